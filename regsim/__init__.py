@@ -1,0 +1,88 @@
+"""regsim: a bit-exact CPU model of the Ascend 950 vector core's register-level (Reg) API.
+
+    import regsim as rs
+    from regsim import Reg
+
+See README.md for a tour and docs/ for the semantics regsim settles.
+"""
+
+from regsim import errors
+from regsim._src import ascendc as AscendC
+from regsim._src import reg as Reg
+from regsim._src.context import (
+    VEC_SCOPE,
+    Config,
+    Ref,
+    asc_vf_call,
+    configure,
+    simd_callee,
+    simd_vf,
+)
+from regsim._src.dtypes import (
+    DType,
+    bfloat16,
+    bool_,
+    complex32,
+    complex64,
+    float32,
+    fp4x2_e1m2,
+    fp4x2_e2m1,
+    fp8_e4m3fn,
+    fp8_e5m2,
+    fp8_e8m0,
+    half,
+    hifloat8,
+    int4x2,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
+
+MicroAPI = Reg
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "VEC_SCOPE",
+    "AscendC",
+    "Config",
+    "DType",
+    "LocalTensor",
+    "MicroAPI",
+    "Ref",
+    "Reg",
+    "UbPtr",
+    "UnifiedBuffer",
+    "asc_vf_call",
+    "bfloat16",
+    "bool_",
+    "complex32",
+    "complex64",
+    "configure",
+    "errors",
+    "float32",
+    "fp4x2_e1m2",
+    "fp4x2_e2m1",
+    "fp8_e4m3fn",
+    "fp8_e5m2",
+    "fp8_e8m0",
+    "half",
+    "hifloat8",
+    "int4x2",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "simd_callee",
+    "simd_vf",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+]  # fmt: skip

@@ -1,0 +1,167 @@
+"""The VF runtime: an explicit execution context, held in a ContextVar, and the ways to enter it.
+
+A vector function (`__simd_vf__`) runs inside a `VfContext`; every Reg operation asks for the
+current one (`vf_context(api)`) and raises `VfContextError` outside. The context carries the
+`Config` the VF was started with and an optional trace sink, so later backends (tracing,
+counting, batched loops) plug in here without touching the ops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+from collections.abc import Callable, Iterator
+from typing import Generic, Literal, ParamSpec, TypeVar
+
+import attrs
+import numpy as np
+
+from regsim.errors import VfContextError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+V = TypeVar("V")
+
+
+@attrs.frozen
+class Config:
+    """How the simulator treats what the documentation leaves open (docs/semantics-decisions.md).
+
+    check_uninitialized: an active lane that reads a never-written register or UB byte raises
+        `UninitializedReadError` (on by default).
+    mask_fill: which bits of an element's predicate group a mask-producing op sets for an
+        active element wider than one byte: "lsb" only bit `i * itemsize` (default, as the Add
+        page says: "每4bit的最低位写1"), or "group" every bit of the group. Consumers read only
+        the lowest bit, so a kernel whose results depend on this choice is relying on
+        undocumented behaviour; run its tests under both.
+    """
+
+    check_uninitialized: bool = True
+    mask_fill: Literal["lsb", "group"] = "lsb"
+
+
+DEFAULT_CONFIG = Config()
+_CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config", default=DEFAULT_CONFIG)
+
+
+@contextlib.contextmanager
+def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["lsb", "group"] | None = None) -> Iterator[Config]:
+    """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
+    old = _CONFIG.get()
+    new = attrs.evolve(
+        old,
+        check_uninitialized=old.check_uninitialized if check_uninitialized is None else check_uninitialized,
+        mask_fill=old.mask_fill if mask_fill is None else mask_fill,
+    )
+    if new.mask_fill not in ("lsb", "group"):
+        from regsim.errors import ParameterError, message
+
+        raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
+    token = _CONFIG.set(new)
+    try:
+        yield new
+    finally:
+        _CONFIG.reset(token)
+
+
+def current_config() -> Config:
+    return _CONFIG.get()
+
+
+@attrs.define(eq=False)
+class VfContext:
+    """One running vector function: its configuration and where its instructions are traced."""
+
+    config: Config
+    trace: list[str] | None = None
+
+
+_VF: contextvars.ContextVar[VfContext | None] = contextvars.ContextVar("regsim_vf", default=None)
+
+
+def vf_context(api: str) -> VfContext:
+    """The running VF's context; `VfContextError` naming `api` when no VF is running."""
+    ctx = _VF.get()
+    if ctx is None:
+        raise VfContextError(
+            f"{api}: called outside a vector function; accepted: inside a @rs.simd_vf function, "
+            "rs.asc_vf_call(F, ...), rs.AscendC.VF_CALL(F, ...) or a `with rs.VEC_SCOPE():` block"
+        )
+    return ctx
+
+
+def in_vf() -> bool:
+    return _VF.get() is not None
+
+
+@contextlib.contextmanager
+def VEC_SCOPE() -> Iterator[VfContext]:
+    """`__VEC_SCOPE__ { ... }`: the body of the `with` block runs as a vector function."""
+    if _VF.get() is not None:
+        raise VfContextError(
+            "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
+        )
+    ctx = VfContext(config=_CONFIG.get())
+    token = _VF.set(ctx)
+    try:
+        # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
+        with np.errstate(all="ignore"):
+            yield ctx
+    finally:
+        _VF.reset(token)
+
+
+def _by_value(arg: V) -> V:
+    """C++ passes VF arguments by value: a `UbPtr` is copied, so post-updates stay inside."""
+    copy = getattr(arg, "_vf_argument_copy", None)
+    return copy() if copy is not None else arg
+
+
+def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
+    """`asc_vf_call<F>(args...)`: run `F` as a vector function, its arguments passed by value."""
+    target: Callable[..., None] = getattr(f, "__regsim_vf_body__", f)
+    with VEC_SCOPE():
+        target(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+
+
+def VF_CALL(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
+    """`AscendC::VF_CALL<F>(args...)`: the older spelling of `asc_vf_call`."""
+    asc_vf_call(f, *args, **kwargs)
+
+
+def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
+    """`__simd_vf__`: calling the decorated function runs it as a vector function.
+
+    Arguments are passed by value as in C++ (a `UbPtr` is copied on entry).
+    """
+
+    @functools.wraps(f)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        asc_vf_call(f, *args, **kwargs)
+
+    run.__regsim_vf_body__ = f  # type: ignore[attr-defined]
+    return run
+
+
+def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
+    """`__simd_callee__`: a helper callable only from inside a vector function."""
+
+    @functools.wraps(f)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        vf_context(f.__qualname__)
+        return f(*args, **kwargs)
+
+    return call
+
+
+class Ref(Generic[V]):
+    """A mutable scalar, for the C++ `uint32_t&` parameters (`UpdateMask` decrements it)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: V) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Ref({self.value!r})"

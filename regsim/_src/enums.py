@@ -1,0 +1,217 @@
+"""Ascend C enums and small structs, with their C++ member names and values.
+
+Reg layer: H/kernel_reg_compute_utils.h (semantics.md §1.6); AscendC: CMPMODE, RoundMode,
+TPosition, ReduceType, SpecialPurposeReg. Values equal the C++ ones, so aliases behave as in C++:
+`MaskDist.DIST_PACK is MaskDist.DIST_US` (both 1).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class MaskPattern(enum.Enum):
+    ALL = 0
+    VL1 = 1
+    VL2 = 2
+    VL3 = 3
+    VL4 = 4
+    VL8 = 5
+    VL16 = 6
+    VL32 = 7
+    VL64 = 8
+    VL128 = 9
+    M3 = 10
+    M4 = 11
+    H = 12
+    Q = 13
+    ALLF = 15
+
+
+class LoadDist(enum.Enum):
+    DIST_NORM = 0
+    DIST_BRC_B8 = 1
+    DIST_BRC_B16 = 2
+    DIST_BRC_B32 = 3
+    DIST_US_B8 = 6
+    DIST_US_B16 = 7
+    DIST_DS_B8 = 8
+    DIST_DS_B16 = 9
+    DIST_BDINTLV = 10
+    DIST_DINTLV_B8 = 11
+    DIST_DINTLV_B16 = 12
+    DIST_UNPACK_B8 = 13
+    DIST_UNPACK_B16 = 14
+    DIST_BLK = 15
+    DIST_E2B_B16 = 16
+    DIST_E2B_B32 = 17
+    DIST_UNPACK_B32 = 18
+    DIST_DINTLV_B32 = 19
+    DIST_UNPACK4_B8 = 20
+    DIST_SPLT4CHN_B8 = 21
+    DIST_SPLT2CHN_B8 = 22
+    DIST_SPLT2CHN_B16 = 23
+
+
+class StoreDist(enum.Enum):
+    DIST_NORM_B8 = 0
+    DIST_NORM_B16 = 1
+    DIST_NORM_B32 = 2
+    DIST_FIRST_ELEMENT_B8 = 3
+    DIST_FIRST_ELEMENT_B16 = 4
+    DIST_FIRST_ELEMENT_B32 = 5
+    DIST_PACK_B16 = 6
+    DIST_PACK_B32 = 7
+    DIST_INTLV_B8 = 8
+    DIST_INTLV_B16 = 9
+    DIST_PACK_B64 = 10
+    DIST_INTLV_B32 = 11
+    DIST_PACK4_B32 = 12
+    DIST_MRG4CHN_B8 = 13
+    DIST_MRG2CHN_B8 = 14
+    DIST_MRG2CHN_B16 = 15
+    DIST_NORM = 16
+
+
+class MaskDist(enum.Enum):
+    DIST_NORM = 0
+    DIST_US = 1
+    DIST_DS = 2
+    DIST_PACK = 1  # == DIST_US, as in C++: a load reads 1 as US, a store as PACK
+
+
+class MaskMergeMode(enum.Enum):
+    UNKNOWN = 0
+    MERGING = 1
+    ZEROING = 2
+
+
+class PostLiteral(enum.Enum):
+    POST_MODE_NORMAL = 0
+    POST_MODE_UPDATE = 1
+
+
+class RegLayout(enum.Enum):
+    UNKNOWN = -1
+    ZERO = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3
+
+
+class SatMode(enum.Enum):
+    UNKNOWN = -1
+    NO_SAT = 0
+    SAT = 1
+
+
+class HighLowPart(enum.Enum):
+    LOWEST = 0
+    HIGHEST = 1
+
+
+class IndexOrder(enum.Enum):
+    INCREASE_ORDER = 0
+    DECREASE_ORDER = 1
+
+
+class GatherMaskMode(enum.Enum):
+    NO_STORE_REG = 0
+    STORE_REG = 1
+
+
+class ReduceType(enum.Enum):
+    SUM = 0
+    MAX = 1
+    MIN = 2
+
+
+class PairReduce(enum.Enum):
+    SUM = 0
+
+
+class MemType(enum.Enum):
+    VEC_STORE = 0
+    VEC_LOAD = 1
+    SCALAR_STORE = 2
+    SCALAR_LOAD = 3
+    VEC_ALL = 4
+    SCALAR_ALL = 5
+
+
+class DataCopyMode(enum.Enum):
+    DATA_BLOCK_COPY = 0
+
+
+class HistogramsBinType(enum.Enum):
+    BIN0 = 0
+    BIN1 = 1
+    BIN2 = 2
+    BIN3 = 3
+    BIN4 = 4
+    BIN5 = 5
+    BIN6 = 6
+    BIN7 = 7
+
+
+class HistogramsType(enum.Enum):
+    FREQUENCY = 0
+    ACCUMULATE = 1
+
+
+class RoundMode(enum.Enum):
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+    CAST_HYBRID = 7
+
+
+class CMPMODE(enum.Enum):
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class TPosition(enum.Enum):
+    GM = 0
+    A1 = 1
+    A2 = 2
+    B1 = 3
+    B2 = 4
+    C1 = 5
+    C2 = 6
+    CO1 = 7
+    CO2 = 8
+    VECIN = 9
+    VECOUT = 10
+    VECCALC = 11
+    LCM = 12
+    SPM = 13
+    SHM = 14
+    TSCM = 15
+    C2PIPE2GM = 16
+    C2PIPE2LOCAL = 17
+    MAX = 18
+
+
+class SpecialPurposeReg(enum.Enum):
+    AR = 0
+
+
+@attrs.frozen
+class CastTrait:
+    """`Reg::CastTrait`: the layout, saturation, merge and rounding choices of a Cast."""
+
+    layoutMode: RegLayout = RegLayout.UNKNOWN  # noqa: N815 (C++ field name)
+    satMode: SatMode = SatMode.UNKNOWN  # noqa: N815
+    mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN  # noqa: N815
+    roundMode: RoundMode = RoundMode.CAST_NONE  # noqa: N815

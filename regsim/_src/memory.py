@@ -1,0 +1,193 @@
+"""One core's Unified Buffer (UB), the `LocalTensor`s allocated in it and `__ubuf__ T*` pointers.
+
+Every UB byte carries a 'was written' flag, so reading never-written bytes can be reported
+(`Config.check_uninitialized`). Bounds follow CONTRACT.md: loads are checked against the UB,
+stores and scalar accesses per active lane against the `LocalTensor` the pointer came from.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src import dtypes as dt
+from regsim._src.context import current_config
+from regsim._src.enums import TPosition
+from regsim._src.registers import Storage, check_dtype, to_lanes
+from regsim.errors import (
+    AlignmentError,
+    OutOfBoundsError,
+    ParameterError,
+    UninitializedReadError,
+    message,
+)
+
+T = TypeVar("T", bound=dt.DType)
+U = TypeVar("U", bound=dt.DType)
+
+TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
+ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
+
+
+class UnifiedBuffer:
+    """One core's UB: `size` bytes, all allocatable from address 0, never-written until set."""
+
+    def __init__(self, size: int = TOTAL_UB_SIZE) -> None:
+        if not isinstance(size, int) or size <= 0 or size % ONE_BLOCK_SIZE:
+            raise ParameterError(message("UnifiedBuffer", "size", size, "a positive multiple of 32 bytes"))
+        self.size = size
+        self.storage = Storage.fresh(size)
+        self._next = 0
+
+    def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
+        """A new `LocalTensor` of `count` elements at the next 32-byte aligned free address."""
+        check_dtype("UnifiedBuffer.alloc", "dtype", dtype)
+        if not isinstance(count, int) or count <= 0:
+            raise ParameterError(message("UnifiedBuffer.alloc", "count", count, "a positive int"))
+        if not isinstance(position, TPosition):
+            raise ParameterError(message("UnifiedBuffer.alloc", "position", position, "a rs.AscendC.TPosition"))
+        nbytes = count * dtype.itemsize
+        if self._next + nbytes > self.size:
+            raise ParameterError(
+                message(
+                    "UnifiedBuffer.alloc",
+                    "count",
+                    count,
+                    f"at most {(self.size - self._next) // dtype.itemsize} "
+                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free)",
+                )
+            )
+        tensor = LocalTensor(self, dtype, self._next, count, position)
+        self._next += -(-nbytes // ONE_BLOCK_SIZE) * ONE_BLOCK_SIZE
+        return tensor
+
+    def __repr__(self) -> str:
+        return f"UnifiedBuffer(size={self.size}, allocated={self._next})"
+
+    # --- byte access, bounds-checked by the callers ----------------------------------------
+    def check_range(self, api: str, param: str, start: int, nbytes: int) -> None:
+        """A whole-register load: the bytes must lie in the UB (past a tensor's end is legal)."""
+        if start < 0 or start + nbytes > self.size:
+            raise OutOfBoundsError(
+                message(api, param, f"UB bytes [{start}, {start + nbytes})", f"within the UB [0, {self.size})")
+            )
+
+
+class LocalTensor(Generic[T]):
+    """`LocalTensor<T>`: `size` elements of `dtype` at UB byte address `addr`."""
+
+    __slots__ = ("addr", "dtype", "position", "size", "ub")
+
+    def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, size: int, position: TPosition) -> None:
+        self.ub, self.dtype, self.addr, self.size, self.position = ub, dtype, addr, size, position
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def GetPhyAddr(self) -> UbPtr[T]:
+        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+        return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
+
+    def GetSize(self) -> int:
+        return self.size
+
+    def __getitem__(self, offset: int) -> LocalTensor[T]:
+        """`tensor[offset]`: the tensor starting `offset` elements in, as in C++."""
+        if not isinstance(offset, int) or not 0 <= offset < self.size:
+            raise ParameterError(message("LocalTensor[]", "offset", offset, f"an int in [0, {self.size})"))
+        return LocalTensor(self.ub, self.dtype, self.addr + offset * self.dtype.itemsize, self.size - offset, self.position)
+
+    def numpy(self) -> npt.NDArray[Any]:
+        """A copy of the elements (never-written bytes read as 0)."""
+        return self.ub.storage.data[self.addr : self.addr + self.nbytes].view(self.dtype.np_dtype).copy()
+
+    def set(self, values: npt.ArrayLike) -> None:
+        """Write `values` from the start of the tensor (at most `GetSize()` of them)."""
+        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)))
+        if arr.size > self.size:
+            raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
+        self.ub.storage.write(self.addr, arr.view(np.uint8))
+
+    def __repr__(self) -> str:
+        return f"LocalTensor[{self.dtype.name}](addr={self.addr}, size={self.size})"
+
+
+class UbPtr(Generic[T]):
+    """A `__ubuf__ T*`: a UB byte address typed by `dtype`, bounded by the tensor it came from.
+
+    `p + n` moves `n` elements; a post-update load/store moves the pointer in place (C++ passes
+    it by reference), so `q = p` aliases and `p.copy()` (or `p + 0`) makes a new pointer.
+    """
+
+    __slots__ = ("addr", "dtype", "hi", "lo", "ub")
+
+    def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, lo: int, hi: int) -> None:
+        self.ub, self.dtype, self.addr, self.lo, self.hi = ub, dtype, addr, lo, hi
+
+    def __add__(self, n: int) -> UbPtr[T]:
+        if not isinstance(n, (int, np.integer)):
+            return NotImplemented
+        return UbPtr(self.ub, self.dtype, self.addr + int(n) * self.dtype.itemsize, self.lo, self.hi)
+
+    def __sub__(self, n: int) -> UbPtr[T]:
+        return self + (-n)
+
+    def copy(self) -> UbPtr[T]:
+        return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+
+    _vf_argument_copy = copy
+
+    def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
+        """`(__ubuf__ U*)p`: the same address, read as another type."""
+        check_dtype("UbPtr.reinterpret", "dtype", dtype)
+        return UbPtr(self.ub, dtype, self.addr, self.lo, self.hi)
+
+    def advance_bytes(self, nbytes: int) -> None:
+        """The post-update of a load/store: move this pointer in place."""
+        self.addr += nbytes
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UbPtr) and other.ub is self.ub and other.addr == self.addr
+
+    def __hash__(self) -> int:
+        return hash((id(self.ub), self.addr))
+
+    def __repr__(self) -> str:
+        return f"UbPtr[{self.dtype.name}](UB byte {self.addr})"
+
+    # --- aux-scalar access ---------------------------------------------------------------
+    def _scalar_addr(self, api: str, i: int) -> int:
+        if not isinstance(i, (int, np.integer)):
+            raise ParameterError(message(api, "index", repr(i), "an int"))
+        s = self.dtype.itemsize
+        a = self.addr + int(i) * s
+        if a % s:
+            raise AlignmentError(message(api, "address", f"UB byte {a}", f"a multiple of {s} bytes for {self.dtype!r}"))
+        self.check_tensor(api, "index", a, s)
+        return a
+
+    def __getitem__(self, i: int) -> Any:
+        a = self._scalar_addr("UbPtr[]", i)
+        st = self.ub.storage
+        if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
+            raise UninitializedReadError(f"UbPtr[]: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
+        return st.data[a : a + self.dtype.itemsize].view(self.dtype.np_dtype)[0].item()
+
+    def __setitem__(self, i: int, value: Any) -> None:
+        a = self._scalar_addr("UbPtr[]=", i)
+        self.ub.storage.write(a, to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8))
+
+    def check_tensor(self, api: str, param: str, start: int, nbytes: int) -> None:
+        """An access of `nbytes` at `start` must lie inside the pointer's LocalTensor."""
+        if start < self.lo or start + nbytes > self.hi:
+            raise OutOfBoundsError(
+                message(
+                    api,
+                    param,
+                    f"UB bytes [{start}, {start + nbytes})",
+                    f"within its LocalTensor, UB bytes [{self.lo}, {self.hi})",
+                )
+            )

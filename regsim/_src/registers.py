@@ -1,0 +1,365 @@
+"""The 950 register file: `RegTensor` (256 B vector registers), `MaskReg` (256-bit predicates),
+`AddrReg`, and the unaligned-access buffers (semantics.md §1.2-1.5).
+
+Registers are bytes seen through typed views (Spike's `elt<T>`): a `RegTensor` owns its bytes
+and a per-byte written flag; lanes are `bytes.view(dtype)`; a reinterpret cast is another view
+of the same bytes. A `MaskReg` is 256 bits; the one rule mapping a lane to its predicate bit is
+`mask_stride` below.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Generic, TypeVar
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src import dtypes as dt
+from regsim.errors import DTypeError, ParameterError, message
+
+T = TypeVar("T", bound=dt.DType)
+U = TypeVar("U", bound=dt.DType)
+
+VL = 256  #: bytes in one vector register (`VECTOR_REG_WIDTH`)
+MASK_BITS = VL  # 256 predicate bits: one per byte of a vector register
+
+Bools = npt.NDArray[np.bool_]
+Bytes = npt.NDArray[np.uint8]
+
+
+@attrs.frozen
+class RegTrait:
+    """`RegTrait`: how many vector registers one `RegTensor` spans."""
+
+    REG_NUM: int
+
+    def __repr__(self) -> str:
+        return "RegTraitNumOne" if self.REG_NUM == 1 else "RegTraitNumTwo"
+
+
+RegTraitNumOne = RegTrait(1)
+RegTraitNumTwo = RegTrait(2)
+
+#: dtypes a RegTensor may hold on Ascend 950 (D/RegTensor.md): every dtype but complex ones
+#: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32.
+TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.complex64, dt.complex32})
+
+
+def check_trait(api: str, dtype: type[dt.DType], trait: object) -> RegTrait:
+    if not isinstance(trait, RegTrait):
+        raise ParameterError(message(api, "trait", repr(trait), "Reg.RegTraitNumOne, Reg.RegTraitNumTwo"))
+    if trait.REG_NUM == 2 and dtype not in TRAIT_TWO_DTYPES:
+        raise DTypeError(
+            message(api, "trait", f"RegTraitNumTwo with {dtype!r}", f"RegTraitNumTwo only with {dt.names(TRAIT_TWO_DTYPES)}")
+        )
+    return trait
+
+
+def check_dtype(api: str, param: str, dtype: object) -> type[dt.DType]:
+    if not dt.is_dtype(dtype):
+        raise DTypeError(message(api, param, repr(dtype), "a regsim dtype class such as rs.float32"))
+    return dtype  # type: ignore[return-value]
+
+
+def mask_stride(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
+    """Predicate bits per element: lane `i` of `dtype` is governed by bit `i * mask_stride`.
+
+    b8 → 1, b16 → 2, b32 → 4, b64 RegTraitNumOne → 8 (32 lanes), b64 RegTraitNumTwo → 4
+    (64 lanes, the b32 layout), complex32 RegTraitNumTwo → 2 (128 lanes).
+    """
+    return dtype.itemsize // trait.REG_NUM
+
+
+def lane_count(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
+    """Elements in one register of `dtype`: 256 // itemsize, doubled by RegTraitNumTwo."""
+    return MASK_BITS // mask_stride(dtype, trait)
+
+
+@attrs.define(eq=False)
+class Storage:
+    """Bytes plus a per-byte 'was written' flag (`valid`; None when every byte was written)."""
+
+    data: Bytes
+    valid: Bools | None
+
+    @classmethod
+    def fresh(cls, nbytes: int) -> Storage:
+        return cls(np.zeros(nbytes, np.uint8), np.zeros(nbytes, np.bool_))
+
+    def write(self, start: int, raw: Bytes, where: Bools | None = None) -> None:
+        """Copy `raw` to `[start, start + raw.size)`, only where `where` is True if given."""
+        end = start + raw.size
+        if where is None:
+            self.data[start:end] = raw
+        else:
+            np.copyto(self.data[start:end], raw, where=where)
+        if self.valid is not None:
+            if where is None:
+                self.valid[start:end] = True
+            else:
+                self.valid[start:end] |= where
+
+    def write_lanes(self, start: int, values: npt.NDArray[Any], active: Bools) -> None:
+        """Store lanes: `values[i]` to `start + i * itemsize` where `active[i]` (others untouched)."""
+        size = values.dtype.itemsize
+        end = start + values.size * size
+        np.copyto(self.data[start:end].view(values.dtype), values, where=active)
+        if self.valid is not None:
+            self.valid[start:end].reshape(-1, size)[active] = True
+
+    def mark_valid(self, where: Bools | None = None) -> None:
+        """Record bytes as written: all of them, or those where `where` is True."""
+        if self.valid is None:
+            return
+        if where is None:
+            self.valid = None
+        else:
+            self.valid |= where
+            if self.valid.all():
+                self.valid = None
+
+
+class RegTensor(Generic[T]):
+    """`RegTensor<T, regTrait>`: one (or, with RegTraitNumTwo, two) 256-byte vector registers.
+
+    RegTraitNumTwo b64 keeps the low 32-bit words of its 64 elements in the first register and
+    the high words in the second; complex types keep real parts first, imaginary parts second.
+    """
+
+    __slots__ = ("_raw", "_storage", "_view", "dtype", "trait")
+
+    dtype: type[T]
+    trait: RegTrait
+
+    def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
+        self.dtype = check_dtype("RegTensor", "T", dtype)  # type: ignore[assignment]
+        self.trait = check_trait("RegTensor", self.dtype, trait)
+        self._bind(Storage.fresh(VL * trait.REG_NUM))
+
+    def _bind(self, storage: Storage) -> None:
+        self._storage = storage
+        self._raw: Bytes = storage.data[: VL * self.trait.REG_NUM]
+        # One register: the lanes are a typed view of the bytes (None: assembled from two).
+        self._view: npt.NDArray[Any] | None = self._raw.view(self.dtype.np_dtype) if self.trait.REG_NUM == 1 else None
+
+    # --- constructors and debug accessors: usable anywhere -------------------------------
+    @classmethod
+    def from_numpy(cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne) -> RegTensor[T]:
+        """A register holding `array`'s values, one per lane (length must equal the lane count)."""
+        arr = np.asarray(array)
+        if dtype is None:
+            found = [d for d in dt.ALL_DTYPES if d.np_dtype == arr.dtype and not d.bits_only]
+            if not found:
+                raise DTypeError(
+                    message("RegTensor.from_numpy", "array.dtype", arr.dtype, "the numpy dtype of a regsim dtype, or pass dtype=")
+                )
+            dtype = found[0]  # type: ignore[assignment]
+        reg: RegTensor[T] = cls(dtype, trait)  # type: ignore[arg-type]
+        n = lane_count(reg.dtype, reg.trait)
+        if arr.shape != (n,):
+            raise ParameterError(
+                message("RegTensor.from_numpy", "array.shape", arr.shape, f"({n},) for {reg.dtype!r} with {reg.trait!r}")
+            )
+        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr))
+        reg._storage.mark_valid()
+        return reg
+
+    def numpy(self) -> npt.NDArray[Any]:
+        """The lanes, as a new 1-D array of the register's numpy dtype (never-written bytes read 0)."""
+        return np.array(self._get(), copy=True)
+
+    def reinterpret(self, dtype: type[U], trait: RegTrait = RegTraitNumOne) -> RegTensor[U]:
+        """`(RegTensor<U>&)reg`: a view of the same bytes as another type.
+
+        As in C++, the default target holds one register, so a cast of a two-register tensor
+        sees its first register; pass `trait=RegTraitNumTwo` to view both.
+        """
+        check_dtype("RegTensor.reinterpret", "dtype", dtype)
+        check_trait("RegTensor.reinterpret", dtype, trait)
+        if trait.REG_NUM > self.trait.REG_NUM:
+            raise ParameterError(message("RegTensor.reinterpret", "trait", trait, "at most the source's register count"))
+        view: RegTensor[U] = object.__new__(RegTensor)
+        view.dtype, view.trait = dtype, trait
+        view._bind(self._storage)
+        return view
+
+    def Print(self) -> None:
+        """Print the lanes, as the C++ `Print()` does, 16 per line."""
+        values = self._get()
+        name = f"RegTensor<{self.dtype.name}{', RegTraitNumTwo' if self.trait.REG_NUM == 2 else ''}>"
+        rows = [" ".join(str(v) for v in values[i : i + 16]) for i in range(0, len(values), 16)]
+        sys.stdout.write(name + "\n" + "\n".join(rows) + "\n")
+
+    def __repr__(self) -> str:
+        return f"RegTensor[{self.dtype.name}]({np.array2string(self._get(), threshold=16)})"
+
+    # --- byte/lane plumbing used by the ops -------------------------------------------------
+    def _get(self) -> npt.NDArray[Any]:
+        """The lanes: a view for one register; assembled from the word halves for two."""
+        if self._view is not None:
+            return self._view
+        raw, half = self._raw, np.dtype(f"u{self.dtype.itemsize // 2}")
+        pairs = np.stack((raw[:VL].view(half), raw[VL:].view(half)), axis=1)
+        return pairs.reshape(-1).view(self.dtype.np_dtype)
+
+    def _put(self, values: npt.NDArray[Any]) -> None:
+        """Write all lanes (values already of the register's numpy dtype)."""
+        if self._view is not None:
+            np.copyto(self._view, values)
+            return
+        raw, half = self._raw, np.dtype(f"u{self.dtype.itemsize // 2}")
+        pairs = np.ascontiguousarray(values).view(half).reshape(-1, 2)
+        raw[:VL].view(half)[...] = pairs[:, 0]
+        raw[VL:].view(half)[...] = pairs[:, 1]
+
+    def _load(self, raw: Bytes, valid: Bools | None) -> None:
+        """Fill the register's bytes (already in register order) and their written flags."""
+        st = self._storage
+        self._raw[...] = raw
+        if valid is None or valid.all():
+            if st.valid is not None:
+                where = np.zeros(st.data.size, np.bool_)
+                where[: raw.size] = True
+                st.mark_valid(where)
+        else:
+            if st.valid is None:
+                st.valid = np.ones(st.data.size, np.bool_)
+            st.valid[: raw.size] = valid
+
+    def _lane_bytes_valid(self) -> Bools | None:
+        """Per lane, whether every byte of it was written (None: all were)."""
+        valid = self._storage.valid
+        if valid is None:
+            return None
+        v = valid[: self._raw.size]
+        if self._view is not None:
+            per_lane: Bools = np.logical_and.reduce(v.reshape(-1, self.dtype.itemsize), axis=1)
+            return per_lane
+        h = self.dtype.itemsize // 2
+        low: Bools = np.logical_and.reduce(v[:VL].reshape(-1, h), axis=1)
+        high: Bools = np.logical_and.reduce(v[VL:].reshape(-1, h), axis=1)
+        return low & high
+
+    def _mark_lanes_valid(self, lanes: Bools | None) -> None:
+        """Record lanes as written (None: every lane)."""
+        st = self._storage
+        if st.valid is None:
+            return
+        where = np.zeros(st.data.shape, np.bool_)
+        if lanes is None:
+            where[: self._raw.size] = True
+        elif self._view is not None:
+            where[: self._raw.size] = np.repeat(lanes, self.dtype.itemsize)
+        else:
+            per = np.repeat(lanes, self.dtype.itemsize // 2)
+            where[: self._raw.size] = np.concatenate((per, per))
+        st.mark_valid(where)
+
+
+def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """`values` as `dtype`'s numpy dtype; integers must fit, bits-only types take uint8 bits."""
+    arr = np.asarray(values)
+    target = dtype.np_dtype
+    if arr.dtype == target:
+        return arr
+    if np.issubdtype(target, np.integer) and arr.dtype.kind in "iub":
+        info = np.iinfo(target)
+        if arr.size and (arr.min() < info.min or arr.max() > info.max):
+            bad = arr[(arr < info.min) | (arr > info.max)][0]
+            raise ParameterError(message(api, "value", int(bad), f"{dtype!r} values in [{info.min}, {info.max}]"))
+        return arr.astype(target)
+    if dtype.bits_only or (np.issubdtype(target, np.integer) and arr.dtype.kind not in "iub"):
+        raise DTypeError(
+            message(api, "values.dtype", arr.dtype, f"integers{' (the bits)' if dtype.bits_only else ''} for {dtype!r}")
+        )
+    return arr.astype(target)
+
+
+class MaskReg:
+    """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`."""
+
+    __slots__ = ("_bits", "_valid")
+
+    def __init__(self) -> None:
+        self._bits: Bools = np.zeros(MASK_BITS, np.bool_)
+        self._valid = False
+
+    @classmethod
+    def from_bits(cls, bits: npt.ArrayLike) -> MaskReg:
+        arr = np.asarray(bits)
+        if arr.shape != (MASK_BITS,):
+            raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
+        m = cls()
+        m._bits[:] = arr.astype(np.bool_)
+        m._valid = True
+        return m
+
+    @classmethod
+    def from_lanes(cls, dtype: type[dt.DType], lanes: npt.ArrayLike, trait: RegTrait = RegTraitNumOne) -> MaskReg:
+        """A mask with bit `i * mask_stride` set for each true lane (the other bits clear)."""
+        check_dtype("MaskReg.from_lanes", "dtype", dtype)
+        check_trait("MaskReg.from_lanes", dtype, trait)
+        arr = np.asarray(lanes)
+        n = lane_count(dtype, trait)
+        if arr.shape != (n,):
+            raise ParameterError(message("MaskReg.from_lanes", "lanes.shape", arr.shape, f"({n},) for {dtype!r} with {trait!r}"))
+        m = cls()
+        m._set_lanes(arr.astype(np.bool_), mask_stride(dtype, trait), "lsb")
+        return m
+
+    def bits(self) -> Bools:
+        return self._bits.copy()
+
+    def lanes(self, dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> Bools:
+        """One bool per element of `dtype`: bit `i * mask_stride(dtype, trait)`."""
+        check_dtype("MaskReg.lanes", "dtype", dtype)
+        check_trait("MaskReg.lanes", dtype, trait)
+        return self._bits[:: mask_stride(dtype, trait)].copy()
+
+    def Print(self) -> None:
+        """Print the 256 bits as 64 hex digits, bit 0 rightmost."""
+        sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")
+
+    def _as_int(self) -> int:
+        return int.from_bytes(np.packbits(self._bits, bitorder="little").tobytes(), "little")
+
+    def __repr__(self) -> str:
+        return f"MaskReg(0x{self._as_int():064x})"
+
+    def _set_lanes(self, lanes: Bools, stride: int, fill: str) -> None:
+        """Write a predicate: lane `i` sets bit `i * stride`, or its whole group when fill='group'."""
+        bits = np.zeros(MASK_BITS, np.bool_)
+        if fill == "group":
+            bits[:] = np.repeat(lanes, stride)
+        else:
+            bits[::stride] = lanes
+        self._bits = bits
+        self._valid = True
+
+
+@attrs.frozen
+class AddrReg:
+    """`AddrReg` (`vector_address`): an offset of `Σ index_k * stride_k` elements of `dtype`."""
+
+    dtype: type[dt.DType]
+    offset: int
+
+    @property
+    def byte_offset(self) -> int:
+        return self.offset * self.dtype.itemsize
+
+
+@attrs.define(eq=False)
+class UnalignRegForLoad:
+    """`UnalignRegForLoad` (`vector_align`): the 32-byte buffer of a streaming unaligned load."""
+
+    data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
+
+
+@attrs.define(eq=False)
+class UnalignRegForStore:
+    """`UnalignRegForStore` (`vector_align`): the 32-byte tail buffer of an unaligned store."""
+
+    data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
