@@ -259,3 +259,26 @@ OPS_LIST: Final[tuple[OpSpec, ...]] = (
 
 OPS: Final[dict[str, OpSpec]] = {spec.key: spec for spec in OPS_LIST}
 assert len(OPS) == len(OPS_LIST), "duplicate op key"
+
+
+def markdown() -> str:
+    """The op table as the Markdown of docs/ops.md (a test keeps that file current)."""
+    rows = [
+        "# Reg operations modelled by regsim",
+        "",
+        "Generated from the op table, `regsim/_src/table.py`; `tests/test_docs.py` keeps it current",
+        "(regenerate: `python -c 'from regsim._src.table import markdown; print(markdown(), end=\"\")' > docs/ops.md`).",
+        "",
+        "| op | overload | lane equation | dtypes on Ascend 950 | MaskMergeMode | C API | legacy names |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for spec in OPS_LIST:
+        modes = ", ".join(m.name for m in sorted(spec.modes, key=lambda m: m.value)) or "n/a"
+        dtypes = "all" if spec.dtypes == ALL_REG else dt.names(spec.dtypes)
+        equation = spec.equation.replace("|", "\\|")
+        rows.append(
+            f"| `{spec.name}` | {spec.variant or '-'} | `{equation}` | {dtypes} | {modes} | "
+            f"{spec.c_api or '-'} | {', '.join(spec.aliases) or '-'} |"
+        )
+    return "\n".join(rows) + "\n"
+
