@@ -1,0 +1,161 @@
+"""The typing tests (STYLE.md point 8): `mypy --strict` must accept `typings/pass/` and reject
+every marked line of `typings/fail/`, with the marked error code, and nothing else.
+
+A failing line in `typings/fail/*.py` ends with `# E: <code>` (several codes: `# E: call-arg, arg-type`).
+For each fail file, the set of (line, code) mypy reports must equal the set of markers: a
+misuse mypy stops catching and an error on an unmarked line are both failures.
+
+mypy runs through `mypy.api.run` with its own minimal config (so neither pyproject.toml's
+`[tool.mypy]` nor unrelated files are picked up) and a cache directory private to this test
+session: the pass run fills it with numpy's and regsim's stubs, the fail run reuses them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+mypy_api = pytest.importorskip("mypy.api")
+
+ROOT = Path(__file__).resolve().parent.parent
+PASS_DIR = ROOT / "typings" / "pass"
+FAIL_DIR = ROOT / "typings" / "fail"
+PASS_FILES = sorted(PASS_DIR.glob("*.py"))
+FAIL_FILES = sorted(FAIL_DIR.glob("*.py"))
+
+MYPY_CONFIG = """\
+[mypy]
+python_version = 3.11
+strict = True
+"""
+
+#: `# E: code` or `# E: code-a, code-b` at the end of a line
+MARKER = re.compile(r"#\s*E:\s*(?P<codes>[a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*$")
+#: `path:line: error: message  [code]` (mypy's one-line format, no column numbers)
+ERROR = re.compile(r"^(?P<path>.+?):(?P<line>\d+): error: (?P<message>.*?)(?:\s+\[(?P<code>[a-z-]+)\])?$")
+NOTE = re.compile(r"^(?P<path>.+?):(?P<line>\d+): note: ")
+
+
+@dataclass(frozen=True)
+class MypyRun:
+    stdout: str
+    stderr: str
+    status: int
+
+    def lines_for(self, path: Path) -> list[str]:
+        """mypy's error and note lines about `path`."""
+        return [line for line in self.stdout.splitlines() if _path_of(line) == path]
+
+    def errors(self) -> list[tuple[Path, int, str, str]]:
+        """(file, line, code, message) of every error (code 'unknown' if mypy gave none)."""
+        found = []
+        for line in self.stdout.splitlines():
+            m = ERROR.match(line)
+            if m:
+                found.append((Path(m["path"]).resolve(), int(m["line"]), m["code"] or "unknown", m["message"]))
+        return found
+
+
+def _path_of(line: str) -> Path | None:
+    m = ERROR.match(line) or NOTE.match(line)
+    return Path(m["path"]).resolve() if m else None
+
+
+@pytest.fixture(scope="session")
+def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    tmp = tmp_path_factory.mktemp("mypy")
+    config = tmp / "mypy.ini"
+    config.write_text(MYPY_CONFIG)
+    return [
+        "--config-file",
+        str(config),
+        "--cache-dir",
+        str(tmp / "cache"),
+        "--strict",
+        "--show-error-codes",
+        "--show-absolute-path",
+        "--no-error-summary",
+        "--no-pretty",
+        "--no-color-output",
+        "--hide-error-context",
+    ]
+
+
+def _run_mypy(options: list[str], files: list[Path]) -> MypyRun:
+    # From the repository root, so `import regsim` finds this checkout.
+    with contextlib.chdir(ROOT):
+        stdout, stderr, status = mypy_api.run([*options, *map(str, files)])
+    if status == 2 or stderr.strip():
+        pytest.fail(f"mypy could not run (exit status {status}):\n{stderr}\n{stdout}")
+    return MypyRun(stdout, stderr, status)
+
+
+@pytest.fixture(scope="module")
+def pass_run(mypy_options: list[str]) -> MypyRun:
+    return _run_mypy(mypy_options, PASS_FILES)
+
+
+@pytest.fixture(scope="module")
+def fail_run(mypy_options: list[str], pass_run: MypyRun) -> MypyRun:
+    # Depends on pass_run only to reuse the cache it filled (the two directories hold files of
+    # the same module names, so they cannot be checked in one mypy run).
+    return _run_mypy(mypy_options, FAIL_FILES)
+
+
+def expected_errors(path: Path) -> set[tuple[int, str]]:
+    """The (line, code) pairs marked `# E: code` in `path`."""
+    expected = set()
+    for lineno, text in enumerate(path.read_text().splitlines(), start=1):
+        m = MARKER.search(text)
+        if m:
+            expected |= {(lineno, code.strip()) for code in m["codes"].split(",")}
+    return expected
+
+
+def _show(path: Path, pairs: set[tuple[int, str]], source: list[str]) -> str:
+    return "\n".join(f"  {path.name}:{line}: [{code}]  {source[line - 1].strip()}" for line, code in sorted(pairs))
+
+
+def test_typing_files_exist() -> None:
+    assert PASS_FILES, f"no typing pass files in {PASS_DIR}"
+    assert FAIL_FILES, f"no typing fail files in {FAIL_DIR}"
+    for path in PASS_FILES:
+        assert not expected_errors(path), f"{path.name}: a pass file must not carry `# E:` markers"
+    for path in FAIL_FILES:
+        assert expected_errors(path), f"{path.name}: a fail file needs at least one `# E: <code>` marker"
+
+
+def test_pass_files_type_check(pass_run: MypyRun) -> None:
+    assert pass_run.status == 0 and not pass_run.errors(), (
+        "mypy --strict rejected code in typings/pass/ that must type-check:\n" + pass_run.stdout
+    )
+
+
+@pytest.mark.parametrize("path", FAIL_FILES, ids=lambda p: p.name)
+def test_fail_file_errors_match_markers(fail_run: MypyRun, path: Path) -> None:
+    source = path.read_text().splitlines()
+    expected = expected_errors(path)
+    reported = {(line, code) for file, line, code, _ in fail_run.errors() if file == path.resolve()}
+    missing, unexpected = expected - reported, reported - expected
+    if missing or unexpected:
+        report = [f"mypy's errors in typings/fail/{path.name} differ from its `# E:` markers."]
+        if missing:
+            report += [
+                "Marked but not reported (a misuse mypy no longer catches, or another code):",
+                _show(path, missing, source),
+            ]
+        if unexpected:
+            report += ["Reported but not marked:", _show(path, unexpected, source)]
+        report += ["mypy output for this file:", *fail_run.lines_for(path.resolve())]
+        pytest.fail("\n".join(report), pytrace=False)
+
+
+def test_fail_run_has_no_errors_elsewhere(fail_run: MypyRun) -> None:
+    """Errors outside the fail files (e.g. in regsim itself) would otherwise go unnoticed."""
+    fail_files = {p.resolve() for p in FAIL_FILES}
+    stray = [f"{file}:{line}: [{code}] {message}" for file, line, code, message in fail_run.errors() if file not in fail_files]
+    assert not stray, "mypy reported errors outside typings/fail/:\n" + "\n".join(stray)
