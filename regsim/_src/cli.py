@@ -1,0 +1,253 @@
+"""The `regsim` console command: run example kernels and check them bit-exactly.
+
+    regsim run vf_examples/add_carry_vf.py     # one example file, by path
+    regsim examples                            # every module of the installed vf_examples package
+
+The example contract
+--------------------
+An example is a module that defines
+
+    def run(seed: int = 0) -> dict[str, tuple[numpy.ndarray, numpy.ndarray]]
+
+returning, for each named output, `(got, expected)`: what the ported kernel produced under
+regsim and what an independent reference (Python ints or numpy, never regsim) says it must be.
+`got` and `expected` must have the same dtype and shape; they are compared bit by bit (the raw
+bytes of each element), so floats compare by their bits and a NaN equals the same NaN. `seed`
+drives the example's random inputs. The module docstring's first line is its description.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import pkgutil
+import sys
+import traceback
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+#: what an example's `run(seed)` returns: output name → (got, expected)
+Outputs = dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]
+
+EXAMPLES_PACKAGE = "vf_examples"
+SHOWN_DIFFS = 8  #: differing elements listed per output
+
+
+@attrs.frozen
+class Mismatch:
+    """One output whose `got` differs from `expected`."""
+
+    name: str
+    reason: str  #: one line: "3 of 1000 elements differ", "dtype differs: …"
+    #: (flat index, got hex, expected hex) of the first few differing elements
+    first: tuple[tuple[int, str, str], ...] = ()
+    shape: tuple[int, ...] = ()
+
+    def lines(self) -> list[str]:
+        out = [f"  {self.name}: {self.reason}"]
+        for index, got, expected in self.first:
+            where = str(index)
+            if len(self.shape) > 1:  # the flat index, then the index per axis
+                where += " = " + ", ".join(str(int(k)) for k in np.unravel_index(index, self.shape))
+            out.append(f"    [{where}] got {got} expected {expected}")
+        return out
+
+
+@attrs.frozen
+class Result:
+    """The verdict on one example."""
+
+    name: str
+    outputs: int = 0
+    elements: int = 0
+    mismatches: tuple[Mismatch, ...] = ()
+    error: str | None = None  #: the traceback, when the example raised or broke the contract
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.mismatches
+
+    def lines(self) -> list[str]:
+        verdict = "PASS" if self.ok else ("ERROR" if self.error is not None else "FAIL")
+        head = f"{verdict} {self.name}"
+        if self.error is None:
+            head += f"  ({self.outputs} output{'s' * (self.outputs != 1)}, {self.elements} elements)"
+        out = [head]
+        for m in self.mismatches:
+            out.extend(m.lines())
+        if self.error is not None:
+            out.extend("  " + line for line in self.error.rstrip().splitlines())
+        return out
+
+
+def _hex(row: npt.NDArray[np.uint8]) -> str:
+    """An element's bytes (little-endian) as one hex number."""
+    return "0x" + bytes(row[::-1]).hex()
+
+
+def compare(name: str, got: object, expected: object) -> tuple[int, Mismatch | None]:
+    """Compare one output bit-exactly; returns (element count, the mismatch or None)."""
+    if not isinstance(got, np.ndarray) or not isinstance(expected, np.ndarray):
+        kinds = f"got {type(got).__name__}, expected {type(expected).__name__}"
+        return 0, Mismatch(name, f"not a pair of numpy arrays ({kinds})")
+    if got.dtype != expected.dtype:
+        return got.size, Mismatch(name, f"dtype differs: got {got.dtype}, expected {expected.dtype}")
+    if got.shape != expected.shape:
+        return got.size, Mismatch(name, f"shape differs: got {got.shape}, expected {expected.shape}")
+    n, size = got.size, got.dtype.itemsize
+    if n == 0 or size == 0:
+        return n, None
+    g = np.ascontiguousarray(got).reshape(-1).view(np.uint8).reshape(n, size)
+    e = np.ascontiguousarray(expected).reshape(-1).view(np.uint8).reshape(n, size)
+    differ = np.flatnonzero((g != e).any(axis=1))
+    if differ.size == 0:
+        return n, None
+    first = tuple((int(i), _hex(g[i]), _hex(e[i])) for i in differ[:SHOWN_DIFFS])
+    more = f", first at index {int(differ[0])}"
+    reason = f"{differ.size} of {n} elements differ (dtype {got.dtype}, shape {got.shape}){more}"
+    return n, Mismatch(name, reason, first, tuple(got.shape))
+
+
+def check(name: str, outputs: object) -> Result:
+    """Judge what an example's `run` returned."""
+    if not isinstance(outputs, Mapping) or not outputs:
+        return Result(
+            name, error=f"run() returned {type(outputs).__name__}: expected a non-empty dict of name -> (got, expected)"
+        )
+    elements, mismatches = 0, []
+    for key, pair in outputs.items():
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            mismatches.append(Mismatch(str(key), f"not a (got, expected) pair: {type(pair).__name__}"))
+            continue
+        n, mismatch = compare(str(key), pair[0], pair[1])
+        elements += n
+        if mismatch is not None:
+            mismatches.append(mismatch)
+    return Result(name, len(outputs), elements, tuple(mismatches))
+
+
+def run_module(module: ModuleType, seed: int = 0, name: str | None = None) -> Result:
+    """Run one example module's `run(seed)` and check its outputs."""
+    name = name or module.__name__.rpartition(".")[2]
+    run: object = getattr(module, "run", None)
+    if not callable(run):
+        return Result(name, error=f"{module.__name__} defines no run(seed) function (see `regsim --help`)")
+    try:
+        outputs = run(seed)
+    except Exception:
+        return Result(name, error=traceback.format_exc())
+    return check(name, outputs)
+
+
+def load_file(path: str | Path) -> ModuleType:
+    """Import a Python file by path (as a fresh module, not through the package)."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"no such example file: {p}")
+    mod_name = f"_regsim_example_{p.stem}"
+    spec = importlib.util.spec_from_file_location(mod_name, p)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {p} as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module  # dataclasses, pickling etc. look the module up by name
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[mod_name]
+        raise
+    return module
+
+
+def example_names(package: str = EXAMPLES_PACKAGE) -> list[str]:
+    """The example modules of the installed package (pkgutil, so any working directory works)."""
+    pkg = importlib.import_module(package)
+    if not hasattr(pkg, "__path__"):
+        raise ImportError(f"{package} is a module, not a package of example modules")
+    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_") and not m.ispkg)
+
+
+def run_file(path: str | Path, seed: int = 0) -> Result:
+    """`regsim run PATH`: load the file and check it; import or load errors become ERROR results."""
+    name = Path(path).stem
+    try:
+        module = load_file(path)
+    except Exception:
+        return Result(name, error=traceback.format_exc())
+    return run_module(module, seed, name)
+
+
+def run_examples(seed: int = 0, package: str = EXAMPLES_PACKAGE) -> list[Result]:
+    """`regsim examples`: every example module of `package`."""
+    results = []
+    for name in example_names(package):
+        try:
+            module = importlib.import_module(f"{package}.{name}")
+        except Exception:
+            results.append(Result(name, error=traceback.format_exc()))
+            continue
+        results.append(run_module(module, seed, name))
+    return results
+
+
+def _print(result: Result, out: TextIO) -> None:
+    out.write("\n".join(result.lines()) + "\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    from regsim import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="regsim",
+        description="Run regsim example kernels and compare their outputs bit-exactly with a reference.",
+        epilog="An example module defines run(seed: int = 0) -> dict[str, tuple[got, expected]] of numpy arrays; "
+        "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error.",
+    )
+    parser.add_argument("--version", action="version", version=f"regsim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run = sub.add_parser("run", help="run one example file and check it", description="Run one example file and check it.")
+    run.add_argument("path", help="a Python file defining run(seed), e.g. vf_examples/add_carry_vf.py")
+    run.add_argument("--seed", type=int, default=0, help="seed for the example's random inputs (default 0)")
+    ex = sub.add_parser(
+        "examples",
+        help="run every bundled example",
+        description=f"Run every module of an examples package (default: the installed {EXAMPLES_PACKAGE}).",
+    )
+    ex.add_argument("--seed", type=int, default=0, help="seed for the examples' random inputs (default 0)")
+    ex.add_argument(
+        "--package",
+        default=EXAMPLES_PACKAGE,
+        help=f"an importable package whose modules are examples (default {EXAMPLES_PACKAGE})",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `regsim` console script. Returns the exit status."""
+    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    out = sys.stdout
+    if args.command == "run":
+        result = run_file(args.path, args.seed)
+        _print(result, out)
+        return 0 if result.ok else 1
+    try:
+        results = run_examples(args.seed, args.package)
+    except ImportError as e:
+        out.write(f"ERROR cannot import the examples package {args.package!r}: {e}\n")
+        return 1
+    for result in results:
+        _print(result, out)
+    failed = [r.name for r in results if not r.ok]
+    summary = f"{len(results) - len(failed)} passed, {len(failed)} failed"
+    out.write(summary + (f": {', '.join(failed)}" if failed else "") + "\n")
+    return 1 if failed or not results else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
