@@ -9,6 +9,7 @@ of the same bytes. A `MaskReg` is 256 bits; the one rule mapping a lane to its p
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any, Generic, TypeVar
 
@@ -107,7 +108,8 @@ class Storage:
         end = start + values.size * size
         np.copyto(self.data[start:end].view(values.dtype), values, where=active)
         if self.valid is not None:
-            self.valid[start:end].reshape(-1, size)[active] = True
+            written = self.valid[start:end].reshape(-1, size)
+            np.logical_or(written, active[:, None], out=written)
 
     def mark_valid(self, where: Bools | None = None) -> None:
         """Record bytes as written: all of them, or those where `where` is True."""
@@ -216,17 +218,16 @@ class RegTensor(Generic[T]):
 
     def _load(self, raw: Bytes, valid: Bools | None) -> None:
         """Fill the register's bytes (already in register order) and their written flags."""
-        st = self._storage
+        st, n = self._storage, raw.size
         self._raw[...] = raw
-        if valid is None or valid.all():
-            if st.valid is not None:
-                where = np.zeros(st.data.size, np.bool_)
-                where[: raw.size] = True
-                st.mark_valid(where)
-        else:
+        if valid is not None and not valid.all():
             if st.valid is None:
                 st.valid = np.ones(st.data.size, np.bool_)
-            st.valid[: raw.size] = valid
+            st.valid[:n] = valid
+        elif st.valid is not None:
+            st.valid[:n] = True
+            if n == st.valid.size or st.valid.all():
+                st.valid = None
 
     def _lane_bytes_valid(self) -> Bools | None:
         """Per lane, whether every byte of it was written (None: all were)."""
@@ -277,13 +278,33 @@ def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike) -> npt.NDAr
     return arr.astype(target)
 
 
+def _frozen(bits: Bools) -> Bools:
+    bits.flags.writeable = False
+    return bits
+
+
+_NO_BITS = _frozen(np.zeros(MASK_BITS, np.bool_))
+#: per lane stride, the bit pattern of one lane group with only its lowest bit set
+_LSB_GROUP = {s: np.arange(s) == 0 for s in (1, 2, 4, 8)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _prefix_bits(count: int, stride: int, fill: str) -> Bools:
+    bits = np.zeros(MASK_BITS, np.bool_)
+    bits[: count * stride : 1 if fill == "group" else stride] = True
+    return _frozen(bits)
+
+
 class MaskReg:
-    """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`."""
+    """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`.
+
+    Its bits array is never written in place, only replaced, so masks may share (read-only) bits.
+    """
 
     __slots__ = ("_bits", "_valid")
 
     def __init__(self) -> None:
-        self._bits: Bools = np.zeros(MASK_BITS, np.bool_)
+        self._bits: Bools = _NO_BITS
         self._valid = False
 
     @classmethod
@@ -292,7 +313,7 @@ class MaskReg:
         if arr.shape != (MASK_BITS,):
             raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
         m = cls()
-        m._bits[:] = arr.astype(np.bool_)
+        m._bits = arr.astype(np.bool_)
         m._valid = True
         return m
 
@@ -328,14 +349,17 @@ class MaskReg:
     def __repr__(self) -> str:
         return f"MaskReg(0x{self._as_int():064x})"
 
+    def _set_prefix(self, count: int, stride: int, fill: str) -> None:
+        """Write a predicate selecting lanes [0, count): `_set_lanes` of a prefix, from a cache."""
+        self._bits = _prefix_bits(count, stride, fill)
+        self._valid = True
+
     def _set_lanes(self, lanes: Bools, stride: int, fill: str) -> None:
         """Write a predicate: lane `i` sets bit `i * stride`, or its whole group when fill='group'."""
-        bits = np.zeros(MASK_BITS, np.bool_)
         if fill == "group":
-            bits[:] = np.repeat(lanes, stride)
+            self._bits = np.repeat(lanes, stride)
         else:
-            bits[::stride] = lanes
-        self._bits = bits
+            self._bits = np.logical_and(lanes[:, None], _LSB_GROUP[stride]).reshape(MASK_BITS)
         self._valid = True
 
 

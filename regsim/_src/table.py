@@ -281,4 +281,3 @@ def markdown() -> str:
             f"{spec.c_api or '-'} | {', '.join(spec.aliases) or '-'} |"
         )
     return "\n".join(rows) + "\n"
-

@@ -15,7 +15,7 @@ from regsim._src.context import VfContext, vf_context
 from regsim._src.enums import LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.execute import active_lanes, check_mask, read_lanes
 from regsim._src.memory import UbPtr
-from regsim._src.registers import VL, AddrReg, MaskReg, RegTensor, check_dtype, mask_stride
+from regsim._src.registers import VL, AddrReg, MaskReg, RegTensor, check_dtype
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -42,9 +42,19 @@ def CreateAddrReg(T: type[dt.DType], *index_stride: int) -> AddrReg:
 
 
 # --- address forms shared by loads and stores ------------------------------------------------
-def _pointer(api: str, param: str, ptr: object) -> UbPtr[Any]:
+def _pointer(api: str, param: str, ptr: object, reg: RegTensor[Any] | None = None) -> UbPtr[Any]:
+    """The UB pointer operand; for a register access its element type must be the register's."""
     if not isinstance(ptr, UbPtr):
         raise ParameterError(message(api, param, type(ptr).__name__, "an rs.UbPtr (a __ubuf__ T*)"))
+    if reg is not None and ptr.dtype is not reg.dtype:
+        raise DTypeError(
+            message(
+                api,
+                param,
+                f"UbPtr[{ptr.dtype.name}]",
+                f"UbPtr[{reg.dtype.name}], the type of the RegTensor (C++ static_asserts this; cast with .reinterpret())",
+            )
+        )
     return ptr
 
 
@@ -53,12 +63,12 @@ def _address_form(api: str, extra: object, post_mode: object, unit: int) -> tupl
 
     Returns (byte offset of the access from the pointer, bytes to advance the pointer or None).
     """
+    if extra is None and post_mode is None:
+        return 0, None
     if post_mode is not None and not isinstance(post_mode, PostLiteral):
         raise ParameterError(message(api, "post_mode", repr(post_mode), "a Reg.PostLiteral"))
     if extra is None:
-        if post_mode is not None:
-            raise ParameterError(message(api, "post_mode", post_mode.name, "only with a post_update_stride operand"))
-        return 0, None
+        raise ParameterError(message(api, "post_mode", post_mode, "only with a post_update_stride operand"))
     if isinstance(extra, AddrReg):
         if post_mode is not None:
             raise ParameterError(message(api, "post_mode", post_mode.name, "no post_mode with an AddrReg offset"))
@@ -89,10 +99,12 @@ def _regs_to_natural(x: np.ndarray[Any, Any], itemsize: int) -> np.ndarray[Any, 
 
 
 def _reg_dist(api: str, reg: RegTensor[Any], dist: object, enum: type[LoadDist] | type[StoreDist]) -> None:
-    """Only DIST_NORM (and its explicit-width store spelling) is modelled so far."""
+    """Only DIST_NORM (and, for a store, its explicit-width spelling) is modelled so far."""
+    if dist is enum.DIST_NORM:
+        return
     if not isinstance(dist, enum):
         raise ParameterError(message(api, "dist", repr(dist), f"a Reg.{enum.__name__} for a RegTensor"))
-    norm = {LoadDist.DIST_NORM, StoreDist.DIST_NORM, getattr(StoreDist, f"DIST_NORM_B{8 * min(reg.dtype.itemsize, 4)}")}
+    norm = {enum.DIST_NORM, getattr(StoreDist, f"DIST_NORM_B{8 * reg.dtype.itemsize}", None)}
     if dist not in norm:
         raise UnsupportedError(
             message(
@@ -101,18 +113,6 @@ def _reg_dist(api: str, reg: RegTensor[Any], dist: object, enum: type[LoadDist] 
                 dist.name,
                 f"{' or '.join(sorted(d.name for d in norm if isinstance(d, enum)))} "
                 f"for RegTensor[{reg.dtype.name}] (regsim does not model {dist.name} yet)",
-            )
-        )
-
-
-def _check_pointer_type(api: str, ptr: UbPtr[Any], reg: RegTensor[Any], param: str) -> None:
-    if ptr.dtype is not reg.dtype:
-        raise DTypeError(
-            message(
-                api,
-                param,
-                f"UbPtr[{ptr.dtype.name}]",
-                f"UbPtr[{reg.dtype.name}], the type of the RegTensor (C++ static_asserts this; cast with .reinterpret())",
             )
         )
 
@@ -148,18 +148,21 @@ def LoadAlign(dst_reg: Any, src_addr: Any, offset: Any = None, /, *, dist: Any =
     vf_context(api)
     if not isinstance(dst_reg, RegTensor):
         raise ParameterError(message(api, "dst_reg", type(dst_reg).__name__, "a Reg.RegTensor or a Reg.MaskReg"))
-    ptr = _pointer(api, "src_addr", src_addr)
-    _check_pointer_type(api, ptr, dst_reg, "src_addr")
-    _reg_dist(api, dst_reg, LoadDist.DIST_NORM if dist is None else dist, LoadDist)
-    at, advance = _address_form(api, offset, post_mode, dst_reg.dtype.itemsize)
+    ptr = _pointer(api, "src_addr", src_addr, dst_reg)
+    if dist is not None:
+        _reg_dist(api, dst_reg, dist, LoadDist)
+    at, advance = (
+        (0, None) if offset is None and post_mode is None else _address_form(api, offset, post_mode, dst_reg.dtype.itemsize)
+    )
     addr = ptr.addr + at
-    nbytes = VL * dst_reg.trait.REG_NUM
-    _check_aligned(api, "src_addr", addr, ALIGN, "DIST_NORM")
+    nbytes = dst_reg._raw.size
+    if addr % ALIGN:
+        _check_aligned(api, "src_addr", addr, ALIGN, "DIST_NORM")
     ptr.ub.check_range(api, "src_addr", addr, nbytes)
     storage = ptr.ub.storage
     raw = storage.data[addr : addr + nbytes]
     valid = None if storage.valid is None else storage.valid[addr : addr + nbytes]
-    if dst_reg.trait.REG_NUM == 2:
+    if nbytes > VL:  # RegTraitNumTwo: split each element into its low and high halves
         raw = _natural_to_regs(raw, dst_reg.dtype.itemsize)
         valid = None if valid is None else _natural_to_regs(valid, dst_reg.dtype.itemsize)
     dst_reg._load(raw, valid)
@@ -248,14 +251,16 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
             message(api, "arguments", f"{2 + len(rest)}", "(dst_addr, src_reg[, post_update_stride | offset], mask)")
         )
     offset, mask = (None, rest[0]) if len(rest) == 1 else rest
-    ptr = _pointer(api, "dst_addr", dst_addr)
-    _check_pointer_type(api, ptr, src_reg, "dst_addr")
-    _reg_dist(api, src_reg, StoreDist.DIST_NORM if dist is None else dist, StoreDist)
-    at, advance = _address_form(api, offset, post_mode, src_reg.dtype.itemsize)
+    ptr = _pointer(api, "dst_addr", dst_addr, src_reg)
+    if dist is not None:
+        _reg_dist(api, src_reg, dist, StoreDist)
+    at, advance = (
+        (0, None) if offset is None and post_mode is None else _address_form(api, offset, post_mode, src_reg.dtype.itemsize)
+    )
     addr = ptr.addr + at
-    _check_aligned(api, "dst_addr", addr, ALIGN, "DIST_NORM")
-    stride = mask_stride(src_reg.dtype, src_reg.trait)
-    active = active_lanes(ctx, api, "mask", check_mask(api, "mask", mask), stride)
+    if addr % ALIGN:
+        _check_aligned(api, "dst_addr", addr, ALIGN, "DIST_NORM")
+    active = active_lanes(ctx, api, "mask", check_mask(api, "mask", mask), src_reg.dtype.itemsize // src_reg.trait.REG_NUM)
     values = read_lanes(ctx, api, "src_reg", src_reg, active)
     size = src_reg.dtype.itemsize
     storage = ptr.ub.storage
@@ -269,7 +274,8 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
         storage.write_lanes(addr, values[:half], active[:half])
         storage.write_lanes(second, values[half:], active[half:])
     else:
-        _check_lanes(api, ptr, addr, size, active)
+        if addr < ptr.lo or addr + active.size * size > ptr.hi:  # some lane is outside: which?
+            _check_lanes(api, ptr, addr, size, active)
         storage.write_lanes(addr, values, active)
     if advance is not None:
         ptr.advance_bytes(advance)

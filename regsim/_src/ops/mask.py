@@ -97,6 +97,6 @@ def UpdateMask(T: type[dt.DType], scalar_value: Ref[int], *, trait: RegTrait = R
         raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
     n = lane_count(T, trait)
     mask = MaskReg()
-    commit_predicate(ctx, mask, np.arange(n) < count, mask_stride(T, trait))
+    mask._set_prefix(min(int(count), n), mask_stride(T, trait), ctx.config.mask_fill)
     scalar_value.value = 0 if count < n else int(count) - n
     return mask
