@@ -21,15 +21,12 @@ and the LocalTensor `Add(dst, src0, src1, calCount)` for uint64 drives it throug
 `BinaryContinuousImplTemplate<uint64_t, RegTensor<uint64_t, RegTraitNumTwo>, Reg::Add>`
 (impl/basic_api/dav_3510/kernel_operator_vec_binary_continuous_impl.h).
 
-Porting note: regsim's `RegTensor` has no `.reg[k]` member. `(RegTensor<uint32_t>&)reg` — in
-regsim `reg.reinterpret(rs.uint32)` — is, as in C++, a view of the FIRST register only
-(`reg[0]`, the low words), and there is no view of `reg[1]`. So `add_b64_vf` keeps each
-RegTraitNumTwo tensor as its two uint32 registers `(lo, hi)` explicitly, loaded from the
-low-word and high-word arrays that `LoadDist::DIST_DINTLV_B32` would produce (the host splits
-them here), and `AddB64Impl` is ported on those pairs line by line. `trait_two_add_vf` runs the
-library path itself on `RegTensor(rs.uint64, RegTraitNumTwo)` with regsim's `Reg.Add`, and its
-outputs are checked against numpy and against the Add + AddC port; it also stores
-`src_reg0.reinterpret(rs.uint32)` to show the cast sees `reg[0]`.
+Ported line by line: `(RegTensor<uint32_t>&)dstReg.reg[1]` is
+`dst_reg.reg[1].reinterpret(rs.uint32)`. `trait_two_add_vf` runs the library path on
+`RegTensor(rs.uint64, RegTraitNumTwo)` with regsim's own `Reg.Add`; `add_b64_vf` runs the same
+loop with the `AddB64Impl` port. Both are checked against numpy's wrapping uint64 add;
+`trait_two_add_vf` also stores `src0Reg.reg[0]` (the low words), and `add_b64_vf` the carry out
+of bit 63, which `AddB64Impl` itself drops.
 """
 
 from __future__ import annotations
@@ -49,12 +46,12 @@ U32 = 0xFFFFFFFF
 
 @rs.simd_callee
 def add_b64_impl(
-    dst_reg: tuple[Reg.RegTensor[rs.uint32], Reg.RegTensor[rs.uint32]],
-    src_reg0: tuple[Reg.RegTensor[rs.uint32], Reg.RegTensor[rs.uint32]],
-    src_reg1: tuple[Reg.RegTensor[rs.uint32], Reg.RegTensor[rs.uint32]],
+    dst_reg: Reg.RegTensor[rs.uint64],
+    src_reg0: Reg.RegTensor[rs.uint64],
+    src_reg1: Reg.RegTensor[rs.uint64],
     mask: Reg.MaskReg,
 ) -> Reg.MaskReg:
-    """AddB64Impl's uint64 branch; a RegTraitNumTwo tensor is passed as its (reg[0], reg[1]).
+    """AddB64Impl's uint64 branch, on RegTraitNumTwo tensors.
 
     Returns carrySrcMask, the carry out of bit 63 (AddB64Impl drops it; the example stores it).
     """
@@ -62,29 +59,38 @@ def add_b64_impl(
     carry_src_mask = Reg.MaskReg()  # MaskReg carrySrcMask;
     # Add(carryMask, (RegTensor<uint32_t>&)dstReg.reg[0], (RegTensor<uint32_t>&)srcReg0.reg[0],
     #     (RegTensor<uint32_t>&)srcReg1.reg[0], mask);
-    Reg.Add(carry_mask, dst_reg[0], src_reg0[0], src_reg1[0], mask)
+    Reg.Add(
+        carry_mask,
+        dst_reg.reg[0].reinterpret(rs.uint32),
+        src_reg0.reg[0].reinterpret(rs.uint32),
+        src_reg1.reg[0].reinterpret(rs.uint32),
+        mask,
+    )
     # AddC(carrySrcMask, (RegTensor<uint32_t>&)dstReg.reg[1], (RegTensor<uint32_t>&)srcReg0.reg[1],
     #      (RegTensor<uint32_t>&)srcReg1.reg[1], carryMask, mask);
-    Reg.AddC(carry_src_mask, dst_reg[1], src_reg0[1], src_reg1[1], carry_mask, mask)
+    Reg.AddC(
+        carry_src_mask,
+        dst_reg.reg[1].reinterpret(rs.uint32),
+        src_reg0.reg[1].reinterpret(rs.uint32),
+        src_reg1.reg[1].reinterpret(rs.uint32),
+        carry_mask,
+        mask,
+    )
     return carry_src_mask
 
 
 @rs.simd_vf
 def add_b64_vf(
-    dst_lo: rs.UbPtr[rs.uint32],
-    dst_hi: rs.UbPtr[rs.uint32],
+    dst: rs.UbPtr[rs.uint64],
     carry_out: rs.UbPtr[rs.uint32],
-    src0_lo: rs.UbPtr[rs.uint32],
-    src0_hi: rs.UbPtr[rs.uint32],
-    src1_lo: rs.UbPtr[rs.uint32],
-    src1_hi: rs.UbPtr[rs.uint32],
+    src0: rs.UbPtr[rs.uint64],
+    src1: rs.UbPtr[rs.uint64],
     cal_count: int,
 ) -> None:
-    """BinaryContinuousImplTemplate<uint64_t, RegTensor<uint64_t, RegTraitNumTwo>, AddB64Impl>,
-    each RegTraitNumTwo tensor held as its two uint32 registers."""
-    src0_reg = (Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32))  # RegType src0Reg;
-    src1_reg = (Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32))  # RegType src1Reg;
-    dst_reg = (Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32))  # RegType dstReg;
+    """BinaryContinuousImplTemplate<uint64_t, RegTensor<uint64_t, RegTraitNumTwo>, AddB64Impl>."""
+    src0_reg = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)  # RegType src0Reg;
+    src1_reg = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)  # RegType src1Reg;
+    dst_reg = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)  # RegType dstReg;
     sreg = rs.Ref(cal_count)  # uint32_t sreg = static_cast<uint32_t>(calCount);
     # constexpr uint32_t repeatStride = GetVecLen() / sizeof(T) * RegType::trait.REG_NUM;  (= 64)
     repeat_stride = 256 // rs.uint64.itemsize * Reg.RegTraitNumTwo.REG_NUM
@@ -92,14 +98,10 @@ def add_b64_vf(
     for i in range(repeat_time):  # for (uint16_t i = 0; i < repeatTime; ++i) {
         # mask = UpdateMask<T, RegType::trait>(sreg);  — 64 lanes in the b32 layout (bit 4i)
         mask = Reg.UpdateMask(rs.uint64, sreg, trait=Reg.RegTraitNumTwo)
-        # LoadAlign(src0Reg, src0 + i * repeatStride);  — the DINTLV_B32 halves, 64 words each
-        Reg.LoadAlign(src0_reg[0], src0_lo + i * repeat_stride)
-        Reg.LoadAlign(src0_reg[1], src0_hi + i * repeat_stride)
-        Reg.LoadAlign(src1_reg[0], src1_lo + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
-        Reg.LoadAlign(src1_reg[1], src1_hi + i * repeat_stride)
+        Reg.LoadAlign(src0_reg, src0 + i * repeat_stride)  # LoadAlign(src0Reg, src0 + i * repeatStride);  (512 B)
+        Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
         carry = add_b64_impl(dst_reg, src0_reg, src1_reg, mask)  # func(dstReg, src0Reg, src1Reg, mask);
-        Reg.StoreAlign(dst_lo + i * repeat_stride, dst_reg[0], mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
-        Reg.StoreAlign(dst_hi + i * repeat_stride, dst_reg[1], mask)
+        Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
         # (not in the library) the carry out of bit 63, 32 B per repeat, as the AddC page's AddVF stores it
         Reg.StoreAlign(carry_out + i * 8, carry, dist=Reg.MaskDist.DIST_NORM)
 
@@ -167,26 +169,12 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     dst.set(np.full(padded, SENTINEL, np.uint64))
     rs.asc_vf_call(trait_two_add_vf, dst.GetPhyAddr(), low_words.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), count)
 
-    # the word halves a DINTLV_B32 load makes of each operand, as separate uint32 tensors
-    src0_lo, src0_hi, src1_lo, src1_hi = (ub.alloc(rs.uint32, count) for _ in range(4))
-    for t, x in zip((src0_lo, src0_hi, src1_lo, src1_hi), (a & U32, a >> 32, b & U32, b >> 32), strict=True):
-        t.set(x.astype(np.uint32))
-    dst_lo = ub.alloc(rs.uint32, count)
-    dst_hi = ub.alloc(rs.uint32, count)
+    dst_b64 = ub.alloc(rs.uint64, padded)
+    dst_b64.set(np.full(padded, SENTINEL, np.uint64))
     carry_out = ub.alloc(rs.uint32, repeat_time * 8)
     carry_out.set(np.zeros(repeat_time * 8, np.uint32))
-    rs.asc_vf_call(
-        add_b64_vf,
-        dst_lo.GetPhyAddr(),
-        dst_hi.GetPhyAddr(),
-        carry_out.GetPhyAddr(),
-        src0_lo.GetPhyAddr(),
-        src0_hi.GetPhyAddr(),
-        src1_lo.GetPhyAddr(),
-        src1_hi.GetPhyAddr(),
-        count,
-    )
-    got_b64 = dst_lo.numpy().astype(np.uint64) | (dst_hi.numpy().astype(np.uint64) << np.uint64(32))
+    rs.asc_vf_call(add_b64_vf, dst_b64.GetPhyAddr(), carry_out.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), count)
+    got_b64 = dst_b64.numpy()
     got_trait_two = dst.numpy()
 
     # --- the reference: numpy's wrapping uint64 add; the carry out with Python ints -----------
@@ -200,7 +188,7 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
         "Reg.Add u64 RegTraitNumTwo": (got_trait_two[:count], expected),
         "Reg.Add dst[count:] (untouched)": (got_trait_two[count:], np.full(padded - count, SENTINEL, np.uint64)),
         "(RegTensor<uint32_t>&)src0Reg = reg[0]": (low_words.numpy()[:count], (a & U32).astype(np.uint32)),
-        "AddB64Impl port (Add + AddC)": (got_b64, expected),
-        "AddB64Impl port == Reg.Add": (got_b64, got_trait_two[:count]),
+        "AddB64Impl port (Add + AddC)": (got_b64[:count], expected),
+        "AddB64Impl port dst[count:] (untouched)": (got_b64[count:], np.full(padded - count, SENTINEL, np.uint64)),
         "carry out of bit 63": (carry_out.numpy(), np.array(words, dtype=np.uint32)),
     }

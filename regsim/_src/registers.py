@@ -130,7 +130,7 @@ class RegTensor(Generic[T]):
     the high words in the second; complex types keep real parts first, imaginary parts second.
     """
 
-    __slots__ = ("_raw", "_storage", "_view", "dtype", "trait")
+    __slots__ = ("_raw", "_span", "_storage", "_view", "dtype", "trait")
 
     dtype: type[T]
     trait: RegTrait
@@ -140,9 +140,11 @@ class RegTensor(Generic[T]):
         self.trait = check_trait("RegTensor", self.dtype, trait)
         self._bind(Storage.fresh(VL * trait.REG_NUM))
 
-    def _bind(self, storage: Storage) -> None:
+    def _bind(self, storage: Storage, offset: int = 0) -> None:
+        """View `storage` from byte `offset` (nonzero for `reg[1]` of a two-register tensor)."""
         self._storage = storage
-        self._raw: Bytes = storage.data[: VL * self.trait.REG_NUM]
+        self._span = slice(offset, offset + VL * self.trait.REG_NUM)
+        self._raw: Bytes = storage.data[self._span]
         # One register: the lanes are a typed view of the bytes (None: assembled from two).
         self._view: npt.NDArray[Any] | None = self._raw.view(self.dtype.np_dtype) if self.trait.REG_NUM == 1 else None
 
@@ -182,9 +184,21 @@ class RegTensor(Generic[T]):
         check_trait("RegTensor.reinterpret", dtype, trait)
         if trait.REG_NUM > self.trait.REG_NUM:
             raise ParameterError(message("RegTensor.reinterpret", "trait", trait, "at most the source's register count"))
+        return self._view_as(dtype, trait, self._span.start)
+
+    @property
+    def reg(self) -> tuple[RegTensor[T], ...]:
+        """`reg.reg[k]`: the k-th hardware register of the tensor, as a one-register view.
+
+        For a RegTraitNumTwo b64 tensor, `reg[0]` holds the low 32-bit words and `reg[1]` the
+        high words, so `(RegTensor<uint32_t>&)r.reg[1]` is `r.reg[1].reinterpret(rs.uint32)`.
+        """
+        return tuple(self._view_as(self.dtype, RegTraitNumOne, self._span.start + k * VL) for k in range(self.trait.REG_NUM))
+
+    def _view_as(self, dtype: type[U], trait: RegTrait, offset: int) -> RegTensor[U]:
         view: RegTensor[U] = object.__new__(RegTensor)
         view.dtype, view.trait = dtype, trait
-        view._bind(self._storage)
+        view._bind(self._storage, offset)
         return view
 
     def Print(self) -> None:
@@ -218,15 +232,15 @@ class RegTensor(Generic[T]):
 
     def _load(self, raw: Bytes, valid: Bools | None) -> None:
         """Fill the register's bytes (already in register order) and their written flags."""
-        st, n = self._storage, raw.size
+        st, span = self._storage, self._span
         self._raw[...] = raw
         if valid is not None and not valid.all():
             if st.valid is None:
                 st.valid = np.ones(st.data.size, np.bool_)
-            st.valid[:n] = valid
+            st.valid[span] = valid
         elif st.valid is not None:
-            st.valid[:n] = True
-            if n == st.valid.size or st.valid.all():
+            st.valid[span] = True
+            if st.valid.all():
                 st.valid = None
 
     def _lane_bytes_valid(self) -> Bools | None:
@@ -234,7 +248,7 @@ class RegTensor(Generic[T]):
         valid = self._storage.valid
         if valid is None:
             return None
-        v = valid[: self._raw.size]
+        v = valid[self._span]
         if self._view is not None:
             per_lane: Bools = np.logical_and.reduce(v.reshape(-1, self.dtype.itemsize), axis=1)
             return per_lane
@@ -250,12 +264,12 @@ class RegTensor(Generic[T]):
             return
         where = np.zeros(st.data.shape, np.bool_)
         if lanes is None:
-            where[: self._raw.size] = True
+            where[self._span] = True
         elif self._view is not None:
-            where[: self._raw.size] = np.repeat(lanes, self.dtype.itemsize)
+            where[self._span] = np.repeat(lanes, self.dtype.itemsize)
         else:
             per = np.repeat(lanes, self.dtype.itemsize // 2)
-            where[: self._raw.size] = np.concatenate((per, per))
+            where[self._span] = np.concatenate((per, per))
         st.mark_valid(where)
 
 

@@ -148,6 +148,15 @@ def LoadAlign(dst_reg: Any, src_addr: Any, offset: Any = None, /, *, dist: Any =
     vf_context(api)
     if not isinstance(dst_reg, RegTensor):
         raise ParameterError(message(api, "dst_reg", type(dst_reg).__name__, "a Reg.RegTensor or a Reg.MaskReg"))
+    if isinstance(src_addr, RegTensor):
+        raise UnsupportedError(
+            message(
+                api,
+                "dst1",
+                "a second RegTensor",
+                "one destination register (regsim does not model the dual-register DINTLV form yet)",
+            )
+        )
     ptr = _pointer(api, "src_addr", src_addr, dst_reg)
     if dist is not None:
         _reg_dist(api, dst_reg, dist, LoadDist)
@@ -246,6 +255,12 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
     ctx = vf_context(api)
     if not isinstance(src_reg, RegTensor):
         raise ParameterError(message(api, "src_reg", type(src_reg).__name__, "a Reg.RegTensor or a Reg.MaskReg"))
+    if rest and isinstance(rest[0], RegTensor):
+        raise UnsupportedError(
+            message(
+                api, "src1", "a second RegTensor", "one source register (regsim does not model the dual-register INTLV form yet)"
+            )
+        )
     if len(rest) not in (1, 2):
         raise ParameterError(
             message(api, "arguments", f"{2 + len(rest)}", "(dst_addr, src_reg[, post_update_stride | offset], mask)")
