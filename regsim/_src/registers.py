@@ -298,8 +298,6 @@ def _frozen(bits: Bools) -> Bools:
 
 
 _NO_BITS = _frozen(np.zeros(MASK_BITS, np.bool_))
-#: per lane stride, the bit pattern of one lane group with only its lowest bit set
-_LSB_GROUP = {s: np.arange(s) == 0 for s in (1, 2, 4, 8)}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -373,7 +371,9 @@ class MaskReg:
         if fill == "group":
             self._bits = np.repeat(lanes, stride)
         else:
-            self._bits = np.logical_and(lanes[:, None], _LSB_GROUP[stride]).reshape(MASK_BITS)
+            bits = np.zeros(MASK_BITS, np.bool_)
+            bits[::stride] = lanes
+            self._bits = bits
         self._valid = True
 
 
