@@ -6,7 +6,7 @@
 See README.md for a tour and docs/ for the semantics regsim settles.
 """
 
-from regsim import errors
+from regsim import errors, strategies
 from regsim._src import ascendc as AscendC
 from regsim._src import reg as Reg
 from regsim._src.context import (

@@ -1,0 +1,383 @@
+"""Hypothesis strategies for regsim values: dtypes, lane arrays, registers, masks, counts, UB layouts.
+
+    import regsim as rs
+    from hypothesis import given
+    from regsim import Reg
+    from regsim import strategies as rst
+
+    @given(rst.registers(rs.int32), rst.registers(rs.int32), rst.masks(rs.int32))
+    def test_add(a, b, mask):
+        dst = Reg.RegTensor(rs.int32)
+        with rs.VEC_SCOPE():
+            Reg.Add(dst, a, b, mask)
+        ...
+
+Every strategy leans towards the values where semantics has edges: lane values 0, 1, the
+maximum, the minimum, -1 and (for floats) ±0, ±inf, NaN, the largest finite, the smallest
+normal and subnormal values; masks that are empty, full, a prefix or a single lane; and
+`UpdateMask` counts 0, 1, VL_T - 1, VL_T, VL_T + 1 and 2**32 - 1.
+
+Importing this module does not import Hypothesis; each strategy function does, so only users
+who call them need it installed (`pip install regsim[test]`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+import ml_dtypes
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src import dtypes as dt
+from regsim._src.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
+from regsim._src.registers import (
+    TRAIT_TWO_DTYPES,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    RegTraitNumOne,
+    RegTraitNumTwo,
+    check_dtype,
+    check_trait,
+    lane_count,
+    mask_stride,
+)
+from regsim.errors import ParameterError, message
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import DrawFn, SearchStrategy
+
+__all__ = [
+    "UINT32_MAX",
+    "UbLayout",
+    "counts",
+    "dtype_traits",
+    "dtypes",
+    "edge_bits",
+    "lanes",
+    "masks",
+    "registers",
+    "ub_layouts",
+]
+
+UINT32_MAX = 2**32 - 1  #: the largest `uint32_t` count `UpdateMask` accepts
+
+MaskFill = Literal["lsb", "group", "noise"]
+
+_finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is untyped
+
+
+# --- dtypes ------------------------------------------------------------------------------------
+def dtypes(
+    accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
+) -> SearchStrategy[type[dt.DType]]:
+    """A regsim dtype class (`rs.int32`, `rs.half`, …).
+
+    accepted: draw only from these (default: every dtype). Order follows `rs` dtype order, so
+        failures shrink towards `bool_`, `int8`, … whatever the order given.
+    bits_only: include the dtypes regsim keeps only as bits (hifloat8, fp4x2_*, int4x2).
+    """
+    from hypothesis import strategies as st
+
+    pool = [d for d in dt.ALL_DTYPES if (accepted is None or d in accepted) and (bits_only or not d.bits_only)]
+    if not pool:
+        raise ParameterError(message("strategies.dtypes", "accepted", repr(accepted), "at least one regsim dtype"))
+    return st.sampled_from(pool)
+
+
+def dtype_traits(
+    accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
+) -> SearchStrategy[tuple[type[dt.DType], RegTrait]]:
+    """A `(dtype, trait)` pair a `RegTensor` may have: every dtype with `RegTraitNumOne`, and
+    int64, uint64, complex64 and complex32 also with `RegTraitNumTwo`."""
+    from hypothesis import strategies as st
+
+    pool = [d for d in dt.ALL_DTYPES if (accepted is None or d in accepted) and (bits_only or not d.bits_only)]
+    pairs = [(d, RegTraitNumOne) for d in pool] + [(d, RegTraitNumTwo) for d in pool if d in TRAIT_TWO_DTYPES]
+    if not pairs:
+        raise ParameterError(message("strategies.dtype_traits", "accepted", repr(accepted), "at least one regsim dtype"))
+    return st.sampled_from(pairs)
+
+
+# --- lane values -------------------------------------------------------------------------------
+def _unit(dtype: type[dt.DType]) -> np.dtype[Any]:
+    """The numpy dtype whose bits are drawn: a complex type's component, else the type itself."""
+    if issubclass(dtype, dt.ComplexFloating):
+        return np.dtype(np.float16) if dtype.itemsize == 4 else np.dtype(np.float32)
+    return dtype.np_dtype
+
+
+def _is_float(dtype: type[dt.DType]) -> bool:
+    """A floating (or complex) type with a numeric format (not one regsim keeps as bits)."""
+    return issubclass(dtype, (dt.Floating, dt.ComplexFloating)) and not dtype.bits_only
+
+
+@functools.cache
+def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
+    """The bit patterns (as unsigned ints of the element's width, or of a complex type's
+    component) where lane semantics has edges.
+
+    Integers: 0, 1, 2, max, min, min + 1, -1, -2. Floats additionally: ±1, ±inf, the largest
+    finite value, the smallest normal and the smallest subnormal (both signs), a quiet NaN.
+    `bool_`: 0 and 1.
+    """
+    check_dtype("strategies.edge_bits", "dtype", dtype)
+    if dtype is dt.bool_:
+        return (0, 1)
+    unit = _unit(dtype)
+    bits = 8 * unit.itemsize
+    top, sign = (1 << bits) - 1, 1 << (bits - 1)
+    edges = [0, 1, 2, sign - 1, sign, sign + 1, top, top - 1]
+    if _is_float(dtype):
+        fi = _finfo(unit)
+        values = np.array([1.0, np.inf, float(fi.max), float(fi.tiny), float(fi.smallest_subnormal), np.nan], np.float64)
+        with np.errstate(all="ignore"):
+            for v in values.astype(unit).view(f"u{unit.itemsize}"):
+                edges += [int(v), int(v) ^ sign]
+    return tuple(dict.fromkeys(e & top for e in edges))
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
+def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
+    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype."""
+    from hypothesis import strategies as st
+
+    unit = _unit(dtype)
+    per = dtype.itemsize // unit.itemsize  # components per element (2 for complex)
+    ubits = np.dtype(f"u{unit.itemsize}")
+    top = 1 if dtype is dt.bool_ else (1 << (8 * unit.itemsize)) - 1
+    edges = edge_bits(dtype)
+    if dtype is dt.bool_:
+        element: SearchStrategy[int] = st.sampled_from(edges)
+    else:
+        element = st.one_of(st.sampled_from(edges), st.integers(0, top))
+    size = n * per
+    edge_array = np.array(edges, ubits)
+
+    def dense(seed: int, edge_share: float) -> npt.NDArray[Any]:
+        # Hypothesis draws the seed and the share, so examples replay; numpy fills the lanes.
+        rng = np.random.default_rng(seed)
+        raw = rng.integers(0, top, size, dtype=ubits, endpoint=True)
+        at_edge = rng.random(size) < edge_share
+        raw[at_edge] = rng.choice(edge_array, int(at_edge.sum()))
+        return raw
+
+    dense_arrays = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.0, 0.25, 0.5, 1.0]))
+    # sparse: one fill value with a few different lanes (shrinks well)
+    sparse_arrays = st.tuples(element, st.lists(st.tuples(st.integers(0, size - 1), element), max_size=8)).map(
+        lambda fill_changes: _sparse(size, ubits, *fill_changes)
+    )
+    # constant: every lane one edge value (full carry ripples, saturated sums, all-NaN …)
+    constant_arrays = st.sampled_from(edges).map(lambda e: np.full(size, e, ubits))
+
+    @st.composite
+    def arrays(draw: DrawFn) -> npt.NDArray[Any]:
+        # An explicit branch choice: st.one_of would favour the branch with the most choices.
+        kind = draw(st.integers(0, 3))
+        if kind == 3 and constant:
+            return draw(constant_arrays)
+        return draw(sparse_arrays if kind == 2 else dense_arrays)
+
+    def finish(raw: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        values = raw.view(unit)
+        if not allow_nan and _is_float(dtype):
+            with np.errstate(all="ignore"):
+                nan = np.isnan(values.astype(np.float64))
+            values = np.where(nan, np.zeros(1, unit), values).astype(unit)
+        return np.ascontiguousarray(values).view(dtype.np_dtype)
+
+    return arrays().map(finish)
+
+
+def _sparse(size: int, ubits: np.dtype[Any], fill: int, changes: list[tuple[int, int]]) -> npt.NDArray[Any]:
+    raw = np.full(size, fill, ubits)
+    for i, v in changes:
+        raw[i] = v
+    return raw
+
+
+@functools.cache
+def lanes(
+    dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
+) -> SearchStrategy[npt.NDArray[Any]]:
+    """The lanes of one register of `dtype`: a 1-D array of `dtype.np_dtype`, `lane_count` long
+    (256 // itemsize; 64 for b64 `RegTraitNumTwo`, 128 for complex32 `RegTraitNumTwo`).
+
+    Values are drawn as bit patterns, mixing `edge_bits(dtype)` with uniform bits, so floats
+    include subnormals, ±0, ±inf and NaNs. allow_nan=False replaces NaN lanes (or NaN
+    components of complex lanes) by +0. constant=True also draws arrays whose lanes are all one
+    edge value (all-ones, all-zero, …), the inputs of full-length carry ripples.
+    """
+    check_dtype("strategies.lanes", "dtype", dtype)
+    check_trait("strategies.lanes", dtype, trait)
+    return _bit_arrays(dtype, lane_count(dtype, trait), allow_nan=allow_nan, constant=constant)
+
+
+def _register(values: npt.NDArray[Any], dtype: type[dt.DType], trait: RegTrait) -> RegTensor[Any]:
+    return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+
+
+@functools.cache
+def registers(
+    dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
+) -> SearchStrategy[RegTensor[Any]]:
+    """A written `RegTensor` of `dtype` and `trait`, its lanes drawn by `lanes`."""
+    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(functools.partial(_register, dtype=dtype, trait=trait))
+
+
+# --- masks -------------------------------------------------------------------------------------
+@functools.cache
+def _lane_bools(n: int) -> SearchStrategy[npt.NDArray[np.bool_]]:
+    """n predicate lanes: empty, full, a prefix, a single lane, or random at some density."""
+    from hypothesis import strategies as st
+
+    i = np.arange(n)
+
+    def dense(seed: int, density: float) -> npt.NDArray[np.bool_]:
+        return np.random.default_rng(seed).random(n) < density
+
+    shapes = [
+        st.just(np.zeros(n, np.bool_)),
+        st.just(np.ones(n, np.bool_)),
+        st.integers(0, n).map(lambda k: i < k),
+        st.integers(0, n - 1).map(lambda k: i == k),
+    ]
+    random = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.1, 0.5, 0.9]))
+
+    @st.composite
+    def pick(draw: DrawFn) -> npt.NDArray[np.bool_]:
+        # An explicit branch choice: half random, half the structured shapes.
+        return draw(random if draw(st.booleans()) else st.one_of(shapes))
+
+    return pick()
+
+
+@functools.cache
+def masks(
+    dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne, *, fill: MaskFill = "lsb"
+) -> SearchStrategy[MaskReg]:
+    """A written `MaskReg`.
+
+    Without `dtype`: 256 arbitrary bits (`MaskReg.from_bits`). With `dtype`: a predicate over
+    the lanes of `dtype` (lane i at bit `i * mask_stride(dtype, trait)`), empty, full, a
+    prefix, a single lane or random; the other bits of each lane's group are
+    fill="lsb": clear (`MaskReg.from_lanes`); "group": copies of the lane bit (what
+    `rs.configure(mask_fill="group")` producers write); "noise": random, which a consumer of
+    `dtype` must ignore. Read the lanes back with `mask.lanes(dtype, trait)`.
+    """
+    from hypothesis import strategies as st
+
+    if dtype is None:
+        return _lane_bools(256).map(MaskReg.from_bits)
+    check_dtype("strategies.masks", "dtype", dtype)
+    check_trait("strategies.masks", dtype, trait)
+    if fill not in ("lsb", "group", "noise"):
+        raise ParameterError(message("strategies.masks", "fill", repr(fill), '"lsb", "group", "noise"'))
+    n, stride = lane_count(dtype, trait), mask_stride(dtype, trait)
+    if fill == "lsb":
+        return _lane_bools(n).map(lambda b: MaskReg.from_lanes(dtype, b, trait))
+    if fill == "group":
+        return _lane_bools(n).map(lambda b: MaskReg.from_bits(np.repeat(b, stride)))
+
+    def with_noise(pair: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]) -> MaskReg:
+        lane_bits, noise = pair
+        bits = noise.copy()
+        bits[::stride] = lane_bits
+        return MaskReg.from_bits(bits)
+
+    noise = st.integers(0, 2**256 - 1).map(
+        lambda v: np.unpackbits(np.frombuffer(v.to_bytes(32, "little"), np.uint8), bitorder="little").astype(np.bool_)
+    )
+    return st.tuples(_lane_bools(n), noise).map(with_noise)
+
+
+# --- UpdateMask counts -------------------------------------------------------------------------
+@functools.cache
+def counts(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, max_value: int = UINT32_MAX) -> SearchStrategy[int]:
+    """A `uint32_t` element count for `UpdateMask(dtype, …)`, weighted to its edges: 0, 1,
+    VL_T - 1, VL_T, VL_T + 1, 2·VL_T - 1, 2·VL_T, 2·VL_T + 1, 2**32 - VL_T, 2**32 - 1, then
+    small counts (up to 4·VL_T) and any uint32. `max_value` caps them (e.g. for loops that run
+    the count down to zero)."""
+    from hypothesis import strategies as st
+
+    check_dtype("strategies.counts", "dtype", dtype)
+    check_trait("strategies.counts", dtype, trait)
+    if not 0 <= max_value <= UINT32_MAX:
+        raise ParameterError(message("strategies.counts", "max_value", max_value, f"an int in [0, {UINT32_MAX}]"))
+    vl = lane_count(dtype, trait)
+    edges = [0, 1, vl - 1, vl, vl + 1, 2 * vl - 1, 2 * vl, 2 * vl + 1, UINT32_MAX + 1 - vl, UINT32_MAX]
+    return st.one_of(
+        st.sampled_from(sorted({e for e in edges if e <= max_value})),
+        st.integers(0, min(4 * vl, max_value)),
+        st.integers(0, max_value),
+    )
+
+
+# --- UB layouts --------------------------------------------------------------------------------
+@attrs.frozen
+class UbLayout:
+    """A `UnifiedBuffer` and the `LocalTensor`s allocated in it, in allocation order."""
+
+    ub: UnifiedBuffer
+    tensors: tuple[LocalTensor[Any], ...]
+
+    def snapshot(self) -> npt.NDArray[np.uint8]:
+        """A copy of every UB byte (to check later that a call changed nothing, or only what it should)."""
+        return self.ub.storage.data.copy()
+
+
+def ub_layouts(
+    tensors: Sequence[tuple[type[dt.DType], int]] | None = None,
+    *,
+    max_tensors: int = 4,
+    max_count: int = 1024,
+    size: int = TOTAL_UB_SIZE,
+    gaps: bool = True,
+    filled: bool = True,
+    allow_nan: bool = True,
+) -> SearchStrategy[UbLayout]:
+    """A fresh `UnifiedBuffer` of `size` bytes with `LocalTensor`s allocated in it.
+
+    tensors: the `(dtype, count)` of each tensor, in order; default: 1 to `max_tensors`
+        tensors of any non-bool dtype with 1 to `max_count` elements.
+    gaps: put a random number of 32-byte blocks (0 to 8) before each tensor, so tensors do not
+        always start at UB address 0 or abut one another.
+    filled: write random edge-weighted contents to every tensor (as `lanes` draws them); if
+        False the tensors stay never-written.
+    """
+    from hypothesis import strategies as st
+
+    if not isinstance(size, int) or size <= 0 or size % 32:
+        raise ParameterError(message("strategies.ub_layouts", "size", size, "a positive multiple of 32 bytes"))
+
+    @st.composite
+    def build(draw: DrawFn) -> UbLayout:
+        specs = (
+            list(tensors)
+            if tensors is not None
+            else draw(
+                st.lists(
+                    st.tuples(dtypes([d for d in dt.ALL_DTYPES if d is not dt.bool_]), st.integers(1, max_count)),
+                    min_size=1,
+                    max_size=max_tensors,
+                )
+            )
+        )
+        ub = UnifiedBuffer(size)
+        out: list[LocalTensor[Any]] = []
+        for dtype, count in specs:
+            if gaps:
+                blocks = draw(st.integers(0, 8))
+                if blocks and ub._next + 32 * blocks + count * dtype.itemsize <= size:
+                    ub.alloc(dt.uint8, 32 * blocks)
+            tensor = ub.alloc(dtype, count)
+            if filled:
+                tensor.set(draw(_bit_arrays(dtype, count, allow_nan=allow_nan)))
+            out.append(tensor)
+        return UbLayout(ub, tuple(out))
+
+    return build()

@@ -1,0 +1,30 @@
+"""Shared test configuration: Hypothesis profiles and small fixtures.
+
+Profiles (select with HYPOTHESIS_PROFILE=…): "ci" (default, keeps the suite fast), "dev" (fewer
+examples while iterating), "thorough" (many examples, for a nightly run).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import regsim as rs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `import oracles` from any test module
+
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+settings.register_profile("ci", max_examples=60, **_COMMON)
+settings.register_profile("dev", max_examples=15, **_COMMON)
+settings.register_profile("thorough", max_examples=1000, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def ub() -> rs.UnifiedBuffer:
+    """A fresh, never-written Unified Buffer of the default 248 KiB."""
+    return rs.UnifiedBuffer()

@@ -1,0 +1,385 @@
+"""Independent oracles: what each Reg op should do, written from the spec, never calling regsim.
+
+Every oracle works lane by lane on Python ints (bit patterns) or Python floats, with explicit
+masking, following semantics.md and the Ascend API pages:
+
+- integers wrap modulo 2**bits; a carry is bit 32 of the 33-bit sum of unsigned 32-bit values;
+- floats are computed in float64 and rounded once to the element type (for + and - the float64
+  result rounded again is the correctly rounded result: 53 >= 2 * 24 + 2);
+- a lane of an element of `s` bytes is governed by mask bit `i * s` (`s / 2` for a
+  RegTraitNumTwo register: its 64 b64 lanes at bit 4i, its 128 complex32 lanes at bit 2i);
+- UB bytes are little-endian, a stored MaskReg puts bit k in byte k // 8, bit k % 8.
+
+`ORACLES` maps each key of `regsim._src.table.OPS` to its oracle; `tests/test_op_table.py`
+checks that the keys agree and that every oracle is used by a test.
+
+`assert_lanes` compares results lane by lane and, on a mismatch, reports the lane, the inputs
+and both results in hex.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+M32 = 0xFFFFFFFF
+VL_BYTES = 256
+
+# --- element facts, from the spec (semantics.md §1.2, §1.3) -------------------------------------
+#: name -> (itemsize in bytes, kind) for every Ascend element type regsim names
+ITEMSIZE = {
+    "bool_": 1, "int8": 1, "uint8": 1, "int4x2": 1, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
+    "fp8_e8m0": 1, "fp4x2_e2m1": 1, "fp4x2_e1m2": 1,
+    "int16": 2, "uint16": 2, "half": 2, "bfloat16": 2,
+    "int32": 4, "uint32": 4, "float32": 4, "complex32": 4,
+    "int64": 8, "uint64": 8, "complex64": 8,
+}  # fmt: skip
+TRAIT_TWO = frozenset({"int64", "uint64", "complex64", "complex32"})
+SIGNED = frozenset({"int8", "int16", "int32", "int64"})
+UNSIGNED = frozenset({"uint8", "uint16", "uint32", "uint64"})
+FLOATS = {"half": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32}
+#: complex type -> its component float type
+COMPLEX = {"complex32": np.float16, "complex64": np.float32}
+
+
+def lanes_of(name: str, trait_two: bool = False) -> int:
+    """Elements in one RegTensor: 256 // itemsize, 64 for b64 TraitTwo, 128 for complex32 TraitTwo."""
+    return VL_BYTES // bit_stride(name, trait_two)
+
+
+def bit_stride(name: str, trait_two: bool = False) -> int:
+    """Lane i of `name` is governed by mask bit i * bit_stride (MaskReg.md)."""
+    size = ITEMSIZE[name]
+    if trait_two:
+        assert name in TRAIT_TWO, name
+        return size // 2
+    return size
+
+
+# --- lane arithmetic ----------------------------------------------------------------------------
+def wrap(value: int, bits: int, signed: bool) -> int:
+    """`value` reduced modulo 2**bits, as a two's-complement int if `signed`."""
+    value &= (1 << bits) - 1
+    if signed and value >> (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def int_add(name: str, a: int, b: int) -> int:
+    return wrap(a + b, 8 * ITEMSIZE[name], name in SIGNED)
+
+
+def int_sub(name: str, a: int, b: int) -> int:
+    return wrap(a - b, 8 * ITEMSIZE[name], name in SIGNED)
+
+
+def _round_to(value: float, np_type: Any) -> Any:
+    """float64 `value` rounded once (to nearest, ties to even) to the element type."""
+    with np.errstate(all="ignore"):
+        return np.array([value], np.float64).astype(np_type)[0]
+
+
+def float_add(name: str, a: float, b: float) -> Any:
+    return _round_to(float(a) + float(b), FLOATS[name])
+
+
+def float_sub(name: str, a: float, b: float) -> Any:
+    return _round_to(float(a) - float(b), FLOATS[name])
+
+
+def complex_add(name: str, a: complex, b: complex) -> tuple[Any, Any]:
+    """(real, imag) components, each added and rounded like the component float type."""
+    comp = COMPLEX[name]
+    return _round_to(a.real + b.real, comp), _round_to(a.imag + b.imag, comp)
+
+
+def complex_sub(name: str, a: complex, b: complex) -> tuple[Any, Any]:
+    comp = COMPLEX[name]
+    return _round_to(a.real - b.real, comp), _round_to(a.imag - b.imag, comp)
+
+
+def add_carry(a: int, b: int, carry_in: int = 0) -> tuple[int, int]:
+    """Add / AddC lane: {carry, dst} = (u32)a + (u32)b + carry_in. Returns (dst as u32, carry)."""
+    total = (a & M32) + (b & M32) + carry_in
+    return total & M32, total >> 32
+
+
+def sub_carry(a: int, b: int, carry_in: int = 1) -> tuple[int, int]:
+    """Sub / SubC lane: {carry, dst} = {0, a} + {0, ~b} + carry_in (1 for Sub): carry 1 = no borrow."""
+    total = (a & M32) + (~b & M32) + carry_in
+    return total & M32, total >> 32
+
+
+# --- whole-op oracles (one per OPS key) ---------------------------------------------------------
+def elementwise_oracle(
+    lane: Callable[[Any, Any], Any],
+    a: Sequence[Any],
+    b: Sequence[Any],
+    active: Sequence[bool],
+    old: Sequence[Any] | None,
+    zero: Any,
+) -> list[Any]:
+    """dst[i] = active[i] ? lane(a[i], b[i]) : (old is None ? zero : old[i])   (ZEROING / MERGING)."""
+    return [lane(x, y) if m else (zero if old is None else old[i]) for i, (x, y, m) in enumerate(zip(a, b, active, strict=True))]
+
+
+def add_oracle(
+    name: str, a: Sequence[Any], b: Sequence[Any], active: Sequence[bool], old: Sequence[Any] | None = None
+) -> list[Any]:
+    """Add (ZEROING, or MERGING when `old` dst lanes are given) on Python values of `name`."""
+    return elementwise_oracle(_lane_fn(name, "add"), a, b, active, old, _zero(name))
+
+
+def sub_oracle(name: str, a: Sequence[Any], b: Sequence[Any], active: Sequence[bool]) -> list[Any]:
+    """Sub (ZEROING only)."""
+    return elementwise_oracle(_lane_fn(name, "sub"), a, b, active, None, _zero(name))
+
+
+def _zero(name: str) -> Any:
+    if name in COMPLEX:
+        return (COMPLEX[name](0), COMPLEX[name](0))
+    if name in FLOATS:
+        return FLOATS[name](0)
+    return 0
+
+
+def _lane_fn(name: str, op: str) -> Callable[[Any, Any], Any]:
+    if name in COMPLEX:
+        f = complex_add if op == "add" else complex_sub
+    elif name in FLOATS:
+        f = float_add if op == "add" else float_sub
+    else:
+        f = int_add if op == "add" else int_sub
+    return lambda x, y: f(name, x, y)
+
+
+def carry_oracle(
+    kind: str, a: Sequence[int], b: Sequence[int], active: Sequence[bool], carry_src: Sequence[bool] | None = None
+) -> tuple[list[int], list[int]]:
+    """Add/carry, Sub/carry, AddC, SubC over 64 lanes: (dst as u32 bit patterns, carry bits).
+
+    Inactive lanes: dst 0 and carry 0.
+    """
+    dst, carry = [], []
+    for i, (x, y, m) in enumerate(zip(a, b, active, strict=True)):
+        if not m:
+            dst.append(0)
+            carry.append(0)
+            continue
+        if kind == "Add/carry":
+            d, c = add_carry(x, y, 0)
+        elif kind == "AddC":
+            assert carry_src is not None
+            d, c = add_carry(x, y, int(carry_src[i]))
+        elif kind == "Sub/carry":
+            d, c = sub_carry(x, y, 1)
+        elif kind == "SubC":
+            assert carry_src is not None
+            d, c = sub_carry(x, y, int(carry_src[i]))
+        else:
+            raise AssertionError(kind)
+        dst.append(d)
+        carry.append(c)
+    return dst, carry
+
+
+def multi_limb_add(a: int, b: int, bits: int) -> tuple[int, int]:
+    """(a + b) mod 2**bits and the carry out of the top limb."""
+    return (a + b) % (1 << bits), (a + b) >> bits
+
+
+def multi_limb_sub(a: int, b: int, bits: int) -> tuple[int, int]:
+    """(a - b) mod 2**bits and the final Sub/SubC carry: 1 when there was no borrow (a >= b)."""
+    return (a - b) % (1 << bits), int(a >= b)
+
+
+def limbs(value: int, count: int) -> list[int]:
+    """The 32-bit limbs of `value`, least significant first."""
+    return [(value >> (32 * k)) & M32 for k in range(count)]
+
+
+def from_limbs(parts: Sequence[int]) -> int:
+    return sum((p & M32) << (32 * k) for k, p in enumerate(parts))
+
+
+#: MaskPattern VLn -> n
+VL_N = {"VL1": 1, "VL2": 2, "VL3": 3, "VL4": 4, "VL8": 8, "VL16": 16, "VL32": 32, "VL64": 64, "VL128": 128}
+PATTERNS = ("ALL", *VL_N, "M3", "M4", "H", "Q", "ALLF")
+
+
+def pset_lanes(name: str, trait_two: bool = False) -> int:
+    """Lanes of the `pset` instruction that builds a CreateMask for `name` (mask.py docstring):
+    pset_b8/b16/b32 for b8/b16/b32; b64 (either trait) uses pset_b32; complex32 TraitTwo pset_b16."""
+    width = min(bit_stride(name, trait_two), 4)
+    return VL_BYTES // width
+
+
+def create_mask_oracle(name: str, pattern: str, trait_two: bool = False) -> list[bool] | None:
+    """Selected lanes of `CreateMask<name, pattern>`, or None when the pattern is a ParameterError.
+
+    ALL every lane; ALLF none; VLn the lowest min(n, lanes) lanes, n at most the pset width's
+    lanes; M3 / M4 indices that are multiples of 3 / 4; H the lowest half; Q the lowest quarter.
+    """
+    n = lanes_of(name, trait_two)
+    if pattern in VL_N:
+        k = VL_N[pattern]
+        if k > pset_lanes(name, trait_two):
+            return None
+        return [i < k for i in range(n)]
+    rule: dict[str, Callable[[int], bool]] = {
+        "ALL": lambda i: True,
+        "ALLF": lambda i: False,
+        "M3": lambda i: i % 3 == 0,
+        "M4": lambda i: i % 4 == 0,
+        "H": lambda i: i < n // 2,
+        "Q": lambda i: i < n // 4,
+    }
+    return [rule[pattern](i) for i in range(n)]
+
+
+def update_mask_oracle(name: str, count: int, trait_two: bool = False) -> tuple[list[bool], int]:
+    """UpdateMask: lanes i < min(count, VL_T); count -> count < VL_T ? 0 : count - VL_T."""
+    vl = lanes_of(name, trait_two)
+    return [i < min(count, vl) for i in range(vl)], (0 if count < vl else count - vl)
+
+
+def predicate_bits(name: str, active: Sequence[bool], trait_two: bool = False, fill: str = "lsb") -> list[int]:
+    """The 256 mask bits a producer writes for `active` lanes: bit i*s only ("lsb") or the whole
+    s-bit group ("group")."""
+    s = bit_stride(name, trait_two)
+    bits = [0] * VL_BYTES
+    for i, on in enumerate(active):
+        if on:
+            for j in range(s if fill == "group" else 1):
+                bits[i * s + j] = 1
+    return bits
+
+
+def mask_lanes_oracle(name: str, bits: Sequence[int], trait_two: bool = False) -> list[bool]:
+    """The lanes a consumer of `name` reads from 256 mask bits: bit i * stride."""
+    s = bit_stride(name, trait_two)
+    return [bool(bits[i * s]) for i in range(lanes_of(name, trait_two))]
+
+
+def create_addr_reg_oracle(*index_stride: int) -> int:
+    """offset = Σ index_k * stride_k (elements)."""
+    return sum(index_stride[k] * index_stride[k + 1] for k in range(0, len(index_stride), 2))
+
+
+def load_oracle(ub: bytes, addr: int, itemsize: int, count: int) -> list[int]:
+    """LoadAlign DIST_NORM: lane i = the little-endian `itemsize` bytes at addr + i*itemsize (bits)."""
+    return [int.from_bytes(ub[addr + i * itemsize : addr + (i + 1) * itemsize], "little") for i in range(count)]
+
+
+def store_oracle(ub: bytes, addr: int, itemsize: int, values: Sequence[int], active: Sequence[bool]) -> bytes:
+    """StoreAlign DIST_NORM: the UB after writing bit pattern values[i] at addr + i*itemsize where
+    active[i]; every other byte unchanged."""
+    out = bytearray(ub)
+    for i, (v, m) in enumerate(zip(values, active, strict=True)):
+        if m:
+            out[addr + i * itemsize : addr + (i + 1) * itemsize] = (v & ((1 << (8 * itemsize)) - 1)).to_bytes(itemsize, "little")
+    return bytes(out)
+
+
+def mask_load_oracle(ub: bytes, addr: int, dist: str) -> list[int]:
+    """MaskReg LoadAlign: NORM 32 B (bit k = byte k//8 bit k%8); US 16 B, bit k = source bit
+    k//2 (each doubled); DS 64 B, bit k = source bit 2k (even bits kept)."""
+
+    def src_bit(j: int) -> int:
+        return (ub[addr + j // 8] >> (j % 8)) & 1
+
+    if dist == "DIST_NORM":
+        return [src_bit(k) for k in range(256)]
+    if dist == "DIST_US":
+        return [src_bit(k // 2) for k in range(256)]
+    if dist == "DIST_DS":
+        return [src_bit(2 * k) for k in range(256)]
+    raise AssertionError(dist)
+
+
+def mask_store_oracle(ub: bytes, addr: int, bits: Sequence[int], dist: str) -> bytes:
+    """MaskReg StoreAlign: NORM writes the 256 bits as 32 B; PACK writes bits 0, 2, 4, … as 16 B."""
+    kept = list(bits) if dist == "DIST_NORM" else [bits[2 * k] for k in range(128)]
+    out = bytearray(ub)
+    for byte in range(len(kept) // 8):
+        out[addr + byte] = sum(kept[8 * byte + j] << j for j in range(8))
+    return bytes(out)
+
+
+ORACLES: dict[str, Callable[..., Any]] = {
+    "CreateMask": create_mask_oracle,
+    "UpdateMask": update_mask_oracle,
+    "CreateAddrReg": create_addr_reg_oracle,
+    "LoadAlign": load_oracle,
+    "StoreAlign": store_oracle,
+    "LoadAlign/mask": mask_load_oracle,
+    "StoreAlign/mask": mask_store_oracle,
+    "Add": add_oracle,
+    "Sub": sub_oracle,
+    "Add/carry": carry_oracle,
+    "Sub/carry": carry_oracle,
+    "AddC": carry_oracle,
+    "SubC": carry_oracle,
+}
+
+
+# --- comparing results --------------------------------------------------------------------------
+def bits_of(values: Any, itemsize: int | None = None) -> list[int]:
+    """Bit patterns (unsigned ints) of a numpy array's elements, or of Python ints of `itemsize` bytes."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        return [int(v) for v in np.ascontiguousarray(values).reshape(-1).view(f"u{values.dtype.itemsize}")]
+    assert itemsize is not None, "Python values need an itemsize"
+    top = (1 << (8 * itemsize)) - 1
+    return [int(v) & top for v in values]
+
+
+def _is_nan_bits(bits: int, float_type: Any) -> bool:
+    size = np.dtype(float_type).itemsize
+    value = np.array([bits], f"u{size}").view(float_type)[0]
+    return bool(np.isnan(np.float64(value)))
+
+
+def assert_lanes(
+    actual: Any,
+    expected: Any,
+    *,
+    what: str,
+    inputs: Mapping[str, Any] | None = None,
+    itemsize: int | None = None,
+    nan_type: Any = None,
+    limit: int = 8,
+) -> None:
+    """Assert two lane arrays are bit-identical; otherwise fail listing, per mismatching lane,
+    its index, the inputs and both results in hex.
+
+    itemsize: bytes per lane when `expected` holds Python ints (default: actual's itemsize).
+    nan_type: a float type: lanes where both values are NaNs of it compare equal (any payload);
+        for complex results pass the component type and arrays of components.
+    """
+    size = itemsize or actual.dtype.itemsize
+    got, want = bits_of(actual, size), bits_of(expected, size)
+    assert len(got) == len(want), f"{what}: {len(got)} lanes, expected {len(want)}"
+    width = 2 * size
+    bad = []
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        if g == w:
+            continue
+        if nan_type is not None and _is_nan_bits(g, nan_type) and _is_nan_bits(w, nan_type):
+            continue
+        bad.append(i)
+    if not bad:
+        return
+    lines = [f"{what}: {len(bad)} of {len(got)} lanes differ"]
+    for i in bad[:limit]:
+        ins = ""
+        if inputs:
+            parts = []
+            for name, vals in inputs.items():
+                vsize = vals.dtype.itemsize if isinstance(vals, np.ndarray) and vals.dtype != object else size
+                parts.append(f"{name}=0x{bits_of(vals, vsize)[i]:0{2 * vsize}x}")
+            ins = " " + " ".join(parts)
+        lines.append(f"  lane {i}:{ins} -> got 0x{got[i]:0{width}x}, expected 0x{want[i]:0{width}x}")
+    raise AssertionError("\n".join(lines))
