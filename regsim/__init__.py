@@ -81,6 +81,7 @@ __all__ = [
     "int64",
     "simd_callee",
     "simd_vf",
+    "strategies",
     "uint8",
     "uint16",
     "uint32",
