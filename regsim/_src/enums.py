@@ -12,7 +12,13 @@ import enum
 import attrs
 
 
-class MaskPattern(enum.Enum):
+class _Enum(enum.Enum):
+    """An Ascend C enum: members are singletons, so they hash by identity (faster than by name)."""
+
+    __hash__ = object.__hash__
+
+
+class MaskPattern(_Enum):
     ALL = 0
     VL1 = 1
     VL2 = 2
@@ -30,7 +36,7 @@ class MaskPattern(enum.Enum):
     ALLF = 15
 
 
-class LoadDist(enum.Enum):
+class LoadDist(_Enum):
     DIST_NORM = 0
     DIST_BRC_B8 = 1
     DIST_BRC_B16 = 2
@@ -55,7 +61,7 @@ class LoadDist(enum.Enum):
     DIST_SPLT2CHN_B16 = 23
 
 
-class StoreDist(enum.Enum):
+class StoreDist(_Enum):
     DIST_NORM_B8 = 0
     DIST_NORM_B16 = 1
     DIST_NORM_B32 = 2
@@ -75,25 +81,25 @@ class StoreDist(enum.Enum):
     DIST_NORM = 16
 
 
-class MaskDist(enum.Enum):
+class MaskDist(_Enum):
     DIST_NORM = 0
     DIST_US = 1
     DIST_DS = 2
     DIST_PACK = 1  # == DIST_US, as in C++: a load reads 1 as US, a store as PACK
 
 
-class MaskMergeMode(enum.Enum):
+class MaskMergeMode(_Enum):
     UNKNOWN = 0
     MERGING = 1
     ZEROING = 2
 
 
-class PostLiteral(enum.Enum):
+class PostLiteral(_Enum):
     POST_MODE_NORMAL = 0
     POST_MODE_UPDATE = 1
 
 
-class RegLayout(enum.Enum):
+class RegLayout(_Enum):
     UNKNOWN = -1
     ZERO = 0
     ONE = 1
@@ -101,38 +107,38 @@ class RegLayout(enum.Enum):
     THREE = 3
 
 
-class SatMode(enum.Enum):
+class SatMode(_Enum):
     UNKNOWN = -1
     NO_SAT = 0
     SAT = 1
 
 
-class HighLowPart(enum.Enum):
+class HighLowPart(_Enum):
     LOWEST = 0
     HIGHEST = 1
 
 
-class IndexOrder(enum.Enum):
+class IndexOrder(_Enum):
     INCREASE_ORDER = 0
     DECREASE_ORDER = 1
 
 
-class GatherMaskMode(enum.Enum):
+class GatherMaskMode(_Enum):
     NO_STORE_REG = 0
     STORE_REG = 1
 
 
-class ReduceType(enum.Enum):
+class ReduceType(_Enum):
     SUM = 0
     MAX = 1
     MIN = 2
 
 
-class PairReduce(enum.Enum):
+class PairReduce(_Enum):
     SUM = 0
 
 
-class MemType(enum.Enum):
+class MemType(_Enum):
     VEC_STORE = 0
     VEC_LOAD = 1
     SCALAR_STORE = 2
@@ -141,11 +147,11 @@ class MemType(enum.Enum):
     SCALAR_ALL = 5
 
 
-class DataCopyMode(enum.Enum):
+class DataCopyMode(_Enum):
     DATA_BLOCK_COPY = 0
 
 
-class HistogramsBinType(enum.Enum):
+class HistogramsBinType(_Enum):
     BIN0 = 0
     BIN1 = 1
     BIN2 = 2
@@ -156,12 +162,12 @@ class HistogramsBinType(enum.Enum):
     BIN7 = 7
 
 
-class HistogramsType(enum.Enum):
+class HistogramsType(_Enum):
     FREQUENCY = 0
     ACCUMULATE = 1
 
 
-class RoundMode(enum.Enum):
+class RoundMode(_Enum):
     CAST_NONE = 0
     CAST_RINT = 1
     CAST_FLOOR = 2
@@ -172,7 +178,7 @@ class RoundMode(enum.Enum):
     CAST_HYBRID = 7
 
 
-class CMPMODE(enum.Enum):
+class CMPMODE(_Enum):
     LT = 0
     GT = 1
     EQ = 2
@@ -181,7 +187,7 @@ class CMPMODE(enum.Enum):
     NE = 5
 
 
-class TPosition(enum.Enum):
+class TPosition(_Enum):
     GM = 0
     A1 = 1
     A2 = 2
@@ -203,7 +209,7 @@ class TPosition(enum.Enum):
     MAX = 18
 
 
-class SpecialPurposeReg(enum.Enum):
+class SpecialPurposeReg(_Enum):
     AR = 0
 
 

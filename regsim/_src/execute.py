@@ -17,7 +17,7 @@ from regsim._src import dtypes as dt
 from regsim._src.context import VfContext, vf_context
 from regsim._src.enums import MaskMergeMode
 from regsim._src.registers import Bools, MaskReg, RegTensor, mask_stride
-from regsim._src.table import OPS, OpSpec
+from regsim._src.table import OpSpec
 from regsim.errors import DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 
@@ -98,20 +98,17 @@ def read_lanes(ctx: VfContext, api: str, param: str, reg: RegTensor[Any], active
     return reg._get()
 
 
-_ZERO: dict[np.dtype[Any], npt.NDArray[Any]] = {}
-
-
 def commit(dst: RegTensor[Any], values: npt.NDArray[Any], active: Bools, mode: MaskMergeMode) -> None:
     """dst[i] = active[i] ? values[i] : (ZEROING ? 0 : dst[i]) — the one place masking happens."""
-    if mode is MaskMergeMode.MERGING:
-        dst._put(np.where(active, values, dst._get()))
-        dst._mark_lanes_valid(active)
-        return
-    zero = _ZERO.get(values.dtype)
-    if zero is None:
-        zero = _ZERO[values.dtype] = np.zeros(1, values.dtype)
-    dst._put(np.where(active, values, zero))
-    dst._mark_lanes_valid(None)
+    merging = mode is MaskMergeMode.MERGING
+    lanes = dst._view
+    if lanes is not None:  # one register: write through its typed view
+        if not merging:
+            lanes.fill(0)
+        np.copyto(lanes, values, where=active)
+    else:
+        dst._put(np.where(active, values, dst._get() if merging else np.zeros_like(values)))
+    dst._mark_lanes_valid(active if merging else None)
 
 
 def commit_predicate(ctx: VfContext, dst: MaskReg, lanes: Bools, stride: int) -> None:
@@ -150,6 +147,3 @@ def elementwise(spec: OpSpec, args: Sequence[Any], kwargs: Mapping[str, Any], mo
     else:
         commit(dst, out, active, merge)
 
-
-def spec(key: str) -> OpSpec:
-    return OPS[key]
