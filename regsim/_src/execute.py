@@ -146,4 +146,3 @@ def elementwise(spec: OpSpec, args: Sequence[Any], kwargs: Mapping[str, Any], mo
         commit_predicate(ctx, carry, carry_lanes & active, stride)
     else:
         commit(dst, out, active, merge)
-

@@ -10,8 +10,9 @@ the docs' op list and the tests' parametrisation are derived from this table.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -259,6 +260,19 @@ OPS_LIST: Final[tuple[OpSpec, ...]] = (
 
 OPS: Final[dict[str, OpSpec]] = {spec.key: spec for spec in OPS_LIST}
 assert len(OPS) == len(OPS_LIST), "duplicate op key"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def documented(*keys: str) -> Callable[[F], F]:
+    """Give a public op the docstring of its table entries (lane equation first), then its own."""
+
+    def document(f: F) -> F:
+        parts = [OPS[k].docstring() for k in keys] + ([inspect.cleandoc(f.__doc__)] if f.__doc__ else [])
+        f.__doc__ = "\n\n".join(parts)
+        return f
+
+    return document
 
 
 def markdown() -> str:

@@ -18,6 +18,11 @@ assert_type(Reg.RegTensor(rs.int64, Reg.RegTraitNumTwo).reinterpret(rs.uint64, R
 
 assert_type(Reg.RegTensor.from_numpy([1, 2], dtype=rs.int16), Reg.RegTensor[rs.int16])
 
+# (RegTensor<uint32_t>&)r.reg[1]: the second hardware register of a two-register tensor
+r_u64 = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+assert_type(r_u64.reg, tuple[Reg.RegTensor[rs.uint64], ...])
+assert_type(r_u64.reg[1].reinterpret(rs.uint32), Reg.RegTensor[rs.uint32])
+
 n = rs.Ref(128)
 assert_type(n, rs.Ref[int])
 assert_type(n.value, int)

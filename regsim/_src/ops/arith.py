@@ -12,7 +12,7 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.execute import elementwise
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.table import OPS
+from regsim._src.table import OPS, documented
 
 T = TypeVar("T", bound=dt.DType)
 #: the carry ops take 32-bit integers only, one type for every operand
@@ -32,6 +32,7 @@ def Add(
 ) -> None: ...
 @overload
 def Add(carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], mask: MaskReg) -> None: ...
+@documented("Add", "Add/carry")
 def Add(*args: Any, mode: MaskMergeMode = ZEROING, **kwargs: Any) -> None:
     elementwise(OPS["Add/carry" if _with_carry(args, kwargs) else "Add"], args, kwargs, mode)
 
@@ -42,23 +43,20 @@ def Sub(
 ) -> None: ...
 @overload
 def Sub(carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], mask: MaskReg) -> None: ...
+@documented("Sub", "Sub/carry")
 def Sub(*args: Any, mode: MaskMergeMode = ZEROING, **kwargs: Any) -> None:
     elementwise(OPS["Sub/carry" if _with_carry(args, kwargs) else "Sub"], args, kwargs, mode)
 
 
+@documented("AddC")
 def AddC(
     carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], carry_src: MaskReg, mask: MaskReg
 ) -> None:
     elementwise(OPS["AddC"], (carry, dst_reg, src_reg0, src_reg1, carry_src, mask), {}, ZEROING)
 
 
+@documented("SubC")
 def SubC(
     carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], carry_src: MaskReg, mask: MaskReg
 ) -> None:
     elementwise(OPS["SubC"], (carry, dst_reg, src_reg0, src_reg1, carry_src, mask), {}, ZEROING)
-
-
-Add.__doc__ = OPS["Add"].docstring() + "\n\nWith a MaskReg first: " + OPS["Add/carry"].docstring()
-Sub.__doc__ = OPS["Sub"].docstring() + "\n\nWith a MaskReg first: " + OPS["Sub/carry"].docstring()
-AddC.__doc__ = OPS["AddC"].docstring()
-SubC.__doc__ = OPS["SubC"].docstring()

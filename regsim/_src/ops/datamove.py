@@ -16,6 +16,7 @@ from regsim._src.enums import LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.execute import active_lanes, check_mask, read_lanes
 from regsim._src.memory import UbPtr
 from regsim._src.registers import VL, AddrReg, MaskReg, RegTensor, check_dtype
+from regsim._src.table import documented
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -24,6 +25,7 @@ ALIGN = 32  #: bytes: DIST_NORM loads and stores, and the MaskReg NORM / DS form
 UINT16_MAX, UINT32_MAX = 2**16 - 1, 2**32 - 1
 
 
+@documented("CreateAddrReg")
 def CreateAddrReg(T: type[dt.DType], *index_stride: int) -> AddrReg:
     """`CreateAddrReg<T>(index0, stride0[, index1, stride1 …])`: offset Σ index_k·stride_k elements."""
     api = "CreateAddrReg"
@@ -134,6 +136,7 @@ def LoadAlign(
 ) -> None: ...
 @overload
 def LoadAlign(dst_reg: MaskReg, src_addr: UbPtr[Any], offset: AddrReg, /, *, dist: MaskDist = ...) -> None: ...
+@documented("LoadAlign", "LoadAlign/mask")
 def LoadAlign(dst_reg: Any, src_addr: Any, offset: Any = None, /, *, dist: Any = None, post_mode: Any = None) -> None:
     """Aligned load from UB into a RegTensor (DIST_NORM) or a MaskReg (MaskDist NORM/US/DS).
 
@@ -230,6 +233,7 @@ def StoreAlign(
 ) -> None: ...
 @overload
 def StoreAlign(dst_addr: UbPtr[Any], src_reg: MaskReg, offset: AddrReg, /, *, dist: MaskDist = ...) -> None: ...
+@documented("StoreAlign", "StoreAlign/mask")
 def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_mode: Any = None) -> None:
     """Aligned store of a RegTensor's active lanes (DIST_NORM) or of a MaskReg (MaskDist NORM/PACK).
 
@@ -284,6 +288,7 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
         # the first left the pointer, min(stride, VL_T / 2) elements on (I/dav_3510 store impl).
         half = active.size // 2
         second = addr + advance
+        _check_aligned(api, "dst_addr", second, ALIGN, "the second register's store, at dst_addr + post_update_stride")
         _check_lanes(api, ptr, addr, size, active[:half])
         _check_lanes(api, ptr, second, size, active[half:])
         storage.write_lanes(addr, values[:half], active[:half])

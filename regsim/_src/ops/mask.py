@@ -19,6 +19,7 @@ from regsim._src.registers import (
     lane_count,
     mask_stride,
 )
+from regsim._src.table import documented
 from regsim.errors import ParameterError, message
 
 _VL_N = {
@@ -66,6 +67,7 @@ def pattern_lanes(api: str, dtype: type[dt.DType], pattern: MaskPattern, trait: 
     return select[pattern]
 
 
+@documented("CreateMask")
 def CreateMask(T: type[dt.DType], *, pattern: MaskPattern = MaskPattern.ALL, trait: RegTrait = RegTraitNumOne) -> MaskReg:
     api = "CreateMask"
     ctx = vf_context(api)
@@ -78,6 +80,7 @@ def CreateMask(T: type[dt.DType], *, pattern: MaskPattern = MaskPattern.ALL, tra
     return mask
 
 
+@documented("UpdateMask")
 def UpdateMask(T: type[dt.DType], scalar_value: Ref[int], *, trait: RegTrait = RegTraitNumOne) -> MaskReg:
     api = "UpdateMask"
     ctx = vf_context(api)

@@ -1,0 +1,73 @@
+"""`RegTensor.reg` (the hardware registers of a tensor, C++ `reg.reg[k]`) and the two-register
+forms regsim does not model yet."""
+
+from __future__ import annotations
+
+import numpy as np
+import oracles as O
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import regsim as rs
+from regsim import Reg
+from regsim.errors import AlignmentError, UnsupportedError
+
+U32 = 0xFFFFFFFF
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=64, max_size=64))
+def test_reg_views_of_a_two_register_b64_tensor_are_its_word_halves(values: list[int]) -> None:
+    r = Reg.RegTensor.from_numpy(np.array(values, np.uint64), trait=Reg.RegTraitNumTwo)
+    lo, hi = (part.reinterpret(rs.uint32).numpy() for part in r.reg)
+    O.assert_lanes(lo, [v & U32 for v in values], itemsize=4, what="reg[0] = low words")
+    O.assert_lanes(hi, [v >> 32 for v in values], itemsize=4, what="reg[1] = high words")
+
+
+def test_writing_through_reg_1_changes_only_the_high_words() -> None:
+    low = list(range(64))
+    r = Reg.RegTensor.from_numpy(np.array(low, np.uint64), trait=Reg.RegTraitNumTwo)
+    ones = Reg.RegTensor.from_numpy(np.ones(64, np.uint32))
+    with rs.VEC_SCOPE():
+        high = r.reg[1].reinterpret(rs.uint32)
+        Reg.Add(high, ones, ones, Reg.CreateMask(rs.uint32))  # high words := 2
+    O.assert_lanes(r.numpy(), [(2 << 32) | v for v in low], itemsize=8, what="uint64 lanes after writing reg[1]")
+
+
+def test_a_one_register_tensor_has_itself_as_its_only_register() -> None:
+    r = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.int32))
+    (only,) = r.reg
+    assert only.dtype is rs.int32
+    O.assert_lanes(only.numpy(), list(range(64)), itemsize=4, what="reg[0] of a one-register tensor")
+
+
+def test_dual_register_load_and_store_forms_are_reported_unsupported(ub: rs.UnifiedBuffer) -> None:
+    t = ub.alloc(rs.uint32, 128)
+    t.set(np.arange(128, dtype=np.uint32))
+    a, b = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+    with rs.VEC_SCOPE():
+        with pytest.raises(UnsupportedError, match=r"LoadAlign: dst1 .* DINTLV"):
+            Reg.LoadAlign(a, b, t.GetPhyAddr(), dist=Reg.LoadDist.DIST_DINTLV_B32)
+        Reg.LoadAlign(a, t.GetPhyAddr())
+        with pytest.raises(UnsupportedError, match=r"StoreAlign: src1 .* INTLV"):
+            Reg.StoreAlign(t.GetPhyAddr(), a, a, Reg.CreateMask(rs.uint32))
+
+
+def test_two_register_post_update_store_checks_the_second_halfs_alignment(ub: rs.UnifiedBuffer) -> None:
+    """With a stride under 32 elements the second register is stored `stride` elements after the
+    first (docs/semantics-decisions.md §7); that address must be 32-byte aligned too."""
+    t = ub.alloc(rs.uint64, 256)
+    before = ub.storage.data.copy()
+    r = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint64), trait=Reg.RegTraitNumTwo)
+    p = t.GetPhyAddr()
+    with rs.VEC_SCOPE():
+        mask = Reg.CreateMask(rs.uint64, trait=Reg.RegTraitNumTwo)
+        with pytest.raises(AlignmentError, match=r"StoreAlign: dst_addr = UB byte 8;.*second register"):
+            Reg.StoreAlign(p, r, 1, mask, post_mode=Reg.PostLiteral.POST_MODE_UPDATE)
+        assert p.addr == t.addr and np.array_equal(ub.storage.data, before)
+        Reg.StoreAlign(p, r, 4, mask, post_mode=Reg.PostLiteral.POST_MODE_UPDATE)  # 4 * 8 B = 32 B: aligned
+    assert p.addr == t.addr + 32
+    got = t.numpy()[:36]
+    # lanes 0-31 at elements 0-31, lanes 32-63 from element 4 on (overwriting 4-31), so element k
+    # holds lane 32 + (k - 4) for k >= 4 and lane k below
+    O.assert_lanes(got, [k if k < 4 else 32 + k - 4 for k in range(36)], itemsize=8, what="two post-updating stores")
