@@ -5,32 +5,7 @@ from typing import Protocol, assert_type
 
 import regsim as rs
 from regsim import Reg
-
-
-@rs.simd_vf
-def add_vf(
-    dst0: rs.UbPtr[rs.uint32],
-    dst1: rs.UbPtr[rs.uint32],
-    src0: rs.UbPtr[rs.uint32],
-    src1: rs.UbPtr[rs.uint32],
-    count: int,
-    repeat_times: int,
-    one_repeat_size: int,
-) -> None:
-    """The AddC page's AddVF, as CONTRACT.md ports it."""
-    src_reg0 = Reg.RegTensor(rs.uint32)
-    src_reg1 = Reg.RegTensor(rs.uint32)
-    dst_reg0 = Reg.RegTensor(rs.uint32)
-    carry = Reg.CreateMask(rs.uint8)
-    n = rs.Ref(count)
-    for i in range(repeat_times):
-        mask = Reg.UpdateMask(rs.uint32, n)
-        Reg.LoadAlign(src_reg0, src0 + i * one_repeat_size)
-        Reg.LoadAlign(src_reg1, src1 + i * one_repeat_size)
-        Reg.Add(carry, dst_reg0, src_reg0, src_reg1, mask)
-        Reg.StoreAlign(dst1.reinterpret(rs.uint32) + i * 8, carry, dist=Reg.MaskDist.DIST_NORM)
-        Reg.StoreAlign(dst0 + i * one_repeat_size, dst_reg0, mask)
-
+from vf_examples.add_carry_vf import add_vf  # the AddC page's AddVF, as CONTRACT.md ports it
 
 # The decorated function keeps its exact signature: positional types, names and keywords.
 # (assert_type cannot spell parameter names, so the check is assignability to a protocol whose

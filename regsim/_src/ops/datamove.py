@@ -119,6 +119,26 @@ def _reg_dist(api: str, reg: RegTensor[Any], dist: object, enum: type[LoadDist] 
         )
 
 
+def _register_access(
+    api: str,
+    param: str,
+    pointer: object,
+    reg: RegTensor[Any],
+    extra: object,
+    dist: object,
+    post_mode: object,
+    dists: type[LoadDist] | type[StoreDist],
+) -> tuple[UbPtr[Any], int, int | None]:
+    """The address of an aligned register load/store: (pointer, UB byte address, post-advance)."""
+    ptr = _pointer(api, param, pointer, reg)
+    if dist is not None:
+        _reg_dist(api, reg, dist, dists)
+    at, advance = _address_form(api, extra, post_mode, reg.dtype.itemsize)
+    addr = ptr.addr + at
+    _check_aligned(api, param, addr, ALIGN, "DIST_NORM")
+    return ptr, addr, advance
+
+
 # --- LoadAlign ----------------------------------------------------------------------------------
 @overload
 def LoadAlign(dst_reg: RegTensor[T], src_addr: UbPtr[T], /, *, dist: LoadDist = ...) -> None: ...
@@ -160,16 +180,8 @@ def LoadAlign(dst_reg: Any, src_addr: Any, offset: Any = None, /, *, dist: Any =
                 "one destination register (regsim does not model the dual-register DINTLV form yet)",
             )
         )
-    ptr = _pointer(api, "src_addr", src_addr, dst_reg)
-    if dist is not None:
-        _reg_dist(api, dst_reg, dist, LoadDist)
-    at, advance = (
-        (0, None) if offset is None and post_mode is None else _address_form(api, offset, post_mode, dst_reg.dtype.itemsize)
-    )
-    addr = ptr.addr + at
+    ptr, addr, advance = _register_access(api, "src_addr", src_addr, dst_reg, offset, dist, post_mode, LoadDist)
     nbytes = dst_reg._raw.size
-    if addr % ALIGN:
-        _check_aligned(api, "src_addr", addr, ALIGN, "DIST_NORM")
     ptr.ub.check_range(api, "src_addr", addr, nbytes)
     storage = ptr.ub.storage
     raw = storage.data[addr : addr + nbytes]
@@ -270,15 +282,7 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
             message(api, "arguments", f"{2 + len(rest)}", "(dst_addr, src_reg[, post_update_stride | offset], mask)")
         )
     offset, mask = (None, rest[0]) if len(rest) == 1 else rest
-    ptr = _pointer(api, "dst_addr", dst_addr, src_reg)
-    if dist is not None:
-        _reg_dist(api, src_reg, dist, StoreDist)
-    at, advance = (
-        (0, None) if offset is None and post_mode is None else _address_form(api, offset, post_mode, src_reg.dtype.itemsize)
-    )
-    addr = ptr.addr + at
-    if addr % ALIGN:
-        _check_aligned(api, "dst_addr", addr, ALIGN, "DIST_NORM")
+    ptr, addr, advance = _register_access(api, "dst_addr", dst_addr, src_reg, offset, dist, post_mode, StoreDist)
     active = active_lanes(ctx, api, "mask", check_mask(api, "mask", mask), src_reg.dtype.itemsize // src_reg.trait.REG_NUM)
     values = read_lanes(ctx, api, "src_reg", src_reg, active)
     size = src_reg.dtype.itemsize
