@@ -7,6 +7,7 @@ import regsim as rs
 from regsim import Reg
 from vf_examples.add_carry_vf import add_vf  # the AddC page's AddVF, as CONTRACT.md ports it
 
+
 # The decorated function keeps its exact signature: positional types, names and keywords.
 # (assert_type cannot spell parameter names, so the check is assignability to a protocol whose
 # __call__ repeats the signature, plus the fail cases in typings/fail/vf.py.)
