@@ -248,3 +248,24 @@ def test_mask_roundtrip_golden():
     with rs.VEC_SCOPE():
         Reg.LoadAlign(m, t.GetPhyAddr())
     assert list(np.flatnonzero(m.lanes(rs.uint8))) == [0, 248]
+
+
+def test_mask_loaded_from_partly_written_ub_is_usable_on_its_written_lanes(ub):
+    """The written flags travel per bit: a mask loaded from 32 bytes of which only the first 16
+    were written governs uint32 lanes 0-31 (bits 0-127) and raises for lanes 32-63."""
+    from regsim.errors import UninitializedReadError
+
+    t = ub.alloc(rs.uint8, 32)
+    t.set(np.full(16, 0xFF, np.uint8))  # bytes 0-15 written: bits 0-127
+    a = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32))
+    dst = Reg.RegTensor(rs.uint32)
+    with rs.VEC_SCOPE():
+        mask = Reg.MaskReg()
+        Reg.LoadAlign(mask, t.GetPhyAddr())
+        with pytest.raises(UninitializedReadError, match="lane 32"):
+            Reg.Add(dst, a, a, mask)
+        Reg.Add(dst, a, a, Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.H))
+    assert mask.lanes(rs.uint32)[:32].all()
+    with rs.configure(check_uninitialized=False), rs.VEC_SCOPE():
+        Reg.Add(dst, a, a, mask)  # never-written bytes read 0: lanes 32-63 inactive
+    O.assert_lanes(dst.numpy(), [2 * i if i < 32 else 0 for i in range(64)], itemsize=4, what="Add under the loaded mask")

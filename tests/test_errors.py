@@ -42,10 +42,14 @@ class World:
             "ub": st.data.copy(),
             "ub written": None if st.valid is None else st.valid.copy(),
             **{f"reg {k}": (r.numpy().tobytes(), _written(r)) for k, r in self.regs.items()},
-            **{f"mask {k}": (m.bits().tobytes(), m._valid) for k, m in self.masks.items()},
+            **{f"mask {k}": (m.bits().tobytes(), _mask_written(m)) for k, m in self.masks.items()},
             **{f"ptr {k}": p.addr for k, p in self.ptrs.items()},
             **{f"ref {k}": r.value for k, r in self.refs.items()},
         }
+
+
+def _mask_written(m: Reg.MaskReg) -> bytes | None:
+    return None if m._written is None else m._written.tobytes()
 
 
 def _written(reg: Reg.RegTensor):

@@ -66,7 +66,9 @@ def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["ls
 
 
 def current_config() -> Config:
-    return _CONFIG.get()
+    """The config in force: the running VF's (fixed when it started), else the configured one."""
+    ctx = _VF.get()
+    return _CONFIG.get() if ctx is None else ctx.config
 
 
 @attrs.define(eq=False)

@@ -81,8 +81,10 @@ def check_mode(spec: OpSpec, mode: object) -> MaskMergeMode:
 
 def active_lanes(ctx: VfContext, api: str, param: str, mask: MaskReg, stride: int) -> Bools:
     """The predicate of each lane: bit `i * stride` of `mask` (a read-only view)."""
-    if not mask._valid and ctx.config.check_uninitialized:
-        raise UninitializedReadError(f"{api}: {param} is a MaskReg that was never written")
+    written = mask._written
+    if written is not None and ctx.config.check_uninitialized and not written[::stride].all():
+        lane = int(np.argmin(written[::stride]))
+        raise UninitializedReadError(f"{api}: {param} is a MaskReg whose bit for lane {lane} was never written")
     return mask._bits[::stride]
 
 

@@ -313,11 +313,12 @@ class MaskReg:
     Its bits array is never written in place, only replaced, so masks may share (read-only) bits.
     """
 
-    __slots__ = ("_bits", "_valid")
+    __slots__ = ("_bits", "_written")
 
     def __init__(self) -> None:
         self._bits: Bools = _NO_BITS
-        self._valid = False
+        #: per bit, whether it was ever written (None: every bit was)
+        self._written: Bools | None = _NO_BITS
 
     @classmethod
     def from_bits(cls, bits: npt.ArrayLike) -> MaskReg:
@@ -326,7 +327,7 @@ class MaskReg:
             raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
         m = cls()
         m._bits = arr.astype(np.bool_)
-        m._valid = True
+        m._written = None
         return m
 
     @classmethod
@@ -364,7 +365,7 @@ class MaskReg:
     def _set_prefix(self, count: int, stride: int, fill: str) -> None:
         """Write a predicate selecting lanes [0, count): `_set_lanes` of a prefix, from a cache."""
         self._bits = _prefix_bits(count, stride, fill)
-        self._valid = True
+        self._written = None
 
     def _set_lanes(self, lanes: Bools, stride: int, fill: str) -> None:
         """Write a predicate: lane `i` sets bit `i * stride`, or its whole group when fill='group'."""
@@ -374,7 +375,7 @@ class MaskReg:
             bits = np.zeros(MASK_BITS, np.bool_)
             bits[::stride] = lanes
             self._bits = bits
-        self._valid = True
+        self._written = None
 
 
 @attrs.frozen

@@ -197,6 +197,15 @@ def LoadAlign(dst_reg: Any, src_addr: Any, offset: Any = None, /, *, dist: Any =
 _MASK_LOAD = {MaskDist.DIST_NORM: (32, ALIGN), MaskDist.DIST_US: (16, 16), MaskDist.DIST_DS: (64, ALIGN)}
 
 
+def _mask_dist(bits: np.ndarray[Any, np.dtype[np.bool_]], dist: MaskDist) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """The 256 predicate bits a mask load makes of the bits it read."""
+    if dist is MaskDist.DIST_US:
+        return np.repeat(bits, 2)  # each bit doubled: bit j → bits 2j, 2j+1
+    if dist is MaskDist.DIST_DS:
+        return bits[::2]  # every other bit dropped: the even bits are kept
+    return bits
+
+
 def _load_mask(dst: MaskReg, src_addr: object, offset: object, dist: object, post_mode: object) -> None:
     api = "LoadAlign"
     ptr = _pointer(api, "src_addr", src_addr)
@@ -208,13 +217,9 @@ def _load_mask(dst: MaskReg, src_addr: object, offset: object, dist: object, pos
     _check_aligned(api, "src_addr", addr, align, f"MaskDist.{dist.name}")
     ptr.ub.check_range(api, "src_addr", addr, nbytes)
     storage = ptr.ub.storage
-    bits = np.unpackbits(storage.data[addr : addr + nbytes], bitorder="little").astype(np.bool_)
-    if dist is MaskDist.DIST_US:
-        bits = np.repeat(bits, 2)  # each bit doubled: bit j → bits 2j, 2j+1
-    elif dist is MaskDist.DIST_DS:
-        bits = bits[::2]  # every other bit dropped: the even bits are kept
-    dst._bits = bits
-    dst._valid = storage.valid is None or bool(storage.valid[addr : addr + nbytes].all())
+    dst._bits = _mask_dist(np.unpackbits(storage.data[addr : addr + nbytes], bitorder="little").astype(np.bool_), dist)
+    valid = None if storage.valid is None else storage.valid[addr : addr + nbytes]
+    dst._written = None if valid is None or valid.all() else _mask_dist(np.repeat(valid, 8), dist)
     if advance is not None:
         ptr.advance_bytes(advance)
 
@@ -325,9 +330,10 @@ def _store_mask(ctx: VfContext, dst_addr: object, mask: MaskReg, offset: object,
     addr = ptr.addr + at
     _check_aligned(api, "dst_addr", addr, align, f"MaskDist.{dist.name}")
     ptr.check_tensor(api, "dst_addr", addr, nbytes)
-    if not mask._valid and ctx.config.check_uninitialized:
-        raise UninitializedReadError(f"{api}: mask is a MaskReg that was never written")
-    bits = mask._bits if dist is MaskDist.DIST_NORM else mask._bits[::2]  # PACK keeps the even bits
+    keep = slice(None) if dist is MaskDist.DIST_NORM else slice(None, None, 2)  # PACK keeps the even bits
+    if mask._written is not None and ctx.config.check_uninitialized and not mask._written[keep].all():
+        raise UninitializedReadError(f"{api}: mask is a MaskReg with bits that were never written")
+    bits = mask._bits[keep]
     ptr.ub.storage.write(addr, np.packbits(bits, bitorder="little"))
     if advance is not None:
         ptr.advance_bytes(advance)
