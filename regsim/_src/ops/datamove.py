@@ -96,10 +96,6 @@ def _natural_to_regs(x: np.ndarray[Any, Any], itemsize: int) -> np.ndarray[Any, 
     return x.reshape(-1, 2, itemsize // 2).transpose(1, 0, 2).reshape(-1)
 
 
-def _regs_to_natural(x: np.ndarray[Any, Any], itemsize: int) -> np.ndarray[Any, Any]:
-    return x.reshape(2, -1, itemsize // 2).transpose(1, 0, 2).reshape(-1)
-
-
 def _reg_dist(api: str, reg: RegTensor[Any], dist: object, enum: type[LoadDist] | type[StoreDist]) -> None:
     """Only DIST_NORM (and, for a store, its explicit-width spelling) is modelled so far."""
     if dist is enum.DIST_NORM:
