@@ -89,18 +89,12 @@ class Storage:
     def fresh(cls, nbytes: int) -> Storage:
         return cls(np.zeros(nbytes, np.uint8), np.zeros(nbytes, np.bool_))
 
-    def write(self, start: int, raw: Bytes, where: Bools | None = None) -> None:
-        """Copy `raw` to `[start, start + raw.size)`, only where `where` is True if given."""
+    def write(self, start: int, raw: Bytes) -> None:
+        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written."""
         end = start + raw.size
-        if where is None:
-            self.data[start:end] = raw
-        else:
-            np.copyto(self.data[start:end], raw, where=where)
+        self.data[start:end] = raw
         if self.valid is not None:
-            if where is None:
-                self.valid[start:end] = True
-            else:
-                self.valid[start:end] |= where
+            self.valid[start:end] = True
 
     def write_lanes(self, start: int, values: npt.NDArray[Any], active: Bools) -> None:
         """Store lanes: `values[i]` to `start + i * itemsize` where `active[i]` (others untouched)."""
