@@ -10,8 +10,9 @@ masking, following semantics.md and the Ascend API pages:
   RegTraitNumTwo register: its 64 b64 lanes at bit 4i, its 128 complex32 lanes at bit 2i);
 - UB bytes are little-endian, a stored MaskReg puts bit k in byte k // 8, bit k % 8.
 
-`ORACLES` maps each key of `regsim._src.table.OPS` to its oracle; `tests/test_op_table.py`
-checks that the keys agree and that every oracle is used by a test.
+`ORACLES` maps each modelled op (its name, and `/mask` or `/carry` for those overloads; the address
+forms share their op's oracle) to its oracle; `tests/test_registry.py` checks that they agree and
+that every oracle is used by a test.
 
 `assert_lanes` compares results lane by lane and, on a mismatch, reports the lane, the inputs
 and both results in hex.
@@ -113,7 +114,7 @@ def sub_carry(a: int, b: int, carry_in: int = 1) -> tuple[int, int]:
     return total & M32, total >> 32
 
 
-# --- whole-op oracles (one per OPS key) ---------------------------------------------------------
+# --- whole-op oracles (one per modelled op) ---------------------------------------------------------
 def elementwise_oracle(
     lane: Callable[[Any, Any], Any],
     a: Sequence[Any],
@@ -210,11 +211,15 @@ VL_N = {"VL1": 1, "VL2": 2, "VL3": 3, "VL4": 4, "VL8": 8, "VL16": 16, "VL32": 32
 PATTERNS = ("ALL", *VL_N, "M3", "M4", "H", "Q", "ALLF")
 
 
+def pset_bytes(name: str) -> int:
+    """Bytes per lane of the `pset` instruction that builds masks for `name`: pset_b8/b16/b32
+    for b8/b16/b32; b64 and complex64 use pset_b32; complex32 (either trait) pset_b16."""
+    return 2 if name == "complex32" else min(ITEMSIZE[name], 4)
+
+
 def pset_lanes(name: str, trait_two: bool = False) -> int:
-    """Lanes of the `pset` instruction that builds a CreateMask for `name` (mask.py docstring):
-    pset_b8/b16/b32 for b8/b16/b32; b64 (either trait) uses pset_b32; complex32 TraitTwo pset_b16."""
-    width = min(bit_stride(name, trait_two), 4)
-    return VL_BYTES // width
+    """Lanes of that `pset`: the largest VLn a CreateMask for `name` accepts."""
+    return VL_BYTES // pset_bytes(name)
 
 
 def create_mask_oracle(name: str, pattern: str, trait_two: bool = False) -> list[bool] | None:
@@ -247,14 +252,18 @@ def update_mask_oracle(name: str, count: int, trait_two: bool = False) -> tuple[
 
 
 def predicate_bits(name: str, active: Sequence[bool], trait_two: bool = False, fill: str = "lsb") -> list[int]:
-    """The 256 mask bits a producer writes for `active` lanes: bit i*s only ("lsb") or the whole
-    s-bit group ("group")."""
+    """The 256 mask bits a producer writes for `active` lanes: bit i*s only ("lsb") or the bits
+    the hardware's `pset` sets ("group"): the whole s-bit group, except where the mask was made at
+    a narrower pset width and `punpack`ed (one-register b64 / complex types), which keeps only the
+    even bits of the group."""
     s = bit_stride(name, trait_two)
+    unpacked = s > pset_bytes(name)
     bits = [0] * VL_BYTES
     for i, on in enumerate(active):
         if on:
             for j in range(s if fill == "group" else 1):
-                bits[i * s + j] = 1
+                if not (unpacked and j % 2):
+                    bits[i * s + j] = 1
     return bits
 
 

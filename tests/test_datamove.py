@@ -55,7 +55,14 @@ def test_load_forms_match_ub_bytes(data, pair):
         rest = k - i0
         areg = Reg.CreateAddrReg(dtype, i0, s0, rest, blk) if rest else Reg.CreateAddrReg(dtype, i0, s0)
         assert areg.offset == O.create_addr_reg_oracle(i0, s0, *((rest, blk) if rest else ()))
-        Reg.LoadAlign(r_areg, base, areg)
+        if trait is Reg.RegTraitNumTwo:  # the library static_asserts one register with an AddrReg
+            with pytest.raises(
+                rs.errors.DTypeError, match=r"LoadAlign: offset = an AddrReg with RegTensor\[\w+\] \(RegTraitNumTwo\)"
+            ):
+                Reg.LoadAlign(r_areg, base, areg)
+            r_areg = r_plain
+        else:
+            Reg.LoadAlign(r_areg, base, areg)
     at = t.addr + k * blk * dtype.itemsize
     want = O.load_oracle(ub_bytes, at, dtype.itemsize, n)
     O.assert_lanes(r_plain.numpy(), want, what=f"LoadAlign plain {dtype!r} {trait!r} at UB byte {at}")
@@ -110,6 +117,11 @@ def test_masked_store_forms(data, pair, form):
     with rs.VEC_SCOPE():
         if form == "plain":
             Reg.StoreAlign(p + k * blk, reg, mask)
+        elif form == "areg" and trait is Reg.RegTraitNumTwo:  # one register only with an AddrReg
+            with pytest.raises(rs.errors.DTypeError, match=r"StoreAlign: offset = an AddrReg"):
+                Reg.StoreAlign(p, reg, Reg.CreateAddrReg(dtype, k, blk), mask)
+            assert layout.snapshot().tobytes() == before, "a refused store writes nothing"
+            return
         elif form == "areg":
             Reg.StoreAlign(p, reg, Reg.CreateAddrReg(dtype, k, blk), mask)
         else:
@@ -120,7 +132,7 @@ def test_masked_store_forms(data, pair, form):
         assert p.addr == at + stride * dtype.itemsize
     values, active = _reg_bits(reg), list(mask.lanes(dtype, trait))
     if form == "post" and trait is Reg.RegTraitNumTwo and stride < n // 2:
-        # semantics-decisions §7: two post-updating stores, the second half min(stride, VL_T/2) on
+        # docs/semantics-decisions.md: two post-updating stores, the second half min(stride, VL_T/2) on
         h = n // 2
         want = O.store_oracle(before, at, dtype.itemsize, values[:h], active[:h])
         want = O.store_oracle(want, at + stride * dtype.itemsize, dtype.itemsize, values[h:], active[h:])
@@ -233,8 +245,13 @@ def test_mask_dist_one_is_us_for_a_load_and_pack_for_a_store():
         assert list(np.flatnonzero(m.bits())) == [0, 1, 8, 9, 10, 11, 14, 15]
         Reg.StoreAlign(t.GetPhyAddr() + 32, m, dist=Reg.MaskDist.DIST_PACK)
     assert t.numpy()[32:48].tolist() == [0b10110001] + [0] * 15
-    with rs.VEC_SCOPE(), pytest.raises(rs.errors.ParameterError, match=r"StoreAlign: dist = .*DIST_DS"):
+    with (
+        rs.VEC_SCOPE(),
+        pytest.raises(rs.errors.ParameterError, match=r"StoreAlign: dist = DIST_DS; accepted: DIST_NORM, DIST_PACK "),
+    ):
         Reg.StoreAlign(t.GetPhyAddr(), m, dist=Reg.MaskDist.DIST_DS)
+    with rs.VEC_SCOPE(), pytest.raises(rs.errors.AlignmentError, match=r"StoreAlign: dst_addr = .*\(DIST_PACK\)"):
+        Reg.StoreAlign(t.GetPhyAddr() + 8, m, dist=Reg.MaskDist.DIST_PACK)  # a store names value 1 PACK
 
 
 def test_mask_roundtrip_golden():

@@ -5,14 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from regsim._src.table import markdown
+from regsim._src.spec import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_ops_md_is_generated_from_the_table() -> None:
     assert (ROOT / "docs" / "ops.md").read_text(encoding="utf-8") == markdown(), (
-        "docs/ops.md is stale: regenerate it from regsim/_src/table.py (command in its header)"
+        "docs/ops.md is stale: regenerate it from the op registry (command in its header)"
     )
 
 

@@ -214,12 +214,26 @@ CASES = [
         ("StoreAlign", "dst_addr", "UbPtr[float32]"),
     ),
     Case(
-        "Add(carry) MERGING",
-        UnsupportedError,
+        "Add(carry) has no mode",  # C++ has no MaskMergeMode on the carry overload
+        ParameterError,
         lambda w: Reg.Add(
             w.masks["carry"], w.regs["dst"], w.regs["a"], w.regs["b"], w.masks["all"], mode=Reg.MaskMergeMode.MERGING
         ),
-        ("Add", "mode", "MERGING"),
+        ("Add", "mode", "MERGING", "no mode= in the overload Add(carry, dst_reg, src_reg0, src_reg1, mask)"),
+    ),
+    Case(
+        "AddC has no mode",
+        ParameterError,
+        lambda w: Reg.AddC(
+            w.masks["carry"],
+            w.regs["dst"],
+            w.regs["a"],
+            w.regs["b"],
+            w.masks["carry"],
+            w.masks["all"],
+            mode=Reg.MaskMergeMode.ZEROING,
+        ),
+        ("AddC", "mode", "ZEROING"),
     ),
     # --- ParameterError ---
     Case(
@@ -270,7 +284,7 @@ CASES = [
         "StoreAlign without a mask",
         ParameterError,
         lambda w: Reg.StoreAlign(w.ptrs["i32"], w.regs["a"]),
-        ("StoreAlign", "arguments", "2"),
+        ("StoreAlign", "mask", "missing", "StoreAlign(dst_addr, src_reg, mask"),
     ),
     Case(
         "Add with an unknown keyword",

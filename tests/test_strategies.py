@@ -52,7 +52,7 @@ def test_lanes_and_registers(data, pair, allow_nan):
         assert not np.isnan(comps.astype(np.float64)).any()
     reg = data.draw(rst.registers(dtype, trait))
     assert reg.dtype is dtype and reg.trait is trait
-    assert reg._lane_bytes_valid() is None  # fully written: usable on every lane
+    assert reg._lane_valid() is None  # fully written: usable on every lane
 
 
 @pytest.mark.parametrize("dtype", [rs.int8, rs.uint16, rs.int32, rs.uint64, rs.half, rs.float32], ids=lambda d: d.name)

@@ -12,7 +12,7 @@ import contextlib
 import contextvars
 import functools
 from collections.abc import Callable, Iterator
-from typing import Generic, Literal, ParamSpec, TypeVar
+from typing import Any, Generic, Literal, ParamSpec, TypeVar
 
 import attrs
 import numpy as np
@@ -73,10 +73,12 @@ def current_config() -> Config:
 
 @attrs.define(eq=False)
 class VfContext:
-    """One running vector function: its configuration and where its instructions are traced."""
+    """One running vector function: its configuration, the backend its ops run on (the only
+    code touching register and UB bytes) and the trace recording its calls, if any."""
 
     config: Config
-    trace: list[str] | None = None
+    backend: Any
+    trace: Any = None
 
 
 _VF: contextvars.ContextVar[VfContext | None] = contextvars.ContextVar("regsim_vf", default=None)
@@ -104,7 +106,10 @@ def VEC_SCOPE() -> Iterator[VfContext]:
         raise VfContextError(
             "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
         )
-    ctx = VfContext(config=_CONFIG.get())
+    from regsim._src.backend import NumpyBackend
+
+    config = _CONFIG.get()
+    ctx = VfContext(config, NumpyBackend(config.check_uninitialized, config.mask_fill))
     token = _VF.set(ctx)
     try:
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.

@@ -31,8 +31,13 @@ class DType(metaclass=_DTypeMeta):
     def __new__(cls, *args: object, **kwargs: object) -> DType:
         raise TypeError(f"{cls!r} is a dtype class, used as a type parameter; it has no instances")
 
+    #: the op engine's cache key for this dtype as an argument, and for a `UbPtr` to it
+    _sig: ClassVar[Any]
+    _ptr_sig: ClassVar[Any]
+
     def __init_subclass__(cls, np_type: Any = None, bits_only: bool = False) -> None:
         super().__init_subclass__()
+        cls._sig, cls._ptr_sig = cls, ("UbPtr", cls)
         if np_type is not None:
             cls.name = cls.__name__
             cls.np_dtype = np.dtype(np_type)

@@ -17,6 +17,11 @@ class _Enum(enum.Enum):
 
     __hash__ = object.__hash__
 
+    @property
+    def _sig(self) -> _Enum:
+        """An enum argument's part of the op engine's plan-cache key: the member itself."""
+        return self
+
 
 class MaskPattern(_Enum):
     ALL = 0

@@ -122,15 +122,18 @@ class UbPtr(Generic[T]):
     it by reference), so `q = p` aliases and `p.copy()` (or `p + 0`) makes a new pointer.
     """
 
-    __slots__ = ("addr", "dtype", "hi", "lo", "ub")
+    __slots__ = ("_sig", "addr", "dtype", "hi", "lo", "ub")
 
     def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, lo: int, hi: int) -> None:
         self.ub, self.dtype, self.addr, self.lo, self.hi = ub, dtype, addr, lo, hi
+        self._sig = dtype._ptr_sig  # the static type, as the op engine's plan cache keys it
 
     def __add__(self, n: int) -> UbPtr[T]:
-        if not isinstance(n, (int, np.integer)):
-            return NotImplemented
-        return UbPtr(self.ub, self.dtype, self.addr + int(n) * self.dtype.itemsize, self.lo, self.hi)
+        if type(n) is not int:
+            if isinstance(n, bool) or not isinstance(n, np.integer):
+                return NotImplemented
+            n = int(n)
+        return UbPtr(self.ub, self.dtype, self.addr + n * self.dtype.itemsize, self.lo, self.hi)
 
     def __sub__(self, n: int) -> UbPtr[T]:
         return self + (-n)
@@ -152,8 +155,8 @@ class UbPtr(Generic[T]):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UbPtr) and other.ub is self.ub and other.addr == self.addr
 
-    def __hash__(self) -> int:
-        return hash((id(self.ub), self.addr))
+    #: a pointer is mutable (post-update moves it in place), so it is not hashable
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"UbPtr[{self.dtype.name}](UB byte {self.addr})"

@@ -34,7 +34,7 @@ from regsim._src.registers import (
     UnalignRegForStore,
 )
 
-# Legacy names still compiled by the 950 headers (semantics.md, naming table).
+# Legacy names still compiled by the 950 headers (the aliases of each op's spec).
 AddCarryOut = Add
 SubCarryOut = Sub
 AddCarryOuts = AddC

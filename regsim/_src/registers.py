@@ -80,7 +80,11 @@ def lane_count(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
 
 @attrs.define(eq=False)
 class Storage:
-    """Bytes plus a per-byte 'was written' flag (`valid`; None when every byte was written)."""
+    """Bytes plus a per-byte 'was written' flag.
+
+    `valid` is None when every byte was written: the summary that makes the common case (fully
+    written registers and buffers) free of byte scans.
+    """
 
     data: Bytes
     valid: Bools | None
@@ -93,28 +97,25 @@ class Storage:
         """Copy `raw` to `[start, start + raw.size)` and record those bytes as written."""
         end = start + raw.size
         self.data[start:end] = raw
+        self.mark(start, end)
+
+    def mark(self, start: int, end: int) -> None:
+        """Record bytes `[start, end)` as written."""
         if self.valid is not None:
             self.valid[start:end] = True
 
-    def write_lanes(self, start: int, values: npt.NDArray[Any], active: Bools) -> None:
-        """Store lanes: `values[i]` to `start + i * itemsize` where `active[i]` (others untouched)."""
-        size = values.dtype.itemsize
-        end = start + values.size * size
-        np.copyto(self.data[start:end].view(values.dtype), values, where=active)
-        if self.valid is not None:
-            written = self.valid[start:end].reshape(-1, size)
-            np.logical_or(written, active[:, None], out=written)
+    def all_written(self, start: int, end: int) -> bool:
+        """Whether every byte of `[start, end)` was written (no numpy reduction on the fast path)."""
+        valid = self.valid
+        return valid is None or valid[start:end].tobytes() == _ONES[: end - start]
 
-    def mark_valid(self, where: Bools | None = None) -> None:
-        """Record bytes as written: all of them, or those where `where` is True."""
-        if self.valid is None:
-            return
-        if where is None:
+    def summarise(self) -> None:
+        """Drop the per-byte flags once every byte is written."""
+        if self.valid is not None and self.valid.tobytes() == _ONES[: self.valid.size]:
             self.valid = None
-        else:
-            self.valid |= where
-            if self.valid.all():
-                self.valid = None
+
+
+_ONES = b"\x01" * (2 * VL)
 
 
 class RegTensor(Generic[T]):
@@ -124,7 +125,7 @@ class RegTensor(Generic[T]):
     the high words in the second; complex types keep real parts first, imaginary parts second.
     """
 
-    __slots__ = ("_raw", "_span", "_storage", "_view", "dtype", "trait")
+    __slots__ = ("_raw", "_rview", "_sig", "_span", "_storage", "_view", "dtype", "trait")
 
     dtype: type[T]
     trait: RegTrait
@@ -139,8 +140,15 @@ class RegTensor(Generic[T]):
         self._storage = storage
         self._span = slice(offset, offset + VL * self.trait.REG_NUM)
         self._raw: Bytes = storage.data[self._span]
+        #: the static type of the register, as the op engine's validation cache keys it
+        self._sig = (self.dtype, self.trait.REG_NUM)
         # One register: the lanes are a typed view of the bytes (None: assembled from two).
         self._view: npt.NDArray[Any] | None = self._raw.view(self.dtype.np_dtype) if self.trait.REG_NUM == 1 else None
+        #: the same lanes, read-only: what lane functions are given
+        self._rview: npt.NDArray[Any] | None = None
+        if self._view is not None:
+            self._rview = self._view.view()
+            self._rview.flags.writeable = False
 
     # --- constructors and debug accessors: usable anywhere -------------------------------
     @classmethod
@@ -161,7 +169,7 @@ class RegTensor(Generic[T]):
                 message("RegTensor.from_numpy", "array.shape", arr.shape, f"({n},) for {reg.dtype!r} with {reg.trait!r}")
             )
         reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr))
-        reg._storage.mark_valid()
+        reg._storage.valid = None
         return reg
 
     def numpy(self) -> npt.NDArray[Any]:
@@ -205,66 +213,55 @@ class RegTensor(Generic[T]):
     def __repr__(self) -> str:
         return f"RegTensor[{self.dtype.name}]({np.array2string(self._get(), threshold=16)})"
 
-    # --- byte/lane plumbing used by the ops -------------------------------------------------
+    # --- byte/lane plumbing used by the backend ----------------------------------------------
     def _get(self) -> npt.NDArray[Any]:
         """The lanes: a view for one register; assembled from the word halves for two."""
         if self._view is not None:
             return self._view
-        raw, half = self._raw, np.dtype(f"u{self.dtype.itemsize // 2}")
-        pairs = np.stack((raw[:VL].view(half), raw[VL:].view(half)), axis=1)
-        return pairs.reshape(-1).view(self.dtype.np_dtype)
+        return halves_to_natural(self._raw, self.dtype.itemsize).view(self.dtype.np_dtype)
 
     def _put(self, values: npt.NDArray[Any]) -> None:
         """Write all lanes (values already of the register's numpy dtype)."""
         if self._view is not None:
-            np.copyto(self._view, values)
-            return
-        raw, half = self._raw, np.dtype(f"u{self.dtype.itemsize // 2}")
-        pairs = np.ascontiguousarray(values).view(half).reshape(-1, 2)
-        raw[:VL].view(half)[...] = pairs[:, 0]
-        raw[VL:].view(half)[...] = pairs[:, 1]
+            self._view[...] = values
+        else:
+            self._raw[...] = natural_to_halves(np.ascontiguousarray(values).view(np.uint8), self.dtype.itemsize)
 
-    def _load(self, raw: Bytes, valid: Bools | None) -> None:
-        """Fill the register's bytes (already in register order) and their written flags."""
-        st, span = self._storage, self._span
-        self._raw[...] = raw
-        if valid is not None and not valid.all():
-            if st.valid is None:
-                st.valid = np.ones(st.data.size, np.bool_)
-            st.valid[span] = valid
-        elif st.valid is not None:
-            st.valid[span] = True
-            if st.valid.all():
-                st.valid = None
-
-    def _lane_bytes_valid(self) -> Bools | None:
+    def _lane_valid(self) -> Bools | None:
         """Per lane, whether every byte of it was written (None: all were)."""
         valid = self._storage.valid
         if valid is None:
             return None
         v = valid[self._span]
-        if self._view is not None:
-            per_lane: Bools = np.logical_and.reduce(v.reshape(-1, self.dtype.itemsize), axis=1)
-            return per_lane
-        h = self.dtype.itemsize // 2
-        low: Bools = np.logical_and.reduce(v[:VL].reshape(-1, h), axis=1)
-        high: Bools = np.logical_and.reduce(v[VL:].reshape(-1, h), axis=1)
-        return low & high
+        if v.tobytes() == _ONES[: v.size]:
+            return None
+        if self._view is None:
+            v = halves_to_natural(v, self.dtype.itemsize)
+        per_lane: Bools = np.logical_and.reduce(v.reshape(-1, self.dtype.itemsize), axis=1)
+        return per_lane
 
-    def _mark_lanes_valid(self, lanes: Bools | None) -> None:
+    def _mark_lanes(self, lanes: Bools | None) -> None:
         """Record lanes as written (None: every lane)."""
         st = self._storage
         if st.valid is None:
             return
-        where = np.zeros(st.data.shape, np.bool_)
+        span = st.valid[self._span]
         if lanes is None:
-            where[self._span] = True
-        elif self._view is not None:
-            where[self._span] = np.repeat(lanes, self.dtype.itemsize)
+            span[...] = True
         else:
-            per = np.repeat(lanes, self.dtype.itemsize // 2)
-            where[self._span] = np.concatenate((per, per))
-        st.mark_valid(where)
+            per_byte = np.repeat(lanes, self.dtype.itemsize)
+            span |= per_byte if self._view is not None else natural_to_halves(per_byte, self.dtype.itemsize)
+        st.summarise()
+
+
+def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
+    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high)."""
+    return x.reshape(-1, 2, itemsize // 2).transpose(1, 0, 2).reshape(-1)
+
+
+def halves_to_natural(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
+    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements."""
+    return x.reshape(2, -1, itemsize // 2).transpose(1, 0, 2).reshape(-1)
 
 
 def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike) -> npt.NDArray[Any]:
@@ -293,26 +290,34 @@ def _frozen(bits: Bools) -> Bools:
 
 _NO_BITS = _frozen(np.zeros(MASK_BITS, np.bool_))
 
+#: the lanes a predicate selects at one stride: (one bool per lane, how many are true)
+Active = tuple[Bools, int]
+
 
 @functools.lru_cache(maxsize=4096)
-def _prefix_bits(count: int, stride: int, fill: str) -> Bools:
-    bits = np.zeros(MASK_BITS, np.bool_)
-    bits[: count * stride : 1 if fill == "group" else stride] = True
-    return _frozen(bits)
+def _prefix(count: int, pattern: bytes) -> tuple[Bools, Active]:
+    """The bits of a predicate selecting lanes [0, count) (each lane's group of bits set as
+    `pattern` says), and its lanes at its own stride."""
+    stride = len(pattern)
+    lanes = np.zeros(MASK_BITS // stride, np.bool_)
+    lanes[:count] = True
+    return _frozen(lanes_to_bits(lanes, pattern)), (_frozen(lanes), count)
 
 
 class MaskReg:
     """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`.
 
-    Its bits array is never written in place, only replaced, so masks may share (read-only) bits.
+    Its bits array is never written in place, only replaced, so masks may share (read-only) bits;
+    `_lanes` caches, per stride, the lanes the bits select and their count.
     """
 
-    __slots__ = ("_bits", "_written")
+    __slots__ = ("_bits", "_lanes", "_written")
 
     def __init__(self) -> None:
         self._bits: Bools = _NO_BITS
         #: per bit, whether it was ever written (None: every bit was)
         self._written: Bools | None = _NO_BITS
+        self._lanes: dict[int, Active] = {}
 
     @classmethod
     def from_bits(cls, bits: npt.ArrayLike) -> MaskReg:
@@ -320,8 +325,7 @@ class MaskReg:
         if arr.shape != (MASK_BITS,):
             raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
         m = cls()
-        m._bits = arr.astype(np.bool_)
-        m._written = None
+        m._assign(arr.astype(np.bool_))
         return m
 
     @classmethod
@@ -334,7 +338,7 @@ class MaskReg:
         if arr.shape != (n,):
             raise ParameterError(message("MaskReg.from_lanes", "lanes.shape", arr.shape, f"({n},) for {dtype!r} with {trait!r}"))
         m = cls()
-        m._set_lanes(arr.astype(np.bool_), mask_stride(dtype, trait), "lsb")
+        m._assign(lanes_to_bits(arr.astype(np.bool_), LSB[mask_stride(dtype, trait)]))
         return m
 
     def bits(self) -> Bools:
@@ -356,20 +360,39 @@ class MaskReg:
     def __repr__(self) -> str:
         return f"MaskReg(0x{self._as_int():064x})"
 
-    def _set_prefix(self, count: int, stride: int, fill: str) -> None:
-        """Write a predicate selecting lanes [0, count): `_set_lanes` of a prefix, from a cache."""
-        self._bits = _prefix_bits(count, stride, fill)
-        self._written = None
+    # --- used by the backend --------------------------------------------------------------------
+    def _assign(self, bits: Bools, written: Bools | None = None) -> None:
+        """Replace the bits (never mutated afterwards) and their written flags."""
+        self._bits = bits
+        self._written = written
+        self._lanes = {}
 
-    def _set_lanes(self, lanes: Bools, stride: int, fill: str) -> None:
-        """Write a predicate: lane `i` sets bit `i * stride`, or its whole group when fill='group'."""
-        if fill == "group":
-            self._bits = np.repeat(lanes, stride)
-        else:
-            bits = np.zeros(MASK_BITS, np.bool_)
-            bits[::stride] = lanes
-            self._bits = bits
-        self._written = None
+    def _assign_prefix(self, count: int, pattern: bytes) -> None:
+        """Write a predicate selecting lanes [0, count) (bits per lane as `pattern`), from a cache."""
+        bits, active = _prefix(count, pattern)
+        self._bits, self._written, self._lanes = bits, None, {len(pattern): active}
+
+    def _active(self, stride: int) -> Active:
+        """The lanes selected at `stride` (bit `i * stride`) and how many there are."""
+        active = self._lanes.get(stride)
+        if active is None:
+            lanes = self._bits[::stride]
+            active = self._lanes[stride] = (lanes, int(np.count_nonzero(lanes)))
+        return active
+
+
+def lanes_to_bits(lanes: Bools, pattern: bytes) -> Bools:
+    """A predicate in the MaskReg layout: active lane `i` sets the bits of `pattern` (one byte
+    per bit of its group) from bit `i * len(pattern)`; inactive lanes set none."""
+    if pattern == LSB[len(pattern)]:
+        bits = np.zeros(MASK_BITS, np.bool_)
+        bits[:: len(pattern)] = lanes
+        return bits
+    return np.logical_and(lanes[:, None], np.frombuffer(pattern, np.bool_)).reshape(-1)
+
+
+#: per stride, the group pattern that sets only the lowest bit
+LSB: dict[int, bytes] = {k: b"\x01" + b"\x00" * (k - 1) for k in (1, 2, 4, 8)}
 
 
 @attrs.frozen

@@ -21,11 +21,13 @@ with rs.VEC_SCOPE():
     # Mixed element types.
     Reg.Add(i32, i32, f32, mask)  # E: misc
     Reg.Add(f32, i32, i32, mask)  # E: misc
-    Reg.Add(i32, u32, i32, mask, mode=Reg.MaskMergeMode.MERGING)  # E: misc
+    Reg.Add(i32, u32, i32, mask, mode=Reg.MaskMergeMode.MERGING)  # E: call-overload
     Reg.Sub(f32, f32, i32, mask)  # E: misc
 
-    # The mode is a MaskMergeMode; the mask a MaskReg.
+    # The mode is a MaskMergeMode the op supports; the mask a MaskReg.
     Reg.Add(f32, f32, f32, mask, mode=0)  # E: call-overload
+    Reg.Sub(f32, f32, f32, mask, mode=Reg.MaskMergeMode.MERGING)  # E: call-overload
+    Reg.Add(f32, f32, f32, mask, mode=Reg.MaskMergeMode.UNKNOWN)  # E: call-overload
     Reg.Add(f32, f32, f32, f32)  # E: call-overload
 
     # Carry out: 32-bit integers only.

@@ -1,12 +1,14 @@
 """Add / Sub on matching registers; the carry forms on int32 and uint32."""
 
-from typing import assert_type
+from typing import Final, assert_type
 
 import regsim as rs
 from regsim import Reg
 
-MERGING = Reg.MaskMergeMode.MERGING
-ZEROING = Reg.MaskMergeMode.ZEROING
+# A merge mode bound to a name keeps its literal type with Final (the faces admit exactly the
+# modes each op supports: Literal[ZEROING, MERGING] for Add, Literal[ZEROING] for Sub).
+MERGING: Final = Reg.MaskMergeMode.MERGING
+ZEROING: Final = Reg.MaskMergeMode.ZEROING
 
 with rs.VEC_SCOPE():
     mask = Reg.CreateMask(rs.uint8)
@@ -30,7 +32,7 @@ with rs.VEC_SCOPE():
     assert_type(Reg.Add(bf16, bf16, bf16, mask), None)
     f32 = Reg.RegTensor(rs.float32)
     assert_type(Reg.Add(f32, f32, f32, mask, mode=MERGING), None)
-    assert_type(Reg.Sub(f32, f32, f32, mask, mode=MERGING), None)
+    assert_type(Reg.Sub(f32, f32, f32, mask, mode=ZEROING), None)
     c32 = Reg.RegTensor(rs.complex32, Reg.RegTraitNumTwo)
     assert_type(Reg.Add(c32, c32, c32, mask), None)
     c64 = Reg.RegTensor(rs.complex64, Reg.RegTraitNumTwo)

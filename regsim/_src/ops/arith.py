@@ -1,62 +1,255 @@
-"""Arithmetic, with and without carry (semantics.md §2.6; D/基础算术/Add.md, Sub.md, AddC.md, SubC.md).
+"""Arithmetic, with and without carry (the Add, Sub, AddC and SubC pages of the Reg API).
 
-The semantics live in `lanes.py` and the op table; these are the typed public faces. `Add` and
-`Sub` dispatch as C++ overloads do: a `MaskReg` first operand selects the carry-out form.
+Each op is declared once: its spec (operands by role, dtypes on Ascend 950, merge modes), its
+pure lane function and its typed face. `Add` and `Sub` serve two C++ overloads each: a `MaskReg`
+first operand selects the carry-out form, as C++ overload resolution does.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+from typing import Any, Final, Literal, TypeVar, overload
+
+import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
-from regsim._src.execute import elementwise
+from regsim._src.executors import Elementwise
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.table import OPS, documented
+from regsim._src.spec import (
+    DOC,
+    Batching,
+    CName,
+    OneOf,
+    OpSpec,
+    Role,
+    SameAs,
+    enum_param,
+    face,
+    mask,
+    pred,
+    reg,
+    register,
+)
 
-T = TypeVar("T", bound=dt.DType)
-#: the carry ops take 32-bit integers only, one type for every operand
+ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
+
+ADD_SUB: Final = frozenset(
+    {
+        dt.int8,
+        dt.uint8,
+        dt.int16,
+        dt.uint16,
+        dt.half,
+        dt.bfloat16,
+        dt.int32,
+        dt.uint32,
+        dt.float32,
+        dt.complex32,
+        dt.int64,
+        dt.uint64,
+        dt.complex64,
+    }
+)
+CARRY: Final = frozenset({dt.int32, dt.uint32})
+
+# The faces' type variables admit exactly the specs' dtypes (tests/test_registry.py checks it).
+AddT = TypeVar(
+    "AddT",
+    dt.int8,
+    dt.uint8,
+    dt.int16,
+    dt.uint16,
+    dt.half,
+    dt.bfloat16,
+    dt.int32,
+    dt.uint32,
+    dt.float32,
+    dt.complex32,
+    dt.int64,
+    dt.uint64,
+    dt.complex64,
+)
 C = TypeVar("C", dt.int32, dt.uint32)
-
-ZEROING = MaskMergeMode.ZEROING
-
-
-def _with_carry(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    first = args[0] if args else kwargs.get("carry")
-    return isinstance(first, MaskReg)
+AddMode = Literal[MaskMergeMode.ZEROING, MaskMergeMode.MERGING]
+SubMode = Literal[MaskMergeMode.ZEROING]
 
 
+# --- lane semantics ------------------------------------------------------------------------------
+def add(a: Any, b: Any) -> Any:
+    """a + b. Integers wrap (numpy's fixed-width arithmetic is modular, as the hardware); floats
+    round once to nearest-even (numpy computes half/bf16 in float32 and rounds back, which for +
+    and - is one correct rounding: 24 >= 2 * 11 + 2 bits)."""
+    return a + b
+
+
+def sub(a: Any, b: Any) -> Any:
+    """a - b, wrapping / rounded as `add`."""
+    return a - b
+
+
+_U32 = np.dtype(np.uint32)
+
+
+def add_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
+    """{carry, dst} = (u32)a + (u32)b [+ carry_in]: a 33-bit sum, its carry read from the wrap
+    (the 32-bit sum is below an addend exactly when bit 32 was set)."""
+    ua = a.view(_U32)
+    total = ua + b.view(_U32)
+    carry = total < ua
+    if carry_in is not None:
+        with_in = total + carry_in
+        carry |= with_in < total
+        total = with_in
+    return total.view(a.dtype), carry
+
+
+def sub_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
+    """{carry, dst} = {0, a} + {0, ~b} + carry_in (1 when absent): carry 1 means no borrow."""
+    return add_carry(a, ~b.view(_U32), True if carry_in is None else carry_in)
+
+
+# --- specs ---------------------------------------------------------------------------------------
+def _binary(dtypes: frozenset[type[dt.DType]], modes: tuple[MaskMergeMode, ...]) -> tuple[Any, ...]:
+    return (
+        reg("dst_reg", Role.OUT, OneOf(dtypes)),
+        reg("src_reg0", dtypes=SameAs("dst_reg")),
+        reg("src_reg1", dtypes=SameAs("dst_reg")),
+        pred(),
+        enum_param("mode", MaskMergeMode, ZEROING, modes),
+    )
+
+
+def _carry(with_carry_in: bool) -> tuple[Any, ...]:
+    return (
+        mask("carry", Role.OUT),
+        reg("dst_reg", Role.OUT, OneOf(CARRY)),
+        reg("src_reg0", dtypes=SameAs("dst_reg")),
+        reg("src_reg1", dtypes=SameAs("dst_reg")),
+        *((mask("carry_src"),) if with_carry_in else ()),
+        pred(),
+    )
+
+
+_ARITH = DOC + "基础算术/"
+_EW = Elementwise()
+_LANES = Batching.ELEMENTWISE
+
+register(
+    OpSpec(
+        "Add",
+        "",
+        "arith",
+        _binary(ADD_SUB, (ZEROING, MERGING)),
+        _EW,
+        "dst[i] = mask[i] ? src0[i] + src1[i] : (ZEROING ? 0 : dst[i])",
+        _ARITH + "Add.md",
+        _LANES,
+        lane=add,
+        c_api=CName("asc_add", ("dst_reg", "src_reg0", "src_reg1", "mask")),
+    )
+)
+register(
+    OpSpec(
+        "Sub",
+        "",
+        "arith",
+        _binary(ADD_SUB, (ZEROING,)),
+        _EW,
+        "dst[i] = mask[i] ? src0[i] - src1[i] : 0",
+        _ARITH + "Sub.md",
+        _LANES,
+        lane=sub,
+        c_api=CName("asc_sub", ("dst_reg", "src_reg0", "src_reg1", "mask")),
+    )
+)
+register(
+    OpSpec(
+        "Add",
+        "carry",
+        "arith",
+        _carry(False),
+        _EW,
+        "{carry[i], dst[i]} = mask[i] ? (u32)src0[i] + (u32)src1[i] : {0, 0}",
+        _ARITH + "Add.md",
+        _LANES,
+        lane=add_carry,
+        aliases=("AddCarryOut",),
+    )
+)
+register(
+    OpSpec(
+        "Sub",
+        "carry",
+        "arith",
+        _carry(False),
+        _EW,
+        "{carry[i], dst[i]} = mask[i] ? {0, src0[i]} + {0, ~src1[i]} + 1 : {0, 0}   (carry = no borrow)",
+        _ARITH + "Sub.md",
+        _LANES,
+        lane=sub_carry,
+        aliases=("SubCarryOut",),
+    )
+)
+register(
+    OpSpec(
+        "AddC",
+        "",
+        "arith",
+        _carry(True),
+        _EW,
+        "{carry[i], dst[i]} = mask[i] ? (u32)src0[i] + (u32)src1[i] + carry_src[i] : {0, 0}",
+        _ARITH + "AddC.md",
+        _LANES,
+        lane=add_carry,
+        c_api=CName("asc_addc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
+        aliases=("AddCarryOuts",),
+    )
+)
+register(
+    OpSpec(
+        "SubC",
+        "",
+        "arith",
+        _carry(True),
+        _EW,
+        "{carry[i], dst[i]} = mask[i] ? {0, src0[i]} + {0, ~src1[i]} + carry_src[i] : {0, 0}",
+        _ARITH + "SubC.md",
+        _LANES,
+        lane=sub_carry,
+        c_api=CName("asc_subc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
+        aliases=("SubCarryOuts",),
+    )
+)
+
+
+# --- typed faces ---------------------------------------------------------------------------------
 @overload
 def Add(
-    dst_reg: RegTensor[T], src_reg0: RegTensor[T], src_reg1: RegTensor[T], mask: MaskReg, *, mode: MaskMergeMode = ...
+    dst_reg: RegTensor[AddT], src_reg0: RegTensor[AddT], src_reg1: RegTensor[AddT], mask: MaskReg, *, mode: AddMode = ...
 ) -> None: ...
 @overload
 def Add(carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], mask: MaskReg) -> None: ...
-@documented("Add", "Add/carry")
-def Add(*args: Any, mode: MaskMergeMode = ZEROING, **kwargs: Any) -> None:
-    elementwise(OPS["Add/carry" if _with_carry(args, kwargs) else "Add"], args, kwargs, mode)
+@face("Add")
+def Add(*args: Any, **kwargs: Any) -> None: ...
 
 
 @overload
 def Sub(
-    dst_reg: RegTensor[T], src_reg0: RegTensor[T], src_reg1: RegTensor[T], mask: MaskReg, *, mode: MaskMergeMode = ...
+    dst_reg: RegTensor[AddT], src_reg0: RegTensor[AddT], src_reg1: RegTensor[AddT], mask: MaskReg, *, mode: SubMode = ...
 ) -> None: ...
 @overload
 def Sub(carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], mask: MaskReg) -> None: ...
-@documented("Sub", "Sub/carry")
-def Sub(*args: Any, mode: MaskMergeMode = ZEROING, **kwargs: Any) -> None:
-    elementwise(OPS["Sub/carry" if _with_carry(args, kwargs) else "Sub"], args, kwargs, mode)
+@face("Sub")
+def Sub(*args: Any, **kwargs: Any) -> None: ...
 
 
-@documented("AddC")
+@face("AddC")
 def AddC(
     carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], carry_src: MaskReg, mask: MaskReg
-) -> None:
-    elementwise(OPS["AddC"], (carry, dst_reg, src_reg0, src_reg1, carry_src, mask), {}, ZEROING)
+) -> None: ...
 
 
-@documented("SubC")
+@face("SubC")
 def SubC(
     carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], carry_src: MaskReg, mask: MaskReg
-) -> None:
-    elementwise(OPS["SubC"], (carry, dst_reg, src_reg0, src_reg1, carry_src, mask), {}, ZEROING)
+) -> None: ...

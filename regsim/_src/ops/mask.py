@@ -1,26 +1,22 @@
-"""Mask creation: `CreateMask`, `UpdateMask` (semantics.md §2.1; D/寄存器数据类型/MaskReg.md)."""
+"""Mask creation: `CreateMask`, `UpdateMask` (the MaskReg page of the Reg API)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from regsim._src import dtypes as dt
-from regsim._src.context import Ref, vf_context
+from regsim._src.backend import pset_width
+from regsim._src.context import Ref
 from regsim._src.enums import MaskPattern
-from regsim._src.execute import commit_predicate
-from regsim._src.registers import (
-    MaskReg,
-    RegTrait,
-    RegTraitNumOne,
-    check_dtype,
-    check_trait,
-    lane_count,
-    mask_stride,
-)
-from regsim._src.table import documented
+from regsim._src.executors import MaskGen, UpdateMaskCounter
+from regsim._src.registers import MaskReg, RegTrait, RegTraitNumOne, lane_count
+from regsim._src.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, enum_param, face, register
 from regsim.errors import ParameterError, message
+
+#: the dtypes a mask can be made for (`CreateMask<T>`, `UpdateMask<T>`): every register width
+MASK_T: Final = frozenset(dt.ALL_DTYPES)
 
 _VL_N = {
     MaskPattern.VL1: 1,
@@ -33,19 +29,18 @@ _VL_N = {
     MaskPattern.VL64: 64,
     MaskPattern.VL128: 128,
 }
-UINT32_MAX = 2**32 - 1
 
 
 def pattern_lanes(api: str, dtype: type[dt.DType], pattern: MaskPattern, trait: RegTrait) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """The lanes `pattern` selects for `dtype`.
 
-    The hardware makes masks with `pset_b8/b16/b32`; b64 uses `pset_b32` (then, with
-    RegTraitNumOne, `punpack LOWER`), complex32 with RegTraitNumTwo uses `pset_b16`. A `VLn`
-    pattern therefore accepts n up to the lanes of that `pset` width, and selects
-    `min(n, lanes of T)`: b64 RegTraitNumOne takes VL64 as all 32 lanes.
+    The hardware makes masks with `pset_b8/b16/b32` (`pset_width`): b64 through `pset_b32` and,
+    for one register, `punpack`; complex32 through `pset_b16`. A `VLn` pattern therefore accepts
+    n up to the lanes of that `pset` width and selects `min(n, lanes of T)`: VL64 on one-register
+    b64 and VL128 on one-register complex32 select every lane.
     """
     n = lane_count(dtype, trait)
-    pset_lanes = 256 // min(mask_stride(dtype, trait), 4)
+    pset_lanes = 256 // pset_width(dtype)
     i = np.arange(n)
     if pattern in _VL_N:
         k = _VL_N[pattern]
@@ -67,39 +62,50 @@ def pattern_lanes(api: str, dtype: type[dt.DType], pattern: MaskPattern, trait: 
     return select[pattern]
 
 
-@documented("CreateMask")
+def _t() -> Operand:
+    return Operand("T", Kind.DTYPE, dtypes=OneOf(MASK_T))
+
+
+def _trait() -> Operand:
+    return Operand("trait", Kind.TRAIT, keyword=True, default=RegTraitNumOne)
+
+
+_PAGE = DOC + "寄存器数据类型/MaskReg.md"
+
+register(
+    OpSpec(
+        "CreateMask",
+        "",
+        "mask",
+        (_t(), enum_param("pattern", MaskPattern, MaskPattern.ALL), _trait()),
+        MaskGen(),
+        "mask[i] = pattern(i)  for the lanes of T (ALL, VLn, M3, M4, H, Q, ALLF)",
+        _PAGE,
+        Batching.ELEMENTWISE,
+        lane=pattern_lanes,
+        c_api=CName("asc_create_mask", ("pattern",)),
+    )
+)
+register(
+    OpSpec(
+        "UpdateMask",
+        "",
+        "mask",
+        (_t(), Operand("scalar_value", Kind.REF, Role.INOUT), _trait()),
+        UpdateMaskCounter(),
+        "mask[i] = i < min(scalar_value, VL_T);  scalar_value -= min(scalar_value, VL_T)",
+        _PAGE,
+        Batching.STATEFUL,
+        c_api=CName("asc_update_mask", ("scalar_value",)),
+    )
+)
+
+
+@face("CreateMask")
 def CreateMask(T: type[dt.DType], *, pattern: MaskPattern = MaskPattern.ALL, trait: RegTrait = RegTraitNumOne) -> MaskReg:
-    api = "CreateMask"
-    ctx = vf_context(api)
-    check_dtype(api, "T", T)
-    check_trait(api, T, trait)
-    if not isinstance(pattern, MaskPattern):
-        raise ParameterError(message(api, "pattern", repr(pattern), "a Reg.MaskPattern"))
-    mask = MaskReg()
-    commit_predicate(ctx, mask, pattern_lanes(api, T, pattern, trait), mask_stride(T, trait))
-    return mask
+    raise NotImplementedError  # @face supplies the body
 
 
-@documented("UpdateMask")
+@face("UpdateMask")
 def UpdateMask(T: type[dt.DType], scalar_value: Ref[int], *, trait: RegTrait = RegTraitNumOne) -> MaskReg:
-    api = "UpdateMask"
-    ctx = vf_context(api)
-    check_dtype(api, "T", T)
-    check_trait(api, T, trait)
-    if not isinstance(scalar_value, Ref):
-        raise ParameterError(
-            message(
-                api,
-                "scalar_value",
-                repr(scalar_value),
-                "an rs.Ref(count): C++ takes uint32_t& and decrements it, so a plain int cannot be updated",
-            )
-        )
-    count = scalar_value.value
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= UINT32_MAX:
-        raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
-    n = lane_count(T, trait)
-    mask = MaskReg()
-    mask._set_prefix(min(int(count), n), mask_stride(T, trait), ctx.config.mask_fill)
-    scalar_value.value = 0 if count < n else int(count) - n
-    return mask
+    raise NotImplementedError  # @face supplies the body

@@ -1,0 +1,248 @@
+"""The backend seam: the only code that touches register bytes, predicate bits and UB bytes.
+
+Executors (one per op shape) compute lane values with pure lane functions and hand them here:
+read the lanes of a register, the lanes a predicate selects, commit a result under ZEROING or
+MERGING, write a predicate in the MaskReg layout, read UB bytes, store lanes. Data checks
+(alignment, bounds, never-written bytes) live here too, so another backend (a batched one, a
+tracing one) can do them its own way; static checks (dtypes, traits, enums) are the op specs'.
+
+Masking happens once, here (Sail's `init_masked_result`): lane functions never see a mask.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src import dtypes as dt
+from regsim._src.enums import MaskMergeMode
+from regsim._src.memory import UbPtr
+from regsim._src.registers import (
+    MASK_BITS,
+    Active,
+    Bools,
+    Bytes,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    lanes_to_bits,
+    natural_to_halves,
+)
+from regsim.errors import AlignmentError, OutOfBoundsError, UninitializedReadError, message
+
+ZEROING = MaskMergeMode.ZEROING
+
+Lanes = npt.NDArray[Any]
+
+
+@functools.cache
+def group_pattern(dtype: type[dt.DType], trait: RegTrait, fill: str) -> bytes:
+    """The bits a mask-producing op sets in an active lane's group of `sizeof(T)` bits.
+
+    "lsb": only the lowest bit (the Add page: "每4bit的最低位写1"). "group": the bits the
+    hardware's `pset` of that width sets; a one-register b64 or complex type's masks are made at
+    half width and then `punpack`ed, which doubles each bit into an even bit and a zero odd bit.
+    """
+    stride = dtype.itemsize // trait.REG_NUM
+    pattern = np.zeros(stride, np.bool_)
+    if fill == "lsb":
+        pattern[0] = True
+    elif stride > pset_width(dtype):
+        pattern[::2] = True
+    else:
+        pattern[:] = True
+    return pattern.tobytes()
+
+
+def pset_width(dtype: type[dt.DType]) -> int:
+    """Bytes per lane of the `pset` instruction that makes masks for `dtype` (b8, b16 or b32)."""
+    return 2 if dtype is dt.complex32 else min(dtype.itemsize, 4)
+
+
+class NumpyBackend:
+    """The sequential backend: one call at a time on the registers' and the UB's numpy bytes."""
+
+    def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
+        self.check = check_uninitialized
+        self.mask_fill = mask_fill
+
+    # --- predicates ------------------------------------------------------------------------------
+    def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
+        """The lanes `mask` selects at `stride` (bit `i * stride`); a never-written bit raises."""
+        written = mask._written
+        if written is not None and self.check and not written[::stride].all():
+            lane = int(np.argmin(written[::stride]))
+            raise UninitializedReadError(
+                f"{api}: {param} is a MaskReg whose bit for lane {lane} (bit {lane * stride}) was never written"
+            )
+        return mask._active(stride)
+
+    def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> None:
+        """dst = the predicate with `lanes` set, in the MaskReg layout of `dtype`."""
+        dst._assign(lanes_to_bits(lanes, group_pattern(dtype, trait, self.mask_fill)))
+
+    def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
+        """The bits of `mask` a mask store writes (`index`: which; None: all 256)."""
+        bits, written = mask._bits, mask._written
+        if index is not None:
+            bits = bits[index]
+            written = None if written is None else written[index]
+        if written is not None and self.check and not written.all():
+            raise UninitializedReadError(f"{api}: {param} is a MaskReg with bits that were never written")
+        return bits
+
+    def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None:
+        """dst = the bits of `raw` (bit 0 of byte 0 first), mapped by `index` (None: as they are)."""
+        bits = np.unpackbits(raw, bitorder="little").view(np.bool_)
+        written = None if valid is None else np.repeat(valid, 8)
+        if index is not None:
+            bits = bits[index]
+            written = None if written is None else written[index]
+        dst._assign(bits, None if written is None or written.all() else written)
+
+    def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None:
+        """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
+        dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
+
+    # --- registers -------------------------------------------------------------------------------
+    def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Lanes:
+        """The lanes of a source register (read-only); an active lane never written raises."""
+        if self.check and reg._storage.valid is not None:
+            valid = reg._lane_valid()
+            if valid is not None:
+                bad = ~valid if active is None else active[0] & ~valid
+                if bad.any():
+                    lane = int(np.flatnonzero(bad)[0])
+                    raise UninitializedReadError(f"{api}: {param} lane {lane} is read by an active lane but was never written")
+        return reg._rview if reg._rview is not None else reg._get()
+
+    def commit(self, dst: RegTensor[Any], values: Lanes, active: Active, mode: MaskMergeMode) -> None:
+        """dst[i] = active[i] ? values[i] : (ZEROING ? 0 : dst[i]) — the one place masking happens.
+
+        Active lanes are written first and inactive lanes zeroed after, so a result that is a
+        view of dst itself is never destroyed.
+        """
+        lanes, count = active
+        full = count == lanes.size
+        view = dst._view
+        if view is not None:
+            if full:
+                view[...] = values
+            else:
+                np.copyto(view, values, where=lanes)
+                if mode is ZEROING:
+                    np.copyto(view, 0, where=~lanes)
+        elif full:
+            dst._put(values)
+        else:
+            dst._put(np.where(lanes, values, dst._get() if mode is not ZEROING else np.zeros_like(values)))
+        if dst._storage.valid is not None:
+            dst._mark_lanes(None if full or mode is ZEROING else lanes)
+
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None) -> None:
+        """dst's bytes = raw (already in register order), with their written flags."""
+        dst._raw[...] = raw
+        st = dst._storage
+        if valid is None:
+            if st.valid is not None:
+                st.valid[dst._span] = True
+                st.summarise()
+        else:
+            if st.valid is None:
+                st.valid = np.ones(st.data.size, np.bool_)
+            st.valid[dst._span] = valid
+
+    # --- the Unified Buffer ----------------------------------------------------------------------
+    def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: int, align: int, why: str) -> None:
+        if addr % align:
+            raise AlignmentError(
+                message(api, param, f"UB byte {addr}{_where(ptr, addr)}", f"a multiple of {align} bytes ({why})")
+            )
+
+    def read(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> tuple[Bytes, Bools | None]:
+        """`nbytes` of UB from `addr` and their written flags (None: all written).
+
+        Loads read whole registers unpredicated, so they are checked against the UB, not the
+        tensor: reading past a LocalTensor's end is legal, as the library's tail loops do.
+        """
+        ub = ptr.ub
+        end = addr + nbytes
+        if addr < 0 or end > ub.size:
+            raise OutOfBoundsError(
+                message(api, param, f"UB bytes [{addr}, {end}){_where(ptr, addr)}", f"within the UB [0, {ub.size})")
+            )
+        st = ub.storage
+        return st.data[addr:end], None if st.all_written(addr, end) else st.valid[addr:end]  # type: ignore[index]
+
+    def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
+        """Write each chunk's bytes at its address, `unit` bytes per lane, the lanes where its
+        `active` says (None: all). Every chunk is checked before any is written.
+
+        Each active lane must lie inside the pointer's LocalTensor; inactive lanes leave their
+        UB bytes untouched and are not checked (a fully masked store writes nothing).
+        """
+        writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
+        st = ptr.ub.storage
+        for addr, raw, active in writes:
+            end = addr + raw.size
+            if active is None:
+                st.data[addr:end] = raw
+                st.mark(addr, end)
+            elif active.size:
+                np.copyto(st.data[addr:end].reshape(-1, unit), raw.reshape(-1, unit), where=active[:, None])
+                if st.valid is not None:
+                    written = st.valid[addr:end].reshape(-1, unit)
+                    written |= active[:, None]
+
+    def _store_range(
+        self, api: str, param: str, ptr: UbPtr[Any], addr: int, raw: Bytes, active: Bools | None, unit: int
+    ) -> tuple[int, Bytes, Bools | None]:
+        """Check a store's active lanes against the tensor; trim it to its active span."""
+        end = addr + raw.size
+        if ptr.lo <= addr and end <= ptr.hi:
+            return addr, raw, active
+        lanes = np.arange(raw.size // unit) if active is None else np.flatnonzero(active)
+        if lanes.size == 0:
+            return addr, raw[:0], active[:0]  # type: ignore[index]
+        first, last = int(lanes[0]), int(lanes[-1]) + 1
+        lo, hi = addr + first * unit, addr + last * unit
+        if lo < ptr.lo or hi > ptr.hi:
+            self._out_of_tensor(api, param, ptr, addr, unit, lanes)
+        return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
+
+    def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
+        """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""
+        ptr.addr += nbytes
+
+    def _out_of_tensor(self, api: str, param: str, ptr: UbPtr[Any], addr: int, unit: int, lanes: npt.NDArray[Any]) -> None:
+        starts = addr + lanes * unit
+        bad = lanes[(starts < ptr.lo) | (starts + unit > ptr.hi)]
+        first, last = int(bad[0]), int(bad[-1])
+        lo, hi = addr + first * unit, addr + (last + 1) * unit
+        raise OutOfBoundsError(
+            message(
+                api,
+                param,
+                f"lanes {first}..{last} at UB bytes [{lo}, {hi}){_where(ptr, lo)}",
+                f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
+            )
+        )
+
+
+def _where(ptr: UbPtr[Any], addr: int) -> str:
+    """Where `addr` is in the pointer's tensor, in elements: ' (element 1000 of the tensor at ...)'."""
+    size = ptr.dtype.itemsize
+    offset = (addr - ptr.lo) / size
+    shown = int(offset) if offset == int(offset) else round(offset, 2)
+    return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
+
+
+def to_register_order(raw: Bytes, dtype: type[dt.DType], trait: RegTrait) -> Bytes:
+    """UB bytes of whole elements → the register's byte order (RegTraitNumTwo: halves split)."""
+    return raw if trait.REG_NUM == 1 else natural_to_halves(raw, dtype.itemsize)
+
+
+MASK_BYTES = MASK_BITS // 8
