@@ -184,8 +184,16 @@ class NumpyBackend:
         Each active lane must lie inside the pointer's LocalTensor; inactive lanes leave their
         UB bytes untouched and are not checked (a fully masked store writes nothing).
         """
-        writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
         st = ptr.ub.storage
+        if len(chunks) == 1:  # the common case: one register, every lane active, inside its tensor
+            addr, raw, active = chunks[0]
+            end = addr + raw.size
+            if active is None and ptr.lo <= addr and end <= ptr.hi:
+                st.data[addr:end] = raw
+                if st.valid is not None:
+                    st.valid[addr:end] = True
+                return
+        writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
         for addr, raw, active in writes:
             end = addr + raw.size
             if active is None:
