@@ -159,3 +159,41 @@ def test_fail_run_has_no_errors_elsewhere(fail_run: MypyRun) -> None:
     fail_files = {p.resolve() for p in FAIL_FILES}
     stray = [f"{file}:{line}: [{code}] {message}" for file, line, code, message in fail_run.errors() if file not in fail_files]
     assert not stray, "mypy reported errors outside typings/fail/:\n" + "\n".join(stray)
+
+
+# --- what the registry refuses, mypy refuses -------------------------------------------------------
+def _refused_calls() -> list[str]:
+    """One call per (elementwise op, dtype its spec refuses) and per (op, merge mode it refuses),
+    generated from the op registry: the faces' type variables and Literal modes must reject each."""
+    from regsim._src.dtypes import ALL_DTYPES
+    from regsim._src.enums import MaskMergeMode
+    from regsim._src.executors import Elementwise
+    from regsim._src.spec import REGISTRY, Kind, OneOf
+
+    calls = []
+    for spec in REGISTRY.specs.values():
+        if spec.unmodelled or not isinstance(spec.executor, Elementwise):
+            continue
+        rule = next(o.dtypes for o in spec.operands if o.kind is Kind.REG and isinstance(o.dtypes, OneOf))
+
+        def call(dtype: str, mode: str = "", spec=spec) -> str:
+            args = [f"Reg.RegTensor(rs.{dtype})" if o.kind is Kind.REG else "m" for o in spec.positional]
+            return f"Reg.{spec.name}({', '.join(args)}{', mode=Reg.MaskMergeMode.' + mode if mode else ''})"
+
+        calls += [call(d.name) for d in ALL_DTYPES if d not in rule.dtypes]
+        if spec.modes:
+            accepted = next(d for d in ALL_DTYPES if d in rule.dtypes).name
+            calls += [call(accepted, m.name) for m in MaskMergeMode if m not in spec.modes]
+    return calls
+
+
+def test_mypy_refuses_what_the_registry_refuses(mypy_options: list[str], pass_run: MypyRun, tmp_path: Path) -> None:
+    calls = _refused_calls()
+    assert len(calls) > 20, calls
+    header = ["import regsim as rs", "from regsim import Reg", "", "with rs.VEC_SCOPE():", "    m = Reg.CreateMask(rs.uint8)"]
+    path = tmp_path / "refused_by_the_registry.py"
+    path.write_text("\n".join([*header, *("    " + c for c in calls)]) + "\n")
+    run = _run_mypy(mypy_options, [path])
+    flagged = {line for file, line, _, _ in run.errors() if file == path.resolve()}
+    accepted = [c for i, c in enumerate(calls, start=len(header) + 1) if i not in flagged]
+    assert not accepted, "mypy accepts calls the op registry refuses:\n" + "\n".join(accepted)
