@@ -43,6 +43,7 @@ from regsim._src.dtypes import (
     uint64,
 )
 from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.trace import Trace, trace
 
 MicroAPI = Reg
 
@@ -57,6 +58,7 @@ __all__ = [
     "MicroAPI",
     "Ref",
     "Reg",
+    "Trace",
     "UbPtr",
     "UnifiedBuffer",
     "asc_vf_call",
@@ -82,6 +84,7 @@ __all__ = [
     "simd_callee",
     "simd_vf",
     "strategies",
+    "trace",
     "uint8",
     "uint16",
     "uint32",

@@ -107,9 +107,12 @@ def VEC_SCOPE() -> Iterator[VfContext]:
             "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
         )
     from regsim._src.backend import NumpyBackend
+    from regsim._src.trace import TracingBackend, current_trace
 
     config = _CONFIG.get()
-    ctx = VfContext(config, NumpyBackend(config.check_uninitialized, config.mask_fill))
+    trace = current_trace()
+    backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
+    ctx = VfContext(config, backend, trace)
     token = _VF.set(ctx)
     try:
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.

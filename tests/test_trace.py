@@ -1,0 +1,47 @@
+"""`rs.trace()`: every Reg call of a kernel, with its operands, active lanes, UB ranges and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+import regsim as rs
+from vf_examples.add_carry_vf import add_vf
+
+
+def test_trace_of_the_add_vf_kernel(tmp_path: Path) -> None:
+    ub = rs.UnifiedBuffer()
+    src0, src1, dst0 = (ub.alloc(rs.uint32, 128) for _ in range(3))
+    dst1 = ub.alloc(rs.uint32, 16)
+    src0.set(np.arange(128, dtype=np.uint32))
+    src1.set(np.full(128, 0xFFFFFFFF, np.uint32))
+    with rs.trace() as t:
+        add_vf(dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), 100, 2, 64)
+    apis = [r.api for r in t.records]
+    # CreateMask, then per iteration: UpdateMask, two loads, Add with carry, two stores
+    assert apis == ["CreateMask"] + ["UpdateMask", "LoadAlign", "LoadAlign", "Add/carry", "StoreAlign/mask", "StoreAlign"] * 2
+    assert [(r.active, r.lanes) for r in t.records if r.api == "UpdateMask"] == [(64, 64), (36, 64)]
+    add = [r for r in t.records if r.api == "Add/carry"]
+    assert [(r.active, r.lanes) for r in add] == [(64, 64), (36, 64)], "the tail iteration has 100 - 64 lanes"
+    assert add[0].dtypes == "MaskReg, uint32, uint32, uint32, MaskReg"
+    loads = [r for r in t.records if r.api == "LoadAlign"]
+    assert loads[0].reads == [(src0.addr, src0.addr + 256)] and loads[3].reads == [(src1.addr + 256, src1.addr + 512)]
+    stores = [r for r in t.records if r.api == "StoreAlign"]
+    assert stores[1].writes == [(dst0.addr + 256, dst0.addr + 256 + 36 * 4)], "only the active lanes' bytes"
+    assert all(r.line.startswith("add_carry_vf.py:") for r in t.records)
+    table = t.table()
+    assert "Add/carry" in table and "36/64" in table and len(table.splitlines()) == len(t) + 1
+    path = tmp_path / "trace.json"
+    t.save_chrome(path)
+    events = json.loads(path.read_text())["traceEvents"]
+    assert [e["name"] for e in events] == apis and all(e["ph"] == "X" for e in events)
+
+
+def test_no_trace_outside_the_block() -> None:
+    with rs.trace() as t:
+        pass
+    with rs.VEC_SCOPE():
+        rs.Reg.CreateMask(rs.uint8)
+    assert len(t) == 0
