@@ -370,7 +370,7 @@ CASES = [
         "Add reads a register loaded from never-written UB",
         UninitializedReadError,
         lambda w: Reg.Add(w.regs["dst"], w.regs["a"], w.regs["fresh_load"], w.masks["all"]),
-        ("Add", "src_reg1", "lane 0"),
+        ("Add", "src_reg1", "lane 0", "its bytes came from LoadAlign of UB bytes [0, 256)"),
         setup=lambda w: Reg.LoadAlign(w.regs["fresh_load"], w.ptrs["fresh"]),  # legal: copies the written flags
     ),
 ]

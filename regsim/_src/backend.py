@@ -116,7 +116,11 @@ class NumpyBackend:
                 bad = ~valid if active is None else active[0] & ~valid
                 if bad.any():
                     lane = int(np.flatnonzero(bad)[0])
-                    raise UninitializedReadError(f"{api}: {param} lane {lane} is read by an active lane but was never written")
+                    origin = reg._storage.origin
+                    raise UninitializedReadError(
+                        f"{api}: {param} lane {lane} is read by an active lane but was never written"
+                        + (f" (its bytes came from {origin}, which were never written)" if origin else "")
+                    )
         return reg._rview if reg._rview is not None else reg._get()
 
     def commit(self, dst: RegTensor[Any], values: Lanes, active: Active, mode: MaskMergeMode) -> None:
@@ -142,8 +146,9 @@ class NumpyBackend:
         if dst._storage.valid is not None:
             dst._mark_lanes(None if full or mode is ZEROING else lanes)
 
-    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None) -> None:
-        """dst's bytes = raw (already in register order), with their written flags."""
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        """dst's bytes = raw (already in register order), with their written flags; `origin`
+        names where they came from, for the message of a later read of never-written bytes."""
         dst._raw[...] = raw
         st = dst._storage
         if valid is None:
@@ -154,6 +159,7 @@ class NumpyBackend:
             if st.valid is None:
                 st.valid = np.ones(st.data.size, np.bool_)
             st.valid[dst._span] = valid
+            st.origin = origin
 
     # --- the Unified Buffer ----------------------------------------------------------------------
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: int, align: int, why: str) -> None:

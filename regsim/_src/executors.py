@@ -237,7 +237,7 @@ class LoadAligned(Executor):
                 raw, valid = raw[a.dist.index], None if valid is None else valid[a.dist.index]
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
                 raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
-            be.fill(values[0], raw, valid)
+            be.fill(values[0], raw, valid, "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})")
         if advance is not None:
             be.advance(ptr, advance)
 

@@ -88,6 +88,8 @@ class Storage:
 
     data: Bytes
     valid: Bools | None
+    #: where never-written bytes came from, for error messages (e.g. "LoadAlign of UB bytes [0, 256)")
+    origin: str = ""
 
     @classmethod
     def fresh(cls, nbytes: int) -> Storage:
