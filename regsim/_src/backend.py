@@ -31,7 +31,7 @@ from regsim._src.registers import (
     lanes_to_bits,
     natural_to_halves,
 )
-from regsim.errors import AlignmentError, OutOfBoundsError, UninitializedReadError, message
+from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, message
 
 ZEROING = MaskMergeMode.ZEROING
 
@@ -106,6 +106,20 @@ class NumpyBackend:
     def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None:
         """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
         dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
+
+    # --- scalars -----------------------------------------------------------------------------------
+    def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """A scalar operand as a numpy scalar of `dtype`: integers must fit the type (C++ would
+        wrap silently, which is never what a kernel meant); floats round to the type once."""
+        target = dtype.np_dtype
+        if np.issubdtype(target, np.integer):
+            if isinstance(value, (float, complex, np.floating, np.complexfloating)) or not (
+                np.iinfo(target).min <= int(value) <= np.iinfo(target).max
+            ):
+                info = np.iinfo(target)
+                raise ParameterError(message(api, param, repr(value), f"an int in [{info.min}, {info.max}] ({dtype.name})"))
+            return target.type(int(value))
+        return np.asarray(value).astype(target)[()]
 
     # --- registers -------------------------------------------------------------------------------
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Lanes:

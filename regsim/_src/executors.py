@@ -56,28 +56,29 @@ class _Elementwise:
     stride: int
     dst: int  #: index of the destination register
     predicates_out: tuple[int, ...]  #: MaskReg outputs (carry), written as lane predicates
-    inputs: tuple[tuple[int, str, bool], ...]  #: (index, name, is a register) in operand order
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
     pred: int
     mode: MaskMergeMode
 
 
 class Elementwise(Executor):
-    """dst[i] = active[i] ? lane(src...)[i] : (ZEROING ? 0 : dst[i]); predicate outputs (carry)
-    are lane predicates, 0 on inactive lanes. The lane function sees whole lane arrays."""
+    """dst[i] = active[i] ? lane(inputs...)[i] : (ZEROING ? 0 : dst[i]); predicate outputs (carry)
+    are lane predicates, 0 on inactive lanes. The lane function gets, in operand order, whole
+    lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
+    numpy scalars of the op's element type; an in-out destination is an input too."""
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         ops = spec.operands
-        index = {o.name: i for i, o in enumerate(ops)}
         return _Elementwise(
             stride=mask_stride(plan.dtype, plan.trait),
-            dst=next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role is Role.OUT),
+            dst=next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role in (Role.OUT, Role.INOUT)),
             predicates_out=tuple(i for i, o in enumerate(ops) if o.kind is Kind.MASK and o.role is Role.OUT),
             inputs=tuple(
-                (i, o.name, o.kind is Kind.REG)
+                (i, o.name, o.kind)
                 for i, o in enumerate(ops)
-                if o.role is Role.IN and o.kind in (Kind.REG, Kind.MASK)
+                if o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR)
             ),
-            pred=index["mask"],
+            pred=spec.slots["mask"],
             mode=plan.values.get("mode", ZEROING),
         )
 
@@ -87,8 +88,12 @@ class Elementwise(Executor):
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
         operands = [
-            be.lanes(api, name, values[i], active) if is_reg else be.predicate(api, name, values[i], p.stride)[0]
-            for i, name, is_reg in p.inputs
+            be.lanes(api, name, values[i], active)
+            if kind is Kind.REG
+            else be.predicate(api, name, values[i], p.stride)[0]
+            if kind is Kind.MASK
+            else be.scalar(api, name, values[i], plan.dtype)
+            for i, name, kind in p.inputs
         ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         out = lane(*operands)

@@ -41,6 +41,7 @@ class Kind(enum.Enum):
     PRED = "a Reg.MaskReg (the predicate governing the lanes)"
     PTR = "an rs.UbPtr (a __ubuf__ T*)"
     INT = "an int"
+    SCALAR = "a Python or numpy number (converted to the operand's element type)"
     ADDR = "a Reg.AddrReg"
     REF = "an rs.Ref(count) (C++ takes a reference and updates it)"
     DTYPE = "a regsim dtype class such as rs.float32"
@@ -107,6 +108,11 @@ def pred(name: str = "mask") -> Operand:
 
 def mask(name: str, role: Role = Role.IN) -> Operand:
     return Operand(name, Kind.MASK, role)
+
+
+def scalar(name: str, like: str) -> Operand:
+    """A C++ scalar operand of the element type of operand `like` (e.g. `Adds`'s `scalarValue`)."""
+    return Operand(name, Kind.SCALAR, dtypes=None, ctype=like)
 
 
 def enum_param(name: str, enum_cls: type[enum.Enum], default: object = NO_DEFAULT, accepted: Sequence[Any] = ()) -> Operand:
@@ -349,6 +355,7 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer),
+        Kind.SCALAR: (int, float, complex, np.number),
         Kind.ADDR: (AddrReg,),
         Kind.REF: (Ref,),
         Kind.DTYPE: (type,),
