@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import attrs
 import ml_dtypes
@@ -35,6 +35,7 @@ import numpy.typing as npt
 from regsim._src import dtypes as dt
 from regsim._src.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
 from regsim._src.registers import (
+    MASK_BITS,
     TRAIT_TWO_DTYPES,
     MaskReg,
     RegTensor,
@@ -67,11 +68,16 @@ __all__ = [
 UINT32_MAX = 2**32 - 1  #: the largest `uint32_t` count `UpdateMask` accepts
 
 MaskFill = Literal["lsb", "group", "noise"]
+T = TypeVar("T", bound=dt.DType)
 
 _finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is untyped
 
 
 # --- dtypes ------------------------------------------------------------------------------------
+@overload
+def dtypes(accepted: None = None, *, bits_only: bool = True) -> SearchStrategy[type[dt.DType]]: ...
+@overload
+def dtypes(accepted: Sequence[type[T]] | frozenset[type[T]], *, bits_only: bool = True) -> SearchStrategy[type[T]]: ...
 def dtypes(
     accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
 ) -> SearchStrategy[type[dt.DType]]:
@@ -141,46 +147,57 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(e & top for e in edges))
 
 
-@functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
-def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
-    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype."""
+#: bytes one array draw takes from Hypothesis at most (its buffer holds 8 KiB per example);
+#: a longer array's bytes continue from a numpy generator seeded by the drawn ones
+_MAX_DRAWN_BYTES = 2048
+
+
+def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
+    """`nbytes` bytes from one Hypothesis draw (so an example is one choice, cheap to generate
+    and shrinking towards all-zero bytes)."""
     from hypothesis import strategies as st
 
+    drawn = min(nbytes, _MAX_DRAWN_BYTES)
+
+    def expand(blob: bytes) -> npt.NDArray[np.uint8]:
+        if nbytes > drawn:
+            blob += np.random.default_rng(int.from_bytes(blob, "little")).bytes(nbytes - drawn)
+        return np.frombuffer(blob, np.uint8)
+
+    return st.binary(min_size=drawn, max_size=drawn).map(expand)
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
+def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
+    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype.
+
+    One byte string per array: a header byte, then per lane (or complex component) its uniform
+    bits and one selector byte. The header picks the shape (two bits) and a parameter (six):
+    dense (twice as likely): a share of 0, 1/4, 1/2 or all lanes take the edge value their
+    selector names, the others their uniform bits; sparse: one fill value (an edge or the first
+    lane's bits) with about one lane in 32 different; constant: every lane one edge value (full
+    carry ripples, saturated sums, all-NaN …), when `constant`.
+    """
     unit = _unit(dtype)
-    per = dtype.itemsize // unit.itemsize  # components per element (2 for complex)
+    size = n * (dtype.itemsize // unit.itemsize)  # components (2 per complex element)
     ubits = np.dtype(f"u{unit.itemsize}")
     top = 1 if dtype is dt.bool_ else (1 << (8 * unit.itemsize)) - 1
-    edges = edge_bits(dtype)
-    if dtype is dt.bool_:
-        element: SearchStrategy[int] = st.sampled_from(edges)
-    else:
-        element = st.one_of(st.sampled_from(edges), st.integers(0, top))
-    size = n * per
-    edge_array = np.array(edges, ubits)
+    edges = np.array(edge_bits(dtype), ubits)
 
-    def dense(seed: int, edge_share: float) -> npt.NDArray[Any]:
-        # Hypothesis draws the seed and the share, so examples replay; numpy fills the lanes.
-        rng = np.random.default_rng(seed)
-        raw = rng.integers(0, top, size, dtype=ubits, endpoint=True)
-        at_edge = rng.random(size) < edge_share
-        raw[at_edge] = rng.choice(edge_array, int(at_edge.sum()))
-        return raw
-
-    dense_arrays = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.0, 0.25, 0.5, 1.0]))
-    # sparse: one fill value with a few different lanes (shrinks well)
-    sparse_arrays = st.tuples(element, st.lists(st.tuples(st.integers(0, size - 1), element), max_size=8)).map(
-        lambda fill_changes: _sparse(size, ubits, *fill_changes)
-    )
-    # constant: every lane one edge value (full carry ripples, saturated sums, all-NaN …)
-    constant_arrays = st.sampled_from(edges).map(lambda e: np.full(size, e, ubits))
-
-    @st.composite
-    def arrays(draw: DrawFn) -> npt.NDArray[Any]:
-        # An explicit branch choice: st.one_of would favour the branch with the most choices.
-        kind = draw(st.integers(0, 3))
+    def build(blob: npt.NDArray[np.uint8]) -> npt.NDArray[Any]:
+        head, body = int(blob[0]), blob[1:]
+        raw = body[: size * unit.itemsize].view(ubits) & ubits.type(top)
+        select = body[size * unit.itemsize :]
+        kind, param = head & 3, head >> 2
         if kind == 3 and constant:
-            return draw(constant_arrays)
-        return draw(sparse_arrays if kind == 2 else dense_arrays)
+            raw = np.full(size, edges[param % edges.size], ubits)
+        elif kind == 2:
+            fill = edges[param] if param < edges.size else raw[0]
+            raw = np.where(select >= 248, np.where(select & 1, edges[select % edges.size], raw), fill)
+        else:
+            at_edge = select < (0, 64, 128, 256)[param & 3]
+            raw = np.where(at_edge, edges[select % edges.size], raw)
+        return finish(raw)
 
     def finish(raw: npt.NDArray[Any]) -> npt.NDArray[Any]:
         values = raw.view(unit)
@@ -190,17 +207,9 @@ def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: boo
             values = np.where(nan, np.zeros(1, unit), values).astype(unit)
         return np.ascontiguousarray(values).view(dtype.np_dtype)
 
-    return arrays().map(finish)
+    return _drawn_bytes(1 + size * (unit.itemsize + 1)).map(build)
 
 
-def _sparse(size: int, ubits: np.dtype[Any], fill: int, changes: list[tuple[int, int]]) -> npt.NDArray[Any]:
-    raw = np.full(size, fill, ubits)
-    for i, v in changes:
-        raw[i] = v
-    return raw
-
-
-@functools.cache
 def lanes(
     dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
 ) -> SearchStrategy[npt.NDArray[Any]]:
@@ -217,43 +226,42 @@ def lanes(
     return _bit_arrays(dtype, lane_count(dtype, trait), allow_nan=allow_nan, constant=constant)
 
 
-def _register(values: npt.NDArray[Any], dtype: type[dt.DType], trait: RegTrait) -> RegTensor[Any]:
-    return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+def registers(
+    dtype: type[T], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
+) -> SearchStrategy[RegTensor[T]]:
+    """A written `RegTensor[dtype]` of `trait`, its lanes drawn by `lanes`
+    (`registers(rs.int32)` is a `SearchStrategy[RegTensor[rs.int32]]`)."""
+    return _registers(dtype, trait, allow_nan, constant)
 
 
 @functools.cache
-def registers(
-    dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
-) -> SearchStrategy[RegTensor[Any]]:
-    """A written `RegTensor` of `dtype` and `trait`, its lanes drawn by `lanes`."""
-    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(functools.partial(_register, dtype=dtype, trait=trait))
+def _registers(dtype: type[dt.DType], trait: RegTrait, allow_nan: bool, constant: bool) -> SearchStrategy[RegTensor[Any]]:
+    def register(values: npt.NDArray[Any]) -> RegTensor[Any]:
+        return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+
+    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(register)
 
 
 # --- masks -------------------------------------------------------------------------------------
-@functools.cache
-def _lane_bools(n: int) -> SearchStrategy[npt.NDArray[np.bool_]]:
-    """n predicate lanes: empty, full, a prefix, a single lane, or random at some density."""
-    from hypothesis import strategies as st
+def _lane_bools(blob: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.bool_]:
+    """n predicate lanes from `_LANE_HEAD + n` drawn bytes: empty, full, a prefix, a single lane
+    (half the draws), or random at a density of 1/10, 1/2 or 9/10. The bytes: the shape, two
+    bytes of prefix length or lane index, then one per lane (a random lane is on when its byte
+    is under the density)."""
+    shape, k = int(blob[0]) & 7, int(blob[1]) | int(blob[2]) << 8
+    if shape == 0:
+        return np.zeros(n, np.bool_)
+    if shape == 1:
+        return np.ones(n, np.bool_)
+    if shape == 2:
+        return np.arange(n) < k % (n + 1)
+    if shape == 3:
+        return np.equal(np.arange(n), k % n)
+    on: npt.NDArray[np.bool_] = blob[_LANE_HEAD : _LANE_HEAD + n] < (26, 128, 230, 128)[shape - 4]
+    return on
 
-    i = np.arange(n)
 
-    def dense(seed: int, density: float) -> npt.NDArray[np.bool_]:
-        return np.random.default_rng(seed).random(n) < density
-
-    shapes = [
-        st.just(np.zeros(n, np.bool_)),
-        st.just(np.ones(n, np.bool_)),
-        st.integers(0, n).map(lambda k: i < k),
-        st.integers(0, n - 1).map(lambda k: i == k),
-    ]
-    random = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.1, 0.5, 0.9]))
-
-    @st.composite
-    def pick(draw: DrawFn) -> npt.NDArray[np.bool_]:
-        # An explicit branch choice: half random, half the structured shapes.
-        return draw(random if draw(st.booleans()) else st.one_of(shapes))
-
-    return pick()
+_LANE_HEAD = 3  #: bytes `_lane_bools` reads before its per-lane bytes
 
 
 @functools.cache
@@ -269,30 +277,25 @@ def masks(
     `rs.configure(mask_fill="group")` producers write); "noise": random, which a consumer of
     `dtype` must ignore. Read the lanes back with `mask.lanes(dtype, trait)`.
     """
-    from hypothesis import strategies as st
-
     if dtype is None:
-        return _lane_bools(256).map(MaskReg.from_bits)
+        return _drawn_bytes(_LANE_HEAD + MASK_BITS).map(lambda b: MaskReg.from_bits(_lane_bools(b, MASK_BITS)))
     check_dtype("strategies.masks", "dtype", dtype)
     check_trait("strategies.masks", dtype, trait)
     if fill not in ("lsb", "group", "noise"):
         raise ParameterError(message("strategies.masks", "fill", repr(fill), '"lsb", "group", "noise"'))
     n, stride = lane_count(dtype, trait), mask_stride(dtype, trait)
-    if fill == "lsb":
-        return _lane_bools(n).map(lambda b: MaskReg.from_lanes(dtype, b, trait))
-    if fill == "group":
-        return _lane_bools(n).map(lambda b: MaskReg.from_bits(np.repeat(b, stride)))
 
-    def with_noise(pair: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]) -> MaskReg:
-        lane_bits, noise = pair
-        bits = noise.copy()
-        bits[::stride] = lane_bits
+    def build(blob: npt.NDArray[np.uint8]) -> MaskReg:
+        lanes = _lane_bools(blob, n)
+        if fill == "lsb":
+            return MaskReg.from_lanes(dtype, lanes, trait)
+        if fill == "group":
+            return MaskReg.from_bits(np.repeat(lanes, stride))
+        bits = np.unpackbits(blob[_LANE_HEAD + n :], bitorder="little").astype(np.bool_)
+        bits[::stride] = lanes
         return MaskReg.from_bits(bits)
 
-    noise = st.integers(0, 2**256 - 1).map(
-        lambda v: np.unpackbits(np.frombuffer(v.to_bytes(32, "little"), np.uint8), bitorder="little").astype(np.bool_)
-    )
-    return st.tuples(_lane_bools(n), noise).map(with_noise)
+    return _drawn_bytes(_LANE_HEAD + n + (MASK_BITS // 8 if fill == "noise" else 0)).map(build)
 
 
 # --- UpdateMask counts -------------------------------------------------------------------------
