@@ -4,7 +4,6 @@ MERGING, against the lane oracle; 8-bit Add/Sub exhaustively over all 65 536 inp
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +13,7 @@ from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
 from regsim._src.table import OPS
+from regsim.testing import reference as O
 
 ADD_SUB = [d for d in ALL_DTYPES if d in OPS["Add"].dtypes]
 CASES = [(d, Reg.RegTraitNumOne) for d in ADD_SUB] + [(d, Reg.RegTraitNumTwo) for d in ADD_SUB if d.name in O.TRAIT_TWO]

@@ -5,7 +5,6 @@ complex32 RegTraitNumTwo bit 2i (128 lanes). Exhaustive for every dtype and trai
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +13,7 @@ import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
+from regsim.testing import reference as O
 
 PAIRS = [(d, Reg.RegTraitNumOne) for d in ALL_DTYPES] + [
     (d, Reg.RegTraitNumTwo) for d in (rs.int64, rs.uint64, rs.complex64, rs.complex32)

@@ -1,5 +1,5 @@
 """Meta-tests of the op table (regsim/_src/table.py): every op is public in rs.Reg with its legacy
-aliases, and every op has an oracle in tests/oracles.py that some test uses."""
+aliases, and every op has an oracle in regsim.testing.reference that some test uses."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import inspect
 import re
 from pathlib import Path
 
-import oracles as O
 import pytest
 
 import regsim as rs
 from regsim._src.dtypes import ALL_DTYPES
 from regsim._src.table import OPS
+from regsim.testing import reference as O
 
 TESTS = Path(__file__).resolve().parent
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in TESTS.glob("test_*.py") if p.name != Path(__file__).name}
@@ -51,14 +51,14 @@ def test_every_oracle_is_used_by_a_test(key):
     """The op's oracle function and the public op are both named in some test module."""
     oracle = O.ORACLES[key].__name__
     users = [n for n, text in SOURCES.items() if re.search(rf"\bO\.{oracle}\b", text)]
-    assert users, f"no test uses oracles.{oracle} (the oracle of {key})"
+    assert users, f"no test uses reference.{oracle} (the oracle of {key})"
     name = OPS[key].name
     assert any(f"Reg.{name}(" in SOURCES[n] or f"Reg.{name}," in SOURCES[n] for n in users), (
-        f"the tests using oracles.{oracle} never call Reg.{name}"
+        f"the tests using reference.{oracle} never call Reg.{name}"
     )
 
 
 def test_oracles_do_not_import_regsim():
-    """The oracles are independent: tests/oracles.py never imports the code under test."""
+    """The oracles are independent: regsim.testing.reference imports nothing of regsim."""
     source = inspect.getsource(O)
     assert not re.search(r"^\s*(from|import)\s+regsim", source, re.MULTILINE)

@@ -104,9 +104,14 @@ class LocalTensor(Generic[T]):
         """A copy of the elements (never-written bytes read as 0)."""
         return self.ub.storage.data[self.addr : self.addr + self.nbytes].view(self.dtype.np_dtype).copy()
 
-    def set(self, values: npt.ArrayLike) -> None:
-        """Write `values` from the start of the tensor (at most `GetSize()` of them)."""
-        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)))
+    def set(self, values: npt.ArrayLike, *, cast: bool = False) -> None:
+        """Write `values` from the start of the tensor (at most `GetSize()` of them).
+
+        Each value must be one the dtype holds exactly (70000 in a half tensor, 0.1 in a float32
+        one or an imaginary part in a real one is a `ParameterError`); `cast=True` converts
+        instead, as numpy's `astype` does (round to nearest even, overflow to inf, wrap integers).
+        """
+        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
         if arr.size > self.size:
             raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
         self.ub.storage.write(self.addr, arr.view(np.uint8))

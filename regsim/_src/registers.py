@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import warnings
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -144,8 +145,12 @@ class RegTensor(Generic[T]):
 
     # --- constructors and debug accessors: usable anywhere -------------------------------
     @classmethod
-    def from_numpy(cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne) -> RegTensor[T]:
-        """A register holding `array`'s values, one per lane (length must equal the lane count)."""
+    def from_numpy(
+        cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne, cast: bool = False
+    ) -> RegTensor[T]:
+        """A register holding `array`'s values, one per lane (length must equal the lane count).
+
+        Values must fit `dtype` exactly unless `cast=True`, as for `LocalTensor.set`."""
         arr = np.asarray(array)
         if dtype is None:
             found = [d for d in dt.ALL_DTYPES if d.np_dtype == arr.dtype and not d.bits_only]
@@ -160,7 +165,7 @@ class RegTensor(Generic[T]):
             raise ParameterError(
                 message("RegTensor.from_numpy", "array.shape", arr.shape, f"({n},) for {reg.dtype!r} with {reg.trait!r}")
             )
-        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr))
+        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr, cast=cast))
         reg._storage.mark_valid()
         return reg
 
@@ -267,23 +272,35 @@ class RegTensor(Generic[T]):
         st.mark_valid(where)
 
 
-def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike) -> npt.NDArray[Any]:
-    """`values` as `dtype`'s numpy dtype; integers must fit, bits-only types take uint8 bits."""
+def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bool = False) -> npt.NDArray[Any]:
+    """`values` as `dtype`'s numpy dtype. Every value must be one `dtype` holds exactly (a float
+    that would round, overflow to inf or lose an imaginary part is a `ParameterError`) unless
+    `cast`, which converts as numpy's `astype` does (round to nearest even, wrap integers).
+    Integer dtypes take only integers and bools; bits-only types take their uint8 bits."""
     arr = np.asarray(values)
     target = dtype.np_dtype
     if arr.dtype == target:
         return arr
-    if np.issubdtype(target, np.integer) and arr.dtype.kind in "iub":
-        info = np.iinfo(target)
-        if arr.size and (arr.min() < info.min or arr.max() > info.max):
-            bad = arr[(arr < info.min) | (arr > info.max)][0]
-            raise ParameterError(message(api, "value", int(bad), f"{dtype!r} values in [{info.min}, {info.max}]"))
-        return arr.astype(target)
-    if dtype.bits_only or (np.issubdtype(target, np.integer) and arr.dtype.kind not in "iub"):
+    if np.issubdtype(target, np.integer) and arr.dtype.kind not in "iub":
         raise DTypeError(
             message(api, "values.dtype", arr.dtype, f"integers{' (the bits)' if dtype.bits_only else ''} for {dtype!r}")
         )
-    return arr.astype(target)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        out = arr.astype(target)
+        back = out.astype(arr.dtype)
+    inexact = (back != arr) & ~(np.isnan(back) & np.isnan(arr)) if arr.dtype.kind in "fc" else back != arr
+    if cast or not inexact.any():
+        return out
+    bad = arr[inexact][0]
+    if np.issubdtype(target, np.integer):
+        info = np.iinfo(target)
+        accepted = f"{dtype!r} values in [{info.min}, {info.max}]"
+    elif dtype is dt.bool_:
+        accepted = "bools, or the ints 0 and 1"
+    else:
+        accepted = f"values {dtype!r} represents exactly, or cast=True to round them as numpy's astype does"
+    raise ParameterError(message(api, "value", bad.item(), accepted))
 
 
 def _frozen(bits: Bools) -> Bools:
