@@ -68,11 +68,11 @@ def test_assert_reg_equal_lists_the_first_lanes_with_their_inputs() -> None:
 
 def test_assert_reg_equal_refuses_other_dtypes_and_values_that_do_not_fit() -> None:
     a = Reg.RegTensor.from_numpy(np.zeros(64, np.uint32))
-    with pytest.raises(AssertionError, match="RegTensor of rs.int32"):
+    with pytest.raises(AssertionError, match=r"RegTensor of rs\.int32"):
         T.assert_reg_equal(a, Reg.RegTensor.from_numpy(np.zeros(64, np.int32)))
     with pytest.raises(rs.errors.ParameterError, match=r"value = -1"):
         T.assert_reg_equal(a, [-1] * 64)
-    with pytest.raises(AssertionError, match="32 lanes, expected 64|64 lanes, expected 32"):
+    with pytest.raises(AssertionError, match="64 lanes, expected 32"):
         T.assert_reg_equal(a, [0] * 32)
     with pytest.raises(rs.errors.ParameterError, match="assert_reg_equal: actual"):
         T.assert_reg_equal(np.zeros(64), [0] * 64)  # type: ignore[arg-type]
@@ -105,7 +105,7 @@ def test_assert_ub_equal() -> None:
     with pytest.raises(AssertionError) as info:
         T.assert_ub_equal(t, u)
     assert str(info.value).splitlines()[1] == "  lane 1: -> got 0x8000, expected 0x0000"
-    with pytest.raises(AssertionError, match="LocalTensor of rs.int16"):
+    with pytest.raises(AssertionError, match=r"LocalTensor of rs\.int16"):
         T.assert_ub_equal(t, ub.alloc(rs.int16, 3))
     with pytest.raises(AssertionError, match="3 lanes, expected 2"):
         T.assert_ub_equal(t, [1.5, 0.0])
