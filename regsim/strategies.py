@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import as_int, host_api
 from regsim._src.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
 from regsim._src.registers import (
     MASK_BITS,
@@ -78,6 +79,7 @@ _finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is 
 def dtypes(accepted: None = None, *, bits_only: bool = True) -> SearchStrategy[type[dt.DType]]: ...
 @overload
 def dtypes(accepted: Sequence[type[T]] | frozenset[type[T]], *, bits_only: bool = True) -> SearchStrategy[type[T]]: ...
+@host_api("strategies.dtypes")
 def dtypes(
     accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
 ) -> SearchStrategy[type[dt.DType]]:
@@ -95,6 +97,7 @@ def dtypes(
     return st.sampled_from(pool)
 
 
+@host_api("strategies.dtype_traits")
 def dtype_traits(
     accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
 ) -> SearchStrategy[tuple[type[dt.DType], RegTrait]]:
@@ -122,6 +125,7 @@ def _is_float(dtype: type[dt.DType]) -> bool:
     return issubclass(dtype, (dt.Floating, dt.ComplexFloating)) and not dtype.bits_only
 
 
+@host_api("strategies.edge_bits")
 @functools.cache
 def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     """The bit patterns (as unsigned ints of the element's width, or of a complex type's
@@ -210,6 +214,7 @@ def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: boo
     return _drawn_bytes(1 + size * (unit.itemsize + 1)).map(build)
 
 
+@host_api("strategies.lanes")
 def lanes(
     dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
 ) -> SearchStrategy[npt.NDArray[Any]]:
@@ -226,6 +231,7 @@ def lanes(
     return _bit_arrays(dtype, lane_count(dtype, trait), allow_nan=allow_nan, constant=constant)
 
 
+@host_api("strategies.registers")
 def registers(
     dtype: type[T], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
 ) -> SearchStrategy[RegTensor[T]]:
@@ -264,6 +270,7 @@ def _lane_bools(blob: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.bool_]:
 _LANE_HEAD = 3  #: bytes `_lane_bools` reads before its per-lane bytes
 
 
+@host_api("strategies.masks")
 @functools.cache
 def masks(
     dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne, *, fill: MaskFill = "lsb"
@@ -299,6 +306,7 @@ def masks(
 
 
 # --- UpdateMask counts -------------------------------------------------------------------------
+@host_api("strategies.counts")
 @functools.cache
 def counts(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, max_value: int = UINT32_MAX) -> SearchStrategy[int]:
     """A `uint32_t` element count for `UpdateMask(dtype, …)`, weighted to its edges: 0, 1,
@@ -309,8 +317,7 @@ def counts(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, max_value
 
     check_dtype("strategies.counts", "dtype", dtype)
     check_trait("strategies.counts", dtype, trait)
-    if not 0 <= max_value <= UINT32_MAX:
-        raise ParameterError(message("strategies.counts", "max_value", max_value, f"an int in [0, {UINT32_MAX}]"))
+    max_value = as_int("strategies.counts", "max_value", max_value, 0, UINT32_MAX)
     vl = lane_count(dtype, trait)
     edges = [0, 1, vl - 1, vl, vl + 1, 2 * vl - 1, 2 * vl, 2 * vl + 1, UINT32_MAX + 1 - vl, UINT32_MAX]
     return st.one_of(
@@ -333,6 +340,7 @@ class UbLayout:
         return self.ub.storage.data.copy()
 
 
+@host_api("strategies.ub_layouts")
 def ub_layouts(
     tensors: Sequence[tuple[type[dt.DType], int]] | None = None,
     *,

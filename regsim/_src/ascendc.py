@@ -3,6 +3,7 @@ and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the LocalTensor-level APIs are lo
 """
 
 from regsim._src import reg as Reg
+from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
 from regsim._src.registers import VL
@@ -10,6 +11,7 @@ from regsim._src.registers import VL
 MicroAPI = Reg
 
 
+@host_api("GetVecLen")
 def GetVecLen() -> int:
     """`AscendC::GetVecLen()`: the bytes of one vector register, 256 on Ascend 950. The lanes of
     `T` in a register are `GetVecLen() // T.itemsize` (`rs.testing.lane_count(T)`)."""

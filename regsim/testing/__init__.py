@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import host_api
 from regsim._src.memory import LocalTensor
 from regsim._src.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne, check_dtype, check_trait, to_lanes
 from regsim._src.registers import lane_count as _lane_count
@@ -35,6 +36,7 @@ __all__ = ["assert_mask_equal", "assert_reg_equal", "assert_ub_equal", "lane_cou
 Lanes = RegTensor[Any] | npt.ArrayLike
 
 
+@host_api("testing.lane_count")
 def lane_count(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
     """Lanes of `dtype` in one `RegTensor`: `GetVecLen() / sizeof(T)` (256 / itemsize), twice
     that for a b64 or complex32 `RegTraitNumTwo` register."""
@@ -61,6 +63,7 @@ def _assert_bits(api: str, got: npt.NDArray[Any], want: npt.NDArray[Any], inputs
     reference.assert_lanes(got, want, what=api, inputs=shown)
 
 
+@host_api("testing.assert_reg_equal")
 def assert_reg_equal(actual: RegTensor[Any], expected: Lanes, *, inputs: Mapping[str, Lanes] | None = None) -> None:
     """`actual`'s lanes equal `expected`'s bit for bit: a `RegTensor` of the same dtype, or
     values (one per lane) that `actual.dtype` holds exactly. `inputs` (name → register or
@@ -71,6 +74,7 @@ def assert_reg_equal(actual: RegTensor[Any], expected: Lanes, *, inputs: Mapping
     _assert_bits("assert_reg_equal", actual.numpy(), want, inputs)
 
 
+@host_api("testing.assert_mask_equal")
 def assert_mask_equal(
     actual: MaskReg,
     expected: MaskReg | npt.ArrayLike,
@@ -96,6 +100,7 @@ def assert_mask_equal(
     _assert_bits("assert_mask_equal", read(actual).view(np.uint8), want.view(np.uint8), inputs)
 
 
+@host_api("testing.assert_ub_equal")
 def assert_ub_equal(tensor: LocalTensor[Any], expected: LocalTensor[Any] | npt.ArrayLike) -> None:
     """`tensor`'s elements equal `expected`'s bit for bit: a `LocalTensor` of the same dtype, or
     values (as many as the tensor's `GetSize()`) its dtype holds exactly."""
