@@ -1,4 +1,4 @@
-"""Add / Sub without carry (semantics.md §2.6) for every accepted dtype and trait, ZEROING and
+"""Add / Sub without carry (the Ascend C `Add` and `Sub` pages) for every accepted dtype and trait, ZEROING and
 MERGING, against the lane oracle; 8-bit Add/Sub exhaustively over all 65 536 input pairs."""
 
 from __future__ import annotations

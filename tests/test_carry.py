@@ -1,5 +1,5 @@
 """Carry ops (Add/Sub with carry out, AddC, SubC) against the lane oracle, and multi-limb
-64/128/256-bit additions and subtractions built from them (semantics.md §2.6)."""
+64/128/256-bit additions and subtractions built from them (the Ascend C `Add`, `Sub`, `AddC` and `SubC` pages)."""
 
 from __future__ import annotations
 

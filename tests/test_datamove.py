@@ -1,4 +1,4 @@
-"""LoadAlign / StoreAlign (semantics.md §2.3): DIST_NORM register loads and stores in the plain,
+"""LoadAlign / StoreAlign (the Ascend C `LoadAlign` and `StoreAlign` pages): DIST_NORM register loads and stores in the plain,
 POST_MODE_UPDATE and AddrReg forms, masked stores, RegTraitNumTwo round trips, and MaskReg
 loads/stores with MaskDist NORM / US / DS / PACK, against byte-level oracles."""
 

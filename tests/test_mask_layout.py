@@ -1,4 +1,4 @@
-"""The MaskReg lane <-> bit rule (semantics.md §1.3): lane i of a T operand is bit i * sizeof(T);
+"""The MaskReg lane <-> bit rule (the Ascend C `MaskReg` page): lane i of a T operand is bit i * sizeof(T);
 b64 RegTraitNumOne bit 8i (32 lanes); b64 / complex64 RegTraitNumTwo bit 4i (64 lanes);
 complex32 RegTraitNumTwo bit 2i (128 lanes). Exhaustive for every dtype and trait."""
 

@@ -1,4 +1,4 @@
-"""UpdateMask (semantics.md §2.1): lanes i < min(n, VL_T), then n -> (n < VL_T ? 0 : n - VL_T),
+"""UpdateMask (the Ascend C `UpdateMask` page): lanes i < min(n, VL_T), then n -> (n < VL_T ? 0 : n - VL_T),
 for every dtype and trait, at the edges and at random, and as a loop covering a count."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_update_mask_edge_counts(dtype, trait, fill):
 
 
 def test_update_mask_doc_example():
-    """D/MaskReg.md: 320 b16 elements give masks of 128, 128, 64 lanes; the count goes 192, 64, 0."""
+    """The Ascend C `MaskReg` page: 320 b16 elements give masks of 128, 128, 64 lanes; the count goes 192, 64, 0."""
     n = rs.Ref(320)
     seen = []
     with rs.VEC_SCOPE():

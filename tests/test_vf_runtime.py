@@ -131,7 +131,7 @@ def test_an_exception_inside_a_vf_ends_it():
 
 
 def test_debug_accessors_work_anywhere(capsys):
-    """Constructors and accessors need no VF (CONTRACT.md, Registers)."""
+    """Constructors and accessors need no VF (docs/api.md, "Registers")."""
     r = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32))
     m = Reg.MaskReg.from_lanes(rs.uint32, np.arange(64) < 3)
     r.Print()

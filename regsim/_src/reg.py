@@ -34,7 +34,7 @@ from regsim._src.registers import (
     UnalignRegForStore,
 )
 
-# Legacy names still compiled by the 950 headers (semantics.md, naming table).
+# Legacy names still compiled by the 950 headers (the Ascend C Reg API pages name them).
 AddCarryOut = Add
 SubCarryOut = Sub
 AddCarryOuts = AddC

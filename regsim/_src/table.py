@@ -69,7 +69,7 @@ class OpSpec:
     carry_in: bool = False
     carry_out: bool = False
     c_api: str = ""  #: the C API (`asc_*`) spelling
-    aliases: tuple[str, ...] = ()  #: legacy names still compiled (semantics.md naming table)
+    aliases: tuple[str, ...] = ()  #: legacy names still compiled (the Ascend C Reg API pages list them)
 
     @functools.cached_property
     def reg_params(self) -> tuple[int, ...]:

@@ -1,4 +1,5 @@
-"""Arithmetic, with and without carry (semantics.md §2.6; D/基础算术/Add.md, Sub.md, AddC.md, SubC.md).
+"""Arithmetic, with and without carry (the Ascend C `Add`, `Sub`, `AddC`
+and `SubC` pages).
 
 The semantics live in `lanes.py` and the op table; these are the typed public faces. `Add` and
 `Sub` dispatch as C++ overloads do: a `MaskReg` first operand selects the carry-out form.

@@ -1,4 +1,5 @@
-"""Aligned data movement between UB and registers (semantics.md §2.3) and `CreateAddrReg` (§1.4).
+"""Aligned data movement between UB and registers (the Ascend C `LoadAlign` and
+`StoreAlign` pages) and `CreateAddrReg` (the `AddrReg` page).
 
 Loads are unpredicated and read whole registers, checked against the UB; stores write only
 active lanes, each checked against the destination pointer's LocalTensor.
@@ -290,7 +291,7 @@ def StoreAlign(dst_addr: Any, src_reg: Any, *rest: Any, dist: Any = None, post_m
     storage = ptr.ub.storage
     if src_reg.trait.REG_NUM == 2 and advance is not None and advance < VL:
         # A two-register tensor is stored by two post-updating stores: the second lands where
-        # the first left the pointer, min(stride, VL_T / 2) elements on (I/dav_3510 store impl).
+        # the first left the pointer, min(stride, VL_T / 2) elements on (as the 950 library's store does).
         half = active.size // 2
         second = addr + advance
         _check_aligned(api, "dst_addr", second, ALIGN, "the second register's store, at dst_addr + post_update_stride")

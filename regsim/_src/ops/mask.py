@@ -1,4 +1,4 @@
-"""Mask creation: `CreateMask`, `UpdateMask` (semantics.md §2.1; D/寄存器数据类型/MaskReg.md)."""
+"""Mask creation: `CreateMask`, `UpdateMask` (the Ascend C `CreateMask`, `UpdateMask` and `MaskReg` pages)."""
 
 from __future__ import annotations
 
