@@ -151,9 +151,10 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(e & top for e in edges))
 
 
-#: bytes one array draw takes from Hypothesis at most (its buffer holds 8 KiB per example);
-#: a longer array's bytes continue from a numpy generator seeded by the drawn ones
-_MAX_DRAWN_BYTES = 2048
+#: bytes one array or mask draw takes from Hypothesis at most: its buffer holds 8 KiB per
+#: example and its health check wants the smallest example under 4 KiB, so a test may draw a
+#: few dozen registers. Longer arrays continue from a numpy generator seeded by the drawn bytes.
+_MAX_DRAWN_BYTES = 128
 
 
 def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
@@ -175,12 +176,13 @@ def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
 def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
     """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype.
 
-    One byte string per array: a header byte, then per lane (or complex component) its uniform
-    bits and one selector byte. The header picks the shape (two bits) and a parameter (six):
-    dense (twice as likely): a share of 0, 1/4, 1/2 or all lanes take the edge value their
-    selector names, the others their uniform bits; sparse: one fill value (an edge or the first
-    lane's bits) with about one lane in 32 different; constant: every lane one edge value (full
-    carry ripples, saturated sums, all-NaN …), when `constant`.
+    One byte string per array: a header byte, then per lane (or complex component) a selector
+    byte and its uniform bits. The header picks the shape (two bits) and a parameter (six):
+    constant (when `constant`; the simplest draw, all-zero bytes, is all lanes 0): every lane one
+    edge value (full carry ripples, saturated sums, all-NaN …); sparse: one fill value (an edge
+    or the first lane's bits) with about one lane in 32 different; dense (the other two
+    shapes): a share of 0, 1/4, 1/2 or all lanes take the edge value their selector names, the
+    others their uniform bits.
     """
     unit = _unit(dtype)
     size = n * (dtype.itemsize // unit.itemsize)  # components (2 per complex element)
@@ -189,11 +191,11 @@ def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: boo
     edges = np.array(edge_bits(dtype), ubits)
 
     def build(blob: npt.NDArray[np.uint8]) -> npt.NDArray[Any]:
-        head, body = int(blob[0]), blob[1:]
-        raw = body[: size * unit.itemsize].view(ubits) & ubits.type(top)
-        select = body[size * unit.itemsize :]
+        head, rows = int(blob[0]), blob[1:].reshape(size, 1 + unit.itemsize)
+        select = rows[:, 0]
+        raw = np.ascontiguousarray(rows[:, 1:]).view(ubits).reshape(size) & ubits.type(top)
         kind, param = head & 3, head >> 2
-        if kind == 3 and constant:
+        if kind == 0 and constant:
             raw = np.full(size, edges[param % edges.size], ubits)
         elif kind == 2:
             fill = edges[param] if param < edges.size else raw[0]

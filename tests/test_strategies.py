@@ -136,3 +136,23 @@ def test_strategies_is_an_attribute_of_the_package():
     """`rs.strategies`, without importing it explicitly (and without hypothesis)."""
     code = "import sys, regsim as rs; rs.strategies.registers; assert 'hypothesis' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_a_test_may_draw_dozens_of_registers_within_hypothesis_limits():
+    """Each draw is at most a few hundred bytes of Hypothesis' 8 KiB budget per example, so
+    a 256-bit carry chain (16 uint32 registers and 2 masks) passes every health check."""
+    drawn = []
+
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=())
+    @given(st.lists(rst.registers(rs.uint32), min_size=16, max_size=16), rst.masks(rs.uint32), rst.masks())
+    def chain(regs, mask, bits):
+        drawn.append(len(regs))
+
+    chain()
+    assert drawn and set(drawn) == {16}
+
+
+@pytest.mark.parametrize("dtype", [rs.int32, rs.half, rs.uint8], ids=lambda d: d.name)
+def test_failures_shrink_to_zero_lanes_and_empty_masks(dtype):
+    assert not _find(rst.lanes(dtype), lambda a: True).view(np.uint8).any()
+    assert not _find(rst.masks(dtype), lambda m: True).bits().any()

@@ -306,7 +306,7 @@ def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bo
     elif dtype is dt.bool_:
         accepted = "bools, or the ints 0 and 1"
     else:
-        accepted = f"values {dtype!r} represents exactly, or cast=True to round them as numpy's astype does"
+        accepted = f"values {dtype!r} holds exactly (or cast=True, where the call takes it, to round as numpy's astype does)"
     raise ParameterError(message(api, "value", bad.item(), accepted))
 
 
