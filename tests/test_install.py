@@ -10,6 +10,7 @@ editable install is new; pip builds it with the project's build backend, as a us
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -71,8 +72,12 @@ def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_mypy_strict_checks_a_kernel_outside_the_clone(python: Path, tmp_path: Path) -> None:
     (tmp_path / "good.py").write_text(GOOD)
     (tmp_path / "bad.py").write_text(BAD)
+    # the tutorial's kernel file, which docs/tutorial.md says `mypy --strict` accepts
+    tutorial = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    (my_add,) = re.findall(r"```python\n(# my_add\.py\n.*?)```", tutorial, re.S)
+    (tmp_path / "my_add.py").write_text(my_add)
     mypy = [str(python), "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(tmp_path / ".cache")]
-    good = _run([*mypy, "good.py"], tmp_path)
+    good = _run([*mypy, "good.py", "my_add.py"], tmp_path)
     assert good.returncode == 0, good.stdout + good.stderr
     bad = _run([*mypy, "bad.py"], tmp_path)
     assert bad.returncode == 1, bad.stdout + bad.stderr
