@@ -252,3 +252,9 @@ def test_asc_vf_call_of_a_plain_function_is_a_vf_context_error() -> None:
     ran = []
     rs.asc_vf_call(rs.simd_vf(lambda: ran.append(1)))
     assert ran == [1]
+
+
+@pytest.mark.parametrize("values", ["abc", None, [object()]])
+def test_values_that_are_not_numbers_are_a_dtype_error(values: Any) -> None:
+    with pytest.raises(DTypeError, match=r"LocalTensor\.set: values\.dtype = .*; accepted: numbers for rs\.float32"):
+        rs.UnifiedBuffer(1024).alloc(rs.float32, 4).set(values)

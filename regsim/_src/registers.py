@@ -288,10 +288,10 @@ def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bo
     target = dtype.np_dtype
     if arr.dtype == target:
         return arr
-    if np.issubdtype(target, np.integer) and arr.dtype.kind not in "iub":
-        raise DTypeError(
-            message(api, "values.dtype", arr.dtype, f"integers{' (the bits)' if dtype.bits_only else ''} for {dtype!r}")
-        )
+    integral = np.issubdtype(target, np.integer)
+    if arr.dtype.kind in "OSUMm" or (integral and arr.dtype.kind not in "iub"):  # objects, text, times
+        kind = f"integers{' (the bits)' if dtype.bits_only else ''}" if integral else "numbers"
+        raise DTypeError(message(api, "values.dtype", arr.dtype, f"{kind} for {dtype!r}"))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         out = arr.astype(target)
@@ -300,7 +300,7 @@ def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bo
     if cast or not inexact.any():
         return out
     bad = arr[inexact][0]
-    if np.issubdtype(target, np.integer):
+    if integral:
         info = np.iinfo(target)
         accepted = f"{dtype!r} values in [{info.min}, {info.max}]"
     elif dtype is dt.bool_:
