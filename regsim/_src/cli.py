@@ -247,7 +247,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="regsim",
         description="Run regsim example kernels and compare their outputs bit-exactly with a reference.",
         epilog="An example module defines run(seed: int = 0) -> dict[str, tuple[got, expected]] of numpy arrays; "
-        "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error.",
+        "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error, "
+        "2 a mistake on the command line.",
     )
     parser.add_argument("--version", action="version", version=f"regsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
