@@ -42,6 +42,8 @@ MISUSES: dict[str, tuple[Callable[[], object], str]] = {
     "configure keyword": (lambda: rs.configure(mask_fil="group"), "configure: mask_fil = 'group' (an unknown keyword)"),
     "configure positional": (lambda: rs.configure(True), "configure: arguments = True (extra positional)"),
     "simd_vf missing": (lambda: rs.simd_vf(), "simd_vf: f = missing"),
+    "configure type": (lambda: rs.configure(check_uninitialized="no").__enter__(), "configure: check_uninitialized = 'no'"),
+    "LocalTensor missing": (lambda: rs.LocalTensor(UB, rs.int32), "LocalTensor: addr = missing"),
     "GetVecLen extra": (lambda: rs.GetVecLen(4), "GetVecLen: arguments = 4"),
     "assert_reg_equal keyword": (
         lambda: rs.testing.assert_reg_equal(Reg.RegTensor(rs.int32), [0] * 64, input={}),

@@ -50,6 +50,8 @@ _CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config"
 @contextlib.contextmanager
 def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["lsb", "group"] | None = None) -> Iterator[Config]:
     """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
+    if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
+        raise ParameterError(message("configure", "check_uninitialized", repr(check_uninitialized), "True, False or None"))
     old = _CONFIG.get()
     new = attrs.evolve(
         old,

@@ -90,6 +90,7 @@ class LocalTensor(Generic[T]):
 
     __slots__ = ("addr", "dtype", "position", "size", "ub")
 
+    @host_api("LocalTensor")
     def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, size: int, position: TPosition) -> None:
         self.ub, self.dtype, self.addr, self.size, self.position = ub, dtype, addr, size, position
 
