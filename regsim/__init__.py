@@ -3,12 +3,14 @@
     import regsim as rs
     from regsim import Reg
 
-See README.md for a tour and docs/ for the semantics regsim settles.
+See README.md for a tour, docs/api.md for the public API and docs/cpp-to-python.md for how
+C++ maps to Python.
 """
 
-from regsim import errors, strategies
+from regsim import errors, strategies, testing
 from regsim._src import ascendc as AscendC
 from regsim._src import reg as Reg
+from regsim._src.ascendc import GetVecLen
 from regsim._src.context import (
     VEC_SCOPE,
     Config,
@@ -54,6 +56,7 @@ __all__ = [
     "AscendC",
     "Config",
     "DType",
+    "GetVecLen",
     "LocalTensor",
     "MicroAPI",
     "Ref",
@@ -84,6 +87,7 @@ __all__ = [
     "simd_callee",
     "simd_vf",
     "strategies",
+    "testing",
     "trace",
     "uint8",
     "uint16",

@@ -17,6 +17,12 @@ maximum, the minimum, -1 and (for floats) ±0, ±inf, NaN, the largest finite, t
 normal and subnormal values; masks that are empty, full, a prefix or a single lane; and
 `UpdateMask` counts 0, 1, VL_T - 1, VL_T, VL_T + 1 and 2**32 - 1.
 
+Strategies are typed by dtype: `registers(rs.int32)` is a `SearchStrategy[RegTensor[rs.int32]]`.
+Each register, lane array or mask is one byte-string draw from Hypothesis (at most 128 bytes,
+longer arrays continue from a generator seeded by them), so a campaign draws well over 1,000
+registers a second (`python bench/bench_strategies.py`) and a failure shrinks towards all-zero
+lanes and empty masks.
+
 Importing this module does not import Hypothesis; each strategy function does, so only users
 who call them need it installed (`pip install regsim[test]`).
 """
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import attrs
 import ml_dtypes
@@ -33,8 +39,10 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import as_int, host_api
 from regsim._src.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
 from regsim._src.registers import (
+    MASK_BITS,
     TRAIT_TWO_DTYPES,
     MaskReg,
     RegTensor,
@@ -67,11 +75,17 @@ __all__ = [
 UINT32_MAX = 2**32 - 1  #: the largest `uint32_t` count `UpdateMask` accepts
 
 MaskFill = Literal["lsb", "group", "noise"]
+T = TypeVar("T", bound=dt.DType)
 
 _finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is untyped
 
 
 # --- dtypes ------------------------------------------------------------------------------------
+@overload
+def dtypes(accepted: None = None, *, bits_only: bool = True) -> SearchStrategy[type[dt.DType]]: ...
+@overload
+def dtypes(accepted: Sequence[type[T]] | frozenset[type[T]], *, bits_only: bool = True) -> SearchStrategy[type[T]]: ...
+@host_api("strategies.dtypes")
 def dtypes(
     accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
 ) -> SearchStrategy[type[dt.DType]]:
@@ -89,6 +103,7 @@ def dtypes(
     return st.sampled_from(pool)
 
 
+@host_api("strategies.dtype_traits")
 def dtype_traits(
     accepted: Sequence[type[dt.DType]] | frozenset[type[dt.DType]] | None = None, *, bits_only: bool = True
 ) -> SearchStrategy[tuple[type[dt.DType], RegTrait]]:
@@ -116,6 +131,7 @@ def _is_float(dtype: type[dt.DType]) -> bool:
     return issubclass(dtype, (dt.Floating, dt.ComplexFloating)) and not dtype.bits_only
 
 
+@host_api("strategies.edge_bits")
 @functools.cache
 def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     """The bit patterns (as unsigned ints of the element's width, or of a complex type's
@@ -141,46 +157,59 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(e & top for e in edges))
 
 
-@functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
-def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
-    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype."""
+#: bytes one array or mask draw takes from Hypothesis at most: its buffer holds 8 KiB per
+#: example and its health check wants the smallest example under 4 KiB, so a test may draw a
+#: few dozen registers. Longer arrays continue from a numpy generator seeded by the drawn bytes.
+_MAX_DRAWN_BYTES = 128
+
+
+def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
+    """`nbytes` bytes from one Hypothesis draw (so an example is one choice, cheap to generate
+    and shrinking towards all-zero bytes)."""
     from hypothesis import strategies as st
 
+    drawn = min(nbytes, _MAX_DRAWN_BYTES)
+
+    def expand(blob: bytes) -> npt.NDArray[np.uint8]:
+        if nbytes > drawn:
+            blob += np.random.default_rng(int.from_bytes(blob, "little")).bytes(nbytes - drawn)
+        return np.frombuffer(blob, np.uint8)
+
+    return st.binary(min_size=drawn, max_size=drawn).map(expand)
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
+def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
+    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype.
+
+    One byte string per array: a header byte, then per lane (or complex component) a selector
+    byte and its uniform bits. The header picks the shape (two bits) and a parameter (six):
+    constant (when `constant`; the simplest draw, all-zero bytes, is all lanes 0): every lane one
+    edge value (full carry ripples, saturated sums, all-NaN …); sparse: one fill value (an edge
+    or the first lane's bits) with about one lane in 32 different; dense (the other two
+    shapes): a share of 0, 1/4, 1/2 or all lanes take the edge value their selector names, the
+    others their uniform bits.
+    """
     unit = _unit(dtype)
-    per = dtype.itemsize // unit.itemsize  # components per element (2 for complex)
+    size = n * (dtype.itemsize // unit.itemsize)  # components (2 per complex element)
     ubits = np.dtype(f"u{unit.itemsize}")
     top = 1 if dtype is dt.bool_ else (1 << (8 * unit.itemsize)) - 1
-    edges = edge_bits(dtype)
-    if dtype is dt.bool_:
-        element: SearchStrategy[int] = st.sampled_from(edges)
-    else:
-        element = st.one_of(st.sampled_from(edges), st.integers(0, top))
-    size = n * per
-    edge_array = np.array(edges, ubits)
+    edges = np.array(edge_bits(dtype), ubits)
 
-    def dense(seed: int, edge_share: float) -> npt.NDArray[Any]:
-        # Hypothesis draws the seed and the share, so examples replay; numpy fills the lanes.
-        rng = np.random.default_rng(seed)
-        raw = rng.integers(0, top, size, dtype=ubits, endpoint=True)
-        at_edge = rng.random(size) < edge_share
-        raw[at_edge] = rng.choice(edge_array, int(at_edge.sum()))
-        return raw
-
-    dense_arrays = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.0, 0.25, 0.5, 1.0]))
-    # sparse: one fill value with a few different lanes (shrinks well)
-    sparse_arrays = st.tuples(element, st.lists(st.tuples(st.integers(0, size - 1), element), max_size=8)).map(
-        lambda fill_changes: _sparse(size, ubits, *fill_changes)
-    )
-    # constant: every lane one edge value (full carry ripples, saturated sums, all-NaN …)
-    constant_arrays = st.sampled_from(edges).map(lambda e: np.full(size, e, ubits))
-
-    @st.composite
-    def arrays(draw: DrawFn) -> npt.NDArray[Any]:
-        # An explicit branch choice: st.one_of would favour the branch with the most choices.
-        kind = draw(st.integers(0, 3))
-        if kind == 3 and constant:
-            return draw(constant_arrays)
-        return draw(sparse_arrays if kind == 2 else dense_arrays)
+    def build(blob: npt.NDArray[np.uint8]) -> npt.NDArray[Any]:
+        head, rows = int(blob[0]), blob[1:].reshape(size, 1 + unit.itemsize)
+        select = rows[:, 0]
+        raw = np.ascontiguousarray(rows[:, 1:]).view(ubits).reshape(size) & ubits.type(top)
+        kind, param = head & 3, head >> 2
+        if kind == 0 and constant:
+            raw = np.full(size, edges[param % edges.size], ubits)
+        elif kind == 2:
+            fill = edges[param] if param < edges.size else raw[0]
+            raw = np.where(select >= 248, np.where(select & 1, edges[select % edges.size], raw), fill)
+        else:
+            at_edge = select < (0, 64, 128, 256)[param & 3]
+            raw = np.where(at_edge, edges[select % edges.size], raw)
+        return finish(raw)
 
     def finish(raw: npt.NDArray[Any]) -> npt.NDArray[Any]:
         values = raw.view(unit)
@@ -190,17 +219,10 @@ def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: boo
             values = np.where(nan, np.zeros(1, unit), values).astype(unit)
         return np.ascontiguousarray(values).view(dtype.np_dtype)
 
-    return arrays().map(finish)
+    return _drawn_bytes(1 + size * (unit.itemsize + 1)).map(build)
 
 
-def _sparse(size: int, ubits: np.dtype[Any], fill: int, changes: list[tuple[int, int]]) -> npt.NDArray[Any]:
-    raw = np.full(size, fill, ubits)
-    for i, v in changes:
-        raw[i] = v
-    return raw
-
-
-@functools.cache
+@host_api("strategies.lanes")
 def lanes(
     dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
 ) -> SearchStrategy[npt.NDArray[Any]]:
@@ -217,45 +239,46 @@ def lanes(
     return _bit_arrays(dtype, lane_count(dtype, trait), allow_nan=allow_nan, constant=constant)
 
 
-def _register(values: npt.NDArray[Any], dtype: type[dt.DType], trait: RegTrait) -> RegTensor[Any]:
-    return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+@host_api("strategies.registers")
+def registers(
+    dtype: type[T], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
+) -> SearchStrategy[RegTensor[T]]:
+    """A written `RegTensor[dtype]` of `trait`, its lanes drawn by `lanes`
+    (`registers(rs.int32)` is a `SearchStrategy[RegTensor[rs.int32]]`)."""
+    return _registers(dtype, trait, allow_nan, constant)
 
 
 @functools.cache
-def registers(
-    dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, allow_nan: bool = True, constant: bool = True
-) -> SearchStrategy[RegTensor[Any]]:
-    """A written `RegTensor` of `dtype` and `trait`, its lanes drawn by `lanes`."""
-    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(functools.partial(_register, dtype=dtype, trait=trait))
+def _registers(dtype: type[dt.DType], trait: RegTrait, allow_nan: bool, constant: bool) -> SearchStrategy[RegTensor[Any]]:
+    def register(values: npt.NDArray[Any]) -> RegTensor[Any]:
+        return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+
+    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(register)
 
 
 # --- masks -------------------------------------------------------------------------------------
-@functools.cache
-def _lane_bools(n: int) -> SearchStrategy[npt.NDArray[np.bool_]]:
-    """n predicate lanes: empty, full, a prefix, a single lane, or random at some density."""
-    from hypothesis import strategies as st
-
-    i = np.arange(n)
-
-    def dense(seed: int, density: float) -> npt.NDArray[np.bool_]:
-        return np.random.default_rng(seed).random(n) < density
-
-    shapes = [
-        st.just(np.zeros(n, np.bool_)),
-        st.just(np.ones(n, np.bool_)),
-        st.integers(0, n).map(lambda k: i < k),
-        st.integers(0, n - 1).map(lambda k: i == k),
-    ]
-    random = st.builds(dense, st.integers(0, 2**64 - 1), st.sampled_from([0.1, 0.5, 0.9]))
-
-    @st.composite
-    def pick(draw: DrawFn) -> npt.NDArray[np.bool_]:
-        # An explicit branch choice: half random, half the structured shapes.
-        return draw(random if draw(st.booleans()) else st.one_of(shapes))
-
-    return pick()
+def _lane_bools(blob: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.bool_]:
+    """n predicate lanes from `_LANE_HEAD + n` drawn bytes: empty, full, a prefix, a single lane
+    (half the draws), or random at a density of 1/10, 1/2 or 9/10. The bytes: the shape, two
+    bytes of prefix length or lane index, then one per lane (a random lane is on when its byte
+    is under the density)."""
+    shape, k = int(blob[0]) & 7, int(blob[1]) | int(blob[2]) << 8
+    if shape == 0:
+        return np.zeros(n, np.bool_)
+    if shape == 1:
+        return np.ones(n, np.bool_)
+    if shape == 2:
+        return np.arange(n) < k % (n + 1)
+    if shape == 3:
+        return np.equal(np.arange(n), k % n)
+    on: npt.NDArray[np.bool_] = blob[_LANE_HEAD : _LANE_HEAD + n] < (26, 128, 230, 128)[shape - 4]
+    return on
 
 
+_LANE_HEAD = 3  #: bytes `_lane_bools` reads before its per-lane bytes
+
+
+@host_api("strategies.masks")
 @functools.cache
 def masks(
     dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne, *, fill: MaskFill = "lsb"
@@ -269,33 +292,29 @@ def masks(
     `rs.configure(mask_fill="group")` producers write); "noise": random, which a consumer of
     `dtype` must ignore. Read the lanes back with `mask.lanes(dtype, trait)`.
     """
-    from hypothesis import strategies as st
-
     if dtype is None:
-        return _lane_bools(256).map(MaskReg.from_bits)
+        return _drawn_bytes(_LANE_HEAD + MASK_BITS).map(lambda b: MaskReg.from_bits(_lane_bools(b, MASK_BITS)))
     check_dtype("strategies.masks", "dtype", dtype)
     check_trait("strategies.masks", dtype, trait)
     if fill not in ("lsb", "group", "noise"):
         raise ParameterError(message("strategies.masks", "fill", repr(fill), '"lsb", "group", "noise"'))
     n, stride = lane_count(dtype, trait), mask_stride(dtype, trait)
-    if fill == "lsb":
-        return _lane_bools(n).map(lambda b: MaskReg.from_lanes(dtype, b, trait))
-    if fill == "group":
-        return _lane_bools(n).map(lambda b: MaskReg.from_bits(np.repeat(b, stride)))
 
-    def with_noise(pair: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]) -> MaskReg:
-        lane_bits, noise = pair
-        bits = noise.copy()
-        bits[::stride] = lane_bits
+    def build(blob: npt.NDArray[np.uint8]) -> MaskReg:
+        lanes = _lane_bools(blob, n)
+        if fill == "lsb":
+            return MaskReg.from_lanes(dtype, lanes, trait)
+        if fill == "group":
+            return MaskReg.from_bits(np.repeat(lanes, stride))
+        bits = np.unpackbits(blob[_LANE_HEAD + n :], bitorder="little").astype(np.bool_)
+        bits[::stride] = lanes
         return MaskReg.from_bits(bits)
 
-    noise = st.integers(0, 2**256 - 1).map(
-        lambda v: np.unpackbits(np.frombuffer(v.to_bytes(32, "little"), np.uint8), bitorder="little").astype(np.bool_)
-    )
-    return st.tuples(_lane_bools(n), noise).map(with_noise)
+    return _drawn_bytes(_LANE_HEAD + n + (MASK_BITS // 8 if fill == "noise" else 0)).map(build)
 
 
 # --- UpdateMask counts -------------------------------------------------------------------------
+@host_api("strategies.counts")
 @functools.cache
 def counts(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, max_value: int = UINT32_MAX) -> SearchStrategy[int]:
     """A `uint32_t` element count for `UpdateMask(dtype, …)`, weighted to its edges: 0, 1,
@@ -306,8 +325,7 @@ def counts(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne, *, max_value
 
     check_dtype("strategies.counts", "dtype", dtype)
     check_trait("strategies.counts", dtype, trait)
-    if not 0 <= max_value <= UINT32_MAX:
-        raise ParameterError(message("strategies.counts", "max_value", max_value, f"an int in [0, {UINT32_MAX}]"))
+    max_value = as_int("strategies.counts", "max_value", max_value, 0, UINT32_MAX)
     vl = lane_count(dtype, trait)
     edges = [0, 1, vl - 1, vl, vl + 1, 2 * vl - 1, 2 * vl, 2 * vl + 1, UINT32_MAX + 1 - vl, UINT32_MAX]
     return st.one_of(
@@ -330,6 +348,7 @@ class UbLayout:
         return self.ub.storage.data.copy()
 
 
+@host_api("strategies.ub_layouts")
 def ub_layouts(
     tensors: Sequence[tuple[type[dt.DType], int]] | None = None,
     *,

@@ -7,15 +7,11 @@ examples while iterating), "thorough" (many examples, for a nightly run).
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import regsim as rs
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # `import oracles` from any test module
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 settings.register_profile("ci", max_examples=60, **_COMMON)

@@ -1,4 +1,4 @@
-"""The four worked carry examples of the AddC API page (seeds/003, D/基础算术/AddC.md), run through
+"""The four worked carry examples of the AddC API page (the Ascend C `AddC` API page), run through
 Reg.AddC inside a VF: the carry is read from the MaskReg at bit 4i and stored to UB with
 StoreAlign(MaskDist.DIST_NORM) (bit k = byte k // 8, bit k % 8)."""
 

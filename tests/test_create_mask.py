@@ -1,15 +1,15 @@
-"""CreateMask (semantics.md §2.1; docs/semantics-decisions.md §5): every MaskPattern for every
+"""CreateMask (the Ascend C `CreateMask` page; docs/semantics-decisions.md §5): every MaskPattern for every
 register width, its bit layout under mask_fill "lsb" and "group", and which VLn are errors."""
 
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 
 import regsim as rs
 from regsim import Reg
 from regsim._src.dtypes import ALL_DTYPES
+from regsim.testing import reference as O
 
 #: every dtype with RegTraitNumOne (b8, b16, b32, b64 widths) and the RegTraitNumTwo types
 WIDTHS = [(d, Reg.RegTraitNumOne) for d in ALL_DTYPES] + [

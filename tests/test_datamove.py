@@ -1,11 +1,10 @@
-"""LoadAlign / StoreAlign (semantics.md §2.3): DIST_NORM register loads and stores in the plain,
+"""LoadAlign / StoreAlign (the Ascend C `LoadAlign` and `StoreAlign` pages): DIST_NORM register loads and stores in the plain,
 POST_MODE_UPDATE and AddrReg forms, masked stores, RegTraitNumTwo round trips, and MaskReg
 loads/stores with MaskDist NORM / US / DS / PACK, against byte-level oracles."""
 
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +13,7 @@ import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
+from regsim.testing import reference as O
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
 PAIRS = [(d, Reg.RegTraitNumOne) for d in ALL_DTYPES] + [

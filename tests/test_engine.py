@@ -6,12 +6,12 @@ library's quirks regsim reproduces (two-register post-update stores, b64 DIST_NO
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 
 import regsim as rs
 from regsim import Reg
 from regsim.errors import AlignmentError, DTypeError, OutOfBoundsError
+from regsim.testing import reference as O
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
 ZEROING, MERGING = Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING

@@ -1,6 +1,6 @@
 """Every error class of rs.errors, raised by the call that breaks the rule, with a message naming
 the API, the parameter and the value; and "a failed call changes nothing": every register, mask,
-UB byte (and written flag) and pointer is as it was (CONTRACT.md, Errors)."""
+UB byte (and written flag) and pointer is as it was (docs/cpp-to-python.md, "Errors")."""
 
 from __future__ import annotations
 

@@ -180,20 +180,77 @@ def test_bad_return_value_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixt
     assert capsys.readouterr().out.startswith("ERROR not_a_dict")
 
 
-def test_missing_file_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["run", str(tmp_path / "nope.py")]) == 1
-    out = capsys.readouterr().out
-    assert out.startswith("ERROR nope") and "no such example file" in out
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["run", "nope.py"], "regsim run: error: nope.py: no such file"),
+        (["run", "."], "regsim run: error: .: not a file"),
+        (["run", "--seed", "-1", "x.py"], "regsim run: error: argument --seed: '-1' is not a non-negative int"),
+        (["run", "--seed", "one", "x.py"], "regsim run: error: argument --seed: 'one' is not a non-negative int"),
+        (["examples", "--seed", "-5"], "regsim examples: error: argument --seed: '-5' is not a non-negative int"),
+        (["examples", "--package", "no_such_pkg"], "regsim examples: error: cannot import the examples package 'no_such_pkg': "),
+        (["run"], "regsim run: error: the following arguments are required: path"),
+        ([], "regsim: error: the following arguments are required: COMMAND"),
+        (["frobnicate"], "regsim: error: argument COMMAND: invalid choice: 'frobnicate'"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(
+    argv: list[str], line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(line) and captured.err.count("\n") == 1, captured.err
 
 
-def test_help_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_file_among_several_runs_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["run", str(EXAMPLES_DIR / "add_carry_vf.py"), str(tmp_path / "nope.py")]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_a_kernels_own_exception_prints_its_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "raises.py"
+    path.write_text("def helper():\n    raise RuntimeError('boom')\n\ndef run(seed=0):\n    helper()\n")
+    assert cli.main(["run", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ERROR raises" and "Traceback (most recent call last):" in out[1]
+    assert any("in helper" in line for line in out) and out[-1].strip() == "RuntimeError: boom"
+
+
+def test_run_takes_several_files_and_sums_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(textwrap.dedent(BROKEN))
+    assert cli.main(["run", str(EXAMPLES_DIR / "add_carry_vf.py"), str(bad), str(EXAMPLES_DIR / "u64_add_vf.py")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("PASS add_carry_vf") and any(line.startswith("PASS u64_add_vf") for line in out)
+    assert "FAIL bad  (2 outputs, 20 elements)" in out
+    assert out[-1] == "2 passed, 1 failed: bad"
+    assert cli.main(["run", str(EXAMPLES_DIR / "add_carry_vf.py"), str(EXAMPLES_DIR / "u64_add_vf.py")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_a_kernel_imports_a_module_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    (folder / "sibling_reference_for_regsim_test.py").write_text("import numpy as np\nEXPECTED = np.arange(3)\n")
+    (folder / "uses_sibling.py").write_text(
+        "import numpy as np\nimport sibling_reference_for_regsim_test as ref\n\n"
+        "def run(seed=0):\n    return {'a': (np.arange(3), ref.EXPECTED)}\n"
+    )
+    before = list(sys.path)
+    try:
+        assert cli.main(["run", str(folder / "uses_sibling.py")]) == 0
+        assert capsys.readouterr().out.startswith("PASS uses_sibling")
+        assert sys.path == before  # the folder is on sys.path only while its file runs
+    finally:
+        sys.modules.pop("sibling_reference_for_regsim_test", None)
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         cli.main(["--help"])
     assert exc.value.code == 0
     assert "usage: regsim" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as exc:
-        cli.main([])
-    assert exc.value.code == 2
 
 
 @pytest.mark.skipif(shutil.which("regsim") is None, reason="the regsim console script is not installed")
@@ -203,9 +260,10 @@ def test_console_script_from_another_directory(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1] == f"{len(NAMES)} passed, 0 failed"
 
 
-def test_python_dash_m() -> None:
+@pytest.mark.parametrize("module", ["regsim", "regsim._src.cli"])
+def test_python_dash_m(module: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "regsim._src.cli", "run", str(EXAMPLES_DIR / "add_carry_vf.py")],
+        [sys.executable, "-m", module, "run", str(EXAMPLES_DIR / "add_carry_vf.py")],
         capture_output=True,
         text=True,
         check=False,

@@ -1,11 +1,10 @@
-"""The MaskReg lane <-> bit rule (semantics.md §1.3): lane i of a T operand is bit i * sizeof(T);
+"""The MaskReg lane <-> bit rule (the Ascend C `MaskReg` page): lane i of a T operand is bit i * sizeof(T);
 b64 RegTraitNumOne bit 8i (32 lanes); b64 / complex64 RegTraitNumTwo bit 4i (64 lanes);
 complex32 RegTraitNumTwo bit 2i (128 lanes). Exhaustive for every dtype and trait."""
 
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +13,7 @@ import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
+from regsim.testing import reference as O
 
 PAIRS = [(d, Reg.RegTraitNumOne) for d in ALL_DTYPES] + [
     (d, Reg.RegTraitNumTwo) for d in (rs.int64, rs.uint64, rs.complex64, rs.complex32)

@@ -4,7 +4,6 @@ forms regsim does not model yet."""
 from __future__ import annotations
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +11,7 @@ from hypothesis import strategies as st
 import regsim as rs
 from regsim import Reg
 from regsim.errors import AlignmentError, UnsupportedError
+from regsim.testing import reference as O
 
 U32 = 0xFFFFFFFF
 

@@ -1,6 +1,6 @@
 """Meta-tests of the op registry: every spec is public with its legacy aliases, its face's typed
 signature matches its operands, dtypes and modes (so mypy refuses what the spec refuses), and
-every modelled op has an oracle in tests/oracles.py that some test uses."""
+every modelled op has an oracle in regsim.testing.reference that some test uses."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import re
 import typing
 from pathlib import Path
 
-import oracles as O
 import pytest
 
 import regsim as rs
 from regsim._src.dtypes import ALL_DTYPES, DType
 from regsim._src.spec import FACES, REGISTRY, Kind, OpSpec
+from regsim.testing import reference as O
 
 TESTS = Path(__file__).resolve().parent
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in TESTS.glob("test_*.py") if p.name != Path(__file__).name}
@@ -130,6 +130,6 @@ def test_every_oracle_is_used_by_a_test(key: str) -> None:
 
 
 def test_oracles_do_not_import_regsim() -> None:
-    """The oracles are independent: tests/oracles.py never imports the code under test."""
+    """The oracles are independent: regsim.testing.reference never imports the code under test."""
     source = inspect.getsource(O)
     assert not re.search(r"^\s*(from|import)\s+regsim", source, re.MULTILINE)

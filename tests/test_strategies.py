@@ -8,7 +8,8 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import find, given
+from hypothesis import Phase, given, settings
+from hypothesis import find as _find
 from hypothesis import strategies as st
 
 import regsim as rs
@@ -16,6 +17,11 @@ from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
 from regsim._src.registers import TRAIT_TWO_DTYPES, lane_count
+
+
+def find(strategy, condition):
+    """The first example drawn that meets `condition` (no shrinking: only reaching it matters)."""
+    return _find(strategy, condition, settings=settings(phases=[Phase.generate], database=None, max_examples=2000))
 
 
 @given(rst.dtypes())
@@ -127,6 +133,26 @@ def test_importing_strategies_does_not_import_hypothesis():
 
 
 def test_strategies_is_an_attribute_of_the_package():
-    """CONTRACT.md: `rs.strategies`, without importing it explicitly (and without hypothesis)."""
+    """`rs.strategies`, without importing it explicitly (and without hypothesis)."""
     code = "import sys, regsim as rs; rs.strategies.registers; assert 'hypothesis' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_a_test_may_draw_dozens_of_registers_within_hypothesis_limits():
+    """Each draw is at most a few hundred bytes of Hypothesis' 8 KiB budget per example, so
+    a 256-bit carry chain (16 uint32 registers and 2 masks) passes every health check."""
+    drawn = []
+
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=())
+    @given(st.lists(rst.registers(rs.uint32), min_size=16, max_size=16), rst.masks(rs.uint32), rst.masks())
+    def chain(regs, mask, bits):
+        drawn.append(len(regs))
+
+    chain()
+    assert drawn and set(drawn) == {16}
+
+
+@pytest.mark.parametrize("dtype", [rs.int32, rs.half, rs.uint8], ids=lambda d: d.name)
+def test_failures_shrink_to_zero_lanes_and_empty_masks(dtype):
+    assert not _find(rst.lanes(dtype), lambda a: True).view(np.uint8).any()
+    assert not _find(rst.masks(dtype), lambda m: True).bits().any()

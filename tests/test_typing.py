@@ -1,4 +1,4 @@
-"""The typing tests (STYLE.md point 8): `mypy --strict` must accept `typings/pass/` and reject
+"""The typing tests (numpy's and attrs' style of typing tests): `mypy --strict` must accept `typings/pass/` and reject
 every marked line of `typings/fail/`, with the marked error code, and nothing else.
 
 A failing line in `typings/fail/*.py` ends with `# E: <code>` (several codes: `# E: call-arg, arg-type`).

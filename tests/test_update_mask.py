@@ -1,4 +1,4 @@
-"""UpdateMask (semantics.md §2.1): lanes i < min(n, VL_T), then n -> (n < VL_T ? 0 : n - VL_T),
+"""UpdateMask (the Ascend C `UpdateMask` page): lanes i < min(n, VL_T), then n -> (n < VL_T ? 0 : n - VL_T),
 for every dtype and trait, at the edges and at random, and as a loop covering a count."""
 
 from __future__ import annotations
@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import oracles as O
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +14,7 @@ import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
 from regsim._src.dtypes import ALL_DTYPES
+from regsim.testing import reference as O
 
 PAIRS = [(d, Reg.RegTraitNumOne) for d in ALL_DTYPES] + [
     (d, Reg.RegTraitNumTwo) for d in (rs.int64, rs.uint64, rs.complex64, rs.complex32)
@@ -49,7 +49,7 @@ def test_update_mask_edge_counts(dtype, trait, fill):
 
 
 def test_update_mask_doc_example():
-    """D/MaskReg.md: 320 b16 elements give masks of 128, 128, 64 lanes; the count goes 192, 64, 0."""
+    """The Ascend C `MaskReg` page: 320 b16 elements give masks of 128, 128, 64 lanes; the count goes 192, 64, 0."""
     n = rs.Ref(320)
     seen = []
     with rs.VEC_SCOPE():

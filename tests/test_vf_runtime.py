@@ -1,5 +1,5 @@
-"""The VF runtime (CONTRACT.md: simd_vf, simd_callee, asc_vf_call, VF_CALL, VEC_SCOPE; semantics.md
-§3.1-3.2): the ways to run a VF, by-value UbPtr arguments, __simd_callee__ rules, scoping."""
+"""The VF runtime (simd_vf, simd_callee, asc_vf_call, VF_CALL, VEC_SCOPE; docs/api.md): the ways
+to run a VF, by-value UbPtr arguments, __simd_callee__ rules, scoping."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def copy_body(dst: rs.UbPtr, src: rs.UbPtr, count: int, out: dict) -> None:
 copy_vf = rs.simd_vf(copy_body)
 
 
-@pytest.mark.parametrize("how", ["decorated", "asc_vf_call", "asc_vf_call decorated", "VF_CALL", "VEC_SCOPE"])
+@pytest.mark.parametrize("how", ["decorated", "asc_vf_call", "asc_vf_call keywords", "VF_CALL", "VEC_SCOPE"])
 def test_every_way_to_run_a_vf(how):
     _, src, dst = _setup()
     sp, dp = src.GetPhyAddr(), dst.GetPhyAddr()
@@ -45,8 +45,8 @@ def test_every_way_to_run_a_vf(how):
     if how == "decorated":
         copy_vf(dp, sp, 200, out)
     elif how == "asc_vf_call":
-        rs.asc_vf_call(copy_body, dp, sp, 200, out)
-    elif how == "asc_vf_call decorated":
+        rs.asc_vf_call(copy_vf, dp, sp, 200, out)
+    elif how == "asc_vf_call keywords":
         rs.asc_vf_call(copy_vf, dp, sp, count=200, out=out)
     elif how == "VF_CALL":
         rs.AscendC.VF_CALL(copy_vf, dp, sp, 200, out)
@@ -63,6 +63,19 @@ def test_every_way_to_run_a_vf(how):
     # registers may be read after the VF ends
     assert list(out["reg"].numpy()) == list(range(192, 256))
     assert out["mask"].lanes(rs.int32).sum() == 200 - 192 and out["n"] == 0
+
+
+@pytest.mark.parametrize("call", [rs.asc_vf_call, rs.AscendC.VF_CALL], ids=["asc_vf_call", "VF_CALL"])
+def test_only_a_simd_vf_function_runs_as_a_vf(call):
+    """C++ compiles asc_vf_call<F> only for a __simd_vf__ F: a plain function (or a
+    __simd_callee__ one) is a VfContextError, and nothing of it runs."""
+    _, src, dst = _setup()
+    out: dict = {}
+    with pytest.raises(VfContextError, match=r"F = copy_body; accepted: a function decorated with @rs\.simd_vf"):
+        call(copy_body, dst.GetPhyAddr(), src.GetPhyAddr(), 200, out)
+    with pytest.raises(VfContextError, match="F = "):
+        call(rs.simd_callee(copy_body), dst.GetPhyAddr(), src.GetPhyAddr(), 200, out)
+    assert out == {} and not dst.numpy().any()
 
 
 def test_post_update_outside_a_call_moves_the_callers_pointer_and_aliases():
@@ -118,7 +131,7 @@ def test_an_exception_inside_a_vf_ends_it():
 
 
 def test_debug_accessors_work_anywhere(capsys):
-    """Constructors and accessors need no VF (CONTRACT.md, Registers)."""
+    """Constructors and accessors need no VF (docs/api.md, "Registers")."""
     r = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32))
     m = Reg.MaskReg.from_lanes(rs.uint32, np.arange(64) < 3)
     r.Print()

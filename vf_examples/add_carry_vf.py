@@ -1,6 +1,6 @@
 """AddVF of the AddC page: 32-bit add with carry out, carry masks stored to UB (MaskDist.DIST_NORM).
 
-The C++ twin (the `AddC` page's example, D/基础算术/AddC.md):
+The C++ twin (the example of the Ascend C `AddC` API page):
 
     template <typename T>
     static __simd_vf__ inline void AddVF(__ubuf__ T* dst0Addr, __ubuf__ T* dst1Addr, __ubuf__ T* src0Addr,

@@ -2,7 +2,7 @@
 
 On Ascend 950, b64 arithmetic runs on `RegTensor<uint64_t, RegTraitNumTwo>`: `LoadAlign` reads
 2·VL = 512 B (64 elements) and de-interleaves them, `reg[0]` = the 64 low 32-bit words and
-`reg[1]` = the 64 high words. `Add` on such a tensor is (I/dav_3510/kernel_reg_compute_vec_binary_impl.h):
+`reg[1]` = the 64 high words. `Add` on such a tensor is (the 950 library's `kernel_reg_compute_vec_binary_impl.h`):
 
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
     __simd_callee__ inline void AddB64Impl(U& dstReg, U& srcReg0, U& srcReg1, MaskReg& mask)

@@ -1,11 +1,21 @@
-"""`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, the shared enums,
+"""`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the LocalTensor-level APIs are lowerings to come.
 """
 
 from regsim._src import reg as Reg
+from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
+from regsim._src.registers import VL
 
 MicroAPI = Reg
 
-__all__ = ["CMPMODE", "VF_CALL", "MicroAPI", "Reg", "RoundMode", "SpecialPurposeReg", "TPosition"]
+
+@host_api("GetVecLen")
+def GetVecLen() -> int:
+    """`AscendC::GetVecLen()`: the bytes of one vector register, 256 on Ascend 950. The lanes of
+    `T` in a register are `GetVecLen() // T.itemsize` (`rs.testing.lane_count(T)`)."""
+    return VL
+
+
+__all__ = ["CMPMODE", "VF_CALL", "GetVecLen", "MicroAPI", "Reg", "RoundMode", "SpecialPurposeReg", "TPosition"]

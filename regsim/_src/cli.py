@@ -1,7 +1,8 @@
 """The `regsim` console command: run example kernels and check them bit-exactly.
 
-    regsim run vf_examples/add_carry_vf.py     # one example file, by path
+    regsim run vf_examples/add_carry_vf.py     # example files, by path (one or several)
     regsim examples                            # every module of the installed vf_examples package
+    python -m regsim ...                       # the same, without the console script
 
 The example contract
 --------------------
@@ -14,20 +15,26 @@ regsim and what an independent reference (Python ints or numpy, never regsim) sa
 `got` and `expected` must have the same dtype and shape; they are compared bit by bit (the raw
 bytes of each element), so floats compare by their bits and a NaN equals the same NaN. `seed`
 drives the example's random inputs. The module docstring's first line is its description.
+
+`regsim run` imports each file as a script would run: with the file's folder first on
+`sys.path`, so a kernel file can import a module beside it. Exit status: 0 when every output
+of every file matches, 1 when one differs or a kernel raised (its traceback is printed), 2 for
+a mistake on the command line (a missing file, a negative `--seed` …), told in one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import pkgutil
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import attrs
 import numpy as np
@@ -173,14 +180,27 @@ def example_names(package: str = EXAMPLES_PACKAGE) -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_") and not m.ispkg)
 
 
-def run_file(path: str | Path, seed: int = 0) -> Result:
-    """`regsim run PATH`: load the file and check it; import or load errors become ERROR results."""
-    name = Path(path).stem
+@contextlib.contextmanager
+def _first_on_path(folder: Path) -> Iterator[None]:
+    """`folder` first on `sys.path` for the block, as Python puts a script's folder."""
+    entry = str(folder)
+    sys.path.insert(0, entry)
     try:
-        module = load_file(path)
-    except Exception:
-        return Result(name, error=traceback.format_exc())
-    return run_module(module, seed, name)
+        yield
+    finally:
+        sys.path.remove(entry)
+
+
+def run_file(path: str | Path, seed: int = 0) -> Result:
+    """`regsim run PATH`: load the file (its folder first on `sys.path`) and check it; import
+    or load errors become ERROR results."""
+    name = Path(path).stem
+    with _first_on_path(Path(path).resolve().parent):
+        try:
+            module = load_file(path)
+        except Exception:
+            return Result(name, error=traceback.format_exc())
+        return run_module(module, seed, name)
 
 
 def run_examples(seed: int = 0, package: str = EXAMPLES_PACKAGE) -> list[Result]:
@@ -200,26 +220,53 @@ def _print(result: Result, out: TextIO) -> None:
     out.write("\n".join(result.lines()) + "\n")
 
 
+class UsageError(Exception):
+    """A mistake on the command line: `main` prints it in one line and exits with status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message}")
+
+
+def _seed(text: str) -> int:
+    """A `--seed`: a non-negative int (numpy's generators take no negative seed)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative int")
+    return seed
+
+
 def _parser() -> argparse.ArgumentParser:
     from regsim import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="regsim",
         description="Run regsim example kernels and compare their outputs bit-exactly with a reference.",
         epilog="An example module defines run(seed: int = 0) -> dict[str, tuple[got, expected]] of numpy arrays; "
-        "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error.",
+        "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error, "
+        "2 a mistake on the command line.",
     )
     parser.add_argument("--version", action="version", version=f"regsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    run = sub.add_parser("run", help="run one example file and check it", description="Run one example file and check it.")
-    run.add_argument("path", help="a Python file defining run(seed), e.g. vf_examples/add_carry_vf.py")
-    run.add_argument("--seed", type=int, default=0, help="seed for the example's random inputs (default 0)")
+    run = sub.add_parser(
+        "run",
+        help="run example files and check them",
+        description="Run example files and check them. Each file is imported with its folder first on sys.path.",
+    )
+    run.add_argument(
+        "paths", nargs="+", metavar="path", help="a Python file defining run(seed), e.g. vf_examples/add_carry_vf.py"
+    )
+    run.add_argument("--seed", type=_seed, default=0, help="seed for the examples' random inputs, a non-negative int (default 0)")
     ex = sub.add_parser(
         "examples",
         help="run every bundled example",
         description=f"Run every module of an examples package (default: the installed {EXAMPLES_PACKAGE}).",
     )
-    ex.add_argument("--seed", type=int, default=0, help="seed for the examples' random inputs (default 0)")
+    ex.add_argument("--seed", type=_seed, default=0, help="seed for the examples' random inputs, a non-negative int (default 0)")
     ex.add_argument(
         "--package",
         default=EXAMPLES_PACKAGE,
@@ -229,20 +276,31 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `regsim` console script. Returns the exit status."""
-    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    """The `regsim` console script. Returns the exit status (0 pass, 1 fail, 2 usage error)."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as e:
+        sys.stderr.write(f"{e}\n")
+        return 2
+
+
+def _main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
     out = sys.stdout
     if args.command == "run":
-        result = run_file(args.path, args.seed)
-        _print(result, out)
-        return 0 if result.ok else 1
-    try:
-        results = run_examples(args.seed, args.package)
-    except ImportError as e:
-        out.write(f"ERROR cannot import the examples package {args.package!r}: {e}\n")
-        return 1
+        for path in args.paths:
+            if not Path(path).is_file():
+                raise UsageError(f"regsim run: error: {path}: {'not a file' if Path(path).exists() else 'no such file'}")
+        results = [run_file(path, args.seed) for path in args.paths]
+    else:
+        try:
+            results = run_examples(args.seed, args.package)
+        except ImportError as e:
+            raise UsageError(f"regsim examples: error: cannot import the examples package {args.package!r}: {e}") from None
     for result in results:
         _print(result, out)
+    if args.command == "run" and len(results) == 1:
+        return 0 if results[0].ok else 1
     failed = [r.name for r in results if not r.ok]
     summary = f"{len(results) - len(failed)} passed, {len(failed)} failed"
     out.write(summary + (f": {', '.join(failed)}" if failed else "") + "\n")

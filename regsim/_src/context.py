@@ -17,7 +17,8 @@ from typing import Any, Generic, Literal, ParamSpec, TypeVar
 import attrs
 import numpy as np
 
-from regsim.errors import VfContextError
+from regsim._src.binding import host_api
+from regsim.errors import ParameterError, VfContextError, message
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -45,9 +46,12 @@ DEFAULT_CONFIG = Config()
 _CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config", default=DEFAULT_CONFIG)
 
 
+@host_api("configure")
 @contextlib.contextmanager
 def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["lsb", "group"] | None = None) -> Iterator[Config]:
     """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
+    if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
+        raise ParameterError(message("configure", "check_uninitialized", repr(check_uninitialized), "True, False or None"))
     old = _CONFIG.get()
     new = attrs.evolve(
         old,
@@ -55,8 +59,6 @@ def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["ls
         mask_fill=old.mask_fill if mask_fill is None else mask_fill,
     )
     if new.mask_fill not in ("lsb", "group"):
-        from regsim.errors import ParameterError, message
-
         raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
     token = _CONFIG.set(new)
     try:
@@ -99,6 +101,7 @@ def in_vf() -> bool:
     return _VF.get() is not None
 
 
+@host_api("VEC_SCOPE")
 @contextlib.contextmanager
 def VEC_SCOPE() -> Iterator[VfContext]:
     """`__VEC_SCOPE__ { ... }`: the body of the `with` block runs as a vector function."""
@@ -128,34 +131,54 @@ def _by_value(arg: V) -> V:
     return copy() if copy is not None else arg
 
 
-def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
-    """`asc_vf_call<F>(args...)`: run `F` as a vector function, its arguments passed by value."""
-    target: Callable[..., None] = getattr(f, "__regsim_vf_body__", f)
+def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+    """Run `body` as a vector function, its arguments passed by value."""
     with VEC_SCOPE():
-        target(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+        body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+
+
+def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
+    """`asc_vf_call<F>(args...)`: run `F`, a `@rs.simd_vf` function, as a vector function, its
+    arguments passed by value. As in C++, where `F` must be a `__simd_vf__` function, any other
+    callable is a `VfContextError`."""
+    _run_vf(_vf_body("asc_vf_call", f), args, kwargs)
 
 
 def VF_CALL(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
     """`AscendC::VF_CALL<F>(args...)`: the older spelling of `asc_vf_call`."""
-    asc_vf_call(f, *args, **kwargs)
+    _run_vf(_vf_body("VF_CALL", f), args, kwargs)
 
 
+def _vf_body(api: str, f: object) -> Callable[..., None]:
+    body: Callable[..., None] | None = getattr(f, "__regsim_vf_body__", None)
+    if body is None:
+        name = getattr(f, "__qualname__", repr(f))
+        raise VfContextError(message(api, "F", name, "a function decorated with @rs.simd_vf (a __simd_vf__ function)"))
+    return body
+
+
+@host_api("simd_vf")
 def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     """`__simd_vf__`: calling the decorated function runs it as a vector function.
 
     Arguments are passed by value as in C++ (a `UbPtr` is copied on entry).
     """
+    if not callable(f):
+        raise ParameterError(message("simd_vf", "f", repr(f), "a function"))
 
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        asc_vf_call(f, *args, **kwargs)
+        _run_vf(f, args, kwargs)
 
     run.__regsim_vf_body__ = f  # type: ignore[attr-defined]
     return run
 
 
+@host_api("simd_callee")
 def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
     """`__simd_callee__`: a helper callable only from inside a vector function."""
+    if not callable(f):
+        raise ParameterError(message("simd_callee", "f", repr(f), "a function"))
 
     @functools.wraps(f)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -170,6 +193,7 @@ class Ref(Generic[V]):
 
     __slots__ = ("value",)
 
+    @host_api("Ref")
     def __init__(self, value: V) -> None:
         self.value = value
 

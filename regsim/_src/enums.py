@@ -1,6 +1,6 @@
 """Ascend C enums and small structs, with their C++ member names and values.
 
-Reg layer: H/kernel_reg_compute_utils.h (semantics.md §1.6); AscendC: CMPMODE, RoundMode,
+Reg layer: the Ascend C header `kernel_reg_compute_utils.h`; AscendC: CMPMODE, RoundMode,
 TPosition, ReduceType, SpecialPurposeReg. Values equal the C++ ones, so aliases behave as in C++:
 `MaskDist.DIST_PACK is MaskDist.DIST_US` (both 1).
 """

@@ -1,18 +1,19 @@
 """One core's Unified Buffer (UB), the `LocalTensor`s allocated in it and `__ubuf__ T*` pointers.
 
 Every UB byte carries a 'was written' flag, so reading never-written bytes can be reported
-(`Config.check_uninitialized`). Bounds follow CONTRACT.md: loads are checked against the UB,
+(`Config.check_uninitialized`). Bounds: loads are checked against the UB,
 stores and scalar accesses per active lane against the `LocalTensor` the pointer came from.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import as_int, host_api
 from regsim._src.context import current_config
 from regsim._src.enums import TPosition
 from regsim._src.registers import Storage, check_dtype, to_lanes
@@ -28,24 +29,33 @@ T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
 
 TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
+#: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
+#: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
+MAX_UB_SIZE = 2**31
 ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
 
 
 class UnifiedBuffer:
-    """One core's UB: `size` bytes, all allocatable from address 0, never-written until set."""
+    """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
 
+    `size` defaults to the 950's 248 KiB; any positive multiple of 32 bytes up to `MAX_UB_SIZE`
+    (2**31) is accepted, so tests can use a small UB and a large kernel a larger one.
+    """
+
+    @host_api("UnifiedBuffer")
     def __init__(self, size: int = TOTAL_UB_SIZE) -> None:
-        if not isinstance(size, int) or size <= 0 or size % ONE_BLOCK_SIZE:
-            raise ParameterError(message("UnifiedBuffer", "size", size, "a positive multiple of 32 bytes"))
+        size = as_int("UnifiedBuffer", "size", size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
+        if size % ONE_BLOCK_SIZE:
+            raise ParameterError(message("UnifiedBuffer", "size", size, "a positive multiple of 32 bytes, at most 2**31"))
         self.size = size
         self.storage = Storage.fresh(size)
         self._next = 0
 
+    @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
         """A new `LocalTensor` of `count` elements at the next 32-byte aligned free address."""
         check_dtype("UnifiedBuffer.alloc", "dtype", dtype)
-        if not isinstance(count, int) or count <= 0:
-            raise ParameterError(message("UnifiedBuffer.alloc", "count", count, "a positive int"))
+        count = as_int("UnifiedBuffer.alloc", "count", count, 1)
         if not isinstance(position, TPosition):
             raise ParameterError(message("UnifiedBuffer.alloc", "position", position, "a rs.AscendC.TPosition"))
         nbytes = count * dtype.itemsize
@@ -80,6 +90,7 @@ class LocalTensor(Generic[T]):
 
     __slots__ = ("addr", "dtype", "position", "size", "ub")
 
+    @host_api("LocalTensor")
     def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, size: int, position: TPosition) -> None:
         self.ub, self.dtype, self.addr, self.size, self.position = ub, dtype, addr, size, position
 
@@ -87,26 +98,34 @@ class LocalTensor(Generic[T]):
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
+    @host_api("LocalTensor.GetPhyAddr")
     def GetPhyAddr(self) -> UbPtr[T]:
         """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
         return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
 
+    @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
         return self.size
 
     def __getitem__(self, offset: int) -> LocalTensor[T]:
         """`tensor[offset]`: the tensor starting `offset` elements in, as in C++."""
-        if not isinstance(offset, int) or not 0 <= offset < self.size:
-            raise ParameterError(message("LocalTensor[]", "offset", offset, f"an int in [0, {self.size})"))
+        offset = as_int("LocalTensor[]", "offset", offset, 0, self.size - 1)
         return LocalTensor(self.ub, self.dtype, self.addr + offset * self.dtype.itemsize, self.size - offset, self.position)
 
+    @host_api("LocalTensor.numpy")
     def numpy(self) -> npt.NDArray[Any]:
         """A copy of the elements (never-written bytes read as 0)."""
         return self.ub.storage.data[self.addr : self.addr + self.nbytes].view(self.dtype.np_dtype).copy()
 
-    def set(self, values: npt.ArrayLike) -> None:
-        """Write `values` from the start of the tensor (at most `GetSize()` of them)."""
-        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)))
+    @host_api("LocalTensor.set")
+    def set(self, values: npt.ArrayLike, *, cast: bool = False) -> None:
+        """Write `values` from the start of the tensor (at most `GetSize()` of them).
+
+        Each value must be one the dtype holds exactly (70000 in a half tensor, 0.1 in a float32
+        one or an imaginary part in a real one is a `ParameterError`); `cast=True` converts
+        instead, as numpy's `astype` does (round to nearest even, overflow to inf, wrap integers).
+        """
+        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
         if arr.size > self.size:
             raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
         self.ub.storage.write(self.addr, arr.view(np.uint8))
@@ -129,20 +148,35 @@ class UbPtr(Generic[T]):
         self._sig = dtype._ptr_sig  # the static type, as the op engine's plan cache keys it
 
     def __add__(self, n: int) -> UbPtr[T]:
-        if type(n) is not int:
-            if isinstance(n, bool) or not isinstance(n, np.integer):
-                return NotImplemented
-            n = int(n)
-        return UbPtr(self.ub, self.dtype, self.addr + n * self.dtype.itemsize, self.lo, self.hi)
+        """`p + n`: `n` elements further on (a new pointer)."""
+        step = n if type(n) is int else as_int("UbPtr +", "n", n)  # (an exact int is the hot path)
+        return UbPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
 
-    def __sub__(self, n: int) -> UbPtr[T]:
-        return self + (-n)
+    __radd__ = __add__
 
+    @overload
+    def __sub__(self, other: int) -> UbPtr[T]: ...
+    @overload
+    def __sub__(self, other: UbPtr[T]) -> int: ...
+    def __sub__(self, other: int | UbPtr[T]) -> UbPtr[T] | int:
+        """`p - n`: `n` elements back; `q - p`: the elements from `p` to `q` (C's `ptrdiff_t`),
+        for two pointers of one dtype into one UB whose distance is whole elements."""
+        if not isinstance(other, UbPtr):
+            return self + -as_int("UbPtr -", "n", other)
+        distance, size = self.addr - other.addr, self.dtype.itemsize
+        if other.ub is not self.ub or other.dtype is not self.dtype or distance % size:
+            raise ParameterError(
+                message("UbPtr -", "other", repr(other), f"a pointer of {self.dtype!r} into the same UB, whole elements apart")
+            )
+        return distance // size
+
+    @host_api("UbPtr.copy")
     def copy(self) -> UbPtr[T]:
         return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
 
     _vf_argument_copy = copy
 
+    @host_api("UbPtr.reinterpret")
     def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
         """`(__ubuf__ U*)p`: the same address, read as another type."""
         check_dtype("UbPtr.reinterpret", "dtype", dtype)
@@ -163,10 +197,8 @@ class UbPtr(Generic[T]):
 
     # --- aux-scalar access ---------------------------------------------------------------
     def _scalar_addr(self, api: str, i: int) -> int:
-        if not isinstance(i, (int, np.integer)):
-            raise ParameterError(message(api, "index", repr(i), "an int"))
         s = self.dtype.itemsize
-        a = self.addr + int(i) * s
+        a = self.addr + as_int(api, "index", i) * s
         if a % s:
             raise AlignmentError(message(api, "address", f"UB byte {a}", f"a multiple of {s} bytes for {self.dtype!r}"))
         self.check_tensor(api, "index", a, s)

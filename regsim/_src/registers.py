@@ -1,5 +1,6 @@
 """The 950 register file: `RegTensor` (256 B vector registers), `MaskReg` (256-bit predicates),
-`AddrReg`, and the unaligned-access buffers (semantics.md §1.2-1.5).
+`AddrReg`, and the unaligned-access buffers (the Ascend C `RegTensor`, `MaskReg`, `AddrReg`
+and `UnalignReg` pages).
 
 Registers are bytes seen through typed views (Spike's `elt<T>`): a `RegTensor` owns its bytes
 and a per-byte written flag; lanes are `bytes.view(dtype)`; a reinterpret cast is another view
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import warnings
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -18,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -43,7 +46,7 @@ class RegTrait:
 RegTraitNumOne = RegTrait(1)
 RegTraitNumTwo = RegTrait(2)
 
-#: dtypes a RegTensor may hold on Ascend 950 (D/RegTensor.md): every dtype but complex ones
+#: dtypes a RegTensor may hold on Ascend 950 (the Ascend C `RegTensor` page): every dtype but complex ones
 #: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32.
 TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.complex64, dt.complex32})
 
@@ -132,6 +135,7 @@ class RegTensor(Generic[T]):
     dtype: type[T]
     trait: RegTrait
 
+    @host_api("RegTensor")
     def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
         self.dtype = check_dtype("RegTensor", "T", dtype)  # type: ignore[assignment]
         self.trait = check_trait("RegTensor", self.dtype, trait)
@@ -154,8 +158,13 @@ class RegTensor(Generic[T]):
 
     # --- constructors and debug accessors: usable anywhere -------------------------------
     @classmethod
-    def from_numpy(cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne) -> RegTensor[T]:
-        """A register holding `array`'s values, one per lane (length must equal the lane count)."""
+    @host_api("RegTensor.from_numpy")
+    def from_numpy(
+        cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne, cast: bool = False
+    ) -> RegTensor[T]:
+        """A register holding `array`'s values, one per lane (length must equal the lane count).
+
+        Values must fit `dtype` exactly unless `cast=True`, as for `LocalTensor.set`."""
         arr = np.asarray(array)
         if dtype is None:
             found = [d for d in dt.ALL_DTYPES if d.np_dtype == arr.dtype and not d.bits_only]
@@ -170,14 +179,16 @@ class RegTensor(Generic[T]):
             raise ParameterError(
                 message("RegTensor.from_numpy", "array.shape", arr.shape, f"({n},) for {reg.dtype!r} with {reg.trait!r}")
             )
-        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr))
+        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr, cast=cast))
         reg._storage.valid = None
         return reg
 
+    @host_api("RegTensor.numpy")
     def numpy(self) -> npt.NDArray[Any]:
         """The lanes, as a new 1-D array of the register's numpy dtype (never-written bytes read 0)."""
         return np.array(self._get(), copy=True)
 
+    @host_api("RegTensor.reinterpret")
     def reinterpret(self, dtype: type[U], trait: RegTrait = RegTraitNumOne) -> RegTensor[U]:
         """`(RegTensor<U>&)reg`: a view of the same bytes as another type.
 
@@ -197,7 +208,7 @@ class RegTensor(Generic[T]):
         For a RegTraitNumTwo b64 tensor, `reg[0]` holds the low 32-bit words and `reg[1]` the
         high words, so `(RegTensor<uint32_t>&)r.reg[1]` is `r.reg[1].reinterpret(rs.uint32)`.
         """
-        return tuple(self._view_as(self.dtype, RegTraitNumOne, self._span.start + k * VL) for k in range(self.trait.REG_NUM))
+        return _Registers(self._view_as(self.dtype, RegTraitNumOne, self._span.start + k * VL) for k in range(self.trait.REG_NUM))
 
     def _view_as(self, dtype: type[U], trait: RegTrait, offset: int) -> RegTensor[U]:
         view: RegTensor[U] = object.__new__(RegTensor)
@@ -205,6 +216,7 @@ class RegTensor(Generic[T]):
         view._bind(self._storage, offset)
         return view
 
+    @host_api("RegTensor.Print")
     def Print(self) -> None:
         """Print the lanes, as the C++ `Print()` does, 16 per line."""
         values = self._get()
@@ -266,23 +278,42 @@ def halves_to_natural(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
     return x.reshape(2, -1, itemsize // 2).transpose(1, 0, 2).reshape(-1)
 
 
-def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike) -> npt.NDArray[Any]:
-    """`values` as `dtype`'s numpy dtype; integers must fit, bits-only types take uint8 bits."""
+def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bool = False) -> npt.NDArray[Any]:
+    """`values` as `dtype`'s numpy dtype. Every value must be one `dtype` holds exactly (a float
+    that would round, overflow to inf or lose an imaginary part is a `ParameterError`) unless
+    `cast`, which converts as numpy's `astype` does (round to nearest even, wrap integers).
+    Integer dtypes take only integers and bools; bits-only types take their uint8 bits."""
     arr = np.asarray(values)
     target = dtype.np_dtype
     if arr.dtype == target:
         return arr
-    if np.issubdtype(target, np.integer) and arr.dtype.kind in "iub":
+    integral = np.issubdtype(target, np.integer)
+    if arr.dtype.kind in "OSUMm" or (integral and arr.dtype.kind not in "iub"):  # objects, text, times
+        kind = f"integers{' (the bits)' if dtype.bits_only else ''}" if integral else "numbers"
+        raise DTypeError(message(api, "values.dtype", arr.dtype, f"{kind} for {dtype!r}"))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        out = arr.astype(target)
+        back = out.astype(arr.dtype)
+    inexact = (back != arr) & ~(np.isnan(back) & np.isnan(arr)) if arr.dtype.kind in "fc" else back != arr
+    if cast or not inexact.any():
+        return out
+    bad = arr[inexact][0]
+    if integral:
         info = np.iinfo(target)
-        if arr.size and (arr.min() < info.min or arr.max() > info.max):
-            bad = arr[(arr < info.min) | (arr > info.max)][0]
-            raise ParameterError(message(api, "value", int(bad), f"{dtype!r} values in [{info.min}, {info.max}]"))
-        return arr.astype(target)
-    if dtype.bits_only or (np.issubdtype(target, np.integer) and arr.dtype.kind not in "iub"):
-        raise DTypeError(
-            message(api, "values.dtype", arr.dtype, f"integers{' (the bits)' if dtype.bits_only else ''} for {dtype!r}")
-        )
-    return arr.astype(target)
+        accepted = f"{dtype!r} values in [{info.min}, {info.max}]"
+    elif dtype is dt.bool_:
+        accepted = "bools, or the ints 0 and 1"
+    else:
+        accepted = f"values {dtype!r} holds exactly (or cast=True, where the call takes it, to round as numpy's astype does)"
+    raise ParameterError(message(api, "value", bad.item(), accepted))
+
+
+class _Registers(tuple[RegTensor[T], ...]):
+    """`reg.reg`: the hardware registers of a tensor; `reg.reg[k]` for k in [0, REG_NUM)."""
+
+    def __getitem__(self, k: Any) -> Any:
+        return super().__getitem__(as_int("RegTensor.reg[]", "k", k, 0, len(self) - 1))
 
 
 def _frozen(bits: Bools) -> Bools:
@@ -315,6 +346,7 @@ class MaskReg:
 
     __slots__ = ("_bits", "_lanes", "_written")
 
+    @host_api("MaskReg")
     def __init__(self) -> None:
         self._bits: Bools = _NO_BITS
         #: per bit, whether it was ever written (None: every bit was)
@@ -322,15 +354,18 @@ class MaskReg:
         self._lanes: dict[int, Active] = {}
 
     @classmethod
+    @host_api("MaskReg.from_bits")
     def from_bits(cls, bits: npt.ArrayLike) -> MaskReg:
+        """A mask of the 256 given bits (bools, or the ints 0 and 1), bit 0 first."""
         arr = np.asarray(bits)
         if arr.shape != (MASK_BITS,):
             raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
         m = cls()
-        m._assign(arr.astype(np.bool_))
+        m._assign(np.array(to_lanes("MaskReg.from_bits", dt.bool_, arr)))  # a copy: never shared with the caller
         return m
 
     @classmethod
+    @host_api("MaskReg.from_lanes")
     def from_lanes(cls, dtype: type[dt.DType], lanes: npt.ArrayLike, trait: RegTrait = RegTraitNumOne) -> MaskReg:
         """A mask with bit `i * mask_stride` set for each true lane (the other bits clear)."""
         check_dtype("MaskReg.from_lanes", "dtype", dtype)
@@ -340,18 +375,22 @@ class MaskReg:
         if arr.shape != (n,):
             raise ParameterError(message("MaskReg.from_lanes", "lanes.shape", arr.shape, f"({n},) for {dtype!r} with {trait!r}"))
         m = cls()
-        m._assign(lanes_to_bits(arr.astype(np.bool_), LSB[mask_stride(dtype, trait)]))
+        m._assign(lanes_to_bits(to_lanes("MaskReg.from_lanes", dt.bool_, arr), LSB[mask_stride(dtype, trait)]))
         return m
 
+    @host_api("MaskReg.bits")
     def bits(self) -> Bools:
+        """The 256 bits, bit 0 first (a copy)."""
         return self._bits.copy()
 
+    @host_api("MaskReg.lanes")
     def lanes(self, dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> Bools:
         """One bool per element of `dtype`: bit `i * mask_stride(dtype, trait)`."""
         check_dtype("MaskReg.lanes", "dtype", dtype)
         check_trait("MaskReg.lanes", dtype, trait)
         return self._bits[:: mask_stride(dtype, trait)].copy()
 
+    @host_api("MaskReg.Print")
     def Print(self) -> None:
         """Print the 256 bits as 64 hex digits, bit 0 rightmost."""
         sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")

@@ -35,3 +35,8 @@ with rs.VEC_SCOPE():
     Reg.CreateMask(rs.uint8, pattern=0)  # E: arg-type
     Reg.CreateMask(int)  # E: arg-type
     m: Reg.RegTensor[rs.uint8] = Reg.CreateMask(rs.uint8)  # E: assignment
+
+u8p = ub.alloc(rs.uint8, 64).GetPhyAddr()
+d: int = u8p - p  # E: operator
+t.set([1.0], cast=1.0)  # E: arg-type
+rs.testing.assert_reg_equal(Reg.MaskReg(), [0])  # E: arg-type

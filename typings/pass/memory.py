@@ -30,3 +30,12 @@ assert_type(q, rs.UbPtr[rs.float32])
 assert_type(p.reinterpret(rs.uint32), rs.UbPtr[rs.uint32])
 assert_type(p.reinterpret(rs.uint8) + 3, rs.UbPtr[rs.uint8])
 assert_type((p + 64).reinterpret(rs.int32), rs.UbPtr[rs.int32])
+
+# pointer difference: the elements between two pointers of one type (C's ptrdiff_t)
+assert_type((p + 4) - p, int)
+assert_type(3 + p, rs.UbPtr[rs.float32])
+
+# values that do not fit the dtype exactly need an explicit cast
+t.set([0.1, 70000.0], cast=True)
+assert_type(rs.GetVecLen(), int)
+assert_type(rs.testing.lane_count(rs.half), int)

@@ -5,7 +5,7 @@ from typing import Protocol, assert_type
 
 import regsim as rs
 from regsim import Reg
-from vf_examples.add_carry_vf import add_vf  # the AddC page's AddVF, as CONTRACT.md ports it
+from vf_examples.add_carry_vf import add_vf  # the AddC page's AddVF, as README ports it
 
 
 # The decorated function keeps its exact signature: positional types, names and keywords.

@@ -1,7 +1,12 @@
-"""Independent oracles: what each Reg op should do, written from the spec, never calling regsim.
+"""`rs.testing.reference`: independent per-lane oracles of what each Reg op should do.
+
+Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `CreateMask`,
+`UpdateMask`, `LoadAlign`, `StoreAlign`, `MaskReg`, `RegTensor`) and the decisions of
+docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
+so a test comparing regsim with it compares two independent readings of the documentation.
 
 Every oracle works lane by lane on Python ints (bit patterns) or Python floats, with explicit
-masking, following semantics.md and the Ascend API pages:
+masking:
 
 - integers wrap modulo 2**bits; a carry is bit 32 of the 33-bit sum of unsigned 32-bit values;
 - floats are computed in float64 and rounded once to the element type (for + and - the float64
@@ -11,8 +16,8 @@ masking, following semantics.md and the Ascend API pages:
 - UB bytes are little-endian, a stored MaskReg puts bit k in byte k // 8, bit k % 8.
 
 `ORACLES` maps each modelled op (its name, and `/mask` or `/carry` for those overloads; the address
-forms share their op's oracle) to its oracle; `tests/test_registry.py` checks that they agree and
-that every oracle is used by a test.
+forms share their op's oracle) to its oracle; the project's tests check that they agree with the
+op registry and that every oracle is used by a test.
 
 `assert_lanes` compares results lane by lane and, on a mismatch, reports the lane, the inputs
 and both results in hex.
@@ -29,7 +34,7 @@ import numpy as np
 M32 = 0xFFFFFFFF
 VL_BYTES = 256
 
-# --- element facts, from the spec (semantics.md §1.2, §1.3) -------------------------------------
+# --- element facts, from the Ascend C data type and RegTensor pages ------------------------------
 #: name -> (itemsize in bytes, kind) for every Ascend element type regsim names
 ITEMSIZE = {
     "bool_": 1, "int8": 1, "uint8": 1, "int4x2": 1, "hifloat8": 1, "fp8_e4m3fn": 1, "fp8_e5m2": 1,
@@ -52,7 +57,7 @@ def lanes_of(name: str, trait_two: bool = False) -> int:
 
 
 def bit_stride(name: str, trait_two: bool = False) -> int:
-    """Lane i of `name` is governed by mask bit i * bit_stride (MaskReg.md)."""
+    """Lane i of `name` is governed by mask bit i * bit_stride (the Ascend C `MaskReg` page)."""
     size = ITEMSIZE[name]
     if trait_two:
         assert name in TRAIT_TWO, name
@@ -148,6 +153,7 @@ def _zero(name: str) -> Any:
 
 
 def _lane_fn(name: str, op: str) -> Callable[[Any, Any], Any]:
+    f: Callable[[str, Any, Any], Any]
     if name in COMPLEX:
         f = complex_add if op == "add" else complex_sub
     elif name in FLOATS:

@@ -1,0 +1,59 @@
+"""How fast `rs.strategies` draws registers and masks, as a Hypothesis campaign draws them.
+
+Each strategy runs under `@given` for a fixed number of examples (no database, no shrinking
+needed: every example passes), and the figure is examples per second, best of a few runs.
+Run: `python bench/bench_strategies.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis.strategies import SearchStrategy
+
+import regsim as rs
+from regsim import strategies as rst
+
+CASES: dict[str, SearchStrategy[Any]] = {
+    "registers(int32)": rst.registers(rs.int32),
+    "registers(half)": rst.registers(rs.half),
+    "registers(uint8)": rst.registers(rs.uint8),
+    "registers(uint64, RegTraitNumTwo)": rst.registers(rs.uint64, rs.Reg.RegTraitNumTwo),
+    "masks()": rst.masks(),
+    "masks(float32)": rst.masks(rs.float32),
+    "masks(int16, fill='noise')": rst.masks(rs.int16, fill="noise"),
+}
+
+
+def rate(strategy: SearchStrategy[Any], examples: int) -> float:
+    """Examples drawn per second by one `@given` run of `examples` examples."""
+    drawn = 0
+
+    @settings(max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def draw(value: Any) -> None:
+        nonlocal drawn
+        drawn += 1
+
+    start = time.perf_counter()
+    draw()
+    return drawn / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=1000, help="examples per run (default 1000)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per strategy; the best is kept (default 3)")
+    args = parser.parse_args()
+    rates = {}
+    for name, strategy in CASES.items():
+        rates[name] = max(rate(strategy, args.examples) for _ in range(args.runs))
+        print(f"{name:36s} {rates[name]:8.0f} draws/s")
+    print(f"{'slowest':36s} {min(rates.values()):8.0f} draws/s")
+
+
+if __name__ == "__main__":
+    main()

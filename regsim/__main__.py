@@ -1,0 +1,7 @@
+"""`python -m regsim`: the `regsim` command (see `regsim --help`)."""
+
+import sys
+
+from regsim._src.cli import main
+
+sys.exit(main())
