@@ -269,13 +269,17 @@ class RegTensor(Generic[T]):
 
 
 def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
-    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high)."""
-    return x.reshape(-1, 2, itemsize // 2).transpose(1, 0, 2).reshape(-1)
+    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high);
+    along the last axis."""
+    lead = x.shape[:-1]
+    return x.reshape(*lead, -1, 2, itemsize // 2).swapaxes(-3, -2).reshape(x.shape)
 
 
 def halves_to_natural(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
-    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements."""
-    return x.reshape(2, -1, itemsize // 2).transpose(1, 0, 2).reshape(-1)
+    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements;
+    along the last axis."""
+    lead = x.shape[:-1]
+    return x.reshape(*lead, 2, -1, itemsize // 2).swapaxes(-3, -2).reshape(x.shape)
 
 
 def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bool = False) -> npt.NDArray[Any]:
