@@ -273,7 +273,7 @@ class StoreAligned(Executor):
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
         else:
             src: RegTensor[Any] = values[1]
             active = be.predicate(api, "mask", values[a.pred], mask_stride(src.dtype, src.trait))  # type: ignore[index]

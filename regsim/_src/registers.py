@@ -99,10 +99,12 @@ class Storage:
         return cls(np.zeros(nbytes, np.uint8), np.zeros(nbytes, np.bool_))
 
     def write(self, start: int, raw: Bytes) -> None:
-        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written."""
+        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written (host side:
+        the flags are summarised once every byte is written)."""
         end = start + raw.size
         self.data[start:end] = raw
         self.mark(start, end)
+        self.summarise()
 
     def mark(self, start: int, end: int) -> None:
         """Record bytes `[start, end)` as written."""
@@ -116,7 +118,8 @@ class Storage:
 
     def summarise(self) -> None:
         """Drop the per-byte flags once every byte is written."""
-        if self.valid is not None and self.valid.tobytes() == _ONES[: self.valid.size]:
+        valid = self.valid
+        if valid is not None and (valid.tobytes() == _ONES[: valid.size] if valid.size <= len(_ONES) else valid.all()):
             self.valid = None
 
 
