@@ -126,6 +126,11 @@ class LoopRun:
         self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
         return True
 
+    def in_order(self) -> Any:
+        """The range of a loop whose source rules batching out, the decision logged."""
+        self._decide("sequential", self.site.static_reason)
+        return self.range
+
     def _why_not(self) -> str:
         if self.site.static_reason:
             return self.site.static_reason
@@ -192,8 +197,9 @@ class _BatchGuard:
     whose executor has no batching rule makes the loop run in order."""
 
     def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
-        if not plan.spec.executor.batchable:
-            raise Unbatchable(f"Reg.{plan.spec.name} has no batching rule yet")
+        spec = plan.spec
+        if not spec.executor.batchable:
+            raise Unbatchable(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
         return plan.run(ctx, plan, values)
 
 
@@ -264,10 +270,16 @@ class _Rewriter(ast.NodeTransformer):
             return node
         k = len(self.sites)
         where = f"{self.filename.rsplit('/', 1)[-1]}:{node.lineno + self.first_line - 1} (in {self.func})"
-        self.sites.append(LoopSite(where, _static_reason(node)))  # read from the source as written
+        reason = _static_reason(node)  # read from the source as written
+        self.sites.append(LoopSite(where, reason))
         self.generic_visit(node)  # then the loops inside
-        loop = next(self.names)
         load, store = ast.Load(), ast.Store()
+        if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
+            run = ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], [])
+            node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
+            ast.fix_missing_locations(node)
+            return node
+        loop = next(self.names)
 
         def attr(name: str) -> ast.Attribute:
             return ast.Attribute(ast.Name(loop, load), name, load)
