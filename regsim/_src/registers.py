@@ -398,9 +398,18 @@ class MaskReg:
         return self._bits[:: mask_stride(dtype, trait)].copy()
 
     @host_api("MaskReg.Print")
-    def Print(self) -> None:
-        """Print the 256 bits as 64 hex digits, bit 0 rightmost."""
+    def Print(self, dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne) -> None:
+        """Print the 256 bits as 64 hex digits, bit 0 rightmost; with `dtype`, also the lanes a
+        `dtype` operand reads (bit `i * mask_stride`), lane 0 first, 1 active and . inactive,
+        32 a line with the first lane's index."""
         sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")
+        if dtype is not None:
+            lanes = self.lanes(dtype, trait)
+            name = f"{dtype.name}{', RegTraitNumTwo' if trait.REG_NUM == 2 else ''}"
+            sys.stdout.write(f"lanes of {name}: {int(lanes.sum())} of {lanes.size} active\n")
+            for i in range(0, lanes.size, 32):
+                row = "".join("1" if x else "." for x in lanes[i : i + 32])
+                sys.stdout.write(f"  {i:3d}: {' '.join(row[k : k + 8] for k in range(0, len(row), 8))}\n")
 
     def _as_int(self) -> int:
         return int.from_bytes(np.packbits(self._bits, bitorder="little").tobytes(), "little")
