@@ -160,7 +160,9 @@ class BatchedBackend(NumpyBackend):
         self.pointers: list[BatchedPtr] = []
 
     # --- state -----------------------------------------------------------------------------------
-    def _reg(self, reg: RegTensor[Any], writing: bool) -> _Regs | None:
+    def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
+        """The batched state of `reg`'s storage; a first write makes it (`whole`: the write covers
+        every byte of the storage, so its old bytes need not be copied in)."""
         if reg.trait.REG_NUM != 1:
             raise Unbatchable("a two-register (RegTraitNumTwo) tensor")
         st = reg._storage
@@ -168,8 +170,10 @@ class BatchedBackend(NumpyBackend):
         if state is None and writing:
             if id(st) in self.outside:
                 raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
-            data = np.broadcast_to(st.data, (self.rows, st.data.size)).copy()
-            valid = None if st.valid is None else np.broadcast_to(st.valid, data.shape).copy()
+            whole = whole and reg._span.stop - reg._span.start == st.data.size
+            shape = (self.rows, st.data.size)
+            data = np.empty(shape, np.uint8) if whole else np.broadcast_to(st.data, shape).copy()
+            valid = None if whole or st.valid is None else np.broadcast_to(st.valid, shape).copy()
             state = self.regs[id(st)] = _Regs(st, data, valid)
         elif state is None:
             self.outside.add(id(st))
@@ -259,7 +263,7 @@ class BatchedBackend(NumpyBackend):
         lanes, count = active
         if mode is not ZEROING and count != lanes.size and id(dst._storage) not in self.regs:
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
-        state = self._reg(dst, writing=True)
+        state = self._reg(dst, writing=True, whole=count == lanes.size or mode is ZEROING)
         assert state is not None
         view = state.data[:, dst._span].view(dst.dtype.np_dtype)
         if count == lanes.size:
@@ -277,7 +281,7 @@ class BatchedBackend(NumpyBackend):
                 span |= np.repeat(np.broadcast_to(lanes, view.shape), dst.dtype.itemsize, axis=-1)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
-        state = self._reg(dst, writing=True)
+        state = self._reg(dst, writing=True, whole=True)
         assert state is not None
         state.data[:, dst._span] = raw
         if valid is None:
