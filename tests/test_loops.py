@@ -294,3 +294,34 @@ def test_cli_loops_explain_and_trace(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     assert "AddC" in out and "u256_add_vf.py:" in out
     assert cli.main(["run", path, "--loops", "fast"]) == 2
+
+
+@pytest.mark.parametrize("dtype", [rs.int64, rs.uint64, rs.complex32], ids=lambda d: d.name)
+@pytest.mark.parametrize("count", [0, 50, 64, 200, 320])
+@pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
+def test_two_register_loops_batch_with_identical_bits(dtype: Any, count: int, mode: Reg.MaskMergeMode) -> None:
+    two = Reg.RegTraitNumTwo
+    lanes = 512 // dtype.itemsize  # elements in a two-register tensor
+
+    @rs.simd_vf
+    def kernel(dst: rs.UbPtr[Any], a: rs.UbPtr[Any], b: rs.UbPtr[Any], n: rs.Ref[int]) -> None:
+        x, y, z = Reg.RegTensor(dtype, two), Reg.RegTensor(dtype, two), Reg.RegTensor(dtype, two)
+        for i in range(5):
+            m = Reg.UpdateMask(dtype, n, trait=two)
+            Reg.LoadAlign(x, a + i * lanes)
+            Reg.LoadAlign(y, b + i * lanes)
+            Reg.LoadAlign(z, dst + i * lanes)
+            Reg.Add(z, x, y, m, mode=mode)
+            Reg.StoreAlign(dst + i * lanes, z, m)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        a, b, d = (ub.alloc(dtype, 5 * lanes) for _ in range(3))
+        rng = np.random.default_rng(count)
+        for t in (a, b, d):
+            t.set(rng.integers(0, 256, 5 * lanes * dtype.itemsize, dtype=np.uint8).view(dtype.np_dtype), cast=True)
+        ref = rs.Ref(count)
+        return ub, lambda: (kernel(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), ref), ref.value)[1]
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]

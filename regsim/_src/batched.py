@@ -24,7 +24,19 @@ from regsim._src.backend import NumpyBackend, group_pattern
 from regsim._src.context import _VF
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import UbPtr, UnifiedBuffer
-from regsim._src.registers import LSB, MASK_BITS, Active, Bools, Bytes, MaskReg, RegTensor, RegTrait, Storage
+from regsim._src.registers import (
+    LSB,
+    MASK_BITS,
+    Active,
+    Bools,
+    Bytes,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    Storage,
+    halves_to_natural,
+    natural_to_halves,
+)
 
 ZEROING = MaskMergeMode.ZEROING
 
@@ -163,8 +175,6 @@ class BatchedBackend(NumpyBackend):
     def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
         """The batched state of `reg`'s storage; a first write makes it (`whole`: the write covers
         every byte of the storage, so its old bytes need not be copied in)."""
-        if reg.trait.REG_NUM != 1:
-            raise Unbatchable("a two-register (RegTraitNumTwo) tensor")
         st = reg._storage
         state = self.regs.get(id(st))
         if state is None and writing:
@@ -250,12 +260,15 @@ class BatchedBackend(NumpyBackend):
         else:
             data = state.data[:, span]
             valid = None if state.valid is None else state.valid[:, span]
+        size = reg.dtype.itemsize
+        if reg.trait.REG_NUM == 2:  # low halves, then high halves → whole elements
+            data = halves_to_natural(data, size)
+            valid = None if valid is None else halves_to_natural(valid, size)
         if valid is not None and self.check:
-            size = reg.dtype.itemsize
             per_lane = valid.reshape(*valid.shape[:-1], -1, size).all(axis=-1)
             if ((~per_lane) if active is None else (active[0] & ~per_lane)).any():
                 raise Unbatchable("an active lane reads a never-written register lane")
-        lanes = data.view(reg.dtype.np_dtype)
+        lanes = np.ascontiguousarray(data).view(reg.dtype.np_dtype)
         lanes.flags.writeable = False
         return lanes
 
@@ -265,6 +278,23 @@ class BatchedBackend(NumpyBackend):
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
         state = self._reg(dst, writing=True, whole=count == lanes.size or mode is ZEROING)
         assert state is not None
+        if dst.trait.REG_NUM == 2:  # compute in whole elements, then split into the two registers
+            size = dst.dtype.itemsize
+            old = np.ascontiguousarray(halves_to_natural(state.data[:, dst._span], size)).view(dst.dtype.np_dtype)
+            merged = (
+                np.broadcast_to(values, old.shape)
+                if count == lanes.size
+                else np.where(lanes, values, old if mode is not ZEROING else 0)
+            )
+            state.data[:, dst._span] = natural_to_halves(np.ascontiguousarray(merged).view(np.uint8), size)
+            if state.valid is not None:
+                span = state.valid[:, dst._span]
+                if count == lanes.size or mode is ZEROING:
+                    span[...] = True
+                    state.summarise()
+                else:
+                    span |= natural_to_halves(np.repeat(np.broadcast_to(lanes, old.shape), size, axis=-1), size)
+            return
         view = state.data[:, dst._span].view(dst.dtype.np_dtype)
         if count == lanes.size:
             view[...] = values
@@ -315,9 +345,25 @@ class BatchedBackend(NumpyBackend):
         return raw, None if valid is None or valid.all() else valid
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
-        if len(chunks) != 1:
-            raise Unbatchable("a store of several chunks (two-register tensors)")
-        addr, raw, active = chunks[0]
+        for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
+            self._check_store(ptr, addr, raw, active, unit)
+        for addr, raw, active in chunks:
+            self._store_chunk(ptr, addr, raw, active, unit)
+
+    def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
+        rows, lanes = self.rows, raw.shape[-1] // unit
+        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        if act is None:
+            lo, hi = addrs, addrs + lanes * unit
+        else:
+            used = np.flatnonzero(act.any(axis=-1))
+            lo = addrs[used] + act[used].argmax(axis=-1) * unit
+            hi = addrs[used] + (lanes - act[used, ::-1].argmax(axis=-1)) * unit
+        if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
+            raise Unbatchable("a store outside its tensor in some iteration")
+
+    def _store_chunk(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows = self.rows
         lanes = raw.shape[-1] // unit
         addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
@@ -330,8 +376,6 @@ class BatchedBackend(NumpyBackend):
             first = act[used].argmax(axis=-1)
             last = lanes - act[used, ::-1].argmax(axis=-1)
         lo, hi = addrs[used] + first * unit, addrs[used] + last * unit
-        if used.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
-            raise Unbatchable("a store outside its tensor in some iteration")
         ub = ptr.ub
         st = ub.storage
         values = np.broadcast_to(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
@@ -372,19 +416,21 @@ class BatchedBackend(NumpyBackend):
             w_lo, w_hi, w_row = w_lo[order], w_hi[order], w_row[order]
             if (w_lo[1:] < np.maximum.accumulate(w_hi)[:-1]).any():
                 raise Unbatchable("UB bytes written twice in the loop (by two iterations, or twice in one)")
+            changes = np.concatenate(([0], np.cumsum(w_row[1:] != w_row[:-1])))  # row changes up to each write
             for lo, hi, rows, write in accesses:
                 if write:
                     continue
                 # the disjoint, sorted writes overlapping each read: indices [s, e)
                 s_idx = np.searchsorted(w_hi, lo, side="right")
                 e_idx = np.searchsorted(w_lo, hi, side="left")
-                count = e_idx - s_idx
-                if not count.any():
+                hit = e_idx > s_idx
+                if not hit.any():
                     continue
-                if rows is None or (count > 1).any():
+                if rows is None:
                     raise Unbatchable("an iteration reads UB bytes another iteration writes")
-                hit = count == 1
-                if (w_row[s_idx[hit]] != rows[hit]).any():
+                # the writes a read overlaps must all be its own iteration's: one row over [s, e)
+                s_hit, e_hit = s_idx[hit], e_idx[hit]
+                if (changes[e_hit - 1] != changes[s_hit]).any() or (w_row[s_hit] != rows[hit]).any():
                     raise Unbatchable("an iteration reads UB bytes another iteration writes")
 
     def collapse(self) -> None:

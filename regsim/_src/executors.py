@@ -308,11 +308,11 @@ class StoreAligned(Executor):
                 a.dist.align,
                 "the second register's store, at dst_addr + post_update_stride",
             )
-        half = raw.size // 2
+        half = raw.shape[-1] // 2  # (along the last axis: a batched loop's rows come first)
         n = half // a.itemsize
         return [
-            (addr, raw[:half], None if act is None else act[:n]),
-            (addr + second, raw[half:], None if act is None else act[n:]),
+            (addr, raw[..., :half], None if act is None else act[..., :n]),
+            (addr + second, raw[..., half:], None if act is None else act[..., n:]),
         ]
 
 
