@@ -278,37 +278,28 @@ class BatchedBackend(NumpyBackend):
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
         state = self._reg(dst, writing=True, whole=count == lanes.size or mode is ZEROING)
         assert state is not None
-        if dst.trait.REG_NUM == 2:  # compute in whole elements, then split into the two registers
-            size = dst.dtype.itemsize
+        size, full = dst.dtype.itemsize, count == lanes.size
+        two = dst.trait.REG_NUM == 2
+        if two:  # compute in whole elements, then split into the two registers
             old = np.ascontiguousarray(halves_to_natural(state.data[:, dst._span], size)).view(dst.dtype.np_dtype)
-            merged = (
-                np.broadcast_to(values, old.shape)
-                if count == lanes.size
-                else np.where(lanes, values, old if mode is not ZEROING else 0)
-            )
+            merged = np.broadcast_to(values, old.shape) if full else np.where(lanes, values, old if mode is not ZEROING else 0)
             state.data[:, dst._span] = natural_to_halves(np.ascontiguousarray(merged).view(np.uint8), size)
-            if state.valid is not None:
-                span = state.valid[:, dst._span]
-                if count == lanes.size or mode is ZEROING:
-                    span[...] = True
-                    state.summarise()
-                else:
-                    span |= natural_to_halves(np.repeat(np.broadcast_to(lanes, old.shape), size, axis=-1), size)
-            return
-        view = state.data[:, dst._span].view(dst.dtype.np_dtype)
-        if count == lanes.size:
-            view[...] = values
         else:
-            np.copyto(view, values, where=lanes)
-            if mode is ZEROING:
-                np.copyto(view, 0, where=~lanes)
+            view = state.data[:, dst._span].view(dst.dtype.np_dtype)
+            if full:
+                view[...] = values
+            else:
+                np.copyto(view, values, where=lanes)
+                if mode is ZEROING:
+                    np.copyto(view, 0, where=~lanes)
         if state.valid is not None:
             span = state.valid[:, dst._span]
-            if count == lanes.size or mode is ZEROING:
+            if full or mode is ZEROING:
                 span[...] = True
                 state.summarise()
             else:
-                span |= np.repeat(np.broadcast_to(lanes, view.shape), dst.dtype.itemsize, axis=-1)
+                per_byte = np.repeat(np.broadcast_to(lanes, (self.rows, lanes.shape[-1])), size, axis=-1)
+                span |= natural_to_halves(per_byte, size) if two else per_byte
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
         state = self._reg(dst, writing=True, whole=True)
