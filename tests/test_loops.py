@@ -116,23 +116,98 @@ def _explain_loop(kernel: Callable[..., None], *args: Any) -> str:
     return rs.explain(kernel, *args)
 
 
-def test_loop_carried_register_runs_in_order_with_the_reason() -> None:
+@pytest.mark.parametrize("dtype", [rs.int32, rs.uint16, rs.int8, rs.float32], ids=lambda d: d.name)
+@pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
+def test_accumulators_scan_when_exact(dtype: Any, mode: Reg.MaskMergeMode) -> None:
+    """acc = Add(acc, x) across iterations: integers wrap, so a running sum over the iterations
+    is exact and the loop batches (inactive lanes reset under ZEROING, keep under MERGING);
+    a float accumulator rounds at every step, so its loop runs in order."""
+    lanes = 256 // dtype.itemsize
+
     @rs.simd_vf
-    def running_sum(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
+    def running_sum(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        acc = Reg.RegTensor(dtype)
+        x = Reg.RegTensor(dtype)
+        m = Reg.MaskReg()
+        Reg.LoadAlign(acc, src)
+        for i in range(1, 9):
+            Reg.LoadAlign(x, src + i * lanes)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.Add(acc, acc, x, m, mode=mode)
+            Reg.StoreAlign(dst + i * lanes, acc, m)
+        Reg.StoreAlign(dst, acc, Reg.CreateMask(dtype))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        src, dst = ub.alloc(dtype, 9 * lanes), ub.alloc(dtype, 9 * lanes)
+        masks = ub.alloc(rs.uint8, 9 * 32)
+        rng = np.random.default_rng(dtype.itemsize)
+        src.set(rng.integers(0, 256, 9 * 256, dtype=np.uint8).view(dtype.np_dtype), cast=True)
+        masks.set(rng.integers(0, 256, 9 * 32, dtype=np.uint8))
+        dst.set(np.zeros(9 * lanes, dtype.np_dtype))
+        return ub, lambda: running_sum(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == (["sequential"] if dtype is rs.float32 else ["batched"])
+
+
+@pytest.mark.parametrize("op", ["AddC", "SubC"])
+@pytest.mark.parametrize("limbs", [2, 5, 16])
+def test_carry_chains_across_iterations_scan(op: str, limbs: int) -> None:
+    """A multi-limb add (limb i of every number at src + i * 64 elements) with the carry chained
+    from one iteration to the next, under random masks: a generate/propagate scan, bit-exact."""
+
+    @rs.simd_vf
+    def wide_add(dst: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.uint32], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, y, z = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+        carry = Reg.MaskReg()
+        m = Reg.MaskReg()
+        Reg.LoadAlign(carry, masks)
+        for i in range(limbs):
+            Reg.LoadAlign(x, a + i * 64)
+            Reg.LoadAlign(y, b + i * 64)
+            Reg.LoadAlign(m, masks + 32 + i * 32)
+            (Reg.AddC if op == "AddC" else Reg.SubC)(carry, z, x, y, carry, m)
+            Reg.StoreAlign(dst + i * 64, z, m)
+        Reg.StoreAlign(masks + 32 * (limbs + 1), carry)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        a, b, d = (ub.alloc(rs.uint32, 64 * limbs) for _ in range(3))
+        masks = ub.alloc(rs.uint8, 32 * (limbs + 2))
+        rng = np.random.default_rng(limbs)
+        # edge-heavy limbs: all-ones and zeros make long propagate chains
+        pick = rng.integers(0, 4, (2, 64 * limbs))
+        values = np.where(pick == 0, 0xFFFFFFFF, np.where(pick == 1, 0, rng.integers(0, 2**32, (2, 64 * limbs))))
+        a.set(values[0].astype(np.uint32))
+        b.set(values[1].astype(np.uint32))
+        m = rng.integers(0, 256, 32 * (limbs + 2), dtype=np.uint8)
+        m[32:] |= np.uint8(0x11) * (rng.random(32 * (limbs + 1)) < 0.9)  # mostly active lanes
+        masks.set(m)
+        d.set(np.zeros(64 * limbs, np.uint32))
+        return ub, lambda: wide_add(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]
+
+
+def test_loop_carried_register_without_a_scan_runs_in_order_with_the_reason() -> None:
+    @rs.simd_vf
+    def running_difference(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
         acc = Reg.RegTensor(rs.int32)
         x = Reg.RegTensor(rs.int32)
         all_ = Reg.CreateMask(rs.int32)
         Reg.LoadAlign(acc, src)
         for i in range(1, 4):
             Reg.LoadAlign(x, src + i * 64)
-            Reg.Add(acc, acc, x, all_)
+            Reg.Sub(acc, acc, x, all_)
         Reg.StoreAlign(dst, acc, all_)
 
     def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
         ub = rs.UnifiedBuffer(4096)
         src, dst = ub.alloc(rs.int32, 256), ub.alloc(rs.int32, 64)
         src.set(np.arange(256, dtype=np.int32))
-        return ub, lambda: running_sum(dst.GetPhyAddr(), src.GetPhyAddr())
+        return ub, lambda: running_difference(dst.GetPhyAddr(), src.GetPhyAddr())
 
     decisions, _ = _both(world)
     assert decisions == ["sequential"]

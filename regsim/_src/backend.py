@@ -106,6 +106,12 @@ class NumpyBackend:
         """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
         dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
 
+    # --- loop-carried operands ----------------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """Run an elementwise op whose operand a batched loop carries across iterations, as a
+        scan over the iterations; False where there is none (always, here: no loop axis)."""
+        return False
+
     # --- counters --------------------------------------------------------------------------------
     def count_down(self, api: str, ref: Any, n: int) -> Any:
         """UpdateMask's `uint32_t&` counter: the lanes this call selects, min(count, n); the

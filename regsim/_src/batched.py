@@ -37,6 +37,7 @@ from regsim._src.registers import (
     halves_to_natural,
     natural_to_halves,
 )
+from regsim._src.spec import Kind
 
 ZEROING = MaskMergeMode.ZEROING
 
@@ -170,6 +171,7 @@ class BatchedBackend(NumpyBackend):
         #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
         self.accesses: list[tuple[int, Any, Any, Any, bool]] = []
         self.pointers: list[BatchedPtr] = []
+        self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
 
     # --- state -----------------------------------------------------------------------------------
     def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
@@ -177,6 +179,8 @@ class BatchedBackend(NumpyBackend):
         every byte of the storage, so its old bytes need not be copied in)."""
         st = reg._storage
         state = self.regs.get(id(st))
+        if writing and id(st) in self.scanned:
+            raise Unbatchable("a register a scan carries across iterations is written again")
         if state is None and writing:
             if id(st) in self.outside:
                 raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
@@ -197,9 +201,62 @@ class BatchedBackend(NumpyBackend):
         return state.bits, state.written
 
     def _set_mask(self, mask: MaskReg, bits: Bools, written: Bools | None) -> None:
+        if id(mask) in self.scanned:
+            raise Unbatchable("a MaskReg a scan carries across iterations is written again")
         if id(mask) in self.outside:
             raise Unbatchable("a MaskReg is read before the loop body writes it (carried across iterations)")
         self.masks[id(mask)] = _Mask(mask, bits, written)
+
+    # --- loop-carried operands: scans ----------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """An elementwise op reading its own output of the previous iteration (an input register
+        that is its destination, or an input MaskReg that is its carry output, not yet written in
+        this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
+        spec = plan.spec
+        if spec.scan is None:
+            return False
+        dst = values[prepared.dst]
+        outs = {id(values[i]) for i in prepared.predicates_out}
+        carried = None
+        for k, (i, _, kind) in enumerate(prepared.inputs):
+            v = values[i]
+            if (kind is Kind.REG and v._storage is dst._storage and v._span == dst._span) or (
+                kind is Kind.MASK and id(v) in outs
+            ):
+                carried = k
+        if carried is None:
+            return False
+        i, _, kind = prepared.inputs[carried]
+        key = id(dst._storage) if kind is Kind.REG else id(values[i])
+        if key in self.regs or key in self.masks or key in self.outside:
+            return False  # written before in the body, or read stale by an earlier op: the usual rules
+        api = spec.name
+        operands = []
+        for k, (j, param, kind_k) in enumerate(prepared.inputs):
+            v = values[j]
+            if k == carried:  # the value before the loop, as the first iteration reads it
+                operands.append(
+                    super().lanes(api, param, v, None)
+                    if kind_k is Kind.REG
+                    else super().predicate(api, param, v, prepared.stride)[0]
+                )
+            elif kind_k is Kind.REG:
+                operands.append(self.lanes(api, param, v, active))
+            elif kind_k is Kind.MASK:
+                operands.append(self.predicate(api, param, v, prepared.stride)[0])
+            else:
+                operands.append(self.scalar(api, param, v, plan.dtype))
+        lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
+        out = spec.scan(operands, carried, lanes, prepared.mode)
+        if out is None:
+            raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
+        everything: Active = (np.ones(lanes.shape, np.bool_), lanes.size)
+        result, *preds = out if prepared.predicates_out else (out,)
+        self.commit(dst, result, everything, ZEROING)
+        for j, bits in zip(prepared.predicates_out, preds, strict=True):
+            self.write_predicate(values[j], bits, plan.dtype, plan.trait)
+        self.scanned.add(key)
+        return True
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:

@@ -94,6 +94,8 @@ class Elementwise(Executor):
         be = ctx.backend
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
+        if be.scan(plan, p, values, active):  # a batched loop's register or carry carried across iterations
+            return
         operands = [
             be.lanes(api, name, values[i], active)
             if kind is Kind.REG

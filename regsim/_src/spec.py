@@ -181,6 +181,12 @@ class OpSpec:
     unmodelled: str = ""
     #: with `batching=Batching.SEQUENTIAL`: why a batched loop meeting this op runs in order
     sequential_reason: str = ""
+    #: the op over a batched loop's iterations when one of its inputs is its own output of the
+    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode)`
+    #: gets the lane function's operands with operand `carried` holding the value before the loop,
+    #: the active lanes of every iteration, and returns the lane function's outputs for every
+    #: iteration, masking applied (None: not exact for these operands)
+    scan: Callable[..., Any] | None = None
 
     @property
     def key(self) -> str:
