@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import regsim as rs
 from regsim import Reg
-from regsim.errors import AlignmentError, UnsupportedError
+from regsim.errors import AlignmentError
 from regsim.testing import reference as O
 
 U32 = 0xFFFFFFFF

@@ -16,6 +16,7 @@ import attrs
 import numpy as np
 
 from regsim._src import dists
+from regsim._src import dtypes as dt
 from regsim._src.context import VfContext
 from regsim._src.dists import Dist
 from regsim._src.enums import MaskMergeMode, PostLiteral
@@ -27,7 +28,6 @@ from regsim._src.registers import (
     RegTensor,
     UnalignRegForLoad,
     UnalignRegForStore,
-    halves_to_natural,
     lane_count,
     mask_stride,
     natural_to_halves,
@@ -708,15 +708,14 @@ class UnalignStore(Executor):
                 )
             active = (np.arange(total) < count, count)
             lanes = be.lanes(api, "src_reg", src, active)
-            raw = lanes.view(np.uint8).reshape(-1)
-            if s.regs == 2:
-                raw = halves_to_natural(raw, s.itemsize)
+            raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
             data, advance = raw[: count * s.itemsize], (count * s.itemsize if s.post or self.kind == "store" else 0)
         if self.kind == "store":
             u = UnalignRegForStore()
             _stream_store(ctx, api, ptr, u, addr, data, api)
             if u.pending.size:
                 be.store(api, "dst_addr", ptr, [(u.start, u.pending, None)], 1)
+                u.pending = u.pending[:0]
             return
         u = values[s.ureg]
         _stream_store(ctx, api, ptr, u, addr, data, f"{api} at UB byte {addr}")
@@ -756,6 +755,27 @@ def _index_words(be: Any, api: str, index: RegTensor[Any], count: int, active: A
     return lanes[:count].astype(np.int64)
 
 
+#: Gather's documented (dst, src, index) type triples, by dtype name (the 离散搬入 Gather page, table 3)
+GATHER_TRIPLES = frozenset(
+    [("int16", "int8", "uint16"), ("int16", "int16", "uint16"), ("uint16", "uint8", "uint16"), ("uint16", "uint16", "uint16")]
+    + [(t, t, "uint16") for t in ("half", "bfloat16")]
+    + [(t, t, "uint32") for t in ("int32", "uint32", "float32")]
+    + [(t, t, i) for t in ("int64", "uint64") for i in ("uint32", "uint64")]
+)
+GATHER_ACCEPTED = (
+    "(int16, int8|int16, uint16), (uint16, uint8|uint16, uint16), (half|bfloat16, the same, uint16), "
+    "(int32|uint32|float32, the same, uint32), (int64|uint64, the same, uint32|uint64)"
+)
+
+
+def _index_type(api: str, data: Any, index: RegTensor[Any], param: str) -> None:
+    """A b8/b16 data type takes a uint16 index, b32 uint32, b64 uint32 or uint64 (Scatter page)."""
+    want = {1: (2,), 2: (2,), 4: (4,), 8: (4, 8)}[data.itemsize]
+    if index.dtype.itemsize not in want or not issubclass(index.dtype, dt.UnsignedInteger):
+        names = " or ".join(f"uint{8 * w}" for w in want)
+        raise DTypeError(message(api, "index", f"RegTensor[{index.dtype.name}]", f"a {names} index for {param} of {data!r}"))
+
+
 class UbGather(Executor):
     """Gather from UB: dst[i] = active[i] ? base[index[i]] : 0 (index in elements of the source
     type; a b8 source is zero-extended into the b16 lane)."""
@@ -769,6 +789,15 @@ class UbGather(Executor):
         dst: RegTensor[Any] = values[0]
         ptr: UbPtr[Any] = values[1]
         index: RegTensor[Any] = values[2]
+        if (dst.dtype.name, ptr.dtype.name, index.dtype.name) not in GATHER_TRIPLES:
+            raise DTypeError(
+                message(
+                    api,
+                    "src_addr",
+                    f"UbPtr[{ptr.dtype.name}] with dst RegTensor[{dst.dtype.name}] and index RegTensor[{index.dtype.name}]",
+                    f"(dst, src, index) one of {GATHER_ACCEPTED}",
+                )
+            )
         if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and dst.trait.REG_NUM == 2:
             raise DTypeError(
                 message(
@@ -842,6 +871,7 @@ class UbScatter(Executor):
         ptr: UbPtr[Any] = values[0]
         src: RegTensor[Any] = values[1]
         index: RegTensor[Any] = values[2]
+        _index_type(api, src.dtype, index, "src_reg")
         if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and src.trait.REG_NUM == 2:
             raise DTypeError(
                 message(
@@ -860,9 +890,7 @@ class UbScatter(Executor):
         active = be.predicate(api, "mask", values[3], stride)
         idx = _index_words(be, api, index, n, active)
         lanes = be.lanes(api, "src_reg", src, None if size == 1 else active)
-        raw = lanes.view(np.uint8).reshape(-1)
-        if src.trait.REG_NUM == 2:
-            raw = halves_to_natural(raw, size)
+        raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
         raw = raw.reshape(-1, 2)[:, :1] if size == 1 else raw.reshape(n, size)
         on = active[0]
         hit = idx[on]
