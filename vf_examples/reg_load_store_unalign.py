@@ -60,4 +60,9 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     x = np.random.default_rng(seed).standard_normal(COUNT).astype(np.float32)
     golden = np.zeros(COUNT, np.float32)
     golden[1:129] = x[1:129]
-    return {"y": (kernel(x).view(np.uint32), golden.view(np.uint32))}
+    y = kernel(x).view(np.uint32)
+    want = golden.view(np.uint32)
+    return {
+        "y[1:129] (streamed)": (y[1:129], want[1:129]),
+        "y[0], y[129:] (untouched zeros)": (np.delete(y, np.s_[1:129]), np.delete(want, np.s_[1:129])),
+    }

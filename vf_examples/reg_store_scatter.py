@@ -58,6 +58,13 @@ def kernel(x: npt.NDArray[np.float16], index: npt.NDArray[np.uint16]) -> npt.NDA
 
 
 def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
-    x = np.random.default_rng(seed).uniform(0, 1, COUNT).astype(np.float16)
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 1, COUNT).astype(np.float16)
     index = np.arange(COUNT - 1, -1, -1).astype(np.uint16)
-    return {"dst": (kernel(x, index).view(np.uint16), x[::-1].copy().view(np.uint16))}
+    perm = rng.permutation(COUNT).astype(np.uint16)  # beyond gen_data.py: any permutation scatters alike
+    golden = np.zeros(COUNT, np.float16)
+    golden[perm] = x
+    return {
+        "dst (gen_data.py's reversed index)": (kernel(x, index).view(np.uint16), x[::-1].copy().view(np.uint16)),
+        "dst (a random permutation index)": (kernel(x, perm).view(np.uint16), golden.view(np.uint16)),
+    }
