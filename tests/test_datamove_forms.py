@@ -648,3 +648,32 @@ def test_gathered_never_written_bytes_raise_when_used(ub):
         Reg.Gather(dst, t.GetPhyAddr(), Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32)), Reg.CreateMask(rs.uint32))
         with pytest.raises(UninitializedReadError, match="lane 32"):
             Reg.StoreAlign(out.GetPhyAddr(), dst, Reg.CreateMask(rs.uint32))
+
+
+def test_pack_store_reads_only_the_lanes_it_stores(ub):
+    """A register half of whose lanes were never written packs fine under a mask selecting the
+    written half; selecting an unwritten lane raises naming it."""
+    t = ub.alloc(rs.uint8, 128)
+    src = ub.alloc(rs.uint16, 128)
+    src.set(np.arange(64, dtype=np.uint16))  # lanes 64.. of the loaded register: never written
+    reg = Reg.RegTensor(rs.uint16)
+    with rs.VEC_SCOPE():
+        Reg.LoadAlign(reg, src.GetPhyAddr())
+        p = t.GetPhyAddr().reinterpret(rs.uint16)
+        Reg.StoreAlign(p, reg, Reg.UpdateMask(rs.uint16, rs.Ref(64)), dist=Reg.StoreDist.DIST_PACK_B16)
+        with pytest.raises(UninitializedReadError, match="StoreAlign: src_reg lane 64"):
+            Reg.StoreAlign(p, reg, Reg.CreateMask(rs.uint16), dist=Reg.StoreDist.DIST_PACK_B16)
+    assert t.numpy()[:64].tolist() == list(range(64))
+
+
+def test_trace_records_gather_and_scatter_ranges(ub):
+    t = ub.alloc(rs.uint32, 128)
+    t.set(np.arange(128, dtype=np.uint32))
+    idx = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32) + 10)
+    dst = Reg.RegTensor(rs.uint32)
+    with rs.trace() as tr, rs.VEC_SCOPE():
+        Reg.Gather(dst, t.GetPhyAddr(), idx, Reg.CreateMask(rs.uint32))
+        Reg.Scatter(t.GetPhyAddr(), dst, idx, Reg.CreateMask(rs.uint32))
+    gather, scatter = (r for r in tr.records if r.api in ("Gather/ub", "Scatter"))
+    assert gather.reads == [(t.addr + 40, t.addr + 296)] and scatter.writes == [(t.addr + 40, t.addr + 296)]
+    assert O.gather_oracle(ub.storage.data.tobytes(), t.addr, 4, 4, list(range(10, 74)), [True] * 64) == dst.numpy().tolist()

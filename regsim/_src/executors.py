@@ -307,16 +307,20 @@ class StoreAligned(Executor):
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
             be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
-            names = [plan.spec.operands[i].name for i in a.data]
-            raw = np.concatenate(
-                [be.lanes(api, n, values[i], None).view(np.uint8).reshape(-1) for n, i in zip(names, a.data, strict=True)]
-            )
-            out = raw[a.dist.index]
             act = None
             if a.dist.lane:
                 lanes, count = be.predicate(api, "mask", values[a.pred], a.dist.lane)  # type: ignore[index]
-                units = out.size // a.dist.unit
+                units = a.dist.ub_bytes // a.dist.unit
                 act = None if count == lanes.size else lanes[:units]
+            # the register bytes the stored lanes come from: only their lanes must have been written
+            needed = np.zeros(VL * len(a.data), np.bool_)
+            needed[a.dist.index if act is None else a.dist.index.reshape(-1, a.dist.unit)[act].reshape(-1)] = True
+            parts = []
+            for k, i in enumerate(a.data):
+                reg: RegTensor[Any] = values[i]
+                use = needed[k * VL : (k + 1) * VL].reshape(-1, a.itemsize).any(axis=1)
+                parts.append(be.lanes(api, plan.spec.operands[i].name, reg, (use, int(use.sum()))).view(np.uint8).reshape(-1))
+            out = np.concatenate(parts)[a.dist.index]
             be.store(api, "dst_addr", ptr, [(addr, out, act)], a.dist.unit)
         else:
             src: RegTensor[Any] = values[a.data[0]]
@@ -582,6 +586,8 @@ class UnalignLoad(Executor):
             u.data, u.valid, u.base = d.copy(), None if v is None else v.copy(), start
         else:
             u = values[s.ureg]
+        if "inc" in plan.spec.slots:  # the AddrReg form's `inc`: "未使用，设置为0即可" (unused)
+            _int(api, "inc", values[plan.spec.slots["inc"]], (0, UINT32_MAX), "uint32_t")
         n = VL // s.itemsize  # elements per register (the TraitTwo split's one_repeat_num)
         stride: int | None = None
         if s.post:
