@@ -245,6 +245,10 @@ class NumpyBackend:
         """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""
         ptr.addr += nbytes
 
+    def check_span(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> None:
+        """An unaligned store's bytes `[addr, addr + nbytes)` must all lie in the pointer's tensor."""
+        ptr.check_tensor(api, param, addr, nbytes)
+
     # --- gathers and scatters (UB Gather / GatherB / Scatter) ----------------------------------
     def gather(
         self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools

@@ -635,7 +635,7 @@ def _stream_store(ctx: VfContext, api: str, ptr: UbPtr[Any], u: UnalignRegForSto
     it reaches, keep the rest buffered (the StoreUnAlign page's two scenarios)."""
     be = ctx.backend
     end = addr + data.size
-    ptr.check_tensor(api, "dst_addr", addr, data.size)  # every byte of this call lies in its tensor
+    be.check_span(api, "dst_addr", ptr, addr, data.size)  # every byte of this call lies in its tensor
     if u.pending.size:
         if u.start + u.pending.size != addr:
             raise VfContextError(
@@ -782,12 +782,22 @@ def _index_type(api: str, data: Any, index: RegTensor[Any], param: str) -> None:
         raise DTypeError(message(api, "index", f"RegTensor[{index.dtype.name}]", f"a {names} index for {param} of {data!r}"))
 
 
+def _index_trait(api: str, index: RegTensor[Any], data: RegTensor[Any], param: str) -> None:
+    """A RegTraitNumTwo data tensor cannot take a RegTraitNumOne uint64 index (static_assert)."""
+    if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and data.trait.REG_NUM == 2:
+        raise DTypeError(
+            message(
+                api,
+                "index",
+                f"a RegTraitNumOne uint64 index with a RegTraitNumTwo {param}",
+                "a RegTraitNumTwo uint64 index, or a uint32 index (the library static_asserts this)",
+            )
+        )
+
+
 class UbGather(Executor):
     """Gather from UB: dst[i] = active[i] ? base[index[i]] : 0 (index in elements of the source
     type; a b8 source is zero-extended into the b16 lane)."""
-
-    def prepare(self, spec: OpSpec, plan: Plan) -> int:
-        return 0
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
@@ -804,15 +814,7 @@ class UbGather(Executor):
                     f"(dst, src, index) one of {GATHER_ACCEPTED}",
                 )
             )
-        if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and dst.trait.REG_NUM == 2:
-            raise DTypeError(
-                message(
-                    api,
-                    "index",
-                    "a RegTraitNumOne uint64 index with a RegTraitNumTwo dst",
-                    "a RegTraitNumTwo uint64 index, or a uint32 index (the library static_asserts this)",
-                )
-            )
+        _index_trait(api, index, dst, "dst")
         be.check_aligned(api, "src_addr", ptr, ptr.addr, BLOCK, "Gather base")
         n = lane_count(dst.dtype, dst.trait)
         stride = mask_stride(dst.dtype, dst.trait)
@@ -868,9 +870,6 @@ class UbScatter(Executor):
     scatters its even bytes (lane k: byte 2k, mask bit 2k). Two active lanes with one index are
     an error: the docs leave which one is kept undefined."""
 
-    def prepare(self, spec: OpSpec, plan: Plan) -> int:
-        return 0
-
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
         api = plan.spec.name
@@ -878,15 +877,7 @@ class UbScatter(Executor):
         src: RegTensor[Any] = values[1]
         index: RegTensor[Any] = values[2]
         _index_type(api, src.dtype, index, "src_reg")
-        if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and src.trait.REG_NUM == 2:
-            raise DTypeError(
-                message(
-                    api,
-                    "index",
-                    "a RegTraitNumOne uint64 index with a RegTraitNumTwo src_reg",
-                    "a RegTraitNumTwo uint64 index, or a uint32 index (the library static_asserts this)",
-                )
-            )
+        _index_trait(api, index, src, "src_reg")
         be.check_aligned(api, "dst_addr", ptr, ptr.addr, BLOCK, "Scatter base")
         size = src.dtype.itemsize
         if size == 1:  # lanes of the u16 index: byte 2k of the source, mask bit 2k
