@@ -677,3 +677,37 @@ def test_trace_records_gather_and_scatter_ranges(ub):
     gather, scatter = (r for r in tr.records if r.api in ("Gather/ub", "Scatter"))
     assert gather.reads == [(t.addr + 40, t.addr + 296)] and scatter.writes == [(t.addr + 40, t.addr + 296)]
     assert O.gather_oracle(ub.storage.data.tobytes(), t.addr, 4, 4, list(range(10, 74)), [True] * 64) == dst.numpy().tolist()
+
+
+ALIGNED = sorted(d for d, v in {**LOAD_DISTS, **STORE_DISTS}.items() if v[1] > 1) + sorted(DUAL) + sorted(INTLV)
+
+
+@pytest.mark.parametrize("dist", ALIGNED)
+def test_every_distribution_refuses_a_misaligned_address_and_writes_nothing(ub, dist):
+    """An address off each distribution's alignment (b8 ones aligned to 1 byte excepted) is an AlignmentError
+    naming the distribution, for loads and stores; the refused call changes no UB byte, register
+    or pointer."""
+    table = {**LOAD_DISTS, **STORE_DISTS}
+    align = table[dist][1] if dist in table else 32
+    widths = table[dist][2] if dist in table else (DUAL | INTLV)[dist]
+    dtype = BY_WIDTH[widths[0]][0]
+    t = ub.alloc(dtype, 1024)
+    t.set(np.zeros(1024, dtype.np_dtype))
+    before = ub.storage.data.copy()
+    step = max(1, align // dtype.itemsize)
+    p = t.GetPhyAddr() + (step if align == dtype.itemsize else step // 2 or 1)
+    if align == dtype.itemsize:  # BRC / FIRST_ELEMENT: any element is aligned; a reinterpret makes one that is not
+        p = (t.GetPhyAddr().reinterpret(rs.uint8) + 1).reinterpret(dtype)
+    r0, r1 = Reg.RegTensor.from_numpy(np.zeros(256 // dtype.itemsize, dtype.np_dtype)), Reg.RegTensor(dtype)
+    keep = r0.numpy().tobytes()
+    with rs.VEC_SCOPE(), pytest.raises(AlignmentError, match=rf"(Load|Store)Align: (src|dst)_addr = UB byte .*\({dist}\)"):
+        mask = Reg.CreateMask(dtype)
+        if dist in LOAD_DISTS:
+            Reg.LoadAlign(r0, p, dist=getattr(Reg.LoadDist, dist))
+        elif dist in DUAL:
+            Reg.LoadAlign(r0, r1, p, dist=getattr(Reg.LoadDist, dist))
+        elif dist in STORE_DISTS:
+            Reg.StoreAlign(p, r0, mask, dist=getattr(Reg.StoreDist, dist))
+        else:
+            Reg.StoreAlign(p, r0, r0, mask, dist=getattr(Reg.StoreDist, dist))
+    assert np.array_equal(ub.storage.data, before) and r0.numpy().tobytes() == keep
