@@ -305,8 +305,8 @@ def test_data_block_copy_refusals_and_unread_blocks(ub):
     t.set(np.arange(64, dtype=np.float32))
     reg = Reg.RegTensor(rs.float32)
     with rs.VEC_SCOPE():
-        # only block 0 selected: the other blocks, 8 * 64 B apart and past the UB end, are not read
-        Reg.LoadAlign(reg, t.GetPhyAddr(), 100, Reg.CreateMask(rs.float32, pattern=Reg.MaskPattern.VL1), data_mode=BLOCK_COPY)
+        # only block 0 selected: the other blocks, 100 * 32 B apart and past the tensor, are not read
+        Reg.DataCopy(reg, t.GetPhyAddr(), 100, Reg.CreateMask(rs.float32, pattern=Reg.MaskPattern.VL1), data_mode=BLOCK_COPY)
         with pytest.raises(AlignmentError, match=r"LoadAlign: src_addr = UB byte 4.*DATA_BLOCK_COPY"):
             Reg.LoadAlign(reg, t.GetPhyAddr() + 1, 1, Reg.CreateMask(rs.float32), data_mode=BLOCK_COPY)
         with pytest.raises(ParameterError, match=r"data_block_stride = 65536"):
@@ -575,26 +575,28 @@ def test_gather_b(ub):
     assert dst.numpy().tobytes() == want
 
 
-@given(data=st.data(), dtype=st.sampled_from([rs.int8, rs.uint8, *B16[:2], rs.half, rs.bfloat16, *B32, *B64]))
-def test_scatter(data, dtype):
+@given(data=st.data(), dtype=st.sampled_from([rs.int8, rs.uint8, *B16, *B32, *B64]), two=st.booleans())
+def test_scatter(data, dtype, two):
     size = dtype.itemsize
+    trait = Reg.RegTraitNumTwo if two and size == 8 else Reg.RegTraitNumOne
     idx_t = rs.uint16 if size <= 2 else data.draw(st.sampled_from([rs.uint32, rs.uint64]) if size == 8 else st.just(rs.uint32))
-    n = 128 if size == 1 else 256 // size
+    idx_trait = Reg.RegTraitNumTwo if trait is Reg.RegTraitNumTwo and idx_t is rs.uint64 else Reg.RegTraitNumOne
+    n = 128 if size == 1 else O.lanes_of(dtype.name, trait is Reg.RegTraitNumTwo)
     elems = 2 * n
     layout = data.draw(rst.ub_layouts([(dtype, elems)]), "layout")
     t = layout.tensors[0]
     before = layout.snapshot().tobytes()
-    perm = data.draw(st.permutations(range(elems)), "permutation")[: 256 // idx_t.itemsize]
-    index = Reg.RegTensor.from_numpy(np.array(perm, idx_t.np_dtype))
-    src = data.draw(rst.registers(dtype), "src")
-    stride = 2 if size == 1 else size
-    mask = data.draw(rst.masks(rs.uint16 if size == 1 else dtype, fill="noise"), "mask")
+    m = 256 // idx_t.itemsize * idx_trait.REG_NUM
+    perm = data.draw(st.permutations(range(elems)), "permutation")[:m]
+    index = Reg.RegTensor.from_numpy(np.array(perm, idx_t.np_dtype), trait=idx_trait)
+    src = data.draw(rst.registers(dtype, trait), "src")
+    mask = data.draw(rst.masks(rs.uint16 if size == 1 else dtype, trait, fill="noise"), "mask")
     with rs.VEC_SCOPE():
         Reg.Scatter(t.GetPhyAddr(), src, index, mask)
     raw = src.numpy().view(np.uint8)
     values = [int(raw[2 * k]) for k in range(n)] if size == 1 else O.bits_of(src.numpy())
-    active = [bool(b) for b in mask.bits()[::stride][:n]]
-    assert layout.snapshot().tobytes() == O.scatter_oracle(before, t.addr, size, values, perm[:n], active)
+    active = mask.lanes(rs.uint16, Reg.RegTraitNumOne).tolist() if size == 1 else mask.lanes(dtype, trait).tolist()
+    assert layout.snapshot().tobytes() == O.scatter_oracle(before, t.addr, size, values, perm[:n], active[:n])
 
 
 def test_scatter_collisions_and_bounds_refused(ub):
