@@ -17,6 +17,7 @@ import numpy as np
 
 from regsim._src import dists
 from regsim._src import dtypes as dt
+from regsim._src.batched import Unbatchable
 from regsim._src.context import VfContext
 from regsim._src.dists import Dist
 from regsim._src.enums import MaskMergeMode, PostLiteral
@@ -39,9 +40,14 @@ ZEROING = MaskMergeMode.ZEROING
 
 
 class Executor:
-    """The shape of an op: `prepare` once per static signature, `run` per call."""
+    """The shape of an op: `prepare` once per static signature, `run` per call.
 
-    batching_note = ""
+    `batchable`: `run` is correct when the backend is the batched one (lane arrays with a leading
+    iteration axis, pointer addresses as arrays); a batched loop meeting an op whose executor is
+    not batchable runs sequentially instead.
+    """
+
+    batchable = False
 
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         return None
@@ -77,6 +83,8 @@ class Elementwise(Executor):
     are lane predicates, 0 on inactive lanes. The lane function gets, in operand order, whole
     lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
     numpy scalars of the op's element type; an in-out destination is an input too."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         ops = spec.operands
@@ -122,6 +130,8 @@ class Elementwise(Executor):
 class MaskGen(Executor):
     """A predicate from a static pattern (CreateMask): computed once per dtype, trait and pattern."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         assert spec.lane is not None
         return spec.lane(spec.name, plan.dtype, plan.values["pattern"], plan.trait)
@@ -141,22 +151,19 @@ class UpdateMaskCounter(Executor):
     def prepare(self, spec: OpSpec, plan: Plan) -> int:
         return lane_count(plan.dtype, plan.trait)
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
-        ref = values[1]
-        count = ref.value
-        if type(count) is not int:
-            count = _int(plan.spec.name, "scalar_value.value", count, (0, UINT32_MAX), "uint32_t")
-        elif not 0 <= count <= UINT32_MAX:
-            raise ParameterError(message(plan.spec.name, "scalar_value.value", count, f"a uint32_t: an int in [0, {UINT32_MAX}]"))
-        n: int = plan.prepared
         dst = MaskReg()
-        ctx.backend.write_prefix(dst, count if count < n else n, plan.dtype, plan.trait)
-        ref.value = count - n if count > n else 0
+        be = ctx.backend
+        be.write_prefix(dst, be.count_down(plan.spec.name, values[1], plan.prepared), plan.dtype, plan.trait)
         return dst
 
 
 class AddrGen(Executor):
     """offset = Σ index_k · stride_k elements of T (CreateAddrReg)."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> AddrReg:
         api = plan.spec.name
@@ -245,16 +252,21 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
 
 
 def _mapped(raw: Any, valid: Any, index: Any) -> tuple[Any, Any]:
-    """UB bytes through a distribution's index array (-1: a zero byte, always written)."""
+    """UB bytes (a leading iteration axis allowed) through a distribution's index array (-1: a
+    zero byte, always written)."""
+    raw, valid = raw[..., index], None if valid is None else valid[..., index]
     if index.min() < 0:
-        raw = np.append(raw, np.uint8(0))
-        valid = None if valid is None else np.append(valid, True)
-    return raw[index], None if valid is None else valid[index]
+        zero = index < 0
+        raw = np.where(zero, np.uint8(0), raw)
+        valid = None if valid is None else valid | zero
+    return raw, valid
 
 
 class LoadAligned(Executor):
     """A register (or, by the MaskReg table, a predicate; or two registers, by a dual-register
     distribution) filled from UB by its distribution."""
+
+    batchable = True
 
     def __init__(self, is_mask: bool, dual: bool = False) -> None:
         self.is_mask = is_mask
@@ -280,9 +292,8 @@ class LoadAligned(Executor):
                 be.fill(values[a.data[0]], raw, valid, origin)
             else:  # dual: the first 256 bytes to dst_reg0, the next to dst_reg1
                 for k, i in enumerate(a.data):
-                    be.fill(
-                        values[i], raw[k * VL : (k + 1) * VL], None if valid is None else valid[k * VL : (k + 1) * VL], origin
-                    )
+                    part = slice(k * VL, (k + 1) * VL)
+                    be.fill(values[i], raw[..., part], None if valid is None else valid[..., part], origin)
         if advance is not None:
             be.advance(ptr, advance)
 
@@ -290,6 +301,8 @@ class LoadAligned(Executor):
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits; or two registers interleaved) written to
     UB by the distribution."""
+
+    batchable = True
 
     def __init__(self, is_mask: bool, dual: bool = False) -> None:
         self.is_mask = is_mask
@@ -305,8 +318,10 @@ class StoreAligned(Executor):
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
+            if getattr(be, "rows", None) is not None:
+                raise Unbatchable(f"StoreAlign with {a.dist.name} runs in order only")
             act = None
             if a.dist.lane:
                 lanes, count = be.predicate(api, "mask", values[a.pred], a.dist.lane)  # type: ignore[index]
@@ -356,11 +371,11 @@ class StoreAligned(Executor):
                 a.dist.align,
                 "the second register's store, at dst_addr + post_update_stride",
             )
-        half = raw.size // 2
+        half = raw.shape[-1] // 2  # (along the last axis: a batched loop's rows come first)
         n = half // a.itemsize
         return [
-            (addr, raw[:half], None if act is None else act[:n]),
-            (addr + second, raw[half:], None if act is None else act[n:]),
+            (addr, raw[..., :half], None if act is None else act[..., :n]),
+            (addr + second, raw[..., half:], None if act is None else act[..., n:]),
         ]
 
 

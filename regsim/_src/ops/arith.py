@@ -33,26 +33,7 @@ from regsim._src.spec import (
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 
-ADD_SUB: Final = frozenset(
-    {
-        dt.int8,
-        dt.uint8,
-        dt.int16,
-        dt.uint16,
-        dt.half,
-        dt.bfloat16,
-        dt.int32,
-        dt.uint32,
-        dt.float32,
-        dt.complex32,
-        dt.int64,
-        dt.uint64,
-        dt.complex64,
-    }
-)
-CARRY: Final = frozenset({dt.int32, dt.uint32})
-
-# The faces' type variables admit exactly the specs' dtypes (tests/test_registry.py checks it).
+# The dtypes on Ascend 950 (the Add / AddC pages), as constrained type variables of the faces.
 AddT = TypeVar(
     "AddT",
     dt.int8,
@@ -70,6 +51,9 @@ AddT = TypeVar(
     dt.complex64,
 )
 C = TypeVar("C", dt.int32, dt.uint32)
+#: the specs' dtype sets are the type variables' constraints: one list, read by mypy and the specs
+ADD_SUB: Final = frozenset(AddT.__constraints__)
+CARRY: Final = frozenset(C.__constraints__)
 AddMode = Literal[MaskMergeMode.ZEROING, MaskMergeMode.MERGING]
 SubMode = Literal[MaskMergeMode.ZEROING]
 

@@ -114,6 +114,10 @@ def _forms(head: tuple[Operand, ...], tail: tuple[Operand, ...], stride: str) ->
 _IN, _OUT = DOC + "Reg数据搬入/", DOC + "Reg数据搬出/"
 _LOAD_PAGE, _STORE_PAGE = _IN + "连续对齐搬入（LoadAlign）.md", _OUT + "连续对齐搬出（StoreAlign）.md"
 _MEM = Batching.MEMORY
+_SEQ = Batching.SEQUENTIAL
+BLOCK_WHY = "no batching rule for DataBlock copies yet (per-block predication, block-strided addresses)"
+STREAM_WHY = "an unaligned stream carries its 32-byte buffer from one call to the next"
+GATHER_WHY = "no batching rule for data-dependent UB addresses yet"
 
 
 def _variant(*parts: str) -> str:
@@ -198,7 +202,8 @@ for _form, _ops in {
             BlockCopy(load=True),
             "dst block k = any lane of block k active ? src_addr[k * data_block_stride * 32 B, +32 B) : 0  (k < 8)",
             _IN + "非连续对齐搬入（LoadAlign）.md",
-            _MEM,
+            _SEQ,
+            sequential_reason=BLOCK_WHY,
             aliases=("DataCopy",),
         )
     )
@@ -279,7 +284,8 @@ for _form, _ops in {
             BlockCopy(load=False),
             "mask[i] ? dst_addr[(i // per_block) * data_block_stride * 32 B + i % per_block] = src[i]  (8 blocks of 32 B)",
             _OUT + "非连续对齐搬出（StoreAlign）.md",
-            _MEM,
+            _SEQ,
+            sequential_reason=BLOCK_WHY,
             aliases=("DataCopy",),
         )
     )
@@ -304,7 +310,8 @@ for _form, _ops in {
             UnalignPre(),
             "ureg = the 32 UB bytes of the DataBlock holding src_addr (+ areg)  (starts an unaligned load stream)",
             _UNALIGN_IN,
-            Batching.STATEFUL,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
             aliases=("DataCopyUnAlignPre",),
         )
     )
@@ -327,7 +334,8 @@ for _form, _ops in {
             UnalignLoad(),
             "dst = the 256 UB bytes at src_addr (+ areg), any alignment, spliced from ureg and the next aligned bytes",
             _UNALIGN_IN,
-            Batching.STATEFUL,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -340,7 +348,8 @@ register(
         UnalignLoad(fresh=True),
         "dst = the 256 UB bytes at src_addr, any alignment  (LoadUnAlignPre + LoadUnAlign)",
         _IN + "Load.md",
-        _MEM,
+        _SEQ,
+        sequential_reason=STREAM_WHY,
     )
 )
 _US_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL)), _USTORE)
@@ -357,7 +366,8 @@ for _form, _ops in {
             UnalignStore("reg"),
             "dst_addr[0:n] = src[0:n] through the stream ureg (n = post_update_stride, or a whole register at dst_addr + areg)",
             _UNALIGN_OUT,
-            Batching.STATEFUL,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -370,7 +380,8 @@ register(
         UnalignStore("mask"),
         "dst_addr bytes = mask bits 0, w, 2w, … packed (w = sizeof(T): 16 B for b16, 8 B for b32) through ureg; dst += that",
         _OUT + "MaskReg非对齐搬出（StoreUnAlign）.md",
-        Batching.STATEFUL,
+        _SEQ,
+        sequential_reason=STREAM_WHY,
         aliases=("DataCopyUnAlign",),
     )
 )
@@ -388,7 +399,8 @@ for _form, _ops in {
             UnalignFlush(),
             "UB = the bytes ureg still buffers; ureg empty; POST_MODE_UPDATE: dst_addr += post_update_stride",
             _UNALIGN_OUT,
-            Batching.STATEFUL,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
             aliases=("DataCopyUnAlignPost",),
         )
     )
@@ -409,7 +421,8 @@ for _form, _ops in {
             UnalignStore("store"),
             "dst_addr[0:count] = src[0:count], any alignment (count defaults to VL / sizeof(T))",
             _OUT + "Store.md",
-            _MEM,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
         )
     )
 
@@ -431,7 +444,8 @@ register(
         UbGather(),
         "dst[i] = mask[i] ? src_addr[index[i]] : 0  (index in elements; a b8 source zero-extended)",
         _IN + "离散搬入（Gather）.md",
-        _MEM,
+        _SEQ,
+        sequential_reason=GATHER_WHY,
         aliases=("DataCopyGather",),
     )
 )
@@ -449,7 +463,8 @@ register(
         BlockGather(),
         "dst block k = mask bit 4k ? src_addr bytes [index[k], index[k] + 32) : 0  (k < 8; index in bytes)",
         _IN + "离散搬入（GatherB）.md",
-        _MEM,
+        _SEQ,
+        sequential_reason=GATHER_WHY,
         aliases=("DataCopyGatherB",),
     )
 )
@@ -468,7 +483,8 @@ register(
         UbScatter(),
         "mask[i] ? dst_addr[index[i]] = src[i]  (index in elements; b8: the even bytes; duplicate active indices refused)",
         _OUT + "离散搬出（Scatter）.md",
-        _MEM,
+        _SEQ,
+        sequential_reason=GATHER_WHY,
         aliases=("DataCopyScatter",),
     )
 )
