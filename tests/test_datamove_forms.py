@@ -713,3 +713,45 @@ def test_every_distribution_refuses_a_misaligned_address_and_writes_nothing(ub, 
         else:
             Reg.StoreAlign(p, r0, r0, mask, dist=getattr(Reg.StoreDist, dist))
     assert np.array_equal(ub.storage.data, before) and r0.numpy().tobytes() == keep
+
+
+# --- both loop modes ------------------------------------------------------------------------------
+@rs.simd_vf
+def _dist_loop_vf(dst: rs.UbPtr[rs.uint16], src: rs.UbPtr[rs.uint16], repeat: int, pack: bool) -> None:
+    a, b, c = Reg.RegTensor(rs.uint16), Reg.RegTensor(rs.uint16), Reg.RegTensor(rs.uint16)
+    full = Reg.CreateMask(rs.uint16)
+    for i in range(repeat):
+        Reg.LoadAlign(a, src + i * 64, dist=Reg.LoadDist.DIST_US_B16)
+        Reg.LoadAlign(b, c, src + i * 256, dist=Reg.LoadDist.DIST_DINTLV_B16)
+        Reg.Add(a, a, b, full)
+        Reg.StoreAlign(dst + i * 128, a, full)
+        if pack:
+            Reg.StoreAlign(dst + 128 * repeat + i * 64, c, full, dist=Reg.StoreDist.DIST_PACK_B16)
+
+
+@pytest.mark.parametrize("pack", [False, True])
+@pytest.mark.parametrize("mode", ["sequential", "auto", "batched"])
+def test_distributions_in_a_vf_loop_give_the_same_bits_in_every_loop_mode(ub, mode, pack):
+    """US and DINTLV loads run batched; a PACK store makes a forced-batched loop a VfContextError
+    and an automatic one run in order; every mode that runs gives the oracle's bytes."""
+    repeat = 4
+    src, dst = ub.alloc(rs.uint16, 256 * repeat), ub.alloc(rs.uint16, 192 * repeat)
+    src.set(np.random.default_rng(3).integers(0, 2**16, 256 * repeat).astype(np.uint16))
+    dst.set(np.zeros(192 * repeat, np.uint16))
+    before = ub.storage.data.tobytes()
+    with rs.configure(loops=mode):
+        if mode == "batched" and pack:
+            with pytest.raises(VfContextError, match="StoreAlign with DIST_PACK_B16 runs in order only"):
+                _dist_loop_vf(dst.GetPhyAddr(), src.GetPhyAddr(), repeat, pack)
+            return
+        _dist_loop_vf(dst.GetPhyAddr(), src.GetPhyAddr(), repeat, pack)
+    s = src.addr
+    want = before
+    for i in range(repeat):
+        us = np.frombuffer(O.load_dist_oracle(before, s + 128 * i, "DIST_US_B16"), np.uint16)
+        dual = np.frombuffer(O.load_dist_oracle(before, s + 512 * i, "DIST_DINTLV_B16"), np.uint16)
+        total = (us.astype(np.uint32) + dual[:128]) % 2**16
+        want = O.unaligned_store_oracle(want, [(dst.addr + 256 * i, total.astype(np.uint16).tobytes())])
+        if pack:
+            want = O.store_dist_oracle(want, dst.addr + 256 * repeat + 128 * i, "DIST_PACK_B16", dual[128:].tobytes(), [1] * 256)
+    assert ub.storage.data.tobytes() == want
