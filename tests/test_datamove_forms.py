@@ -412,6 +412,8 @@ def test_stream_protocol_errors(ub):
             Reg.StoreUnAlign(p + 1, reg, us, 64)
         with pytest.raises(ParameterError, match=r"StoreUnAlign: post_update_stride = 65; accepted: at most 64"):
             Reg.StoreUnAlign(p, reg, us, 65)
+        with pytest.raises(UnsupportedError, match=r"StoreUnAlignPost: post_mode = POST_MODE_NORMAL; accepted: POST_MODE_UPDATE"):
+            Reg.StoreUnAlignPost(p, us, 0, post_mode=NORMAL)  # the page: POST_MODE_NORMAL "不支持"
         with pytest.raises(OutOfBoundsError, match=r"StoreUnAlign: dst_addr = UB bytes \[2044, 2052\)"):
             Reg.StoreUnAlign(t.GetPhyAddr() + 511, reg, Reg.UnalignRegForStore(), 2)
         Reg.StoreUnAlignPost(p, us, 0)

@@ -387,7 +387,7 @@ register(
 )
 _UP_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=OneOf(ALL)), _USTORE)
 for _form, _ops in {
-    "post": (*_UP_HEAD, int_param("post_update_stride", "int32_t", INT32), enum_param("post_mode", PostLiteral, UPDATE)),
+    "post": (*_UP_HEAD, int_param("post_update_stride", "int32_t", INT32), _UPDATE_ONLY),
     "addr": (*_UP_HEAD, _AREG),
 }.items():
     register(
