@@ -506,16 +506,17 @@ class _Stream:
     regs: int
 
 
-def _stream(spec: OpSpec, plan: Plan, reg: str | None) -> _Stream:
-    extra = _slot(spec, "post_update_stride", "areg")
+def _stream(spec: OpSpec, plan: Plan) -> _Stream:
+    """Where a stream op's operands are (`ureg` -1: Load / Store, which use a private buffer)."""
+    extra = _slot(spec, "post_update_stride", "count", "areg")
     return _Stream(
-        None if reg is None else spec.slots[reg],
-        spec.slots["ureg"],
+        _slot(spec, "dst_reg", "src_reg"),
+        spec.slots.get("ureg", -1),
         next(i for i, o in enumerate(spec.operands) if o.kind is Kind.PTR),
         extra,
         extra is not None and spec.operands[extra].kind is Kind.INT,
         plan.dtype.itemsize,
-        plan.trait.REG_NUM if plan.trait is not None else 1,
+        plan.trait.REG_NUM,
     )
 
 
@@ -530,7 +531,7 @@ class UnalignPre(Executor):
     """LoadUnAlignPre: the unaligned-load buffer <- the 32 UB bytes of the block holding src."""
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
-        return _stream(spec, plan, None)
+        return _stream(spec, plan)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         s: _Stream = plan.prepared
@@ -585,9 +586,7 @@ class UnalignLoad(Executor):
     def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
         if self.fresh or not (spec.variant.startswith("post")):
             _trait_one(spec, plan, "Load" if self.fresh else "plain or AddrReg LoadUnAlign")
-        if self.fresh:
-            return _Stream(spec.slots["dst_reg"], -1, spec.slots["src_addr"], None, False, plan.dtype.itemsize, 1)
-        return _stream(spec, plan, "dst_reg")
+        return _stream(spec, plan)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         s: _Stream = plan.prepared
@@ -679,21 +678,9 @@ class UnalignStore(Executor):
         self.kind = kind  #: "reg", "mask" or "store" (Store: its own stream, flushed at once)
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
-        if self.kind == "mask":
-            return _Stream(None, spec.slots["ureg"], 0, None, False, plan.dtype.itemsize, 1)
-        if self.kind == "store" or spec.variant.endswith("addr"):
-            if spec.variant.endswith("addr"):
-                _trait_one(spec, plan, "AddrReg")
-            return _Stream(
-                spec.slots["src_reg"],
-                -1 if self.kind == "store" else spec.slots["ureg"],
-                0,
-                _slot(spec, "count", "areg"),
-                self.kind == "store" and "count" in spec.slots,
-                plan.dtype.itemsize,
-                plan.trait.REG_NUM,
-            )
-        return _stream(spec, plan, "src_reg")
+        if spec.variant.endswith("addr"):
+            _trait_one(spec, plan, "AddrReg")
+        return _stream(spec, plan)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         s: _Stream = plan.prepared
@@ -749,7 +736,7 @@ class UnalignFlush(Executor):
     POST_MODE_UPDATE moves dst by post_update_stride elements."""
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
-        return _stream(spec, plan, None)
+        return _stream(spec, plan)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         s: _Stream = plan.prepared
