@@ -94,6 +94,9 @@ class VfContext:
     config: Config
     backend: Any
     trace: Any = None
+    #: checks run when the VF body returns normally (e.g. an unaligned store stream never
+    #: flushed); each raises naming the call that broke the rule
+    exit_checks: list[Callable[[], None]] = attrs.field(factory=list)
 
 
 _VF: contextvars.ContextVar[VfContext | None] = contextvars.ContextVar("regsim_vf", default=None)
@@ -134,6 +137,8 @@ def VEC_SCOPE() -> Iterator[VfContext]:
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
         with np.errstate(all="ignore"):
             yield ctx
+        for check in ctx.exit_checks:
+            check()
     finally:
         _VF.reset(token)
 

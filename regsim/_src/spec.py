@@ -43,6 +43,8 @@ class Kind(enum.Enum):
     INT = "an int"
     SCALAR = "a Python or numpy number (converted to the operand's element type)"
     ADDR = "a Reg.AddrReg"
+    ULOAD = "a Reg.UnalignRegForLoad"
+    USTORE = "a Reg.UnalignRegForStore"
     REF = "an rs.Ref(count) (C++ takes a reference and updates it)"
     DTYPE = "a regsim dtype class such as rs.float32"
     ENUM = "an enum member"
@@ -356,7 +358,7 @@ def _check_enum(api: str, o: Operand, v: object) -> None:
 def _kind_types() -> dict[Kind, tuple[type, ...]]:
     from regsim._src.context import Ref
     from regsim._src.memory import UbPtr
-    from regsim._src.registers import AddrReg, MaskReg, RegTensor, RegTrait
+    from regsim._src.registers import AddrReg, MaskReg, RegTensor, RegTrait, UnalignRegForLoad, UnalignRegForStore
 
     return {
         Kind.REG: (RegTensor,),
@@ -366,6 +368,8 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.INT: (int, np.integer),
         Kind.SCALAR: (int, float, complex, np.number),
         Kind.ADDR: (AddrReg,),
+        Kind.ULOAD: (UnalignRegForLoad,),
+        Kind.USTORE: (UnalignRegForStore,),
         Kind.REF: (Ref,),
         Kind.DTYPE: (type,),
         Kind.ENUM: (enum.Enum,),

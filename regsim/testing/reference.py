@@ -324,6 +324,123 @@ def mask_store_oracle(ub: bytes, addr: int, bits: Sequence[int], dist: str) -> b
     return bytes(out)
 
 
+# --- data movement: distributions, DataBlocks, unaligned streams, gathers (byte-level) ---------------
+def _elem(ub: bytes, addr: int, i: int, w: int) -> bytes:
+    return bytes(ub[addr + i * w : addr + (i + 1) * w])
+
+
+def load_dist_oracle(ub: bytes, addr: int, dist: str) -> bytes:
+    """The 256 register bytes (512 for DINTLV: dst0 then dst1) a LoadAlign of `dist` at `addr`
+    produces, following the LoadAlign page's LoadDist table element by element."""
+    name, _, width = dist.removeprefix("DIST_").rpartition("_B")
+    if dist == "DIST_NORM":
+        return bytes(ub[addr : addr + 256])
+    if dist == "DIST_BLK":
+        return bytes(ub[addr : addr + 32]) * 8
+    w = int(width) // 8
+    n = 256 // w  # lanes of width w in one register
+    zero = bytes(w)
+    if name == "BRC":  # lane 0 everywhere
+        return _elem(ub, addr, 0, w) * n
+    if name == "US":  # each of VL/2 bytes' elements twice
+        return b"".join(_elem(ub, addr, i // 2, w) for i in range(n))
+    if name == "DS":  # every other element of 2*VL bytes, the even ones
+        return b"".join(_elem(ub, addr, 2 * i, w) for i in range(n))
+    if name == "UNPACK":  # VL/2 bytes' elements, each followed by one zero element
+        return b"".join(_elem(ub, addr, i // 2, w) if i % 2 == 0 else zero for i in range(n))
+    if name == "UNPACK4":  # VL/4 bytes' elements, each followed by three zero elements
+        return b"".join(_elem(ub, addr, i // 4, w) if i % 4 == 0 else zero for i in range(n))
+    if name == "E2B":  # element k broadcast over DataBlock k
+        return b"".join(_elem(ub, addr, k, w) * (32 // w) for k in range(8))
+    if name == "DINTLV":  # even elements to dst0, odd to dst1
+        return b"".join(_elem(ub, addr, 2 * i, w) for i in range(n)) + b"".join(_elem(ub, addr, 2 * i + 1, w) for i in range(n))
+    raise AssertionError(dist)
+
+
+def store_dist_oracle(ub: bytes, addr: int, dist: str, reg: bytes, bits: Sequence[int]) -> bytes:
+    """The UB after a StoreAlign of `dist` of register bytes `reg` (512 for INTLV: src0 then
+    src1) at `addr` under the 256 mask `bits`."""
+    out = bytearray(ub)
+    name, _, width = dist.removeprefix("DIST_").rpartition("_B")
+    w = int(width) // 8
+    if name == "FIRST_ELEMENT":  # lane 0, the mask ignored
+        out[addr : addr + w] = reg[:w]
+    elif name in ("PACK", "PACK4"):  # the low half (quarter) of each lane, lane j at j * that
+        keep = w // 2 if name == "PACK" else w // 4
+        for j in range(256 // w):
+            if bits[j * w]:
+                out[addr + j * keep : addr + (j + 1) * keep] = reg[j * w : j * w + keep]
+    elif name == "INTLV":  # src0 lane i, then src1 lane i; the mask ignored
+        for i in range(256 // w):
+            out[addr + 2 * i * w : addr + (2 * i + 1) * w] = reg[i * w : (i + 1) * w]
+            out[addr + (2 * i + 1) * w : addr + (2 * i + 2) * w] = reg[256 + i * w : 256 + (i + 1) * w]
+    else:
+        raise AssertionError(dist)
+    return bytes(out)
+
+
+def block_load_oracle(ub: bytes, addr: int, itemsize: int, block_stride: int, bits: Sequence[int]) -> bytes:
+    """DATA_BLOCK_COPY load: block k = 32 B at addr + k * block_stride * 32 if any element of it
+    is selected (bit 32k + j * itemsize), else 32 zero bytes."""
+    out = b""
+    for k in range(8):
+        on = any(bits[32 * k + j * itemsize] for j in range(32 // itemsize))
+        start = addr + k * block_stride * 32
+        out += bytes(ub[start : start + 32]) if on else bytes(32)
+    return out
+
+
+def block_store_oracle(ub: bytes, addr: int, itemsize: int, block_stride: int, reg: bytes, bits: Sequence[int]) -> bytes:
+    """DATA_BLOCK_COPY store: selected element j of block k to addr + k * block_stride * 32 + j * itemsize."""
+    out = bytearray(ub)
+    for k in range(8):
+        for j in range(32 // itemsize):
+            if bits[32 * k + j * itemsize]:
+                at = addr + k * block_stride * 32 + j * itemsize
+                out[at : at + itemsize] = reg[32 * k + j * itemsize : 32 * k + (j + 1) * itemsize]
+    return bytes(out)
+
+
+def unaligned_load_oracle(ub: bytes, addr: int) -> bytes:
+    """LoadUnAlign (after LoadUnAlignPre at the stream's start) and Load: the 256 bytes at addr."""
+    return bytes(ub[addr : addr + 256])
+
+
+def unaligned_store_oracle(ub: bytes, writes: Sequence[tuple[int, bytes]]) -> bytes:
+    """An unaligned store stream flushed by StoreUnAlignPost (and Store): each call's bytes at
+    its address, nothing else."""
+    out = bytearray(ub)
+    for addr, data in writes:
+        out[addr : addr + len(data)] = data
+    return bytes(out)
+
+
+def mask_unaligned_bytes(bits: Sequence[int], itemsize: int) -> bytes:
+    """MaskReg StoreUnAlign: bits 0, w, 2w, … (w = itemsize) packed 8 to a byte, LSB first."""
+    kept = [bits[i] for i in range(0, 256, itemsize)]
+    return bytes(sum(kept[8 * b + j] << j for j in range(8)) for b in range(len(kept) // 8))
+
+
+def gather_oracle(ub: bytes, base: int, src_size: int, dst_size: int, index: Sequence[int], active: Sequence[bool]) -> list[int]:
+    """UB Gather: lane i = the src_size-byte element index[i] of base, zero-extended to
+    dst_size bytes; 0 for inactive lanes."""
+    return [int.from_bytes(_elem(ub, base, k, src_size), "little") if a else 0 for k, a in zip(index, active, strict=True)]
+
+
+def gatherb_oracle(ub: bytes, base: int, offsets: Sequence[int], active: Sequence[bool]) -> bytes:
+    """GatherB: block k = 32 bytes at base + offsets[k] (bytes) when active[k], else zeros."""
+    return b"".join(bytes(ub[base + o : base + o + 32]) if a else bytes(32) for o, a in zip(offsets, active, strict=True))
+
+
+def scatter_oracle(ub: bytes, base: int, size: int, values: Sequence[int], index: Sequence[int], active: Sequence[bool]) -> bytes:
+    """Scatter: element index[i] of base (size bytes) = values[i] for active lanes."""
+    out = bytearray(ub)
+    for v, k, a in zip(values, index, active, strict=True):
+        if a:
+            out[base + k * size : base + (k + 1) * size] = (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return bytes(out)
+
+
 ORACLES: dict[str, Callable[..., Any]] = {
     "CreateMask": create_mask_oracle,
     "UpdateMask": update_mask_oracle,
@@ -332,6 +449,21 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "StoreAlign": store_oracle,
     "LoadAlign/mask": mask_load_oracle,
     "StoreAlign/mask": mask_store_oracle,
+    "LoadAlign/dual": load_dist_oracle,
+    "StoreAlign/dual": store_dist_oracle,
+    "LoadAlign/block": block_load_oracle,
+    "StoreAlign/block": block_store_oracle,
+    "LoadUnAlignPre": unaligned_load_oracle,
+    "LoadUnAlign": unaligned_load_oracle,
+    "Load": unaligned_load_oracle,
+    "StoreUnAlign": unaligned_store_oracle,
+    "StoreUnAlignPost": unaligned_store_oracle,
+    "StoreUnAlign/mask": mask_unaligned_bytes,
+    "Store": unaligned_store_oracle,
+    "Store/count": unaligned_store_oracle,
+    "Gather/ub": gather_oracle,
+    "GatherB": gatherb_oracle,
+    "Scatter": scatter_oracle,
     "Add": add_oracle,
     "Sub": sub_oracle,
     "Add/carry": carry_oracle,
