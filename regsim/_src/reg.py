@@ -20,7 +20,26 @@ from regsim._src.enums import (
     SatMode,
     StoreDist,
 )
-from regsim._src.ops.arith import Add, AddC, Sub, SubC
+from regsim._src.ops.arith import (
+    Abs,
+    Add,
+    AddC,
+    Adds,
+    LeakyRelu,
+    Max,
+    Maxs,
+    Min,
+    Mins,
+    Mul,
+    Mull,
+    Muls,
+    Neg,
+    Prelu,
+    Relu,
+    Sub,
+    SubC,
+)
+from regsim._src.ops.compound import AbsSub, Axpy, MulAddDst, MulDstAdd
 from regsim._src.ops.datamove import CreateAddrReg, DataCopy, LoadAlign, StoreAlign
 from regsim._src.ops.mask import CreateMask, UpdateMask
 from regsim._src.registers import (
@@ -39,12 +58,17 @@ AddCarryOut = Add
 SubCarryOut = Sub
 AddCarryOuts = AddC
 SubCarryOuts = SubC
+Mula = MulAddDst
+FusedAbsSub = AbsSub
+FusedMulDstAdd = MulDstAdd
 
 __all__ = [
-    "Add", "AddC", "AddCarryOut", "AddCarryOuts", "AddrReg", "CastTrait", "CreateAddrReg", "CreateMask",
-    "DataCopy", "DataCopyMode", "GatherMaskMode", "HighLowPart", "HistogramsBinType", "HistogramsType",
-    "IndexOrder", "LoadAlign", "LoadDist", "MaskDist", "MaskMergeMode", "MaskPattern", "MaskReg", "MemType",
-    "PairReduce", "PostLiteral", "ReduceType", "RegLayout", "RegTensor", "RegTrait", "RegTraitNumOne",
-    "RegTraitNumTwo", "SatMode", "StoreAlign", "StoreDist", "Sub", "SubC", "SubCarryOut", "SubCarryOuts",
-    "UnalignRegForLoad", "UnalignRegForStore", "UpdateMask",
+    "Abs", "AbsSub", "Add", "AddC", "AddCarryOut", "AddCarryOuts", "AddrReg", "Adds", "Axpy", "CastTrait",
+    "CreateAddrReg", "CreateMask", "DataCopy", "DataCopyMode", "FusedAbsSub", "FusedMulDstAdd",
+    "GatherMaskMode", "HighLowPart", "HistogramsBinType", "HistogramsType", "IndexOrder", "LeakyRelu",
+    "LoadAlign", "LoadDist", "MaskDist", "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "MemType",
+    "Min", "Mins", "Mul", "MulAddDst", "MulDstAdd", "Mula", "Mull", "Muls", "Neg", "PairReduce",
+    "PostLiteral", "Prelu", "ReduceType", "RegLayout", "RegTensor", "RegTrait", "RegTraitNumOne",
+    "RegTraitNumTwo", "Relu", "SatMode", "StoreAlign", "StoreDist", "Sub", "SubC", "SubCarryOut",
+    "SubCarryOuts", "UnalignRegForLoad", "UnalignRegForStore", "UpdateMask",
 ]  # fmt: skip

@@ -453,6 +453,8 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
+            fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:
             return next((s for s in fitting if all(o.name in kwargs for o in s.templates if o.required)), fitting[0])
         everywhere = {o.name for s in self.specs for o in s.operands}
@@ -468,6 +470,20 @@ class Overloads:
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
         )
+
+
+def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
+    """Whether the register arguments have dtypes the overload's rules accept."""
+    given = {o.name: v for o, v in zip(spec.positional, args, strict=False) if o.kind is Kind.REG}
+    for o in spec.positional:
+        v = given.get(o.name)
+        if v is None:
+            continue
+        if isinstance(o.dtypes, OneOf) and v.dtype not in o.dtypes.dtypes:
+            return False
+        if isinstance(o.dtypes, SameAs) and o.dtypes.other in given and v.dtype is not given[o.dtypes.other].dtype:
+            return False
+    return True
 
 
 def _value(v: object) -> str:
