@@ -4,6 +4,8 @@ exhaustively; the boundary-value appendix's special values; the CTRL register's 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import ml_dtypes
@@ -283,3 +285,203 @@ def test_scalars_accept_numpy_numbers() -> None:
     got = run(Reg.Adds, Reg.RegTensor(rs.complex32), c, 1j, Reg.MaskReg.from_bits(FULL))
     assert (got.view(np.float16).reshape(-1, 2) == [1, 2]).all()
     assert got.dtype == ml_dtypes.complex32
+
+
+# --- the CTRL register: saturation modes (the SetCtrlSpr page; the boundary-value appendix) -----------
+AscendC = rs.AscendC
+
+
+@contextlib.contextmanager
+def ctrl_bit(bit: int, value: int) -> Iterator[None]:
+    """CTRL[bit] = value for the block (set from scalar code, as a kernel does), then restored."""
+    saved = AscendC.GetCtrlSpr(start_bit=bit, end_bit=bit)
+    AscendC.SetCtrlSpr(value, start_bit=bit, end_bit=bit)
+    try:
+        yield
+    finally:
+        AscendC.SetCtrlSpr(saved, start_bit=bit, end_bit=bit)
+
+
+@pytest.fixture
+def ctrl() -> Iterator[Any]:
+    """Restores the CTRL bits a test changes."""
+    saved = {bit: AscendC.GetCtrlSpr(start_bit=bit, end_bit=bit) for bit in (48, 53, 60)}
+    yield AscendC
+    for bit, value in saved.items():
+        AscendC.SetCtrlSpr(value, start_bit=bit, end_bit=bit)
+
+
+def test_ctrl_launch_value_and_reset(ctrl: Any) -> None:
+    """At launch half ops output INF/NAN (CTRL[48] = 1), integers wrap (CTRL[53] = 0) and the global
+    bits govern (CTRL[60] = 1); ResetCtrlSpr restores the documented defaults (CTRL[48] = 0: saturate)."""
+    assert [ctrl.GetCtrlSpr(start_bit=b, end_bit=b) for b in (48, 53, 60)] == [1, 0, 1]
+    ctrl.ResetCtrlSpr(start_bit=48, end_bit=48)
+    assert ctrl.GetCtrlSpr(start_bit=48, end_bit=48) == 0
+    ctrl.SetCtrlSpr(5, start_bit=6, end_bit=8)
+    assert ctrl.GetCtrlSpr(start_bit=6, end_bit=10) == 5
+    ctrl.ResetCtrlSpr(start_bit=6, end_bit=10)
+    assert ctrl.GetCtrlSpr(start_bit=0, end_bit=63) == 0x1000000000000008  # all bits now at the documented defaults
+
+
+@pytest.mark.parametrize(
+    ("api", "kwargs"),
+    [
+        ("SetCtrlSpr", {"value": 2, "start_bit": 48, "end_bit": 48}),  # value wider than the field
+        ("SetCtrlSpr", {"value": 1, "start_bit": 47, "end_bit": 47}),  # not a documented bit
+        ("SetCtrlSpr", {"value": 1, "start_bit": 48, "end_bit": 53}),
+        ("GetCtrlSpr", {"start_bit": 9, "end_bit": 8}),
+        ("GetCtrlSpr", {"start_bit": 0, "end_bit": 64}),
+        ("ResetCtrlSpr", {"start_bit": 3, "end_bit": 3}),
+    ],
+)
+def test_ctrl_bad_bits(ctrl: Any, api: str, kwargs: dict[str, int]) -> None:
+    before = ctrl.GetCtrlSpr(start_bit=0, end_bit=63)
+    with pytest.raises(rs.errors.ParameterError, match=api):
+        getattr(ctrl, api)(**kwargs)
+    assert ctrl.GetCtrlSpr(start_bit=0, end_bit=63) == before
+
+
+def test_ctrl_is_host_side_and_captured_at_vf_start(ctrl: Any) -> None:
+    """CTRL is the core's: set from scalar code, read by each VF as it starts."""
+    a = reg_of(rs.int16, np.full(128, 32767))
+    full = Reg.MaskReg.from_bits(FULL)
+    with rs.VEC_SCOPE():
+        with pytest.raises(rs.errors.VfContextError, match="SetCtrlSpr"):
+            ctrl.SetCtrlSpr(1, start_bit=53, end_bit=53)
+        dst = Reg.RegTensor(rs.int16)
+        Reg.Add(dst, a, a, full)
+        assert dst.numpy()[0] == -2
+    ctrl.SetCtrlSpr(1, start_bit=53, end_bit=53)
+    assert run(Reg.Add, Reg.RegTensor(rs.int16), a, a, full)[0] == 32767
+
+
+INT_SAT = [
+    pytest.param(op, d, id=f"{op}-{d.name}")
+    for op in ("Add", "Sub", "Mul", "Adds", "Muls")
+    for d in (rs.int16, rs.int32, rs.int8)
+    if not (d is rs.int8 and op.startswith("Mul"))
+]
+
+
+@pytest.mark.parametrize(("op", "dtype"), INT_SAT)
+@settings(max_examples=max(8, settings.default.max_examples // 5))
+@given(data=st.data())
+def test_integer_saturation_mode(op: str, dtype: Any, data: Any) -> None:
+    """CTRL[53] = 1: int16 / int32 Add, Adds, Sub, Mul, Muls saturate (the appendix's second
+    column); int8 keeps wrapping (the appendix gives saturated results for int16 and int32 only)."""
+    name = dtype.name
+    a = data.draw(rst.registers(dtype), "a")
+    b = data.draw(rst.registers(dtype), "b")
+    mask = data.draw(rst.masks(dtype, fill="noise"), "mask")
+    second = scalar_of(b.numpy(), name) if op.endswith("s") else b
+    with ctrl_bit(53, 1):
+        got = run(getattr(Reg, op), Reg.RegTensor(dtype), a, second, mask)
+    active = list(mask.lanes(dtype))
+    b_vals = [second] * len(active) if op.endswith("s") else values(b.numpy(), name)
+    want = O.arith_oracle(op, name, [values(a.numpy(), name), b_vals], active, int_sat=dtype is not rs.int8)
+    O.assert_lanes(got, want, itemsize=dtype.itemsize, inputs={"a": a.numpy(), "b": b.numpy()}, what=f"{op} {name} saturating")
+
+
+def test_integer_saturation_boundary_table(ctrl: Any) -> None:
+    """int16 with CTRL[53] = 1: MIN + MIN → -32768, MAX + MAX → 32767, MIN - MAX → -32768, MIN·MIN → 32767."""
+    lo, hi = reg_of(rs.int16, np.full(128, -32768)), reg_of(rs.int16, np.full(128, 32767))
+    full = Reg.MaskReg.from_bits(FULL)
+    ctrl.SetCtrlSpr(1, start_bit=53, end_bit=53)
+    assert run(Reg.Add, Reg.RegTensor(rs.int16), lo, lo, full)[0] == -32768
+    assert run(Reg.Add, Reg.RegTensor(rs.int16), hi, hi, full)[0] == 32767
+    assert run(Reg.Sub, Reg.RegTensor(rs.int16), lo, hi, full)[0] == -32768
+    assert run(Reg.Mul, Reg.RegTensor(rs.int16), lo, lo, full)[0] == 32767
+    carry, dst = Reg.MaskReg(), Reg.RegTensor(rs.int32)  # the carry forms are not affected (the asc_add page)
+    big = reg_of(rs.int32, np.full(64, 2**31 - 1))
+    with rs.VEC_SCOPE():
+        Reg.Add(carry, dst, big, big, full)
+    assert dst.numpy()[0] == -2
+
+
+HALF_OPS = {"Add": 2, "Sub": 2, "Mul": 2, "Max": 2, "Min": 2, "Prelu": 2, "Abs": 1, "Neg": 1, "Relu": 1, "Adds": "s", "Muls": "s"}
+
+
+@pytest.mark.parametrize("op", list(HALF_OPS))
+@settings(max_examples=max(8, settings.default.max_examples // 5))
+@given(data=st.data())
+def test_half_saturation_mode(op: str, data: Any) -> None:
+    """CTRL[60] = 1 and CTRL[48] = 0: half results ±inf → ±65504, NaN → 0 (the appendix's second column)."""
+    a = data.draw(rst.registers(rs.half), "a")
+    b = data.draw(rst.registers(rs.half), "b")
+    mask = data.draw(rst.masks(rs.half, fill="noise"), "mask")
+    kind = HALF_OPS[op]
+    args: list[Any] = [a] if kind == 1 else [a, b] if kind == 2 else [a, scalar_of(b.numpy(), "half")]
+    with ctrl_bit(48, 0):
+        got = run(getattr(Reg, op), Reg.RegTensor(rs.half), *args, mask)
+    operands = [values(r.numpy(), "half") if not isinstance(r, float) else [r] * 128 for r in args]
+    want = O.arith_oracle(op, "half", operands, list(mask.lanes(rs.half)), half_sat=True)
+    O.assert_lanes(got, np.array(want, np.float16), what=f"{op} half saturating", inputs={"a": a.numpy(), "b": b.numpy()})
+
+
+def test_half_saturation_needs_the_global_bit(ctrl: Any) -> None:
+    """CTRL[48] = 0 saturates half only while CTRL[60] = 1; float32 never saturates."""
+    inf_h, nan_h = reg_of(rs.half, np.full(128, np.inf)), reg_of(rs.half, np.full(128, np.nan))
+    full = Reg.MaskReg.from_bits(FULL)
+    ctrl.SetCtrlSpr(0, start_bit=48, end_bit=48)
+    assert run(Reg.Neg, Reg.RegTensor(rs.half), inf_h, full)[0] == -65504
+    assert run(Reg.Max, Reg.RegTensor(rs.half), inf_h, nan_h, full)[0] == 0
+    assert (
+        run(
+            Reg.Mul, Reg.RegTensor(rs.float32), reg_of(rs.float32, np.full(64, 3e38)), reg_of(rs.float32, np.full(64, 10.0)), full
+        )[0]
+        == np.inf
+    )
+    ctrl.SetCtrlSpr(0, start_bit=60, end_bit=60)
+    assert run(Reg.Neg, Reg.RegTensor(rs.half), inf_h, full)[0] == -np.inf
+
+
+# --- Sub: (-0) - (-0) ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [rs.half, rs.bfloat16, rs.float32, rs.complex32, rs.complex64], ids=lambda d: d.name)
+def test_sub_of_signed_zeros_follows_ieee(dtype: Any) -> None:
+    """(-0) - (-0) = +0 and (+0) - (+0) = +0, (-0) - (+0) = -0, (+0) - (-0) = +0: IEEE 754 §6.3, and the
+    precision appendix's Sub(x, y) = Add(x, Neg(y)) with Add(-0, +0) = +0 (its Add table); the Sub
+    table's "-0.0 | -0.0 | -0.0" row contradicts both (docs/semantics-decisions.md §15)."""
+    comp = {"complex32": np.float16, "complex64": np.float32}.get(dtype.name)
+    n = 256 // dtype.itemsize * (2 if comp else 1)
+    a_np = np.array([-0.0, 0.0, -0.0, 0.0] * (n // 4), comp or dtype.np_dtype)
+    b_np = np.array([-0.0, 0.0, 0.0, -0.0] * (n // 4), comp or dtype.np_dtype)
+    a, b = (Reg.RegTensor.from_numpy(x.view(dtype.np_dtype)) for x in (a_np, b_np))
+    got = run(Reg.Sub, Reg.RegTensor(dtype), a, b, Reg.MaskReg.from_bits(FULL))
+    got = got.view(comp) if comp else got
+    assert np.signbit(got[:4].astype(np.float32)).tolist() == [False, False, True, False]
+    active = [True] * (n // (2 if comp else 1))
+    want = O.arith_oracle("Sub", dtype.name, [values(a.numpy(), dtype.name), values(b.numpy(), dtype.name)], active)
+    compare(
+        run(Reg.Sub, Reg.RegTensor(dtype), a, b, Reg.MaskReg.from_bits(FULL)),
+        expected(want, dtype.name, a.numpy()),
+        dtype.name,
+        "Sub zeros",
+        {},
+    )
+
+
+def test_scalar_forms_boundary_values() -> None:
+    """Maxs(-0, +0) = +0, Mins(-0, +0) = -0 (the Maxs / Mins pages); LeakyRelu: +0 with an inf slope
+    stays 0.0, -0 with a NaN slope is NaN, MIN · MIN → inf (the LeakyRelu table); each against the oracle."""
+    full = Reg.MaskReg.from_bits(FULL)
+    src = np.array([-0.0, 0.0, -np.inf, 1.0] * 16, np.float32)
+    cases = [
+        ("Maxs", 0.0, lambda d, a, s: Reg.Maxs(d, a, s, full)),
+        ("Mins", 0.0, lambda d, a, s: Reg.Mins(d, a, s, full)),
+        ("Maxs", -0.0, lambda d, a, s: Reg.Maxs(d, a, s, full)),
+        ("LeakyRelu", np.inf, lambda d, a, s: Reg.LeakyRelu(d, a, s, full)),
+        ("LeakyRelu", np.nan, lambda d, a, s: Reg.LeakyRelu(d, a, s, full)),
+    ]
+    for op, slope, call in cases:
+        dst = Reg.RegTensor(rs.float32)
+        with rs.VEC_SCOPE():
+            call(dst, reg_of(rs.float32, src), slope)
+        want = O.arith_oracle(op, "float32", [values(src, "float32"), [slope] * 64], [True] * 64)
+        O.assert_lanes(
+            dst.numpy(), np.array(want, np.float32), what=f"{op} scalar={slope}", inputs={"src": src}, nan_type=np.float32
+        )
+    lo = np.finfo(np.float32).min
+    dst = Reg.RegTensor(rs.float32)
+    with rs.VEC_SCOPE():
+        Reg.LeakyRelu(dst, reg_of(rs.float32, np.full(64, lo)), float(lo), full)
+    assert dst.numpy()[0] == np.inf

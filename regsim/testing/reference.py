@@ -415,9 +415,14 @@ def _complex_mul(name: str, a: complex, b: complex) -> tuple[Any, Any]:
 def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bool = False) -> Any:
     """One lane of `op` (an Ascend name) on Python values of the element type `name`."""
     if name in COMPLEX:
-        assert op in ("Mul", "Muls", "Adds"), op
         a, b = xs
-        out = _complex_mul(name, a, b) if op != "Adds" else complex_add(name, a, b)
+        out = (
+            _complex_mul(name, a, b)
+            if op in ("Mul", "Muls")
+            else complex_add(name, a, b)
+            if op in ("Add", "Adds")
+            else complex_sub(name, a, b)
+        )
         return tuple(_sat_half(c, half_sat and name == "complex32") for c in out)
     if name not in FLOATS:
         return _int_lane(op, name, *xs, saturate=int_sat)
@@ -431,8 +436,10 @@ def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bo
         r = FLOATS[name](a if math.isnan(a) or a > 0 else 0.0)
     elif op in ("Mul", "Muls"):
         r = _rnd(float(np.float32(a * f[1])), name) if name == "bfloat16" else _rnd(a * f[1], name)
-    elif op == "Adds":
+    elif op in ("Add", "Adds"):
         r = float_add(name, a, f[1])
+    elif op == "Sub":
+        r = float_sub(name, a, f[1])
     elif op in ("Max", "Maxs", "Min", "Mins"):
         r = FLOATS[name](_fmax(a, f[1], op.startswith("Max")))
     elif op in ("Prelu", "LeakyRelu"):
@@ -465,8 +472,10 @@ def _int_lane(op: str, name: str, *xs: int, saturate: bool) -> int:
         return min(a, xs[1])
     if op in ("Mul", "Muls"):
         return _int_result(name, a * xs[1], saturate)
-    if op == "Adds":
+    if op in ("Add", "Adds"):
         return _int_result(name, a + xs[1], saturate)
+    if op == "Sub":
+        return _int_result(name, a - xs[1], saturate)
     if op == "AbsSub":
         return wrap(abs(wrap(a - xs[1], bits, signed)), bits, signed)
     if op == "Axpy":
