@@ -26,21 +26,9 @@ Z, M = Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING
 # dtypes on Ascend 950 per page, written independently of the op specs
 ABS_NEG = [rs.int8, rs.int16, rs.half, rs.int32, rs.float32, rs.int64]
 RELU = [rs.half, rs.int32, rs.float32, rs.int64]
-MUL = [
-    rs.int16,
-    rs.uint16,
-    rs.half,
-    rs.bfloat16,
-    rs.int32,
-    rs.uint32,
-    rs.float32,
-    rs.complex32,
-    rs.int64,
-    rs.uint64,
-    rs.complex64,
-]
 MAX_MIN = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64, rs.uint64]
 ADDS = [*MAX_MIN[:9], rs.complex32, rs.int64, rs.uint64, rs.complex64]
+MUL = [d for d in ADDS if d.itemsize > 1]  # the Add types but the 8-bit ones
 MULS = [d for d in MUL if d is not rs.bfloat16]
 SLOPE = [rs.half, rs.float32]
 

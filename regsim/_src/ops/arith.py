@@ -499,9 +499,9 @@ def _unary(dtypes: frozenset[type[dt.DType]]) -> tuple[Any, ...]:
     )
 
 
-def _with_scalar(dtypes: frozenset[type[dt.DType]]) -> tuple[Any, ...]:
+def _with_scalar(dtypes: frozenset[type[dt.DType]], dst_role: Role = Role.OUT) -> tuple[Any, ...]:
     return (
-        reg("dst_reg", Role.OUT, OneOf(dtypes)),
+        reg("dst_reg", dst_role, OneOf(dtypes)),
         reg("src_reg", dtypes=SameAs("dst_reg")),
         scalar("scalar_value", "dst_reg"),
         pred(),

@@ -15,7 +15,6 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.ctrl import LAUNCH_CTRL
-from regsim._src.enums import MaskMergeMode
 from regsim._src.ops.arith import (
     _EW,
     _LANES,
@@ -31,7 +30,7 @@ from regsim._src.ops.arith import (
     sub,
 )
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, face, reg, register
 
 _COMPOUND = DOC + "复合计算/"
 
@@ -116,75 +115,59 @@ def mul_dst_add(dst: Any, a: Any, b: Any) -> Any:
 
 # --- specs ---------------------------------------------------------------------------------------
 def _accumulate(dtypes: frozenset[type[dt.DType]]) -> tuple[Any, ...]:
-    return (
-        reg("dst_reg", Role.INOUT, OneOf(dtypes)),
-        reg("src_reg0", dtypes=SameAs("dst_reg")),
-        reg("src_reg1", dtypes=SameAs("dst_reg")),
-        pred(),
-        enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+    return (reg("dst_reg", Role.INOUT, OneOf(dtypes)), *_binary(dtypes, (ZEROING,))[1:])
+
+
+def _compound(
+    name: str, operands: tuple[Any, ...], lane: Any, equation: str, c_name: str = "", aliases: tuple[str, ...] = ()
+) -> None:
+    c_api = CName(c_name, tuple(o.name for o in operands if not o.keyword)) if c_name else None
+    register(
+        OpSpec(
+            name,
+            "",
+            "compound",
+            operands,
+            _EW,
+            equation,
+            _COMPOUND + f"{name}.md",
+            _LANES,
+            lane=lane,
+            c_api=c_api,
+            aliases=aliases,
+        )
     )
 
 
-_BINARY_C = ("dst_reg", "src_reg0", "src_reg1", "mask")
-
-register(
-    OpSpec(
-        "AbsSub",
-        "",
-        "compound",
-        _binary(ABS_SUB, (ZEROING,)),
-        _EW,
-        "dst[i] = mask[i] ? |src0[i] - src1[i]| : 0   (Abs(Sub): the difference rounded once)",
-        _COMPOUND + "AbsSub.md",
-        _LANES,
-        lane=abs_sub,
-        c_api=CName("asc_abs_sub", _BINARY_C),
-        aliases=("FusedAbsSub",),
-    )
+_compound(
+    "AbsSub",
+    _binary(ABS_SUB, (ZEROING,)),
+    abs_sub,
+    "dst[i] = mask[i] ? |src0[i] - src1[i]| : 0   (Abs(Sub): the difference rounded once)",
+    "asc_abs_sub",
+    ("FusedAbsSub",),
 )
-_axpy_operands = _with_scalar(AXPY)
-register(
-    OpSpec(
-        "Axpy",
-        "",
-        "compound",
-        (reg("dst_reg", Role.INOUT, OneOf(AXPY)), *_axpy_operands[1:]),
-        _EW,
-        "dst[i] = mask[i] ? scalar * src[i] + dst[i] : 0   (fused: rounded once)",
-        _COMPOUND + "Axpy.md",
-        _LANES,
-        lane=axpy,
-        c_api=CName("asc_axpy", ("dst_reg", "src_reg", "scalar_value", "mask")),
-    )
+_compound(
+    "Axpy",
+    _with_scalar(AXPY, Role.INOUT),
+    axpy,
+    "dst[i] = mask[i] ? scalar * src[i] + dst[i] : 0   (fused: rounded once)",
+    "asc_axpy",
 )
-register(
-    OpSpec(
-        "MulAddDst",
-        "",
-        "compound",
-        _accumulate(MUL_ADD_DST),
-        _EW,
-        "dst[i] = mask[i] ? src0[i] * src1[i] + dst[i] : 0   (fused: rounded once; integers wrap)",
-        _COMPOUND + "MulAddDst.md",
-        _LANES,
-        lane=mul_add_dst,
-        aliases=("Mula",),
-    )
+_compound(
+    "MulAddDst",
+    _accumulate(MUL_ADD_DST),
+    mul_add_dst,
+    "dst[i] = mask[i] ? src0[i] * src1[i] + dst[i] : 0   (fused: rounded once; integers wrap)",
+    aliases=("Mula",),
 )
-register(
-    OpSpec(
-        "MulDstAdd",
-        "",
-        "compound",
-        _accumulate(MUL_DST_ADD),
-        _EW,
-        "dst[i] = mask[i] ? dst[i] * src0[i] + src1[i] : 0   (fused: rounded once)",
-        _COMPOUND + "MulDstAdd.md",
-        _LANES,
-        lane=mul_dst_add,
-        c_api=CName("asc_madd", _BINARY_C),
-        aliases=("FusedMulDstAdd",),
-    )
+_compound(
+    "MulDstAdd",
+    _accumulate(MUL_DST_ADD),
+    mul_dst_add,
+    "dst[i] = mask[i] ? dst[i] * src0[i] + src1[i] : 0   (fused: rounded once)",
+    "asc_madd",
+    ("FusedMulDstAdd",),
 )
 
 
