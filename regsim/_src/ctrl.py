@@ -11,7 +11,7 @@ The bits the Reg ops read (the `SetCtrlSpr` page, table "Ascend 950PR/Ascend 950
 - CTRL[53]: integer computation. 0: truncation (wrap); 1: saturation to the type's range.
 - CTRL[60]: 1 = the global bits (48, 59) govern; 0 = each instruction's own setting.
 
-The launch value (docs/semantics-decisions.md §14) is `LAUNCH_CTRL` = 0x1001000000000008: the
+The launch value (docs/semantics-decisions.md §16) is `LAUNCH_CTRL` = 0x1001000000000008: the
 library's default 0x1000000000000008 with bit 48 set, because the boundary-value appendix says half
 ops output the INF/NAN column by default and the library's `InitSocState` keeps the launch value of
 bit 48. `ResetCtrlSpr` restores bits from the library's documented default (bit 48 = 0: saturation).

@@ -28,9 +28,14 @@ ZEROING = MaskMergeMode.ZEROING
 
 
 class Executor:
-    """The shape of an op: `prepare` once per static signature, `run` per call."""
+    """The shape of an op: `prepare` once per static signature, `run` per call.
 
-    batching_note = ""
+    `batchable`: `run` is correct when the backend is the batched one (lane arrays with a leading
+    iteration axis, pointer addresses as arrays); a batched loop meeting an op whose executor is
+    not batchable runs sequentially instead.
+    """
+
+    batchable = False
 
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         return None
@@ -72,6 +77,8 @@ class Elementwise(Executor):
 
     def __init__(self, ctrl: bool = False) -> None:
         self.ctrl = ctrl
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         ops = spec.operands
@@ -117,6 +124,8 @@ class Elementwise(Executor):
 class MaskGen(Executor):
     """A predicate from a static pattern (CreateMask): computed once per dtype, trait and pattern."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         assert spec.lane is not None
         return spec.lane(spec.name, plan.dtype, plan.values["pattern"], plan.trait)
@@ -136,22 +145,19 @@ class UpdateMaskCounter(Executor):
     def prepare(self, spec: OpSpec, plan: Plan) -> int:
         return lane_count(plan.dtype, plan.trait)
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
-        ref = values[1]
-        count = ref.value
-        if type(count) is not int:
-            count = _int(plan.spec.name, "scalar_value.value", count, (0, UINT32_MAX), "uint32_t")
-        elif not 0 <= count <= UINT32_MAX:
-            raise ParameterError(message(plan.spec.name, "scalar_value.value", count, f"a uint32_t: an int in [0, {UINT32_MAX}]"))
-        n: int = plan.prepared
         dst = MaskReg()
-        ctx.backend.write_prefix(dst, count if count < n else n, plan.dtype, plan.trait)
-        ref.value = count - n if count > n else 0
+        be = ctx.backend
+        be.write_prefix(dst, be.count_down(plan.spec.name, values[1], plan.prepared), plan.dtype, plan.trait)
         return dst
 
 
 class AddrGen(Executor):
     """offset = Σ index_k · stride_k elements of T (CreateAddrReg)."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> AddrReg:
         api = plan.spec.name
@@ -230,6 +236,8 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
 class LoadAligned(Executor):
     """A register (or, by the MaskReg table, a predicate) filled from UB by its distribution."""
 
+    batchable = True
+
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
 
@@ -245,7 +253,7 @@ class LoadAligned(Executor):
             be.fill_predicate(values[0], raw, valid, a.dist.index)
         else:
             if a.dist.index is not None:
-                raw, valid = raw[a.dist.index], None if valid is None else valid[a.dist.index]
+                raw, valid = raw[..., a.dist.index], None if valid is None else valid[..., a.dist.index]
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
                 raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
             be.fill(values[0], raw, valid, "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})")
@@ -255,6 +263,8 @@ class LoadAligned(Executor):
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits) written to UB by the distribution."""
+
+    batchable = True
 
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
@@ -269,7 +279,7 @@ class StoreAligned(Executor):
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
         else:
             src: RegTensor[Any] = values[1]
             active = be.predicate(api, "mask", values[a.pred], mask_stride(src.dtype, src.trait))  # type: ignore[index]
@@ -304,11 +314,11 @@ class StoreAligned(Executor):
                 a.dist.align,
                 "the second register's store, at dst_addr + post_update_stride",
             )
-        half = raw.size // 2
+        half = raw.shape[-1] // 2  # (along the last axis: a batched loop's rows come first)
         n = half // a.itemsize
         return [
-            (addr, raw[:half], None if act is None else act[:n]),
-            (addr + second, raw[half:], None if act is None else act[n:]),
+            (addr, raw[..., :half], None if act is None else act[..., :n]),
+            (addr + second, raw[..., half:], None if act is None else act[..., n:]),
         ]
 
 

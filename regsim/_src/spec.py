@@ -130,6 +130,7 @@ class Batching(enum.Enum):
     CROSS_LANE = "reads across lanes: the lane axis stays last"
     MEMORY = "reads or writes the UB: vectorised gathers and scatters of its addresses"
     STATEFUL = "updates a counter or pointer in place: closed form over iterations"
+    SEQUENTIAL = "runs in order only (the spec's `sequential_reason` says why)"
 
 
 @attrs.frozen
@@ -178,6 +179,8 @@ class OpSpec:
     aliases: tuple[str, ...] = ()  #: legacy names still compiled by the 950 headers
     #: why regsim refuses this overload (documented, not modelled yet): UnsupportedError
     unmodelled: str = ""
+    #: with `batching=Batching.SEQUENTIAL`: why a batched loop meeting this op runs in order
+    sequential_reason: str = ""
 
     @property
     def key(self) -> str:
