@@ -332,6 +332,8 @@ class ElementwiseMulti(Executor):
     returns one array per output register, in operand order; each is committed under the
     predicate, inactive lanes zeroed."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> tuple[_Elementwise, tuple[int, ...]]:
         outs = tuple(i for i, o in enumerate(spec.operands) if o.kind is Kind.REG and o.role is Role.OUT)
         return Elementwise().prepare(spec, plan), outs
@@ -354,6 +356,8 @@ class Magnitude(Executor):
     lanes (a one-register complex source has half as many lanes) are zero. The lane function
     gets the source lanes and `ctrl=`."""
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
         api = plan.spec.name
@@ -366,5 +370,5 @@ class Magnitude(Executor):
         pad = total - result.shape[-1]
         if pad:
             result = np.concatenate([result, np.zeros((*result.shape[:-1], pad), result.dtype)], axis=-1)
-            lanes = np.concatenate([lanes, np.zeros(pad, np.bool_)])
+            lanes = np.concatenate([lanes, np.zeros((*lanes.shape[:-1], pad), np.bool_)], axis=-1)
         be.commit(dst, result, (lanes, count), ZEROING)
