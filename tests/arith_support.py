@@ -3,7 +3,8 @@ back, one VF call, and the bit-exact comparison."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -67,3 +68,14 @@ def reg_of(dtype: Any, lanes: Any, trait: Any = Reg.RegTraitNumOne) -> Reg.RegTe
 def scalar_of(arr: np.ndarray, name: str) -> Any:
     """Lane 0 of `arr` as the Python scalar a kernel would pass (exactly representable)."""
     return values(arr[:1], name)[0]
+
+
+@contextlib.contextmanager
+def ctrl_bit(bit: int, value: int) -> Iterator[None]:
+    """CTRL[bit] = value for the block (set from scalar code, as a kernel does), then restored."""
+    saved = rs.AscendC.GetCtrlSpr(start_bit=bit, end_bit=bit)
+    rs.AscendC.SetCtrlSpr(value, start_bit=bit, end_bit=bit)
+    try:
+        yield
+    finally:
+        rs.AscendC.SetCtrlSpr(saved, start_bit=bit, end_bit=bit)

@@ -4,14 +4,13 @@ exhaustively; the boundary-value appendix's special values; the CTRL register's 
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
-from arith_support import FULL, compare, expected, old_form, reg_of, run, scalar_of, values
+from arith_support import FULL, compare, ctrl_bit, expected, old_form, reg_of, run, scalar_of, values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -278,17 +277,6 @@ def test_scalars_accept_numpy_numbers() -> None:
 
 # --- the CTRL register: saturation modes (the SetCtrlSpr page; the boundary-value appendix) -----------
 AscendC = rs.AscendC
-
-
-@contextlib.contextmanager
-def ctrl_bit(bit: int, value: int) -> Iterator[None]:
-    """CTRL[bit] = value for the block (set from scalar code, as a kernel does), then restored."""
-    saved = AscendC.GetCtrlSpr(start_bit=bit, end_bit=bit)
-    AscendC.SetCtrlSpr(value, start_bit=bit, end_bit=bit)
-    try:
-        yield
-    finally:
-        AscendC.SetCtrlSpr(saved, start_bit=bit, end_bit=bit)
 
 
 @pytest.fixture
@@ -563,3 +551,16 @@ def test_batched_loops_match_sequential() -> None:
     want_lo, want_hi = O.mull_oracle("int32", src.tolist(), src.tolist(), [True] * 250 + [False] * 6)
     O.assert_lanes(outs[1][0][:250], want_lo[:250], itemsize=4, what="Mull lo in a loop")
     O.assert_lanes(outs[1][1][:250], want_hi[:250], itemsize=4, what="Mull hi in a loop")
+
+
+def test_complex_abs_saturates_each_step() -> None:
+    """In the half saturation mode |300 + 400j| is sqrt(sat(sat(90000) + sat(160000))) = sqrt(65504) → 255.875,
+    as the library's four saturating half ops give (in INF/NAN mode it is inf)."""
+    z = reg_of(rs.complex32, np.full(64, 300 + 400j))
+    full = Reg.MaskReg.from_bits(FULL)
+    assert run(Reg.Abs, Reg.RegTensor(rs.half), z, full)[0] == np.inf
+    with ctrl_bit(48, 0):
+        got = run(Reg.Abs, Reg.RegTensor(rs.half), z, full)
+    want = O.complex_abs_oracle("complex32", [300 + 400j] * 64, [True] * 64, 128, half_sat=True)
+    O.assert_lanes(got, np.array(want, np.float16), what="Abs complex32 saturating")
+    assert got[0] == 255.875  # sqrt(65504) = 255.93749..., just below the half midpoint 255.9375

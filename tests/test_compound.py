@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from arith_support import FULL, compare, expected, reg_of, run, scalar_of, values
+from arith_support import FULL, compare, ctrl_bit, expected, reg_of, run, scalar_of, values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -134,3 +134,25 @@ def test_mul_dst_add_is_one_type() -> None:
         Reg.MulDstAdd(Reg.RegTensor(rs.float32), h, h, Reg.MaskReg.from_bits(FULL))
     with rs.VEC_SCOPE(), pytest.raises(rs.errors.UnsupportedError, match="MERGING"):
         Reg.MulDstAdd(Reg.RegTensor(rs.half), h, h, Reg.MaskReg.from_bits(FULL), mode=Reg.MaskMergeMode.MERGING)
+
+
+@pytest.mark.parametrize("op", list(TABLE))
+@settings(max_examples=max(8, settings.default.max_examples // 5))
+@given(data=st.data())
+def test_half_saturation_mode(op: str, data: Any) -> None:
+    """CTRL[48] = 0 (CTRL[60] = 1): the compound ops' half results saturate too (±inf → ±65504, NaN → 0)."""
+    dst, a, b = (data.draw(rst.registers(rs.half), k) for k in ("dst", "a", "b"))
+    mask = data.draw(rst.masks(rs.half, fill="noise"), "mask")
+    old = dst.numpy()
+    scalar = scalar_of(b.numpy(), "half")
+    with ctrl_bit(48, 0):
+        got = run(Reg.Axpy, dst, a, scalar, mask) if op == "Axpy" else run(getattr(Reg, op), dst, a, b, mask)
+    operands = [values(a.numpy(), "half"), values(b.numpy(), "half")]
+    if op == "Axpy":
+        operands = [values(old, "half"), operands[0], [scalar] * 128]
+    elif op != "AbsSub":
+        operands.insert(0, values(old, "half"))
+    want = O.arith_oracle(op, "half", operands, list(mask.lanes(rs.half)), half_sat=True)
+    O.assert_lanes(
+        got, np.array(want, np.float16), what=f"{op} half saturating", inputs={"dst": old, "a": a.numpy(), "b": b.numpy()}
+    )
