@@ -564,3 +564,29 @@ def test_complex_abs_saturates_each_step() -> None:
     want = O.complex_abs_oracle("complex32", [300 + 400j] * 64, [True] * 64, 128, half_sat=True)
     O.assert_lanes(got, np.array(want, np.float16), what="Abs complex32 saturating")
     assert got[0] == 255.875  # sqrt(65504) = 255.93749..., just below the half midpoint 255.9375
+
+
+@pytest.mark.parametrize("op", ["Mul", "Muls", "Adds", "Add", "Sub"])
+@settings(max_examples=max(8, settings.default.max_examples // 5))
+@given(data=st.data())
+def test_complex32_half_saturation(op: str, data: Any) -> None:
+    """complex32 is computed on halves: in the half saturation mode each of the library's steps saturates
+    (inf · 1 - 60000 is 65504 - 60000 = 5504, not inf)."""
+    a = data.draw(rst.registers(rs.complex32), "a")
+    b = data.draw(rst.registers(rs.complex32), "b")
+    mask = data.draw(rst.masks(rs.complex32, fill="noise"), "mask")
+    second = scalar_of(b.numpy(), "complex32") if op.endswith("s") else b
+    with ctrl_bit(48, 0):
+        got = run(getattr(Reg, op), Reg.RegTensor(rs.complex32), a, second, mask)
+    active = list(mask.lanes(rs.complex32))
+    b_vals = [second] * len(active) if op.endswith("s") else values(b.numpy(), "complex32")
+    want = O.arith_oracle(op, "complex32", [values(a.numpy(), "complex32"), b_vals], active, half_sat=True)
+    compare(got, expected(want, "complex32", got), "complex32", f"{op} complex32 saturating", {})
+
+
+def test_complex_mul_saturates_each_step() -> None:
+    z = reg_of(rs.complex32, np.full(64, 1024 + 240j))
+    w = reg_of(rs.complex32, np.full(64, 128 + 250j))
+    with ctrl_bit(48, 0):
+        got = run(Reg.Mul, Reg.RegTensor(rs.complex32), z, w, Reg.MaskReg.from_bits(FULL)).view(np.float16)
+    assert got[0] == 65504 - 60000  # re = sat(1024·128 = 131072) - 240·250

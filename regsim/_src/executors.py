@@ -326,7 +326,7 @@ class Unmodelled(Executor):
     """A documented overload regsim does not model yet: its spec's validation refuses it."""
 
 
-# --- arithmetic: several register outputs (Mull) --------------------------------------------------
+# --- arithmetic: two register outputs (Mull), complex magnitude into the component type (Abs) ----------
 class ElementwiseMulti(Executor):
     """Elementwise with several register outputs (`Mull`'s low and high words): the lane function
     returns one array per output register, in operand order; each is committed under the

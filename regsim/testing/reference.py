@@ -407,12 +407,16 @@ def _fused(name: str, x: float, y: float, z: float) -> Any:
     return FLOATS[name](round_exact(exact, name))
 
 
-def _complex_mul(name: str, a: complex, b: complex) -> tuple[Any, Any]:
-    """ComplexMulKernel: four products, a difference and a sum, each rounded to the component type."""
+def _complex_mul(name: str, a: complex, b: complex, half_sat: bool = False) -> tuple[Any, Any]:
+    """ComplexMulKernel: four products, a difference and a sum, each rounded to the component type
+    (and, for complex32 in the half saturation mode, saturated)."""
     comp = "half" if name == "complex32" else "float32"
-    e, f = float(_rnd(a.real * b.real, comp)), float(_rnd(a.imag * b.imag, comp))
-    g, h = float(_rnd(a.imag * b.real, comp)), float(_rnd(a.real * b.imag, comp))
-    return _rnd(e - f, comp), _rnd(g + h, comp)
+
+    def r(v: float) -> float:
+        return float(_sat_half(_rnd(v, comp), half_sat and comp == "half"))
+
+    e, f, g, h = r(a.real * b.real), r(a.imag * b.imag), r(a.imag * b.real), r(a.real * b.imag)
+    return FLOATS[comp](r(e - f)), FLOATS[comp](r(g + h))
 
 
 def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bool = False) -> Any:
@@ -420,7 +424,7 @@ def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bo
     if name in COMPLEX:
         a, b = xs
         out = (
-            _complex_mul(name, a, b)
+            _complex_mul(name, a, b, half_sat)
             if op in ("Mul", "Muls")
             else complex_add(name, a, b)
             if op in ("Add", "Adds")

@@ -428,34 +428,43 @@ def min_(a: Any, b: Any) -> Any:
     return _nan_first(a, b, r)
 
 
-def complex_mul(a: Any, b: Any) -> Any:
+def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     """The library's ComplexMulKernel: e = ar·br, f = ai·bi, g = ai·br, h = ar·bi; re = e - f,
-    im = g + h, each a separately rounded op of the component type (not fused)."""
+    im = g + h, each a separately rounded op of the component type (not fused) and, for
+    complex32 in the half saturation mode, each saturated."""
     comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
     x = a.view(comp)
     y = np.asarray(b).reshape(np.shape(b) or (1,)).view(comp)
     ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
+
+    def step(v: Any) -> Any:
+        return saturate_half(v, ctrl)
+
     out = np.empty_like(x)
-    out[..., 0::2] = ar * br - ai * bi
-    out[..., 1::2] = ai * br + ar * bi
+    out[..., 0::2] = step(step(ar * br) - step(ai * bi))
+    out[..., 1::2] = step(step(ai * br) + step(ar * bi))
     return out.view(a.dtype)
 
 
 @int_saturating
-def mul(a: Any, b: Any) -> Any:
-    """a × b. Integers keep the low bits (the Mul page: "输出结果为不饱和模式"). half and float
-    round once: a half product has at most 22 significant bits and lies in [2**-48, 2**32], so
-    numpy's float32 product is exact and its rounding back to half is the only one; float32 is
-    numpy's IEEE product. bfloat16 is, as the precision appendix defines it,
-    rint_to_bf16(Mul(cast_to_f32(x), cast_to_f32(y))) (exact except below float32's normal
-    range). Complex types: `complex_mul`."""
-    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
-        return complex_mul(a, b)
+def _real_mul(a: Any, b: Any) -> Any:
     if a.dtype == _BF16:
         return (a.astype(np.float32) * np.float32(b) if np.ndim(b) == 0 else a.astype(np.float32) * b.astype(np.float32)).astype(
             _BF16
         )
     return a * b
+
+
+def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """a × b. Integers keep the low bits (the Mul page: "输出结果为不饱和模式"; int16 / int32
+    saturate with CTRL[53] = 1). half and float round once: a half product has at most 22
+    significant bits and lies in [2**-48, 2**32], so numpy's float32 product is exact and its
+    rounding back to half is the only one; float32 is numpy's IEEE product. bfloat16 is, as the
+    precision appendix defines it, rint_to_bf16(Mul(cast_to_f32(x), cast_to_f32(y))) (exact
+    except below float32's normal range). Complex types: `complex_mul`."""
+    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+        return complex_mul(a, b, ctrl=ctrl)
+    return _real_mul(a, b, ctrl=ctrl)
 
 
 def mull(a: Any, b: Any) -> tuple[Any, Any]:
