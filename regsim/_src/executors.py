@@ -82,7 +82,13 @@ class Elementwise(Executor):
     """dst[i] = active[i] ? lane(inputs...)[i] : (ZEROING ? 0 : dst[i]); predicate outputs (carry)
     are lane predicates, 0 on inactive lanes. The lane function gets, in operand order, whole
     lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
-    numpy scalars of the op's element type; an in-out destination is an input too."""
+    numpy scalars of the op's element type; an in-out destination is an input too.
+
+    With `ctrl=True` the lane function also gets `ctrl=`, the CTRL register the VF started with
+    (the saturation bits of the SetCtrlSpr page), as a keyword: it stays a pure function."""
+
+    def __init__(self, ctrl: bool = False) -> None:
+        self.ctrl = ctrl
 
     batchable = True
 
@@ -117,7 +123,7 @@ class Elementwise(Executor):
             for i, name, kind in p.inputs
         ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        out = lane(*operands)
+        out = lane(*operands, ctrl=ctx.ctrl) if self.ctrl else lane(*operands)
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
             return
@@ -908,3 +914,51 @@ class UbScatter(Executor):
                 )
             )
         be.scatter(api, "dst_addr", ptr, ptr.addr + idx * size, np.ascontiguousarray(raw), on)
+
+
+# --- arithmetic: two register outputs (Mull), complex magnitude into the component type (Abs) ----------
+class ElementwiseMulti(Executor):
+    """Elementwise with several register outputs (`Mull`'s low and high words): the lane function
+    returns one array per output register, in operand order; each is committed under the
+    predicate, inactive lanes zeroed."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[_Elementwise, tuple[int, ...]]:
+        outs = tuple(i for i, o in enumerate(spec.operands) if o.kind is Kind.REG and o.role is Role.OUT)
+        return Elementwise().prepare(spec, plan), outs
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        p, outs = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        active = be.predicate(api, "mask", values[p.pred], p.stride)
+        operands = [be.lanes(api, name, values[i], active) for i, name, _ in p.inputs]
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        results = lane(*operands)
+        for i, result in zip(outs, results, strict=True):
+            be.commit(values[i], result, active, p.mode)
+
+
+class Magnitude(Executor):
+    """`Abs` of a complex register into a register of its component type: the source's lanes
+    (governed by the mask at the source's stride) give the first lanes of dst, the remaining dst
+    lanes (a one-register complex source has half as many lanes) are zero. The lane function
+    gets the source lanes and `ctrl=`."""
+
+    batchable = True
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[0]
+        src: RegTensor[Any] = values[1]
+        lanes, count = be.predicate(api, "mask", values[2], mask_stride(src.dtype, src.trait))
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        result = lane(be.lanes(api, "src_reg", src, (lanes, count)), ctrl=ctx.ctrl)
+        total = lane_count(dst.dtype, dst.trait)
+        pad = total - result.shape[-1]
+        if pad:
+            result = np.concatenate([result, np.zeros((*result.shape[:-1], pad), result.dtype)], axis=-1)
+            lanes = np.concatenate([lanes, np.zeros((*lanes.shape[:-1], pad), np.bool_)], axis=-1)
+        be.commit(dst, result, (lanes, count), ZEROING)

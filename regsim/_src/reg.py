@@ -20,7 +20,26 @@ from regsim._src.enums import (
     SatMode,
     StoreDist,
 )
-from regsim._src.ops.arith import Add, AddC, Sub, SubC
+from regsim._src.ops.arith import (
+    Abs,
+    Add,
+    AddC,
+    Adds,
+    LeakyRelu,
+    Max,
+    Maxs,
+    Min,
+    Mins,
+    Mul,
+    Mull,
+    Muls,
+    Neg,
+    Prelu,
+    Relu,
+    Sub,
+    SubC,
+)
+from regsim._src.ops.compound import AbsSub, Axpy, MulAddDst, MulDstAdd
 from regsim._src.ops.datamove import (
     CreateAddrReg,
     DataCopy,
@@ -59,13 +78,20 @@ AddCarryOut = Add
 SubCarryOut = Sub
 AddCarryOuts = AddC
 SubCarryOuts = SubC
+Mula = MulAddDst
+FusedAbsSub = AbsSub
+FusedMulDstAdd = MulDstAdd
 
 __all__ = [
+    "Abs",
+    "AbsSub",
     "Add",
     "AddC",
     "AddCarryOut",
     "AddCarryOuts",
     "AddrReg",
+    "Adds",
+    "Axpy",
     "CastTrait",
     "CreateAddrReg",
     "CreateMask",
@@ -77,6 +103,8 @@ __all__ = [
     "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
+    "FusedAbsSub",
+    "FusedMulDstAdd",
     "Gather",
     "GatherB",
     "GatherMaskMode",
@@ -84,6 +112,7 @@ __all__ = [
     "HistogramsBinType",
     "HistogramsType",
     "IndexOrder",
+    "LeakyRelu",
     "Load",
     "LoadAlign",
     "LoadDist",
@@ -93,15 +122,28 @@ __all__ = [
     "MaskMergeMode",
     "MaskPattern",
     "MaskReg",
+    "Max",
+    "Maxs",
     "MemType",
+    "Min",
+    "Mins",
+    "Mul",
+    "MulAddDst",
+    "MulDstAdd",
+    "Mula",
+    "Mull",
+    "Muls",
+    "Neg",
     "PairReduce",
     "PostLiteral",
+    "Prelu",
     "ReduceType",
     "RegLayout",
     "RegTensor",
     "RegTrait",
     "RegTraitNumOne",
     "RegTraitNumTwo",
+    "Relu",
     "SatMode",
     "Scatter",
     "Store",

@@ -184,7 +184,7 @@ class OpSpec:
     #: with `batching=Batching.SEQUENTIAL`: why a batched loop meeting this op runs in order
     sequential_reason: str = ""
     #: the op over a batched loop's iterations when one of its inputs is its own output of the
-    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode)`
+    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode, ctrl=)`
     #: gets the lane function's operands with operand `carried` holding the value before the loop,
     #: the active lanes of every iteration, and returns the lane function's outputs for every
     #: iteration, masking applied (None: not exact for these operands)
@@ -466,6 +466,8 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
+            fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:
             return next((s for s in fitting if all(o.name in kwargs for o in s.templates if o.required)), fitting[0])
         everywhere = {o.name for s in self.specs for o in s.operands}
@@ -481,6 +483,20 @@ class Overloads:
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
         )
+
+
+def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
+    """Whether the register arguments have dtypes the overload's rules accept."""
+    given = {o.name: v for o, v in zip(spec.positional, args, strict=False) if o.kind is Kind.REG}
+    for o in spec.positional:
+        v = given.get(o.name)
+        if v is None:
+            continue
+        if isinstance(o.dtypes, OneOf) and v.dtype not in o.dtypes.dtypes:
+            return False
+        if isinstance(o.dtypes, SameAs) and o.dtypes.other in given and v.dtype is not given[o.dtypes.other].dtype:
+            return False
+    return True
 
 
 def _value(v: object) -> str:

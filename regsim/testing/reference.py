@@ -1,7 +1,9 @@
 """`rs.testing.reference`: independent per-lane oracles of what each Reg op should do.
 
-Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `CreateMask`,
-`UpdateMask`, `LoadAlign`, `StoreAlign`, `MaskReg`, `RegTensor`) and the decisions of
+Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `Abs`, `Relu`, `Neg`,
+`Mul`, `Max`, `Min`, `Mull`, `Prelu`, `Adds`, `Muls`, `Maxs`, `Mins`, `LeakyRelu`, `AbsSub`, `Axpy`,
+`MulAddDst`, `MulDstAdd`, `SetCtrlSpr`, `CreateMask`, `UpdateMask`, `LoadAlign`, `StoreAlign`,
+`MaskReg`, `RegTensor`), their boundary-value and precision appendices, and the decisions of
 docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
 so a test comparing regsim with it compares two independent readings of the documentation.
 
@@ -10,7 +12,8 @@ masking:
 
 - integers wrap modulo 2**bits; a carry is bit 32 of the 33-bit sum of unsigned 32-bit values;
 - floats are computed in float64 and rounded once to the element type (for + and - the float64
-  result rounded again is the correctly rounded result: 53 >= 2 * 24 + 2);
+  result rounded again is the correctly rounded result: 53 >= 2 * 24 + 2); products and fused
+  multiply-adds are rounded from exact rationals (`round_exact`);
 - a lane of an element of `s` bytes is governed by mask bit `i * s` (`s / 2` for a
   RegTraitNumTwo register: its 64 b64 lanes at bit 4i, its 128 complex32 lanes at bit 2i);
 - UB bytes are little-endian, a stored MaskReg puts bit k in byte k // 8, bit k % 8.
@@ -25,7 +28,9 @@ and both results in hex.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import ml_dtypes
@@ -441,6 +446,222 @@ def scatter_oracle(ub: bytes, base: int, size: int, values: Sequence[int], index
     return bytes(out)
 
 
+# --- arithmetic and compound ops (the 基础算术 and 复合计算 pages) ---------------------------------
+#: float type -> (significand bits incl. the implicit one, minimum normal exponent, maximum exponent)
+FORMAT = {"half": (11, -14, 15), "bfloat16": (8, -126, 127), "float32": (24, -126, 127)}
+HALF_MAX = 65504.0
+
+
+def round_exact(q: Fraction, name: str) -> float:
+    """The exact rational `q` rounded once to nearest-even into the float type `name` (gradual
+    underflow; overflow to ±inf). A zero result is +0 (the caller decides a zero's sign)."""
+    p, emin, emax = FORMAT[name]
+    if q == 0:
+        return 0.0
+    sign = -1.0 if q < 0 else 1.0
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    if Fraction(2) ** (e + 1) <= q:
+        e += 1
+    ulp = Fraction(2) ** (max(e, emin) - p + 1)
+    k, rest = divmod(q, ulp)
+    if rest * 2 > ulp or (rest * 2 == ulp and k % 2):
+        k += 1
+    r = k * ulp
+    if r >= Fraction(2) ** (emax + 1):
+        return sign * math.inf
+    return sign * float(r)
+
+
+def _rnd(value: float, name: str) -> Any:
+    """A float64 value that is exact (a product or sum of at most 53 bits) rounded to `name`."""
+    if math.isnan(value) or math.isinf(value) or value == 0:
+        return FLOATS[name](value)
+    return FLOATS[name](round_exact(Fraction(value), name))
+
+
+def _sat_half(value: Any, half_sat: bool) -> Any:
+    """The CTRL[48] saturation mode: half ±inf → ±65504, NaN → 0 (the boundary-value appendix)."""
+    if not half_sat:
+        return value
+    v = float(value)
+    return np.float16(0.0 if math.isnan(v) else max(-HALF_MAX, min(HALF_MAX, v)))
+
+
+def _int_result(name: str, exact: int, saturate: bool) -> int:
+    bits = 8 * ITEMSIZE[name]
+    if saturate and name in ("int16", "int32"):
+        return max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, exact))
+    return wrap(exact, bits, name in SIGNED)
+
+
+def _fmax(a: float, b: float, want_max: bool) -> float:
+    """max / min with NaN propagating (src0's first) and -0 < +0."""
+    if math.isnan(a):
+        return a
+    if math.isnan(b):
+        return b
+    if a == 0 and b == 0:
+        neg = (
+            (math.copysign(1, a) < 0) and (math.copysign(1, b) < 0)
+            if want_max
+            else (math.copysign(1, a) < 0 or math.copysign(1, b) < 0)
+        )
+        return -0.0 if neg else 0.0
+    return max(a, b) if want_max else min(a, b)
+
+
+def _fused(name: str, x: float, y: float, z: float) -> Any:
+    """x·y + z rounded once (exact rationals); specials and exact zeros by IEEE 754 in float64."""
+    if not all(map(math.isfinite, (x, y, z))):
+        return FLOATS[name](x * y + z)
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        prod_neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+        return FLOATS[name](-0.0 if prod_neg and math.copysign(1, z) < 0 else 0.0)
+    return FLOATS[name](round_exact(exact, name))
+
+
+def _complex_mul(name: str, a: complex, b: complex, half_sat: bool = False) -> tuple[Any, Any]:
+    """ComplexMulKernel: four products, a difference and a sum, each rounded to the component type
+    (and, for complex32 in the half saturation mode, saturated)."""
+    comp = "half" if name == "complex32" else "float32"
+
+    def r(v: float) -> float:
+        return float(_sat_half(_rnd(v, comp), half_sat and comp == "half"))
+
+    e, f, g, h = r(a.real * b.real), r(a.imag * b.imag), r(a.imag * b.real), r(a.real * b.imag)
+    return FLOATS[comp](r(e - f)), FLOATS[comp](r(g + h))
+
+
+def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bool = False) -> Any:
+    """One lane of `op` (an Ascend name) on Python values of the element type `name`."""
+    if name in COMPLEX:
+        a, b = xs
+        out = (
+            _complex_mul(name, a, b, half_sat)
+            if op in ("Mul", "Muls")
+            else complex_add(name, a, b)
+            if op in ("Add", "Adds")
+            else complex_sub(name, a, b)
+        )
+        return tuple(_sat_half(c, half_sat and name == "complex32") for c in out)
+    if name not in FLOATS:
+        return _int_lane(op, name, *xs, saturate=int_sat)
+    f = [float(x) for x in xs]
+    a = f[0]
+    if op == "Abs":
+        r: Any = FLOATS[name](abs(a))
+    elif op == "Neg":
+        r = FLOATS[name](-a)
+    elif op == "Relu":
+        r = FLOATS[name](a if math.isnan(a) or a > 0 else 0.0)
+    elif op in ("Mul", "Muls"):
+        r = _rnd(float(np.float32(a * f[1])), name) if name == "bfloat16" else _rnd(a * f[1], name)
+    elif op in ("Add", "Adds"):
+        r = float_add(name, a, f[1])
+    elif op == "Sub":
+        r = float_sub(name, a, f[1])
+    elif op in ("Max", "Maxs", "Min", "Mins"):
+        r = FLOATS[name](_fmax(a, f[1], op.startswith("Max")))
+    elif op in ("Prelu", "LeakyRelu"):
+        r = _rnd(a * f[1], name) if math.copysign(1, a) < 0 else FLOATS[name](a)
+    elif op == "AbsSub":
+        r = FLOATS[name](abs(float(float_sub(name, a, f[1]))))
+    elif op == "Axpy":  # (dst, src, scalar)
+        r = _fused(name, f[1], f[2], f[0])
+    elif op == "MulAddDst":  # (dst, src0, src1)
+        r = _fused(name, f[1], f[2], f[0])
+    elif op == "MulDstAdd":
+        r = _fused(name, f[0], f[1], f[2])
+    else:
+        raise AssertionError(op)
+    return _sat_half(r, half_sat and name == "half")
+
+
+def _int_lane(op: str, name: str, *xs: int, saturate: bool) -> int:
+    bits, signed = 8 * ITEMSIZE[name], name in SIGNED
+    a = xs[0]
+    if op == "Abs":
+        return wrap(abs(a), bits, signed)
+    if op == "Neg":
+        return wrap(-a, bits, signed)
+    if op == "Relu":
+        return max(a, 0)
+    if op in ("Max", "Maxs"):
+        return max(a, xs[1])
+    if op in ("Min", "Mins"):
+        return min(a, xs[1])
+    if op in ("Mul", "Muls"):
+        return _int_result(name, a * xs[1], saturate)
+    if op in ("Add", "Adds"):
+        return _int_result(name, a + xs[1], saturate)
+    if op == "Sub":
+        return _int_result(name, a - xs[1], saturate)
+    if op == "AbsSub":
+        return wrap(abs(wrap(a - xs[1], bits, signed)), bits, signed)
+    if op == "Axpy":
+        return wrap(xs[1] * xs[2] + a, bits, signed)
+    if op == "MulAddDst":
+        return wrap(xs[1] * xs[2] + a, bits, signed)
+    raise AssertionError(op)
+
+
+def arith_oracle(
+    op: str,
+    name: str,
+    operands: Sequence[Sequence[Any]],
+    active: Sequence[bool],
+    old: Sequence[Any] | None = None,
+    *,
+    int_sat: bool = False,
+    half_sat: bool = False,
+) -> list[Any]:
+    """dst[i] = active[i] ? op(operands[0][i], operands[1][i], ...) : (old is None ? 0 : old[i]).
+
+    `operands` are per-lane Python values (ints, floats, complex) in the C++ order of the op's
+    inputs (an in-out dst first: Axpy (dst, src, scalar), MulAddDst / MulDstAdd (dst, src0, src1));
+    a scalar operand is given as a list repeating it. int_sat: CTRL[53] = 1; half_sat: CTRL[60] = 1
+    and CTRL[48] = 0."""
+    zero = _zero(name)
+    return [
+        arith_lane(op, name, *xs, int_sat=int_sat, half_sat=half_sat) if m else (zero if old is None else old[i])
+        for i, (m, *xs) in enumerate(zip(active, *operands, strict=True))
+    ]
+
+
+def mull_oracle(name: str, a: Sequence[int], b: Sequence[int], active: Sequence[bool]) -> tuple[list[int], list[int]]:
+    """Mull: (low words, high words) of the exact 64-bit products, both 0 on inactive lanes."""
+    signed = name == "int32"
+    lo = [wrap(x * y, 32, signed) if m else 0 for x, y, m in zip(a, b, active, strict=True)]
+    hi = [wrap((x * y) >> 32, 32, signed) if m else 0 for x, y, m in zip(a, b, active, strict=True)]
+    return lo, hi
+
+
+def complex_abs_oracle(
+    name: str, values: Sequence[complex], active: Sequence[bool], lanes: int, half_sat: bool = False
+) -> list[Any]:
+    """Abs of complex lanes into `lanes` lanes of the component type: re², im², their sum and its
+    square root each rounded to the component type (a subnormal sum is 0); lanes past the source's
+    and inactive lanes 0."""
+    comp = "half" if name == "complex32" else "float32"
+    tiny = 2.0 ** FORMAT[comp][1]
+    out: list[Any] = []
+    for z, m in zip(values, active, strict=True):
+        if not m:
+            out.append(FLOATS[comp](0))
+            continue
+        re2 = float(_sat_half(_rnd(z.real * z.real, comp), half_sat and comp == "half"))
+        im2 = float(_sat_half(_rnd(z.imag * z.imag, comp), half_sat and comp == "half"))
+        total = float(_sat_half(_rnd(re2 + im2, comp), half_sat and comp == "half"))
+        total = 0.0 if abs(total) < tiny else total
+        # math.sqrt rounds correctly to float64; rounding that to half / float32 is innocuous (53 ≥ 2p + 2)
+        out.append(_sat_half(FLOATS[comp](math.sqrt(total)), half_sat and comp == "half"))
+    return out + [FLOATS[comp](0)] * (lanes - len(out))
+
+
 ORACLES: dict[str, Callable[..., Any]] = {
     "CreateMask": create_mask_oracle,
     "UpdateMask": update_mask_oracle,
@@ -470,6 +691,12 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "Sub/carry": carry_oracle,
     "AddC": carry_oracle,
     "SubC": carry_oracle,
+    **dict.fromkeys(
+        ("Abs", "Relu", "Neg", "Mul", "Max", "Min", "Prelu", "Adds", "Muls", "Maxs", "Mins", "LeakyRelu"), arith_oracle
+    ),
+    **dict.fromkeys(("AbsSub", "Axpy", "MulAddDst", "MulDstAdd"), arith_oracle),
+    "Abs/complex": complex_abs_oracle,
+    "Mull": mull_oracle,
 }
 
 
