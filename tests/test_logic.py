@@ -43,6 +43,14 @@ def _ids(cases: list) -> list[str]:
 
 PER_CASE = settings(max_examples=max(8, settings.default.max_examples // 4))
 BINARY = {"And": Reg.And, "Or": Reg.Or, "Xor": Reg.Xor}
+#: (vector form, scalar form) by direction
+SHIFTS = {
+    True: (Reg.ShiftLeft, Reg.ShiftLefts),
+    False: (
+        Reg.ShiftRight,
+        Reg.ShiftRights,
+    ),
+}
 
 
 def _bits(reg: Reg.RegTensor) -> list[int]:
@@ -197,7 +205,7 @@ def test_vector_shifts_match_oracle(dtype, trait, left, data):
     mask = data.draw(rst.masks(dtype, trait, fill="noise"), "mask")
     dst = _dirty(dtype, trait, data)
     with rs.VEC_SCOPE():
-        (Reg.ShiftLeft if left else Reg.ShiftRight)(dst, x, amount, mask)
+        SHIFTS[left][0](dst, x, amount, mask)
     active = list(mask.lanes(dtype, trait))
     want = O.shift_oracle(dtype.name, left, _signed_values(x), _signed_values(amount), active)
     O.assert_lanes(
@@ -221,7 +229,7 @@ def test_scalar_shifts_match_oracle(dtype, trait, left, data):
     mask = data.draw(rst.masks(dtype, trait, fill="noise"), "mask")
     dst = _dirty(dtype, trait, data)
     with rs.VEC_SCOPE():
-        (Reg.ShiftLefts if left else Reg.ShiftRights)(dst, x, s, mask)
+        SHIFTS[left][1](dst, x, s, mask)
     active = list(mask.lanes(dtype, trait))
     values = _signed_values(x)
     want = O.shift_oracle(dtype.name, left, values, [s] * len(values), active, scalar_form=True)
@@ -237,7 +245,7 @@ def test_8bit_shifts_exhaustive(dtype, left):
     dst = Reg.RegTensor(dtype)
     for a, b, k in _pairs(dtype, rs.int8):
         with rs.VEC_SCOPE():
-            (Reg.ShiftLeft if left else Reg.ShiftRight)(dst, a, b, full)
+            SHIFTS[left][0](dst, a, b, full)
         want = O.shift_oracle(dtype.name, left, _signed_values(a), _signed_values(b), [True] * 256)
         O.assert_lanes(dst.numpy(), want, itemsize=1, what=f"shift {dtype!r} s=0x{k:02x}", inputs={"x": a.numpy()})
 
