@@ -122,4 +122,10 @@ def kernel(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], mask: npt.NDA
 
 def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     x, y, mask = inputs(seed)
-    return {"z (Select by a UB mask)": (kernel(x, y, mask), golden(x, y, mask))}
+    # Edge masks gen_data.py never draws (255 is excluded): 0xEE sets every bit but 0 and 4, which
+    # a float lane never reads, so it selects y twice; 0x11 sets exactly those, selecting x twice.
+    edges = np.resize(np.array([0x00, 0xFF, 0x11, 0xEE, 0x10, 0x01], np.uint8), mask.shape)
+    return {
+        "z (Select by a UB mask)": (kernel(x, y, mask), golden(x, y, mask)),
+        "z (edge mask bytes 0x00 0xFF 0x11 0xEE 0x10 0x01)": (kernel(x, y, edges), golden(x, y, edges)),
+    }
