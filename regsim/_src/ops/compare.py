@@ -160,6 +160,7 @@ register(
         DOC + "MaskReg计算/Select.md",
         _LANES,
         lane=select_bits,
+        c_api=CName("asc_select", ("dst", "src0", "src1", "mask")),
         aliases=("MaskSel",),
     )
 )

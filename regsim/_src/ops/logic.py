@@ -219,6 +219,7 @@ def _binary(dtypes: frozenset[type[dt.DType]]) -> tuple[Operand, ...]:
 
 
 _C_REG = ("dst_reg", "src_reg0", "src_reg1", "mask")
+_C_SCALAR = ("dst_reg", "src_reg", "scalar_value", "mask")
 
 register(
     OpSpec(
@@ -261,6 +262,7 @@ register(
         _PAGES + "Not.md",
         _LANES,
         lane=mask_not,
+        c_api=CName("asc_not", ("dst", "src", "mask")),
         aliases=("MaskNot",),
     )
 )
@@ -276,6 +278,7 @@ for _name, _sym, _mfn in (("And", "&", mask_and), ("Or", "|", mask_or), ("Xor", 
             _PAGES + f"{_name}.md",
             _LANES,
             lane=_mfn,
+            c_api=CName(f"asc_{_name.lower()}", ("dst", "src0", "src1", "mask")),
             aliases=(f"Mask{_name}",),
         )
     )
@@ -301,15 +304,25 @@ def _shift_scalar() -> tuple[Operand, ...]:
     )
 
 
-_SHIFT_EQ = (
-    "unsigned: logical; signed: left keeps the sign bit, right is arithmetic; amount >= width: 0 "
-    "(signed right: the sign); b64: 32-bit halves composed as the library does"
-)
+_LEFT_EQ = "(unsigned: logical; signed: keeps the sign bit; amount >= width: 0; b64 as the library composes it)"
+_RIGHT_EQ = "(unsigned: logical; signed: arithmetic; amount >= width: 0 or the sign; b64 as the library composes it)"
 for _name, _ops, _sfn, _eq, _c in (
     ("ShiftLeft", _shift_vector(), shift_left, "dst[i] = mask[i] ? src0[i] << src1[i] : 0", ("asc_shiftleft", _C_REG)),
     ("ShiftRight", _shift_vector(), shift_right, "dst[i] = mask[i] ? src0[i] >> src1[i] : 0", ("asc_shiftright", _C_REG)),
-    ("ShiftLefts", _shift_scalar(), shift_lefts, "dst[i] = mask[i] ? src[i] << scalar_value : 0", None),
-    ("ShiftRights", _shift_scalar(), shift_rights, "dst[i] = mask[i] ? src[i] >> scalar_value : 0", None),
+    (
+        "ShiftLefts",
+        _shift_scalar(),
+        shift_lefts,
+        "dst[i] = mask[i] ? src[i] << scalar_value : 0",
+        ("asc_shiftleft_scalar", _C_SCALAR),
+    ),
+    (
+        "ShiftRights",
+        _shift_scalar(),
+        shift_rights,
+        "dst[i] = mask[i] ? src[i] >> scalar_value : 0",
+        ("asc_shiftright_scalar", _C_SCALAR),
+    ),
 ):
     register(
         OpSpec(
@@ -318,7 +331,7 @@ for _name, _ops, _sfn, _eq, _c in (
             "logic",
             _ops,
             _EW,
-            f"{_eq}   ({_SHIFT_EQ})",
+            f"{_eq}   {_LEFT_EQ if 'Left' in _name else _RIGHT_EQ}",
             _PAGES + f"{_name}.md",
             _LANES,
             lane=_sfn,
