@@ -61,10 +61,36 @@ class _Elementwise:
     stride: int
     dst: int  #: index of the destination register
     predicates_out: tuple[int, ...]  #: MaskReg outputs (carry), written as lane predicates
-    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
     pred: int
     mode: MaskMergeMode
-    scalar_types: tuple[Any, ...] = ()  #: per input, the dtype a scalar converts to (None: the op's T)
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
+    scalar_types: tuple[Any, ...]  #: per input, the dtype a scalar converts to (None: the op's T)
+
+
+def _lane_inputs(spec: OpSpec) -> dict[str, tuple[Any, ...]]:
+    """The lane function's inputs (registers, MaskRegs, scalars read, in operand order) and, per
+    input, the fixed dtype a scalar converts to (None: the op's T)."""
+    ins = [(i, o) for i, o in enumerate(spec.operands) if o.role in (Role.IN, Role.INOUT) and o.kind in _LANE_KINDS]
+    return {
+        "inputs": tuple((i, o.name, o.kind) for i, o in ins),
+        "scalar_types": tuple(SCALAR_CTYPES.get(o.ctype) if o.kind is Kind.SCALAR else None for _, o in ins),
+    }
+
+
+_LANE_KINDS = (Kind.REG, Kind.MASK, Kind.SCALAR)
+
+
+def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequence[Any], active: Any) -> list[Any]:
+    """Whole lane arrays of the input registers, the lanes of input MaskRegs, scalars as numpy
+    scalars of their type."""
+    return [
+        be.lanes(api, name, values[i], active)
+        if kind is Kind.REG
+        else be.predicate(api, name, values[i], p.stride)[0]
+        if kind is Kind.MASK
+        else be.scalar(api, name, values[i], fixed or plan.dtype)
+        for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True)
+    ]
 
 
 class Elementwise(Executor):
@@ -79,18 +105,9 @@ class Elementwise(Executor):
             stride=mask_stride(plan.dtype, plan.trait),
             dst=next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role in (Role.OUT, Role.INOUT)),
             predicates_out=tuple(i for i, o in enumerate(ops) if o.kind is Kind.MASK and o.role is Role.OUT),
-            inputs=tuple(
-                (i, o.name, o.kind)
-                for i, o in enumerate(ops)
-                if o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR)
-            ),
             pred=spec.slots["mask"],
             mode=plan.values.get("mode", ZEROING),
-            scalar_types=tuple(
-                SCALAR_CTYPES.get(o.ctype) if o.kind is Kind.SCALAR else None
-                for o in ops
-                if o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR)
-            ),
+            **_lane_inputs(spec),
         )
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
@@ -98,16 +115,8 @@ class Elementwise(Executor):
         be = ctx.backend
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
-        operands = [
-            be.lanes(api, name, values[i], active)
-            if kind is Kind.REG
-            else be.predicate(api, name, values[i], p.stride)[0]
-            if kind is Kind.MASK
-            else be.scalar(api, name, values[i], fixed or plan.dtype)
-            for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True)
-        ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        out = lane(*operands)
+        out = lane(*_read_inputs(be, api, plan, p, values, active))
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
             return
@@ -345,16 +354,13 @@ class PredicateOut(Executor):
     (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`)."""
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
-        ops = spec.operands
         return _Elementwise(
             stride=mask_stride(plan.dtype, plan.trait),
             dst=0,
             predicates_out=(0,),
-            inputs=tuple(
-                (i, o.name, o.kind) for i, o in enumerate(ops) if o.role is Role.IN and o.kind in (Kind.REG, Kind.SCALAR)
-            ),
             pred=spec.slots["mask"],
             mode=ZEROING,
+            **_lane_inputs(spec),
         )
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
@@ -362,12 +368,8 @@ class PredicateOut(Executor):
         be = ctx.backend
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
-        operands = [
-            be.lanes(api, name, values[i], active) if kind is Kind.REG else be.scalar(api, name, values[i], plan.dtype)
-            for i, name, kind in p.inputs
-        ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        lanes = lane(plan.values["mode"], *operands)
+        lanes = lane(plan.values["mode"], *_read_inputs(be, api, plan, p, values, active))
         be.write_predicate(values[0], lanes & active[0], plan.dtype, plan.trait)
 
 
