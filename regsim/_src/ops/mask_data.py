@@ -54,7 +54,7 @@ register(
         MaskFromVectorMask(),
         "mask[k*sizeof(T) + j] = bit k of {MASK1, MASK0}   (b16: 128 bits; b32: MASK0's 64 bits)",
         DOC + "MaskReg计算/MoveMask.md",
-        Batching.STATEFUL,
+        Batching.ELEMENTWISE,  # the register is set by scalar code, constant over a VF's loops
         lane=vector_mask_bits,
     )
 )
