@@ -92,6 +92,9 @@ def test_mask_gen_with_reg_tensor_refusals():
             Reg.MaskGenWithRegTensor(Reg.MaskReg(), u16)  # a required template parameter
         with pytest.raises(DTypeError, match="src_reg"):
             Reg.MaskGenWithRegTensor(Reg.MaskReg(), u8, offset=0)
+        with pytest.raises(DTypeError, match="RegTraitNumTwo"):
+            two = Reg.RegTensor.from_numpy(np.zeros(128, rs.complex32.np_dtype), dtype=rs.complex32, trait=Reg.RegTraitNumTwo)
+            Reg.MaskGenWithRegTensor(Reg.MaskReg(), two, offset=0)
         # only the block read must be written
         partial = Reg.RegTensor(rs.uint32)
         with pytest.raises(UninitializedReadError, match="src_reg"):

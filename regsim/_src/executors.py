@@ -408,6 +408,12 @@ class MaskFromRegister(Executor):
     block's bits, each repeated over a lane's group of `sizeof(T)` predicate bits."""
 
     def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, int]:
+        if plan.trait.REG_NUM != 1:
+            raise DTypeError(
+                message(
+                    spec.name, "src_reg", f"RegTensor[{plan.dtype.name}] (RegTraitNumTwo)", "a one-register b16 or b32 tensor"
+                )
+            )
         size = plan.dtype.itemsize
         blocks = VL // (VL // (8 * size))  # b16: 16 blocks of 16 bytes; b32: 32 blocks of 8 bytes
         offset = plan.values["offset"]
