@@ -209,3 +209,51 @@ def test_refusals():
             Reg.Compares(Reg.MaskReg(), u8, 256, m)  # does not fit uint8
         with pytest.raises(DTypeError, match="Select"):
             Reg.Select(c32, c32, c32, m)
+
+
+# --- batched loops -------------------------------------------------------------------------------------
+@rs.simd_vf
+def _mixed_vf(out: rs.UbPtr[rs.int32], bits: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.int32], b: rs.UbPtr[rs.int32], n: int) -> None:
+    """Every op of this family and of logic/shift/mask-data in one loop body, addresses by index."""
+    x, y, z, w = (Reg.RegTensor(rs.int32) for _ in range(4))
+    m_gt, m_eq, m_and, m_not, m_sel, m_gen = (Reg.MaskReg() for _ in range(6))
+    for i in range(n):
+        full = Reg.CreateMask(rs.int32)
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.LoadAlign(y, b + i * 64)
+        Reg.Compare(m_gt, x, y, full, mode=CMPMODE.GT)
+        Reg.Compares(m_eq, x, 3, full, mode=CMPMODE.NE)
+        Reg.And(m_and, m_gt, m_eq, full)
+        Reg.Not(m_not, m_and, full)
+        Reg.Select(m_sel, m_gt, m_not, m_eq)
+        Reg.Select(z, x, y, m_sel)
+        Reg.Xor(w, z, x, m_gt)
+        Reg.ShiftLefts(w, w, 3, m_eq)
+        Reg.ShiftRight(z, w, y, full)
+        Reg.MaskGenWithRegTensor(m_gen, x, offset=5)  # a template parameter: a constant
+        Reg.Or(m_gen, m_gen, Reg.MoveMask(rs.float32), m_sel)
+        Reg.StoreAlign(out + i * 64, z, full)
+        Reg.StoreAlign(bits + i * 8, m_gen, dist=Reg.MaskDist.DIST_NORM)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_batched_loops_give_the_bits_of_in_order_loops(seed):
+    """The executors of compare/select, logic/shift and mask-data ops run batched (forced here)
+    and give exactly the UB bytes of the loop run in order."""
+    rng = np.random.default_rng(seed)
+    n = 6
+    results = []
+    for loops in ("sequential", "batched"):
+        ub = rs.UnifiedBuffer(size=16 * 1024)
+        out, bits = ub.alloc(rs.int32, 64 * n), ub.alloc(rs.uint32, 8 * n)
+        a, b = ub.alloc(rs.int32, 64 * n), ub.alloc(rs.int32, 64 * n)
+        a.set(np.random.default_rng(seed).integers(-40, 40, 64 * n, dtype=np.int32))
+        b.set(np.random.default_rng(seed + 9).integers(0, 40, 64 * n, dtype=np.int32))
+        rs.AscendC.SetVectorMask(rs.float32, 0, int(rng.integers(0, 2**63)) if loops == "sequential" else results[0][2])
+        with rs.configure(loops=loops):
+            _mixed_vf(out.GetPhyAddr(), bits.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n)
+        results.append((out.numpy().tobytes(), bits.numpy().tobytes(), ub.vector_mask[1]))
+    assert results[0] == results[1]
+    assert "batched (6 iterations)" in rs.explain(
+        _mixed_vf, out.GetPhyAddr(), bits.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n
+    )

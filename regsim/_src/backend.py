@@ -21,7 +21,6 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import UbPtr
 from regsim._src.registers import (
-    MASK_BITS,
     Active,
     Bools,
     Bytes,
@@ -29,11 +28,11 @@ from regsim._src.registers import (
     RegTensor,
     RegTrait,
     lanes_to_bits,
-    natural_to_halves,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, message
 
 ZEROING = MaskMergeMode.ZEROING
+UINT32_MAX = 2**32 - 1
 
 Lanes = npt.NDArray[Any]
 
@@ -106,6 +105,24 @@ class NumpyBackend:
     def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None:
         """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
         dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
+
+    # --- loop-carried operands ----------------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """Run an elementwise op whose operand a batched loop carries across iterations, as a
+        scan over the iterations; False where there is none (always, here: no loop axis)."""
+        return False
+
+    # --- counters --------------------------------------------------------------------------------
+    def count_down(self, api: str, ref: Any, n: int) -> Any:
+        """UpdateMask's `uint32_t&` counter: the lanes this call selects, min(count, n); the
+        counter drops by them (to 0 below n)."""
+        count = ref.value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= UINT32_MAX:
+                raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
+            count = int(count)
+        ref.value = count - n if count > n else 0
+        return count if count < n else n
 
     # --- scalars -----------------------------------------------------------------------------------
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
@@ -271,11 +288,3 @@ def _where(ptr: UbPtr[Any], addr: int) -> str:
     offset = (addr - ptr.lo) / size
     shown = int(offset) if offset == int(offset) else round(offset, 2)
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
-
-
-def to_register_order(raw: Bytes, dtype: type[dt.DType], trait: RegTrait) -> Bytes:
-    """UB bytes of whole elements → the register's byte order (RegTraitNumTwo: halves split)."""
-    return raw if trait.REG_NUM == 1 else natural_to_halves(raw, dtype.itemsize)
-
-
-MASK_BYTES = MASK_BITS // 8

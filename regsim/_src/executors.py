@@ -29,9 +29,14 @@ ZEROING = MaskMergeMode.ZEROING
 
 
 class Executor:
-    """The shape of an op: `prepare` once per static signature, `run` per call."""
+    """The shape of an op: `prepare` once per static signature, `run` per call.
 
-    batching_note = ""
+    `batchable`: `run` is correct when the backend is the batched one (lane arrays with a leading
+    iteration axis, pointer addresses as arrays); a batched loop meeting an op whose executor is
+    not batchable runs sequentially instead.
+    """
+
+    batchable = False
 
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         return None
@@ -99,6 +104,8 @@ class Elementwise(Executor):
     lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
     numpy scalars of the op's element type; an in-out destination is an input too."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         ops = spec.operands
         return _Elementwise(
@@ -115,6 +122,8 @@ class Elementwise(Executor):
         be = ctx.backend
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
+        if be.scan(plan, p, values, active):  # a batched loop's register or carry carried across iterations
+            return
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         out = lane(*_read_inputs(be, api, plan, p, values, active))
         if not p.predicates_out:
@@ -130,6 +139,8 @@ class Elementwise(Executor):
 # --- mask generation --------------------------------------------------------------------------
 class MaskGen(Executor):
     """A predicate from a static pattern (CreateMask): computed once per dtype, trait and pattern."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         assert spec.lane is not None
@@ -150,22 +161,19 @@ class UpdateMaskCounter(Executor):
     def prepare(self, spec: OpSpec, plan: Plan) -> int:
         return lane_count(plan.dtype, plan.trait)
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
-        ref = values[1]
-        count = ref.value
-        if type(count) is not int:
-            count = _int(plan.spec.name, "scalar_value.value", count, (0, UINT32_MAX), "uint32_t")
-        elif not 0 <= count <= UINT32_MAX:
-            raise ParameterError(message(plan.spec.name, "scalar_value.value", count, f"a uint32_t: an int in [0, {UINT32_MAX}]"))
-        n: int = plan.prepared
         dst = MaskReg()
-        ctx.backend.write_prefix(dst, count if count < n else n, plan.dtype, plan.trait)
-        ref.value = count - n if count > n else 0
+        be = ctx.backend
+        be.write_prefix(dst, be.count_down(plan.spec.name, values[1], plan.prepared), plan.dtype, plan.trait)
         return dst
 
 
 class AddrGen(Executor):
     """offset = Σ index_k · stride_k elements of T (CreateAddrReg)."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> AddrReg:
         api = plan.spec.name
@@ -244,6 +252,8 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
 class LoadAligned(Executor):
     """A register (or, by the MaskReg table, a predicate) filled from UB by its distribution."""
 
+    batchable = True
+
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
 
@@ -259,7 +269,7 @@ class LoadAligned(Executor):
             be.fill_predicate(values[0], raw, valid, a.dist.index)
         else:
             if a.dist.index is not None:
-                raw, valid = raw[a.dist.index], None if valid is None else valid[a.dist.index]
+                raw, valid = raw[..., a.dist.index], None if valid is None else valid[..., a.dist.index]
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
                 raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
             be.fill(values[0], raw, valid, "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})")
@@ -269,6 +279,8 @@ class LoadAligned(Executor):
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits) written to UB by the distribution."""
+
+    batchable = True
 
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
@@ -283,7 +295,7 @@ class StoreAligned(Executor):
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
         else:
             src: RegTensor[Any] = values[1]
             active = be.predicate(api, "mask", values[a.pred], mask_stride(src.dtype, src.trait))  # type: ignore[index]
@@ -318,11 +330,11 @@ class StoreAligned(Executor):
                 a.dist.align,
                 "the second register's store, at dst_addr + post_update_stride",
             )
-        half = raw.size // 2
+        half = raw.shape[-1] // 2  # (along the last axis: a batched loop's rows come first)
         n = half // a.itemsize
         return [
-            (addr, raw[:half], None if act is None else act[:n]),
-            (addr + second, raw[half:], None if act is None else act[n:]),
+            (addr, raw[..., :half], None if act is None else act[..., :n]),
+            (addr + second, raw[..., half:], None if act is None else act[..., n:]),
         ]
 
 
@@ -335,6 +347,8 @@ class MaskBits(Executor):
     """dst = lane(bits of each input MaskReg, in operand order, the governing mask last): ops on the
     256 raw predicate bits (MaskReg Not/And/Or/Xor/Select). Inputs are read before dst is
     written, so dst may alias a source (the library writes `MaskNot(dst, dst, mask)`)."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, tuple[tuple[int, str], ...]]:
         ops = spec.operands
@@ -352,6 +366,8 @@ class MaskBits(Executor):
 class PredicateOut(Executor):
     """dst = the predicate of lane(template value, inputs...) on the active lanes, 0 on the others
     (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`)."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         return _Elementwise(
@@ -376,6 +392,8 @@ class PredicateOut(Executor):
 class SelectLanes(Executor):
     """dst[i] = mask[i] ? src0[i] : src1[i] on every lane (nothing zeroed), bit for bit."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> int:
         return mask_stride(plan.dtype, plan.trait)
 
@@ -393,6 +411,8 @@ class MaskFromVectorMask(Executor):
     """A predicate from the core's vector-mask special register (MoveMask<T>): each of its bits
     repeated over a lane's group of `sizeof(T)` predicate bits."""
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
         from regsim._src.memory import current_core
 
@@ -406,6 +426,8 @@ class MaskFromVectorMask(Executor):
 class MaskFromRegister(Executor):
     """A predicate from one block of a register's bytes (MaskGenWithRegTensor<T, offset>): the
     block's bits, each repeated over a lane's group of `sizeof(T)` predicate bits."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, int]:
         if plan.trait.REG_NUM != 1:

@@ -34,11 +34,7 @@ from regsim._src.spec import (
     scalar,
 )
 
-CMP_T: Final = frozenset(
-    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
-)
-SELECT_T: Final = CMP_T | {dt.bool_}
-
+# The dtypes on Ascend 950 (the Compare and Select pages), as constrained type variables of the faces.
 CmpT = TypeVar(
     "CmpT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64
 )
@@ -57,6 +53,9 @@ SelT = TypeVar(
     dt.int64,
     dt.uint64,
 )
+#: the specs' dtype sets are the type variables' constraints: one list, read by mypy and the specs
+CMP_T: Final = frozenset(CmpT.__constraints__)
+SELECT_T: Final = frozenset(SelT.__constraints__)
 
 
 # --- lane semantics ----------------------------------------------------------------------------------

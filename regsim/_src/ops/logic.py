@@ -38,9 +38,16 @@ from regsim._src.spec import (
 
 ZEROING = MaskMergeMode.ZEROING
 
-NOT_T: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64})
-AND_T: Final = frozenset({dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64})
-SHIFT_T: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64})
+# The dtypes on Ascend 950 (the Not, And and ShiftLeft pages), as constrained type variables of the faces.
+NotT = TypeVar("NotT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
+AndT = TypeVar("AndT", dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)
+ShT = TypeVar("ShT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)
+AmtT = TypeVar("AmtT", dt.int8, dt.int16, dt.int32, dt.int64)
+ZeroingOnly = Literal[MaskMergeMode.ZEROING]
+#: the specs' dtype sets are the type variables' constraints: one list, read by mypy and the specs
+NOT_T: Final = frozenset(NotT.__constraints__)
+AND_T: Final = frozenset(AndT.__constraints__)
+SHIFT_T: Final = frozenset(ShT.__constraints__)
 #: the shift amount's type per data type (the ShiftLeft page's table 3)
 AMOUNT: Final = {
     dt.int8: dt.int8,
@@ -53,12 +60,6 @@ AMOUNT: Final = {
     dt.uint64: dt.int64,
 }
 assert SCALAR_CTYPES["int16_t"] is dt.int16  # ShiftLefts/ShiftRights take `int16_t scalarValue`
-
-NotT = TypeVar("NotT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
-AndT = TypeVar("AndT", dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)
-ShT = TypeVar("ShT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)
-AmtT = TypeVar("AmtT", dt.int8, dt.int16, dt.int32, dt.int64)
-ZeroingOnly = Literal[MaskMergeMode.ZEROING]
 
 
 # --- lane semantics: bitwise ---------------------------------------------------------------------------

@@ -14,9 +14,8 @@ from regsim._src.registers import MASK_BITS, MaskReg, RegTensor
 from regsim._src.spec import DOC, Batching, Kind, OneOf, Operand, OpSpec, Role, face, int_param, mask, reg, register
 
 #: b16 and b32 types (the library static_asserts `SupportBytes<T, 2, 4>`)
-B16_B32: Final = frozenset(d for d in dt.ALL_DTYPES if d.itemsize in (2, 4))
-
 MaskT = TypeVar("MaskT", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32)
+B16_B32: Final = frozenset(MaskT.__constraints__)
 
 
 # --- lane semantics ----------------------------------------------------------------------------------
