@@ -2,6 +2,8 @@
 
 from typing import assert_type
 
+import numpy as np
+
 import regsim as rs
 from regsim import Reg
 
@@ -35,3 +37,8 @@ with rs.VEC_SCOPE():
     assert_type(Reg.MaskGenWithRegTensor(m0, Reg.RegTensor(rs.uint32), offset=3), None)
 
 rs.AscendC.SetVectorMask(rs.half, 0, 0xFFFF)
+
+with rs.VEC_SCOPE():
+    h = Reg.RegTensor(rs.half)
+    Reg.Compares(Reg.MaskReg(), h, np.float16(0.5), Reg.CreateMask(rs.half))
+    Reg.ShiftRights(Reg.RegTensor(rs.uint8), Reg.RegTensor(rs.uint8), np.int16(2), Reg.CreateMask(rs.uint8))

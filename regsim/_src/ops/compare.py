@@ -174,7 +174,7 @@ def Compare(
 
 @face("Compares")
 def Compares(
-    dst: MaskReg, src_reg: RegTensor[CmpT], scalar_value: float, mask: MaskReg, *, mode: CMPMODE = CMPMODE.EQ
+    dst: MaskReg, src_reg: RegTensor[CmpT], scalar_value: float | np.number[Any], mask: MaskReg, *, mode: CMPMODE = CMPMODE.EQ
 ) -> None: ...
 
 

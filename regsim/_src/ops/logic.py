@@ -394,11 +394,21 @@ def ShiftRight(
 
 @face("ShiftLefts")
 def ShiftLefts(
-    dst_reg: RegTensor[ShT], src_reg: RegTensor[ShT], scalar_value: int, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[ShT],
+    src_reg: RegTensor[ShT],
+    scalar_value: int | np.integer[Any],
+    mask: MaskReg,
+    *,
+    mode: ZeroingOnly = ...,
 ) -> None: ...
 
 
 @face("ShiftRights")
 def ShiftRights(
-    dst_reg: RegTensor[ShT], src_reg: RegTensor[ShT], scalar_value: int, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[ShT],
+    src_reg: RegTensor[ShT],
+    scalar_value: int | np.integer[Any],
+    mask: MaskReg,
+    *,
+    mode: ZeroingOnly = ...,
 ) -> None: ...
