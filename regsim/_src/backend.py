@@ -171,7 +171,7 @@ class NumpyBackend:
             else:
                 np.copyto(view, values, where=lanes)
                 if mode is ZEROING:
-                    np.copyto(view, 0, where=~lanes)
+                    np.copyto(view, view.dtype.type(0), where=~lanes)  # (bool registers too)
         elif full:
             dst._put(values)
         else:
@@ -306,6 +306,11 @@ class NumpyBackend:
                 f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
             )
         )
+
+    # --- logic, compare and select ------------------------------------------------------------------
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None:
+        """dst = the 256 predicate bits `bits` as they are (MaskReg logic, MoveMask, MaskGenWithRegTensor)."""
+        dst._assign(np.array(bits, np.bool_))
 
 
 def _where(ptr: UbPtr[Any], addr: int) -> str:

@@ -67,15 +67,46 @@ def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -
     return int(value)
 
 
+#: a scalar operand of a fixed C type (not the op's T), e.g. the shift amount `int16_t scalarValue`
+SCALAR_CTYPES: dict[str, Any] = {"int16_t": dt.int16}
+
+
 # --- elementwise ------------------------------------------------------------------------------
 @attrs.frozen
 class _Elementwise:
     stride: int
     dst: int  #: index of the destination register
     predicates_out: tuple[int, ...]  #: MaskReg outputs (carry), written as lane predicates
-    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
     pred: int
     mode: MaskMergeMode
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
+    scalar_types: tuple[Any, ...]  #: per input, the dtype a scalar converts to (None: the op's T)
+
+
+def _lane_inputs(spec: OpSpec) -> dict[str, tuple[Any, ...]]:
+    """The lane function's inputs (registers, MaskRegs, scalars read, in operand order) and, per
+    input, the fixed dtype a scalar converts to (None: the op's T)."""
+    ins = [(i, o) for i, o in enumerate(spec.operands) if o.role in (Role.IN, Role.INOUT) and o.kind in _LANE_KINDS]
+    return {
+        "inputs": tuple((i, o.name, o.kind) for i, o in ins),
+        "scalar_types": tuple(SCALAR_CTYPES.get(o.ctype) if o.kind is Kind.SCALAR else None for _, o in ins),
+    }
+
+
+_LANE_KINDS = (Kind.REG, Kind.MASK, Kind.SCALAR)
+
+
+def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequence[Any], active: Any) -> list[Any]:
+    """Whole lane arrays of the input registers, the lanes of input MaskRegs, scalars as numpy
+    scalars of their type."""
+    return [
+        be.lanes(api, name, values[i], active)
+        if kind is Kind.REG
+        else be.predicate(api, name, values[i], p.stride)[0]
+        if kind is Kind.MASK
+        else be.scalar(api, name, values[i], fixed or plan.dtype)
+        for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True)
+    ]
 
 
 class Elementwise(Executor):
@@ -98,13 +129,9 @@ class Elementwise(Executor):
             stride=mask_stride(plan.dtype, plan.trait),
             dst=next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role in (Role.OUT, Role.INOUT)),
             predicates_out=tuple(i for i, o in enumerate(ops) if o.kind is Kind.MASK and o.role is Role.OUT),
-            inputs=tuple(
-                (i, o.name, o.kind)
-                for i, o in enumerate(ops)
-                if o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR)
-            ),
             pred=spec.slots["mask"],
             mode=plan.values.get("mode", ZEROING),
+            **_lane_inputs(spec),
         )
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
@@ -114,15 +141,8 @@ class Elementwise(Executor):
         active = be.predicate(api, "mask", values[p.pred], p.stride)
         if be.scan(plan, p, values, active):  # a batched loop's register or carry carried across iterations
             return
-        operands = [
-            be.lanes(api, name, values[i], active)
-            if kind is Kind.REG
-            else be.predicate(api, name, values[i], p.stride)[0]
-            if kind is Kind.MASK
-            else be.scalar(api, name, values[i], plan.dtype)
-            for i, name, kind in p.inputs
-        ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        operands = _read_inputs(be, api, plan, p, values, active)
         out = lane(*operands, ctrl=ctx.ctrl) if self.ctrl else lane(*operands)
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
@@ -962,3 +982,118 @@ class Magnitude(Executor):
             result = np.concatenate([result, np.zeros((*result.shape[:-1], pad), result.dtype)], axis=-1)
             lanes = np.concatenate([lanes, np.zeros((*lanes.shape[:-1], pad), np.bool_)], axis=-1)
         be.commit(dst, result, (lanes, count), ZEROING)
+
+
+# --- logic, compare and select (the 逻辑计算, 比较与选择 and MaskReg计算 pages) ------------------------------
+class MaskBits(Executor):
+    """dst = lane(bits of each input MaskReg, in operand order, the governing mask last): ops on the
+    256 raw predicate bits (MaskReg Not/And/Or/Xor/Select). Inputs are read before dst is
+    written, so dst may alias a source (the library writes `MaskNot(dst, dst, mask)`)."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, tuple[tuple[int, str], ...]]:
+        ops = spec.operands
+        dst = next(i for i, o in enumerate(ops) if o.role is Role.OUT)
+        return dst, tuple((i, o.name) for i, o in enumerate(ops) if o.role is Role.IN)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        dst, inputs = plan.prepared
+        be = ctx.backend
+        bits = [be.predicate_bits(plan.spec.name, name, values[i], None) for i, name in inputs]
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.write_bits(values[dst], lane(*bits))
+
+
+class PredicateOut(Executor):
+    """dst = the predicate of lane(template value, inputs...) on the active lanes, 0 on the others
+    (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`)."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
+        return _Elementwise(
+            stride=mask_stride(plan.dtype, plan.trait),
+            dst=0,
+            predicates_out=(0,),
+            pred=spec.slots["mask"],
+            mode=ZEROING,
+            **_lane_inputs(spec),
+        )
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        p: _Elementwise = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        active = be.predicate(api, "mask", values[p.pred], p.stride)
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        lanes = lane(plan.values["mode"], *_read_inputs(be, api, plan, p, values, active))
+        be.write_predicate(values[0], lanes & active[0], plan.dtype, plan.trait)
+
+
+class SelectLanes(Executor):
+    """dst[i] = mask[i] ? src0[i] : src1[i] on every lane (nothing zeroed), bit for bit."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> int:
+        return mask_stride(plan.dtype, plan.trait)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        lanes, count = be.predicate(api, "mask", values[3], plan.prepared)
+        a = be.lanes(api, "src_reg0", values[1], (lanes, count))
+        b = be.lanes(api, "src_reg1", values[2], (~lanes, lanes.size - count))
+        result = np.where(lanes, a, b) if count < lanes.size else np.array(a)
+        be.commit(values[0], result, (np.ones_like(lanes), lanes.size), ZEROING)
+
+
+class MaskFromVectorMask(Executor):
+    """A predicate from the core's vector-mask special register (MoveMask<T>): each of its bits
+    repeated over a lane's group of `sizeof(T)` predicate bits."""
+
+    batchable = True
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
+        from regsim._src.memory import current_core
+
+        high, low = current_core(plan.spec.name).vector_mask
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        dst = MaskReg()
+        ctx.backend.write_bits(dst, lane(plan.dtype.itemsize, high, low))
+        return dst
+
+
+class MaskFromRegister(Executor):
+    """A predicate from one block of a register's bytes (MaskGenWithRegTensor<T, offset>): the
+    block's bits, each repeated over a lane's group of `sizeof(T)` predicate bits."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, int]:
+        if plan.trait.REG_NUM != 1:
+            raise DTypeError(
+                message(
+                    spec.name, "src_reg", f"RegTensor[{plan.dtype.name}] (RegTraitNumTwo)", "a one-register b16 or b32 tensor"
+                )
+            )
+        size = plan.dtype.itemsize
+        blocks = VL // (VL // (8 * size))  # b16: 16 blocks of 16 bytes; b32: 32 blocks of 8 bytes
+        offset = plan.values["offset"]
+        if type(offset) is not int or not 0 <= offset < blocks:
+            raise ParameterError(
+                message(spec.name, "offset", repr(offset), f"an int16_t in [0, {blocks - 1}] for RegTensor[{plan.dtype.name}]")
+            )
+        return size, offset
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        size, offset = plan.prepared
+        be = ctx.backend
+        src: RegTensor[Any] = values[1]
+        block_lanes = VL // (8 * size) // size  # lanes of T in one block
+        read = np.zeros(VL // size, np.bool_)
+        read[offset * block_lanes : (offset + 1) * block_lanes] = True
+        lanes = be.lanes(plan.spec.name, "src_reg", src, (read, block_lanes))
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.write_bits(values[0], lane(np.ascontiguousarray(lanes).view(np.uint8), size, offset))

@@ -7,6 +7,7 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 
 from __future__ import annotations
 
+import contextvars
 from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
@@ -27,6 +28,22 @@ from regsim.errors import (
 
 T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
+
+U64_MAX = 2**64 - 1
+#: the core whose special registers `SetVectorMask` writes and `MoveMask` reads: the UnifiedBuffer
+#: made last (a kernel models one core with one UB)
+_CORE: contextvars.ContextVar[UnifiedBuffer | None] = contextvars.ContextVar("regsim_core", default=None)
+
+
+def current_core(api: str) -> UnifiedBuffer:
+    """The core's UB, which holds its special registers; a `ParameterError` before any UB exists."""
+    ub = _CORE.get()
+    if ub is None:
+        raise ParameterError(
+            message(api, "core", "no rs.UnifiedBuffer yet", "a kernel that made its core's rs.UnifiedBuffer() first")
+        )
+    return ub
+
 
 TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
 #: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
@@ -50,6 +67,10 @@ class UnifiedBuffer:
         self.size = size
         self.storage = Storage.fresh(size)
         self._next = 0
+        #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
+        #: as `InitSocState()` leaves it on Ascend 950
+        self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
+        _CORE.set(self)
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:

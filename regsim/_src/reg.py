@@ -39,6 +39,7 @@ from regsim._src.ops.arith import (
     Sub,
     SubC,
 )
+from regsim._src.ops.compare import Compare, Compares, Select
 from regsim._src.ops.compound import AbsSub, Axpy, MulAddDst, MulDstAdd
 from regsim._src.ops.datamove import (
     CreateAddrReg,
@@ -61,7 +62,9 @@ from regsim._src.ops.datamove import (
     StoreUnAlign,
     StoreUnAlignPost,
 )
+from regsim._src.ops.logic import And, Not, Or, ShiftLeft, ShiftLefts, ShiftRight, ShiftRights, Xor
 from regsim._src.ops.mask import CreateMask, UpdateMask
+from regsim._src.ops.mask_data import MaskGenWithRegTensor, MoveMask
 from regsim._src.registers import (
     AddrReg,
     MaskReg,
@@ -81,6 +84,12 @@ SubCarryOuts = SubC
 Mula = MulAddDst
 FusedAbsSub = AbsSub
 FusedMulDstAdd = MulDstAdd
+MaskNot = Not
+MaskAnd = And
+MaskOr = Or
+MaskXor = Xor
+MaskSel = Select
+CompareScalar = Compares
 
 __all__ = [
     "Abs",
@@ -91,8 +100,12 @@ __all__ = [
     "AddCarryOuts",
     "AddrReg",
     "Adds",
+    "And",
     "Axpy",
     "CastTrait",
+    "Compare",
+    "CompareScalar",
+    "Compares",
     "CreateAddrReg",
     "CreateMask",
     "DataCopy",
@@ -118,15 +131,22 @@ __all__ = [
     "LoadDist",
     "LoadUnAlign",
     "LoadUnAlignPre",
+    "MaskAnd",
     "MaskDist",
+    "MaskGenWithRegTensor",
     "MaskMergeMode",
+    "MaskNot",
+    "MaskOr",
     "MaskPattern",
     "MaskReg",
+    "MaskSel",
+    "MaskXor",
     "Max",
     "Maxs",
     "MemType",
     "Min",
     "Mins",
+    "MoveMask",
     "Mul",
     "MulAddDst",
     "MulDstAdd",
@@ -134,6 +154,8 @@ __all__ = [
     "Mull",
     "Muls",
     "Neg",
+    "Not",
+    "Or",
     "PairReduce",
     "PostLiteral",
     "Prelu",
@@ -146,6 +168,11 @@ __all__ = [
     "Relu",
     "SatMode",
     "Scatter",
+    "Select",
+    "ShiftLeft",
+    "ShiftLefts",
+    "ShiftRight",
+    "ShiftRights",
     "Store",
     "StoreAlign",
     "StoreDist",
@@ -158,4 +185,5 @@ __all__ = [
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",
+    "Xor",
 ]  # fmt: skip

@@ -3,7 +3,9 @@
 Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `Abs`, `Relu`, `Neg`,
 `Mul`, `Max`, `Min`, `Mull`, `Prelu`, `Adds`, `Muls`, `Maxs`, `Mins`, `LeakyRelu`, `AbsSub`, `Axpy`,
 `MulAddDst`, `MulDstAdd`, `SetCtrlSpr`, `CreateMask`, `UpdateMask`, `LoadAlign`, `StoreAlign`,
-`MaskReg`, `RegTensor`), their boundary-value and precision appendices, and the decisions of
+`MaskReg`, `RegTensor`, `Not`, `And`, `Or`, `Xor`, `ShiftLeft`, `ShiftRight`, `ShiftLefts`,
+`ShiftRights`, `Compare`, `Compares`, `Select`, `MoveMask`, `MaskGenWithRegTensor`), their
+boundary-value and precision appendices, and the decisions of
 docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
 so a test comparing regsim with it compares two independent readings of the documentation.
 
@@ -662,6 +664,135 @@ def complex_abs_oracle(
     return out + [FLOATS[comp](0)] * (lanes - len(out))
 
 
+# --- logic and shifts (the Not, And, Or, Xor, ShiftLeft, ShiftRight, ShiftLefts, ShiftRights pages) ----
+def logic_oracle(op: str, name: str, a: Sequence[int], b: Sequence[int] | None, active: Sequence[bool]) -> list[int]:
+    """Not/And/Or/Xor on RegTensors, on bit patterns: dst[i] = active[i] ? a[i] op b[i] : 0
+    (Not: ~a[i] within the element's bits; ZEROING only)."""
+    top = (1 << (8 * ITEMSIZE[name])) - 1
+    ops: dict[str, Callable[[int, int], int]] = {
+        "Not": lambda x, _: ~x & top,
+        "And": lambda x, y: x & y,
+        "Or": lambda x, y: x | y,
+        "Xor": lambda x, y: x ^ y,
+    }
+    other = b if b is not None else [0] * len(a)
+    return [ops[op](x, y) if on else 0 for x, y, on in zip(a, other, active, strict=True)]
+
+
+def mask_logic_oracle(op: str, src0: Sequence[int], src1: Sequence[int] | None, mask: Sequence[int]) -> list[int]:
+    """The MaskReg forms, bit by bit over all 256 bits: Not/And/Or/Xor give mask[k] ? op : 0;
+    Select gives mask[k] ? src0[k] : src1[k]."""
+    out = []
+    for k in range(VL_BYTES):
+        x, y, m = src0[k], 0 if src1 is None else src1[k], mask[k]
+        if op == "Select":
+            out.append(x if m else y)
+            continue
+        value = {"Not": 1 - x, "And": x & y, "Or": x | y, "Xor": x ^ y}[op]
+        out.append(value if m else 0)
+    return out
+
+
+def _shift_value(value: int, amount: int, bits: int, signed: bool, left: bool) -> int:
+    """One width's shift primitive on a two's-complement value (the ShiftLeft/ShiftRight pages):
+    unsigned shifts are logical; a signed left shift keeps the sign bit and drops the next one
+    ("次高位被丢弃"); a signed right shift is arithmetic; a shift by the width or more leaves 0
+    (a signed right shift: the sign). A negative amount shifts the other way (decision: the
+    64-bit shifts are built on it)."""
+    if amount < 0:
+        return _shift_value(value, -amount, bits, signed, not left)
+    u = value & ((1 << bits) - 1)
+    if left:
+        if amount >= bits:
+            return 0
+        if signed:
+            sign = u & (1 << (bits - 1))
+            return sign | ((u << amount) & ((1 << (bits - 1)) - 1))
+        return (u << amount) & ((1 << bits) - 1)
+    if signed:
+        return (wrap(u, bits, True) >> min(amount, bits)) & ((1 << bits) - 1)
+    return 0 if amount >= bits else u >> amount
+
+
+def _shift_b64(name: str, value: int, amount: int, left: bool, scalar_form: bool) -> int:
+    """A 64-bit shift as the library's software emulation computes it from 32-bit shifts of the
+    two halves (lo unsigned; hi as int32 for int64): the vector forms take the amount's low
+    32-bit word as int32 and form s + 32 and 32 - s as int32, the scalar forms take the int16
+    scalar and form them as int16; the vector ShiftLeft shifts hi into the low word as int32
+    (int64), the scalar one as uint32."""
+    signed = name == "int64"
+    u = value & ((1 << 64) - 1)
+    lo, hi = u & M32, u >> 32
+    amt_bits = 16 if scalar_form else 32
+    s = wrap(amount, amt_bits, True)
+    plus, minus = wrap(s + 32, amt_bits, True), wrap(32 - s, amt_bits, True)
+
+    def sh(x: int, k: int, is_signed: bool, to_left: bool) -> int:
+        return _shift_value(x, k, 32, is_signed, to_left)
+
+    if left:
+        new_lo = sh(lo, s, False, True) | sh(hi, plus, signed and not scalar_form, True)
+        new_hi = sh(lo, minus, False, False) | sh(hi, s, signed, True)
+    else:
+        new_lo = sh(lo, s, False, False) | sh(hi, minus, signed, True)
+        new_hi = sh(lo, plus, False, False) | sh(hi, s, signed, False)
+    return (new_hi << 32) | new_lo
+
+
+def shift_oracle(
+    name: str, left: bool, values: Sequence[int], amounts: Sequence[int], active: Sequence[bool], scalar_form: bool = False
+) -> list[int]:
+    """ShiftLeft/ShiftRight (amounts per lane) and ShiftLefts/ShiftRights (`scalar_form`: one
+    int16 amount repeated): dst[i] = active[i] ? shift(values[i], amounts[i]) : 0, as bit patterns."""
+    bits = 8 * ITEMSIZE[name]
+    out = []
+    for x, k, on in zip(values, amounts, active, strict=True):
+        if not on:
+            out.append(0)
+        elif bits == 64:
+            out.append(_shift_b64(name, x, k, left, scalar_form))
+        else:
+            out.append(_shift_value(x, k, bits, name in SIGNED, left))
+    return out
+
+
+# --- compare and select (the Compare, Compares and Select pages) ---------------------------------------
+def compare_oracle(mode: str, a: Sequence[Any], b: Sequence[Any], active: Sequence[bool]) -> list[bool]:
+    """Compare/Compares: active[i] && (a[i] mode b[i]), on Python ints or floats; floats are IEEE
+    (a NaN makes every mode but NE false; +0 == -0). Inactive lanes are false."""
+    ops: dict[str, Callable[[Any, Any], bool]] = {
+        "EQ": lambda x, y: x == y,
+        "NE": lambda x, y: x != y,
+        "GT": lambda x, y: x > y,
+        "GE": lambda x, y: x >= y,
+        "LT": lambda x, y: x < y,
+        "LE": lambda x, y: x <= y,
+    }
+    return [bool(on and ops[mode](x, y)) for x, y, on in zip(a, b, active, strict=True)]
+
+
+def select_oracle(a: Sequence[int], b: Sequence[int], active: Sequence[bool]) -> list[int]:
+    """Select on RegTensors, on bit patterns: active[i] ? a[i] : b[i] (every lane written)."""
+    return [x if on else y for x, y, on in zip(a, b, active, strict=True)]
+
+
+# --- predicates from data (the MoveMask and MaskGenWithRegTensor pages) ---------------------------------
+def move_mask_oracle(itemsize: int, mask_high: int, mask_low: int) -> list[int]:
+    """MoveMask<T>: b16 reads the 128 bits {MASK1, MASK0}, b32 the 64 bits of MASK0; each bit
+    is copied to its element's 2 (b16) or 4 (b32) predicate bits."""
+    spr = mask_low | (mask_high << 64)
+    return [(spr >> (k // itemsize)) & 1 for k in range(VL_BYTES)]
+
+
+def mask_gen_oracle(reg_bytes: bytes, itemsize: int, offset: int) -> list[int]:
+    """MaskGenWithRegTensor<T, offset>: the register's 256 bytes in blocks (16 of 16 bytes for
+    b16, 32 of 8 bytes for b32); bit j of block `offset` (byte j // 8, bit j % 8) is broadcast to
+    predicate bits [j * itemsize, (j + 1) * itemsize)."""
+    block = VL_BYTES // itemsize // 8
+    data = reg_bytes[offset * block : (offset + 1) * block]
+    return [(data[(k // itemsize) // 8] >> ((k // itemsize) % 8)) & 1 for k in range(VL_BYTES)]
+
+
 ORACLES: dict[str, Callable[..., Any]] = {
     "CreateMask": create_mask_oracle,
     "UpdateMask": update_mask_oracle,
@@ -697,6 +828,24 @@ ORACLES: dict[str, Callable[..., Any]] = {
     **dict.fromkeys(("AbsSub", "Axpy", "MulAddDst", "MulDstAdd"), arith_oracle),
     "Abs/complex": complex_abs_oracle,
     "Mull": mull_oracle,
+    "Not": logic_oracle,
+    "And": logic_oracle,
+    "Or": logic_oracle,
+    "Xor": logic_oracle,
+    "Not/mask": mask_logic_oracle,
+    "And/mask": mask_logic_oracle,
+    "Or/mask": mask_logic_oracle,
+    "Xor/mask": mask_logic_oracle,
+    "Select/mask": mask_logic_oracle,
+    "ShiftLeft": shift_oracle,
+    "ShiftRight": shift_oracle,
+    "ShiftLefts": shift_oracle,
+    "ShiftRights": shift_oracle,
+    "Compare": compare_oracle,
+    "Compares": compare_oracle,
+    "Select": select_oracle,
+    "MoveMask": move_mask_oracle,
+    "MaskGenWithRegTensor": mask_gen_oracle,
 }
 
 
