@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
-from regsim._src.memory import UbPtr
+from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
     MASK_BITS,
     Active,
@@ -68,6 +68,9 @@ class NumpyBackend:
     def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill
+        #: the core's special registers (AR); a VF started with a UB pointer argument uses that
+        #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
+        self.spr = SpecialRegisters()
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -258,6 +261,27 @@ class NumpyBackend:
                 f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
             )
         )
+
+    # --- whole-register writes, MaskReg bits and special registers (rearrange, reduce, sync) ----------
+    def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None:
+        """dst = values, every lane (ops without a destination predicate: Arange, Gather, Reduce, ...)."""
+        dst._put(values)
+        if dst._storage.valid is not None:
+            dst._mark_lanes(None)
+
+    def assign_bits(self, dst: MaskReg, bits: Bools) -> None:
+        """dst's 256 bits = bits (MaskReg Interleave, Pack, Move, ...); a copy, never shared."""
+        dst._assign(np.array(bits, np.bool_))
+
+    def ar_add(self, nbytes: int) -> None:
+        """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
+        self.spr.ar += nbytes
+        self.spr.last = nbytes
+
+    def ar_clear(self) -> None:
+        """ClearSpr<AR>: AR = 0."""
+        self.spr.ar = 0
+        self.spr.last = 0
 
 
 def _where(ptr: UbPtr[Any], addr: int) -> str:

@@ -9,7 +9,7 @@ MaskRegs alike, driven by the distribution tables). A new shape is a new executo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -308,3 +308,139 @@ class StoreAligned(Executor):
 
 class Unmodelled(Executor):
     """A documented overload regsim does not model yet: its spec's validation refuses it."""
+
+
+# --- rearrange, reduce, sync (the fill / index / rearrange / compress / histogram / reduce / sync pages) ----
+@attrs.frozen
+class _CrossLane:
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs, in operand order
+    outputs: tuple[tuple[int, Kind], ...]  #: (index, kind) of the written registers / MaskRegs, in operand order
+    pred: int | None  #: the governing predicate
+    governs: int | None  #: the register whose lanes the predicate selects
+    mode: MaskMergeMode | None  #: with `masked`: how inactive destination lanes end
+    options: Mapping[str, Any]  #: the template values the lane function takes by keyword
+
+
+class CrossLane(Executor):
+    """Whole registers in, whole registers out: `outputs = lane(*inputs, **options)`.
+
+    The lane function gets, in operand order, the lanes of every input register (whole, read
+    only; an in-out destination too), the 256 bits of every input MaskReg, scalars as numpy
+    scalars of the first register's element type and, unless `masked`, the governing predicate
+    as one bool per lane of the register it governs (`governs`). It returns one array per
+    output (a tuple for several): lanes of a register (every lane is written) or 256 MaskReg bits.
+
+    `masked`: the predicate selects destination lanes instead (Duplicate, Move): the result is
+    committed under the op's MaskMergeMode and the lane function never sees the mask.
+    `options`: the template operands passed on to the lane function by keyword.
+    `sized`: the lane function also gets `n` and `dtype`, the lane count and numpy dtype of the
+    first output register (for results not shaped like an input: Arange, Pack, Reduce, ...).
+    `check`: a per-call check of the operands' types the static dtype rules cannot state
+    (pairs of widths), raising before anything is written.
+    """
+
+    batching_note = "the lane axis stays last; lane functions take leading axes"
+
+    def __init__(
+        self,
+        governs: str | None = None,
+        *,
+        masked: bool = False,
+        options: tuple[str, ...] = (),
+        check: Callable[[str, Sequence[Any], Mapping[str, Any]], None] | None = None,
+        sized: bool = False,
+    ) -> None:
+        self.governs, self.masked, self.options, self.check, self.sized = governs, masked, options, check, sized
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _CrossLane:
+        ops = spec.operands
+        pred = next((i for i, o in enumerate(ops) if o.kind is Kind.PRED), None)
+        return _CrossLane(
+            inputs=tuple(
+                (i, o.name, o.kind)
+                for i, o in enumerate(ops)
+                if (o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR))
+                or (o.kind is Kind.PRED and not self.masked)
+            ),
+            outputs=tuple((i, o.kind) for i, o in enumerate(ops) if o.role in (Role.OUT, Role.INOUT)),
+            pred=pred,
+            governs=None if self.governs is None else spec.slots[self.governs],
+            mode=plan.values.get("mode", ZEROING) if self.masked else None,
+            options={k: v for k, v in plan.values.items() if k in self.options},
+        )
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
+        p: _CrossLane = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        if self.check is not None:
+            self.check(api, values, plan.values)
+        active = None
+        if p.pred is not None:
+            ruled = values[p.governs if p.governs is not None else p.outputs[0][0]]
+            active = be.predicate(api, "mask", values[p.pred], mask_stride(ruled.dtype, ruled.trait))
+        operands = []
+        for i, name, kind in p.inputs:
+            if kind is Kind.REG:
+                operands.append(be.lanes(api, name, values[i], active if i == p.governs else None))
+            elif kind is Kind.MASK:
+                operands.append(be.predicate_bits(api, name, values[i], None))
+            elif kind is Kind.PRED:
+                operands.append(active[0])  # type: ignore[index]
+            else:
+                operands.append(be.scalar(api, name, values[i], plan.dtype))
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        options = p.options
+        if self.sized:
+            first = values[p.outputs[0][0]]
+            options = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+        out = lane(*operands, **options)
+        results = out if isinstance(out, tuple) else (out,)
+        for (i, kind), result in zip(p.outputs, results, strict=True):
+            if kind is Kind.MASK:
+                be.assign_bits(values[i], result)
+            elif p.mode is not None:
+                be.commit(values[i], result, active, p.mode)
+            else:
+                be.commit_all(values[i], result)
+        return self.after(ctx, plan, values, results)
+
+    def after(self, ctx: VfContext, plan: Plan, values: Sequence[Any], results: tuple[Any, ...]) -> Any:
+        """What a call does besides writing its outputs (a special register); returns the call's value."""
+        return None
+
+
+class CompressToAr(CrossLane):
+    """Squeeze: as CrossLane; with GatherMaskMode STORE_REG the byte count of the selected
+    elements is added to the core's AR special register."""
+
+    def after(self, ctx: VfContext, plan: Plan, values: Sequence[Any], results: tuple[Any, ...]) -> None:
+        if plan.values["store"].name == "STORE_REG":
+            src = values[1]
+            active = ctx.backend.predicate(plan.spec.name, "mask", values[2], mask_stride(src.dtype, src.trait))
+            ctx.backend.ar_add(active[1] * src.dtype.itemsize)
+
+
+class Barrier(Executor):
+    """LocalMemBar: validates its (src, dst) pipe pair; a sequential model has nothing to wait for."""
+
+    def __init__(self, pairs: frozenset[tuple[Any, Any]]) -> None:
+        self.pairs = pairs
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> None:
+        pair = (plan.values["src"], plan.values["dst"])
+        if pair not in self.pairs:
+            accepted = ", ".join(
+                f"({s.name}, {d.name})" for s, d in sorted(self.pairs, key=lambda sd: (sd[0].value, sd[1].value))
+            )
+            raise ParameterError(message(spec.name, "src, dst", f"({pair[0].name}, {pair[1].name})", f"one of {accepted}"))
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        return None
+
+
+class ClearSpecial(Executor):
+    """ClearSpr<AR>: the core's AR special register = 0."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        ctx.backend.ar_clear()
