@@ -155,7 +155,7 @@ class NumpyBackend:
             else:
                 np.copyto(view, values, where=lanes)
                 if mode is ZEROING:
-                    np.copyto(view, 0, where=~lanes)
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
         elif full:
             dst._put(values)
         else:

@@ -355,7 +355,8 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer),
-        Kind.SCALAR: (int, float, complex, np.number),
+        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
+        Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),
         Kind.REF: (Ref,),
         Kind.DTYPE: (type,),

@@ -40,7 +40,7 @@ from regsim.errors import DTypeError, UnsupportedError, message
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 LOWEST, HIGHEST = HighLowPart.LOWEST, HighLowPart.HIGHEST
-Scalar = int | float | complex | np.number[Any] | np.bool_
+Scalar = int | float | complex | np.generic
 
 # --- dtypes on Ascend 950 (the pages' tables) ---------------------------------------------------------
 DUPLICATE: Final = frozenset(
