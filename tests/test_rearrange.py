@@ -32,7 +32,7 @@ RELAYOUT = [
     rs.bool_, rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32,
 ]  # fmt: skip
 RELAYOUT_CASES = [(d, ONE) for d in RELAYOUT] + [(rs.int64, TWO), (rs.uint64, TWO)]
-MOVE_CASES = RELAYOUT_CASES + [(rs.int64, ONE), (rs.uint64, ONE)]
+MOVE_CASES = [*RELAYOUT_CASES, (rs.int64, ONE), (rs.uint64, ONE)]
 ARANGE = [rs.int8, rs.int16, rs.int32, rs.half, rs.float32, rs.int64]
 SQUEEZE = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.int32, rs.uint32, rs.float32]
 UNSQUEEZE = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.int32, rs.uint32]
