@@ -42,49 +42,8 @@ ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 LOWEST, HIGHEST = HighLowPart.LOWEST, HighLowPart.HIGHEST
 Scalar = int | float | complex | np.generic
 
-# --- dtypes on Ascend 950 (the pages' tables) ---------------------------------------------------------
-DUPLICATE: Final = frozenset(
-    {
-        dt.bool_,
-        dt.int8,
-        dt.uint8,
-        dt.fp4x2_e2m1,
-        dt.fp4x2_e1m2,
-        dt.hifloat8,
-        dt.fp8_e8m0,
-        dt.fp8_e5m2,
-        dt.fp8_e4m3fn,
-        dt.int16,
-        dt.uint16,
-        dt.half,
-        dt.bfloat16,
-        dt.int32,
-        dt.uint32,
-        dt.float32,
-        dt.complex32,
-        dt.int64,
-        dt.uint64,
-        dt.complex64,
-    }
-)
-ARANGE: Final = frozenset({dt.int8, dt.int16, dt.int32, dt.half, dt.float32, dt.int64})
-#: register Gather data: any b8 / b16 / b32 type (the library reinterprets it as u8 / u16 / u32)
-GATHER: Final = frozenset(d for d in dt.ALL_DTYPES if d.itemsize in (1, 2, 4))
-GATHER_INDEX: Final = frozenset({dt.uint8, dt.uint16, dt.uint32})
-#: Interleave / DeInterleave (RegTensor) and Move (RegTensor)
-RELAYOUT: Final = frozenset(
-    {dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
-)
-PACK_DST: Final = frozenset({dt.uint8, dt.uint16, dt.uint32})
-PACK_SRC: Final = frozenset({dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64})
-UNPACK_DST: Final = PACK_SRC
-UNPACK_SRC: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32})
-SQUEEZE: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32})
-UNSQUEEZE: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32})
-#: the element width T of a MaskReg Interleave / DeInterleave: b8, b16 or b32
-MASK_GROUP: Final = GATHER
-
-# The faces' type variables admit exactly the specs' dtypes (tests/test_registry.py checks it).
+# --- dtypes on Ascend 950 (the pages' tables), as the faces' type variables; the specs' dtype sets
+# are their constraints, so the two cannot drift apart (tests/test_registry.py checks faces vs specs)
 DupT = TypeVar(
     "DupT",
     dt.bool_,
@@ -151,6 +110,27 @@ PackSrcT = TypeVar("PackSrcT", dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int6
 UnpackSrcT = TypeVar("UnpackSrcT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32)
 SqueezeT = TypeVar("SqueezeT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32)
 UnsqueezeT = TypeVar("UnsqueezeT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32)
+
+
+def _of(t: Any) -> frozenset[type[dt.DType]]:
+    return frozenset(t.__constraints__)
+
+
+DUPLICATE: Final = _of(DupT)
+ARANGE: Final = _of(ArangeT)
+#: register Gather data: any b8 / b16 / b32 type (the library reinterprets it as u8 / u16 / u32)
+GATHER: Final = _of(GatherT)
+GATHER_INDEX: Final = _of(IndexT)
+#: Interleave / DeInterleave (RegTensor) and Move (RegTensor)
+RELAYOUT: Final = _of(RelayoutT)
+PACK_DST: Final = _of(PackDstT)
+PACK_SRC: Final = _of(PackSrcT)
+UNPACK_DST: Final = PACK_SRC
+UNPACK_SRC: Final = _of(UnpackSrcT)
+SQUEEZE: Final = _of(SqueezeT)
+UNSQUEEZE: Final = _of(UnsqueezeT)
+#: the element width T of a MaskReg Interleave / DeInterleave: b8, b16 or b32
+MASK_GROUP: Final = GATHER
 DupMode = Literal[MaskMergeMode.ZEROING, MaskMergeMode.MERGING]
 MoveMode = Literal[MaskMergeMode.MERGING]
 BinMode = Literal[HistogramsBinType.BIN0, HistogramsBinType.BIN1]

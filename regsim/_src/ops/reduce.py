@@ -36,7 +36,6 @@ REDUCE_SUM: Final = frozenset(
         (dt.uint64, dt.uint64),
     }
 )
-REDUCE_MINMAX: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64})
 BLOCK_SUM: Final = frozenset(
     {
         (dt.half, dt.half),
@@ -47,7 +46,6 @@ BLOCK_SUM: Final = frozenset(
         (dt.float32, dt.float32),
     }
 )
-BLOCK_MINMAX: Final = frozenset({dt.half, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.float32})
 PAIR: Final = frozenset({dt.half, dt.float32})
 
 ReduceT = TypeVar("ReduceT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
@@ -56,6 +54,9 @@ BlockT = TypeVar("BlockT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt
 BlockDstT = TypeVar("BlockDstT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32)
 PairT = TypeVar("PairT", dt.half, dt.float32)
 Zeroing = Literal[MaskMergeMode.ZEROING]
+#: the MAX / MIN types: the faces' type variables' constraints (one list, so they cannot drift apart)
+REDUCE_MINMAX: Final = frozenset[type[dt.DType]](ReduceT.__constraints__)
+BLOCK_MINMAX: Final = frozenset[type[dt.DType]](BlockT.__constraints__)
 
 
 # --- lane semantics ----------------------------------------------------------------------------------------
