@@ -454,3 +454,45 @@ def test_mask_move(src, sel):
         Reg.MaskMov(d2, src, sel)
     O.assert_lanes(d1.bits().astype(np.uint8), O.mask_move_oracle(b), itemsize=1, what="MaskReg Move")
     O.assert_lanes(d2.bits().astype(np.uint8), O.mask_move_oracle(b, s), itemsize=1, what="MaskReg Move masked")
+
+
+# --- lane functions take a leading (loop-iteration) axis -----------------------------------------------
+def _batch_agrees(lane: Any, inputs: list[np.ndarray], **options: Any) -> None:
+    """lane(stacked inputs) == the stack of lane(each row): what a batched-loop backend relies on."""
+    batched = lane(*inputs, **options)
+    rows = [lane(*(x[k] for x in inputs), **options) for k in range(inputs[0].shape[0])]
+    if isinstance(batched, tuple):
+        for j, part in enumerate(batched):
+            assert np.array_equal(part, np.stack([r[j] for r in rows]), equal_nan=True), (lane.__name__, j)
+    else:
+        assert np.array_equal(batched, np.stack(rows), equal_nan=True), lane.__name__
+
+
+def test_rearrange_lane_functions_take_leading_axes():
+    from regsim._src.ops import rearrange as R
+
+    rng = np.random.default_rng(5)
+    b = 3
+    i16 = rng.integers(-(2**15), 2**15, (b, 128)).astype(np.int16)
+    u16 = rng.integers(0, 2**16, (b, 128)).astype(np.uint16)
+    u8 = rng.integers(0, 256, (b, 256)).astype(np.uint8)
+    on = rng.random((b, 128)) < 0.5
+    on8 = rng.random((b, 256)) < 0.5
+    bits0, bits1 = rng.random((b, 256)) < 0.5, rng.random((b, 256)) < 0.5
+    _batch_agrees(R.broadcast, [i16[:, 0]], n=128, dtype=np.dtype(np.int16))
+    _batch_agrees(R.broadcast_lowest, [i16])
+    _batch_agrees(R.arange, [i16[:, 0]], order=Reg.IndexOrder.DECREASE_ORDER, n=128, dtype=np.dtype(np.int16))
+    _batch_agrees(R.gather, [i16, u16])
+    _batch_agrees(R.interleave, [i16, i16[::-1]])
+    _batch_agrees(R.deinterleave, [i16, i16[::-1]])
+    _batch_agrees(R.pack, [i16], part=Reg.HighLowPart.HIGHEST, n=256, dtype=np.dtype(np.uint8))
+    _batch_agrees(R.unpack, [u8], part=Reg.HighLowPart.HIGHEST, n=128, dtype=np.dtype(np.uint16))
+    _batch_agrees(R.squeeze, [i16, on])
+    _batch_agrees(R.unsqueeze, [on], n=128, dtype=np.dtype(np.int16))
+    _batch_agrees(R.histograms, [u16, u8, on8], mode=Reg.HistogramsBinType.BIN1, type=Reg.HistogramsType.ACCUMULATE)
+    _batch_agrees(R.move, [i16])
+    _batch_agrees(R.mask_interleave, [bits0, bits1], T=rs.uint32)
+    _batch_agrees(R.mask_deinterleave, [bits0, bits1], T=rs.uint16)
+    _batch_agrees(R.mask_pack, [bits0], part=Reg.HighLowPart.HIGHEST)
+    _batch_agrees(R.mask_unpack, [bits0], part=Reg.HighLowPart.HIGHEST)
+    _batch_agrees(R.mask_move, [bits0, bits1])

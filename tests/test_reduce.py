@@ -189,3 +189,23 @@ def test_pair_reduce_elem(dtype, data):
     want = O.pair_reduce_oracle(dtype.name, list(src.numpy()), list(mask.lanes(dtype)))
     _check(dst, want, dtype.name, "PairReduceElem", {"src": src.numpy()})
     _check(legacy, want, dtype.name, "PairReduceSum", {})
+
+
+def test_reduce_lane_functions_take_leading_axes():
+    """lane(stacked inputs) == the stack of lane(each row): what a batched-loop backend relies on."""
+    from regsim._src.ops import reduce as R
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 64)).astype(np.float32)
+    x[1, 7] = np.nan
+    on = rng.random((4, 64)) < 0.7
+    on[2] = False
+    for lane, options in (
+        (R.reduce, {"type": MAX, "n": 64, "dtype": np.dtype(np.float32)}),
+        (R.reduce, {"type": SUM, "n": 64, "dtype": np.dtype(np.float32)}),
+        (R.reduce_data_block, {"type": MIN, "n": 64, "dtype": np.dtype(np.float32)}),
+        (R.pair_reduce, {"type": Reg.PairReduce.SUM}),
+    ):
+        batched = lane(x, on, **options)
+        rows = np.stack([lane(x[k], on[k], **options) for k in range(4)])
+        assert np.array_equal(batched.view(np.uint32), rows.view(np.uint32)), lane.__name__
