@@ -332,7 +332,6 @@ _spec(
     _FILL + "Duplicate.md",
     broadcast,
     batching=Batching.ELEMENTWISE,
-    c_api=CName("asc_duplicate", ("dst_reg", "scalar_value")),
 )
 _spec(
     "Duplicate",
@@ -348,7 +347,7 @@ _spec(
     _FILL + "Duplicate.md",
     broadcast,
     batching=Batching.ELEMENTWISE,
-    c_api=CName("asc_duplicate", ("dst_reg", "scalar_value", "mask")),
+    c_api=CName("asc_duplicate_scalar", ("dst_reg", "scalar_value", "mask")),
 )
 _spec(
     "Duplicate",
@@ -364,6 +363,7 @@ _spec(
     "dst[i] = mask[i] ? src[0] : (ZEROING ? 0 : dst[i])",
     _FILL + "Duplicate.md",
     broadcast_lowest,
+    c_api=CName("asc_duplicate", ("dst_reg", "src_reg", "mask")),
 )
 _spec(
     "Arange",
@@ -409,6 +409,7 @@ for _name, _lane, _eq in (
         _eq,
         _RELAYOUT + f"{_name}.md",
         _lane,
+        c_api=CName("asc_intlv" if _name == "Interleave" else "asc_deintlv", ("dst_reg0", "dst_reg1", "src_reg0", "src_reg1")),
     )
 _mask_forms: tuple[tuple[str, Any, str], ...] = (
     ("Interleave", mask_interleave, "the sizeof(T)-bit groups of src0, src1 interleaved, as the RegTensor form"),
@@ -452,6 +453,7 @@ _spec(
     "dst[k] = extend(src[k (+ N for HIGHEST)])  (zero- or sign-extended)",
     _COMPRESS + "UnPack.md",
     unpack,
+    c_api=CName("asc_unpack", ("dst_reg", "src_reg")),
 )
 _spec(
     "Pack",

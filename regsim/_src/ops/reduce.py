@@ -193,7 +193,6 @@ register(
         _REDUCE + "Reduce.md",
         Batching.CROSS_LANE,
         lane=reduce,
-        c_api=CName("asc_reduce_sum", ("dst_reg", "src_reg", "mask")),
         aliases=("ReduceSum", "ReduceMax", "ReduceMin"),
     )
 )
@@ -210,7 +209,6 @@ register(
         _REDUCE + "ReduceDataBlock.md",
         Batching.CROSS_LANE,
         lane=reduce_data_block,
-        c_api=CName("asc_reduce_sum_datablock", ("dst_reg", "src_reg", "mask")),
         aliases=("ReduceSumWithDataBlock", "ReduceMaxWithDataBlock", "ReduceMinWithDataBlock"),
     )
 )

@@ -37,7 +37,6 @@ register(
         "the dst pipe waits for every earlier src-pipe access (already so in a sequential model: no effect)",
         DOC + "同步控制/LocalMemBar.md",
         Batching.STATEFUL,
-        c_api=CName("asc_mem_bar", ()),
     )
 )
 register(
@@ -50,6 +49,7 @@ register(
         "AR = 0  (the core's AR special register)",
         DOC + "系统变量访问/ClearSpr.md",
         Batching.STATEFUL,
+        c_api=CName("asc_clear_ar_spr", ()),
     )
 )
 
