@@ -286,6 +286,15 @@ def test_pack_unpack_rules():
     a16 = Reg.RegTensor.from_numpy(np.zeros(128, np.int16))
     a32 = Reg.RegTensor.from_numpy(np.zeros(64, np.int32))
     two = Reg.RegTensor(rs.int64, TWO)
+    every = Reg.RegTensor.from_numpy(np.arange(256, dtype=np.uint8).view(np.int8))  # every int8 value
+    for part, highest in ((Reg.HighLowPart.LOWEST, False), (Reg.HighLowPart.HIGHEST, True)):
+        wide, back = Reg.RegTensor(rs.int16), Reg.RegTensor(rs.uint8)
+        with rs.VEC_SCOPE():
+            Reg.UnPack(wide, every, part=part)
+            Reg.Pack(back, wide, part=part)
+        want = O.unpack_oracle([int(v) for v in every.numpy()], 128, highest)
+        O.assert_lanes(wide.numpy(), [O.wrap(v, 16, False) for v in want], itemsize=2, what="UnPack every int8")
+        O.assert_lanes(back.numpy(), O.pack_oracle(bits(wide), 8, 256, highest), itemsize=1, what="Pack of it")
     with rs.VEC_SCOPE():
         with pytest.raises(rs.errors.DTypeError, match="Pack"):
             Reg.Pack(Reg.RegTensor(rs.uint8), a32)
@@ -442,6 +451,23 @@ def test_move(dtype, trait, data):
     O.assert_lanes(old.numpy(), want, itemsize=dtype.itemsize, what="Move masked (MERGING)")
     with rs.VEC_SCOPE(), pytest.raises(rs.errors.UnsupportedError, match="MERGING"):
         Reg.Move(plain, src, mask, mode=ZEROING)  # type: ignore[call-overload]
+
+
+def test_masked_move_reads_only_selected_lanes():
+    """A merging Move reads src only where the mask selects: unwritten unselected lanes are fine,
+    an unwritten selected lane is an UninitializedReadError."""
+    ub = rs.UnifiedBuffer()
+    half = ub.alloc(rs.int32, 64)
+    half.set(np.arange(32, dtype=np.int32))  # lanes 32.. of the load never written
+    src, dst = Reg.RegTensor(rs.int32), Reg.RegTensor.from_numpy(np.full(64, -1, np.int32))
+    low = Reg.MaskReg.from_lanes(rs.int32, np.arange(64) < 32)
+    with rs.VEC_SCOPE():
+        Reg.LoadAlign(src, half.GetPhyAddr())
+        Reg.Move(dst, src, low)
+        with pytest.raises(rs.errors.UninitializedReadError, match="Move"):
+            Reg.Move(dst, src, full(rs.int32))
+    want = O.move_oracle(list(range(32)) + [0] * 32, [i < 32 for i in range(64)], [-1] * 64)
+    O.assert_lanes(dst.numpy(), [O.wrap(v, 32, False) for v in want], itemsize=4, what="Move over a half-written src")
 
 
 @given(src=rst.masks(), sel=rst.masks())

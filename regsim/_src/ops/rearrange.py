@@ -538,7 +538,7 @@ _spec(
         pred(),
         enum_param("mode", MaskMergeMode, MERGING, (MERGING,)),
     ),
-    CrossLane(masked=True),
+    CrossLane("src_reg", masked=True),  # only the selected src lanes are read
     "dst[i] = mask[i] ? src[i] : dst[i]  (MERGING)",
     DOC + "Reg数据搬入/Move.md",
     move,
