@@ -228,15 +228,15 @@ def test_mask_interleave_deinterleave(group, data):
     b0, b1 = [int(b) for b in m0.bits()], [int(b) for b in m1.bits()]
     d0, d1, e0, e1 = (Reg.MaskReg() for _ in range(4))
     with rs.VEC_SCOPE():
-        Reg.Interleave(d0, d1, m0, m1, T=group)
-        Reg.MaskDeInterleave(e0, e1, m0, m1, T=group)
+        Reg.Interleave(group, d0, d1, m0, m1)
+        Reg.MaskDeInterleave(group, e0, e1, m0, m1)
     w0, w1 = O.mask_interleave_oracle(b0, b1, group.itemsize)
     O.assert_lanes(d0.bits().astype(np.uint8), w0, itemsize=1, what="MaskReg Interleave dst0")
     O.assert_lanes(d1.bits().astype(np.uint8), w1, itemsize=1, what="MaskReg Interleave dst1")
     w0, w1 = O.mask_deinterleave_oracle(b0, b1, group.itemsize)
     O.assert_lanes(e0.bits().astype(np.uint8), w0, itemsize=1, what="MaskReg DeInterleave dst0")
     O.assert_lanes(e1.bits().astype(np.uint8), w1, itemsize=1, what="MaskReg DeInterleave dst1")
-    run(Reg.MaskInterleave, d0, d1, e0, e1, T=group)  # the inverse, through the legacy name
+    run(Reg.MaskInterleave, group, d0, d1, e0, e1)  # the inverse, through the legacy name
     O.assert_lanes(d0.bits().astype(np.uint8), b0, itemsize=1, what="Interleave(DeInterleave)")
 
 

@@ -366,7 +366,9 @@ class CrossLane(Executor):
             pred=pred,
             governs=None if self.governs is None else spec.slots[self.governs],
             mode=plan.values.get("mode", ZEROING) if self.masked else None,
-            options={k: v for k, v in plan.values.items() if k in self.options},
+            # the template operands asked for; a non-deducible `T` given positionally is the plan's dtype
+            options={k: v for k, v in plan.values.items() if k in self.options}
+            | ({"T": plan.dtype} if "T" in self.options else {}),
         )
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:

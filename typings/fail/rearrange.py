@@ -21,4 +21,4 @@ with rs.VEC_SCOPE():
     Reg.Unsqueeze(f32, mask)  # E: type-var
     Reg.ClearSpr()  # E: call-arg
     Reg.LocalMemBar(src=Reg.MemType.VEC_STORE)  # E: call-arg
-    Reg.Interleave(i8, i8, i8, i8, T=rs.int8)  # E: call-overload
+    Reg.Interleave(rs.int64, Reg.MaskReg(), Reg.MaskReg(), Reg.MaskReg(), Reg.MaskReg())  # E: type-var

@@ -420,11 +420,11 @@ for _name, _lane, _eq in _mask_forms:
         _name,
         "mask",
         (
+            Operand("T", Kind.DTYPE, dtypes=OneOf(MASK_GROUP)),  # not deducible: the first positional (C++ `<T>`)
             mask("dst0", Role.OUT),
             mask("dst1", Role.OUT),
             mask("src0"),
             mask("src1"),
-            Operand("T", Kind.DTYPE, keyword=True, dtypes=OneOf(MASK_GROUP)),
         ),
         CrossLane(options=("T",)),
         _eq,
@@ -602,10 +602,10 @@ def Interleave(
     /,
 ) -> None: ...
 @overload
-def Interleave(dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg, /, *, T: type[GatherT]) -> None: ...
+def Interleave(T: type[GatherT], dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg, /) -> None: ...
 @face("Interleave")
 def Interleave(*args: Any, **kwargs: Any) -> None:
-    """RegTensor form (b64 on RegTraitNumTwo only), or MaskReg form in groups of sizeof(T) bits."""
+    """RegTensor form (b64 on RegTraitNumTwo only), or MaskReg form `(T, dst0, dst1, src0, src1)` in groups of sizeof(T) bits."""
 
 
 @overload
@@ -617,10 +617,10 @@ def DeInterleave(
     /,
 ) -> None: ...
 @overload
-def DeInterleave(dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg, /, *, T: type[GatherT]) -> None: ...
+def DeInterleave(T: type[GatherT], dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg, /) -> None: ...
 @face("DeInterleave")
 def DeInterleave(*args: Any, **kwargs: Any) -> None:
-    """RegTensor form (b64 on RegTraitNumTwo only), or MaskReg form in groups of sizeof(T) bits."""
+    """RegTensor form (b64 on RegTraitNumTwo only), or MaskReg form `(T, dst0, dst1, src0, src1)` in groups of sizeof(T) bits."""
 
 
 @overload
