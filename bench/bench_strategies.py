@@ -1,7 +1,8 @@
 """How fast `rs.strategies` draws registers and masks, as a Hypothesis campaign draws them.
 
 Each strategy runs under `@given` for a fixed number of examples (no database, no shrinking
-needed: every example passes), and the figure is examples per second, best of a few runs.
+needed: every example passes), after one untimed warm-up run, and the figure is examples per
+second, best of a few runs.
 Run: `python bench/bench_strategies.py`.
 """
 
@@ -48,6 +49,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=1000, help="examples per run (default 1000)")
     parser.add_argument("--runs", type=int, default=3, help="runs per strategy; the best is kept (default 3)")
     args = parser.parse_args()
+    rate(CASES["masks()"], 100)  # warm up Hypothesis' engine, untimed
     rates = {}
     for name, strategy in CASES.items():
         rates[name] = max(rate(strategy, args.examples) for _ in range(args.runs))

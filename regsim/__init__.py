@@ -44,6 +44,7 @@ from regsim._src.dtypes import (
     uint32,
     uint64,
 )
+from regsim._src.loops import explain, vf_range
 from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.trace import Trace, trace
 
@@ -71,6 +72,7 @@ __all__ = [
     "complex64",
     "configure",
     "errors",
+    "explain",
     "float32",
     "fp4x2_e1m2",
     "fp4x2_e2m1",
@@ -93,4 +95,5 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "vf_range",
 ]  # fmt: skip

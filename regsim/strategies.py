@@ -19,7 +19,7 @@ normal and subnormal values; masks that are empty, full, a prefix or a single la
 
 Strategies are typed by dtype: `registers(rs.int32)` is a `SearchStrategy[RegTensor[rs.int32]]`.
 Each register, lane array or mask is one byte-string draw from Hypothesis (at most 128 bytes,
-longer arrays continue from a generator seeded by them), so a campaign draws well over 1,000
+longer arrays continue with a hash of them), so a campaign draws well over 1,000
 registers a second (`python bench/bench_strategies.py`) and a failure shrinks towards all-zero
 lanes and empty masks.
 
@@ -30,6 +30,7 @@ who call them need it installed (`pip install regsim[test]`).
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
@@ -159,7 +160,7 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
 
 #: bytes one array or mask draw takes from Hypothesis at most: its buffer holds 8 KiB per
 #: example and its health check wants the smallest example under 4 KiB, so a test may draw a
-#: few dozen registers. Longer arrays continue from a numpy generator seeded by the drawn bytes.
+#: few dozen registers. Longer arrays continue with an extendable hash (SHAKE-128) of the drawn bytes.
 _MAX_DRAWN_BYTES = 128
 
 
@@ -171,8 +172,8 @@ def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
     drawn = min(nbytes, _MAX_DRAWN_BYTES)
 
     def expand(blob: bytes) -> npt.NDArray[np.uint8]:
-        if nbytes > drawn:
-            blob += np.random.default_rng(int.from_bytes(blob, "little")).bytes(nbytes - drawn)
+        if nbytes > drawn:  # SHAKE-128 of the drawn bytes: deterministic, uniform, fast
+            blob += hashlib.shake_128(blob).digest(nbytes - drawn)
         return np.frombuffer(blob, np.uint8)
 
     return st.binary(min_size=drawn, max_size=drawn).map(expand)

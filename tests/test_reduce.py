@@ -209,3 +209,48 @@ def test_reduce_lane_functions_take_leading_axes():
         batched = lane(x, on, **options)
         rows = np.stack([lane(x[k], on[k], **options) for k in range(4)])
         assert np.array_equal(batched.view(np.uint32), rows.view(np.uint32)), lane.__name__
+
+
+# --- batched loops: the cross-lane ops give the bits of running in order -------------------------------
+@rs.simd_vf
+def _cross_lane_loop_vf(out: rs.UbPtr[rs.float32], idx_out: rs.UbPtr[rs.uint32], x: rs.UbPtr[rs.float32], repeats: int) -> None:
+    xr, yr, zr, wr = (Reg.RegTensor(rs.float32) for _ in range(4))
+    ur, vr = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+    index = Reg.RegTensor(rs.uint32)
+    Reg.Arange(index.reinterpret(rs.int32), 5, order=Reg.IndexOrder.DECREASE_ORDER)  # set before the loop: no iteration axis
+    some = Reg.CreateMask(rs.float32, pattern=Reg.MaskPattern.M3)
+    full = Reg.CreateMask(rs.float32)
+    m0, m1 = Reg.MaskReg(), Reg.MaskReg()
+    for i in range(repeats):
+        Reg.LoadAlign(xr, x + 64 * i)
+        Reg.Gather(yr, xr, index)
+        Reg.Interleave(zr, wr, xr, yr)
+        Reg.Reduce(yr, zr, some, type=Reg.ReduceType.MAX)
+        Reg.ReduceDataBlock(zr, wr, some, type=Reg.ReduceType.SUM)
+        Reg.PairReduceElem(wr, xr, some)
+        Reg.Add(zr, zr, wr, full)
+        Reg.Duplicate(wr, yr, some, mode=Reg.MaskMergeMode.MERGING)
+        Reg.Add(zr, zr, wr, full)
+        Reg.LoadAlign(m0, x + 64 * i)  # a data-dependent MaskReg per iteration
+        Reg.Interleave(rs.uint32, m0, m1, m0, some)
+        Reg.Unsqueeze(ur, m1)
+        Reg.Duplicate(vr, 7, m1)
+        Reg.Move(vr, ur, m0)
+        Reg.StoreAlign(out + 64 * i, zr, full)
+        Reg.StoreAlign(idx_out + 64 * i, vr, full)
+
+
+def test_cross_lane_ops_batch_with_identical_bits():
+    from regsim._src.loops import _explaining
+
+    x = np.random.default_rng(11).standard_normal(64 * 6).astype(np.float32)
+    results = {}
+    for mode in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer(64 * 1024)
+        src, out, idx = ub.alloc(rs.float32, x.size), ub.alloc(rs.float32, x.size), ub.alloc(rs.uint32, x.size)
+        src.set(x)
+        with rs.configure(loops=mode), _explaining() as log:
+            rs.asc_vf_call(_cross_lane_loop_vf, out.GetPhyAddr(), idx.GetPhyAddr(), src.GetPhyAddr(), 6)
+        results[mode] = (out.numpy().tobytes(), idx.numpy().tobytes(), [d.how for d in log])
+    assert results["auto"][2] == ["batched"], results["auto"][2]
+    assert results["auto"][:2] == results["sequential"][:2]

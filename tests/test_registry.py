@@ -133,3 +133,15 @@ def test_oracles_do_not_import_regsim() -> None:
     """The oracles are independent: regsim.testing.reference never imports the code under test."""
     source = inspect.getsource(O)
     assert not re.search(r"^\s*(from|import)\s+regsim", source, re.MULTILINE)
+
+
+@pytest.mark.parametrize("spec", MODELLED, ids=lambda s: s.key)
+def test_every_op_has_a_batching_rule(spec: OpSpec) -> None:
+    """An op runs in batched loops (its executor is batchable) or says why it runs in order."""
+    from regsim._src.spec import Batching
+
+    assert isinstance(spec.batching, Batching)
+    if spec.batching is Batching.SEQUENTIAL:
+        assert spec.sequential_reason, f"{spec.key}: sequential-only without a reason"
+    else:
+        assert spec.executor.batchable, f"{spec.key}: batching rule {spec.batching.name} but its executor cannot run batched"

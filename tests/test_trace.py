@@ -45,3 +45,13 @@ def test_no_trace_outside_the_block() -> None:
     with rs.VEC_SCOPE():
         rs.Reg.CreateMask(rs.uint8)
     assert len(t) == 0
+
+
+def test_mask_print_shows_the_lanes_of_a_dtype(capsys) -> None:  # type: ignore[no-untyped-def]
+    m = rs.Reg.MaskReg.from_lanes(rs.uint32, np.arange(64) < 36)
+    m.Print(rs.uint32)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "MaskReg: 0x" + f"{sum(1 << (4 * i) for i in range(36)):064x}"
+    assert out[1] == "lanes of uint32: 36 of 64 active"
+    assert out[2] == "    0: 11111111 11111111 11111111 11111111"
+    assert out[3] == "   32: 1111.... ........ ........ ........"

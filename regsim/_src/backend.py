@@ -21,19 +21,20 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
-    MASK_BITS,
     Active,
     Bools,
     Bytes,
     MaskReg,
     RegTensor,
     RegTrait,
+    RegTraitNumOne,
+    lane_count,
     lanes_to_bits,
-    natural_to_halves,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, message
 
 ZEROING = MaskMergeMode.ZEROING
+UINT32_MAX = 2**32 - 1
 
 Lanes = npt.NDArray[Any]
 
@@ -109,6 +110,24 @@ class NumpyBackend:
     def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None:
         """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
         dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
+
+    # --- loop-carried operands ----------------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """Run an elementwise op whose operand a batched loop carries across iterations, as a
+        scan over the iterations; False where there is none (always, here: no loop axis)."""
+        return False
+
+    # --- counters --------------------------------------------------------------------------------
+    def count_down(self, api: str, ref: Any, n: int) -> Any:
+        """UpdateMask's `uint32_t&` counter: the lanes this call selects, min(count, n); the
+        counter drops by them (to 0 below n)."""
+        count = ref.value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= UINT32_MAX:
+                raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
+            count = int(count)
+        ref.value = count - n if count > n else 0
+        return count if count < n else n
 
     # --- scalars -----------------------------------------------------------------------------------
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
@@ -265,13 +284,11 @@ class NumpyBackend:
     # --- whole-register writes, MaskReg bits and special registers (rearrange, reduce, sync) ----------
     def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None:
         """dst = values, every lane (ops without a destination predicate: Arange, Gather, Reduce, ...)."""
-        dst._put(values)
-        if dst._storage.valid is not None:
-            dst._mark_lanes(None)
+        self.commit(dst, values, _every_lane(lane_count(dst.dtype, dst.trait)), ZEROING)
 
     def assign_bits(self, dst: MaskReg, bits: Bools) -> None:
-        """dst's 256 bits = bits (MaskReg Interleave, Pack, Move, ...); a copy, never shared."""
-        dst._assign(np.array(bits, np.bool_))
+        """dst's 256 bits = bits (MaskReg Interleave, Pack, Move, ...): a predicate of 256 one-bit lanes."""
+        self.write_predicate(dst, bits, dt.uint8, RegTraitNumOne)
 
     def ar_add(self, nbytes: int) -> None:
         """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
@@ -284,17 +301,16 @@ class NumpyBackend:
         self.spr.last = 0
 
 
+@functools.cache
+def _every_lane(n: int) -> Active:
+    lanes = np.ones(n, np.bool_)
+    lanes.flags.writeable = False
+    return lanes, n
+
+
 def _where(ptr: UbPtr[Any], addr: int) -> str:
     """Where `addr` is in the pointer's tensor, in elements: ' (element 1000 of the tensor at ...)'."""
     size = ptr.dtype.itemsize
     offset = (addr - ptr.lo) / size
     shown = int(offset) if offset == int(offset) else round(offset, 2)
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
-
-
-def to_register_order(raw: Bytes, dtype: type[dt.DType], trait: RegTrait) -> Bytes:
-    """UB bytes of whole elements → the register's byte order (RegTraitNumTwo: halves split)."""
-    return raw if trait.REG_NUM == 1 else natural_to_halves(raw, dtype.itemsize)
-
-
-MASK_BYTES = MASK_BITS // 8

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib
 import importlib.util
 import pkgutil
 import sys
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn, TextIO
@@ -203,8 +204,10 @@ def run_file(path: str | Path, seed: int = 0) -> Result:
         return run_module(module, seed, name)
 
 
-def run_examples(seed: int = 0, package: str = EXAMPLES_PACKAGE) -> list[Result]:
-    """`regsim examples`: every example module of `package`."""
+def run_examples(
+    seed: int = 0, package: str = EXAMPLES_PACKAGE, around: Callable[[Callable[[], Result]], Result] | None = None
+) -> list[Result]:
+    """`regsim examples`: every example module of `package` (each run through `around`, if given)."""
     results = []
     for name in example_names(package):
         try:
@@ -212,8 +215,33 @@ def run_examples(seed: int = 0, package: str = EXAMPLES_PACKAGE) -> list[Result]
         except Exception:
             results.append(Result(name, error=traceback.format_exc()))
             continue
-        results.append(run_module(module, seed, name))
+        results.append((around or _call)(functools.partial(run_module, module, seed, name)))
     return results
+
+
+def _call(f: Callable[[], Result]) -> Result:
+    return f()
+
+
+def _observing(args: argparse.Namespace, out: TextIO) -> Callable[[Callable[[], Result]], Result]:
+    """Run one example under the command's loop mode, printing its loop decisions (--explain)
+    and its Reg calls (--trace) after its verdict."""
+
+    def around(f: Callable[[], Result]) -> Result:
+        from regsim._src.context import configure
+        from regsim._src.loops import _explaining
+        from regsim._src.trace import trace
+
+        with configure(loops=args.loops), _explaining() as log, trace() if args.trace else contextlib.nullcontext() as t:
+            result = f()
+        _print(result, out)
+        if args.explain:
+            out.write("".join(f"  loop {d}\n" for d in log) or "  no VF loops ran\n")
+        if t is not None:
+            out.write(t.table() + "\n")
+        return result
+
+    return around
 
 
 def _print(result: Result, out: TextIO) -> None:
@@ -261,18 +289,31 @@ def _parser() -> argparse.ArgumentParser:
         "paths", nargs="+", metavar="path", help="a Python file defining run(seed), e.g. vf_examples/add_carry_vf.py"
     )
     run.add_argument("--seed", type=_seed, default=0, help="seed for the examples' random inputs, a non-negative int (default 0)")
+    _observation_flags(run)
     ex = sub.add_parser(
         "examples",
         help="run every bundled example",
         description=f"Run every module of an examples package (default: the installed {EXAMPLES_PACKAGE}).",
     )
     ex.add_argument("--seed", type=_seed, default=0, help="seed for the examples' random inputs, a non-negative int (default 0)")
+    _observation_flags(ex)
     ex.add_argument(
         "--package",
         default=EXAMPLES_PACKAGE,
         help=f"an importable package whose modules are examples (default {EXAMPLES_PACKAGE})",
     )
     return parser
+
+
+def _observation_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--loops",
+        choices=("auto", "batched", "sequential"),
+        default="auto",
+        help="how VF loops run: batched where exact (auto, the default), forced batched, or in order",
+    )
+    parser.add_argument("--explain", action="store_true", help="after each example, say how each VF loop ran and why")
+    parser.add_argument("--trace", action="store_true", help="after each example, print every Reg call it made")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -291,14 +332,13 @@ def _main(argv: list[str]) -> int:
         for path in args.paths:
             if not Path(path).is_file():
                 raise UsageError(f"regsim run: error: {path}: {'not a file' if Path(path).exists() else 'no such file'}")
-        results = [run_file(path, args.seed) for path in args.paths]
+        around = _observing(args, out)
+        results = [around(functools.partial(run_file, path, args.seed)) for path in args.paths]
     else:
         try:
-            results = run_examples(args.seed, args.package)
+            results = run_examples(args.seed, args.package, _observing(args, out))
         except ImportError as e:
             raise UsageError(f"regsim examples: error: cannot import the examples package {args.package!r}: {e}") from None
-    for result in results:
-        _print(result, out)
     if args.command == "run" and len(results) == 1:
         return 0 if results[0].ok else 1
     failed = [r.name for r in results if not r.ok]

@@ -36,10 +36,15 @@ class Config:
         page says: "每4bit的最低位写1"), or "group" every bit of the group. Consumers read only
         the lowest bit, so a kernel whose results depend on this choice is relying on
         undocumented behaviour; run its tests under both.
+    loops: how the `for` loops of VFs run. "auto" (default): batched over their iterations
+        where that gives exactly the results of running them in order, else in order;
+        "batched": batched, and a loop that cannot be is a `VfContextError` saying why;
+        "sequential": every loop in order. `rs.vf_range(..., loops=...)` overrides it per loop.
     """
 
     check_uninitialized: bool = True
     mask_fill: Literal["lsb", "group"] = "lsb"
+    loops: Literal["auto", "batched", "sequential"] = "auto"
 
 
 DEFAULT_CONFIG = Config()
@@ -48,7 +53,12 @@ _CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config"
 
 @host_api("configure")
 @contextlib.contextmanager
-def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["lsb", "group"] | None = None) -> Iterator[Config]:
+def configure(
+    *,
+    check_uninitialized: bool | None = None,
+    mask_fill: Literal["lsb", "group"] | None = None,
+    loops: Literal["auto", "batched", "sequential"] | None = None,
+) -> Iterator[Config]:
     """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
     if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
         raise ParameterError(message("configure", "check_uninitialized", repr(check_uninitialized), "True, False or None"))
@@ -57,7 +67,10 @@ def configure(*, check_uninitialized: bool | None = None, mask_fill: Literal["ls
         old,
         check_uninitialized=old.check_uninitialized if check_uninitialized is None else check_uninitialized,
         mask_fill=old.mask_fill if mask_fill is None else mask_fill,
+        loops=old.loops if loops is None else loops,
     )
+    if new.loops not in ("auto", "batched", "sequential"):
+        raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
     if new.mask_fill not in ("lsb", "group"):
         raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
     token = _CONFIG.set(new)
@@ -169,11 +182,15 @@ def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     if not callable(f):
         raise ParameterError(message("simd_vf", "f", repr(f), "a function"))
 
+    from regsim._src.loops import instrument
+
+    body = instrument(f)
+
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        _run_vf(f, args, kwargs)
+        _run_vf(body, args, kwargs)
 
-    run.__regsim_vf_body__ = f  # type: ignore[attr-defined]
+    run.__regsim_vf_body__ = body  # type: ignore[attr-defined]
     return run
 
 
@@ -183,10 +200,14 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
     if not callable(f):
         raise ParameterError(message("simd_callee", "f", repr(f), "a function"))
 
+    from regsim._src.loops import instrument
+
+    body = instrument(f)
+
     @functools.wraps(f)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
         vf_context(f.__qualname__)
-        return f(*args, **kwargs)
+        return body(*args, **kwargs)
 
     return call
 
@@ -194,11 +215,25 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
 class Ref(Generic[V]):
     """A mutable scalar, for the C++ `uint32_t&` parameters (`UpdateMask` decrements it)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("_value",)
 
     @host_api("Ref")
     def __init__(self, value: V) -> None:
-        self.value = value
+        self._value = value
+
+    @property
+    def value(self) -> V:
+        ctx = _VF.get()
+        if ctx is not None and id(self) in getattr(ctx.backend, "counted", ()):
+            # a batched loop counts this down in closed form: its value per iteration is not one int
+            from regsim._src.batched import Unbatchable
+
+            raise Unbatchable("the loop reads a counter it also updates")
+        return self._value
+
+    @value.setter
+    def value(self, value: V) -> None:
+        self._value = value
 
     def __repr__(self) -> str:
-        return f"Ref({self.value!r})"
+        return f"Ref({self._value!r})"

@@ -28,9 +28,14 @@ ZEROING = MaskMergeMode.ZEROING
 
 
 class Executor:
-    """The shape of an op: `prepare` once per static signature, `run` per call."""
+    """The shape of an op: `prepare` once per static signature, `run` per call.
 
-    batching_note = ""
+    `batchable`: `run` is correct when the backend is the batched one (lane arrays with a leading
+    iteration axis, pointer addresses as arrays); a batched loop meeting an op whose executor is
+    not batchable runs sequentially instead.
+    """
+
+    batchable = False
 
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         return None
@@ -67,6 +72,8 @@ class Elementwise(Executor):
     lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
     numpy scalars of the op's element type; an in-out destination is an input too."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
         ops = spec.operands
         return _Elementwise(
@@ -87,6 +94,8 @@ class Elementwise(Executor):
         be = ctx.backend
         api = plan.spec.name
         active = be.predicate(api, "mask", values[p.pred], p.stride)
+        if be.scan(plan, p, values, active):  # a batched loop's register or carry carried across iterations
+            return
         operands = [
             be.lanes(api, name, values[i], active)
             if kind is Kind.REG
@@ -111,6 +120,8 @@ class Elementwise(Executor):
 class MaskGen(Executor):
     """A predicate from a static pattern (CreateMask): computed once per dtype, trait and pattern."""
 
+    batchable = True
+
     def prepare(self, spec: OpSpec, plan: Plan) -> Any:
         assert spec.lane is not None
         return spec.lane(spec.name, plan.dtype, plan.values["pattern"], plan.trait)
@@ -130,22 +141,19 @@ class UpdateMaskCounter(Executor):
     def prepare(self, spec: OpSpec, plan: Plan) -> int:
         return lane_count(plan.dtype, plan.trait)
 
+    batchable = True
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
-        ref = values[1]
-        count = ref.value
-        if type(count) is not int:
-            count = _int(plan.spec.name, "scalar_value.value", count, (0, UINT32_MAX), "uint32_t")
-        elif not 0 <= count <= UINT32_MAX:
-            raise ParameterError(message(plan.spec.name, "scalar_value.value", count, f"a uint32_t: an int in [0, {UINT32_MAX}]"))
-        n: int = plan.prepared
         dst = MaskReg()
-        ctx.backend.write_prefix(dst, count if count < n else n, plan.dtype, plan.trait)
-        ref.value = count - n if count > n else 0
+        be = ctx.backend
+        be.write_prefix(dst, be.count_down(plan.spec.name, values[1], plan.prepared), plan.dtype, plan.trait)
         return dst
 
 
 class AddrGen(Executor):
     """offset = Σ index_k · stride_k elements of T (CreateAddrReg)."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> AddrReg:
         api = plan.spec.name
@@ -224,6 +232,8 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
 class LoadAligned(Executor):
     """A register (or, by the MaskReg table, a predicate) filled from UB by its distribution."""
 
+    batchable = True
+
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
 
@@ -239,7 +249,7 @@ class LoadAligned(Executor):
             be.fill_predicate(values[0], raw, valid, a.dist.index)
         else:
             if a.dist.index is not None:
-                raw, valid = raw[a.dist.index], None if valid is None else valid[a.dist.index]
+                raw, valid = raw[..., a.dist.index], None if valid is None else valid[..., a.dist.index]
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
                 raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
             be.fill(values[0], raw, valid, "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})")
@@ -249,6 +259,8 @@ class LoadAligned(Executor):
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits) written to UB by the distribution."""
+
+    batchable = True
 
     def __init__(self, is_mask: bool) -> None:
         self.is_mask = is_mask
@@ -263,7 +275,7 @@ class StoreAligned(Executor):
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
         else:
             src: RegTensor[Any] = values[1]
             active = be.predicate(api, "mask", values[a.pred], mask_stride(src.dtype, src.trait))  # type: ignore[index]
@@ -298,11 +310,11 @@ class StoreAligned(Executor):
                 a.dist.align,
                 "the second register's store, at dst_addr + post_update_stride",
             )
-        half = raw.size // 2
+        half = raw.shape[-1] // 2  # (along the last axis: a batched loop's rows come first)
         n = half // a.itemsize
         return [
-            (addr, raw[:half], None if act is None else act[:n]),
-            (addr + second, raw[half:], None if act is None else act[n:]),
+            (addr, raw[..., :half], None if act is None else act[..., :n]),
+            (addr + second, raw[..., half:], None if act is None else act[..., n:]),
         ]
 
 
@@ -340,6 +352,7 @@ class CrossLane(Executor):
     """
 
     batching_note = "the lane axis stays last; lane functions take leading axes"
+    batchable = True
 
     def __init__(
         self,
@@ -391,6 +404,7 @@ class CrossLane(Executor):
                 operands.append(active[0])  # type: ignore[index]
             else:
                 operands.append(be.scalar(api, name, values[i], plan.dtype))
+        operands = _same_leading_axes(operands)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         options = p.options
         if self.sized:
@@ -412,9 +426,21 @@ class CrossLane(Executor):
         return None
 
 
+def _same_leading_axes(operands: list[Any]) -> list[Any]:
+    """The lane function's array operands broadcast to one leading shape: in a batched loop some
+    carry an iteration axis (written in the body) and others not (set before the loop)."""
+    leads = [np.shape(x)[:-1] for x in operands if np.ndim(x) > 0]
+    if all(lead == () for lead in leads):
+        return operands
+    lead = np.broadcast_shapes(*leads)
+    return [np.broadcast_to(x, lead + np.shape(x)[-1:]) if np.ndim(x) > 0 else x for x in operands]
+
+
 class CompressToAr(CrossLane):
     """Squeeze: as CrossLane; with GatherMaskMode STORE_REG the byte count of the selected
-    elements is added to the core's AR special register."""
+    elements is added to the core's AR special register (in order only: the count is per call)."""
+
+    batchable = False
 
     def after(self, ctx: VfContext, plan: Plan, values: Sequence[Any], results: tuple[Any, ...]) -> None:
         if plan.values["store"].name == "STORE_REG":
@@ -425,6 +451,8 @@ class CompressToAr(CrossLane):
 
 class Barrier(Executor):
     """LocalMemBar: validates its (src, dst) pipe pair; a sequential model has nothing to wait for."""
+
+    batchable = True
 
     def __init__(self, pairs: frozenset[tuple[Any, Any]]) -> None:
         self.pairs = pairs

@@ -162,6 +162,8 @@ class UbPtr(Generic[T]):
 
     def __add__(self, n: int) -> UbPtr[T]:
         """`p + n`: `n` elements further on (a new pointer)."""
+        if type(n) is not int and hasattr(n, "_offset_pointer"):  # a batched loop's index expression
+            return n._offset_pointer(self)  # type: ignore[no-any-return]
         step = n if type(n) is int else as_int("UbPtr +", "n", n)  # (an exact int is the hot path)
         return UbPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
 
@@ -226,7 +228,10 @@ class UbPtr(Generic[T]):
 
     def __setitem__(self, i: int, value: Any) -> None:
         a = self._scalar_addr("UbPtr[]=", i)
-        self.ub.storage.write(a, to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8))
+        raw = to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8)
+        st = self.ub.storage
+        st.data[a : a + raw.size] = raw
+        st.mark(a, a + raw.size)
 
     def check_tensor(self, api: str, param: str, start: int, nbytes: int) -> None:
         """An access of `nbytes` at `start` must lie inside the pointer's LocalTensor."""

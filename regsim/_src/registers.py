@@ -99,10 +99,12 @@ class Storage:
         return cls(np.zeros(nbytes, np.uint8), np.zeros(nbytes, np.bool_))
 
     def write(self, start: int, raw: Bytes) -> None:
-        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written."""
+        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written (host side:
+        the flags are summarised once every byte is written)."""
         end = start + raw.size
         self.data[start:end] = raw
         self.mark(start, end)
+        self.summarise()
 
     def mark(self, start: int, end: int) -> None:
         """Record bytes `[start, end)` as written."""
@@ -116,7 +118,8 @@ class Storage:
 
     def summarise(self) -> None:
         """Drop the per-byte flags once every byte is written."""
-        if self.valid is not None and self.valid.tobytes() == _ONES[: self.valid.size]:
+        valid = self.valid
+        if valid is not None and (valid.tobytes() == _ONES[: valid.size] if valid.size <= len(_ONES) else valid.all()):
             self.valid = None
 
 
@@ -269,13 +272,17 @@ class RegTensor(Generic[T]):
 
 
 def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
-    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high)."""
-    return x.reshape(-1, 2, itemsize // 2).transpose(1, 0, 2).reshape(-1)
+    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high);
+    along the last axis."""
+    lead = x.shape[:-1]
+    return x.reshape(*lead, -1, 2, itemsize // 2).swapaxes(-3, -2).reshape(x.shape)
 
 
 def halves_to_natural(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
-    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements."""
-    return x.reshape(2, -1, itemsize // 2).transpose(1, 0, 2).reshape(-1)
+    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements;
+    along the last axis."""
+    lead = x.shape[:-1]
+    return x.reshape(*lead, 2, -1, itemsize // 2).swapaxes(-3, -2).reshape(x.shape)
 
 
 def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bool = False) -> npt.NDArray[Any]:
@@ -391,9 +398,18 @@ class MaskReg:
         return self._bits[:: mask_stride(dtype, trait)].copy()
 
     @host_api("MaskReg.Print")
-    def Print(self) -> None:
-        """Print the 256 bits as 64 hex digits, bit 0 rightmost."""
+    def Print(self, dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne) -> None:
+        """Print the 256 bits as 64 hex digits, bit 0 rightmost; with `dtype`, also the lanes a
+        `dtype` operand reads (bit `i * mask_stride`), lane 0 first, 1 active and . inactive,
+        32 a line with the first lane's index."""
         sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")
+        if dtype is not None:
+            lanes = self.lanes(dtype, trait)
+            name = f"{dtype.name}{', RegTraitNumTwo' if trait.REG_NUM == 2 else ''}"
+            sys.stdout.write(f"lanes of {name}: {int(lanes.sum())} of {lanes.size} active\n")
+            for i in range(0, lanes.size, 32):
+                row = "".join("1" if x else "." for x in lanes[i : i + 32])
+                sys.stdout.write(f"  {i:3d}: {' '.join(row[k : k + 8] for k in range(0, len(row), 8))}\n")
 
     def _as_int(self) -> int:
         return int.from_bytes(np.packbits(self._bits, bitorder="little").tobytes(), "little")

@@ -130,6 +130,7 @@ class Batching(enum.Enum):
     CROSS_LANE = "reads across lanes: the lane axis stays last"
     MEMORY = "reads or writes the UB: vectorised gathers and scatters of its addresses"
     STATEFUL = "updates a counter or pointer in place: closed form over iterations"
+    SEQUENTIAL = "runs in order only (the spec's `sequential_reason` says why)"
 
 
 @attrs.frozen
@@ -178,6 +179,14 @@ class OpSpec:
     aliases: tuple[str, ...] = ()  #: legacy names still compiled by the 950 headers
     #: why regsim refuses this overload (documented, not modelled yet): UnsupportedError
     unmodelled: str = ""
+    #: with `batching=Batching.SEQUENTIAL`: why a batched loop meeting this op runs in order
+    sequential_reason: str = ""
+    #: the op over a batched loop's iterations when one of its inputs is its own output of the
+    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode)`
+    #: gets the lane function's operands with operand `carried` holding the value before the loop,
+    #: the active lanes of every iteration, and returns the lane function's outputs for every
+    #: iteration, masking applied (None: not exact for these operands)
+    scan: Callable[..., Any] | None = None
 
     @property
     def key(self) -> str:

@@ -7,6 +7,7 @@ first operand selects the carry-out form, as C++ overload resolution does.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
@@ -33,26 +34,7 @@ from regsim._src.spec import (
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 
-ADD_SUB: Final = frozenset(
-    {
-        dt.int8,
-        dt.uint8,
-        dt.int16,
-        dt.uint16,
-        dt.half,
-        dt.bfloat16,
-        dt.int32,
-        dt.uint32,
-        dt.float32,
-        dt.complex32,
-        dt.int64,
-        dt.uint64,
-        dt.complex64,
-    }
-)
-CARRY: Final = frozenset({dt.int32, dt.uint32})
-
-# The faces' type variables admit exactly the specs' dtypes (tests/test_registry.py checks it).
+# The dtypes on Ascend 950 (the Add / AddC pages), as constrained type variables of the faces.
 AddT = TypeVar(
     "AddT",
     dt.int8,
@@ -70,6 +52,9 @@ AddT = TypeVar(
     dt.complex64,
 )
 C = TypeVar("C", dt.int32, dt.uint32)
+#: the specs' dtype sets are the type variables' constraints: one list, read by mypy and the specs
+ADD_SUB: Final = frozenset(AddT.__constraints__)
+CARRY: Final = frozenset(C.__constraints__)
 AddMode = Literal[MaskMergeMode.ZEROING, MaskMergeMode.MERGING]
 SubMode = Literal[MaskMergeMode.ZEROING]
 
@@ -106,6 +91,49 @@ def add_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
 def sub_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
     """{carry, dst} = {0, a} + {0, ~b} + carry_in (1 when absent): carry 1 means no borrow."""
     return add_carry(a, ~b.view(_U32), True if carry_in is None else carry_in)
+
+
+# --- scans: the ops over a batched loop's iterations when they carry a value across them -------------
+def _last_known(known: Any) -> Any:
+    """Per row and lane, the last row up to it where `known` holds (-1: none)."""
+    rows = np.arange(known.shape[0])[:, None]
+    return np.maximum.accumulate(np.where(known, rows, -1), axis=0)
+
+
+def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode) -> Any:
+    """acc = Add(acc, x) across iterations (integers, which wrap, so a running sum is exact):
+    MERGING keeps acc on inactive lanes, ZEROING resets it to 0 there."""
+    init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
+    if init.dtype.kind not in "iu":
+        return None  # floats: each sum rounds; the loop runs in order
+    unsigned = np.dtype(f"u{init.dtype.itemsize}")
+    sums = np.cumsum(np.where(active, x, 0).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
+    start = np.broadcast_to(init.view(unsigned), sums.shape)
+    if mode is not MaskMergeMode.ZEROING:
+        return (start + sums).view(init.dtype)
+    reset = _last_known(~active)  # the last inactive row zeroed the accumulator
+    before = np.take_along_axis(sums, np.maximum(reset, 0), axis=0)
+    return np.where(reset < 0, start + sums, sums - before).view(init.dtype)
+
+
+def carry_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, subtract: bool = False) -> Any:
+    """AddC / SubC with its carry chained across iterations (carry out of one = carry in of the
+    next): a generate/propagate prefix scan. Lane i of iteration b generates a carry when
+    a + b overflows, propagates the incoming one when a + b is all ones, and (inactive) kills it."""
+    if carried != 2:
+        return None
+    a, b, c0 = operands
+    ua = np.broadcast_to(a, active.shape).view(_U32)
+    ub = np.broadcast_to(b, active.shape).view(_U32)
+    s = ua + (~ub if subtract else ub)
+    generate, propagate = s < ua, s == np.uint32(0xFFFFFFFF)
+    known = ~active | generate | ~propagate
+    last = _last_known(known)
+    value = np.take_along_axis(active & generate, np.maximum(last, 0), axis=0)
+    carry = np.where(last >= 0, value, np.broadcast_to(c0, active.shape))
+    carry_in = np.concatenate((np.broadcast_to(c0, active.shape[1:])[None], carry[:-1]))
+    dst = np.where(active, s + carry_in, np.uint32(0)).view(a.dtype)
+    return dst, carry
 
 
 # --- specs ---------------------------------------------------------------------------------------
@@ -145,6 +173,7 @@ register(
         _ARITH + "Add.md",
         _LANES,
         lane=add,
+        scan=add_scan,
         c_api=CName("asc_add", ("dst_reg", "src_reg0", "src_reg1", "mask")),
     )
 )
@@ -201,6 +230,7 @@ register(
         _ARITH + "AddC.md",
         _LANES,
         lane=add_carry,
+        scan=carry_scan,
         c_api=CName("asc_addc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
         aliases=("AddCarryOuts",),
     )
@@ -216,6 +246,7 @@ register(
         _ARITH + "SubC.md",
         _LANES,
         lane=sub_carry,
+        scan=functools.partial(carry_scan, subtract=True),
         c_api=CName("asc_subc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
         aliases=("SubCarryOuts",),
     )

@@ -489,7 +489,8 @@ _spec(
     DOC + "比较与选择/Squeeze.md",
     squeeze,
     aliases=("GatherMask",),
-    batching=Batching.STATEFUL,
+    batching=Batching.SEQUENTIAL,
+    sequential_reason="with STORE_REG each call adds its own byte count to the core's AR register",
     c_api=CName("asc_squeeze", ("dst_reg", "src_reg", "mask")),
 )
 _spec(

@@ -48,7 +48,8 @@ register(
         ClearSpecial(),
         "AR = 0  (the core's AR special register)",
         DOC + "系统变量访问/ClearSpr.md",
-        Batching.STATEFUL,
+        Batching.SEQUENTIAL,
+        sequential_reason="it resets the core's AR register, which the Squeeze calls between resets add to in order",
         c_api=CName("asc_clear_ar_spr", ()),
     )
 )

@@ -1,0 +1,412 @@
+"""VF loops run batched over their iterations where that is exact, else in order.
+
+`@rs.simd_vf` and `@rs.simd_callee` rewrite each `for i in range(...)` (or `rs.vf_range(...)`)
+loop of the function, once, into: try the body once with `i` standing for every iteration on the
+batched backend; if that is exact (no iteration depends on another, every check passes in every
+row) keep it, else restore what the attempt changed and run the loop in order. A loop the rewrite
+can already see is not batchable (a `break`, Python state carried across iterations) runs in
+order from the start. Kernels need no edits, and an error is always raised by the in-order run:
+same class, same message, same partial state as without batching.
+
+    for i in range(n):          becomes     loop = run_loop(site, range(n))
+        BODY                                if loop.try_batched():
+                                                try:
+                                                    i = loop.index
+                                                    BODY
+                                                except BaseException as e:
+                                                    loop.failed(e)
+                                                else:
+                                                    loop.finished()
+                                                if loop.batched:
+                                                    i = loop.last
+                                            if not loop.batched:
+                                                for i in loop.range:
+                                                    BODY
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import contextvars
+import functools
+import inspect
+import itertools
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from typing import Any, Literal, TypeVar
+
+import attrs
+import numpy as np
+
+from regsim._src.batched import Affine, BatchedBackend, Unbatchable
+from regsim._src.context import _VF, VfContext, current_config
+from regsim.errors import ParameterError, VfContextError, message
+
+F = TypeVar("F", bound=Callable[..., Any])
+Mode = Literal["auto", "batched", "sequential"]
+MODES = ("auto", "batched", "sequential")
+
+
+@attrs.frozen
+class LoopSite:
+    """One loop of a kernel's source, and what the rewrite saw in it."""
+
+    where: str  #: "file.py:42 (in add_vf)"
+    static_reason: str  #: why it can never run batched ("" if it might)
+
+
+@attrs.define
+class Decision:
+    """How one run of a loop went."""
+
+    site: LoopSite
+    iterations: int
+    how: str  #: "batched" or "sequential"
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.site.where}: {self.how} ({self.iterations} iterations){': ' + self.why if self.why else ''}"
+
+
+_EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar("regsim_explain", default=None)
+
+
+class vf_range:
+    """`for i in rs.vf_range(n, loops="batched"):` — a VF loop forced batched or sequential.
+
+    Takes `range`'s arguments; `loops` overrides `rs.configure(loops=...)` for this loop.
+    Outside a rewritten kernel it iterates like `range`.
+    """
+
+    def __init__(self, *args: int, loops: Mode | None = None) -> None:
+        if loops is not None and loops not in MODES:
+            raise ParameterError(message("vf_range", "loops", repr(loops), ", ".join(f'"{m}"' for m in MODES)))
+        try:
+            self.range = range(*args)
+        except TypeError as e:
+            raise ParameterError(message("vf_range", "arguments", repr(args), f"range()'s arguments ({e})")) from None
+        self.loops = loops
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.range)
+
+    def __len__(self) -> int:
+        return len(self.range)
+
+
+class LoopRun:
+    """One execution of a rewritten loop."""
+
+    def __init__(self, site: LoopSite, iterable: Any) -> None:
+        self.site = site
+        forced = iterable.loops if isinstance(iterable, vf_range) else None
+        self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
+        self.mode: Mode = forced or current_config().loops
+        self.batched = False
+        self.index: Any = None
+        self.last: Any = None
+        self._ctx: VfContext | None = None
+        self._saved: tuple[Any, Any] | None = None
+        self._backend: BatchedBackend | None = None
+
+    def try_batched(self) -> bool:
+        if self.mode == "sequential":
+            return self._decide("sequential", 'loops="sequential"')
+        reason = self._why_not()
+        if reason:
+            return self._decide("sequential", reason)
+        ctx = _VF.get()
+        assert ctx is not None
+        rng = self.range
+        self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
+        self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
+        ctx.backend, ctx.trace = self._backend, _BatchGuard()
+        self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
+        return True
+
+    def in_order(self) -> Any:
+        """The range of a loop whose source rules batching out, the decision logged."""
+        self._decide("sequential", self.site.static_reason)
+        return self.range
+
+    def _why_not(self) -> str:
+        if self.site.static_reason:
+            return self.site.static_reason
+        if not isinstance(self.range, range):
+            return f"iterates over a {type(self.range).__name__}, not a range"
+        if len(self.range) < 2:
+            return "fewer than 2 iterations"
+        ctx = _VF.get()
+        if ctx is None:
+            return "not inside a vector function"
+        if isinstance(ctx.backend, BatchedBackend):
+            return "inside a batched loop (the outer loop carries the batch)"
+        if ctx.trace is not None:
+            return "traced (rs.trace records calls in order)"
+        return ""
+
+    def _restore(self) -> None:
+        assert self._ctx is not None and self._saved is not None
+        self._ctx.backend, self._ctx.trace = self._saved
+
+    def failed(self, error: Exception) -> None:
+        """The batched attempt raised: undo it; the loop runs in order (and raises there, with the
+        same class, message and partial state, if the error is real)."""
+        assert self._backend is not None
+        self._backend.rollback()
+        self._restore()
+        if isinstance(error, Unbatchable):
+            self._decide("sequential", error.args[0])
+        else:
+            self._log("sequential", f"a call raised {type(error).__name__} in some iteration: running in order to raise it there")
+
+    def finished(self) -> None:
+        """The body ran over every iteration: keep it if no iteration depended on another."""
+        assert self._backend is not None
+        try:
+            self._backend.check_independent()
+        except Unbatchable as e:
+            self._backend.rollback()
+            self._restore()
+            self._decide("sequential", e.args[0])
+            return
+        self._backend.collapse()
+        self._restore()
+        self.batched = True
+        self.last = self.range[-1]
+        self._decide("batched", "")
+
+    def _decide(self, how: str, why: str) -> bool:
+        if how == "sequential" and self.mode == "batched" and why != 'loops="sequential"':
+            raise VfContextError(
+                message("vf_range", "loops", '"batched"', f"a loop that can run batched; {self.site.where} cannot: {why}")
+            )
+        return self._log(how, why)
+
+    def _log(self, how: str, why: str) -> bool:
+        log = _EXPLAIN.get()
+        if log is not None:
+            log.append(Decision(self.site, len(self.range), how, why))
+        return False
+
+
+class _BatchGuard:
+    """Sits where a trace would (the op engine's per-call hook) while a loop runs batched: an op
+    whose executor has no batching rule makes the loop run in order."""
+
+    def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
+        spec = plan.spec
+        if not spec.executor.batchable:
+            raise Unbatchable(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
+        return plan.run(ctx, plan, values)
+
+
+# --- the rewrite -----------------------------------------------------------------------------------
+_LOOP_FUNCS = {"range", "vf_range"}
+_SAFE_METHODS = {"reinterpret", "copy", "GetPhyAddr"}
+
+
+def instrument(f: F) -> F:
+    """`f` with each `for ... in range(...)` loop rewritten to run batched where exact; `f`
+    itself where its source is not available."""
+    try:
+        source = textwrap.dedent(inspect.getsource(f))
+        filename = inspect.getsourcefile(f) or "<kernel>"
+        first_line = f.__code__.co_firstlineno
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):  # no source (exec, a REPL): loops run in order
+        return f
+    fdef = tree.body[0]
+    if not isinstance(fdef, ast.FunctionDef) or fdef.name != f.__name__:
+        return f
+    fdef.decorator_list = []
+    sites: list[LoopSite] = []
+    rewriter = _Rewriter(filename, first_line, f.__name__, sites)
+    rewriter.visit(fdef)
+    if not sites:
+        return f
+    # Compile `f` inside a factory whose parameters are its free variables and the loop runner,
+    # so the new function shares f's globals and closure cells (nothing is patched anywhere).
+    free = list(f.__code__.co_freevars)
+    factory = ast.parse(f"def __regsim_factory({', '.join([*free, '__regsim_loop'])}): pass").body[0]
+    assert isinstance(factory, ast.FunctionDef)
+    factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    ast.increment_lineno(module, first_line - 1)
+    code = compile(module, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
+    cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
+    runner = functools.partial(_run_loop, sites)
+    closure = tuple(cells[name] if name in cells else types.CellType(runner) for name in inner.co_freevars)
+    new = types.FunctionType(inner, f.__globals__, f.__name__, f.__defaults__, closure)
+    new.__kwdefaults__ = f.__kwdefaults__
+    functools.update_wrapper(new, f)
+    return new  # type: ignore[return-value]
+
+
+def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
+    return LoopRun(sites[k], iterable)
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
+        self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
+        self.names = (f"__regsim_loop{k}" for k in itertools.count())
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        if node.name != self.func:  # a nested function: its loops are its own business
+            return node
+        self.generic_visit(node)
+        return node
+
+    def visit_For(self, node: ast.For) -> Any:
+        call = node.iter
+        if not (isinstance(call, ast.Call) and _called_name(call.func) in _LOOP_FUNCS and not node.orelse):
+            self.generic_visit(node)
+            return node
+        k = len(self.sites)
+        where = f"{self.filename.rsplit('/', 1)[-1]}:{node.lineno + self.first_line - 1} (in {self.func})"
+        reason = _static_reason(node)  # read from the source as written
+        self.sites.append(LoopSite(where, reason))
+        self.generic_visit(node)  # then the loops inside
+        load, store = ast.Load(), ast.Store()
+        if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
+            run = ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], [])
+            node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
+            ast.fix_missing_locations(node)
+            return node
+        loop = next(self.names)
+
+        def attr(name: str) -> ast.Attribute:
+            return ast.Attribute(ast.Name(loop, load), name, load)
+
+        def method(name: str, *args: ast.expr) -> ast.Expr:
+            return ast.Expr(ast.Call(attr(name), list(args), []))
+
+        target_store = node.target
+        body = node.body
+        attempt = ast.Try(
+            body=[ast.Assign([target_store], attr("index")), *body],
+            handlers=[
+                ast.ExceptHandler(
+                    ast.Name("Exception", load), "__regsim_error", [method("failed", ast.Name("__regsim_error", load))]
+                )
+            ],
+            orelse=[method("finished")],
+            finalbody=[],
+        )
+        batched = ast.If(
+            ast.Call(attr("try_batched"), [], []),
+            [attempt, ast.If(attr("batched"), [ast.Assign([target_store], attr("last"))], [])],
+            [],
+        )
+        ordered = ast.If(
+            ast.UnaryOp(ast.Not(), attr("batched")),
+            [ast.For(target_store, attr("range"), body, [], None)],
+            [],
+        )
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
+        new = [setup, batched, ordered]
+        for n in new:
+            ast.copy_location(n, node)
+            ast.fix_missing_locations(n)
+        return new
+
+
+def _called_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _static_reason(loop: ast.For) -> str:
+    """Why the loop's source already rules batching out ("" if nothing does)."""
+    for node in _walk_body(loop.body):
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return f"line {node.lineno}: {'break' if isinstance(node, ast.Break) else 'continue'}"
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await)):
+            return f"line {node.lineno}: {type(node).__name__.lower()} inside the loop"
+        if isinstance(node, ast.AugAssign):
+            return f"line {node.lineno}: {ast.unparse(node.target)} is updated across iterations"
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            return f"line {node.lineno}: writes Python state ({ast.unparse(node)} = ...)"
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return f"line {node.lineno}: global or nonlocal state"
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id not in ("Reg", "rs", "AscendC", "MicroAPI")
+            and node.func.attr not in _SAFE_METHODS
+        ):
+            return f"line {node.lineno}: calls {ast.unparse(node.func)}(), which may keep Python state"
+    carried = _carried_names(loop)
+    if carried:
+        return f"{', '.join(sorted(carried))} carried across iterations (read before assigned in the body)"
+    return ""
+
+
+def _walk_body(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a loop body, not descending into nested function definitions."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _called_name(node.iter.func) in _LOOP_FUNCS:
+            # a nested VF loop: its own break/continue are its own; its body still counts for state
+            stack.extend(reversed([node.iter, *node.body, *node.orelse]))
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _carried_names(loop: ast.For) -> set[str]:
+    """Names assigned in the body and read in it before their first assignment (in source order)."""
+    assigned: set[str] = set()
+    first_store: dict[str, tuple[int, int]] = {}
+    loads: list[tuple[tuple[int, int], str]] = []
+    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name):
+                pos = (node.lineno, node.col_offset)
+                if isinstance(node.ctx, ast.Store):
+                    assigned.add(node.id)
+                    first_store.setdefault(node.id, _statement_end(stmt, node))
+                else:
+                    loads.append((pos, node.id))
+    return {name for pos, name in loads if name in assigned and name not in targets and pos < first_store[name]}
+
+
+def _statement_end(stmt: ast.stmt, node: ast.Name) -> tuple[int, int]:
+    """When an assignment takes effect: after its whole right-hand side (so `p = p + 1` reads p
+    before it stores it)."""
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.end_lineno is not None:
+        return (stmt.end_lineno, stmt.end_col_offset or 0)
+    return (node.lineno, node.col_offset)
+
+
+# --- explain ----------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _explaining() -> Iterator[list[Decision]]:
+    log: list[Decision] = []
+    token = _EXPLAIN.set(log)
+    try:
+        yield log
+    finally:
+        _EXPLAIN.reset(token)
+
+
+def explain(kernel: Callable[..., None], *args: Any, **kwargs: Any) -> str:
+    """Run `kernel(*args, **kwargs)` (it runs for real: its stores land) and say, per loop
+    run, whether it ran batched or sequential and why."""
+    with _explaining() as log:
+        kernel(*args, **kwargs)
+    return "\n".join(str(d) for d in log) or "no VF loops ran"

@@ -1,0 +1,402 @@
+"""Batched VF loops: the same bits as running the iterations in order, or not batched at all.
+
+Every kernel here runs under `loops="sequential"` and `loops="auto"` from identical starting
+states; the UB bytes, their written flags, the Ref counters, the pointers and any error (class,
+message, partial UB state) must be identical. Hypothesis builds random loops: op sequences,
+strides that overlap, in-place updates at distance 1, 2 and more, negative strides, tails, and
+stores that fail at a random iteration.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import regsim as rs
+from regsim import Reg
+from regsim._src import cli
+from regsim._src.loops import _explaining
+
+UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
+
+
+def _state(ub: rs.UnifiedBuffer) -> tuple[bytes, bytes | None]:
+    st = ub.storage
+    return st.data.tobytes(), None if st.valid is None else st.valid.tobytes()
+
+
+def _both(make: Callable[[], tuple[rs.UnifiedBuffer, Callable[[], Any]]]) -> tuple[list[str], Any]:
+    """Run a fresh copy of a kernel under each loop mode; everything observable must agree.
+    Returns the batched run's loop decisions and its result."""
+    outcomes = []
+    decisions: list[str] = []
+    for mode in ("sequential", "auto"):
+        ub, run = make()
+        error: tuple[type, str] | None = None
+        with rs.configure(loops=mode), _explaining() as log:
+            try:
+                result = run()
+            except rs.errors.RegsimError as e:
+                error, result = (type(e), str(e)), None
+        outcomes.append((_state(ub), error, result))
+        if mode == "auto":
+            decisions = [d.how for d in log]
+    (seq_ub, seq_err, seq_res), (bat_ub, bat_err, bat_res) = outcomes
+    assert bat_err == seq_err, f"errors differ: sequential {seq_err}, batched {bat_err}"
+    assert bat_ub[0] == seq_ub[0], "UB bytes differ between loop modes"
+    assert bat_ub[1] == seq_ub[1], "UB written flags differ between loop modes"
+    assert repr(bat_res) == repr(seq_res), f"results differ: {seq_res!r} vs {bat_res!r}"
+    return decisions, bat_res
+
+
+# --- the bundled examples ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", cli.example_names())
+def test_examples_give_identical_bits_in_both_modes(name: str) -> None:
+    module = importlib.import_module(f"vf_examples.{name}")
+    outputs = {}
+    for mode in ("sequential", "auto"):
+        with rs.configure(loops=mode):
+            outputs[mode] = {k: (got.tobytes(), want.tobytes()) for k, (got, want) in module.run(0).items()}
+    assert outputs["auto"] == outputs["sequential"]
+
+
+# --- the AddVF kernel over whole registers: it batches ------------------------------------------------
+def _add_vf_world(count: int, repeat: int) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+    from vf_examples.add_carry_vf import add_vf
+
+    ub = rs.UnifiedBuffer()
+    src0, src1, dst0 = (ub.alloc(rs.uint32, 64 * repeat) for _ in range(3))
+    dst1 = ub.alloc(rs.uint32, 8 * repeat)
+    rng = np.random.default_rng(count)
+    src0.set(rng.integers(0, 2**32, 64 * repeat, dtype=np.uint32))
+    src1.set(rng.integers(0, 2**32, 64 * repeat, dtype=np.uint32))
+    return ub, lambda: add_vf(dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), count, repeat, 64)
+
+
+@pytest.mark.parametrize("count", [0, 1, 63, 64, 65, 1000, 1024, 5000])
+def test_add_vf_batches_with_identical_bits(count: int) -> None:
+    decisions, _ = _both(lambda: _add_vf_world(count, 16))
+    assert decisions == ["batched"]
+
+
+def test_the_counter_ends_where_the_sequential_loop_leaves_it() -> None:
+    @rs.simd_vf
+    def kernel(dst: rs.UbPtr[rs.int16], src: rs.UbPtr[rs.int16], n: rs.Ref[int]) -> None:
+        r = Reg.RegTensor(rs.int16)
+        for i in range(5):
+            m = Reg.UpdateMask(rs.int16, n)
+            Reg.LoadAlign(r, src + i * 128)
+            Reg.StoreAlign(dst + i * 128, r, m)
+
+    def world(count: int) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(8192)
+        src, dst = ub.alloc(rs.int16, 640), ub.alloc(rs.int16, 640)
+        src.set(np.arange(640, dtype=np.int16))
+        ref = rs.Ref(count)
+
+        def run() -> int:
+            kernel(dst.GetPhyAddr(), src.GetPhyAddr(), ref)
+            return int(ref.value)
+
+        return ub, run
+
+    for count in (0, 100, 128, 300, 640, 700, 2**32 - 1):
+        decisions, left = _both(lambda count=count: world(count))
+        assert decisions == ["batched"] and left == max(count - 5 * 128, 0)
+
+
+# --- what must run in order ---------------------------------------------------------------------------
+def _explain_loop(kernel: Callable[..., None], *args: Any) -> str:
+    return rs.explain(kernel, *args)
+
+
+@pytest.mark.parametrize("dtype", [rs.int32, rs.uint16, rs.int8, rs.float32], ids=lambda d: d.name)
+@pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
+def test_accumulators_scan_when_exact(dtype: Any, mode: Reg.MaskMergeMode) -> None:
+    """acc = Add(acc, x) across iterations: integers wrap, so a running sum over the iterations
+    is exact and the loop batches (inactive lanes reset under ZEROING, keep under MERGING);
+    a float accumulator rounds at every step, so its loop runs in order."""
+    lanes = 256 // dtype.itemsize
+
+    @rs.simd_vf
+    def running_sum(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        acc = Reg.RegTensor(dtype)
+        x = Reg.RegTensor(dtype)
+        m = Reg.MaskReg()
+        Reg.LoadAlign(acc, src)
+        for i in range(1, 9):
+            Reg.LoadAlign(x, src + i * lanes)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.Add(acc, acc, x, m, mode=mode)
+            Reg.StoreAlign(dst + i * lanes, acc, m)
+        Reg.StoreAlign(dst, acc, Reg.CreateMask(dtype))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        src, dst = ub.alloc(dtype, 9 * lanes), ub.alloc(dtype, 9 * lanes)
+        masks = ub.alloc(rs.uint8, 9 * 32)
+        rng = np.random.default_rng(dtype.itemsize)
+        src.set(rng.integers(0, 256, 9 * 256, dtype=np.uint8).view(dtype.np_dtype), cast=True)
+        masks.set(rng.integers(0, 256, 9 * 32, dtype=np.uint8))
+        dst.set(np.zeros(9 * lanes, dtype.np_dtype))
+        return ub, lambda: running_sum(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == (["sequential"] if dtype is rs.float32 else ["batched"])
+
+
+@pytest.mark.parametrize("op", ["AddC", "SubC"])
+@pytest.mark.parametrize("limbs", [2, 5, 16])
+def test_carry_chains_across_iterations_scan(op: str, limbs: int) -> None:
+    """A multi-limb add (limb i of every number at src + i * 64 elements) with the carry chained
+    from one iteration to the next, under random masks: a generate/propagate scan, bit-exact."""
+
+    @rs.simd_vf
+    def wide_add(dst: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.uint32], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, y, z = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+        carry = Reg.MaskReg()
+        m = Reg.MaskReg()
+        Reg.LoadAlign(carry, masks)
+        for i in range(limbs):
+            Reg.LoadAlign(x, a + i * 64)
+            Reg.LoadAlign(y, b + i * 64)
+            Reg.LoadAlign(m, masks + 32 + i * 32)
+            (Reg.AddC if op == "AddC" else Reg.SubC)(carry, z, x, y, carry, m)
+            Reg.StoreAlign(dst + i * 64, z, m)
+        Reg.StoreAlign(masks + 32 * (limbs + 1), carry)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        a, b, d = (ub.alloc(rs.uint32, 64 * limbs) for _ in range(3))
+        masks = ub.alloc(rs.uint8, 32 * (limbs + 2))
+        rng = np.random.default_rng(limbs)
+        # edge-heavy limbs: all-ones and zeros make long propagate chains
+        pick = rng.integers(0, 4, (2, 64 * limbs))
+        values = np.where(pick == 0, 0xFFFFFFFF, np.where(pick == 1, 0, rng.integers(0, 2**32, (2, 64 * limbs))))
+        a.set(values[0].astype(np.uint32))
+        b.set(values[1].astype(np.uint32))
+        m = rng.integers(0, 256, 32 * (limbs + 2), dtype=np.uint8)
+        m[32:] |= np.uint8(0x11) * (rng.random(32 * (limbs + 1)) < 0.9)  # mostly active lanes
+        masks.set(m)
+        d.set(np.zeros(64 * limbs, np.uint32))
+        return ub, lambda: wide_add(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]
+
+
+def test_loop_carried_register_without_a_scan_runs_in_order_with_the_reason() -> None:
+    @rs.simd_vf
+    def running_difference(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
+        acc = Reg.RegTensor(rs.int32)
+        x = Reg.RegTensor(rs.int32)
+        all_ = Reg.CreateMask(rs.int32)
+        Reg.LoadAlign(acc, src)
+        for i in range(1, 4):
+            Reg.LoadAlign(x, src + i * 64)
+            Reg.Sub(acc, acc, x, all_)
+        Reg.StoreAlign(dst, acc, all_)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(4096)
+        src, dst = ub.alloc(rs.int32, 256), ub.alloc(rs.int32, 64)
+        src.set(np.arange(256, dtype=np.int32))
+        return ub, lambda: running_difference(dst.GetPhyAddr(), src.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["sequential"]
+    _, run = world()
+    with _explaining() as log:
+        run()
+    assert "carried across iterations" in log[0].why
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("if i == 2:\n            break", "break"),
+        ("p = p + 64", "p carried across iterations"),
+        ("seen.append(i)", "calls seen.append()"),
+        ("q = p + i * 64\n        if i > 1:\n            pass", "the loop index is used as a Python value"),
+    ],
+)
+def test_python_state_and_control_flow_run_in_order(body: str, reason: str, tmp_path: Any) -> None:
+    source = f"""
+import regsim as rs
+from regsim import Reg
+
+seen = []
+
+@rs.simd_vf
+def kernel(p: rs.UbPtr[rs.int32]) -> None:
+    r = Reg.RegTensor(rs.int32)
+    for i in range(4):
+        Reg.LoadAlign(r, p)
+        {body}
+"""
+    path = tmp_path / "kernel_mod.py"
+    path.write_text(source)
+    module = cli.load_file(path)
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 512)
+    t.set(np.zeros(512, np.int32))
+    text = rs.explain(module.kernel, t.GetPhyAddr())
+    assert "sequential" in text and reason in text, text
+
+
+def test_forced_batched_loop_that_cannot_batch_is_an_error() -> None:
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32]) -> None:
+        r = Reg.RegTensor(rs.int32)
+        for _ in rs.vf_range(3, loops="batched"):
+            Reg.LoadAlign(r, p, 64, post_mode=UPDATE)
+
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 256)
+    t.set(np.zeros(256, np.int32))
+    with pytest.raises(rs.errors.VfContextError, match=r"vf_range: loops = \"batched\".*post-update pointer"):
+        kernel(t.GetPhyAddr())
+
+
+def test_vf_range_forces_a_loop_sequential_and_configure_checks_its_value() -> None:
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32]) -> None:
+        r = Reg.RegTensor(rs.int32)
+        m = Reg.CreateMask(rs.int32)
+        for i in rs.vf_range(4, loops="sequential"):
+            Reg.LoadAlign(r, p + i * 64)
+            Reg.StoreAlign(p + 256 + i * 64, r, m)
+
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 512)
+    t.set(np.arange(512, dtype=np.int32))
+    assert 'sequential (4 iterations): loops="sequential"' in rs.explain(kernel, t.GetPhyAddr())
+    assert (t.numpy()[256:] == np.arange(256)).all()
+    with pytest.raises(rs.errors.ParameterError, match=r"configure: loops = 'fast'"), rs.configure(loops="fast"):  # type: ignore[arg-type]
+        pass
+
+
+# --- random loops ------------------------------------------------------------------------------------
+OPS = ("add", "sub", "add_merge")
+
+
+@st.composite
+def loop_kernels(draw: st.DrawFn) -> dict[str, Any]:
+    """A loop over `iters` iterations: load two registers (strides in elements, possibly
+    overlapping or negative), combine them, store under an UpdateMask tail, optionally in place."""
+    return {
+        "iters": draw(st.integers(2, 9)),
+        "count": draw(st.integers(0, 64 * 9)),
+        "a_stride": draw(st.sampled_from([64, 128, 32, 8, -64, 0])),
+        "b_stride": draw(st.sampled_from([64, 8, 0])),
+        "out_stride": draw(st.sampled_from([64, 128, 8, -64, 0])),
+        "out_at": draw(st.sampled_from(["dst", "a", "a+1", "a+2", "a+9", "b"])),  # in place at distance 0/1/2/9 registers
+        "ops": draw(st.lists(st.sampled_from(OPS), min_size=1, max_size=3)),
+        "dst_size": draw(st.sampled_from([64 * 10, 64 * 4])),  # a small dst: stores fail at some iteration
+    }
+
+
+def _random_world(spec: dict[str, Any]) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+    ub = rs.UnifiedBuffer(64 * 1024)
+    a = ub.alloc(rs.int32, 64 * 40)
+    b = ub.alloc(rs.int32, 64 * 12)
+    dst = ub.alloc(rs.int32, spec["dst_size"])
+    rng = np.random.default_rng(spec["iters"] * 1000 + spec["count"])
+    a.set(rng.integers(-(2**31), 2**31, a.GetSize(), dtype=np.int32))
+    b.set(rng.integers(-(2**31), 2**31, b.GetSize(), dtype=np.int32))
+    a_base = a.GetPhyAddr() + 64 * 20  # room for negative strides
+    out_base = {
+        "dst": dst.GetPhyAddr() + (64 * 4 if spec["dst_size"] > 64 * 4 and spec["out_stride"] < 0 else 0),
+        "a": a_base,
+        "a+1": a_base + 64,
+        "a+2": a_base + 128,
+        "a+9": a_base + 64 * 9,
+        "b": b.GetPhyAddr(),
+    }[spec["out_at"]]
+
+    @rs.simd_vf
+    def kernel(out: rs.UbPtr[rs.int32], pa: rs.UbPtr[rs.int32], pb: rs.UbPtr[rs.int32], n: rs.Ref[int]) -> None:
+        x = Reg.RegTensor(rs.int32)
+        y = Reg.RegTensor(rs.int32)
+        z = Reg.RegTensor(rs.int32)
+        for i in range(spec["iters"]):
+            m = Reg.UpdateMask(rs.int32, n)
+            Reg.LoadAlign(x, pa + i * spec["a_stride"])
+            Reg.LoadAlign(y, pb + i * spec["b_stride"])
+            Reg.Sub(z, x, y, m)
+            for op in spec["ops"]:
+                if op == "add":
+                    Reg.Add(z, z, x, m)
+                elif op == "sub":
+                    Reg.Sub(z, y, z, m)
+                else:
+                    Reg.Add(z, x, y, m, mode=Reg.MaskMergeMode.MERGING)
+            Reg.StoreAlign(out + i * spec["out_stride"], z, m)
+
+    ref = rs.Ref(spec["count"])
+
+    def run() -> int:
+        kernel(out_base, a_base, b.GetPhyAddr(), ref)
+        return int(ref.value)
+
+    return ub, run
+
+
+@given(loop_kernels())
+def test_random_loops_agree_between_modes(spec: dict[str, Any]) -> None:
+    _both(lambda: _random_world(spec))
+
+
+def test_cli_loops_explain_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    import vf_examples
+
+    path = str(Path(vf_examples.__file__).parent / "u256_add_vf.py")
+    assert cli.main(["run", path, "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS u256_add_vf" in out and "batched (5 iterations)" in out
+    assert cli.main(["run", path, "--explain", "--loops", "sequential"]) == 0
+    out = capsys.readouterr().out
+    assert "batched" not in out and 'loops="sequential"' in out
+    assert cli.main(["run", path, "--trace"]) == 0
+    out = capsys.readouterr().out
+    assert "AddC" in out and "u256_add_vf.py:" in out
+    assert cli.main(["run", path, "--loops", "fast"]) == 2
+
+
+@pytest.mark.parametrize("dtype", [rs.int64, rs.uint64, rs.complex32], ids=lambda d: d.name)
+@pytest.mark.parametrize("count", [0, 50, 64, 200, 320])
+@pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
+def test_two_register_loops_batch_with_identical_bits(dtype: Any, count: int, mode: Reg.MaskMergeMode) -> None:
+    two = Reg.RegTraitNumTwo
+    lanes = 512 // dtype.itemsize  # elements in a two-register tensor
+
+    @rs.simd_vf
+    def kernel(dst: rs.UbPtr[Any], a: rs.UbPtr[Any], b: rs.UbPtr[Any], n: rs.Ref[int]) -> None:
+        x, y, z = Reg.RegTensor(dtype, two), Reg.RegTensor(dtype, two), Reg.RegTensor(dtype, two)
+        for i in range(5):
+            m = Reg.UpdateMask(dtype, n, trait=two)
+            Reg.LoadAlign(x, a + i * lanes)
+            Reg.LoadAlign(y, b + i * lanes)
+            Reg.LoadAlign(z, dst + i * lanes)
+            Reg.Add(z, x, y, m, mode=mode)
+            Reg.StoreAlign(dst + i * lanes, z, m)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        a, b, d = (ub.alloc(dtype, 5 * lanes) for _ in range(3))
+        rng = np.random.default_rng(count)
+        for t in (a, b, d):
+            t.set(rng.integers(0, 256, 5 * lanes * dtype.itemsize, dtype=np.uint8).view(dtype.np_dtype), cast=True)
+        ref = rs.Ref(count)
+        return ub, lambda: (kernel(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), ref), ref.value)[1]
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]
