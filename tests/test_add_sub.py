@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from arith_support import compare, expected, old_form, values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,42 +37,6 @@ IDS = [f"{d.name}-{t!r}" for d, t in CASES]
 PER_CASE = settings(max_examples=max(10, settings.default.max_examples // 3))
 
 
-def _values(arr: np.ndarray, name: str) -> list:
-    """Lanes as Python values for the oracle: ints, floats, or complex."""
-    if name in O.COMPLEX:
-        comps = arr.view(O.COMPLEX[name]).reshape(-1, 2)
-        return [complex(float(r), float(i)) for r, i in comps]
-    if name in O.FLOATS:
-        return [float(x) for x in arr]
-    return [int(x) for x in arr]
-
-
-def _merge_form(arr: np.ndarray, name: str) -> list:
-    """Old dst lanes in the form the oracle returns lanes (kept bit for bit)."""
-    if name in O.COMPLEX:
-        return [(r, i) for r, i in arr.view(O.COMPLEX[name]).reshape(-1, 2)]
-    if name in O.FLOATS:
-        return list(arr)
-    return [int(x) for x in arr]
-
-
-def _expected(values: list, name: str, like: np.ndarray) -> np.ndarray:
-    """Oracle lanes as an array with the bits of `like`'s dtype (complex as component pairs)."""
-    if name in O.COMPLEX:
-        return np.array([c for pair in values for c in pair], O.COMPLEX[name]).view(like.dtype)
-    if name in O.FLOATS:
-        return np.array(values, O.FLOATS[name])
-    return np.array([O.wrap(v, 8 * like.dtype.itemsize, False) for v in values], f"u{like.dtype.itemsize}").view(like.dtype)
-
-
-def _compare(got: np.ndarray, want: np.ndarray, name: str, what: str, inputs: dict) -> None:
-    if name in O.COMPLEX:  # component by component, any NaN payload equal
-        comp = O.COMPLEX[name]
-        O.assert_lanes(got.view(comp), want.view(comp), what=what + " (components)", nan_type=comp)
-    else:
-        O.assert_lanes(got, want, what=what, inputs=inputs, nan_type=O.FLOATS.get(name))
-
-
 def _run(op: str, a, b, mask, old=None, mode=None):
     dst = Reg.RegTensor(a.dtype, a.trait) if old is None else old
     with rs.VEC_SCOPE():
@@ -97,9 +62,9 @@ def test_zeroing_matches_oracle(dtype, trait, op, data):
     dst = _run(op, a, b, mask, mode=data.draw(st.sampled_from([None, Reg.MaskMergeMode.ZEROING]), "mode"))
     active = list(mask.lanes(dtype, trait))
     oracle = O.add_oracle if op == "add" else O.sub_oracle
-    want = _expected(oracle(name, _values(a.numpy(), name), _values(b.numpy(), name), active), name, a.numpy())
+    want = expected(oracle(name, values(a.numpy(), name), values(b.numpy(), name), active), name, a.numpy())
     inputs = {"a": a.numpy(), "b": b.numpy(), "mask": np.array(active, np.uint8)}
-    _compare(dst.numpy(), want, name, f"{op} {dtype!r} {trait!r} ZEROING", inputs)
+    compare(dst.numpy(), want, name, f"{op} {dtype!r} {trait!r} ZEROING", inputs)
 
 
 @pytest.mark.parametrize(("dtype", "trait"), CASES, ids=IDS)
@@ -115,10 +80,10 @@ def test_add_merging_matches_oracle(dtype, trait, data):
     mask = data.draw(rst.masks(dtype, trait, fill="noise"), "mask")
     dst = _run("add", a, b, mask, old=old, mode=Reg.MaskMergeMode.MERGING)
     active = list(mask.lanes(dtype, trait))
-    merged = O.add_oracle(name, _values(a.numpy(), name), _values(b.numpy(), name), active, _merge_form(old_lanes, name))
-    want = _expected(merged, name, a.numpy())
+    merged = O.add_oracle(name, values(a.numpy(), name), values(b.numpy(), name), active, old_form(old_lanes, name))
+    want = expected(merged, name, a.numpy())
     inputs = {"a": a.numpy(), "b": b.numpy(), "old": old_lanes, "mask": np.array(active, np.uint8)}
-    _compare(dst.numpy(), want, name, f"add {dtype!r} {trait!r} MERGING", inputs)
+    compare(dst.numpy(), want, name, f"add {dtype!r} {trait!r} MERGING", inputs)
 
 
 @pytest.mark.parametrize("dtype", [rs.int8, rs.uint8], ids=lambda d: d.name)

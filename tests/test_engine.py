@@ -180,7 +180,7 @@ def test_b64_store_with_explicit_norm_b32_is_legal() -> None:
         Reg.StoreAlign(b.GetPhyAddr(), reg, m, dist=Reg.StoreDist.DIST_NORM_B32)
         with pytest.raises(
             rs.errors.ParameterError,
-            match=r"StoreAlign: dist = DIST_NORM_B16; accepted: DIST_NORM, DIST_NORM_B32 for RegTensor\[uint64\]",
+            match=r"StoreAlign: dist = DIST_NORM_B16; accepted: DIST_NORM, DIST_NORM_B32, DIST_PACK_B64 for RegTensor\[uint64\]",
         ):
             Reg.StoreAlign(b.GetPhyAddr(), reg, m, dist=Reg.StoreDist.DIST_NORM_B16)
     assert a.numpy().tolist() == b.numpy().tolist() == [i << 33 for i in range(32)]

@@ -400,3 +400,33 @@ def test_two_register_loops_batch_with_identical_bits(dtype: Any, count: int, mo
 
     decisions, _ = _both(world)
     assert decisions == ["batched"]
+
+
+def test_a_saturating_accumulator_runs_in_order() -> None:
+    """With CTRL[53] set, int32 Add saturates at every step: no running sum, the loop runs in order."""
+
+    @rs.simd_vf
+    def running_sum(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
+        acc, x = Reg.RegTensor(rs.int32), Reg.RegTensor(rs.int32)
+        m = Reg.CreateMask(rs.int32)
+        Reg.LoadAlign(acc, src)
+        for i in range(1, 6):
+            Reg.LoadAlign(x, src + i * 64)
+            Reg.Add(acc, acc, x, m)
+        Reg.StoreAlign(dst, acc, m)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(4096)
+        src, dst = ub.alloc(rs.int32, 384), ub.alloc(rs.int32, 64)
+        src.set(np.full(384, 2**30, np.int32))
+        return ub, lambda: running_sum(dst.GetPhyAddr(), src.GetPhyAddr())
+
+    rs.AscendC.SetCtrlSpr(1, start_bit=53, end_bit=53)
+    try:
+        decisions, _ = _both(world)
+        ub, run = world()
+        run()
+    finally:
+        rs.AscendC.ResetCtrlSpr(start_bit=53, end_bit=53)
+    assert decisions == ["sequential"]
+    assert (ub.storage.data[384 * 4 : 448 * 4].view(np.int32) == 2**31 - 1).all()

@@ -159,7 +159,7 @@ def test_gather_register(dtype, width, data):
     index = data.draw(rst.registers(INDEX[width]), "index")
     dst = Reg.RegTensor(dtype)
     run(Reg.Gather, dst, src, index)
-    want = O.gather_oracle(bits(src), [int(k) for k in index.numpy()])
+    want = O.register_gather_oracle(bits(src), [int(k) for k in index.numpy()])
     O.assert_lanes(dst.numpy(), want, itemsize=width, what=f"Gather {dtype!r}", inputs={"index": index.numpy()})
 
 
@@ -171,7 +171,7 @@ def test_gather_u8_exhaustive_and_width_rule():
         src = Reg.RegTensor.from_numpy(((np.arange(256) + k) % 256).astype(np.uint8))
         dst = Reg.RegTensor(rs.uint8)
         run(Reg.Gather, dst, src, index)
-        O.assert_lanes(dst.numpy(), O.gather_oracle(bits(src), list(range(256))), itemsize=1, what=f"rotation {k}")
+        O.assert_lanes(dst.numpy(), O.register_gather_oracle(bits(src), list(range(256))), itemsize=1, what=f"rotation {k}")
     half = Reg.RegTensor.from_numpy(np.arange(128, dtype=np.float16))
     idx = Reg.RegTensor.from_numpy(np.array([168] * 128, np.uint16))
     out = Reg.RegTensor(rs.half)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import regsim as rs
 from regsim import Reg
-from regsim.errors import AlignmentError, UnsupportedError
+from regsim.errors import AlignmentError
 from regsim.testing import reference as O
 
 U32 = 0xFFFFFFFF
@@ -41,16 +41,23 @@ def test_a_one_register_tensor_has_itself_as_its_only_register() -> None:
     O.assert_lanes(only.numpy(), list(range(64)), itemsize=4, what="reg[0] of a one-register tensor")
 
 
-def test_dual_register_load_and_store_forms_are_reported_unsupported(ub: rs.UnifiedBuffer) -> None:
-    t = ub.alloc(rs.uint32, 128)
+def test_dual_register_load_and_store_forms_round_trip(ub: rs.UnifiedBuffer) -> None:
+    """DINTLV_B32 splits even and odd words; INTLV_B32 puts them back (the mask ignored)."""
+    t = ub.alloc(rs.uint32, 256)
     t.set(np.arange(128, dtype=np.uint32))
     a, b = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
     with rs.VEC_SCOPE():
-        with pytest.raises(UnsupportedError, match=r"LoadAlign: overload = LoadAlign\(dst_reg0, dst_reg1, .*DINTLV"):
-            Reg.LoadAlign(a, b, t.GetPhyAddr(), dist=Reg.LoadDist.DIST_DINTLV_B32)
-        Reg.LoadAlign(a, t.GetPhyAddr())
-        with pytest.raises(UnsupportedError, match=r"StoreAlign: overload = StoreAlign\(dst_addr, src_reg0, .*INTLV"):
-            Reg.StoreAlign(t.GetPhyAddr(), a, a, Reg.CreateMask(rs.uint32), dist=Reg.StoreDist.DIST_INTLV_B32)
+        Reg.LoadAlign(a, b, t.GetPhyAddr(), dist=Reg.LoadDist.DIST_DINTLV_B32)
+        Reg.StoreAlign(
+            t.GetPhyAddr() + 128, a, b, Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.VL1), dist=Reg.StoreDist.DIST_INTLV_B32
+        )
+        with pytest.raises(
+            rs.errors.ParameterError,
+            match=r"LoadAlign: dist = DIST_NORM; accepted: DIST_DINTLV_B32 for RegTensor\[uint32\] \(two",
+        ):
+            Reg.LoadAlign(a, b, t.GetPhyAddr(), dist=Reg.LoadDist.DIST_NORM)
+    assert a.numpy().tolist() == list(range(0, 128, 2)) and b.numpy().tolist() == list(range(1, 128, 2))
+    assert t.numpy()[128:].tolist() == list(range(128))
 
 
 def test_two_register_post_update_store_checks_the_second_halfs_alignment(ub: rs.UnifiedBuffer) -> None:

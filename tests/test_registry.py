@@ -60,15 +60,23 @@ def _overloads(name: str) -> list[typing.Any]:
 
 
 def _face_for(spec: OpSpec) -> inspect.Signature | None:
-    """The face overload whose positional parameter names are the spec's positional operands."""
+    """The face overload whose positional parameter names are the spec's positional operands
+    (where several overloads share the names, as Abs's real and complex forms do, the one whose
+    register annotations admit the spec's first register dtypes)."""
     names = [o.name for o in spec.positional]
     keywords = {o.name for o in spec.templates}
+    found = []
     for ov in _overloads(spec.name):
         sig = inspect.signature(ov)
         pos = [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         var = any(p.kind is p.VAR_POSITIONAL for p in sig.parameters.values())
         kw = {p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY}
         if (pos == names or (var and names[: len(pos)] == pos)) and kw == keywords:
+            found.append((ov, sig))
+    for ov, sig in found:
+        hints = typing.get_type_hints(ov, globalns=vars(inspect.getmodule(ov)))
+        first = next((o for o in spec.operands if o.kind is Kind.REG and hasattr(o.dtypes, "dtypes")), None)
+        if len(found) == 1 or first is None or _dtypes_of(hints.get(first.name)) == first.dtypes.dtypes:  # type: ignore[union-attr]
             return sig
     return None
 

@@ -1,10 +1,12 @@
-"""`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the shared enums,
+"""`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
+(`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the LocalTensor-level APIs are lowerings to come.
 """
 
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
+from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
 from regsim._src.registers import VL
 
@@ -18,4 +20,16 @@ def GetVecLen() -> int:
     return VL
 
 
-__all__ = ["CMPMODE", "VF_CALL", "GetVecLen", "MicroAPI", "Reg", "RoundMode", "SpecialPurposeReg", "TPosition"]
+__all__ = [
+    "CMPMODE",
+    "VF_CALL",
+    "GetCtrlSpr",
+    "GetVecLen",
+    "MicroAPI",
+    "Reg",
+    "ResetCtrlSpr",
+    "RoundMode",
+    "SetCtrlSpr",
+    "SpecialPurposeReg",
+    "TPosition",
+]

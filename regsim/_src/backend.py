@@ -141,6 +141,8 @@ class NumpyBackend:
                 info = np.iinfo(target)
                 raise ParameterError(message(api, param, repr(value), f"an int in [{info.min}, {info.max}] ({dtype.name})"))
             return target.type(int(value))
+        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c" and target != dt.complex32.np_dtype:
+            raise ParameterError(message(api, param, repr(value), f"a real number ({dtype.name} has no imaginary part)"))
         return np.asarray(value).astype(target)[()]
 
     # --- registers -------------------------------------------------------------------------------
@@ -267,6 +269,35 @@ class NumpyBackend:
         """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""
         ptr.addr += nbytes
 
+    def check_span(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> None:
+        """An unaligned store's bytes `[addr, addr + nbytes)` must all lie in the pointer's tensor."""
+        ptr.check_tensor(api, param, addr, nbytes)
+
+    # --- gathers and scatters (UB Gather / GatherB / Scatter) ----------------------------------
+    def gather(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]:
+        """`unit` bytes at each active lane's address (lanes x unit; inactive lanes read 0, unchecked)
+        and their written flags (None: all written). Active lanes are checked against the tensor."""
+        _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        st = ptr.ub.storage
+        where = np.where(active, addrs, 0)[:, None] + np.arange(unit)
+        raw = np.where(active[:, None], st.data[where], 0).astype(np.uint8)
+        if st.valid is None:
+            return raw, None
+        valid = st.valid[where] | ~active[:, None]
+        return raw, None if valid.all() else valid
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
+        """Write raw[lane] (lanes x unit bytes) at each active lane's address, checked first."""
+        unit = raw.shape[1]
+        _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        st = ptr.ub.storage
+        where = addrs[active][:, None] + np.arange(unit)
+        st.data[where] = raw[active]
+        if st.valid is not None:
+            st.valid[where] = True
+
     def _out_of_tensor(self, api: str, param: str, ptr: UbPtr[Any], addr: int, unit: int, lanes: npt.NDArray[Any]) -> None:
         starts = addr + lanes * unit
         bad = lanes[(starts < ptr.lo) | (starts + unit > ptr.hi)]
@@ -314,3 +345,19 @@ def _where(ptr: UbPtr[Any], addr: int) -> str:
     offset = (addr - ptr.lo) / size
     shown = int(offset) if offset == int(offset) else round(offset, 2)
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
+
+
+def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools) -> None:
+    """Every active lane's `unit` bytes at addrs[lane] must lie inside the pointer's LocalTensor."""
+    bad = active & ((addrs < ptr.lo) | (addrs + unit > ptr.hi))
+    if bad.any():
+        lane = int(np.flatnonzero(bad)[0])
+        lo = int(addrs[lane])
+        raise OutOfBoundsError(
+            message(
+                api,
+                param,
+                f"lane {lane} at UB bytes [{lo}, {lo + unit}){_where(ptr, lo)}",
+                f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
+            )
+        )

@@ -247,7 +247,8 @@ class BatchedBackend(NumpyBackend):
             else:
                 operands.append(self.scalar(api, param, v, plan.dtype))
         lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
-        out = spec.scan(operands, carried, lanes, prepared.mode)
+        ctx = _VF.get()
+        out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctx.ctrl if ctx is not None else 0)
         if out is None:
             raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
         everything: Active = (np.ones(lanes.shape, np.bool_), lanes.size)

@@ -94,6 +94,11 @@ class VfContext:
     config: Config
     backend: Any
     trace: Any = None
+    #: checks run when the VF body returns normally (e.g. an unaligned store stream never
+    #: flushed); each raises naming the call that broke the rule
+    exit_checks: list[Callable[[], None]] = attrs.field(factory=list)
+    #: the core's CTRL register as the VF started (regsim._src.ctrl; SetCtrlSpr is host-side)
+    ctrl: int = 0x1001000000000008
 
 
 _VF: contextvars.ContextVar[VfContext | None] = contextvars.ContextVar("regsim_vf", default=None)
@@ -123,17 +128,20 @@ def VEC_SCOPE() -> Iterator[VfContext]:
             "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
         )
     from regsim._src.backend import NumpyBackend
+    from regsim._src.ctrl import current_ctrl
     from regsim._src.trace import TracingBackend, current_trace
 
     config = _CONFIG.get()
     trace = current_trace()
     backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
-    ctx = VfContext(config, backend, trace)
+    ctx = VfContext(config, backend, trace, ctrl=current_ctrl())
     token = _VF.set(ctx)
     try:
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
         with np.errstate(all="ignore"):
             yield ctx
+        for check in ctx.exit_checks:
+            check()
     finally:
         _VF.reset(token)
 

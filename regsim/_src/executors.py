@@ -16,13 +16,25 @@ import attrs
 import numpy as np
 
 from regsim._src import dists
+from regsim._src import dtypes as dt
+from regsim._src.batched import Unbatchable
 from regsim._src.context import VfContext
 from regsim._src.dists import Dist
-from regsim._src.enums import MaskMergeMode
+from regsim._src.enums import MaskMergeMode, PostLiteral
 from regsim._src.memory import UbPtr
-from regsim._src.registers import VL, AddrReg, MaskReg, RegTensor, lane_count, mask_stride, natural_to_halves
+from regsim._src.registers import (
+    VL,
+    AddrReg,
+    MaskReg,
+    RegTensor,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+    lane_count,
+    mask_stride,
+    natural_to_halves,
+)
 from regsim._src.spec import Kind, OpSpec, Plan, Role
-from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UnsupportedError, VfContextError, message
 
 ZEROING = MaskMergeMode.ZEROING
 
@@ -70,7 +82,13 @@ class Elementwise(Executor):
     """dst[i] = active[i] ? lane(inputs...)[i] : (ZEROING ? 0 : dst[i]); predicate outputs (carry)
     are lane predicates, 0 on inactive lanes. The lane function gets, in operand order, whole
     lane arrays of the input registers (read-only), the lanes of input MaskRegs, and scalars as
-    numpy scalars of the op's element type; an in-out destination is an input too."""
+    numpy scalars of the op's element type; an in-out destination is an input too.
+
+    With `ctrl=True` the lane function also gets `ctrl=`, the CTRL register the VF started with
+    (the saturation bits of the SetCtrlSpr page), as a keyword: it stays a pure function."""
+
+    def __init__(self, ctrl: bool = False) -> None:
+        self.ctrl = ctrl
 
     batchable = True
 
@@ -105,7 +123,7 @@ class Elementwise(Executor):
             for i, name, kind in p.inputs
         ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        out = lane(*operands)
+        out = lane(*operands, ctrl=ctx.ctrl) if self.ctrl else lane(*operands)
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
             return
@@ -180,9 +198,11 @@ class _Access:
     itemsize: int
     regs: int  #: registers in the tensor (RegTraitNumTwo: 2)
     pred: int | None  #: index of the governing predicate (register stores)
+    ptr: int  #: index of the pointer operand
+    data: tuple[int, ...]  #: indices of the register operands (two for the dual forms)
 
 
-def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool) -> _Access:
+def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool, dual: bool = False) -> _Access:
     """The static part of an aligned access: its distribution and address form."""
     api = spec.name
     member = plan.values["dist"]
@@ -196,28 +216,38 @@ def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool) -> 
     extra = next((i for i, o in enumerate(spec.operands) if o.name in ("post_update_stride", "offset")), None)
     post = extra is not None and spec.operands[extra].kind is Kind.INT
     if not is_mask:
-        if itemsize not in dist.widths:
-            raise ParameterError(
-                message(api, "dist", dist.name, f"{dists.accepted(table, itemsize)} for RegTensor[{plan.dtype.name}]")
-            )
+        moved = 2 if dual else 1
+        what = f"RegTensor[{plan.dtype.name}]" + (" (two registers)" if dual else "")
+        if itemsize not in dist.widths or (dist.regs != moved and not dist.unmodelled):
+            raise ParameterError(message(api, "dist", dist.name, f"{dists.accepted(table, itemsize, moved)} for {what}"))
         if dist.unmodelled:
-            raise UnsupportedError(message(api, "dist", dist.name, f"{dists.accepted(table, itemsize)} ({dist.unmodelled})"))
-        if regs == 2 and extra is not None and not post:
+            raise UnsupportedError(
+                message(api, "dist", dist.name, f"{dists.accepted(table, itemsize, moved)} ({dist.unmodelled})")
+            )
+        if regs == 2 and (dual or (extra is not None and not post)):
             raise DTypeError(
                 message(
                     api,
-                    "offset",
-                    f"an AddrReg with RegTensor[{plan.dtype.name}] (RegTraitNumTwo)",
+                    "offset" if not dual else "dst_reg0" if "dst_reg0" in spec.slots else "src_reg0",
+                    f"{'the dual-register form' if dual else 'an AddrReg'} with RegTensor[{plan.dtype.name}] (RegTraitNumTwo)",
                     "a one-register tensor (the library static_asserts this)",
                 )
             )
+        if regs == 2 and dist.index is not None:
+            raise ParameterError(
+                message(
+                    api, "dist", dist.name, f"DIST_NORM for RegTensor[{plan.dtype.name}] (RegTraitNumTwo; 950 supports no other)"
+                )
+            )
     pred = next((i for i, o in enumerate(spec.operands) if o.kind is Kind.PRED), None)
-    return _Access(dist, extra, post, 1 if is_mask else itemsize, itemsize, regs, pred)
+    ptr = next(i for i, o in enumerate(spec.operands) if o.kind is Kind.PTR)
+    data = tuple(i for i, o in enumerate(spec.operands) if o.kind in (Kind.REG, Kind.MASK))
+    return _Access(dist, extra, post, 1 if is_mask else itemsize, itemsize, regs, pred, ptr, data)
 
 
 def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], param: str) -> tuple[UbPtr[Any], int, int | None]:
     """The pointer, the UB byte address of the access (aligned-checked) and the post-advance."""
-    ptr: UbPtr[Any] = values[0 if param == "dst_addr" else 1]
+    ptr: UbPtr[Any] = values[a.ptr]
     addr, advance = ptr.addr, None
     if a.extra is not None:
         extra = values[a.extra]
@@ -229,16 +259,29 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
     return ptr, addr, advance
 
 
+def _mapped(raw: Any, valid: Any, index: Any) -> tuple[Any, Any]:
+    """UB bytes (a leading iteration axis allowed) through a distribution's index array (-1: a
+    zero byte, always written)."""
+    raw, valid = raw[..., index], None if valid is None else valid[..., index]
+    if index.min() < 0:
+        zero = index < 0
+        raw = np.where(zero, np.uint8(0), raw)
+        valid = None if valid is None else valid | zero
+    return raw, valid
+
+
 class LoadAligned(Executor):
-    """A register (or, by the MaskReg table, a predicate) filled from UB by its distribution."""
+    """A register (or, by the MaskReg table, a predicate; or two registers, by a dual-register
+    distribution) filled from UB by its distribution."""
 
     batchable = True
 
-    def __init__(self, is_mask: bool) -> None:
+    def __init__(self, is_mask: bool, dual: bool = False) -> None:
         self.is_mask = is_mask
+        self.dual = dual
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Access:
-        return _access(spec, plan, dists.MASK_LOAD if self.is_mask else dists.LOAD, self.is_mask)
+        return _access(spec, plan, dists.MASK_LOAD if self.is_mask else dists.LOAD, self.is_mask, self.dual)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         a: _Access = plan.prepared
@@ -248,25 +291,33 @@ class LoadAligned(Executor):
         if self.is_mask:
             be.fill_predicate(values[0], raw, valid, a.dist.index)
         else:
+            origin = "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})"
             if a.dist.index is not None:
-                raw, valid = raw[..., a.dist.index], None if valid is None else valid[..., a.dist.index]
+                raw, valid = _mapped(raw, valid, a.dist.index)
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
                 raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
-            be.fill(values[0], raw, valid, "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})")
+            if len(a.data) == 1:
+                be.fill(values[a.data[0]], raw, valid, origin)
+            else:  # dual: the first 256 bytes to dst_reg0, the next to dst_reg1
+                for k, i in enumerate(a.data):
+                    part = slice(k * VL, (k + 1) * VL)
+                    be.fill(values[i], raw[..., part], None if valid is None else valid[..., part], origin)
         if advance is not None:
             be.advance(ptr, advance)
 
 
 class StoreAligned(Executor):
-    """A register's active lanes (or a predicate's bits) written to UB by the distribution."""
+    """A register's active lanes (or a predicate's bits; or two registers interleaved) written to
+    UB by the distribution."""
 
     batchable = True
 
-    def __init__(self, is_mask: bool) -> None:
+    def __init__(self, is_mask: bool, dual: bool = False) -> None:
         self.is_mask = is_mask
+        self.dual = dual
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Access:
-        return _access(spec, plan, dists.MASK_STORE if self.is_mask else dists.STORE, self.is_mask)
+        return _access(spec, plan, dists.MASK_STORE if self.is_mask else dists.STORE, self.is_mask, self.dual)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         a: _Access = plan.prepared
@@ -276,8 +327,26 @@ class StoreAligned(Executor):
         if self.is_mask:
             bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
             be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
+        elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
+            if getattr(be, "rows", None) is not None:
+                raise Unbatchable(f"StoreAlign with {a.dist.name} runs in order only")
+            act = None
+            if a.dist.lane:
+                lanes, count = be.predicate(api, "mask", values[a.pred], a.dist.lane)  # type: ignore[index]
+                units = a.dist.ub_bytes // a.dist.unit
+                act = None if count == lanes.size else lanes[:units]
+            # the register bytes the stored lanes come from: only their lanes must have been written
+            needed = np.zeros(VL * len(a.data), np.bool_)
+            needed[a.dist.index if act is None else a.dist.index.reshape(-1, a.dist.unit)[act].reshape(-1)] = True
+            parts = []
+            for k, i in enumerate(a.data):
+                reg: RegTensor[Any] = values[i]
+                use = needed[k * VL : (k + 1) * VL].reshape(-1, a.itemsize).any(axis=1)
+                parts.append(be.lanes(api, plan.spec.operands[i].name, reg, (use, int(use.sum()))).view(np.uint8).reshape(-1))
+            out = np.concatenate(parts)[a.dist.index]
+            be.store(api, "dst_addr", ptr, [(addr, out, act)], a.dist.unit)
         else:
-            src: RegTensor[Any] = values[1]
+            src: RegTensor[Any] = values[a.data[0]]
             active = be.predicate(api, "mask", values[a.pred], mask_stride(src.dtype, src.trait))  # type: ignore[index]
             lanes = be.lanes(api, "src_reg", src, active)
             raw = lanes.view(np.uint8)
@@ -320,6 +389,579 @@ class StoreAligned(Executor):
 
 class Unmodelled(Executor):
     """A documented overload regsim does not model yet: its spec's validation refuses it."""
+
+
+# --- data movement: DataBlock copies, unaligned streams, gathers and scatters ----------------------
+BLOCK = 32  #: bytes in one DataBlock
+UINT16_MAX = 2**16 - 1
+_POST_UPDATE = PostLiteral.POST_MODE_UPDATE
+
+
+def _slot(spec: OpSpec, *names: str) -> int | None:
+    """The index of the first operand named one of `names` (None: the overload has none)."""
+    return next((spec.slots[n] for n in names if n in spec.slots), None)
+
+
+def _trait_one(spec: OpSpec, plan: Plan, form: str) -> None:
+    if plan.trait.REG_NUM == 2:
+        raise DTypeError(
+            message(
+                spec.name,
+                "trait",
+                f"RegTraitNumTwo with {plan.dtype!r} in the {form} form",
+                "a one-register tensor (the library static_asserts RegTraitNumOne here)",
+            )
+        )
+
+
+@attrs.frozen
+class _Block:
+    reg: int
+    ptr: int
+    block_stride: int
+    repeat_stride: int | None
+    pred: int
+    post: int | None
+
+
+class BlockCopy(Executor):
+    """DataCopyMode.DATA_BLOCK_COPY: register block k (32 B) <-> UB [A + k * dataBlockStride * 32, +32).
+
+    A load reads a block iff any of its lanes is active, else zero-fills it without reading
+    ("所有元素都被mask筛选成无效元素时 … 对应位置的元素设置为0，即使UB越界也不会报错"); a store
+    writes the active lanes. POST_MODE_UPDATE: access at A, then A += repeatStride * 32 B;
+    POST_MODE_NORMAL: access at A + repeatStride * 32 B, A unchanged."""
+
+    def __init__(self, load: bool) -> None:
+        self.load = load
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Block:
+        _trait_one(spec, plan, "DATA_BLOCK_COPY")
+        reg = spec.slots["dst_reg" if self.load else "src_reg"]
+        return _Block(
+            reg,
+            spec.slots["src_addr" if self.load else "dst_addr"],
+            spec.slots["data_block_stride"],
+            _slot(spec, "repeat_stride"),
+            spec.slots["mask"],
+            _slot(spec, "post_mode"),
+        )
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        b: _Block = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        param = "src_addr" if self.load else "dst_addr"
+        ptr: UbPtr[Any] = values[b.ptr]
+        field = (0, UINT16_MAX)
+        stride = _int(api, "data_block_stride", values[b.block_stride], field, "uint32_t holding a 16-bit field")
+        repeat = (
+            0
+            if b.repeat_stride is None
+            else _int(api, "repeat_stride", values[b.repeat_stride], field, "uint32_t holding a 16-bit field")
+        )
+        update = b.post is not None and values[b.post] is _POST_UPDATE
+        addr = ptr.addr + (repeat * BLOCK if b.post is not None and not update else 0)
+        be.check_aligned(api, param, ptr, addr, BLOCK, "DATA_BLOCK_COPY")
+        size = plan.dtype.itemsize
+        per_block = BLOCK // size
+        lanes, count = be.predicate(api, "mask", values[b.pred], size)
+        starts = addr + np.arange(VL // BLOCK) * stride * BLOCK
+        if self.load:
+            on = lanes.reshape(-1, per_block).any(axis=1)
+            raw = np.zeros(VL, np.uint8)
+            valid = np.ones(VL, np.bool_)
+            reads = [(k, *be.read(api, param, ptr, int(starts[k]), BLOCK)) for k in np.flatnonzero(on)]
+            for k, data, ok in reads:
+                raw[k * BLOCK : (k + 1) * BLOCK] = data
+                if ok is not None:
+                    valid[k * BLOCK : (k + 1) * BLOCK] = ok
+            clean = valid.all()
+            be.fill(
+                values[b.reg],
+                raw,
+                None if clean else valid,
+                "" if clean else f"{api} (DATA_BLOCK_COPY) of UB blocks at {starts[on].tolist()}",
+            )
+        else:
+            src: RegTensor[Any] = values[b.reg]
+            data = be.lanes(api, "src_reg", src, (lanes, count)).view(np.uint8).reshape(-1)
+            per = lanes.reshape(-1, per_block)
+            chunks = [
+                (int(starts[k]), data[k * BLOCK : (k + 1) * BLOCK], None if per[k].all() else per[k])
+                for k in range(VL // BLOCK)
+                if per[k].any()
+            ]
+            if chunks:
+                be.store(api, param, ptr, chunks, size)
+        if update:
+            be.advance(ptr, repeat * BLOCK)
+
+
+# --- unaligned streams ---------------------------------------------------------------------------
+def _floor(addr: int) -> int:
+    return addr - addr % BLOCK
+
+
+@attrs.frozen
+class _Stream:
+    reg: int | None
+    ureg: int
+    ptr: int
+    extra: int | None  #: the post-update stride / count, or the AddrReg
+    post: bool  #: `extra` is a post-update stride
+    itemsize: int
+    regs: int
+
+
+def _stream(spec: OpSpec, plan: Plan) -> _Stream:
+    """Where a stream op's operands are (`ureg` -1: Load / Store, which use a private buffer)."""
+    extra = _slot(spec, "post_update_stride", "count", "areg")
+    return _Stream(
+        _slot(spec, "dst_reg", "src_reg"),
+        spec.slots.get("ureg", -1),
+        next(i for i, o in enumerate(spec.operands) if o.kind is Kind.PTR),
+        extra,
+        extra is not None and spec.operands[extra].kind is Kind.INT,
+        plan.dtype.itemsize,
+        plan.trait.REG_NUM,
+    )
+
+
+def _stream_addr(plan: Plan, s: _Stream, values: Sequence[Any]) -> tuple[UbPtr[Any], int]:
+    ptr: UbPtr[Any] = values[s.ptr]
+    if s.extra is not None and not s.post:
+        return ptr, ptr.addr + values[s.extra].byte_offset
+    return ptr, ptr.addr
+
+
+class UnalignPre(Executor):
+    """LoadUnAlignPre: the unaligned-load buffer <- the 32 UB bytes of the block holding src."""
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
+        return _stream(spec, plan)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        s: _Stream = plan.prepared
+        ptr, addr = _stream_addr(plan, s, values)
+        base = _floor(addr)
+        raw, valid = ctx.backend.read(plan.spec.name, "src_addr", ptr, base, BLOCK)
+        u: UnalignRegForLoad = values[s.ureg]
+        u.data, u.valid, u.base = raw.copy(), None if valid is None else valid.copy(), base
+
+
+def _unaligned_step(
+    be: Any, api: str, ptr: UbPtr[Any], u_base: int | None, u_data: Any, u_valid: Any, addr: int
+) -> tuple[Any, Any, int, Any, Any]:
+    """One `vldus`: dst = the buffer's bytes from addr % 32 on, then the next aligned bytes; the
+    buffer then holds the 32 bytes after them. Returns (dst bytes, their flags, new base, data, flags)."""
+    if u_base is None:
+        raise VfContextError(
+            message(
+                api,
+                "ureg",
+                "an UnalignRegForLoad no LoadUnAlignPre filled",
+                "LoadUnAlignPre(ureg, src) before the first LoadUnAlign",
+            )
+        )
+    if _floor(addr) != u_base:
+        raise VfContextError(
+            message(
+                api,
+                "src_addr",
+                f"UB byte {addr}, but ureg holds UB bytes [{u_base}, {u_base + BLOCK}) (the stream's next block)",
+                "the address where the previous LoadUnAlign of this stream left off, or a new LoadUnAlignPre for this address",
+            )
+        )
+    tmp, ok = be.read(api, "src_addr", ptr, u_base + BLOCK, VL)
+    off = addr - u_base
+    dst = np.concatenate([u_data[off:], tmp[: VL - (BLOCK - off)]])
+    flags = None
+    if u_valid is not None or ok is not None:
+        uv = np.ones(BLOCK, np.bool_) if u_valid is None else u_valid
+        tv = np.ones(VL, np.bool_) if ok is None else ok
+        flags = np.concatenate([uv[off:], tv[: VL - (BLOCK - off)]])
+    return dst, flags, u_base + VL, tmp[VL - BLOCK :].copy(), None if ok is None else ok[VL - BLOCK :].copy()
+
+
+class UnalignLoad(Executor):
+    """LoadUnAlign (and Load = LoadUnAlignPre + LoadUnAlign): 256 bytes from any UB address,
+    spliced from the stream buffer and the next aligned 256 bytes (the LoadUnAlign page's figure)."""
+
+    def __init__(self, fresh: bool = False) -> None:
+        self.fresh = fresh  #: Load: a private buffer primed at src
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
+        if self.fresh or not (spec.variant.startswith("post")):
+            _trait_one(spec, plan, "Load" if self.fresh else "plain or AddrReg LoadUnAlign")
+        return _stream(spec, plan)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        s: _Stream = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        ptr, addr = _stream_addr(plan, s, values)
+        if self.fresh:
+            start = _floor(addr)
+            d, v = be.read(api, "src_addr", ptr, start, BLOCK)
+            u = UnalignRegForLoad()
+            u.data, u.valid, u.base = d.copy(), None if v is None else v.copy(), start
+        else:
+            u = values[s.ureg]
+        if "inc" in plan.spec.slots:  # the AddrReg form's `inc`: "未使用，设置为0即可" (unused)
+            _int(api, "inc", values[plan.spec.slots["inc"]], (0, UINT32_MAX), "uint32_t")
+        n = VL // s.itemsize  # elements per register (the TraitTwo split's one_repeat_num)
+        stride: int | None = None
+        if s.post:
+            stride = _int(api, "post_update_stride", values[s.extra], (0, UINT32_MAX), "uint32_t")  # type: ignore[index]
+        steps: list[int] = [0] if stride is None or s.regs == 1 else [min(stride, n), stride - min(stride, n)]
+        base: int | None = u.base
+        data, valid = u.data, u.valid
+        parts, flags = [], []
+        for k in range(len(steps)):
+            at = addr + sum(steps[:k]) * s.itemsize
+            raw, ok, base, data, valid = _unaligned_step(be, api, ptr, base, data, valid, at)
+            parts.append(raw)
+            flags.append(ok)
+        raw = np.concatenate(parts)
+        ok_all = (
+            None if all(f is None for f in flags) else np.concatenate([np.ones(VL, np.bool_) if f is None else f for f in flags])
+        )
+        if s.regs == 2:
+            raw = natural_to_halves(raw, s.itemsize)
+            ok_all = None if ok_all is None else natural_to_halves(ok_all, s.itemsize)
+        be.fill(values[s.reg], raw, ok_all, "" if ok_all is None else f"{api} of UB bytes from {addr}")  # type: ignore[index]
+        u.base, u.data, u.valid = base, data, valid
+        if stride is not None:
+            be.advance(ptr, stride * s.itemsize)
+
+
+def _watch(ctx: VfContext, u: UnalignRegForStore) -> None:
+    """At the end of the VF, an unaligned store stream with bytes still buffered is an error."""
+    if u.watched is ctx:
+        return
+    u.watched = ctx
+
+    def check() -> None:
+        if u.pending.size and u.watched is ctx:
+            raise VfContextError(
+                f"{u.origin}: left UB bytes [{u.start}, {u.start + u.pending.size}) in its UnalignRegForStore, never written: "
+                "the vector function ended without StoreUnAlignPost(dst, ureg, ...) flushing the stream"
+            )
+
+    ctx.exit_checks.append(check)
+
+
+def _stream_store(ctx: VfContext, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, addr: int, data: Any, origin: str) -> None:
+    """Append `data` at `addr` to the stream: write every byte before the last 32-byte boundary
+    it reaches, keep the rest buffered (the StoreUnAlign page's two scenarios)."""
+    be = ctx.backend
+    end = addr + data.size
+    be.check_span(api, "dst_addr", ptr, addr, data.size)  # every byte of this call lies in its tensor
+    if u.pending.size:
+        if u.start + u.pending.size != addr:
+            raise VfContextError(
+                message(
+                    api,
+                    "dst_addr",
+                    f"UB byte {addr}, but ureg buffers UB bytes [{u.start}, {u.start + u.pending.size}) (left by {u.origin})",
+                    f"UB byte {u.start + u.pending.size}, where the stream left off (or StoreUnAlignPost first)",
+                )
+            )
+        start, stream = u.start, np.concatenate([u.pending, data])
+    else:
+        start, stream = addr, data
+    cut = max(start, _floor(end))
+    if cut > start:
+        be.store(api, "dst_addr", ptr, [(start, stream[: cut - start], None)], 1)
+    u.pending, u.start, u.origin, u.ptr = stream[cut - start :].copy(), cut, origin, ptr
+    if u.pending.size:
+        _watch(ctx, u)
+
+
+class UnalignStore(Executor):
+    """StoreUnAlign (registers and MaskRegs) and Store: `count` elements appended to the stream."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind  #: "reg", "mask" or "store" (Store: its own stream, flushed at once)
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
+        if spec.variant.endswith("addr"):
+            _trait_one(spec, plan, "AddrReg")
+        return _stream(spec, plan)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        s: _Stream = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[0]
+        addr = ptr.addr
+        if self.kind == "mask":
+            w = s.itemsize
+            be.check_aligned(api, "dst_addr", ptr, addr, VL // 8 // w, f"a MaskReg StoreUnAlign of {plan.dtype!r}")
+            bits = be.predicate_bits(api, "mask", values[1], np.arange(0, VL, w))
+            data, advance = np.packbits(bits, bitorder="little"), VL // 8 // w
+        else:
+            src: RegTensor[Any] = values[s.reg]  # type: ignore[index]
+            total = lane_count(src.dtype, src.trait)
+            if self.kind == "store":
+                count = VL // s.itemsize if s.extra is None else _int(api, "count", values[s.extra], (0, UINT32_MAX), "uint32_t")
+                limit = VL // s.itemsize
+            elif s.post:
+                count = _int(api, "post_update_stride", values[s.extra], (0, UINT32_MAX), "uint32_t")  # type: ignore[index]
+                limit = total
+            else:  # AddrReg: one whole register at dst_addr + areg, the pointer unchanged
+                count, limit = total, total
+                addr += values[s.extra].byte_offset  # type: ignore[index]
+            if count > limit:
+                raise ParameterError(
+                    message(
+                        api,
+                        "count" if self.kind == "store" else "post_update_stride",
+                        count,
+                        f"at most {limit} elements (one {'register' if limit == total else 'VL'} of RegTensor[{src.dtype.name}])",
+                    )
+                )
+            active = (np.arange(total) < count, count)
+            lanes = be.lanes(api, "src_reg", src, active)
+            raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
+            data, advance = raw[: count * s.itemsize], (count * s.itemsize if s.post or self.kind == "store" else 0)
+        if self.kind == "store":
+            u = UnalignRegForStore()
+            _stream_store(ctx, api, ptr, u, addr, data, api)
+            if u.pending.size:
+                be.store(api, "dst_addr", ptr, [(u.start, u.pending, None)], 1)
+                u.pending = u.pending[:0]
+            return
+        u = values[s.ureg]
+        _stream_store(ctx, api, ptr, u, addr, data, f"{api} at UB byte {addr}")
+        if advance:
+            be.advance(ptr, advance)
+
+
+class UnalignFlush(Executor):
+    """StoreUnAlignPost: write the bytes the stream still buffers (where they belong); then
+    POST_MODE_UPDATE moves dst by post_update_stride elements."""
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
+        return _stream(spec, plan)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        s: _Stream = plan.prepared
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[0]
+        u: UnalignRegForStore = values[s.ureg]
+        stride = 0
+        if s.post:
+            stride = _int(api, "post_update_stride", values[s.extra], INT32, "int32_t")  # type: ignore[index]
+        if u.pending.size:
+            ctx.backend.store(api, "dst_addr", u.ptr, [(u.start, u.pending, None)], 1)
+            u.pending = u.pending[:0]
+        if s.post and plan.values.get("post_mode") is _POST_UPDATE:
+            ctx.backend.advance(ptr, stride * s.itemsize)
+
+
+# --- gathers and scatters ------------------------------------------------------------------------
+def _index_words(be: Any, api: str, index: RegTensor[Any], count: int, active: Any) -> Any:
+    """The first `count` index lanes as int64 (a u64 index: its low 32 bits, as the library's
+    DeInterleave keeps them; a RegTraitNumTwo u64 index: reg[0], the low words)."""
+    lanes = be.lanes(api, "index", index, None)
+    if index.dtype.itemsize == 8:
+        lanes = lanes.astype(np.uint64) & np.uint64(0xFFFFFFFF)
+    return lanes[:count].astype(np.int64)
+
+
+#: Gather's documented (dst, src, index) type triples, by dtype name (the 离散搬入 Gather page, table 3)
+GATHER_TRIPLES = frozenset(
+    [("int16", "int8", "uint16"), ("int16", "int16", "uint16"), ("uint16", "uint8", "uint16"), ("uint16", "uint16", "uint16")]
+    + [(t, t, "uint16") for t in ("half", "bfloat16")]
+    + [(t, t, "uint32") for t in ("int32", "uint32", "float32")]
+    + [(t, t, i) for t in ("int64", "uint64") for i in ("uint32", "uint64")]
+)
+GATHER_ACCEPTED = (
+    "(int16, int8|int16, uint16), (uint16, uint8|uint16, uint16), (half|bfloat16, the same, uint16), "
+    "(int32|uint32|float32, the same, uint32), (int64|uint64, the same, uint32|uint64)"
+)
+
+
+def _index_type(api: str, data: Any, index: RegTensor[Any], param: str) -> None:
+    """A b8/b16 data type takes a uint16 index, b32 uint32, b64 uint32 or uint64 (Scatter page)."""
+    want = {1: (2,), 2: (2,), 4: (4,), 8: (4, 8)}[data.itemsize]
+    if index.dtype.itemsize not in want or not issubclass(index.dtype, dt.UnsignedInteger):
+        names = " or ".join(f"uint{8 * w}" for w in want)
+        raise DTypeError(message(api, "index", f"RegTensor[{index.dtype.name}]", f"a {names} index for {param} of {data!r}"))
+
+
+def _index_trait(api: str, index: RegTensor[Any], data: RegTensor[Any], param: str) -> None:
+    """A RegTraitNumTwo data tensor cannot take a RegTraitNumOne uint64 index (static_assert)."""
+    if index.trait.REG_NUM == 1 and index.dtype.itemsize == 8 and data.trait.REG_NUM == 2:
+        raise DTypeError(
+            message(
+                api,
+                "index",
+                f"a RegTraitNumOne uint64 index with a RegTraitNumTwo {param}",
+                "a RegTraitNumTwo uint64 index, or a uint32 index (the library static_asserts this)",
+            )
+        )
+
+
+class UbGather(Executor):
+    """Gather from UB: dst[i] = active[i] ? base[index[i]] : 0 (index in elements of the source
+    type; a b8 source is zero-extended into the b16 lane)."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[0]
+        ptr: UbPtr[Any] = values[1]
+        index: RegTensor[Any] = values[2]
+        if (dst.dtype.name, ptr.dtype.name, index.dtype.name) not in GATHER_TRIPLES:
+            raise DTypeError(
+                message(
+                    api,
+                    "src_addr",
+                    f"UbPtr[{ptr.dtype.name}] with dst RegTensor[{dst.dtype.name}] and index RegTensor[{index.dtype.name}]",
+                    f"(dst, src, index) one of {GATHER_ACCEPTED}",
+                )
+            )
+        _index_trait(api, index, dst, "dst")
+        be.check_aligned(api, "src_addr", ptr, ptr.addr, BLOCK, "Gather base")
+        n = lane_count(dst.dtype, dst.trait)
+        stride = mask_stride(dst.dtype, dst.trait)
+        active = be.predicate(api, "mask", values[3], stride)
+        src = ptr.dtype.itemsize
+        idx = _index_words(be, api, index, n, active)
+        raw, valid = be.gather(api, "src_addr", ptr, ptr.addr + idx * src, src, active[0])
+        out = np.zeros((n, dst.dtype.itemsize), np.uint8)
+        out[:, :src] = raw
+        ok = None
+        if valid is not None:
+            ok = np.ones((n, dst.dtype.itemsize), np.bool_)
+            ok[:, :src] = valid
+            ok = ok.reshape(-1)
+        out = out.reshape(-1)
+        if dst.trait.REG_NUM == 2:
+            out = natural_to_halves(out, dst.dtype.itemsize)
+            ok = None if ok is None else natural_to_halves(ok, dst.dtype.itemsize)
+        be.fill(dst, out, ok, "" if ok is None else f"{api} from the UB tensor at byte {ptr.lo}")
+
+
+class BlockGather(Executor):
+    """GatherB: dst block k = active[k] ? UB[base + index[k], +32) : 0, k < 8 (index in bytes,
+    32-byte aligned; block k governed by mask bit 4k, the b32 layout)."""
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> None:
+        _trait_one(spec, plan, "GatherB")
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[1]
+        be.check_aligned(api, "src_addr", ptr, ptr.addr, BLOCK, "GatherB base")
+        lanes, _ = be.predicate(api, "mask", values[3], 4)
+        on = lanes[: VL // BLOCK]
+        offsets = be.lanes(api, "index", values[2], (np.arange(64) < 8, 8))[:8].astype(np.int64)
+        bad = on & (offsets % BLOCK != 0)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise AlignmentError(
+                message(
+                    api, "index", f"{int(offsets[k])} in lane {k}", "byte offsets that are multiples of 32 (one DataBlock each)"
+                )
+            )
+        raw, valid = be.gather(api, "src_addr", ptr, ptr.addr + offsets, BLOCK, on)
+        be.fill(
+            values[0], raw.reshape(-1), None if valid is None else valid.reshape(-1), f"{api} from the UB tensor at byte {ptr.lo}"
+        )
+
+
+class UbScatter(Executor):
+    """Scatter: base[index[i]] = src[i] for active lanes (index in elements of T). A b8 source
+    scatters its even bytes (lane k: byte 2k, mask bit 2k). Two active lanes with one index are
+    an error: the docs leave which one is kept undefined."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[0]
+        src: RegTensor[Any] = values[1]
+        index: RegTensor[Any] = values[2]
+        _index_type(api, src.dtype, index, "src_reg")
+        _index_trait(api, index, src, "src_reg")
+        be.check_aligned(api, "dst_addr", ptr, ptr.addr, BLOCK, "Scatter base")
+        size = src.dtype.itemsize
+        if size == 1:  # lanes of the u16 index: byte 2k of the source, mask bit 2k
+            n, stride = VL // 2, 2
+        else:
+            n, stride = lane_count(src.dtype, src.trait), mask_stride(src.dtype, src.trait)
+        active = be.predicate(api, "mask", values[3], stride)
+        idx = _index_words(be, api, index, n, active)
+        lanes = be.lanes(api, "src_reg", src, None if size == 1 else active)
+        raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
+        raw = raw.reshape(-1, 2)[:, :1] if size == 1 else raw.reshape(n, size)
+        on = active[0]
+        hit = idx[on]
+        if np.unique(hit).size != hit.size:
+            _, first, counts = np.unique(hit, return_index=True, return_counts=True)
+            dup = int(hit[first[counts > 1][0]])
+            who = np.flatnonzero(on & (idx == dup)).tolist()
+            raise ParameterError(
+                message(
+                    api,
+                    "index",
+                    f"{dup} in active lanes {who}",
+                    "distinct indices in active lanes (the docs leave which duplicate is kept undefined)",
+                )
+            )
+        be.scatter(api, "dst_addr", ptr, ptr.addr + idx * size, np.ascontiguousarray(raw), on)
+
+
+# --- arithmetic: two register outputs (Mull), complex magnitude into the component type (Abs) ----------
+class ElementwiseMulti(Executor):
+    """Elementwise with several register outputs (`Mull`'s low and high words): the lane function
+    returns one array per output register, in operand order; each is committed under the
+    predicate, inactive lanes zeroed."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[_Elementwise, tuple[int, ...]]:
+        outs = tuple(i for i, o in enumerate(spec.operands) if o.kind is Kind.REG and o.role is Role.OUT)
+        return Elementwise().prepare(spec, plan), outs
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        p, outs = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        active = be.predicate(api, "mask", values[p.pred], p.stride)
+        operands = [be.lanes(api, name, values[i], active) for i, name, _ in p.inputs]
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        results = lane(*operands)
+        for i, result in zip(outs, results, strict=True):
+            be.commit(values[i], result, active, p.mode)
+
+
+class Magnitude(Executor):
+    """`Abs` of a complex register into a register of its component type: the source's lanes
+    (governed by the mask at the source's stride) give the first lanes of dst, the remaining dst
+    lanes (a one-register complex source has half as many lanes) are zero. The lane function
+    gets the source lanes and `ctrl=`."""
+
+    batchable = True
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[0]
+        src: RegTensor[Any] = values[1]
+        lanes, count = be.predicate(api, "mask", values[2], mask_stride(src.dtype, src.trait))
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        result = lane(be.lanes(api, "src_reg", src, (lanes, count)), ctrl=ctx.ctrl)
+        total = lane_count(dst.dtype, dst.trait)
+        pad = total - result.shape[-1]
+        if pad:
+            result = np.concatenate([result, np.zeros((*result.shape[:-1], pad), result.dtype)], axis=-1)
+            lanes = np.concatenate([lanes, np.zeros((*lanes.shape[:-1], pad), np.bool_)], axis=-1)
+        be.commit(dst, result, (lanes, count), ZEROING)
 
 
 # --- rearrange, reduce, sync (the fill / index / rearrange / compress / histogram / reduce / sync pages) ----

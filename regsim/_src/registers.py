@@ -466,13 +466,24 @@ class AddrReg:
 
 @attrs.define(eq=False)
 class UnalignRegForLoad:
-    """`UnalignRegForLoad` (`vector_align`): the 32-byte buffer of a streaming unaligned load."""
+    """`UnalignRegForLoad` (`vector_align`): the 32-byte buffer of a streaming unaligned load.
+
+    `base` is the 32-byte aligned UB address whose bytes `data` holds (None until a
+    `LoadUnAlignPre`); each `LoadUnAlign` consumes it and buffers the next 32 bytes.
+    """
 
     data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
+    valid: Bools | None = None  #: written flags of `data` (None: all written)
+    base: int | None = None
 
 
 @attrs.define(eq=False)
 class UnalignRegForStore:
-    """`UnalignRegForStore` (`vector_align`): the 32-byte tail buffer of an unaligned store."""
+    """`UnalignRegForStore` (`vector_align`): the tail of an unaligned store stream not yet
+    written: `pending` bytes for UB address `start` on, left by the call `origin`."""
 
-    data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
+    pending: Bytes = attrs.field(factory=lambda: np.zeros(0, np.uint8))
+    start: int = 0
+    origin: str = ""
+    ptr: Any = None  #: the pointer of the call that left them (its tensor bounds the flush)
+    watched: Any = None  #: the VF context whose end checks this stream was flushed

@@ -43,6 +43,8 @@ class Kind(enum.Enum):
     INT = "an int"
     SCALAR = "a Python or numpy number (converted to the operand's element type)"
     ADDR = "a Reg.AddrReg"
+    ULOAD = "a Reg.UnalignRegForLoad"
+    USTORE = "a Reg.UnalignRegForStore"
     REF = "an rs.Ref(count) (C++ takes a reference and updates it)"
     DTYPE = "a regsim dtype class such as rs.float32"
     ENUM = "an enum member"
@@ -182,7 +184,7 @@ class OpSpec:
     #: with `batching=Batching.SEQUENTIAL`: why a batched loop meeting this op runs in order
     sequential_reason: str = ""
     #: the op over a batched loop's iterations when one of its inputs is its own output of the
-    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode)`
+    #: previous iteration (an accumulator, a carry chain): `scan(operands, carried, active, mode, ctrl=)`
     #: gets the lane function's operands with operand `carried` holding the value before the loop,
     #: the active lanes of every iteration, and returns the lane function's outputs for every
     #: iteration, masking applied (None: not exact for these operands)
@@ -356,7 +358,7 @@ def _check_enum(api: str, o: Operand, v: object) -> None:
 def _kind_types() -> dict[Kind, tuple[type, ...]]:
     from regsim._src.context import Ref
     from regsim._src.memory import UbPtr
-    from regsim._src.registers import AddrReg, MaskReg, RegTensor, RegTrait
+    from regsim._src.registers import AddrReg, MaskReg, RegTensor, RegTrait, UnalignRegForLoad, UnalignRegForStore
 
     return {
         Kind.REG: (RegTensor,),
@@ -367,6 +369,8 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
         Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),
+        Kind.ULOAD: (UnalignRegForLoad,),
+        Kind.USTORE: (UnalignRegForStore,),
         Kind.REF: (Ref,),
         Kind.DTYPE: (type,),
         Kind.ENUM: (enum.Enum,),
@@ -463,6 +467,8 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
+            fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:
             return next((s for s in fitting if all(o.name in kwargs for o in s.templates if o.required)), fitting[0])
         everywhere = {o.name for s in self.specs for o in s.operands}
@@ -478,6 +484,20 @@ class Overloads:
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
         )
+
+
+def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
+    """Whether the register arguments have dtypes the overload's rules accept."""
+    given = {o.name: v for o, v in zip(spec.positional, args, strict=False) if o.kind is Kind.REG}
+    for o in spec.positional:
+        v = given.get(o.name)
+        if v is None:
+            continue
+        if isinstance(o.dtypes, OneOf) and v.dtype not in o.dtypes.dtypes:
+            return False
+        if isinstance(o.dtypes, SameAs) and o.dtypes.other in given and v.dtype is not given[o.dtypes.other].dtype:
+            return False
+    return True
 
 
 def _value(v: object) -> str:

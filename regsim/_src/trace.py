@@ -147,6 +147,17 @@ class TracingBackend(NumpyBackend):
                     idx = active.nonzero()[0]
                     self.current.writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
 
+    def gather(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
+        out = super().gather(api, param, ptr, addrs, unit, active)
+        if self.current is not None and active.any():  # the span of the active lanes' addresses
+            self.current.reads.append((int(addrs[active].min()), int(addrs[active].max()) + unit))
+        return out
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, raw: Bytes, active: Bools) -> None:
+        super().scatter(api, param, ptr, addrs, raw, active)
+        if self.current is not None and active.any():
+            self.current.writes.append((int(addrs[active].min()), int(addrs[active].max()) + raw.shape[1]))
+
 
 _TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("regsim_trace", default=None)
 

@@ -1,9 +1,11 @@
 """`rs.testing.reference`: independent per-lane oracles of what each Reg op should do.
 
-Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `CreateMask`,
-`UpdateMask`, `LoadAlign`, `StoreAlign`, `MaskReg`, `RegTensor`, `Duplicate`, `Arange`, `Gather`,
-`Interleave`, `DeInterleave`, `Pack`, `UnPack`, `Squeeze`, `Unsqueeze`, `Histograms`, `Move`,
-`Reduce`, `ReduceDataBlock`, `PairReduceElem`, `LocalMemBar`, `ClearSpr`) and the decisions of
+Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `Abs`, `Relu`, `Neg`,
+`Mul`, `Max`, `Min`, `Mull`, `Prelu`, `Adds`, `Muls`, `Maxs`, `Mins`, `LeakyRelu`, `AbsSub`, `Axpy`,
+`MulAddDst`, `MulDstAdd`, `SetCtrlSpr`, `CreateMask`, `UpdateMask`, `LoadAlign`, `StoreAlign`,
+`MaskReg`, `RegTensor`, `Duplicate`, `Arange`, `Gather`, `Interleave`, `DeInterleave`, `Pack`,
+`UnPack`, `Squeeze`, `Unsqueeze`, `Histograms`, `Move`, `Reduce`, `ReduceDataBlock`,
+`PairReduceElem`, `LocalMemBar`, `ClearSpr`), their boundary-value and precision appendices, and the decisions of
 docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
 so a test comparing regsim with it compares two independent readings of the documentation.
 
@@ -12,7 +14,8 @@ masking:
 
 - integers wrap modulo 2**bits; a carry is bit 32 of the 33-bit sum of unsigned 32-bit values;
 - floats are computed in float64 and rounded once to the element type (for + and - the float64
-  result rounded again is the correctly rounded result: 53 >= 2 * 24 + 2);
+  result rounded again is the correctly rounded result: 53 >= 2 * 24 + 2); products and fused
+  multiply-adds are rounded from exact rationals (`round_exact`);
 - a lane of an element of `s` bytes is governed by mask bit `i * s` (`s / 2` for a
   RegTraitNumTwo register: its 64 b64 lanes at bit 4i, its 128 complex32 lanes at bit 2i);
 - UB bytes are little-endian, a stored MaskReg puts bit k in byte k // 8, bit k % 8.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import ml_dtypes
@@ -327,6 +331,339 @@ def mask_store_oracle(ub: bytes, addr: int, bits: Sequence[int], dist: str) -> b
     return bytes(out)
 
 
+# --- data movement: distributions, DataBlocks, unaligned streams, gathers (byte-level) ---------------
+def _elem(ub: bytes, addr: int, i: int, w: int) -> bytes:
+    return bytes(ub[addr + i * w : addr + (i + 1) * w])
+
+
+def load_dist_oracle(ub: bytes, addr: int, dist: str) -> bytes:
+    """The 256 register bytes (512 for DINTLV: dst0 then dst1) a LoadAlign of `dist` at `addr`
+    produces, following the LoadAlign page's LoadDist table element by element."""
+    name, _, width = dist.removeprefix("DIST_").rpartition("_B")
+    if dist == "DIST_NORM":
+        return bytes(ub[addr : addr + 256])
+    if dist == "DIST_BLK":
+        return bytes(ub[addr : addr + 32]) * 8
+    w = int(width) // 8
+    n = 256 // w  # lanes of width w in one register
+    zero = bytes(w)
+    if name == "BRC":  # lane 0 everywhere
+        return _elem(ub, addr, 0, w) * n
+    if name == "US":  # each of VL/2 bytes' elements twice
+        return b"".join(_elem(ub, addr, i // 2, w) for i in range(n))
+    if name == "DS":  # every other element of 2*VL bytes, the even ones
+        return b"".join(_elem(ub, addr, 2 * i, w) for i in range(n))
+    if name == "UNPACK":  # VL/2 bytes' elements, each followed by one zero element
+        return b"".join(_elem(ub, addr, i // 2, w) if i % 2 == 0 else zero for i in range(n))
+    if name == "UNPACK4":  # VL/4 bytes' elements, each followed by three zero elements
+        return b"".join(_elem(ub, addr, i // 4, w) if i % 4 == 0 else zero for i in range(n))
+    if name == "E2B":  # element k broadcast over DataBlock k
+        return b"".join(_elem(ub, addr, k, w) * (32 // w) for k in range(8))
+    if name == "DINTLV":  # even elements to dst0, odd to dst1
+        return b"".join(_elem(ub, addr, 2 * i, w) for i in range(n)) + b"".join(_elem(ub, addr, 2 * i + 1, w) for i in range(n))
+    raise AssertionError(dist)
+
+
+def store_dist_oracle(ub: bytes, addr: int, dist: str, reg: bytes, bits: Sequence[int]) -> bytes:
+    """The UB after a StoreAlign of `dist` of register bytes `reg` (512 for INTLV: src0 then
+    src1) at `addr` under the 256 mask `bits`."""
+    out = bytearray(ub)
+    name, _, width = dist.removeprefix("DIST_").rpartition("_B")
+    w = int(width) // 8
+    if name == "FIRST_ELEMENT":  # lane 0, the mask ignored
+        out[addr : addr + w] = reg[:w]
+    elif name in ("PACK", "PACK4"):  # the low half (quarter) of each lane, lane j at j * that
+        keep = w // 2 if name == "PACK" else w // 4
+        for j in range(256 // w):
+            if bits[j * w]:
+                out[addr + j * keep : addr + (j + 1) * keep] = reg[j * w : j * w + keep]
+    elif name == "INTLV":  # src0 lane i, then src1 lane i; the mask ignored
+        for i in range(256 // w):
+            out[addr + 2 * i * w : addr + (2 * i + 1) * w] = reg[i * w : (i + 1) * w]
+            out[addr + (2 * i + 1) * w : addr + (2 * i + 2) * w] = reg[256 + i * w : 256 + (i + 1) * w]
+    else:
+        raise AssertionError(dist)
+    return bytes(out)
+
+
+def block_load_oracle(ub: bytes, addr: int, itemsize: int, block_stride: int, bits: Sequence[int]) -> bytes:
+    """DATA_BLOCK_COPY load: block k = 32 B at addr + k * block_stride * 32 if any element of it
+    is selected (bit 32k + j * itemsize), else 32 zero bytes."""
+    out = b""
+    for k in range(8):
+        on = any(bits[32 * k + j * itemsize] for j in range(32 // itemsize))
+        start = addr + k * block_stride * 32
+        out += bytes(ub[start : start + 32]) if on else bytes(32)
+    return out
+
+
+def block_store_oracle(ub: bytes, addr: int, itemsize: int, block_stride: int, reg: bytes, bits: Sequence[int]) -> bytes:
+    """DATA_BLOCK_COPY store: selected element j of block k to addr + k * block_stride * 32 + j * itemsize."""
+    out = bytearray(ub)
+    for k in range(8):
+        for j in range(32 // itemsize):
+            if bits[32 * k + j * itemsize]:
+                at = addr + k * block_stride * 32 + j * itemsize
+                out[at : at + itemsize] = reg[32 * k + j * itemsize : 32 * k + (j + 1) * itemsize]
+    return bytes(out)
+
+
+def unaligned_load_oracle(ub: bytes, addr: int) -> bytes:
+    """LoadUnAlign (after LoadUnAlignPre at the stream's start) and Load: the 256 bytes at addr."""
+    return bytes(ub[addr : addr + 256])
+
+
+def unaligned_store_oracle(ub: bytes, writes: Sequence[tuple[int, bytes]]) -> bytes:
+    """An unaligned store stream flushed by StoreUnAlignPost (and Store): each call's bytes at
+    its address, nothing else."""
+    out = bytearray(ub)
+    for addr, data in writes:
+        out[addr : addr + len(data)] = data
+    return bytes(out)
+
+
+def mask_unaligned_bytes(bits: Sequence[int], itemsize: int) -> bytes:
+    """MaskReg StoreUnAlign: bits 0, w, 2w, … (w = itemsize) packed 8 to a byte, LSB first."""
+    kept = [bits[i] for i in range(0, 256, itemsize)]
+    return bytes(sum(kept[8 * b + j] << j for j in range(8)) for b in range(len(kept) // 8))
+
+
+def gather_oracle(ub: bytes, base: int, src_size: int, dst_size: int, index: Sequence[int], active: Sequence[bool]) -> list[int]:
+    """UB Gather: lane i = the src_size-byte element index[i] of base, zero-extended to
+    dst_size bytes; 0 for inactive lanes."""
+    return [int.from_bytes(_elem(ub, base, k, src_size), "little") if a else 0 for k, a in zip(index, active, strict=True)]
+
+
+def gatherb_oracle(ub: bytes, base: int, offsets: Sequence[int], active: Sequence[bool]) -> bytes:
+    """GatherB: block k = 32 bytes at base + offsets[k] (bytes) when active[k], else zeros."""
+    return b"".join(bytes(ub[base + o : base + o + 32]) if a else bytes(32) for o, a in zip(offsets, active, strict=True))
+
+
+def scatter_oracle(ub: bytes, base: int, size: int, values: Sequence[int], index: Sequence[int], active: Sequence[bool]) -> bytes:
+    """Scatter: element index[i] of base (size bytes) = values[i] for active lanes."""
+    out = bytearray(ub)
+    for v, k, a in zip(values, index, active, strict=True):
+        if a:
+            out[base + k * size : base + (k + 1) * size] = (v & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return bytes(out)
+
+
+# --- arithmetic and compound ops (the 基础算术 and 复合计算 pages) ---------------------------------
+#: float type -> (significand bits incl. the implicit one, minimum normal exponent, maximum exponent)
+FORMAT = {"half": (11, -14, 15), "bfloat16": (8, -126, 127), "float32": (24, -126, 127)}
+HALF_MAX = 65504.0
+
+
+def round_exact(q: Fraction, name: str) -> float:
+    """The exact rational `q` rounded once to nearest-even into the float type `name` (gradual
+    underflow; overflow to ±inf). A zero result is +0 (the caller decides a zero's sign)."""
+    p, emin, emax = FORMAT[name]
+    if q == 0:
+        return 0.0
+    sign = -1.0 if q < 0 else 1.0
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    if Fraction(2) ** (e + 1) <= q:
+        e += 1
+    ulp = Fraction(2) ** (max(e, emin) - p + 1)
+    k, rest = divmod(q, ulp)
+    if rest * 2 > ulp or (rest * 2 == ulp and k % 2):
+        k += 1
+    r = k * ulp
+    if r >= Fraction(2) ** (emax + 1):
+        return sign * math.inf
+    return sign * float(r)
+
+
+def _rnd(value: float, name: str) -> Any:
+    """A float64 value that is exact (a product or sum of at most 53 bits) rounded to `name`."""
+    if math.isnan(value) or math.isinf(value) or value == 0:
+        return FLOATS[name](value)
+    return FLOATS[name](round_exact(Fraction(value), name))
+
+
+def _sat_half(value: Any, half_sat: bool) -> Any:
+    """The CTRL[48] saturation mode: half ±inf → ±65504, NaN → 0 (the boundary-value appendix)."""
+    if not half_sat:
+        return value
+    v = float(value)
+    return np.float16(0.0 if math.isnan(v) else max(-HALF_MAX, min(HALF_MAX, v)))
+
+
+def _int_result(name: str, exact: int, saturate: bool) -> int:
+    bits = 8 * ITEMSIZE[name]
+    if saturate and name in ("int16", "int32"):
+        return max(-(1 << (bits - 1)), min((1 << (bits - 1)) - 1, exact))
+    return wrap(exact, bits, name in SIGNED)
+
+
+def _fmax(a: float, b: float, want_max: bool) -> float:
+    """max / min with NaN propagating (src0's first) and -0 < +0."""
+    if math.isnan(a):
+        return a
+    if math.isnan(b):
+        return b
+    if a == 0 and b == 0:
+        neg = (
+            (math.copysign(1, a) < 0) and (math.copysign(1, b) < 0)
+            if want_max
+            else (math.copysign(1, a) < 0 or math.copysign(1, b) < 0)
+        )
+        return -0.0 if neg else 0.0
+    return max(a, b) if want_max else min(a, b)
+
+
+def _fused(name: str, x: float, y: float, z: float) -> Any:
+    """x·y + z rounded once (exact rationals); specials and exact zeros by IEEE 754 in float64."""
+    if not all(map(math.isfinite, (x, y, z))):
+        return FLOATS[name](x * y + z)
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        prod_neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+        return FLOATS[name](-0.0 if prod_neg and math.copysign(1, z) < 0 else 0.0)
+    return FLOATS[name](round_exact(exact, name))
+
+
+def _complex_mul(name: str, a: complex, b: complex, half_sat: bool = False) -> tuple[Any, Any]:
+    """ComplexMulKernel: four products, a difference and a sum, each rounded to the component type
+    (and, for complex32 in the half saturation mode, saturated)."""
+    comp = "half" if name == "complex32" else "float32"
+
+    def r(v: float) -> float:
+        return float(_sat_half(_rnd(v, comp), half_sat and comp == "half"))
+
+    e, f, g, h = r(a.real * b.real), r(a.imag * b.imag), r(a.imag * b.real), r(a.real * b.imag)
+    return FLOATS[comp](r(e - f)), FLOATS[comp](r(g + h))
+
+
+def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bool = False) -> Any:
+    """One lane of `op` (an Ascend name) on Python values of the element type `name`."""
+    if name in COMPLEX:
+        a, b = xs
+        out = (
+            _complex_mul(name, a, b, half_sat)
+            if op in ("Mul", "Muls")
+            else complex_add(name, a, b)
+            if op in ("Add", "Adds")
+            else complex_sub(name, a, b)
+        )
+        return tuple(_sat_half(c, half_sat and name == "complex32") for c in out)
+    if name not in FLOATS:
+        return _int_lane(op, name, *xs, saturate=int_sat)
+    f = [float(x) for x in xs]
+    a = f[0]
+    if op == "Abs":
+        r: Any = FLOATS[name](abs(a))
+    elif op == "Neg":
+        r = FLOATS[name](-a)
+    elif op == "Relu":
+        r = FLOATS[name](a if math.isnan(a) or a > 0 else 0.0)
+    elif op in ("Mul", "Muls"):
+        r = _rnd(float(np.float32(a * f[1])), name) if name == "bfloat16" else _rnd(a * f[1], name)
+    elif op in ("Add", "Adds"):
+        r = float_add(name, a, f[1])
+    elif op == "Sub":
+        r = float_sub(name, a, f[1])
+    elif op in ("Max", "Maxs", "Min", "Mins"):
+        r = FLOATS[name](_fmax(a, f[1], op.startswith("Max")))
+    elif op in ("Prelu", "LeakyRelu"):
+        r = _rnd(a * f[1], name) if math.copysign(1, a) < 0 else FLOATS[name](a)
+    elif op == "AbsSub":
+        r = FLOATS[name](abs(float(float_sub(name, a, f[1]))))
+    elif op == "Axpy":  # (dst, src, scalar)
+        r = _fused(name, f[1], f[2], f[0])
+    elif op == "MulAddDst":  # (dst, src0, src1)
+        r = _fused(name, f[1], f[2], f[0])
+    elif op == "MulDstAdd":
+        r = _fused(name, f[0], f[1], f[2])
+    else:
+        raise AssertionError(op)
+    return _sat_half(r, half_sat and name == "half")
+
+
+def _int_lane(op: str, name: str, *xs: int, saturate: bool) -> int:
+    bits, signed = 8 * ITEMSIZE[name], name in SIGNED
+    a = xs[0]
+    if op == "Abs":
+        return wrap(abs(a), bits, signed)
+    if op == "Neg":
+        return wrap(-a, bits, signed)
+    if op == "Relu":
+        return max(a, 0)
+    if op in ("Max", "Maxs"):
+        return max(a, xs[1])
+    if op in ("Min", "Mins"):
+        return min(a, xs[1])
+    if op in ("Mul", "Muls"):
+        return _int_result(name, a * xs[1], saturate)
+    if op in ("Add", "Adds"):
+        return _int_result(name, a + xs[1], saturate)
+    if op == "Sub":
+        return _int_result(name, a - xs[1], saturate)
+    if op == "AbsSub":
+        return wrap(abs(wrap(a - xs[1], bits, signed)), bits, signed)
+    if op == "Axpy":
+        return wrap(xs[1] * xs[2] + a, bits, signed)
+    if op == "MulAddDst":
+        return wrap(xs[1] * xs[2] + a, bits, signed)
+    raise AssertionError(op)
+
+
+def arith_oracle(
+    op: str,
+    name: str,
+    operands: Sequence[Sequence[Any]],
+    active: Sequence[bool],
+    old: Sequence[Any] | None = None,
+    *,
+    int_sat: bool = False,
+    half_sat: bool = False,
+) -> list[Any]:
+    """dst[i] = active[i] ? op(operands[0][i], operands[1][i], ...) : (old is None ? 0 : old[i]).
+
+    `operands` are per-lane Python values (ints, floats, complex) in the C++ order of the op's
+    inputs (an in-out dst first: Axpy (dst, src, scalar), MulAddDst / MulDstAdd (dst, src0, src1));
+    a scalar operand is given as a list repeating it. int_sat: CTRL[53] = 1; half_sat: CTRL[60] = 1
+    and CTRL[48] = 0."""
+    zero = _zero(name)
+    return [
+        arith_lane(op, name, *xs, int_sat=int_sat, half_sat=half_sat) if m else (zero if old is None else old[i])
+        for i, (m, *xs) in enumerate(zip(active, *operands, strict=True))
+    ]
+
+
+def mull_oracle(name: str, a: Sequence[int], b: Sequence[int], active: Sequence[bool]) -> tuple[list[int], list[int]]:
+    """Mull: (low words, high words) of the exact 64-bit products, both 0 on inactive lanes."""
+    signed = name == "int32"
+    lo = [wrap(x * y, 32, signed) if m else 0 for x, y, m in zip(a, b, active, strict=True)]
+    hi = [wrap((x * y) >> 32, 32, signed) if m else 0 for x, y, m in zip(a, b, active, strict=True)]
+    return lo, hi
+
+
+def complex_abs_oracle(
+    name: str, values: Sequence[complex], active: Sequence[bool], lanes: int, half_sat: bool = False
+) -> list[Any]:
+    """Abs of complex lanes into `lanes` lanes of the component type: re², im², their sum and its
+    square root each rounded to the component type (a subnormal sum is 0); lanes past the source's
+    and inactive lanes 0."""
+    comp = "half" if name == "complex32" else "float32"
+    tiny = 2.0 ** FORMAT[comp][1]
+    out: list[Any] = []
+    for z, m in zip(values, active, strict=True):
+        if not m:
+            out.append(FLOATS[comp](0))
+            continue
+        re2 = float(_sat_half(_rnd(z.real * z.real, comp), half_sat and comp == "half"))
+        im2 = float(_sat_half(_rnd(z.imag * z.imag, comp), half_sat and comp == "half"))
+        total = float(_sat_half(_rnd(re2 + im2, comp), half_sat and comp == "half"))
+        total = 0.0 if abs(total) < tiny else total
+        # math.sqrt rounds correctly to float64; rounding that to half / float32 is innocuous (53 ≥ 2p + 2)
+        out.append(_sat_half(FLOATS[comp](math.sqrt(total)), half_sat and comp == "half"))
+    return out + [FLOATS[comp](0)] * (lanes - len(out))
+
+
 # --- fill, index, rearrange, compress, histogram, move (Duplicate … Move pages) -----------------------
 def duplicate_oracle(value: Any, n: int, active: Sequence[bool] | None = None, old: Sequence[Any] | None = None) -> list[Any]:
     """Duplicate: dst[i] = value (no mask); masked: active ? value : (old is None ? 0 : old[i])."""
@@ -350,7 +687,7 @@ def arange_oracle(name: str, start: Any, decrease: bool = False) -> list[Any]:
     return [wrap(int(start) + k, 8 * ITEMSIZE[name], name in SIGNED) for k in steps]
 
 
-def gather_oracle(src: Sequence[Any], index: Sequence[int]) -> list[Any]:
+def register_gather_oracle(src: Sequence[Any], index: Sequence[int]) -> list[Any]:
     """Register Gather: dst[i] = src[index[i] mod N]."""
     return [src[int(k) % len(src)] for k in index]
 
@@ -571,17 +908,38 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "StoreAlign": store_oracle,
     "LoadAlign/mask": mask_load_oracle,
     "StoreAlign/mask": mask_store_oracle,
+    "LoadAlign/dual": load_dist_oracle,
+    "StoreAlign/dual": store_dist_oracle,
+    "LoadAlign/block": block_load_oracle,
+    "StoreAlign/block": block_store_oracle,
+    "LoadUnAlignPre": unaligned_load_oracle,
+    "LoadUnAlign": unaligned_load_oracle,
+    "Load": unaligned_load_oracle,
+    "StoreUnAlign": unaligned_store_oracle,
+    "StoreUnAlignPost": unaligned_store_oracle,
+    "StoreUnAlign/mask": mask_unaligned_bytes,
+    "Store": unaligned_store_oracle,
+    "Store/count": unaligned_store_oracle,
+    "Gather/ub": gather_oracle,
+    "GatherB": gatherb_oracle,
+    "Scatter": scatter_oracle,
     "Add": add_oracle,
     "Sub": sub_oracle,
     "Add/carry": carry_oracle,
     "Sub/carry": carry_oracle,
     "AddC": carry_oracle,
     "SubC": carry_oracle,
+    **dict.fromkeys(
+        ("Abs", "Relu", "Neg", "Mul", "Max", "Min", "Prelu", "Adds", "Muls", "Maxs", "Mins", "LeakyRelu"), arith_oracle
+    ),
+    **dict.fromkeys(("AbsSub", "Axpy", "MulAddDst", "MulDstAdd"), arith_oracle),
+    "Abs/complex": complex_abs_oracle,
+    "Mull": mull_oracle,
     "Duplicate": duplicate_oracle,
     "Duplicate/masked": duplicate_oracle,
     "Duplicate/reg": duplicate_reg_oracle,
     "Arange": arange_oracle,
-    "Gather/reg": gather_oracle,
+    "Gather/reg": register_gather_oracle,
     "Interleave": interleave_oracle,
     "DeInterleave": deinterleave_oracle,
     "Interleave/mask": mask_interleave_oracle,

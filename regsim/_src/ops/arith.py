@@ -1,20 +1,29 @@
-"""Arithmetic, with and without carry (the Add, Sub, AddC and SubC pages of the Reg API).
+"""Arithmetic (the "基础算术" pages of the Reg API): Add, Sub, AddC, SubC, Abs, Relu, Neg, Mul,
+Max, Min, Mull and the scalar forms Adds, Muls, Maxs, Mins, LeakyRelu, plus Prelu.
 
 Each op is declared once: its spec (operands by role, dtypes on Ascend 950, merge modes), its
 pure lane function and its typed face. `Add` and `Sub` serve two C++ overloads each: a `MaskReg`
 first operand selects the carry-out form, as C++ overload resolution does.
+
+Lane functions of ops whose results the CTRL register changes take `ctrl=` (the value the VF
+started with, regsim._src.ctrl): half results saturate when CTRL[60] = 1 and CTRL[48] = 0, and
+int16 / int32 Add, Adds, Sub, Mul, Muls saturate when CTRL[53] = 1 (the boundary-value appendix,
+"Reg矢量计算接口边界值汇总", second column).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, Final, Literal, TypeVar, overload
 
+import ml_dtypes
 import numpy as np
 
 from regsim._src import dtypes as dt
+from regsim._src.ctrl import LAUNCH_CTRL, half_saturates, int_saturates
 from regsim._src.enums import MaskMergeMode
-from regsim._src.executors import Elementwise
+from regsim._src.executors import Elementwise, ElementwiseMulti, Magnitude
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -30,6 +39,7 @@ from regsim._src.spec import (
     pred,
     reg,
     register,
+    scalar,
 )
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
@@ -60,6 +70,51 @@ SubMode = Literal[MaskMergeMode.ZEROING]
 
 
 # --- lane semantics ------------------------------------------------------------------------------
+_F16 = np.dtype(np.float16)
+_HALF_MAX = np.float16(65504.0)
+_SATURABLE = (np.dtype(np.int16), np.dtype(np.int32))
+
+
+def saturate_half(out: Any, ctrl: int) -> Any:
+    """The CTRL[48] saturation mode (the SetCtrlSpr page; the boundary-value appendix's
+    "饱和模式" column): half results +inf → 65504, -inf → -65504, NaN → 0. complex32 results
+    are pairs of halves. Other types, and the INF/NAN mode, pass through."""
+    if not half_saturates(ctrl) or out.dtype not in (_F16, dt.complex32.np_dtype):
+        return out
+    halves = np.asarray(out).view(np.float16)
+    halves = np.where(np.isnan(halves), np.float16(0), np.clip(halves, -_HALF_MAX, _HALF_MAX))
+    return halves.view(out.dtype).reshape(np.shape(out))
+
+
+def half_saturating(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The lane function `f` with the CTRL[48] half saturation applied to its result."""
+
+    @functools.wraps(f)
+    def lane(*args: Any, ctrl: int = LAUNCH_CTRL) -> Any:
+        return saturate_half(f(*args), ctrl)
+
+    return lane
+
+
+def int_saturating(f: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    """The binary lane function `f` (+, -, ×) with the CTRL register's modes: int16 / int32
+    results saturate to the type's range when CTRL[53] = 1 (the SetCtrlSpr page: "1'b1：饱和模式，
+    溢出值饱和到±MAX"), computed exactly in int64 (|int32 × int32| < 2**62); other results as
+    `f`, half ones saturated by CTRL[48]."""
+
+    @functools.wraps(f)
+    def lane(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+        if a.dtype in _SATURABLE and int_saturates(ctrl):
+            info = np.iinfo(a.dtype)
+            return np.clip(
+                f(a.astype(np.int64), np.int64(b) if np.ndim(b) == 0 else b.astype(np.int64)), info.min, info.max
+            ).astype(a.dtype)
+        return saturate_half(f(a, b), ctrl)
+
+    return lane
+
+
+@int_saturating
 def add(a: Any, b: Any) -> Any:
     """a + b. Integers wrap (numpy's fixed-width arithmetic is modular, as the hardware); floats
     round once to nearest-even (numpy computes half/bf16 in float32 and rounds back, which for +
@@ -67,8 +122,9 @@ def add(a: Any, b: Any) -> Any:
     return a + b
 
 
+@int_saturating
 def sub(a: Any, b: Any) -> Any:
-    """a - b, wrapping / rounded as `add`."""
+    """a - b, wrapping / rounded as `add`; (-0) - (-0) = +0 as IEEE 754 says (numpy does)."""
     return a - b
 
 
@@ -100,12 +156,12 @@ def _last_known(known: Any) -> Any:
     return np.maximum.accumulate(np.where(known, rows, -1), axis=0)
 
 
-def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode) -> Any:
+def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, ctrl: int = LAUNCH_CTRL) -> Any:
     """acc = Add(acc, x) across iterations (integers, which wrap, so a running sum is exact):
     MERGING keeps acc on inactive lanes, ZEROING resets it to 0 there."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
-    if init.dtype.kind not in "iu":
-        return None  # floats: each sum rounds; the loop runs in order
+    if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
+        return None  # floats: each sum rounds; saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
     sums = np.cumsum(np.where(active, x, 0).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
     start = np.broadcast_to(init.view(unsigned), sums.shape)
@@ -116,7 +172,9 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     return np.where(reset < 0, start + sums, sums - before).view(init.dtype)
 
 
-def carry_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, subtract: bool = False) -> Any:
+def carry_scan(
+    operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, subtract: bool = False, ctrl: int = LAUNCH_CTRL
+) -> Any:
     """AddC / SubC with its carry chained across iterations (carry out of one = carry in of the
     next): a generate/propagate prefix scan. Lane i of iteration b generates a carry when
     a + b overflows, propagates the incoming one when a + b is all ones, and (inactive) kills it."""
@@ -159,7 +217,8 @@ def _carry(with_carry_in: bool) -> tuple[Any, ...]:
 
 
 _ARITH = DOC + "基础算术/"
-_EW = Elementwise()
+_EW = Elementwise(ctrl=True)
+_EW_PLAIN = Elementwise()
 _LANES = Batching.ELEMENTWISE
 
 register(
@@ -197,7 +256,7 @@ register(
         "carry",
         "arith",
         _carry(False),
-        _EW,
+        _EW_PLAIN,
         "{carry[i], dst[i]} = mask[i] ? (u32)src0[i] + (u32)src1[i] : {0, 0}",
         _ARITH + "Add.md",
         _LANES,
@@ -211,7 +270,7 @@ register(
         "carry",
         "arith",
         _carry(False),
-        _EW,
+        _EW_PLAIN,
         "{carry[i], dst[i]} = mask[i] ? {0, src0[i]} + {0, ~src1[i]} + 1 : {0, 0}   (carry = no borrow)",
         _ARITH + "Sub.md",
         _LANES,
@@ -225,7 +284,7 @@ register(
         "",
         "arith",
         _carry(True),
-        _EW,
+        _EW_PLAIN,
         "{carry[i], dst[i]} = mask[i] ? (u32)src0[i] + (u32)src1[i] + carry_src[i] : {0, 0}",
         _ARITH + "AddC.md",
         _LANES,
@@ -241,7 +300,7 @@ register(
         "",
         "arith",
         _carry(True),
-        _EW,
+        _EW_PLAIN,
         "{carry[i], dst[i]} = mask[i] ? {0, src0[i]} + {0, ~src1[i]} + carry_src[i] : {0, 0}",
         _ARITH + "SubC.md",
         _LANES,
@@ -283,4 +342,409 @@ def AddC(
 @face("SubC")
 def SubC(
     carry: MaskReg, dst_reg: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], carry_src: MaskReg, mask: MaskReg
+) -> None: ...
+
+
+# =================================================================================================
+# Abs, Relu, Neg, Mul, Max, Min, Mull, Prelu and the scalar forms Adds, Muls, Maxs, Mins, LeakyRelu
+# =================================================================================================
+def _set(*types: type[dt.DType]) -> frozenset[type[dt.DType]]:
+    return frozenset(types)
+
+
+ABS: Final = _set(dt.int8, dt.int16, dt.half, dt.int32, dt.float32, dt.int64)
+RELU: Final = _set(dt.half, dt.int32, dt.float32, dt.int64)
+MUL: Final = _set(
+    dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32, dt.int64, dt.uint64, dt.complex64
+)
+MAX_MIN: Final = _set(
+    dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64
+)
+MULS: Final = MUL - {dt.bfloat16}
+MULL: Final = CARRY
+SLOPE: Final = _set(dt.half, dt.float32)
+
+AbsT = TypeVar("AbsT", dt.int8, dt.int16, dt.half, dt.int32, dt.float32, dt.int64)
+ReluT = TypeVar("ReluT", dt.half, dt.int32, dt.float32, dt.int64)
+MulT = TypeVar(
+    "MulT",
+    dt.int16,
+    dt.uint16,
+    dt.half,
+    dt.bfloat16,
+    dt.int32,
+    dt.uint32,
+    dt.float32,
+    dt.complex32,
+    dt.int64,
+    dt.uint64,
+    dt.complex64,
+)
+MulsT = TypeVar(
+    "MulsT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.complex32, dt.int64, dt.uint64, dt.complex64
+)
+MaxT = TypeVar(
+    "MaxT", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64
+)
+SlopeT = TypeVar("SlopeT", dt.half, dt.float32)
+ZeroingOnly = Literal[MaskMergeMode.ZEROING]
+#: a C++ scalar argument: converted to the register's element type (docs/semantics-decisions.md §12)
+Scalar = int | float | complex | np.number[Any]
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_SIGN: dict[int, Any] = {2: np.uint16(0x8000), 4: np.uint32(0x80000000)}
+
+
+def _is_float(a: Any) -> bool:
+    return bool(a.dtype.kind == "f" or a.dtype == _BF16)
+
+
+def _bits(a: Any) -> Any:
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+# --- lane semantics ------------------------------------------------------------------------------
+@half_saturating
+def abs_(a: Any) -> Any:
+    """|a|. Floats clear the sign bit (the boundary table: -0 → 0, -inf → inf, NaN stays NaN);
+    integers wrap (the Abs page: "srcReg为-128，其绝对值128会被截断成-128")."""
+    if _is_float(a):
+        return (_bits(a) & ~_SIGN[a.dtype.itemsize]).view(a.dtype)
+    return np.abs(a)  # numpy's abs of the minimum wraps to the minimum, as the page says
+
+
+@half_saturating
+def neg(a: Any) -> Any:
+    """-a. Floats flip the sign bit (the precision appendix: "Neg | 符号位取反": 0 ↔ -0, NaN
+    kept); integers wrap (-MIN = MIN)."""
+    if _is_float(a):
+        return (_bits(a) ^ _SIGN[a.dtype.itemsize]).view(a.dtype)
+    return np.negative(a)
+
+
+@half_saturating
+def relu(a: Any) -> Any:
+    """max(a, 0): the boundary table gives -0 → +0, NaN → NaN, -inf → 0."""
+    zero = a.dtype.type(0)
+    if _is_float(a):
+        return np.where(np.isnan(a) | (a > zero), a, zero)
+    return np.maximum(a, zero)
+
+
+def _nan_first(a: Any, b: Any, r: Any) -> Any:
+    """NaN propagates (the Max/Min boundary tables: "nan | any → nan"): src0's NaN, else src1's."""
+    return np.where(np.isnan(a), a, np.where(np.isnan(b), b, r))
+
+
+@half_saturating
+def max_(a: Any, b: Any) -> Any:
+    """max(a, b) with -0 < +0 (the Max page: "srcReg0为-0，srcReg1为+0 … 输出dstReg为+0") and NaN
+    propagating. Integers: numpy's maximum."""
+    if not _is_float(a):
+        return np.maximum(a, b)
+    r = np.where(a > b, a, b)
+    zeros = (a == 0) & (b == 0)
+    r = np.where(zeros & ~np.signbit(a), a, r)  # +0 if either is +0
+    return _nan_first(a, b, r)
+
+
+@half_saturating
+def min_(a: Any, b: Any) -> Any:
+    """min(a, b) with -0 < +0 (the Min page: "srcReg0为-0，srcReg1为+0 … 输出dstReg为-0") and NaN
+    propagating."""
+    if not _is_float(a):
+        return np.minimum(a, b)
+    r = np.where(a < b, a, b)
+    zeros = (a == 0) & (b == 0)
+    r = np.where(zeros & np.signbit(a), a, r)  # -0 if either is -0
+    return _nan_first(a, b, r)
+
+
+def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """The library's ComplexMulKernel: e = ar·br, f = ai·bi, g = ai·br, h = ar·bi; re = e - f,
+    im = g + h, each a separately rounded op of the component type (not fused) and, for
+    complex32 in the half saturation mode, each saturated."""
+    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
+    x = a.view(comp)
+    y = np.asarray(b).reshape(np.shape(b) or (1,)).view(comp)
+    ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
+
+    def step(v: Any) -> Any:
+        return saturate_half(v, ctrl)
+
+    out = np.empty_like(x)
+    out[..., 0::2] = step(step(ar * br) - step(ai * bi))
+    out[..., 1::2] = step(step(ai * br) + step(ar * bi))
+    return out.view(a.dtype)
+
+
+@int_saturating
+def _real_mul(a: Any, b: Any) -> Any:
+    if a.dtype == _BF16:
+        return (a.astype(np.float32) * np.float32(b) if np.ndim(b) == 0 else a.astype(np.float32) * b.astype(np.float32)).astype(
+            _BF16
+        )
+    return a * b
+
+
+def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """a × b. Integers keep the low bits (the Mul page: "输出结果为不饱和模式"; int16 / int32
+    saturate with CTRL[53] = 1). half and float round once: a half product has at most 22
+    significant bits and lies in [2**-48, 2**32], so numpy's float32 product is exact and its
+    rounding back to half is the only one; float32 is numpy's IEEE product. bfloat16 is, as the
+    precision appendix defines it, rint_to_bf16(Mul(cast_to_f32(x), cast_to_f32(y))) (exact
+    except below float32's normal range). Complex types: `complex_mul`."""
+    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+        return complex_mul(a, b, ctrl=ctrl)
+    return _real_mul(a, b, ctrl=ctrl)
+
+
+def mull(a: Any, b: Any) -> tuple[Any, Any]:
+    """(low, high) 32-bit words of the exact 64-bit product (signed for int32, unsigned for
+    uint32); the high word is the product shifted right arithmetically."""
+    wide = np.int64 if a.dtype == np.int32 else np.uint64
+    p = a.astype(wide) * b.astype(wide)
+    return p.astype(a.dtype), (p >> wide(32)).astype(a.dtype)
+
+
+@half_saturating
+def prelu(a: Any, slope: Any) -> Any:
+    """signbit(a) ? a × slope : a — the sign-bit reading of "src > 0 ? src : src × slope" the
+    Prelu / LeakyRelu boundary tables require (+0 with slope inf or NaN → 0.0, -0 with NaN → NaN;
+    docs/semantics-decisions.md §22). The product rounds once, as Mul's."""
+    return np.where(np.signbit(a), a * slope, a)
+
+
+def complex_abs(src: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """|z| as the library's ComplexAbsKernel computes it, four vector ops in the component type:
+    Mul(re², re, re); Mul(im², im, im); Add(s, re², im²); Sqrt(dst, s). Each rounds (and, in the
+    half saturation mode, saturates) on its own, so a complex32 |z| overflows to inf once re² or
+    im² exceeds 65504. Sqrt is taken correctly rounded (the precision appendix allows it 1 ulp;
+    float32's sqrt rounded to half is one correct rounding, 24 ≥ 2·11 + 2) and, as that appendix
+    says it does "not support denormalized numbers", a subnormal sum counts as 0."""
+    comp = np.float16 if src.dtype == dt.complex32.np_dtype else np.float32
+    x = src.view(comp)
+    re, im = x[..., 0::2], x[..., 1::2]
+    total = add(mul(re, re, ctrl=ctrl), mul(im, im, ctrl=ctrl), ctrl=ctrl)
+    total = np.where(np.abs(total) < np.finfo(comp).tiny, comp(0), total)
+    return saturate_half(np.sqrt(total.astype(np.float32)).astype(comp), ctrl)
+
+
+# --- specs ---------------------------------------------------------------------------------------
+def _unary(dtypes: frozenset[type[dt.DType]]) -> tuple[Any, ...]:
+    return (
+        reg("dst_reg", Role.OUT, OneOf(dtypes)),
+        reg("src_reg", dtypes=SameAs("dst_reg")),
+        pred(),
+        enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+    )
+
+
+def _with_scalar(dtypes: frozenset[type[dt.DType]], dst_role: Role = Role.OUT) -> tuple[Any, ...]:
+    return (
+        reg("dst_reg", dst_role, OneOf(dtypes)),
+        reg("src_reg", dtypes=SameAs("dst_reg")),
+        scalar("scalar_value", "dst_reg"),
+        pred(),
+        enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+    )
+
+
+_UNARY_C = ("dst_reg", "src_reg", "mask")
+_BINARY_C = ("dst_reg", "src_reg0", "src_reg1", "mask")
+_SCALAR_C = ("dst_reg", "src_reg", "scalar_value", "mask")
+_Z = (ZEROING,)
+_ZM = (ZEROING, MERGING)
+
+for _name, _dtypes, _lane, _eq, _c in (
+    ("Abs", ABS, abs_, "dst[i] = mask[i] ? |src[i]| : 0   (integers wrap: |-128| = -128)", "asc_abs"),
+    ("Relu", RELU, relu, "dst[i] = mask[i] ? max(src[i], 0) : 0   (-0 -> +0)", "asc_relu"),
+    ("Neg", ABS, neg, "dst[i] = mask[i] ? -src[i] : 0   (floats: sign bit flipped)", "asc_neg"),
+):
+    register(
+        OpSpec(
+            _name, "", "arith", _unary(_dtypes), _EW, _eq, _ARITH + f"{_name}.md", _LANES, lane=_lane, c_api=CName(_c, _UNARY_C)
+        )
+    )
+
+for _name, _dtypes, _modes, _lane, _eq, _c in (
+    ("Mul", MUL, _Z, mul, "dst[i] = mask[i] ? src0[i] * src1[i] : 0", "asc_mul"),
+    (
+        "Max",
+        MAX_MIN,
+        _ZM,
+        max_,
+        "dst[i] = mask[i] ? max(src0[i], src1[i]) : (ZEROING ? 0 : dst[i])   (-0 < +0, NaN wins)",
+        "asc_max",
+    ),
+    (
+        "Min",
+        MAX_MIN,
+        _ZM,
+        min_,
+        "dst[i] = mask[i] ? min(src0[i], src1[i]) : (ZEROING ? 0 : dst[i])   (-0 < +0, NaN wins)",
+        "asc_min",
+    ),
+    ("Prelu", SLOPE, _Z, prelu, "dst[i] = mask[i] ? (signbit(src0[i]) ? src0[i] * src1[i] : src0[i]) : 0", "asc_prelu"),
+):
+    register(
+        OpSpec(
+            _name,
+            "",
+            "arith",
+            _binary(_dtypes, _modes),
+            _EW,
+            _eq,
+            _ARITH + f"{_name}.md",
+            _LANES,
+            lane=_lane,
+            c_api=CName(_c, _BINARY_C),
+        )
+    )
+
+for _name, _dtypes, _lane, _eq, _c in (
+    ("Adds", ADD_SUB, add, "dst[i] = mask[i] ? src[i] + scalar : 0", "asc_add_scalar"),
+    ("Muls", MULS, mul, "dst[i] = mask[i] ? src[i] * scalar : 0", "asc_mul_scalar"),
+    ("Maxs", MAX_MIN, max_, "dst[i] = mask[i] ? max(src[i], scalar) : 0   (-0 < +0, NaN wins)", "asc_max_scalar"),
+    ("Mins", MAX_MIN, min_, "dst[i] = mask[i] ? min(src[i], scalar) : 0   (-0 < +0, NaN wins)", "asc_min_scalar"),
+    ("LeakyRelu", SLOPE, prelu, "dst[i] = mask[i] ? (signbit(src[i]) ? src[i] * scalar : src[i]) : 0", "asc_leakyrelu"),
+):
+    register(
+        OpSpec(
+            _name,
+            "",
+            "arith",
+            _with_scalar(_dtypes),
+            _EW,
+            _eq,
+            _ARITH + f"{_name}.md",
+            _LANES,
+            lane=_lane,
+            c_api=CName(_c, _SCALAR_C),
+        )
+    )
+
+for _src, _dst in ((dt.complex32, dt.half), (dt.complex64, dt.float32)):
+    register(
+        OpSpec(
+            "Abs",
+            f"complex_{_src.itemsize * 8}",
+            "arith",
+            (
+                reg("dst_reg", Role.OUT, OneOf(_set(_dst))),
+                reg("src_reg", dtypes=OneOf(_set(_src))),
+                pred(),
+                enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+            ),
+            Magnitude(),
+            f"dst[i] = mask[i] ? sqrt(re(src[i])² + im(src[i])²) : 0   ({_src.name} → {_dst.name}, each step rounded)",
+            _ARITH + "Abs.md",
+            _LANES,
+            lane=complex_abs,
+        )
+    )
+
+register(
+    OpSpec(
+        "Mull",
+        "",
+        "arith",
+        (
+            reg("dst_reg0", Role.OUT, OneOf(MULL)),
+            reg("dst_reg1", Role.OUT, SameAs("dst_reg0")),
+            reg("src_reg0", dtypes=SameAs("dst_reg0")),
+            reg("src_reg1", dtypes=SameAs("dst_reg0")),
+            pred(),
+        ),
+        ElementwiseMulti(),
+        "{dst1[i], dst0[i]} = mask[i] ? (64-bit) src0[i] * src1[i] : {0, 0}",
+        _ARITH + "Mull.md",
+        _LANES,
+        lane=mull,
+        c_api=CName("asc_mull", ("dst_reg0", "dst_reg1", "src_reg0", "src_reg1", "mask")),
+    )
+)
+
+
+# --- typed faces ---------------------------------------------------------------------------------
+@overload
+def Abs(dst_reg: RegTensor[AbsT], src_reg: RegTensor[AbsT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Abs(dst_reg: RegTensor[dt.half], src_reg: RegTensor[dt.complex32], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Abs(dst_reg: RegTensor[dt.float32], src_reg: RegTensor[dt.complex64], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@face("Abs")
+def Abs(*args: Any, **kwargs: Any) -> None: ...
+
+
+@face("Relu")
+def Relu(dst_reg: RegTensor[ReluT], src_reg: RegTensor[ReluT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+
+
+@face("Neg")
+def Neg(dst_reg: RegTensor[AbsT], src_reg: RegTensor[AbsT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+
+
+@face("Mul")
+def Mul(
+    dst_reg: RegTensor[MulT], src_reg0: RegTensor[MulT], src_reg1: RegTensor[MulT], mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+
+
+@face("Max")
+def Max(
+    dst_reg: RegTensor[MaxT], src_reg0: RegTensor[MaxT], src_reg1: RegTensor[MaxT], mask: MaskReg, *, mode: AddMode = ...
+) -> None: ...
+
+
+@face("Min")
+def Min(
+    dst_reg: RegTensor[MaxT], src_reg0: RegTensor[MaxT], src_reg1: RegTensor[MaxT], mask: MaskReg, *, mode: AddMode = ...
+) -> None: ...
+
+
+@face("Prelu")
+def Prelu(
+    dst_reg: RegTensor[SlopeT],
+    src_reg0: RegTensor[SlopeT],
+    src_reg1: RegTensor[SlopeT],
+    mask: MaskReg,
+    *,
+    mode: ZeroingOnly = ...,
+) -> None: ...
+
+
+@face("Mull")
+def Mull(
+    dst_reg0: RegTensor[C], dst_reg1: RegTensor[C], src_reg0: RegTensor[C], src_reg1: RegTensor[C], mask: MaskReg
+) -> None: ...
+
+
+@face("Adds")
+def Adds(
+    dst_reg: RegTensor[AddT], src_reg: RegTensor[AddT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+
+
+@face("Muls")
+def Muls(
+    dst_reg: RegTensor[MulsT], src_reg: RegTensor[MulsT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+
+
+@face("Maxs")
+def Maxs(
+    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+
+
+@face("Mins")
+def Mins(
+    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+
+
+@face("LeakyRelu")
+def LeakyRelu(
+    dst_reg: RegTensor[SlopeT], src_reg: RegTensor[SlopeT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...

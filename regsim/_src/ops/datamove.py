@@ -12,9 +12,21 @@ from typing import Any, Final, TypeVar, overload
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
-from regsim._src.executors import AddrGen, LoadAligned, StoreAligned, Unmodelled
+from regsim._src.executors import (
+    AddrGen,
+    BlockCopy,
+    BlockGather,
+    LoadAligned,
+    StoreAligned,
+    UbGather,
+    UbScatter,
+    UnalignFlush,
+    UnalignLoad,
+    UnalignPre,
+    UnalignStore,
+)
 from regsim._src.memory import UbPtr
-from regsim._src.registers import AddrReg, MaskReg, RegTensor
+from regsim._src.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore
 from regsim._src.spec import (
     DOC,
     Batching,
@@ -34,7 +46,27 @@ from regsim._src.spec import (
 )
 
 T = TypeVar("T", bound=dt.DType)
+#: b8/b16/b32: the DataBlock forms
+TB = TypeVar(
+    "TB",
+    dt.bool_, dt.int8, dt.uint8, dt.int4x2, dt.hifloat8, dt.fp8_e4m3fn, dt.fp8_e5m2, dt.fp8_e8m0, dt.fp4x2_e2m1, dt.fp4x2_e1m2,
+    dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32,
+)  # fmt: skip
+#: b16/b32: the MaskReg StoreUnAlign
+TM = TypeVar("TM", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32)
+#: Gather's destination, source and index types; Scatter's data types (= Gather's sources)
+GD = TypeVar("GD", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
+GS = TypeVar(
+    "GS", dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64
+)
+GI = TypeVar("GI", dt.uint16, dt.uint32, dt.uint64)
 ALL: Final = frozenset(dt.ALL_DTYPES)
+B8S: Final = frozenset(
+    {dt.bool_, dt.int8, dt.uint8, dt.int4x2, dt.hifloat8, dt.fp8_e4m3fn, dt.fp8_e5m2, dt.fp8_e8m0, dt.fp4x2_e2m1, dt.fp4x2_e1m2}
+)
+B16S: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.bfloat16})
+B32S: Final = frozenset({dt.int32, dt.uint32, dt.float32, dt.complex32})
+B8_B32: Final = B8S | B16S | B32S
 UPDATE = PostLiteral.POST_MODE_UPDATE
 
 INT32 = (-(2**31), 2**31 - 1)
@@ -82,10 +114,10 @@ def _forms(head: tuple[Operand, ...], tail: tuple[Operand, ...], stride: str) ->
 _IN, _OUT = DOC + "Reg数据搬入/", DOC + "Reg数据搬出/"
 _LOAD_PAGE, _STORE_PAGE = _IN + "连续对齐搬入（LoadAlign）.md", _OUT + "连续对齐搬出（StoreAlign）.md"
 _MEM = Batching.MEMORY
-
-
-def _not_yet(form: str) -> str:
-    return f"the other overloads (regsim does not model the {form} form yet)"
+_SEQ = Batching.SEQUENTIAL
+BLOCK_WHY = "no batching rule for DataBlock copies yet (per-block predication, block-strided addresses)"
+STREAM_WHY = "an unaligned stream carries its 32-byte buffer from one call to the next"
+GATHER_WHY = "no batching rule for data-dependent UB addresses yet"
 
 
 def _variant(*parts: str) -> str:
@@ -139,15 +171,15 @@ for _form, _ops in _forms(_DUAL_IN, (), "post_update_stride").items():
             _variant("dual", _form),
             "datamove",
             (*_ops, enum_param("dist", LoadDist)),
-            Unmodelled(),
-            "dst0, dst1 = de-interleaved src_addr (DINTLV)",
+            LoadAligned(is_mask=False, dual=True),
+            "dst0[i], dst1[i] = src_addr[2i], src_addr[2i+1]  (DINTLV_B8/B16/B32: 512 B de-interleaved at the dist width)",
             _LOAD_PAGE,
             _MEM,
-            unmodelled=_not_yet("dual-register DINTLV"),
+            aliases=("DataCopy",),
         )
     )
 _BLOCK_IN = (
-    reg("dst_reg", Role.OUT, OneOf(ALL)),
+    reg("dst_reg", Role.OUT, OneOf(B8_B32)),
     Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg")),
     int_param("data_block_stride", "uint32_t", UINT32),
 )
@@ -158,7 +190,7 @@ for _form, _ops in {
         int_param("repeat_stride", "uint32_t", UINT32),
         pred(),
         enum_param("data_mode", DataCopyMode),
-        _post("")[1],
+        enum_param("post_mode", PostLiteral),
     ),
 }.items():
     register(
@@ -167,11 +199,12 @@ for _form, _ops in {
             _form,
             "datamove",
             _ops,
-            Unmodelled(),
-            "DataBlock-strided load",
+            BlockCopy(load=True),
+            "dst block k = any lane of block k active ? src_addr[k * data_block_stride * 32 B, +32 B) : 0  (k < 8)",
             _IN + "非连续对齐搬入（LoadAlign）.md",
-            _MEM,
-            unmodelled=_not_yet("DataBlock (DATA_BLOCK_COPY)"),
+            _SEQ,
+            sequential_reason=BLOCK_WHY,
+            aliases=("DataCopy",),
         )
     )
 
@@ -220,16 +253,16 @@ for _form, _ops in {"dual": (*_DUAL_OUT, pred()), "dual_addr": (*_DUAL_OUT, Oper
             _form,
             "datamove",
             (*_ops, enum_param("dist", StoreDist)),
-            Unmodelled(),
-            "dst_addr = interleaved src0, src1 (INTLV)",
+            StoreAligned(is_mask=False, dual=True),
+            "dst_addr[2i], dst_addr[2i+1] = src0[i], src1[i]  (INTLV_B8/B16/B32: 512 B, the mask ignored)",
             _STORE_PAGE,
             _MEM,
-            unmodelled=_not_yet("dual-register INTLV"),
+            aliases=("DataCopy",),
         )
     )
 _BLOCK_OUT = (
     Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")),
-    reg("src_reg", dtypes=OneOf(ALL)),
+    reg("src_reg", dtypes=OneOf(B8_B32)),
     int_param("data_block_stride", "uint32_t", UINT32),
 )
 for _form, _ops in {
@@ -239,7 +272,7 @@ for _form, _ops in {
         int_param("repeat_stride", "uint32_t", UINT32),
         pred(),
         enum_param("data_mode", DataCopyMode),
-        _post("")[1],
+        enum_param("post_mode", PostLiteral),
     ),
 }.items():
     register(
@@ -248,13 +281,213 @@ for _form, _ops in {
             _form,
             "datamove",
             _ops,
-            Unmodelled(),
-            "DataBlock-strided store",
+            BlockCopy(load=False),
+            "mask[i] ? dst_addr[(i // per_block) * data_block_stride * 32 B + i % per_block] = src[i]  (8 blocks of 32 B)",
             _OUT + "非连续对齐搬出（StoreAlign）.md",
-            _MEM,
-            unmodelled=_not_yet("DataBlock (DATA_BLOCK_COPY)"),
+            _SEQ,
+            sequential_reason=BLOCK_WHY,
+            aliases=("DataCopy",),
         )
     )
+
+
+# --- unaligned streams (LoadUnAlign / StoreUnAlign pages), Load and Store --------------------------
+_UNALIGN_IN, _UNALIGN_OUT = _IN + "连续非对齐搬入（LoadUnAlign）.md", _OUT + "连续非对齐搬出（StoreUnAlign）.md"
+_ULOAD = Operand("ureg", Kind.ULOAD, Role.INOUT)
+_USTORE = Operand("ureg", Kind.USTORE, Role.INOUT)
+_AREG = Operand("areg", Kind.ADDR)
+_UPDATE_ONLY = enum_param("post_mode", PostLiteral, UPDATE, accepted=(UPDATE,))
+for _form, _ops in {
+    "": (_ULOAD, Operand("src_addr", Kind.PTR, dtypes=OneOf(ALL))),
+    "addr": (_ULOAD, Operand("src_addr", Kind.PTR, dtypes=OneOf(ALL)), _AREG),
+}.items():
+    register(
+        OpSpec(
+            "LoadUnAlignPre",
+            _form,
+            "datamove",
+            _ops,
+            UnalignPre(),
+            "ureg = the 32 UB bytes of the DataBlock holding src_addr (+ areg)  (starts an unaligned load stream)",
+            _UNALIGN_IN,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
+            aliases=("DataCopyUnAlignPre",),
+        )
+    )
+_UL_HEAD = (
+    reg("dst_reg", Role.OUT, OneOf(ALL)),
+    _ULOAD,
+    Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg")),
+)
+for _form, _ops in {
+    "": _UL_HEAD,
+    "post": (*_UL_HEAD, int_param("post_update_stride", "uint32_t", UINT32), _UPDATE_ONLY),
+    "addr": (*_UL_HEAD, _AREG, int_param("inc", "uint32_t", UINT32)),
+}.items():
+    register(
+        OpSpec(
+            "LoadUnAlign",
+            _form,
+            "datamove",
+            _ops,
+            UnalignLoad(),
+            "dst = the 256 UB bytes at src_addr (+ areg), any alignment, spliced from ureg and the next aligned bytes",
+            _UNALIGN_IN,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
+            aliases=("DataCopyUnAlign",),
+        )
+    )
+register(
+    OpSpec(
+        "Load",
+        "",
+        "datamove",
+        (reg("dst_reg", Role.OUT, OneOf(ALL)), Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg"))),
+        UnalignLoad(fresh=True),
+        "dst = the 256 UB bytes at src_addr, any alignment  (LoadUnAlignPre + LoadUnAlign)",
+        _IN + "Load.md",
+        _SEQ,
+        sequential_reason=STREAM_WHY,
+    )
+)
+_US_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL)), _USTORE)
+for _form, _ops in {
+    "post": (*_US_HEAD, int_param("post_update_stride", "uint32_t", UINT32), _UPDATE_ONLY),
+    "addr": (*_US_HEAD, _AREG, _UPDATE_ONLY),
+}.items():
+    register(
+        OpSpec(
+            "StoreUnAlign",
+            _form,
+            "datamove",
+            _ops,
+            UnalignStore("reg"),
+            "dst_addr[0:n] = src[0:n] through the stream ureg (n = post_update_stride, or a whole register at dst_addr + areg)",
+            _UNALIGN_OUT,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
+            aliases=("DataCopyUnAlign",),
+        )
+    )
+register(
+    OpSpec(
+        "StoreUnAlign",
+        "mask",
+        "datamove",
+        (Operand("dst_addr", Kind.PTR, dtypes=OneOf(B16S | B32S)), Operand("mask", Kind.MASK), _USTORE),
+        UnalignStore("mask"),
+        "dst_addr bytes = mask bits 0, w, 2w, … packed (w = sizeof(T): 16 B for b16, 8 B for b32) through ureg; dst += that",
+        _OUT + "MaskReg非对齐搬出（StoreUnAlign）.md",
+        _SEQ,
+        sequential_reason=STREAM_WHY,
+        aliases=("DataCopyUnAlign",),
+    )
+)
+_UP_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=OneOf(ALL)), _USTORE)
+for _form, _ops in {
+    "post": (*_UP_HEAD, int_param("post_update_stride", "int32_t", INT32), _UPDATE_ONLY),
+    "addr": (*_UP_HEAD, _AREG),
+}.items():
+    register(
+        OpSpec(
+            "StoreUnAlignPost",
+            _form,
+            "datamove",
+            _ops,
+            UnalignFlush(),
+            "UB = the bytes ureg still buffers; ureg empty; POST_MODE_UPDATE: dst_addr += post_update_stride",
+            _UNALIGN_OUT,
+            _SEQ,
+            sequential_reason=STREAM_WHY,
+            aliases=("DataCopyUnAlignPost",),
+        )
+    )
+for _form, _ops in {
+    "": (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL))),
+    "count": (
+        Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")),
+        reg("src_reg", dtypes=OneOf(ALL)),
+        int_param("count", "uint32_t", UINT32),
+    ),
+}.items():
+    register(
+        OpSpec(
+            "Store",
+            _form,
+            "datamove",
+            _ops,
+            UnalignStore("store"),
+            "dst_addr[0:count] = src[0:count], any alignment (count defaults to VL / sizeof(T))",
+            _OUT + "Store.md",
+            _SEQ,
+            sequential_reason=STREAM_WHY,
+        )
+    )
+
+# --- gathers and scatters (离散搬入 / 离散搬出) -------------------------------------------------------
+GATHER_DST: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64})
+GATHER_SRC: Final = GATHER_DST | {dt.int8, dt.uint8}
+INDEX: Final = frozenset({dt.uint16, dt.uint32, dt.uint64})
+register(
+    OpSpec(
+        "Gather",
+        "ub",
+        "datamove",
+        (
+            reg("dst_reg", Role.OUT, OneOf(GATHER_DST)),
+            Operand("src_addr", Kind.PTR, dtypes=OneOf(GATHER_SRC)),
+            reg("index", dtypes=OneOf(INDEX)),
+            pred(),
+        ),
+        UbGather(),
+        "dst[i] = mask[i] ? src_addr[index[i]] : 0  (index in elements; a b8 source zero-extended)",
+        _IN + "离散搬入（Gather）.md",
+        _SEQ,
+        sequential_reason=GATHER_WHY,
+        aliases=("DataCopyGather",),
+    )
+)
+register(
+    OpSpec(
+        "GatherB",
+        "",
+        "datamove",
+        (
+            reg("dst_reg", Role.OUT, OneOf(ALL)),
+            Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg")),
+            reg("index", dtypes=OneOf(frozenset({dt.uint32}))),
+            pred(),
+        ),
+        BlockGather(),
+        "dst block k = mask bit 4k ? src_addr bytes [index[k], index[k] + 32) : 0  (k < 8; index in bytes)",
+        _IN + "离散搬入（GatherB）.md",
+        _SEQ,
+        sequential_reason=GATHER_WHY,
+        aliases=("DataCopyGatherB",),
+    )
+)
+SCATTER_DATA: Final = GATHER_DST | {dt.int8, dt.uint8}
+register(
+    OpSpec(
+        "Scatter",
+        "",
+        "datamove",
+        (
+            Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")),
+            reg("src_reg", dtypes=OneOf(SCATTER_DATA)),
+            reg("index", dtypes=OneOf(INDEX)),
+            pred(),
+        ),
+        UbScatter(),
+        "mask[i] ? dst_addr[index[i]] = src[i]  (index in elements; b8: the even bytes; duplicate active indices refused)",
+        _OUT + "离散搬出（Scatter）.md",
+        _SEQ,
+        sequential_reason=GATHER_WHY,
+        aliases=("DataCopyScatter",),
+    )
+)
 
 
 # --- typed faces ------------------------------------------------------------------------------------
@@ -278,6 +511,39 @@ def LoadAlign(mask: MaskReg, src_addr: UbPtr[Any], /, *, dist: MaskDist = ...) -
 def LoadAlign(mask: MaskReg, src_addr: UbPtr[Any], offset: int, /, *, post_mode: PostLiteral, dist: MaskDist = ...) -> None: ...
 @overload
 def LoadAlign(mask: MaskReg, src_addr: UbPtr[Any], offset: AddrReg, /, *, dist: MaskDist = ...) -> None: ...
+@overload
+def LoadAlign(dst_reg0: RegTensor[T], dst_reg1: RegTensor[T], src_addr: UbPtr[T], /, *, dist: LoadDist) -> None: ...
+@overload
+def LoadAlign(
+    dst_reg0: RegTensor[T],
+    dst_reg1: RegTensor[T],
+    src_addr: UbPtr[T],
+    post_update_stride: int,
+    /,
+    *,
+    post_mode: PostLiteral,
+    dist: LoadDist,
+) -> None: ...
+@overload
+def LoadAlign(
+    dst_reg0: RegTensor[T], dst_reg1: RegTensor[T], src_addr: UbPtr[T], offset: AddrReg, /, *, dist: LoadDist
+) -> None: ...
+@overload
+def LoadAlign(
+    dst_reg: RegTensor[TB], src_addr: UbPtr[TB], data_block_stride: int, mask: MaskReg, /, *, data_mode: DataCopyMode
+) -> None: ...
+@overload
+def LoadAlign(
+    dst_reg: RegTensor[TB],
+    src_addr: UbPtr[TB],
+    data_block_stride: int,
+    repeat_stride: int,
+    mask: MaskReg,
+    /,
+    *,
+    data_mode: DataCopyMode,
+    post_mode: PostLiteral,
+) -> None: ...
 @face("LoadAlign")
 def LoadAlign(*args: Any, **kwargs: Any) -> None:
     """Aligned load from UB into a RegTensor (by its LoadDist) or a MaskReg (MaskDist NORM/US/DS).
@@ -310,6 +576,30 @@ def StoreAlign(dst_addr: UbPtr[Any], mask: MaskReg, /, *, dist: MaskDist = ...) 
 def StoreAlign(dst_addr: UbPtr[Any], mask: MaskReg, offset: int, /, *, post_mode: PostLiteral, dist: MaskDist = ...) -> None: ...
 @overload
 def StoreAlign(dst_addr: UbPtr[Any], mask: MaskReg, offset: AddrReg, /, *, dist: MaskDist = ...) -> None: ...
+@overload
+def StoreAlign(
+    dst_addr: UbPtr[T], src_reg0: RegTensor[T], src_reg1: RegTensor[T], mask: MaskReg, /, *, dist: StoreDist
+) -> None: ...
+@overload
+def StoreAlign(
+    dst_addr: UbPtr[T], src_reg0: RegTensor[T], src_reg1: RegTensor[T], offset: AddrReg, mask: MaskReg, /, *, dist: StoreDist
+) -> None: ...
+@overload
+def StoreAlign(
+    dst_addr: UbPtr[TB], src_reg: RegTensor[TB], data_block_stride: int, mask: MaskReg, /, *, data_mode: DataCopyMode
+) -> None: ...
+@overload
+def StoreAlign(
+    dst_addr: UbPtr[TB],
+    src_reg: RegTensor[TB],
+    data_block_stride: int,
+    repeat_stride: int,
+    mask: MaskReg,
+    /,
+    *,
+    data_mode: DataCopyMode,
+    post_mode: PostLiteral,
+) -> None: ...
 @face("StoreAlign")
 def StoreAlign(*args: Any, **kwargs: Any) -> None:
     """Aligned store of a RegTensor's active lanes (by its StoreDist) or of a MaskReg (NORM/PACK).
@@ -323,3 +613,106 @@ def StoreAlign(*args: Any, **kwargs: Any) -> None:
 def DataCopy(*args: Any, **kwargs: Any) -> None:
     """Legacy name of `LoadAlign` (register first) and `StoreAlign` (pointer first)."""
     (StoreAlign if args and isinstance(args[0], UbPtr) else LoadAlign)(*args, **kwargs)
+
+
+@overload
+def LoadUnAlignPre(ureg: UnalignRegForLoad, src_addr: UbPtr[Any], /) -> None: ...
+@overload
+def LoadUnAlignPre(ureg: UnalignRegForLoad, src_addr: UbPtr[Any], areg: AddrReg, /) -> None: ...
+@face("LoadUnAlignPre")
+def LoadUnAlignPre(*args: Any, **kwargs: Any) -> None:
+    """Start an unaligned load stream: `ureg` buffers the DataBlock holding `src_addr` (+ `areg`)."""
+
+
+@overload
+def LoadUnAlign(dst_reg: RegTensor[T], ureg: UnalignRegForLoad, src_addr: UbPtr[T], /) -> None: ...
+@overload
+def LoadUnAlign(
+    dst_reg: RegTensor[T],
+    ureg: UnalignRegForLoad,
+    src_addr: UbPtr[T],
+    post_update_stride: int,
+    /,
+    *,
+    post_mode: PostLiteral = ...,
+) -> None: ...
+@overload
+def LoadUnAlign(dst_reg: RegTensor[T], ureg: UnalignRegForLoad, src_addr: UbPtr[T], areg: AddrReg, inc: int, /) -> None: ...
+@face("LoadUnAlign")
+def LoadUnAlign(*args: Any, **kwargs: Any) -> None:
+    """Load 256 bytes from any UB address of a stream `LoadUnAlignPre` started; the post-update
+    form then moves `src_addr` by `post_update_stride` elements. A call whose address is not
+    where the stream's buffer left off (without a new `LoadUnAlignPre`) is a `VfContextError`."""
+
+
+@face("Load")
+def Load(dst_reg: RegTensor[T], src_addr: UbPtr[T], /) -> None:
+    """`Load(dst, src)`: 256 bytes from any UB address (LoadUnAlignPre + LoadUnAlign on a private buffer)."""
+
+
+@overload
+def StoreUnAlign(
+    dst_addr: UbPtr[T],
+    src_reg: RegTensor[T],
+    ureg: UnalignRegForStore,
+    post_update_stride: int,
+    /,
+    *,
+    post_mode: PostLiteral = ...,
+) -> None: ...
+@overload
+def StoreUnAlign(
+    dst_addr: UbPtr[T], src_reg: RegTensor[T], ureg: UnalignRegForStore, areg: AddrReg, /, *, post_mode: PostLiteral = ...
+) -> None: ...
+@overload
+def StoreUnAlign(dst_addr: UbPtr[TM], mask: MaskReg, ureg: UnalignRegForStore, /) -> None: ...
+@face("StoreUnAlign")
+def StoreUnAlign(*args: Any, **kwargs: Any) -> None:
+    """Append to an unaligned store stream: bytes up to the last 32-byte boundary reached are
+    written, the rest stays in `ureg` until the next call or `StoreUnAlignPost`. A stream left
+    unflushed when the vector function ends is a `VfContextError` naming the call."""
+
+
+@overload
+def StoreUnAlignPost(
+    dst_addr: UbPtr[Any], ureg: UnalignRegForStore, post_update_stride: int, /, *, post_mode: PostLiteral = ...
+) -> None: ...
+@overload
+def StoreUnAlignPost(dst_addr: UbPtr[Any], ureg: UnalignRegForStore, areg: AddrReg, /) -> None: ...
+@face("StoreUnAlignPost")
+def StoreUnAlignPost(*args: Any, **kwargs: Any) -> None:
+    """Flush an unaligned store stream: write the bytes `ureg` still holds."""
+
+
+@overload
+def Store(dst_addr: UbPtr[T], src_reg: RegTensor[T], /) -> None: ...
+@overload
+def Store(dst_addr: UbPtr[T], src_reg: RegTensor[T], count: int, /) -> None: ...
+@face("Store")
+def Store(*args: Any, **kwargs: Any) -> None:
+    """`Store(dst, src[, count])`: `count` elements (default VL / sizeof(T)) to any UB address."""
+
+
+# `Gather`'s face is in rearrange.py, after the register form is registered: one face serves both
+# overloads (the UB form below and `Gather(dst, src_reg, index_reg)`), so its docstring has both.
+
+
+@face("GatherB")
+def GatherB(dst_reg: RegTensor[T], src_addr: UbPtr[T], index: RegTensor[dt.uint32], mask: MaskReg, /) -> None:
+    """Gather eight DataBlocks from UB at the byte offsets index[0..7]."""
+
+
+@face("Scatter")
+def Scatter(dst_addr: UbPtr[GS], src_reg: RegTensor[GS], index: RegTensor[GI], mask: MaskReg, /) -> None:
+    """Scatter to UB: b8/b16 data with a uint16 index, b32 with uint32, b64 with uint32 or uint64."""
+
+
+DataCopyUnAlignPre = LoadUnAlignPre
+DataCopyUnAlignPost = StoreUnAlignPost
+DataCopyGatherB = GatherB
+DataCopyScatter = Scatter
+
+
+def DataCopyUnAlign(*args: Any, **kwargs: Any) -> None:
+    """Legacy name of `LoadUnAlign` (register first) and `StoreUnAlign` (pointer first)."""
+    (StoreUnAlign if args and isinstance(args[0], UbPtr) else LoadUnAlign)(*args, **kwargs)

@@ -17,6 +17,8 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
 from regsim._src.executors import CompressToAr, CrossLane
+from regsim._src.memory import UbPtr
+from regsim._src.ops.datamove import GD, GI, GS
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -588,10 +590,20 @@ def Duplicate(*args: Any, **kwargs: Any) -> None:
 def Arange(dst_reg: RegTensor[ArangeT], scalar_value: Scalar, /, *, order: IndexOrder = IndexOrder.INCREASE_ORDER) -> None: ...
 
 
-# The UB form `Gather(dst, __ubuf__ T*, index, mask)` (a data-movement op) joins this face as a
-# second @overload when it is registered under "Gather".
-@face("Gather")
+# One face for both C++ overloads of `Gather`: the UB form (datamove.py registers it) and the
+# register form; rearrange.py is imported after datamove.py, so both specs exist here.
+@overload
+def Gather(dst_reg: RegTensor[GD], src_addr: UbPtr[GS], index: RegTensor[GI], mask: MaskReg, /) -> None: ...
+@overload
 def Gather(dst_reg: RegTensor[GatherT], src_reg: RegTensor[GatherT], index_reg: RegTensor[IndexT], /) -> None: ...
+@face("Gather")
+def Gather(*args: Any, **kwargs: Any) -> None:
+    """From UB: (dst, src, index) in (int16, int8|int16, uint16), (uint16, uint8|uint16, uint16),
+    (half|bfloat16, same, uint16), (int32|uint32|float32, same, uint32), (int64|uint64, same,
+    uint32|uint64). From a register: dst[i] = src[index[i] % N], index of the data's width."""
+
+
+DataCopyGather = Gather  # the legacy name of the UB form
 
 
 @overload
