@@ -522,3 +522,71 @@ def test_rearrange_lane_functions_take_leading_axes():
     _batch_agrees(R.mask_pack, [bits0], part=Reg.HighLowPart.HIGHEST)
     _batch_agrees(R.mask_unpack, [bits0], part=Reg.HighLowPart.HIGHEST)
     _batch_agrees(R.mask_move, [bits0, bits1])
+
+
+# --- the AR-form StoreUnAlign / StoreUnAlignPost: Squeeze's bytes appended through AR ------------------
+@rs.simd_vf
+def _squeeze_stream_vf(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8], dtype: Any, repeats: int) -> None:
+    x, y = Reg.RegTensor(dtype), Reg.RegTensor(dtype)
+    m = Reg.MaskReg()
+    u = Reg.UnalignRegForStore()
+    Reg.ClearSpr(spr=rs.AscendC.SpecialPurposeReg.AR)
+    for i in range(repeats):
+        Reg.LoadAlign(x, src + i * (256 // dtype.itemsize))
+        Reg.LoadAlign(m, masks + 32 * i)
+        Reg.Squeeze(y, x, m, store=Reg.GatherMaskMode.STORE_REG)
+        Reg.StoreUnAlign(dst, y, u)  # dst by value: the offset is AR's
+    Reg.StoreUnAlignPost(dst, u)
+
+
+@pytest.mark.parametrize("dtype", SQUEEZE, ids=lambda d: d.name)
+@PER_CASE
+@given(data=st.data())
+def test_squeeze_store_reg_stream(dtype, data):
+    """Per repeat, the selected elements are appended where the last ones ended (AR bytes on from
+    dst); the destination's other bytes keep their old (dirty) values."""
+    repeats = data.draw(st.integers(1, 4), "repeats")
+    n = 256 // dtype.itemsize
+    srcs = [data.draw(rst.registers(dtype), f"src{i}") for i in range(repeats)]
+    masks = [data.draw(rst.masks(dtype, fill="noise"), f"mask{i}") for i in range(repeats)]
+    ub = rs.UnifiedBuffer(32 * 1024)
+    src_t, mask_t, dst_t = ub.alloc(dtype, n * repeats), ub.alloc(rs.uint8, 32 * repeats), ub.alloc(dtype, n * repeats + 32)
+    src_t.set(np.concatenate([r.numpy() for r in srcs]))
+    mask_t.set(np.concatenate([np.packbits(m.bits(), bitorder="little") for m in masks]))
+    dirty = data.draw(rst.lanes(rs.uint8), "dirty")
+    ub.storage.write(dst_t.addr, np.resize(dirty, dst_t.nbytes))
+    before = ub.storage.data.tobytes()
+    rs.asc_vf_call(_squeeze_stream_vf, dst_t.GetPhyAddr(), src_t.GetPhyAddr(), mask_t.GetPhyAddr(), dtype, repeats)
+    chunks = []
+    for r, m in zip(srcs, masks, strict=True):
+        lanes, nbytes = O.squeeze_oracle(bits(r), list(m.lanes(dtype)), dtype.itemsize)
+        chunks.append(b"".join(v.to_bytes(dtype.itemsize, "little") for v in lanes)[:nbytes])
+    want = O.ar_store_oracle(before, dst_t.addr, chunks)
+    got = ub.storage.data.tobytes()
+    O.assert_lanes(np.frombuffer(got, np.uint8), np.frombuffer(want, np.uint8), what="UB after the AR stream")
+    assert ub.spr.ar == O.ar_oracle(["clear", *(len(c) for c in chunks)])
+
+
+def test_ar_store_normal_mode_and_alternation():
+    """POST_MODE_NORMAL stores at dst itself (the kernel advances it); a StoreUnAlign without a
+    STORE_REG Squeeze before it is a VfContextError (the two must alternate)."""
+    ub = rs.UnifiedBuffer()
+    x = ub.alloc(rs.int32, 64)
+    x.set(np.arange(64, dtype=np.int32))
+    y = ub.alloc(rs.int32, 64)
+    y.set(np.full(64, -1, np.int32))
+    with rs.VEC_SCOPE():
+        xr, yr, u = Reg.RegTensor(rs.int32), Reg.RegTensor(rs.int32), Reg.UnalignRegForStore()
+        Reg.LoadAlign(xr, x.GetPhyAddr())
+        Reg.ClearSpr(spr=rs.AscendC.SpecialPurposeReg.AR)
+        Reg.Squeeze(yr, xr, Reg.CreateMask(rs.int32, pattern=Reg.MaskPattern.VL8), store=Reg.GatherMaskMode.STORE_REG)
+        Reg.StoreUnAlign(y.GetPhyAddr(), yr, u, post_mode=Reg.PostLiteral.POST_MODE_NORMAL)
+        Reg.Squeeze(yr, xr, Reg.CreateMask(rs.int32, pattern=Reg.MaskPattern.VL4), store=Reg.GatherMaskMode.STORE_REG)
+        Reg.StoreUnAlign(y.GetPhyAddr() + 8, yr, u, post_mode=Reg.PostLiteral.POST_MODE_NORMAL)
+        Reg.StoreUnAlignPost(y.GetPhyAddr(), u)
+        with pytest.raises(rs.errors.VfContextError, match="alternately"):
+            Reg.StoreUnAlign(y.GetPhyAddr(), yr, u)
+    want = O.ar_store_oracle(
+        np.full(64, -1, np.int32).tobytes(), 0, [np.arange(8, dtype=np.int32).tobytes(), np.arange(4, dtype=np.int32).tobytes()]
+    )
+    O.assert_lanes(y.numpy(), np.frombuffer(want, np.int32), what="POST_MODE_NORMAL stream")

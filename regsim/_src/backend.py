@@ -31,7 +31,7 @@ from regsim._src.registers import (
     lane_count,
     lanes_to_bits,
 )
-from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, message
+from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
 ZEROING = MaskMergeMode.ZEROING
 UINT32_MAX = 2**32 - 1
@@ -325,11 +325,28 @@ class NumpyBackend:
         """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
         self.spr.ar += nbytes
         self.spr.last = nbytes
+        self.spr.unstored = True
 
     def ar_clear(self) -> None:
         """ClearSpr<AR>: AR = 0."""
         self.spr.ar = 0
         self.spr.last = 0
+        self.spr.unstored = False
+
+    def ar_take(self, api: str) -> tuple[int, int]:
+        """For the AR-form StoreUnAlign: (AR before the latest Squeeze, that Squeeze's bytes); a
+        store without a STORE_REG Squeeze since the last one (or since ClearSpr) is an error."""
+        if not self.spr.unstored:
+            raise VfContextError(
+                message(
+                    api,
+                    "AR",
+                    "no Squeeze<T, GatherMaskMode::STORE_REG> since the last AR-form StoreUnAlign or ClearSpr",
+                    "Squeeze (STORE_REG) and StoreUnAlign called alternately (the Squeeze page)",
+                )
+            )
+        self.spr.unstored = False
+        return self.spr.ar - self.spr.last, self.spr.last
 
 
 @functools.cache

@@ -1116,3 +1116,39 @@ class ClearSpecial(Executor):
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         ctx.backend.ar_clear()
+
+
+class ArStore(Executor):
+    """StoreUnAlign(dst, src, ureg), the AR form: the bytes the latest STORE_REG Squeeze counted
+    (its share of AR) appended to the stream at dst + the AR before that Squeeze
+    (POST_MODE_UPDATE), or at dst (POST_MODE_NORMAL: the kernel moves dst itself)."""
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> None:
+        _trait_one(spec, plan, "AR")
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[0]
+        src: RegTensor[Any] = values[1]
+        offset, nbytes = be.ar_take(api)
+        size = src.dtype.itemsize
+        count = nbytes // size
+        total = lane_count(src.dtype, src.trait)
+        if count > total:
+            raise ParameterError(message(api, "AR", f"{nbytes} bytes", f"at most one register ({total * size} bytes)"))
+        lanes = be.lanes(api, "src_reg", src, (np.arange(total) < count, count))
+        addr = ptr.addr + (offset if plan.values["post_mode"] is _POST_UPDATE else 0)
+        _stream_store(
+            ctx, api, ptr, values[2], addr, lanes.view(np.uint8).reshape(-1)[:nbytes], f"{api} (AR form) at UB byte {addr}"
+        )
+
+
+class ArFlush(Executor):
+    """StoreUnAlignPost(dst, ureg), the AR form: write the bytes the stream still buffers."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        u: UnalignRegForStore = values[1]
+        if u.pending.size:
+            ctx.backend.store(plan.spec.name, "dst_addr", u.ptr, [(u.start, u.pending, None)], 1)
+            u.pending = u.pending[:0]

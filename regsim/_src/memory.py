@@ -44,6 +44,8 @@ class SpecialRegisters:
 
     ar: int = 0
     last: int = 0
+    #: a STORE_REG Squeeze's bytes wait for the AR-form StoreUnAlign (the two must alternate)
+    unstored: bool = False
 
 
 class UnifiedBuffer:

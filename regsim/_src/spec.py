@@ -467,6 +467,7 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        fitting.sort(key=lambda s: len(s.positional) != len(args))  # an overload of exactly this arity first
         if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
             fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:

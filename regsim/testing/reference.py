@@ -892,6 +892,17 @@ def local_mem_bar_oracle(src: str, dst: str) -> bool:
     return (src, dst) in MEM_BAR_PAIRS
 
 
+def ar_store_oracle(ub: bytes, base: int, chunks: Sequence[bytes]) -> bytes:
+    """The AR-form StoreUnAlign stream (POST_MODE_UPDATE) after StoreUnAlignPost: each Squeeze's
+    bytes appended at base + the AR before that Squeeze (the running byte count); nothing else changes."""
+    out = bytearray(ub)
+    offset = base
+    for chunk in chunks:
+        out[offset : offset + len(chunk)] = chunk
+        offset += len(chunk)
+    return bytes(out)
+
+
 def ar_oracle(events: Sequence[Any]) -> int:
     """AR after a sequence of events: "clear" (ClearSpr<AR>) or a Squeeze STORE_REG byte count."""
     ar = 0
@@ -959,6 +970,8 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "PairReduceElem": pair_reduce_oracle,
     "LocalMemBar": local_mem_bar_oracle,
     "ClearSpr": ar_oracle,
+    "StoreUnAlign/ar": ar_store_oracle,
+    "StoreUnAlignPost/ar": ar_store_oracle,
 }
 
 
