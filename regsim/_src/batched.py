@@ -352,7 +352,7 @@ class BatchedBackend(NumpyBackend):
             else:
                 np.copyto(view, values, where=lanes)
                 if mode is ZEROING:
-                    np.copyto(view, view.dtype.type(0), where=~lanes)  # (bool registers too)
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
         if state.valid is not None:
             span = state.valid[:, dst._span]
             if full or mode is ZEROING:

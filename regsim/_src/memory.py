@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 from typing import Any, Generic, TypeVar, overload
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -52,6 +53,18 @@ MAX_UB_SIZE = 2**31
 ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
 
 
+@attrs.define
+class SpecialRegisters:
+    """A core's special registers that Reg ops read and write (the Ascend C `ClearSpr` and
+    `Squeeze` pages): `ar`, the AR register (bytes squeezed with GatherMaskMode STORE_REG since
+    the last `ClearSpr<AR>`), and `last`, the byte count of the latest such Squeeze."""
+
+    ar: int = 0
+    last: int = 0
+    #: a STORE_REG Squeeze's bytes wait for the AR-form StoreUnAlign (the two must alternate)
+    unstored: bool = False
+
+
 class UnifiedBuffer:
     """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
 
@@ -71,6 +84,8 @@ class UnifiedBuffer:
         #: as `InitSocState()` leaves it on Ascend 950
         self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
         _CORE.set(self)
+        #: this core's special registers (AR), shared by the VFs started with pointers into this UB
+        self.spr = SpecialRegisters()
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:

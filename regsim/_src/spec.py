@@ -381,7 +381,8 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer),
-        Kind.SCALAR: (int, float, complex, np.number),
+        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
+        Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),
         Kind.ULOAD: (UnalignRegForLoad,),
         Kind.USTORE: (UnalignRegForStore,),
@@ -481,6 +482,7 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        fitting.sort(key=lambda s: len(s.positional) != len(args))  # an overload of exactly this arity first
         if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
             fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:
