@@ -1,6 +1,7 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
-and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the LocalTensor-level APIs are lowerings to come.
+and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
+with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`.
 """
 
 from regsim._src import reg as Reg
@@ -8,6 +9,20 @@ from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
+from regsim._src.memvec import (
+    MASK_PLACEHOLDER,
+    Add,
+    BinaryRepeatParams,
+    Max,
+    Min,
+    Mul,
+    ResetMask,
+    SetMaskCount,
+    SetMaskNorm,
+    SetVectorMask,
+    Sub,
+    UnaryRepeatParams,
+)
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -22,14 +37,26 @@ def GetVecLen() -> int:
 
 __all__ = [
     "CMPMODE",
+    "MASK_PLACEHOLDER",
     "VF_CALL",
+    "Add",
+    "BinaryRepeatParams",
     "GetCtrlSpr",
     "GetVecLen",
+    "Max",
     "MicroAPI",
+    "Min",
+    "Mul",
     "Reg",
     "ResetCtrlSpr",
+    "ResetMask",
     "RoundMode",
     "SetCtrlSpr",
+    "SetMaskCount",
+    "SetMaskNorm",
+    "SetVectorMask",
     "SpecialPurposeReg",
+    "Sub",
     "TPosition",
+    "UnaryRepeatParams",
 ]

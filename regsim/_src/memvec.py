@@ -1,0 +1,551 @@
+"""The memory-level (`LocalTensor`) Ascend C APIs, lowered onto the Reg layer as the 950 library builds them.
+
+On Ascend 950 the library implements `AscendC::Add(dst, src0, src1, ...)` and its siblings as vector
+functions over Reg ops (the "基于指针的C语言编程" guide: "在Memory矢量计算接口内部实现软件封装的Reg矢量计算");
+regsim runs the same VFs, so each API here is a `@simd_vf` kernel over `Reg` calls, never a second numpy
+implementation. This module holds, in one place:
+
+- the memory-vector model: 256 bytes per repeat = 8 DataBlocks of 32 bytes, `BinaryRepeatParams`,
+  `UnaryRepeatParams`, `MASK_PLACEHOLDER`;
+- the core's vector-mask special register and mask mode (`SetVectorMask`, `ResetMask`, `SetMaskCount`,
+  `SetMaskNorm`): the mask is per core like CTRL (one Python context = one core) and the mode is CTRL[56],
+  which the library's `IsCounterMode` reads;
+- one lowering skeleton per family (binary so far: `VecBinaryVFImpl` for the mask/repeat interfaces,
+  `BinaryContinuousImplTemplate` for the first-n interface) and the APIs built on them;
+- `lower(api, *args)`: the Reg-op sequence a call becomes.
+
+A call validates every parameter before it runs; should a Reg op inside the lowering still fail, the UB
+is restored to what it was and the error is raised as the high-level call's, the Reg op's message kept
+as context ("Add: ... (from Reg StoreAlign: ...)").
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar, overload
+
+import attrs
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src import reg as Reg
+from regsim._src.binding import host_api
+from regsim._src.context import Ref, in_vf, simd_vf
+from regsim._src.ctrl import current_ctrl, set_ctrl_bit
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.registers import VL, MaskReg
+from regsim.errors import DTypeError, ParameterError, RegsimError, VfContextError, message
+
+T = TypeVar("T", bound=dt.DType)
+
+REPEAT_BYTES: Final = VL  #: bytes one repeat (iteration) of a memory-level API processes: 256
+BLOCKS_PER_REPEAT: Final = REPEAT_BYTES // ONE_BLOCK_SIZE  #: 8 DataBlocks of 32 bytes
+MAX_REPEAT: Final = 255  #: `repeatTime` is a uint8_t: [0, 255]
+CTRL_COUNTER_MODE: Final = 56  #: CTRL[56] = 1: counter mask mode (the library's `IsCounterMode`)
+_U64: Final = (1 << 64) - 1
+
+
+class _Placeholder(int):
+    """`MASK_PLACEHOLDER`: the mask argument when `is_set_mask=False` (the mask comes from `SetVectorMask`)."""
+
+    def __repr__(self) -> str:
+        return "MASK_PLACEHOLDER"
+
+
+MASK_PLACEHOLDER: Final = _Placeholder(0)
+
+
+# --- the repeat-parameter structs -------------------------------------------------------------------------
+def _uint_field(bits: int) -> Callable[[Any, Any, Any], None]:
+    def check(inst: Any, attribute: Any, value: Any) -> None:
+        if type(value) is not int or not 0 <= value < 1 << bits:
+            c_type = f"uint{bits}_t"
+            raise ParameterError(
+                message(type(inst).__name__, attribute.name, repr(value), f"a {c_type} in [0, {(1 << bits) - 1}]")
+            )
+
+    return check
+
+
+def _stride(default: int, bits: int = 8) -> Any:
+    return attrs.field(default=default, validator=_uint_field(bits))
+
+
+@attrs.frozen
+class BinaryRepeatParams:
+    """`BinaryRepeatParams(dstBlkStride, src0BlkStride, src1BlkStride, dstRepStride, src0RepStride, src1RepStride)`:
+    DataBlock strides inside a repeat and between repeats, in DataBlocks (32 bytes), in the C++ constructor's
+    order, so `BinaryRepeatParams(1, 1, 1, 8, 8, 8)` reads like `{1, 1, 1, 8, 8, 8}`; the C++ defaults are 1
+    for block strides and 8 for repeat strides (contiguous). Each is a uint8_t."""
+
+    dstBlkStride: int = _stride(1)  # noqa: N815 (C++ field name)
+    src0BlkStride: int = _stride(1)  # noqa: N815
+    src1BlkStride: int = _stride(1)  # noqa: N815
+    dstRepStride: int = _stride(8)  # noqa: N815
+    src0RepStride: int = _stride(8)  # noqa: N815
+    src1RepStride: int = _stride(8)  # noqa: N815
+
+
+@attrs.frozen
+class UnaryRepeatParams:
+    """`UnaryRepeatParams(dstBlkStride, srcBlkStride, dstRepStride, srcRepStride)` (the C++ constructor's order;
+    defaults 1, 1, 8, 8; block strides are uint16_t, repeat strides uint8_t)."""
+
+    dstBlkStride: int = _stride(1, 16)  # noqa: N815 (C++ field name)
+    srcBlkStride: int = _stride(1, 16)  # noqa: N815
+    dstRepStride: int = _stride(8)  # noqa: N815
+    srcRepStride: int = _stride(8)  # noqa: N815
+
+
+# --- the core's vector-mask register and mask mode -----------------------------------------------------
+#: SPR.MASK as (maskHigh, maskLow); the launch value selects every element (the library's ResetMask)
+_VECTOR_MASK: contextvars.ContextVar[tuple[int, int]] = contextvars.ContextVar("regsim_vector_mask", default=(_U64, _U64))
+
+
+def _host(api: str) -> None:
+    if in_vf():
+        raise VfContextError(f"{api}: called inside a vector function; accepted: scalar (__aicore__) code, outside any VF")
+
+
+def counter_mode() -> bool:
+    """CTRL[56]: whether the memory-level APIs run in counter mask mode (`SetMaskCount`)."""
+    return bool(current_ctrl() >> CTRL_COUNTER_MODE & 1)
+
+
+def vector_mask() -> tuple[int, int]:
+    """The core's vector mask register as (maskHigh, maskLow)."""
+    return _VECTOR_MASK.get()
+
+
+@host_api("SetMaskCount")
+def SetMaskCount() -> None:
+    """`AscendC::SetMaskCount()`: counter mode (CTRL[56] = 1): a mask argument is an element count."""
+    _host("SetMaskCount")
+    set_ctrl_bit(CTRL_COUNTER_MODE, 1)
+
+
+@host_api("SetMaskNorm")
+def SetMaskNorm() -> None:
+    """`AscendC::SetMaskNorm()`: normal mode (CTRL[56] = 0, the launch value): a mask selects elements per repeat."""
+    _host("SetMaskNorm")
+    set_ctrl_bit(CTRL_COUNTER_MODE, 0)
+
+
+@overload
+def SetVectorMask(T: type[dt.DType], mask_high: int, mask_low: int, /) -> None: ...
+@overload
+def SetVectorMask(T: type[dt.DType], length: int, /) -> None: ...
+@host_api("SetVectorMask")
+def SetVectorMask(T: type[dt.DType], *args: int) -> None:
+    """`AscendC::SetVectorMask<T>(maskHigh, maskLow)` / `SetVectorMask<T>(len)`.
+
+    Two values set the mask register's bits (element i of a repeat is bit i of maskLow, bit i - 64 of
+    maskHigh). One value `len`: in normal mode the first `len` elements of each repeat; in counter
+    mode the element count (maskLow = len, maskHigh = 0)."""
+    _host("SetVectorMask")
+    _check_vec_dtype("SetVectorMask", T)
+    if len(args) == 2:
+        high, low = (_uint("SetVectorMask", n, v, 64) for n, v in zip(("mask_high", "mask_low"), args, strict=True))
+        _VECTOR_MASK.set((high, low))
+    elif len(args) == 1:
+        lanes = VL // T.itemsize
+        if counter_mode():
+            _VECTOR_MASK.set((0, _uint("SetVectorMask", "length", args[0], 32)))
+        else:
+            n = args[0]
+            if type(n) is not int or not 0 <= n <= min(lanes, 128):
+                raise ParameterError(message("SetVectorMask", "length", repr(n), f"an int in [0, {min(lanes, 128)}]"))
+            bits = (1 << n) - 1
+            _VECTOR_MASK.set((bits >> 64, bits & _U64))
+    else:
+        raise ParameterError(message("SetVectorMask", "arguments", len(args), "(mask_high, mask_low) or (length,)"))
+
+
+@host_api("ResetMask")
+def ResetMask() -> None:
+    """`AscendC::ResetMask()`: every bit of the vector mask register set (all elements selected)."""
+    _host("ResetMask")
+    _VECTOR_MASK.set((_U64, _U64))
+
+
+def _uint(api: str, name: str, value: object, bits: int) -> int:
+    if type(value) is not int and not isinstance(value, np.integer):
+        raise ParameterError(message(api, name, repr(value), f"an unsigned {bits}-bit int"))
+    v = int(value)
+    if not 0 <= v < 1 << bits:
+        raise ParameterError(message(api, name, v, f"an unsigned {bits}-bit int in [0, 2**{bits} - 1]"))
+    return v
+
+
+def _check_vec_dtype(api: str, dtype: object) -> None:
+    if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
+        raise DTypeError(message(api, "T", repr(dtype), "a regsim dtype"))
+
+
+def move_mask(dtype: type[dt.DType]) -> MaskReg:
+    """The predicate `Reg::MoveMask<T>()` reads from the vector mask register: element i of a repeat is
+    active when bit i of (maskHigh:maskLow) is set.
+
+    The Reg-level `MoveMask` is not on this branch yet: until it is, the lowerings read the register
+    through this one helper (it makes no Reg call, so a trace does not list it)."""
+    high, low = vector_mask()
+    lanes = VL // dtype.itemsize
+    bits = high << 64 | low
+    active = np.array([bits >> i & 1 for i in range(lanes)], dtype=np.bool_)
+    return MaskReg.from_lanes(dtype, active)
+
+
+# --- errors in the caller's terms, and "a failed call writes nothing" ------------------------------------
+def _run_lowering(api: str, tensors: Sequence[LocalTensor[Any]], vf: Callable[..., None], *args: Any) -> None:
+    """Run the lowering VF; on a Reg-level error restore the UB and raise it as `api`'s."""
+    ub = tensors[0].ub
+    data = ub.storage.data.copy()
+    valid = None if ub.storage.valid is None else ub.storage.valid.copy()
+    try:
+        vf(*args)
+    except RegsimError as e:
+        ub.storage.data[:] = data
+        ub.storage.valid = valid
+        raise type(e)(f"{api}: the call fails in its Reg lowering (from Reg {e})") from e
+
+
+# --- parameter checks -------------------------------------------------------------------------------------
+def _check_tensors(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[str], tensors: Sequence[Any]) -> type[dt.DType]:
+    for name, t in zip(names, tensors, strict=True):
+        if not isinstance(t, LocalTensor):
+            raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
+    dtype: type[dt.DType] = tensors[0].dtype
+    if dtype not in dtypes:
+        accepted = ", ".join(sorted(d.name for d in dtypes))
+        raise DTypeError(message(api, names[0], f"a LocalTensor[{dtype.name}]", f"one of {accepted} for this interface"))
+    for name, t in zip(names[1:], tensors[1:], strict=True):
+        if t.dtype is not dtype:
+            raise DTypeError(message(api, name, f"a LocalTensor[{t.dtype.name}]", f"the dtype of {names[0]} ({dtype.name})"))
+        if t.ub is not tensors[0].ub:
+            raise ParameterError(message(api, name, repr(t), f"a LocalTensor in the same UnifiedBuffer as {names[0]}"))
+    for name, t in zip(names, tensors, strict=True):
+        if t.addr % ONE_BLOCK_SIZE:
+            from regsim.errors import AlignmentError
+
+            raise AlignmentError(message(api, name, f"UB byte {t.addr}", "a start address aligned to 32 bytes"))
+    return dtype
+
+
+def _check_count(api: str, count: object, names: Sequence[str], tensors: Sequence[LocalTensor[Any]]) -> int:
+    if type(count) is not int and not isinstance(count, np.integer):
+        raise ParameterError(message(api, "count", repr(count), "an int"))
+    n = int(count)
+    limit = min(t.size for t in tensors)
+    if not 0 <= n <= limit:
+        smallest = names[[t.size for t in tensors].index(limit)]
+        raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the size of {smallest})"))
+    return n
+
+
+def _check_mask(api: str, dtype: type[dt.DType], mask: object, is_set_mask: bool) -> tuple[bool, int, tuple[int, int] | None]:
+    """(bit mode?, continuous count, (high, low) for bit mode) of a mask argument, range-checked per width
+    (the And page: b16 mask in [1, 128] or mask[0], mask[1] in [0, 2**64 - 1] not both 0; b32 [1, 64] or
+    mask[0] in (0, 2**64 - 1]; b64 [1, 32] or mask[0] in (0, 2**32 - 1])."""
+    lanes = VL // dtype.itemsize
+    bit_mode = isinstance(mask, (list, tuple, np.ndarray))
+    if not is_set_mask:
+        if bit_mode or (mask is not MASK_PLACEHOLDER and mask != 0):
+            raise ParameterError(message(api, "mask", repr(mask), "MASK_PLACEHOLDER when is_set_mask=False"))
+        return False, 0, None
+    if counter_mode():
+        if bit_mode:
+            seq = list(mask)  # type: ignore[call-overload]
+            if len(seq) != 2:
+                raise ParameterError(message(api, "mask", repr(mask), "a uint64_t mask[2]"))
+            return True, _uint(api, "mask[0]", seq[0], 32), None
+        return False, _uint(api, "mask", mask, 32), None
+    if bit_mode:
+        seq = list(mask)  # type: ignore[call-overload]
+        if len(seq) != 2:
+            raise ParameterError(message(api, "mask", repr(mask), "a uint64_t mask[2] (mask[0]: elements 0-63, mask[1]: 64-127)"))
+        low, high = _uint(api, "mask[0]", seq[0], 64), _uint(api, "mask[1]", seq[1], 64)
+        if lanes <= 64 and high:
+            raise ParameterError(message(api, "mask[1]", high, f"0 for {dtype.name} ({lanes} elements per repeat)"))
+        if lanes <= 32 and low >> 32:
+            raise ParameterError(message(api, "mask[0]", low, f"an int in (0, 2**32 - 1] for {dtype.name}"))
+        if low == 0 and high == 0:
+            raise ParameterError(message(api, "mask", repr(mask), "mask[0] and mask[1] not both 0"))
+        return True, 0, (high, low)
+    if type(mask) is not int and not isinstance(mask, np.integer):
+        raise ParameterError(message(api, "mask", repr(mask), "an int (continuous mode) or a mask[2] sequence (bit mode)"))
+    m = int(mask)
+    if not 1 <= m <= min(lanes, 128):
+        raise ParameterError(message(api, "mask", m, f"an int in [1, {min(lanes, 128)}] for {dtype.name}"))
+    return False, m, None
+
+
+def _check_repeat(api: str, repeat_time: object) -> int:
+    if type(repeat_time) is not int and not isinstance(repeat_time, np.integer):
+        raise ParameterError(message(api, "repeat_time", repr(repeat_time), "a uint8_t in [0, 255]"))
+    r = int(repeat_time)
+    if not 0 <= r <= MAX_REPEAT:
+        raise ParameterError(message(api, "repeat_time", r, "a uint8_t in [0, 255]"))
+    return r
+
+
+# --- the binary family --------------------------------------------------------------------------------------
+@simd_vf
+def binary_continuous_vf(func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any) -> None:
+    """`BinaryContinuousImplTemplate<T, RegType, func>` (kernel_operator_vec_binary_continuous_impl.h): the
+    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration."""
+    T = dst.dtype
+    src0_reg = Reg.RegTensor(T, trait=trait)  # RegType src0Reg;
+    src1_reg = Reg.RegTensor(T, trait=trait)  # RegType src1Reg;
+    dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
+    sreg = Ref(cal_count)  # uint32_t sreg = static_cast<uint32_t>(calCount);
+    repeat_stride = VL // T.itemsize * trait.REG_NUM  # GetVecLen() / sizeof(T) * RegType::trait.REG_NUM
+    repeat_time = -(-cal_count // repeat_stride)  # CeilDivision(calCount, repeatStride)
+    for i in range(repeat_time):
+        mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, RegType::trait>(sreg);
+        Reg.LoadAlign(src0_reg, src0 + i * repeat_stride)  # LoadAlign(src0Reg, src0 + i * repeatStride);
+        Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
+        func(dst_reg, src0_reg, src1_reg, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, src0Reg, src1Reg, mask);
+        Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
+
+
+@simd_vf
+def vec_binary_vf(
+    func: Any,
+    dst: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any],
+    mask_count: int,
+    repeat_time: int,
+    repeat_params: BinaryRepeatParams,
+    normal_mode: bool,
+    spr_mask: bool,
+) -> None:
+    """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces. Normal mode: one
+    predicate for every repeat — `UpdateMask<T>(mask)` for a continuous mask, `MoveMask<T>()` of the vector
+    mask register for a bit mask or `isSetMask = false`; counter mode: `UpdateMask` per repeat over the
+    count, ceil(count / elements per repeat) repeats. Each repeat loads and stores 8 DataBlocks with the
+    block strides (DataCopyMode::DATA_BLOCK_COPY) at the repeat strides."""
+    T = dst.dtype
+    count = Ref(mask_count)
+    new_repeat_times = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
+    mask_reg = Reg.MaskReg()
+    if normal_mode:
+        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
+    ele_per_blk = ONE_BLOCK_SIZE // T.itemsize  # GetDataBlockSizeInBytes() / sizeof(T)
+    p = repeat_params
+    for index in range(new_repeat_times):
+        if not normal_mode:
+            mask_reg = Reg.UpdateMask(T, count)  # maskReg = UpdateMask<TT>(count);
+        dst_vreg = Reg.RegTensor(T)
+        src_vreg0 = Reg.RegTensor(T)
+        src_vreg1 = Reg.RegTensor(T)
+        Reg.LoadAlign(
+            src_vreg0,
+            src0 + index * p.src0RepStride * ele_per_blk,
+            p.src0BlkStride,
+            mask_reg,
+            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
+        )
+        Reg.LoadAlign(
+            src_vreg1,
+            src1 + index * p.src1RepStride * ele_per_blk,
+            p.src1BlkStride,
+            mask_reg,
+            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
+        )
+        func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
+        Reg.StoreAlign(
+            dst + index * p.dstRepStride * ele_per_blk,
+            dst_vreg,
+            p.dstBlkStride,
+            mask_reg,
+            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
+        )
+
+
+@attrs.frozen
+class BinaryApi:
+    """One memory-level binary API: its Reg op and its 950 dtype lists per interface."""
+
+    name: str
+    op: Callable[..., None]
+    count_dtypes: frozenset[type[dt.DType]]  #: the first-n interface (BinaryContinuousImplTemplate's static_assert)
+    repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
+
+    def __call__(
+        self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
+    ) -> None:
+        _host(self.name)
+        names = ("dst", "src0", "src1")
+        if len(args) == 1:  # tensor 前n个数据计算: (dst, src0, src1, count)
+            if not is_set_mask:
+                raise ParameterError(message(self.name, "is_set_mask", False, "True (the first-n interface has no isSetMask)"))
+            _check_tensors(self.name, self.count_dtypes, names, (dst, src0, src1))
+            n = _check_count(self.name, args[0], names, (dst, src0, src1))
+            wide = dst.dtype.itemsize == 8 or dst.dtype is dt.complex32
+            trait = Reg.RegTraitNumTwo if wide else Reg.RegTraitNumOne
+            _run_lowering(
+                self.name, (dst,), binary_continuous_vf, self.op, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), n, trait
+            )
+            return
+        if len(args) != 3:
+            raise ParameterError(
+                message(
+                    self.name,
+                    "arguments",
+                    len(args) + 3,
+                    "(dst, src0, src1, count) or (dst, src0, src1, mask, repeat_time, repeat_params)",
+                )
+            )
+        mask, repeat_time, params = args
+        dtype = _check_tensors(self.name, self.repeat_dtypes, names, (dst, src0, src1))
+        bit_mode, mask_count, bits = _check_mask(self.name, dtype, mask, is_set_mask)
+        r = _check_repeat(self.name, repeat_time)
+        if not isinstance(params, BinaryRepeatParams):
+            raise ParameterError(message(self.name, "repeat_params", repr(params), "a BinaryRepeatParams"))
+        normal = not counter_mode()
+        if not normal and not is_set_mask:
+            mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
+        if bits is not None:
+            _VECTOR_MASK.set(bits)  # SetVectorMask<TT>(maskArray[1], maskArray[0]) before the VF
+        spr = normal and (bit_mode or not is_set_mask)
+        _run_lowering(
+            self.name,
+            (dst,),
+            vec_binary_vf,
+            self.op,
+            dst.GetPhyAddr(),
+            src0.GetPhyAddr(),
+            src1.GetPhyAddr(),
+            mask_count,
+            r,
+            params,
+            normal,
+            spr,
+        )
+
+
+_B16_B32 = frozenset({dt.half, dt.uint16, dt.int16, dt.bfloat16, dt.uint32, dt.int32, dt.float32})
+_INTS8 = frozenset({dt.uint8, dt.int8})
+_WIDE = frozenset({dt.int64, dt.uint64})
+_CPLX = frozenset({dt.complex32, dt.complex64})
+
+Add = BinaryApi("Add", Reg.Add, _B16_B32 | _INTS8 | _WIDE | _CPLX, _B16_B32)
+Sub = BinaryApi("Sub", Reg.Sub, _B16_B32 | _INTS8 | _WIDE | _CPLX, _B16_B32)
+Mul = BinaryApi("Mul", Reg.Mul, _B16_B32 | _WIDE | _CPLX, _B16_B32)
+Max = BinaryApi("Max", Reg.Max, _B16_B32 | _INTS8 | _WIDE, _B16_B32)
+Min = BinaryApi("Min", Reg.Min, _B16_B32 | _INTS8 | _WIDE, _B16_B32)
+
+#: every memory-level API by name (the lowering explorer's names)
+APIS: Final[dict[str, BinaryApi]] = {a.name: a for a in (Add, Sub, Mul, Max, Min)}
+
+
+# --- the lowering explorer ------------------------------------------------------------------------------------
+@attrs.frozen
+class Lowering:
+    """The Reg-op sequence one memory-level call became (`rs.lower`)."""
+
+    call: str
+    records: tuple[Any, ...]
+
+    def counts(self) -> dict[str, int]:
+        """Reg calls per op, in first-call order."""
+        out: dict[str, int] = {}
+        for r in self.records:
+            out[r.api] = out.get(r.api, 0) + 1
+        return out
+
+    def bytes(self) -> dict[str, tuple[int, int]]:
+        """UB bytes (read, written) per op, summed over its calls."""
+        out: dict[str, tuple[int, int]] = {}
+        for r in self.records:
+            rd, wr = out.get(r.api, (0, 0))
+            out[r.api] = (rd + sum(b - a for a, b in r.reads), wr + sum(b - a for a, b in r.writes))
+        return out
+
+    def table(self) -> str:
+        rows = [("#", "Reg op", "operands", "active", "UB read", "UB written")]
+        for i, r in enumerate(self.records):
+            active = "-" if r.active is None else f"{r.active}/{r.lanes}"
+            rd = " ".join(f"[{a},{b})" for a, b in r.reads) or "-"
+            wr = " ".join(f"[{a},{b})" for a, b in r.writes) or "-"
+            rows.append((str(i), r.api, r.dtypes, active, rd, wr))
+        rows.append(("", "", "", "", "", ""))
+        rows.append(("", "op", "calls", "", "UB bytes read", "UB bytes written"))
+        for name, n in self.counts().items():
+            n_read, n_written = self.bytes()[name]
+            rows.append(("", name, str(n), "", str(n_read), str(n_written)))
+        widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+        body = "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+        return f"{self.call}: {len(self.records)} Reg calls\n{body}"
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
+    """`rs.lower(AscendC.Add, dst, src0, src1, 256)`: run the call (it runs for real: its stores land)
+    and return the Reg-op sequence it became, with op counts and UB bytes read and written per op."""
+    from regsim._src.trace import trace
+
+    name = getattr(api, "name", getattr(api, "__name__", repr(api)))
+    shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+    with trace() as t:
+        api(*args, **kwargs)
+    return Lowering(f"{name}({shown})", tuple(t.records))
+
+
+def lower_spec(text: str) -> Lowering:
+    """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
+    (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
+    `is_set_mask=` for the mask/repeat interfaces) on fresh tensors of random data."""
+    import ast
+
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as e:
+        raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"')) from e
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+    ):
+        raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"'))
+    api = APIS.get(node.func.id)
+    if api is None:
+        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted(APIS))}"))
+    dtype = getattr(dt, node.args[0].id, None)
+    if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
+        raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
+    kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+    from regsim._src.memory import UnifiedBuffer
+
+    if set(kw) == {"count"}:
+        n = max(int(kw["count"]), 1)
+        ub = UnifiedBuffer(3 * (-(-n * dtype.itemsize // REPEAT_BYTES) + 1) * REPEAT_BYTES)
+        tensors = [ub.alloc(dtype, n) for _ in range(3)]
+        rest: tuple[Any, ...] = (kw["count"],)
+        extra: dict[str, Any] = {}
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params", "is_set_mask"}:
+        params = BinaryRepeatParams(*kw.get("repeat_params", ()))
+        reps = max(int(kw["repeat_time"]), 1)
+        span = max(params.dstRepStride, params.src0RepStride, params.src1RepStride) * (reps - 1) * ONE_BLOCK_SIZE
+        span += max(params.dstBlkStride, params.src0BlkStride, params.src1BlkStride, 1) * 7 * ONE_BLOCK_SIZE + ONE_BLOCK_SIZE
+        n = -(-span // dtype.itemsize)
+        ub = UnifiedBuffer(3 * -(-(n * dtype.itemsize) // REPEAT_BYTES) * REPEAT_BYTES + REPEAT_BYTES)
+        tensors = [ub.alloc(dtype, n) for _ in range(3)]
+        mask = kw["mask"]
+        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], params)
+        extra = {"is_set_mask": kw["is_set_mask"]} if "is_set_mask" in kw else {}
+    else:
+        raise ParameterError(
+            message("lower", "arguments", sorted(str(k) for k in kw), "count=N, or mask=M, repeat_time=R [, repeat_params]")
+        )
+    rng = np.random.default_rng(0)
+    for t in tensors:
+        raw = rng.integers(0, 256, t.nbytes, dtype=np.uint8)
+        ub.storage.write(t.addr, raw)
+    low = lower(api, *tensors, *rest, **extra)
+    return Lowering(text.strip(), low.records)
