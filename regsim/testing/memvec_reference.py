@@ -1,0 +1,152 @@
+"""Independent oracles for the memory-level (LocalTensor) APIs: the addressing model of the "高维切分API"
+pages (repeat, DataBlock, block and repeat strides, mask continuous / bit / counter modes) and the
+element operations, written from the Ascend C pages without importing regsim.
+
+Elements are Python values (ints; floats in float64 rounded once to the element type). Tensors are
+numpy arrays of the element type, indexed in elements from the tensor's start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+BLOCK_BYTES = 32  #: one DataBlock
+REPEAT_BYTES = 256  #: one repeat = 8 DataBlocks
+
+#: element operations by API name; a, b are numpy scalars of the element type
+_INT_KINDS = "iu"
+
+
+def element_op(api: str, np_dtype: Any) -> Callable[[Any, Any], Any]:
+    """The per-element function of a binary API on values of `np_dtype` (returned as that type)."""
+    dtype = np.dtype(np_dtype)
+    if dtype.kind in _INT_KINDS:
+        bits = dtype.itemsize * 8
+        signed = dtype.kind == "i"
+
+        def wrap(v: int) -> Any:
+            v &= (1 << bits) - 1
+            if signed and v >> (bits - 1):
+                v -= 1 << bits
+            return np.array(v).astype(dtype)[()]
+
+        int_ops: dict[str, Callable[[int, int], int]] = {
+            "Add": lambda a, b: a + b,
+            "Sub": lambda a, b: a - b,
+            "Mul": lambda a, b: a * b,
+            "Max": max,
+            "Min": min,
+        }
+        f = int_ops[api]
+        return lambda a, b: wrap(f(int(a), int(b)))
+    if dtype.kind == "c" or dtype.name == "complex32":
+        cplx: dict[str, Callable[[complex, complex], complex]] = {
+            "Add": lambda a, b: a + b,
+            "Sub": lambda a, b: a - b,
+            "Mul": lambda a, b: a * b,  # exact for the small integer-valued parts the tests use
+        }
+        g = cplx[api]
+        return lambda a, b: np.array(g(complex(a), complex(b))).astype(dtype)[()]
+    flt: dict[str, Callable[[float, float], float]] = {
+        "Add": lambda a, b: a + b,
+        "Sub": lambda a, b: a - b,
+        "Mul": lambda a, b: a * b,
+        "Max": max,
+        "Min": min,
+    }
+    h = flt[api]
+    # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
+    return lambda a, b: np.array(h(float(a), float(b)), dtype=np.float64).astype(dtype)[()]
+
+
+def first_n(api: str, dst: npt.NDArray[Any], src0: npt.NDArray[Any], src1: npt.NDArray[Any], count: int) -> npt.NDArray[Any]:
+    """The tensor 前n个数据计算 interface: dst[i] = op(src0[i], src1[i]) for i < count; the rest unchanged."""
+    out = dst.copy()
+    f = element_op(api, dst.dtype)
+    for i in range(count):
+        out[i] = f(src0[i], src1[i])
+    return out
+
+
+def mask_elements(itemsize: int, mask: int | Sequence[int]) -> list[bool]:
+    """The elements of one repeat a normal-mode mask selects: continuous `mask` = the first `mask`;
+    bit mode `[mask0, mask1]`: element k ↔ bit k of mask0 (k < 64), bit k - 64 of mask1."""
+    lanes = REPEAT_BYTES // itemsize
+    if isinstance(mask, int):
+        return [k < mask for k in range(lanes)]
+    lo, hi = int(mask[0]), int(mask[1])
+    return [bool((lo >> k if k < 64 else hi >> (k - 64)) & 1) for k in range(lanes)]
+
+
+def repeat_interface(
+    api: str,
+    dst: npt.NDArray[Any],
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any],
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
+    DataBlock) reads src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes dst
+    likewise, for each (r, k) that `selected(r, k)`; repeats run in order. `strides` =
+    (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep) in DataBlocks."""
+    out = dst.copy()
+    s0, s1 = src0.copy(), src1.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    dblk, b0, b1, drep, r0, r1 = strides
+    f = element_op(api, dst.dtype)
+    for r in range(repeats):
+        vals: list[tuple[int, Any]] = []
+        for k in range(lanes):
+            if not selected(r, k):
+                continue
+            blk, pos = divmod(k, e)
+            a = s0[r * r0 * e + blk * b0 * e + pos]
+            b = s1[r * r1 * e + blk * b1 * e + pos]
+            vals.append((r * drep * e + blk * dblk * e + pos, f(a, b)))
+        for addr, v in vals:
+            out[addr] = v
+    return out
+
+
+def normal_mode(
+    api: str,
+    dst: npt.NDArray[Any],
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any],
+    mask: int | Sequence[int],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """Normal mask mode: the same elements of every repeat are selected."""
+    sel = mask_elements(dst.dtype.itemsize, mask)
+    return repeat_interface(api, dst, src0, src1, lambda r, k: sel[k], repeats, strides)
+
+
+def counter_mode(
+    api: str,
+    dst: npt.NDArray[Any],
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any],
+    count: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
+    repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    repeats = -(-count // lanes)
+    return repeat_interface(api, dst, src0, src1, lambda r, k: r * lanes + k < count, repeats, strides)
+
+
+def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
+    """Elements from the tensor start to the end of the last DataBlock a repeat-interface operand reaches."""
+    e = BLOCK_BYTES // itemsize
+    if repeats == 0:
+        return 0
+    return (repeats - 1) * rep * e + 7 * blk * e + e
