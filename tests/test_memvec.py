@@ -23,19 +23,79 @@ from regsim.testing import memvec_reference as MO
 A = rs.AscendC
 BLK_PARAMS = A.BinaryRepeatParams
 
-#: 950 dtype lists, written from the library's static_asserts (kernel_operator_vec_binary*_impl.h for dav_3510)
+#: 950 dtype lists, written from the library's static_asserts (kernel_operator_vec_{binary,binary_continuous,
+#: unary,binary_scalar}_impl.h for dav_3510); bfloat16 Muls (Duplicate + Mul there) waits for Reg::Duplicate
 B16_B32 = [rs.half, rs.uint16, rs.int16, rs.bfloat16, rs.uint32, rs.int32, rs.float32]
+SCALAR_B16_B32 = [rs.half, rs.bfloat16, rs.float32, rs.int16, rs.int32]
+B8 = [rs.uint8, rs.int8]
+B64 = [rs.int64, rs.uint64]
+CPLX = [rs.complex32, rs.complex64]
 COUNT_DTYPES = {
-    "Add": [*B16_B32, rs.uint8, rs.int8, rs.int64, rs.uint64, rs.complex32, rs.complex64],
-    "Sub": [*B16_B32, rs.uint8, rs.int8, rs.int64, rs.uint64, rs.complex32, rs.complex64],
-    "Mul": [*B16_B32, rs.int64, rs.uint64, rs.complex32, rs.complex64],
-    "Max": [*B16_B32, rs.uint8, rs.int8, rs.int64, rs.uint64],
-    "Min": [*B16_B32, rs.uint8, rs.int8, rs.int64, rs.uint64],
+    "Add": [*B16_B32, *B8, *B64, *CPLX],
+    "Sub": [*B16_B32, *B8, *B64, *CPLX],
+    "Mul": [*B16_B32, *B64, *CPLX],
+    "Max": [*B16_B32, *B8, *B64],
+    "Min": [*B16_B32, *B8, *B64],
+    "Abs": [rs.int8, rs.half, rs.int16, rs.float32, rs.int32, rs.int64],
+    "Relu": [rs.half, rs.float32, rs.int32, rs.int64],
+    "Adds": [*SCALAR_B16_B32, *B8, *B64, *CPLX],
+    "Muls": [rs.half, rs.float32, rs.int16, rs.int32, *B64, *CPLX],
+    "Maxs": [*SCALAR_B16_B32, *B8, *B64],
+    "Mins": [*SCALAR_B16_B32, *B8, *B64],
 }
-REPEAT_DTYPES = {name: B16_B32 for name in COUNT_DTYPES}
+REPEAT_DTYPES = {
+    **{name: B16_B32 for name in ("Add", "Sub", "Mul", "Max", "Min")},
+    "Abs": [rs.half, rs.int16, rs.float32, rs.int32],
+    "Relu": [rs.half, rs.float32, rs.int32],
+    "Adds": SCALAR_B16_B32,
+    "Muls": [rs.half, rs.float32, rs.int16, rs.int32],
+    "Maxs": SCALAR_B16_B32,
+    "Mins": SCALAR_B16_B32,
+}
+KIND = {
+    **dict.fromkeys(("Add", "Sub", "Mul", "Max", "Min"), "binary"),
+    **dict.fromkeys(("Abs", "Relu"), "unary"),
+    **dict.fromkeys(("Adds", "Muls", "Maxs", "Mins"), "scalar"),
+}
 API_NAMES = list(COUNT_DTYPES)
 COUNT_CASES = [(n, d) for n in API_NAMES for d in COUNT_DTYPES[n]]
 REPEAT_CASES = [(n, d) for n in API_NAMES for d in REPEAT_DTYPES[n]]
+
+
+def scalar_for(dtype: Any) -> Any:
+    if dtype in (rs.complex32, rs.complex64):
+        return 2 - 3j
+    if dtype in (rs.half, rs.bfloat16, rs.float32):
+        return -1.5
+    return -5 if np.dtype(dtype.np_dtype).kind == "i" else 7
+
+
+def invoke(api: str, ts: list[Any], *rest: Any, **kw: Any) -> None:
+    """The API called as C++ calls it: (dst, src0, src1, ...), (dst, src, ...) or (dst, src, scalarValue, ...)."""
+    f = getattr(A, api)
+    kind = KIND[api]
+    if kind == "binary":
+        f(ts[0], ts[1], ts[2], *rest, **kw)
+    elif kind == "unary":
+        f(ts[0], ts[1], *rest, **kw)
+    else:
+        f(ts[0], ts[1], scalar_for(ts[0].dtype), *rest, **kw)
+
+
+def oracle_srcs(api: str, arrays: list[np.ndarray], dtype: Any) -> tuple[list[np.ndarray], Any]:
+    """The oracle's source arrays and scalar for `api` on the tensors' arrays [dst, src0, src1]."""
+    kind = KIND[api]
+    if kind == "binary":
+        return arrays[1:3], None
+    return arrays[1:2], None if kind == "unary" else scalar_for(dtype)
+
+
+def repeat_params(api: str, strides: tuple[int, ...]) -> tuple[Any, tuple[int, ...]]:
+    """The repeat-parameter struct for `api` from a 6-stride tuple, and the strides the oracle reads."""
+    if KIND[api] == "binary":
+        return BLK_PARAMS(*strides), strides
+    unary = (strides[0], strides[1], strides[3], strides[4])
+    return A.UnaryRepeatParams(*unary), unary
 
 
 def values(dtype: Any, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -102,11 +162,12 @@ def test_first_n_every_dtype(api: str, dtype: Any) -> None:
     lanes = 256 // dtype.itemsize
     for count in (0, 1, lanes - 1, 2 * lanes + 3):
         n = 3 * lanes
-        ub, (dst, s0, s1) = tensors(dtype, n, seed=count)
-        d0, a, b = dst.numpy(), s0.numpy(), s1.numpy()
-        run_both(lambda: getattr(A, api)(dst, s0, s1, count), ub)  # noqa: B023
-        assert_same(dst.numpy(), MO.first_n(api, d0, a, b, count), f"{api}({dtype.name}, count={count})")
-        assert_same(s0.numpy(), a, "src0 unchanged")
+        ub, ts = tensors(dtype, n, seed=count)
+        arrays = [t.numpy() for t in ts]
+        run_both(lambda: invoke(api, ts, count), ub)  # noqa: B023
+        srcs, scalar = oracle_srcs(api, arrays, dtype)
+        assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], srcs, count, scalar), f"{api}({dtype.name}, count={count})")
+        assert_same(ts[1].numpy(), arrays[1], "src0 unchanged")
 
 
 # --- the mask/repeat interfaces --------------------------------------------------------------------------------
@@ -118,11 +179,13 @@ def _repeat_case(api: str, dtype: Any, mask: Any, repeats: int, strides: tuple[i
         max(MO.touched_elements(dtype.itemsize, max(repeats, 1), strides[i], strides[i + 3]) for i in range(3))
         + 256 // dtype.itemsize
     )
-    ub, (dst, s0, s1) = tensors(dtype, n, seed)
-    d0, a, b = dst.numpy(), s0.numpy(), s1.numpy()
-    run_both(lambda: getattr(A, api)(dst, s0, s1, mask, repeats, BLK_PARAMS(*strides), **kw), ub)
-    want = MO.normal_mode(api, d0, a, b, mask, repeats, strides)
-    assert_same(dst.numpy(), want, f"{api}({dtype.name}, mask={mask}, repeat={repeats}, {strides})")
+    ub, ts = tensors(dtype, n, seed)
+    arrays = [t.numpy() for t in ts]
+    params, oracle_strides = repeat_params(api, strides)
+    run_both(lambda: invoke(api, ts, mask, repeats, params, **kw), ub)
+    srcs, scalar = oracle_srcs(api, arrays, dtype)
+    want = MO.normal_mode(api, arrays[0], srcs, mask, repeats, oracle_strides, scalar)
+    assert_same(ts[0].numpy(), want, f"{api}({dtype.name}, mask={mask}, repeat={repeats}, {strides})")
 
 
 @pytest.mark.parametrize(("api", "dtype"), REPEAT_CASES, ids=[f"{a}-{d.name}" for a, d in REPEAT_CASES])
@@ -163,7 +226,7 @@ def test_counter_mode(dtype: Any, count: int) -> None:
         mask: Any = [count, 0] if bit_mode else count
         with counter_mode():
             run_both(lambda: A.Add(dst, s0, s1, mask, 1, BLK_PARAMS(*strides)), ub)  # noqa: B023
-        assert_same(dst.numpy(), MO.counter_mode("Add", d0, a, b, count, strides), f"counter {count}")
+        assert_same(dst.numpy(), MO.counter_mode("Add", d0, [a, b], count, strides), f"counter {count}")
     assert not rs._src.memvec.counter_mode()
 
 
@@ -176,7 +239,7 @@ def test_is_set_mask_false_reads_the_vector_mask() -> None:
         run_both(lambda: A.Sub(dst, s0, s1, A.MASK_PLACEHOLDER, 4, BLK_PARAMS(), is_set_mask=False), ub)
     finally:
         A.ResetMask()
-    assert_same(dst.numpy(), MO.normal_mode("Sub", d0, a, b, [0xF0F0, 0x3], 4, (1, 1, 1, 8, 8, 8)), "SPR mask")
+    assert_same(dst.numpy(), MO.normal_mode("Sub", d0, [a, b], [0xF0F0, 0x3], 4, (1, 1, 1, 8, 8, 8)), "SPR mask")
     A.SetVectorMask(rs.float32, 10)  # the first 10 elements
     try:
         ub, (dst, s0, s1) = tensors(rs.float32, 256, seed=4)
@@ -184,7 +247,7 @@ def test_is_set_mask_false_reads_the_vector_mask() -> None:
         A.Max(dst, s0, s1, A.MASK_PLACEHOLDER, 2, BLK_PARAMS(), is_set_mask=False)
     finally:
         A.ResetMask()
-    assert_same(dst.numpy(), MO.normal_mode("Max", d0, a, b, 10, 2, (1, 1, 1, 8, 8, 8)), "SetVectorMask(len)")
+    assert_same(dst.numpy(), MO.normal_mode("Max", d0, [a, b], 10, 2, (1, 1, 1, 8, 8, 8)), "SetVectorMask(len)")
 
 
 def test_bit_mode_sets_the_vector_mask() -> None:

@@ -364,9 +364,41 @@ def vec_binary_vf(
         )
 
 
+def _trait_for(dtype: type[dt.DType]) -> Any:
+    """b64 and complex32 run two registers per iteration (RegTraitNumTwo), as the library's continuous VFs do."""
+    return Reg.RegTraitNumTwo if dtype.itemsize == 8 or dtype is dt.complex32 else Reg.RegTraitNumOne
+
+
+def _check_set_mask(api: str, is_set_mask: object) -> None:
+    if not is_set_mask:
+        raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "True (the first-n interface has no isSetMask)"))
+
+
+def _repeat_plan(
+    api: str, dtype: type[dt.DType], mask: object, repeat_time: object, params: object, params_type: type, is_set_mask: bool
+) -> tuple[int, int, bool, bool]:
+    """Check the mask/repeat arguments and do what the library's `Vec*Level0Template` does before the VF:
+    returns (maskCount, repeatTime, normal mode?, predicate from the vector mask register?) and, for a bit
+    mask in normal mode, sets the vector mask register (`SetVectorMask<T>(mask[1], mask[0])`)."""
+    bit_mode, mask_count, bits = _check_mask(api, dtype, mask, is_set_mask)
+    r = _check_repeat(api, repeat_time)
+    if not isinstance(params, params_type):
+        raise ParameterError(message(api, "repeat_params", repr(params), f"a {params_type.__name__}"))
+    normal = not counter_mode()
+    if not normal and not is_set_mask:
+        mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
+    if bits is not None:
+        _VECTOR_MASK.set(bits)
+    return mask_count, r, normal, normal and (bit_mode or not is_set_mask)
+
+
+def _arguments_error(api: str, given: int, forms: str) -> ParameterError:
+    return ParameterError(message(api, "arguments", given, forms))
+
+
 @attrs.frozen
 class BinaryApi:
-    """One memory-level binary API: its Reg op and its 950 dtype lists per interface."""
+    """One memory-level binary API (dst = src0 op src1): its Reg op and its 950 dtype lists per interface."""
 
     name: str
     op: Callable[..., None]
@@ -377,68 +409,149 @@ class BinaryApi:
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
     ) -> None:
         _host(self.name)
-        names = ("dst", "src0", "src1")
+        names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
         if len(args) == 1:  # tensor 前n个数据计算: (dst, src0, src1, count)
-            if not is_set_mask:
-                raise ParameterError(message(self.name, "is_set_mask", False, "True (the first-n interface has no isSetMask)"))
-            _check_tensors(self.name, self.count_dtypes, names, (dst, src0, src1))
-            n = _check_count(self.name, args[0], names, (dst, src0, src1))
-            wide = dst.dtype.itemsize == 8 or dst.dtype is dt.complex32
-            trait = Reg.RegTraitNumTwo if wide else Reg.RegTraitNumOne
-            _run_lowering(
-                self.name, (dst,), binary_continuous_vf, self.op, dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), n, trait
-            )
+            _check_set_mask(self.name, is_set_mask)
+            dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
+            n = _check_count(self.name, args[0], names, ts)
+            ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype))
             return
         if len(args) != 3:
-            raise ParameterError(
-                message(
-                    self.name,
-                    "arguments",
-                    len(args) + 3,
-                    "(dst, src0, src1, count) or (dst, src0, src1, mask, repeat_time, repeat_params)",
-                )
+            raise _arguments_error(
+                self.name, len(args) + 3, "(dst, src0, src1, count) or (dst, src0, src1, mask, repeat_time, repeat_params)"
             )
-        mask, repeat_time, params = args
-        dtype = _check_tensors(self.name, self.repeat_dtypes, names, (dst, src0, src1))
-        bit_mode, mask_count, bits = _check_mask(self.name, dtype, mask, is_set_mask)
-        r = _check_repeat(self.name, repeat_time)
-        if not isinstance(params, BinaryRepeatParams):
-            raise ParameterError(message(self.name, "repeat_params", repr(params), "a BinaryRepeatParams"))
-        normal = not counter_mode()
-        if not normal and not is_set_mask:
-            mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
-        if bits is not None:
-            _VECTOR_MASK.set(bits)  # SetVectorMask<TT>(maskArray[1], maskArray[0]) before the VF
-        spr = normal and (bit_mode or not is_set_mask)
-        _run_lowering(
-            self.name,
-            (dst,),
-            vec_binary_vf,
-            self.op,
-            dst.GetPhyAddr(),
-            src0.GetPhyAddr(),
-            src1.GetPhyAddr(),
-            mask_count,
-            r,
-            params,
-            normal,
-            spr,
+        dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
+        plan = _repeat_plan(self.name, dtype, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
+        ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+        _run_lowering(self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3])
+
+
+# --- the unary and scalar families -------------------------------------------------------------------------------
+@simd_vf
+def unary_continuous_vf(func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tuple[Any, ...], count: int, trait: Any) -> None:
+    """`VecUnaryLevel2VFImpl` (kernel_operator_vec_unary_impl.h) and, with a scalar, `VecBinaryScalarLevel2VFImpl`
+    (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar])."""
+    T = dst.dtype
+    src_reg = Reg.RegTensor(T, trait=trait)  # RegType srcReg;
+    dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
+    sreg = Ref(count)  # uint32_t sreg = static_cast<uint32_t>(count);
+    repeat_stride = VL // T.itemsize * trait.REG_NUM
+    repeat_time = -(-count // repeat_stride)  # CeilDivision(sreg, repeatStride)
+    for i in range(repeat_time):
+        mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, RegType::trait>(sreg);
+        Reg.LoadAlign(src_reg, src + i * repeat_stride)  # LoadAlign(srcReg, src + i * repeatStride);
+        func(dst_reg, src_reg, *scalar, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, srcReg[, scalarValue], mask);
+        Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
+
+
+@simd_vf
+def vec_unary_vf(
+    func: Any,
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    scalar: tuple[Any, ...],
+    mask_count: int,
+    repeat_time: int,
+    repeat_params: UnaryRepeatParams,
+    normal_mode: bool,
+    spr_mask: bool,
+) -> None:
+    """`VecUnaryLevel0VFImpl` and, with a scalar, `VecBinaryScalarLevel0VFImpl`: the mask/repeat interfaces of
+    dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`."""
+    T = dst.dtype
+    count = Ref(mask_count)
+    new_repeat_times = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
+    mask_reg = Reg.MaskReg()
+    if normal_mode:
+        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
+    ele_per_blk = ONE_BLOCK_SIZE // T.itemsize
+    p = repeat_params
+    for index in range(new_repeat_times):
+        if not normal_mode:
+            mask_reg = Reg.UpdateMask(T, count)
+        dst_vreg = Reg.RegTensor(T)
+        src_vreg = Reg.RegTensor(T)
+        Reg.LoadAlign(
+            src_vreg,
+            src + index * p.srcRepStride * ele_per_blk,
+            p.srcBlkStride,
+            mask_reg,
+            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
         )
+        func(dst_vreg, src_vreg, *scalar, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
+        Reg.StoreAlign(
+            dst + index * p.dstRepStride * ele_per_blk,
+            dst_vreg,
+            p.dstBlkStride,
+            mask_reg,
+            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
+        )
+
+
+@attrs.frozen
+class UnaryApi:
+    """One memory-level unary API (dst = op(src)), or with `scalar` a tensor-scalar one (dst = op(src, scalarValue))."""
+
+    name: str
+    op: Callable[..., None]
+    count_dtypes: frozenset[type[dt.DType]]
+    repeat_dtypes: frozenset[type[dt.DType]]
+    scalar: bool = False
+
+    def __call__(self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True) -> None:
+        _host(self.name)
+        names, ts = ("dst", "src"), (dst, src)
+        lead = 1 if self.scalar else 0
+        extra: tuple[Any, ...] = tuple(args[:lead])
+        rest = args[lead:]
+        head = "(dst, src, scalar_value, " if self.scalar else "(dst, src, "
+        if len(args) < lead or len(rest) not in (1, 3):
+            forms = f"{head}count) or {head}mask, repeat_time, repeat_params)"
+            raise _arguments_error(self.name, len(args) + 2, forms)
+        if len(rest) == 1:
+            _check_set_mask(self.name, is_set_mask)
+            dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
+            n = _check_count(self.name, rest[0], names, ts)
+            _run_lowering(
+                self.name, ts, unary_continuous_vf, self.op, dst.GetPhyAddr(), src.GetPhyAddr(), extra, n, _trait_for(dtype)
+            )
+            return
+        dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
+        plan = _repeat_plan(self.name, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
+        ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+        _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3])
 
 
 _B16_B32 = frozenset({dt.half, dt.uint16, dt.int16, dt.bfloat16, dt.uint32, dt.int32, dt.float32})
 _INTS8 = frozenset({dt.uint8, dt.int8})
 _WIDE = frozenset({dt.int64, dt.uint64})
 _CPLX = frozenset({dt.complex32, dt.complex64})
+#: the tensor-scalar APIs' mask/repeat dtypes (VecBinaryScalarLevel0Template's static_asserts)
+_SCALAR_B16_B32 = frozenset({dt.half, dt.bfloat16, dt.float32, dt.int16, dt.int32})
 
 Add = BinaryApi("Add", Reg.Add, _B16_B32 | _INTS8 | _WIDE | _CPLX, _B16_B32)
 Sub = BinaryApi("Sub", Reg.Sub, _B16_B32 | _INTS8 | _WIDE | _CPLX, _B16_B32)
 Mul = BinaryApi("Mul", Reg.Mul, _B16_B32 | _WIDE | _CPLX, _B16_B32)
 Max = BinaryApi("Max", Reg.Max, _B16_B32 | _INTS8 | _WIDE, _B16_B32)
 Min = BinaryApi("Min", Reg.Min, _B16_B32 | _INTS8 | _WIDE, _B16_B32)
+Abs = UnaryApi(
+    "Abs",
+    Reg.Abs,
+    frozenset({dt.int8, dt.half, dt.int16, dt.float32, dt.int32, dt.int64}),
+    frozenset({dt.half, dt.int16, dt.float32, dt.int32}),
+)
+Relu = UnaryApi(
+    "Relu", Reg.Relu, frozenset({dt.half, dt.float32, dt.int32, dt.int64}), frozenset({dt.half, dt.float32, dt.int32})
+)
+Adds = UnaryApi("Adds", Reg.Adds, _SCALAR_B16_B32 | _INTS8 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True)
+#: bfloat16 Muls is Duplicate + Mul in the library (RegMuls::Muls): it waits for the Reg op Duplicate
+Muls = UnaryApi("Muls", Reg.Muls, (_SCALAR_B16_B32 - {dt.bfloat16}) | _WIDE | _CPLX, _SCALAR_B16_B32 - {dt.bfloat16}, scalar=True)
+Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
+Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
 
 #: every memory-level API by name (the lowering explorer's names)
-APIS: Final[dict[str, BinaryApi]] = {a.name: a for a in (Add, Sub, Mul, Max, Min)}
+APIS: Final[dict[str, BinaryApi | UnaryApi]] = {a.name: a for a in (Add, Sub, Mul, Max, Min, Abs, Relu, Adds, Muls, Maxs, Mins)}
 
 
 # --- the lowering explorer ------------------------------------------------------------------------------------
@@ -499,7 +612,8 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
-    `is_set_mask=` for the mask/repeat interfaces) on fresh tensors of random data."""
+    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for Adds, Muls, Maxs, Mins) on fresh
+    tensors of random data (the tensors are the interface's extent, rounded up to whole registers)."""
     import ast
 
     try:
@@ -519,33 +633,36 @@ def lower_spec(text: str) -> Lowering:
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
-    kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+    kw = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
     from regsim._src.memory import UnifiedBuffer
 
+    binary = isinstance(api, BinaryApi)
+    lead: tuple[Any, ...] = ()
+    if isinstance(api, UnaryApi) and api.scalar:
+        if "scalar_value" not in kw:
+            raise ParameterError(message("lower", "scalar_value", "missing", f"scalar_value=... for {api.name}"))
+        lead = (kw.pop("scalar_value"),)
+    extra: dict[str, Any] = {"is_set_mask": kw.pop("is_set_mask")} if "is_set_mask" in kw else {}
     if set(kw) == {"count"}:
-        n = max(int(kw["count"]), 1)
-        ub = UnifiedBuffer(3 * (-(-n * dtype.itemsize // REPEAT_BYTES) + 1) * REPEAT_BYTES)
-        tensors = [ub.alloc(dtype, n) for _ in range(3)]
+        nbytes = max(int(kw["count"]), 1) * dtype.itemsize
         rest: tuple[Any, ...] = (kw["count"],)
-        extra: dict[str, Any] = {}
-    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params", "is_set_mask"}:
-        params = BinaryRepeatParams(*kw.get("repeat_params", ()))
-        reps = max(int(kw["repeat_time"]), 1)
-        span = max(params.dstRepStride, params.src0RepStride, params.src1RepStride) * (reps - 1) * ONE_BLOCK_SIZE
-        span += max(params.dstBlkStride, params.src0BlkStride, params.src1BlkStride, 1) * 7 * ONE_BLOCK_SIZE + ONE_BLOCK_SIZE
-        n = -(-span // dtype.itemsize)
-        ub = UnifiedBuffer(3 * -(-(n * dtype.itemsize) // REPEAT_BYTES) * REPEAT_BYTES + REPEAT_BYTES)
-        tensors = [ub.alloc(dtype, n) for _ in range(3)]
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
+        struct = BinaryRepeatParams if binary else UnaryRepeatParams
+        params = struct(*kw.get("repeat_params", ()))
+        strides = attrs.astuple(params)
+        blk, rep = strides[: len(strides) // 2], strides[len(strides) // 2 :]
+        nbytes = (max(rep) * (max(int(kw["repeat_time"]), 1) - 1) + max(*blk, 1) * 7 + 1) * ONE_BLOCK_SIZE
         mask = kw["mask"]
         rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], params)
-        extra = {"is_set_mask": kw["is_set_mask"]} if "is_set_mask" in kw else {}
     else:
         raise ParameterError(
-            message("lower", "arguments", sorted(str(k) for k in kw), "count=N, or mask=M, repeat_time=R [, repeat_params]")
+            message("lower", "arguments", sorted(kw), "count=N, or mask=M, repeat_time=R [, repeat_params] [, is_set_mask]")
         )
+    padded = -(-nbytes // REPEAT_BYTES) * REPEAT_BYTES
+    ub = UnifiedBuffer(3 * padded + REPEAT_BYTES)
+    tensors = [ub.alloc(dtype, padded // dtype.itemsize) for _ in range(3 if binary else 2)]
     rng = np.random.default_rng(0)
     for t in tensors:
-        raw = rng.integers(0, 256, t.nbytes, dtype=np.uint8)
-        ub.storage.write(t.addr, raw)
-    low = lower(api, *tensors, *rest, **extra)
+        ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
+    low = lower(api, *tensors, *lead, *rest, **extra)
     return Lowering(text.strip(), low.records)

@@ -21,9 +21,11 @@ REPEAT_BYTES = 256  #: one repeat = 8 DataBlocks
 _INT_KINDS = "iu"
 
 
-def element_op(api: str, np_dtype: Any) -> Callable[[Any, Any], Any]:
-    """The per-element function of a binary API on values of `np_dtype` (returned as that type)."""
+def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
+    """The per-element function of an API on values of `np_dtype` (returned as that type); a tensor-scalar
+    API (`Adds` ...) is its tensor-tensor twin with the scalar as the second operand."""
     dtype = np.dtype(np_dtype)
+    api = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}.get(api, api)
     if dtype.kind in _INT_KINDS:
         bits = dtype.itemsize * 8
         signed = dtype.kind == "i"
@@ -34,41 +36,55 @@ def element_op(api: str, np_dtype: Any) -> Callable[[Any, Any], Any]:
                 v -= 1 << bits
             return np.array(v).astype(dtype)[()]
 
-        int_ops: dict[str, Callable[[int, int], int]] = {
+        int_ops: dict[str, Callable[..., int]] = {
             "Add": lambda a, b: a + b,
             "Sub": lambda a, b: a - b,
             "Mul": lambda a, b: a * b,
             "Max": max,
             "Min": min,
+            "Abs": abs,  # wraps: Abs(INT_MIN) = INT_MIN
+            "Relu": lambda a: max(a, 0),
         }
         f = int_ops[api]
-        return lambda a, b: wrap(f(int(a), int(b)))
+        return lambda *xs: wrap(f(*(int(x) for x in xs)))
     if dtype.kind == "c" or dtype.name == "complex32":
-        cplx: dict[str, Callable[[complex, complex], complex]] = {
+        cplx: dict[str, Callable[..., complex]] = {
             "Add": lambda a, b: a + b,
             "Sub": lambda a, b: a - b,
             "Mul": lambda a, b: a * b,  # exact for the small integer-valued parts the tests use
         }
         g = cplx[api]
-        return lambda a, b: np.array(g(complex(a), complex(b))).astype(dtype)[()]
-    flt: dict[str, Callable[[float, float], float]] = {
+        return lambda *xs: np.array(g(*(complex(x) for x in xs))).astype(dtype)[()]
+    flt: dict[str, Callable[..., float]] = {
         "Add": lambda a, b: a + b,
         "Sub": lambda a, b: a - b,
         "Mul": lambda a, b: a * b,
         "Max": max,
         "Min": min,
+        "Abs": abs,
+        "Relu": lambda a: a if a > 0 else 0.0,
     }
     h = flt[api]
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
-    return lambda a, b: np.array(h(float(a), float(b)), dtype=np.float64).astype(dtype)[()]
+    return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
 
 
-def first_n(api: str, dst: npt.NDArray[Any], src0: npt.NDArray[Any], src1: npt.NDArray[Any], count: int) -> npt.NDArray[Any]:
-    """The tensor 前n个数据计算 interface: dst[i] = op(src0[i], src1[i]) for i < count; the rest unchanged."""
+def _operands(srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any) -> Callable[[list[Any]], list[Any]]:
+    if scalar is None:
+        return lambda xs: xs
+    value = np.array(scalar).astype(dtype)[()]
+    return lambda xs: [*xs, value]
+
+
+def first_n(
+    api: str, dst: npt.NDArray[Any], srcs: Sequence[npt.NDArray[Any]], count: int, scalar: Any = None
+) -> npt.NDArray[Any]:
+    """The tensor 前n个数据计算 interface: dst[i] = op(src0[i][, src1[i] or scalar]) for i < count; the rest unchanged."""
     out = dst.copy()
     f = element_op(api, dst.dtype)
+    args = _operands(srcs, scalar, dst.dtype)
     for i in range(count):
-        out[i] = f(src0[i], src1[i])
+        out[i] = f(*args([s[i] for s in srcs]))
     return out
 
 
@@ -85,31 +101,32 @@ def mask_elements(itemsize: int, mask: int | Sequence[int]) -> list[bool]:
 def repeat_interface(
     api: str,
     dst: npt.NDArray[Any],
-    src0: npt.NDArray[Any],
-    src1: npt.NDArray[Any],
+    srcs: Sequence[npt.NDArray[Any]],
     selected: Callable[[int, int], bool],
     repeats: int,
     strides: Sequence[int],
+    scalar: Any = None,
 ) -> npt.NDArray[Any]:
     """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
-    DataBlock) reads src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes dst
-    likewise, for each (r, k) that `selected(r, k)`; repeats run in order. `strides` =
-    (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep) in DataBlocks."""
+    DataBlock) reads each src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes
+    dst likewise, for each (r, k) that `selected(r, k)`; repeats run in order. `strides` in DataBlocks,
+    in the repeat-parameter struct's order: (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep)
+    (BinaryRepeatParams) or (dstBlk, srcBlk, dstRep, srcRep) (UnaryRepeatParams)."""
     out = dst.copy()
-    s0, s1 = src0.copy(), src1.copy()
     e = BLOCK_BYTES // dst.dtype.itemsize
     lanes = REPEAT_BYTES // dst.dtype.itemsize
-    dblk, b0, b1, drep, r0, r1 = strides
+    half = len(strides) // 2
+    blk, rep = strides[:half], strides[half:]
     f = element_op(api, dst.dtype)
+    args = _operands(srcs, scalar, dst.dtype)
     for r in range(repeats):
         vals: list[tuple[int, Any]] = []
         for k in range(lanes):
             if not selected(r, k):
                 continue
-            blk, pos = divmod(k, e)
-            a = s0[r * r0 * e + blk * b0 * e + pos]
-            b = s1[r * r1 * e + blk * b1 * e + pos]
-            vals.append((r * drep * e + blk * dblk * e + pos, f(a, b)))
+            b, pos = divmod(k, e)
+            xs = [s[r * rep[1 + j] * e + b * blk[1 + j] * e + pos] for j, s in enumerate(srcs)]
+            vals.append((r * rep[0] * e + b * blk[0] * e + pos, f(*args(xs))))
         for addr, v in vals:
             out[addr] = v
     return out
@@ -118,30 +135,30 @@ def repeat_interface(
 def normal_mode(
     api: str,
     dst: npt.NDArray[Any],
-    src0: npt.NDArray[Any],
-    src1: npt.NDArray[Any],
+    srcs: Sequence[npt.NDArray[Any]],
     mask: int | Sequence[int],
     repeats: int,
     strides: Sequence[int],
+    scalar: Any = None,
 ) -> npt.NDArray[Any]:
     """Normal mask mode: the same elements of every repeat are selected."""
     sel = mask_elements(dst.dtype.itemsize, mask)
-    return repeat_interface(api, dst, src0, src1, lambda r, k: sel[k], repeats, strides)
+    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar)
 
 
 def counter_mode(
     api: str,
     dst: npt.NDArray[Any],
-    src0: npt.NDArray[Any],
-    src1: npt.NDArray[Any],
+    srcs: Sequence[npt.NDArray[Any]],
     count: int,
     strides: Sequence[int],
+    scalar: Any = None,
 ) -> npt.NDArray[Any]:
     """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
     repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     repeats = -(-count // lanes)
-    return repeat_interface(api, dst, src0, src1, lambda r, k: r * lanes + k < count, repeats, strides)
+    return repeat_interface(api, dst, srcs, lambda r, k: r * lanes + k < count, repeats, strides, scalar)
 
 
 def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
