@@ -306,6 +306,64 @@ def _violations() -> list[tuple[str, Any, Any]]:
     ]
 
 
+def _unary_violations() -> list[tuple[str, Any, Any]]:
+    u = A.UnaryRepeatParams()
+    return [
+        ("Abs wrong struct", lambda d, a, b: A.Abs(d, a, 64, 1, BLK_PARAMS()), errors.ParameterError),
+        ("Adds no scalar", lambda d, a, b: A.Adds(d, a), errors.ParameterError),
+        ("Adds argument count", lambda d, a, b: A.Adds(d, a, 1.0, 64, 1), errors.ParameterError),
+        ("Relu count > size", lambda d, a, b: A.Relu(d, a, 2000), errors.ParameterError),
+        ("Muls repeat 300", lambda d, a, b: A.Muls(d, a, 2.0, 64, 300, u), errors.ParameterError),
+        ("Maxs mask 100 for b32", lambda d, a, b: A.Maxs(d, a, 2.0, 100, 1, u), errors.ParameterError),
+        ("Mins is_set_mask on first-n", lambda d, a, b: A.Mins(d, a, 2.0, 8, is_set_mask=False), errors.ParameterError),
+        ("Relu store past dst", lambda d, a, b: A.Relu(d, a, 64, 3, A.UnaryRepeatParams(1, 1, 100, 8)), errors.OutOfBoundsError),
+        ("Abs misaligned src", lambda d, a, b: A.Abs(d, a[3], 8), errors.AlignmentError),
+    ]
+
+
+@pytest.mark.parametrize(("what", "call", "error"), _unary_violations(), ids=[v[0] for v in _unary_violations()])
+def test_unary_violations_raise_and_write_nothing(what: str, call: Any, error: type[Exception]) -> None:
+    ub, (dst, s0, s1) = tensors(rs.float32, 1024, seed=15)
+    before = ub.storage.data.copy()
+    with pytest.raises(error) as info:
+        call(dst, s0, s1)
+    assert str(info.value).split(":")[0] == what.split()[0], str(info.value)
+    assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 2))
+@given(data=st.data())
+def test_counter_mode_hypothesis(data: st.DataObject) -> None:
+    """Counter mode over every family: the mask is a count, the predicate recomputed each repeat."""
+    api, dtype = data.draw(st.sampled_from(REPEAT_CASES), "case")
+    lanes = 256 // dtype.itemsize
+    count = data.draw(st.integers(1, 4 * lanes), "count")
+    strides = (
+        *data.draw(st.tuples(st.integers(1, 2), st.integers(0, 2), st.integers(0, 2))),
+        *data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12))),
+    )
+    n = max(MO.touched_elements(dtype.itemsize, -(-count // lanes), strides[i], strides[i + 3]) for i in range(3)) + lanes
+    ub, ts = tensors(dtype, n, seed=count)
+    arrays = [t.numpy() for t in ts]
+    params, oracle_strides = repeat_params(api, strides)
+    with counter_mode():
+        run_both(lambda: invoke(api, ts, count, data.draw(st.integers(0, 255), "repeat_time (unused)"), params), ub)
+    srcs, scalar = oracle_srcs(api, arrays, dtype)
+    assert_same(ts[0].numpy(), MO.counter_mode(api, arrays[0], srcs, count, oracle_strides, scalar), f"{api} counter {count}")
+
+
+def test_counter_mode_without_set_mask_reads_the_count_from_the_vector_mask() -> None:
+    ub, ts = tensors(rs.half, 1024, seed=16)
+    arrays = [t.numpy() for t in ts]
+    with counter_mode():
+        A.SetVectorMask(rs.half, 300)
+        try:
+            run_both(lambda: A.Abs(ts[0], ts[1], A.MASK_PLACEHOLDER, 1, A.UnaryRepeatParams(), is_set_mask=False), ub)
+        finally:
+            A.ResetMask()
+    assert_same(ts[0].numpy(), MO.counter_mode("Abs", arrays[0], arrays[1:2], 300, (1, 1, 8, 8)), "counter from SPR")
+
+
 @pytest.mark.parametrize(("what", "call", "error"), _violations(), ids=[v[0] for v in _violations()])
 def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Exception]) -> None:
     ub, (dst, s0, s1) = tensors(rs.float32, 1024, seed=7)
