@@ -31,10 +31,10 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
-from regsim._src.context import Ref, in_vf, simd_vf
+from regsim._src.context import Ref, in_vf, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl, set_ctrl_bit
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
-from regsim._src.registers import VL, MaskReg
+from regsim._src.registers import VL, MaskReg, RegTensor
 from regsim.errors import DTypeError, ParameterError, RegsimError, VfContextError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -309,6 +309,34 @@ def binary_continuous_vf(func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbP
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
 
+@simd_callee
+def vec_micro_mask(
+    T: type[dt.DType], mask_count: int, repeat_time: int, normal_mode: bool, spr_mask: bool
+) -> tuple[Ref[int], int, MaskReg]:
+    """`VecMicroGetCount` + `VecMicroGetRepeatTimes` + (normal mode) `VecMicroGetMaskReg`: the count register,
+    the repeats (repeatTime, or in counter mode ceil(count / elements per repeat)) and the predicate of
+    every repeat in normal mode — `MoveMask<T>()` of the vector mask register (bit mode, or
+    `isSetMask = false`), else `UpdateMask<T>(mask)`."""
+    count = Ref(mask_count)
+    repeats = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
+    mask_reg = Reg.MaskReg()
+    if normal_mode:
+        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
+    return count, repeats, mask_reg
+
+
+@simd_callee
+def load_blocks(dst_reg: RegTensor[Any], src: UbPtr[Any], block_stride: int, mask: MaskReg) -> None:
+    """`LoadAlign<T, DataCopyMode::DATA_BLOCK_COPY>(dst, src, blkStride, mask)`: one repeat's 8 DataBlocks."""
+    Reg.LoadAlign(dst_reg, src, block_stride, mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
+
+
+@simd_callee
+def store_blocks(dst: UbPtr[Any], src_reg: RegTensor[Any], block_stride: int, mask: MaskReg) -> None:
+    """`StoreAlign<T, DataCopyMode::DATA_BLOCK_COPY>(dst, src, blkStride, mask)`: one repeat's 8 DataBlocks."""
+    Reg.StoreAlign(dst, src_reg, block_stride, mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
+
+
 @simd_vf
 def vec_binary_vf(
     func: Any,
@@ -327,41 +355,19 @@ def vec_binary_vf(
     count, ceil(count / elements per repeat) repeats. Each repeat loads and stores 8 DataBlocks with the
     block strides (DataCopyMode::DATA_BLOCK_COPY) at the repeat strides."""
     T = dst.dtype
-    count = Ref(mask_count)
-    new_repeat_times = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
-    mask_reg = Reg.MaskReg()
-    if normal_mode:
-        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
-    ele_per_blk = ONE_BLOCK_SIZE // T.itemsize  # GetDataBlockSizeInBytes() / sizeof(T)
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    e = ONE_BLOCK_SIZE // T.itemsize  # ElePerBlkT = GetDataBlockSizeInBytes() / sizeof(T)
     p = repeat_params
     for index in range(new_repeat_times):
         if not normal_mode:
-            mask_reg = Reg.UpdateMask(T, count)  # maskReg = UpdateMask<TT>(count);
+            mask_reg = Reg.UpdateMask(T, count)  # maskReg = VecMicroGetMaskReg<TT, ...>(maskBuf, count);
         dst_vreg = Reg.RegTensor(T)
         src_vreg0 = Reg.RegTensor(T)
         src_vreg1 = Reg.RegTensor(T)
-        Reg.LoadAlign(
-            src_vreg0,
-            src0 + index * p.src0RepStride * ele_per_blk,
-            p.src0BlkStride,
-            mask_reg,
-            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
-        )
-        Reg.LoadAlign(
-            src_vreg1,
-            src1 + index * p.src1RepStride * ele_per_blk,
-            p.src1BlkStride,
-            mask_reg,
-            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
-        )
+        load_blocks(src_vreg0, src0 + index * p.src0RepStride * e, p.src0BlkStride, mask_reg)
+        load_blocks(src_vreg1, src1 + index * p.src1RepStride * e, p.src1BlkStride, mask_reg)
         func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
-        Reg.StoreAlign(
-            dst + index * p.dstRepStride * ele_per_blk,
-            dst_vreg,
-            p.dstBlkStride,
-            mask_reg,
-            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
-        )
+        store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
 
 def _trait_for(dtype: type[dt.DType]) -> Any:
@@ -460,33 +466,17 @@ def vec_unary_vf(
     """`VecUnaryLevel0VFImpl` and, with a scalar, `VecBinaryScalarLevel0VFImpl`: the mask/repeat interfaces of
     dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`."""
     T = dst.dtype
-    count = Ref(mask_count)
-    new_repeat_times = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
-    mask_reg = Reg.MaskReg()
-    if normal_mode:
-        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
-    ele_per_blk = ONE_BLOCK_SIZE // T.itemsize
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    e = ONE_BLOCK_SIZE // T.itemsize
     p = repeat_params
     for index in range(new_repeat_times):
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)
         dst_vreg = Reg.RegTensor(T)
         src_vreg = Reg.RegTensor(T)
-        Reg.LoadAlign(
-            src_vreg,
-            src + index * p.srcRepStride * ele_per_blk,
-            p.srcBlkStride,
-            mask_reg,
-            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
-        )
+        load_blocks(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, mask_reg)
         func(dst_vreg, src_vreg, *scalar, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
-        Reg.StoreAlign(
-            dst + index * p.dstRepStride * ele_per_blk,
-            dst_vreg,
-            p.dstBlkStride,
-            mask_reg,
-            data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY,
-        )
+        store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
 
 @attrs.frozen
