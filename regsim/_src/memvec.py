@@ -21,7 +21,6 @@ as context ("Add: ... (from Reg StoreAlign: ...)").
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, overload
 
@@ -33,8 +32,8 @@ from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, in_vf, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl, set_ctrl_bit
-from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
-from regsim._src.registers import VL, MaskReg, RegTensor
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
+from regsim._src.registers import VL, MaskReg, RegTensor, check_dtype
 from regsim.errors import DTypeError, ParameterError, RegsimError, VfContextError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -99,8 +98,8 @@ class UnaryRepeatParams:
 
 
 # --- the core's vector-mask register and mask mode -----------------------------------------------------
-#: SPR.MASK as (maskHigh, maskLow); the launch value selects every element (the library's ResetMask)
-_VECTOR_MASK: contextvars.ContextVar[tuple[int, int]] = contextvars.ContextVar("regsim_vector_mask", default=(_U64, _U64))
+# The vector-mask register {MASK1, MASK0} is the core's (`UnifiedBuffer.vector_mask`, the core of the last
+# UnifiedBuffer made), which `Reg.MoveMask` reads; the mask mode is CTRL[56], which `IsCounterMode` reads.
 
 
 def _host(api: str) -> None:
@@ -113,9 +112,13 @@ def counter_mode() -> bool:
     return bool(current_ctrl() >> CTRL_COUNTER_MODE & 1)
 
 
-def vector_mask() -> tuple[int, int]:
+def vector_mask(api: str = "vector mask") -> tuple[int, int]:
     """The core's vector mask register as (maskHigh, maskLow)."""
-    return _VECTOR_MASK.get()
+    return current_core(api).vector_mask
+
+
+def _set_vector_mask(api: str, high: int, low: int) -> None:
+    current_core(api).vector_mask = (high, low)
 
 
 @host_api("SetMaskCount")
@@ -144,20 +147,20 @@ def SetVectorMask(T: type[dt.DType], *args: int) -> None:
     maskHigh). One value `len`: in normal mode the first `len` elements of each repeat; in counter
     mode the element count (maskLow = len, maskHigh = 0)."""
     _host("SetVectorMask")
-    _check_vec_dtype("SetVectorMask", T)
+    check_dtype("SetVectorMask", "T", T)
     if len(args) == 2:
         high, low = (_uint("SetVectorMask", n, v, 64) for n, v in zip(("mask_high", "mask_low"), args, strict=True))
-        _VECTOR_MASK.set((high, low))
+        _set_vector_mask("SetVectorMask", high, low)
     elif len(args) == 1:
         lanes = VL // T.itemsize
         if counter_mode():
-            _VECTOR_MASK.set((0, _uint("SetVectorMask", "length", args[0], 32)))
+            _set_vector_mask("SetVectorMask", 0, _uint("SetVectorMask", "length", args[0], 32))
         else:
             n = args[0]
             if type(n) is not int or not 0 <= n <= min(lanes, 128):
                 raise ParameterError(message("SetVectorMask", "length", repr(n), f"an int in [0, {min(lanes, 128)}]"))
             bits = (1 << n) - 1
-            _VECTOR_MASK.set((bits >> 64, bits & _U64))
+            _set_vector_mask("SetVectorMask", bits >> 64, bits & _U64)
     else:
         raise ParameterError(message("SetVectorMask", "arguments", len(args), "(mask_high, mask_low) or (length,)"))
 
@@ -166,7 +169,7 @@ def SetVectorMask(T: type[dt.DType], *args: int) -> None:
 def ResetMask() -> None:
     """`AscendC::ResetMask()`: every bit of the vector mask register set (all elements selected)."""
     _host("ResetMask")
-    _VECTOR_MASK.set((_U64, _U64))
+    _set_vector_mask("ResetMask", _U64, _U64)
 
 
 def _uint(api: str, name: str, value: object, bits: int) -> int:
@@ -176,24 +179,6 @@ def _uint(api: str, name: str, value: object, bits: int) -> int:
     if not 0 <= v < 1 << bits:
         raise ParameterError(message(api, name, v, f"an unsigned {bits}-bit int in [0, 2**{bits} - 1]"))
     return v
-
-
-def _check_vec_dtype(api: str, dtype: object) -> None:
-    if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
-        raise DTypeError(message(api, "T", repr(dtype), "a regsim dtype"))
-
-
-def move_mask(dtype: type[dt.DType]) -> MaskReg:
-    """The predicate `Reg::MoveMask<T>()` reads from the vector mask register: element i of a repeat is
-    active when bit i of (maskHigh:maskLow) is set.
-
-    The Reg-level `MoveMask` is not on this branch yet: until it is, the lowerings read the register
-    through this one helper (it makes no Reg call, so a trace does not list it)."""
-    high, low = vector_mask()
-    lanes = VL // dtype.itemsize
-    bits = high << 64 | low
-    active = np.array([bits >> i & 1 for i in range(lanes)], dtype=np.bool_)
-    return MaskReg.from_lanes(dtype, active)
 
 
 # --- errors in the caller's terms, and "a failed call writes nothing" ------------------------------------
@@ -321,7 +306,7 @@ def vec_micro_mask(
     repeats = repeat_time if normal_mode else -(-mask_count // (VL // T.itemsize))
     mask_reg = Reg.MaskReg()
     if normal_mode:
-        mask_reg = move_mask(T) if spr_mask else Reg.UpdateMask(T, count)
+        mask_reg = Reg.MoveMask(T) if spr_mask else Reg.UpdateMask(T, count)  # type: ignore[type-var]  # b16/b32 only here
     return count, repeats, mask_reg
 
 
@@ -394,7 +379,7 @@ def _repeat_plan(
     if not normal and not is_set_mask:
         mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
     if bits is not None:
-        _VECTOR_MASK.set(bits)
+        _set_vector_mask(api, *bits)
     return mask_count, r, normal, normal and (bit_mode or not is_set_mask)
 
 
