@@ -36,6 +36,9 @@ COUNT_DTYPES = {
     "Mul": [*B16_B32, *B64, *CPLX],
     "Max": [*B16_B32, *B8, *B64],
     "Min": [*B16_B32, *B8, *B64],
+    "And": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
+    "Or": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
+    "Not": [rs.int8, rs.uint8, rs.half, rs.float32, rs.uint16, rs.int16, rs.uint32, rs.int32, rs.uint64, rs.int64],
     "Abs": [rs.int8, rs.half, rs.int16, rs.float32, rs.int32, rs.int64],
     "Relu": [rs.half, rs.float32, rs.int32, rs.int64],
     "Adds": [*SCALAR_B16_B32, *B8, *B64, *CPLX],
@@ -45,6 +48,9 @@ COUNT_DTYPES = {
 }
 REPEAT_DTYPES = {
     **{name: B16_B32 for name in ("Add", "Sub", "Mul", "Max", "Min")},
+    "And": [rs.int16, rs.uint16, rs.uint32, rs.int32],
+    "Or": [rs.int16, rs.uint16, rs.uint32, rs.int32],
+    "Not": [rs.half, rs.float32, rs.uint16, rs.int16, rs.uint32, rs.int32],
     "Abs": [rs.half, rs.int16, rs.float32, rs.int32],
     "Relu": [rs.half, rs.float32, rs.int32],
     "Adds": SCALAR_B16_B32,
@@ -53,8 +59,8 @@ REPEAT_DTYPES = {
     "Mins": SCALAR_B16_B32,
 }
 KIND = {
-    **dict.fromkeys(("Add", "Sub", "Mul", "Max", "Min"), "binary"),
-    **dict.fromkeys(("Abs", "Relu"), "unary"),
+    **dict.fromkeys(("Add", "Sub", "Mul", "Max", "Min", "And", "Or"), "binary"),
+    **dict.fromkeys(("Abs", "Relu", "Not"), "unary"),
     **dict.fromkeys(("Adds", "Muls", "Maxs", "Mins"), "scalar"),
 }
 API_NAMES = list(COUNT_DTYPES)
@@ -460,7 +466,6 @@ def test_lower_cli() -> None:
 
 
 # --- the seed pages ----------------------------------------------------------------------------------------------
-AND_SEED_SKIP = "needs the Reg op And (ops-logic branch): AscendC.And lowers onto Reg::And"
 ASC_EQ_SKIP = "needs the Reg op Compare (CMPMODE.EQ) and MoveMask: capi.asc_eq lowers onto Reg::Compare"
 GATHER_SKIP = (
     "needs the Reg ops ShiftRights, Pack, Select and MoveMask: the 950 library's Gather (VfGatherApi0B16) "
@@ -468,8 +473,7 @@ GATHER_SKIP = (
 )
 
 
-@pytest.mark.skipif(not hasattr(A, "And"), reason=AND_SEED_SKIP)
-def test_and_seed_page() -> None:  # pragma: no cover - runs once Reg::And lands
+def test_and_seed_page() -> None:
     """The And page: src0 = [1 .. 512], src1 = [513, 512 .. 2], int16; every interface gives [1 0 3 ... 0]."""
     src0_vals = np.arange(1, 513, dtype=np.int16)
     src1_vals = np.arange(513, 1, -1, dtype=np.int16)
@@ -554,7 +558,11 @@ def test_operator_form_errors() -> None:
         dst[1:] = s0 + s1
     with pytest.raises(errors.ParameterError):
         dst[:] = s0  # type: ignore[assignment]
-    if "And" not in rs._src.memvec.APIS:  # until the Reg op And lands, `&` names what is missing
-        with pytest.raises(errors.UnsupportedError, match="Reg op And"):
-            dst[:] = s0 & s1
+    with pytest.raises(errors.UnsupportedError, match="Reg op Div"):  # Div is not lowered yet
+        dst[:] = s0 / s1
     assert np.array_equal(ub.storage.data, before)
+    arrays = [t.numpy() for t in (dst, s0, s1)]
+    dst[:] = s0 & s1
+    assert_same(dst.numpy(), MO.first_n("And", arrays[0], arrays[1:], 128), "dst = src0 & src1")
+    dst[:] = s0 | s1
+    assert_same(dst.numpy(), MO.first_n("Or", arrays[0], arrays[1:], 128), "dst = src0 | src1")

@@ -525,6 +525,13 @@ Muls = UnaryApi("Muls", Reg.Muls, (_SCALAR_B16_B32 - {dt.bfloat16}) | _WIDE | _C
 Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
 Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
 
+_LOGIC_COUNT = frozenset({dt.uint8, dt.int8, dt.int16, dt.uint16, dt.uint32, dt.int32, dt.int64, dt.uint64})
+_LOGIC_REPEAT = frozenset({dt.int16, dt.uint16, dt.uint32, dt.int32})
+And = BinaryApi("And", Reg.And, _LOGIC_COUNT, _LOGIC_REPEAT)
+Or = BinaryApi("Or", Reg.Or, _LOGIC_COUNT, _LOGIC_REPEAT)
+_NOT_REPEAT = frozenset({dt.half, dt.float32, dt.uint16, dt.int16, dt.uint32, dt.int32})
+Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.int64}, _NOT_REPEAT)
+
 #: every memory-level API by name (the lowering explorer's names)
 APIS: Final[dict[str, BinaryApi | UnaryApi]] = {a.name: a for a in (Add, Sub, Mul, Max, Min, Abs, Relu, Adds, Muls, Maxs, Mins)}
 

@@ -44,9 +44,15 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "Min": min,
             "Abs": abs,  # wraps: Abs(INT_MIN) = INT_MIN
             "Relu": lambda a: max(a, 0),
+            "And": lambda a, b: a & b,
+            "Or": lambda a, b: a | b,
+            "Not": lambda a: ~a,
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
+    if api == "Not":  # bitwise on any type: the element's bits inverted
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        return lambda a: (~np.array(a, dtype=dtype).view(unsigned)).view(dtype)[()]
     if dtype.kind == "c" or dtype.name == "complex32":
         cplx: dict[str, Callable[..., complex]] = {
             "Add": lambda a, b: a + b,
