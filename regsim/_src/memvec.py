@@ -533,7 +533,9 @@ _NOT_REPEAT = frozenset({dt.half, dt.float32, dt.uint16, dt.int16, dt.uint32, dt
 Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.int64}, _NOT_REPEAT)
 
 #: every memory-level API by name (the lowering explorer's names)
-APIS: Final[dict[str, BinaryApi | UnaryApi]] = {a.name: a for a in (Add, Sub, Mul, Max, Min, Abs, Relu, Adds, Muls, Maxs, Mins)}
+APIS: Final[dict[str, BinaryApi | UnaryApi]] = {
+    a.name: a for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins)
+}
 
 
 # --- the lowering explorer ------------------------------------------------------------------------------------
