@@ -467,10 +467,6 @@ def test_lower_cli() -> None:
 
 # --- the seed pages ----------------------------------------------------------------------------------------------
 ASC_EQ_SKIP = "needs the Reg op Compare (CMPMODE.EQ) and MoveMask: capi.asc_eq lowers onto Reg::Compare"
-GATHER_SKIP = (
-    "needs the Reg ops ShiftRights, Pack, Select and MoveMask: the 950 library's Gather (VfGatherApi0B16) "
-    "turns byte offsets into element indices with ShiftRights and packs u32 offsets to u16 indices before Reg::Gather"
-)
 
 
 def test_and_seed_page() -> None:
@@ -489,21 +485,120 @@ def test_and_seed_page() -> None:
         assert np.array_equal(dst.numpy(), want)
 
 
-@pytest.mark.skipif(not hasattr(A, "Gather"), reason=GATHER_SKIP)
-def test_gather_seed_page() -> None:  # pragma: no cover - runs once the Reg ops land
-    """The Gather page: srcOffset = [254 252 ... 2 0] bytes, src = 128 halves [0 .. 127], dst = [127 .. 0]."""
-    offsets = np.arange(254, -1, -2, dtype=np.uint32)
+GATHER_DTYPES = [rs.uint16, rs.int16, rs.half, rs.bfloat16, rs.uint32, rs.int32, rs.float32]
+
+
+@settings(max_examples=max(10, settings.default.max_examples))
+@given(data=st.data())
+def test_gather_hypothesis(data: st.DataObject) -> None:
+    """Gather against the page's addressing: random byte offsets (element-aligned, inside src), srcBaseAddr,
+    the first-n and the mask/repeat interfaces (continuous, bit, counter mode) with dstRepStride."""
+    dtype = data.draw(st.sampled_from(GATHER_DTYPES), "dtype")
+    w, lanes = dtype.itemsize, 256 // dtype.itemsize
+    src_n = data.draw(st.integers(1, 300), "src elements")
+    base = 32 * data.draw(st.integers(0, (src_n - 1) * w // 32), "srcBaseAddr / 32")
+    form = data.draw(st.sampled_from(["count", "continuous", "bit", "counter"]), "form")
+    repeats = data.draw(st.integers(0, 3), "repeat_time")
+    stride = data.draw(st.integers(0, 12), "dstRepStride")
+    if form == "count":
+        count = data.draw(st.integers(0, 3 * lanes), "count")
+        dst_n, off_n = max(count, 1), max(count, 1)
+    elif form == "counter":
+        count = data.draw(st.integers(1, 3 * lanes), "count")
+        dst_n, off_n = max(1, (-(-count // lanes) - 1) * stride * (32 // w) + lanes), -(-count // lanes) * lanes
+    else:
+        dst_n, off_n = max(1, max(repeats - 1, 0) * stride * (32 // w) + lanes), max(repeats, 1) * lanes
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), "seed"))
+    ub = rs.UnifiedBuffer(-(-(dst_n * w) // 256) * 256 + -(-(src_n * w) // 256) * 256 + -(-(off_n * 4) // 256) * 256 + 512)
+    dst, src, off = ub.alloc(dtype, dst_n), ub.alloc(dtype, src_n), ub.alloc(rs.uint32, off_n)
+    for t in (dst, src):
+        t.set(values(dtype, t.size, rng))
+    off.set(rng.integers(0, src_n - base // w, off_n).astype(np.uint32) * w)
+    d0, s0, o0 = dst.numpy(), src.numpy(), off.numpy()
+    step = stride * (32 // w)
+    if form == "count":
+        run_both(lambda: A.Gather(dst, src, off, base, count), ub)
+        want = MO.gather(d0, s0, o0, base, lambda r, k: r * lanes + k < count, -(-count // lanes), lanes)
+    elif form == "counter":
+        with counter_mode():
+            run_both(lambda: A.Gather(dst, src, off, base, count, repeats, stride), ub)
+        want = MO.gather(d0, s0, o0, base, lambda r, k: r * lanes + k < count, -(-count // lanes), step)
+    else:
+        if form == "continuous":
+            mask: Any = data.draw(st.integers(1, lanes), "mask")
+        else:
+            lo = data.draw(st.integers(1, 2**64 - 1), "mask[0]")
+            mask = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
+        run_both(lambda: A.Gather(dst, src, off, base, mask, repeats, stride), ub)
+        sel = MO.mask_elements(w, mask)
+        want = MO.gather(d0, s0, o0, base, lambda r, k: sel[k], repeats, step)
+    assert_same(dst.numpy(), want, f"Gather {dtype.name} {form}")
+
+
+@pytest.mark.parametrize(
+    ("what", "args", "error"),
+    [
+        ("int8 (b8 not lowered yet)", "int8", errors.DTypeError),
+        ("unaligned srcBaseAddr", (1, 8), errors.ParameterError),
+        ("srcBaseAddr not 32-byte aligned", (2, 8), errors.AlignmentError),
+        ("unaligned offset", "odd offset", errors.ParameterError),
+        ("offset past 2**17 - 1 for b16", "big offset", errors.ParameterError),
+        ("offset outside src", "far offset", errors.OutOfBoundsError),
+        ("count > dst", (0, 129), errors.ParameterError),
+        ("mask 129", (0, 129, 1, 8), errors.ParameterError),
+        ("repeat 256", (0, 128, 256, 8), errors.ParameterError),
+        ("dstRepStride 2**16", (0, 128, 1, 2**16), errors.ParameterError),
+        ("offsets tensor too short", (0, 128, 2, 8), errors.ParameterError),
+        ("float offsets", "float offsets", errors.DTypeError),
+    ],
+)
+def test_gather_violations_write_nothing(what: str, args: Any, error: type[Exception]) -> None:
+    ub = rs.UnifiedBuffer(4096)
+    dst, src, off = ub.alloc(rs.half, 128), ub.alloc(rs.half, 128), ub.alloc(rs.uint32, 128)
+    rng = np.random.default_rng(0)
+    dst.set(values(rs.half, 128, rng))
+    src.set(values(rs.half, 128, rng))
+    offsets = np.arange(0, 256, 2, dtype=np.uint32)
+    if args == "odd offset":
+        offsets[5] = 3
+    elif args == "big offset":
+        offsets[5] = 2**17
+    elif args == "far offset":
+        offsets[5] = 2048
+    off.set(offsets)
+    before = ub.storage.data.copy()
+    with pytest.raises(error, match=r"^Gather"):
+        if args == "int8":
+            A.Gather(ub.alloc(rs.int8, 64), ub.alloc(rs.int8, 64), off, 0, 8)
+        elif args == "float offsets":
+            A.Gather(dst, src, ub.alloc(rs.float32, 64), 0, 8)  # type: ignore[arg-type]
+        elif isinstance(args, str):
+            A.Gather(dst, src, off, 0, 128)
+        else:
+            A.Gather(dst, src, off, *args)
+    assert np.array_equal(ub.storage.data[: before.size], before) or args in ("int8", "float offsets")
+    assert np.array_equal(dst.numpy(), before[dst.addr : dst.addr + 256].view(np.float16))
+
+
+@pytest.mark.parametrize("interface", ["count", "mask continuous", "mask bit"])
+def test_gather_seed_page(interface: str) -> None:
+    """The Gather page: srcOffset = [254 252 ... 2 0] bytes, src = 128 halves [0 .. 127], srcBaseAddr 0:
+    dst = [127 126 ... 0]; its three calls (count 512; mask 128, repeat 4, dstRepStride 8; mask[2] all
+    ones, repeat 4, dstRepStride 8), the offsets repeated for each 128 elements."""
+    offsets = np.tile(np.arange(254, -1, -2, dtype=np.uint32), 4)
     src_vals = np.arange(128).astype(np.float16)
-    want = src_vals[::-1]
+    want = np.tile(src_vals[::-1], 4)
     ub = rs.UnifiedBuffer(8192)
-    dst = ub.alloc(rs.half, 128)
+    dst = ub.alloc(rs.half, 512)
     src = ub.alloc(rs.half, 128)
-    off = ub.alloc(rs.uint32, 128)
-    dst.set(np.zeros(128, np.float16))
+    off = ub.alloc(rs.uint32, 512)
+    dst.set(np.zeros(512, np.float16))
     src.set(src_vals)
     off.set(offsets)
-    A.Gather(dst, src, off, 0, 128)
+    args = {"count": (512,), "mask continuous": (128, 4, 8), "mask bit": ([2**64 - 1, 2**64 - 1], 4, 8)}[interface]
+    run_both(lambda: A.Gather(dst, src, off, 0, *args), ub)
     assert np.array_equal(dst.numpy(), want)
+    assert dst.numpy()[:3].tolist() == [127, 126, 125] and dst.numpy()[-1] == 0
 
 
 @pytest.mark.skipif(not hasattr(rs, "capi"), reason=ASC_EQ_SKIP)

@@ -30,11 +30,11 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
-from regsim._src.context import Ref, in_vf, simd_callee, simd_vf
+from regsim._src.context import Ref, configure, current_config, in_vf, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl, set_ctrl_bit
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
 from regsim._src.registers import VL, MaskReg, RegTensor, check_dtype
-from regsim.errors import DTypeError, ParameterError, RegsimError, VfContextError, message
+from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, VfContextError, message
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -211,8 +211,6 @@ def _check_tensors(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[
             raise ParameterError(message(api, name, repr(t), f"a LocalTensor in the same UnifiedBuffer as {names[0]}"))
     for name, t in zip(names, tensors, strict=True):
         if t.addr % ONE_BLOCK_SIZE:
-            from regsim.errors import AlignmentError
-
             raise AlignmentError(message(api, name, f"UB byte {t.addr}", "a start address aligned to 32 bytes"))
     return dtype
 
@@ -650,3 +648,157 @@ def lower_spec(text: str) -> Lowering:
         ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
     low = lower(api, *tensors, *lead, *rest, **extra)
     return Lowering(text.strip(), low.records)
+
+
+# --- Gather: elements of src at byte offsets -------------------------------------------------------------------
+@simd_vf
+def gather_b16_vf(
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    src_offset: UbPtr[dt.uint32],
+    src_base_index: int,
+    repeat_time: int,
+    dst_step: int,
+    count: int,
+    per_repeat_mask: bool,
+) -> None:
+    """`VfGatherApi0B16` / `VfGatherApi2B16` (kernel_operator_vec_gather_impl.h): byte offsets → element
+    indices (ShiftRights by 1), two u32 offset registers packed into one u16 index register (Pack LOWEST /
+    HIGHEST + Select on the H pattern), then `Reg::Gather`. `per_repeat_mask`: UpdateMask each repeat
+    (first-n interface, counter mode); else the vector mask register (`MoveMask`)."""
+    offset_reg0 = Reg.RegTensor(dt.uint32)
+    offset_reg1 = Reg.RegTensor(dt.uint32)
+    index_reg = Reg.RegTensor(dt.uint16)
+    dst_reg = Reg.RegTensor(dt.uint16)
+    sreg = Ref(count)
+    index_mask = Reg.CreateMask(dt.uint32)  # MaskReg indexMask = CreateMask<uint32_t>();
+    select_mask = Reg.CreateMask(dt.uint16, pattern=Reg.MaskPattern.H)  # CreateMask<uint16_t, MaskPattern::H>();
+    dst_mask = Reg.MaskReg()
+    if not per_repeat_mask:
+        dst_mask = Reg.MoveMask(dt.uint16)  # dstMask = MoveMask<T>();
+    u32_per_reg = VL // 4
+    for i in range(repeat_time):
+        if per_repeat_mask:
+            dst_mask = Reg.UpdateMask(dt.uint16, sreg)  # dstMask = UpdateMask<T>(sregPlt);
+        Reg.LoadAlign(offset_reg0, src_offset + (2 * i) * u32_per_reg)
+        Reg.LoadAlign(offset_reg1, src_offset + (2 * i + 1) * u32_per_reg)
+        Reg.ShiftRights(offset_reg0, offset_reg0, 1, index_mask)  # bytes -> b16 element index
+        Reg.ShiftRights(offset_reg1, offset_reg1, 1, index_mask)
+        Reg.Pack(offset_reg0.reinterpret(dt.uint16), offset_reg0, part=Reg.HighLowPart.LOWEST)
+        Reg.Pack(offset_reg1.reinterpret(dt.uint16), offset_reg1, part=Reg.HighLowPart.HIGHEST)
+        Reg.Select(index_reg, offset_reg0.reinterpret(dt.uint16), offset_reg1.reinterpret(dt.uint16), select_mask)
+        Reg.Gather(dst_reg, src.reinterpret(dt.uint16) + src_base_index, index_reg, dst_mask)
+        Reg.StoreAlign(dst.reinterpret(dt.uint16) + i * dst_step, dst_reg, dst_mask)
+
+
+@simd_vf
+def gather_b32_vf(
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    src_offset: UbPtr[dt.uint32],
+    src_base_index: int,
+    repeat_time: int,
+    dst_step: int,
+    count: int,
+    per_repeat_mask: bool,
+) -> None:
+    """`VfGatherApi0B32` / `VfGatherApi2B32`: byte offsets → element indices (ShiftRights by 2), then `Reg::Gather`."""
+    offset_reg = Reg.RegTensor(dt.uint32)
+    index_reg = Reg.RegTensor(dt.uint32)
+    dst_reg = Reg.RegTensor(dt.uint32)
+    sreg = Ref(count)
+    index_mask = Reg.CreateMask(dt.uint32)
+    dst_mask = Reg.MaskReg()
+    if not per_repeat_mask:
+        dst_mask = Reg.MoveMask(dt.uint32)
+    u32_per_reg = VL // 4
+    for i in range(repeat_time):
+        if per_repeat_mask:
+            dst_mask = Reg.UpdateMask(dt.uint32, sreg)
+        Reg.LoadAlign(offset_reg, src_offset + i * u32_per_reg)
+        Reg.ShiftRights(index_reg, offset_reg, 2, index_mask)  # bytes -> b32 element index
+        Reg.Gather(dst_reg, src.reinterpret(dt.uint32) + src_base_index, index_reg, dst_mask)
+        Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
+
+
+_GATHER_B16 = frozenset({dt.uint16, dt.int16, dt.half, dt.bfloat16})
+_GATHER_B32 = frozenset({dt.uint32, dt.int32, dt.float32})
+#: srcOffset ranges on Ascend 950 (the Gather page): b16 [0, 2**17 - 1], b32 the uint32_t range
+_GATHER_MAX_OFFSET = {2: 2**17 - 1, 4: 2**32 - 1}
+
+
+def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np.ndarray) -> None:
+    """Every srcOffset an active element reads: written (when the uninitialised-read check is on), a multiple
+    of the element width, within the 950 range."""
+    used = used[: src_offset.size]
+    valid = src_offset.ub.storage.valid
+    if valid is not None and current_config().check_uninitialized:
+        written = valid[src_offset.addr : src_offset.addr + used.size * 4].reshape(-1, 4).all(axis=1)
+        missing = np.flatnonzero(used & ~written)
+        if missing.size:
+            raise UninitializedReadError(f"Gather: src_offset element {int(missing[0])} is read but was never written")
+    offs = src_offset.numpy()[: used.size][used].astype(np.int64)
+    width = dtype.itemsize
+    bad = offs[(offs % width != 0) | (offs > _GATHER_MAX_OFFSET[width])]
+    if bad.size:
+        accepted = f"byte offsets that are multiples of {width} in [0, {_GATHER_MAX_OFFSET[width]}] for {dtype.name}"
+        raise ParameterError(message("Gather", "src_offset", f"[..., {int(bad[0])}, ...]", accepted))
+
+
+@host_api("Gather")
+def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.uint32], src_base_addr: int, *args: Any) -> None:
+    """`AscendC::Gather(dst, src, srcOffset, srcBaseAddr, count)` and
+    `Gather(dst, src, srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride)`: dst[i] = the element at
+    byte `srcBaseAddr + srcOffset[i]` from `src`'s start. b16 and b32 types; the repeat interface's
+    repeats each gather one register (128 b16 / 64 b32 elements, the next offsets) and store it
+    `dstRepStride` DataBlocks after the previous one."""
+    _host("Gather")
+    dtypes = _GATHER_B16 | _GATHER_B32
+    dtype = _check_tensors("Gather", dtypes, ("dst", "src"), (dst, src))
+    if not isinstance(src_offset, LocalTensor) or src_offset.dtype is not dt.uint32:
+        raise DTypeError(message("Gather", "src_offset", repr(src_offset), "a LocalTensor[uint32] of byte offsets"))
+    _check_tensors("Gather", frozenset({dt.uint32}), ("src_offset",), (src_offset,))
+    if src_offset.ub is not dst.ub:
+        raise ParameterError(message("Gather", "src_offset", repr(src_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    base = _uint("Gather", "src_base_addr", src_base_addr, 32)
+    if base % dtype.itemsize:
+        raise ParameterError(message("Gather", "src_base_addr", base, f"a multiple of {dtype.itemsize} bytes for {dtype.name}"))
+    if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Gather takes src + srcBaseAddr as its 32-byte aligned base
+        raise AlignmentError(
+            message("Gather", "src_base_addr", base, "a multiple of 32 bytes (it becomes the base address of Reg::Gather)")
+        )
+    lanes = VL // dtype.itemsize
+    vf = gather_b16_vf if dtype.itemsize == 2 else gather_b32_vf
+    if len(args) == 1:  # tensor 前n个数据计算
+        n = _check_count("Gather", args[0], ("dst", "src_offset"), (dst, src_offset))
+        _check_offsets(dtype, src_offset, np.ones(n, np.bool_))
+        repeats, step, count, per_repeat = -(-n // lanes), lanes, n, True
+    elif len(args) == 3:
+        mask, repeat_time, dst_rep_stride = args
+        stride = _uint("Gather", "dst_rep_stride", dst_rep_stride, 16)
+        plan = _repeat_plan("Gather", dtype, mask, repeat_time, BinaryRepeatParams(), BinaryRepeatParams, True)
+        count, repeats, normal, _ = plan
+        if normal:
+            if not isinstance(mask, (list, tuple, np.ndarray)):  # SetVectorMask<T>(mask): the first `mask` elements
+                bits = (1 << count) - 1
+                _set_vector_mask("Gather", bits >> 64, bits & _U64)
+            high, low = vector_mask("Gather")
+            sel = np.array([(high << 64 | low) >> k & 1 for k in range(lanes)], np.bool_)
+            used = np.tile(sel, repeats)
+        else:
+            repeats = -(-count // lanes)
+            used = np.arange(repeats * lanes) < count
+        last = int(np.flatnonzero(used)[-1]) if used.any() else -1
+        if last >= src_offset.size:
+            accepted = f"repeats whose active elements' offsets lie in src_offset ({src_offset.size} elements)"
+            raise ParameterError(message("Gather", "repeat_time", repeats, accepted))
+        _check_offsets(dtype, src_offset, used)
+        step, per_repeat = stride * (ONE_BLOCK_SIZE // dtype.itemsize), not normal
+    else:
+        forms = "(dst, src, src_offset, src_base_addr, count) or (..., mask, repeat_time, dst_rep_stride)"
+        raise _arguments_error("Gather", len(args) + 4, forms)
+    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr(), src_offset.GetPhyAddr())
+    # The library shifts whole offset registers (all lanes), past the offsets the call uses: those lanes are
+    # never gathered, so their bytes may be unwritten; the offsets that are used were checked above.
+    with configure(check_uninitialized=False):
+        _run_lowering("Gather", (dst,), vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)

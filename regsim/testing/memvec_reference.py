@@ -173,3 +173,26 @@ def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
     if repeats == 0:
         return 0
     return (repeats - 1) * rep * e + 7 * blk * e + e
+
+
+def gather(
+    dst: npt.NDArray[Any],
+    src: npt.NDArray[Any],
+    offsets: npt.NDArray[Any],
+    base: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    dst_step: int,
+) -> npt.NDArray[Any]:
+    """The Gather page: element k of repeat r (offset index r * E + k, E = elements per 256 bytes) is the
+    element at byte base + srcOffset[r * E + k] from src's start, written to dst[r * dst_step + k]."""
+    out = dst.copy()
+    raw = src.view(np.uint8)
+    w = dst.dtype.itemsize
+    lanes = REPEAT_BYTES // w
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                at = base + int(offsets[r * lanes + k])
+                out[r * dst_step + k] = raw[at : at + w].view(dst.dtype)[0]
+    return out
