@@ -24,7 +24,7 @@ A = rs.AscendC
 BLK_PARAMS = A.BinaryRepeatParams
 
 #: 950 dtype lists, written from the library's static_asserts (kernel_operator_vec_{binary,binary_continuous,
-#: unary,binary_scalar}_impl.h for dav_3510); bfloat16 Muls (Duplicate + Mul there) waits for Reg::Duplicate
+#: unary,binary_scalar}_impl.h for dav_3510)
 B16_B32 = [rs.half, rs.uint16, rs.int16, rs.bfloat16, rs.uint32, rs.int32, rs.float32]
 SCALAR_B16_B32 = [rs.half, rs.bfloat16, rs.float32, rs.int16, rs.int32]
 B8 = [rs.uint8, rs.int8]
@@ -42,7 +42,7 @@ COUNT_DTYPES = {
     "Abs": [rs.int8, rs.half, rs.int16, rs.float32, rs.int32, rs.int64],
     "Relu": [rs.half, rs.float32, rs.int32, rs.int64],
     "Adds": [*SCALAR_B16_B32, *B8, *B64, *CPLX],
-    "Muls": [rs.half, rs.float32, rs.int16, rs.int32, *B64, *CPLX],
+    "Muls": [*SCALAR_B16_B32, *B64, *CPLX],
     "Maxs": [*SCALAR_B16_B32, *B8, *B64],
     "Mins": [*SCALAR_B16_B32, *B8, *B64],
 }
@@ -54,7 +54,7 @@ REPEAT_DTYPES = {
     "Abs": [rs.half, rs.int16, rs.float32, rs.int32],
     "Relu": [rs.half, rs.float32, rs.int32],
     "Adds": SCALAR_B16_B32,
-    "Muls": [rs.half, rs.float32, rs.int16, rs.int32],
+    "Muls": SCALAR_B16_B32,
     "Maxs": SCALAR_B16_B32,
     "Mins": SCALAR_B16_B32,
 }

@@ -518,8 +518,20 @@ Relu = UnaryApi(
     "Relu", Reg.Relu, frozenset({dt.half, dt.float32, dt.int32, dt.int64}), frozenset({dt.half, dt.float32, dt.int32})
 )
 Adds = UnaryApi("Adds", Reg.Adds, _SCALAR_B16_B32 | _INTS8 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True)
-#: bfloat16 Muls is Duplicate + Mul in the library (RegMuls::Muls): it waits for the Reg op Duplicate
-Muls = UnaryApi("Muls", Reg.Muls, (_SCALAR_B16_B32 - {dt.bfloat16}) | _WIDE | _CPLX, _SCALAR_B16_B32 - {dt.bfloat16}, scalar=True)
+
+
+@simd_callee
+def reg_muls(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegMuls::Muls` (kernel_operator_vec_binary_scalar_impl.h): bfloat16 has no Reg Muls, so the library
+    broadcasts the scalar (`Duplicate`) and multiplies (`Mul`); other types use `Reg::Muls`."""
+    if dst_reg.dtype is dt.bfloat16:
+        Reg.Duplicate(dst_reg, scalar_value, mask)
+        Reg.Mul(dst_reg, src_reg, dst_reg, mask, mode=mode)
+    else:
+        Reg.Muls(dst_reg, src_reg, scalar_value, mask, mode=mode)
+
+
+Muls = UnaryApi("Muls", reg_muls, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True)
 Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
 Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
 
