@@ -46,6 +46,7 @@ from regsim._src.dtypes import (
 )
 from regsim._src.loops import explain, vf_range
 from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.memvec import lower
 from regsim._src.trace import Trace, trace
 
 MicroAPI = Reg
@@ -86,6 +87,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "lower",
     "simd_callee",
     "simd_vf",
     "strategies",

@@ -1,16 +1,39 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
-and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the LocalTensor-level APIs are lowerings to come.
+and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
+with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`.
 """
 
-from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import as_int, host_api
+from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
-from regsim._src.memory import U64_MAX, current_core
-from regsim._src.registers import VL, check_dtype
+from regsim._src.memvec import (
+    MASK_PLACEHOLDER,
+    Abs,
+    Add,
+    Adds,
+    And,
+    BinaryRepeatParams,
+    Gather,
+    Max,
+    Maxs,
+    Min,
+    Mins,
+    Mul,
+    Muls,
+    Not,
+    Or,
+    Relu,
+    ResetMask,
+    SetMaskCount,
+    SetMaskNorm,
+    SetVectorMask,
+    Sub,
+    UnaryRepeatParams,
+)
+from regsim._src.registers import VL
 
 MicroAPI = Reg
 
@@ -22,32 +45,38 @@ def GetVecLen() -> int:
     return VL
 
 
-@host_api("SetVectorMask")
-def SetVectorMask(T: type[dt.DType], mask_high: int, mask_low: int) -> None:
-    """`AscendC::SetVectorMask<T>(maskHigh, maskLow)` in normal (bit) mask mode: the core's
-    vector-mask register becomes {MASK1, MASK0} = {mask_high, mask_low} (element k of a 16-bit
-    type at bit k of MASK0 for k < 64, of MASK1 for k >= 64). Scalar code, called outside a VF;
-    the register belongs to the core of the last `rs.UnifiedBuffer()`. `Reg.MoveMask<T>()` reads it.
-
-    Only this form is modelled: the counter mask mode (`SetMaskCount`) and `SetVectorMask<T>(len)`
-    are not, so the mask mode is always the normal one that `InitSocState()` sets."""
-    check_dtype("SetVectorMask", "T", T)
-    high = as_int("SetVectorMask", "mask_high", mask_high, 0, U64_MAX)
-    low = as_int("SetVectorMask", "mask_low", mask_low, 0, U64_MAX)
-    current_core("SetVectorMask").vector_mask = (high, low)
-
-
 __all__ = [
     "CMPMODE",
+    "MASK_PLACEHOLDER",
     "VF_CALL",
+    "Abs",
+    "Add",
+    "Adds",
+    "And",
+    "BinaryRepeatParams",
+    "Gather",
     "GetCtrlSpr",
     "GetVecLen",
+    "Max",
+    "Maxs",
     "MicroAPI",
+    "Min",
+    "Mins",
+    "Mul",
+    "Muls",
+    "Not",
+    "Or",
     "Reg",
+    "Relu",
     "ResetCtrlSpr",
+    "ResetMask",
     "RoundMode",
     "SetCtrlSpr",
+    "SetMaskCount",
+    "SetMaskNorm",
     "SetVectorMask",
     "SpecialPurposeReg",
+    "Sub",
     "TPosition",
+    "UnaryRepeatParams",
 ]

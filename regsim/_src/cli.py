@@ -2,6 +2,7 @@
 
     regsim run vf_examples/add_carry_vf.py     # example files, by path (one or several)
     regsim examples                            # every module of the installed vf_examples package
+    regsim lower "Add(int16, count=256)"       # the Reg-op sequence a memory-level API call becomes
     python -m regsim ...                       # the same, without the console script
 
 The example contract
@@ -302,6 +303,14 @@ def _parser() -> argparse.ArgumentParser:
         default=EXAMPLES_PACKAGE,
         help=f"an importable package whose modules are examples (default {EXAMPLES_PACKAGE})",
     )
+    low = sub.add_parser(
+        "lower",
+        help="show the Reg-op sequence a memory-level API call becomes",
+        description='Lower a memory-level AscendC call, e.g. "Add(int16, count=256)" or '
+        '"Add(float32, mask=64, repeat_time=4, repeat_params=(1, 1, 1, 8, 8, 8))", on fresh tensors of random data, '
+        "and print its Reg calls with op counts and UB bytes read and written per op.",
+    )
+    low.add_argument("call", help='e.g. "Add(int16, count=256)"')
     return parser
 
 
@@ -328,6 +337,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out = sys.stdout
+    if args.command == "lower":
+        from regsim._src.memvec import lower_spec
+        from regsim.errors import RegsimError
+
+        try:
+            out.write(lower_spec(args.call).table() + "\n")
+        except (RegsimError, ValueError, TypeError) as e:
+            raise UsageError(f"regsim lower: error: {e}") from None
+        return 0
     if args.command == "run":
         for path in args.paths:
             if not Path(path).is_file():

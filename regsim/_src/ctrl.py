@@ -109,3 +109,9 @@ def ResetCtrlSpr(*, start_bit: int, end_bit: int) -> None:
     lo, hi = _bits("ResetCtrlSpr", start_bit, end_bit, True)
     field = ((1 << (hi - lo + 1)) - 1) << lo
     _CTRL.set((_CTRL.get() & ~field & _MASK64) | (DEFAULT_CTRL & field))
+
+
+def set_ctrl_bit(bit: int, value: int) -> None:
+    """Set one CTRL bit from library code (e.g. `SetMaskCount` / `SetMaskNorm`: CTRL[56]), bypassing the
+    bit whitelist `SetCtrlSpr` applies to user calls."""
+    _CTRL.set((_CTRL.get() & ~(1 << bit) & _MASK64) | (value & 1) << bit)

@@ -169,6 +169,62 @@ class LocalTensor(Generic[T]):
     def __repr__(self) -> str:
         return f"LocalTensor[{self.dtype.name}](addr={self.addr}, size={self.size})"
 
+    # --- the whole-tensor operator form of the memory-level APIs (`dst = src0 & src1;` in C++) ---------------
+    def __add__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Add", self, other)
+
+    def __sub__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Sub", self, other)
+
+    def __mul__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Mul", self, other)
+
+    def __truediv__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Div", self, other)
+
+    def __and__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("And", self, other)
+
+    def __or__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Or", self, other)
+
+    def __setitem__(self, key: slice, value: TensorExpr) -> None:
+        """`dst[:] = src0 + src1` is C++'s `dst = src0 + src1;`: the API over the whole of `dst`
+        (the And page: "运算量为目的LocalTensor的总长度")."""
+        if key != slice(None) or not isinstance(value, TensorExpr):
+            raise ParameterError(
+                message("LocalTensor[:] =", "assignment", f"[{key!r}] = {value!r}", "dst[:] = src0 <op> src1 (+ - * / & |)")
+            )
+        value.run(self)
+
+
+class TensorExpr:
+    """`src0 <op> src1` on LocalTensors: evaluated when assigned to a destination (`dst[:] = ...`)."""
+
+    __slots__ = ("api", "src0", "src1")
+
+    def __init__(self, api: str, src0: LocalTensor[Any], src1: LocalTensor[Any]) -> None:
+        self.api, self.src0, self.src1 = api, src0, src1
+
+    def run(self, dst: LocalTensor[Any]) -> None:
+        from regsim._src.memvec import APIS
+        from regsim.errors import UnsupportedError
+
+        api = APIS.get(self.api)
+        if api is None:
+            raise UnsupportedError(
+                message(
+                    self.api,
+                    "operator form",
+                    repr(self),
+                    f"one of {', '.join(sorted(APIS))} (the Reg op {self.api} is not modelled yet)",
+                )
+            )
+        api(dst, self.src0, self.src1, dst.GetSize())
+
+    def __repr__(self) -> str:
+        return f"{self.api}({self.src0!r}, {self.src1!r})"
+
 
 class UbPtr(Generic[T]):
     """A `__ubuf__ T*`: a UB byte address typed by `dtype`, bounded by the tensor it came from.
