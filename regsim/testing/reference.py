@@ -25,7 +25,10 @@ and both results in hex.
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import ml_dtypes
@@ -324,23 +327,6 @@ def mask_store_oracle(ub: bytes, addr: int, bits: Sequence[int], dist: str) -> b
     return bytes(out)
 
 
-ORACLES: dict[str, Callable[..., Any]] = {
-    "CreateMask": create_mask_oracle,
-    "UpdateMask": update_mask_oracle,
-    "CreateAddrReg": create_addr_reg_oracle,
-    "LoadAlign": load_oracle,
-    "StoreAlign": store_oracle,
-    "LoadAlign/mask": mask_load_oracle,
-    "StoreAlign/mask": mask_store_oracle,
-    "Add": add_oracle,
-    "Sub": sub_oracle,
-    "Add/carry": carry_oracle,
-    "Sub/carry": carry_oracle,
-    "AddC": carry_oracle,
-    "SubC": carry_oracle,
-}
-
-
 # --- comparing results --------------------------------------------------------------------------
 def bits_of(values: Any, itemsize: int | None = None) -> list[int]:
     """Bit patterns (unsigned ints) of a numpy array's elements, or of Python ints of `itemsize` bytes."""
@@ -398,3 +384,317 @@ def assert_lanes(
             ins = " " + " ".join(parts)
         lines.append(f"  lane {i}:{ins} -> got 0x{got[i]:0{width}x}, expected 0x{want[i]:0{width}x}")
     raise AssertionError("\n".join(lines))
+
+
+# --- Cast (the Cast page's tables 4-9, the float/half → hifloat8 rules, the RegLayout page) -----------
+def hif8_value(code: int) -> float:
+    """A HiFloat8 code's value, from its fields: sign; dot 0000 (denormal 2**(M-23)), 0001 (Ev 0),
+    001 (|Ev| 1), 01 (|Ev| 2-3), 10 (4-7), 11 (8-15); the exponent sign (1: negative) and its
+    magnitude bits under an implicit leading one; then the mantissa. 0x80 NaN, 0x6F/0xEF ±inf."""
+    if code == 0x80:
+        return float("nan")
+    sign = -1.0 if code & 0x80 else 1.0
+    if code & 0x7F == 0x6F:
+        return sign * float("inf")
+    b = code & 0x7F
+    if b >> 3 == 0:
+        return 0.0 if b == 0 else sign * 2.0 ** (b - 23)
+    if b >> 3 == 1:
+        return sign * (1 + (b & 7) / 8)
+    if b >> 4 == 1:  # 001 e mmm
+        ev = -1 if b & 8 else 1
+        return sign * 2.0**ev * (1 + (b & 7) / 8)
+    top = b >> 5  # 01 / 10 / 11
+    dbits = top + 1  # exponent field width: sign + (D - 1) magnitude bits
+    mbits = 7 - 2 - dbits
+    exp_field = (b >> mbits) & ((1 << dbits) - 1)
+    neg = exp_field >> (dbits - 1)
+    mag = (1 << (dbits - 1)) | (exp_field & ((1 << (dbits - 1)) - 1))
+    mant = b & ((1 << mbits) - 1)
+    return sign * 2.0 ** (-mag if neg else mag) * (1 + mant / (1 << mbits))
+
+
+def fp4_value(name: str, code: int) -> float:
+    """fp4 e2m1 (bias 1: 0, .5, 1, 1.5, 2, 3, 4, 6) or e1m2 (0, .25 ... 1.75) code → value."""
+    sign = -1.0 if code & 8 else 1.0
+    if name == "fp4x2_e2m1":
+        e, m = (code >> 1) & 3, code & 1
+        mag = m * 0.5 if e == 0 else 2.0 ** (e - 1) * (1 + m / 2)
+    else:
+        e, m = (code >> 2) & 1, code & 3
+        mag = m * 0.25 if e == 0 else 1 + m / 4
+    return sign * mag
+
+
+_NP = {
+    "half": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32,
+    "fp8_e4m3fn": ml_dtypes.float8_e4m3fn, "fp8_e5m2": ml_dtypes.float8_e5m2,
+}  # fmt: skip
+
+
+def element_value(name: str, code: int) -> float | int:
+    """An element's value from its bit pattern (4-bit types: one nibble; ints: signed as the type)."""
+    if name in SIGNED or name in UNSIGNED:
+        return wrap(code, 8 * ITEMSIZE[name], name in SIGNED)
+    if name == "int4x2":
+        return wrap(code, 4, True)
+    if name == "hifloat8":
+        return hif8_value(code)
+    if name.startswith("fp4x2"):
+        return fp4_value(name, code)
+    if name == "fp8_e8m0":
+        return float("nan") if code == 0xFF else 2.0 ** (code - 127)
+    size = ITEMSIZE[name]
+    return float(np.array([code], f"u{size}").view(_NP[name])[0])
+
+
+def _finite_codes(name: str) -> list[tuple[float, int]]:
+    """(value, code) of every finite non-negative value of a float format, ascending, plus the
+    code one past the largest (the value an overflow rounds to), as (max + ulp, max code + 1)."""
+    cache = _FINITE.get(name)
+    if cache is not None:
+        return cache
+    n = 16 if name.startswith("fp4x2") else 1 << (8 * ITEMSIZE[name])
+    pairs = sorted((v, c) for c in range(n // 2) if math.isfinite(v := float(element_value(name, c))))
+    (v1, _), (vmax, cmax) = pairs[-2], pairs[-1]
+    pairs.append((vmax + (vmax - v1) if name != "hifloat8" else 1.5 * 2.0**15, cmax + 1))
+    _FINITE[name] = pairs
+    return pairs
+
+
+_FINITE: dict[str, list[tuple[float, int]]] = {}
+
+
+def round_to_list(x: float, pairs: list[tuple[float, int]], mode: str) -> tuple[float, int]:
+    """Neighbour search: the (value, code) of the list `x`'s magnitude rounds to by `mode`
+    ("rint" ties to even code, "round" ties away, "floor", "ceil", "trunc", "odd": toward zero,
+    odd code when inexact), for the sign of `x`."""
+    a = abs(x)
+    values = [v for v, _ in pairs]
+    i = bisect.bisect_left(values, a)
+    if i < len(values) and values[i] == a:
+        return pairs[i]
+    if i >= len(values):
+        return pairs[-1]
+    lo, hi = pairs[i - 1], pairs[i]
+    neg = x < 0
+    if mode == "floor":
+        mode = "up" if neg else "down"
+    elif mode == "ceil":
+        mode = "down" if neg else "up"
+    if mode in ("trunc", "down"):
+        return lo
+    if mode == "up":
+        return hi
+    if mode == "odd":
+        return lo if lo[1] % 2 else hi
+    mid = (lo[0] + hi[0]) / 2
+    if a != mid:
+        return lo if a < mid else hi
+    if mode == "round":
+        return hi
+    return lo if lo[1] % 2 == 0 else hi
+
+
+ROUND_NAMES = {1: "rint", 2: "floor", 3: "ceil", 4: "round", 5: "trunc", 6: "odd", 7: "hybrid"}
+
+
+def _hif8_hybrid(x_bits: int, src: str, x: float) -> int:
+    """The Cast page's hybrid rule, on integers: for |Ev| >= 4 and denormals round up when the
+    k bits from the first dropped bit are >= thr (float: k = 14, thr = the low 14 fraction bits;
+    half: k = 2, thr = {bit 0, 1}); elsewhere half away from zero. Returns the code before overflow."""
+    a = abs(x)
+    m, e = math.frexp(a)
+    ev = e - 1
+    sig = int(m * 2**24)  # 1.f as 24 bits
+    if src == "half":
+        k, thr = 2, ((x_bits & 1) << 1) | 1
+    else:
+        k, thr = 14, x_bits & 0x3FFF
+    if ev < -23:
+        return 0
+    mbits = -1 if ev == -23 else 0 if ev <= -16 else 3 if abs(ev) <= 3 else 2 if abs(ev) <= 7 else 1
+    keep = sig >> (23 - mbits) if mbits >= 0 else 0
+    shift = 23 - mbits - k
+    frac = (sig >> shift) & ((1 << k) - 1) if shift >= 0 else (sig << -shift) & ((1 << k) - 1)
+    ta = (sig >> (22 - mbits)) & 1
+    up = ta == 1 if abs(ev) <= 3 else frac >= thr
+    value = (keep + up) * 2.0 ** (ev - max(mbits, 0))
+    if value == 0:
+        return 0
+    pairs = _finite_codes("hifloat8")
+    for v, c in pairs:
+        if v == value:
+            return c | (0x80 if x < 0 else 0)
+    return 0x6F | (0x80 if x < 0 else 0)  # past 2**15: inf
+
+
+def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int:
+    """One element of Cast from `src` to `dst` (codes; 4-bit types one nibble), by the Cast
+    page: round_mode (RoundMode value, 0xFF: none), sat (the pair's saturation: the trait's
+    SatMode where the pair has one; integer destinations saturate, float ones do not, otherwise)."""
+    x = element_value(src, code)
+    mode = ROUND_NAMES.get(round_mode, "rint")
+    if dst in SIGNED or dst in UNSIGNED or dst == "int4x2":
+        bits = 4 if dst == "int4x2" else 8 * ITEMSIZE[dst]
+        signed = (dst != "int4x2" and dst in SIGNED) or dst == "int4x2"
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        if isinstance(x, int):
+            r = x
+        elif math.isnan(x):
+            return 0
+        elif math.isinf(x):
+            return (hi if x > 0 else lo) & ((1 << bits) - 1)
+        else:
+            f = Fraction(x)
+            fl = math.floor(f)
+            rest = f - fl
+            r = {
+                "floor": fl,
+                "ceil": fl + (rest != 0),
+                "trunc": math.trunc(f),
+                "round": fl + (rest >= Fraction(1, 2))
+                if f >= 0
+                else -(math.floor(-f) + ((-f - math.floor(-f)) >= Fraction(1, 2))),
+                "rint": round(f),
+            }[mode]
+        if sat:
+            r = min(max(r, lo), hi)
+        return r & ((1 << bits) - 1)
+    # float destinations
+    if dst == "fp8_e8m0":
+        if isinstance(x, float) and math.isnan(x):
+            return 0xFF
+        if isinstance(x, float) and math.isinf(x):
+            return 0xFE
+        a = abs(x)
+        return 0 if a < 2.0**-126 else min(math.frexp(a)[1] - 1 + 127, 0xFE)
+    if src == "fp8_e8m0":
+        bits = 0x7FC0 if code == 0xFF else code << 7
+        return bits
+    if dst.startswith("fp4x2"):
+        sign = 8 if (math.copysign(1.0, x) < 0 and not math.isnan(x)) else 0
+        if math.isnan(x):
+            return 0
+        pairs = _finite_codes(dst)
+        v, c = pairs[-2] if math.isinf(x) else round_to_list(x, pairs, mode)
+        return sign | min(c, pairs[-2][1])
+    size = ITEMSIZE[dst]
+    sign_bit = 1 << (8 * size - 1)
+    if dst == "hifloat8":
+        if math.isnan(x):
+            return 0 if sat else 0x80
+        neg = x < 0
+        if math.isinf(x):
+            c = 0x6F
+        elif mode == "hybrid":
+            bits = int(
+                np.array([x], np.float16 if src == "half" else np.float32).view(np.uint16 if src == "half" else np.uint32)[0]
+            )
+            c = _hif8_hybrid(bits, src, x) & 0x7F
+        else:
+            c = round_to_list(x, _finite_codes("hifloat8"), "round")[1] if abs(x) >= 2.0**-23 else 0
+        if c == 0:
+            return 0
+        if c == 0x6F:
+            c = 0x6E if sat else 0x6F
+        return c | (0x80 if neg else 0)
+    neg = math.copysign(1.0, x) < 0
+    if dst == "float32" and not (isinstance(x, float) and not math.isfinite(x)):
+        a = abs(Fraction(x))
+        near = np.float32(float(a))
+        lo = near if Fraction(float(near)) <= a else np.nextafter(near, np.float32(0))
+        hi = np.nextafter(lo, np.float32(np.inf)) if Fraction(float(lo)) != a else lo
+        two = [(float(v), int(np.array([v], np.float32).view(np.uint32)[0])) for v in (lo, hi)]
+        v, c = (
+            two[0]
+            if two[0][0] == a
+            else round_to_list(
+                float(a) if Fraction(float(a)) == a else _between(a, two),
+                two,
+                mode if not neg else {"floor": "ceil", "ceil": "floor"}.get(mode, mode),
+            )
+        )
+        return c | (sign_bit if neg else 0)
+    if dst == "float32":  # ±inf or NaN: kept (float32 destinations only convert without saturation)
+        return int(np.array([x], np.float32).view(np.uint32)[0])
+    pairs = _finite_codes(dst)
+    max_code = pairs[-2][1]
+    nan_code = int(np.array([np.nan], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
+    inf_code = None if dst == "fp8_e4m3fn" else int(np.array([np.inf], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
+    if math.isnan(x):
+        return 0 if sat else nan_code
+    if math.isinf(x):
+        c = max_code if sat else (inf_code if inf_code is not None else nan_code & ~sign_bit)
+        return c | (sign_bit if neg else 0)
+    _, c = round_to_list(x, pairs, mode)
+    if c > max_code:  # overflow: ±inf when the mode rounds away from zero, else ±max
+        away = mode in ("rint", "round") or (mode == "ceil" and not neg) or (mode == "floor" and neg)
+        if sat or not away:
+            c = max_code
+        else:
+            c = inf_code if inf_code is not None else nan_code & ~sign_bit
+    return c | (sign_bit if neg else 0)
+
+
+def _between(a: Fraction, two: list[tuple[float, int]]) -> float:
+    """A float64 standing for `a` between two float32 neighbours on the same side of their midpoint."""
+    mid = (Fraction(two[0][0]) + Fraction(two[1][0])) / 2
+    if a == mid:
+        return float(mid)
+    return (two[0][0] + float(mid)) / 2 if a < mid else (float(mid) + two[1][0]) / 2
+
+
+def cast_oracle(
+    src: str, dst: str, src_codes: Sequence[int], active: Sequence[bool], layout: int, round_mode: int, sat: bool
+) -> list[int]:
+    """Whole-register Cast (the RegLayout page's pseudo-code): src_codes are the source's lanes
+    (4-bit sources: all 512 nibbles), active its mask lanes (4-bit: one per byte); returns the
+    destination's elements (4-bit: 512 nibbles), 0 wherever no active source element lands."""
+    n_src = len(active)
+    four_src, four_dst = src in ("int4x2", "fp4x2_e2m1", "fp4x2_e1m2"), dst in ("int4x2", "fp4x2_e2m1", "fp4x2_e1m2")
+    if four_src:  # byte 4k + layout → elements 2k, 2k + 1
+        n_dst = VL_BYTES // ITEMSIZE[dst]
+        out = [0] * n_dst
+        for k in range(n_dst // 2):
+            if active[4 * k + layout]:
+                for h in (0, 1):
+                    out[2 * k + h] = cast_value(src, dst, src_codes[8 * k + 2 * layout + h], round_mode, sat)
+        return out
+    if four_dst:  # elements 2k, 2k + 1 → nibbles of byte 4k + layout, governed by the even element
+        out = [0] * (2 * VL_BYTES)
+        for i in range(n_src):
+            if active[i - i % 2]:
+                out[8 * (i // 2) + 2 * layout + i % 2] = cast_value(src, dst, src_codes[i], round_mode, sat)
+        return out
+    n_dst = VL_BYTES // ITEMSIZE[dst]
+    out = [0] * n_dst
+    if n_src > n_dst:
+        r = n_src // n_dst
+        for i in range(n_dst):
+            j = r * i + layout
+            out[i] = cast_value(src, dst, src_codes[j], round_mode, sat) if active[j] else 0
+    else:
+        r = n_dst // n_src
+        for i in range(n_src):
+            if active[i]:
+                out[r * i + layout] = cast_value(src, dst, src_codes[i], round_mode, sat)
+    return out
+
+
+ORACLES: dict[str, Callable[..., Any]] = {
+    "CreateMask": create_mask_oracle,
+    "UpdateMask": update_mask_oracle,
+    "CreateAddrReg": create_addr_reg_oracle,
+    "LoadAlign": load_oracle,
+    "StoreAlign": store_oracle,
+    "LoadAlign/mask": mask_load_oracle,
+    "StoreAlign/mask": mask_store_oracle,
+    "Add": add_oracle,
+    "Sub": sub_oracle,
+    "Add/carry": carry_oracle,
+    "Sub/carry": carry_oracle,
+    "AddC": carry_oracle,
+    "SubC": carry_oracle,
+    "Cast": cast_value,
+}
