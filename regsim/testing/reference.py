@@ -463,6 +463,7 @@ def _finite_codes(name: str) -> list[tuple[float, int]]:
 
 
 _FINITE: dict[str, list[tuple[float, int]]] = {}
+_VALUES: dict[int, list[float]] = {}  # the values of each cached list, by the list's id (the lists live forever)
 
 
 def round_to_list(x: float, pairs: list[tuple[float, int]], mode: str) -> tuple[float, int]:
@@ -470,7 +471,9 @@ def round_to_list(x: float, pairs: list[tuple[float, int]], mode: str) -> tuple[
     ("rint" ties to even code, "round" ties away, "floor", "ceil", "trunc", "odd": toward zero,
     odd code when inexact), for the sign of `x`."""
     a = abs(x)
-    values = [v for v, _ in pairs]
+    values = _VALUES.get(id(pairs))
+    if values is None:
+        values = _VALUES[id(pairs)] = [v for v, _ in pairs]
     i = bisect.bisect_left(values, a)
     if i < len(values) and values[i] == a:
         return pairs[i]
@@ -519,7 +522,7 @@ def _hif8_hybrid(x_bits: int, src: str, x: float) -> int:
     frac = (sig >> shift) & ((1 << k) - 1) if shift >= 0 else (sig << -shift) & ((1 << k) - 1)
     ta = (sig >> (22 - mbits)) & 1
     up = ta == 1 if abs(ev) <= 3 else frac >= thr
-    value = (keep + up) * 2.0 ** (ev - max(mbits, 0))
+    value = (keep + up) * 2.0 ** (ev - mbits)
     if value == 0:
         return 0
     pairs = _finite_codes("hifloat8")
@@ -577,7 +580,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
         if math.isnan(x):
             return 0
         pairs = _finite_codes(dst)
-        v, c = pairs[-2] if math.isinf(x) else round_to_list(x, pairs, mode)
+        _, c = pairs[-2] if math.isinf(x) else round_to_list(x, pairs, mode)
         return sign | min(c, pairs[-2][1])
     size = ITEMSIZE[dst]
     sign_bit = 1 << (8 * size - 1)
@@ -601,21 +604,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
         return c | (0x80 if neg else 0)
     neg = math.copysign(1.0, x) < 0
     if dst == "float32" and not (isinstance(x, float) and not math.isfinite(x)):
-        a = abs(Fraction(x))
-        near = np.float32(float(a))
-        lo = near if Fraction(float(near)) <= a else np.nextafter(near, np.float32(0))
-        hi = np.nextafter(lo, np.float32(np.inf)) if Fraction(float(lo)) != a else lo
-        two = [(float(v), int(np.array([v], np.float32).view(np.uint32)[0])) for v in (lo, hi)]
-        v, c = (
-            two[0]
-            if two[0][0] == a
-            else round_to_list(
-                float(a) if Fraction(float(a)) == a else _between(a, two),
-                two,
-                mode if not neg else {"floor": "ceil", "ceil": "floor"}.get(mode, mode),
-            )
-        )
-        return c | (sign_bit if neg else 0)
+        return _to_float32(Fraction(x), mode) | (0x80000000 if neg else 0)
     if dst == "float32":  # ±inf or NaN: kept (float32 destinations only convert without saturation)
         return int(np.array([x], np.float32).view(np.uint32)[0])
     pairs = _finite_codes(dst)
@@ -637,12 +626,25 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
     return c | (sign_bit if neg else 0)
 
 
-def _between(a: Fraction, two: list[tuple[float, int]]) -> float:
-    """A float64 standing for `a` between two float32 neighbours on the same side of their midpoint."""
-    mid = (Fraction(two[0][0]) + Fraction(two[1][0])) / 2
-    if a == mid:
-        return float(mid)
-    return (two[0][0] + float(mid)) / 2 if a < mid else (float(mid) + two[1][0]) / 2
+def _to_float32(f: Fraction, mode: str) -> int:
+    """A finite value rounded to float32 by `mode`: its two float32 neighbours found by search,
+    the choice made with exact rationals (ties: even code for "rint", away for "round")."""
+
+    def code(v: Any) -> int:
+        return int(np.array([v], np.float32).view(np.uint32)[0])
+
+    a = abs(f)
+    sign = 0x80000000 if f < 0 else 0
+    near = np.float32(float(a))
+    lo = near if Fraction(float(near)) <= a else np.nextafter(near, np.float32(0))
+    if Fraction(float(lo)) == a:
+        return code(lo) | sign
+    hi = np.nextafter(lo, np.float32(np.inf))
+    up = {"floor": f < 0, "ceil": f > 0, "trunc": False, "odd": code(lo) % 2 == 0}.get(mode)
+    if up is None:
+        mid = (Fraction(float(lo)) + Fraction(float(hi))) / 2
+        up = a > mid or (a == mid and (mode == "round" or code(lo) % 2 == 1))
+    return code(hi if up else lo) | sign
 
 
 def cast_oracle(

@@ -174,12 +174,13 @@ def to_integer(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Arr
 
 
 def _wrap(r: Array, bits: int, signed: bool) -> Array:
-    """Integral float64 `r` reduced modulo 2**bits (as float64, exact for |r| < 2**128)."""
+    """Integral float64 `r` reduced modulo 2**bits into the type's range (each step exact in float64:
+    fmod is exact, and a float32's value has at most 24 significant bits)."""
     m = np.fmod(r, 2.0**bits)
-    m = np.where(m < 0, m + 2.0**bits, m)  # exact: m has at most 24 significant bits of a float32 source
     if signed:
         m = np.where(m >= 2.0 ** (bits - 1), m - 2.0**bits, m)
-    return m
+        return np.where(m < -(2.0 ** (bits - 1)), m + 2.0**bits, m)
+    return np.where(m < 0, m + 2.0**bits, m)
 
 
 def _int_bits(r: Array, dst: type[dt.DType], bits: int) -> Array:
@@ -187,9 +188,12 @@ def _int_bits(r: Array, dst: type[dt.DType], bits: int) -> Array:
     if dst is d.int4x2:
         return r.astype(np.int64).astype(np.uint8) & 0xF
     if bits == 64:  # not every int64 is a float64: split into 32-bit halves
+        top = r >= 2.0**63  # the clamp's int64 max, 2**63 - 1, is 2**63 as a float64
+        r = np.where(top, 0.0, r)
         hi = np.floor(r / 2.0**32)
         lo = r - hi * 2.0**32
-        return ((hi.astype(np.int64) << 32) | lo.astype(np.int64)).astype(dst.np_dtype)
+        out = (hi.astype(np.int64) << 32) | lo.astype(np.int64)
+        return np.where(top, np.int64(2**63 - 1), out).astype(dst.np_dtype)
     return r.astype(np.int64).astype(dst.np_dtype)
 
 
@@ -233,7 +237,7 @@ def to_float(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array
         out = np.where(over, np.where(to_inf, np.copysign(np.inf, v), big), r)
         out = np.where(inf | nan, v, out)
         if not fmt.has_inf:
-            out = np.where(np.isinf(out), np.nan, out)
+            out = np.where(np.isinf(out), np.copysign(np.nan, out), out)
     with np.errstate(over="ignore", invalid="ignore"):
         return out.astype(dst.np_dtype)
 
