@@ -218,10 +218,10 @@ def test_layouts_and_mask(pair: tuple[str, str]) -> None:
         out = Reg.RegTensor.from_numpy(np.full(256, 0xA5, np.uint8).view(dtype(dst).np_dtype), dtype=dtype(dst))
 
         @rs.simd_vf
-        def vf() -> None:
-            Reg.Cast(out, src_reg, mask, trait=Reg.CastTrait(layout, sat, Z, rnd))
+        def vf(out: Any, trait: Any) -> None:
+            Reg.Cast(out, src_reg, mask, trait=trait)
 
-        vf()
+        vf(out, Reg.CastTrait(layout, sat, Z, rnd))
         want = O.cast_oracle(src, dst, codes, list(active), max(layout.value, 0), rnd.value, eff_sat(dst, sat))
         size = 1 if dst in FOUR else O.ITEMSIZE[dst]
         O.assert_lanes(

@@ -9,6 +9,7 @@ MaskRegs alike, driven by the distribution tables). A new shape is a new executo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -83,6 +84,10 @@ class Elementwise(Executor):
             mode=plan.values.get("mode", ZEROING),
         )
 
+    def lane(self, plan: Plan) -> Callable[..., Any]:
+        """The lane function a call applies."""
+        return plan.spec.lane  # type: ignore[return-value]
+
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         p: _Elementwise = plan.prepared
         be = ctx.backend
@@ -96,8 +101,7 @@ class Elementwise(Executor):
             else be.scalar(api, name, values[i], plan.dtype)
             for i, name, kind in p.inputs
         ]
-        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        out = lane(*operands)
+        out = self.lane(plan)(*operands)
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
             return
@@ -106,6 +110,18 @@ class Elementwise(Executor):
         full = active[1] == active[0].size
         for i, lanes in zip(p.predicates_out, preds, strict=True):
             be.write_predicate(values[i], lanes if full else lanes & active[0], plan.dtype, plan.trait)
+
+
+class ElementwiseTemplated(Elementwise):
+    """Elementwise, with the named template values (e.g. `round_mode`) passed to the lane function
+    as keywords."""
+
+    def __init__(self, *params: str) -> None:
+        self.params = params
+
+    def lane(self, plan: Plan) -> Callable[..., Any]:
+        assert plan.spec.lane is not None
+        return functools.partial(plan.spec.lane, **{k: plan.values[k] for k in self.params})
 
 
 # --- mask generation --------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from regsim._src.enums import (
     StoreDist,
 )
 from regsim._src.ops.arith import Add, AddC, Sub, SubC
-from regsim._src.ops.convert import Cast
+from regsim._src.ops.convert import Cast, Truncate
 from regsim._src.ops.datamove import CreateAddrReg, DataCopy, LoadAlign, StoreAlign
 from regsim._src.ops.mask import CreateMask, UpdateMask
 from regsim._src.registers import (
@@ -111,7 +111,7 @@ __all__ = [
     "Sub",
     "SubC",
     "SubCarryOut",
-    "SubCarryOuts",
+    "SubCarryOuts", "Truncate",
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",

@@ -684,6 +684,29 @@ def cast_oracle(
     return out
 
 
+def truncate_value(name: str, code: int, round_mode: int) -> int:
+    """Truncate (the Truncate page): a half / bfloat16 / float32 value rounded to an integral value
+    of the same type by the RoundMode value (0, CAST_NONE: as CAST_RINT), with exact rationals;
+    NaN, ±inf and zeros (with their sign) unchanged, a result of 0 keeps the input's sign."""
+    x = float(element_value(name, code))
+    if not math.isfinite(x) or x == 0:
+        return code
+    f = Fraction(x)
+    mode = ROUND_NAMES.get(round_mode, "rint")
+    fl = math.floor(f)
+    rest = f - fl
+    r = {
+        "floor": fl,
+        "ceil": fl + (rest != 0),
+        "trunc": math.trunc(f),
+        "rint": round(f),
+        "round": fl + (rest >= Fraction(1, 2)) if f > 0 else -(math.floor(-f) + ((-f - math.floor(-f)) >= Fraction(1, 2))),
+    }[mode]
+    size = ITEMSIZE[name]
+    bits = int(np.array([float(r)], np.float64).astype(_NP[name]).view(f"u{size}")[0])  # integral values of the type are exact
+    return bits | (code & (1 << (8 * size - 1)))  # -0.0 for negatives rounding to 0
+
+
 ORACLES: dict[str, Callable[..., Any]] = {
     "CreateMask": create_mask_oracle,
     "UpdateMask": update_mask_oracle,
@@ -699,4 +722,5 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "AddC": carry_oracle,
     "SubC": carry_oracle,
     "Cast": cast_value,
+    "Truncate": truncate_value,
 }

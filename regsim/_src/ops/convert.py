@@ -8,17 +8,32 @@ source's layout and zeroes every destination element no active source element fi
 
 from __future__ import annotations
 
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 import attrs
 import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import formats as F
-from regsim._src.enums import CastTrait, RegLayout, RoundMode, SatMode, _Struct
-from regsim._src.executors import Convert
+from regsim._src.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode, _Struct
+from regsim._src.executors import Convert, ElementwiseTemplated
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, NO_DEFAULT, Batching, Kind, OneOf, Operand, OpSpec, Role, face, pred, reg, register
+from regsim._src.spec import (
+    DOC,
+    NO_DEFAULT,
+    Batching,
+    Kind,
+    OneOf,
+    Operand,
+    OpSpec,
+    Role,
+    SameAs,
+    enum_param,
+    face,
+    pred,
+    reg,
+    register,
+)
 
 Array = Any
 R = RoundMode
@@ -330,3 +345,50 @@ D = TypeVar(
 def Cast(dst_reg: RegTensor[D], src_reg: RegTensor[S], mask: MaskReg, *, trait: CastTrait = ...) -> None:
     """`Cast<T, U, trait>(dstReg, srcReg, mask)`: T and U are deduced from the registers; the
     trait is a `Reg.CastTrait` whose values the pair accepts (the Cast page's tables 6-9)."""
+
+
+# --- Truncate (the Truncate page) --------------------------------------------------------------------------
+TRUNCATE_ROUNDS: Final = (R.CAST_NONE, *ROUNDS)
+
+
+def truncate(x: Array, round_mode: RoundMode) -> Array:
+    """x rounded to an integral value of its own type by `round_mode` (CAST_NONE: CAST_RINT, as the
+    950 implementation maps it); NaN, ±inf and signed zeros pass through."""
+    mode = R.CAST_RINT if round_mode is R.CAST_NONE else round_mode
+    with np.errstate(invalid="ignore"):
+        return F.round_integral(x.astype(np.float64), mode).astype(x.dtype)
+
+
+register(
+    OpSpec(
+        "Truncate",
+        "",
+        "convert",
+        (
+            reg("dst_reg", Role.OUT, OneOf(frozenset({d.half, d.bfloat16, d.float32}))),
+            reg("src_reg", dtypes=SameAs("dst_reg")),
+            pred(),
+            enum_param("round_mode", RoundMode, R.CAST_NONE, TRUNCATE_ROUNDS),
+            enum_param("mode", MaskMergeMode, MaskMergeMode.ZEROING, (MaskMergeMode.ZEROING,)),
+        ),
+        ElementwiseTemplated("round_mode"),
+        "dst[i] = mask[i] ? round_to_integral(src[i], round_mode) : 0",
+        DOC + "类型转换/Truncate.md",
+        Batching.ELEMENTWISE,
+        lane=truncate,
+    )
+)
+
+TT = TypeVar("TT", d.half, d.bfloat16, d.float32)
+
+
+@face("Truncate")
+def Truncate(
+    dst_reg: RegTensor[TT],
+    src_reg: RegTensor[TT],
+    mask: MaskReg,
+    *,
+    round_mode: RoundMode = ...,
+    mode: Literal[MaskMergeMode.ZEROING] = ...,
+) -> None:
+    """`Truncate<T, roundMode, mode>(dstReg, srcReg, mask)`: roundMode is `round_mode=`."""
