@@ -532,6 +532,20 @@ def _hif8_hybrid(x_bits: int, src: str, x: float) -> int:
     return 0x6F | (0x80 if x < 0 else 0)  # past 2**15: inf
 
 
+def _round_int(x: float, mode: str) -> int:
+    """A finite element value rounded to an integer by `mode` (Python floats: every half, bfloat16
+    and float32 value, and that value plus 1/2, is exact in float64)."""
+    if mode == "floor":
+        return math.floor(x)
+    if mode == "ceil":
+        return math.ceil(x)
+    if mode == "trunc":
+        return math.trunc(x)
+    if mode == "round":  # half away from zero
+        return int(math.copysign(math.floor(abs(x) + 0.5), x))
+    return round(x)  # ties to even
+
+
 def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int:
     """One element of Cast from `src` to `dst` (codes; 4-bit types one nibble), by the Cast
     page: round_mode (RoundMode value, 0xFF: none), sat (the pair's saturation: the trait's
@@ -549,18 +563,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
         elif math.isinf(x):
             return (hi if x > 0 else lo) & ((1 << bits) - 1)
         else:
-            f = Fraction(x)
-            fl = math.floor(f)
-            rest = f - fl
-            r = {
-                "floor": fl,
-                "ceil": fl + (rest != 0),
-                "trunc": math.trunc(f),
-                "round": fl + (rest >= Fraction(1, 2))
-                if f >= 0
-                else -(math.floor(-f) + ((-f - math.floor(-f)) >= Fraction(1, 2))),
-                "rint": round(f),
-            }[mode]
+            r = _round_int(x, mode)
         if sat:
             r = min(max(r, lo), hi)
         return r & ((1 << bits) - 1)
@@ -691,17 +694,7 @@ def truncate_value(name: str, code: int, round_mode: int) -> int:
     x = float(element_value(name, code))
     if not math.isfinite(x) or x == 0:
         return code
-    f = Fraction(x)
-    mode = ROUND_NAMES.get(round_mode, "rint")
-    fl = math.floor(f)
-    rest = f - fl
-    r = {
-        "floor": fl,
-        "ceil": fl + (rest != 0),
-        "trunc": math.trunc(f),
-        "rint": round(f),
-        "round": fl + (rest >= Fraction(1, 2)) if f > 0 else -(math.floor(-f) + ((-f - math.floor(-f)) >= Fraction(1, 2))),
-    }[mode]
+    r = _round_int(x, ROUND_NAMES.get(round_mode, "rint"))
     size = ITEMSIZE[name]
     bits = int(np.array([float(r)], np.float64).astype(_NP[name]).view(f"u{size}")[0])  # integral values of the type are exact
     return bits | (code & (1 << (8 * size - 1)))  # -0.0 for negatives rounding to 0
