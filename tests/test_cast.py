@@ -86,31 +86,6 @@ def combos(pair: tuple[str, str]) -> list[tuple[Any, Any]]:
     return list(itertools.product(sats, rounds))
 
 
-def _codes(src: str) -> np.ndarray:
-    """Every code of a source of at most 16 bits (4-bit: 16 nibbles)."""
-    bits = 4 if src in FOUR else 8 * O.ITEMSIZE[src]
-    return np.arange(1 << bits, dtype=np.uint64)
-
-
-def _run_cast(src: str, dst: str, src_reg: Any, mask: Any, trait: Any, dst_trait: Any = None) -> Any:
-    out = Reg.RegTensor(dtype(dst)) if dst_trait is None else Reg.RegTensor(dtype(dst), dst_trait)
-
-    @rs.simd_vf
-    def vf() -> None:
-        Reg.Cast(out, src_reg, mask, trait=trait)
-
-    vf()
-    return out
-
-
-def _dst_codes(dst: str, reg: Any) -> list[int]:
-    raw = reg.numpy()
-    if dst in FOUR:
-        b = raw.view(np.uint8)
-        return [int(v) for pair in zip(b & 0xF, b >> 4, strict=True) for v in pair]
-    return O.bits_of(raw)
-
-
 # --- every code of every source of at most 16 bits ----------------------------
 SMALL = [p for p in TABLE if p[0] in FOUR or O.ITEMSIZE[p[0]] <= 2]
 RNG = np.random.default_rng(11)
@@ -188,9 +163,6 @@ def test_wide_sources(pair: tuple[str, str], data: Any) -> None:
 
 
 # --- placement by RegLayout and the mask in the source's layout, through Reg.Cast ------------------------
-B64 = {("int32", "int64"), ("float32", "int64"), ("int64", "int32"), ("int64", "float32")}
-
-
 def _dst_codes(dst: str, reg: Any) -> list[int]:
     raw = reg.numpy()
     if dst in FOUR:
