@@ -181,6 +181,9 @@ class RoundMode(_Enum):
     CAST_TRUNC = 5
     CAST_ODD = 6
     CAST_HYBRID = 7
+    CAST_EVEN = 8
+    CAST_ZERO = 9
+    UNKNOWN = 0xFF
 
 
 class CMPMODE(_Enum):
@@ -218,11 +221,142 @@ class SpecialPurposeReg(_Enum):
     AR = 0
 
 
+class _Struct:
+    """Base of the Ascend C structs passed as template parameters (frozen, hashable by value)."""
+
+    @property
+    def _sig(self) -> _Struct:
+        return self
+
+
 @attrs.frozen
-class CastTrait:
-    """`Reg::CastTrait`: the layout, saturation, merge and rounding choices of a Cast."""
+class CastTrait(_Struct):
+    """`Reg::CastTrait`: the layout, saturation, merge and rounding choices of a Cast.
+
+    Fields positionally in C++ order or by their C++ names; omitted fields take the C++
+    defaults (all UNKNOWN, as `Reg::castTrait`)."""
 
     layoutMode: RegLayout = RegLayout.UNKNOWN  # noqa: N815 (C++ field name)
     satMode: SatMode = SatMode.UNKNOWN  # noqa: N815
     mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN  # noqa: N815
-    roundMode: RoundMode = RoundMode.CAST_NONE  # noqa: N815
+    roundMode: RoundMode = RoundMode.UNKNOWN  # noqa: N815
+
+
+# --- the algorithm enums and *SpecificMode structs of the 950 headers (kernel_reg_compute_utils.h) ---
+class ExpAlgo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class LnAlgo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class LogAlgo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class Log2Algo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class Log10Algo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class ReciprocalAlgo(_Enum):
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+class DivAlgo(_Enum):
+    INTRINSIC = 0
+    DIFF_COMPENSATION = 1
+    PRECISION_1ULP_FTZ_TRUE = 2
+    PRECISION_0ULP_FTZ_TRUE = 3
+    PRECISION_0ULP_FTZ_FALSE = 4
+    PRECISION_1ULP_FTZ_FALSE = 5
+
+
+class SqrtAlgo(_Enum):
+    INTRINSIC = 0
+    FAST_INVERSE = 1
+    PRECISION_1ULP_FTZ_TRUE = 2
+    PRECISION_0ULP_FTZ_FALSE = 3
+    PRECISION_1ULP_FTZ_FALSE = 4
+
+
+class RsqrtAlgo(_Enum):
+    INTRINSIC = 0
+    FAST_INVERSE = 1
+    PRECISION_1ULP_FTZ_TRUE = 2
+    PRECISION_0ULP_FTZ_FALSE = 3
+    PRECISION_1ULP_FTZ_FALSE = 4
+
+
+@attrs.frozen
+class ExpSpecificMode(_Struct):
+    """`Reg::ExpSpecificMode` (Ascend 950): {mrgMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    algo: ExpAlgo = ExpAlgo.INTRINSIC
+
+
+@attrs.frozen
+class LnSpecificMode(_Struct):
+    """`Reg::LnSpecificMode` (Ascend 950): {mrgMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    algo: LnAlgo = LnAlgo.INTRINSIC
+
+
+@attrs.frozen
+class LogSpecificMode(_Struct):
+    """`Reg::LogSpecificMode` (Ascend 950): {mrgMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    algo: LogAlgo = LogAlgo.INTRINSIC
+
+
+@attrs.frozen
+class Log2SpecificMode(_Struct):
+    """`Reg::Log2SpecificMode` (Ascend 950): {mrgMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    algo: Log2Algo = Log2Algo.INTRINSIC
+
+
+@attrs.frozen
+class Log10SpecificMode(_Struct):
+    """`Reg::Log10SpecificMode` (Ascend 950): {mrgMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    algo: Log10Algo = Log10Algo.INTRINSIC
+
+
+@attrs.frozen
+class DivSpecificMode(_Struct):
+    """`Reg::DivSpecificMode` (Ascend 950): {mrgMode, precisionMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    precisionMode: bool = False  # noqa: N815
+    algo: DivAlgo = DivAlgo.INTRINSIC
+
+
+@attrs.frozen
+class SqrtSpecificMode(_Struct):
+    """`Reg::SqrtSpecificMode` (Ascend 950): {mrgMode, precisionMode, algo}."""
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
+    precisionMode: bool = False  # noqa: N815
+    algo: SqrtAlgo = SqrtAlgo.INTRINSIC

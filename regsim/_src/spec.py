@@ -49,6 +49,7 @@ class Kind(enum.Enum):
     DTYPE = "a regsim dtype class such as rs.float32"
     ENUM = "an enum member"
     TRAIT = "Reg.RegTraitNumOne or Reg.RegTraitNumTwo"
+    STRUCT = "an Ascend C struct value such as Reg.CastTrait(...)"
 
 
 class Role(enum.Enum):
@@ -103,6 +104,8 @@ class Operand:
     #: INT: the inclusive range and what it is in C++ (e.g. "uint16_t")
     bounds: tuple[int, int] | None = None
     ctype: str = ""
+    #: STRUCT: the struct class (a C++ `const Struct&` template parameter)
+    struct: type | None = None
 
     @property
     def required(self) -> bool:
@@ -281,6 +284,9 @@ class OpSpec:
             elif o.kind is Kind.DTYPE:
                 if not dt.is_dtype(v):
                     raise DTypeError(message(api, o.name, repr(v), "a regsim dtype class such as rs.float32"))
+            elif o.kind is Kind.STRUCT:
+                if not isinstance(v, o.struct):  # type: ignore[arg-type]
+                    raise ParameterError(message(api, o.name, _value(v), f"a Reg.{o.struct.__name__ if o.struct else ''}(...)"))
             elif o.kind is Kind.TRAIT:
                 from regsim._src.registers import check_trait
 
@@ -357,6 +363,8 @@ def _show(o: Operand, t: tuple[Any, Any]) -> str:
 def _describe(o: Operand) -> str:
     if o.kind is Kind.ENUM and o.enum is not None:
         return f"a Reg.{o.enum.__name__}"
+    if o.kind is Kind.STRUCT and o.struct is not None:
+        return f"a Reg.{o.struct.__name__}(...)"
     return o.kind.value
 
 
@@ -372,6 +380,7 @@ def _check_enum(api: str, o: Operand, v: object) -> None:
 # --- dispatch: one Python name serves every C++ overload of that name --------------------------------
 def _kind_types() -> dict[Kind, tuple[type, ...]]:
     from regsim._src.context import Ref
+    from regsim._src.enums import _Struct
     from regsim._src.memory import UbPtr
     from regsim._src.registers import AddrReg, MaskReg, RegTensor, RegTrait, UnalignRegForLoad, UnalignRegForStore
 
@@ -390,6 +399,7 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.DTYPE: (type,),
         Kind.ENUM: (enum.Enum,),
         Kind.TRAIT: (RegTrait,),
+        Kind.STRUCT: (_Struct,),
     }
 
 
