@@ -1,0 +1,158 @@
+"""The libclang side of the C++ front end: runs in a child process (`python -m regsim._src.cpp_parse`).
+
+It parses one source file with the generated declarations (`cpp_decls.header()`) force-included,
+and prints, as JSON, the diagnostics (file:line) and the AST of every `__simd_vf__` and
+`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines.
+A libclang crash ends only this process; the caller reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from typing import Any
+
+_OPS = (
+    "<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+    "++", "--", "+", "-", "*", "/", "%", "<", ">", "=", "&", "|", "^", "!", "~",
+)  # fmt: skip
+
+
+def _node(c: Any, main: str) -> dict[str, Any]:
+    import clang.cindex as ci  # type: ignore[import-untyped]
+
+    k = c.kind
+    n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
+    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
+        t = c.type
+        n["t"] = t.spelling
+        n["tk"] = t.get_canonical().kind.name
+        n["ts"] = t.get_canonical().spelling
+    kids = list(c.get_children())
+    if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
+        end = kids[0].extent.end.offset
+        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), "?")
+    elif k == ci.CursorKind.UNARY_OPERATOR:
+        toks = [t.spelling for t in c.get_tokens()]
+        if toks and toks[0] in _OPS:
+            n["op"] = toks[0]
+        elif toks and toks[-1] in ("++", "--"):
+            n["op"] = "post" + toks[-1]
+        elif toks and toks[0] in ("sizeof", "alignof"):
+            n["op"] = toks[0]
+        else:
+            n["op"] = toks[0] if toks else "?"
+    elif k in (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CXX_BOOL_LITERAL_EXPR):
+        toks = [t.spelling for t in c.get_tokens()]
+        n["v"] = toks[0] if toks else "0"
+    elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
+        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k == ci.CursorKind.IF_STMT:
+        toks = [t.spelling for t in c.get_tokens()][:2]
+        n["constexpr"] = toks == ["if", "constexpr"]
+    elif k == ci.CursorKind.FOR_STMT:
+        # which of init; cond; inc are present (libclang omits the missing ones)
+        toks = [t.spelling for t in c.get_tokens()]
+        depth, parts, cur = 0, [], 0
+        for tok in toks[1:]:
+            if tok == "(":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif tok == ")":
+                depth -= 1
+                if depth == 0:
+                    parts.append(cur)
+                    break
+            elif tok == ";" and depth == 1:
+                parts.append(cur)
+                cur = 0
+                continue
+            cur += 1
+        n["parts"] = [p > 0 for p in parts]
+    ref = c.referenced
+    if ref is not None and k not in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
+        n["rk"] = ref.kind.name
+        n["rs"] = ref.spelling
+        if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
+            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+    if k == ci.CursorKind.VAR_DECL:
+        toks = [t.spelling for t in c.get_tokens()][:3]
+        n["constexpr"] = "constexpr" in toks
+    n["c"] = [_node(ch, main) for ch in kids]
+    return n
+
+
+def _function(c: Any, main: str) -> dict[str, Any] | None:
+    import clang.cindex as ci
+
+    kids = list(c.get_children())
+    tags = [ch.spelling for ch in kids if ch.kind == ci.CursorKind.ANNOTATE_ATTR]
+    what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else None
+    if what is None:
+        return None
+    body = next((ch for ch in kids if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
+    if body is None:
+        return None
+    tparams = [
+        {"name": ch.spelling, "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER}
+        for ch in kids
+        if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
+    ]
+    params = [
+        {"name": ch.spelling, "t": ch.type.spelling, "tk": ch.type.get_canonical().kind.name, "l": ch.location.line}
+        for ch in kids
+        if ch.kind == ci.CursorKind.PARM_DECL
+    ]
+    return {
+        "name": c.spelling,
+        "what": what,
+        "line": c.location.line,
+        "tparams": tparams,
+        "params": params,
+        "ret": c.result_type.spelling,
+        "body": _node(body, main),
+    }
+
+
+def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
+    import clang.cindex as ci
+
+    with tempfile.TemporaryDirectory() as tmp:
+        hpath = os.path.join(tmp, "regsim_decls.h")
+        with open(hpath, "w") as f:
+            f.write(header)
+        tu = ci.Index.create().parse(path, args=["-x", "c++", "-std=c++17", "-include", hpath, *extra_args])
+        diags = []
+        for d in tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                loc = d.location
+                where = f"{loc.file.name if loc.file else path}:{loc.line}"
+                diags.append(f"{where}: {d.spelling}")
+        funcs: list[dict[str, Any]] = []
+        main = os.path.abspath(path)
+
+        def visit(c: Any) -> None:
+            for ch in c.get_children():
+                if ch.location.file is None or os.path.abspath(ch.location.file.name) != main:
+                    continue
+                if ch.kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC):
+                    visit(ch)
+                elif ch.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
+                    fn = _function(ch, main)
+                    if fn is not None:
+                        funcs.append(fn)
+
+        visit(tu.cursor)
+    return {"diagnostics": diags, "functions": funcs}
+
+
+def main() -> None:
+    request = json.load(sys.stdin)
+    json.dump(parse(request["path"], request["header"], request.get("args", [])), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""The C++ front end (regsim.cpp): Ascend C VF source run on regsim, against Python ports and numpy.
+
+The kernels in tests/cpp/ are regsim's own code, written in the style of the Ascend C examples;
+each is checked against a hand-written Python port or a numpy / Python-int oracle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+from regsim.cpp import CppError
+from vf_examples import add_carry_vf
+
+HERE = Path(__file__).parent / "cpp"
+
+
+def _add_carry(vf: object, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    count = a.size
+    size = 64
+    repeats = -(-count // size)
+    ub = rs.UnifiedBuffer()
+    s0, s1 = ub.alloc(rs.uint32, count), ub.alloc(rs.uint32, count)
+    d0, d1 = ub.alloc(rs.uint32, repeats * size), ub.alloc(rs.uint32, repeats * 8)
+    s0.set(a)
+    s1.set(b)
+    d0.set(np.full(d0.GetSize(), add_carry_vf.SENTINEL, np.uint32))
+    d1.set(np.zeros(d1.GetSize(), np.uint32))
+    vf(d0.GetPhyAddr(), d1.GetPhyAddr(), s0.GetPhyAddr(), s1.GetPhyAddr(), count, repeats, size)  # type: ignore[operator]
+    return d0.numpy(), d1.numpy()
+
+
+@pytest.mark.parametrize("fill", ["lsb", "group"])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_add_carry_from_cpp_matches_the_python_port_bit_for_bit(seed: int, fill: str) -> None:
+    mod = rs.cpp.load(HERE / "add_carry.asc")
+    vf = mod.instantiate("AddCarryVF", T=rs.uint32)
+    a, b = add_carry_vf.inputs(seed)
+    with rs.configure(mask_fill=fill):
+        got0, got1 = _add_carry(vf, a, b)
+        want0, want1, repeats, size = add_carry_vf.kernel(a, b)
+    np.testing.assert_array_equal(got0, want0)
+    np.testing.assert_array_equal(got1, want1)
+    sums, carries = add_carry_vf.reference(a, b, repeats, size, fill=fill)  # and both against the oracle
+    np.testing.assert_array_equal(got0[: a.size], sums)
+    np.testing.assert_array_equal(got1, carries)
+
+
+def test_instantiations_are_lowered_once_and_cached() -> None:
+    mod = rs.cpp.load(HERE / "add_carry.asc")
+    first = mod.instantiate("AddCarryVF", T=rs.uint32)
+    assert mod["AddCarryVF"][rs.uint32] is first
+    assert mod.AddCarryVF[rs.uint32] is first
+    assert rs.cpp.load(HERE / "add_carry.asc").functions is not None
+    assert "Reg.UpdateMask(rs.uint32, v_count)" in first.source  # count is an rs.Ref: UpdateMask counts it down
+    assert "dist=Reg.MaskDist.DIST_NORM" in first.source
+
+
+def _c_int(x: int, bits: int, signed: bool = True) -> int:
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
+def test_c_scalar_semantics() -> None:
+    n, u = -9, 0x60000000
+    ub = rs.UnifiedBuffer()
+    out, fout = ub.alloc(rs.int32, 32), ub.alloc(rs.float32, 8)
+    out.set(np.zeros(32, np.int32))
+    fout.set(np.zeros(8, np.float32))
+    rs.cpp.load(HERE / "scalars.asc").ScalarsVF(out.GetPhyAddr(), fout.GetPhyAddr(), n, u)
+    f32 = np.float32
+    want = [
+        -128,  # int8_t 127, ++
+        300,  # uint8_t + uint8_t promotes to int
+        (200 + 100) % 256,  # and converts back
+        -3,  # -7 / 2 truncates toward zero
+        -1,  # -7 % 2
+        -2,  # -9 / 4
+        _c_int(u * 3, 32),
+        0,  # -1 < u: -1 becomes 0xFFFFFFFF
+        1,
+        (65535 + 2) % 65536,
+        -(2**31),
+        u >> 29,
+        n >> 1,  # arithmetic shift of a negative int
+        sum(k * k for k in range(0, n + 19, 3)),
+        -1,
+        int(f32(n) / f32(2)),  # truncation of -4.5
+        32767,  # int16_t -32768 - 1
+        7,
+        _c_int(7 * 0x40000000, 32),
+        -100,
+        100,
+        -100,
+    ]
+    np.testing.assert_array_equal(out.numpy()[: len(want)], np.array(want, np.int32))
+    assert fout.numpy()[0] == f32(f32(0.1) + f32(0.2))
+    assert fout.numpy()[1] == f32(1) / f32(3)
+    assert fout.numpy()[2] == f32(-4.5)
+
+
+@pytest.mark.parametrize(("dtype", "np_dtype", "scale", "count"), [(rs.int16, np.int16, 3, 300), (rs.int32, np.int32, -5, 100)])
+def test_template_callee_references_post_update_and_if_constexpr(dtype: type, np_dtype: type, scale: int, count: int) -> None:
+    vl = 256 // np.dtype(np_dtype).itemsize
+    padded = -(-count // vl) * vl
+    rng = np.random.default_rng(1)
+    src_values = rng.integers(-1000, 1000, count).astype(np_dtype)
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(dtype, count), ub.alloc(dtype, padded)
+    src.set(src_values)
+    dst.set(np.full(padded, 7, np_dtype))
+    vf = rs.cpp.load(HERE / "scale.asc").ScaleVF[dtype, scale]
+    vf(dst.GetPhyAddr(), src.GetPhyAddr(), count)
+    want = np.full(padded, 7, np.int64)
+    want[:count] = src_values.astype(np.int64) * scale  # |values| stay inside the type: no wrap
+    want[0] += 1 if np.dtype(np_dtype).itemsize == 2 else 2  # if constexpr, through the unmoved copy
+    want[1] = 0  # the count UpdateMask took by reference, counted down to 0 through the helper
+    np.testing.assert_array_equal(dst.numpy(), want.astype(np_dtype))
+
+
+def test_a_pointer_argument_is_passed_by_value(tmp_path: Path) -> None:
+    src = tmp_path / "k.asc"
+    src.write_text(
+        """
+__simd_callee__ inline void Bump(__ubuf__ uint32_t* p, uint32_t v) { p = p + 1; p[0] = v; }
+static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
+    __ubuf__ uint32_t* q = dst;
+    Bump(q, 5u);
+    q[0] = 9;        // q itself did not move
+    Bump(q + 2, 6u);
+}
+"""
+    )
+    ub = rs.UnifiedBuffer()
+    dst = ub.alloc(rs.uint32, 8)
+    dst.set(np.zeros(8, np.uint32))
+    rs.cpp.load(src).PtrVF(dst.GetPhyAddr())
+    np.testing.assert_array_equal(dst.numpy(), [9, 5, 0, 6, 0, 0, 0, 0])
+
+
+def test_a_parse_error_names_file_and_line(tmp_path: Path) -> None:
+    src = tmp_path / "bad.asc"
+    src.write_text(
+        "static __simd_vf__ inline void BadVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::RegTensor<float> r;\n"
+        "    AscendC::Reg::NoSuchOp(r, p);\n"
+        "}\n"
+    )
+    with pytest.raises(CppError, match=r"bad\.asc:3: .*NoSuchOp"):
+        rs.cpp.load(src)
+
+
+def test_an_unsupported_construct_names_it_and_its_line(tmp_path: Path) -> None:
+    src = tmp_path / "switch.asc"
+    src.write_text(
+        "static __simd_vf__ inline void SwitchVF(__ubuf__ int32_t* p, int32_t n) {\n"
+        "    switch (n) {\n"
+        "    case 0: p[0] = 1; break;\n"
+        "    default: p[0] = 2;\n"
+        "    }\n"
+        "}\n"
+    )
+    mod = rs.cpp.load(src)
+    with pytest.raises(CppError, match=r"switch\.asc:2: the C\+\+ statement SWITCH_STMT \(in SwitchVF\)"):
+        mod.instantiate("SwitchVF")
+
+
+def test_a_missing_vf_or_template_argument_is_named(tmp_path: Path) -> None:
+    mod = rs.cpp.load(HERE / "scale.asc")
+    with pytest.raises(CppError, match=r"no __simd_vf__ function 'Nope'.*ScaleVF"):
+        mod["Nope"]
+    with pytest.raises(CppError, match="needs the template arguments SCALE"):
+        mod.instantiate("ScaleVF", T=rs.int16)
+
+
+def test_the_generated_declarations_cover_every_modelled_op() -> None:
+    from regsim._src.cpp_decls import header
+    from regsim._src.spec import REGISTRY
+
+    text = header()
+    for spec in REGISTRY.specs.values():
+        if not spec.unmodelled:
+            assert f" {spec.name}(" in text, spec.key
+    assert "enum class MaskMergeMode" in text and "namespace MicroAPI = Reg;" in text
