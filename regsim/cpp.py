@@ -141,6 +141,7 @@ class _Fn:
         self.name: str = d["name"]
         self.what: str = d["what"]
         self.line: int = d["line"]
+        self.end: int = d["end"]
         self.tparams: list[dict[str, Any]] = d["tparams"]
         self.params: list[dict[str, Any]] = d["params"]
         self.ret: str = d["ret"]
@@ -239,7 +240,7 @@ class _Lowerer:
             lit = repr(float(n["v"].rstrip("fFlL")))
             return f"{t.rnd}({lit})" if t.rnd else lit
         if k == "CXX_BOOL_LITERAL_EXPR":
-            return "1" if n["v"] == "true" else "0"
+            return "1" if n["v"] in ("true", "1") else "0"
         if k == "PAREN_EXPR":
             return f"({self.expr(c[0])})"
         if k == "CXX_UNARY_EXPR":
@@ -295,13 +296,21 @@ class _Lowerer:
         if rk == "ENUM_CONSTANT_DECL":
             enum_name = _strip(n["t"])
             return f"Reg.{enum_name}.{name}"
+        if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
+            raise self.fail(n, f"the template argument {name} (not given)")
         if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):
             return repr(self.env[name]) if not hasattr(self.env[name], "name") else self.pyvalue(self.env[name])
         if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
             return f"Reg.{name}"
         if rk in ("VAR_DECL", "PARM_DECL"):
             if n.get("global"):
-                raise self.fail(n, f"the global variable {name}")
+                const = self.mod.consts.get(name)
+                if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
+                    raise self.fail(n, f"the global variable {name} (only constants are supported)")
+                init = [x for x in const["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+                if not init:
+                    raise self.fail(n, f"the global constant {name} without an initializer")
+                return f"({self.convert(self.expr(init[-1]), self.ty(init[-1]), self.ty(const))})"
             return self.read(name)
         if rk == "FUNCTION_DECL":
             raise self.fail(n, f"a function reference {name}")
@@ -380,7 +389,7 @@ class _Lowerer:
         name, targs, in_reg = self.callee_ref(n)
         args = n["c"][1:]
         local = self.mod.functions.get(name)
-        if local is not None and local.what == "callee":
+        if local is not None and local.what != "vf":
             env = dict(self.env)
             tvals = [self.targ(t) for t in targs]
             for p, v in zip(local.tparams, tvals, strict=False):
@@ -568,7 +577,7 @@ class _Lowerer:
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
         if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
-            code = f"Reg.{s}()"
+            code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
             if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR"):
                 code = self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
@@ -746,8 +755,9 @@ class _Template:
 class CppModule:
     """A parsed C++ source: its `__simd_vf__` functions, instantiated on demand (and cached)."""
 
-    def __init__(self, path: str, functions: list[_Fn]) -> None:
+    def __init__(self, path: str, functions: list[_Fn], consts: dict[str, Any] | None = None) -> None:
         self.path = path
+        self.consts: dict[str, Any] = consts or {}  #: the file's global constants (AST nodes)
         self.functions = {f.name: f for f in functions}
         self._cache: dict[Any, VfFunction] = {}
         import regsim as rs
@@ -755,6 +765,8 @@ class CppModule:
 
         self.globals: dict[str, Any] = {"rs": rs, "Reg": Reg, **RUNTIME, "__name__": "regsim_cpp"}
         self._callees: dict[Any, str] = {}
+        #: parse errors outside the device functions (host code, missing host headers): ignored
+        self.host_diagnostics: list[str] = []
 
     @property
     def vf_names(self) -> list[str]:
@@ -762,7 +774,10 @@ class CppModule:
 
     def __getitem__(self, name: str) -> _Template:
         if name not in self.functions or self.functions[name].what != "vf":
-            raise CppError(f"{self.path}: no __simd_vf__ function {name!r} (there are: {', '.join(self.vf_names) or 'none'})")
+            hint = f"; parse errors outside device code: {self.host_diagnostics[:3]}" if self.host_diagnostics else ""
+            raise CppError(
+                f"{self.path}: no __simd_vf__ function {name!r} (there are: {', '.join(self.vf_names) or 'none'}){hint}"
+            )
         return _Template(self, name)
 
     def __getattr__(self, name: str) -> _Template:
@@ -780,7 +795,8 @@ class CppModule:
         """`name<targs...>`: template arguments by C++ name (`T=rs.uint32`), as dtypes, enum members or ints."""
         self[name]  # a VF of this file, or CppError
         fn = self.functions[name]
-        missing = [p["name"] for p in fn.tparams if p["name"] not in targs]
+        # (a class template's parameters are needed only where the VF uses them)
+        missing = [p["name"] for p in fn.tparams if p["name"] not in targs and not p.get("outer")]
         if missing:
             raise CppError(f"{self.path}:{fn.line}: {name} needs the template arguments {', '.join(missing)}")
         key = (name, tuple(sorted((k, repr(v)) for k, v in targs.items())))
@@ -817,7 +833,7 @@ class CppModule:
         return vf
 
 
-_PARSED: dict[Any, list[_Fn]] = {}
+_PARSED: dict[Any, tuple[list[_Fn], list[str], dict[str, Any]]] = {}
 
 
 def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
@@ -842,7 +858,90 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
                 raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
             raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
         out = json.loads(proc.stdout)
-        if out["diagnostics"]:
-            raise CppError(f"{path}: parse errors:\n" + "\n".join(out["diagnostics"]))
-        _PARSED[key] = [_Fn(f) for f in out["functions"]]
-    return CppModule(path, _PARSED[key])
+        functions = [_Fn(f) for f in out["functions"]]
+        device = [(f.line, f.end) for f in functions if f.what != "plain"]
+        errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
+        if errors:
+            raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
+        host = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
+        _PARSED[key] = (functions, host, out["consts"])
+    functions, host, consts = _PARSED[key]
+    mod = CppModule(path, functions, consts)
+    mod.host_diagnostics = host
+    return mod
+
+
+# --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------
+def parse_template_args(text: str) -> dict[str, Any]:
+    """`T=uint32,SCALE=3` → {"T": rs.uint32, "SCALE": 3}: dtypes by regsim or C++ name, else ints."""
+    out: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise CppError(f"--template: {item!r} is not NAME=VALUE")
+        dtype_name = CTYPES.get(value, value)
+        if dt.is_dtype(getattr(dt, dtype_name, None)):
+            out[name.strip()] = getattr(dt, dtype_name)
+        else:
+            try:
+                out[name.strip()] = int(value, 0)
+            except ValueError:
+                raise CppError(f"--template: {value!r} is neither a dtype (uint32, half, ...) nor an int") from None
+    return out
+
+
+def make_arguments(specs: list[str], seed: int) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The VF's arguments from the command line: `DTYPE[N]` a UB tensor of N random elements,
+    `DTYPE[N]=V` filled with V, `DTYPE[N]=iota` with 0, 1, 2, ...; anything else a scalar."""
+    import regsim as rs
+
+    rng = np.random.default_rng(seed)
+    ub = rs.UnifiedBuffer()
+    values: list[Any] = []
+    tensors: list[tuple[str, Any]] = []
+    for spec in specs:
+        head, _, fill = spec.partition("=")
+        if head.endswith("]") and "[" in head:
+            name, count = head[:-1].split("[", 1)
+            dtype_name = CTYPES.get(name, name)
+            dtype: Any = getattr(dt, dtype_name, None)
+            if dtype is None or not dt.is_dtype(dtype):
+                raise CppError(f"--args: {name!r} is not a dtype (uint32, half, float32, ...)")
+            n = int(count, 0)
+            t = ub.alloc(dtype, n)
+            npd = dtype.np_dtype
+            if fill == "iota":
+                data = np.arange(n).astype(npd)
+            elif fill:
+                data = np.full(n, float(fill) if "." in fill else int(fill, 0)).astype(npd)
+            elif np.issubdtype(npd, np.integer):
+                info = np.iinfo(npd)
+                data = rng.integers(info.min, int(info.max) + 1, n, dtype=npd)
+            else:
+                data = rng.uniform(-1, 1, n).astype(npd)
+            t.set(data)
+            values.append(t.GetPhyAddr())
+            tensors.append((spec, t))
+        else:
+            try:
+                values.append(float(spec) if any(c in spec for c in ".eE") and not spec.startswith("0x") else int(spec, 0))
+            except ValueError:
+                raise CppError(f"--args: {spec!r} is neither DTYPE[N] (a UB tensor) nor a number") from None
+    return values, tensors
+
+
+def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any) -> int:
+    """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it."""
+    import zlib
+
+    mod = load(path)
+    fn = mod.instantiate(vf, **parse_template_args(template))
+    values, tensors = make_arguments(args, seed)
+    fn(*values)
+    out.write(f"{path}: {vf} ran ({len(values)} arguments)\n")
+    params = mod.functions[vf].params
+    for (spec, t), p in zip(tensors, [p for p, a in zip(params, args, strict=False) if "[" in a], strict=False):
+        data = t.numpy()
+        shown = " ".join(str(x) for x in data[:8]) + (" ..." if data.size > 8 else "")
+        out.write(f"  {p['name']} ({spec}): crc32 {zlib.crc32(data.tobytes()):08x}: {shown}\n")
+    return 0

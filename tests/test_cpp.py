@@ -187,3 +187,31 @@ def test_the_generated_declarations_cover_every_modelled_op() -> None:
         if not spec.unmodelled:
             assert f" {spec.name}(" in text, spec.key
     assert "enum class MaskMergeMode" in text and "namespace MicroAPI = Reg;" in text
+
+
+def test_host_code_around_the_vf_is_left_alone() -> None:
+    mod = rs.cpp.load(HERE / "host_and_class.asc", args=("-DSCALE=2",))
+    assert mod.host_diagnostics  # the missing host headers and runtime calls, not an error
+    vf = mod.instantiate("BiasVF", T=rs.int16)  # the class's `length` is not used by the VF: not needed
+    ub = rs.UnifiedBuffer()
+    count = 200
+    src, dst = ub.alloc(rs.int16, count), ub.alloc(rs.int16, 256)
+    values = np.arange(-100, 100, dtype=np.int16)
+    src.set(values)
+    dst.set(np.full(256, 1234, np.int16))
+    vf(dst.GetPhyAddr(), src.GetPhyAddr(), count)
+    want = np.full(256, 1234, np.int16)
+    want[:count] = values - 6  # BIAS * SCALE
+    np.testing.assert_array_equal(dst.numpy(), want)
+
+
+def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
+    from regsim._src import cli
+
+    argv = ["run", str(HERE / "add_carry.asc"), "--vf", "AddCarryVF", "--template", "T=uint32_t"]
+    argv += ["--args", "uint32[128]=0", "uint32[16]=0", "uint32[100]=iota", "uint32[100]=0xFFFFFFFF", "100", "2", "64"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    sums = [(i + 0xFFFFFFFF) % 2**32 for i in range(8)]  # i - 1: lane 0 wraps to 0xFFFFFFFF, the rest carry
+    assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
+    assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1

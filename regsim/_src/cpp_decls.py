@@ -64,6 +64,7 @@ PRELUDE = """\
 #define __ubuf__
 #define __gm__
 #define __aicore__
+#define __vector__
 #define __global__
 struct DefaultType {};
 """

@@ -20,8 +20,42 @@ _OPS = (
 )  # fmt: skip
 
 
+def _evaluate(c: Any) -> str | None:
+    """clang_Cursor_Evaluate (not wrapped by the Python bindings): a literal's value as text."""
+    import ctypes
+
+    import clang.cindex as ci
+
+    lib = ci.conf.lib
+    f = lib.clang_Cursor_Evaluate
+    f.restype, f.argtypes = ctypes.c_void_p, [ci.Cursor]
+    res = f(c)
+    if not res:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind
+        kind.restype, kind.argtypes = ctypes.c_int, [ctypes.c_void_p]
+        what = kind(res)
+        if what == 1:  # CXEval_Int
+            uns = lib.clang_EvalResult_isUnsignedInt
+            uns.restype, uns.argtypes = ctypes.c_uint, [ctypes.c_void_p]
+            get = lib.clang_EvalResult_getAsUnsigned if uns(res) else lib.clang_EvalResult_getAsLongLong
+            get.restype = ctypes.c_ulonglong if uns(res) else ctypes.c_longlong
+            get.argtypes = [ctypes.c_void_p]
+            return str(get(res))
+        if what == 2:  # CXEval_Float
+            dbl = lib.clang_EvalResult_getAsDouble
+            dbl.restype, dbl.argtypes = ctypes.c_double, [ctypes.c_void_p]
+            return repr(dbl(res))
+        return None
+    finally:
+        dispose = lib.clang_EvalResult_dispose
+        dispose.argtypes = [ctypes.c_void_p]
+        dispose(res)
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
-    import clang.cindex as ci  # type: ignore[import-untyped]
+    import clang.cindex as ci
 
     k = c.kind
     n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
@@ -45,8 +79,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         else:
             n["op"] = toks[0] if toks else "?"
     elif k in (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CXX_BOOL_LITERAL_EXPR):
+        value = _evaluate(c)  # the literal's value, also where a macro spells it
         toks = [t.spelling for t in c.get_tokens()]
-        n["v"] = toks[0] if toks else "0"
+        n["v"] = value if value is not None else toks[0] if toks else "0"
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.IF_STMT:
@@ -85,18 +120,16 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     return n
 
 
-def _function(c: Any, main: str) -> dict[str, Any] | None:
+def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] | None:
     import clang.cindex as ci
 
     kids = list(c.get_children())
     tags = [ch.spelling for ch in kids if ch.kind == ci.CursorKind.ANNOTATE_ATTR]
-    what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else None
-    if what is None:
-        return None
+    what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else "plain"
     body = next((ch for ch in kids if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
     if body is None:
         return None
-    tparams = [
+    tparams = [*outer] + [
         {"name": ch.spelling, "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER}
         for ch in kids
         if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -110,6 +143,7 @@ def _function(c: Any, main: str) -> dict[str, Any] | None:
         "name": c.spelling,
         "what": what,
         "line": c.location.line,
+        "end": c.extent.end.line,
         "tparams": tparams,
         "params": params,
         "ret": c.result_type.spelling,
@@ -124,29 +158,45 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         hpath = os.path.join(tmp, "regsim_decls.h")
         with open(hpath, "w") as f:
             f.write(header)
-        tu = ci.Index.create().parse(path, args=["-x", "c++", "-std=c++17", "-include", hpath, *extra_args])
+        keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
+        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", *extra_args]
+        tu = ci.Index.create().parse(path, args=args, options=keep_going)
         diags = []
+        main_path = os.path.abspath(path)
         for d in tu.diagnostics:
             if d.severity >= ci.Diagnostic.Error:
                 loc = d.location
+                in_main = loc.file is not None and os.path.abspath(loc.file.name) == main_path
                 where = f"{loc.file.name if loc.file else path}:{loc.line}"
-                diags.append(f"{where}: {d.spelling}")
+                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
         funcs: list[dict[str, Any]] = []
+        consts: dict[str, Any] = {}
         main = os.path.abspath(path)
+        classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
+        tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
 
-        def visit(c: Any) -> None:
+        def visit(c: Any, outer: list[dict[str, Any]]) -> None:
             for ch in c.get_children():
                 if ch.location.file is None or os.path.abspath(ch.location.file.name) != main:
                     continue
                 if ch.kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC):
-                    visit(ch)
-                elif ch.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
-                    fn = _function(ch, main)
+                    visit(ch, outer)
+                elif ch.kind in classes:  # static member VFs of a (template) class: its parameters come first
+                    inner = [
+                        {"name": t.spelling, "type": t.kind == tkinds[0], "outer": True}
+                        for t in ch.get_children()
+                        if t.kind in tkinds
+                    ]
+                    visit(ch, outer + inner)
+                elif ch.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD):
+                    fn = _function(ch, main, outer)
                     if fn is not None:
                         funcs.append(fn)
+                elif ch.kind == ci.CursorKind.VAR_DECL and not outer:
+                    consts[ch.spelling] = _node(ch, main)
 
-        visit(tu.cursor)
-    return {"diagnostics": diags, "functions": funcs}
+        visit(tu.cursor, [])
+    return {"diagnostics": diags, "functions": funcs, "consts": consts}
 
 
 def main() -> None:
