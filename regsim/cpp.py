@@ -163,6 +163,8 @@ class _Lowerer:
         self.refvars: set[str] = set()
         self.vartypes: dict[str, _Ty] = {}
         self.callees: list[tuple[str, _Fn, dict[str, Any]]] = []
+        #: parameters taken by reference (`MaskReg& m`): assigning them a new register would rebind only here
+        self.refparams = {p["name"] for p in fn.params if p["tk"] == "LVALUEREFERENCE"}
 
     # --- errors and types ---
     def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
@@ -371,6 +373,9 @@ class _Lowerer:
         over = [k for k in kids if k["k"] == "OVERLOADED_DECL_REF"]
         name = over[0]["s"] if over else f.get("rs") or f["s"]
         targs = [k for k in kids if k["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
+        t0 = f.get("t0")
+        if t0 is not None and t0 != "DefaultType":  # resolved: T from the specialization (a builtin has no TYPE_REF)
+            targs = [{"k": "TYPE_REF", "s": t0, "l": f["l"], "c": []}] + [t for t in targs if t["k"] != "TYPE_REF"]
         return name, targs, (not ns) or ns[-1] in ("Reg", "MicroAPI") or ns == ["AscendC"]
 
     def targ(self, t: dict[str, Any]) -> Any:
@@ -485,8 +490,12 @@ class _Lowerer:
             self.block(c[1], d + 1)
         elif k == "FOR_STMT":
             self.forstmt(n, d)
-        elif k in ("CALL_EXPR",):
+        elif k == "CALL_EXPR" and n["s"] == "operator=" and len(c) == 3:  # a register's assignment operator
+            self.assign({"k": "BINARY_OPERATOR", "op": "=", "s": "", "l": n["l"], "c": [c[0], c[2]]}, d)
+        elif k == "CALL_EXPR":
             self.emit(d, f"{self.expr(n)}  # line {n['l']}")
+        elif k == "UNEXPOSED_EXPR" and len(c) == 1:  # a full expression's cleanups around a statement
+            self.stmt(c[0], d)
         elif k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
             self.assign(n, d)
         elif k == "CONTINUE_STMT":
@@ -526,6 +535,10 @@ class _Lowerer:
         rhs_node = n["c"][1]
         rhs = self.expr(rhs_node)
         if op == "=":
+            if t.what == "reg":
+                self.check_register_value(rhs_node)
+                if self.target_name(n["c"][0]) in self.refparams:
+                    raise self.fail(n, "assigning a new value to a register passed by reference")
             if t.what == "ptr" and not self.fresh(rhs_node):
                 rhs = f"({rhs} + 0)"  # a pointer is copied: a later post-update moves only one
             self.emit(d, f"{name} = {rhs}  # line {n['l']}")
@@ -546,6 +559,23 @@ class _Lowerer:
         else:
             del fake
             self.emit(d, f"{name} = {self.convert(f'({name} {bop} {rhs})', _Ty('other'), t)}")
+
+    def check_register_value(self, n: dict[str, Any]) -> None:
+        """A register copied from another variable (`b = a;`): Python would alias the two."""
+        inner = n
+        while inner["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR") and inner["c"] and inner.get("rk") != "FUNCTION_DECL":
+            if inner["k"] == "CALL_EXPR" and inner.get("rk") != "CONSTRUCTOR":
+                break
+            inner = inner["c"][0]
+        if inner["k"] == "DECL_REF_EXPR" and inner.get("rk") in ("VAR_DECL", "PARM_DECL"):
+            raise self.fail(n, f"copying the register {inner.get('rs', inner['s'])} into another (not supported yet)")
+
+    @staticmethod
+    def target_name(n: dict[str, Any]) -> str:
+        inner = n
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        return str(inner.get("rs", inner["s"]))
 
     @staticmethod
     def fresh(n: dict[str, Any]) -> bool:
@@ -573,12 +603,14 @@ class _Lowerer:
                 trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
             code = f"Reg.RegTensor(rs.{dtype.name}{trait})"
             if init and not (init[0]["k"] == "CALL_EXPR" and not init[0]["c"]):
+                self.check_register_value(init[0])
                 code = self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
         if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
             code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
-            if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR"):
+            if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not init[0]["c"]):
+                self.check_register_value(init[0])
                 code = self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
@@ -711,6 +743,8 @@ class _Lowerer:
                 self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")
             if fn.what == "vf" and t.what == "int":
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
+            elif fn.what == "vf" and t.what == "float" and t.rnd:
+                self.emit(1, f"{self.var(p['name'])} = {t.rnd}({self.var(p['name'])})")
             if p["name"] in self.refvars and not is_ref:
                 self.emit(1, f"{self.var(p['name'])} = Ref({self.var(p['name'])})")
         start = len(self.lines)

@@ -215,3 +215,52 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
     sums = [(i + 0xFFFFFFFF) % 2**32 for i in range(8)]  # i - 1: lane 0 wraps to 0xFFFFFFFF, the rest carry
     assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
     assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        (
+            "AscendC::Reg::MaskReg a = AscendC::Reg::CreateMask<float>();\n    AscendC::Reg::MaskReg b = a;",
+            "copying the register a",
+        ),
+        ("AscendC::Reg::RegTensor<float> a;\n    AscendC::Reg::RegTensor<float> b;\n    b = a;", "copying the register a"),
+        ("int32_t k = 0;\n    goto end;\n    end: k = 1;", "GOTO_STMT"),
+    ],
+)
+def test_constructs_regsim_cannot_run_faithfully_are_refused(tmp_path: Path, body: str, what: str) -> None:
+    src = tmp_path / "refuse.asc"
+    src.write_text(f"static __simd_vf__ inline void RefuseVF(__ubuf__ float* p) {{\n    {body}\n}}\n")
+    with pytest.raises(CppError, match=rf"refuse\.asc:\d+: .*{what}"):
+        rs.cpp.load(src).instantiate("RefuseVF")
+
+
+def test_a_register_reference_parameter_cannot_be_rebound(tmp_path: Path) -> None:
+    src = tmp_path / "rebind.asc"
+    src.write_text(
+        "__simd_callee__ inline void Make(AscendC::Reg::MaskReg& m) { m = AscendC::Reg::CreateMask<float>(); }\n"
+        "static __simd_vf__ inline void RebindVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::MaskReg m;\n"
+        "    Make(m);\n"
+        "}\n"
+    )
+    with pytest.raises(CppError, match=r"rebind\.asc:1: assigning a new value to a register passed by reference \(in Make\)"):
+        rs.cpp.load(src).instantiate("RebindVF")
+
+
+def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
+    count, alpha = 150, 1.7
+    padded = 192  # 3 repeats of 64 floats; the tail of the last one is stored through the ALL mask
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-4, 4, padded).astype(np.float32)
+    y = rng.uniform(-4, 4, padded).astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, padded), ub.alloc(rs.float32, padded), ub.alloc(rs.float32, padded)
+    xt.set(x)
+    yt.set(y)
+    zt.set(np.zeros(padded, np.float32))
+    rs.cpp.load(HERE / "saxpy.asc").SaxpyVF(zt.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), alpha, count)
+    a32 = np.float32(alpha)  # the float parameter rounds the Python float once
+    want = y.copy()  # MERGING: lanes past count keep y
+    want[:count] = a32 * x[:count] + y[:count]  # float32 multiply, then float32 add (two roundings)
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), want.view(np.uint32))

@@ -111,6 +111,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     if ref is not None and k not in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
         n["rk"] = ref.kind.name
         n["rs"] = ref.spelling
+        if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.get_num_template_arguments() > 0:
+            # a resolved call's first template argument (its T, also where it is a builtin type
+            # that has no TYPE_REF child)
+            if ref.get_template_argument_kind(0) == ci.TemplateArgumentKind.TYPE:
+                n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
     if k == ci.CursorKind.VAR_DECL:
