@@ -39,21 +39,9 @@ class CppError(UnsupportedError):
 
 
 # --- C scalar types ------------------------------------------------------------------------------------
-_INT_KINDS = {
-    "BOOL": (1, False),
-    "CHAR_S": (8, True),
-    "SCHAR": (8, True),
-    "CHAR_U": (8, False),
-    "UCHAR": (8, False),
-    "SHORT": (16, True),
-    "USHORT": (16, False),
-    "INT": (32, True),
-    "UINT": (32, False),
-    "LONG": (64, True),
-    "ULONG": (64, False),
-    "LONGLONG": (64, True),
-    "ULONGLONG": (64, False),
-}
+_INT_KINDS = {"BOOL": (1, False), "CHAR_S": (8, True), "SCHAR": (8, True), "CHAR_U": (8, False), "UCHAR": (8, False)}
+_INT_KINDS |= {"SHORT": (16, True), "USHORT": (16, False), "INT": (32, True), "UINT": (32, False)}
+_INT_KINDS |= {"LONG": (64, True), "ULONG": (64, False), "LONGLONG": (64, True), "ULONGLONG": (64, False)}
 _FLOAT_KINDS = {"FLOAT": "_f32", "DOUBLE": "", "HALF": "_f16", "FLOAT16": "_f16"}
 _DT_INT = {"int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False), "int32": (32, True)}
 _DT_INT |= {"uint32": (32, False), "int64": (64, True), "uint64": (64, False), "bool_": (1, False)}

@@ -95,6 +95,17 @@ def _template_param(o: Operand) -> str:
     return f"typename {o.name}"
 
 
+#: operand kinds with one C++ spelling
+_FIXED = {
+    Kind.MASK: "MaskReg&",
+    Kind.PRED: "MaskReg&",
+    Kind.ADDR: "AddrReg",
+    Kind.ULOAD: "UnalignRegForLoad&",
+    Kind.USTORE: "UnalignRegForStore&",
+    Kind.REF: "uint32_t&",
+}
+
+
 def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
@@ -116,18 +127,10 @@ def _function(spec: OpSpec) -> str:
         elif o.kind is Kind.PTR:
             tparams.append(f"typename P{i}")
             params.append(f"__ubuf__ P{i}*{'&' if post else ''} {o.name}")
-        elif o.kind in (Kind.MASK, Kind.PRED):
-            params.append(f"MaskReg& {o.name}")
-        elif o.kind is Kind.ADDR:
-            params.append(f"AddrReg {o.name}")
-        elif o.kind is Kind.ULOAD:
-            params.append(f"UnalignRegForLoad& {o.name}")
-        elif o.kind is Kind.USTORE:
-            params.append(f"UnalignRegForStore& {o.name}")
+        elif o.kind in _FIXED:
+            params.append(f"{_FIXED[o.kind]} {o.name}")
         elif o.kind is Kind.INT:
             params.append(f"{_ctype_of_int(o)} {o.name}")
-        elif o.kind is Kind.REF:
-            params.append(f"uint32_t& {o.name}")
         elif o.kind is Kind.SCALAR:
             tparams.append(f"typename S{i}")
             params.append(f"S{i} {o.name}")
