@@ -855,7 +855,8 @@ class CppModule:
         return vf
 
 
-_PARSED: dict[Any, tuple[list[_Fn], list[str], dict[str, Any]]] = {}
+#: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
+_MODULES: dict[Any, CppModule] = {}
 
 
 def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
@@ -869,11 +870,12 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     path = os.fspath(path)
     st = os.stat(path)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
-    if key not in _PARSED:
+    if key not in _MODULES:
+        from regsim._src import cpp_parse
+
         request = json.dumps({"path": path, "header": header(), "args": list(args)})
-        proc = subprocess.run(
-            [sys.executable, "-m", "regsim._src.cpp_parse"], input=request, capture_output=True, text=True, check=False
-        )
+        # the child runs the parser file itself (it imports only the standard library and clang)
+        proc = subprocess.run([sys.executable, cpp_parse.__file__], input=request, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
             if "No module named 'clang'" in proc.stderr:
@@ -885,12 +887,10 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
         if errors:
             raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
-        host = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
-        _PARSED[key] = (functions, host, out["consts"])
-    functions, host, consts = _PARSED[key]
-    mod = CppModule(path, functions, consts)
-    mod.host_diagnostics = host
-    return mod
+        mod = CppModule(path, functions, out["consts"])
+        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
+        _MODULES[key] = mod
+    return _MODULES[key]
 
 
 # --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------

@@ -264,3 +264,23 @@ def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
     want = y.copy()  # MERGING: lanes past count keep y
     want[:count] = a32 * x[:count] + y[:count]  # float32 multiply, then float32 add (two roundings)
     np.testing.assert_array_equal(zt.numpy().view(np.uint32), want.view(np.uint32))
+
+
+def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import subprocess
+
+    import regsim.cpp as cpp
+
+    src = tmp_path / "crash.asc"
+    src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
+
+    def crashed(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess([], -11, "", "Segmentation fault")
+
+    monkeypatch.setattr(cpp.subprocess, "run", crashed)
+    with pytest.raises(CppError, match=r"crash\.asc: the libclang parse failed: Segmentation fault"):
+        rs.cpp.load(src)
+
+
+def test_a_file_is_parsed_once() -> None:
+    assert rs.cpp.load(HERE / "saxpy.asc") is rs.cpp.load(HERE / "saxpy.asc")
