@@ -270,6 +270,12 @@ class _Lowerer:
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
         if k == "CALL_EXPR":
             return self.call(n)
+        if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
+            if "v" not in n:
+                raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
+            t = self.ty(n)
+            lit = n["v"] if t.what == "int" else repr(float(n["v"]))
+            return f"{t.rnd}({lit})" if t.what == "float" and t.rnd else lit
         if k == "ARRAY_SUBSCRIPT_EXPR":  # a scalar read from the UB: p[i]
             return f"{self.expr(c[0])}[{self.expr(c[1])}]"
         raise self.fail(n, f"the C++ expression {k}")

@@ -284,3 +284,18 @@ def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.Mon
 
 def test_a_file_is_parsed_once() -> None:
     assert rs.cpp.load(HERE / "saxpy.asc") is rs.cpp.load(HERE / "saxpy.asc")
+
+
+def test_union_bit_casts_and_struct_constants() -> None:
+    ub = rs.UnifiedBuffer()
+    out, iout, x = ub.alloc(rs.float32, 8), ub.alloc(rs.int32, 8), ub.alloc(rs.float32, 64)
+    out.set(np.zeros(8, np.float32))
+    iout.set(np.zeros(8, np.int32))
+    values = np.linspace(-3, 3, 64, dtype=np.float32)
+    x.set(values)
+    rs.cpp.load(HERE / "constants.asc").ConstantsVF(out.GetPhyAddr(), iout.GetPhyAddr(), x.GetPhyAddr())
+    bits = out.numpy().view(np.uint32)
+    assert bits[0] == 0x00800000  # the union's float member read back: the same bits
+    assert out.numpy()[1] == np.float32(-6.0)
+    assert iout.numpy()[0] == 3 * 10 - 7
+    np.testing.assert_array_equal(x.numpy(), values * np.float32(-2.0))

@@ -54,6 +54,44 @@ def _evaluate(c: Any) -> str | None:
         dispose(res)
 
 
+#: member reads clang would not fold: (cursor, node), for _fold_unions
+_UNION_READS: list[tuple[Any, dict[str, Any]]] = []
+
+
+def _fold_unions(path: str, text: str, args: list[str]) -> None:
+    """A constant union read through another member than the one its constructor set
+    (`constexpr U x(0x00800000u); ... x.f`) is not a C++ constant expression, but the kernel reads
+    the bits: fold it as `__builtin_bit_cast(float, x.u)` for the member `u` that does fold,
+    by parsing the file again with those probes appended."""
+    import clang.cindex as ci
+
+    probes: list[str] = []
+    owners: list[dict[str, Any]] = []
+    for c, n in _UNION_READS:
+        kids = list(c.get_children())
+        decl = kids[0].type.get_canonical().get_declaration() if kids else None
+        if decl is None or decl.kind != ci.CursorKind.UNION_DECL:
+            continue
+        base = " ".join(t.spelling for t in kids[0].get_tokens())
+        target = c.type.get_canonical().spelling
+        for field in decl.type.get_fields():
+            if field.spelling != c.spelling and field.type.get_size() == c.type.get_size():
+                probes.append(
+                    f"constexpr auto __regsim_probe_{len(probes)} = __builtin_bit_cast({target}, {base}.{field.spelling});"
+                )
+                owners.append(n)
+    if not probes:
+        return
+    source = text + "\n" + "\n".join(probes) + "\n"
+    tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)], options=0x200)
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.VAR_DECL and c.spelling.startswith("__regsim_probe_"):
+            value = _evaluate(c)
+            n = owners[int(c.spelling.rsplit("_", 1)[1])]
+            if value is not None and "v" not in n:
+                n["v"] = value
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -82,6 +120,12 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         value = _evaluate(c)  # the literal's value, also where a macro spells it
         toks = [t.spelling for t in c.get_tokens()]
         n["v"] = value if value is not None else toks[0] if toks else "0"
+    elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
+        value = _evaluate(c)
+        if value is not None:
+            n["v"] = value
+        else:  # perhaps a union read through another member than the one set: a bit cast (see _fold_unions)
+            _UNION_READS.append((c, n))
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.IF_STMT:
@@ -201,6 +245,9 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
                     consts[ch.spelling] = _node(ch, main)
 
         visit(tu.cursor, [])
+        if _UNION_READS:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                _fold_unions(path, f.read(), args)
     return {"diagnostics": diags, "functions": funcs, "consts": consts}
 
 
