@@ -299,3 +299,22 @@ def test_union_bit_casts_and_struct_constants() -> None:
     assert out.numpy()[1] == np.float32(-6.0)
     assert iout.numpy()[0] == 3 * 10 - 7
     np.testing.assert_array_equal(x.numpy(), values * np.float32(-2.0))
+
+
+def test_a_cpp_loop_runs_batched_and_agrees_with_the_in_order_run() -> None:
+    n = 64 * 40
+    rng = np.random.default_rng(9)
+    x, y = rng.uniform(-2, 2, n).astype(np.float32), rng.uniform(-2, 2, n).astype(np.float32)
+    vf = rs.cpp.load(HERE / "saxpy.asc").instantiate("SaxpyVF")
+    results = []
+    for loops in ("auto", "sequential"):
+        ub = rs.UnifiedBuffer()
+        xt, yt, zt = ub.alloc(rs.float32, n), ub.alloc(rs.float32, n), ub.alloc(rs.float32, n)
+        xt.set(x)
+        yt.set(y)
+        zt.set(np.zeros(n, np.float32))
+        with rs.configure(loops=loops):
+            how = rs.explain(vf, zt.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), 0.5, n - 10)
+        assert ("batched (40 iterations)" in how) == (loops == "auto"), how
+        results.append(zt.numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
