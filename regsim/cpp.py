@@ -835,7 +835,17 @@ class CppModule:
         lines: list[str] = []
         todo: list[tuple[str, _Fn, dict[str, Any]]] = []
         main = _Lowerer(self, fn, dict(targs), pyname)
-        lines += main.lower()
+        try:
+            lines += main.lower()
+        except CppError as e:
+            if not self.host_diagnostics:
+                raise
+            first = self.host_diagnostics[0]
+            more = len(self.host_diagnostics)
+            raise CppError(
+                f"{e}\n(the file also has {more} parse errors outside device functions, first: {first};"
+                " clang may have left types around them unresolved)"
+            ) from None
         todo += main.callees
         done: set[str] = set()
         callees: list[str] = []
@@ -958,15 +968,20 @@ def make_arguments(specs: list[str], seed: int) -> tuple[list[Any], list[tuple[s
     return values, tensors
 
 
-def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any) -> int:
-    """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it."""
+def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any, explain: bool = False) -> int:
+    """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it
+    (and, with `explain`, how each of its loops ran)."""
     import zlib
+
+    from regsim._src.loops import explain as explain_loops
 
     mod = load(path)
     fn = mod.instantiate(vf, **parse_template_args(template))
     values, tensors = make_arguments(args, seed)
-    fn(*values)
+    how = explain_loops(fn, *values)
     out.write(f"{path}: {vf} ran ({len(values)} arguments)\n")
+    if explain:
+        out.write("".join(f"  loop {line}\n" for line in how.splitlines()))
     params = mod.functions[vf].params
     for (spec, t), p in zip(tensors, [p for p, a in zip(params, args, strict=False) if "[" in a], strict=False):
         data = t.numpy()

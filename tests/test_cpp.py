@@ -6,6 +6,7 @@ each is checked against a hand-written Python port or a numpy / Python-int oracl
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -215,6 +216,8 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
     sums = [(i + 0xFFFFFFFF) % 2**32 for i in range(8)]  # i - 1: lane 0 wraps to 0xFFFFFFFF, the rest carry
     assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
     assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1
+    assert cli.main([*argv[:4], "--explain", *argv[4:]]) == 0
+    assert re.search(r"loop .*\(in vf_AddCarryVF_0\): (batched|sequential) \(2 iterations\)", capsys.readouterr().out)
 
 
 @pytest.mark.parametrize(

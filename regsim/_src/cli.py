@@ -366,7 +366,7 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("regsim run: error: a C++ file needs --vf NAME (one file at a time)")
     try:
         with configure(loops=args.loops):
-            return cpp.run_cli(args.paths[0], args.vf, args.template, args.args, args.seed, out)
+            return cpp.run_cli(args.paths[0], args.vf, args.template, args.args, args.seed, out, explain=args.explain)
     except cpp.CppError as e:
         sys.stderr.write(f"regsim run: {e}\n")
         return 1
