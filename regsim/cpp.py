@@ -51,14 +51,13 @@ _DT_FLOAT = {"float32": "_f32", "half": "_f16", "bfloat16": "_bf16"}
 def _wrap(bits: int, signed: bool) -> Callable[[int], int]:
     """Conversion to a C integer type of `bits` bits (wraparound). A batched loop's index
     expression passes through: the batched run is checked against the in-order one's rules."""
+    exact = (bool, float, np.integer, np.floating)  # a float converts by truncation toward zero
     if bits == 1:
-        return lambda x: int(bool(x)) if type(x) is int else x
+        return lambda x: int(bool(x)) if isinstance(x, (int, *exact)) else x
     m, h = (1 << bits) - 1, 1 << (bits - 1)
     if signed:
-        return lambda x: (
-            ((x + h) & m) - h if type(x) is int else ((int(x) + h) & m) - h if isinstance(x, (bool, np.integer)) else x
-        )
-    return lambda x: x & m if type(x) is int else int(x) & m if isinstance(x, (bool, np.integer)) else x
+        return lambda x: ((x + h) & m) - h if type(x) is int else ((int(x) + h) & m) - h if isinstance(x, exact) else x
+    return lambda x: x & m if type(x) is int else int(x) & m if isinstance(x, exact) else x
 
 
 def _c_div(a: Any, b: Any) -> Any:
@@ -353,6 +352,8 @@ class _Lowerer:
             if tl.what == "int":
                 e = {"/": f"_div({a}, {b})", "%": f"_rem({a}, {b})"}.get(op, f"({a} {op} {b})")
                 return f"{tl.wrap}({e})" if tl.bits >= 32 else e
+            if tl.what == "float" and tl.rnd:
+                return f"{tl.rnd}({a} {op} {b})"
             return f"({a} {op} {b})"
         raise self.fail(n, f"the operator {op} on {n.get('t')}")
 

@@ -321,3 +321,20 @@ def test_a_cpp_loop_runs_batched_and_agrees_with_the_in_order_run() -> None:
         assert ("batched (40 iterations)" in how) == (loops == "auto"), how
         results.append(zt.numpy())
     np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+def test_dependent_scalar_arithmetic_rounds_in_its_type() -> None:
+    mod = rs.cpp.load(HERE / "scale.asc")
+    ub = rs.UnifiedBuffer()
+    out = ub.alloc(rs.float32, 8)
+    out.set(np.zeros(8, np.float32))
+    a, b = 0.1, 3.3
+    mod.DependentVF[rs.float32](out.GetPhyAddr(), a, b)
+    f = np.float32
+    assert out.numpy()[0] == (f(a) + f(b)) * f(b)
+    assert out.numpy()[1] == f(a) / f(b)
+    assert out.numpy()[2] == 9  # 7 + 2.75 = 9.75, truncated
+    iout = ub.alloc(rs.int32, 8)
+    iout.set(np.zeros(8, np.int32))
+    mod.DependentVF[rs.int32](iout.GetPhyAddr(), -7, 2)
+    np.testing.assert_array_equal(iout.numpy()[:3], [-5 * 2, -3, 9])
