@@ -267,6 +267,8 @@ class _Lowerer:
             return self.binary(n)
         if k == "CONDITIONAL_OPERATOR":
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
+            return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
             return self.call(n)
         if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
@@ -726,9 +728,31 @@ class _Lowerer:
                 if i < len(args):
                     self.refvars |= self.names(args[i])
 
+    def written_registers(self) -> set[str]:
+        """The variables passed to a Reg op as an output (any overload of its name)."""
+        from regsim._src.spec import REGISTRY, Kind, Role
+
+        out: set[str] = set()
+        for x in _walk(self.fn.body):
+            if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
+                continue
+            name, _, _ = self.callee_ref(x)
+            entry = REGISTRY.entries.get(name)
+            for spec in entry.specs if entry is not None else ():
+                ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
+                for o, a in zip(ops, x["c"][1:], strict=False):
+                    if o.role in (Role.OUT, Role.INOUT):
+                        out |= self.names(a)
+        return out
+
     def lower(self) -> list[str]:
         fn = self.fn
         self.find_refvars()
+        if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
+            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams
+            written = sorted(by_value & self.written_registers())
+            if written:
+                raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
         params = [self.var(p["name"]) for p in fn.params]
         self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
         for p in fn.params:

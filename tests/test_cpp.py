@@ -338,3 +338,30 @@ def test_dependent_scalar_arithmetic_rounds_in_its_type() -> None:
     iout.set(np.zeros(8, np.int32))
     mod.DependentVF[rs.int32](iout.GetPhyAddr(), -7, 2)
     np.testing.assert_array_equal(iout.numpy()[:3], [-5 * 2, -3, 9])
+
+
+def test_a_register_parameter_taken_by_value_and_written_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "byvalue.asc"
+    src.write_text(
+        "__simd_callee__ inline void Twice(AscendC::Reg::RegTensor<float> v, AscendC::Reg::MaskReg& m) {\n"
+        "    AscendC::Reg::Add(v, v, v, m);\n"
+        "}\n"
+        "__simd_callee__ inline void Read(AscendC::Reg::RegTensor<float> v, __ubuf__ float* p, AscendC::Reg::MaskReg& m) {\n"
+        "    AscendC::Reg::StoreAlign(p, v, m);\n"
+        "}\n"
+        "static __simd_vf__ inline void ByValueVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::RegTensor<float> v;\n"
+        "    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();\n"
+        "    AscendC::Reg::LoadAlign(v, p);\n"
+        "    Read(v, p, m);\n"
+        "    Twice(v, m);\n"
+        "}\n"
+    )
+    with pytest.raises(CppError, match=r"byvalue\.asc:1: writing the register v, a parameter taken by value .*\(in Twice\)"):
+        rs.cpp.load(src).instantiate("ByValueVF")
+    src.write_text(src.read_text().replace("    Twice(v, m);\n", ""))
+    ub = rs.UnifiedBuffer()
+    buf = ub.alloc(rs.float32, 64)
+    buf.set(np.arange(64, dtype=np.float32))
+    rs.cpp.load(src).ByValueVF(buf.GetPhyAddr())  # a register read through a by-value parameter is fine
+    np.testing.assert_array_equal(buf.numpy(), np.arange(64, dtype=np.float32))
