@@ -365,3 +365,11 @@ def test_a_register_parameter_taken_by_value_and_written_is_refused(tmp_path: Pa
     buf.set(np.arange(64, dtype=np.float32))
     rs.cpp.load(src).ByValueVF(buf.GetPhyAddr())  # a register read through a by-value parameter is fine
     np.testing.assert_array_equal(buf.numpy(), np.arange(64, dtype=np.float32))
+
+
+def test_the_generated_header_parses_clean(tmp_path: Path) -> None:
+    src = tmp_path / "empty.asc"
+    src.write_text("static __simd_vf__ inline void EmptyVF(__ubuf__ float* p) {}\n")
+    mod = rs.cpp.load(src)
+    assert mod.host_diagnostics == []  # errors in the declarations would show here
+    assert mod.vf_names == ["EmptyVF"]
