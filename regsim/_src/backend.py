@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
-from regsim._src.memory import UbPtr
+from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
     Active,
     Bools,
@@ -27,9 +27,10 @@ from regsim._src.registers import (
     MaskReg,
     RegTensor,
     RegTrait,
+    lane_count,
     lanes_to_bits,
 )
-from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, message
+from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
 ZEROING = MaskMergeMode.ZEROING
 UINT32_MAX = 2**32 - 1
@@ -67,6 +68,9 @@ class NumpyBackend:
     def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill
+        #: the core's special registers (AR); a VF started with a UB pointer argument uses that
+        #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
+        self.spr = SpecialRegisters()
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -171,7 +175,7 @@ class NumpyBackend:
             else:
                 np.copyto(view, values, where=lanes)
                 if mode is ZEROING:
-                    np.copyto(view, 0, where=~lanes)
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
         elif full:
             dst._put(values)
         else:
@@ -306,6 +310,51 @@ class NumpyBackend:
                 f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
             )
         )
+
+    # --- logic, compare and select ------------------------------------------------------------------
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None:
+        """dst = the 256 predicate bits `bits` as they are (MaskReg logic, Interleave, Pack, Move,
+        MoveMask, MaskGenWithRegTensor)."""
+        dst._assign(np.array(bits, np.bool_))
+
+    # --- whole-register writes, MaskReg bits and special registers (rearrange, reduce, sync) ----------
+    def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None:
+        """dst = values, every lane (ops without a destination predicate: Arange, Gather, Reduce, ...)."""
+        self.commit(dst, values, _every_lane(lane_count(dst.dtype, dst.trait)), ZEROING)
+
+    def ar_add(self, nbytes: int) -> None:
+        """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
+        self.spr.ar += nbytes
+        self.spr.last = nbytes
+        self.spr.unstored = True
+
+    def ar_clear(self) -> None:
+        """ClearSpr<AR>: AR = 0."""
+        self.spr.ar = 0
+        self.spr.last = 0
+        self.spr.unstored = False
+
+    def ar_take(self, api: str) -> tuple[int, int]:
+        """For the AR-form StoreUnAlign: (AR before the latest Squeeze, that Squeeze's bytes); a
+        store without a STORE_REG Squeeze since the last one (or since ClearSpr) is an error."""
+        if not self.spr.unstored:
+            raise VfContextError(
+                message(
+                    api,
+                    "AR",
+                    "no Squeeze<T, GatherMaskMode::STORE_REG> since the last AR-form StoreUnAlign or ClearSpr",
+                    "Squeeze (STORE_REG) and StoreUnAlign called alternately (the Squeeze page)",
+                )
+            )
+        self.spr.unstored = False
+        return self.spr.ar - self.spr.last, self.spr.last
+
+
+@functools.cache
+def _every_lane(n: int) -> Active:
+    lanes = np.ones(n, np.bool_)
+    lanes.flags.writeable = False
+    return lanes, n
 
 
 def _where(ptr: UbPtr[Any], addr: int) -> str:

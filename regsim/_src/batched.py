@@ -276,6 +276,9 @@ class BatchedBackend(NumpyBackend):
             bits = np.logical_and(lanes[..., None], np.frombuffer(pattern, np.bool_)).reshape(*lanes.shape[:-1], MASK_BITS)
         self._set_mask(dst, bits, None)
 
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None:
+        self._set_mask(dst, np.array(bits, np.bool_), None)
+
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
         self.write_predicate(dst, np.arange(n) < np.asarray(count)[..., None], dtype, trait)
@@ -349,7 +352,7 @@ class BatchedBackend(NumpyBackend):
             else:
                 np.copyto(view, values, where=lanes)
                 if mode is ZEROING:
-                    np.copyto(view, 0, where=~lanes)
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
         if state.valid is not None:
             span = state.valid[:, dst._span]
             if full or mode is ZEROING:

@@ -154,7 +154,10 @@ def _by_value(arg: V) -> V:
 
 def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[str, object]) -> None:
     """Run `body` as a vector function, its arguments passed by value."""
-    with VEC_SCOPE():
+    with VEC_SCOPE() as ctx:
+        core = next((spr for a in (*args, *kwargs.values()) if (spr := getattr(getattr(a, "ub", None), "spr", None))), None)
+        if core is not None:  # the VF runs on the core of the UB its pointers point into: its special registers
+            ctx.backend.spr = core
         body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
 
 

@@ -9,7 +9,7 @@ MaskRegs alike, driven by the distribution tables). A new shape is a new executo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -67,15 +67,46 @@ def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -
     return int(value)
 
 
+#: a scalar operand of a fixed C type (not the op's T), e.g. the shift amount `int16_t scalarValue`
+SCALAR_CTYPES: dict[str, Any] = {"int16_t": dt.int16}
+
+
 # --- elementwise ------------------------------------------------------------------------------
 @attrs.frozen
 class _Elementwise:
     stride: int
     dst: int  #: index of the destination register
     predicates_out: tuple[int, ...]  #: MaskReg outputs (carry), written as lane predicates
-    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
     pred: int
     mode: MaskMergeMode
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs
+    scalar_types: tuple[Any, ...]  #: per input, the dtype a scalar converts to (None: the op's T)
+
+
+def _lane_inputs(spec: OpSpec) -> dict[str, tuple[Any, ...]]:
+    """The lane function's inputs (registers, MaskRegs, scalars read, in operand order) and, per
+    input, the fixed dtype a scalar converts to (None: the op's T)."""
+    ins = [(i, o) for i, o in enumerate(spec.operands) if o.role in (Role.IN, Role.INOUT) and o.kind in _LANE_KINDS]
+    return {
+        "inputs": tuple((i, o.name, o.kind) for i, o in ins),
+        "scalar_types": tuple(SCALAR_CTYPES.get(o.ctype) if o.kind is Kind.SCALAR else None for _, o in ins),
+    }
+
+
+_LANE_KINDS = (Kind.REG, Kind.MASK, Kind.SCALAR)
+
+
+def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequence[Any], active: Any) -> list[Any]:
+    """Whole lane arrays of the input registers, the lanes of input MaskRegs, scalars as numpy
+    scalars of their type."""
+    return [
+        be.lanes(api, name, values[i], active)
+        if kind is Kind.REG
+        else be.predicate(api, name, values[i], p.stride)[0]
+        if kind is Kind.MASK
+        else be.scalar(api, name, values[i], fixed or plan.dtype)
+        for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True)
+    ]
 
 
 class Elementwise(Executor):
@@ -98,13 +129,9 @@ class Elementwise(Executor):
             stride=mask_stride(plan.dtype, plan.trait),
             dst=next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role in (Role.OUT, Role.INOUT)),
             predicates_out=tuple(i for i, o in enumerate(ops) if o.kind is Kind.MASK and o.role is Role.OUT),
-            inputs=tuple(
-                (i, o.name, o.kind)
-                for i, o in enumerate(ops)
-                if o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR)
-            ),
             pred=spec.slots["mask"],
             mode=plan.values.get("mode", ZEROING),
+            **_lane_inputs(spec),
         )
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
@@ -114,15 +141,8 @@ class Elementwise(Executor):
         active = be.predicate(api, "mask", values[p.pred], p.stride)
         if be.scan(plan, p, values, active):  # a batched loop's register or carry carried across iterations
             return
-        operands = [
-            be.lanes(api, name, values[i], active)
-            if kind is Kind.REG
-            else be.predicate(api, name, values[i], p.stride)[0]
-            if kind is Kind.MASK
-            else be.scalar(api, name, values[i], plan.dtype)
-            for i, name, kind in p.inputs
-        ]
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        operands = _read_inputs(be, api, plan, p, values, active)
         out = lane(*operands, ctrl=ctx.ctrl) if self.ctrl else lane(*operands)
         if not p.predicates_out:
             be.commit(values[p.dst], out, active, p.mode)
@@ -962,3 +982,308 @@ class Magnitude(Executor):
             result = np.concatenate([result, np.zeros((*result.shape[:-1], pad), result.dtype)], axis=-1)
             lanes = np.concatenate([lanes, np.zeros((*lanes.shape[:-1], pad), np.bool_)], axis=-1)
         be.commit(dst, result, (lanes, count), ZEROING)
+
+
+# --- logic, compare and select (the 逻辑计算, 比较与选择 and MaskReg计算 pages) ------------------------------
+class MaskBits(Executor):
+    """dst = lane(bits of each input MaskReg, in operand order, the governing mask last): ops on the
+    256 raw predicate bits (MaskReg Not/And/Or/Xor/Select). Inputs are read before dst is
+    written, so dst may alias a source (the library writes `MaskNot(dst, dst, mask)`)."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, tuple[tuple[int, str], ...]]:
+        ops = spec.operands
+        dst = next(i for i, o in enumerate(ops) if o.role is Role.OUT)
+        return dst, tuple((i, o.name) for i, o in enumerate(ops) if o.role is Role.IN)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        dst, inputs = plan.prepared
+        be = ctx.backend
+        bits = [be.predicate_bits(plan.spec.name, name, values[i], None) for i, name in inputs]
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.write_bits(values[dst], lane(*bits))
+
+
+class PredicateOut(Executor):
+    """dst = the predicate of lane(template value, inputs...) on the active lanes, 0 on the others
+    (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`)."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
+        return _Elementwise(
+            stride=mask_stride(plan.dtype, plan.trait),
+            dst=0,
+            predicates_out=(0,),
+            pred=spec.slots["mask"],
+            mode=ZEROING,
+            **_lane_inputs(spec),
+        )
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        p: _Elementwise = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        active = be.predicate(api, "mask", values[p.pred], p.stride)
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        lanes = lane(plan.values["mode"], *_read_inputs(be, api, plan, p, values, active))
+        be.write_predicate(values[0], lanes & active[0], plan.dtype, plan.trait)
+
+
+class SelectLanes(Executor):
+    """dst[i] = mask[i] ? src0[i] : src1[i] on every lane (nothing zeroed), bit for bit."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> int:
+        return mask_stride(plan.dtype, plan.trait)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        lanes, count = be.predicate(api, "mask", values[3], plan.prepared)
+        a = be.lanes(api, "src_reg0", values[1], (lanes, count))
+        b = be.lanes(api, "src_reg1", values[2], (~lanes, lanes.size - count))
+        result = np.where(lanes, a, b) if count < lanes.size else np.array(a)
+        be.commit(values[0], result, (np.ones_like(lanes), lanes.size), ZEROING)
+
+
+class MaskFromVectorMask(Executor):
+    """A predicate from the core's vector-mask special register (MoveMask<T>): each of its bits
+    repeated over a lane's group of `sizeof(T)` predicate bits."""
+
+    batchable = True
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
+        from regsim._src.memory import current_core
+
+        high, low = current_core(plan.spec.name).vector_mask
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        dst = MaskReg()
+        ctx.backend.write_bits(dst, lane(plan.dtype.itemsize, high, low))
+        return dst
+
+
+class MaskFromRegister(Executor):
+    """A predicate from one block of a register's bytes (MaskGenWithRegTensor<T, offset>): the
+    block's bits, each repeated over a lane's group of `sizeof(T)` predicate bits."""
+
+    batchable = True
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> tuple[int, int]:
+        if plan.trait.REG_NUM != 1:
+            raise DTypeError(
+                message(
+                    spec.name, "src_reg", f"RegTensor[{plan.dtype.name}] (RegTraitNumTwo)", "a one-register b16 or b32 tensor"
+                )
+            )
+        size = plan.dtype.itemsize
+        blocks = VL // (VL // (8 * size))  # b16: 16 blocks of 16 bytes; b32: 32 blocks of 8 bytes
+        offset = plan.values["offset"]
+        if type(offset) is not int or not 0 <= offset < blocks:
+            raise ParameterError(
+                message(spec.name, "offset", repr(offset), f"an int16_t in [0, {blocks - 1}] for RegTensor[{plan.dtype.name}]")
+            )
+        return size, offset
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        size, offset = plan.prepared
+        be = ctx.backend
+        src: RegTensor[Any] = values[1]
+        block_lanes = VL // (8 * size) // size  # lanes of T in one block
+        read = np.zeros(VL // size, np.bool_)
+        read[offset * block_lanes : (offset + 1) * block_lanes] = True
+        lanes = be.lanes(plan.spec.name, "src_reg", src, (read, block_lanes))
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.write_bits(values[0], lane(np.ascontiguousarray(lanes).view(np.uint8), size, offset))
+
+
+# --- rearrange, reduce, sync (the fill / index / rearrange / compress / histogram / reduce / sync pages) ----
+@attrs.frozen
+class _CrossLane:
+    inputs: tuple[tuple[int, str, Kind], ...]  #: (index, name, kind) of the lane function's inputs, in operand order
+    outputs: tuple[tuple[int, Kind], ...]  #: (index, kind) of the written registers / MaskRegs, in operand order
+    pred: int | None  #: the governing predicate
+    governs: int | None  #: the register whose lanes the predicate selects
+    mode: MaskMergeMode | None  #: with `masked`: how inactive destination lanes end
+    options: Mapping[str, Any]  #: the template values the lane function takes by keyword
+
+
+class CrossLane(Executor):
+    """Whole registers in, whole registers out: `outputs = lane(*inputs, **options)`.
+
+    The lane function gets, in operand order, the lanes of every input register (whole, read
+    only; an in-out destination too), the 256 bits of every input MaskReg, scalars as numpy
+    scalars of the first register's element type and, unless `masked`, the governing predicate
+    as one bool per lane of the register it governs (`governs`). It returns one array per
+    output (a tuple for several): lanes of a register (every lane is written) or 256 MaskReg bits.
+
+    `masked`: the predicate selects destination lanes instead (Duplicate, Move): the result is
+    committed under the op's MaskMergeMode and the lane function never sees the mask.
+    `options`: the template operands passed on to the lane function by keyword.
+    `sized`: the lane function also gets `n` and `dtype`, the lane count and numpy dtype of the
+    first output register (for results not shaped like an input: Arange, Pack, Reduce, ...).
+    `check`: a per-call check of the operands' types the static dtype rules cannot state
+    (pairs of widths), raising before anything is written.
+    """
+
+    batching_note = "the lane axis stays last; lane functions take leading axes"
+    batchable = True
+
+    def __init__(
+        self,
+        governs: str | None = None,
+        *,
+        masked: bool = False,
+        options: tuple[str, ...] = (),
+        check: Callable[[str, Sequence[Any], Mapping[str, Any]], None] | None = None,
+        sized: bool = False,
+    ) -> None:
+        self.governs, self.masked, self.options, self.check, self.sized = governs, masked, options, check, sized
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _CrossLane:
+        ops = spec.operands
+        pred = next((i for i, o in enumerate(ops) if o.kind is Kind.PRED), None)
+        return _CrossLane(
+            inputs=tuple(
+                (i, o.name, o.kind)
+                for i, o in enumerate(ops)
+                if (o.role in (Role.IN, Role.INOUT) and o.kind in (Kind.REG, Kind.MASK, Kind.SCALAR))
+                or (o.kind is Kind.PRED and not self.masked)
+            ),
+            outputs=tuple((i, o.kind) for i, o in enumerate(ops) if o.role in (Role.OUT, Role.INOUT)),
+            pred=pred,
+            governs=None if self.governs is None else spec.slots[self.governs],
+            mode=plan.values.get("mode", ZEROING) if self.masked else None,
+            # the template operands asked for; a non-deducible `T` given positionally is the plan's dtype
+            options={k: v for k, v in plan.values.items() if k in self.options}
+            | ({"T": plan.dtype} if "T" in self.options else {}),
+        )
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
+        p: _CrossLane = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        if self.check is not None:
+            self.check(api, values, plan.values)
+        active = None
+        if p.pred is not None:
+            ruled = values[p.governs if p.governs is not None else p.outputs[0][0]]
+            active = be.predicate(api, "mask", values[p.pred], mask_stride(ruled.dtype, ruled.trait))
+        operands = []
+        for i, name, kind in p.inputs:
+            if kind is Kind.REG:
+                operands.append(be.lanes(api, name, values[i], active if i == p.governs else None))
+            elif kind is Kind.MASK:
+                operands.append(be.predicate_bits(api, name, values[i], None))
+            elif kind is Kind.PRED:
+                operands.append(active[0])  # type: ignore[index]
+            else:
+                operands.append(be.scalar(api, name, values[i], plan.dtype))
+        operands = _same_leading_axes(operands)
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        options = p.options
+        if self.sized:
+            first = values[p.outputs[0][0]]
+            options = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+        out = lane(*operands, **options)
+        results = out if isinstance(out, tuple) else (out,)
+        for (i, kind), result in zip(p.outputs, results, strict=True):
+            if kind is Kind.MASK:
+                be.write_bits(values[i], result)
+            elif p.mode is not None:
+                be.commit(values[i], result, active, p.mode)
+            else:
+                be.commit_all(values[i], result)
+        return self.after(ctx, plan, values, results)
+
+    def after(self, ctx: VfContext, plan: Plan, values: Sequence[Any], results: tuple[Any, ...]) -> Any:
+        """What a call does besides writing its outputs (a special register); returns the call's value."""
+        return None
+
+
+def _same_leading_axes(operands: list[Any]) -> list[Any]:
+    """The lane function's array operands broadcast to one leading shape: in a batched loop some
+    carry an iteration axis (written in the body) and others not (set before the loop)."""
+    leads = [np.shape(x)[:-1] for x in operands if np.ndim(x) > 0]
+    if all(lead == () for lead in leads):
+        return operands
+    lead = np.broadcast_shapes(*leads)
+    return [np.broadcast_to(x, lead + np.shape(x)[-1:]) if np.ndim(x) > 0 else x for x in operands]
+
+
+class CompressToAr(CrossLane):
+    """Squeeze: as CrossLane; with GatherMaskMode STORE_REG the byte count of the selected
+    elements is added to the core's AR special register (in order only: the count is per call)."""
+
+    batchable = False
+
+    def after(self, ctx: VfContext, plan: Plan, values: Sequence[Any], results: tuple[Any, ...]) -> None:
+        if plan.values["store"].name == "STORE_REG":
+            src = values[1]
+            active = ctx.backend.predicate(plan.spec.name, "mask", values[2], mask_stride(src.dtype, src.trait))
+            ctx.backend.ar_add(active[1] * src.dtype.itemsize)
+
+
+class Barrier(Executor):
+    """LocalMemBar: validates its (src, dst) pipe pair; a sequential model has nothing to wait for."""
+
+    batchable = True
+
+    def __init__(self, pairs: frozenset[tuple[Any, Any]]) -> None:
+        self.pairs = pairs
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> None:
+        pair = (plan.values["src"], plan.values["dst"])
+        if pair not in self.pairs:
+            accepted = ", ".join(
+                f"({s.name}, {d.name})" for s, d in sorted(self.pairs, key=lambda sd: (sd[0].value, sd[1].value))
+            )
+            raise ParameterError(message(spec.name, "src, dst", f"({pair[0].name}, {pair[1].name})", f"one of {accepted}"))
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        return None
+
+
+class ClearSpecial(Executor):
+    """ClearSpr<AR>: the core's AR special register = 0."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        ctx.backend.ar_clear()
+
+
+class ArStore(Executor):
+    """StoreUnAlign(dst, src, ureg), the AR form: the bytes the latest STORE_REG Squeeze counted
+    (its share of AR) appended to the stream at dst + the AR before that Squeeze
+    (POST_MODE_UPDATE), or at dst (POST_MODE_NORMAL: the kernel moves dst itself)."""
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> None:
+        _trait_one(spec, plan, "AR")
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        be = ctx.backend
+        api = plan.spec.name
+        ptr: UbPtr[Any] = values[0]
+        src: RegTensor[Any] = values[1]
+        offset, nbytes = be.ar_take(api)
+        size = src.dtype.itemsize
+        count = nbytes // size
+        total = lane_count(src.dtype, src.trait)
+        if count > total:
+            raise ParameterError(message(api, "AR", f"{nbytes} bytes", f"at most one register ({total * size} bytes)"))
+        lanes = be.lanes(api, "src_reg", src, (np.arange(total) < count, count))
+        addr = ptr.addr + (offset if plan.values["post_mode"] is _POST_UPDATE else 0)
+        _stream_store(
+            ctx, api, ptr, values[2], addr, lanes.view(np.uint8).reshape(-1)[:nbytes], f"{api} (AR form) at UB byte {addr}"
+        )
+
+
+class ArFlush(Executor):
+    """StoreUnAlignPost(dst, ureg), the AR form: write the bytes the stream still buffers."""
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        u: UnalignRegForStore = values[1]
+        if u.pending.size:
+            ctx.backend.store(plan.spec.name, "dst_addr", u.ptr, [(u.start, u.pending, None)], 1)
+            u.pending = u.pending[:0]

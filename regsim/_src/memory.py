@@ -7,8 +7,10 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 
 from __future__ import annotations
 
+import contextvars
 from typing import Any, Generic, TypeVar, overload
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -28,11 +30,39 @@ from regsim.errors import (
 T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
 
+U64_MAX = 2**64 - 1
+#: the core whose special registers `SetVectorMask` writes and `MoveMask` reads: the UnifiedBuffer
+#: made last (a kernel models one core with one UB)
+_CORE: contextvars.ContextVar[UnifiedBuffer | None] = contextvars.ContextVar("regsim_core", default=None)
+
+
+def current_core(api: str) -> UnifiedBuffer:
+    """The core's UB, which holds its special registers; a `ParameterError` before any UB exists."""
+    ub = _CORE.get()
+    if ub is None:
+        raise ParameterError(
+            message(api, "core", "no rs.UnifiedBuffer yet", "a kernel that made its core's rs.UnifiedBuffer() first")
+        )
+    return ub
+
+
 TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
 #: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
 #: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
 MAX_UB_SIZE = 2**31
 ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
+
+
+@attrs.define
+class SpecialRegisters:
+    """A core's special registers that Reg ops read and write (the Ascend C `ClearSpr` and
+    `Squeeze` pages): `ar`, the AR register (bytes squeezed with GatherMaskMode STORE_REG since
+    the last `ClearSpr<AR>`), and `last`, the byte count of the latest such Squeeze."""
+
+    ar: int = 0
+    last: int = 0
+    #: a STORE_REG Squeeze's bytes wait for the AR-form StoreUnAlign (the two must alternate)
+    unstored: bool = False
 
 
 class UnifiedBuffer:
@@ -50,6 +80,12 @@ class UnifiedBuffer:
         self.size = size
         self.storage = Storage.fresh(size)
         self._next = 0
+        #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
+        #: as `InitSocState()` leaves it on Ascend 950
+        self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
+        _CORE.set(self)
+        #: this core's special registers (AR), shared by the VFs started with pointers into this UB
+        self.spr = SpecialRegisters()
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:

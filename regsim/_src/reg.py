@@ -39,17 +39,16 @@ from regsim._src.ops.arith import (
     Sub,
     SubC,
 )
+from regsim._src.ops.compare import Compare, Compares, Select
 from regsim._src.ops.compound import AbsSub, Axpy, MulAddDst, MulDstAdd
 from regsim._src.ops.datamove import (
     CreateAddrReg,
     DataCopy,
-    DataCopyGather,
     DataCopyGatherB,
     DataCopyScatter,
     DataCopyUnAlign,
     DataCopyUnAlignPost,
     DataCopyUnAlignPre,
-    Gather,
     GatherB,
     Load,
     LoadAlign,
@@ -61,7 +60,36 @@ from regsim._src.ops.datamove import (
     StoreUnAlign,
     StoreUnAlignPost,
 )
+from regsim._src.ops.logic import And, Not, Or, ShiftLeft, ShiftLefts, ShiftRight, ShiftRights, Xor
 from regsim._src.ops.mask import CreateMask, UpdateMask
+from regsim._src.ops.mask_data import MaskGenWithRegTensor, MoveMask
+from regsim._src.ops.rearrange import (
+    Arange,
+    DataCopyGather,
+    DeInterleave,
+    Duplicate,
+    Gather,
+    Histograms,
+    Interleave,
+    Move,
+    Pack,
+    Squeeze,
+    UnPack,
+    Unsqueeze,
+)
+from regsim._src.ops.reduce import (
+    PairReduceElem,
+    PairReduceSum,
+    Reduce,
+    ReduceDataBlock,
+    ReduceMax,
+    ReduceMaxWithDataBlock,
+    ReduceMin,
+    ReduceMinWithDataBlock,
+    ReduceSum,
+    ReduceSumWithDataBlock,
+)
+from regsim._src.ops.sync import ClearSpr, LocalMemBar
 from regsim._src.registers import (
     AddrReg,
     MaskReg,
@@ -81,6 +109,20 @@ SubCarryOuts = SubC
 Mula = MulAddDst
 FusedAbsSub = AbsSub
 FusedMulDstAdd = MulDstAdd
+MaskNot = Not
+MaskAnd = And
+MaskOr = Or
+MaskXor = Xor
+MaskSel = Select
+CompareScalar = Compares
+MaskInterleave = Interleave
+MaskDeInterleave = DeInterleave
+MaskPack = Pack
+MaskUnPack = UnPack
+GatherMask = Squeeze
+PrefixSum = Unsqueeze
+Copy = Move
+MaskMov = Move
 
 __all__ = [
     "Abs",
@@ -91,8 +133,15 @@ __all__ = [
     "AddCarryOuts",
     "AddrReg",
     "Adds",
+    "And",
+    "Arange",
     "Axpy",
     "CastTrait",
+    "ClearSpr",
+    "Compare",
+    "CompareScalar",
+    "Compares",
+    "Copy",
     "CreateAddrReg",
     "CreateMask",
     "DataCopy",
@@ -103,30 +152,49 @@ __all__ = [
     "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
+    "DeInterleave",
+    "Duplicate",
     "FusedAbsSub",
     "FusedMulDstAdd",
     "Gather",
     "GatherB",
+    "GatherMask",
     "GatherMaskMode",
     "HighLowPart",
+    "Histograms",
     "HistogramsBinType",
     "HistogramsType",
     "IndexOrder",
+    "Interleave",
     "LeakyRelu",
     "Load",
     "LoadAlign",
     "LoadDist",
     "LoadUnAlign",
     "LoadUnAlignPre",
+    "LocalMemBar",
+    "MaskAnd",
+    "MaskDeInterleave",
     "MaskDist",
+    "MaskGenWithRegTensor",
+    "MaskInterleave",
     "MaskMergeMode",
+    "MaskMov",
+    "MaskNot",
+    "MaskOr",
+    "MaskPack",
     "MaskPattern",
     "MaskReg",
+    "MaskSel",
+    "MaskUnPack",
+    "MaskXor",
     "Max",
     "Maxs",
     "MemType",
     "Min",
     "Mins",
+    "Move",
+    "MoveMask",
     "Mul",
     "MulAddDst",
     "MulDstAdd",
@@ -134,9 +202,23 @@ __all__ = [
     "Mull",
     "Muls",
     "Neg",
+    "Not",
+    "Or",
+    "Pack",
     "PairReduce",
+    "PairReduceElem",
+    "PairReduceSum",
     "PostLiteral",
+    "PrefixSum",
     "Prelu",
+    "Reduce",
+    "ReduceDataBlock",
+    "ReduceMax",
+    "ReduceMaxWithDataBlock",
+    "ReduceMin",
+    "ReduceMinWithDataBlock",
+    "ReduceSum",
+    "ReduceSumWithDataBlock",
     "ReduceType",
     "RegLayout",
     "RegTensor",
@@ -146,6 +228,12 @@ __all__ = [
     "Relu",
     "SatMode",
     "Scatter",
+    "Select",
+    "ShiftLeft",
+    "ShiftLefts",
+    "ShiftRight",
+    "ShiftRights",
+    "Squeeze",
     "Store",
     "StoreAlign",
     "StoreDist",
@@ -155,7 +243,10 @@ __all__ = [
     "SubC",
     "SubCarryOut",
     "SubCarryOuts",
+    "UnPack",
     "UnalignRegForLoad",
     "UnalignRegForStore",
+    "Unsqueeze",
     "UpdateMask",
+    "Xor",
 ]  # fmt: skip

@@ -73,7 +73,16 @@ class SameAs:
     other: str
 
 
-DTypeRule = OneOf | SameAs
+@attrs.frozen
+class Paired:
+    """The operand's dtype is `pairs[dtype of operand other]`, with the same register trait (a
+    per-type table such as the shift amounts' `(uint8_t, int8_t)`, `(uint16_t, int16_t)`, ...)."""
+
+    other: str
+    pairs: Mapping[Any, Any]
+
+
+DTypeRule = OneOf | SameAs | Paired
 
 NO_DEFAULT: Final = object()
 
@@ -286,6 +295,12 @@ class OpSpec:
                             api, o.name, _show(o, got), f"{_show(o, (None, None))}of {dt.names(o.dtypes.dtypes)} on Ascend 950"
                         )
                     )
+            elif isinstance(o.dtypes, Paired):
+                other = _type_of(self.operand(o.dtypes.other), by_name[o.dtypes.other])
+                want = (o.dtypes.pairs.get(other[0]), other[1])
+                if got[0] is not want[0] or got[1] != want[1]:
+                    shown = f"RegTensor[{want[0].name}] ({want[1]!r})" if want[0] else "no such operand"
+                    raise DTypeError(message(api, o.name, _show(o, got), f"{shown} with {o.dtypes.other} of {other[0]!r}"))
             else:
                 want = _type_of(self.operand(o.dtypes.other), by_name[o.dtypes.other])
                 if got[0] is not want[0] or (got[1] is not None and want[1] is not None and got[1] != want[1]):
@@ -366,7 +381,8 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer),
-        Kind.SCALAR: (int, float, complex, np.number),
+        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
+        Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),
         Kind.ULOAD: (UnalignRegForLoad,),
         Kind.USTORE: (UnalignRegForStore,),
@@ -466,6 +482,7 @@ class Overloads:
                 keyword_errors.append(bad)
                 continue
             fitting.append(spec)
+        fitting.sort(key=lambda s: len(s.positional) != len(args))  # an overload of exactly this arity first
         if len(fitting) > 1:  # overloads told apart by their element types (Abs: real or complex source)
             fitting = [s for s in fitting if _admits(s, args)] or fitting
         if fitting:

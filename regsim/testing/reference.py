@@ -3,7 +3,11 @@
 Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `Abs`, `Relu`, `Neg`,
 `Mul`, `Max`, `Min`, `Mull`, `Prelu`, `Adds`, `Muls`, `Maxs`, `Mins`, `LeakyRelu`, `AbsSub`, `Axpy`,
 `MulAddDst`, `MulDstAdd`, `SetCtrlSpr`, `CreateMask`, `UpdateMask`, `LoadAlign`, `StoreAlign`,
-`MaskReg`, `RegTensor`), their boundary-value and precision appendices, and the decisions of
+`MaskReg`, `RegTensor`, `Not`, `And`, `Or`, `Xor`, `ShiftLeft`, `ShiftRight`, `ShiftLefts`,
+`ShiftRights`, `Compare`, `Compares`, `Select`, `MoveMask`, `MaskGenWithRegTensor`, `Duplicate`,
+`Arange`, `Gather`, `Interleave`, `DeInterleave`, `Pack`, `UnPack`, `Squeeze`, `Unsqueeze`,
+`Histograms`, `Move`, `Reduce`, `ReduceDataBlock`, `PairReduceElem`, `LocalMemBar`, `ClearSpr`),
+their boundary-value and precision appendices, and the decisions of
 docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
 so a test comparing regsim with it compares two independent readings of the documentation.
 
@@ -662,6 +666,382 @@ def complex_abs_oracle(
     return out + [FLOATS[comp](0)] * (lanes - len(out))
 
 
+# --- logic and shifts (the Not, And, Or, Xor, ShiftLeft, ShiftRight, ShiftLefts, ShiftRights pages) ----
+def logic_oracle(op: str, name: str, a: Sequence[int], b: Sequence[int] | None, active: Sequence[bool]) -> list[int]:
+    """Not/And/Or/Xor on RegTensors, on bit patterns: dst[i] = active[i] ? a[i] op b[i] : 0
+    (Not: ~a[i] within the element's bits; ZEROING only)."""
+    top = (1 << (8 * ITEMSIZE[name])) - 1
+    ops: dict[str, Callable[[int, int], int]] = {
+        "Not": lambda x, _: ~x & top,
+        "And": lambda x, y: x & y,
+        "Or": lambda x, y: x | y,
+        "Xor": lambda x, y: x ^ y,
+    }
+    other = b if b is not None else [0] * len(a)
+    return [ops[op](x, y) if on else 0 for x, y, on in zip(a, other, active, strict=True)]
+
+
+def mask_logic_oracle(op: str, src0: Sequence[int], src1: Sequence[int] | None, mask: Sequence[int]) -> list[int]:
+    """The MaskReg forms, bit by bit over all 256 bits: Not/And/Or/Xor give mask[k] ? op : 0;
+    Select gives mask[k] ? src0[k] : src1[k]."""
+    out = []
+    for k in range(VL_BYTES):
+        x, y, m = src0[k], 0 if src1 is None else src1[k], mask[k]
+        if op == "Select":
+            out.append(x if m else y)
+            continue
+        value = {"Not": 1 - x, "And": x & y, "Or": x | y, "Xor": x ^ y}[op]
+        out.append(value if m else 0)
+    return out
+
+
+def _shift_value(value: int, amount: int, bits: int, signed: bool, left: bool) -> int:
+    """One width's shift primitive on a two's-complement value (the ShiftLeft/ShiftRight pages):
+    unsigned shifts are logical; a signed left shift keeps the sign bit and drops the next one
+    ("次高位被丢弃"); a signed right shift is arithmetic; a shift by the width or more leaves 0
+    (a signed right shift: the sign). A negative amount shifts the other way (decision: the
+    64-bit shifts are built on it)."""
+    if amount < 0:
+        return _shift_value(value, -amount, bits, signed, not left)
+    u = value & ((1 << bits) - 1)
+    if left:
+        if amount >= bits:
+            return 0
+        if signed:
+            sign = u & (1 << (bits - 1))
+            return sign | ((u << amount) & ((1 << (bits - 1)) - 1))
+        return (u << amount) & ((1 << bits) - 1)
+    if signed:
+        return (wrap(u, bits, True) >> min(amount, bits)) & ((1 << bits) - 1)
+    return 0 if amount >= bits else u >> amount
+
+
+def _shift_b64(name: str, value: int, amount: int, left: bool, scalar_form: bool) -> int:
+    """A 64-bit shift as the library's software emulation computes it from 32-bit shifts of the
+    two halves (lo unsigned; hi as int32 for int64): the vector forms take the amount's low
+    32-bit word as int32 and form s + 32 and 32 - s as int32, the scalar forms take the int16
+    scalar and form them as int16; the vector ShiftLeft shifts hi into the low word as int32
+    (int64), the scalar one as uint32."""
+    signed = name == "int64"
+    u = value & ((1 << 64) - 1)
+    lo, hi = u & M32, u >> 32
+    amt_bits = 16 if scalar_form else 32
+    s = wrap(amount, amt_bits, True)
+    plus, minus = wrap(s + 32, amt_bits, True), wrap(32 - s, amt_bits, True)
+
+    def sh(x: int, k: int, is_signed: bool, to_left: bool) -> int:
+        return _shift_value(x, k, 32, is_signed, to_left)
+
+    if left:
+        new_lo = sh(lo, s, False, True) | sh(hi, plus, signed and not scalar_form, True)
+        new_hi = sh(lo, minus, False, False) | sh(hi, s, signed, True)
+    else:
+        new_lo = sh(lo, s, False, False) | sh(hi, minus, signed, True)
+        new_hi = sh(lo, plus, False, False) | sh(hi, s, signed, False)
+    return (new_hi << 32) | new_lo
+
+
+def shift_oracle(
+    name: str, left: bool, values: Sequence[int], amounts: Sequence[int], active: Sequence[bool], scalar_form: bool = False
+) -> list[int]:
+    """ShiftLeft/ShiftRight (amounts per lane) and ShiftLefts/ShiftRights (`scalar_form`: one
+    int16 amount repeated): dst[i] = active[i] ? shift(values[i], amounts[i]) : 0, as bit patterns."""
+    bits = 8 * ITEMSIZE[name]
+    out = []
+    for x, k, on in zip(values, amounts, active, strict=True):
+        if not on:
+            out.append(0)
+        elif bits == 64:
+            out.append(_shift_b64(name, x, k, left, scalar_form))
+        else:
+            out.append(_shift_value(x, k, bits, name in SIGNED, left))
+    return out
+
+
+# --- compare and select (the Compare, Compares and Select pages) ---------------------------------------
+def compare_oracle(mode: str, a: Sequence[Any], b: Sequence[Any], active: Sequence[bool]) -> list[bool]:
+    """Compare/Compares: active[i] && (a[i] mode b[i]), on Python ints or floats; floats are IEEE
+    (a NaN makes every mode but NE false; +0 == -0). Inactive lanes are false."""
+    ops: dict[str, Callable[[Any, Any], bool]] = {
+        "EQ": lambda x, y: x == y,
+        "NE": lambda x, y: x != y,
+        "GT": lambda x, y: x > y,
+        "GE": lambda x, y: x >= y,
+        "LT": lambda x, y: x < y,
+        "LE": lambda x, y: x <= y,
+    }
+    return [bool(on and ops[mode](x, y)) for x, y, on in zip(a, b, active, strict=True)]
+
+
+def select_oracle(a: Sequence[int], b: Sequence[int], active: Sequence[bool]) -> list[int]:
+    """Select on RegTensors, on bit patterns: active[i] ? a[i] : b[i] (every lane written)."""
+    return [x if on else y for x, y, on in zip(a, b, active, strict=True)]
+
+
+# --- predicates from data (the MoveMask and MaskGenWithRegTensor pages) ---------------------------------
+def move_mask_oracle(itemsize: int, mask_high: int, mask_low: int) -> list[int]:
+    """MoveMask<T>: b16 reads the 128 bits {MASK1, MASK0}, b32 the 64 bits of MASK0; each bit
+    is copied to its element's 2 (b16) or 4 (b32) predicate bits."""
+    spr = mask_low | (mask_high << 64)
+    return [(spr >> (k // itemsize)) & 1 for k in range(VL_BYTES)]
+
+
+def mask_gen_oracle(reg_bytes: bytes, itemsize: int, offset: int) -> list[int]:
+    """MaskGenWithRegTensor<T, offset>: the register's 256 bytes in blocks (16 of 16 bytes for
+    b16, 32 of 8 bytes for b32); bit j of block `offset` (byte j // 8, bit j % 8) is broadcast to
+    predicate bits [j * itemsize, (j + 1) * itemsize)."""
+    block = VL_BYTES // itemsize // 8
+    data = reg_bytes[offset * block : (offset + 1) * block]
+    return [(data[(k // itemsize) // 8] >> ((k // itemsize) % 8)) & 1 for k in range(VL_BYTES)]
+
+
+# --- fill, index, rearrange, compress, histogram, move (Duplicate … Move pages) -----------------------
+def duplicate_oracle(value: Any, n: int, active: Sequence[bool] | None = None, old: Sequence[Any] | None = None) -> list[Any]:
+    """Duplicate: dst[i] = value (no mask); masked: active ? value : (old is None ? 0 : old[i])."""
+    if active is None:
+        return [value] * n
+    return [value if on else (0 if old is None else old[i]) for i, on in enumerate(active)]
+
+
+def duplicate_reg_oracle(src: Sequence[Any], active: Sequence[bool], old: Sequence[Any] | None = None) -> list[Any]:
+    """Duplicate(dst, src, mask): dst[i] = active ? src[0] : (old is None ? 0 : old[i])."""
+    return duplicate_oracle(src[0], len(src), active, old)
+
+
+def arange_oracle(name: str, start: Any, decrease: bool = False) -> list[Any]:
+    """Arange: start + i, or start + (N - 1 - i) for DECREASE_ORDER (the scalar is the end value);
+    integers wrap, floats are the exact sum rounded once to the element type."""
+    n = lanes_of(name)
+    steps = [n - 1 - i if decrease else i for i in range(n)]
+    if name in FLOATS:
+        return [_round_to(float(start) + k, FLOATS[name]) for k in steps]
+    return [wrap(int(start) + k, 8 * ITEMSIZE[name], name in SIGNED) for k in steps]
+
+
+def register_gather_oracle(src: Sequence[Any], index: Sequence[int]) -> list[Any]:
+    """Register Gather: dst[i] = src[index[i] mod N]."""
+    return [src[int(k) % len(src)] for k in index]
+
+
+def interleave_oracle(src0: Sequence[Any], src1: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """Interleave: dst0 = s0[0], s1[0], s0[1], s1[1] … of the low halves; dst1 of the high halves."""
+    n = len(src0)
+    pairs = [v for k in range(n) for v in (src0[k], src1[k])]
+    return pairs[:n], pairs[n:]
+
+
+def deinterleave_oracle(src0: Sequence[Any], src1: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """DeInterleave: the even and the odd elements of src0 followed by src1."""
+    cat = list(src0) + list(src1)
+    return cat[0::2], cat[1::2]
+
+
+def _groups(bits: Sequence[int], g: int) -> list[list[int]]:
+    return [list(bits[k : k + g]) for k in range(0, len(bits), g)]
+
+
+def mask_interleave_oracle(bits0: Sequence[int], bits1: Sequence[int], group: int) -> tuple[list[int], list[int]]:
+    """MaskReg Interleave<T>: Interleave of the `group`-bit groups (group = sizeof(T))."""
+    d0, d1 = interleave_oracle(_groups(bits0, group), _groups(bits1, group))
+    return [b for g in d0 for b in g], [b for g in d1 for b in g]
+
+
+def mask_deinterleave_oracle(bits0: Sequence[int], bits1: Sequence[int], group: int) -> tuple[list[int], list[int]]:
+    """MaskReg DeInterleave<T>: DeInterleave of the `group`-bit groups."""
+    d0, d1 = deinterleave_oracle(_groups(bits0, group), _groups(bits1, group))
+    return [b for g in d0 for b in g], [b for g in d1 for b in g]
+
+
+def pack_oracle(src: Sequence[int], dst_bits: int, n: int, highest: bool = False) -> list[int]:
+    """Pack: the low `dst_bits` of each source element into dst's low (or high) half, the other
+    half 0; a source of n elements (RegTraitNumTwo b64) fills dst."""
+    low = [int(v) % (1 << dst_bits) for v in src]
+    if len(low) == n:
+        return low
+    zeros = [0] * (n - len(low))
+    return zeros + low if highest else low + zeros
+
+
+def unpack_oracle(src: Sequence[int], n: int, highest: bool = False) -> list[int]:
+    """UnPack: n elements of src's low (or high) half, as values (the extension keeps the value:
+    zero-extended unsigned, sign-extended signed); n == len(src) (RegTraitNumTwo b64) takes all."""
+    if len(src) == n:
+        return [int(v) for v in src]
+    start = n if highest else 0
+    return [int(v) for v in src[start : start + n]]
+
+
+def mask_pack_oracle(bits: Sequence[int], highest: bool = False) -> list[int]:
+    """MaskReg Pack: bits 0, 2, 4 … into the low (or high) 128 bits, the other half 0."""
+    even = [bits[2 * k] for k in range(128)]
+    return [0] * 128 + even if highest else even + [0] * 128
+
+
+def mask_unpack_oracle(bits: Sequence[int], highest: bool = False) -> list[int]:
+    """MaskReg UnPack: each bit of the low (or high) 128 bits to 2 bits, the upper one 0."""
+    half = bits[128:] if highest else bits[:128]
+    return [b for bit in half for b in (bit, 0)]
+
+
+def squeeze_oracle(src: Sequence[Any], active: Sequence[bool], itemsize: int) -> tuple[list[Any], int]:
+    """Squeeze: the active elements in order from lane 0, the rest 0; and the byte count
+    (count * sizeof(T)) that GatherMaskMode STORE_REG adds to AR."""
+    kept = [v for v, on in zip(src, active, strict=True) if on]
+    return kept + [0] * (len(src) - len(kept)), len(kept) * itemsize
+
+
+def unsqueeze_oracle(name: str, active: Sequence[bool]) -> list[int]:
+    """Unsqueeze: dst[i] = the number of active lanes j < i (wrapping in the element type)."""
+    out, count = [], 0
+    for on in active:
+        out.append(wrap(count, 8 * ITEMSIZE[name], name in SIGNED))
+        count += bool(on)
+    return out
+
+
+def histograms_oracle(old: Sequence[int], src: Sequence[int], active: Sequence[bool], bin1: bool, accumulate: bool) -> list[int]:
+    """Histograms (u8 → u16): dst[k] = old[k] + #{active j: src[j] == 128b + k} (FREQUENCY) or
+    #{active j: src[j] <= 128b + k} (ACCUMULATE), b = 1 for BIN1; modulo 2**16."""
+    values = [int(v) for v, on in zip(src, active, strict=True) if on]
+    base = 128 if bin1 else 0
+    out = []
+    for k in range(128):
+        target = base + k
+        count = sum(v <= target for v in values) if accumulate else sum(v == target for v in values)
+        out.append((int(old[k]) + count) % (1 << 16))
+    return out
+
+
+def move_oracle(src: Sequence[Any], active: Sequence[bool] | None = None, old: Sequence[Any] | None = None) -> list[Any]:
+    """Move: dst = src; with a mask (MERGING) inactive lanes keep old."""
+    if active is None:
+        return list(src)
+    assert old is not None
+    return [s if on else o for s, on, o in zip(src, active, old, strict=True)]
+
+
+def mask_move_oracle(bits: Sequence[int], select: Sequence[int] | None = None) -> list[int]:
+    """MaskReg Move: dst = src, or src AND mask bit by bit."""
+    return list(bits) if select is None else [b & m for b, m in zip(bits, select, strict=True)]
+
+
+# --- reductions (Reduce, ReduceDataBlock, PairReduceElem pages) ---------------------------------------
+def _add_in(name: str, a: Any, b: Any) -> Any:
+    if name in FLOATS:
+        return _round_to(float(a) + float(b), FLOATS[name])
+    return wrap(int(a) + int(b), 8 * ITEMSIZE[name], name in SIGNED)
+
+
+def tree_sum_oracle(name: str, values: Sequence[Any]) -> Any:
+    """The documented binary tree: (v0+v1), (v2+v3) …, then pairs of those, each add in `name`."""
+    level = list(values)
+    while len(level) > 1:
+        level = [_add_in(name, level[2 * k], level[2 * k + 1]) for k in range(len(level) // 2)]
+    return level[0]
+
+
+def _float_less(a: float, b: float) -> bool:
+    """a < b with -0 < +0."""
+    if a == b == 0:
+        return math.copysign(1, a) < math.copysign(1, b)
+    return a < b
+
+
+def extreme_oracle(name: str, values: Sequence[Any], active: Sequence[bool], kind: str) -> tuple[Any, int]:
+    """(value, first index) of the max / min of the active values; the first NaN wins; no
+    active value: (-inf / +inf for floats, else the type's min (MAX) / max (MIN), index 0)."""
+    best, where = None, 0
+    for i, (v, on) in enumerate(zip(values, active, strict=True)):
+        if not on:
+            continue
+        if name in FLOATS and math.isnan(float(v)):
+            return v, i
+        if best is None:
+            best, where = v, i
+            continue
+        x, y = (float(v), float(best)) if name in FLOATS else (int(v), int(best))
+        better = (
+            (_float_less(y, x) if kind == "MAX" else _float_less(x, y)) if name in FLOATS else (x > y if kind == "MAX" else x < y)
+        )
+        if better:
+            best, where = v, i
+    if best is not None:
+        return best, where
+    if name in FLOATS:
+        return FLOATS[name](-math.inf if kind == "MAX" else math.inf), 0
+    bits = 8 * ITEMSIZE[name]
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if name in SIGNED else (0, (1 << bits) - 1)
+    return (lo if kind == "MAX" else hi), 0
+
+
+def reduce_oracle(dst: str, src: str, values: Sequence[Any], active: Sequence[bool], kind: str, n: int) -> list[Any]:
+    """Reduce → n lanes of dst: SUM: [tree sum of the active values (inactive = +0) in dst, 0 …];
+    MAX/MIN: [extreme, index (as the raw bits of the dst type), 0 …]."""
+    zero = FLOATS[dst](0) if dst in FLOATS else 0
+    if kind == "SUM":
+        return [tree_sum_oracle(dst, [v if on else zero for v, on in zip(values, active, strict=True)])] + [zero] * (n - 1)
+    value, index = extreme_oracle(src, values, active, kind)
+    if dst in FLOATS:
+        index = np.array([index], f"u{ITEMSIZE[dst]}").view(FLOATS[dst])[0]
+    return [value, index] + [zero] * (n - 2)
+
+
+def reduce_data_block_oracle(dst: str, src: str, values: Sequence[Any], active: Sequence[bool], kind: str, n: int) -> list[Any]:
+    """ReduceDataBlock: dst[b] = the Reduce value (no index) of 32-byte block b of src, b < 8; the rest 0."""
+    size = len(values) // 8
+    zero = FLOATS[dst](0) if dst in FLOATS else 0
+    out = []
+    for b in range(8):
+        vs, on = values[b * size : (b + 1) * size], active[b * size : (b + 1) * size]
+        out.append(reduce_oracle(dst, src, vs, on, kind, 2)[0])
+    return out + [zero] * (n - 8)
+
+
+def pair_reduce_oracle(name: str, values: Sequence[Any], active: Sequence[bool]) -> list[Any]:
+    """PairReduceElem: dst[i] = v[2i] + v[2i+1] (one active: that value; none: 0), then N/2 zeros."""
+    zero = FLOATS[name](0)
+    out = []
+    for k in range(len(values) // 2):
+        a, b, on_a, on_b = values[2 * k], values[2 * k + 1], active[2 * k], active[2 * k + 1]
+        out.append(_add_in(name, a, b) if on_a and on_b else a if on_a else b if on_b else zero)
+    return out + [zero] * (len(values) // 2)
+
+
+# --- sync and special registers (LocalMemBar, ClearSpr pages) -----------------------------------------
+MEM_BAR_PAIRS = frozenset(
+    {
+        ("VEC_STORE", "VEC_LOAD"), ("VEC_LOAD", "VEC_STORE"), ("VEC_STORE", "VEC_STORE"), ("VEC_STORE", "SCALAR_LOAD"),
+        ("VEC_STORE", "SCALAR_STORE"), ("VEC_LOAD", "SCALAR_STORE"), ("SCALAR_STORE", "VEC_LOAD"),
+        ("SCALAR_STORE", "VEC_STORE"), ("SCALAR_LOAD", "VEC_STORE"), ("VEC_ALL", "VEC_ALL"), ("VEC_ALL", "SCALAR_ALL"),
+        ("SCALAR_ALL", "VEC_ALL"),
+    }
+)  # fmt: skip
+
+
+def local_mem_bar_oracle(src: str, dst: str) -> bool:
+    """Whether LocalMemBar<src, dst> compiles (the page's table of 12 pairs)."""
+    return (src, dst) in MEM_BAR_PAIRS
+
+
+def ar_store_oracle(ub: bytes, base: int, chunks: Sequence[bytes]) -> bytes:
+    """The AR-form StoreUnAlign stream (POST_MODE_UPDATE) after StoreUnAlignPost: each Squeeze's
+    bytes appended at base + the AR before that Squeeze (the running byte count); nothing else changes."""
+    out = bytearray(ub)
+    offset = base
+    for chunk in chunks:
+        out[offset : offset + len(chunk)] = chunk
+        offset += len(chunk)
+    return bytes(out)
+
+
+def ar_oracle(events: Sequence[Any]) -> int:
+    """AR after a sequence of events: "clear" (ClearSpr<AR>) or a Squeeze STORE_REG byte count."""
+    ar = 0
+    for e in events:
+        ar = 0 if e == "clear" else ar + int(e)
+    return ar
+
+
 ORACLES: dict[str, Callable[..., Any]] = {
     "CreateMask": create_mask_oracle,
     "UpdateMask": update_mask_oracle,
@@ -697,6 +1077,50 @@ ORACLES: dict[str, Callable[..., Any]] = {
     **dict.fromkeys(("AbsSub", "Axpy", "MulAddDst", "MulDstAdd"), arith_oracle),
     "Abs/complex": complex_abs_oracle,
     "Mull": mull_oracle,
+    "Not": logic_oracle,
+    "And": logic_oracle,
+    "Or": logic_oracle,
+    "Xor": logic_oracle,
+    "Not/mask": mask_logic_oracle,
+    "And/mask": mask_logic_oracle,
+    "Or/mask": mask_logic_oracle,
+    "Xor/mask": mask_logic_oracle,
+    "Select/mask": mask_logic_oracle,
+    "ShiftLeft": shift_oracle,
+    "ShiftRight": shift_oracle,
+    "ShiftLefts": shift_oracle,
+    "ShiftRights": shift_oracle,
+    "Compare": compare_oracle,
+    "Compares": compare_oracle,
+    "Select": select_oracle,
+    "MoveMask": move_mask_oracle,
+    "MaskGenWithRegTensor": mask_gen_oracle,
+    "Duplicate": duplicate_oracle,
+    "Duplicate/masked": duplicate_oracle,
+    "Duplicate/reg": duplicate_reg_oracle,
+    "Arange": arange_oracle,
+    "Gather/reg": register_gather_oracle,
+    "Interleave": interleave_oracle,
+    "DeInterleave": deinterleave_oracle,
+    "Interleave/mask": mask_interleave_oracle,
+    "DeInterleave/mask": mask_deinterleave_oracle,
+    "Pack": pack_oracle,
+    "UnPack": unpack_oracle,
+    "Pack/mask": mask_pack_oracle,
+    "UnPack/mask": mask_unpack_oracle,
+    "Squeeze": squeeze_oracle,
+    "Unsqueeze": unsqueeze_oracle,
+    "Histograms": histograms_oracle,
+    "Move": move_oracle,
+    "Move/masked": move_oracle,
+    "Move/mask": mask_move_oracle,
+    "Reduce": reduce_oracle,
+    "ReduceDataBlock": reduce_data_block_oracle,
+    "PairReduceElem": pair_reduce_oracle,
+    "LocalMemBar": local_mem_bar_oracle,
+    "ClearSpr": ar_oracle,
+    "StoreUnAlign/ar": ar_store_oracle,
+    "StoreUnAlignPost/ar": ar_store_oracle,
 }
 
 

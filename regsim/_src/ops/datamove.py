@@ -14,6 +14,8 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.executors import (
     AddrGen,
+    ArFlush,
+    ArStore,
     BlockCopy,
     BlockGather,
     LoadAligned,
@@ -426,6 +428,39 @@ for _form, _ops in {
         )
     )
 
+# The AR forms: the count is the AR special register's, which Squeeze<T, STORE_REG> sets
+# (semantics-decisions: the AR special register).
+register(
+    OpSpec(
+        "StoreUnAlign",
+        "ar",
+        "datamove",
+        (*_US_HEAD, enum_param("post_mode", PostLiteral, UPDATE, accepted=(PostLiteral.POST_MODE_NORMAL, UPDATE))),
+        ArStore(),
+        "dst_addr[AR_before : AR_before + n] = src bytes [0, n) through ureg, n = the latest STORE_REG Squeeze's bytes"
+        " (POST_MODE_NORMAL: at dst_addr)",
+        _UNALIGN_OUT,
+        _SEQ,
+        sequential_reason="it reads the AR register the Squeeze of the same iteration wrote",
+        aliases=("DataCopyUnAlign",),
+    )
+)
+register(
+    OpSpec(
+        "StoreUnAlignPost",
+        "ar",
+        "datamove",
+        _UP_HEAD,
+        ArFlush(),
+        "UB = the bytes ureg still buffers (the end of an AR-form stream); ureg empty",
+        _UNALIGN_OUT,
+        _SEQ,
+        sequential_reason=STREAM_WHY,
+        aliases=("DataCopyUnAlignPost",),
+    )
+)
+
+
 # --- gathers and scatters (离散搬入 / 离散搬出) -------------------------------------------------------
 GATHER_DST: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64})
 GATHER_SRC: Final = GATHER_DST | {dt.int8, dt.uint8}
@@ -666,6 +701,10 @@ def StoreUnAlign(
 ) -> None: ...
 @overload
 def StoreUnAlign(dst_addr: UbPtr[TM], mask: MaskReg, ureg: UnalignRegForStore, /) -> None: ...
+@overload
+def StoreUnAlign(
+    dst_addr: UbPtr[T], src_reg: RegTensor[T], ureg: UnalignRegForStore, /, *, post_mode: PostLiteral = ...
+) -> None: ...
 @face("StoreUnAlign")
 def StoreUnAlign(*args: Any, **kwargs: Any) -> None:
     """Append to an unaligned store stream: bytes up to the last 32-byte boundary reached are
@@ -679,6 +718,8 @@ def StoreUnAlignPost(
 ) -> None: ...
 @overload
 def StoreUnAlignPost(dst_addr: UbPtr[Any], ureg: UnalignRegForStore, areg: AddrReg, /) -> None: ...
+@overload
+def StoreUnAlignPost(dst_addr: UbPtr[Any], ureg: UnalignRegForStore, /) -> None: ...
 @face("StoreUnAlignPost")
 def StoreUnAlignPost(*args: Any, **kwargs: Any) -> None:
     """Flush an unaligned store stream: write the bytes `ureg` still holds."""
@@ -693,11 +734,8 @@ def Store(*args: Any, **kwargs: Any) -> None:
     """`Store(dst, src[, count])`: `count` elements (default VL / sizeof(T)) to any UB address."""
 
 
-@face("Gather")
-def Gather(dst_reg: RegTensor[GD], src_addr: UbPtr[GS], index: RegTensor[GI], mask: MaskReg, /) -> None:
-    """Gather from UB: (dst, src, index) in (int16, int8|int16, uint16), (uint16, uint8|uint16,
-    uint16), (half|bfloat16, same, uint16), (int32|uint32|float32, same, uint32), (int64|uint64,
-    same, uint32|uint64)."""
+# `Gather`'s face is in rearrange.py, after the register form is registered: one face serves both
+# overloads (the UB form below and `Gather(dst, src_reg, index_reg)`), so its docstring has both.
 
 
 @face("GatherB")
@@ -712,7 +750,6 @@ def Scatter(dst_addr: UbPtr[GS], src_reg: RegTensor[GS], index: RegTensor[GI], m
 
 DataCopyUnAlignPre = LoadUnAlignPre
 DataCopyUnAlignPost = StoreUnAlignPost
-DataCopyGather = Gather
 DataCopyGatherB = GatherB
 DataCopyScatter = Scatter
 

@@ -1,0 +1,65 @@
+"""Synchronisation and special registers (the LocalMemBar and ClearSpr pages of the Reg API).
+
+regsim runs a VF's instructions one after another, each complete before the next starts, so
+every ordering `LocalMemBar` asks for already holds: it validates its pipe pair and does
+nothing else. `ClearSpr<AR>` zeroes the AR special register of the VF's core, which
+`Squeeze<T, GatherMaskMode::STORE_REG>` adds its byte counts to.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from regsim._src.enums import MemType, SpecialPurposeReg
+from regsim._src.executors import Barrier, ClearSpecial
+from regsim._src.spec import DOC, Batching, CName, OpSpec, enum_param, face, register
+
+VS, VL, SS, SL, VA, SA = (
+    MemType.VEC_STORE,
+    MemType.VEC_LOAD,
+    MemType.SCALAR_STORE,
+    MemType.SCALAR_LOAD,
+    MemType.VEC_ALL,
+    MemType.SCALAR_ALL,
+)
+#: the (src, dst) pipe pairs LocalMemBar accepts (the page's table; any other does not compile)
+MEM_BAR_PAIRS: Final = frozenset(
+    {(VS, VL), (VL, VS), (VS, VS), (VS, SL), (VS, SS), (VL, SS), (SS, VL), (SS, VS), (SL, VS), (VA, VA), (VA, SA), (SA, VA)}
+)
+
+register(
+    OpSpec(
+        "LocalMemBar",
+        "",
+        "sync",
+        (enum_param("src", MemType), enum_param("dst", MemType)),
+        Barrier(MEM_BAR_PAIRS),
+        "the dst pipe waits for every earlier src-pipe access (already so in a sequential model: no effect)",
+        DOC + "同步控制/LocalMemBar.md",
+        Batching.STATEFUL,
+    )
+)
+register(
+    OpSpec(
+        "ClearSpr",
+        "",
+        "sync",
+        (enum_param("spr", SpecialPurposeReg, accepted=(SpecialPurposeReg.AR,)),),
+        ClearSpecial(),
+        "AR = 0  (the core's AR special register)",
+        DOC + "系统变量访问/ClearSpr.md",
+        Batching.SEQUENTIAL,
+        sequential_reason="it resets the core's AR register, which the Squeeze calls between resets add to in order",
+        c_api=CName("asc_clear_ar_spr", ()),
+    )
+)
+
+
+@face("LocalMemBar")
+def LocalMemBar(*, src: MemType, dst: MemType) -> None:
+    """`LocalMemBar<MemType src, MemType dst>()`: one of the 12 documented pairs, else a ParameterError."""
+
+
+@face("ClearSpr")
+def ClearSpr(*, spr: Literal[SpecialPurposeReg.AR]) -> None:
+    """`ClearSpr<SpecialPurposeReg::AR>()` (inside a VF)."""
