@@ -27,6 +27,7 @@ import ml_dtypes
 import numpy as np
 
 from regsim._src import dtypes as dt
+from regsim._src import enums
 from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf
 from regsim._src.cpp_decls import CTYPES
 from regsim.errors import UnsupportedError
@@ -79,6 +80,7 @@ RUNTIME: dict[str, Any] = {
     "_bf16": lambda x: float(ml_dtypes.bfloat16(x)),
     "Ref": Ref,
     "np": np,
+    "_E": enums,  # every Ascend C enum regsim models (Reg's and AscendC's: CMPMODE, RoundMode)
 }
 for _b, _s in {(1, False), (8, True), (8, False), (16, True), (16, False), (32, True), (32, False), (64, True), (64, False)}:
     RUNTIME[f"_{'i' if _s else 'u'}{_b}"] = _wrap(_b, _s)
@@ -292,7 +294,7 @@ class _Lowerer:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
         if rk == "ENUM_CONSTANT_DECL":
             enum_name = _strip(n["t"])
-            return f"Reg.{enum_name}.{name}"
+            return f"_E.{enum_name}.{name}"
         if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
             raise self.fail(n, f"the template argument {name} (not given)")
         if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):
@@ -319,7 +321,7 @@ class _Lowerer:
         if hasattr(v, "REG_NUM"):
             return f"Reg.{v!r}"
         if hasattr(v, "name") and hasattr(type(v), "__members__"):
-            return f"Reg.{type(v).__name__}.{v.name}"
+            return f"_E.{type(v).__name__}.{v.name}"
         return repr(v)
 
     def binary(self, n: dict[str, Any]) -> str:
@@ -434,8 +436,14 @@ class _Lowerer:
                         okw = o.name
                     elif o.kind is Kind.TRAIT and hasattr(v, "REG_NUM"):
                         okw = o.name
+                    elif o.kind is Kind.INT and type(v) is int and o.name not in keywords:
+                        okw = o.name  # an integer template parameter: the first one not given yet
+                    if okw:
+                        break
                 if okw:
                     break
+            if okw is None and dt.is_dtype(v):
+                continue  # a further element type (Gather<T, U>): C++ checks it, regsim's dispatch checks the operands
             if okw is None:
                 raise self.fail(n, f"the template argument {v!r} of {name}")
             keywords[okw] = self.pyvalue(v)

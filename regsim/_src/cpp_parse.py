@@ -208,7 +208,7 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         with open(hpath, "w") as f:
             f.write(header)
         keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
-        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", *extra_args]
+        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0", *extra_args]
         tu = ci.Index.create().parse(path, args=args, options=keep_going)
         diags = []
         main_path = os.path.abspath(path)
