@@ -904,6 +904,7 @@ class CppModule:
         return vf
 
 
+PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
 #: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
 _MODULES: dict[Any, CppModule] = {}
 
@@ -924,7 +925,17 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
 
         request = json.dumps({"path": path, "header": header(), "args": list(args)})
         # the child runs the parser file itself (it imports only the standard library and clang)
-        proc = subprocess.run([sys.executable, cpp_parse.__file__], input=request, capture_output=True, text=True, check=False)
+        try:
+            proc = subprocess.run(
+                [sys.executable, cpp_parse.__file__],
+                input=request,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=PARSE_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
+            raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
         if proc.returncode != 0:
             tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
             if "No module named 'clang'" in proc.stderr:
