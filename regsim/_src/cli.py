@@ -290,6 +290,15 @@ def _parser() -> argparse.ArgumentParser:
         "paths", nargs="+", metavar="path", help="a Python file defining run(seed), e.g. vf_examples/add_carry_vf.py"
     )
     run.add_argument("--seed", type=_seed, default=0, help="seed for the examples' random inputs, a non-negative int (default 0)")
+    run.add_argument("--vf", help="with a C++ file (.asc, .cpp, ...): the __simd_vf__ function to run (regsim.cpp)")
+    run.add_argument("--template", default="", help="with --vf: its template arguments, e.g. T=uint32,SCALE=3")
+    run.add_argument(
+        "--args",
+        nargs="*",
+        default=[],
+        help="with --vf: one per VF parameter: DTYPE[N] (a UB tensor of N random elements), DTYPE[N]=V (filled with V), "
+        "DTYPE[N]=iota (0, 1, 2, ...), or a number",
+    )
     _observation_flags(run)
     ex = sub.add_parser(
         "examples",
@@ -350,6 +359,8 @@ def _main(argv: list[str]) -> int:
         for path in args.paths:
             if not Path(path).is_file():
                 raise UsageError(f"regsim run: error: {path}: {'not a file' if Path(path).exists() else 'no such file'}")
+        if args.vf is not None or not args.paths[0].endswith(".py"):
+            return _run_cpp(args, out)
         around = _observing(args, out)
         results = [around(functools.partial(run_file, path, args.seed)) for path in args.paths]
     else:
@@ -363,6 +374,20 @@ def _main(argv: list[str]) -> int:
     summary = f"{len(results) - len(failed)} passed, {len(failed)} failed"
     out.write(summary + (f": {', '.join(failed)}" if failed else "") + "\n")
     return 1 if failed or not results else 0
+
+
+def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
+    """`regsim run kernel.asc --vf NAME [--template T=uint32] --args ...` (regsim.cpp.run_cli)."""
+    from regsim import configure, cpp
+
+    if args.vf is None or len(args.paths) != 1:
+        raise UsageError("regsim run: error: a C++ file needs --vf NAME (one file at a time)")
+    try:
+        with configure(loops=args.loops):
+            return cpp.run_cli(args.paths[0], args.vf, args.template, args.args, args.seed, out, explain=args.explain)
+    except cpp.CppError as e:
+        sys.stderr.write(f"regsim run: {e}\n")
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1034 @@
+"""Run unmodified Ascend C VF source on regsim: a C++ front end (libclang) onto the same model.
+
+    mod = rs.cpp.load("kernel.asc")               # parse once (in a child process)
+    add = mod.instantiate("AddVF", T=rs.uint32)   # or mod["AddVF"][rs.uint32]; lowered once, cached
+    add(dst0, dst1, src0, src1, count, repeat, size)   # UbPtrs and scalars, run as asc_vf_call
+
+Each `__simd_vf__` function's AST is lowered once per instantiation into Python source calling
+regsim's public API (`add.source` shows it), with C semantics for scalars (integer promotion,
+wraparound, truncating division, float/half rounding), references (`uint32_t&` → `rs.Ref`),
+pointers passed by value and post-updated in place, `__simd_callee__` helpers, `constexpr`
+and `if constexpr`. Its loops are then rewritten to run batched as a hand port's are. Needs the
+`libclang` wheel (`pip install regsim[cpp]`); anything else is a `regsim.errors.CppError` naming
+the construct and its source line.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src import enums
+from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf
+from regsim._src.cpp_decls import CTYPES
+from regsim.errors import UnsupportedError
+
+__all__ = ["CppError", "CppModule", "VfFunction", "load"]
+
+
+class CppError(UnsupportedError):
+    """A C++ source regsim cannot run: a parse error, or a construct or Reg function it does not model."""
+
+
+# --- C scalar types ------------------------------------------------------------------------------------
+_INT_KINDS = {"BOOL": (1, False), "CHAR_S": (8, True), "SCHAR": (8, True), "CHAR_U": (8, False), "UCHAR": (8, False)}
+_INT_KINDS |= {"SHORT": (16, True), "USHORT": (16, False), "INT": (32, True), "UINT": (32, False)}
+_INT_KINDS |= {"LONG": (64, True), "ULONG": (64, False), "LONGLONG": (64, True), "ULONGLONG": (64, False)}
+_FLOAT_KINDS = {"FLOAT": "_f32", "DOUBLE": "", "HALF": "_f16", "FLOAT16": "_f16"}
+_DT_INT = {"int8": (8, True), "uint8": (8, False), "int16": (16, True), "uint16": (16, False), "int32": (32, True)}
+_DT_INT |= {"uint32": (32, False), "int64": (64, True), "uint64": (64, False), "bool_": (1, False)}
+_DT_FLOAT = {"float32": "_f32", "half": "_f16", "bfloat16": "_bf16"}
+
+
+def _wrap(bits: int, signed: bool) -> Callable[[int], int]:
+    """Conversion to a C integer type of `bits` bits (wraparound). A batched loop's index
+    expression passes through: the batched run is checked against the in-order one's rules."""
+    exact = (bool, float, np.integer, np.floating)  # a float converts by truncation toward zero
+    if bits == 1:
+        return lambda x: int(bool(x)) if isinstance(x, (int, *exact)) else x
+    m, h = (1 << bits) - 1, 1 << (bits - 1)
+    if signed:
+        return lambda x: ((x + h) & m) - h if type(x) is int else ((int(x) + h) & m) - h if isinstance(x, exact) else x
+    return lambda x: x & m if type(x) is int else int(x) & m if isinstance(x, exact) else x
+
+
+def _c_div(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    return a / b
+
+
+def _c_rem(a: int, b: int) -> int:
+    return a - b * _c_div(a, b)  # type: ignore[no-any-return]
+
+
+RUNTIME: dict[str, Any] = {
+    "_div": _c_div,
+    "_rem": _c_rem,
+    "_f32": lambda x: float(np.float32(x)),
+    "_f16": lambda x: float(np.float16(x)),
+    "_bf16": lambda x: float(ml_dtypes.bfloat16(x)),
+    "Ref": Ref,
+    "np": np,
+    "_E": enums,  # every Ascend C enum regsim models (Reg's and AscendC's: CMPMODE, RoundMode)
+}
+for _b, _s in {(1, False), (8, True), (8, False), (16, True), (16, False), (32, True), (32, False), (64, True), (64, False)}:
+    RUNTIME[f"_{'i' if _s else 'u'}{_b}"] = _wrap(_b, _s)
+
+
+class _Ty:
+    """A C type as the lowering needs it: an integer (bits, signed), a float (rounding helper),
+    a pointer (its element dtype), a register type, or something else (`other`)."""
+
+    def __init__(self, what: str, bits: int = 0, signed: bool = False, rnd: str = "", elem: Any = None) -> None:
+        self.what, self.bits, self.signed, self.rnd, self.elem = what, bits, signed, rnd, elem
+
+    @property
+    def wrap(self) -> str:
+        return f"_{'i' if self.signed else 'u'}{self.bits}"
+
+
+def _strip(spelling: str) -> str:
+    s = spelling.replace("const ", "").replace("volatile ", "").replace("__ubuf__ ", "").strip()
+    for ns in ("AscendC::Reg::", "AscendC::MicroAPI::", "AscendC::", "Reg::", "MicroAPI::", "struct ", "enum ", "std::"):
+        s = s.replace(ns, "")
+    return s.strip()
+
+
+def _split_targs(inner: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur.strip()] if cur.strip() else out
+
+
+_COMPARE = ("==", "!=", "<=", ">=")
+
+
+class _Fn:
+    """One C++ function of the parsed file (JSON from the child process)."""
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.name: str = d["name"]
+        self.what: str = d["what"]
+        self.line: int = d["line"]
+        self.end: int = d["end"]
+        self.tparams: list[dict[str, Any]] = d["tparams"]
+        self.params: list[dict[str, Any]] = d["params"]
+        self.ret: str = d["ret"]
+        self.body: dict[str, Any] = d["body"]
+
+
+def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield n
+    for c in n["c"]:
+        yield from _walk(c)
+
+
+class _Lowerer:
+    """Lowers one function instantiation to Python source lines."""
+
+    def __init__(self, mod: CppModule, fn: _Fn, env: dict[str, Any], pyname: str) -> None:
+        self.mod, self.fn, self.env, self.pyname = mod, fn, env, pyname
+        self.lines: list[str] = []
+        self.refvars: set[str] = set()
+        self.vartypes: dict[str, _Ty] = {}
+        self.callees: list[tuple[str, _Fn, dict[str, Any]]] = []
+        #: parameters taken by reference (`MaskReg& m`): assigning them a new register would rebind only here
+        self.refparams = {p["name"] for p in fn.params if p["tk"] == "LVALUEREFERENCE"}
+
+    # --- errors and types ---
+    def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
+        line = n if isinstance(n, int) else n.get("l", 0)
+        return CppError(f"{self.mod.path}:{line}: {what} (in {self.fn.name}): regsim's C++ front end does not support it")
+
+    def dtype(self, spelling: str, n: dict[str, Any] | int = 0) -> Any:
+        s = _strip(spelling).replace("*", "").replace("&", "").strip()
+        if s in self.env and dt.is_dtype(self.env[s]):
+            return self.env[s]
+        if s in CTYPES:
+            return getattr(dt, CTYPES[s])
+        alias = {"unsigned int": "uint32", "int": "int32", "unsigned short": "uint16", "short": "int16"}
+        alias |= {"unsigned char": "uint8", "signed char": "int8", "char": "int8", "unsigned long": "uint64", "long": "int64"}
+        if s in alias:
+            return getattr(dt, alias[s])
+        raise self.fail(n, f"the element type {spelling!r}")
+
+    def ty(self, n: dict[str, Any]) -> _Ty:
+        return self.type_of(n.get("t", ""), n.get("tk", ""), n)
+
+    def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> _Ty:
+        if kind in _INT_KINDS:
+            bits, signed = _INT_KINDS[kind]
+            return _Ty("int", bits, signed)
+        if kind in _FLOAT_KINDS:
+            return _Ty("float", rnd=_FLOAT_KINDS[kind])
+        s = _strip(spelling)
+        if kind in ("LVALUEREFERENCE", "RVALUEREFERENCE") or s.endswith("&"):
+            return self.type_of(s.rstrip("&").strip(), "", n)
+        if s.endswith("*"):
+            return _Ty("ptr", elem=self.dtype(s[:-1], n))
+        if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+            return _Ty("reg")
+        if (s in self.env and dt.is_dtype(self.env[s])) or s in CTYPES or s in ("half", "bfloat16_t"):
+            d = self.dtype(s, n)
+            if d.name in _DT_INT:
+                b, sg = _DT_INT[d.name]
+                return _Ty("int", b, sg)
+            if d.name in _DT_FLOAT:
+                return _Ty("float", rnd=_DT_FLOAT[d.name])
+        return _Ty("other")
+
+    def convert(self, code: str, src: _Ty, dst: _Ty) -> str:
+        if dst.what == "int":
+            if src.what == "float":
+                return f"{dst.wrap}(int({code}))"
+            if src.what == "int" and (src.bits, src.signed) == (dst.bits, dst.signed):
+                return code
+            if src.what == "int" and src.bits < dst.bits and (dst.signed or not src.signed):
+                return code  # widening: the value is unchanged
+            return f"{dst.wrap}({code})"
+        if dst.what == "float":
+            if src.what == "float" and src.rnd == dst.rnd:
+                return code
+            return f"{dst.rnd}({code})" if dst.rnd else f"float({code})"
+        return code
+
+    # --- names ---
+    @staticmethod
+    def var(name: str) -> str:
+        return f"v_{name}"
+
+    def read(self, name: str) -> str:
+        return f"{self.var(name)}.value" if name in self.refvars else self.var(name)
+
+    # --- expressions ---
+    def expr(self, n: dict[str, Any]) -> str:
+        k = n["k"]
+        c = n["c"]
+        if k == "INTEGER_LITERAL":
+            return str(int(n["v"].rstrip("uUlL"), 0))
+        if k == "FLOATING_LITERAL":
+            t = self.ty(n)
+            lit = repr(float(n["v"].rstrip("fFlL")))
+            return f"{t.rnd}({lit})" if t.rnd else lit
+        if k == "CXX_BOOL_LITERAL_EXPR":
+            return "1" if n["v"] in ("true", "1") else "0"
+        if k == "PAREN_EXPR":
+            return f"({self.expr(c[0])})"
+        if k == "CXX_UNARY_EXPR":
+            return self.leaf(n)
+        if k == "DECL_REF_EXPR":
+            return self.declref(n)
+        if k in ("UNEXPOSED_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR"):
+            kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if not kids:
+                return self.leaf(n)
+            inner = kids[-1]
+            code = self.expr(inner)
+            src, dst = self.ty(inner), self.ty(n)
+            if dst.what == "ptr":
+                if src.what == "ptr" and k != "UNEXPOSED_EXPR":
+                    return f"{code}.reinterpret(rs.{dst.elem.name})"
+                return code
+            return self.convert(code, src, dst)
+        if k == "CXX_UNARY_EXPR" or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
+            return self.leaf(n)
+        if k == "UNARY_OPERATOR":
+            op = n["op"]
+            a = self.expr(c[0])
+            t = self.ty(n)
+            if op == "-":
+                return self.convert(f"(-{a})", _Ty("other"), t) if t.what == "int" else f"(-{a})"
+            if op == "+":
+                return a
+            if op == "!":
+                return f"int(not {a})"
+            if op == "~":
+                return f"{t.wrap}(~{a})"
+            raise self.fail(n, f"the operator {op} inside an expression")
+        if k == "BINARY_OPERATOR":
+            return self.binary(n)
+        if k == "CONDITIONAL_OPERATOR":
+            return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
+            return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
+        if k == "CALL_EXPR":
+            return self.call(n)
+        if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
+            if "v" not in n:
+                raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
+            t = self.ty(n)
+            lit = n["v"] if t.what == "int" else repr(float(n["v"]))
+            return f"{t.rnd}({lit})" if t.what == "float" and t.rnd else lit
+        if k == "ARRAY_SUBSCRIPT_EXPR":  # a scalar read from the UB: p[i]
+            return f"{self.expr(c[0])}[{self.expr(c[1])}]"
+        raise self.fail(n, f"the C++ expression {k}")
+
+    def leaf(self, n: dict[str, Any]) -> str:
+        toks: list[str] = n.get("toks", [])
+        if toks[:1] == ["sizeof"]:
+            inner = "".join(t for t in toks[1:] if t not in "()")
+            return str(self.dtype(inner, n).itemsize)
+        raise self.fail(n, f"the C++ expression {' '.join(toks) or n['k']}")
+
+    def declref(self, n: dict[str, Any]) -> str:
+        rk, name = n.get("rk", ""), n.get("rs", n["s"])
+        if rk == "ENUM_CONSTANT_DECL":
+            enum_name = _strip(n["t"])
+            return f"_E.{enum_name}.{name}"
+        if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
+            raise self.fail(n, f"the template argument {name} (not given)")
+        if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):
+            return repr(self.env[name]) if not hasattr(self.env[name], "name") else self.pyvalue(self.env[name])
+        if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
+            return f"Reg.{name}"
+        if rk in ("VAR_DECL", "PARM_DECL"):
+            if n.get("global"):
+                const = self.mod.consts.get(name)
+                if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
+                    raise self.fail(n, f"the global variable {name} (only constants are supported)")
+                init = [x for x in const["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+                if not init:
+                    raise self.fail(n, f"the global constant {name} without an initializer")
+                return f"({self.convert(self.expr(init[-1]), self.ty(init[-1]), self.ty(const))})"
+            return self.read(name)
+        if rk == "FUNCTION_DECL":
+            raise self.fail(n, f"a function reference {name}")
+        raise self.fail(n, f"the name {name} ({rk})")
+
+    def pyvalue(self, v: Any) -> str:
+        if dt.is_dtype(v):
+            return f"rs.{v.name}"
+        if hasattr(v, "REG_NUM"):
+            return f"Reg.{v!r}"
+        if hasattr(v, "name") and hasattr(type(v), "__members__"):
+            return f"_E.{type(v).__name__}.{v.name}"
+        return repr(v)
+
+    def binary(self, n: dict[str, Any]) -> str:
+        op, (l, r) = n["op"], n["c"]
+        a, b = self.expr(l), self.expr(r)
+        t, tl, tr = self.ty(n), self.ty(l), self.ty(r)
+        if op in ("=",):
+            raise self.fail(n, "an assignment inside an expression")
+        if op == "&&":
+            return f"int(bool({a}) and bool({b}))"
+        if op == "||":
+            return f"int(bool({a}) or bool({b}))"
+        if op in ("<", ">", "<=", ">=", "==", "!="):
+            return f"int({a} {op} {b})"
+        if tl.what == "ptr" or tr.what == "ptr" or t.what == "ptr":
+            if op in ("+", "-"):
+                return f"({a} {op} {b})"
+            raise self.fail(n, f"the pointer operator {op}")
+        if t.what == "int":
+            if op == "/":
+                return f"{t.wrap}(_div({a}, {b}))"
+            if op == "%":
+                return f"{t.wrap}(_rem({a}, {b}))"
+            if op in ("&", "|", "^", ">>"):
+                return f"({a} {op} {b})"
+            if op in ("+", "-", "*", "<<"):
+                return f"{t.wrap}({a} {op} {b})"
+        if t.what == "float" and op in ("+", "-", "*", "/"):
+            return f"{t.rnd}({a} {op} {b})" if t.rnd else f"({a} {op} {b})"
+        if t.what == "other" and op in ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"):
+            # a dependent expression (its type depends on T): Python's ints, wrapped to the left type
+            if tl.what == "int":
+                e = {"/": f"_div({a}, {b})", "%": f"_rem({a}, {b})"}.get(op, f"({a} {op} {b})")
+                return f"{tl.wrap}({e})" if tl.bits >= 32 else e
+            if tl.what == "float" and tl.rnd:
+                return f"{tl.rnd}({a} {op} {b})"
+            return f"({a} {op} {b})"
+        raise self.fail(n, f"the operator {op} on {n.get('t')}")
+
+    # --- calls ---
+    def callee_ref(self, n: dict[str, Any]) -> tuple[str, list[dict[str, Any]], bool]:
+        """The callee's name, its explicit template arguments and whether it is in AscendC::Reg."""
+        f = n["c"][0]
+        while f["k"] == "UNEXPOSED_EXPR" and f["c"]:
+            f = f["c"][0]
+        kids = f["c"]
+        ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF"]
+        over = [k for k in kids if k["k"] == "OVERLOADED_DECL_REF"]
+        name = over[0]["s"] if over else f.get("rs") or f["s"]
+        targs = [k for k in kids if k["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
+        t0 = f.get("t0")
+        if t0 is not None and t0 != "DefaultType":  # resolved: T from the specialization (a builtin has no TYPE_REF)
+            targs = [{"k": "TYPE_REF", "s": t0, "l": f["l"], "c": []}] + [t for t in targs if t["k"] != "TYPE_REF"]
+        return name, targs, (not ns) or ns[-1] in ("Reg", "MicroAPI") or ns == ["AscendC"]
+
+    def targ(self, t: dict[str, Any]) -> Any:
+        if t["k"] == "TYPE_REF":
+            s = _strip(t["s"])
+            if s in self.env:
+                return self.env[s]
+            return self.dtype(s, t)
+        code = self.expr(t)
+        return eval(code, self.mod.globals)
+
+    def call(self, n: dict[str, Any]) -> str:
+        from regsim._src import reg as Reg
+        from regsim._src.spec import REGISTRY, Kind
+
+        name, targs, in_reg = self.callee_ref(n)
+        args = n["c"][1:]
+        local = self.mod.functions.get(name)
+        if local is not None and local.what != "vf":
+            env = dict(self.env)
+            tvals = [self.targ(t) for t in targs]
+            for p, v in zip(local.tparams, tvals, strict=False):
+                env[p["name"]] = v
+            pyname = self.mod.callee_name(local, env)
+            self.callees.append((pyname, local, env))
+            parts = []
+            for p, a in zip(local.params, args, strict=False):
+                is_ref = p["tk"] == "LVALUEREFERENCE"
+                ptype = self.type_of(p["t"], p["tk"], p["l"])
+                if is_ref and ptype.what in ("int", "float"):
+                    parts.append(self.ref_arg(a))
+                else:
+                    parts.append(self.expr(a))
+            return f"{pyname}({', '.join(parts)})"
+        if name == "GetVecLen":
+            return "256"
+        entry = REGISTRY.entries.get(name)
+        alias = next((s.name for s in REGISTRY.specs.values() if name in s.aliases), None)
+        if entry is None and alias is not None:
+            entry = REGISTRY.entries[alias]
+        if entry is None or not in_reg or not hasattr(Reg, name):
+            raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))
+        specs = [s for s in entry.specs if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
+        specs = specs or entry.specs
+        has_t = any(o.kind is Kind.DTYPE for o in specs[0].positional)
+        positional: list[str] = []
+        keywords: dict[str, str] = {}
+        tvals = [self.targ(t) for t in targs]
+        if has_t:
+            if not tvals:
+                raise self.fail(n, f"{name} without its element type template argument")
+            positional.append(self.pyvalue(tvals[0]))
+        rest = tvals[1:]
+        for v in rest:
+            okw = None
+            for s in specs:
+                for o in s.templates:
+                    if o.kind is Kind.ENUM and o.enum is not None and isinstance(v, o.enum):
+                        okw = o.name
+                    elif o.kind is Kind.TRAIT and hasattr(v, "REG_NUM"):
+                        okw = o.name
+                    elif o.kind is Kind.INT and type(v) is int and o.name not in keywords:
+                        okw = o.name  # an integer template parameter: the first one not given yet
+                    if okw:
+                        break
+                if okw:
+                    break
+            if okw is None and dt.is_dtype(v):
+                continue  # a further element type (Gather<T, U>): C++ checks it, regsim's dispatch checks the operands
+            if okw is None:
+                raise self.fail(n, f"the template argument {v!r} of {name}")
+            keywords[okw] = self.pyvalue(v)
+        refpos = {
+            i for s in specs for i, o in enumerate(x for x in s.positional if x.kind is not Kind.DTYPE) if o.kind is Kind.REF
+        }
+        for i, a in enumerate(args):
+            positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
+        kw = "".join(f", {k}={v}" for k, v in keywords.items())
+        return f"Reg.{name}({', '.join(positional)}{kw})"
+
+    def ref_arg(self, a: dict[str, Any]) -> str:
+        """An argument bound to a C++ reference to a scalar: the variable's `rs.Ref`."""
+        inner = a
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        if inner["k"] != "DECL_REF_EXPR" or inner.get("rs", inner["s"]) not in self.refvars:
+            raise self.fail(a, "a reference argument that is not a local variable")
+        return self.var(inner.get("rs", inner["s"]))
+
+    # --- statements ---
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def stmt(self, n: dict[str, Any], d: int) -> None:
+        k, c = n["k"], n["c"]
+        if k == "COMPOUND_STMT":
+            for x in c:
+                self.stmt(x, d)
+            if not c:
+                self.emit(d, "pass")
+        elif k == "DECL_STMT":
+            for v in c:
+                self.vardecl(v, d)
+        elif k == "NULL_STMT":
+            self.emit(d, "pass")
+        elif k == "RETURN_STMT":
+            self.emit(d, f"return {self.expr(c[0])}" if c else "return")
+        elif k == "BREAK_STMT":
+            self.emit(d, "break")
+        elif k == "IF_STMT":
+            self.emit(d, f"if {self.expr(c[0])}:  # line {n['l']}")
+            self.block(c[1], d + 1)
+            if len(c) > 2:
+                self.emit(d, "else:")
+                self.block(c[2], d + 1)
+        elif k == "WHILE_STMT":
+            self.emit(d, f"while {self.expr(c[0])}:  # line {n['l']}")
+            self.block(c[1], d + 1)
+        elif k == "FOR_STMT":
+            self.forstmt(n, d)
+        elif k == "CALL_EXPR" and n["s"] == "operator=" and len(c) == 3:  # a register's assignment operator
+            self.assign({"k": "BINARY_OPERATOR", "op": "=", "s": "", "l": n["l"], "c": [c[0], c[2]]}, d)
+        elif k == "CALL_EXPR":
+            self.emit(d, f"{self.expr(n)}  # line {n['l']}")
+        elif k == "UNEXPOSED_EXPR" and len(c) == 1:  # a full expression's cleanups around a statement
+            self.stmt(c[0], d)
+        elif k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
+            self.assign(n, d)
+        elif k == "CONTINUE_STMT":
+            raise self.fail(n, "continue")
+        else:
+            raise self.fail(n, f"the C++ statement {k}")
+
+    def block(self, n: dict[str, Any], d: int) -> None:
+        start = len(self.lines)
+        self.stmt(n, d)
+        if len(self.lines) == start:
+            self.emit(d, "pass")
+
+    def target(self, n: dict[str, Any]) -> tuple[str, _Ty]:
+        inner = n
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        if inner["k"] == "ARRAY_SUBSCRIPT_EXPR":  # a scalar write to the UB: p[i] = v
+            return self.expr(inner), self.ty(inner)
+        if inner["k"] != "DECL_REF_EXPR" or inner.get("rk") not in ("VAR_DECL", "PARM_DECL"):
+            raise self.fail(n, "an assignment to something other than a local variable")
+        return self.read(inner.get("rs", inner["s"])), self.ty(inner)
+
+    def assign(self, n: dict[str, Any], d: int) -> None:
+        op = n["op"]
+        if n["k"] == "UNARY_OPERATOR":
+            if op not in ("++", "--", "post++", "post--"):
+                self.emit(d, f"{self.expr(n)}")
+                return
+            name, t = self.target(n["c"][0])
+            sign = "+" if "++" in op else "-"
+            self.emit(
+                d, f"{name} = {self.convert(f'{name} {sign} 1', _Ty('other'), t) if t.what == 'int' else f'{name} {sign} 1'}"
+            )
+            return
+        name, t = self.target(n["c"][0])
+        rhs_node = n["c"][1]
+        rhs = self.expr(rhs_node)
+        if op == "=":
+            if t.what == "reg":
+                self.check_register_value(rhs_node)
+                if self.target_name(n["c"][0]) in self.refparams:
+                    raise self.fail(n, "assigning a new value to a register passed by reference")
+            if t.what == "ptr" and not self.fresh(rhs_node):
+                rhs = f"({rhs} + 0)"  # a pointer is copied: a later post-update moves only one
+            self.emit(d, f"{name} = {rhs}  # line {n['l']}")
+            return
+        bop = op[:-1]
+        if t.what == "ptr":
+            self.emit(d, f"{name} = {name} {bop} {rhs}")
+            return
+        fake = {"k": "BINARY_OPERATOR", "op": bop, "t": n["c"][0].get("t"), "tk": n["c"][0].get("tk"), "l": n["l"]}
+        # C: the operation in the promoted type, then converted back to the left side's type
+        tr = self.ty(rhs_node)
+        wide = (
+            _Ty("int", max(32, t.bits, tr.bits), t.signed if t.bits >= max(32, tr.bits) else tr.signed) if t.what == "int" else t
+        )
+        if t.what == "int" and tr.what == "int":
+            e = {"/": f"_div({name}, {rhs})", "%": f"_rem({name}, {rhs})"}.get(bop, f"({name} {bop} {rhs})")
+            self.emit(d, f"{name} = {self.convert(e, _Ty('other'), t if t.bits <= wide.bits else wide)}")
+        else:
+            del fake
+            self.emit(d, f"{name} = {self.convert(f'({name} {bop} {rhs})', _Ty('other'), t)}")
+
+    def check_register_value(self, n: dict[str, Any]) -> None:
+        """A register copied from another variable (`b = a;`): Python would alias the two."""
+        inner = n
+        while inner["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR") and inner["c"] and inner.get("rk") != "FUNCTION_DECL":
+            if inner["k"] == "CALL_EXPR" and inner.get("rk") != "CONSTRUCTOR":
+                break
+            inner = inner["c"][0]
+        if inner["k"] == "DECL_REF_EXPR" and inner.get("rk") in ("VAR_DECL", "PARM_DECL"):
+            raise self.fail(n, f"copying the register {inner.get('rs', inner['s'])} into another (not supported yet)")
+
+    @staticmethod
+    def target_name(n: dict[str, Any]) -> str:
+        inner = n
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        return str(inner.get("rs", inner["s"]))
+
+    @staticmethod
+    def fresh(n: dict[str, Any]) -> bool:
+        """Whether a pointer expression makes a new pointer (arithmetic, a cast) rather than naming one."""
+        inner = n
+        while inner["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and inner["c"]:
+            inner = inner["c"][0]
+        return inner["k"] not in ("DECL_REF_EXPR",)
+
+    def vardecl(self, v: dict[str, Any], d: int) -> None:
+        if v["k"] != "VAR_DECL":
+            raise self.fail(v, f"the declaration {v['k']}")
+        name = v["s"]
+        s = _strip(v["t"])
+        init = [x for x in v["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        t = self.ty(v)
+        self.vartypes[name] = t
+        target = self.var(name)
+        if s.startswith("RegTensor"):
+            targs = _split_targs(s[s.index("<") + 1 : s.rindex(">")])
+            dtype = self.dtype(targs[0], v)
+            trait = ""
+            if len(targs) > 1:
+                tr = _strip(targs[1])
+                trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
+            code = f"Reg.RegTensor(rs.{dtype.name}{trait})"
+            if init and not (init[0]["k"] == "CALL_EXPR" and not init[0]["c"]):
+                self.check_register_value(init[0])
+                code = self.expr(init[0])
+            self.emit(d, f"{target} = {code}  # line {v['l']}")
+            return
+        if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+            code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
+            if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not init[0]["c"]):
+                self.check_register_value(init[0])
+                code = self.expr(init[0])
+            self.emit(d, f"{target} = {code}  # line {v['l']}")
+            return
+        if t.what == "other":
+            raise self.fail(v, f"a variable of type {v['t']}")
+        if not init:
+            code = "0" if t.what == "int" else "0.0" if t.what == "float" else "None"
+        else:
+            code = self.expr(init[0])
+            if t.what == "ptr" and not self.fresh(init[0]):
+                code = f"({code} + 0)"
+            elif t.what in ("int", "float"):
+                code = self.convert(code, self.ty(init[0]), t)
+        if name in self.refvars:
+            code = f"Ref({code})"
+        self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def forstmt(self, n: dict[str, Any], d: int) -> None:
+        parts = n.get("parts", [True, True, True])
+        kids = list(n["c"])
+        init = kids.pop(0) if parts[0] else None
+        cond = kids.pop(0) if len(parts) > 1 and parts[1] else None
+        inc = kids.pop(0) if len(parts) > 2 and parts[2] else None
+        body = kids[-1]
+        rng = self.as_range(init, cond, inc, body)
+        if rng is not None:
+            self.emit(d, f"for {rng}:  # line {n['l']}")
+            self.block(body, d + 1)
+            return
+        if init is not None:
+            self.stmt(init, d)
+        self.emit(d, f"while {self.expr(cond) if cond else 'True'}:  # line {n['l']}")
+        if any(x["k"] == "CONTINUE_STMT" for x in _walk(body)):
+            raise self.fail(n, "continue in a loop that is not a counting loop")
+        self.block(body, d + 1)
+        if inc is not None:
+            self.stmt(inc, d + 1)
+
+    def as_range(self, init: Any, cond: Any, inc: Any, body: dict[str, Any]) -> str | None:
+        """`for (T i = a; i < b; i++/i += c)` with `i` and `b`'s variables unassigned in the body → range."""
+        if init is None or cond is None or inc is None or init["k"] != "DECL_STMT" or len(init["c"]) != 1:
+            return None
+        v = init["c"][0]
+        name = v["s"]
+        t = self.ty(v)
+        if t.what != "int" or name in self.refvars:
+            return None
+        if cond["k"] != "BINARY_OPERATOR" or cond["op"] not in ("<", "<=") or not self.names(cond["c"][0]) == {name}:
+            return None
+        step = "1"
+        if inc["k"] == "UNARY_OPERATOR" and inc["op"] in ("++", "post++") and self.names(inc) == {name}:
+            pass
+        elif inc["k"] == "COMPOUND_ASSIGNMENT_OPERATOR" and inc["op"] == "+=" and self.names(inc["c"][0]) == {name}:
+            if self.assigned(body) & self.names(inc["c"][1]):
+                return None
+            step = self.expr(inc["c"][1])
+        else:
+            return None
+        bound_names = self.names(cond["c"][1])
+        if (self.assigned(body) & (bound_names | {name})) or name in bound_names:
+            return None
+        init_v = [x for x in v["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF")]
+        start = self.convert(self.expr(init_v[0]), self.ty(init_v[0]), t) if init_v else "0"
+        stop = self.expr(cond["c"][1])
+        if cond["op"] == "<=":
+            stop = f"({stop}) + 1"
+        self.vartypes[name] = t
+        if t.signed is False and t.bits < 32:  # the counter wraps at its width: stop at its range
+            stop = f"min({stop}, {1 << t.bits})"
+        return f"{self.var(name)} in range({start}, {stop}{', ' + step if step != '1' else ''})"
+
+    @staticmethod
+    def names(n: dict[str, Any]) -> set[str]:
+        return {x.get("rs", x["s"]) for x in _walk(n) if x["k"] == "DECL_REF_EXPR" and x.get("rk") in ("VAR_DECL", "PARM_DECL")}
+
+    def assigned(self, body: dict[str, Any]) -> set[str]:
+        """The variables a statement assigns (a store to the UB, `p[i] = v`, assigns none)."""
+        out: set[str] = set()
+        for x in _walk(body):
+            op = x.get("op", "")
+            if x["k"] in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and op.endswith("=") and op not in _COMPARE:
+                if x["c"][0]["k"] != "ARRAY_SUBSCRIPT_EXPR":
+                    out |= self.names(x["c"][0])
+            elif x["k"] == "UNARY_OPERATOR" and x.get("op") in ("++", "--", "post++", "post--"):
+                out |= self.names(x)
+        return out | self.refvars
+
+    # --- the function ---
+    def find_refvars(self) -> None:
+        """Scalars passed to a C++ `T&` (an `UpdateMask` count, a callee's reference parameter)."""
+        from regsim._src.spec import REGISTRY, Kind
+
+        for x in _walk(self.fn.body):
+            if x["k"] != "CALL_EXPR" or not x["c"]:
+                continue
+            try:
+                name, _, _ = self.callee_ref(x)
+            except (IndexError, KeyError):
+                continue
+            args = x["c"][1:]
+            positions: set[int] = set()
+            entry = REGISTRY.entries.get(name)
+            if entry is not None:
+                for s in entry.specs:
+                    ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
+                    positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
+            local = self.mod.functions.get(name)
+            if local is not None:
+                positions |= {
+                    i
+                    for i, p in enumerate(local.params)
+                    if p["tk"] == "LVALUEREFERENCE"
+                    and self.type_of(p["t"], "").what in ("int", "other")
+                    and not _strip(p["t"]).rstrip("&").strip().startswith(("RegTensor", "MaskReg", "AddrReg", "Unalign"))
+                    and not _strip(p["t"]).rstrip("&").strip().endswith("*")
+                }
+            for i in positions:
+                if i < len(args):
+                    self.refvars |= self.names(args[i])
+
+    def written_registers(self) -> set[str]:
+        """The variables passed to a Reg op as an output (any overload of its name)."""
+        from regsim._src.spec import REGISTRY, Kind, Role
+
+        out: set[str] = set()
+        for x in _walk(self.fn.body):
+            if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
+                continue
+            name, _, _ = self.callee_ref(x)
+            entry = REGISTRY.entries.get(name)
+            for spec in entry.specs if entry is not None else ():
+                ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
+                for o, a in zip(ops, x["c"][1:], strict=False):
+                    if o.role in (Role.OUT, Role.INOUT):
+                        out |= self.names(a)
+        return out
+
+    def lower(self) -> list[str]:
+        fn = self.fn
+        self.find_refvars()
+        if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
+            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams
+            written = sorted(by_value & self.written_registers())
+            if written:
+                raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
+        params = [self.var(p["name"]) for p in fn.params]
+        self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
+        for p in fn.params:
+            t = self.type_of(p["t"], p["tk"], p["l"])
+            is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")
+            if fn.what == "callee" and t.what == "ptr" and not is_ref:
+                self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")
+            if fn.what == "vf" and t.what == "int":
+                self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
+            elif fn.what == "vf" and t.what == "float" and t.rnd:
+                self.emit(1, f"{self.var(p['name'])} = {t.rnd}({self.var(p['name'])})")
+            if p["name"] in self.refvars and not is_ref:
+                self.emit(1, f"{self.var(p['name'])} = Ref({self.var(p['name'])})")
+        start = len(self.lines)
+        self.stmt(fn.body, 1)
+        if len(self.lines) == start:
+            self.emit(1, "pass")
+        return self.lines
+
+
+class VfFunction:
+    """One `__simd_vf__` function instantiated for its template arguments: call it with UbPtrs
+    and scalars as `asc_vf_call` would (arguments by value)."""
+
+    def __init__(self, name: str, source: str, run: Callable[..., None]) -> None:
+        self.name, self.source, self._run = name, source, run
+
+    def __call__(self, *args: Any) -> None:
+        asc_vf_call(self._run, *args)
+
+    @property
+    def vf(self) -> Callable[..., None]:
+        """The `@rs.simd_vf` function itself (for `rs.asc_vf_call`, `rs.trace`, ...)."""
+        return self._run
+
+    def __repr__(self) -> str:
+        return f"<C++ VF {self.name}>"
+
+
+class _Template:
+    def __init__(self, mod: CppModule, name: str) -> None:
+        self.mod, self.name = mod, name
+
+    def __getitem__(self, targs: Any) -> VfFunction:
+        fn = self.mod.functions[self.name]
+        vals = targs if isinstance(targs, tuple) else (targs,)
+        return self.mod.instantiate(self.name, **{p["name"]: v for p, v in zip(fn.tparams, vals, strict=False)})
+
+    def __call__(self, *args: Any) -> None:
+        self.mod.instantiate(self.name)(*args)
+
+
+class CppModule:
+    """A parsed C++ source: its `__simd_vf__` functions, instantiated on demand (and cached)."""
+
+    def __init__(self, path: str, functions: list[_Fn], consts: dict[str, Any] | None = None) -> None:
+        self.path = path
+        self.consts: dict[str, Any] = consts or {}  #: the file's global constants (AST nodes)
+        self.functions = {f.name: f for f in functions}
+        self._cache: dict[Any, VfFunction] = {}
+        import regsim as rs
+        from regsim._src import reg as Reg
+
+        self.globals: dict[str, Any] = {"rs": rs, "Reg": Reg, **RUNTIME, "__name__": "regsim_cpp"}
+        self._callees: dict[Any, str] = {}
+        #: parse errors outside the device functions (host code, missing host headers): ignored
+        self.host_diagnostics: list[str] = []
+
+    @property
+    def vf_names(self) -> list[str]:
+        return [n for n, f in self.functions.items() if f.what == "vf"]
+
+    def __getitem__(self, name: str) -> _Template:
+        if name not in self.functions or self.functions[name].what != "vf":
+            hint = f"; parse errors outside device code: {self.host_diagnostics[:3]}" if self.host_diagnostics else ""
+            raise CppError(
+                f"{self.path}: no __simd_vf__ function {name!r} (there are: {', '.join(self.vf_names) or 'none'}){hint}"
+            )
+        return _Template(self, name)
+
+    def __getattr__(self, name: str) -> _Template:
+        if name.startswith("_") or name not in self.__dict__.get("functions", {}):
+            raise AttributeError(name)
+        return self[name]
+
+    def callee_name(self, fn: _Fn, env: dict[str, Any]) -> str:
+        key = (fn.name, tuple(sorted((k, repr(v)) for k, v in env.items())))
+        if key not in self._callees:
+            self._callees[key] = f"c_{fn.name}_{len(self._callees)}"
+        return self._callees[key]
+
+    def instantiate(self, name: str, **targs: Any) -> VfFunction:
+        """`name<targs...>`: template arguments by C++ name (`T=rs.uint32`), as dtypes, enum members or ints."""
+        self[name]  # a VF of this file, or CppError
+        fn = self.functions[name]
+        # (a class template's parameters are needed only where the VF uses them)
+        missing = [p["name"] for p in fn.tparams if p["name"] not in targs and not p.get("outer")]
+        if missing:
+            raise CppError(f"{self.path}:{fn.line}: {name} needs the template arguments {', '.join(missing)}")
+        key = (name, tuple(sorted((k, repr(v)) for k, v in targs.items())))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        pyname = f"vf_{name}_{len(self._cache)}"
+        lines: list[str] = []
+        todo: list[tuple[str, _Fn, dict[str, Any]]] = []
+        main = _Lowerer(self, fn, dict(targs), pyname)
+        try:
+            lines += main.lower()
+        except CppError as e:
+            if not self.host_diagnostics:
+                raise
+            first = self.host_diagnostics[0]
+            more = len(self.host_diagnostics)
+            raise CppError(
+                f"{e}\n(the file also has {more} parse errors outside device functions, first: {first};"
+                " clang may have left types around them unresolved)"
+            ) from None
+        todo += main.callees
+        done: set[str] = set()
+        callees: list[str] = []
+        while todo:
+            cname, cfn, env = todo.pop()
+            if cname in done or cname in self.globals:
+                continue
+            done.add(cname)
+            low = _Lowerer(self, cfn, env, cname)
+            lines += ["", *low.lower()]
+            callees.append(cname)
+            todo += low.callees
+        source = "\n".join(lines) + "\n"
+        filename = f"<regsim-cpp {os.path.basename(self.path)} {pyname}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        code = compile(source, filename, "exec")
+        ns = self.globals
+        exec(code, ns)
+        for cname in callees:
+            ns[cname] = simd_callee(ns[cname])
+        vf = VfFunction(name, source, simd_vf(ns[pyname]))
+        self._cache[key] = vf
+        return vf
+
+
+PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
+#: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
+_MODULES: dict[Any, CppModule] = {}
+
+
+def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
+    """Parse `path` (in a child process, with regsim's generated declarations) → its VFs.
+
+    `args` are extra clang arguments (`-D...`, `-I...`). Parse errors raise `CppError` listing
+    each diagnostic as file:line.
+    """
+    from regsim._src.cpp_decls import header
+
+    path = os.fspath(path)
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
+    if key not in _MODULES:
+        from regsim._src import cpp_parse
+
+        request = json.dumps({"path": path, "header": header(), "args": list(args)})
+        # the child runs the parser file itself (it imports only the standard library and clang)
+        try:
+            proc = subprocess.run(
+                [sys.executable, cpp_parse.__file__],
+                input=request,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=PARSE_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
+            raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
+        if proc.returncode != 0:
+            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+            if "No module named 'clang'" in proc.stderr:
+                raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
+            raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
+        out = json.loads(proc.stdout)
+        functions = [_Fn(f) for f in out["functions"]]
+        device = [(f.line, f.end) for f in functions if f.what != "plain"]
+        errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
+        if errors:
+            raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
+        mod = CppModule(path, functions, out["consts"])
+        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
+        _MODULES[key] = mod
+    return _MODULES[key]
+
+
+# --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------
+def parse_template_args(text: str) -> dict[str, Any]:
+    """`T=uint32,SCALE=3` → {"T": rs.uint32, "SCALE": 3}: dtypes by regsim or C++ name, else ints."""
+    out: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise CppError(f"--template: {item!r} is not NAME=VALUE")
+        dtype_name = CTYPES.get(value, value)
+        if dt.is_dtype(getattr(dt, dtype_name, None)):
+            out[name.strip()] = getattr(dt, dtype_name)
+        else:
+            try:
+                out[name.strip()] = int(value, 0)
+            except ValueError:
+                raise CppError(f"--template: {value!r} is neither a dtype (uint32, half, ...) nor an int") from None
+    return out
+
+
+def make_arguments(specs: list[str], seed: int) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The VF's arguments from the command line: `DTYPE[N]` a UB tensor of N random elements,
+    `DTYPE[N]=V` filled with V, `DTYPE[N]=iota` with 0, 1, 2, ...; anything else a scalar."""
+    import regsim as rs
+
+    rng = np.random.default_rng(seed)
+    ub = rs.UnifiedBuffer()
+    values: list[Any] = []
+    tensors: list[tuple[str, Any]] = []
+    for spec in specs:
+        head, _, fill = spec.partition("=")
+        if head.endswith("]") and "[" in head:
+            name, count = head[:-1].split("[", 1)
+            dtype_name = CTYPES.get(name, name)
+            dtype: Any = getattr(dt, dtype_name, None)
+            if dtype is None or not dt.is_dtype(dtype):
+                raise CppError(f"--args: {name!r} is not a dtype (uint32, half, float32, ...)")
+            n = int(count, 0)
+            t = ub.alloc(dtype, n)
+            npd = dtype.np_dtype
+            if fill == "iota":
+                data = np.arange(n).astype(npd)
+            elif fill:
+                data = np.full(n, float(fill) if "." in fill else int(fill, 0)).astype(npd)
+            elif np.issubdtype(npd, np.integer):
+                info = np.iinfo(npd)
+                data = rng.integers(info.min, int(info.max) + 1, n, dtype=npd)
+            else:
+                data = rng.uniform(-1, 1, n).astype(npd)
+            t.set(data)
+            values.append(t.GetPhyAddr())
+            tensors.append((spec, t))
+        else:
+            try:
+                values.append(float(spec) if any(c in spec for c in ".eE") and not spec.startswith("0x") else int(spec, 0))
+            except ValueError:
+                raise CppError(f"--args: {spec!r} is neither DTYPE[N] (a UB tensor) nor a number") from None
+    return values, tensors
+
+
+def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any, explain: bool = False) -> int:
+    """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it
+    (and, with `explain`, how each of its loops ran)."""
+    import zlib
+
+    from regsim._src.loops import explain as explain_loops
+
+    mod = load(path)
+    fn = mod.instantiate(vf, **parse_template_args(template))
+    values, tensors = make_arguments(args, seed)
+    how = explain_loops(fn, *values)
+    out.write(f"{path}: {vf} ran ({len(values)} arguments)\n")
+    if explain:
+        out.write("".join(f"  loop {line}\n" for line in how.splitlines()))
+    params = mod.functions[vf].params
+    for (spec, t), p in zip(tensors, [p for p, a in zip(params, args, strict=False) if "[" in a], strict=False):
+        data = t.numpy()
+        shown = " ".join(str(x) for x in data[:8]) + (" ..." if data.size > 8 else "")
+        out.write(f"  {p['name']} ({spec}): crc32 {zlib.crc32(data.tobytes()):08x}: {shown}\n")
+    return 0

@@ -1,0 +1,415 @@
+"""The C++ front end (regsim.cpp): Ascend C VF source run on regsim, against Python ports and numpy.
+
+The kernels in tests/cpp/ are regsim's own code, written in the style of the Ascend C examples;
+each is checked against a hand-written Python port or a numpy / Python-int oracle.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+from regsim.cpp import CppError
+from vf_examples import add_carry_vf
+
+HERE = Path(__file__).parent / "cpp"
+
+
+def _add_carry(vf: object, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    count = a.size
+    size = 64
+    repeats = -(-count // size)
+    ub = rs.UnifiedBuffer()
+    s0, s1 = ub.alloc(rs.uint32, count), ub.alloc(rs.uint32, count)
+    d0, d1 = ub.alloc(rs.uint32, repeats * size), ub.alloc(rs.uint32, repeats * 8)
+    s0.set(a)
+    s1.set(b)
+    d0.set(np.full(d0.GetSize(), add_carry_vf.SENTINEL, np.uint32))
+    d1.set(np.zeros(d1.GetSize(), np.uint32))
+    vf(d0.GetPhyAddr(), d1.GetPhyAddr(), s0.GetPhyAddr(), s1.GetPhyAddr(), count, repeats, size)  # type: ignore[operator]
+    return d0.numpy(), d1.numpy()
+
+
+@pytest.mark.parametrize("fill", ["lsb", "group"])
+@pytest.mark.parametrize("seed", [0, 3])
+def test_add_carry_from_cpp_matches_the_python_port_bit_for_bit(seed: int, fill: str) -> None:
+    mod = rs.cpp.load(HERE / "add_carry.asc")
+    vf = mod.instantiate("AddCarryVF", T=rs.uint32)
+    a, b = add_carry_vf.inputs(seed)
+    with rs.configure(mask_fill=fill):
+        got0, got1 = _add_carry(vf, a, b)
+        want0, want1, repeats, size = add_carry_vf.kernel(a, b)
+    np.testing.assert_array_equal(got0, want0)
+    np.testing.assert_array_equal(got1, want1)
+    sums, carries = add_carry_vf.reference(a, b, repeats, size, fill=fill)  # and both against the oracle
+    np.testing.assert_array_equal(got0[: a.size], sums)
+    np.testing.assert_array_equal(got1, carries)
+
+
+def test_instantiations_are_lowered_once_and_cached() -> None:
+    mod = rs.cpp.load(HERE / "add_carry.asc")
+    first = mod.instantiate("AddCarryVF", T=rs.uint32)
+    assert mod["AddCarryVF"][rs.uint32] is first
+    assert mod.AddCarryVF[rs.uint32] is first
+    assert rs.cpp.load(HERE / "add_carry.asc").functions is not None
+    assert "Reg.UpdateMask(rs.uint32, v_count)" in first.source  # count is an rs.Ref: UpdateMask counts it down
+    assert "dist=_E.MaskDist.DIST_NORM" in first.source
+
+
+def _c_int(x: int, bits: int, signed: bool = True) -> int:
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
+def test_c_scalar_semantics() -> None:
+    n, u = -9, 0x60000000
+    ub = rs.UnifiedBuffer()
+    out, fout = ub.alloc(rs.int32, 32), ub.alloc(rs.float32, 8)
+    out.set(np.zeros(32, np.int32))
+    fout.set(np.zeros(8, np.float32))
+    rs.cpp.load(HERE / "scalars.asc").ScalarsVF(out.GetPhyAddr(), fout.GetPhyAddr(), n, u)
+    f32 = np.float32
+    want = [
+        -128,  # int8_t 127, ++
+        300,  # uint8_t + uint8_t promotes to int
+        (200 + 100) % 256,  # and converts back
+        -3,  # -7 / 2 truncates toward zero
+        -1,  # -7 % 2
+        -2,  # -9 / 4
+        _c_int(u * 3, 32),
+        0,  # -1 < u: -1 becomes 0xFFFFFFFF
+        1,
+        (65535 + 2) % 65536,
+        -(2**31),
+        u >> 29,
+        n >> 1,  # arithmetic shift of a negative int
+        sum(k * k for k in range(0, n + 19, 3)),
+        -1,
+        int(f32(n) / f32(2)),  # truncation of -4.5
+        32767,  # int16_t -32768 - 1
+        7,
+        _c_int(7 * 0x40000000, 32),
+        -100,
+        100,
+        -100,
+    ]
+    np.testing.assert_array_equal(out.numpy()[: len(want)], np.array(want, np.int32))
+    assert fout.numpy()[0] == f32(f32(0.1) + f32(0.2))
+    assert fout.numpy()[1] == f32(1) / f32(3)
+    assert fout.numpy()[2] == f32(-4.5)
+
+
+@pytest.mark.parametrize(("dtype", "np_dtype", "scale", "count"), [(rs.int16, np.int16, 3, 300), (rs.int32, np.int32, -5, 100)])
+def test_template_callee_references_post_update_and_if_constexpr(dtype: type, np_dtype: type, scale: int, count: int) -> None:
+    vl = 256 // np.dtype(np_dtype).itemsize
+    padded = -(-count // vl) * vl
+    rng = np.random.default_rng(1)
+    src_values = rng.integers(-1000, 1000, count).astype(np_dtype)
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(dtype, count), ub.alloc(dtype, padded)
+    src.set(src_values)
+    dst.set(np.full(padded, 7, np_dtype))
+    vf = rs.cpp.load(HERE / "scale.asc").ScaleVF[dtype, scale]
+    vf(dst.GetPhyAddr(), src.GetPhyAddr(), count)
+    want = np.full(padded, 7, np.int64)
+    want[:count] = src_values.astype(np.int64) * scale  # |values| stay inside the type: no wrap
+    want[0] += 1 if np.dtype(np_dtype).itemsize == 2 else 2  # if constexpr, through the unmoved copy
+    want[1] = 0  # the count UpdateMask took by reference, counted down to 0 through the helper
+    np.testing.assert_array_equal(dst.numpy(), want.astype(np_dtype))
+
+
+def test_a_pointer_argument_is_passed_by_value(tmp_path: Path) -> None:
+    src = tmp_path / "k.asc"
+    src.write_text(
+        """
+__simd_callee__ inline void Bump(__ubuf__ uint32_t* p, uint32_t v) { p = p + 1; p[0] = v; }
+static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
+    __ubuf__ uint32_t* q = dst;
+    Bump(q, 5u);
+    q[0] = 9;        // q itself did not move
+    Bump(q + 2, 6u);
+}
+"""
+    )
+    ub = rs.UnifiedBuffer()
+    dst = ub.alloc(rs.uint32, 8)
+    dst.set(np.zeros(8, np.uint32))
+    rs.cpp.load(src).PtrVF(dst.GetPhyAddr())
+    np.testing.assert_array_equal(dst.numpy(), [9, 5, 0, 6, 0, 0, 0, 0])
+
+
+def _refused(tmp_path: Path, name: str, source: str, vf: str, pattern: str) -> Path:
+    """Write `source` to `name`, and check lowering `vf` raises a CppError matching `pattern`."""
+    src = tmp_path / name
+    src.write_text(source)
+    with pytest.raises(CppError, match=pattern):
+        rs.cpp.load(src).instantiate(vf)
+    return src
+
+
+def test_a_parse_error_names_file_and_line(tmp_path: Path) -> None:
+    src = tmp_path / "bad.asc"
+    src.write_text(
+        "static __simd_vf__ inline void BadVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::RegTensor<float> r;\n"
+        "    AscendC::Reg::NoSuchOp(r, p);\n"
+        "}\n"
+    )
+    with pytest.raises(CppError, match=r"bad\.asc:3: .*NoSuchOp"):
+        rs.cpp.load(src)
+
+
+def test_an_unsupported_construct_names_it_and_its_line(tmp_path: Path) -> None:
+    source = (
+        "static __simd_vf__ inline void SwitchVF(__ubuf__ int32_t* p, int32_t n) {\n"
+        "    switch (n) {\n"
+        "    case 0: p[0] = 1; break;\n"
+        "    default: p[0] = 2;\n"
+        "    }\n"
+        "}\n"
+    )
+    _refused(tmp_path, "switch.asc", source, "SwitchVF", r"switch\.asc:2: the C\+\+ statement SWITCH_STMT \(in SwitchVF\)")
+
+
+def test_a_missing_vf_or_template_argument_is_named(tmp_path: Path) -> None:
+    mod = rs.cpp.load(HERE / "scale.asc")
+    with pytest.raises(CppError, match=r"no __simd_vf__ function 'Nope'.*ScaleVF"):
+        mod["Nope"]
+    with pytest.raises(CppError, match="needs the template arguments SCALE"):
+        mod.instantiate("ScaleVF", T=rs.int16)
+
+
+def test_the_generated_declarations_cover_every_modelled_op() -> None:
+    from regsim._src.cpp_decls import header
+    from regsim._src.spec import REGISTRY
+
+    text = header()
+    for spec in REGISTRY.specs.values():
+        if not spec.unmodelled:
+            assert f" {spec.name}(" in text, spec.key
+    assert "enum class MaskMergeMode" in text and "namespace MicroAPI = Reg;" in text
+
+
+def test_host_code_around_the_vf_is_left_alone() -> None:
+    mod = rs.cpp.load(HERE / "host_and_class.asc", args=("-DSCALE=2",))
+    assert mod.host_diagnostics  # the missing host headers and runtime calls, not an error
+    vf = mod.instantiate("BiasVF", T=rs.int16)  # the class's `length` is not used by the VF: not needed
+    ub = rs.UnifiedBuffer()
+    count = 200
+    src, dst = ub.alloc(rs.int16, count), ub.alloc(rs.int16, 256)
+    values = np.arange(-100, 100, dtype=np.int16)
+    src.set(values)
+    dst.set(np.full(256, 1234, np.int16))
+    vf(dst.GetPhyAddr(), src.GetPhyAddr(), count)
+    want = np.full(256, 1234, np.int16)
+    want[:count] = values - 6  # BIAS * SCALE
+    np.testing.assert_array_equal(dst.numpy(), want)
+
+
+def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
+    from regsim._src import cli
+
+    argv = ["run", str(HERE / "add_carry.asc"), "--vf", "AddCarryVF", "--template", "T=uint32_t"]
+    argv += ["--args", "uint32[128]=0", "uint32[16]=0", "uint32[100]=iota", "uint32[100]=0xFFFFFFFF", "100", "2", "64"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    sums = [(i + 0xFFFFFFFF) % 2**32 for i in range(8)]  # i - 1: lane 0 wraps to 0xFFFFFFFF, the rest carry
+    assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
+    assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1
+    assert cli.main([*argv[:4], "--explain", *argv[4:]]) == 0
+    assert re.search(r"loop .*\(in vf_AddCarryVF_0\): (batched|sequential) \(2 iterations\)", capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        (
+            "AscendC::Reg::MaskReg a = AscendC::Reg::CreateMask<float>();\n    AscendC::Reg::MaskReg b = a;",
+            "copying the register a",
+        ),
+        ("AscendC::Reg::RegTensor<float> a;\n    AscendC::Reg::RegTensor<float> b;\n    b = a;", "copying the register a"),
+        ("int32_t k = 0;\n    goto end;\n    end: k = 1;", "GOTO_STMT"),
+    ],
+)
+def test_constructs_regsim_cannot_run_faithfully_are_refused(tmp_path: Path, body: str, what: str) -> None:
+    source = f"static __simd_vf__ inline void RefuseVF(__ubuf__ float* p) {{\n    {body}\n}}\n"
+    _refused(tmp_path, "refuse.asc", source, "RefuseVF", rf"refuse\.asc:\d+: .*{what}")
+
+
+def test_a_register_reference_parameter_cannot_be_rebound(tmp_path: Path) -> None:
+    source = (
+        "__simd_callee__ inline void Make(AscendC::Reg::MaskReg& m) { m = AscendC::Reg::CreateMask<float>(); }\n"
+        "static __simd_vf__ inline void RebindVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::MaskReg m;\n"
+        "    Make(m);\n"
+        "}\n"
+    )
+    pattern = r"rebind\.asc:1: assigning a new value to a register passed by reference \(in Make\)"
+    _refused(tmp_path, "rebind.asc", source, "RebindVF", pattern)
+
+
+def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
+    count, alpha = 150, 1.7
+    padded = 192  # 3 repeats of 64 floats; the tail of the last one is stored through the ALL mask
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-4, 4, padded).astype(np.float32)
+    y = rng.uniform(-4, 4, padded).astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, padded), ub.alloc(rs.float32, padded), ub.alloc(rs.float32, padded)
+    xt.set(x)
+    yt.set(y)
+    zt.set(np.zeros(padded, np.float32))
+    rs.cpp.load(HERE / "saxpy.asc").SaxpyVF(zt.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), alpha, count)
+    a32 = np.float32(alpha)  # the float parameter rounds the Python float once
+    want = y.copy()  # MERGING: lanes past count keep y
+    want[:count] = a32 * x[:count] + y[:count]  # float32 multiply, then float32 add (two roundings)
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), want.view(np.uint32))
+
+
+def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import subprocess
+
+    import regsim.cpp as cpp
+
+    src = tmp_path / "crash.asc"
+    src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
+
+    def crashed(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess([], -11, "", "Segmentation fault")
+
+    monkeypatch.setattr(cpp.subprocess, "run", crashed)
+    with pytest.raises(CppError, match=r"crash\.asc: the libclang parse failed: Segmentation fault"):
+        rs.cpp.load(src)
+
+
+def test_a_file_is_parsed_once() -> None:
+    assert rs.cpp.load(HERE / "saxpy.asc") is rs.cpp.load(HERE / "saxpy.asc")
+
+
+def test_union_bit_casts_and_struct_constants() -> None:
+    ub = rs.UnifiedBuffer()
+    out, iout, x = ub.alloc(rs.float32, 8), ub.alloc(rs.int32, 8), ub.alloc(rs.float32, 64)
+    out.set(np.zeros(8, np.float32))
+    iout.set(np.zeros(8, np.int32))
+    values = np.linspace(-3, 3, 64, dtype=np.float32)
+    x.set(values)
+    rs.cpp.load(HERE / "constants.asc").ConstantsVF(out.GetPhyAddr(), iout.GetPhyAddr(), x.GetPhyAddr())
+    bits = out.numpy().view(np.uint32)
+    assert bits[0] == 0x00800000  # the union's float member read back: the same bits
+    assert out.numpy()[1] == np.float32(-6.0)
+    assert iout.numpy()[0] == 3 * 10 - 7
+    np.testing.assert_array_equal(x.numpy(), values * np.float32(-2.0))
+
+
+def test_a_cpp_loop_runs_batched_and_agrees_with_the_in_order_run() -> None:
+    n = 64 * 40
+    rng = np.random.default_rng(9)
+    x, y = rng.uniform(-2, 2, n).astype(np.float32), rng.uniform(-2, 2, n).astype(np.float32)
+    vf = rs.cpp.load(HERE / "saxpy.asc").instantiate("SaxpyVF")
+    results = []
+    for loops in ("auto", "sequential"):
+        ub = rs.UnifiedBuffer()
+        xt, yt, zt = ub.alloc(rs.float32, n), ub.alloc(rs.float32, n), ub.alloc(rs.float32, n)
+        xt.set(x)
+        yt.set(y)
+        zt.set(np.zeros(n, np.float32))
+        with rs.configure(loops=loops):
+            how = rs.explain(vf, zt.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), 0.5, n - 10)
+        assert ("batched (40 iterations)" in how) == (loops == "auto"), how
+        results.append(zt.numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+def test_dependent_scalar_arithmetic_rounds_in_its_type() -> None:
+    mod = rs.cpp.load(HERE / "scale.asc")
+    ub = rs.UnifiedBuffer()
+    out = ub.alloc(rs.float32, 8)
+    out.set(np.zeros(8, np.float32))
+    a, b = 0.1, 3.3
+    mod.DependentVF[rs.float32](out.GetPhyAddr(), a, b)
+    f = np.float32
+    assert out.numpy()[0] == (f(a) + f(b)) * f(b)
+    assert out.numpy()[1] == f(a) / f(b)
+    assert out.numpy()[2] == 9  # 7 + 2.75 = 9.75, truncated
+    iout = ub.alloc(rs.int32, 8)
+    iout.set(np.zeros(8, np.int32))
+    mod.DependentVF[rs.int32](iout.GetPhyAddr(), -7, 2)
+    np.testing.assert_array_equal(iout.numpy()[:3], [-5 * 2, -3, 9])
+
+
+def test_a_register_parameter_taken_by_value_and_written_is_refused(tmp_path: Path) -> None:
+    source = (
+        "__simd_callee__ inline void Twice(AscendC::Reg::RegTensor<float> v, AscendC::Reg::MaskReg& m) {\n"
+        "    AscendC::Reg::Add(v, v, v, m);\n"
+        "}\n"
+        "__simd_callee__ inline void Read(AscendC::Reg::RegTensor<float> v, __ubuf__ float* p, AscendC::Reg::MaskReg& m) {\n"
+        "    AscendC::Reg::StoreAlign(p, v, m);\n"
+        "}\n"
+        "static __simd_vf__ inline void ByValueVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::RegTensor<float> v;\n"
+        "    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();\n"
+        "    AscendC::Reg::LoadAlign(v, p);\n"
+        "    Read(v, p, m);\n"
+        "    Twice(v, m);\n"
+        "}\n"
+    )
+    pattern = r"byvalue\.asc:1: writing the register v, a parameter taken by value .*\(in Twice\)"
+    src = _refused(tmp_path, "byvalue.asc", source, "ByValueVF", pattern)
+    src.write_text(src.read_text().replace("    Twice(v, m);\n", ""))
+    ub = rs.UnifiedBuffer()
+    buf = ub.alloc(rs.float32, 64)
+    buf.set(np.arange(64, dtype=np.float32))
+    rs.cpp.load(src).ByValueVF(buf.GetPhyAddr())  # a register read through a by-value parameter is fine
+    np.testing.assert_array_equal(buf.numpy(), np.arange(64, dtype=np.float32))
+
+
+def test_the_generated_header_parses_clean(tmp_path: Path) -> None:
+    src = tmp_path / "empty.asc"
+    src.write_text("static __simd_vf__ inline void EmptyVF(__ubuf__ float* p) {}\n")
+    mod = rs.cpp.load(src)
+    assert mod.host_diagnostics == []  # errors in the declarations would show here
+    assert mod.vf_names == ["EmptyVF"]
+
+
+def test_many_host_errors_and_an_integer_template_argument(tmp_path: Path) -> None:
+    # more host errors than clang's default limit (20): the parse must still reach the VF
+    host = "".join(f"void host{k}() {{ aclrtNoSuchCall{k}(); }}\n" for k in range(30))
+    src = tmp_path / "maskgen.asc"
+    src.write_text(
+        host + "template <typename T>\n"
+        "static __simd_vf__ inline void MaskGenVF(__ubuf__ uint32_t* dst, __ubuf__ T* src) {\n"
+        "    AscendC::Reg::RegTensor<T> v;\n"
+        "    AscendC::Reg::MaskReg m;\n"
+        "    AscendC::Reg::LoadAlign(v, src);\n"
+        "    AscendC::Reg::MaskGenWithRegTensor<T, 1>(m, v);\n"
+        "    AscendC::Reg::StoreAlign<uint32_t, AscendC::Reg::MaskDist::DIST_NORM>(dst, m);\n"
+        "}\n"
+    )
+    mod = rs.cpp.load(src)
+    assert len(mod.host_diagnostics) >= 30
+
+    @rs.simd_vf
+    def hand_port(dst: rs.UbPtr[rs.uint32], src: rs.UbPtr[rs.uint16]) -> None:
+        v = rs.Reg.RegTensor(rs.uint16)
+        m = rs.Reg.MaskReg()
+        rs.Reg.LoadAlign(v, src)
+        rs.Reg.MaskGenWithRegTensor(m, v, offset=1)
+        rs.Reg.StoreAlign(dst, m, dist=rs.Reg.MaskDist.DIST_NORM)
+
+    values = np.random.default_rng(2).integers(0, 2**16, 128, dtype=np.uint16)
+    outs = []
+    for vf in (mod.MaskGenVF[rs.uint16], hand_port):
+        ub = rs.UnifiedBuffer()
+        s, d = ub.alloc(rs.uint16, 128), ub.alloc(rs.uint32, 8)
+        s.set(values)
+        d.set(np.zeros(8, np.uint32))
+        rs.asc_vf_call(getattr(vf, "vf", vf), d.GetPhyAddr(), s.GetPhyAddr())
+        outs.append(d.numpy())
+    np.testing.assert_array_equal(outs[0], outs[1])
+    assert outs[0].any()
