@@ -107,6 +107,7 @@ from regsim._src.ops.reduce import (
     ReduceSumWithDataBlock,
 )
 from regsim._src.ops.sync import ClearSpr, LocalMemBar
+from regsim._src.ops.transcendental import Div, Exp, Sqrt
 from regsim._src.registers import (
     AddrReg,
     MaskReg,
@@ -171,9 +172,11 @@ __all__ = [
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "DeInterleave",
+    "Div",
     "DivAlgo",
     "DivSpecificMode",
     "Duplicate",
+    "Exp",
     "ExpAlgo",
     "ExpSpecificMode",
     "FusedAbsSub",
@@ -265,6 +268,7 @@ __all__ = [
     "ShiftLefts",
     "ShiftRight",
     "ShiftRights",
+    "Sqrt",
     "SqrtAlgo",
     "SqrtSpecificMode",
     "Squeeze",
