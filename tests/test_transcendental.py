@@ -1,6 +1,7 @@
-"""Div, Sqrt and Exp (the Ascend C `Div`, `Sqrt` and `Exp` pages) on half and float32, every mode form
-(ZEROING, the *SpecificMode structs with each algorithm the dtype accepts) against the oracles:
-Sqrt and Exp over all 65 536 half inputs, float32 and Div by Hypothesis and special values, ZEROING on
+"""Div, Sqrt, Exp, Ln, Log, Log2 and Log10 (the Ascend C pages of those names) on half and float32, every
+mode form (ZEROING, the *SpecificMode structs with each algorithm the dtype accepts) against the oracles:
+the unary ops over all 65 536 half inputs (Exp and the logarithms within 1 ulp of float64 references),
+float32 and Div by Hypothesis and special values, ZEROING on
 dirty destinations, the pages' Subnormal tables, refused modes changing nothing."""
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ ALGOS = {
     ("Exp", "half"): ["INTRINSIC", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_1ULP_FTZ_FALSE"],
     ("Exp", "float32"): ["INTRINSIC", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_1ULP_FTZ_FALSE"],
 }
+LOGS = {"Ln": math.e, "Log": math.e, "Log2": 2, "Log10": 10}
+for _op in LOGS:
+    for _name in ("half", "float32"):
+        ALGOS[(_op, _name)] = ["INTRINSIC", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_1ULP_FTZ_FALSE"]
 TYPES = {"half": rs.half, "float32": rs.float32}
 SPECIALS = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 2.0, 0.5, 3.0, 65504.0, -65504.0, 6.0e-8, -6.0e-8, 1e-40, -1e-40]
 SPECIALS += [3.4028234663852886e38, 1.1754943508222875e-38, 1.401298464324817e-45, -2.5, 88.7, -103.9, 11.1, -17.5]
@@ -55,13 +60,17 @@ def _mode(op: str, algo: str | None):
         return Z
     enum = getattr(Reg, f"{op}Algo")[algo]
     struct = getattr(Reg, f"{op}SpecificMode")
-    return struct(Z, enum) if op == "Exp" else struct(Z, algo != "INTRINSIC", enum)
+    return struct(Z, algo != "INTRINSIC", enum) if op in ("Div", "Sqrt") else struct(Z, enum)
 
 
 OPS = {
     "Div": Reg.Div,
     "Sqrt": Reg.Sqrt,
     "Exp": Reg.Exp,
+    "Ln": Reg.Ln,
+    "Log": Reg.Log,
+    "Log2": Reg.Log2,
+    "Log10": Reg.Log10,
 }
 
 
@@ -97,6 +106,21 @@ def _check_exp(got: np.ndarray, xs: np.ndarray, name: str, algo: str | None) -> 
     assert not bad, "\n".join(bad[:8])
 
 
+def _check_log(op: str, got: np.ndarray, xs: np.ndarray, name: str, algo: str | None) -> None:
+    """Within 1 ulp of log(x) (the Ln / Log / Log2 / Log10 pages' bound) of the input the algorithm
+    computes with (flushed subnormals are zeros: -inf); infinities, NaN and zeros exact."""
+    bad = []
+    for i, (g, x) in enumerate(zip(got.tolist(), xs.tolist(), strict=True)):
+        ref = O.log_reference(LOGS[op], O.flushed_input(name, x, algo or "INTRINSIC"))
+        if math.isnan(ref) or math.isinf(ref) or ref == 0:
+            ok = (math.isnan(g) and math.isnan(ref)) or (g == ref and math.copysign(1, g) == math.copysign(1, ref))
+        else:
+            ok = O.ulp_distance(g, ref, name) <= 1.0
+        if not ok:
+            bad.append(f"lane {i}: {op}({x!r}) = {g!r}, reference {ref!r}")
+    assert not bad, "\n".join(bad[:8])
+
+
 # --- all half inputs ---------------------------------------------------------------------------
 ALL_HALF = np.arange(65536, dtype=np.uint16).view(np.float16)
 
@@ -114,6 +138,16 @@ def test_exp_every_half(algo):
     full = Reg.MaskReg.from_lanes(rs.half, np.ones(128, bool))
     got = np.concatenate([_apply("Exp", rs.half, [Reg.RegTensor.from_numpy(c)], full, algo) for c in ALL_HALF.reshape(-1, 128)])
     _check_exp(got, ALL_HALF, "half", algo)
+
+
+LOG_CASES = [(op, algo) for op in LOGS for algo in [None, *ALGOS[(op, "half")]]]
+
+
+@pytest.mark.parametrize(("op", "algo"), LOG_CASES, ids=[f"{o}-{a}" for o, a in LOG_CASES])
+def test_logs_every_half(op, algo):
+    full = Reg.MaskReg.from_lanes(rs.half, np.ones(128, bool))
+    got = np.concatenate([_apply(op, rs.half, [Reg.RegTensor.from_numpy(c)], full, algo) for c in ALL_HALF.reshape(-1, 128)])
+    _check_log(op, got, ALL_HALF, "half", algo)
 
 
 # --- Hypothesis, with special values and dirty destinations -----------------------------------------
@@ -141,6 +175,9 @@ def test_matches_oracle_zeroing_dirty_destination(op, name, algo, data):
     assert not np.any(got.view(f"u{dtype.np_dtype.itemsize}")[~active]), "ZEROING: inactive lanes not 0"
     if op == "Exp":
         _check_exp(got[active], srcs[0][active], name, algo)
+        return
+    if op in LOGS:
+        _check_log(op, got[active], srcs[0][active], name, algo)
         return
     want = np.array(
         [_oracle(op, name, algo, *map(float, xs)) if a else 0.0 for a, *xs in zip(active, *srcs, strict=True)], dtype.np_dtype
@@ -258,6 +295,12 @@ BOUNDARY = [
     ("Div", "half", (-M, -M), 1.0, 1.0),
     ("Div", "half", (-M, M), -1.0, -1.0),
     ("Div", "half", (-M, 0.0), -math.inf, -M),
+    ("Ln", "half", (-M,), math.nan, 0.0),
+    ("Ln", "half", (-0.0,), -math.inf, -M),
+    ("Ln", "half", (math.inf,), math.inf, M),
+    ("Ln", "half", (-math.inf,), math.nan, 0.0),
+    ("Ln", "float32", (0.0,), -math.inf, -math.inf),
+    ("Ln", "float32", (-math.inf,), math.nan, math.nan),
 ]
 
 

@@ -107,7 +107,7 @@ from regsim._src.ops.reduce import (
     ReduceSumWithDataBlock,
 )
 from regsim._src.ops.sync import ClearSpr, LocalMemBar
-from regsim._src.ops.transcendental import Div, Exp, Sqrt
+from regsim._src.ops.transcendental import Div, Exp, Ln, Log, Log2, Log10, Sqrt
 from regsim._src.registers import (
     AddrReg,
     MaskReg,
@@ -192,6 +192,7 @@ __all__ = [
     "IndexOrder",
     "Interleave",
     "LeakyRelu",
+    "Ln",
     "LnAlgo",
     "LnSpecificMode",
     "Load",
@@ -200,8 +201,11 @@ __all__ = [
     "LoadUnAlign",
     "LoadUnAlignPre",
     "LocalMemBar",
+    "Log",
+    "Log2",
     "Log2Algo",
     "Log2SpecificMode",
+    "Log10",
     "Log10Algo",
     "Log10SpecificMode",
     "LogAlgo",

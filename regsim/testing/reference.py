@@ -1589,8 +1589,33 @@ def exp_special_oracle(name: str, a: float, algo: str = "INTRINSIC") -> Any:
     return None
 
 
+def flushed_input(name: str, a: float, algo: str = "INTRINSIC") -> float:
+    """The input an algorithm computes with: a subnormal is a zero of its sign unless it keeps subnormals."""
+    return _daz(a, name, algo not in KEEPS_SUBNORMALS)
+
+
+def log_reference(base: float, x: float) -> float:
+    """log_base(x) in float64 (math.log / log2 / log10: under 1 ulp of float64); log(±0) = -inf,
+    log(x < 0) and log(-inf) NaN, log(+inf) = +inf (the boundary-value appendix's table 2)."""
+    if math.isnan(x) or x < 0:
+        return math.nan
+    if x == 0:
+        return -math.inf
+    if math.isinf(x):
+        return math.inf
+    return math.log2(x) if base == 2 else math.log10(x) if base == 10 else math.log(x)
+
+
 ORACLES.update(
     {
+        "Ln": log_reference,
+        "Ln/specific": log_reference,
+        "Log": log_reference,
+        "Log/specific": log_reference,
+        "Log2": log_reference,
+        "Log2/specific": log_reference,
+        "Log10": log_reference,
+        "Log10/specific": log_reference,
         "Div": div_oracle,
         "Div/specific": div_oracle,
         "Sqrt": sqrt_oracle,

@@ -1,5 +1,5 @@
-"""Division, square root and exponential (the "基础算术" pages Div, Sqrt and Exp of the Reg API)
-on half and float32.
+"""Division, square root, exponential and logarithms (the "基础算术" pages Div, Sqrt, Exp, Ln, Log,
+Log2 and Log10 of the Reg API) on half and float32.
 
 `mode=` takes a MaskMergeMode (ZEROING only: the pages say "MERGING模式当前不支持") or the op's
 `*SpecificMode` struct {mrgMode, [precisionMode,] algo}: the two forms are two specs, told apart by
@@ -16,7 +16,23 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.ctrl import LAUNCH_CTRL
-from regsim._src.enums import DivAlgo, DivSpecificMode, ExpAlgo, ExpSpecificMode, MaskMergeMode, SqrtAlgo, SqrtSpecificMode
+from regsim._src.enums import (
+    DivAlgo,
+    DivSpecificMode,
+    ExpAlgo,
+    ExpSpecificMode,
+    LnAlgo,
+    LnSpecificMode,
+    Log2Algo,
+    Log2SpecificMode,
+    Log10Algo,
+    Log10SpecificMode,
+    LogAlgo,
+    LogSpecificMode,
+    MaskMergeMode,
+    SqrtAlgo,
+    SqrtSpecificMode,
+)
 from regsim._src.executors import Elementwise, ElementwiseSpecific
 from regsim._src.ops.arith import saturate_half
 from regsim._src.ops.convert import struct_param
@@ -36,6 +52,10 @@ KEEP_SUBNORMALS: Final = frozenset(
         DivAlgo.PRECISION_0ULP_FTZ_FALSE,
         DivAlgo.PRECISION_1ULP_FTZ_FALSE,
         ExpAlgo.PRECISION_1ULP_FTZ_FALSE,
+        LnAlgo.PRECISION_1ULP_FTZ_FALSE,
+        LogAlgo.PRECISION_1ULP_FTZ_FALSE,
+        Log2Algo.PRECISION_1ULP_FTZ_FALSE,
+        Log10Algo.PRECISION_1ULP_FTZ_FALSE,
         SqrtAlgo.FAST_INVERSE,
         SqrtAlgo.PRECISION_0ULP_FTZ_FALSE,
         SqrtAlgo.PRECISION_1ULP_FTZ_FALSE,
@@ -103,6 +123,23 @@ def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -
     return _rounded(np.exp, algo, ctrl, a)
 
 
+def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """ln(a) (Ln, and Log: "该接口与Ln接口功能等价"): float64 log (under 1 ulp of float64) rounded once:
+    within the pages' 1 ulp. ln(±0) = -inf, ln(negative or -inf) = NaN, ln(+inf) = +inf (the boundary
+    table 2); a flushed subnormal input is a zero: -inf."""
+    return _rounded(np.log, algo, ctrl, a)
+
+
+def log2(a: Any, *, algo: Log2Algo = Log2Algo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """log2(a) as `ln` (the Log2 page computes half in float: within 1 ulp either way)."""
+    return _rounded(np.log2, algo, ctrl, a)
+
+
+def log10(a: Any, *, algo: Log10Algo = Log10Algo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """log10(a) as `ln`."""
+    return _rounded(np.log10, algo, ctrl, a)
+
+
 # --- specs ---------------------------------------------------------------------------------------
 def check_specific(api: str, dtype: Any, struct: Any) -> None:
     """A *SpecificMode the dtype accepts: mrgMode ZEROING, an algorithm documented for the dtype."""
@@ -130,6 +167,10 @@ for _name, _lane, _struct, _equation in (
     ("Div", div, DivSpecificMode, "dst[i] = mask[i] ? round(src0[i] / src1[i]) : 0"),
     ("Sqrt", sqrt, SqrtSpecificMode, "dst[i] = mask[i] ? round(sqrt(src[i])) : 0"),
     ("Exp", exp, ExpSpecificMode, "dst[i] = mask[i] ? round(e ** src[i]) : 0"),
+    ("Ln", ln, LnSpecificMode, "dst[i] = mask[i] ? round(ln(src[i])) : 0"),
+    ("Log", ln, LogSpecificMode, "dst[i] = mask[i] ? round(ln(src[i])) : 0"),
+    ("Log2", log2, Log2SpecificMode, "dst[i] = mask[i] ? round(log2(src[i])) : 0"),
+    ("Log10", log10, Log10SpecificMode, "dst[i] = mask[i] ? round(log10(src[i])) : 0"),
 ):
     for _variant, _specific in (("", None), ("specific", _struct)):
         register(
@@ -182,3 +223,39 @@ def Exp(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *
 @face("Exp")
 def Exp(*args: Any, **kwargs: Any) -> None:
     """`Exp<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.ExpSpecificMode."""
+
+
+@overload
+def Ln(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Ln(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: LnSpecificMode) -> None: ...
+@face("Ln")
+def Ln(*args: Any, **kwargs: Any) -> None:
+    """`Ln<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.LnSpecificMode."""
+
+
+@overload
+def Log(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: LogSpecificMode) -> None: ...
+@face("Log")
+def Log(*args: Any, **kwargs: Any) -> None:
+    """`Log<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.LogSpecificMode."""
+
+
+@overload
+def Log2(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log2(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: Log2SpecificMode) -> None: ...
+@face("Log2")
+def Log2(*args: Any, **kwargs: Any) -> None:
+    """`Log2<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.Log2SpecificMode."""
+
+
+@overload
+def Log10(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log10(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: Log10SpecificMode) -> None: ...
+@face("Log10")
+def Log10(*args: Any, **kwargs: Any) -> None:
+    """`Log10<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.Log10SpecificMode."""
