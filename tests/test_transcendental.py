@@ -317,3 +317,51 @@ def test_boundary_value_tables(saturating):
             got = _apply(op, dtype, srcs, full, None)
         want = np.full(n, sat if saturating else inf_nan, dtype.np_dtype)
         O.assert_lanes(got, want, what=f"{op}{xs} {name} saturating={saturating}", nan_type=dtype.np_dtype.type)
+
+
+# --- batched loops: the lane functions over a leading iteration axis ---------------------------------
+@pytest.mark.parametrize(
+    ("op", "algo"), [("Div", "PRECISION_0ULP_FTZ_FALSE"), ("Div", None), ("Sqrt", "FAST_INVERSE"), ("Log2", None)]
+)
+def test_batched_loop_gives_the_bits_of_the_sequential_one(op, algo):
+    from regsim._src.loops import _explaining
+
+    arity = 2 if op == "Div" else 1
+    mode = _mode(op, algo)
+
+    @rs.simd_vf
+    def kernel(dst: rs.UbPtr[rs.float32], a: rs.UbPtr[rs.float32], b: rs.UbPtr[rs.float32], n: rs.Ref[int]) -> None:
+        ra, rb, rd = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32)
+        for i in range(6):
+            m = Reg.UpdateMask(rs.float32, n)
+            Reg.LoadAlign(ra, a + i * 64)
+            Reg.LoadAlign(rb, b + i * 64)
+            OPS[op](rd, *[ra, rb][:arity], m, mode=mode)
+            Reg.StoreAlign(dst + i * 64, rd, m)
+
+    rng = np.random.default_rng(3)
+    specials = np.array(SPECIALS, np.float32)
+    xs = [np.where(rng.random(384) < 0.3, specials[rng.integers(0, len(specials), 384)], rng.standard_normal(384)) for _ in "ab"]
+    results = {}
+    for loops in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer()
+        a, b, dst = ub.alloc(rs.float32, 384), ub.alloc(rs.float32, 384), ub.alloc(rs.float32, 384)
+        a.set(xs[0].astype(np.float32))
+        b.set(xs[1].astype(np.float32))
+        with rs.configure(loops=loops), _explaining() as log:
+            kernel(dst.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), rs.Ref(350))
+        results[loops] = (dst.numpy().tobytes(), [d.how for d in log])
+    assert results["auto"][1] == ["batched"]
+    assert results["auto"][0] == results["sequential"][0]
+    got = np.frombuffer(results["auto"][0], np.float32)[:350]
+    if op != "Log2":
+        want = np.array(
+            [
+                _oracle(op, "float32", algo, *map(float, v))
+                for v in zip(*(x[:350].astype(np.float32) for x in xs[:arity]), strict=True)
+            ],
+            np.float32,
+        )
+        O.assert_lanes(got, want, what=f"{op} batched", nan_type=np.float32)
+    else:
+        _check_log(op, got, xs[0][:350].astype(np.float32), "float32", algo)
