@@ -1437,3 +1437,24 @@ class Convert(Executor):
             src_idx = act_idx = used = i
             out_idx, n_out = r * i + layout, n_dst
         return _Conversion(src_idx, out_idx, act_idx, used, n_out, rnd, sat)
+
+
+# --- transcendental: a *SpecificMode struct as `mode=` (Div, Exp, Sqrt) ------------------------------
+class ElementwiseSpecific(Elementwise):
+    """Elementwise whose `mode` is an Ascend C `*SpecificMode` struct {mrgMode, [precisionMode,] algo}
+    (the Div / Exp / Sqrt pages: `mode` is a MaskMergeMode or such a struct): the merge mode is the
+    struct's `mrgMode`, the lane function gets `algo=` and `ctrl=`. `check(api, dtype, struct)` raises for a
+    struct the dtype does not accept, when the call's plan is made (before anything is written)."""
+
+    def __init__(self, check: Callable[[str, Any, Any], None]) -> None:
+        super().__init__(ctrl=True)
+        self.check = check
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> _Elementwise:
+        struct = plan.values["mode"]
+        self.check(spec.name, plan.dtype, struct)
+        return attrs.evolve(super().prepare(spec, plan), mode=struct.mrgMode)
+
+    def lane(self, plan: Plan) -> Callable[..., Any]:
+        assert plan.spec.lane is not None
+        return functools.partial(plan.spec.lane, algo=plan.values["mode"].algo)

@@ -107,6 +107,7 @@ from regsim._src.ops.reduce import (
     ReduceSumWithDataBlock,
 )
 from regsim._src.ops.sync import ClearSpr, LocalMemBar
+from regsim._src.ops.transcendental import Div, Exp, Ln, Log, Log2, Log10, Sqrt
 from regsim._src.registers import (
     AddrReg,
     MaskReg,
@@ -171,9 +172,11 @@ __all__ = [
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "DeInterleave",
+    "Div",
     "DivAlgo",
     "DivSpecificMode",
     "Duplicate",
+    "Exp",
     "ExpAlgo",
     "ExpSpecificMode",
     "FusedAbsSub",
@@ -189,6 +192,7 @@ __all__ = [
     "IndexOrder",
     "Interleave",
     "LeakyRelu",
+    "Ln",
     "LnAlgo",
     "LnSpecificMode",
     "Load",
@@ -197,8 +201,11 @@ __all__ = [
     "LoadUnAlign",
     "LoadUnAlignPre",
     "LocalMemBar",
+    "Log",
+    "Log2",
     "Log2Algo",
     "Log2SpecificMode",
+    "Log10",
     "Log10Algo",
     "Log10SpecificMode",
     "LogAlgo",
@@ -265,6 +272,7 @@ __all__ = [
     "ShiftLefts",
     "ShiftRight",
     "ShiftRights",
+    "Sqrt",
     "SqrtAlgo",
     "SqrtSpecificMode",
     "Squeeze",

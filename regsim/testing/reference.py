@@ -1499,3 +1499,128 @@ ORACLES: dict[str, Callable[..., Any]] = {
     "Cast": cast_value,
     "Truncate": truncate_value,
 }
+
+
+# --- Div, Sqrt, Exp (the Div, Sqrt and Exp pages) ---------------------------------------------------------
+#: the algorithms that keep subnormals (by name; every other one flushes them, the pages' "配置Subnormal模式")
+KEEPS_SUBNORMALS = frozenset({"PRECISION_0ULP_FTZ_FALSE", "PRECISION_1ULP_FTZ_FALSE", "FAST_INVERSE"})
+
+
+def _daz(x: float, name: str, ftz: bool) -> float:
+    """x, or a zero of its sign when flushing and x is subnormal."""
+    _, emin, _ = FORMAT[name]
+    if ftz and x != 0 and math.isfinite(x) and abs(x) < 2.0**emin:
+        return math.copysign(0.0, x)
+    return x
+
+
+def _finish(r: float, negative: bool, name: str, ftz: bool) -> Any:
+    """A rounded magnitude with its sign, flushed when subnormal and flushing."""
+    return FLOATS[name](_daz(-r if negative else r, name, ftz))
+
+
+def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
+    """a / b rounded once from the exact rational quotient; IEEE 754 special cases; FTZ of inputs
+    and result unless the algorithm keeps subnormals."""
+    ftz = algo not in KEEPS_SUBNORMALS
+    a, b = _daz(a, name, ftz), _daz(b, name, ftz)
+    negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
+    if math.isnan(a) or math.isnan(b) or (a == 0 and b == 0) or (math.isinf(a) and math.isinf(b)):
+        return FLOATS[name](math.nan)
+    if math.isinf(a) or b == 0:
+        return FLOATS[name](-math.inf if negative else math.inf)
+    if math.isinf(b) or a == 0:
+        return FLOATS[name](-0.0 if negative else 0.0)
+    return _finish(round_exact(abs(Fraction(a) / Fraction(b)), name), negative, name, ftz)
+
+
+def sqrt_oracle(name: str, a: float, algo: str = "INTRINSIC") -> Any:
+    """sqrt(a) rounded once: the exact root's integer part at 2**-300 resolution plus a sticky
+    2**-302 when inexact (an irrational root has no tie, so this rounds as the root does)."""
+    ftz = algo not in KEEPS_SUBNORMALS
+    a = _daz(a, name, ftz)
+    if math.isnan(a) or a < 0:
+        return FLOATS[name](math.nan)
+    if a == 0 or math.isinf(a):
+        return FLOATS[name](a)
+    scale = 300
+    q = Fraction(a) * Fraction(4) ** scale
+    n, d = q.numerator, q.denominator
+    root = math.isqrt(n * d)  # sqrt(n/d) = sqrt(n*d)/d
+    exact = Fraction(root, d)
+    if root * root != n * d:
+        exact += Fraction(1, 4 * d)  # sticky: strictly between root/d and (root+1)/d
+    r = round_exact(exact / Fraction(2) ** scale, name)
+    return _finish(r, False, name, ftz)
+
+
+def exp_reference(x: float) -> float:
+    """e**x in float64 (math.exp: error under 1 ulp of float64), the reference Exp is measured against."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def ulp_distance(got: float, want: float, name: str) -> float:
+    """|got - want| in units of the last place of `name` at `want` (subnormal spacing below the
+    normal range; infinities as ±2**(emax+1)); 0 when both are NaN, inf when only one is."""
+    if math.isnan(got) or math.isnan(want):
+        return 0.0 if math.isnan(got) and math.isnan(want) else math.inf
+    if got == want:
+        return 0.0
+    p, emin, emax = FORMAT[name]
+    beyond = 2.0 ** (emax + 1)  # an infinity counts as the value one ulp past the largest finite one
+    got, want = (math.copysign(min(abs(v), beyond), v) for v in (got, want))
+    e = max(math.frexp(want)[1] - 1 if want else emin, emin)
+    return abs(got - want) / 2.0 ** (e - p + 1)
+
+
+def exp_special_oracle(name: str, a: float, algo: str = "INTRINSIC") -> Any:
+    """Exp's exact cases: NaN → NaN, +inf → +inf, -inf → +0, ±0 (and, flushing, subnormals) → 1;
+    None for other inputs (measured in ulps against `exp_reference`)."""
+    a = _daz(a, name, algo not in KEEPS_SUBNORMALS)
+    if math.isnan(a):
+        return FLOATS[name](math.nan)
+    if math.isinf(a):
+        return FLOATS[name](math.inf if a > 0 else 0.0)
+    if a == 0:
+        return FLOATS[name](1.0)
+    return None
+
+
+def flushed_input(name: str, a: float, algo: str = "INTRINSIC") -> float:
+    """The input an algorithm computes with: a subnormal is a zero of its sign unless it keeps subnormals."""
+    return _daz(a, name, algo not in KEEPS_SUBNORMALS)
+
+
+def log_reference(base: float, x: float) -> float:
+    """log_base(x) in float64 (math.log / log2 / log10: under 1 ulp of float64); log(±0) = -inf,
+    log(x < 0) and log(-inf) NaN, log(+inf) = +inf (the boundary-value appendix's table 2)."""
+    if math.isnan(x) or x < 0:
+        return math.nan
+    if x == 0:
+        return -math.inf
+    if math.isinf(x):
+        return math.inf
+    return math.log2(x) if base == 2 else math.log10(x) if base == 10 else math.log(x)
+
+
+ORACLES.update(
+    {
+        "Ln": log_reference,
+        "Ln/specific": log_reference,
+        "Log": log_reference,
+        "Log/specific": log_reference,
+        "Log2": log_reference,
+        "Log2/specific": log_reference,
+        "Log10": log_reference,
+        "Log10/specific": log_reference,
+        "Div": div_oracle,
+        "Div/specific": div_oracle,
+        "Sqrt": sqrt_oracle,
+        "Sqrt/specific": sqrt_oracle,
+        "Exp": exp_reference,
+        "Exp/specific": exp_reference,
+    }
+)

@@ -1,0 +1,261 @@
+"""Division, square root, exponential and logarithms (the "基础算术" pages Div, Sqrt, Exp, Ln, Log,
+Log2 and Log10 of the Reg API) on half and float32.
+
+`mode=` takes a MaskMergeMode (ZEROING only: the pages say "MERGING模式当前不支持") or the op's
+`*SpecificMode` struct {mrgMode, [precisionMode,] algo}: the two forms are two specs, told apart by
+the keyword's kind. The algorithm decides only whether subnormals are flushed ("配置Subnormal模式"):
+regsim computes every algorithm as the correctly rounded result, which meets each documented bound
+(0 or 1 ulp) — docs/semantics-decisions.md §40.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal, TypeVar, overload
+
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src.ctrl import LAUNCH_CTRL
+from regsim._src.enums import (
+    DivAlgo,
+    DivSpecificMode,
+    ExpAlgo,
+    ExpSpecificMode,
+    LnAlgo,
+    LnSpecificMode,
+    Log2Algo,
+    Log2SpecificMode,
+    Log10Algo,
+    Log10SpecificMode,
+    LogAlgo,
+    LogSpecificMode,
+    MaskMergeMode,
+    SqrtAlgo,
+    SqrtSpecificMode,
+)
+from regsim._src.executors import Elementwise, ElementwiseSpecific
+from regsim._src.ops.arith import saturate_half
+from regsim._src.ops.convert import struct_param
+from regsim._src.registers import MaskReg, RegTensor
+from regsim._src.spec import DOC, Batching, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim.errors import UnsupportedError, message
+
+ZEROING = MaskMergeMode.ZEROING
+FloatT = TypeVar("FloatT", dt.half, dt.float32)
+FLOATS: Final = frozenset(FloatT.__constraints__)
+ZeroingOnly = Literal[MaskMergeMode.ZEROING]
+
+#: the algorithms that keep subnormals; every other one flushes them (the pages' "配置Subnormal模式":
+#: "只有将algo设置为…FTZ_FALSE时…才会保留并正确输出Subnormal结果；其他模式下Subnormal均被FTZ")
+KEEP_SUBNORMALS: Final = frozenset(
+    {
+        DivAlgo.PRECISION_0ULP_FTZ_FALSE,
+        DivAlgo.PRECISION_1ULP_FTZ_FALSE,
+        ExpAlgo.PRECISION_1ULP_FTZ_FALSE,
+        LnAlgo.PRECISION_1ULP_FTZ_FALSE,
+        LogAlgo.PRECISION_1ULP_FTZ_FALSE,
+        Log2Algo.PRECISION_1ULP_FTZ_FALSE,
+        Log10Algo.PRECISION_1ULP_FTZ_FALSE,
+        SqrtAlgo.FAST_INVERSE,
+        SqrtAlgo.PRECISION_0ULP_FTZ_FALSE,
+        SqrtAlgo.PRECISION_1ULP_FTZ_FALSE,
+    }
+)
+#: per algorithm, the dtypes (of half and float32) it accepts (the Div page's "数据类型"; the Sqrt page:
+#: FAST_INVERSE / PRECISION_0ULP_FTZ_FALSE "仅支持float数据类型"; Exp: all algorithms on half and float)
+_FLOAT_ONLY: Final = frozenset({dt.float32})
+ALGO_DTYPES: Final[dict[Any, frozenset[type[dt.DType]]]] = {
+    DivAlgo.DIFF_COMPENSATION: _FLOAT_ONLY,
+    DivAlgo.PRECISION_0ULP_FTZ_TRUE: _FLOAT_ONLY,
+    DivAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
+    SqrtAlgo.FAST_INVERSE: _FLOAT_ONLY,
+    SqrtAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
+}
+
+_UINT = {2: np.uint16, 4: np.uint32}
+_FIELDS = {2: (0x7C00, 0x8000), 4: (0x7F800000, 0x80000000)}  # exponent field, sign bit
+#: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
+_NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
+
+
+# --- lane semantics ------------------------------------------------------------------------------
+def flush(x: Any) -> Any:
+    """Subnormals → zero of the same sign (FTZ, the pages' "当结果为Subnormal时，将其直接清零"; the Div
+    page's table shows inputs flushed too: 1 / -5.0e-39 → -inf, 1.9e-39 / 7.7e-39 → NaN)."""
+    size = x.dtype.itemsize
+    exponent, sign = _FIELDS[size]
+    bits = x.view(_UINT[size])
+    subnormal = (bits & _UINT[size](exponent)) == 0
+    return np.where(subnormal, bits & _UINT[size](sign), bits).astype(_UINT[size]).view(x.dtype)
+
+
+def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any) -> Any:
+    """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
+    keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
+    results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式")."""
+    ftz = algo not in KEEP_SUBNORMALS
+    args = [(flush(x) if ftz else x).astype(np.float64) for x in xs]
+    with np.errstate(all="ignore"):
+        out = f(*args).astype(xs[0].dtype)
+    out = flush(out) if ftz else out
+    return saturate_half(np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out), ctrl)
+
+
+def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """a / b correctly rounded. Single rounding: the float64 quotient of two p-bit significands
+    (p = 24, 11) rounded to 53 bits, then to p bits, equals the quotient rounded once to p bits,
+    since 53 >= 2p + 2 (Figueroa, "When is double rounding innocuous?", 1995: holds for +, -, ×, ÷
+    and sqrt; float64's range holds every half/float32 quotient, its subnormals not reached, so the
+    first rounding is a 53-bit one; a subnormal target has fewer than p bits, which the bound still
+    covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
+    return _rounded(np.divide, algo, ctrl, a, b)
+
+
+def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """sqrt(a) correctly rounded (the argument of `div`); sqrt(-0) = -0 and sqrt(negative) = NaN
+    (the Sqrt page's "约束说明"); sqrt(+inf) = +inf."""
+    return _rounded(np.sqrt, algo, ctrl, a)
+
+
+def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """e**a: float64 exp (error below 1 ulp of float64) rounded once to the type: within 1 ulp of
+    the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN."""
+    return _rounded(np.exp, algo, ctrl, a)
+
+
+def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """ln(a) (Ln, and Log: "该接口与Ln接口功能等价"): float64 log (under 1 ulp of float64) rounded once:
+    within the pages' 1 ulp. ln(±0) = -inf, ln(negative or -inf) = NaN, ln(+inf) = +inf (the boundary
+    table 2); a flushed subnormal input is a zero: -inf."""
+    return _rounded(np.log, algo, ctrl, a)
+
+
+def log2(a: Any, *, algo: Log2Algo = Log2Algo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """log2(a) as `ln` (the Log2 page computes half in float: within 1 ulp either way)."""
+    return _rounded(np.log2, algo, ctrl, a)
+
+
+def log10(a: Any, *, algo: Log10Algo = Log10Algo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """log10(a) as `ln`."""
+    return _rounded(np.log10, algo, ctrl, a)
+
+
+# --- specs ---------------------------------------------------------------------------------------
+def check_specific(api: str, dtype: Any, struct: Any) -> None:
+    """A *SpecificMode the dtype accepts: mrgMode ZEROING, an algorithm documented for the dtype."""
+    if struct.mrgMode is not ZEROING:
+        raise UnsupportedError(message(api, "mode.mrgMode", struct.mrgMode.name, "ZEROING (MERGING模式当前不支持)"))
+    accepted = ALGO_DTYPES.get(struct.algo, FLOATS)
+    if dtype not in accepted:
+        raise UnsupportedError(
+            message(api, "mode.algo", f"{struct.algo.name} on {dtype.name}", f"{dt.names(accepted)} with this algorithm")
+        )
+
+
+def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
+    sources = ("src_reg0", "src_reg1") if binary else ("src_reg",)
+    return (
+        reg("dst_reg", Role.OUT, OneOf(FLOATS)),
+        *(reg(name, dtypes=SameAs("dst_reg")) for name in sources),
+        pred(),
+        struct_param("mode", specific, specific()) if specific else enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+    )
+
+
+_ARITH = DOC + "基础算术/"
+for _name, _lane, _struct, _equation in (
+    ("Div", div, DivSpecificMode, "dst[i] = mask[i] ? round(src0[i] / src1[i]) : 0"),
+    ("Sqrt", sqrt, SqrtSpecificMode, "dst[i] = mask[i] ? round(sqrt(src[i])) : 0"),
+    ("Exp", exp, ExpSpecificMode, "dst[i] = mask[i] ? round(e ** src[i]) : 0"),
+    ("Ln", ln, LnSpecificMode, "dst[i] = mask[i] ? round(ln(src[i])) : 0"),
+    ("Log", ln, LogSpecificMode, "dst[i] = mask[i] ? round(ln(src[i])) : 0"),
+    ("Log2", log2, Log2SpecificMode, "dst[i] = mask[i] ? round(log2(src[i])) : 0"),
+    ("Log10", log10, Log10SpecificMode, "dst[i] = mask[i] ? round(log10(src[i])) : 0"),
+):
+    for _variant, _specific in (("", None), ("specific", _struct)):
+        register(
+            OpSpec(
+                _name,
+                _variant,
+                "transcendental",
+                _operands(_name == "Div", _specific),
+                ElementwiseSpecific(check_specific) if _specific else Elementwise(ctrl=True),
+                _equation + ("   (mode: a Reg." + _struct.__name__ + ")" if _specific else ""),
+                _ARITH + _name + ".md",
+                Batching.ELEMENTWISE,
+                lane=_lane,
+            )
+        )
+
+
+# --- typed faces ---------------------------------------------------------------------------------
+@overload
+def Div(
+    dst_reg: RegTensor[FloatT],
+    src_reg0: RegTensor[FloatT],
+    src_reg1: RegTensor[FloatT],
+    mask: MaskReg,
+    *,
+    mode: ZeroingOnly = ...,
+) -> None: ...
+@overload
+def Div(
+    dst_reg: RegTensor[FloatT], src_reg0: RegTensor[FloatT], src_reg1: RegTensor[FloatT], mask: MaskReg, *, mode: DivSpecificMode
+) -> None: ...
+@face("Div")
+def Div(*args: Any, **kwargs: Any) -> None:
+    """`Div<T, mode>(dstReg, srcReg0, srcReg1, mask)`: mode is ZEROING or a Reg.DivSpecificMode."""
+
+
+@overload
+def Sqrt(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Sqrt(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: SqrtSpecificMode) -> None: ...
+@face("Sqrt")
+def Sqrt(*args: Any, **kwargs: Any) -> None:
+    """`Sqrt<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.SqrtSpecificMode."""
+
+
+@overload
+def Exp(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Exp(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ExpSpecificMode) -> None: ...
+@face("Exp")
+def Exp(*args: Any, **kwargs: Any) -> None:
+    """`Exp<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.ExpSpecificMode."""
+
+
+@overload
+def Ln(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Ln(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: LnSpecificMode) -> None: ...
+@face("Ln")
+def Ln(*args: Any, **kwargs: Any) -> None:
+    """`Ln<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.LnSpecificMode."""
+
+
+@overload
+def Log(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: LogSpecificMode) -> None: ...
+@face("Log")
+def Log(*args: Any, **kwargs: Any) -> None:
+    """`Log<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.LogSpecificMode."""
+
+
+@overload
+def Log2(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log2(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: Log2SpecificMode) -> None: ...
+@face("Log2")
+def Log2(*args: Any, **kwargs: Any) -> None:
+    """`Log2<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.Log2SpecificMode."""
+
+
+@overload
+def Log10(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: ZeroingOnly = ...) -> None: ...
+@overload
+def Log10(dst_reg: RegTensor[FloatT], src_reg: RegTensor[FloatT], mask: MaskReg, *, mode: Log10SpecificMode) -> None: ...
+@face("Log10")
+def Log10(*args: Any, **kwargs: Any) -> None:
+    """`Log10<T, mode>(dstReg, srcReg, mask)`: mode is ZEROING or a Reg.Log10SpecificMode."""
