@@ -481,11 +481,13 @@ class _Lowerer:
         positional: list[str] = []
         keywords: dict[str, str] = {}
         tvals = [self.targ(t) for t in targs]
+        # the element type T: the first type argument (Reduce<ReduceType::MAX, T> puts its enum first)
+        first_type = next((i for i, v in enumerate(tvals) if dt.is_dtype(v)), None)
         if has_t:
-            if not tvals:
+            if first_type is None:
                 raise self.fail(n, f"{name} without its element type template argument")
-            positional.append(self.pyvalue(tvals[0]))
-        rest = tvals[1:] if leading_t(specs[0]) else tvals
+            positional.append(self.pyvalue(tvals[first_type]))
+        rest = [v for i, v in enumerate(tvals) if i != first_type or not leading_t(specs[0])]
         for v in rest:
             okw = None
             for s in specs:

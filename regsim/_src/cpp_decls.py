@@ -163,9 +163,12 @@ def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
     has_t = any(o.kind is Kind.DTYPE and o.name == "T" for o in spec.operands)
+    templates = list(spec.templates)
+    if templates and templates[0].kind is Kind.ENUM and templates[0].enum is enums.ReduceType:
+        tparams.append(_template_param(templates.pop(0)))  # the Reduce headers: `ReduceType type` before T
     if leading_t(spec):
         tparams.append("typename T" if has_t else "typename T = DefaultType")
-    tparams += [_template_param(o) for o in spec.templates]
+    tparams += [_template_param(o) for o in templates]
     params: list[str] = []
     ret = "void"
     post = any(o.name == "post_mode" for o in spec.templates)
