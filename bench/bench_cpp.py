@@ -1,0 +1,131 @@
+"""A C++ VF run by regsim.cpp against its hand port: the time ratio (the issue asks for at most 3x).
+
+For each example port with a C++ twin (regsim.testing.cpp_twins; the C++ its docstring quotes, or
+with --devkit the unmodified example file), the port's host code is run once to record the
+arguments of its VF calls; then the Python port's VF and the C++ VF (lowered once, cached) are
+timed on those arguments, alternately, best of --repeat runs each, in this process. The seed
+AddCarryVF (tests/cpp/add_carry.asc against vf_examples/add_carry_vf.py) is also timed on a long
+batched loop. Run: `python bench/bench_cpp.py [--devkit PATH]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import regsim as rs
+from regsim.testing import cpp_twins
+from vf_examples import add_carry_vf
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def best_of(runs: int, f: Callable[[], None]) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def recorded_calls(twin: cpp_twins.Twin) -> list[tuple[Any, ...]]:
+    """The arguments of each call the port's host code makes to its VF."""
+    module = cpp_twins.port(twin)
+    original = getattr(module, twin.attr)
+    calls: list[tuple[Any, ...]] = []
+
+    def body(*args: Any) -> None:
+        calls.append(tuple(a + 0 if isinstance(a, rs.UbPtr) else a for a in args))  # before a post-update moves them
+        original.__regsim_vf_body__(*args)
+
+    class _Rec:
+        __regsim_vf_body__ = staticmethod(body)
+
+    setattr(module, twin.attr, _Rec())
+    try:
+        module.run(0)
+    finally:
+        setattr(module, twin.attr, original)
+    return calls
+
+
+def twin_ratio(twin: cpp_twins.Twin, mod: Any, repeat: int) -> tuple[float, float]:
+    calls = recorded_calls(twin)
+    py = getattr(cpp_twins.port(twin), twin.attr)
+
+    def cpp_vf(args: tuple[Any, ...]) -> Any:
+        targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
+        return mod.instantiate(twin.vf, **targs).vf
+
+    cpp = [cpp_vf(a) for a in calls]  # lowered here, once: not timed
+
+    def run_py() -> None:
+        for a in calls:
+            rs.asc_vf_call(py, *a)
+
+    def run_cpp() -> None:
+        for f, a in zip(cpp, calls, strict=True):
+            rs.asc_vf_call(f, *a)
+
+    tp = tc = float("inf")
+    for _ in range(repeat):
+        tp = min(tp, best_of(1, run_py))
+        tc = min(tc, best_of(1, run_cpp))
+    return tp, tc
+
+
+def add_carry_ratio(count: int, repeat: int) -> tuple[float, float]:
+    mod = rs.cpp.load(HERE / "tests" / "cpp" / "add_carry.asc")
+    cpp = mod.instantiate("AddCarryVF", T=rs.uint32).vf
+    a, b = add_carry_vf.inputs(0, count)
+    size = 64
+    repeats = -(-count // size)
+    ub = rs.UnifiedBuffer()
+    s0, s1 = ub.alloc(rs.uint32, count), ub.alloc(rs.uint32, count)
+    d0, d1 = ub.alloc(rs.uint32, repeats * size), ub.alloc(rs.uint32, repeats * 8)
+    s0.set(a)
+    s1.set(b)
+    args = (d0.GetPhyAddr(), d1.GetPhyAddr(), s0.GetPhyAddr(), s1.GetPhyAddr(), count, repeats, size)
+    tp = tc = float("inf")
+    for _ in range(repeat):
+        tp = min(tp, best_of(1, lambda: rs.asc_vf_call(add_carry_vf.add_vf, *args)))
+        tc = min(tc, best_of(1, lambda: rs.asc_vf_call(cpp, *args)))
+    return tp, tc
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--devkit", type=Path, help="an asc-devkit checkout: time its unmodified example files")
+    ap.add_argument("--repeat", type=int, default=7)
+    a = ap.parse_args()
+    rows: list[tuple[str, float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for twin in cpp_twins.TWINS:
+            if a.devkit is None and not twin.quoted:
+                continue
+            mod = cpp_twins.load_twin(twin, a.devkit, Path(tmp))
+            for loops in ("auto", "sequential"):
+                with rs.configure(loops=loops):  # type: ignore[arg-type]
+                    tp, tc = twin_ratio(twin, mod, a.repeat)
+                rows.append((f"{twin.port}.{twin.attr} [{loops}]", tp, tc))
+    for loops in ("auto", "sequential"):
+        with rs.configure(loops=loops):  # type: ignore[arg-type]
+            tp, tc = add_carry_ratio(12 * 1024, max(3, a.repeat // 2))
+        rows.append((f"add_carry AddCarryVF, 12288 elements [{loops}]", tp, tc))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'VF':{width}}  {'port ms':>9}  {'C++ ms':>9}  ratio")
+    for name, tp, tc in rows:
+        print(f"{name:{width}}  {tp * 1e3:9.3f}  {tc * 1e3:9.3f}  {tc / tp:5.2f}")
+    ratios = np.array([tc / tp for _, tp, tc in rows])
+    print(f"ratio C++ / port: median {np.median(ratios):.2f}, max {ratios.max():.2f} over {len(rows)} runs")
+
+
+if __name__ == "__main__":
+    main()
