@@ -694,6 +694,8 @@ class _Lowerer:
                 raise self.fail(v, f"the constant {name} (its value is not known when the VF is lowered)") from None
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
+        if t.what == "other" and "(lambda at " in v["t"]:
+            raise self.fail(v, f"the lambda {name}")
         if t.what == "other":
             raise self.fail(v, f"a variable of type {v['t']}")
         if not init:

@@ -238,6 +238,7 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ("AscendC::Reg::RegTensor<float> a;\n    AscendC::Reg::RegTensor<float> b;\n    b = a;", "copying the register a"),
         ("int32_t k = 0;\n    goto end;\n    end: k = 1;", "GOTO_STMT"),
+        ("auto twice = [](float x) { return x * 2.0f; };\n    p[0] = twice(1.0f);", "the lambda twice"),
     ],
 )
 def test_constructs_regsim_cannot_run_faithfully_are_refused(tmp_path: Path, body: str, what: str) -> None:
@@ -504,3 +505,25 @@ DEVKIT = os.environ.get("REGSIM_ASC_DEVKIT")
 def test_the_unmodified_example_file_gives_the_ports_bits(twin: cpp_twins.Twin, tmp_path: Path) -> None:
     mod = cpp_twins.load_twin(twin, Path(DEVKIT or "."), tmp_path)
     assert cpp_twins.check(twin, mod) == []
+
+
+def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import subprocess
+
+    import regsim.cpp as cpp
+    from regsim._src import cpp_parse
+
+    src = tmp_path / "k.asc"
+    src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
+    crasher = tmp_path / "crasher.py"
+    crasher.write_text("import os, sys\nsys.stderr.write('Fatal error in libclang\\n')\nos.abort()\n")
+    monkeypatch.setattr(cpp_parse, "__file__", str(crasher))  # the child process dies of SIGABRT
+    with pytest.raises(CppError, match=r"k\.asc: the libclang parse failed: Fatal error in libclang"):
+        rs.cpp.load(src)
+
+    def hang(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        raise subprocess.TimeoutExpired("parse", cpp.PARSE_TIMEOUT)
+
+    monkeypatch.setattr(cpp.subprocess, "run", hang)
+    with pytest.raises(CppError, match=r"k\.asc: the libclang parse took longer than \d+ s and was stopped"):
+        rs.cpp.load(src)

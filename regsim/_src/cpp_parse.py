@@ -253,7 +253,8 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         for name, text in _BUILTIN_HEADERS.items():
             with open(os.path.join(tmp, "builtin", name), "w") as f:
                 f.write(text)
-        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0", *extra_args]
+        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0"]
+        args += ["-D__NPU_ARCH__=3510", *extra_args]  # regsim models the Ascend 950 (arch 3510)
         args += ["-idirafter", os.path.join(tmp, "builtin")]
         with open(path, encoding="utf-8", errors="replace") as f:
             if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
