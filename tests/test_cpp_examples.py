@@ -1,0 +1,96 @@
+"""asc-devkit examples without a Python port, run from their unmodified files against their gen_data.py.
+
+The files are the vendor's: these tests run only with REGSIM_ASC_DEVKIT set to an asc-devkit
+checkout (the repository does not copy them). Each test is the example's host code in a few lines
+(its UB tensors, repeat counts and asc_vf_call) and its gen_data.py reference, seeded by us.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+
+DEVKIT = os.environ.get("REGSIM_ASC_DEVKIT")
+pytestmark = pytest.mark.skipif(not DEVKIT, reason="set REGSIM_ASC_DEVKIT to an asc-devkit checkout")
+RC = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/"
+
+
+def _load(rel: str, scenario: int | None = None) -> rs.cpp.CppModule:
+    args = (f"-DSCENARIO_NUM={scenario}",) if scenario is not None else ()
+    return rs.cpp.load(Path(DEVKIT or ".") / rel, args=args)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cast_half_to_int32_floor_and_float_to_int16_round_saturated(seed: int, loops: str) -> None:
+    rng = np.random.default_rng(seed)
+    # scenario 1: half -> int32, CAST_FLOOR, DIST_UNPACK_B16 loads (64 halves per repeat)
+    x = rng.uniform(-100, 100, 256).astype(np.float16)
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.half, 256), ub.alloc(rs.int32, 256)
+    xt.set(x)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(RC + "cast/cast.asc", 1).CastVFF162S32(xt.GetPhyAddr(), yt.GetPhyAddr(), 4, 64)
+    np.testing.assert_array_equal(yt.numpy(), np.floor(x).astype(np.int32))  # gen_data.py's golden
+    # scenario 2: float -> int16, CAST_ROUND (half away from zero), SAT, DIST_PACK_B32 stores
+    x2 = rng.uniform(-100, 100, 256).astype(np.float32)
+    x2[:4] = [2.5, -2.5, 40000.0, -40000.0]  # (not in gen_data.py) the tie rule and the saturation
+    ub = rs.UnifiedBuffer()
+    xt2, yt2 = ub.alloc(rs.float32, 256), ub.alloc(rs.int16, 256)
+    xt2.set(x2)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(RC + "cast/cast.asc", 2).CastVFF322S16(xt2.GetPhyAddr(), yt2.GetPhyAddr(), 4, 64)
+    x64 = x2.astype(np.float64)
+    want = np.clip(np.sign(x64) * np.floor(np.abs(x64) + 0.5), -32768, 32767).astype(np.int16)
+    np.testing.assert_array_equal(yt2.numpy(), want)
+    golden = np.clip(np.round(x2[4:]), -32768, 32767).astype(np.int16)  # gen_data.py's (no ties drawn)
+    np.testing.assert_array_equal(yt2.numpy()[4:], golden)
+
+
+def _flush(v: np.ndarray) -> np.ndarray:
+    return np.where(np.abs(v) < np.float32(2.0**-126), np.copysign(np.float32(0), v), v).astype(np.float32)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("scenario", [1, 2])
+def test_subnormal_div_keeps_or_flushes_subnormals(scenario: int, loops: str) -> None:
+    x_small = np.array([2.0**-126, 2.0**-125, 2.0**-130, 2.0**-130, 2.0**-140])
+    y_small = np.array([4.0, 2.0**-127, 2.0, 2.0**-20, 2.0**-145])
+    x = np.tile(x_small, 205)[:1024].astype(np.float32)  # gen_data.py's inputs
+    y = np.tile(y_small, 205)[:1024].astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024)
+    xt.set(x)
+    yt.set(y)
+    mod = _load(RC + "subnormal/subnormal.asc", scenario)
+    vf = mod.SubnormalFTZFalseVF if scenario == 1 else mod.SubnormalFTZTrueVF
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf[rs.float32](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 16, 64)
+    if scenario == 1:  # PRECISION_1ULP_FTZ_FALSE: gen_data.py's golden, float64 division rounded once
+        want = (x.astype(np.float64) / y.astype(np.float64)).astype(np.float32)
+    else:  # PRECISION_1ULP_FTZ_TRUE: subnormal inputs and results are zeros (x / 0 = inf)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            want = _flush((_flush(x).astype(np.float64) / _flush(y).astype(np.float64)).astype(np.float32))
+        want[np.isnan(want)] = np.uint32(0x7FFFFFFF).view(np.float32)  # the Div page's NaN (0 / 0 here)
+        assert np.isnan(want).sum() == 1024 // 5
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_the_introduction_add_doubles_its_buffer(loops: str) -> None:
+    single = 256 * 256 // 4  # singleCoreLength: the template argument of AddVF<float, singleCoreLength>
+    ub = rs.UnifiedBuffer()
+    yt = ub.alloc(rs.float32, single)
+    src = np.random.default_rng(3).uniform(-2, 2, single).astype(np.float32)  # gen_data.py: ones
+    yt.set(src)
+    vf = _load("examples/01_simd_cpp_api/00_introduction/04_reg_compute/add/add.asc").AddVF[rs.float32, single]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(yt.GetPhyAddr(), single)
+    np.testing.assert_array_equal(yt.numpy(), src + src)
