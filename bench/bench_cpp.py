@@ -35,10 +35,9 @@ def best_of(runs: int, f: Callable[[], None]) -> float:
     return best
 
 
-def recorded_calls(twin: cpp_twins.Twin) -> list[tuple[Any, ...]]:
-    """The arguments of each call the port's host code makes to its VF."""
-    module = cpp_twins.port(twin)
-    original = getattr(module, twin.attr)
+def recorded_calls(module: Any, attr: str, host: Callable[[], object]) -> list[tuple[Any, ...]]:
+    """The arguments of each call the host code `host` makes to the VF `module.attr`."""
+    original = getattr(module, attr)
     calls: list[tuple[Any, ...]] = []
 
     def body(*args: Any) -> None:
@@ -48,23 +47,16 @@ def recorded_calls(twin: cpp_twins.Twin) -> list[tuple[Any, ...]]:
     class _Rec:
         __regsim_vf_body__ = staticmethod(body)
 
-    setattr(module, twin.attr, _Rec())
+    setattr(module, attr, _Rec())
     try:
-        module.run(0)
+        host()
     finally:
-        setattr(module, twin.attr, original)
+        setattr(module, attr, original)
     return calls
 
 
-def twin_ratio(twin: cpp_twins.Twin, mod: Any, repeat: int) -> tuple[float, float]:
-    calls = recorded_calls(twin)
-    py = getattr(cpp_twins.port(twin), twin.attr)
-
-    def cpp_vf(args: tuple[Any, ...]) -> Any:
-        targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
-        return mod.instantiate(twin.vf, **targs).vf
-
-    cpp = [cpp_vf(a) for a in calls]  # lowered here, once: not timed
+def ratio(py: Any, cpp: list[Any], calls: list[tuple[Any, ...]], repeat: int) -> tuple[float, float]:
+    """The best times of the Python VF and the C++ VFs (one per call) over the recorded calls."""
 
     def run_py() -> None:
         for a in calls:
@@ -81,23 +73,22 @@ def twin_ratio(twin: cpp_twins.Twin, mod: Any, repeat: int) -> tuple[float, floa
     return tp, tc
 
 
+def twin_ratio(twin: cpp_twins.Twin, mod: Any, repeat: int) -> tuple[float, float]:
+    module = cpp_twins.port(twin)
+    calls = recorded_calls(module, twin.attr, lambda: module.run(0))
+
+    def cpp_vf(args: tuple[Any, ...]) -> Any:
+        targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
+        return mod.instantiate(twin.vf, **targs).vf
+
+    return ratio(getattr(module, twin.attr), [cpp_vf(a) for a in calls], calls, repeat)  # lowered before timing
+
+
 def add_carry_ratio(count: int, repeat: int) -> tuple[float, float]:
-    mod = rs.cpp.load(HERE / "tests" / "cpp" / "add_carry.asc")
-    cpp = mod.instantiate("AddCarryVF", T=rs.uint32).vf
-    a, b = add_carry_vf.inputs(0, count)
-    size = 64
-    repeats = -(-count // size)
-    ub = rs.UnifiedBuffer()
-    s0, s1 = ub.alloc(rs.uint32, count), ub.alloc(rs.uint32, count)
-    d0, d1 = ub.alloc(rs.uint32, repeats * size), ub.alloc(rs.uint32, repeats * 8)
-    s0.set(a)
-    s1.set(b)
-    args = (d0.GetPhyAddr(), d1.GetPhyAddr(), s0.GetPhyAddr(), s1.GetPhyAddr(), count, repeats, size)
-    tp = tc = float("inf")
-    for _ in range(repeat):
-        tp = min(tp, best_of(1, lambda: rs.asc_vf_call(add_carry_vf.add_vf, *args)))
-        tc = min(tc, best_of(1, lambda: rs.asc_vf_call(cpp, *args)))
-    return tp, tc
+    """The seed AddCarryVF on a long batched loop (the port's host code, `kernel`, on `count` elements)."""
+    cpp = rs.cpp.load(HERE / "tests" / "cpp" / "add_carry.asc").instantiate("AddCarryVF", T=rs.uint32).vf
+    calls = recorded_calls(add_carry_vf, "add_vf", lambda: add_carry_vf.kernel(*add_carry_vf.inputs(0, count)))
+    return ratio(add_carry_vf.add_vf, [cpp] * len(calls), calls, repeat)
 
 
 def main() -> None:
