@@ -94,3 +94,22 @@ def test_the_introduction_add_doubles_its_buffer(loops: str) -> None:
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         vf(yt.GetPhyAddr(), single)
     np.testing.assert_array_equal(yt.numpy(), src + src)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_the_introduction_gelu_in_the_kernels_order(loops: str) -> None:
+    count = 4096  # singleCoreLength; loopNum = DivCeil(4096, 64)
+    x = np.random.default_rng(5).uniform(-10, 10, count).astype(np.float32)  # gen_data.py's range
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, count), ub.alloc(rs.float32, count)
+    xt.set(x)
+    mod = _load("examples/01_simd_cpp_api/00_introduction/04_reg_compute/gelu/gelu.asc")
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.GeluVfMethod2(xt.GetPhyAddr(), yt.GetPhyAddr(), count, count // 64)
+    f = np.float32
+    cubic = x * x * x * f(-0.071405)  # Mul, Mul, Muls: float32, rounded after each
+    e = (x * f(-1.595769) + cubic).astype(np.float64)  # Muls, Add
+    y = x / (np.exp(e).astype(np.float32) + f(1))  # Exp (correctly rounded), Adds, Div
+    np.testing.assert_array_equal(yt.numpy().view(np.uint32), y.view(np.uint32))
+    golden = x / (1 + np.exp(-1.595769 * x + -0.071405 * x**3))  # gen_data.py
+    np.testing.assert_allclose(yt.numpy(), golden, rtol=1e-4, atol=1e-4)  # the example's tolerance
