@@ -1089,14 +1089,23 @@ def make_arguments(specs: list[str], seed: int) -> tuple[list[Any], list[tuple[s
     return values, tensors
 
 
-def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any, explain: bool = False) -> int:
+def run_cli(
+    path: str,
+    vf: str,
+    template: str,
+    args: list[str],
+    seed: int,
+    out: Any,
+    explain: bool = False,
+    defines: list[str] | None = None,
+) -> int:
     """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it
-    (and, with `explain`, how each of its loops ran)."""
+    (and, with `explain`, how each of its loops ran). `defines` are macros (`SCENARIO_NUM=2`)."""
     import zlib
 
     from regsim._src.loops import explain as explain_loops
 
-    mod = load(path)
+    mod = load(path, args=tuple(f"-D{d}" for d in defines or ()))
     fn = mod.instantiate(vf, **parse_template_args(template))
     values, tensors = make_arguments(args, seed)
     how = explain_loops(fn, *values)
