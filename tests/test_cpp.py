@@ -426,6 +426,7 @@ def test_struct_and_enum_template_arguments_type_traits_and_the_reduce_order(dty
     src = mod.ConstructsVF[dtype].source
     assert "trait=_K" in src or dtype is rs.half  # Cast<int32_t, T, castTrait>: the struct constant
     assert "mode=_K" in src and "type=_E.ReduceType.MAX" in src and "dst=_E.MemType.VEC_LOAD" in src
+    assert f"v_b = Reg.RegTensor(rs.{dtype.name}, trait=Reg.RegTraitNumOne)" in src
 
     @rs.simd_vf
     def hand_port(x: rs.UbPtr[Any], y: rs.UbPtr[Any], out: rs.UbPtr[rs.int32], flags: rs.UbPtr[rs.int32]) -> None:
