@@ -11,6 +11,7 @@ batched loop. Run: `python bench/bench_cpp.py [--devkit PATH]`.
 from __future__ import annotations
 
 import argparse
+import gc
 import tempfile
 import time
 from collections.abc import Callable
@@ -27,11 +28,18 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def best_of(runs: int, f: Callable[[], None]) -> float:
+    """The best time of `runs` runs, the garbage collector off while timing (as timeit does: a
+    collection, some 16 ms here, would land in whichever side's run it happened to fall)."""
     best = float("inf")
     for _ in range(runs):
-        t = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t)
+        gc.collect()
+        gc.disable()
+        try:
+            t = time.perf_counter()
+            f()
+            best = min(best, time.perf_counter() - t)
+        finally:
+            gc.enable()
     return best
 
 
@@ -56,20 +64,17 @@ def recorded_calls(module: Any, attr: str, host: Callable[[], object]) -> list[t
 
 
 def ratio(py: Any, cpp: list[Any], calls: list[tuple[Any, ...]], repeat: int) -> tuple[float, float]:
-    """The best times of the Python VF and the C++ VFs (one per call) over the recorded calls."""
-
-    def run_py() -> None:
-        for a in calls:
-            rs.asc_vf_call(py, *a)
-
-    def run_cpp() -> None:
-        for f, a in zip(cpp, calls, strict=True):
-            rs.asc_vf_call(f, *a)
-
-    tp = tc = float("inf")
-    for _ in range(repeat):
-        tp = min(tp, best_of(1, run_py))
-        tc = min(tc, best_of(1, run_cpp))
+    """The Python VF's and the C++ VFs' times over the recorded calls: each call timed alone, best
+    of `repeat` (alternating sides), and the bests summed, so a preemption of this process by a busy
+    machine's scheduler (some ms) lands in one discarded sample, not in the total."""
+    tp = tc = 0.0
+    for f, a in zip(cpp, calls, strict=True):
+        bp = bc = float("inf")
+        for _ in range(repeat):
+            bp = min(bp, best_of(1, lambda a=a: rs.asc_vf_call(py, *a)))  # type: ignore[misc]
+            bc = min(bc, best_of(1, lambda f=f, a=a: rs.asc_vf_call(f, *a)))  # type: ignore[misc]
+        tp += bp
+        tc += bc
     return tp, tc
 
 
