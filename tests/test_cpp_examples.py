@@ -113,3 +113,43 @@ def test_the_introduction_gelu_in_the_kernels_order(loops: str) -> None:
     np.testing.assert_array_equal(yt.numpy().view(np.uint32), y.view(np.uint32))
     golden = x / (1 + np.exp(-1.595769 * x + -0.071405 * x**3))  # gen_data.py
     np.testing.assert_allclose(yt.numpy(), golden, rtol=1e-4, atol=1e-4)  # the example's tolerance
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_reduce_block_mergemode_and_histogram(loops: str) -> None:
+    rng = np.random.default_rng(6)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        # reduce_block: ReduceDataBlock<SUM> of each 32-byte block, 8 sums per register at its lowest lanes
+        x = rng.uniform(1, 2, 256).astype(np.float32)
+        ub = rs.UnifiedBuffer()
+        xt, yt = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)
+        xt.set(x)
+        yt.set(np.full(256, 7, np.float32))
+        _load(RC + "reduce_block/reduce_block.asc").ReduceDataBlockSumVF[rs.float32](yt.GetPhyAddr(), xt.GetPhyAddr(), 4, 64)
+        y = yt.numpy().reshape(4, 64)
+        np.testing.assert_allclose(y[:, :8].reshape(-1), x.reshape(32, 8).sum(axis=1), rtol=1e-6)  # gen_data.py's golden
+        np.testing.assert_array_equal(y[:, 8:], 0)  # the rest of each register: zeros
+        # mergemode: Max MERGING into a register of 2s (200 lanes of x, the tail keeps 2), then ReduceMax
+        x = rng.uniform(-100, -1, 256).astype(np.float32)
+        ub = rs.UnifiedBuffer()
+        xt, yt = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)
+        xt.set(x)
+        mod = _load(RC + "mergemode/mergemode.asc")
+        mod.MaxMergeModeVF[rs.float32](yt.GetPhyAddr(), xt.GetPhyAddr(), xt.GetPhyAddr(), 200, 64)
+        np.testing.assert_array_equal(yt.numpy(), np.concatenate([x[:200], np.full(56, 2, np.float32)]))
+        mod.ReduceMaxVF[rs.float32](yt.GetPhyAddr(), yt.GetPhyAddr(), 256, 64)
+        got = yt.numpy()[:8]
+        assert got[0] == 2 and not got[2:].any()  # gen_data.py's golden: [2, 0, ..., 0]
+        # lane 1: Reduce<MAX> writes the index of the extreme there (decisions: Reduce), and the loop's
+        # Max keeps the largest index bits seen (an index as raw float bits, a subnormal: within the
+        # example's tolerance of the golden's 0)
+        first_max = [int(np.argmax(x[k : k + 64])) for k in (0, 64, 128)] + [200 - 192]  # the 4th register: its first 2
+        assert got[1:2].view(np.uint32)[0] == max(first_max)
+        # histogram: Histograms<uint8_t, uint16_t, BIN0 / BIN1, FREQUENCY> of 256 bytes
+        v = rng.integers(0, 256, 256).astype(np.uint8)
+        ub = rs.UnifiedBuffer()
+        st, dt_ = ub.alloc(rs.uint8, 256), ub.alloc(rs.uint16, 256)
+        st.set(v)
+        dt_.set(np.full(256, 9, np.uint16))
+        _load(RC + "histogram/histogram.asc").HistogramsVF[rs.uint8, rs.uint16](dt_.GetPhyAddr(), st.GetPhyAddr(), 256, 256)
+        np.testing.assert_array_equal(dt_.numpy(), np.bincount(v, minlength=256).astype(np.uint16))
