@@ -153,3 +153,32 @@ def test_reduce_block_mergemode_and_histogram(loops: str) -> None:
         dt_.set(np.full(256, 9, np.uint16))
         _load(RC + "histogram/histogram.asc").HistogramsVF[rs.uint8, rs.uint16](dt_.GetPhyAddr(), st.GetPhyAddr(), 256, 256)
         np.testing.assert_array_equal(dt_.numpy(), np.bincount(v, minlength=256).astype(np.uint16))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_data_relayout_interleave_and_pack(loops: str) -> None:
+    rng = np.random.default_rng(8)
+    rel = RC + "data_relayout/data_relayout.asc"
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        x, y = rng.integers(0, 65536, 128).astype(np.uint16), rng.integers(0, 65536, 128).astype(np.uint16)
+        ub = rs.UnifiedBuffer()
+        xt, yt, d0, d1 = (ub.alloc(rs.uint16, 128) for _ in range(4))
+        xt.set(x)
+        yt.set(y)
+        _load(rel, 1).InterleaveVF[rs.uint16](d0.GetPhyAddr(), d1.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), 1, 128)
+        np.testing.assert_array_equal(d0.numpy(), np.stack([x[:64], y[:64]], axis=1).reshape(-1))  # gen_data.py
+        np.testing.assert_array_equal(d1.numpy(), np.stack([x[64:], y[64:]], axis=1).reshape(-1))
+        # Pack<uint16_t, uint32_t, LOWEST>: each repeat stores a whole register (128 halves, mask16 ALL)
+        # and moves 64: the second store runs 128 bytes past the example's 128-element dstLocal
+        v = rng.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+        ub = rs.UnifiedBuffer()
+        st, dst = ub.alloc(rs.uint32, 128), ub.alloc(rs.uint16, 128)
+        st.set(v)
+        pack = _load(rel, 2).PackVF[rs.uint32, rs.uint16]
+        with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 64\.\.127"):
+            pack(dst.GetPhyAddr(), st.GetPhyAddr(), 2, 64)
+        ub = rs.UnifiedBuffer()
+        st, dst = ub.alloc(rs.uint32, 128), ub.alloc(rs.uint16, 192)  # room for that store
+        st.set(v)
+        pack(dst.GetPhyAddr(), st.GetPhyAddr(), 2, 64)
+        np.testing.assert_array_equal(dst.numpy()[:128], (v & 0xFFFF).astype(np.uint16))  # gen_data.py's golden
