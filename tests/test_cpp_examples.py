@@ -182,3 +182,19 @@ def test_data_relayout_interleave_and_pack(loops: str) -> None:
         st.set(v)
         pack(dst.GetPhyAddr(), st.GetPhyAddr(), 2, 64)
         np.testing.assert_array_equal(dst.numpy()[:128], (v & 0xFFFF).astype(np.uint16))  # gen_data.py's golden
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_reg_move_maskgen_widens_each_bit_to_a_lane(loops: str) -> None:
+    cond = np.zeros(64, np.uint32)
+    cond[0], cond[1] = 0x00000001, 0xFFFFFFFF  # gen_data.py's input
+    bits = np.unpackbits(cond.view(np.uint8)[:8], bitorder="little")  # the register's first 64 bits
+    golden = np.packbits(np.repeat(bits, 4), bitorder="little")  # each bit to a 4-bit (int32) lane
+    ub = rs.UnifiedBuffer()
+    ct, mt = ub.alloc(rs.int32, 64), ub.alloc(rs.uint8, 32)
+    ct.set(cond.view(np.int32))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load("examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_move/move_reg_scenario_1.asc").MaskGenVF[rs.int32](
+            ct.GetPhyAddr(), mt.GetPhyAddr()
+        )
+    np.testing.assert_array_equal(mt.numpy(), golden)
