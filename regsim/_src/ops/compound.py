@@ -18,6 +18,8 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.ctrl import LAUNCH_CTRL
+from regsim._src.enums import MaskMergeMode, RegLayout, RoundMode
+from regsim._src.executors import Regrouped
 from regsim._src.ops.arith import (
     _EW,
     _LANES,
@@ -30,11 +32,9 @@ from regsim._src.ops.arith import (
     _with_scalar,
     abs_,
     half_saturating,
+    saturate_half,
     sub,
 )
-from regsim._src.enums import MaskMergeMode, RegLayout, RoundMode
-from regsim._src.executors import Regrouped
-from regsim._src.ops.arith import saturate_half
 from regsim._src.ops.convert import to_float
 from regsim._src.ops.transcendental import exp
 from regsim._src.registers import MaskReg, RegTensor
@@ -300,6 +300,8 @@ def ExpSub(
 
 
 @face("MulsCast")
-def MulsCast(dst_reg: RegTensor[dt.half], src_reg: RegTensor[dt.float32], scalar_value: Scalar, mask: MaskReg, *, layout: Layouts = ...) -> None:
+def MulsCast(
+    dst_reg: RegTensor[dt.half], src_reg: RegTensor[dt.float32], scalar_value: Scalar, mask: MaskReg, *, layout: Layouts = ...
+) -> None:
     """`MulsCast<T0, T1, T2, layout>(dstReg, srcReg, scalarValue, mask)`: the types are deduced
     (half, float, float); lane i's result is half element 2i + layout, every other element 0."""
