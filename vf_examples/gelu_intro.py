@@ -112,5 +112,8 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     y = kernel(x)
     return {
         "y (the kernel's order, bit-exact)": (y.view(np.uint32), kernel_order(x).view(np.uint32)),
-        "y within verify_result.py's tolerance of gen_data.py's golden": (vendor_isclose(y, golden(x)), np.ones(x.size, np.uint8)),
+        "y within verify_result.py's tolerance of gen_data.py's golden": (
+            vendor_isclose(y, golden(x)),
+            np.ones(x.size, np.uint8),
+        ),
     }
