@@ -1516,3 +1516,27 @@ class Regrouped(Executor):
         whole = np.zeros((*out.shape[:-1], n_dst), out.dtype)
         whole[..., (n_dst // n_src) * np.arange(n_src) + layout] = np.where(lanes, out, np.zeros((), out.dtype))
         be.commit(dst, whole, (np.ones(whole.shape, np.bool_), whole.size), ZEROING)
+
+
+# --- Duplicate from a register: only the source's lowest lane is read ---------------------------------
+class BroadcastLowest(CrossLane):
+    """`Duplicate(dst, src, mask)`: CrossLane(masked=True) whose source read is lane 0 alone ("将srcReg的最低位
+    元素广播到寄存器", the Duplicate page), so a source whose other lanes were never written (a first-element
+    store read back, as the softmax_high_performance example does) is no uninitialised read."""
+
+    def __init__(self) -> None:
+        super().__init__(masked=True)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
+        p: _CrossLane = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[p.outputs[0][0]]
+        assert p.pred is not None and p.mode is not None
+        active = be.predicate(api, "mask", values[p.pred], mask_stride(dst.dtype, dst.trait))
+        ((i, name, _),) = [x for x in p.inputs if x[2] is Kind.REG]
+        src: RegTensor[Any] = values[i]
+        lowest = np.zeros(lane_count(src.dtype, src.trait), np.bool_)
+        lowest[0] = True
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.commit(dst, lane(be.lanes(api, name, src, (lowest, 1))), active, p.mode)
