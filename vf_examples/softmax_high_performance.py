@@ -68,7 +68,7 @@ gen_data.py's golden (np.isclose, rtol 1e-4, atol 1e-5).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -82,7 +82,7 @@ R_DIM_ALIGN = -(-R_DIM // 8) * 8  # widthAlign: 32-byte units of float
 ONE_REPEAT = 256 // rs.float32.itemsize  # GetVecLen() / sizeof(float)
 FP32_MIN_VALUE = np.uint32(0x00800000).view(np.float32)  # Custom::fp32MinValue
 ALL, VL1 = Reg.MaskPattern.ALL, Reg.MaskPattern.VL1
-MERGING = Reg.MaskMergeMode.MERGING
+MERGING: Final = Reg.MaskMergeMode.MERGING
 VEC_ALL = Reg.MemType.VEC_ALL
 Ptr = rs.UbPtr[rs.float32]
 F32 = rs.float32
