@@ -73,15 +73,6 @@ def test_exp_sub_every_half_in_each_position(position):
     _check_exp_sub(np.concatenate(got), np.concatenate(xs).astype(np.float64), np.concatenate(ys).astype(np.float64))
 
 
-def test_exp_sub_of_a_half_minus_zero_is_exp_of_it():
-    """ExpSub(x, 0) over every half: the difference is x exactly, so the result is Exp's."""
-    full = Reg.MaskReg.from_lanes(rs.half, np.ones(128, bool))
-    zero = np.zeros(128, np.float16)
-    got = np.concatenate([_exp_sub(a, zero, full, L(k)) for a in ALL_HALF.reshape(-1, 128) for k in (0, 1)])
-    xs = np.concatenate([_widened(a, k) for a in ALL_HALF.reshape(-1, 128) for k in (0, 1)])
-    _check_exp_sub(got, xs.astype(np.float64), np.zeros(xs.size))
-
-
 def _float32_sources(data, n: int, label: str) -> np.ndarray:
     lanes = data.draw(rst.registers(rs.float32), f"{label} lanes").numpy()
     near = data.draw(st.lists(st.floats(-110.0, 110.0, width=32), min_size=n, max_size=n), f"{label} near")
