@@ -32,7 +32,8 @@ global generator), golden `x / (1 + np.exp(-1.595769 * x + -0.071405 * x**3))` (
 
 The comparison: Exp and Div are documented within 1 ulp, so y is checked bit-exact against the kernel's own
 sequence in numpy (`kernel_order`, with Exp and Div as `_kernel_order` defines them: float64 values
-rounded once, within the pages' 1 ulp), and as verify_result.py checks gen_data.py's golden (np.isclose with rtol 1e-4, atol 1e-5).
+rounded once, within the pages' 1 ulp), and as verify_result.py checks gen_data.py's golden (np.isclose with
+rtol 1e-4, atol 1e-5).
 """
 
 from __future__ import annotations
