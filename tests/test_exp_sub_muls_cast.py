@@ -348,3 +348,62 @@ def test_batched_loop_gives_the_bits_of_the_sequential_one(op):
     on = active[pick]
     assert not np.any(got.view(np.uint32)[~on])
     _check_exp_sub(got[on], a_vals[pick][on].astype(np.float64), b_vals[pick][on].astype(np.float64))
+
+
+# --- the pages' calling examples (调用示例) ---------------------------------------------------------------
+@rs.simd_vf
+def exp_sub_page_vf(
+    dst_addr: rs.UbPtr, src0_addr: rs.UbPtr, src1_addr: rs.UbPtr, count: int, src_repeat: int, dst_repeat: int, repeat_times: int
+) -> None:
+    """ExpSubVF<float, half> of the ExpSub page: a half mask (UpdateMask<U>) governs ExpSub and the float store."""
+    src_reg0, src_reg1, dst_reg = Reg.RegTensor(rs.half), Reg.RegTensor(rs.half), Reg.RegTensor(rs.float32)
+    n = rs.Ref(count)
+    for i in range(repeat_times):
+        mask = Reg.UpdateMask(rs.half, n)
+        Reg.LoadAlign(src_reg0, src0_addr + i * src_repeat)
+        Reg.LoadAlign(src_reg1, src1_addr + i * src_repeat)
+        Reg.ExpSub(dst_reg, src_reg0, src_reg1, mask, layout=L.ZERO, mode=Reg.MaskMergeMode.ZEROING)
+        Reg.StoreAlign(dst_addr + i * dst_repeat, dst_reg, mask)
+
+
+@rs.simd_vf
+def muls_cast_page_vf(
+    dst_addr: rs.UbPtr, src_addr: rs.UbPtr, scalar: float, count: int, src_repeat: int, dst_repeat: int, repeat_times: int
+) -> None:
+    """MulsCastVF of the MulsCast page: a float mask (UpdateMask<float>) governs MulsCast and the half store."""
+    src_reg0, dst_reg0 = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.half)
+    n = rs.Ref(count)
+    for i in range(repeat_times):
+        mask = Reg.UpdateMask(rs.float32, n)
+        Reg.LoadAlign(src_reg0, src_addr + i * src_repeat)
+        Reg.MulsCast(dst_reg0, src_reg0, scalar, mask, layout=L.ZERO)
+        Reg.StoreAlign(dst_addr + i * dst_repeat, dst_reg0, mask)
+
+
+def test_page_examples():
+    """ExpSub page: float dst lane i of repeat r is written when half element 128r + 2i is within count (the
+    float store reads the half mask at bit 4i); MulsCast page: half element 2k of repeat r holds float k's
+    result, the odd halves keep what UB held (the half store reads the float mask at bit 2j)."""
+    rng = np.random.default_rng(11)
+    ub = rs.UnifiedBuffer()
+    count = 300
+    a, b = ub.alloc(rs.half, 384), ub.alloc(rs.half, 384)
+    a.set(rng.uniform(-8, 8, 384).astype(np.float16))
+    b.set(rng.uniform(-8, 8, 384).astype(np.float16))
+    dst = ub.alloc(rs.float32, 192)
+    dst.set(np.full(192, -7.0, np.float32))
+    rs.asc_vf_call(exp_sub_page_vf, dst.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), count, 128, 64, 3)
+    got, xs, ys = dst.numpy(), a.numpy()[0::2], b.numpy()[0::2]
+    written = 2 * np.arange(192) < count
+    assert np.all(got[~written] == -7.0), "the float store wrote lanes whose half element is past count"
+    _check_exp_sub(got[written], xs[written].astype(np.float64), ys[written].astype(np.float64))
+
+    src = ub.alloc(rs.float32, 192)
+    src.set(rng.uniform(-3e4, 3e4, 192).astype(np.float32))
+    out = ub.alloc(rs.half, 384)
+    out.set(np.full(384, 9.0, np.float16))
+    rs.asc_vf_call(muls_cast_page_vf, out.GetPhyAddr(), src.GetPhyAddr(), 1.75, 150, 64, 128, 3)
+    want = np.full(384, 9.0, np.float16).view(np.uint16)
+    for k, x in enumerate(src.numpy()[:150]):
+        want[2 * k] = O.muls_cast_oracle(float(x), 1.75)
+    O.assert_lanes(out.numpy(), want.view(np.float16), what="MulsCast page example", nan_type=np.float16)
