@@ -1624,3 +1624,39 @@ ORACLES.update(
         "Exp/specific": exp_reference,
     }
 )
+
+
+# --- ExpSub and MulsCast (the 复合计算 pages of those names; the precision appendix's definitions) -------
+def exp_sub_reference(x: float, y: float) -> tuple[Any, float]:
+    """ExpSub = Exp(Sub(cast_to_f32(x), cast_to_f32(y))) (the precision appendix): the difference of
+    the (exactly widened) sources rounded once to float32 from exact rationals (IEEE 754 specials,
+    an exactly zero difference signed as IEEE 754 gives it), then Exp of it: returns (Exp's exact
+    result for that difference or None, e**difference in float64), as `exp_special_oracle` and
+    `exp_reference` do for Exp (the default algorithm: a subnormal difference is a zero)."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        d = x - y
+    else:
+        exact = Fraction(x) - Fraction(y)
+        d = x - y if exact == 0 else round_exact(exact, "float32")  # an exact zero: Python gives IEEE's sign
+    return exp_special_oracle("float32", d), exp_reference(d)
+
+
+def muls_cast_oracle(x: float, scalar: float, half_sat: bool = False) -> int:
+    """MulsCast (the MulsCast page; the precision appendix's cast_to_f16<roundingmode>(x * y)): the
+    exact product (a float64: 24 + 24 significant bits) rounded once to half with CAST_ROUND, ties away
+    from zero; subnormal halves kept; past the largest half's rounding range ±inf; inf·0 and NaN give
+    NaN. half_sat: the CTRL[48] saturation mode (±inf → ±65504, NaN → 0). Returns the half's code."""
+    p = x * scalar
+    if math.isnan(p):
+        return 0 if half_sat else 0x7E00
+    sign = 0x8000 if math.copysign(1.0, p) < 0 else 0
+    if math.isinf(p):
+        code = 0x7C00
+    else:
+        code = round_to_list(abs(p), _finite_codes("half"), "round")[1]
+    if code >= 0x7C00:
+        code = 0x7BFF if half_sat else 0x7C00
+    return sign | code
+
+
+ORACLES.update({"ExpSub": exp_sub_reference, "MulsCast": muls_cast_oracle})

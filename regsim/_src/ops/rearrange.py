@@ -16,7 +16,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
-from regsim._src.executors import CompressToAr, CrossLane
+from regsim._src.executors import BroadcastLowest, CompressToAr, CrossLane
 from regsim._src.memory import UbPtr
 from regsim._src.ops.datamove import GD, GI, GS
 from regsim._src.registers import MaskReg, RegTensor
@@ -361,7 +361,7 @@ _spec(
         enum_param("pos", HighLowPart, LOWEST, (LOWEST,)),
         enum_param("mode", MaskMergeMode, ZEROING, (ZEROING, MERGING)),
     ),
-    CrossLane(masked=True),
+    BroadcastLowest(),
     "dst[i] = mask[i] ? src[0] : (ZEROING ? 0 : dst[i])",
     _FILL + "Duplicate.md",
     broadcast_lowest,
