@@ -1,7 +1,8 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
-with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`.
+with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
+the reductions in `regsim._src.memvec_reduce`).
 """
 
 from regsim._src import reg as Reg
@@ -33,6 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_reduce import Div, Exp, ReduceMax, ReduceMin, ReduceSum
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -54,6 +56,8 @@ __all__ = [
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Div",
+    "Exp",
     "Gather",
     "GetCtrlSpr",
     "GetVecLen",
@@ -66,6 +70,9 @@ __all__ = [
     "Muls",
     "Not",
     "Or",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceSum",
     "Reg",
     "Relu",
     "ResetCtrlSpr",
