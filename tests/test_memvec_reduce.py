@@ -105,7 +105,9 @@ def run_both(call: Any, ub: rs.UnifiedBuffer) -> None:
     assert np.array_equal(seq, ub.storage.data), "sequential and batched loops disagree"
 
 
-def setup(dtype: Any, n_src: int, seed: int, api: str = "", n_work: int = 0, count: int = 3) -> tuple[rs.UnifiedBuffer, list[Any]]:
+def setup(
+    dtype: Any, n_src: int, seed: int, api: str = "", n_work: int = 0, count: int = 3
+) -> tuple[rs.UnifiedBuffer, list[Any]]:
     """A UB with dst (16 elements), src (n_src elements, whole registers of slack after) and a work tensor;
     for the elementwise APIs `count` tensors of n_src elements."""
     rng = np.random.default_rng(seed)
@@ -331,7 +333,7 @@ def test_extreme_at_the_initial_value(api: str) -> None:
     """Every element at the initial value (or beyond it: -inf for ReduceMax): the value is the initial value
     (the largest finite magnitude, not -inf) and the index 0 (count form) or the first selected lane."""
     kind = "max" if api == "ReduceMax" else "min"
-    ub, (dst, src, work) = setup(rs.half, 256, seed=0)
+    _, (dst, src, work) = setup(rs.half, 256, seed=0)
     src.set(np.full(src.size, -np.inf if kind == "max" else np.inf, np.float16))
     d0, s0 = dst.numpy(), src.numpy()
     getattr(A, api)(dst, src, work, 200, True)
@@ -348,7 +350,7 @@ def test_extreme_at_the_initial_value(api: str) -> None:
 
 def test_reduce_max_ties_take_the_least_index() -> None:
     """The page: several maxima -> the least index; here 3.0 at 5, 70 and 200 (different lanes and repeats)."""
-    ub, (dst, src, work) = setup(rs.float32, 256, seed=1)
+    _, (dst, src, work) = setup(rs.float32, 256, seed=1)
     v = np.zeros(src.size, np.float32)
     v[[70, 5, 200]] = 3.0
     src.set(v)
@@ -364,7 +366,11 @@ def test_reductions_hypothesis(data: st.DataObject) -> None:
     """Random API, dtype, form (count, continuous / bit mask, counter mode), repeats, strides, cal_index."""
     api = data.draw(st.sampled_from(["ReduceSum", "ReduceMax", "ReduceMin"]), "api")
     form = data.draw(st.sampled_from(["count", "continuous", "bit", "counter"]), "form")
-    pool = (SUM_COUNT if api == "ReduceSum" else MINMAX_COUNT) if form == "count" else (SUM_REPEAT if api == "ReduceSum" else MINMAX_REPEAT)
+    pool = (
+        (SUM_COUNT if api == "ReduceSum" else MINMAX_COUNT)
+        if form == "count"
+        else (SUM_REPEAT if api == "ReduceSum" else MINMAX_REPEAT)
+    )
     dtype = data.draw(st.sampled_from(pool), "dtype")
     lanes = lanes_of(dtype)
     seed = data.draw(st.integers(0, 2**16), "seed")
@@ -409,17 +415,42 @@ def _violations() -> list[tuple[str, Any, type[Exception], str]]:
         ("mask 65 for float", lambda d, s, w, ub: A.ReduceMax(d, s, w, 65, 1, 8), errors.ParameterError, "mask"),
         ("mask[1] for float", lambda d, s, w, ub: A.ReduceMin(d, s, w, [1, 1], 1, 8), errors.ParameterError, "mask[1]"),
         ("repeats past src", lambda d, s, w, ub: A.ReduceMax(d, s, w, 64, 40, 8), errors.ParameterError, "repeat_time"),
-        ("work too small", lambda d, s, w, ub: A.ReduceSum(d, s, w[w.size - 8], 64, 10, 8), errors.ParameterError, "shared_tmp_buffer"),
-        ("work too small (count)", lambda d, s, w, ub: A.ReduceSum(d, s, w[w.size - 8], 64 * 9 + 1), errors.ParameterError, "shared_tmp_buffer"),
+        (
+            "work too small",
+            lambda d, s, w, ub: A.ReduceSum(d, s, w[w.size - 8], 64, 10, 8),
+            errors.ParameterError,
+            "shared_tmp_buffer",
+        ),
+        (
+            "work too small (count)",
+            lambda d, s, w, ub: A.ReduceSum(d, s, w[w.size - 8], 64 * 9 + 1),
+            errors.ParameterError,
+            "shared_tmp_buffer",
+        ),
         ("cal_index not bool", lambda d, s, w, ub: A.ReduceMax(d, s, w, 64, cal_index=1), errors.ParameterError, "cal_index"),
         ("ReduceSum has no cal_index", lambda d, s, w, ub: A.ReduceSum(d, s, w, 64, True), errors.ParameterError, "arguments"),
         ("count, cal_index 1", lambda d, s, w, ub: A.ReduceMin(d, s, w, 64, 1), errors.ParameterError, "cal_index"),
         ("argument count", lambda d, s, w, ub: A.ReduceMin(d, s, w), errors.ParameterError, "arguments"),
         ("misaligned dst", lambda d, s, w, ub: A.ReduceMax(d[d.size - 1], s, w, 8, True), errors.AlignmentError, "dst"),
         ("misaligned src", lambda d, s, w, ub: A.ReduceSum(d, s[3], w, 8), errors.AlignmentError, "src"),
-        ("dtype mismatch", lambda d, s, w, ub: A.ReduceSum(d, s, ub.alloc(rs.int32, 64), 8), errors.DTypeError, "shared_tmp_buffer"),
-        ("int16 ReduceSum", lambda d, s, w, ub: A.ReduceSum(*(ub.alloc(rs.int16, 128) for _ in range(3)), 8), errors.DTypeError, "dst"),
-        ("int64 mask form", lambda d, s, w, ub: A.ReduceMax(*(ub.alloc(rs.int64, 32) for _ in range(3)), 8, 1, 8), errors.DTypeError, "dst"),
+        (
+            "dtype mismatch",
+            lambda d, s, w, ub: A.ReduceSum(d, s, ub.alloc(rs.int32, 64), 8),
+            errors.DTypeError,
+            "shared_tmp_buffer",
+        ),
+        (
+            "int16 ReduceSum",
+            lambda d, s, w, ub: A.ReduceSum(*(ub.alloc(rs.int16, 128) for _ in range(3)), 8),
+            errors.DTypeError,
+            "dst",
+        ),
+        (
+            "int64 mask form",
+            lambda d, s, w, ub: A.ReduceMax(*(ub.alloc(rs.int64, 32) for _ in range(3)), 8, 1, 8),
+            errors.DTypeError,
+            "dst",
+        ),
         ("Div on int32", lambda d, s, w, ub: A.Div(*(ub.alloc(rs.int32, 64) for _ in range(3)), 8), errors.DTypeError, "dst"),
         ("Exp repeat 256", lambda d, s, w, ub: A.Exp(d, s, 8, 256, A.UnaryRepeatParams()), errors.ParameterError, "repeat_time"),
     ]
@@ -438,9 +469,6 @@ def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Ex
 
 
 def test_dst_must_hold_the_index() -> None:
-    ub, (dst, src, work) = setup(rs.float32, 256, seed=8)
-    one = ub.alloc(rs.float32, 1) if False else None
-    del one
     ub2 = rs.UnifiedBuffer(1024)
     d, s, w = ub2.alloc(rs.float32, 1), ub2.alloc(rs.float32, 64), ub2.alloc(rs.float32, 64)
     s.set(np.arange(64, dtype=np.float32))
@@ -480,7 +508,9 @@ def test_lower_cli() -> None:
     run = [sys.executable, "-m", "regsim", "lower"]
     out = subprocess.run([*run, "ReduceMax(half, count=300, cal_index=True)"], capture_output=True, text=True, check=True).stdout
     assert out.startswith("ReduceMax(half, count=300, cal_index=True):") and "Squeeze" in out
-    out = subprocess.run([*run, "ReduceSum(float32, mask=[3, 0], repeat_time=70, src_rep_stride=8)"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [*run, "ReduceSum(float32, mask=[3, 0], repeat_time=70, src_rep_stride=8)"], capture_output=True, text=True, check=True
+    ).stdout
     assert "LocalMemBar" in out and "MoveMask" in out
     out = subprocess.run([*run, "Div(float32, count=100)"], capture_output=True, text=True, check=True).stdout
     assert "Div" in out

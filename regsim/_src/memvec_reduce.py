@@ -20,8 +20,8 @@ from regsim._src.context import Ref, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.memvec import (
-    BLOCKS_PER_REPEAT,
     APIS,
+    BLOCKS_PER_REPEAT,
     BinaryApi,
     UnaryApi,
     _arguments_error,
@@ -30,7 +30,6 @@ from regsim._src.memvec import (
     _host,
     _run_lowering,
     _set_vector_mask,
-    _uint,
     counter_mode,
 )
 from regsim._src.registers import VL, MaskReg, RegTensor
@@ -202,6 +201,11 @@ def _index_type(dtype: type[dt.DType]) -> type[dt.DType]:
     return dt.uint16 if dtype.itemsize == 2 else dt.uint32
 
 
+def _arange_type(index_t: type[dt.DType]) -> Any:
+    """`Arange((RegTensor<int16_t>&)idx, 1)` for uint16_t indices, int32_t for uint32_t."""
+    return dt.int16 if index_t is dt.uint16 else dt.int32
+
+
 def _extreme(kind: Any) -> Any:
     return Reg.Max if kind is Reg.ReduceType.MAX else Reg.Min
 
@@ -259,8 +263,16 @@ def reduce_extreme_mask_vf(
 
 @simd_callee
 def store_value_and_index(
-    kind: Any, dst: UbPtr[Any], dst_value: RegTensor[Any], tmp_value: RegTensor[Any], dst_index: RegTensor[Any],
-    tmp_index: RegTensor[Any], mask_index: RegTensor[Any], sub_index: RegTensor[Any], preg: MaskReg, b64: bool
+    kind: Any,
+    dst: UbPtr[Any],
+    dst_value: RegTensor[Any],
+    tmp_value: RegTensor[Any],
+    dst_index: RegTensor[Any],
+    tmp_index: RegTensor[Any],
+    mask_index: RegTensor[Any],
+    sub_index: RegTensor[Any],
+    preg: MaskReg,
+    b64: bool,
 ) -> None:
     """Step 2 of the index templates: the extreme over `preg`, stored; the lanes holding it (Compare EQ with
     the broadcast value) give their 1-based indices (`GatherMask` squeezes them to the front, zeros after);
@@ -287,14 +299,16 @@ def store_value_and_index(
 
 
 @simd_vf
-def reduce_extreme_index_count_vf(kind: Any, dst: UbPtr[Any], src: UbPtr[Any], count: int, src_rep_stride: int, init: Any) -> None:
+def reduce_extreme_index_count_vf(
+    kind: Any, dst: UbPtr[Any], src: UbPtr[Any], count: int, src_rep_stride: int, init: Any
+) -> None:
     """`ReduceIndexTemplate<mode, T, IndexT>` (count) and `ReduceB64IndexTemplate`: per lane the running
     extreme and the 1-based index of the repeat element that last changed it (Compare NE old/new; a tie
     keeps the earlier one); indices advance by one register's elements per repeat."""
     T = src.dtype
     b64 = T.itemsize == 8
     trait = Reg.RegTraitNumTwo if b64 else Reg.RegTraitNumOne
-    index_t = _index_type(T)
+    index_t: Any = _index_type(T)
     one_rep = VL // T.itemsize * trait.REG_NUM
     offset = src_rep_stride * ONE_BLOCK_SIZE // T.itemsize
     sreg = Ref(count)
@@ -309,7 +323,7 @@ def reduce_extreme_index_count_vf(kind: Any, dst: UbPtr[Any], src: UbPtr[Any], c
         Reg.Duplicate(dst_value, init)
     Reg.Duplicate(sub_index, 1)
     Reg.Duplicate(mask_index, 0)
-    Reg.Arange(tmp_index.reinterpret(dt.int16 if index_t is dt.uint16 else dt.int32), 1)
+    Reg.Arange(tmp_index.reinterpret(_arange_type(index_t)), 1)
     Reg.Move(dst_index, tmp_index)  # dstIndexVreg = tmpIndexVreg;
     for i in range(-(-count // one_rep)):
         preg = Reg.UpdateMask(T, sreg, trait=trait)
@@ -333,7 +347,7 @@ def reduce_extreme_index_mask_vf(
     """`ReduceIndexTemplate<mode, isBitMask, T, IndexT>` (normal mask mode): as the count form under one
     predicate; the indices advance by the repeat stride (the element's offset from src)."""
     T = src.dtype
-    index_t = _index_type(T)
+    index_t: Any = _index_type(T)
     preg = Reg.MoveMask(T) if bit_mask else Reg.UpdateMask(T, Ref(mask))
     preg_cond = Reg.MaskReg()
     src_vreg, dst_value, tmp_value = (Reg.RegTensor(T) for _ in range(3))
@@ -341,7 +355,7 @@ def reduce_extreme_index_mask_vf(
     Reg.Duplicate(dst_value, init)
     Reg.Duplicate(mask_index, 0)
     Reg.Duplicate(sub_index, 1)
-    Reg.Arange(tmp_index.reinterpret(dt.int16 if index_t is dt.uint16 else dt.int32), 1)
+    Reg.Arange(tmp_index.reinterpret(_arange_type(index_t)), 1)
     Reg.Move(dst_index, tmp_index)
     post_update_stride = src_rep_stride * ONE_BLOCK_SIZE // T.itemsize
     for _ in range(repeat):
@@ -390,7 +404,8 @@ class ReduceApi:
         api, summing = self.name, self.kind is Reg.ReduceType.SUM
         _host(api)
         tail = "" if summing else "[, cal_index]"
-        forms = f"(dst, src, shared_tmp_buffer, count{tail}) or (dst, src, shared_tmp_buffer, mask, repeat_time, src_rep_stride{tail})"
+        head = "(dst, src, shared_tmp_buffer, "
+        forms = f"{head}count{tail}) or {head}mask, repeat_time, src_rep_stride{tail})"
         n_args = len(args) - (0 if summing else len(args) in (2, 4))
         if n_args not in (1, 3) or (summing and len(args) not in (1, 3)):
             raise _arguments_error(api, len(args) + 3, forms)
@@ -432,7 +447,9 @@ class ReduceApi:
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
             _set_vector_mask(api, *bits)
         if summing:
-            _run_lowering(api, ts, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
+            _run_lowering(
+                api, ts, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode
+            )
         elif cal_index:
             vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
             _run_lowering(api, ts, reduce_extreme_index_mask_vf, *vf_args)
@@ -470,15 +487,20 @@ class ReduceApi:
     def _need_work(self, work: LocalTensor[Any], elements: int, why: str) -> None:
         if work.size < elements:
             raise ParameterError(
-                message(self.name, "shared_tmp_buffer", f"a LocalTensor of {work.size} elements", f"at least {elements} for {why}")
+                message(
+                    self.name, "shared_tmp_buffer", f"a LocalTensor of {work.size} elements", f"at least {elements} for {why}"
+                )
             )
 
     def _check_work(self, work: LocalTensor[Any], count: int, lanes: int, e: int) -> None:
         """ReduceSum past 4 registers (not b64) keeps one partial sum per register in the work tensor."""
         if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8 and count > 4 * lanes:
-            self._need_work(work, -(-(-(-count // lanes)) // e) * e, f"count {count}")
+            partials = -(-count // lanes)  # one per register
+            self._need_work(work, -(-partials // e) * e, f"count {count}")
 
-    def _run(self, ts: tuple[LocalTensor[Any], ...], ptrs: tuple[UbPtr[Any], ...], count: int, stride: int, cal_index: bool) -> None:
+    def _run(
+        self, ts: tuple[LocalTensor[Any], ...], ptrs: tuple[UbPtr[Any], ...], count: int, stride: int, cal_index: bool
+    ) -> None:
         """The count-driven lowerings: the first-n interface and counter mask mode."""
         dtype = ts[1].dtype
         if self.kind is Reg.ReduceType.SUM:

@@ -206,7 +206,9 @@ def _rounder(np_dtype: Any) -> Callable[[Any], Any]:
     """Round an exact Python value to the element type: floats once from float64, integers wrap."""
     dtype = np.dtype(np_dtype)
     if dtype.kind in _INT_KINDS:
-        return lambda v: np.array(int(v) & ((1 << 8 * dtype.itemsize) - 1), np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+        return lambda v: (
+            np.array(int(v) & ((1 << 8 * dtype.itemsize) - 1), np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+        )
     return lambda v: np.array(float(v), np.float64).astype(dtype)[()]
 
 
@@ -248,7 +250,8 @@ def reduce_sum_count(src: npt.NDArray[Any], count: int, rep_offset: int) -> Any:
     """ReduceSum over `count` elements (the first-n interface and counter mask mode; register k starts at
     element k * rep_offset): 64-bit types wrap (order-free); up to 4 registers are added lane by lane
     (r0 + r1 | (r0 + r1) + r2 | (r0 + r1) + (r2 + r3), the last register only on its first
-    count - (registers - 1) * L lanes) and the result summed by the tree; more: one tree sum per register, then tree sums of those."""
+    count - (registers - 1) * L lanes) and the result summed by the tree; more: one tree sum per register,
+    then tree sums of those."""
     dtype = src.dtype
     if dtype.itemsize == 8:
         return _rounder(dtype)(sum(int(x) for x in src[:count]))
@@ -269,7 +272,11 @@ def reduce_sum_count(src: npt.NDArray[Any], count: int, rep_offset: int) -> Any:
                 head = add(head, add(r[2][k], r[3][k]) if k < tail else r[2][k])
             out.append(head)
         return tree_sum(out, dtype)
-    partials = [tree_sum(_register(src, j * rep_offset, lambda k, j=j: j * lanes + k < count), dtype) for j in range(regs)]
+
+    def taken(j: int) -> Callable[[int], bool]:
+        return lambda k: j * lanes + k < count
+
+    partials = [tree_sum(_register(src, j * rep_offset, taken(j)), dtype) for j in range(regs)]
     return _sum_levels(partials, dtype, lanes)
 
 
@@ -299,7 +306,11 @@ def reduce_extreme(
     it is strictly beyond its current one; the result is the extreme over the lanes' values, its index the
     least index (mod 2**index_bits) of the element that first brought any lane holding it (numerically equal)
     to that value; -1 when the extreme is `init` itself (no lane changed; the callers say what that gives)."""
-    better = (lambda a, b: _order(a) > _order(b)) if kind == "max" else (lambda a, b: _order(a) < _order(b))
+    sign = 1 if kind == "max" else -1
+
+    def better(a: Any, b: Any) -> bool:
+        return (_order(a) > _order(b)) if sign > 0 else (_order(a) < _order(b))
+
     value: dict[int, Any] = {}
     index: dict[int, int | None] = {}
     for lane, at, idx in elements:
