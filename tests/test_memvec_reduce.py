@@ -529,3 +529,22 @@ def test_reduce_sum_seed_page(interface: str) -> None:
     A.ReduceSum(dst, src, work, *args)
     A.ResetMask()
     assert dst.numpy()[0] == 8320
+
+
+def test_get_reduce_repeat_sum_spr() -> None:
+    """GetReduceRepeatSumSpr<T>: the last first-n ReduceSum's result of that type (0 before any); the
+    mask/repeat forms and other types leave it; only half and float."""
+    ub = rs.UnifiedBuffer(8192)
+    dst, src, work = ub.alloc(rs.float32, 16), ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 64)
+    src.set(np.arange(256, dtype=np.float32) / 4)
+    assert A.GetReduceRepeatSumSpr(rs.float32) == 0
+    A.ReduceSum(dst, src, work, 200)
+    want = MO.reduce_sum_count(src.numpy(), 200, 64)
+    assert bits(np.array(A.GetReduceRepeatSumSpr(rs.float32))).tolist() == bits(np.array(want)).tolist()
+    assert A.GetReduceRepeatSumSpr(rs.half) == 0
+    A.ReduceSum(dst, src, work, 64, 2, 8)  # the mask/repeat form: unchanged
+    assert A.GetReduceRepeatSumSpr(rs.float32) == want
+    with pytest.raises(errors.DTypeError, match=r"^GetReduceRepeatSumSpr: T"):
+        A.GetReduceRepeatSumSpr(rs.int32)
+    with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^GetReduceRepeatSumSpr"):
+        A.GetReduceRepeatSumSpr(rs.float32)

@@ -34,7 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
-from regsim._src.memvec_reduce import Div, Exp, ReduceMax, ReduceMin, ReduceSum
+from regsim._src.memvec_reduce import Div, Exp, GetReduceRepeatSumSpr, ReduceMax, ReduceMin, ReduceSum
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -60,6 +60,7 @@ __all__ = [
     "Exp",
     "Gather",
     "GetCtrlSpr",
+    "GetReduceRepeatSumSpr",
     "GetVecLen",
     "Max",
     "Maxs",

@@ -9,6 +9,7 @@ inside fail, exactly as the APIs of `regsim._src.memvec`.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Final, TypeVar
 
 import attrs
@@ -16,9 +17,10 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
+from regsim._src.binding import host_api
 from regsim._src.context import Ref, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE
-from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.memvec import (
     APIS,
     BLOCKS_PER_REPEAT,
@@ -33,7 +35,7 @@ from regsim._src.memvec import (
     counter_mode,
 )
 from regsim._src.registers import VL, MaskReg, RegTensor
-from regsim.errors import ParameterError, message
+from regsim.errors import DTypeError, ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -426,6 +428,8 @@ class ReduceApi:
             count = _check_range(api, "count", args[0], src.size)
             self._check_work(shared_tmp_buffer, count, lanes, e)
             self._run(ts, ptrs, count, BLOCKS_PER_REPEAT, bool(cal_index))
+            if summing and dtype in _ACC_TYPES:  # accValHalf / accValFloat = dstLocal[0]
+                _ACC_VAL.setdefault(current_core(api), {})[dtype] = dst.numpy()[0]
             return
         mask, repeat_time, src_rep_stride = args
         bit_mode, mask_count, bits = _check_mask(api, dtype, mask, True)
@@ -511,6 +515,23 @@ class ReduceApi:
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
         _run_lowering(self.name, ts, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
+
+
+#: the block-local `accValHalf` / `accValFloat` of the 950 library, per core: the last first-n ReduceSum's result
+_ACC_VAL: Final[weakref.WeakKeyDictionary[UnifiedBuffer, dict[type[dt.DType], Any]]] = weakref.WeakKeyDictionary()
+_ACC_TYPES: Final = frozenset({dt.half, dt.float32})
+
+
+@host_api("GetReduceRepeatSumSpr")
+def GetReduceRepeatSumSpr(T: type[dt.DType]) -> Any:
+    """`AscendC::GetReduceRepeatSumSpr<T>()` (half, float): on 950 the value the last first-n `ReduceSum` of
+    that type stored to `dst[0]` (the library keeps it in a block-local variable, `GetAccValImpl`), 0 before
+    any; the mask/repeat forms do not set it."""
+    _host("GetReduceRepeatSumSpr")
+    if T not in _ACC_TYPES:
+        raise DTypeError(message("GetReduceRepeatSumSpr", "T", getattr(T, "name", repr(T)), "half or float32"))
+    value = _ACC_VAL.get(current_core("GetReduceRepeatSumSpr"), {}).get(T)
+    return np.zeros((), T.np_dtype)[()] if value is None else value
 
 
 _B32_SUM = frozenset({dt.half, dt.float32, dt.int32, dt.uint32})
