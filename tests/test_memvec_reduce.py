@@ -548,3 +548,64 @@ def test_get_reduce_repeat_sum_spr() -> None:
         A.GetReduceRepeatSumSpr(rs.int32)
     with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^GetReduceRepeatSumSpr"):
         A.GetReduceRepeatSumSpr(rs.float32)
+
+
+DIV_FLUSHING = {"INTRINSIC", "DIFF_COMPENSATION", "PRECISION_1ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_TRUE"}
+ZERO_ULP = {"DIFF_COMPENSATION", "PRECISION_0ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE"}  # float only
+CONFIG_CASES = [("Div", a, d) for a in rs.Reg.DivAlgo for d in FLOATS if d is rs.float32 or a.name not in ZERO_ULP] + [
+    ("Exp", a, d) for a in rs.Reg.ExpAlgo for d in FLOATS
+]
+
+
+@pytest.mark.parametrize(("api", "algo", "dtype"), CONFIG_CASES, ids=[f"{a}-{g.name}-{d.name}" for a, g, d in CONFIG_CASES])
+def test_div_exp_config(api: str, algo: Any, dtype: Any) -> None:
+    """`config` (DivConfig / ExpConfig): each algorithm on subnormal inputs and results, in both interfaces;
+    the *_FTZ_FALSE algorithms keep subnormals, the others flush them."""
+    npd = np.dtype(dtype.np_dtype)
+    tiny = float(np.finfo(npd).tiny)
+    lanes = lanes_of(dtype)
+    ub, ts = setup(dtype, 2 * lanes, seed=5, api=api)
+    if api == "Div":  # subnormal / 1, normal / big (a subnormal quotient), normal / subnormal
+        a = np.tile(np.array([tiny / 3, -tiny / 5, 1.0, 1e-3], np.float64), lanes // 2).astype(npd)
+        b = np.tile(np.array([1.0, 1.0, 1 / tiny * 4, tiny / 4], np.float64), lanes // 2).astype(npd)
+        ts[1].set(a)
+        ts[2].set(b)
+    else:  # results below the smallest normal, and subnormal inputs
+        low = -10.0 if dtype is rs.half else -88.0
+        ts[1].set(np.tile(np.array([low, low - 0.5, tiny / 3, 1.0]), lanes // 2).astype(npd))
+    arrays = [t.numpy() for t in ts]
+    flushing = algo.name in DIV_FLUSHING if api == "Div" else algo.name != "PRECISION_1ULP_FTZ_FALSE"
+    oracle = f"{api}:ftz" if flushing else api
+    srcs = arrays[1:3] if api == "Div" else arrays[1:2]
+    config = A.DivConfig(algo) if api == "Div" else A.ExpConfig(algo)
+    f = getattr(A, api)
+    operands = ts[:3] if api == "Div" else ts[:2]
+    run_both(lambda: f(*operands, 2 * lanes, config=config), ub)
+    assert_same(ts[0].numpy(), MO.first_n(oracle, arrays[0], srcs, 2 * lanes), f"{api} {algo.name} first-n")
+    ts[0].set(arrays[0])
+    params = A.BinaryRepeatParams() if api == "Div" else A.UnaryRepeatParams()
+    run_both(lambda: f(*operands, lanes - 1, 2, params, config=config), ub)
+    assert_same(
+        ts[0].numpy(), MO.normal_mode(oracle, arrays[0], srcs, lanes - 1, 2, attrs_strides(api)), f"{api} {algo.name} repeat"
+    )
+    assert (ts[0].numpy()[0] == 0) == flushing
+
+
+def attrs_strides(api: str) -> tuple[int, ...]:
+    return (1, 1, 1, 8, 8, 8) if api == "Div" else (1, 1, 8, 8)
+
+
+def test_config_type_is_checked() -> None:
+    ub, ts = setup(rs.float32, 64, seed=6, api="Div")
+    hub, hts = setup(rs.half, 128, seed=6, api="Div")
+    hbefore = hub.storage.data.copy()
+    for name in ZERO_ULP:  # the 0-ulp algorithms on half: refused before anything runs
+        with pytest.raises(errors.DTypeError, match=r"^Div: dst .*float32"):
+            A.Div(hts[0], hts[1], hts[2], 128, config=A.DivConfig(getattr(A.DivAlgo, name)))
+    assert np.array_equal(hub.storage.data, hbefore)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.ParameterError, match=r"^Div: config .*DivConfig"):
+        A.Div(ts[0], ts[1], ts[2], 64, config=A.ExpConfig())
+    with pytest.raises(TypeError):
+        A.DivConfig(A.ExpAlgo.INTRINSIC)  # type: ignore[arg-type]
+    assert np.array_equal(ub.storage.data, before)

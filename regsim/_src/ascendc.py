@@ -9,7 +9,7 @@ from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
-from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
+from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, RoundMode, SpecialPurposeReg, TPosition
 from regsim._src.memvec import (
     MASK_PLACEHOLDER,
     Abs,
@@ -34,7 +34,18 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
-from regsim._src.memvec_reduce import Div, Exp, GetReduceRepeatSumSpr, ReduceMax, ReduceMin, ReduceSum
+from regsim._src.memvec_reduce import (
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
+    Div,
+    DivConfig,
+    Exp,
+    ExpConfig,
+    GetReduceRepeatSumSpr,
+    ReduceMax,
+    ReduceMin,
+    ReduceSum,
+)
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -49,6 +60,8 @@ def GetVecLen() -> int:
 
 __all__ = [
     "CMPMODE",
+    "DEFAULT_DIV_CONFIG",
+    "DEFAULT_EXP_CONFIG",
     "MASK_PLACEHOLDER",
     "VF_CALL",
     "Abs",
@@ -57,7 +70,11 @@ __all__ = [
     "And",
     "BinaryRepeatParams",
     "Div",
+    "DivAlgo",
+    "DivConfig",
     "Exp",
+    "ExpAlgo",
+    "ExpConfig",
     "Gather",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",

@@ -10,6 +10,7 @@ inside fail, exactly as the APIs of `regsim._src.memvec`.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 import attrs
@@ -19,7 +20,7 @@ from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE
+from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, _Struct
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.memvec import (
     APIS,
@@ -40,17 +41,90 @@ from regsim.errors import DTypeError, ParameterError, message
 T = TypeVar("T", bound=dt.DType)
 
 _FLOAT: Final = frozenset({dt.half, dt.float32})
+ZEROING: Final = Reg.MaskMergeMode.ZEROING
+
+
+# --- Div and Exp, with their config template parameter -------------------------------------------------------
+@attrs.frozen
+class DivConfig(_Struct):
+    """`AscendC::DivConfig {DivAlgo algo = DivAlgo::INTRINSIC;}`: the Div page's `config` template parameter."""
+
+    algo: DivAlgo = attrs.field(default=DivAlgo.INTRINSIC, validator=attrs.validators.instance_of(DivAlgo))
+
+
+@attrs.frozen
+class ExpConfig(_Struct):
+    """`AscendC::ExpConfig {ExpAlgo algo = ExpAlgo::INTRINSIC;}`: the Exp page's `config` template parameter."""
+
+    algo: ExpAlgo = attrs.field(default=ExpAlgo.INTRINSIC, validator=attrs.validators.instance_of(ExpAlgo))
+
+
+DEFAULT_DIV_CONFIG: Final = DivConfig()
+DEFAULT_EXP_CONFIG: Final = ExpConfig()
+
+
+def _div_mode(algo: DivAlgo) -> Any:
+    """The Reg::Div mode `DivImpl` picks per algorithm (kernel_operator_vec_binary_impl.h for dav_3510)."""
+    if algo in (DivAlgo.INTRINSIC, DivAlgo.PRECISION_1ULP_FTZ_TRUE):
+        return ZEROING
+    if algo in (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE):
+        return Reg.DivSpecificMode(ZEROING, True, DivAlgo.PRECISION_0ULP_FTZ_TRUE)
+    return Reg.DivSpecificMode(ZEROING, False, algo)
+
+
+def _div_types(algo: DivAlgo) -> frozenset[type[dt.DType]]:
+    """The 0-ulp algorithms are float only (the Div page's "数据类型"; Reg::Div refuses them on half)."""
+    zero_ulp = (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE, DivAlgo.PRECISION_0ULP_FTZ_FALSE)
+    return frozenset({dt.float32}) if algo in zero_ulp else _FLOAT
+
+
+def _exp_mode(algo: ExpAlgo) -> Any:
+    """The Reg::Exp mode `ExpImpl` picks per algorithm (kernel_operator_vec_unary_impl.h for dav_3510)."""
+    return ZEROING if algo is not ExpAlgo.PRECISION_1ULP_FTZ_FALSE else Reg.ExpSpecificMode(ZEROING, algo)
+
+
+def _with_mode(op: Callable[..., None], mode: Any) -> Callable[..., None]:
+    """`op` with the mode a config picks, called as the lowering skeletons call their op (`mode=ZEROING`)."""
+
+    def call(*args: Any, **kwargs: Any) -> None:  # (the skeleton's mode=ZEROING is replaced)
+        op(*args, mode=mode)
+
+    return call
+
+
+@attrs.frozen
+class ConfigApi:
+    """A memory-level API with a `config` template parameter (`Div<T, isSetMask, config>`,
+    `Exp<T, isSetMask, config>`): one lowering per algorithm, the skeleton of `regsim._src.memvec`."""
+
+    name: str
+    config_type: type[Any]
+    by_algo: dict[Any, BinaryApi | UnaryApi]
+
+    def __call__(self, *args: Any, config: Any = None, is_set_mask: bool = True) -> None:
+        cfg: Any = self.config_type() if config is None else config
+        if not isinstance(cfg, self.config_type):
+            raise ParameterError(message(self.name, "config", repr(cfg), f"a {self.config_type.__name__}"))
+        self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
+
 
 #: `Div`: the 950 library's static_asserts also list integer (and, first-n, 64-bit and complex) types, whose
 #: `Reg::Div` regsim does not model; half and float (the Div page's float types) are lowered (decisions §61).
-Div = BinaryApi("Div", Reg.Div, _FLOAT, _FLOAT)
+Div = ConfigApi(
+    "Div",
+    DivConfig,
+    {a: BinaryApi("Div", _with_mode(Reg.Div, _div_mode(a)), _div_types(a), _div_types(a)) for a in DivAlgo},
+)
 #: `Exp`: half and float, both interfaces (ExpImpl's static_asserts for dav_3510)
-Exp = UnaryApi("Exp", Reg.Exp, _FLOAT, _FLOAT)
+Exp = ConfigApi(
+    "Exp",
+    ExpConfig,
+    {a: UnaryApi("Exp", _with_mode(Reg.Exp, _exp_mode(a)), _FLOAT, _FLOAT) for a in ExpAlgo},
+)
 
 
 # --- the reductions: ReduceSum, ReduceMax, ReduceMin ------------------------------------------------------------
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
-ZEROING: Final = Reg.MaskMergeMode.ZEROING
 MERGING: Final = Reg.MaskMergeMode.MERGING
 _BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_LOAD}  # LocalMemBar<VEC_STORE, VEC_LOAD>
 MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (decisions §61)
@@ -542,4 +616,7 @@ ReduceMax = ReduceApi("ReduceMax", _MINMAX | _B64, _MINMAX)
 ReduceMin = ReduceApi("ReduceMin", _MINMAX | _B64, _MINMAX)
 
 #: the lowering explorer's and the operator form's names (`dst[:] = src0 / src1` is Div)
-APIS.update({a.name: a for a in (Div, Exp, ReduceSum, ReduceMax, ReduceMin)})
+#: (Div and Exp with the default config, the operator form's and the explorer's)
+APIS.update(
+    {a.name: a for a in (Div.by_algo[DivAlgo.INTRINSIC], Exp.by_algo[ExpAlgo.INTRINSIC], ReduceSum, ReduceMax, ReduceMin)}
+)

@@ -24,8 +24,19 @@ _INT_KINDS = "iu"
 
 def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     """The per-element function of an API on values of `np_dtype` (returned as that type); a tensor-scalar
-    API (`Adds` ...) is its tensor-tensor twin with the scalar as the second operand."""
+    API (`Adds` ...) is its tensor-tensor twin with the scalar as the second operand. "Div:ftz" / "Exp:ftz":
+    the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
+    a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api.endswith(":ftz"):
+        g = element_op(api[: -len(":ftz")], np_dtype)
+        tiny = float(np.finfo(dtype).tiny)
+
+        def flush(x: Any) -> Any:
+            x = np.array(x, dtype=dtype)[()]
+            return np.array(math.copysign(0.0, float(x)), dtype=dtype)[()] if 0 < abs(float(x)) < tiny else x
+
+        return lambda *xs: flush(g(*(flush(x) for x in xs)))
     api = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}.get(api, api)
     if dtype.kind in _INT_KINDS:
         bits = dtype.itemsize * 8
@@ -70,7 +81,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         "Min": min,
         "Abs": abs,
         "Relu": lambda a: a if a > 0 else 0.0,
-        "Div": lambda a, b: a / b,  # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous
+        # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
+        "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
         "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
     }
     h = flt[api]
