@@ -6,16 +6,15 @@ in-order and the default loop runs agreeing bit for bit, the lowering explorer a
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_memvec import bits, counter_mode, run_both  # (run_both: loops="sequential" vs the default, same UB bytes)
 
 import regsim as rs
 from regsim import errors
@@ -71,10 +70,6 @@ def values(dtype: Any, n: int, rng: np.random.Generator, api: str = "") -> np.nd
     return v
 
 
-def bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(np.uint8)
-
-
 def assert_same(got: np.ndarray, want: np.ndarray, what: str) -> None:
     g, w = bits(got).reshape(got.size, -1), bits(want).reshape(want.size, -1)
     bad = np.nonzero((g != w).any(axis=1))[0]
@@ -82,27 +77,6 @@ def assert_same(got: np.ndarray, want: np.ndarray, what: str) -> None:
         f"{what}: {bad.size} elements differ, first {bad[:5].tolist()}: got {got[bad[:5]]!r} want {want[bad[:5]]!r}"
         f" (hex got {g[bad[:1]].tobytes()[::-1].hex()} want {w[bad[:1]].tobytes()[::-1].hex()})"
     )
-
-
-@contextlib.contextmanager
-def counter_mode() -> Iterator[None]:
-    A.SetMaskCount()
-    try:
-        yield
-    finally:
-        A.SetMaskNorm()
-
-
-def run_both(call: Any, ub: rs.UnifiedBuffer) -> None:
-    """Run `call()` with every VF loop in order, then from the same UB with the default (batched where
-    exact); the UB bytes after must agree bit for bit."""
-    before = ub.storage.data.copy()
-    with rs.configure(loops="sequential"):
-        call()
-    seq = ub.storage.data.copy()
-    ub.storage.data[:] = before
-    call()
-    assert np.array_equal(seq, ub.storage.data), "sequential and batched loops disagree"
 
 
 def setup(

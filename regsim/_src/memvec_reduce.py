@@ -286,6 +286,25 @@ def _extreme(kind: Any) -> Any:
     return Reg.Max if kind is Reg.ReduceType.MAX else Reg.Min
 
 
+@simd_callee
+def duplicate_init(dst_reg: RegTensor[Any], init: Any, full: MaskReg) -> None:
+    """`Duplicate(dstVreg, initValue)`; the b64 templates give the full two-register mask."""
+    if dst_reg.trait is Reg.RegTraitNumTwo:
+        Reg.Duplicate(dst_reg, init, full)
+    else:
+        Reg.Duplicate(dst_reg, init)
+
+
+@simd_callee
+def load_repeat(src_reg: RegTensor[Any], src: UbPtr[Any], element: int, offset: int) -> None:
+    """One repeat's register: b64 `LoadAlign(vreg, srcLocal + i * oneRepSize)` (two registers), else
+    `LoadAlign<T, POST_MODE_UPDATE>(srcVreg, srcLocal, srcRepOffset)` (moves src)."""
+    if src_reg.trait is Reg.RegTraitNumTwo:
+        Reg.LoadAlign(src_reg, src + element)
+    else:
+        Reg.LoadAlign(src_reg, src, offset, post_mode=UPDATE)
+
+
 @simd_vf
 def reduce_extreme_count_vf(kind: Any, dst: UbPtr[Any], src: UbPtr[Any], count: int, src_rep_stride: int, init: Any) -> None:
     """`ReduceNoIndexTemplate<mode, T>` (count) and `ReduceB64NoIndexTemplate`: lane-wise Max/Min from the
@@ -300,16 +319,10 @@ def reduce_extreme_count_vf(kind: Any, dst: UbPtr[Any], src: UbPtr[Any], count: 
     preg_full = Reg.CreateMask(T, pattern=Reg.MaskPattern.ALL, trait=trait)
     src_vreg, dst_vreg, tmp_vreg = (Reg.RegTensor(T, trait=trait) for _ in range(3))
     ureg = Reg.UnalignRegForStore()
-    if b64:
-        Reg.Duplicate(dst_vreg, init, preg_full)
-    else:
-        Reg.Duplicate(dst_vreg, init)
+    duplicate_init(dst_vreg, init, preg_full)
     for i in range(-(-count // one_rep)):
         preg = Reg.UpdateMask(T, sreg, trait=trait)
-        if b64:
-            Reg.LoadAlign(src_vreg, src + i * one_rep)
-        else:
-            Reg.LoadAlign(src_vreg, src, offset, post_mode=UPDATE)
+        load_repeat(src_vreg, src, i * one_rep, offset)
         _extreme(kind)(tmp_vreg, dst_vreg, src_vreg, preg)
         Reg.Select(dst_vreg, tmp_vreg, dst_vreg, preg)  # keep the old value where the mask is off
     Reg.Reduce(dst_vreg, dst_vreg, preg_full, type=kind)
@@ -353,7 +366,6 @@ def store_value_and_index(
     """Step 2 of the index templates: the extreme over `preg`, stored; the lanes holding it (Compare EQ with
     the broadcast value) give their 1-based indices (`GatherMask` squeezes them to the front, zeros after);
     the least nonzero one, minus 1, is stored after the value as `IndexT` (b64: then 4 zero bytes)."""
-    T = dst_value.dtype
     index_t = dst_index.dtype
     preg_index_full = Reg.CreateMask(index_t, pattern=Reg.MaskPattern.ALL)
     preg_cond = Reg.MaskReg()
@@ -371,7 +383,6 @@ def store_value_and_index(
     if b64:  # for b64 type, pad 0 to b64 bytes
         Reg.StoreUnAlign(index_ptr, mask_index, ureg, 1)
     Reg.StoreUnAlignPost(index_ptr, ureg, 0)
-    del T
 
 
 @simd_vf
@@ -393,20 +404,14 @@ def reduce_extreme_index_count_vf(
     preg_cond = Reg.MaskReg()
     src_vreg, dst_value, tmp_value = (Reg.RegTensor(T, trait=trait) for _ in range(3))
     dst_index, sub_index, tmp_index, mask_index = (Reg.RegTensor(index_t) for _ in range(4))
-    if b64:
-        Reg.Duplicate(dst_value, init, preg_full)
-    else:
-        Reg.Duplicate(dst_value, init)
+    duplicate_init(dst_value, init, preg_full)
     Reg.Duplicate(sub_index, 1)
     Reg.Duplicate(mask_index, 0)
     Reg.Arange(tmp_index.reinterpret(_arange_type(index_t)), 1)
     Reg.Move(dst_index, tmp_index)  # dstIndexVreg = tmpIndexVreg;
     for i in range(-(-count // one_rep)):
         preg = Reg.UpdateMask(T, sreg, trait=trait)
-        if b64:
-            Reg.LoadAlign(src_vreg, src + i * one_rep)
-        else:
-            Reg.LoadAlign(src_vreg, src, offset, post_mode=UPDATE)
+        load_repeat(src_vreg, src, i * one_rep, offset)
         _extreme(kind)(tmp_value, dst_value, src_vreg, preg)
         Reg.Select(tmp_value, tmp_value, dst_value, preg)
         Reg.Compare(preg_cond, dst_value, tmp_value, preg_full, mode=CMPMODE.NE)
