@@ -583,3 +583,20 @@ def test_config_type_is_checked() -> None:
     with pytest.raises(TypeError):
         A.DivConfig(A.ExpAlgo.INTRINSIC)  # type: ignore[arg-type]
     assert np.array_equal(ub.storage.data, before)
+
+
+@pytest.mark.parametrize(("api", "dtype"), ELEMENTWISE, ids=[f"{a}-{d.name}" for a, d in ELEMENTWISE])
+def test_first_n_forced_batched(api: str, dtype: Any) -> None:
+    """The first-n Div / Exp loop batches (loops="batched" does not refuse it) and gives the in-order bits.
+    (The mask/repeat forms' DataBlock copies and the reductions' loop-carried registers run in order:
+    run_both compares those with the default mode.)"""
+    ub, ts = setup(dtype, 5 * lanes_of(dtype) + 7, seed=11, api=api)
+    n = ts[0].size
+    before = ub.storage.data.copy()
+    with rs.configure(loops="sequential"):
+        _call_elementwise(api, ts, n)
+    seq = ub.storage.data.copy()
+    ub.storage.data[:] = before
+    with rs.configure(loops="batched"):
+        _call_elementwise(api, ts, n)
+    assert np.array_equal(seq, ub.storage.data)

@@ -127,7 +127,7 @@ Exp = ConfigApi(
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
 MERGING: Final = Reg.MaskMergeMode.MERGING
 _BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_LOAD}  # LocalMemBar<VEC_STORE, VEC_LOAD>
-MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (decisions §61)
+MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (decisions §62)
 _REDUCE_TYPE: Final = {"ReduceSum": Reg.ReduceType.SUM, "ReduceMax": Reg.ReduceType.MAX, "ReduceMin": Reg.ReduceType.MIN}
 
 
