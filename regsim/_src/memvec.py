@@ -543,7 +543,7 @@ _NOT_REPEAT = frozenset({dt.half, dt.float32, dt.uint16, dt.int16, dt.uint32, dt
 Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.int64}, _NOT_REPEAT)
 
 #: every memory-level API by name (the lowering explorer's names)
-APIS: Final[dict[str, BinaryApi | UnaryApi]] = {
+APIS: Final[dict[str, Any]] = {  # (regsim._src.memvec_reduce adds its APIs)
     a.name: a for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins)
 }
 
@@ -628,6 +628,8 @@ def lower_spec(text: str) -> Lowering:
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
     kw = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    if hasattr(api, "lower_fresh"):  # an API with its own arguments (regsim._src.memvec_reduce)
+        return Lowering(text.strip(), api.lower_fresh(dtype, kw).records)
     from regsim._src.memory import UnifiedBuffer
 
     binary = isinstance(api, BinaryApi)
