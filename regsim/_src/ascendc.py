@@ -1,7 +1,8 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
-with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`.
+with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`
+(Compare, Compares, Duplicate, ShiftLeft, ShiftRight in `regsim._src.memvec_select`).
 """
 
 from regsim._src import reg as Reg
@@ -33,6 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_select import Compare, Compares, Duplicate, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -54,6 +56,9 @@ __all__ = [
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Compare",
+    "Compares",
+    "Duplicate",
     "Gather",
     "GetCtrlSpr",
     "GetVecLen",
@@ -75,6 +80,8 @@ __all__ = [
     "SetMaskCount",
     "SetMaskNorm",
     "SetVectorMask",
+    "ShiftLeft",
+    "ShiftRight",
     "SpecialPurposeReg",
     "Sub",
     "TPosition",

@@ -549,6 +549,11 @@ APIS: Final[dict[str, BinaryApi | UnaryApi]] = {
 
 
 # --- the lowering explorer ------------------------------------------------------------------------------------
+#: `lower_spec` for APIs whose arguments are not those of `APIS`' skeletons (added by the modules that define
+#: them): name -> (dtype, keyword arguments) -> the lowering of such a call on fresh tensors
+SPEC_BUILDERS: Final[dict[str, Callable[[type[dt.DType], dict[str, Any]], Lowering]]] = {}
+
+
 @attrs.frozen
 class Lowering:
     """The Reg-op sequence one memory-level call became (`rs.lower`)."""
@@ -622,12 +627,15 @@ def lower_spec(text: str) -> Lowering:
     ):
         raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"'))
     api = APIS.get(node.func.id)
-    if api is None:
-        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted(APIS))}"))
+    if api is None and node.func.id not in SPEC_BUILDERS:
+        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted([*APIS, *SPEC_BUILDERS]))}"))
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
-    kw = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    # a bare name (cmp_mode=LT) is read as its string
+    kw = {str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords}
+    if api is None:
+        return Lowering(text.strip(), SPEC_BUILDERS[node.func.id](dtype, kw).records)
     from regsim._src.memory import UnifiedBuffer
 
     binary = isinstance(api, BinaryApi)

@@ -47,6 +47,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "And": lambda a, b: a & b,
             "Or": lambda a, b: a | b,
             "Not": lambda a: ~a,
+            "Duplicate": lambda a: a,
+            "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
+            "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
@@ -69,10 +72,19 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         "Min": min,
         "Abs": abs,
         "Relu": lambda a: a if a > 0 else 0.0,
+        "Duplicate": lambda a: a,
     }
     h = flt[api]
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
     return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+
+
+def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
+    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t), as the
+    Reg oracle computes it (64-bit types: the library's composition of 32-bit shifts)."""
+    from regsim.testing.reference import shift_oracle
+
+    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
 
 
 def _operands(srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any) -> Callable[[list[Any]], list[Any]]:
@@ -195,4 +207,80 @@ def gather(
             if selected(r, k):
                 at = base + int(offsets[r * lanes + k])
                 out[r * dst_step + k] = raw[at : at + w].view(dst.dtype)[0]
+    return out
+
+
+# --- Compare / Compares: one result bit per element ---------------------------------------------------------
+_CMP: dict[str, Callable[[Any, Any], bool]] = {
+    "EQ": lambda x, y: x == y,
+    "NE": lambda x, y: x != y,
+    "GT": lambda x, y: x > y,
+    "GE": lambda x, y: x >= y,
+    "LT": lambda x, y: x < y,
+    "LE": lambda x, y: x <= y,
+}
+
+
+def _value(x: Any) -> Any:
+    """An element as a Python int or float (floats exactly: IEEE order, NaN unordered, -0 == +0)."""
+    return int(x) if np.asarray(x).dtype.kind in _INT_KINDS else float(x)
+
+
+def pack_bits(dst: npt.NDArray[np.uint8], bits: Sequence[bool]) -> npt.NDArray[np.uint8]:
+    """dst with its first len(bits) / 8 bytes replaced by `bits`, bit i of the array = bit i % 8 of byte i // 8
+    (the Compare page: "dst按照小端顺序排序成二进制结果"); the bytes after are unchanged."""
+    out = dst.copy()
+    packed = np.packbits(np.array(bits, dtype=np.bool_), bitorder="little")
+    out[: packed.size] = packed
+    return out
+
+
+def compare_first_n(
+    mode: str, dst: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, count: int, per: int
+) -> npt.NDArray[np.uint8]:
+    """The first-n interface: bit i = src0[i] <mode> other[i] (a tensor) or other (a scalar) for i < count; the
+    rest of the last iteration of `per` elements (256 bytes; 512 for 64-bit types) reads 0."""
+    scalar = not isinstance(other, np.ndarray)
+    n = -(-count // per) * per
+    bits = [i < count and _CMP[mode](_value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
+    return pack_bits(dst, bits)
+
+
+def compare_repeat(
+    mode: str,
+    dst: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[np.uint8]:
+    """The mask/repeat interfaces: repeat r, element k reads src0 (and a tensor `other`) as `repeat_interface`
+    does, strides (src0Blk, src0Rep[, src1Blk, src1Rep]) in DataBlocks; its bit is r * E + k (E elements per
+    256 bytes) of dst, packed contiguously (no dst stride), 0 where the mask does not select (r, k)."""
+    scalar = not isinstance(other, np.ndarray)
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+
+    def at(j: int, r: int, k: int) -> int:
+        b, pos = divmod(k, e)
+        return r * strides[2 * j + 1] * e + b * strides[2 * j] * e + pos
+
+    bits = []
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                bits.append(False)
+                continue
+            y = other if scalar else other[at(1, r, k)]
+            bits.append(_CMP[mode](_value(src0[at(0, r, k)]), _value(y)))
+    return pack_bits(dst, bits)
+
+
+def fill_first_n(dst: npt.NDArray[Any], value_bytes: bytes, count: int) -> npt.NDArray[Any]:
+    """Duplicate's first-n interface on raw bytes: elements [0, count) = the value's bytes; the rest unchanged."""
+    out = dst.copy()
+    raw = out.view(np.uint8)
+    w = len(value_bytes)
+    raw[: count * w] = np.tile(np.frombuffer(value_bytes, np.uint8), count)
     return out
