@@ -306,12 +306,80 @@ def test_shift_repeat_hypothesis(data: st.DataObject) -> None:
     assert_same(dst.numpy(), want, f"{api}({dtype.name}, {amount}, mask={mask}, repeat={repeats})")
 
 
+# --- Select ---------------------------------------------------------------------------------------------------------
+SEL_COUNT = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.complex32]
+SEL_COUNT += [rs.int64, rs.uint64, rs.complex64]
+SEL_REPEAT = [rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32]
+SEL_MODES = [A.SELMODE.VSEL_CMPMASK_SPR, A.SELMODE.VSEL_TENSOR_SCALAR_MODE, A.SELMODE.VSEL_TENSOR_TENSOR_MODE]
+SEL_CASES = [(d, m) for d in SEL_COUNT for m in SEL_MODES]
+
+
+def select_case(dtype: Any, n: int, sel_bytes: int, sel_type: Any, seed: int) -> tuple[Any, ...]:
+    rng = np.random.default_rng(seed)
+    per = -(-n * dtype.itemsize // 256) * 256
+    ub = rs.UnifiedBuffer(3 * per + -(-sel_bytes // 256) * 256 + 1024)
+    dst, s0, s1 = (ub.alloc(dtype, n) for _ in range(3))
+    for t in (dst, s0, s1):
+        t.set(values(dtype, n, rng))
+    sel = ub.alloc(sel_type, -(-sel_bytes // sel_type.itemsize))
+    ub.storage.write(sel.addr, rng.integers(0, 256, sel.nbytes, dtype=np.uint8))
+    return ub, dst, sel, s0, s1
+
+
+@pytest.mark.parametrize(("dtype", "mode"), SEL_CASES, ids=[f"{d.name}-{m.name}" for d, m in SEL_CASES])
+def test_select_first_n(dtype: Any, mode: Any) -> None:
+    per = 256 // dtype.itemsize * (2 if dtype.itemsize == 8 else 1)
+    for k, count in enumerate((0, 1, per + 5, 3 * per)):
+        sel_type = [rs.uint8, rs.uint16, rs.uint32, rs.uint64][k]
+        ub, dst, sel, s0, s1 = select_case(dtype, 3 * per, 3 * per // 8, sel_type, seed=count)
+        d0, a, m = dst.numpy(), s0.numpy(), sel.numpy().view(np.uint8)
+        other: Any = a[7] if mode == A.SELMODE.VSEL_TENSOR_SCALAR_MODE else s1
+        run_both(lambda: A.Select(dst, sel, s0, other, mode, count), ub)  # noqa: B023
+        want = MO.select_first_n(d0, m, a, oracle_other(other), int(mode), count)
+        assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, count={count}, sel {sel_type.name})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_select_repeat_hypothesis(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(SEL_REPEAT), "dtype")
+    mode = data.draw(st.sampled_from(SEL_MODES), "mode")
+    lanes = 256 // dtype.itemsize
+    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    repeats = data.draw(st.integers(0, 5), "repeat_time")
+    blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
+    rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
+    count = data.draw(st.integers(1, 5 * lanes), "count (counter mode)")
+    reps = -(-count // lanes) if form == "counter" else repeats
+    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3))
+    ub, dst, sel, s0, s1 = select_case(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
+    d0, a, m = dst.numpy(), s0.numpy(), sel.numpy()
+    other: Any = a[3] if mode == A.SELMODE.VSEL_TENSOR_SCALAR_MODE else s1
+    params = A.BinaryRepeatParams(*blk, *rep)
+    if form == "bit":
+        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
+        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
+    else:
+        mask = count if form == "counter" else data.draw(st.integers(1, lanes), "mask")
+    if form == "counter":
+        with counter_mode():
+            run_both(lambda: A.Select(dst, sel, s0, other, mode, mask, repeats, params), ub)
+        selected: Any = lambda r, k: r * lanes + k < count  # noqa: E731
+    else:
+        run_both(lambda: A.Select(dst, sel, s0, other, mode, mask, repeats, params), ub)
+        sel_bits = MO.mask_elements(dtype.itemsize, mask)
+        selected = lambda r, k: sel_bits[k]  # noqa: E731
+    want = MO.select_repeat(d0, m, a, oracle_other(other), int(mode), selected, reps, (*blk, *rep))
+    assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, {form}, mask={mask}, repeat={repeats})")
+
+
 # --- constraint violations raise and write nothing --------------------------------------------------------------------
 def _violations() -> list[tuple[str, Any, type[Exception], str]]:
     """(description, call on (dst8, a, b, i16), error class, the message's start)."""
     lt = A.CMPMODE.LT
     PE, DE, UE = errors.ParameterError, errors.DTypeError, errors.UnsupportedError
     bp, up = A.BinaryRepeatParams(), A.UnaryRepeatParams()
+    S1, S2 = A.SELMODE.VSEL_TENSOR_SCALAR_MODE, A.SELMODE.VSEL_TENSOR_TENSOR_MODE
     return [
         ("cmp_mode not a CMPMODE", lambda d, a, b, i: A.Compare(d, a, b, "LT", 64), PE, "Compare: cmp_mode"),
         ("count not whole 256 bytes", lambda d, a, b, i: A.Compare(d, a, b, lt, 65), PE, "Compare: count"),
@@ -325,6 +393,7 @@ def _violations() -> list[tuple[str, Any, type[Exception], str]]:
          "Compare: is_set_mask"),
         ("Compare wrong struct", lambda d, a, b, i: A.Compare(d, a, b, lt, 64, 1, up), PE, "Compare: repeat_params"),
         ("Compare mask 65", lambda d, a, b, i: A.Compare(d, a, b, lt, 65, 1, bp), PE, "Compare: mask"),
+        ("Compare dst short", lambda d, a, b, i: A.Compare(d, a, b, lt, [3, 0], 40, bp), PE, "Compare: dst"),
         ("Compare repeat 256", lambda d, a, b, i: A.Compare(d, a, b, lt, 64, 256, bp), PE, "Compare: repeat_time"),
         ("Compares int8 dst", lambda d, a, b, i: A.Compares(a.ub.alloc(rs.int8, 64), a, 1.0, lt, 64), DE, "Compares: dst"),
         ("Compares tensor scalar", lambda d, a, b, i: A.Compares(d, a, b, lt, 64), PE, "Compares: src1_scalar"),
@@ -346,6 +415,16 @@ def _violations() -> list[tuple[str, Any, type[Exception], str]]:
          "ShiftRight: round_en"),
         ("ShiftRight roundEn count", lambda d, a, b, i: A.ShiftRight(i, i, 1, 64, round_en=True), PE,
          "ShiftRight: round_en"),
+        ("Select mode 1 tensor", lambda d, a, b, i: A.Select(a, d, a, b, S1, 64), PE, "Select: src1"),
+        ("Select mode 2 scalar", lambda d, a, b, i: A.Select(a, d, a, 1.0, S2, 64), PE, "Select: src1"),
+        ("Select int mode", lambda d, a, b, i: A.Select(a, d, a, b, 2, 64), PE, "Select: sel_mode"),
+        ("Select sel too small", lambda d, a, b, i: A.Select(a, d, a, b, S2, [1, 0], 5, bp), PE, "Select: sel_mask"),
+        ("Select sel float", lambda d, a, b, i: A.Select(a, b, a, b, S2, 64), DE, "Select: sel_mask"),
+        ("Select sel int8", lambda d, a, b, i: A.Select(a, a.ub.alloc(rs.int8, 32), a, b, S2, 64), DE, "Select: sel_mask"),
+        ("Select int8 repeat", lambda d, a, b, i: A.Select(d, d, d, d, S2, 32, 1, bp), DE, "Select: dst"),
+        ("Select count > dst", lambda d, a, b, i: A.Select(a, d, a, b, S2, 129), PE, "Select: count"),
+        ("Select wrong struct", lambda d, a, b, i: A.Select(a, d, a, b, S2, 64, 1, up), PE, "Select: repeat_params"),
+        ("Select arguments", lambda d, a, b, i: A.Select(a, d, a, b, S2, 64, 1), PE, "Select: arguments"),
         ("ShiftRight wrong struct", lambda d, a, b, i: A.ShiftRight(i, i, 1, 64, 1, bp), PE,
          "ShiftRight: repeat_params"),
     ]  # fmt: skip
@@ -363,7 +442,7 @@ def test_violations_write_nothing(what: str, call: Any, error: type[Exception], 
         call(d, a, b, i)
     assert str(info.value).startswith(start), str(info.value)
     assert np.array_equal(ub.storage.data[: before.size], before), f"{what}: the UB changed"
-    assert rs._src.memvec.vector_mask() == (2**64 - 1, 2**64 - 1) or what.startswith("Compare mask")
+    assert rs._src.memvec.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
 
 
 def test_calls_are_host_side() -> None:
@@ -373,6 +452,24 @@ def test_calls_are_host_side() -> None:
         A.Duplicate(t, 1, 8)
     with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^Compares"):
         A.Compares(ub.alloc(rs.uint8, 32), t, 1, A.CMPMODE.EQ, 128)
+
+
+def test_select_unwritten_inputs() -> None:
+    """The first-n Select checks the source elements and selMask bits it uses (its lowering reads whole registers,
+    past `count`, which are not reported)."""
+    ub = rs.UnifiedBuffer(4096)
+    dst, s0, s1, sel = ub.alloc(rs.half, 128), ub.alloc(rs.half, 128), ub.alloc(rs.half, 128), ub.alloc(rs.uint8, 32)
+    s0.set(np.zeros(100, np.float16))
+    s1.set(np.ones(128, np.float16))
+    sel.set(np.full(12, 0x55, np.uint8))
+    mode = A.SELMODE.VSEL_TENSOR_TENSOR_MODE
+    A.Select(dst, sel, s0, s1, mode, 96)  # 96 elements: 12 selMask bytes, src0 [0, 96): all written
+    assert dst.numpy()[:4].tolist() == [0, 1, 0, 1]
+    with pytest.raises(errors.UninitializedReadError, match=r"^Select: sel_mask element 12"):
+        A.Select(dst, sel, s1, s1, mode, 128)
+    sel.set(np.full(16, 0x55, np.uint8))
+    with pytest.raises(errors.UninitializedReadError, match=r"^Select: src0 element 100"):
+        A.Select(dst, sel, s0, s1, mode, 128)
 
 
 def test_duplicate_src_element_0_must_be_written() -> None:
@@ -408,6 +505,11 @@ def test_lower_shows_the_library_lowering() -> None:
             {"StoreAlign/block": "2"},
         ),
         ("ShiftRight(uint32, scalar_value=3, count=100)", {"ShiftRights": "2"}),
+        (
+            "Select(float32, sel_mode=VSEL_TENSOR_TENSOR_MODE, count=200)",
+            {"Interleave/mask": "1", "UnPack/mask": "1", "Select": "4"},
+        ),
+        ("Select(half, sel_mode=VSEL_TENSOR_SCALAR_MODE, scalar_value=2.5, mask=100, repeat_time=2)", {"Duplicate": "1"}),
     ],
 )
 def test_lower_cli(call: str, ops: dict[str, str]) -> None:

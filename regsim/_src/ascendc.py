@@ -2,7 +2,7 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`
-(Compare, Compares, Duplicate, ShiftLeft, ShiftRight in `regsim._src.memvec_select`).
+(Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in `regsim._src.memvec_select`).
 """
 
 from regsim._src import reg as Reg
@@ -34,7 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
-from regsim._src.memvec_select import Compare, Compares, Duplicate, ShiftLeft, ShiftRight
+from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -50,6 +50,7 @@ def GetVecLen() -> int:
 __all__ = [
     "CMPMODE",
     "MASK_PLACEHOLDER",
+    "SELMODE",
     "VF_CALL",
     "Abs",
     "Add",
@@ -76,6 +77,7 @@ __all__ = [
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
+    "Select",
     "SetCtrlSpr",
     "SetMaskCount",
     "SetMaskNorm",

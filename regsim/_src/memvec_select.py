@@ -17,6 +17,7 @@ skeletons of `regsim._src.memvec` (parameter checks, the vector-mask register an
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
@@ -31,7 +32,7 @@ from regsim._src.context import Ref, configure, current_config, simd_callee, sim
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.registers import VL, MaskReg, RegTensor
-from regsim.errors import ParameterError, UninitializedReadError, UnsupportedError, message
+from regsim.errors import ParameterError, RegsimError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -152,6 +153,27 @@ def _check_cmp_dst(api: str, dst: object, accepted: frozenset[type[dt.DType]], s
     return dst
 
 
+def _plan(
+    api: str,
+    dtype: type[dt.DType],
+    mask: object,
+    repeat_time: object,
+    params: Any,
+    is_set_mask: bool,
+    check: Callable[[int], None],
+) -> tuple[int, int, bool, bool]:
+    """`memvec._repeat_plan` (which sets the vector mask register for a bit mask), then `check(iterations)`; should
+    that check fail, the vector mask register is put back: a failed call changes nothing."""
+    saved = mv.vector_mask(api)
+    plan = mv._repeat_plan(api, dtype, mask, repeat_time, params, type(params), is_set_mask)
+    try:
+        check(plan[1] if plan[2] else -(-plan[0] // (VL // dtype.itemsize)))
+    except RegsimError:
+        mv._set_vector_mask(api, *saved)
+        raise
+    return plan
+
+
 class _CompareApi:
     """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`."""
 
@@ -196,9 +218,9 @@ class _CompareApi:
         lanes = VL // dtype.itemsize
         if not isinstance(args[2], params_type):  # checked here so that a bad struct writes no vector mask
             raise ParameterError(message(api, "repeat_params", repr(args[2]), f"a {params_type.__name__}"))
-        mask_count, repeats, normal, spr = mv._repeat_plan(api, dtype, args[0], args[1], args[2], params_type, is_set_mask)
-        iterations = repeats if normal else -(-mask_count // lanes)
-        _check_dst_bytes(api, dst, iterations * lanes // 8)
+        mask_count, repeats, normal, spr = _plan(
+            api, dtype, args[0], args[1], args[2], is_set_mask, lambda it: _check_dst_bytes(api, dst, it * lanes // 8)
+        )
         p: Any = args[2]
         if self.scalar:
             strides: tuple[int, ...] = (p.srcBlkStride, p.srcRepStride)
@@ -447,5 +469,299 @@ def _duplicate_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
     return mv.lower(Duplicate, dst, value, *args)
 
 
-mv.SPEC_BUILDERS.update({"Compare": _compare_spec(Compare), "Compares": _compare_spec(Compares), "Duplicate": _duplicate_spec})
+# --- Select ---------------------------------------------------------------------------------------------------------
+#: the Select page (Ascend 950): T for the first-n interface and the mask/repeat interfaces; U (selMask)
+SELECT_COUNT: Final = _B16_B32 | _INTS8 | _WIDE | {dt.complex32, dt.complex64}
+SELECT_REPEAT: Final = _B16_B32
+SELECT_MASK: Final = frozenset({dt.uint8, dt.uint16, dt.uint32, dt.uint64})
+_SELECT_BITS: Final[dict[type[dt.DType], type[dt.DType]]] = {dt.complex32: dt.uint32, dt.complex64: dt.uint64}
+
+
+@simd_callee
+def sel_load(T: type[dt.DType], sel: UbPtr[Any], i: int) -> MaskReg:
+    """The select predicate of iteration `i` (selMask bits `i * E` on, E elements per iteration) as the library loads
+    it for b8 (`LoadAlign<uint8_t>`: 32 bytes), b16 (`LoadAlign<uint8_t, DIST_US>`: 16 bytes, each bit doubled), b32
+    un-paired (`DIST_US` at the pair's 16 bytes + `MaskUnPack`: its low half) and b64 (`LoadUnAlign` of the bytes at
+    i * 8 + `MaskGenWithRegTensor<uint32_t, 0>`: 64 bits, each to 4 predicate bits)."""
+    sel_mask = Reg.MaskReg()
+    u8 = sel.reinterpret(dt.uint8)
+    if T.itemsize == 1:
+        Reg.LoadAlign(sel_mask, u8 + i * 32)
+    elif T.itemsize == 2:
+        Reg.LoadAlign(sel_mask, u8 + i * 16, dist=Reg.MaskDist.DIST_US)
+    elif T.itemsize == 4:
+        Reg.LoadAlign(sel_mask, u8 + i * 8, dist=Reg.MaskDist.DIST_US)
+        Reg.UnPack(sel_mask, sel_mask)
+    else:
+        ureg = Reg.UnalignRegForLoad()
+        sel_reg = Reg.RegTensor(dt.uint8)
+        Reg.LoadUnAlignPre(ureg, u8 + i * 8)
+        Reg.LoadUnAlign(sel_reg, ureg, u8 + i * 8)
+        Reg.MaskGenWithRegTensor(sel_mask, sel_reg.reinterpret(dt.uint32), offset=0)
+    return sel_mask
+
+
+@simd_callee
+def sel_load_pair(sel: UbPtr[Any], p: int) -> tuple[MaskReg, MaskReg]:
+    """b32: the predicates of iterations 2p and 2p + 1 from 16 selMask bytes, as the library's unrolled loops do:
+    `LoadAlign<uint8_t, DIST_US>` + `MaskInterleave<uint16_t>(sel0, sel1, tmp, all ones)`."""
+    tmp0, sel0, sel1 = Reg.MaskReg(), Reg.MaskReg(), Reg.MaskReg()
+    tmp1 = Reg.CreateMask(dt.uint8, pattern=Reg.MaskPattern.ALL)  # CreateMask<uint8_t, MaskPattern::ALL>();
+    Reg.LoadAlign(tmp0, sel.reinterpret(dt.uint8) + p * 16, dist=Reg.MaskDist.DIST_US)
+    Reg.Interleave(dt.uint16, sel0, sel1, tmp0, tmp1)  # MaskInterleave<uint16_t>(selMask0, selMask1, tmpMask0, tmpMask1);
+    return sel0, sel1
+
+
+@simd_callee
+def sel_load_first(T: type[dt.DType], sel: UbPtr[Any]) -> MaskReg:
+    """Mode 0 (VSEL_CMPMASK_SPR): the predicate of the first E selMask bits, loaded once and used by every
+    iteration (`SelectMode0Level2` / `SelectMode0Level0`)."""
+    if T.itemsize != 8:
+        return sel_load(T, sel, 0)
+    sel_mask, tmp = Reg.MaskReg(), Reg.MaskReg()
+    ureg = Reg.UnalignRegForLoad()
+    sel_reg = Reg.RegTensor(dt.uint32)
+    Reg.LoadUnAlignPre(ureg, sel.reinterpret(dt.uint32))
+    Reg.LoadUnAlign(sel_reg, ureg, sel.reinterpret(dt.uint32))
+    Reg.MaskGenWithRegTensor(sel_mask, sel_reg, offset=0)
+    Reg.Interleave(dt.uint32, sel_mask, tmp, sel_mask, sel_mask)  # MaskInterleave<uint32_t>(selMask, tmpMask, selMask, selMask);
+    Reg.DeInterleave(dt.uint32, sel_mask, tmp, sel_mask, sel_mask)  # MaskDeInterleave<uint32_t>(...);
+    return sel_mask
+
+
+@simd_vf
+def select_continuous_vf(
+    dst: UbPtr[Any],
+    sel: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any] | None,
+    scalar: tuple[Any, ...],
+    sel_mode: int,
+    count: int,
+) -> None:
+    """`SelectMode0Level2` / `SelectMode1Level2` / `SelectMode2Level2`: per iteration (one register; two for b64)
+    `UpdateMask`, `LoadAlign` of the sources (mode 1: a register of the scalar, `Duplicate`d once), `Reg::Select` on
+    the selMask predicate, `StoreAlign` under the count mask; b32 runs its iterations in pairs."""
+    T = dst.dtype
+    trait = _two(T)
+    repeat_elm = _cmp_elements(T)
+    repeat_time = -(-count // repeat_elm)
+    sreg = Ref(count)
+    src0_reg = Reg.RegTensor(T, trait=trait)
+    src1_reg = Reg.RegTensor(T, trait=trait)
+    dst_reg = Reg.RegTensor(T, trait=trait)
+    if src1 is None:
+        Reg.Duplicate(src1_reg, scalar[0])  # Duplicate(src1Reg, (const T&)src1);
+    first = sel_load_first(T, sel) if sel_mode == 0 else Reg.MaskReg()
+
+    def one(i: int, sel_mask: MaskReg) -> None:
+        mask = Reg.UpdateMask(T, sreg, trait=trait)  # maskReg = UpdateMask<T, RegT::trait>(sreg);
+        Reg.LoadAlign(src0_reg, src0 + i * repeat_elm)  # LoadAlign<T>(src0Reg, src0 + i * repeatElm);
+        if src1 is not None:
+            Reg.LoadAlign(src1_reg, src1 + i * repeat_elm)  # LoadAlign<T>(src1Reg, src1 + i * repeatElm);
+        Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)  # Select(dstReg, src0Reg, src1Reg, selMask);
+        Reg.StoreAlign(dst + i * repeat_elm, dst_reg, mask)  # StoreAlign<T>(dst + i * repeatElm, dstReg, maskReg);
+
+    if sel_mode == 0:
+        for i in range(repeat_time):
+            one(i, first)
+    elif T.itemsize == 4:
+        for p in range(repeat_time // 2):
+            sel0, sel1 = sel_load_pair(sel, p)
+            one(2 * p, sel0)
+            one(2 * p + 1, sel1)
+        for _ in range(repeat_time % 2):  # the tail: DIST_US at the pair's 16 bytes + MaskUnPack
+            one(repeat_time - 1, sel_load(T, sel, repeat_time - 1))
+    else:
+        for i in range(repeat_time):
+            one(i, sel_load(T, sel, i))
+
+
+@simd_callee
+def select_blocks(
+    i: int,
+    dst: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any] | None,
+    regs: tuple[RegTensor[Any], RegTensor[Any], RegTensor[Any]],
+    sel_mask: MaskReg,
+    mask_reg: MaskReg,
+    p: tuple[int, ...],
+) -> None:
+    """One repeat of `SelectMode{0,1,2}Level0`: the sources' DataBlocks at their strides, `Reg::Select`, dst's
+    DataBlocks stored under the mask (unselected elements keep their UB bytes). `p`: BinaryRepeatParams' fields."""
+    src0_reg, src1_reg, dst_reg = regs
+    e = ONE_BLOCK_SIZE // dst.dtype.itemsize
+    mv.load_blocks(src0_reg, src0 + i * p[4] * e, p[1], mask_reg)
+    if src1 is not None:
+        mv.load_blocks(src1_reg, src1 + i * p[5] * e, p[2], mask_reg)
+    Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)
+    mv.store_blocks(dst + i * p[3] * e, dst_reg, p[0], mask_reg)
+
+
+@simd_vf
+def select_repeat_vf(
+    dst: UbPtr[Any],
+    sel: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any] | None,
+    scalar: tuple[Any, ...],
+    sel_mode: int,
+    p: tuple[int, ...],
+    mask_count: int,
+    repeat_time: int,
+    normal_mode: bool,
+    spr_mask: bool,
+) -> None:
+    """`SelectMode0Level0` / `SelectMode1Level0` / `SelectMode2Level0`: the mask/repeat interfaces (b16/b32), the
+    predicate made as in `vec_binary_vf` (counter mode: `UpdateMask` per repeat), b32 modes 1 and 2 in pairs."""
+    T = dst.dtype
+    count, repeats, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
+    if src1 is None:
+        Reg.Duplicate(regs[1], scalar[0])  # Duplicate(scalarReg, (const T&)src1);
+    if sel_mode == 0:
+        first = sel_load_first(T, sel)
+        for i in range(repeats):
+            if not normal_mode:
+                mask_reg = Reg.UpdateMask(T, count)
+            select_blocks(i, dst, src0, src1, regs, first, mask_reg, p)
+    elif T.itemsize == 4:
+        for q in range(repeats // 2):
+            sel0, sel1 = sel_load_pair(sel, q)
+            if not normal_mode:
+                mask_reg = Reg.UpdateMask(T, count)
+            select_blocks(2 * q, dst, src0, src1, regs, sel0, mask_reg, p)
+            if not normal_mode:
+                mask_reg = Reg.UpdateMask(T, count)
+            select_blocks(2 * q + 1, dst, src0, src1, regs, sel1, mask_reg, p)
+        for _ in range(repeats % 2):
+            if not normal_mode:  # the library recomputes this count wrongly (§ decisions); regsim continues the count
+                mask_reg = Reg.UpdateMask(T, count)
+            select_blocks(repeats - 1, dst, src0, src1, regs, sel_load(T, sel, repeats - 1), mask_reg, p)
+    else:
+        for i in range(repeats):
+            if not normal_mode:
+                mask_reg = Reg.UpdateMask(T, count)
+            select_blocks(i, dst, src0, src1, regs, sel_load(T, sel, i), mask_reg, p)
+
+
+class SELMODE(enum.IntEnum):
+    """`AscendC::SELMODE`: how `Select` reads selMask."""
+
+    VSEL_CMPMASK_SPR = 0  #: the first 256 / sizeof(T) bits, for every iteration
+    VSEL_TENSOR_SCALAR_MODE = 1  #: src1 is a scalar; the bits consumed iteration by iteration
+    VSEL_TENSOR_TENSOR_MODE = 2  #: the bits consumed iteration by iteration
+
+
+@host_api("Select")
+def Select(
+    dst: LocalTensor[T], sel_mask: LocalTensor[Any], src0: LocalTensor[T], src1: Any, sel_mode: SELMODE, *args: Any
+) -> None:
+    """`AscendC::Select(dst, selMask, src0, src1, selMode, count)` and `Select(dst, selMask, src0, src1, selMode, mask,
+    repeatTime, repeatParams)`: dst[i] = bit i of selMask ? src0[i] : src1[i] (mode 1: the scalar src1); mode 0 reuses
+    the first 256 / sizeof(T) bits for every iteration (two registers' worth for 64-bit types in the first-n
+    interface), modes 1 and 2 consume them iteration by iteration."""
+    api = "Select"
+    mv._host(api)
+    head = "(dst, sel_mask, src0, src1, sel_mode, "
+    if len(args) not in (1, 3):
+        raise mv._arguments_error(api, len(args) + 5, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+    if not isinstance(sel_mode, SELMODE):
+        raise ParameterError(
+            message(
+                api, "sel_mode", repr(sel_mode), "a SELMODE (VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE)"
+            )
+        )
+    scalar_form = sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE
+    if scalar_form == isinstance(src1, LocalTensor):
+        accepted = "a scalar of T for VSEL_TENSOR_SCALAR_MODE" if scalar_form else f"a LocalTensor for {sel_mode.name}"
+        raise ParameterError(message(api, "src1", repr(src1), accepted))
+    names, ts = (("dst", "src0"), (dst, src0)) if scalar_form else (("dst", "src0", "src1"), (dst, src0, src1))
+    dtypes = SELECT_COUNT if len(args) == 1 else SELECT_REPEAT
+    dtype = mv._check_tensors(api, dtypes, names, ts)
+    if not isinstance(sel_mask, LocalTensor):
+        raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
+    mv._check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
+    if sel_mask.ub is not dst.ub:
+        raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
+    scalar = (src1,) if scalar_form else ()
+    # Select moves bits: complex32 / complex64 run as uint32 / uint64 (the Reg Select takes no complex registers)
+    bits_type = _SELECT_BITS.get(dtype, dtype)
+    if scalar_form and bits_type is not dtype:
+        scalar = (np.array([src1], dtype.np_dtype).view(bits_type.np_dtype)[0],)
+    ptrs = (
+        dst.GetPhyAddr().reinterpret(bits_type),
+        sel_mask.GetPhyAddr(),
+        src0.GetPhyAddr().reinterpret(bits_type),
+        None if scalar_form else src1.GetPhyAddr().reinterpret(bits_type),
+    )
+    if len(args) == 1:
+        n = mv._check_count(api, args[0], names, ts)
+        _check_sel_bytes(sel_mask, min(n, VL // dtype.itemsize) if sel_mode is SELMODE.VSEL_CMPMASK_SPR else n)
+        for name, t in zip(names[1:], ts[1:], strict=True):
+            _check_written(api, name, t, n * t.dtype.itemsize)
+        # The lowering selects whole registers, past `count`: those lanes are never stored, so their source bytes
+        # may be unwritten; the elements the call uses were checked above.
+        with configure(check_uninitialized=False):
+            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, scalar, int(sel_mode), n)
+        return
+    lanes = VL // dtype.itemsize
+    if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+        raise ParameterError(message(api, "repeat_params", repr(args[2]), "a BinaryRepeatParams"))
+    mask_count, repeats, normal, spr = _plan(
+        api,
+        dtype,
+        args[0],
+        args[1],
+        args[2],
+        True,
+        lambda it: _check_sel_bytes(sel_mask, (lanes if sel_mode is SELMODE.VSEL_CMPMASK_SPR else it * lanes) if it else 0),
+    )
+    # Reg::Select reads every lane, also those the mask does not load: the uninitialised-read check is left to the
+    # selMask bits (below); a source element the mask selects is not checked in this interface
+    fields = attrs.astuple(args[2])
+    with configure(check_uninitialized=False):
+        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
+
+
+def _check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:
+    """The first `nbytes` of `t` were written (when the uninitialised-read check is on)."""
+    valid = t.ub.storage.valid
+    if valid is None or not current_config().check_uninitialized:
+        return
+    missing = np.flatnonzero(~valid[t.addr : t.addr + nbytes])
+    if missing.size:
+        element = int(missing[0]) // t.dtype.itemsize
+        raise UninitializedReadError(f"{api}: {name} element {element} is read but was never written")
+
+
+def _check_sel_bytes(sel_mask: LocalTensor[Any], bits: int) -> None:
+    """selMask holds the bits the call reads, and they were written."""
+    if sel_mask.nbytes * 8 < bits:
+        accepted = f"a LocalTensor of at least {-(-bits // 8)} bytes (one bit per element the call selects from)"
+        raise ParameterError(message("Select", "sel_mask", f"a LocalTensor of {sel_mask.nbytes} bytes", accepted))
+    _check_written("Select", "sel_mask", sel_mask, -(-bits // 8))
+
+
+def _select_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
+    mode_name = kw.pop("sel_mode", None)
+    mode = getattr(SELMODE, str(mode_name), None)
+    if not isinstance(mode, SELMODE):
+        raise ParameterError(message("lower", "sel_mode", repr(mode_name), f"one of {', '.join(m.name for m in SELMODE)}"))
+    scalar = kw.pop("scalar_value", 0)
+    if set(kw) == {"count"}:
+        n, rest = int(kw["count"]), (kw["count"],)
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
+        n, rest = _spec_repeat(dtype, kw, mv.BinaryRepeatParams)
+    else:
+        forms = "sel_mode=M [, scalar_value=V] and count=N, or mask=M, repeat_time=R [, repeat_params]"
+        raise ParameterError(message("lower", "arguments", sorted(kw), forms))
+    dst, s0, s1, sel = _fresh([(dtype, n), (dtype, n), (dtype, n), (dt.uint8, 2 * n // 8 + ONE_BLOCK_SIZE)])
+    return mv.lower(Select, dst, sel, s0, scalar if mode is SELMODE.VSEL_TENSOR_SCALAR_MODE else s1, mode, *rest)
+
+
+mv.SPEC_BUILDERS.update(
+    {"Compare": _compare_spec(Compare), "Compares": _compare_spec(Compares), "Duplicate": _duplicate_spec, "Select": _select_spec}
+)
 mv.APIS.update({"ShiftLeft": ShiftLeft, "ShiftRight": ShiftRight})

@@ -284,3 +284,53 @@ def fill_first_n(dst: npt.NDArray[Any], value_bytes: bytes, count: int) -> npt.N
     w = len(value_bytes)
     raw[: count * w] = np.tile(np.frombuffer(value_bytes, np.uint8), count)
     return out
+
+
+# --- Select: elements chosen by selMask bits -------------------------------------------------------------------------
+def _sel_bit(sel: npt.NDArray[np.uint8], i: int) -> bool:
+    return bool(sel[i // 8] >> (i % 8) & 1)
+
+
+def select_first_n(
+    dst: npt.NDArray[Any], sel: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, mode: int, count: int
+) -> npt.NDArray[Any]:
+    """The Select page, first-n interface: dst[i] = bit b(i) of selMask ? src0[i] : src1[i] (mode 1: the scalar src1)
+    for i < count, b(i) = i % (256 / sizeof(T)) in mode 0 ("多轮迭代均使用相同的selMask有效数值"), i in modes 1 and 2;
+    compared and copied as bits."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for i in range(count):
+        b = i % lanes if mode == 0 else i
+        out[i] = src0[i] if _sel_bit(sel, b) else (other if not isinstance(other, np.ndarray) else other[i])
+    return out
+
+
+def select_repeat(
+    dst: npt.NDArray[Any],
+    sel: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    mode: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """The mask/repeat interfaces: repeat r, element k addressed as `repeat_interface` does (BinaryRepeatParams
+    strides); where the mask selects (r, k), dst = bit b of selMask ? src0 : src1 (or the scalar), b = k in mode 0,
+    r * E + k in modes 1 and 2; elements the mask does not select keep dst's value."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    blk, rep = strides[:3], strides[3:]
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                continue
+            blk_i, pos = divmod(k, e)
+            at = [r * rep[j] * e + blk_i * blk[j] * e + pos for j in range(3)]
+            b = k if mode == 0 else r * lanes + k
+            if _sel_bit(sel, b):
+                out[at[0]] = src0[at[1]]
+            else:
+                out[at[0]] = other if not isinstance(other, np.ndarray) else other[at[2]]
+    return out
