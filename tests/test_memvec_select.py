@@ -506,8 +506,8 @@ def test_lower_shows_the_library_lowering() -> None:
         ),
         ("ShiftRight(uint32, scalar_value=3, count=100)", {"ShiftRights": "2"}),
         (
-            "Select(float32, sel_mode=VSEL_TENSOR_TENSOR_MODE, count=200)",
-            {"Interleave/mask": "1", "UnPack/mask": "1", "Select": "4"},
+            "Select(float32, sel_mode=VSEL_TENSOR_TENSOR_MODE, count=130)",
+            {"Interleave/mask": "1", "UnPack/mask": "1", "Select": "3"},
         ),
         ("Select(half, sel_mode=VSEL_TENSOR_SCALAR_MODE, scalar_value=2.5, mask=100, repeat_time=2)", {"Duplicate": "1"}),
     ],
