@@ -548,7 +548,7 @@ def test_gather_hypothesis(data: st.DataObject) -> None:
 @pytest.mark.parametrize(
     ("what", "args", "error"),
     [
-        ("int8 (b8 not lowered yet)", "int8", errors.DTypeError),
+        ("int8 mask/repeat (b8: first-n only)", "int8", errors.DTypeError),
         ("unaligned srcBaseAddr", (1, 8), errors.ParameterError),
         ("srcBaseAddr not 32-byte aligned", (2, 8), errors.AlignmentError),
         ("unaligned offset", "odd offset", errors.ParameterError),
@@ -579,7 +579,7 @@ def test_gather_violations_write_nothing(what: str, args: Any, error: type[Excep
     before = ub.storage.data.copy()
     with pytest.raises(error, match=r"^Gather"):
         if args == "int8":
-            A.Gather(ub.alloc(rs.int8, 64), ub.alloc(rs.int8, 64), off, 0, 8)
+            A.Gather(ub.alloc(rs.int8, 64), ub.alloc(rs.int8, 64), off, 0, 8, 1, 8)
         elif args == "float offsets":
             A.Gather(dst, src, ub.alloc(rs.float32, 64), 0, 8)  # type: ignore[arg-type]
         elif isinstance(args, str):
