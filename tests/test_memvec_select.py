@@ -373,55 +373,7 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, {form}, mask={mask}, repeat={repeats})")
 
 
-# --- Gather on 8- and 64-bit types -------------------------------------------------------------------------------
-@settings(max_examples=max(15, settings.default.max_examples))
-@given(data=st.data())
-def test_gather_b8_b64_hypothesis(data: st.DataObject) -> None:
-    """Gather on b8 (the first-n interface only) and b64 (every interface) against the page's addressing: random
-    element-aligned byte offsets inside src, srcBaseAddr, masks (continuous, bit, counter), dstRepStride."""
-    dtype = data.draw(st.sampled_from([rs.int8, rs.uint8, rs.int64, rs.uint64]), "dtype")
-    w, lanes = dtype.itemsize, 256 // dtype.itemsize
-    src_n = data.draw(st.integers(1, 300), "src elements")
-    base = 32 * data.draw(st.integers(0, (src_n - 1) * w // 32), "srcBaseAddr / 32")
-    form = "count" if w == 1 else data.draw(st.sampled_from(["count", "continuous", "bit", "counter"]), "form")
-    repeats = data.draw(st.integers(0, 3), "repeat_time")
-    stride = data.draw(st.integers(0, 12), "dstRepStride")
-    count = data.draw(st.integers(0 if form == "count" else 1, 3 * lanes), "count")
-    step = stride * (32 // w)
-    if form == "count":
-        dst_n = off_n = max(count, 1)
-    elif form == "counter":
-        dst_n, off_n = (-(-count // lanes) - 1) * step + lanes, -(-count // lanes) * lanes
-    else:
-        dst_n, off_n = max(repeats - 1, 0) * step + lanes, max(repeats, 1) * lanes
-    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), "seed"))
-    ub = rs.UnifiedBuffer(-(-(dst_n * w) // 256) * 256 + -(-(src_n * w) // 256) * 256 + -(-(off_n * 4) // 256) * 256 + 768)
-    dst, src, off = ub.alloc(dtype, dst_n), ub.alloc(dtype, src_n), ub.alloc(rs.uint32, off_n)
-    for t in (dst, src):
-        t.set(values(dtype, t.size, rng))
-    off.set(rng.integers(0, src_n - base // w, off_n).astype(np.uint32) * w)
-    d0, s0, o0 = dst.numpy(), src.numpy(), off.numpy()
-    if form == "count":
-        run_both(lambda: A.Gather(dst, src, off, base, count), ub)
-        want = MO.gather(d0, s0, o0, base, lambda r, k: r * lanes + k < count, -(-count // lanes), lanes)
-    elif form == "counter":
-        with counter_mode():
-            run_both(lambda: A.Gather(dst, src, off, base, count, repeats, stride), ub)
-        want = MO.gather(d0, s0, o0, base, lambda r, k: r * lanes + k < count, -(-count // lanes), step)
-    else:
-        if form == "continuous":
-            mask: Any = data.draw(st.integers(1, lanes), "mask")
-        else:
-            mask = [data.draw(st.integers(1, 2**32 - 1), "mask[0]"), 0]
-        try:
-            run_both(lambda: A.Gather(dst, src, off, base, mask, repeats, stride), ub)
-        finally:
-            A.ResetMask()
-        sel = MO.mask_elements(w, mask)
-        want = MO.gather(d0, s0, o0, base, lambda r, k: sel[k], repeats, step)
-    assert_same(dst.numpy(), want, f"Gather {dtype.name} {form}")
-
-
+# --- Gather on 8- and 64-bit types (their Hypothesis test is test_memvec.py's test_gather_hypothesis) ---------------
 def test_gather_b8_offset_range() -> None:
     """b8 byte offsets lie in [0, 2**16 - 1] (the Gather page); b64 offsets are multiples of 8."""
     ub = rs.UnifiedBuffer(4096)

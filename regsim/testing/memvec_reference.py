@@ -211,14 +211,11 @@ def gather(
 
 
 # --- Compare / Compares: one result bit per element ---------------------------------------------------------
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
-    "EQ": lambda x, y: x == y,
-    "NE": lambda x, y: x != y,
-    "GT": lambda x, y: x > y,
-    "GE": lambda x, y: x >= y,
-    "LT": lambda x, y: x < y,
-    "LE": lambda x, y: x <= y,
-}
+def _cmp(mode: str, x: Any, y: Any) -> bool:
+    """x <mode> y on Python values, as the Reg Compare oracle compares them (IEEE for floats)."""
+    from regsim.testing.reference import compare_oracle
+
+    return compare_oracle(mode, [x], [y], [True])[0]
 
 
 def _value(x: Any) -> Any:
@@ -242,7 +239,7 @@ def compare_first_n(
     rest of the last iteration of `per` elements (256 bytes; 512 for 64-bit types) reads 0."""
     scalar = not isinstance(other, np.ndarray)
     n = -(-count // per) * per
-    bits = [i < count and _CMP[mode](_value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
+    bits = [i < count and _cmp(mode, _value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
     return pack_bits(dst, bits)
 
 
@@ -273,7 +270,7 @@ def compare_repeat(
                 bits.append(False)
                 continue
             y = other if scalar else other[at(1, r, k)]
-            bits.append(_CMP[mode](_value(src0[at(0, r, k)]), _value(y)))
+            bits.append(_cmp(mode, _value(src0[at(0, r, k)]), _value(y)))
     return pack_bits(dst, bits)
 
 
