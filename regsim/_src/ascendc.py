@@ -2,7 +2,8 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
-the reductions in `regsim._src.memvec_reduce`).
+the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
+`regsim._src.memvec_select`).
 """
 
 from regsim._src import reg as Reg
@@ -46,6 +47,7 @@ from regsim._src.memvec_reduce import (
     ReduceMin,
     ReduceSum,
 )
+from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -63,15 +65,19 @@ __all__ = [
     "DEFAULT_DIV_CONFIG",
     "DEFAULT_EXP_CONFIG",
     "MASK_PLACEHOLDER",
+    "SELMODE",
     "VF_CALL",
     "Abs",
     "Add",
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Compare",
+    "Compares",
     "Div",
     "DivAlgo",
     "DivConfig",
+    "Duplicate",
     "Exp",
     "ExpAlgo",
     "ExpConfig",
@@ -96,10 +102,13 @@ __all__ = [
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
+    "Select",
     "SetCtrlSpr",
     "SetMaskCount",
     "SetMaskNorm",
     "SetVectorMask",
+    "ShiftLeft",
+    "ShiftRight",
     "SpecialPurposeReg",
     "Sub",
     "TPosition",

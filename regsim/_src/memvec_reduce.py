@@ -25,6 +25,7 @@ from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.memvec import (
     APIS,
     BLOCKS_PER_REPEAT,
+    SPEC_BUILDERS,
     BinaryApi,
     UnaryApi,
     _arguments_error,
@@ -622,6 +623,5 @@ ReduceMin = ReduceApi("ReduceMin", _MINMAX | _B64, _MINMAX)
 
 #: the lowering explorer's and the operator form's names (`dst[:] = src0 / src1` is Div)
 #: (Div and Exp with the default config, the operator form's and the explorer's)
-APIS.update(
-    {a.name: a for a in (Div.by_algo[DivAlgo.INTRINSIC], Exp.by_algo[ExpAlgo.INTRINSIC], ReduceSum, ReduceMax, ReduceMin)}
-)
+APIS.update({a.name: a for a in (Div.by_algo[DivAlgo.INTRINSIC], Exp.by_algo[ExpAlgo.INTRINSIC])})
+SPEC_BUILDERS.update({a.name: a.lower_fresh for a in (ReduceSum, ReduceMax, ReduceMin)})

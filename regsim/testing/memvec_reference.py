@@ -59,6 +59,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "And": lambda a, b: a & b,
             "Or": lambda a, b: a | b,
             "Not": lambda a: ~a,
+            "Duplicate": lambda a: a,
+            "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
+            "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
@@ -84,10 +87,19 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
         "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
         "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
+        "Duplicate": lambda a: a,
     }
     h = flt[api]
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
     return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+
+
+def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
+    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t), as the
+    Reg oracle computes it (64-bit types: the library's composition of 32-bit shifts)."""
+    from regsim.testing.reference import shift_oracle
+
+    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
 
 
 def _operands(srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any) -> Callable[[list[Any]], list[Any]]:
@@ -376,4 +388,124 @@ def reduce_dst(dst: npt.NDArray[Any], value: Any, index: int | None) -> npt.NDAr
         raw[w : w + iw] = np.frombuffer(int(index).to_bytes(iw, "little"), np.uint8)
         if w == 8:
             raw[w + iw : 2 * w] = 0
+# --- Compare / Compares: one result bit per element ---------------------------------------------------------
+def _cmp(mode: str, x: Any, y: Any) -> bool:
+    """x <mode> y on Python values, as the Reg Compare oracle compares them (IEEE for floats)."""
+    from regsim.testing.reference import compare_oracle
+
+    return compare_oracle(mode, [x], [y], [True])[0]
+
+
+def _value(x: Any) -> Any:
+    """An element as a Python int or float (floats exactly: IEEE order, NaN unordered, -0 == +0)."""
+    return int(x) if np.asarray(x).dtype.kind in _INT_KINDS else float(x)
+
+
+def pack_bits(dst: npt.NDArray[np.uint8], bits: Sequence[bool]) -> npt.NDArray[np.uint8]:
+    """dst with its first len(bits) / 8 bytes replaced by `bits`, bit i of the array = bit i % 8 of byte i // 8
+    (the Compare page: "dst按照小端顺序排序成二进制结果"); the bytes after are unchanged."""
+    out = dst.copy()
+    packed = np.packbits(np.array(bits, dtype=np.bool_), bitorder="little")
+    out[: packed.size] = packed
+    return out
+
+
+def compare_first_n(
+    mode: str, dst: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, count: int, per: int
+) -> npt.NDArray[np.uint8]:
+    """The first-n interface: bit i = src0[i] <mode> other[i] (a tensor) or other (a scalar) for i < count; the
+    rest of the last iteration of `per` elements (256 bytes; 512 for 64-bit types) reads 0."""
+    scalar = not isinstance(other, np.ndarray)
+    n = -(-count // per) * per
+    bits = [i < count and _cmp(mode, _value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
+    return pack_bits(dst, bits)
+
+
+def compare_repeat(
+    mode: str,
+    dst: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[np.uint8]:
+    """The mask/repeat interfaces: repeat r, element k reads src0 (and a tensor `other`) as `repeat_interface`
+    does, strides (src0Blk, src0Rep[, src1Blk, src1Rep]) in DataBlocks; its bit is r * E + k (E elements per
+    256 bytes) of dst, packed contiguously (no dst stride), 0 where the mask does not select (r, k)."""
+    scalar = not isinstance(other, np.ndarray)
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+
+    def at(j: int, r: int, k: int) -> int:
+        b, pos = divmod(k, e)
+        return r * strides[2 * j + 1] * e + b * strides[2 * j] * e + pos
+
+    bits = []
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                bits.append(False)
+                continue
+            y = other if scalar else other[at(1, r, k)]
+            bits.append(_cmp(mode, _value(src0[at(0, r, k)]), _value(y)))
+    return pack_bits(dst, bits)
+
+
+def fill_first_n(dst: npt.NDArray[Any], value_bytes: bytes, count: int) -> npt.NDArray[Any]:
+    """Duplicate's first-n interface on raw bytes: elements [0, count) = the value's bytes; the rest unchanged."""
+    out = dst.copy()
+    raw = out.view(np.uint8)
+    w = len(value_bytes)
+    raw[: count * w] = np.tile(np.frombuffer(value_bytes, np.uint8), count)
+    return out
+
+
+# --- Select: elements chosen by selMask bits -------------------------------------------------------------------------
+def _sel_bit(sel: npt.NDArray[np.uint8], i: int) -> bool:
+    return bool(sel[i // 8] >> (i % 8) & 1)
+
+
+def select_first_n(
+    dst: npt.NDArray[Any], sel: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, mode: int, count: int
+) -> npt.NDArray[Any]:
+    """The Select page, first-n interface: dst[i] = bit b(i) of selMask ? src0[i] : src1[i] (mode 1: the scalar src1)
+    for i < count, b(i) = i % (256 / sizeof(T)) in mode 0 ("多轮迭代均使用相同的selMask有效数值"), i in modes 1 and 2;
+    compared and copied as bits."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for i in range(count):
+        b = i % lanes if mode == 0 else i
+        out[i] = src0[i] if _sel_bit(sel, b) else (other if not isinstance(other, np.ndarray) else other[i])
+    return out
+
+
+def select_repeat(
+    dst: npt.NDArray[Any],
+    sel: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    mode: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """The mask/repeat interfaces: repeat r, element k addressed as `repeat_interface` does (BinaryRepeatParams
+    strides); where the mask selects (r, k), dst = bit b of selMask ? src0 : src1 (or the scalar), b = k in mode 0,
+    r * E + k in modes 1 and 2; elements the mask does not select keep dst's value."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    blk, rep = strides[:3], strides[3:]
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                continue
+            blk_i, pos = divmod(k, e)
+            at = [r * rep[j] * e + blk_i * blk[j] * e + pos for j in range(3)]
+            b = k if mode == 0 else r * lanes + k
+            if _sel_bit(sel, b):
+                out[at[0]] = src0[at[1]]
+            else:
+                out[at[0]] = other if not isinstance(other, np.ndarray) else other[at[2]]
     return out
