@@ -388,6 +388,9 @@ def reduce_dst(dst: npt.NDArray[Any], value: Any, index: int | None) -> npt.NDAr
         raw[w : w + iw] = np.frombuffer(int(index).to_bytes(iw, "little"), np.uint8)
         if w == 8:
             raw[w + iw : 2 * w] = 0
+    return out
+
+
 # --- Compare / Compares: one result bit per element ---------------------------------------------------------
 def _cmp(mode: str, x: Any, y: Any) -> bool:
     """x <mode> y on Python values, as the Reg Compare oracle compares them (IEEE for floats)."""
