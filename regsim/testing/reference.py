@@ -1262,10 +1262,31 @@ def _round_int(x: float, mode: str) -> int:
     return round(x)  # ties to even
 
 
-def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int:
+def cast_saturation(dst: str, has_sat_mode: bool, trait_sat: bool, ctrl: int) -> tuple[bool, bool]:
+    """(saturating, NaN kept) of a Cast to `dst` under CTRL value `ctrl`, from the Cast page's table 5
+    and the SetCtrlSpr page: a pair without a satMode saturates exactly when `dst` is an integer;
+    else CTRL[60] = 0 takes the trait's (`trait_sat`), CTRL[60] = 1 takes CTRL[59] (integer
+    destinations) or CTRL[48] (float destinations), a bit of 0 meaning saturation. NaN kept: CTRL[50]."""
+
+    def bit(k: int) -> int:
+        return (ctrl >> k) & 1
+
+    integer = dst in SIGNED or dst in UNSIGNED or dst == "int4x2"
+    if not has_sat_mode:
+        sat = integer
+    elif bit(60) == 0:
+        sat = trait_sat
+    else:
+        sat = bit(59 if integer else 48) == 0
+    return sat, bit(50) == 1
+
+
+def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool, keep_nan: bool = False) -> int:
     """One element of Cast from `src` to `dst` (codes; 4-bit types one nibble), by the Cast
     page: round_mode (RoundMode value, 0xFF: none), sat (the pair's saturation: the trait's
-    SatMode where the pair has one; integer destinations saturate, float ones do not, otherwise)."""
+    SatMode where the pair has one; integer destinations saturate, float ones do not, otherwise;
+    `cast_saturation` gives it under a CTRL value), keep_nan (CTRL[50] = 1: a saturating
+    conversion to fp8_e4m3fn / fp8_e5m2 keeps NaN)."""
     x = element_value(src, code)
     mode = ROUND_NAMES.get(round_mode, "rint")
     if dst in SIGNED or dst in UNSIGNED or dst == "int4x2":
@@ -1331,7 +1352,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
     nan_code = int(np.array([np.nan], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
     inf_code = None if dst == "fp8_e4m3fn" else int(np.array([np.inf], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
     if math.isnan(x):
-        return 0 if sat else nan_code
+        return 0 if sat and not (keep_nan and dst.startswith("fp8")) else nan_code
     if math.isinf(x):
         c = max_code if sat else (inf_code if inf_code is not None else nan_code & ~sign_bit)
         return c | (sign_bit if neg else 0)
@@ -1367,7 +1388,14 @@ def _to_float32(f: Fraction, mode: str) -> int:
 
 
 def cast_oracle(
-    src: str, dst: str, src_codes: Sequence[int], active: Sequence[bool], layout: int, round_mode: int, sat: bool
+    src: str,
+    dst: str,
+    src_codes: Sequence[int],
+    active: Sequence[bool],
+    layout: int,
+    round_mode: int,
+    sat: bool,
+    keep_nan: bool = False,
 ) -> list[int]:
     """Whole-register Cast (the RegLayout page's pseudo-code): src_codes are the source's lanes
     (4-bit sources: all 512 nibbles), active its mask lanes (4-bit: one per byte); returns the
@@ -1380,13 +1408,13 @@ def cast_oracle(
         for k in range(n_dst // 2):
             if active[4 * k + layout]:
                 for h in (0, 1):
-                    out[2 * k + h] = cast_value(src, dst, src_codes[8 * k + 2 * layout + h], round_mode, sat)
+                    out[2 * k + h] = cast_value(src, dst, src_codes[8 * k + 2 * layout + h], round_mode, sat, keep_nan)
         return out
     if four_dst:  # elements 2k, 2k + 1 → nibbles of byte 4k + layout, governed by the even element
         out = [0] * (2 * VL_BYTES)
         for i in range(n_src):
             if active[i - i % 2]:
-                out[8 * (i // 2) + 2 * layout + i % 2] = cast_value(src, dst, src_codes[i], round_mode, sat)
+                out[8 * (i // 2) + 2 * layout + i % 2] = cast_value(src, dst, src_codes[i], round_mode, sat, keep_nan)
         return out
     n_dst = VL_BYTES // ITEMSIZE[dst]
     out = [0] * n_dst
@@ -1394,12 +1422,12 @@ def cast_oracle(
         r = n_src // n_dst
         for i in range(n_dst):
             j = r * i + layout
-            out[i] = cast_value(src, dst, src_codes[j], round_mode, sat) if active[j] else 0
+            out[i] = cast_value(src, dst, src_codes[j], round_mode, sat, keep_nan) if active[j] else 0
     else:
         r = n_dst // n_src
         for i in range(n_src):
             if active[i]:
-                out[r * i + layout] = cast_value(src, dst, src_codes[i], round_mode, sat)
+                out[r * i + layout] = cast_value(src, dst, src_codes[i], round_mode, sat, keep_nan)
     return out
 
 
