@@ -1549,7 +1549,9 @@ def _finish(r: float, negative: bool, name: str, ftz: bool) -> Any:
 
 def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
     """a / b rounded once from the exact rational quotient; IEEE 754 special cases; FTZ of inputs
-    and result unless the algorithm keeps subnormals."""
+    and result unless the algorithm keeps subnormals. Integer types: `int_div_oracle`."""
+    if name in SIGNED or name in UNSIGNED:
+        return int_div_oracle(name, int(a), int(b))
     ftz = algo not in KEEPS_SUBNORMALS
     a, b = _daz(a, name, ftz), _daz(b, name, ftz)
     negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
@@ -1560,6 +1562,19 @@ def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
     if math.isinf(b) or a == 0:
         return FLOATS[name](-0.0 if negative else 0.0)
     return _finish(round_exact(abs(Fraction(a) / Fraction(b)), name), negative, name, ftz)
+
+
+def int_div_oracle(name: str, a: int, b: int) -> int:
+    """Integer a / b (values, Python ints) as C: the quotient truncated toward zero, wrapped to the type
+    (MIN / -1 = MIN); a / 0 = all ones (-1 signed, the maximum unsigned). Returns the value."""
+    bits = 8 * ITEMSIZE[name]
+    signed = name in SIGNED
+    if b == 0:
+        return -1 if signed else (1 << bits) - 1
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(q, bits, signed)
 
 
 def sqrt_oracle(name: str, a: float, algo: str = "INTRINSIC") -> Any:

@@ -43,6 +43,10 @@ from regsim.errors import UnsupportedError, message
 ZEROING = MaskMergeMode.ZEROING
 FloatT = TypeVar("FloatT", dt.half, dt.float32)
 FLOATS: Final = frozenset(FloatT.__constraints__)
+#: Div also takes the integer types of the Div page's "数据类型" (INTRINSIC and PRECISION_1ULP_FTZ_TRUE)
+DivT = TypeVar("DivT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
+DIV_DTYPES: Final = frozenset(DivT.__constraints__)
+_DIV_INTS: Final = DIV_DTYPES - FLOATS
 ZeroingOnly = Literal[MaskMergeMode.ZEROING]
 
 #: the algorithms that keep subnormals; every other one flushes them (the pages' "配置Subnormal模式":
@@ -65,6 +69,8 @@ KEEP_SUBNORMALS: Final = frozenset(
 #: FAST_INVERSE / PRECISION_0ULP_FTZ_FALSE "仅支持float数据类型"; Exp: all algorithms on half and float)
 _FLOAT_ONLY: Final = frozenset({dt.float32})
 ALGO_DTYPES: Final[dict[Any, frozenset[type[dt.DType]]]] = {
+    DivAlgo.INTRINSIC: DIV_DTYPES,
+    DivAlgo.PRECISION_1ULP_FTZ_TRUE: DIV_DTYPES,
     DivAlgo.DIFF_COMPENSATION: _FLOAT_ONLY,
     DivAlgo.PRECISION_0ULP_FTZ_TRUE: _FLOAT_ONLY,
     DivAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
@@ -102,13 +108,35 @@ def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any) -> Any:
 
 
 def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
-    """a / b correctly rounded. Single rounding: the float64 quotient of two p-bit significands
+    """a / b: integers by `int_div`; floats correctly rounded. Single rounding: the float64 quotient of two p-bit significands
     (p = 24, 11) rounded to 53 bits, then to p bits, equals the quotient rounded once to p bits,
     since 53 >= 2p + 2 (Figueroa, "When is double rounding innocuous?", 1995: holds for +, -, ×, ÷
     and sqrt; float64's range holds every half/float32 quotient, its subnormals not reached, so the
     first rounding is a 53-bit one; a subnormal target has fewer than p bits, which the bound still
     covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
+    if a.dtype.kind in "iu":
+        return int_div(a, b)
     return _rounded(np.divide, algo, ctrl, a, b)
+
+
+def int_div(a: Any, b: Any) -> Any:
+    """Integer a / b as the 950 implementation's 64-bit Div (DivS64Impl / DivU64Impl) computes it, for
+    every width: the quotient truncated toward zero (|a| / |b| with the sign of a·b), MIN / -1 wrapping
+    to MIN, and a division by zero giving all ones (-1 signed, the maximum unsigned): the
+    implementation's final `Select(dst, all-ones, quotient, src1 == 0)`. Neither the Div page nor the
+    boundary-value appendix says more (docs/semantics-decisions.md §84)."""
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    zero = b == 0
+    safe = np.where(zero, np.ones((), b.dtype), b)
+    if a.dtype.kind == "u":
+        q = a // safe
+    else:
+        with np.errstate(over="ignore"):
+            ua = np.where(a < 0, -a, a).view(unsigned)  # |MIN| is 2**(n-1) as unsigned
+            ub = np.where(safe < 0, -safe, safe).view(unsigned)
+            uq = ua // ub
+            q = np.where((a < 0) != (safe < 0), (np.zeros((), unsigned) - uq), uq).astype(unsigned).view(a.dtype)
+    return np.where(zero, np.full((), -1).astype(a.dtype) if a.dtype.kind == "i" else np.iinfo(a.dtype).max, q).astype(a.dtype)
 
 
 def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -155,7 +183,7 @@ def check_specific(api: str, dtype: Any, struct: Any) -> None:
 def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
     sources = ("src_reg0", "src_reg1") if binary else ("src_reg",)
     return (
-        reg("dst_reg", Role.OUT, OneOf(FLOATS)),
+        reg("dst_reg", Role.OUT, OneOf(DIV_DTYPES if binary else FLOATS)),
         *(reg(name, dtypes=SameAs("dst_reg")) for name in sources),
         pred(),
         struct_param("mode", specific, specific()) if specific else enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
@@ -191,16 +219,16 @@ for _name, _lane, _struct, _equation in (
 # --- typed faces ---------------------------------------------------------------------------------
 @overload
 def Div(
-    dst_reg: RegTensor[FloatT],
-    src_reg0: RegTensor[FloatT],
-    src_reg1: RegTensor[FloatT],
+    dst_reg: RegTensor[DivT],
+    src_reg0: RegTensor[DivT],
+    src_reg1: RegTensor[DivT],
     mask: MaskReg,
     *,
     mode: ZeroingOnly = ...,
 ) -> None: ...
 @overload
 def Div(
-    dst_reg: RegTensor[FloatT], src_reg0: RegTensor[FloatT], src_reg1: RegTensor[FloatT], mask: MaskReg, *, mode: DivSpecificMode
+    dst_reg: RegTensor[DivT], src_reg0: RegTensor[DivT], src_reg1: RegTensor[DivT], mask: MaskReg, *, mode: DivSpecificMode
 ) -> None: ...
 @face("Div")
 def Div(*args: Any, **kwargs: Any) -> None:
