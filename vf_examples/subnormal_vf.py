@@ -51,14 +51,17 @@ MODE_FTZ_TRUE: Final = Reg.DivSpecificMode(Z, False, Reg.DivAlgo.PRECISION_1ULP_
 README_FTZ_BITS: Final = np.array([0x00000000, 0x7F800000, 0x00000000, 0x00000000, 0x7FFFFFFF], np.uint32)
 
 
-def _subnormal_vf(
+@rs.simd_vf
+def subnormal_vf(
     x_addr: rs.UbPtr[rs.float32],
     y_addr: rs.UbPtr[rs.float32],
     z_addr: rs.UbPtr[rs.float32],
     repeat_times: int,
     one_repeat_size: int,
-    mode: Any,
+    mode: Reg.DivSpecificMode,
 ) -> None:
+    """SubnormalFTZFalseVF<float> (mode = MODE_FTZ_FALSE) and SubnormalFTZTrueVF<float> (MODE_FTZ_TRUE):
+    the two C++ functions differ only in their `static constexpr DivSpecificMode mode`."""
     mask = Reg.CreateMask(rs.float32, pattern=Reg.MaskPattern.ALL)
     x_reg, y_reg, z_reg = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32)
     for _ in range(repeat_times):
@@ -68,29 +71,7 @@ def _subnormal_vf(
         Reg.StoreAlign(z_addr, z_reg, one_repeat_size, mask, post_mode=UPDATE)
 
 
-@rs.simd_vf
-def subnormal_ftz_false_vf(
-    x_addr: rs.UbPtr[rs.float32],
-    y_addr: rs.UbPtr[rs.float32],
-    z_addr: rs.UbPtr[rs.float32],
-    repeat_times: int,
-    one_repeat_size: int,
-) -> None:
-    _subnormal_vf(x_addr, y_addr, z_addr, repeat_times, one_repeat_size, MODE_FTZ_FALSE)
-
-
-@rs.simd_vf
-def subnormal_ftz_true_vf(
-    x_addr: rs.UbPtr[rs.float32],
-    y_addr: rs.UbPtr[rs.float32],
-    z_addr: rs.UbPtr[rs.float32],
-    repeat_times: int,
-    one_repeat_size: int,
-) -> None:
-    _subnormal_vf(x_addr, y_addr, z_addr, repeat_times, one_repeat_size, MODE_FTZ_TRUE)
-
-
-def kernel(x: npt.NDArray[Any], y: npt.NDArray[Any], vf: Any) -> npt.NDArray[Any]:
+def kernel(x: npt.NDArray[Any], y: npt.NDArray[Any], mode: Reg.DivSpecificMode) -> npt.NDArray[Any]:
     """KernelSubnormal<float>::Process on one core: three 1024-element UB tensors and asc_vf_call."""
     ub = rs.UnifiedBuffer()
     x_local = ub.alloc(rs.float32, TOTAL_LENGTH)
@@ -100,7 +81,9 @@ def kernel(x: npt.NDArray[Any], y: npt.NDArray[Any], vf: Any) -> npt.NDArray[Any
     y_local.set(y)
     one_repeat_size = 256 // rs.float32.itemsize  # GetVecLen() / sizeof(T)
     repeat_times = -(-TOTAL_LENGTH // one_repeat_size)  # DivCeil(SingleCoreLength, oneRepeatSize)
-    rs.asc_vf_call(vf, x_local.GetPhyAddr(), y_local.GetPhyAddr(), z_local.GetPhyAddr(), repeat_times, one_repeat_size)
+    rs.asc_vf_call(
+        subnormal_vf, x_local.GetPhyAddr(), y_local.GetPhyAddr(), z_local.GetPhyAddr(), repeat_times, one_repeat_size, mode
+    )
     out: npt.NDArray[Any] = z_local.numpy()
     return out
 
@@ -119,8 +102,8 @@ def gen_data() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.ND
 def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     """(gen_data.py has no randomness: `seed` changes nothing.)"""
     x, y, golden = gen_data()
-    z1 = kernel(x, y, subnormal_ftz_false_vf)
-    z2 = kernel(x, y, subnormal_ftz_true_vf)
+    z1 = kernel(x, y, MODE_FTZ_FALSE)
+    z2 = kernel(x, y, MODE_FTZ_TRUE)
     readme = np.tile(README_FTZ_BITS, -(-TOTAL_LENGTH // 5))[:TOTAL_LENGTH]
     return {
         "scenario 1 (PRECISION_1ULP_FTZ_FALSE): z == golden": (z1.view(np.uint32), golden.view(np.uint32)),

@@ -64,6 +64,12 @@ def cast_saturation(pair: Pair, sat_mode: SatMode, dst: type[dt.DType], ctrl: in
     return ctrl_bits.float_conversion_saturates(ctrl), keep_nan
 
 
+def saturating(trait_sat: SatMode) -> bool:
+    """The trait's own reading of satMode (what a Cast does under CTRL[60] = 0); Cast itself reads
+    `cast_saturation`."""
+    return trait_sat is SatMode.SAT
+
+
 # --- the pair table (Cast page, tables 6-9) ----------------------------------------------------------
 ROUNDS: Final = (R.CAST_RINT, R.CAST_ROUND, R.CAST_FLOOR, R.CAST_CEIL, R.CAST_TRUNC)
 L2: Final = (L.ZERO, L.ONE)
