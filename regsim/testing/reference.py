@@ -1564,6 +1564,43 @@ def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
     return _finish(round_exact(abs(Fraction(a) / Fraction(b)), name), negative, name, ftz)
 
 
+def complex_div_oracle(name: str, a: complex, b: complex, algo: str = "INTRINSIC", half_sat: bool = False) -> tuple[Any, Any]:
+    """ComplexDivKernel (Smith's algorithm), each step one op of the component type: the divisions by
+    `div_oracle` (FTZ per `algo`), products, sums and differences rounded once, |x| exact; every half
+    step saturated in the CTRL[48] mode. Branch: |c| >= |d| (c = b.real, d = b.imag; a NaN compares
+    false), or c = d = 0 (a.real / |c|, a.imag / |d|)."""
+    comp = "half" if name == "complex32" else "float32"
+
+    def s(v: Any) -> float:
+        return float(_sat_half(v, half_sat and comp == "half"))
+
+    def dv(p: float, q: float) -> float:
+        return s(div_oracle(comp, p, q, algo))
+
+    def ml(p: float, q: float) -> float:
+        return s(_rnd(p * q, comp))
+
+    def ad(p: float, q: float) -> float:
+        return s(float_add(comp, p, q))
+
+    def sb(p: float, q: float) -> float:
+        return s(float_sub(comp, p, q))
+
+    ar, ai, c, d = float(a.real), float(a.imag), float(b.real), float(b.imag)
+    abs_c, abs_d = s(abs(c)), s(abs(d))
+    if abs_c >= abs_d and abs_c == 0 and abs_d == 0:
+        re, im = dv(ar, abs_c), dv(ai, abs_d)
+    elif abs_c >= abs_d:
+        rat = dv(d, c)
+        scl = dv(1.0, ad(c, ml(d, rat)))
+        re, im = ml(ad(ar, ml(ai, rat)), scl), ml(sb(ai, ml(ar, rat)), scl)
+    else:
+        rat = dv(c, d)
+        scl = dv(1.0, ad(d, ml(c, rat)))
+        re, im = ml(ad(ml(ar, rat), ai), scl), ml(sb(ml(ai, rat), ar), scl)
+    return FLOATS[comp](re), FLOATS[comp](im)
+
+
 def int_div_oracle(name: str, a: int, b: int) -> int:
     """Integer a / b (values, Python ints) as C: the quotient truncated toward zero, wrapped to the type
     (MIN / -1 = MIN); a / 0 = all ones (-1 signed, the maximum unsigned). Returns the value."""
