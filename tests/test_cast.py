@@ -381,14 +381,17 @@ def test_launch_ctrl_saturates_integer_conversions_only() -> None:
 
 # --- batched loops: the bits of the sequential run -----------------------------------------------------------
 ITER = 3
+LAUNCH = 0x1001000000000008  #: the CTRL value a VF starts with unless SetCtrlSpr changed it
 
 
-def _batch_kernel(traits: list[Any], n_src: int, n_dst: int) -> Any:
+def _batch_kernel(traits: list[Any], n_src: int, n_dst: int, src_trait: Any = None, dst_trait: Any = None) -> Any:
+    src_trait, dst_trait = src_trait or Reg.RegTraitNumOne, dst_trait or Reg.RegTraitNumOne
+
     @rs.simd_vf
     def kernel(dst: Any, src: Any, masks: Any) -> None:
-        s, d = Reg.RegTensor(src.dtype), Reg.RegTensor(dst.dtype)
+        s, d = Reg.RegTensor(src.dtype, src_trait), Reg.RegTensor(dst.dtype, dst_trait)
         m = Reg.MaskReg()
-        everything = Reg.CreateMask(dst.dtype)
+        everything = Reg.CreateMask(dst.dtype, trait=dst_trait)
         for k, trait in enumerate(traits):
             for i in range(ITER):
                 Reg.LoadAlign(s, src + i * n_src)
@@ -397,6 +400,46 @@ def _batch_kernel(traits: list[Any], n_src: int, n_dst: int) -> Any:
                 Reg.StoreAlign(dst + k * ITER * n_dst + i * n_dst, d, everything)
 
     return kernel
+
+
+@pytest.mark.parametrize(
+    "pair", [("int32", "int64"), ("int64", "int32"), ("float32", "int64"), ("int64", "float32")], ids="->".join
+)
+def test_batched_loops_with_two_register_tensors(pair: tuple[str, str]) -> None:
+    """The 64-bit side as a RegTraitNumTwo tensor (element for element, mask in b32 lanes): batched and
+    sequential loops store the same bytes, and iteration 0 of the first trait is the oracle's."""
+    from regsim._src.loops import _explaining
+
+    src, dst = pair
+    layouts, sats, rounds = TABLE[pair]
+    traits = [Reg.CastTrait(lay, sat, Z, rnd) for lay, sat, rnd in itertools.product(layouts[:1], sats, rounds)]
+    two = Reg.RegTraitNumTwo
+    n = 64  # elements per iteration on both sides
+    rng = np.random.default_rng(9)
+    x = rng.integers(-(2**62), 2**62, n * ITER) if src == "int64" else rng.integers(-(2**31), 2**31, n * ITER)
+    x = x.astype(np.int64 if src == "int64" else np.int32)
+    if src == "float32":
+        x = (rng.standard_normal(n * ITER) * 1e12).astype(np.float32)
+    masks = rng.integers(0, 256, 32 * ITER, dtype=np.uint8)
+    results = {}
+    for loops in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer()
+        s_buf, m_buf = ub.alloc(dtype(src), x.size), ub.alloc(rs.uint8, masks.size)
+        d_buf = ub.alloc(dtype(dst), n * ITER * len(traits))
+        s_buf.set(x)
+        m_buf.set(masks)
+        kernel = _batch_kernel(traits, n, n, two if src == "int64" else None, two if dst == "int64" else None)
+        with rs.configure(loops=loops), _explaining() as log:
+            kernel(d_buf.GetPhyAddr(), s_buf.GetPhyAddr(), m_buf.GetPhyAddr())
+        results[loops] = (d_buf.numpy(), {d.how for d in log})
+    assert results["auto"][1] == {"batched"}, results["auto"][1]
+    assert results["auto"][0].tobytes() == results["sequential"][0].tobytes()
+    active = np.unpackbits(masks[:32], bitorder="little").astype(bool)[::4][:n]
+    t = traits[0]
+    sat, _ = O.cast_saturation(dst, t.satMode is not S.UNKNOWN, t.satMode is S.SAT, LAUNCH)
+    codes = O.bits_of(x[:n].view(f"u{x.dtype.itemsize}"))
+    want = [O.cast_value(src, dst, c, t.roundMode.value, sat) if a else 0 for c, a in zip(codes, active, strict=True)]
+    O.assert_lanes(results["auto"][0][:n], want, what=f"Cast {src}->{dst} two registers batched", itemsize=O.ITEMSIZE[dst])
 
 
 @pytest.mark.parametrize("settings", [{}, {"b60": 0, "b50": 1}], ids=["launch CTRL", "CTRL[60]=0, CTRL[50]=1"])
