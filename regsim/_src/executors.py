@@ -1319,18 +1319,27 @@ class _Conversion:
     used: Any  #: source lanes read
     n_out: int  #: destination elements (4-bit: nibbles)
     round_mode: Any
-    sat: bool
+    pair: Any  #: the pair's `Pair` row (its saturation is read per call, with the CTRL register)
+    sat_mode: Any  #: the trait's satMode
 
 
 class Convert(Executor):
     """dst = Cast(src) by the pair's rules; the mask is read in the source's layout (bit
     `i * sizeof(src)`); narrow elements sit at `ratio * i + layout` of each group of wide ones;
-    every destination element no active source element fills is 0 (ZEROING)."""
+    every destination element no active source element fills is 0 (ZEROING).
+
+    Batched loops: every array keeps its leading (iteration) axes and the lane axis last; the
+    saturation comes from the trait and the CTRL register the VF started with, per call."""
+
+    batchable = True
 
     def __init__(self) -> None:
         self._cache: dict[Any, _Conversion] = {}
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        from regsim._src import formats
+        from regsim._src.ops.convert import cast_saturation
+
         dst: RegTensor[Any] = values[0]
         src: RegTensor[Any] = values[1]
         key = (src.dtype, src.trait.REG_NUM, dst.dtype, dst.trait.REG_NUM, values[3])
@@ -1340,28 +1349,28 @@ class Convert(Executor):
         be = ctx.backend
         api = plan.spec.name
         lanes, _ = be.predicate(api, "mask", values[2], mask_stride(src.dtype, src.trait))
-        read = np.zeros(lanes.shape, np.bool_)
-        read[c.used] = True
-        read &= lanes
+        used = np.zeros(lanes.shape[-1], np.bool_)
+        used[c.used] = True
+        read = used & lanes
         x = be.lanes(api, "src_reg", src, (read, int(read.sum())))
-        from regsim._src import formats
-
         four_src = src.dtype.itemsize == 1 and src.dtype.bits_only and src.dtype.name != "hifloat8"
         elems = formats.unpack_nibbles(x) if four_src else x
+        sat, keep_nan = cast_saturation(c.pair, c.sat_mode, dst.dtype, ctx.ctrl)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        converted = lane(elems[..., c.src_idx], src.dtype, dst.dtype, c.round_mode, c.sat)
+        converted = lane(elems[..., c.src_idx], src.dtype, dst.dtype, c.round_mode, sat, keep_nan=keep_nan)
         four_dst = dst.dtype.itemsize == 1 and dst.dtype.bits_only and dst.dtype.name != "hifloat8"
-        out = np.zeros(c.n_out, np.uint8 if four_dst else dst.dtype.np_dtype)
-        keep = lanes[c.act_idx]
-        out[c.out_idx] = np.where(keep, converted, np.zeros((), converted.dtype))
+        keep = lanes[..., c.act_idx]
+        filled = np.where(keep, converted, np.zeros((), converted.dtype))
+        out = np.zeros((*filled.shape[:-1], c.n_out), np.uint8 if four_dst else dst.dtype.np_dtype)
+        out[..., c.out_idx] = filled
         if four_dst:
             out = formats.pack_nibbles(out)
         n = out.shape[-1]
-        be.commit(dst, out.view(dst.dtype.np_dtype), (np.ones(n, np.bool_), n), ZEROING)
+        be.commit(dst, np.ascontiguousarray(out).view(dst.dtype.np_dtype), (np.ones(n, np.bool_), n), ZEROING)
 
     def _layout(self, spec: OpSpec, src: RegTensor[Any], dst: RegTensor[Any], trait: Any) -> _Conversion:
         from regsim._src.enums import RegLayout, RoundMode
-        from regsim._src.ops.convert import PAIRS, saturating
+        from regsim._src.ops.convert import PAIRS
 
         api = spec.name
         pair = PAIRS.get((src.dtype, dst.dtype))
@@ -1406,7 +1415,6 @@ class Convert(Executor):
                 )
         else:
             rnd = RoundMode.UNKNOWN
-        sat = saturating(trait.satMode) if pair.sats else issubclass(dst.dtype, dt.Integer)
         layout = trait.layoutMode.value if trait.layoutMode is not RegLayout.UNKNOWN else 0
         n_src = lane_count(src.dtype, src.trait)
         n_dst = lane_count(dst.dtype, dst.trait)
@@ -1436,7 +1444,7 @@ class Convert(Executor):
             i = np.arange(n_src)
             src_idx = act_idx = used = i
             out_idx, n_out = r * i + layout, n_dst
-        return _Conversion(src_idx, out_idx, act_idx, used, n_out, rnd, sat)
+        return _Conversion(src_idx, out_idx, act_idx, used, n_out, rnd, pair, trait.satMode)
 
 
 # --- transcendental: a *SpecificMode struct as `mode=` (Div, Exp, Sqrt) ------------------------------
