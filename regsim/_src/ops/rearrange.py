@@ -379,7 +379,10 @@ _spec(
     "dst[i] = scalar_value + i  (DECREASE_ORDER: + (N - 1 - i)); integers wrap, floats rounded once",
     _INDEX + "Arange.md",
     arange,
-    c_api=CName("asc_arange", ("dst_reg", "scalar_value")),
+    c_api=(
+        CName("asc_arange", ("dst_reg", "scalar_value"), (("order", IndexOrder.INCREASE_ORDER),)),
+        CName("asc_arange_descend", ("dst_reg", "scalar_value"), (("order", IndexOrder.DECREASE_ORDER),)),
+    ),
 )
 _spec(
     "Gather",
@@ -455,7 +458,10 @@ _spec(
     "dst[k] = extend(src[k (+ N for HIGHEST)])  (zero- or sign-extended)",
     _COMPRESS + "UnPack.md",
     unpack,
-    c_api=CName("asc_unpack", ("dst_reg", "src_reg")),
+    c_api=(
+        CName("asc_unpack_lower", ("dst_reg", "src_reg"), (("part", LOWEST),)),
+        CName("asc_unpack_upper", ("dst_reg", "src_reg"), (("part", HighLowPart.HIGHEST),)),
+    ),
 )
 _spec(
     "Pack",
