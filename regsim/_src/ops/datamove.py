@@ -360,6 +360,7 @@ register(
         _IN + "Load.md",
         _SEQ,
         sequential_reason=STREAM_WHY,
+        c_api=CName("asc_load", ("dst_reg", "src_addr")),
     )
 )
 _US_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL)), _USTORE)
@@ -433,6 +434,7 @@ for _form, _ops in {
             _OUT + "Store.md",
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=None if _form else CName("asc_store", ("dst_addr", "src_reg")),
         )
     )
 

@@ -334,6 +334,7 @@ _spec(
     _FILL + "Duplicate.md",
     broadcast,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_duplicate_scalar", ("dst_reg", "scalar_value")),
 )
 _spec(
     "Duplicate",
@@ -445,6 +446,10 @@ _spec(
     "dst[k (+ N/2 for HIGHEST)] = low half of src[k]; the other half of dst 0",
     _COMPRESS + "Pack.md",
     pack,
+    c_api=(
+        CName("asc_pack_to_low", ("dst_reg", "src_reg"), (("part", LOWEST),)),
+        CName("asc_pack_to_high", ("dst_reg", "src_reg"), (("part", HIGHEST),)),
+    ),
 )
 _spec(
     "UnPack",
@@ -499,7 +504,10 @@ _spec(
     aliases=("GatherMask",),
     batching=Batching.SEQUENTIAL,
     sequential_reason="with STORE_REG each call adds its own byte count to the core's AR register",
-    c_api=CName("asc_squeeze", ("dst_reg", "src_reg", "mask")),
+    c_api=(
+        CName("asc_squeeze", ("dst_reg", "src_reg", "mask"), (("store", GatherMaskMode.NO_STORE_REG),)),
+        CName("asc_squeeze_with_status", ("dst_reg", "src_reg", "mask"), (("store", GatherMaskMode.STORE_REG),)),
+    ),
 )
 _spec(
     "Unsqueeze",
