@@ -220,6 +220,17 @@ def test_register_form_counter_mode(count: int) -> None:
     assert get_mask(ub) == want
 
 
+def test_local_tensors_stand_for_their_pointers() -> None:
+    ub = rs.UnifiedBuffer(4096)
+    src0, src1 = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64)
+    d1, d2 = ub.alloc(rs.uint8, 8), ub.alloc(rs.uint8, 8)
+    src0.set(np.arange(64) % 5)
+    src1.set(np.full(64, 2))
+    capi.asc_ge(d1, src0, src1, 1, 1, 1, 1, 8, 8, 8)
+    capi.asc_ge(ptr(d2), ptr(src0), ptr(src1), 1, 1, 1, 1, 8, 8, 8)
+    assert d1.numpy().tolist() == d2.numpy().tolist() == np.packbits(np.arange(64) % 5 >= 2, bitorder="little").tolist()
+
+
 def test_cmp_mask_round_trip_and_initial_value() -> None:
     ub = rs.UnifiedBuffer(1024)
     assert get_mask(ub) == 0  # the register's value before any compare or asc_set_cmp_mask

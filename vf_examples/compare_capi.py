@@ -26,7 +26,8 @@ The C twins (examples/02_simd_c_api/03_c_api/02_reg_vector_compute/compare/compa
 compares_vf takes `float scalar` after z_local and calls `asc_gt_scalar(cmp_mask, src0_reg, scalar, vmask);`.
 The kernels run TOTAL_LENGTH = 256 floats (4 repeats of 64), scalar = 0. gen_data.py draws x, y uniform
 in [-2, 2) without a seed (we seed it); its golden is `np.maximum(x, y)` (scenario 1) and
-`golden = y.copy(); golden[x > 0] = x[x > 0]` (scenario 2).
+`golden = y.copy(); golden[x > 0] = x[x > 0]` (scenario 2): the script of the C++ API's compare example,
+whose `inputs` and `golden` (vf_examples/compare_vf.py) this module reuses.
 
 A third output is ours, not the vendor's: the same x > y through the memory-level C API,
 `asc_gt(dst, x_local, y_local, repeat, 1, 1, 1, 1, 8, 8)` (the A2/A3 page, modelled on the 950 Reg layer),
@@ -43,6 +44,7 @@ import numpy.typing as npt
 
 import regsim as rs
 from regsim import Reg, capi
+from vf_examples.compare_vf import golden, inputs  # the same gen_data.py as the C++ API's compare example
 
 TOTAL_LENGTH = 256
 
@@ -92,23 +94,6 @@ def compares_vf(
         capi.asc_gt_scalar(cmp_mask, src0_reg, scalar, vmask)  # asc_gt_scalar(cmp_mask, src0_reg, scalar, vmask);
         capi.asc_select(dst_reg, src0_reg, src1_reg, cmp_mask)
         capi.asc_storealign(z_local + i * one_rep_size, dst_reg, vmask)
-
-
-def inputs(seed: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """gen_data.py's x and y: float32 uniform in [-2, 2), shape [1, 256] (seeded here)."""
-    rng = np.random.RandomState(seed)
-    x = rng.uniform(-2, 2, [1, TOTAL_LENGTH]).astype(np.float32)
-    y = rng.uniform(-2, 2, [1, TOTAL_LENGTH]).astype(np.float32)
-    return x, y
-
-
-def golden(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], scenario: int, scalar: float = 0.0) -> npt.NDArray[np.float32]:
-    """gen_data.py's golden for `-scenarioNum 1` or `2`."""
-    if scenario == 1:
-        return np.maximum(x, y)
-    out = y.copy()
-    out[x > scalar] = x[x > scalar]
-    return out
 
 
 def kernel(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], scenario: int, scalar: float = 0.0) -> npt.NDArray[np.float32]:

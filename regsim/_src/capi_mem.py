@@ -190,7 +190,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         repeat = _uint(api, "repeat", args[3], 8)
         s = _check_strides(api, _BINARY_STRIDES, args[4:], 8)
         dst = ptrs[0].reinterpret(dtype)
-        bits_vf(api, mode, dst, ptrs[1], ptrs[2], None, repeat, (s[1], s[2], s[3], s[4], s[5]))
+        _run_lowering(api, cast(Any, [dst]), cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
         return
     forms = (
         f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
@@ -214,20 +214,7 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     repeat = _uint(api, "repeat", args[3], 8)
     s = _check_strides(api, _SCALAR_STRIDES, args[4:], 16)
     dst = ptrs[0].reinterpret(dtype)
-    bits_vf(api, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
-
-
-def bits_vf(
-    api: str,
-    mode: CMPMODE,
-    dst: UbPtr[Any],
-    src0: UbPtr[Any],
-    src1: UbPtr[Any] | None,
-    value: Any,
-    repeat: int,
-    strides: tuple[int, ...],
-) -> None:
-    _run_lowering(api, cast(Any, [dst]), cmp_bits_vf, mode, dst, src0, src1, value, repeat, strides)
+    _run_lowering(api, cast(Any, [dst]), cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
 
 
 def get_cmp_mask(dst: object) -> None:
