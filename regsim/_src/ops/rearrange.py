@@ -319,6 +319,12 @@ _RELAYOUT, _COMPRESS, _MASKOPS = DOC + "数据重排/", DOC + "数据压缩/", D
 _X = Batching.CROSS_LANE
 
 
+def _c_parts(low: str, high: str, params: tuple[str, ...]) -> tuple[CName, CName]:
+    """The C API's two spellings of a HighLowPart op (asc_pack_to_low/high.md, asc_unpack.md), registers and
+    vector_bool alike."""
+    return CName(low, params, (("part", LOWEST),)), CName(high, params, (("part", HIGHEST),))
+
+
 def _spec(
     name: str, variant: str, operands: tuple[Operand, ...], executor: Any, equation: str, page: str, lane: Any, **kw: Any
 ) -> None:
@@ -446,10 +452,7 @@ _spec(
     "dst[k (+ N/2 for HIGHEST)] = low half of src[k]; the other half of dst 0",
     _COMPRESS + "Pack.md",
     pack,
-    c_api=(
-        CName("asc_pack_to_low", ("dst_reg", "src_reg"), (("part", LOWEST),)),
-        CName("asc_pack_to_high", ("dst_reg", "src_reg"), (("part", HIGHEST),)),
-    ),
+    c_api=_c_parts("asc_pack_to_low", "asc_pack_to_high", ("dst_reg", "src_reg")),
 )
 _spec(
     "UnPack",
@@ -463,10 +466,7 @@ _spec(
     "dst[k] = extend(src[k (+ N for HIGHEST)])  (zero- or sign-extended)",
     _COMPRESS + "UnPack.md",
     unpack,
-    c_api=(
-        CName("asc_unpack_lower", ("dst_reg", "src_reg"), (("part", LOWEST),)),
-        CName("asc_unpack_upper", ("dst_reg", "src_reg"), (("part", HighLowPart.HIGHEST),)),
-    ),
+    c_api=_c_parts("asc_unpack_lower", "asc_unpack_upper", ("dst_reg", "src_reg")),
 )
 _spec(
     "Pack",
@@ -476,6 +476,7 @@ _spec(
     "dst[k (+ 128 for HIGHEST)] = src[2k]; the other half 0",
     _MASKOPS + "Pack.md",
     mask_pack,
+    c_api=_c_parts("asc_pack_to_low", "asc_pack_to_high", ("dst", "src")),
     aliases=("MaskPack",),
 )
 _spec(
@@ -486,6 +487,7 @@ _spec(
     "dst[2k] = src[k (+ 128 for HIGHEST)]; dst[2k+1] = 0",
     _MASKOPS + "UnPack.md",
     mask_unpack,
+    c_api=_c_parts("asc_unpack_lower", "asc_unpack_upper", ("dst", "src")),
     aliases=("MaskUnPack",),
 )
 _spec(
