@@ -392,7 +392,7 @@ DOCUMENTED = {
     "asc_unpack_lower", "asc_unpack_upper", "asc_unsqueeze", "asc_update_mask_b8", "asc_update_mask_b16",
     "asc_update_mask_b32", "asc_xor", "asc_div", "asc_sqrt", "asc_exp", "asc_ln", "asc_reduce_sum", "asc_reduce_max",
     "asc_reduce_min", "asc_reduce_sum_datablock", "asc_reduce_max_datablock", "asc_reduce_min_datablock",
-    "asc_squeeze_with_status", "asc_load", "asc_store", "asc_pack_to_low", "asc_pack_to_high",
+    "asc_squeeze_with_status", "asc_load", "asc_store", "asc_pack_to_low", "asc_pack_to_high", "asc_copy",
 }  # fmt: skip
 
 

@@ -562,6 +562,12 @@ _spec(
     DOC + "Reg数据搬入/Move.md",
     move,
     batching=Batching.ELEMENTWISE,
+    # asc_copy.md: the 8-, 16- and 32-bit integer types, half, bfloat16, float
+    c_api=CName(
+        "asc_copy",
+        ("dst_reg", "src_reg", "mask"),
+        dtypes=frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32}),
+    ),
     aliases=("Copy",),
 )
 _spec(
@@ -573,6 +579,7 @@ _spec(
     _MASKOPS + "Move.md",
     mask_move,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_copy", ("dst", "src")),
     aliases=("MaskMov",),
 )
 _spec(
@@ -584,6 +591,7 @@ _spec(
     _MASKOPS + "Move.md",
     mask_move,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_copy", ("dst", "src", "mask")),
     aliases=("MaskMov",),
 )
 
