@@ -258,6 +258,28 @@ def test_hypothesis_dst_form(data: st.DataObject) -> None:
 
 
 @given(st.data())
+def test_hypothesis_scalar_form(data: st.DataObject) -> None:
+    cmp = data.draw(st.sampled_from(CMPS))
+    dtype = data.draw(st.sampled_from(SCALAR_T[cmp]))
+    repeats = data.draw(st.integers(0, 3))
+    blk, dst_rep, rep = data.draw(st.integers(0, 600)), data.draw(st.integers(0, 600)), data.draw(st.integers(0, 40))
+    n = span(dtype.itemsize, repeats, blk, rep)
+    nd = max(repeats, 1) * max(dst_rep, 1) * 32
+    ub = rs.UnifiedBuffer(-(-(nd + n * dtype.itemsize + 64) // 32) * 32)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    dst, src = ub.alloc(rs.uint8, nd), ub.alloc(dtype, n)
+    d0, a = rng.integers(0, 256, nd, dtype=np.uint8), values(dtype, n, rng)
+    dst.set(d0)
+    src.set(a)
+    value = (
+        data.draw(st.integers(-3, 3)) if dtype is rs.int32 else data.draw(st.sampled_from([-1.5, 0.0, -0.0, 2.0, float("nan")]))
+    )
+    getattr(capi, f"asc_{cmp}_scalar")(ptr(dst), ptr(src), value, repeats, data.draw(st.integers(0, 9)), blk, dst_rep, rep)
+    want = MO.compare_bits(cmp, d0, a, None, value, repeats, (0, blk, 0, dst_rep, rep, 0))
+    assert dst.numpy().tolist() == want.tolist()
+
+
+@given(st.data())
 def test_hypothesis_register_form(data: st.DataObject) -> None:
     cmp = data.draw(st.sampled_from(CMPS))
     dtype = data.draw(st.sampled_from(REG_FORM_T[cmp]))
