@@ -473,12 +473,6 @@ def test_lower_cli() -> None:
 
 
 # --- the seed pages ----------------------------------------------------------------------------------------------
-ASC_EQ_SKIP = (
-    "needs rs.capi, the memory-level C API compare family (asc_eq ... with the compare-mask register), which is "
-    "not lowered yet; its Reg ops (Compare, MoveMask, StoreUnAlign) have landed"
-)
-
-
 def test_and_seed_page() -> None:
     """The And page: src0 = [1 .. 512], src1 = [513, 512 .. 2], int16; every interface gives [1 0 3 ... 0]."""
     src0_vals = np.arange(1, 513, dtype=np.int16)
@@ -624,8 +618,7 @@ def test_gather_seed_page(interface: str) -> None:
     assert dst.numpy()[:3].tolist() == [127, 126, 125] and dst.numpy()[-1] == 0
 
 
-@pytest.mark.skipif(not hasattr(rs, "capi"), reason=ASC_EQ_SKIP)
-def test_asc_eq_seed_page() -> None:  # pragma: no cover - runs once Reg::Compare lands
+def test_asc_eq_seed_page() -> None:
     """The asc_eq page's example: 128 halves, repeat 1, block strides 1, repeat strides 8; the result read
     from the compare-mask register (asc_get_cmp_mask, 16 bytes) and written to dst (uint8_t[16]), bit i of
     the little-endian bit array = (src0[i] == src1[i])."""
@@ -638,7 +631,7 @@ def test_asc_eq_seed_page() -> None:  # pragma: no cover - runs once Reg::Compar
     from_reg, to_dst = ub.alloc(rs.uint8, 16), ub.alloc(rs.uint8, 16)
     src0.set(a)
     src1.set(b)
-    capi = rs.capi  # type: ignore[attr-defined]
+    capi = rs.capi
     capi.asc_eq(src0.GetPhyAddr(), src1.GetPhyAddr(), 1, 1, 1, 1, 8, 8, 8)
     capi.asc_get_cmp_mask(from_reg.GetPhyAddr())
     capi.asc_eq(to_dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), 1, 1, 1, 1, 8, 8, 8)

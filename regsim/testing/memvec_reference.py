@@ -512,3 +512,82 @@ def select_repeat(
             else:
                 out[at[0]] = other if not isinstance(other, np.ndarray) else other[at[2]]
     return out
+
+
+# --- the memory-level C API compares (asc_eq ... asc_le, the C-API vector_compute pages) ------------------------
+COMPARES: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+}
+
+
+def _py(x: Any) -> Any:
+    """An element as a Python number: ints exactly, floats as float (IEEE: NaN unordered, -0 == +0)."""
+    v = np.asarray(x)
+    return int(v) if v.dtype.kind in _INT_KINDS else float(v)
+
+
+def compare_bits(
+    cmp: str,
+    dst: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any] | None,
+    scalar: Any,
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[np.uint8]:
+    """The bit-array form (asc_<cmp>(dst, src0, src1, ...) / asc_<cmp>_scalar(dst, src, value, ...)): every
+    element k of repeat r (the mask has no effect) read as in `repeat_interface`; its result is bit k % 8 of
+    byte r * dstRepStride * 32 + k // 8 of dst (little-endian bit order); each repeat writes its
+    256 / sizeof(T) / 8 bytes whole. `strides`: (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep) in
+    DataBlocks (the scalar form: src1's entries unused)."""
+    out = dst.copy()
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+    f = COMPARES[cmp]
+    for r in range(repeats):
+        byte0 = r * strides[3] * BLOCK_BYTES
+        for k in range(lanes):
+            b, pos = divmod(k, e)
+            a = _py(src0[r * strides[4] * e + b * strides[1] * e + pos])
+            other = (
+                _py(np.asarray(scalar).astype(src0.dtype))
+                if src1 is None
+                else _py(src1[r * strides[5] * e + b * strides[2] * e + pos])
+            )
+            bit = 1 << (k % 8)
+            if f(a, other):
+                out[byte0 + k // 8] |= bit
+            else:
+                out[byte0 + k // 8] &= ~bit & 0xFF
+    return out
+
+
+def compare_cmp_mask(
+    cmp: str,
+    old: int,
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any],
+    selected: Sequence[bool],
+    blk0: int,
+    blk1: int,
+) -> int:
+    """The register form (asc_<cmp>(src0, src1, ...)): one repeat; element k (read with the block strides)
+    sets bit k of the 128-bit compare-mask register where `selected[k]`; every other bit keeps its value
+    (the page: a mask bit of 0 leaves the register's bit unchanged)."""
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    f = COMPARES[cmp]
+    new = old
+    for k, sel in enumerate(selected):
+        if not sel:
+            continue
+        b, pos = divmod(k, e)
+        if f(_py(src0[b * blk0 * e + pos]), _py(src1[b * blk1 * e + pos])):
+            new |= 1 << k
+        else:
+            new &= ~(1 << k)
+    return new

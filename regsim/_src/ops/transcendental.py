@@ -37,7 +37,7 @@ from regsim._src.executors import Elementwise, ElementwiseSpecific
 from regsim._src.ops.arith import abs_, add, mul, saturate_half, sub
 from regsim._src.ops.convert import struct_param
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
 from regsim.errors import UnsupportedError, message
 
 ZEROING = MaskMergeMode.ZEROING
@@ -230,6 +230,17 @@ def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
 
 
 _ARITH = DOC + "基础算术/"
+#: the C API's asc_div, asc_sqrt, asc_exp, asc_ln (their pages: vector_half and vector_float; no Log, Log2, Log10)
+_C_FLOAT: Final = frozenset({dt.half, dt.float32})
+
+
+def _c_name(name: str) -> CName | None:
+    if name not in ("Div", "Sqrt", "Exp", "Ln"):
+        return None
+    params = ("dst_reg", "src_reg0", "src_reg1", "mask") if name == "Div" else ("dst_reg", "src_reg", "mask")
+    return CName(f"asc_{name.lower()}", params, dtypes=_C_FLOAT)
+
+
 for _name, _lane, _struct, _equation in (
     ("Div", div, DivSpecificMode, "dst[i] = mask[i] ? round(src0[i] / src1[i]) : 0"),
     ("Sqrt", sqrt, SqrtSpecificMode, "dst[i] = mask[i] ? round(sqrt(src[i])) : 0"),
@@ -251,6 +262,7 @@ for _name, _lane, _struct, _equation in (
                 _ARITH + _name + ".md",
                 Batching.ELEMENTWISE,
                 lane=_lane,
+                c_api=_c_name(_name) if not _specific else None,
             )
         )
 
