@@ -198,3 +198,27 @@ def test_reg_move_maskgen_widens_each_bit_to_a_lane(loops: str) -> None:
             ct.GetPhyAddr(), mt.GetPhyAddr()
         )
     np.testing.assert_array_equal(mt.numpy(), golden)
+
+
+def test_trait_int64_div_with_one_and_two_registers() -> None:
+    rng = np.random.default_rng(10)
+    n = 10 * 1024
+    x = rng.uniform(1, 1000, n).astype(np.int64)  # gen_data.py's ranges
+    y = rng.uniform(1, 100, n).astype(np.int64)
+    golden = (x / y).astype(np.int64)
+    rel = RC + "trait/trait.asc"
+
+    def run(scenario: int, name: str, pad: int) -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        xt, yt, zt = (ub.alloc(rs.int64, n + pad) for _ in range(3))
+        xt.set(np.concatenate([x, np.ones(pad, np.int64)]))
+        yt.set(np.concatenate([y, np.ones(pad, np.int64)]))
+        _load(rel, scenario)[name][rs.int64](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), n // 32, 32)
+        return zt.numpy()[:n]
+
+    np.testing.assert_array_equal(run(1, "TraitNumOneVF", 0), golden)
+    # RegTraitNumTwo: each register holds 64 int64 (2 x VL) but the host moves the pointers by
+    # oneRepeatSize = GetVecLen() / sizeof(T) = 32, so the last store runs 32 elements past zLocal
+    with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 0\.\.31"):
+        run(2, "TraitNumTwoVF", 0)
+    np.testing.assert_array_equal(run(2, "TraitNumTwoVF", 32), golden)  # with room for that store

@@ -49,6 +49,7 @@ class Twin:
 _RC = _EX + "02_reg_vector_compute/"
 _DM = _EX + "00_data_movement/"
 _ALIGN = _DM + "reg_load_store_align/ld_st_reg_align.asc"
+_GELU = "examples/01_simd_cpp_api/"
 TWINS: tuple[Twin, ...] = (
     Twin("abs_vf", "abs_vf", "AbsVF", _RC + "abs/abs.asc", {"T": 0}),
     Twin("compare_vf", "compare_vf", "CompareVF", _RC + "compare/compare.asc", {"T": 0}, ("-DSCENARIO_NUM=1",)),
@@ -102,6 +103,27 @@ TWINS: tuple[Twin, ...] = (
         _EX + "05_sync_control/reg_sync/reg_sync.asc",
         {"T": 0},
         ("-DSCENARIO_NUM=2",),
+        False,
+    ),
+    Twin("cast_vf", "cast_vf_f16_s32", "CastVFF162S32", _RC + "cast/cast.asc", {}, ("-DSCENARIO_NUM=1",)),
+    Twin("cast_vf", "cast_vf_f32_s16", "CastVFF322S16", _RC + "cast/cast.asc", {}, ("-DSCENARIO_NUM=2",)),
+    Twin("gelu_intro", "gelu_vf_method2", "GeluVfMethod2", _GELU + "00_introduction/04_reg_compute/gelu/gelu.asc", quoted=False),
+    Twin(
+        "gelu_high_performance",
+        "gelu_vf_basic",
+        "GeluVfBasic",
+        _GELU + "05_best_practices/02_reg_compute/gelu_high_performance/gelu.asc",
+        {},
+        ("-DSCENARIO_NUM=2",),
+        False,
+    ),
+    Twin(
+        "gelu_eltwise_high_performance",
+        "gelu_eltwise_loop_split",
+        "GeluEltwiseLoopSplit",
+        _GELU + "05_best_practices/02_reg_compute/gelu_eltwise_high_performance/gelu_eltwise.asc",
+        {},
+        ("-DSCENARIO_NUM=3",),
         False,
     ),
     Twin("reg_load_store_unalign", "copy_vf", "CopyVF", _DM + "reg_load_store_unalign/ld_st_reg_unalign.asc", {"T": 0}),
