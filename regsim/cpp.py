@@ -29,7 +29,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import enums
 from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf
-from regsim._src.cpp_decls import CTYPES
+from regsim._src.cpp_decls import CTYPES, leading_t
 from regsim.errors import UnsupportedError
 
 __all__ = ["CppError", "CppModule", "VfFunction", "load"]
@@ -72,9 +72,18 @@ def _c_rem(a: int, b: int) -> int:
     return a - b * _c_div(a, b)  # type: ignore[no-any-return]
 
 
+def _ceil_division(a: int, b: int) -> int:
+    """AscendC::CeilDivision(int32_t num1, int32_t num2): (num1 + num2 - 1) / num2 in int32, 0 when num2 is 0."""
+    if b == 0:
+        return 0
+    s = ((a + b - 1 + 2**31) & 0xFFFFFFFF) - 2**31
+    return _c_div(s, b)  # type: ignore[no-any-return]
+
+
 RUNTIME: dict[str, Any] = {
     "_div": _c_div,
     "_rem": _c_rem,
+    "_ceil_division": _ceil_division,
     "_f32": lambda x: float(np.float32(x)),
     "_f16": lambda x: float(np.float16(x)),
     "_bf16": lambda x: float(ml_dtypes.bfloat16(x)),
@@ -121,6 +130,13 @@ def _split_targs(inner: str) -> list[str]:
 
 
 _COMPARE = ("==", "!=", "<=", ">=")
+_TYPE_KIDS = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")
+#: the Ascend C structs regsim models (CastTrait, DivSpecificMode, ...), by C++ name
+_STRUCTS = {
+    n: c for n, c in vars(enums).items() if isinstance(c, type) and issubclass(c, enums._Struct) and c is not enums._Struct
+}
+#: compile-time type traits: (namespace-free name, whether `::value` follows)
+_TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
 
 
 class _Fn:
@@ -150,6 +166,8 @@ class _Lowerer:
         self.mod, self.fn, self.env, self.pyname = mod, fn, env, pyname
         self.lines: list[str] = []
         self.refvars: set[str] = set()
+        #: the values of local constants of enum and struct type, for template arguments
+        self.constants: dict[str, Any] = {}
         self.vartypes: dict[str, _Ty] = {}
         self.callees: list[tuple[str, _Fn, dict[str, Any]]] = []
         #: parameters taken by reference (`MaskReg& m`): assigning them a new register would rebind only here
@@ -188,6 +206,10 @@ class _Lowerer:
             return _Ty("ptr", elem=self.dtype(s[:-1], n))
         if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
             return _Ty("reg")
+        if kind == "ENUM" and isinstance(getattr(enums, s, None), type):
+            return _Ty("enum", elem=getattr(enums, s))
+        if s in _STRUCTS:
+            return _Ty("struct", elem=_STRUCTS[s])
         if (s in self.env and dt.is_dtype(self.env[s])) or s in CTYPES or s in ("half", "bfloat16_t"):
             d = self.dtype(s, n)
             if d.name in _DT_INT:
@@ -279,6 +301,10 @@ class _Lowerer:
             t = self.ty(n)
             lit = n["v"] if t.what == "int" else repr(float(n["v"]))
             return f"{t.rnd}({lit})" if t.what == "float" and t.rnd else lit
+        if k == "INIT_LIST_EXPR" and self.ty(n).what == "struct":  # CastTrait{...}: the regsim struct
+            t = self.ty(n)
+            args = [f"bool({self.expr(x)})" if x.get("tk") == "BOOL" else self.expr(x) for x in c]
+            return f"_E.{t.elem.__name__}({', '.join(args)})"
         if k == "ARRAY_SUBSCRIPT_EXPR":  # a scalar read from the UB: p[i]
             return f"{self.expr(c[0])}[{self.expr(c[1])}]"
         raise self.fail(n, f"the C++ expression {k}")
@@ -290,8 +316,20 @@ class _Lowerer:
             return str(self.dtype(inner, n).itemsize)
         raise self.fail(n, f"the C++ expression {' '.join(toks) or n['k']}")
 
+    def type_trait(self, n: dict[str, Any]) -> str:
+        """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
+        decided for this instantiation's template arguments."""
+        toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
+        if not toks or toks[0] not in _TRAITS or "<" not in toks:
+            raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
+        inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
+        a, b = (self.dtype(x.replace(" ", ""), n) for x in _split_targs(inner))
+        return "1" if a is b else "0"
+
     def declref(self, n: dict[str, Any]) -> str:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
+        if n.get("tk") == "DEPENDENT" and n.get("toks"):
+            return self.type_trait(n)
         if rk == "ENUM_CONSTANT_DECL":
             enum_name = _strip(n["t"])
             return f"_E.{enum_name}.{name}"
@@ -302,6 +340,8 @@ class _Lowerer:
         if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
             return f"Reg.{name}"
         if rk in ("VAR_DECL", "PARM_DECL"):
+            if n.get("global") and "v" in n:  # a constant clang folded (a static constexpr member)
+                return str(int(n["v"]))
             if n.get("global"):
                 const = self.mod.consts.get(name)
                 if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
@@ -320,6 +360,10 @@ class _Lowerer:
             return f"rs.{v.name}"
         if hasattr(v, "REG_NUM"):
             return f"Reg.{v!r}"
+        if isinstance(v, enums._Struct):  # a struct constant: one module global per value
+            key = f"_K{abs(hash(v)):x}"
+            self.mod.globals[key] = v
+            return key
         if hasattr(v, "name") and hasattr(type(v), "__members__"):
             return f"_E.{type(v).__name__}.{v.name}"
         return repr(v)
@@ -383,8 +427,19 @@ class _Lowerer:
             if s in self.env:
                 return self.env[s]
             return self.dtype(s, t)
+        if t["k"] == "UNARY_OPERATOR" and t.get("op") == "&":  # Div<T, &mode>: the struct itself
+            return self.targ(t["c"][0])
+        inner = t
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        name = inner.get("rs", inner["s"])
+        if inner["k"] == "DECL_REF_EXPR" and inner.get("rk") == "VAR_DECL" and name in self.constants:
+            return self.constants[name]  # a local constexpr (`static constexpr CastTrait castTrait = {...}`)
         code = self.expr(t)
-        return eval(code, self.mod.globals)
+        try:
+            return eval(code, self.mod.globals)
+        except Exception:
+            raise self.fail(t, f"the template argument {inner['s'] or t['k']} (not a constant)") from None
 
     def call(self, n: dict[str, Any]) -> str:
         from regsim._src import reg as Reg
@@ -411,6 +466,9 @@ class _Lowerer:
             return f"{pyname}({', '.join(parts)})"
         if name == "GetVecLen":
             return "256"
+        if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
+            a, b = (self.convert(self.expr(x), self.ty(x), _Ty("int", 32, True)) for x in args)
+            return f"_ceil_division({a}, {b})"
         entry = REGISTRY.entries.get(name)
         alias = next((s.name for s in REGISTRY.specs.values() if name in s.aliases), None)
         if entry is None and alias is not None:
@@ -423,20 +481,26 @@ class _Lowerer:
         positional: list[str] = []
         keywords: dict[str, str] = {}
         tvals = [self.targ(t) for t in targs]
+        # the element type T: the first type argument (Reduce<ReduceType::MAX, T> puts its enum first)
+        first_type = next((i for i, v in enumerate(tvals) if dt.is_dtype(v)), None)
         if has_t:
-            if not tvals:
+            if first_type is None:
                 raise self.fail(n, f"{name} without its element type template argument")
-            positional.append(self.pyvalue(tvals[0]))
-        rest = tvals[1:]
+            positional.append(self.pyvalue(tvals[first_type]))
+        rest = [v for i, v in enumerate(tvals) if i != first_type or not leading_t(specs[0])]
         for v in rest:
             okw = None
             for s in specs:
                 for o in s.templates:
+                    if o.name in keywords:
+                        continue  # given already: the next parameter of the same kind (LocalMemBar<src, dst>)
                     if o.kind is Kind.ENUM and o.enum is not None and isinstance(v, o.enum):
                         okw = o.name
                     elif o.kind is Kind.TRAIT and hasattr(v, "REG_NUM"):
                         okw = o.name
-                    elif o.kind is Kind.INT and type(v) is int and o.name not in keywords:
+                    elif o.kind is Kind.STRUCT and o.struct is not None and isinstance(v, o.struct):
+                        okw = o.name  # Cast<T, U, trait>, Div<T, &mode>
+                    elif o.kind is Kind.INT and type(v) is int:
                         okw = o.name  # an integer template parameter: the first one not given yet
                     if okw:
                         break
@@ -452,8 +516,7 @@ class _Lowerer:
         }
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
-        kw = "".join(f", {k}={v}" for k, v in keywords.items())
-        return f"Reg.{name}({', '.join(positional)}{kw})"
+        return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
 
     def ref_arg(self, a: dict[str, Any]) -> str:
         """An argument bound to a C++ reference to a scalar: the variable's `rs.Ref`."""
@@ -503,6 +566,8 @@ class _Lowerer:
             self.stmt(c[0], d)
         elif k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
             self.assign(n, d)
+        elif k == "UNEXPOSED_STMT" and len(c) == 1:  # `#pragma unroll N` before a loop: the loop itself
+            self.stmt(c[0], d)
         elif k == "CONTINUE_STMT":
             raise self.fail(n, "continue")
         else:
@@ -595,7 +660,7 @@ class _Lowerer:
             raise self.fail(v, f"the declaration {v['k']}")
         name = v["s"]
         s = _strip(v["t"])
-        init = [x for x in v["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         t = self.ty(v)
         self.vartypes[name] = t
         target = self.var(name)
@@ -619,6 +684,18 @@ class _Lowerer:
                 code = self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
+        if t.what in ("enum", "struct"):
+            if not (v.get("constexpr") or "const" in v["t"].split()) or not init:
+                raise self.fail(v, f"the variable {name} of type {v['t']} (only constants)")
+            code = self.expr(init[0])
+            try:
+                self.constants[name] = eval(code, self.mod.globals)
+            except Exception:
+                raise self.fail(v, f"the constant {name} (its value is not known when the VF is lowered)") from None
+            self.emit(d, f"{target} = {code}  # line {v['l']}")
+            return
+        if t.what == "other" and "(lambda at " in v["t"]:
+            raise self.fail(v, f"the lambda {name}")
         if t.what == "other":
             raise self.fail(v, f"a variable of type {v['t']}")
         if not init:
@@ -1012,14 +1089,23 @@ def make_arguments(specs: list[str], seed: int) -> tuple[list[Any], list[tuple[s
     return values, tensors
 
 
-def run_cli(path: str, vf: str, template: str, args: list[str], seed: int, out: Any, explain: bool = False) -> int:
+def run_cli(
+    path: str,
+    vf: str,
+    template: str,
+    args: list[str],
+    seed: int,
+    out: Any,
+    explain: bool = False,
+    defines: list[str] | None = None,
+) -> int:
     """`regsim run kernel.asc --vf NAME ...`: run one VF and print each tensor argument after it
-    (and, with `explain`, how each of its loops ran)."""
+    (and, with `explain`, how each of its loops ran). `defines` are macros (`SCENARIO_NUM=2`)."""
     import zlib
 
     from regsim._src.loops import explain as explain_loops
 
-    mod = load(path)
+    mod = load(path, args=tuple(f"-D{d}" for d in defines or ()))
     fn = mod.instantiate(vf, **parse_template_args(template))
     values, tensors = make_arguments(args, seed)
     how = explain_loops(fn, *values)

@@ -6,8 +6,10 @@ each is checked against a hand-written Python port or a numpy / Python-int oracl
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 import regsim as rs
+from regsim import Reg
 from regsim.cpp import CppError
 from vf_examples import add_carry_vf
 
@@ -223,6 +226,7 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
     assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
     assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1
     assert cli.main([*argv[:4], "--explain", *argv[4:]]) == 0
+    assert cli.main([*argv[:4], "-DUNUSED_MACRO=2", *argv[4:]]) == 0  # macros reach the parse
     assert re.search(r"loop .*\(in vf_AddCarryVF_0\): (batched|sequential) \(2 iterations\)", capsys.readouterr().out)
 
 
@@ -235,6 +239,7 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ("AscendC::Reg::RegTensor<float> a;\n    AscendC::Reg::RegTensor<float> b;\n    b = a;", "copying the register a"),
         ("int32_t k = 0;\n    goto end;\n    end: k = 1;", "GOTO_STMT"),
+        ("auto twice = [](float x) { return x * 2.0f; };\n    p[0] = twice(1.0f);", "the lambda twice"),
     ],
 )
 def test_constructs_regsim_cannot_run_faithfully_are_refused(tmp_path: Path, body: str, what: str) -> None:
@@ -413,3 +418,114 @@ def test_many_host_errors_and_an_integer_template_argument(tmp_path: Path) -> No
         outs.append(d.numpy())
     np.testing.assert_array_equal(outs[0], outs[1])
     assert outs[0].any()
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half])
+def test_struct_and_enum_template_arguments_type_traits_and_the_reduce_order(dtype: type) -> None:
+    mod = rs.cpp.load(HERE / "constructs.asc")
+    src = mod.ConstructsVF[dtype].source
+    assert "trait=_K" in src or dtype is rs.half  # Cast<int32_t, T, castTrait>: the struct constant
+    assert "mode=_K" in src and "type=_E.ReduceType.MAX" in src and "dst=_E.MemType.VEC_LOAD" in src
+    assert f"v_b = Reg.RegTensor(rs.{dtype.name}, trait=Reg.RegTraitNumOne)" in src
+
+    @rs.simd_vf
+    def hand_port(x: rs.UbPtr[Any], y: rs.UbPtr[Any], out: rs.UbPtr[rs.int32], flags: rs.UbPtr[rs.int32]) -> None:
+        mask = Reg.CreateMask(dtype, pattern=Reg.MaskPattern.ALL)
+        mode = Reg.DivSpecificMode(Reg.MaskMergeMode.ZEROING, False, Reg.DivAlgo.PRECISION_1ULP_FTZ_FALSE)
+        a, b, c = Reg.RegTensor(dtype), Reg.RegTensor(dtype), Reg.RegTensor(rs.int32)
+        flags[0] = int(dtype is rs.half)
+        flags[1] = int(dtype is rs.float32)
+        flags[2] = int(dtype is not rs.float32)
+        flags[3] = 4
+        n = 256 // dtype.itemsize
+        for i in range(2):
+            Reg.LoadAlign(a, x + i * n)
+            Reg.LoadAlign(b, y + i * n)
+            Reg.Div(a, a, b, mask, mode=mode)
+            Reg.StoreAlign(x + i * n, a, mask)
+            Reg.Truncate(b, a, mask, round_mode=rs.AscendC.RoundMode.CAST_FLOOR)
+            Reg.StoreAlign(y + i * n, b, mask)
+        Reg.LocalMemBar(src=Reg.MemType.VEC_STORE, dst=Reg.MemType.VEC_LOAD)
+        if dtype is rs.float32:
+            Reg.LoadAlign(a, x)
+            trait = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, Reg.MaskMergeMode.ZEROING, rs.AscendC.RoundMode.CAST_FLOOR)
+            Reg.Cast(c, a, mask, trait=trait)
+            Reg.StoreAlign(out, c, mask)
+        Reg.LoadAlign(a, x)
+        Reg.Reduce(b, a, mask, type=Reg.ReduceType.MAX)
+        Reg.StoreAlign(y + 2 * n, b, mask)
+
+    n = 256 // dtype.itemsize
+    rng = np.random.default_rng(4)
+    xs = rng.uniform(-50, 50, 2 * n).astype(dtype.np_dtype)
+    ys = rng.uniform(0.5, 3, 3 * n).astype(dtype.np_dtype)
+    results = []
+    for vf in (mod.ConstructsVF[dtype].vf, hand_port):
+        ub = rs.UnifiedBuffer()
+        x, y, out, flags = ub.alloc(dtype, 2 * n), ub.alloc(dtype, 3 * n), ub.alloc(rs.int32, 64), ub.alloc(rs.int32, 8)
+        x.set(xs)
+        y.set(ys)
+        out.set(np.zeros(64, np.int32))
+        flags.set(np.zeros(8, np.int32))
+        rs.asc_vf_call(vf, x.GetPhyAddr(), y.GetPhyAddr(), out.GetPhyAddr(), flags.GetPhyAddr())
+        results.append([t.numpy().tobytes() for t in (x, y, out, flags)])
+    assert results[0] == results[1]
+    assert list(np.frombuffer(results[0][3], np.int32)[:4]) == [
+        int(dtype is rs.half),
+        int(dtype is rs.float32),
+        int(dtype is rs.half),
+        4,
+    ]
+    quotient = np.frombuffer(results[0][0], dtype.np_dtype)
+    np.testing.assert_array_equal(np.frombuffer(results[0][1], dtype.np_dtype)[: 2 * n], np.floor(quotient))
+
+
+def test_a_non_constant_struct_variable_is_refused(tmp_path: Path) -> None:
+    source = "static __simd_vf__ inline void StructVF(__ubuf__ float* p) {\n    AscendC::Reg::CastTrait t;\n}\n"
+    _refused(tmp_path, "struct.asc", source, "StructVF", r"struct\.asc:2: the variable t of type .*CastTrait \(only constants\)")
+
+
+# --- the example ports' C++ twins -------------------------------------------------------------------
+from regsim.testing import cpp_twins  # noqa: E402
+
+QUOTED = [t for t in cpp_twins.TWINS if t.quoted]
+
+
+@pytest.mark.parametrize("twin", QUOTED, ids=[f"{t.port}.{t.attr}" for t in QUOTED])
+def test_the_cpp_quoted_in_each_port_gives_the_ports_bits(twin: cpp_twins.Twin, tmp_path: Path) -> None:
+    """The VF each vf_examples port quotes, run by regsim.cpp inside the port's host code: the same
+    bits as the Python port, in both loop modes (the port itself is checked against gen_data.py)."""
+    mod = cpp_twins.load_twin(twin, None, tmp_path)
+    assert cpp_twins.check(twin, mod) == []
+
+
+DEVKIT = os.environ.get("REGSIM_ASC_DEVKIT")
+
+
+@pytest.mark.skipif(not DEVKIT, reason="set REGSIM_ASC_DEVKIT to an asc-devkit checkout to run its example files")
+@pytest.mark.parametrize("twin", cpp_twins.TWINS, ids=[f"{t.port}.{t.attr}" for t in cpp_twins.TWINS])
+def test_the_unmodified_example_file_gives_the_ports_bits(twin: cpp_twins.Twin, tmp_path: Path) -> None:
+    mod = cpp_twins.load_twin(twin, Path(DEVKIT or "."), tmp_path)
+    assert cpp_twins.check(twin, mod) == []
+
+
+def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import subprocess
+
+    import regsim.cpp as cpp
+    from regsim._src import cpp_parse
+
+    src = tmp_path / "k.asc"
+    src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
+    crasher = tmp_path / "crasher.py"
+    crasher.write_text("import os, sys\nsys.stderr.write('Fatal error in libclang\\n')\nos.abort()\n")
+    monkeypatch.setattr(cpp_parse, "__file__", str(crasher))  # the child process dies of SIGABRT
+    with pytest.raises(CppError, match=r"k\.asc: the libclang parse failed: Fatal error in libclang"):
+        rs.cpp.load(src)
+
+    def hang(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        raise subprocess.TimeoutExpired("parse", cpp.PARSE_TIMEOUT)
+
+    monkeypatch.setattr(cpp.subprocess, "run", hang)
+    with pytest.raises(CppError, match=r"k\.asc: the libclang parse took longer than \d+ s and was stopped"):
+        rs.cpp.load(src)

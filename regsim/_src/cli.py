@@ -293,6 +293,14 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--vf", help="with a C++ file (.asc, .cpp, ...): the __simd_vf__ function to run (regsim.cpp)")
     run.add_argument("--template", default="", help="with --vf: its template arguments, e.g. T=uint32,SCALE=3")
     run.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="with --vf: a macro, e.g. -DSCENARIO_NUM=2",
+    )
+    run.add_argument(
         "--args",
         nargs="*",
         default=[],
@@ -384,7 +392,9 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("regsim run: error: a C++ file needs --vf NAME (one file at a time)")
     try:
         with configure(loops=args.loops):
-            return cpp.run_cli(args.paths[0], args.vf, args.template, args.args, args.seed, out, explain=args.explain)
+            return cpp.run_cli(
+                args.paths[0], args.vf, args.template, args.args, args.seed, out, explain=args.explain, defines=args.defines
+            )
     except cpp.CppError as e:
         sys.stderr.write(f"regsim run: {e}\n")
         return 1

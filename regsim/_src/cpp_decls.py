@@ -13,6 +13,8 @@ from __future__ import annotations
 import enum
 import functools
 
+import attrs
+
 from regsim._src import enums
 from regsim._src.spec import REGISTRY, Kind, Operand, OpSpec
 
@@ -70,6 +72,22 @@ struct DefaultType {};
 """
 
 
+#: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
+TRAITS = """\
+template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
+template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
+constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
+}  // namespace AscendC
+#ifndef REGSIM_NO_STD_TRAITS  // a file including the standard headers has these already
+namespace std {
+template <typename T, typename U> struct is_same { static constexpr bool value = false; };
+template <typename T> struct is_same<T, T> { static constexpr bool value = true; };
+template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;
+}  // namespace std
+#endif
+namespace AscendC {"""
+
+
 def _enum_decl(cls: type[enum.Enum]) -> str:
     members = ", ".join(f"{n} = {m.value}" for n, m in cls.__members__.items())  # aliases too
     return f"enum class {cls.__name__} {{ {members} }};"
@@ -77,6 +95,36 @@ def _enum_decl(cls: type[enum.Enum]) -> str:
 
 def _enum_classes() -> list[type[enum.Enum]]:
     return [v for v in vars(enums).values() if isinstance(v, type) and issubclass(v, enums._Enum) and v is not enums._Enum]
+
+
+def _struct_classes() -> list[type[enums._Struct]]:
+    return [v for v in vars(enums).values() if isinstance(v, type) and issubclass(v, enums._Struct) and v is not enums._Struct]
+
+
+def _cvalue(v: object) -> str:
+    if isinstance(v, enum.Enum):
+        return f"{type(v).__name__}::{v.name}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return repr(v)
+
+
+def _struct_decl(cls: type[enums._Struct]) -> str:
+    """`struct DivSpecificMode { MaskMergeMode mrgMode = MaskMergeMode::ZEROING; ... };` from the attrs class."""
+    fields = []
+    for f in attrs.fields(cls):  # type: ignore[arg-type]
+        ctype = "bool" if f.type in (bool, "bool") else str(getattr(f.type, "__name__", f.type))
+        fields.append(f"{ctype} {f.name} = {_cvalue(f.default)};")
+    return f"struct {cls.__name__} {{ {' '.join(fields)} }};"
+
+
+def leading_t(spec: OpSpec) -> bool:
+    """Whether the C++ template has the leading `typename T (= DefaultType)`: every op with an
+    operand has it; one without operands (`LocalMemBar<src, dst>()`, `ClearSpr<spr>()`) starts
+    with its own template parameters."""
+    return any(o.kind is Kind.DTYPE and o.name == "T" for o in spec.operands) or bool(
+        [o for o in spec.positional if o.kind is not Kind.DTYPE]
+    )
 
 
 def _ctype_of_int(o: Operand) -> str:
@@ -92,6 +140,11 @@ def _template_param(o: Operand) -> str:
         return f"const RegTrait& {o.name} = RegTraitNumOne"
     if o.kind is Kind.INT:
         return f"{_ctype_of_int(o)} {o.name}" + ("" if o.required else f" = {o.default}")
+    if o.kind is Kind.STRUCT and o.struct is enums.CastTrait:  # Cast<T, U, trait>: the source type comes first
+        return f"typename U = DefaultType, const CastTrait& {o.name} = castTrait"
+    if o.kind is Kind.STRUCT:  # Div<T, &mode>: the headers' `auto mode` given a `const DivSpecificMode*`
+        assert o.struct is not None
+        return f"const {o.struct.__name__}* {o.name}"
     return f"typename {o.name}"
 
 
@@ -110,8 +163,12 @@ def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
     has_t = any(o.kind is Kind.DTYPE and o.name == "T" for o in spec.operands)
-    tparams.append("typename T" if has_t else "typename T = DefaultType")
-    tparams += [_template_param(o) for o in spec.templates]
+    templates = list(spec.templates)
+    if templates and templates[0].kind is Kind.ENUM and templates[0].enum is enums.ReduceType:
+        tparams.append(_template_param(templates.pop(0)))  # the Reduce headers: `ReduceType type` before T
+    if leading_t(spec):
+        tparams.append("typename T" if has_t else "typename T = DefaultType")
+    tparams += [_template_param(o) for o in templates]
     params: list[str] = []
     ret = "void"
     post = any(o.name == "post_mode" for o in spec.templates)
@@ -121,9 +178,9 @@ def _function(spec: OpSpec) -> str:
         if o.role.name == "RET":
             ret = {Kind.MASK: "MaskReg", Kind.PRED: "MaskReg", Kind.ADDR: "AddrReg"}.get(o.kind, "auto")
             continue
-        if o.kind is Kind.REG:
-            tparams.append(f"typename R{i}")
-            params.append(f"R{i}& {o.name}")
+        if o.kind is Kind.REG:  # RegTensor<...>& (not a bare R&: a scalar lvalue must not match it)
+            tparams += [f"typename R{i}", f"const RegTrait& R{i}t"]
+            params.append(f"RegTensor<R{i}, R{i}t>& {o.name}")
         elif o.kind is Kind.PTR:
             tparams.append(f"typename P{i}")
             params.append(f"__ubuf__ P{i}*{'&' if post else ''} {o.name}")
@@ -139,7 +196,8 @@ def _function(spec: OpSpec) -> str:
     if spec.name in ("CreateMask", "UpdateMask", "CreateAddrReg"):
         ret = "AddrReg" if spec.name == "CreateAddrReg" else "MaskReg"
     body = "{ return {}; }" if ret != "void" else "{}"
-    return f"template <{', '.join(tparams)}>\n__simd_callee__ inline {ret} {spec.name}({', '.join(params)}) {body}"
+    head = f"template <{', '.join(tparams)}>\n" if tparams else ""
+    return f"{head}__simd_callee__ inline {ret} {spec.name}({', '.join(params)}) {body}"
 
 
 @functools.cache
@@ -161,7 +219,8 @@ def header() -> str:
     out.append("struct AddrReg {};")
     out.append("struct UnalignRegForLoad {};")
     out.append("struct UnalignRegForStore {};")
-    out.append("struct CastTrait { RegLayout layoutMode; SatMode satMode; MaskMergeMode mrgMode; RoundMode roundMode; };")
+    out += [_struct_decl(c) for c in _struct_classes()]
+    out.append("constexpr CastTrait castTrait = {};")
     seen: set[str] = set()
     for spec in REGISTRY.specs.values():
         if spec.unmodelled:
@@ -174,7 +233,9 @@ def header() -> str:
                 out.append(text.replace(f" {spec.name}(", f" {alias}(", 1))
     out.append("}  // namespace Reg")
     out += [f"using Reg::{c.__name__};" for c in _enum_classes()]
+    out += [f"using Reg::{c.__name__};" for c in _struct_classes()]
     out.append("namespace MicroAPI = Reg;")
+    out.append(TRAITS)
     out.append("}  // namespace AscendC")
     out.append("using namespace AscendC;")
     return "\n".join(out) + "\n"

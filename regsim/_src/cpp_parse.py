@@ -20,6 +20,36 @@ _OPS = (
 )  # fmt: skip
 
 
+#: the compiler's own headers the standard library includes (clang's resource directory, which the
+#: libclang wheel does not ship): what host code around a VF needs of them
+_BUILTIN_HEADERS = {
+    "stddef.h": """#pragma once
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef struct { long long a __attribute__((aligned(8))); long double b __attribute__((aligned(16))); } max_align_t;
+#define NULL __null
+#define offsetof(t, d) __builtin_offsetof(t, d)
+""",
+    "stdarg.h": """#pragma once
+typedef __builtin_va_list va_list;
+typedef __builtin_va_list __gnuc_va_list;
+#define va_start(ap, param) __builtin_va_start(ap, param)
+#define va_end(ap) __builtin_va_end(ap)
+#define va_arg(ap, type) __builtin_va_arg(ap, type)
+#define va_copy(dest, src) __builtin_va_copy(dest, src)
+""",
+    "stdbool.h": "#pragma once\n",
+    "float.h": """#pragma once
+#define FLT_MAX __FLT_MAX__
+#define FLT_MIN __FLT_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_MAX __DBL_MAX__
+#define DBL_MIN __DBL_MIN__
+#define DBL_EPSILON __DBL_EPSILON__
+""",
+}
+
+
 def _evaluate(c: Any) -> str | None:
     """clang_Cursor_Evaluate (not wrapped by the Python bindings): a literal's value as text."""
     import ctypes
@@ -126,6 +156,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             n["v"] = value
         else:  # perhaps a union read through another member than the one set: a bit cast (see _fold_unions)
             _UNION_READS.append((c, n))
+    elif k == ci.CursorKind.DECL_REF_EXPR and n["tk"] == "DEPENDENT":  # IsSameType<T, float>::value: its spelling
+        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.IF_STMT:
@@ -162,9 +194,17 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in ("BOOL", "INT", "UINT", "LONG", "ULONG"):
+                value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
+                if value is not None:
+                    n["v"] = value
     if k == ci.CursorKind.VAR_DECL:
         toks = [t.spelling for t in c.get_tokens()][:3]
         n["constexpr"] = "constexpr" in toks
+        # the children after the declared name are its initializer (those before spell its type:
+        # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
+        at = c.location.offset
+        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at)
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
@@ -208,7 +248,17 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         with open(hpath, "w") as f:
             f.write(header)
         keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
-        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0", *extra_args]
+        # the libclang wheel has no compiler headers (stddef.h, stdarg.h): minimal ones, searched last
+        os.mkdir(os.path.join(tmp, "builtin"))
+        for name, text in _BUILTIN_HEADERS.items():
+            with open(os.path.join(tmp, "builtin", name), "w") as f:
+                f.write(text)
+        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0"]
+        args += ["-D__NPU_ARCH__=3510", *extra_args]  # regsim models the Ascend 950 (arch 3510)
+        args += ["-idirafter", os.path.join(tmp, "builtin")]
+        with open(path, encoding="utf-8", errors="replace") as f:
+            if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
+                args.append("-DREGSIM_NO_STD_TRAITS")
         tu = ci.Index.create().parse(path, args=args, options=keep_going)
         diags = []
         main_path = os.path.abspath(path)

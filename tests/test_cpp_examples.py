@@ -1,0 +1,224 @@
+"""asc-devkit examples without a Python port, run from their unmodified files against their gen_data.py.
+
+The files are the vendor's: these tests run only with REGSIM_ASC_DEVKIT set to an asc-devkit
+checkout (the repository does not copy them). Each test is the example's host code in a few lines
+(its UB tensors, repeat counts and asc_vf_call) and its gen_data.py reference, seeded by us.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+
+DEVKIT = os.environ.get("REGSIM_ASC_DEVKIT")
+pytestmark = pytest.mark.skipif(not DEVKIT, reason="set REGSIM_ASC_DEVKIT to an asc-devkit checkout")
+RC = "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/"
+
+
+def _load(rel: str, scenario: int | None = None) -> rs.cpp.CppModule:
+    args = (f"-DSCENARIO_NUM={scenario}",) if scenario is not None else ()
+    return rs.cpp.load(Path(DEVKIT or ".") / rel, args=args)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cast_half_to_int32_floor_and_float_to_int16_round_saturated(seed: int, loops: str) -> None:
+    rng = np.random.default_rng(seed)
+    # scenario 1: half -> int32, CAST_FLOOR, DIST_UNPACK_B16 loads (64 halves per repeat)
+    x = rng.uniform(-100, 100, 256).astype(np.float16)
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.half, 256), ub.alloc(rs.int32, 256)
+    xt.set(x)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(RC + "cast/cast.asc", 1).CastVFF162S32(xt.GetPhyAddr(), yt.GetPhyAddr(), 4, 64)
+    np.testing.assert_array_equal(yt.numpy(), np.floor(x).astype(np.int32))  # gen_data.py's golden
+    # scenario 2: float -> int16, CAST_ROUND (half away from zero), SAT, DIST_PACK_B32 stores
+    x2 = rng.uniform(-100, 100, 256).astype(np.float32)
+    x2[:4] = [2.5, -2.5, 40000.0, -40000.0]  # (not in gen_data.py) the tie rule and the saturation
+    ub = rs.UnifiedBuffer()
+    xt2, yt2 = ub.alloc(rs.float32, 256), ub.alloc(rs.int16, 256)
+    xt2.set(x2)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(RC + "cast/cast.asc", 2).CastVFF322S16(xt2.GetPhyAddr(), yt2.GetPhyAddr(), 4, 64)
+    x64 = x2.astype(np.float64)
+    want = np.clip(np.sign(x64) * np.floor(np.abs(x64) + 0.5), -32768, 32767).astype(np.int16)
+    np.testing.assert_array_equal(yt2.numpy(), want)
+    golden = np.clip(np.round(x2[4:]), -32768, 32767).astype(np.int16)  # gen_data.py's (no ties drawn)
+    np.testing.assert_array_equal(yt2.numpy()[4:], golden)
+
+
+def _flush(v: np.ndarray) -> np.ndarray:
+    return np.where(np.abs(v) < np.float32(2.0**-126), np.copysign(np.float32(0), v), v).astype(np.float32)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("scenario", [1, 2])
+def test_subnormal_div_keeps_or_flushes_subnormals(scenario: int, loops: str) -> None:
+    x_small = np.array([2.0**-126, 2.0**-125, 2.0**-130, 2.0**-130, 2.0**-140])
+    y_small = np.array([4.0, 2.0**-127, 2.0, 2.0**-20, 2.0**-145])
+    x = np.tile(x_small, 205)[:1024].astype(np.float32)  # gen_data.py's inputs
+    y = np.tile(y_small, 205)[:1024].astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024)
+    xt.set(x)
+    yt.set(y)
+    mod = _load(RC + "subnormal/subnormal.asc", scenario)
+    vf = mod.SubnormalFTZFalseVF if scenario == 1 else mod.SubnormalFTZTrueVF
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf[rs.float32](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 16, 64)
+    if scenario == 1:  # PRECISION_1ULP_FTZ_FALSE: gen_data.py's golden, float64 division rounded once
+        want = (x.astype(np.float64) / y.astype(np.float64)).astype(np.float32)
+    else:  # PRECISION_1ULP_FTZ_TRUE: subnormal inputs and results are zeros (x / 0 = inf)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            want = _flush((_flush(x).astype(np.float64) / _flush(y).astype(np.float64)).astype(np.float32))
+        want[np.isnan(want)] = np.uint32(0x7FFFFFFF).view(np.float32)  # the Div page's NaN (0 / 0 here)
+        assert np.isnan(want).sum() == 1024 // 5
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_the_introduction_add_doubles_its_buffer(loops: str) -> None:
+    single = 256 * 256 // 4  # singleCoreLength: the template argument of AddVF<float, singleCoreLength>
+    ub = rs.UnifiedBuffer()
+    yt = ub.alloc(rs.float32, single)
+    src = np.random.default_rng(3).uniform(-2, 2, single).astype(np.float32)  # gen_data.py: ones
+    yt.set(src)
+    vf = _load("examples/01_simd_cpp_api/00_introduction/04_reg_compute/add/add.asc").AddVF[rs.float32, single]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(yt.GetPhyAddr(), single)
+    np.testing.assert_array_equal(yt.numpy(), src + src)
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_the_introduction_gelu_in_the_kernels_order(loops: str) -> None:
+    count = 4096  # singleCoreLength; loopNum = DivCeil(4096, 64)
+    x = np.random.default_rng(5).uniform(-10, 10, count).astype(np.float32)  # gen_data.py's range
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, count), ub.alloc(rs.float32, count)
+    xt.set(x)
+    mod = _load("examples/01_simd_cpp_api/00_introduction/04_reg_compute/gelu/gelu.asc")
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.GeluVfMethod2(xt.GetPhyAddr(), yt.GetPhyAddr(), count, count // 64)
+    f = np.float32
+    cubic = x * x * x * f(-0.071405)  # Mul, Mul, Muls: float32, rounded after each
+    e = (x * f(-1.595769) + cubic).astype(np.float64)  # Muls, Add
+    y = x / (np.exp(e).astype(np.float32) + f(1))  # Exp (correctly rounded), Adds, Div
+    np.testing.assert_array_equal(yt.numpy().view(np.uint32), y.view(np.uint32))
+    golden = x / (1 + np.exp(-1.595769 * x + -0.071405 * x**3))  # gen_data.py
+    np.testing.assert_allclose(yt.numpy(), golden, rtol=1e-4, atol=1e-4)  # the example's tolerance
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_reduce_block_mergemode_and_histogram(loops: str) -> None:
+    rng = np.random.default_rng(6)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        # reduce_block: ReduceDataBlock<SUM> of each 32-byte block, 8 sums per register at its lowest lanes
+        x = rng.uniform(1, 2, 256).astype(np.float32)
+        ub = rs.UnifiedBuffer()
+        xt, yt = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)
+        xt.set(x)
+        yt.set(np.full(256, 7, np.float32))
+        _load(RC + "reduce_block/reduce_block.asc").ReduceDataBlockSumVF[rs.float32](yt.GetPhyAddr(), xt.GetPhyAddr(), 4, 64)
+        y = yt.numpy().reshape(4, 64)
+        np.testing.assert_allclose(y[:, :8].reshape(-1), x.reshape(32, 8).sum(axis=1), rtol=1e-6)  # gen_data.py's golden
+        np.testing.assert_array_equal(y[:, 8:], 0)  # the rest of each register: zeros
+        # mergemode: Max MERGING into a register of 2s (200 lanes of x, the tail keeps 2), then ReduceMax
+        x = rng.uniform(-100, -1, 256).astype(np.float32)
+        ub = rs.UnifiedBuffer()
+        xt, yt = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)
+        xt.set(x)
+        mod = _load(RC + "mergemode/mergemode.asc")
+        mod.MaxMergeModeVF[rs.float32](yt.GetPhyAddr(), xt.GetPhyAddr(), xt.GetPhyAddr(), 200, 64)
+        np.testing.assert_array_equal(yt.numpy(), np.concatenate([x[:200], np.full(56, 2, np.float32)]))
+        mod.ReduceMaxVF[rs.float32](yt.GetPhyAddr(), yt.GetPhyAddr(), 256, 64)
+        got = yt.numpy()[:8]
+        assert got[0] == 2 and not got[2:].any()  # gen_data.py's golden: [2, 0, ..., 0]
+        # lane 1: Reduce<MAX> writes the index of the extreme there (decisions: Reduce), and the loop's
+        # Max keeps the largest index bits seen (an index as raw float bits, a subnormal: within the
+        # example's tolerance of the golden's 0)
+        first_max = [int(np.argmax(x[k : k + 64])) for k in (0, 64, 128)] + [200 - 192]  # the 4th register: its first 2
+        assert got[1:2].view(np.uint32)[0] == max(first_max)
+        # histogram: Histograms<uint8_t, uint16_t, BIN0 / BIN1, FREQUENCY> of 256 bytes
+        v = rng.integers(0, 256, 256).astype(np.uint8)
+        ub = rs.UnifiedBuffer()
+        st, dt_ = ub.alloc(rs.uint8, 256), ub.alloc(rs.uint16, 256)
+        st.set(v)
+        dt_.set(np.full(256, 9, np.uint16))
+        _load(RC + "histogram/histogram.asc").HistogramsVF[rs.uint8, rs.uint16](dt_.GetPhyAddr(), st.GetPhyAddr(), 256, 256)
+        np.testing.assert_array_equal(dt_.numpy(), np.bincount(v, minlength=256).astype(np.uint16))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_data_relayout_interleave_and_pack(loops: str) -> None:
+    rng = np.random.default_rng(8)
+    rel = RC + "data_relayout/data_relayout.asc"
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        x, y = rng.integers(0, 65536, 128).astype(np.uint16), rng.integers(0, 65536, 128).astype(np.uint16)
+        ub = rs.UnifiedBuffer()
+        xt, yt, d0, d1 = (ub.alloc(rs.uint16, 128) for _ in range(4))
+        xt.set(x)
+        yt.set(y)
+        _load(rel, 1).InterleaveVF[rs.uint16](d0.GetPhyAddr(), d1.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), 1, 128)
+        np.testing.assert_array_equal(d0.numpy(), np.stack([x[:64], y[:64]], axis=1).reshape(-1))  # gen_data.py
+        np.testing.assert_array_equal(d1.numpy(), np.stack([x[64:], y[64:]], axis=1).reshape(-1))
+        # Pack<uint16_t, uint32_t, LOWEST>: each repeat stores a whole register (128 halves, mask16 ALL)
+        # and moves 64: the second store runs 128 bytes past the example's 128-element dstLocal
+        v = rng.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
+        ub = rs.UnifiedBuffer()
+        st, dst = ub.alloc(rs.uint32, 128), ub.alloc(rs.uint16, 128)
+        st.set(v)
+        pack = _load(rel, 2).PackVF[rs.uint32, rs.uint16]
+        with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 64\.\.127"):
+            pack(dst.GetPhyAddr(), st.GetPhyAddr(), 2, 64)
+        ub = rs.UnifiedBuffer()
+        st, dst = ub.alloc(rs.uint32, 128), ub.alloc(rs.uint16, 192)  # room for that store
+        st.set(v)
+        pack(dst.GetPhyAddr(), st.GetPhyAddr(), 2, 64)
+        np.testing.assert_array_equal(dst.numpy()[:128], (v & 0xFFFF).astype(np.uint16))  # gen_data.py's golden
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_reg_move_maskgen_widens_each_bit_to_a_lane(loops: str) -> None:
+    cond = np.zeros(64, np.uint32)
+    cond[0], cond[1] = 0x00000001, 0xFFFFFFFF  # gen_data.py's input
+    bits = np.unpackbits(cond.view(np.uint8)[:8], bitorder="little")  # the register's first 64 bits
+    golden = np.packbits(np.repeat(bits, 4), bitorder="little")  # each bit to a 4-bit (int32) lane
+    ub = rs.UnifiedBuffer()
+    ct, mt = ub.alloc(rs.int32, 64), ub.alloc(rs.uint8, 32)
+    ct.set(cond.view(np.int32))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load("examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_move/move_reg_scenario_1.asc").MaskGenVF[rs.int32](
+            ct.GetPhyAddr(), mt.GetPhyAddr()
+        )
+    np.testing.assert_array_equal(mt.numpy(), golden)
+
+
+def test_trait_int64_div_with_one_and_two_registers() -> None:
+    rng = np.random.default_rng(10)
+    n = 10 * 1024
+    x = rng.uniform(1, 1000, n).astype(np.int64)  # gen_data.py's ranges
+    y = rng.uniform(1, 100, n).astype(np.int64)
+    golden = (x / y).astype(np.int64)
+    rel = RC + "trait/trait.asc"
+
+    def run(scenario: int, name: str, pad: int) -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        xt, yt, zt = (ub.alloc(rs.int64, n + pad) for _ in range(3))
+        xt.set(np.concatenate([x, np.ones(pad, np.int64)]))
+        yt.set(np.concatenate([y, np.ones(pad, np.int64)]))
+        _load(rel, scenario)[name][rs.int64](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), n // 32, 32)
+        return zt.numpy()[:n]
+
+    np.testing.assert_array_equal(run(1, "TraitNumOneVF", 0), golden)
+    # RegTraitNumTwo: each register holds 64 int64 (2 x VL) but the host moves the pointers by
+    # oneRepeatSize = GetVecLen() / sizeof(T) = 32, so the last store runs 32 elements past zLocal
+    with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 0\.\.31"):
+        run(2, "TraitNumTwoVF", 0)
+    np.testing.assert_array_equal(run(2, "TraitNumTwoVF", 32), golden)  # with room for that store
