@@ -12,6 +12,7 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,14 +22,17 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
+    MASK_BITS,
     Active,
     Bools,
     Bytes,
     MaskReg,
     RegTensor,
     RegTrait,
+    _prefix,
     lane_count,
     lanes_to_bits,
+    mask_stride,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -379,3 +383,182 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
                 f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
             )
         )
+
+
+# --- in-order calls, one closure per plan (`Executor.specialise`) -----------------------------------
+# Each factory below makes the closure of one op shape's common case on the sequential backend:
+# clean operands (every byte written, no per-byte flags to keep), an aligned address inside its
+# tensor, a full predicate where that matters. Anything else goes to `generic` (bind, then the
+# executor's `run` on the backend methods above) before anything is written, so every check,
+# message and partial state stays theirs; the closures only skip what the common case never needs.
+Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
+_FILLS = ("lsb", "group")
+
+
+def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
+    """UpdateMask: mask = lanes [0, min(count, n)) of `dtype`; count -= that (see `count_down`)."""
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    stride = mask_stride(dtype, trait)
+    #: per mask_fill and lane count: the bits and the lanes cache (shared: masks of equal bits
+    #: select equal lanes, and a MaskReg's bits and cache are replaced, never changed in place)
+    made: dict[str, list[tuple[Bools, dict[int, Active]] | None]] = {fill: [None] * (n + 1) for fill in _FILLS}
+    new = object.__new__
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ref = args[1]
+        count = ref._value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            return generic(ctx, args, kwargs)
+        k = count if count < n else n
+        ref._value = count - k
+        fill = ctx.backend.mask_fill
+        entry = made[fill][k]
+        if entry is None:
+            bits, active = _prefix(k, patterns[fill])
+            entry = made[fill][k] = (bits, {stride: active})
+        dst = new(MaskReg)
+        dst._bits, dst._lanes = entry
+        dst._written = None
+        return dst
+
+    return call
+
+
+def in_order_load(nbytes: int, align: int, generic: Call) -> Call:
+    """LoadAlign of one register, identity distribution: dst's bytes = `nbytes` of UB at ptr."""
+    ones = b"\x01" * nbytes
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dst, ptr = args
+        addr = ptr.addr
+        end = addr + nbytes
+        ub = ptr.ub
+        st = ub.storage
+        valid = st.valid
+        if (
+            addr % align
+            or addr < 0
+            or end > ub.size
+            or dst._storage.valid is not None
+            or (valid is not None and valid[addr:end].tobytes() != ones)
+        ):
+            return generic(ctx, args, kwargs)
+        dst._raw[...] = st.data[addr:end]
+
+    return call
+
+
+def in_order_store(nbytes: int, align: int, stride: int, generic: Call) -> Call:
+    """StoreAlign of one register, identity distribution, every lane active: UB at ptr = src's bytes."""
+    lanes = MASK_BITS // stride
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, src, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if (
+            addr % align
+            or addr < ptr.lo
+            or end > ptr.hi
+            or mask._written is not None
+            or src._storage.valid is not None
+            or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
+        ):
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.data[addr:end] = src._raw
+        if st.valid is not None:
+            st.valid[addr:end] = True
+
+    return call
+
+
+def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> Call:
+    """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte."""
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.data[addr:end] = np.packbits(mask._bits if index is None else mask._bits[index], bitorder="little")
+        if st.valid is not None:
+            st.valid[addr:end] = True
+
+    return call
+
+
+def in_order_elementwise(
+    api: str,
+    lane: Callable[..., Any],
+    ctrl: bool,
+    inputs: tuple[tuple[int, str, str, Any], ...],
+    pred: int,
+    dst: int,
+    predicates_out: tuple[int, ...],
+    mode: MaskMergeMode,
+    dtype: type[dt.DType],
+    trait: RegTrait,
+    generic: Call,
+) -> Call:
+    """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
+    predicate outputs (carry) written as lane predicates. `inputs`: (index, name, kind, scalar
+    dtype) per lane-function input, kind "reg", "mask" or "scalar"."""
+    stride = mask_stride(dtype, trait)
+    lanes = MASK_BITS // stride
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    regs = tuple(i for i, _, kind, _ in inputs if kind == "reg")
+    only_regs = len(regs) == len(inputs)
+    two = regs if only_regs and len(regs) == 2 else None
+
+    def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
+        """The lane function's operands; None where `generic` must run (a flag to check)."""
+        for i in regs:
+            reg = args[i]
+            if reg._rview is None or reg._storage.valid is not None:
+                return None
+        operands = []
+        for i, name, kind, fixed in inputs:
+            if kind == "reg":
+                operands.append(args[i]._rview)
+            elif kind == "mask":
+                m = args[i]
+                if m._written is not None:
+                    return None
+                operands.append((m._lanes.get(stride) or m._active(stride))[0])
+            else:
+                operands.append(ctx.backend.scalar(api, name, args[i], fixed or dtype))
+        return operands
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        mask = args[pred]
+        if mask._written is not None:
+            return generic(ctx, args, kwargs)
+        active = mask._lanes.get(stride) or mask._active(stride)
+        if two is not None:
+            a, b = args[two[0]], args[two[1]]
+            if a._storage.valid is not None or b._storage.valid is not None or a._rview is None or b._rview is None:
+                return generic(ctx, args, kwargs)
+            out = lane(a._rview, b._rview, ctrl=ctx.ctrl) if ctrl else lane(a._rview, b._rview)
+        else:
+            operands = read(ctx, args)
+            if operands is None:
+                return generic(ctx, args, kwargs)
+            out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
+        full = active[1] == lanes
+        if predicates_out:
+            out, *preds = out
+        d = args[dst]
+        view = d._view
+        if full and view is not None and d._storage.valid is None:
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+        if predicates_out:
+            pattern = patterns[ctx.backend.mask_fill]
+            for i, p in zip(predicates_out, preds, strict=True):
+                args[i]._assign(lanes_to_bits(p if full else p & active[0], pattern))
+
+    return call
