@@ -22,6 +22,7 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
+    LSB,
     MASK_BITS,
     Active,
     Bools,
@@ -238,14 +239,14 @@ class NumpyBackend:
             if active is None and ptr.lo <= addr and end <= ptr.hi:
                 st.data[addr:end] = raw
                 if st.valid is not None:
-                    st.valid[addr:end] = True
+                    st.mark_stored(addr, end)
                 return
         writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
         for addr, raw, active in writes:
             end = addr + raw.size
             if active is None:
                 st.data[addr:end] = raw
-                st.mark(addr, end)
+                st.mark_stored(addr, end)
             elif active.size:
                 np.copyto(st.data[addr:end].reshape(-1, unit), raw.reshape(-1, unit), where=active[:, None])
                 if st.valid is not None:
@@ -393,6 +394,7 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
 # message and partial state stays theirs; the closures only skip what the common case never needs.
 Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
 _FILLS = ("lsb", "group")
+_packbits = np.packbits
 
 
 def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
@@ -468,7 +470,7 @@ def in_order_store(nbytes: int, align: int, stride: int, generic: Call) -> Call:
         st = ptr.ub.storage
         st.data[addr:end] = src._raw
         if st.valid is not None:
-            st.valid[addr:end] = True
+            st.mark_stored(addr, end)
 
     return call
 
@@ -483,9 +485,9 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
         if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
             return generic(ctx, args, kwargs)
         st = ptr.ub.storage
-        st.data[addr:end] = np.packbits(mask._bits if index is None else mask._bits[index], bitorder="little")
+        st.data[addr:end] = _packbits(mask._bits if index is None else mask._bits[index], None, "little")  # (positional: cheaper)
         if st.valid is not None:
-            st.valid[addr:end] = True
+            st.mark_stored(addr, end)
 
     return call
 
@@ -509,9 +511,10 @@ def in_order_elementwise(
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
     regs = tuple(i for i, _, kind, _ in inputs if kind == "reg")
-    only_regs = len(regs) == len(inputs)
-    two = regs if only_regs and len(regs) == 2 else None
+    two = regs if len(regs) == len(inputs) == 2 else None
+    zeros, bool_ = np.zeros, np.bool_
 
     def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
         """The lane function's operands; None where `generic` must run (a flag to check)."""
@@ -534,31 +537,71 @@ def in_order_elementwise(
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         mask = args[pred]
-        if mask._written is not None:
+        if mask._written is not None:  # (checked first, as `run` does)
+            return generic(ctx, args, kwargs)
+        operands = read(ctx, args)
+        if operands is None:
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
-        if two is not None:
-            a, b = args[two[0]], args[two[1]]
-            if a._storage.valid is not None or b._storage.valid is not None or a._rview is None or b._rview is None:
-                return generic(ctx, args, kwargs)
-            out = lane(a._rview, b._rview, ctrl=ctx.ctrl) if ctrl else lane(a._rview, b._rview)
-        else:
-            operands = read(ctx, args)
-            if operands is None:
-                return generic(ctx, args, kwargs)
-            out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
-        full = active[1] == lanes
+        out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
         if predicates_out:
             out, *preds = out
+        finish(ctx, args, out, active)
+        if predicates_out:
+            for i, p in zip(predicates_out, preds, strict=True):
+                write(ctx, args[i], p, active)
+
+    def finish(ctx: Any, args: tuple[Any, ...], out: Any, active: Active) -> None:
+        """The commit: a plain copy for a full predicate into a clean one-register destination."""
         d = args[dst]
         view = d._view
-        if full and view is not None and d._storage.valid is None:
+        if active[1] == lanes and view is not None and d._storage.valid is None:
             view[...] = out
         else:
             ctx.backend.commit(d, out, active, mode)
-        if predicates_out:
-            pattern = patterns[ctx.backend.mask_fill]
-            for i, p in zip(predicates_out, preds, strict=True):
-                args[i]._assign(lanes_to_bits(p if full else p & active[0], pattern))
 
-    return call
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+        """A predicate output (`write_predicate`, inlined)."""
+        if active[1] != lanes:
+            p = p & active[0]
+        fill = ctx.backend.mask_fill
+        if lsb[fill]:
+            bits = zeros(MASK_BITS, bool_)
+            bits[::stride] = p
+        else:
+            bits = lanes_to_bits(p, patterns[fill])
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    if two is None or len(predicates_out) > 1:
+        return call
+    ia, ib = two
+    out_index = predicates_out[0] if predicates_out else None
+
+    def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Two register inputs, at most one predicate output (Add, Mul, AddC, ...)."""
+        mask, ra, rb = args[pred], args[ia], args[ib]
+        a, b = ra._rview, rb._rview
+        if a is None or b is None or ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+        if out_index is not None:
+            out, p = out
+        d = args[dst]
+        view = d._view
+        full = active[1] == lanes
+        if full and view is not None and d._storage.valid is None:  # (`finish`, inlined)
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+        if out_index is not None:
+            fill = ctx.backend.mask_fill
+            if not full or not lsb[fill]:
+                write(ctx, args[out_index], p, active)
+                return
+            bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+            bits[::stride] = p
+            m = args[out_index]
+            m._bits, m._written, m._lanes = bits, None, {}
+
+    return binary

@@ -157,9 +157,12 @@ ALL_DTYPES: Final[tuple[type[DType], ...]] = (
 )  # fmt: skip
 
 
+_ALL: Final = frozenset(ALL_DTYPES)
+
+
 def is_dtype(obj: object) -> bool:
     """Whether `obj` is one of regsim's dtype classes."""
-    return isinstance(obj, type) and obj in ALL_DTYPES
+    return isinstance(obj, type) and obj in _ALL
 
 
 def names(dtypes: tuple[type[DType], ...] | frozenset[type[DType]]) -> str:
