@@ -445,7 +445,7 @@ def in_order_load(nbytes: int, align: int, generic: Call) -> Call:
             or (valid is not None and valid[addr:end].tobytes() != ones)
         ):
             return generic(ctx, args, kwargs)
-        dst._raw[...] = st.data[addr:end]
+        dst._bytes[:] = st.buffer[addr:end]
 
     return call
 
@@ -468,7 +468,7 @@ def in_order_store(nbytes: int, align: int, stride: int, generic: Call) -> Call:
         ):
             return generic(ctx, args, kwargs)
         st = ptr.ub.storage
-        st.data[addr:end] = src._raw
+        st.buffer[addr:end] = src._bytes
         if st.valid is not None:
             st.mark_stored(addr, end)
 
@@ -485,7 +485,9 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
         if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
             return generic(ctx, args, kwargs)
         st = ptr.ub.storage
-        st.data[addr:end] = _packbits(mask._bits if index is None else mask._bits[index], None, "little")  # (positional: cheaper)
+        st.buffer[addr:end] = _packbits(
+            mask._bits if index is None else mask._bits[index], None, "little"
+        )  # (positional: cheaper)
         if st.valid is not None:
             st.mark_stored(addr, end)
 

@@ -451,10 +451,13 @@ class Overloads:
         self.specs: list[OpSpec] = []
         #: signature → (plan, whether the call binds directly, its in-order call)
         self._plans: dict[Any, tuple[Plan, bool, Call]] = {}
+        #: signature → its in-order call (what the face looks up)
+        self._calls: dict[Any, Call] = {}
 
     def add(self, spec: OpSpec) -> None:
         self.specs.append(spec)
         self._plans.clear()
+        self._calls.clear()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ctx = _VF.get()
@@ -471,6 +474,7 @@ class Overloads:
             hit = self._plan(args, kwargs)
             if key is not None:
                 self._plans[key] = hit
+                self._calls[key] = hit[2]
         plan, direct, call = hit
         if ctx.trace is None:
             return call(ctx, args, kwargs)
@@ -602,7 +606,7 @@ def face(name: str) -> Callable[[F], F]:
 
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
-        plans = entry._plans
+        calls = entry._calls
         keys = _KEYS
         current = _VF.get
 
@@ -617,11 +621,11 @@ def face(name: str) -> Callable[[F], F]:
                 if kwargs:
                     key = (key, *kwargs.items())
                 try:
-                    hit = plans.get(key)
+                    run = calls.get(key)
                 except TypeError:  # an unhashable keyword value: the entry names it
-                    hit = None
-                if hit is not None:
-                    return hit[2](ctx, args, kwargs)
+                    run = None
+                if run is not None:
+                    return run(ctx, args, kwargs)
             return entry(args, kwargs)
 
         functools.update_wrapper(call, f)
