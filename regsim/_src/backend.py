@@ -577,18 +577,31 @@ def in_order_elementwise(
     if two is None or len(predicates_out) > 1:
         return call
     ia, ib = two
-    out_index = predicates_out[0] if predicates_out else None
+    out_index = predicates_out[0] if predicates_out else -1
 
     def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Two register inputs, at most one predicate output (Add, Mul, AddC, ...)."""
+        """Two register inputs, no predicate output (Add, Mul, ...)."""
         mask, ra, rb = args[pred], args[ia], args[ib]
         a, b = ra._rview, rb._rview
         if a is None or b is None or ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
-        if out_index is not None:
-            out, p = out
+        d = args[dst]
+        view = d._view
+        if active[1] == lanes and view is not None and d._storage.valid is None:  # (`finish`, inlined)
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+
+    def binary_carry(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Two register inputs, one predicate output (AddC, SubC, Add with carry out, ...)."""
+        mask, ra, rb = args[pred], args[ia], args[ib]
+        a, b = ra._rview, rb._rview
+        if a is None or b is None or ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out, p = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
         d = args[dst]
         view = d._view
         full = active[1] == lanes
@@ -596,14 +609,12 @@ def in_order_elementwise(
             view[...] = out
         else:
             ctx.backend.commit(d, out, active, mode)
-        if out_index is not None:
-            fill = ctx.backend.mask_fill
-            if not full or not lsb[fill]:
-                write(ctx, args[out_index], p, active)
-                return
-            bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
-            bits[::stride] = p
-            m = args[out_index]
-            m._bits, m._written, m._lanes = bits, None, {}
+        if not full or not lsb[ctx.backend.mask_fill]:
+            write(ctx, args[out_index], p, active)
+            return
+        bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+        bits[::stride] = p
+        m = args[out_index]
+        m._bits, m._written, m._lanes = bits, None, {}
 
-    return binary
+    return binary_carry if predicates_out else binary
