@@ -18,7 +18,8 @@ from regsim._src import executors
 from regsim._src.spec import REGISTRY
 
 ZEROING, MERGING = Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING
-DTYPES = [rs.uint32, rs.int32, rs.int16, rs.uint8, rs.float32]
+ONE, TWO = Reg.RegTraitNumOne, Reg.RegTraitNumTwo
+TYPES = [(rs.uint32, ONE), (rs.int32, ONE), (rs.int16, ONE), (rs.uint8, ONE), (rs.float32, ONE), (rs.uint64, TWO)]
 UB_BYTES = 4096
 
 
@@ -49,9 +50,9 @@ def generic_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bool], N
 class World:
     """A UB, registers and masks, built the same way from one seed."""
 
-    def __init__(self, seed: int, dtype: type[rs.DType]) -> None:
+    def __init__(self, seed: int, dtype: type[rs.DType], trait: Reg.RegTrait) -> None:
         rng = np.random.default_rng(seed)
-        self.dtype = dtype
+        self.dtype, self.trait = dtype, trait
         self.ub = rs.UnifiedBuffer(size=UB_BYTES)
         self.a = self.ub.alloc(dtype, 1024 // dtype.itemsize)
         self.b = self.ub.alloc(dtype, 1024 // dtype.itemsize)
@@ -61,8 +62,9 @@ class World:
         raw = rng.integers(0, 256, 1024, dtype=np.uint8)
         self.ub.storage.write(self.a.addr, raw[:900])
         self.ub.storage.write(self.b.addr, rng.integers(0, 256, 1024, dtype=np.uint8))
-        self.regs = [Reg.RegTensor(dtype) for _ in range(3)]  # never written until loaded or computed
-        self.regs.append(Reg.RegTensor.from_numpy(rng.integers(0, 256, 256, dtype=np.uint8).view(dtype.np_dtype), dtype=dtype))
+        self.regs = [Reg.RegTensor(dtype, trait) for _ in range(3)]  # never written until loaded or computed
+        lanes = rng.integers(0, 256, 256 * trait.REG_NUM, dtype=np.uint8).view(dtype.np_dtype)
+        self.regs.append(Reg.RegTensor.from_numpy(lanes, dtype=dtype, trait=trait))
         self.masks = [Reg.MaskReg(), Reg.MaskReg.from_bits(rng.integers(0, 2, 256).astype(bool))]
         self.refs = [rs.Ref(int(rng.integers(0, 400))), rs.Ref(-1), rs.Ref(np.uint32(70))]
 
@@ -81,7 +83,8 @@ def _program(seed: int, dtype: type[rs.DType]) -> list[tuple[Any, ...]]:
     never-written data. Registers and masks are slots of the world; pointers (tensor, offset)."""
     rng = np.random.default_rng(seed + 1)
     size = dtype.itemsize
-    offsets = [0, 64 // size, 128 // size, 192 // size, 1, 256 // size]  # in elements; 1 misaligned, the last past the end
+    # in elements: aligned, misaligned (1), and a register's store crossing the tensor's end (896 bytes in)
+    offsets = [0, 64 // size, 128 // size, 192 // size, 1, 896 // size]
 
     def pick(n: int) -> int:
         return int(rng.integers(n))
@@ -98,7 +101,7 @@ def _program(seed: int, dtype: type[rs.DType]) -> list[tuple[Any, ...]]:
             "create": ([Reg.MaskPattern.ALL, Reg.MaskPattern.VL8, Reg.MaskPattern.H][pick(3)],),
             "load": (pick(2), offsets[pick(6)]),
             "store": (offsets[pick(6)],),
-            "store_mask": ([Reg.MaskDist.DIST_NORM, Reg.MaskDist.DIST_PACK][pick(2)], [0, 32, 48, 240, 5][pick(5)]),
+            "store_mask": ([Reg.MaskDist.DIST_NORM, Reg.MaskDist.DIST_PACK][pick(2)], [0, 32, 48, 240, 5, 256][pick(6)]),
             "add": ([ZEROING, MERGING][pick(2)],),
             "adds": ([3, -1, 300, 1.5][pick(4)],),
         }.get(op, ())
@@ -110,9 +113,9 @@ def _apply(w: World, call: tuple[Any, ...]) -> None:
     op, (r0, r1, r2), (m0, m1, m2), *more = call
     regs, masks = w.regs, w.masks
     if op == "update":
-        masks[m0] = Reg.UpdateMask(w.dtype, w.refs[more[0]])
+        masks[m0] = Reg.UpdateMask(w.dtype, w.refs[more[0]], trait=w.trait)
     elif op == "create":
-        masks[m0] = Reg.CreateMask(w.dtype, more[0])
+        masks[m0] = Reg.CreateMask(w.dtype, pattern=more[0], trait=w.trait)
     elif op == "load":
         Reg.LoadAlign(regs[r0], [w.a, w.b][more[0]].GetPhyAddr() + more[1])
     elif op == "store":
@@ -129,9 +132,9 @@ def _apply(w: World, call: tuple[Any, ...]) -> None:
         Reg.Adds(regs[r0], regs[r1], more[0], masks[m0])
 
 
-def _run(seed: int, dtype: type[rs.DType], fill: str, check: bool) -> list[Any]:
+def _run(seed: int, dtype: type[rs.DType], trait: Reg.RegTrait, fill: str, check: bool) -> list[Any]:
     """The state after each call of the program, and what each call raised."""
-    w = World(seed, dtype)
+    w = World(seed, dtype, trait)
     trail: list[Any] = []
     with rs.configure(mask_fill=fill, check_uninitialized=check, loops="sequential"), rs.VEC_SCOPE():  # type: ignore[arg-type]
         for call in _program(seed, dtype):
@@ -152,17 +155,17 @@ def _same(x: Any, y: Any) -> bool:
     return bool(x == y)
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize(("dtype", "trait"), TYPES, ids=lambda x: x.name if isinstance(x, type) else repr(x))
 @pytest.mark.parametrize(("fill", "check"), [("lsb", True), ("group", True), ("lsb", False)])
 def test_fast_paths_match_the_generic_run(
-    generic_only: Callable[[bool], None], dtype: type[rs.DType], fill: str, check: bool
+    generic_only: Callable[[bool], None], dtype: type[rs.DType], trait: Reg.RegTrait, fill: str, check: bool
 ) -> None:
     raised = 0
     for seed in range(6):
         generic_only(False)
-        want = _run(seed, dtype, fill, check)
+        want = _run(seed, dtype, trait, fill, check)
         generic_only(True)
-        got = _run(seed, dtype, fill, check)
+        got = _run(seed, dtype, trait, fill, check)
         for step, (g, e) in enumerate(zip(got, want, strict=True)):
             assert _same(g, e), f"seed {seed}, step {step // 2} ({'state' if step % 2 else 'error'}): {g!r} != {e!r}"
         raised += sum(1 for x in want[::2] if x is not None)

@@ -521,13 +521,13 @@ def in_order_elementwise(
     def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
         """The lane function's operands; None where `generic` must run (a flag to check)."""
         for i in regs:
-            reg = args[i]
-            if reg._rview is None or reg._storage.valid is not None:
+            if args[i]._storage.valid is not None:
                 return None
         operands = []
         for i, name, kind, fixed in inputs:
             if kind == "reg":
-                operands.append(args[i]._rview)
+                view = args[i]._rview
+                operands.append(args[i]._get() if view is None else view)  # (`_get`: two registers)
             elif kind == "mask":
                 m = args[i]
                 if m._written is not None:
@@ -582,9 +582,11 @@ def in_order_elementwise(
     def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Two register inputs, no predicate output (Add, Mul, ...)."""
         mask, ra, rb = args[pred], args[ia], args[ib]
-        a, b = ra._rview, rb._rview
-        if a is None or b is None or ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
             return generic(ctx, args, kwargs)
+        a, b = ra._rview, rb._rview
+        if a is None or b is None:  # two registers: their lanes assembled
+            a, b = ra._get(), rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
         d = args[dst]
@@ -597,9 +599,11 @@ def in_order_elementwise(
     def binary_carry(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Two register inputs, one predicate output (AddC, SubC, Add with carry out, ...)."""
         mask, ra, rb = args[pred], args[ia], args[ib]
-        a, b = ra._rview, rb._rview
-        if a is None or b is None or ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
             return generic(ctx, args, kwargs)
+        a, b = ra._rview, rb._rview
+        if a is None or b is None:  # two registers: their lanes assembled
+            a, b = ra._get(), rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out, p = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
         d = args[dst]

@@ -10,6 +10,10 @@ types), the public docstrings, `docs/ops.md` and the tests' parametrisation.
 A call runs as: dispatch (which overload, from the Python types of the arguments, as C++ overload
 resolution does) → bind (one value per operand) → plan (static checks, cached per dtypes and
 enum values) → the executor of the op's shape (data checks and the work, through the backend).
+In order (no trace, no batched loop), a call of a signature seen before is one dictionary look-up
+in its face and one closure, made with the plan: the executor's `specialise`d one for the common
+shapes (which hands every uncommon call to the generic path before changing anything), else
+bind and run.
 """
 
 from __future__ import annotations
