@@ -31,9 +31,11 @@ from regsim._src.registers import (
     RegTensor,
     RegTrait,
     _prefix,
+    halves_to_natural,
     lane_count,
     lanes_to_bits,
     mask_stride,
+    natural_to_halves,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -426,8 +428,9 @@ def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Cal
     return call
 
 
-def in_order_load(nbytes: int, align: int, generic: Call) -> Call:
-    """LoadAlign of one register, identity distribution: dst's bytes = `nbytes` of UB at ptr."""
+def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
+    """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
+    itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order."""
     ones = b"\x01" * nbytes
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -445,13 +448,18 @@ def in_order_load(nbytes: int, align: int, generic: Call) -> Call:
             or (valid is not None and valid[addr:end].tobytes() != ones)
         ):
             return generic(ctx, args, kwargs)
-        dst._bytes[:] = st.buffer[addr:end]
+        if halves:
+            dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
+        else:
+            dst._bytes[:] = st.buffer[addr:end]
 
     return call
 
 
-def in_order_store(nbytes: int, align: int, stride: int, generic: Call) -> Call:
-    """StoreAlign of one register, identity distribution, every lane active: UB at ptr = src's bytes."""
+def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: Call) -> Call:
+    """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
+    (a two-register tensor's itemsize; no post-update, so its second register follows the first)
+    its whole elements."""
     lanes = MASK_BITS // stride
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -468,7 +476,7 @@ def in_order_store(nbytes: int, align: int, stride: int, generic: Call) -> Call:
         ):
             return generic(ctx, args, kwargs)
         st = ptr.ub.storage
-        st.buffer[addr:end] = src._bytes
+        st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
         if st.valid is not None:
             st.mark_stored(addr, end)
 

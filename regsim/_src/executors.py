@@ -375,9 +375,9 @@ class LoadAligned(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.is_mask or self.dual or a.extra is not None or a.regs != 1 or a.dist.index is not None:
+        if self.is_mask or self.dual or a.extra is not None or a.dist.index is not None:
             return None
-        return backend.in_order_load(a.dist.ub_bytes, a.dist.align, generic)
+        return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, a.itemsize if a.regs == 2 else 0, generic)
 
 
 class StoreAligned(Executor):
@@ -439,9 +439,12 @@ class StoreAligned(Executor):
             return None
         if self.is_mask:
             return backend.in_order_mask_store(a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
-        if a.regs != 1 or a.dist.index is not None:
+        if a.dist.index is not None:
             return None
-        return backend.in_order_store(a.dist.ub_bytes, a.dist.align, mask_stride(plan.dtype, plan.trait), generic)
+        halves = a.itemsize if a.regs == 2 else 0
+        return backend.in_order_store(
+            a.dist.ub_bytes * a.regs, a.dist.align, mask_stride(plan.dtype, plan.trait), halves, generic
+        )
 
     @staticmethod
     def _two_registers(
