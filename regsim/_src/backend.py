@@ -585,10 +585,11 @@ def in_order_elementwise(
     if two is None or len(predicates_out) > 1:
         return call
     ia, ib = two
-    out_index = predicates_out[0] if predicates_out else -1
+    carry = bool(predicates_out)
+    out_index = predicates_out[0] if carry else -1
 
     def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Two register inputs, no predicate output (Add, Mul, ...)."""
+        """Two register inputs, at most one predicate output (Add, Mul, AddC, Add with carry out, ...)."""
         mask, ra, rb = args[pred], args[ia], args[ib]
         if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
             return generic(ctx, args, kwargs)
@@ -597,23 +598,8 @@ def in_order_elementwise(
             a, b = ra._get(), rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
-        d = args[dst]
-        view = d._view
-        if active[1] == lanes and view is not None and d._storage.valid is None:  # (`finish`, inlined)
-            view[...] = out
-        else:
-            ctx.backend.commit(d, out, active, mode)
-
-    def binary_carry(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Two register inputs, one predicate output (AddC, SubC, Add with carry out, ...)."""
-        mask, ra, rb = args[pred], args[ia], args[ib]
-        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
-            return generic(ctx, args, kwargs)
-        a, b = ra._rview, rb._rview
-        if a is None or b is None:  # two registers: their lanes assembled
-            a, b = ra._get(), rb._get()
-        active = mask._lanes.get(stride) or mask._active(stride)
-        out, p = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+        if carry:
+            out, p = out
         d = args[dst]
         view = d._view
         full = active[1] == lanes
@@ -621,6 +607,8 @@ def in_order_elementwise(
             view[...] = out
         else:
             ctx.backend.commit(d, out, active, mode)
+        if not carry:
+            return
         if not full or not lsb[ctx.backend.mask_fill]:
             write(ctx, args[out_index], p, active)
             return
@@ -629,4 +617,4 @@ def in_order_elementwise(
         m = args[out_index]
         m._bits, m._written, m._lanes = bits, None, {}
 
-    return binary_carry if predicates_out else binary
+    return binary
