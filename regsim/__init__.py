@@ -7,7 +7,7 @@ See README.md for a tour, docs/api.md for the public API and docs/cpp-to-python.
 C++ maps to Python.
 """
 
-from regsim import cpp, errors, strategies, testing
+from regsim import capi, cpp, errors, strategies, testing
 from regsim._src import ascendc as AscendC
 from regsim._src import reg as Reg
 from regsim._src.ascendc import GetVecLen
@@ -69,6 +69,7 @@ __all__ = [
     "asc_vf_call",
     "bfloat16",
     "bool_",
+    "capi",
     "complex32",
     "complex64",
     "configure",

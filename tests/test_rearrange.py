@@ -96,6 +96,28 @@ def test_duplicate_all_three_forms(dtype, trait, data):
     O.assert_lanes(dst.numpy(), want, itemsize=size, what=f"Duplicate(dst, src, mask) {mode.name}")
 
 
+def test_duplicate_from_a_register_reads_only_its_lowest_lane():
+    """Duplicate(dst, src, mask) reads src[0] alone: src lanes past 0 never written (a DIST_FIRST_ELEMENT_B32
+    store loaded back) are no uninitialised read; an unwritten lane 0 is."""
+    ub = rs.UnifiedBuffer()
+    t = ub.alloc(rs.float32, 64)
+    with rs.VEC_SCOPE():
+        full = Reg.CreateMask(rs.float32)
+        one = Reg.RegTensor.from_numpy(np.full(64, 2.5, np.float32))
+        Reg.StoreAlign(
+            t.GetPhyAddr(),
+            one,
+            Reg.CreateMask(rs.float32, pattern=Reg.MaskPattern.VL1),
+            dist=Reg.StoreDist.DIST_FIRST_ELEMENT_B32,
+        )
+        src, dst = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32)
+        Reg.LoadAlign(src, t.GetPhyAddr())
+        Reg.Duplicate(dst, src, full)
+    O.assert_lanes(dst.numpy(), O.duplicate_reg_oracle(bits(src), [True] * 64, None), itemsize=4, what="Duplicate")
+    with pytest.raises(rs.errors.UninitializedReadError), rs.VEC_SCOPE():
+        Reg.Duplicate(Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32), Reg.CreateMask(rs.float32))
+
+
 def test_duplicate_scalar_conversion_and_errors():
     """float(3.14) rounds once to float32 (0x4048F5C3); an int must fit the type; HIGHEST is refused."""
     dst = Reg.RegTensor(rs.float32)

@@ -1,14 +1,16 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
-with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec`.
+with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
+the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
+`regsim._src.memvec_select`).
 """
 
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
-from regsim._src.enums import CMPMODE, RoundMode, SpecialPurposeReg, TPosition
+from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, RoundMode, SpecialPurposeReg, TPosition
 from regsim._src.memvec import (
     MASK_PLACEHOLDER,
     Abs,
@@ -33,6 +35,19 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_reduce import (
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
+    Div,
+    DivConfig,
+    Exp,
+    ExpConfig,
+    GetReduceRepeatSumSpr,
+    ReduceMax,
+    ReduceMin,
+    ReduceSum,
+)
+from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
 MicroAPI = Reg
@@ -47,15 +62,28 @@ def GetVecLen() -> int:
 
 __all__ = [
     "CMPMODE",
+    "DEFAULT_DIV_CONFIG",
+    "DEFAULT_EXP_CONFIG",
     "MASK_PLACEHOLDER",
+    "SELMODE",
     "VF_CALL",
     "Abs",
     "Add",
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Compare",
+    "Compares",
+    "Div",
+    "DivAlgo",
+    "DivConfig",
+    "Duplicate",
+    "Exp",
+    "ExpAlgo",
+    "ExpConfig",
     "Gather",
     "GetCtrlSpr",
+    "GetReduceRepeatSumSpr",
     "GetVecLen",
     "Max",
     "Maxs",
@@ -66,15 +94,21 @@ __all__ = [
     "Muls",
     "Not",
     "Or",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceSum",
     "Reg",
     "Relu",
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
+    "Select",
     "SetCtrlSpr",
     "SetMaskCount",
     "SetMaskNorm",
     "SetVectorMask",
+    "ShiftLeft",
+    "ShiftRight",
     "SpecialPurposeReg",
     "Sub",
     "TPosition",

@@ -6,9 +6,13 @@ models one core per Python context: the value lives in a `ContextVar` (per threa
 
 The bits the Reg ops read (the `SetCtrlSpr` page, table "Ascend 950PR/Ascend 950DT常用CTRL寄存器比特位说明"):
 
-- CTRL[48], only when CTRL[60] = 1: half results of vector computation. 0: saturation (±inf → ±65504,
+- CTRL[48], only when CTRL[60] = 1: half results of vector computation, and float → float conversions
+  (Cast). 0: saturation (±inf → ±65504,
   NaN → 0); 1: INF/NAN mode (results as computed).
 - CTRL[53]: integer computation. 0: truncation (wrap); 1: saturation to the type's range.
+- CTRL[50]: a saturating conversion to fp8 keeps NaN (1) or gives 0 (0).
+- CTRL[59], only when CTRL[60] = 1: float → integer and integer → integer conversions (Cast). 0: saturation;
+  1: truncation (the low bits).
 - CTRL[60]: 1 = the global bits (48, 59) govern; 0 = each instruction's own setting.
 
 The launch value (docs/semantics-decisions.md §20) is `LAUNCH_CTRL` = 0x1001000000000008: the
@@ -115,3 +119,29 @@ def set_ctrl_bit(bit: int, value: int) -> None:
     """Set one CTRL bit from library code (e.g. `SetMaskCount` / `SetMaskNorm`: CTRL[56]), bypassing the
     bit whitelist `SetCtrlSpr` applies to user calls."""
     _CTRL.set((_CTRL.get() & ~(1 << bit) & _MASK64) | (value & 1) << bit)
+
+
+# --- conversion saturation (Cast: the Cast page's table 5, the SetCtrlSpr page's CTRL table) ----------
+FP8_NAN_KEEP: Final = 50
+CONV_INT_NONSAT: Final = 59
+
+
+def global_saturation(ctrl: int) -> bool:
+    """CTRL[60] = 1: the global bits (48, 59) choose Cast's saturation; 0: each Cast's trait satMode."""
+    return bool(ctrl >> GLOBAL_SAT & 1)
+
+
+def float_conversion_saturates(ctrl: int) -> bool:
+    """CTRL[48] = 0 (read when CTRL[60] = 1): float → float conversions saturate (±inf → ±max, NaN → 0)."""
+    return not ctrl >> HALF_NONSAT & 1
+
+
+def int_conversion_saturates(ctrl: int) -> bool:
+    """CTRL[59] = 0 (read when CTRL[60] = 1): float → integer and integer → integer conversions saturate;
+    1: they keep the low bits."""
+    return not ctrl >> CONV_INT_NONSAT & 1
+
+
+def fp8_nan_kept(ctrl: int) -> bool:
+    """CTRL[50] = 1: a saturating conversion to fp8_e5m2 / fp8_e4m3fn keeps NaN (0: NaN → 0.0)."""
+    return bool(ctrl >> FP8_NAN_KEEP & 1)

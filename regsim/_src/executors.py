@@ -1368,18 +1368,27 @@ class _Conversion:
     used: Any  #: source lanes read
     n_out: int  #: destination elements (4-bit: nibbles)
     round_mode: Any
-    sat: bool
+    pair: Any  #: the pair's `Pair` row (its saturation is read per call, with the CTRL register)
+    sat_mode: Any  #: the trait's satMode
 
 
 class Convert(Executor):
     """dst = Cast(src) by the pair's rules; the mask is read in the source's layout (bit
     `i * sizeof(src)`); narrow elements sit at `ratio * i + layout` of each group of wide ones;
-    every destination element no active source element fills is 0 (ZEROING)."""
+    every destination element no active source element fills is 0 (ZEROING).
+
+    Batched loops: every array keeps its leading (iteration) axes and the lane axis last; the
+    saturation comes from the trait and the CTRL register the VF started with, per call."""
+
+    batchable = True
 
     def __init__(self) -> None:
         self._cache: dict[Any, _Conversion] = {}
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        from regsim._src import formats
+        from regsim._src.ops.convert import cast_saturation
+
         dst: RegTensor[Any] = values[0]
         src: RegTensor[Any] = values[1]
         key = (src.dtype, src.trait.REG_NUM, dst.dtype, dst.trait.REG_NUM, values[3])
@@ -1389,28 +1398,28 @@ class Convert(Executor):
         be = ctx.backend
         api = plan.spec.name
         lanes, _ = be.predicate(api, "mask", values[2], mask_stride(src.dtype, src.trait))
-        read = np.zeros(lanes.shape, np.bool_)
-        read[c.used] = True
-        read &= lanes
+        used = np.zeros(lanes.shape[-1], np.bool_)
+        used[c.used] = True
+        read = used & lanes
         x = be.lanes(api, "src_reg", src, (read, int(read.sum())))
-        from regsim._src import formats
-
         four_src = src.dtype.itemsize == 1 and src.dtype.bits_only and src.dtype.name != "hifloat8"
         elems = formats.unpack_nibbles(x) if four_src else x
+        sat, keep_nan = cast_saturation(c.pair, c.sat_mode, dst.dtype, ctx.ctrl)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
-        converted = lane(elems[..., c.src_idx], src.dtype, dst.dtype, c.round_mode, c.sat)
+        converted = lane(elems[..., c.src_idx], src.dtype, dst.dtype, c.round_mode, sat, keep_nan=keep_nan)
         four_dst = dst.dtype.itemsize == 1 and dst.dtype.bits_only and dst.dtype.name != "hifloat8"
-        out = np.zeros(c.n_out, np.uint8 if four_dst else dst.dtype.np_dtype)
-        keep = lanes[c.act_idx]
-        out[c.out_idx] = np.where(keep, converted, np.zeros((), converted.dtype))
+        keep = lanes[..., c.act_idx]
+        filled = np.where(keep, converted, np.zeros((), converted.dtype))
+        out = np.zeros((*filled.shape[:-1], c.n_out), np.uint8 if four_dst else dst.dtype.np_dtype)
+        out[..., c.out_idx] = filled
         if four_dst:
             out = formats.pack_nibbles(out)
         n = out.shape[-1]
-        be.commit(dst, out.view(dst.dtype.np_dtype), (np.ones(n, np.bool_), n), ZEROING)
+        be.commit(dst, np.ascontiguousarray(out).view(dst.dtype.np_dtype), (np.ones(n, np.bool_), n), ZEROING)
 
     def _layout(self, spec: OpSpec, src: RegTensor[Any], dst: RegTensor[Any], trait: Any) -> _Conversion:
         from regsim._src.enums import RegLayout, RoundMode
-        from regsim._src.ops.convert import PAIRS, saturating
+        from regsim._src.ops.convert import PAIRS
 
         api = spec.name
         pair = PAIRS.get((src.dtype, dst.dtype))
@@ -1455,7 +1464,6 @@ class Convert(Executor):
                 )
         else:
             rnd = RoundMode.UNKNOWN
-        sat = saturating(trait.satMode) if pair.sats else issubclass(dst.dtype, dt.Integer)
         layout = trait.layoutMode.value if trait.layoutMode is not RegLayout.UNKNOWN else 0
         n_src = lane_count(src.dtype, src.trait)
         n_dst = lane_count(dst.dtype, dst.trait)
@@ -1485,7 +1493,7 @@ class Convert(Executor):
             i = np.arange(n_src)
             src_idx = act_idx = used = i
             out_idx, n_out = r * i + layout, n_dst
-        return _Conversion(src_idx, out_idx, act_idx, used, n_out, rnd, sat)
+        return _Conversion(src_idx, out_idx, act_idx, used, n_out, rnd, pair, trait.satMode)
 
 
 # --- transcendental: a *SpecificMode struct as `mode=` (Div, Exp, Sqrt) ------------------------------
@@ -1507,3 +1515,85 @@ class ElementwiseSpecific(Elementwise):
     def lane(self, plan: Plan) -> Callable[..., Any]:
         assert plan.spec.lane is not None
         return functools.partial(plan.spec.lane, algo=plan.values["mode"].algo)
+
+
+# --- compound ops between registers of two widths (ExpSub half → float, MulsCast float → half) -------
+class Regrouped(Executor):
+    """An elementwise op whose source and destination elements differ in width (the RegLayout page):
+    the mask is read in the source's layout; widening takes source element `ratio * i + layout` (and
+    its mask bit) into destination lane i; narrowing puts lane i's result at destination element
+    `ratio * i + layout` and zeroes every other destination element. Equal widths are plain
+    ZEROING elementwise. `scalars` gives each scalar operand's fixed element type (e.g. MulsCast's
+    float `scalarValue`); `disjoint(src_dtype)` says whether dst may not share a register with a
+    source (the pages' "重叠" constraints). The lane function gets the source lanes, the scalars
+    and `ctrl=`."""
+
+    batchable = True
+
+    def __init__(self, scalars: Mapping[str, Any], disjoint: Callable[[Any], bool]) -> None:
+        self.scalars = scalars
+        self.disjoint = disjoint
+
+    def prepare(self, spec: OpSpec, plan: Plan) -> Any:
+        ops = spec.operands
+        dst = next(i for i, o in enumerate(ops) if o.kind is Kind.REG and o.role is Role.OUT)
+        srcs = tuple((i, o.name) for i, o in enumerate(ops) if o.kind is Kind.REG and o.role is Role.IN)
+        scalars = tuple((i, o.name) for i, o in enumerate(ops) if o.kind is Kind.SCALAR)
+        layout = plan.values.get("layout")
+        return dst, srcs, scalars, spec.slots["mask"], 0 if layout is None else layout.value
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
+        dst_i, srcs, scalars, pred_i, layout = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[dst_i]
+        src: RegTensor[Any] = values[srcs[0][0]]
+        if self.disjoint(src.dtype):
+            for i, name in srcs:
+                if values[i]._storage is dst._storage:
+                    raise ParameterError(message(api, "dst_reg", f"the register of {name}", "a register no source uses"))
+        consts = [be.scalar(api, name, values[i], self.scalars[name]) for i, name in scalars]
+        lanes, _ = be.predicate(api, "mask", values[pred_i], mask_stride(src.dtype, src.trait))
+        n_src, n_dst = lane_count(src.dtype, src.trait), lane_count(dst.dtype, dst.trait)
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        if n_src > n_dst:  # widening: source element ratio * i + layout → lane i
+            take = (n_src // n_dst) * np.arange(n_dst) + layout
+            read = np.zeros(lanes.shape, np.bool_)
+            read[..., take] = lanes[..., take]
+            xs = [be.lanes(api, name, values[i], (read, int(np.count_nonzero(read))))[..., take] for i, name in srcs]
+            act = lanes[..., take]
+            be.commit(dst, lane(*xs, *consts, ctrl=ctx.ctrl), (act, int(np.count_nonzero(act))), ZEROING)
+            return
+        active = (lanes, int(np.count_nonzero(lanes)))
+        out = lane(*[be.lanes(api, name, values[i], active) for i, name in srcs], *consts, ctrl=ctx.ctrl)
+        if n_src == n_dst:
+            be.commit(dst, out, active, ZEROING)
+            return
+        # narrowing: lane i → destination element ratio * i + layout, every other element 0
+        whole = np.zeros((*out.shape[:-1], n_dst), out.dtype)
+        whole[..., (n_dst // n_src) * np.arange(n_src) + layout] = np.where(lanes, out, np.zeros((), out.dtype))
+        be.commit(dst, whole, (np.ones(whole.shape, np.bool_), whole.size), ZEROING)
+
+
+# --- Duplicate from a register: only the source's lowest lane is read ---------------------------------
+class BroadcastLowest(CrossLane):
+    """`Duplicate(dst, src, mask)`: CrossLane(masked=True) whose source read is lane 0 alone ("将srcReg的最低位
+    元素广播到寄存器", the Duplicate page), so a source whose other lanes were never written (a first-element
+    store read back, as the softmax_high_performance example does) is no uninitialised read."""
+
+    def __init__(self) -> None:
+        super().__init__(masked=True)
+
+    def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
+        p: _CrossLane = plan.prepared
+        be = ctx.backend
+        api = plan.spec.name
+        dst: RegTensor[Any] = values[p.outputs[0][0]]
+        assert p.pred is not None and p.mode is not None
+        active = be.predicate(api, "mask", values[p.pred], mask_stride(dst.dtype, dst.trait))
+        ((i, name, _),) = [x for x in p.inputs if x[2] is Kind.REG]
+        src: RegTensor[Any] = values[i]
+        lowest = np.zeros(lane_count(src.dtype, src.trait), np.bool_)
+        lowest[0] = True
+        lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
+        be.commit(dst, lane(be.lanes(api, name, src, (lowest, 1))), active, p.mode)

@@ -83,6 +83,9 @@ class UnifiedBuffer:
         #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
         #: as `InitSocState()` leaves it on Ascend 950
         self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
+        #: the core's compare-mask special register (CMPMASK, 128 bits, element i at bit i), which the
+        #: memory-level C API compares write and `asc_get_cmp_mask` / `asc_set_cmp_mask` read and write
+        self.cmp_mask: int = 0
         _CORE.set(self)
         #: this core's special registers (AR), shared by the VFs started with pointers into this UB
         self.spr = SpecialRegisters()

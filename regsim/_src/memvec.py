@@ -543,12 +543,17 @@ _NOT_REPEAT = frozenset({dt.half, dt.float32, dt.uint16, dt.int16, dt.uint32, dt
 Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.int64}, _NOT_REPEAT)
 
 #: every memory-level API by name (the lowering explorer's names)
-APIS: Final[dict[str, BinaryApi | UnaryApi]] = {
+APIS: Final[dict[str, Any]] = {  # (the other memvec_* modules add theirs)
     a.name: a for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins)
 }
 
 
 # --- the lowering explorer ------------------------------------------------------------------------------------
+#: `lower_spec` for APIs whose arguments are not those of `APIS`' skeletons (added by the modules that define
+#: them): name -> (dtype, keyword arguments) -> the lowering of such a call on fresh tensors
+SPEC_BUILDERS: Final[dict[str, Callable[[type[dt.DType], dict[str, Any]], Lowering]]] = {}
+
+
 @attrs.frozen
 class Lowering:
     """The Reg-op sequence one memory-level call became (`rs.lower`)."""
@@ -622,12 +627,15 @@ def lower_spec(text: str) -> Lowering:
     ):
         raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"'))
     api = APIS.get(node.func.id)
-    if api is None:
-        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted(APIS))}"))
+    if api is None and node.func.id not in SPEC_BUILDERS:
+        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted([*APIS, *SPEC_BUILDERS]))}"))
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
-    kw = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    # a bare name (cmp_mode=LT) is read as its string
+    kw = {str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords}
+    if api is None:
+        return Lowering(text.strip(), SPEC_BUILDERS[node.func.id](dtype, kw).records)
     from regsim._src.memory import UnifiedBuffer
 
     binary = isinstance(api, BinaryApi)
@@ -733,10 +741,87 @@ def gather_b32_vf(
         Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
 
 
+@simd_vf
+def gather_b8_vf(dst: UbPtr[Any], src: UbPtr[Any], src_offset: UbPtr[dt.uint32], src_base_index: int, count: int) -> None:
+    """`VfGatherApi2B8` (first-n only): per 128 elements, two u32 offset registers packed into one u16 index register
+    (the byte offsets are the element indices), `Reg::Gather` of bytes into u16 lanes, `Pack` to bytes and `MaskPack`
+    of the predicate, `StoreAlign` of the 128 bytes."""
+    offset_reg0 = Reg.RegTensor(dt.uint32)
+    offset_reg1 = Reg.RegTensor(dt.uint32)
+    index_reg = Reg.RegTensor(dt.uint16)
+    dst_reg = Reg.RegTensor(dt.uint16)
+    sreg = Ref(count)
+    u32_per_reg = VL // 4  # u32OffsetRepeatCount
+    per_repeat = VL // 2  # u8GatherRepeatCount: 128 bytes per iteration
+    select_mask = Reg.CreateMask(dt.uint16, pattern=Reg.MaskPattern.H)  # CreateMask<uint16_t, MaskPattern::H>();
+    for i in range(-(-count // per_repeat)):
+        dst_mask = Reg.UpdateMask(dt.uint16, sreg)  # dstMask = UpdateMask<uint16_t>(sreg);
+        Reg.LoadAlign(offset_reg0, src_offset + (2 * i) * u32_per_reg)
+        Reg.LoadAlign(offset_reg1, src_offset + (2 * i + 1) * u32_per_reg)
+        Reg.Pack(offset_reg0.reinterpret(dt.uint16), offset_reg0, part=Reg.HighLowPart.LOWEST)
+        Reg.Pack(offset_reg1.reinterpret(dt.uint16), offset_reg1, part=Reg.HighLowPart.HIGHEST)
+        Reg.Select(index_reg, offset_reg0.reinterpret(dt.uint16), offset_reg1.reinterpret(dt.uint16), select_mask)
+        Reg.Gather(dst_reg, src.reinterpret(dt.uint8) + src_base_index, index_reg, dst_mask)
+        Reg.Pack(dst_reg.reinterpret(dt.uint8), dst_reg)  # Pack((RegTensor<uint8_t>&)dstReg, dstReg);
+        Reg.Pack(dst_mask, dst_mask)  # MaskPack(dstMask, dstMask);
+        Reg.StoreAlign(dst.reinterpret(dt.uint8) + i * per_repeat, dst_reg.reinterpret(dt.uint8), dst_mask)
+
+
+@simd_vf
+def gather_b64_vf(
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    src_offset: UbPtr[dt.uint32],
+    src_base_index: int,
+    repeat_time: int,
+    dst_step: int,
+    u32_count: int,
+    mask_source: str,
+) -> None:
+    """`VfGatherApi2B64` / `VfGatherApi0B64Normal` / `VfGatherApi0B64Bits`: each b64 element is two u32 words; per
+    repeat 32 byte offsets → element indices (ShiftRights by 3) → word indices 2j and 2j + 1 (`Muls`, `Adds`),
+    interleaved into 64 u32 indices, `Reg::Gather` of u32 words. `mask_source`: "count" (`UpdateMask<uint32_t>`
+    over `u32_count` each repeat: the first-n interface and counter mode), "continuous" (`UpdateMask` once: the
+    first 2 * mask words) or "bits" (the vector mask register: `MoveMask<uint16_t>`, `MaskPack`,
+    `MaskInterleave<uint8_t>`, two `MaskUnPack`s: bit j selects words 2j and 2j + 1). `src_base_index` counts u32
+    words; `dst_step` u32 words per repeat."""
+    offset_reg = Reg.RegTensor(dt.uint32)
+    index_reg = Reg.RegTensor(dt.uint32)
+    odd_index_reg = Reg.RegTensor(dt.uint32)
+    tmp_reg = Reg.RegTensor(dt.uint32)
+    index_u32_reg = Reg.RegTensor(dt.uint32)
+    dst_reg = Reg.RegTensor(dt.uint32)
+    sreg = Ref(u32_count)
+    index_mask = Reg.CreateMask(dt.uint32, pattern=Reg.MaskPattern.H)  # CreateMask<uint32_t, MaskPattern::H>();
+    dst_mask = Reg.MaskReg()
+    if mask_source == "continuous":
+        dst_mask = Reg.UpdateMask(dt.uint32, sreg)
+    elif mask_source == "bits":
+        tmp_mask0 = Reg.MaskReg()
+        tmp_mask1 = Reg.MoveMask(dt.uint16)  # MaskReg tmpMask1 = MoveMask<uint16_t>();
+        Reg.Pack(tmp_mask1, tmp_mask1)  # MaskPack(tmpMask1, tmpMask1);
+        Reg.Interleave(dt.uint8, dst_mask, tmp_mask0, tmp_mask1, tmp_mask1)  # MaskInterleave<uint8_t>(...);
+        Reg.UnPack(dst_mask, dst_mask)  # MaskUnPack(dstMask, dstMask);
+        Reg.UnPack(dst_mask, dst_mask)
+    offsets_per_repeat = VL // 8  # u64OffsetRepeatCount
+    for i in range(repeat_time):
+        if mask_source == "count":
+            dst_mask = Reg.UpdateMask(dt.uint32, sreg)
+        Reg.LoadAlign(offset_reg, src_offset + i * offsets_per_repeat)
+        Reg.ShiftRights(index_reg, offset_reg, 3, index_mask)  # bytes -> b64 element index
+        Reg.Muls(index_reg, index_reg, 2, index_mask)  # the index of the lower word
+        Reg.Adds(odd_index_reg, index_reg, 1, index_mask)  # and of the higher one
+        Reg.Interleave(index_u32_reg, tmp_reg, index_reg, odd_index_reg)
+        Reg.Gather(dst_reg, src.reinterpret(dt.uint32) + src_base_index, index_u32_reg, dst_mask)
+        Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
+
+
+_GATHER_B8 = frozenset({dt.uint8, dt.int8})  #: the first-n interface only (the Gather page, Ascend 950)
 _GATHER_B16 = frozenset({dt.uint16, dt.int16, dt.half, dt.bfloat16})
 _GATHER_B32 = frozenset({dt.uint32, dt.int32, dt.float32})
-#: srcOffset ranges on Ascend 950 (the Gather page): b16 [0, 2**17 - 1], b32 the uint32_t range
-_GATHER_MAX_OFFSET = {2: 2**17 - 1, 4: 2**32 - 1}
+_GATHER_B64 = frozenset({dt.uint64, dt.int64})
+#: srcOffset ranges on Ascend 950 (the Gather page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
+_GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
 
 def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np.ndarray) -> None:
@@ -761,11 +846,13 @@ def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np
 def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.uint32], src_base_addr: int, *args: Any) -> None:
     """`AscendC::Gather(dst, src, srcOffset, srcBaseAddr, count)` and
     `Gather(dst, src, srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride)`: dst[i] = the element at
-    byte `srcBaseAddr + srcOffset[i]` from `src`'s start. b16 and b32 types; the repeat interface's
-    repeats each gather one register (128 b16 / 64 b32 elements, the next offsets) and store it
-    `dstRepStride` DataBlocks after the previous one."""
+    byte `srcBaseAddr + srcOffset[i]` from `src`'s start. b8 (the first-n interface only), b16, b32 and b64
+    types; the repeat interface's repeats each gather 256 bytes of elements (128 b16 / 64 b32 / 32 b64, the
+    next offsets) and store them `dstRepStride` DataBlocks after the previous ones."""
     _host("Gather")
-    dtypes = _GATHER_B16 | _GATHER_B32
+    dtypes = _GATHER_B8 | _GATHER_B16 | _GATHER_B32 | _GATHER_B64
+    if len(args) == 3:  # the mask/repeat interfaces: no b8 (the Gather page)
+        dtypes = _GATHER_B16 | _GATHER_B32 | _GATHER_B64
     dtype = _check_tensors("Gather", dtypes, ("dst", "src"), (dst, src))
     if not isinstance(src_offset, LocalTensor) or src_offset.dtype is not dt.uint32:
         raise DTypeError(message("Gather", "src_offset", repr(src_offset), "a LocalTensor[uint32] of byte offsets"))
@@ -781,6 +868,7 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
         )
     lanes = VL // dtype.itemsize
     vf = gather_b16_vf if dtype.itemsize == 2 else gather_b32_vf
+    mask_source = "count"
     if len(args) == 1:  # tensor 前n个数据计算
         n = _check_count("Gather", args[0], ("dst", "src_offset"), (dst, src_offset))
         _check_offsets(dtype, src_offset, np.ones(n, np.bool_))
@@ -806,6 +894,8 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
             raise ParameterError(message("Gather", "repeat_time", repeats, accepted))
         _check_offsets(dtype, src_offset, used)
         step, per_repeat = stride * (ONE_BLOCK_SIZE // dtype.itemsize), not normal
+        if normal:
+            mask_source = "bits" if isinstance(mask, (list, tuple, np.ndarray)) else "continuous"
     else:
         forms = "(dst, src, src_offset, src_base_addr, count) or (..., mask, repeat_time, dst_rep_stride)"
         raise _arguments_error("Gather", len(args) + 4, forms)
@@ -813,4 +903,9 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
     # The library shifts whole offset registers (all lanes), past the offsets the call uses: those lanes are
     # never gathered, so their bytes may be unwritten; the offsets that are used were checked above.
     with configure(check_uninitialized=False):
-        _run_lowering("Gather", (dst,), vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
+        if dtype.itemsize == 1:
+            _run_lowering("Gather", (dst,), gather_b8_vf, *ptrs, base, count)
+        elif dtype.itemsize == 8:  # in u32 words: srcBaseIndex = srcBaseAddr / 4, 2 words per element
+            _run_lowering("Gather", (dst,), gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
+        else:
+            _run_lowering("Gather", (dst,), vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)

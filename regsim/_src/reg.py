@@ -293,3 +293,10 @@ __all__ = [
     "UpdateMask",
     "Xor",
 ]  # fmt: skip
+
+# --- compound ops of two element widths: ExpSub, MulsCast (and their legacy Fused* names) ---------------
+from regsim._src.ops.compound import ExpSub, MulsCast  # noqa: E402
+
+FusedExpSub = ExpSub
+FusedMulsCast = MulsCast
+__all__ += ["ExpSub", "FusedExpSub", "FusedMulsCast", "MulsCast"]

@@ -153,10 +153,18 @@ class Batching(enum.Enum):
 
 @attrs.frozen
 class CName:
-    """The C API spelling of an op: a name and the order of its parameters."""
+    """The C API spelling of an op: a name and the order of its parameters (operand names; a
+    template operand may be a C parameter, as `asc_create_mask_b16(pat_mode)` passes the pattern).
+
+    `fixed`: template operands the C name fixes (`asc_eq` is `Compare` with `mode=CMPMODE.EQ`);
+    `dtypes`: the element types the C API documents when fewer than the Reg op's (empty: all).
+    An op whose `T` is neither a C parameter nor fixed has one C function per width
+    (`asc_create_mask_b8/_b16/_b32`: T = uint8, uint16, uint32)."""
 
     name: str
     params: tuple[str, ...]
+    fixed: tuple[tuple[str, Any], ...] = ()
+    dtypes: DTypes = frozenset()
 
 
 # --- plans: what static validation leaves for the executor ------------------------------------------
@@ -198,7 +206,7 @@ class OpSpec:
     doc: str  #: documentation page (relative to the Ascend C docs root)
     batching: Batching
     lane: Callable[..., Any] | None = None  #: the pure lane function, where the shape has one
-    c_api: CName | None = None
+    c_api: CName | tuple[CName, ...] | None = None  #: one C spelling, or several (`asc_eq` … `asc_le` of `Compare`)
     aliases: tuple[str, ...] = ()  #: legacy names still compiled by the 950 headers
     #: why regsim refuses this overload (documented, not modelled yet): UnsupportedError
     unmodelled: str = ""
@@ -214,6 +222,13 @@ class OpSpec:
     @property
     def key(self) -> str:
         return f"{self.name}/{self.variant}" if self.variant else self.name
+
+    @property
+    def c_names(self) -> tuple[CName, ...]:
+        """The op's C API spellings (none, one or several)."""
+        if self.c_api is None:
+            return ()
+        return self.c_api if isinstance(self.c_api, tuple) else (self.c_api,)
 
     @property
     def positional(self) -> tuple[Operand, ...]:
@@ -663,6 +678,6 @@ def markdown() -> str:
         equation = spec.equation.replace("|", "\\|")
         rows.append(
             f"| `{spec.name}` | {spec.variant or '-'} | `{equation}` | {dtypes} | {modes} | "
-            f"{spec.c_api.name if spec.c_api else '-'} | {', '.join(spec.aliases) or '-'} |"
+            f"{', '.join(c.name for c in spec.c_names) or '-'} | {', '.join(spec.aliases) or '-'} |"
         )
     return "\n".join(rows) + "\n"

@@ -8,6 +8,7 @@ numpy arrays of the element type, indexed in elements from the tensor's start.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,8 +24,19 @@ _INT_KINDS = "iu"
 
 def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     """The per-element function of an API on values of `np_dtype` (returned as that type); a tensor-scalar
-    API (`Adds` ...) is its tensor-tensor twin with the scalar as the second operand."""
+    API (`Adds` ...) is its tensor-tensor twin with the scalar as the second operand. "Div:ftz" / "Exp:ftz":
+    the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
+    a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api.endswith(":ftz"):
+        g = element_op(api[: -len(":ftz")], np_dtype)
+        tiny = float(np.finfo(dtype).tiny)
+
+        def flush(x: Any) -> Any:
+            x = np.array(x, dtype=dtype)[()]
+            return np.array(math.copysign(0.0, float(x)), dtype=dtype)[()] if 0 < abs(float(x)) < tiny else x
+
+        return lambda *xs: flush(g(*(flush(x) for x in xs)))
     api = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}.get(api, api)
     if dtype.kind in _INT_KINDS:
         bits = dtype.itemsize * 8
@@ -47,6 +59,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "And": lambda a, b: a & b,
             "Or": lambda a, b: a | b,
             "Not": lambda a: ~a,
+            "Duplicate": lambda a: a,
+            "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
+            "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
@@ -69,10 +84,22 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         "Min": min,
         "Abs": abs,
         "Relu": lambda a: a if a > 0 else 0.0,
+        # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
+        "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
+        "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
+        "Duplicate": lambda a: a,
     }
     h = flt[api]
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
     return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+
+
+def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
+    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t), as the
+    Reg oracle computes it (64-bit types: the library's composition of 32-bit shifts)."""
+    from regsim.testing.reference import shift_oracle
+
+    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
 
 
 def _operands(srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any) -> Callable[[list[Any]], list[Any]]:
@@ -196,3 +223,371 @@ def gather(
                 at = base + int(offsets[r * lanes + k])
                 out[r * dst_step + k] = raw[at : at + w].view(dst.dtype)[0]
     return out
+
+
+# --- the reductions (the ReduceSum / ReduceMax / ReduceMin pages and the 950 library's order) ---------------
+def _rounder(np_dtype: Any) -> Callable[[Any], Any]:
+    """Round an exact Python value to the element type: floats once from float64, integers wrap."""
+    dtype = np.dtype(np_dtype)
+    if dtype.kind in _INT_KINDS:
+        return lambda v: (
+            np.array(int(v) & ((1 << 8 * dtype.itemsize) - 1), np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+        )
+    return lambda v: np.array(float(v), np.float64).astype(dtype)[()]
+
+
+def _add(np_dtype: Any) -> Callable[[Any, Any], Any]:
+    r = _rounder(np_dtype)
+    if np.dtype(np_dtype).kind in _INT_KINDS:
+        return lambda a, b: r(int(a) + int(b))
+    return lambda a, b: r(float(a) + float(b))  # two element values: their float64 sum is exact
+
+
+def tree_sum(values: Sequence[Any], np_dtype: Any) -> Any:
+    """The Reduce page's binary tree over one register (lanes padded with +0 to a power of two): adjacent
+    pairs added level by level, each add rounded to the element type."""
+    add = _add(np_dtype)
+    zero = np.zeros((), np_dtype)[()]
+    v = list(values)
+    while len(v) & (len(v) - 1):
+        v.append(zero)
+    while len(v) > 1:
+        v = [add(v[i], v[i + 1]) for i in range(0, len(v), 2)]
+    return v[0] if v else zero
+
+
+def _register(src: npt.NDArray[Any], start: int, selected: Callable[[int], bool]) -> list[Any]:
+    """One register's lanes from element `start` of src, +0 where not selected."""
+    lanes = REPEAT_BYTES // src.dtype.itemsize
+    zero = np.zeros((), src.dtype)[()]
+    return [src[start + k] if selected(k) else zero for k in range(lanes)]
+
+
+def _sum_levels(partials: list[Any], np_dtype: Any, lanes: int) -> Any:
+    """Partial sums, one element each, reduced a register of `lanes` at a time until one is left."""
+    while len(partials) > 1:
+        partials = [tree_sum(partials[i : i + lanes], np_dtype) for i in range(0, len(partials), lanes)]
+    return partials[0]
+
+
+def reduce_sum_count(src: npt.NDArray[Any], count: int, rep_offset: int) -> Any:
+    """ReduceSum over `count` elements (the first-n interface and counter mask mode; register k starts at
+    element k * rep_offset): 64-bit types wrap (order-free); up to 4 registers are added lane by lane
+    (r0 + r1 | (r0 + r1) + r2 | (r0 + r1) + (r2 + r3), the last register only on its first
+    count - (registers - 1) * L lanes) and the result summed by the tree; more: one tree sum per register,
+    then tree sums of those."""
+    dtype = src.dtype
+    if dtype.itemsize == 8:
+        return _rounder(dtype)(sum(int(x) for x in src[:count]))
+    lanes = REPEAT_BYTES // dtype.itemsize
+    if count <= lanes:
+        return tree_sum(_register(src, 0, lambda k: k < count), dtype)
+    regs = -(-count // lanes)
+    if regs <= 4:
+        add = _add(dtype)
+        tail = count - (regs - 1) * lanes
+        r = [_register(src, j * rep_offset, lambda k: True) for j in range(regs)]
+        out = []
+        for k in range(lanes):
+            head = add(r[0][k], r[1][k]) if regs > 2 or k < tail else r[0][k]
+            if regs == 3:
+                head = add(head, r[2][k]) if k < tail else head
+            if regs == 4:
+                head = add(head, add(r[2][k], r[3][k]) if k < tail else r[2][k])
+            out.append(head)
+        return tree_sum(out, dtype)
+
+    def taken(j: int) -> Callable[[int], bool]:
+        return lambda k: j * lanes + k < count
+
+    partials = [tree_sum(_register(src, j * rep_offset, taken(j)), dtype) for j in range(regs)]
+    return _sum_levels(partials, dtype, lanes)
+
+
+def reduce_sum_normal(src: npt.NDArray[Any], mask: int | Sequence[int], repeats: int, rep_offset: int) -> Any:
+    """ReduceSum in normal mask mode: one tree sum per repeat over the mask's elements (repeatTime 0 runs one
+    repeat), then, past one repeat, tree sums of those a register at a time."""
+    sel = mask_elements(src.dtype.itemsize, mask)
+    lanes = REPEAT_BYTES // src.dtype.itemsize
+    partials = [tree_sum(_register(src, r * rep_offset, lambda k: sel[k]), src.dtype) for r in range(max(repeats, 1))]
+    if len(partials) == 1:
+        return partials[0]
+    return _sum_levels(partials, src.dtype, lanes)
+
+
+def _order(x: Any) -> tuple[float, int]:
+    """Max / Min order: by value, -0 below +0."""
+    v = float(x) if np.dtype(type(x)).kind == "f" else int(x)
+    return (v, 0 if v == 0 and math.copysign(1.0, float(v)) < 0 else 1)
+
+
+def reduce_extreme(
+    src: npt.NDArray[Any], kind: str, init: Any, elements: Sequence[tuple[int, int, int]], index_bits: int
+) -> tuple[Any, int]:
+    """(value, index) of ReduceMax / ReduceMin as the 950 library computes it. `elements` lists (lane,
+    element offset in src, index the element reports) in repeat order. Every lane starts at `init`
+    (GetMinValue / GetMaxValue: for floats the largest finite magnitude) and takes a new value only when
+    it is strictly beyond its current one; the result is the extreme over the lanes' values, its index the
+    least index (mod 2**index_bits) of the element that first brought any lane holding it (numerically equal)
+    to that value; -1 when the extreme is `init` itself (no lane changed; the callers say what that gives)."""
+    sign = 1 if kind == "max" else -1
+
+    def better(a: Any, b: Any) -> bool:
+        return (_order(a) > _order(b)) if sign > 0 else (_order(a) < _order(b))
+
+    value: dict[int, Any] = {}
+    index: dict[int, int | None] = {}
+    for lane, at, idx in elements:
+        value.setdefault(lane, init)
+        index.setdefault(lane, None)
+        x = src[at]
+        if better(x, value[lane]):
+            if float(x) != float(value[lane]):  # Compare NE: a new index only for a numerically new value
+                index[lane] = idx % (1 << index_bits)
+            value[lane] = x
+    best = init
+    for v in value.values():
+        if better(v, best):
+            best = v
+    return best, min((i for lane, i in index.items() if float(value[lane]) == float(best) and i is not None), default=-1)
+
+
+def reduce_extreme_count(
+    src: npt.NDArray[Any], kind: str, init: Any, count: int, rep_offset: int, index_bits: int
+) -> tuple[Any, int]:
+    """ReduceMax / ReduceMin over `count` elements (first-n interface, counter mask mode): element i is lane
+    i % L of repeat i // L, at offset (i // L) * rep_offset + i % L, and reports index i. A lane that
+    never changes reports its lane number; when the extreme is the initial value, the index is 0."""
+    lanes = REPEAT_BYTES // src.dtype.itemsize * (2 if src.dtype.itemsize == 8 else 1)
+    elements = [(i % lanes, i // lanes * rep_offset + i % lanes, i) for i in range(count)]
+    value, index = reduce_extreme(src, kind, init, elements, index_bits)
+    return value, 0 if index < 0 else index
+
+
+def reduce_extreme_normal(
+    src: npt.NDArray[Any], kind: str, init: Any, mask: int | Sequence[int], repeats: int, rep_offset: int, index_bits: int
+) -> tuple[Any, int]:
+    """ReduceMax / ReduceMin in normal mask mode: element k of repeat r (selected by the mask) is at offset
+    r * rep_offset + k and reports that offset. When the extreme is the initial value, the index is the
+    first selected lane."""
+    sel = mask_elements(src.dtype.itemsize, mask)
+    elements = [(k, r * rep_offset + k, r * rep_offset + k) for r in range(repeats) for k in range(len(sel)) if sel[k]]
+    value, index = reduce_extreme(src, kind, init, elements, index_bits)
+    return value, sel.index(True) if index < 0 else index
+
+
+def reduce_dst(dst: npt.NDArray[Any], value: Any, index: int | None) -> npt.NDArray[Any]:
+    """dst after a reduction: element 0 the value; with an index, the index's bytes right after it (uint16
+    for 2-byte types, uint32 otherwise; 64-bit types then 4 zero bytes); the rest unchanged."""
+    out = dst.copy()
+    out[0] = value
+    if index is not None:
+        raw = out.view(np.uint8)
+        w = dst.dtype.itemsize
+        iw = 2 if w == 2 else 4
+        raw[w : w + iw] = np.frombuffer(int(index).to_bytes(iw, "little"), np.uint8)
+        if w == 8:
+            raw[w + iw : 2 * w] = 0
+    return out
+
+
+# --- Compare / Compares: one result bit per element ---------------------------------------------------------
+def _cmp(mode: str, x: Any, y: Any) -> bool:
+    """x <mode> y on Python values, as the Reg Compare oracle compares them (IEEE for floats)."""
+    from regsim.testing.reference import compare_oracle
+
+    return compare_oracle(mode, [x], [y], [True])[0]
+
+
+def _value(x: Any) -> Any:
+    """An element as a Python int or float (floats exactly: IEEE order, NaN unordered, -0 == +0)."""
+    return int(x) if np.asarray(x).dtype.kind in _INT_KINDS else float(x)
+
+
+def pack_bits(dst: npt.NDArray[np.uint8], bits: Sequence[bool]) -> npt.NDArray[np.uint8]:
+    """dst with its first len(bits) / 8 bytes replaced by `bits`, bit i of the array = bit i % 8 of byte i // 8
+    (the Compare page: "dst按照小端顺序排序成二进制结果"); the bytes after are unchanged."""
+    out = dst.copy()
+    packed = np.packbits(np.array(bits, dtype=np.bool_), bitorder="little")
+    out[: packed.size] = packed
+    return out
+
+
+def compare_first_n(
+    mode: str, dst: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, count: int, per: int
+) -> npt.NDArray[np.uint8]:
+    """The first-n interface: bit i = src0[i] <mode> other[i] (a tensor) or other (a scalar) for i < count; the
+    rest of the last iteration of `per` elements (256 bytes; 512 for 64-bit types) reads 0."""
+    scalar = not isinstance(other, np.ndarray)
+    n = -(-count // per) * per
+    bits = [i < count and _cmp(mode, _value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
+    return pack_bits(dst, bits)
+
+
+def compare_repeat(
+    mode: str,
+    dst: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[np.uint8]:
+    """The mask/repeat interfaces: repeat r, element k reads src0 (and a tensor `other`) as `repeat_interface`
+    does, strides (src0Blk, src0Rep[, src1Blk, src1Rep]) in DataBlocks; its bit is r * E + k (E elements per
+    256 bytes) of dst, packed contiguously (no dst stride), 0 where the mask does not select (r, k)."""
+    scalar = not isinstance(other, np.ndarray)
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+
+    def at(j: int, r: int, k: int) -> int:
+        b, pos = divmod(k, e)
+        return r * strides[2 * j + 1] * e + b * strides[2 * j] * e + pos
+
+    bits = []
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                bits.append(False)
+                continue
+            y = other if scalar else other[at(1, r, k)]
+            bits.append(_cmp(mode, _value(src0[at(0, r, k)]), _value(y)))
+    return pack_bits(dst, bits)
+
+
+def fill_first_n(dst: npt.NDArray[Any], value_bytes: bytes, count: int) -> npt.NDArray[Any]:
+    """Duplicate's first-n interface on raw bytes: elements [0, count) = the value's bytes; the rest unchanged."""
+    out = dst.copy()
+    raw = out.view(np.uint8)
+    w = len(value_bytes)
+    raw[: count * w] = np.tile(np.frombuffer(value_bytes, np.uint8), count)
+    return out
+
+
+# --- Select: elements chosen by selMask bits -------------------------------------------------------------------------
+def _sel_bit(sel: npt.NDArray[np.uint8], i: int) -> bool:
+    return bool(sel[i // 8] >> (i % 8) & 1)
+
+
+def select_first_n(
+    dst: npt.NDArray[Any], sel: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, mode: int, count: int
+) -> npt.NDArray[Any]:
+    """The Select page, first-n interface: dst[i] = bit b(i) of selMask ? src0[i] : src1[i] (mode 1: the scalar src1)
+    for i < count, b(i) = i % (256 / sizeof(T)) in mode 0 ("多轮迭代均使用相同的selMask有效数值"), i in modes 1 and 2;
+    compared and copied as bits."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for i in range(count):
+        b = i % lanes if mode == 0 else i
+        out[i] = src0[i] if _sel_bit(sel, b) else (other if not isinstance(other, np.ndarray) else other[i])
+    return out
+
+
+def select_repeat(
+    dst: npt.NDArray[Any],
+    sel: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    other: Any,
+    mode: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[Any]:
+    """The mask/repeat interfaces: repeat r, element k addressed as `repeat_interface` does (BinaryRepeatParams
+    strides); where the mask selects (r, k), dst = bit b of selMask ? src0 : src1 (or the scalar), b = k in mode 0,
+    r * E + k in modes 1 and 2; elements the mask does not select keep dst's value."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    blk, rep = strides[:3], strides[3:]
+    for r in range(repeats):
+        for k in range(lanes):
+            if not selected(r, k):
+                continue
+            blk_i, pos = divmod(k, e)
+            at = [r * rep[j] * e + blk_i * blk[j] * e + pos for j in range(3)]
+            b = k if mode == 0 else r * lanes + k
+            if _sel_bit(sel, b):
+                out[at[0]] = src0[at[1]]
+            else:
+                out[at[0]] = other if not isinstance(other, np.ndarray) else other[at[2]]
+    return out
+
+
+# --- the memory-level C API compares (asc_eq ... asc_le, the C-API vector_compute pages) ------------------------
+COMPARES: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+}
+
+
+def _py(x: Any) -> Any:
+    """An element as a Python number: ints exactly, floats as float (IEEE: NaN unordered, -0 == +0)."""
+    v = np.asarray(x)
+    return int(v) if v.dtype.kind in _INT_KINDS else float(v)
+
+
+def compare_bits(
+    cmp: str,
+    dst: npt.NDArray[np.uint8],
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any] | None,
+    scalar: Any,
+    repeats: int,
+    strides: Sequence[int],
+) -> npt.NDArray[np.uint8]:
+    """The bit-array form (asc_<cmp>(dst, src0, src1, ...) / asc_<cmp>_scalar(dst, src, value, ...)): every
+    element k of repeat r (the mask has no effect) read as in `repeat_interface`; its result is bit k % 8 of
+    byte r * dstRepStride * 32 + k // 8 of dst (little-endian bit order); each repeat writes its
+    256 / sizeof(T) / 8 bytes whole. `strides`: (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep) in
+    DataBlocks (the scalar form: src1's entries unused)."""
+    out = dst.copy()
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+    f = COMPARES[cmp]
+    for r in range(repeats):
+        byte0 = r * strides[3] * BLOCK_BYTES
+        for k in range(lanes):
+            b, pos = divmod(k, e)
+            a = _py(src0[r * strides[4] * e + b * strides[1] * e + pos])
+            other = (
+                _py(np.asarray(scalar).astype(src0.dtype))
+                if src1 is None
+                else _py(src1[r * strides[5] * e + b * strides[2] * e + pos])
+            )
+            bit = 1 << (k % 8)
+            if f(a, other):
+                out[byte0 + k // 8] |= bit
+            else:
+                out[byte0 + k // 8] &= ~bit & 0xFF
+    return out
+
+
+def compare_cmp_mask(
+    cmp: str,
+    old: int,
+    src0: npt.NDArray[Any],
+    src1: npt.NDArray[Any],
+    selected: Sequence[bool],
+    blk0: int,
+    blk1: int,
+) -> int:
+    """The register form (asc_<cmp>(src0, src1, ...)): one repeat; element k (read with the block strides)
+    sets bit k of the 128-bit compare-mask register where `selected[k]`; every other bit keeps its value
+    (the page: a mask bit of 0 leaves the register's bit unchanged)."""
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    f = COMPARES[cmp]
+    new = old
+    for k, sel in enumerate(selected):
+        if not sel:
+            continue
+        b, pos = divmod(k, e)
+        if f(_py(src0[b * blk0 * e + pos]), _py(src1[b * blk1 * e + pos])):
+            new |= 1 << k
+        else:
+            new &= ~(1 << k)
+    return new

@@ -1262,10 +1262,31 @@ def _round_int(x: float, mode: str) -> int:
     return round(x)  # ties to even
 
 
-def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int:
+def cast_saturation(dst: str, has_sat_mode: bool, trait_sat: bool, ctrl: int) -> tuple[bool, bool]:
+    """(saturating, NaN kept) of a Cast to `dst` under CTRL value `ctrl`, from the Cast page's table 5
+    and the SetCtrlSpr page: a pair without a satMode saturates exactly when `dst` is an integer;
+    else CTRL[60] = 0 takes the trait's (`trait_sat`), CTRL[60] = 1 takes CTRL[59] (integer
+    destinations) or CTRL[48] (float destinations), a bit of 0 meaning saturation. NaN kept: CTRL[50]."""
+
+    def bit(k: int) -> int:
+        return (ctrl >> k) & 1
+
+    integer = dst in SIGNED or dst in UNSIGNED or dst == "int4x2"
+    if not has_sat_mode:
+        sat = integer
+    elif bit(60) == 0:
+        sat = trait_sat
+    else:
+        sat = bit(59 if integer else 48) == 0
+    return sat, bit(50) == 1
+
+
+def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool, keep_nan: bool = False) -> int:
     """One element of Cast from `src` to `dst` (codes; 4-bit types one nibble), by the Cast
     page: round_mode (RoundMode value, 0xFF: none), sat (the pair's saturation: the trait's
-    SatMode where the pair has one; integer destinations saturate, float ones do not, otherwise)."""
+    SatMode where the pair has one; integer destinations saturate, float ones do not, otherwise;
+    `cast_saturation` gives it under a CTRL value), keep_nan (CTRL[50] = 1: a saturating
+    conversion to fp8_e4m3fn / fp8_e5m2 keeps NaN)."""
     x = element_value(src, code)
     mode = ROUND_NAMES.get(round_mode, "rint")
     if dst in SIGNED or dst in UNSIGNED or dst == "int4x2":
@@ -1331,7 +1352,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool) -> int
     nan_code = int(np.array([np.nan], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
     inf_code = None if dst == "fp8_e4m3fn" else int(np.array([np.inf], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
     if math.isnan(x):
-        return 0 if sat else nan_code
+        return 0 if sat and not (keep_nan and dst.startswith("fp8")) else nan_code
     if math.isinf(x):
         c = max_code if sat else (inf_code if inf_code is not None else nan_code & ~sign_bit)
         return c | (sign_bit if neg else 0)
@@ -1367,7 +1388,14 @@ def _to_float32(f: Fraction, mode: str) -> int:
 
 
 def cast_oracle(
-    src: str, dst: str, src_codes: Sequence[int], active: Sequence[bool], layout: int, round_mode: int, sat: bool
+    src: str,
+    dst: str,
+    src_codes: Sequence[int],
+    active: Sequence[bool],
+    layout: int,
+    round_mode: int,
+    sat: bool,
+    keep_nan: bool = False,
 ) -> list[int]:
     """Whole-register Cast (the RegLayout page's pseudo-code): src_codes are the source's lanes
     (4-bit sources: all 512 nibbles), active its mask lanes (4-bit: one per byte); returns the
@@ -1380,13 +1408,13 @@ def cast_oracle(
         for k in range(n_dst // 2):
             if active[4 * k + layout]:
                 for h in (0, 1):
-                    out[2 * k + h] = cast_value(src, dst, src_codes[8 * k + 2 * layout + h], round_mode, sat)
+                    out[2 * k + h] = cast_value(src, dst, src_codes[8 * k + 2 * layout + h], round_mode, sat, keep_nan)
         return out
     if four_dst:  # elements 2k, 2k + 1 → nibbles of byte 4k + layout, governed by the even element
         out = [0] * (2 * VL_BYTES)
         for i in range(n_src):
             if active[i - i % 2]:
-                out[8 * (i // 2) + 2 * layout + i % 2] = cast_value(src, dst, src_codes[i], round_mode, sat)
+                out[8 * (i // 2) + 2 * layout + i % 2] = cast_value(src, dst, src_codes[i], round_mode, sat, keep_nan)
         return out
     n_dst = VL_BYTES // ITEMSIZE[dst]
     out = [0] * n_dst
@@ -1394,12 +1422,12 @@ def cast_oracle(
         r = n_src // n_dst
         for i in range(n_dst):
             j = r * i + layout
-            out[i] = cast_value(src, dst, src_codes[j], round_mode, sat) if active[j] else 0
+            out[i] = cast_value(src, dst, src_codes[j], round_mode, sat, keep_nan) if active[j] else 0
     else:
         r = n_dst // n_src
         for i in range(n_src):
             if active[i]:
-                out[r * i + layout] = cast_value(src, dst, src_codes[i], round_mode, sat)
+                out[r * i + layout] = cast_value(src, dst, src_codes[i], round_mode, sat, keep_nan)
     return out
 
 
@@ -1521,7 +1549,9 @@ def _finish(r: float, negative: bool, name: str, ftz: bool) -> Any:
 
 def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
     """a / b rounded once from the exact rational quotient; IEEE 754 special cases; FTZ of inputs
-    and result unless the algorithm keeps subnormals."""
+    and result unless the algorithm keeps subnormals. Integer types: `int_div_oracle`."""
+    if name in SIGNED or name in UNSIGNED:
+        return int_div_oracle(name, int(a), int(b))
     ftz = algo not in KEEPS_SUBNORMALS
     a, b = _daz(a, name, ftz), _daz(b, name, ftz)
     negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
@@ -1532,6 +1562,56 @@ def div_oracle(name: str, a: float, b: float, algo: str = "INTRINSIC") -> Any:
     if math.isinf(b) or a == 0:
         return FLOATS[name](-0.0 if negative else 0.0)
     return _finish(round_exact(abs(Fraction(a) / Fraction(b)), name), negative, name, ftz)
+
+
+def complex_div_oracle(name: str, a: complex, b: complex, algo: str = "INTRINSIC", half_sat: bool = False) -> tuple[Any, Any]:
+    """ComplexDivKernel (Smith's algorithm), each step one op of the component type: the divisions by
+    `div_oracle` (FTZ per `algo`), products, sums and differences rounded once, |x| exact; every half
+    step saturated in the CTRL[48] mode. Branch: |c| >= |d| (c = b.real, d = b.imag; a NaN compares
+    false), or c = d = 0 (a.real / |c|, a.imag / |d|)."""
+    comp = "half" if name == "complex32" else "float32"
+
+    def s(v: Any) -> float:
+        return float(_sat_half(v, half_sat and comp == "half"))
+
+    def dv(p: float, q: float) -> float:
+        return s(div_oracle(comp, p, q, algo))
+
+    def ml(p: float, q: float) -> float:
+        return s(_rnd(p * q, comp))
+
+    def ad(p: float, q: float) -> float:
+        return s(float_add(comp, p, q))
+
+    def sb(p: float, q: float) -> float:
+        return s(float_sub(comp, p, q))
+
+    ar, ai, c, d = float(a.real), float(a.imag), float(b.real), float(b.imag)
+    abs_c, abs_d = s(abs(c)), s(abs(d))
+    if abs_c >= abs_d and abs_c == 0 and abs_d == 0:
+        re, im = dv(ar, abs_c), dv(ai, abs_d)
+    elif abs_c >= abs_d:
+        rat = dv(d, c)
+        scl = dv(1.0, ad(c, ml(d, rat)))
+        re, im = ml(ad(ar, ml(ai, rat)), scl), ml(sb(ai, ml(ar, rat)), scl)
+    else:
+        rat = dv(c, d)
+        scl = dv(1.0, ad(d, ml(c, rat)))
+        re, im = ml(ad(ml(ar, rat), ai), scl), ml(sb(ml(ai, rat), ar), scl)
+    return FLOATS[comp](re), FLOATS[comp](im)
+
+
+def int_div_oracle(name: str, a: int, b: int) -> int:
+    """Integer a / b (values, Python ints) as C: the quotient truncated toward zero, wrapped to the type
+    (MIN / -1 = MIN); a / 0 = all ones (-1 signed, the maximum unsigned). Returns the value."""
+    bits = 8 * ITEMSIZE[name]
+    signed = name in SIGNED
+    if b == 0:
+        return -1 if signed else (1 << bits) - 1
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(q, bits, signed)
 
 
 def sqrt_oracle(name: str, a: float, algo: str = "INTRINSIC") -> Any:
@@ -1624,3 +1704,39 @@ ORACLES.update(
         "Exp/specific": exp_reference,
     }
 )
+
+
+# --- ExpSub and MulsCast (the 复合计算 pages of those names; the precision appendix's definitions) -------
+def exp_sub_reference(x: float, y: float) -> tuple[Any, float]:
+    """ExpSub = Exp(Sub(cast_to_f32(x), cast_to_f32(y))) (the precision appendix): the difference of
+    the (exactly widened) sources rounded once to float32 from exact rationals (IEEE 754 specials,
+    an exactly zero difference signed as IEEE 754 gives it), then Exp of it: returns (Exp's exact
+    result for that difference or None, e**difference in float64), as `exp_special_oracle` and
+    `exp_reference` do for Exp (the default algorithm: a subnormal difference is a zero)."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        d = x - y
+    else:
+        exact = Fraction(x) - Fraction(y)
+        d = x - y if exact == 0 else round_exact(exact, "float32")  # an exact zero: Python gives IEEE's sign
+    return exp_special_oracle("float32", d), exp_reference(d)
+
+
+def muls_cast_oracle(x: float, scalar: float, half_sat: bool = False) -> int:
+    """MulsCast (the MulsCast page; the precision appendix's cast_to_f16<roundingmode>(x * y)): the
+    exact product (a float64: 24 + 24 significant bits) rounded once to half with CAST_ROUND, ties away
+    from zero; subnormal halves kept; past the largest half's rounding range ±inf; inf·0 and NaN give
+    NaN. half_sat: the CTRL[48] saturation mode (±inf → ±65504, NaN → 0). Returns the half's code."""
+    p = x * scalar
+    if math.isnan(p):
+        return 0 if half_sat else 0x7E00
+    sign = 0x8000 if math.copysign(1.0, p) < 0 else 0
+    if math.isinf(p):
+        code = 0x7C00
+    else:
+        code = round_to_list(abs(p), _finite_codes("half"), "round")[1]
+    if code >= 0x7C00:
+        code = 0x7BFF if half_sat else 0x7C00
+    return sign | code
+
+
+ORACLES.update({"ExpSub": exp_sub_reference, "MulsCast": muls_cast_oracle})

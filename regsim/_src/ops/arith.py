@@ -251,6 +251,8 @@ register(
         c_api=CName("asc_sub", ("dst_reg", "src_reg0", "src_reg1", "mask")),
     )
 )
+#: the C API's carry forms (asc_add.md, asc_sub.md, asc_addc.md, asc_subc.md) take vector_uint32_t only
+_C_CARRY: Final = frozenset({dt.uint32})
 register(
     OpSpec(
         "Add",
@@ -262,6 +264,7 @@ register(
         _ARITH + "Add.md",
         _LANES,
         lane=add_carry,
+        c_api=CName("asc_add", ("carry", "dst_reg", "src_reg0", "src_reg1", "mask"), dtypes=_C_CARRY),
         aliases=("AddCarryOut",),
     )
 )
@@ -276,6 +279,7 @@ register(
         _ARITH + "Sub.md",
         _LANES,
         lane=sub_carry,
+        c_api=CName("asc_sub", ("carry", "dst_reg", "src_reg0", "src_reg1", "mask"), dtypes=_C_CARRY),
         aliases=("SubCarryOut",),
     )
 )
@@ -291,7 +295,7 @@ register(
         _LANES,
         lane=add_carry,
         scan=carry_scan,
-        c_api=CName("asc_addc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
+        c_api=CName("asc_addc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask"), dtypes=_C_CARRY),
         aliases=("AddCarryOuts",),
     )
 )
@@ -307,7 +311,7 @@ register(
         _LANES,
         lane=sub_carry,
         scan=functools.partial(carry_scan, subtract=True),
-        c_api=CName("asc_subc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask")),
+        c_api=CName("asc_subc", ("carry", "dst_reg", "src_reg0", "src_reg1", "carry_src", "mask"), dtypes=_C_CARRY),
         aliases=("SubCarryOuts",),
     )
 )

@@ -97,6 +97,15 @@ def _mode() -> Operand:
     return enum_param("mode", CMPMODE, CMPMODE.EQ)
 
 
+#: the C API's compares (asc_eq.md ... asc_le_scalar.md under C-API/reg/compare_and_select): one C name per
+#: CMPMODE, on the 8-, 16- and 32-bit types (no 64-bit overloads)
+_C_CMP_T = CMP_T - {dt.int64, dt.uint64}
+
+
+def _c_compares(suffix: str, params: tuple[str, ...]) -> tuple[CName, ...]:
+    return tuple(CName(f"asc_{m.name.lower()}{suffix}", params, (("mode", m),), _C_CMP_T) for m in CMPMODE)
+
+
 register(
     OpSpec(
         "Compare",
@@ -114,6 +123,7 @@ register(
         _PAGES + "Compare.md",
         _LANES,
         lane=compare,
+        c_api=_c_compares("", ("dst", "src_reg0", "src_reg1", "mask")),
     )
 )
 register(
@@ -127,6 +137,7 @@ register(
         _PAGES + "Compares.md",
         _LANES,
         lane=compare,
+        c_api=_c_compares("_scalar", ("dst", "src_reg", "scalar_value", "mask")),
         aliases=("CompareScalar",),
     )
 )

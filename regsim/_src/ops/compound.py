@@ -1,20 +1,25 @@
-"""Compound arithmetic (the "复合计算" pages of the Reg API): AbsSub, Axpy, MulAddDst, MulDstAdd.
+"""Compound arithmetic (the "复合计算" pages of the Reg API): AbsSub, Axpy, MulAddDst, MulDstAdd,
+ExpSub and MulsCast.
 
 The multiply-adds are fused: the precision appendix ("Reg矢量计算接口精度标准汇总") says each
 "结果等效于：乘累加采用高精度计算，同比Fma(x, y, z)", one rounding of the exact `x·y + z`.
 `AbsSub` is not: "指令串行，AbsSub(x) = Abs(Sub(x))". The b64 integer forms are the library's
 software sequences (Mul then Add), which wrap modulo 2**64 like one wrapping multiply-add.
+`ExpSub` is `Exp(Sub(cast_to_f32(x), cast_to_f32(y)))` (the same appendix) and `MulsCast`
+`cast_to_f16<CAST_ROUND>(x * y)`: both change the element width, placed by RegLayout.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 import ml_dtypes
 import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.ctrl import LAUNCH_CTRL
+from regsim._src.enums import MaskMergeMode, RegLayout, RoundMode
+from regsim._src.executors import Regrouped
 from regsim._src.ops.arith import (
     _EW,
     _LANES,
@@ -27,10 +32,13 @@ from regsim._src.ops.arith import (
     _with_scalar,
     abs_,
     half_saturating,
+    saturate_half,
     sub,
 )
+from regsim._src.ops.convert import to_float
+from regsim._src.ops.transcendental import exp
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, face, reg, register
+from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register, scalar
 
 _COMPOUND = DOC + "复合计算/"
 
@@ -199,3 +207,101 @@ def MulAddDst(
 def MulDstAdd(
     dst_reg: RegTensor[MdaT], src_reg0: RegTensor[MdaT], src_reg1: RegTensor[MdaT], mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+
+
+# --- ExpSub and MulsCast: two element widths (the ExpSub, MulsCast and RegLayout pages) --------------
+def exp_sub(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """e**(a - b) as the precision appendix defines it, `Exp(Sub(cast_to_f32(x), cast_to_f32(y)))`:
+    half sources widen exactly; the float32 difference is rounded once (the float64 difference of two
+    float32 values rounded to float32 is the correctly rounded one, 53 >= 2·24 + 2, see `div`), then
+    Exp of the default algorithm: float64 exp rounded once, subnormal operand and result flushed
+    ("1ulp, not support denormalized numbers"). float32 results never saturate."""
+    with np.errstate(all="ignore"):
+        d = (a.astype(np.float64) - b.astype(np.float64)).astype(np.float32)
+    return exp(d, ctrl=ctrl)
+
+
+def muls_cast(a: Any, scalar: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """a · scalar rounded once to half by CAST_ROUND (to nearest, ties away from zero): the float64
+    product of two float32 values is exact (24 + 24 bits, exponents within float64's normal range),
+    so one rounding of it is the precision appendix's `cast_to_f16<roundingmode>(x * y)` of the exact
+    product (docs/semantics-decisions.md §71); subnormal inputs and results kept, an overflow is ±inf
+    (as IEEE 754 for a nearest mode), then the CTRL[48] half saturation (the boundary table 30)."""
+    with np.errstate(all="ignore"):
+        v = a.astype(np.float64) * np.float64(scalar)
+    return saturate_half(to_float(v, dt.half, RoundMode.CAST_ROUND, False), ctrl)
+
+
+def _distinct_from_half(src: Any) -> bool:
+    """ExpSub: "源操作数数据类型为half时，仅支持源操作数寄存器重叠" (float: any overlap)."""
+    return src is dt.half
+
+
+LAYOUTS: Final = (RegLayout.ZERO, RegLayout.ONE)
+register(
+    OpSpec(
+        "ExpSub",
+        "",
+        "compound",
+        (
+            reg("dst_reg", Role.OUT, OneOf(frozenset({dt.float32}))),
+            reg("src_reg0", dtypes=OneOf(frozenset({dt.half, dt.float32}))),
+            reg("src_reg1", dtypes=SameAs("src_reg0")),
+            pred(),
+            enum_param("layout", RegLayout, RegLayout.ZERO, LAYOUTS),
+            enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
+        ),
+        Regrouped({}, _distinct_from_half),
+        "dst[i] = mask_src[j] ? round(e ** round_f32(src0[j] - src1[j])) : 0, j = 2i + layout (half) or i (float)",
+        _COMPOUND + "ExpSub.md",
+        _LANES,
+        lane=exp_sub,
+        aliases=("FusedExpSub",),
+    )
+)
+register(
+    OpSpec(
+        "MulsCast",
+        "",
+        "compound",
+        (
+            reg("dst_reg", Role.OUT, OneOf(frozenset({dt.half}))),
+            reg("src_reg", dtypes=OneOf(frozenset({dt.float32}))),
+            scalar("scalar_value", "float"),
+            pred(),
+            enum_param("layout", RegLayout, RegLayout.ZERO, LAYOUTS),
+        ),
+        Regrouped({"scalar_value": dt.float32}, lambda src: True),
+        "dst[2i + layout] = mask_src[i] ? round_half_away(src[i] * scalar) : 0 (every other dst element 0)",
+        _COMPOUND + "MulsCast.md",
+        _LANES,
+        lane=muls_cast,
+        aliases=("FusedMulsCast",),
+    )
+)
+
+ExpSubSrcT = TypeVar("ExpSubSrcT", dt.half, dt.float32)
+Layouts = Literal[RegLayout.ZERO, RegLayout.ONE]
+
+
+@face("ExpSub")
+def ExpSub(
+    dst_reg: RegTensor[dt.float32],
+    src_reg0: RegTensor[ExpSubSrcT],
+    src_reg1: RegTensor[ExpSubSrcT],
+    mask: MaskReg,
+    *,
+    layout: Layouts = ...,
+    mode: ZeroingOnly = ...,
+) -> None:
+    """`ExpSub<T, U, layout, mode>(dstReg, srcReg0, srcReg1, mask)`: T and U are deduced from the
+    registers. half sources: dst lane i (64 lanes) is source element 2i + layout, under that
+    element's mask bit; float sources: layout is accepted and changes nothing ("配置不生效")."""
+
+
+@face("MulsCast")
+def MulsCast(
+    dst_reg: RegTensor[dt.half], src_reg: RegTensor[dt.float32], scalar_value: Scalar, mask: MaskReg, *, layout: Layouts = ...
+) -> None:
+    """`MulsCast<T0, T1, T2, layout>(dstReg, srcReg, scalarValue, mask)`: the types are deduced
+    (half, float, float); lane i's result is half element 2i + layout, every other element 0."""

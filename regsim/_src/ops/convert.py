@@ -13,6 +13,7 @@ from typing import Any, Final, Literal, TypeVar
 import attrs
 import numpy as np
 
+from regsim._src import ctrl as ctrl_bits
 from regsim._src import dtypes as dt
 from regsim._src import formats as F
 from regsim._src.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode, _Struct
@@ -39,23 +40,34 @@ Array = Any
 R = RoundMode
 L = RegLayout
 
+
 # --- saturation: the one place the CTRL register is read ---------------------------------------------
-#: The CTRL bits Cast depends on (the SetCtrlSpr page, table "Ascend 950PR/Ascend 950DT常用CTRL寄存器
-#: 比特位说明"). regsim has no control register in Cast yet and assumes CTRL[60] = 0: saturation is
-#: chosen per instruction by the trait's satMode (the hardware's reset value is CTRL[60] = 1, global
-#: saturation from CTRL[48]/CTRL[59], both 0 = saturating), and CTRL[50] = 0: a saturating float
-#: → fp8 conversion turns NaN into 0. See docs/semantics-decisions.md ("Cast saturation").
-CTRL_ASSUMED: Final = {60: 0, 50: 0}
+def cast_saturation(pair: Pair, sat_mode: SatMode, dst: type[dt.DType], ctrl: int) -> tuple[bool, bool]:
+    """(saturating, NaN kept when saturating) of one Cast, from the trait and the CTRL value the VF
+    started with (the Cast page's table 5 and the SetCtrlSpr page's CTRL table):
+
+    - a pair without a satMode (its table row says UNKNOWN) converts as the Cast page fixes it:
+      integer destinations saturate (int16 → uint32: "只支持饱和模式"; integer → float: "默认饱和模式"
+      cannot overflow), float destinations keep inf and NaN;
+    - CTRL[60] = 0: the trait's satMode decides ("单指令");
+    - CTRL[60] = 1 ("全局", the reset value): CTRL[59] for float → integer and integer → integer
+      (0: saturating), CTRL[48] for float → float (0: saturating); the trait's satMode is not read;
+    - CTRL[50] = 1: a saturating conversion to fp8_e5m2 / fp8_e4m3fn keeps NaN (0: NaN → 0).
+    """
+    keep_nan = ctrl_bits.fp8_nan_kept(ctrl)
+    if not pair.sats:
+        return is_int(dst), keep_nan
+    if not ctrl_bits.global_saturation(ctrl):
+        return sat_mode is SatMode.SAT, keep_nan
+    if is_int(dst):
+        return ctrl_bits.int_conversion_saturates(ctrl), keep_nan
+    return ctrl_bits.float_conversion_saturates(ctrl), keep_nan
 
 
 def saturating(trait_sat: SatMode) -> bool:
-    """Whether a Cast with this trait satMode saturates (CTRL[60] = 0: the trait decides)."""
+    """The trait's own reading of satMode (what a Cast does under CTRL[60] = 0); Cast itself reads
+    `cast_saturation`."""
     return trait_sat is SatMode.SAT
-
-
-def nan_kept_when_saturating() -> bool:
-    """CTRL[50]: a saturating conversion to fp8 keeps NaN (1) or gives 0 (0)."""
-    return CTRL_ASSUMED[50] == 1
 
 
 # --- the pair table (Cast page, tables 6-9) ----------------------------------------------------------
@@ -224,12 +236,12 @@ def int_to_int(x: Array, dst: type[dt.DType], sat: bool) -> Array:
     return x.astype(dst.np_dtype)
 
 
-def to_float(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array:
+def to_float(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool, keep_nan: bool = False) -> Array:
     """float64 values to a binary float format by `mode` (Cast page, tables 4 and 7).
 
     Not saturating: NaN stays NaN, ±inf stays ±inf, an overflow is ±inf or ±max as IEEE 754
-    rounding directs (fp8_e4m3fn has no inf: NaN). Saturating: NaN → 0 (CTRL[50] = 0; fp8 keeps
-    NaN when CTRL[50] = 1), ±inf and overflows → ±max. fp4 has no inf or NaN: inf and
+    rounding directs (fp8_e4m3fn has no inf: NaN). Saturating: NaN → 0 (fp8 keeps NaN when
+    `keep_nan`: CTRL[50] = 1), ±inf and overflows → ±max. fp4 has no inf or NaN: inf and
     overflows → ±max, NaN → 0, in every mode.
     """
     fmt = FLOAT_FORMATS[dst]
@@ -245,8 +257,8 @@ def to_float(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array
         return F.fp4_encode(np.where(nan, 0.0, out), fmt)
     if sat:
         out = np.where(over | inf, big, r)
-        keep_nan = nan_kept_when_saturating() and dst in (d.fp8_e4m3fn, d.fp8_e5m2)
-        out = np.where(nan, np.nan if keep_nan else 0.0, out)
+        kept = keep_nan and dst in (d.fp8_e4m3fn, d.fp8_e5m2)
+        out = np.where(nan, np.nan if kept else 0.0, out)
     else:
         to_inf = F.overflows_to_inf(v, mode)
         out = np.where(over, np.where(to_inf, np.copysign(np.inf, v), big), r)
@@ -257,9 +269,10 @@ def to_float(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array
         return out.astype(dst.np_dtype)
 
 
-def convert(x: Array, src: type[dt.DType], dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array:
+def convert(x: Array, src: type[dt.DType], dst: type[dt.DType], mode: RoundMode, sat: bool, keep_nan: bool = False) -> Array:
     """Cast's lane function: source elements (4-bit: nibble codes) → destination elements
-    (4-bit and hifloat8: codes as uint8), rounded by `mode` and saturated per `sat`."""
+    (4-bit and hifloat8: codes as uint8), rounded by `mode` and saturated per `sat` (`keep_nan`:
+    a saturating conversion to fp8 keeps NaN, CTRL[50] = 1). Any leading axes."""
     if src is d.bfloat16 and dst is d.fp8_e8m0:
         return bf16_to_e8m0(x)
     if src is d.fp8_e8m0:
@@ -275,7 +288,7 @@ def convert(x: Array, src: type[dt.DType], dst: type[dt.DType], mode: RoundMode,
         return to_integer(v, dst, mode, sat)
     if mode is R.UNKNOWN:  # an exact widening: no rounding happens
         mode = R.CAST_RINT
-    return to_float(v, dst, mode, sat)
+    return to_float(v, dst, mode, sat, keep_nan)
 
 
 def to_hif8(x: Array, src: type[dt.DType], hybrid: bool, sat: bool) -> Array:
@@ -324,9 +337,8 @@ register(
         Convert(),
         "dst[layout(i)] = mask_src[i] ? convert(src[i], roundMode, satMode) : 0 (all other dst elements 0)",
         DOC + "类型转换/Cast.md",
-        Batching.SEQUENTIAL,
+        Batching.CROSS_LANE,
         lane=convert,
-        sequential_reason="the Cast executor's layouts are not yet verified over a batched loop's rows",
     )
 )
 

@@ -94,7 +94,6 @@ for _pairs in range(1, 5):
             "offset = Σ index_k * stride_k  (elements of T)",
             DOC + "寄存器数据类型/AddrReg.md",
             Batching.STATEFUL,
-            c_api=CName("asc_create_addr_reg", tuple(f"{p}{k}" for k in range(_pairs) for p in ("index", "stride"))),
         )
     )
 
@@ -126,6 +125,15 @@ def _variant(*parts: str) -> str:
     return "_".join(p for p in parts if p)
 
 
+def _c_align(name: str, form: str, ops: tuple[Operand, ...]) -> CName:
+    """The C spelling of one address form (asc_loadalign.md, asc_storealign.md and their _postupdate pages):
+    the post-update form is `<name>_postupdate(..., offset, ...)`, its post_mode fixed to POST_MODE_UPDATE."""
+    params = tuple(o.name for o in ops if not o.keyword)
+    if form == "post":
+        return CName(f"{name}_postupdate", params, (("post_mode", UPDATE),))
+    return CName(name, params)
+
+
 # LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
 for _form, _ops in _forms(
     (reg("dst_reg", Role.OUT, OneOf(ALL)), Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg"))), (), "post_update_stride"
@@ -140,7 +148,7 @@ for _form, _ops in _forms(
             "dst[i] = src_addr[i]  (whole register, unpredicated; LoadDist maps UB to lanes)",
             _LOAD_PAGE,
             _MEM,
-            c_api=CName("asc_loadalign", tuple(o.name for o in _ops)),
+            c_api=_c_align("asc_loadalign", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -157,7 +165,7 @@ for _form, _ops in _forms(
             "mask bits = 32 B at src_addr (NORM) | 16 B, each bit doubled (US) | 64 B, even bits (DS)",
             _IN + "MaskReg搬入（LoadAlign）.md",
             _MEM,
-            c_api=CName("asc_loadalign", tuple(o.name for o in _ops)),
+            c_api=_c_align("asc_loadalign", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -224,7 +232,7 @@ for _form, _ops in _forms(
             "mask[i] ? dst_addr[i] = src[i] : dst_addr[i] unchanged",
             _STORE_PAGE,
             _MEM,
-            c_api=CName("asc_storealign", tuple(o.name for o in _ops)),
+            c_api=_c_align("asc_storealign", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -239,7 +247,7 @@ for _form, _ops in _forms((Operand("dst_addr", Kind.PTR, dtypes=OneOf(ALL)), Ope
             "32 B at dst_addr = mask bits (NORM) | 16 B = the even bits (PACK)",
             _OUT + "MaskReg搬出（StoreAlign）.md",
             _MEM,
-            c_api=CName("asc_storealign", tuple(o.name for o in _ops)),
+            c_api=_c_align("asc_storealign", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -352,6 +360,7 @@ register(
         _IN + "Load.md",
         _SEQ,
         sequential_reason=STREAM_WHY,
+        c_api=CName("asc_load", ("dst_reg", "src_addr")),
     )
 )
 _US_HEAD = (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL)), _USTORE)
@@ -425,6 +434,7 @@ for _form, _ops in {
             _OUT + "Store.md",
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=None if _form else CName("asc_store", ("dst_addr", "src_reg")),
         )
     )
 

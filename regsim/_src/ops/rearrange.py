@@ -16,7 +16,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
-from regsim._src.executors import CompressToAr, CrossLane
+from regsim._src.executors import BroadcastLowest, CompressToAr, CrossLane
 from regsim._src.memory import UbPtr
 from regsim._src.ops.datamove import GD, GI, GS
 from regsim._src.registers import MaskReg, RegTensor
@@ -319,6 +319,12 @@ _RELAYOUT, _COMPRESS, _MASKOPS = DOC + "数据重排/", DOC + "数据压缩/", D
 _X = Batching.CROSS_LANE
 
 
+def _c_parts(low: str, high: str, params: tuple[str, ...]) -> tuple[CName, CName]:
+    """The C API's two spellings of a HighLowPart op (asc_pack_to_low/high.md, asc_unpack.md), registers and
+    vector_bool alike."""
+    return CName(low, params, (("part", LOWEST),)), CName(high, params, (("part", HIGHEST),))
+
+
 def _spec(
     name: str, variant: str, operands: tuple[Operand, ...], executor: Any, equation: str, page: str, lane: Any, **kw: Any
 ) -> None:
@@ -334,6 +340,7 @@ _spec(
     _FILL + "Duplicate.md",
     broadcast,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_duplicate_scalar", ("dst_reg", "scalar_value")),
 )
 _spec(
     "Duplicate",
@@ -361,7 +368,7 @@ _spec(
         enum_param("pos", HighLowPart, LOWEST, (LOWEST,)),
         enum_param("mode", MaskMergeMode, ZEROING, (ZEROING, MERGING)),
     ),
-    CrossLane(masked=True),
+    BroadcastLowest(),
     "dst[i] = mask[i] ? src[0] : (ZEROING ? 0 : dst[i])",
     _FILL + "Duplicate.md",
     broadcast_lowest,
@@ -379,7 +386,10 @@ _spec(
     "dst[i] = scalar_value + i  (DECREASE_ORDER: + (N - 1 - i)); integers wrap, floats rounded once",
     _INDEX + "Arange.md",
     arange,
-    c_api=CName("asc_arange", ("dst_reg", "scalar_value")),
+    c_api=(
+        CName("asc_arange", ("dst_reg", "scalar_value"), (("order", IndexOrder.INCREASE_ORDER),)),
+        CName("asc_arange_descend", ("dst_reg", "scalar_value"), (("order", IndexOrder.DECREASE_ORDER),)),
+    ),
 )
 _spec(
     "Gather",
@@ -442,6 +452,7 @@ _spec(
     "dst[k (+ N/2 for HIGHEST)] = low half of src[k]; the other half of dst 0",
     _COMPRESS + "Pack.md",
     pack,
+    c_api=_c_parts("asc_pack_to_low", "asc_pack_to_high", ("dst_reg", "src_reg")),
 )
 _spec(
     "UnPack",
@@ -455,7 +466,7 @@ _spec(
     "dst[k] = extend(src[k (+ N for HIGHEST)])  (zero- or sign-extended)",
     _COMPRESS + "UnPack.md",
     unpack,
-    c_api=CName("asc_unpack", ("dst_reg", "src_reg")),
+    c_api=_c_parts("asc_unpack_lower", "asc_unpack_upper", ("dst_reg", "src_reg")),
 )
 _spec(
     "Pack",
@@ -465,6 +476,7 @@ _spec(
     "dst[k (+ 128 for HIGHEST)] = src[2k]; the other half 0",
     _MASKOPS + "Pack.md",
     mask_pack,
+    c_api=_c_parts("asc_pack_to_low", "asc_pack_to_high", ("dst", "src")),
     aliases=("MaskPack",),
 )
 _spec(
@@ -475,6 +487,7 @@ _spec(
     "dst[2k] = src[k (+ 128 for HIGHEST)]; dst[2k+1] = 0",
     _MASKOPS + "UnPack.md",
     mask_unpack,
+    c_api=_c_parts("asc_unpack_lower", "asc_unpack_upper", ("dst", "src")),
     aliases=("MaskUnPack",),
 )
 _spec(
@@ -493,7 +506,10 @@ _spec(
     aliases=("GatherMask",),
     batching=Batching.SEQUENTIAL,
     sequential_reason="with STORE_REG each call adds its own byte count to the core's AR register",
-    c_api=CName("asc_squeeze", ("dst_reg", "src_reg", "mask")),
+    c_api=(
+        CName("asc_squeeze", ("dst_reg", "src_reg", "mask"), (("store", GatherMaskMode.NO_STORE_REG),)),
+        CName("asc_squeeze_with_status", ("dst_reg", "src_reg", "mask"), (("store", GatherMaskMode.STORE_REG),)),
+    ),
 )
 _spec(
     "Unsqueeze",
@@ -546,6 +562,12 @@ _spec(
     DOC + "Reg数据搬入/Move.md",
     move,
     batching=Batching.ELEMENTWISE,
+    # asc_copy.md: the 8-, 16- and 32-bit integer types, half, bfloat16, float
+    c_api=CName(
+        "asc_copy",
+        ("dst_reg", "src_reg", "mask"),
+        dtypes=frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32}),
+    ),
     aliases=("Copy",),
 )
 _spec(
@@ -557,6 +579,7 @@ _spec(
     _MASKOPS + "Move.md",
     mask_move,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_copy", ("dst", "src")),
     aliases=("MaskMov",),
 )
 _spec(
@@ -568,6 +591,7 @@ _spec(
     _MASKOPS + "Move.md",
     mask_move,
     batching=Batching.ELEMENTWISE,
+    c_api=CName("asc_copy", ("dst", "src", "mask")),
     aliases=("MaskMov",),
 )
 

@@ -193,6 +193,7 @@ register(
         _REDUCE + "Reduce.md",
         Batching.CROSS_LANE,
         lane=reduce,
+        c_api=tuple(CName(f"asc_reduce_{t.name.lower()}", ("dst_reg", "src_reg", "mask"), (("type", t),)) for t in ReduceType),
         aliases=("ReduceSum", "ReduceMax", "ReduceMin"),
     )
 )
@@ -209,6 +210,9 @@ register(
         _REDUCE + "ReduceDataBlock.md",
         Batching.CROSS_LANE,
         lane=reduce_data_block,
+        c_api=tuple(
+            CName(f"asc_reduce_{t.name.lower()}_datablock", ("dst_reg", "src_reg", "mask"), (("type", t),)) for t in ReduceType
+        ),
         aliases=("ReduceSumWithDataBlock", "ReduceMaxWithDataBlock", "ReduceMinWithDataBlock"),
     )
 )

@@ -50,7 +50,7 @@ register(
         DOC + "系统变量访问/ClearSpr.md",
         Batching.SEQUENTIAL,
         sequential_reason="it resets the core's AR register, which the Squeeze calls between resets add to in order",
-        c_api=CName("asc_clear_ar_spr", ()),
+        c_api=CName("asc_clear_ar_spr", (), (("spr", SpecialPurposeReg.AR),)),
     )
 )
 

@@ -34,15 +34,20 @@ from regsim._src.enums import (
     SqrtSpecificMode,
 )
 from regsim._src.executors import Elementwise, ElementwiseSpecific
-from regsim._src.ops.arith import saturate_half
+from regsim._src.ops.arith import abs_, add, mul, saturate_half, sub
 from regsim._src.ops.convert import struct_param
 from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
 from regsim.errors import UnsupportedError, message
 
 ZEROING = MaskMergeMode.ZEROING
 FloatT = TypeVar("FloatT", dt.half, dt.float32)
 FLOATS: Final = frozenset(FloatT.__constraints__)
+#: Div also takes the integer types of the Div page's "数据类型" (INTRINSIC and PRECISION_1ULP_FTZ_TRUE)
+DivT = TypeVar(
+    "DivT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.complex32, dt.int64, dt.uint64, dt.complex64
+)
+DIV_DTYPES: Final = frozenset(DivT.__constraints__)
 ZeroingOnly = Literal[MaskMergeMode.ZEROING]
 
 #: the algorithms that keep subnormals; every other one flushes them (the pages' "配置Subnormal模式":
@@ -65,8 +70,10 @@ KEEP_SUBNORMALS: Final = frozenset(
 #: FAST_INVERSE / PRECISION_0ULP_FTZ_FALSE "仅支持float数据类型"; Exp: all algorithms on half and float)
 _FLOAT_ONLY: Final = frozenset({dt.float32})
 ALGO_DTYPES: Final[dict[Any, frozenset[type[dt.DType]]]] = {
-    DivAlgo.DIFF_COMPENSATION: _FLOAT_ONLY,
-    DivAlgo.PRECISION_0ULP_FTZ_TRUE: _FLOAT_ONLY,
+    DivAlgo.INTRINSIC: DIV_DTYPES,
+    DivAlgo.PRECISION_1ULP_FTZ_TRUE: DIV_DTYPES,
+    DivAlgo.DIFF_COMPENSATION: frozenset({dt.float32, dt.complex64}),
+    DivAlgo.PRECISION_0ULP_FTZ_TRUE: frozenset({dt.float32, dt.complex64}),
     DivAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
     SqrtAlgo.FAST_INVERSE: _FLOAT_ONLY,
     SqrtAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
@@ -102,13 +109,73 @@ def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any) -> Any:
 
 
 def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
-    """a / b correctly rounded. Single rounding: the float64 quotient of two p-bit significands
+    """a / b: integers by `int_div`; floats correctly rounded. Single rounding: the float64 quotient of two p-bit significands
     (p = 24, 11) rounded to 53 bits, then to p bits, equals the quotient rounded once to p bits,
     since 53 >= 2p + 2 (Figueroa, "When is double rounding innocuous?", 1995: holds for +, -, ×, ÷
     and sqrt; float64's range holds every half/float32 quotient, its subnormals not reached, so the
     first rounding is a 53-bit one; a subnormal target has fewer than p bits, which the bound still
     covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
+    if a.dtype.kind in "iu":
+        return int_div(a, b)
+    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+        return complex_div(a, b, algo=algo, ctrl=ctrl)
     return _rounded(np.divide, algo, ctrl, a, b)
+
+
+def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+    """(ar + ai·i) / (br + bi·i) as the 950 library's ComplexDivKernel computes it (Smith's algorithm),
+    each step one vector op of the component type (Div with the call's algorithm, the others as
+    Mul / Add / Sub / Abs; half steps saturate in the CTRL[48] mode):
+    |br| >= |bi|: rat = bi / br, scl = 1 / (br + bi·rat), re = (ar + ai·rat)·scl, im = (ai - ar·rat)·scl;
+    else (and for NaNs): rat = br / bi, scl = 1 / (bi + br·rat), re = (ar·rat + ai)·scl,
+    im = (ai·rat - ar)·scl; br = bi = 0: re = ar / |br|, im = ai / |bi| (±inf or NaN)."""
+    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
+    x, y = a.view(comp), b.view(comp)
+    ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
+
+    def d(p: Any, q: Any) -> Any:
+        return _rounded(np.divide, algo, ctrl, p, q)
+
+    def m(p: Any, q: Any) -> Any:
+        return mul(p, q, ctrl=ctrl)
+
+    with np.errstate(all="ignore"):
+        abs_r, abs_i = abs_(br, ctrl=ctrl), abs_(bi, ctrl=ctrl)
+        first = abs_r >= abs_i
+        both_zero = first & (abs_r == 0) & (abs_i == 0)
+        one = np.ones_like(br)
+        rat1 = d(bi, br)
+        scl1 = d(one, add(br, m(bi, rat1), ctrl=ctrl))
+        re1 = m(add(ar, m(ai, rat1), ctrl=ctrl), scl1)
+        im1 = m(sub(ai, m(ar, rat1), ctrl=ctrl), scl1)
+        rat2 = d(br, bi)
+        scl2 = d(one, add(bi, m(br, rat2), ctrl=ctrl))
+        re2 = m(add(m(ar, rat2), ai, ctrl=ctrl), scl2)
+        im2 = m(sub(m(ai, rat2), ar, ctrl=ctrl), scl2)
+        out = np.empty_like(x)
+        out[..., 0::2] = np.where(both_zero, d(ar, abs_r), np.where(first, re1, re2))
+        out[..., 1::2] = np.where(both_zero, d(ai, abs_i), np.where(first, im1, im2))
+    return out.view(a.dtype)
+
+
+def int_div(a: Any, b: Any) -> Any:
+    """Integer a / b as the 950 implementation's 64-bit Div (DivS64Impl / DivU64Impl) computes it, for
+    every width: the quotient truncated toward zero (|a| / |b| with the sign of a·b), MIN / -1 wrapping
+    to MIN, and a division by zero giving all ones (-1 signed, the maximum unsigned): the
+    implementation's final `Select(dst, all-ones, quotient, src1 == 0)`. Neither the Div page nor the
+    boundary-value appendix says more (docs/semantics-decisions.md §84)."""
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    zero = b == 0
+    safe = np.where(zero, np.ones((), b.dtype), b)
+    if a.dtype.kind == "u":
+        q = a // safe
+    else:
+        with np.errstate(over="ignore"):
+            ua = np.where(a < 0, -a, a).view(unsigned)  # |MIN| is 2**(n-1) as unsigned
+            ub = np.where(safe < 0, -safe, safe).view(unsigned)
+            uq = ua // ub
+            q = np.where((a < 0) != (safe < 0), (np.zeros((), unsigned) - uq), uq).astype(unsigned).view(a.dtype)
+    return np.where(zero, np.full((), -1).astype(a.dtype) if a.dtype.kind == "i" else np.iinfo(a.dtype).max, q).astype(a.dtype)
 
 
 def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -155,7 +222,7 @@ def check_specific(api: str, dtype: Any, struct: Any) -> None:
 def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
     sources = ("src_reg0", "src_reg1") if binary else ("src_reg",)
     return (
-        reg("dst_reg", Role.OUT, OneOf(FLOATS)),
+        reg("dst_reg", Role.OUT, OneOf(DIV_DTYPES if binary else FLOATS)),
         *(reg(name, dtypes=SameAs("dst_reg")) for name in sources),
         pred(),
         struct_param("mode", specific, specific()) if specific else enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
@@ -163,6 +230,17 @@ def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
 
 
 _ARITH = DOC + "基础算术/"
+#: the C API's asc_div, asc_sqrt, asc_exp, asc_ln (their pages: vector_half and vector_float; no Log, Log2, Log10)
+_C_FLOAT: Final = frozenset({dt.half, dt.float32})
+
+
+def _c_name(name: str) -> CName | None:
+    if name not in ("Div", "Sqrt", "Exp", "Ln"):
+        return None
+    params = ("dst_reg", "src_reg0", "src_reg1", "mask") if name == "Div" else ("dst_reg", "src_reg", "mask")
+    return CName(f"asc_{name.lower()}", params, dtypes=_C_FLOAT)
+
+
 for _name, _lane, _struct, _equation in (
     ("Div", div, DivSpecificMode, "dst[i] = mask[i] ? round(src0[i] / src1[i]) : 0"),
     ("Sqrt", sqrt, SqrtSpecificMode, "dst[i] = mask[i] ? round(sqrt(src[i])) : 0"),
@@ -184,6 +262,7 @@ for _name, _lane, _struct, _equation in (
                 _ARITH + _name + ".md",
                 Batching.ELEMENTWISE,
                 lane=_lane,
+                c_api=_c_name(_name) if not _specific else None,
             )
         )
 
@@ -191,16 +270,16 @@ for _name, _lane, _struct, _equation in (
 # --- typed faces ---------------------------------------------------------------------------------
 @overload
 def Div(
-    dst_reg: RegTensor[FloatT],
-    src_reg0: RegTensor[FloatT],
-    src_reg1: RegTensor[FloatT],
+    dst_reg: RegTensor[DivT],
+    src_reg0: RegTensor[DivT],
+    src_reg1: RegTensor[DivT],
     mask: MaskReg,
     *,
     mode: ZeroingOnly = ...,
 ) -> None: ...
 @overload
 def Div(
-    dst_reg: RegTensor[FloatT], src_reg0: RegTensor[FloatT], src_reg1: RegTensor[FloatT], mask: MaskReg, *, mode: DivSpecificMode
+    dst_reg: RegTensor[DivT], src_reg0: RegTensor[DivT], src_reg1: RegTensor[DivT], mask: MaskReg, *, mode: DivSpecificMode
 ) -> None: ...
 @face("Div")
 def Div(*args: Any, **kwargs: Any) -> None:

@@ -1,0 +1,127 @@
+"""The 950 register-level C API, generated from the op registry's C spellings (`OpSpec.c_api`).
+
+One Python callable per C name: its positional arguments are the C parameters in C order (each one an
+operand of the Reg op, named in the spec's `CName`), the template operands the C name fixes are passed
+for it (`asc_eq` is `Compare` with `mode=CMPMODE.EQ`), and an op whose element type C cannot deduce has
+one function per width (`asc_create_mask_b16(PAT_ALL)` is `CreateMask(uint16, pattern=ALL)`). Where one
+C name spells several Reg overloads (`asc_add` with and without carry) the arguments' count and kinds
+pick the overload, as C overload resolution does. Errors are raised in the C name's terms.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from regsim._src import dtypes as dt
+from regsim._src.spec import REGISTRY, CName, Kind, Operand, OpSpec, _kind_types, _value
+from regsim.errors import DTypeError, ParameterError, RegsimError, message
+
+#: width suffixes of the C functions whose element type is not deducible (`asc_create_mask_b8` ...)
+WIDTHS: Final = (("_b8", dt.uint8), ("_b16", dt.uint16), ("_b32", dt.uint32))
+
+
+@attrs.frozen
+class CForm:
+    """One C overload: the Reg op it runs, its C parameters (operand names) and the operands it fixes."""
+
+    spec: OpSpec
+    cname: CName
+    name: str
+    fixed: Mapping[str, Any]
+
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.cname.params)})"
+
+    def fits(self, args: Sequence[Any]) -> bool:
+        """Whether the arguments have the count and kinds of this overload's C parameters."""
+        if len(args) != len(self.cname.params):
+            return False
+        kinds = _kind_types()
+        for name, v in zip(self.cname.params, args, strict=True):
+            o = self.spec.operand(name)
+            if not isinstance(v, kinds[o.kind]) or (o.kind is Kind.INT and isinstance(v, bool)):
+                return False
+        return True
+
+    def call(self, args: Sequence[Any]) -> Any:
+        given = dict(zip(self.cname.params, args, strict=True))
+        given.update(self.fixed)
+        if self.cname.dtypes:
+            self._check_dtype(given)
+        pos: list[Any] = []
+        kw: dict[str, Any] = {}
+        for o in self.spec.operands:
+            if o.name not in given:
+                continue
+            if o.keyword:
+                kw[o.name] = given[o.name]
+            else:
+                pos.append(given[o.name])
+        try:
+            return REGISTRY.entry(self.spec.name)(tuple(pos), kw)
+        except RegsimError as e:
+            raise type(e)(f"{self.name}: the call fails in its Reg op (from Reg {e})") from e
+
+    def _check_dtype(self, given: Mapping[str, Any]) -> None:
+        first: Operand = next(o for o in self.spec.operands if o.kind is Kind.REG and o.dtypes is not None)
+        dtype = given[first.name].dtype
+        if dtype not in self.cname.dtypes:
+            raise DTypeError(
+                message(self.name, first.name, f"a vector of {dtype.name}", f"one of {dt.names(self.cname.dtypes)} on Ascend 950")
+            )
+
+
+def _forms() -> dict[str, list[CForm]]:
+    out: dict[str, list[CForm]] = {}
+    for spec in REGISTRY.specs.values():
+        if spec.unmodelled:
+            continue
+        for c in spec.c_names:
+            fixed = dict(c.fixed)
+            deduce = [o for o in spec.operands if o.kind is Kind.DTYPE and o.name not in c.params and o.name not in fixed]
+            if deduce:
+                for suffix, width in WIDTHS:
+                    name = c.name + suffix
+                    out.setdefault(name, []).append(CForm(spec, c, name, {**fixed, deduce[0].name: width}))
+            else:
+                out.setdefault(c.name, []).append(CForm(spec, c, c.name, fixed))
+            missing = [o.name for o in spec.positional if o.name not in c.params and o.name not in fixed and o not in deduce]
+            assert not missing, f"{c.name}: Reg {spec.key} operands {missing} are neither C parameters nor fixed"
+    return out
+
+
+#: every register-level C name → its overloads
+FORMS: Final = _forms()
+
+
+def dispatch(name: str, args: Sequence[Any]) -> Any:
+    """Run the C function `name` on `args`: the overload whose parameter count and kinds fit."""
+    forms = FORMS[name]
+    for form in forms:
+        if form.fits(args):
+            return form.call(args)
+    shown = ", ".join(_value(a) for a in args)
+    accepted = "; ".join(sorted({f.signature() for f in forms}))
+    raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))
+
+
+def function(name: str) -> Callable[..., Any]:
+    """The Python callable of the register-level C function `name`."""
+
+    @functools.wraps(dispatch)
+    def call(*args: Any) -> Any:
+        return dispatch(name, args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = "\n".join(
+        [f"`{name}`: the 950 register-level C API.", ""]
+        + [
+            f"- `{f.signature()}` → Reg `{f.spec.signature()}`" + (f" with {dict(f.fixed)}" if f.fixed else "")
+            for f in FORMS[name]
+        ]
+    )
+    return call

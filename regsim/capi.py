@@ -1,0 +1,256 @@
+"""`rs.capi`: the Ascend C C API (`asc_*` functions).
+
+Two layers share this namespace, as they share C names:
+
+- the memory-level compares of the Atlas A2/A3 pages, modelled on the 950 Reg layer: `asc_eq`, `asc_ne`,
+  `asc_gt`, `asc_ge`, `asc_lt`, `asc_le`, their `_sync` forms, `asc_<cmp>_scalar[_sync]`, and the
+  compare-mask register `asc_get_cmp_mask` / `asc_set_cmp_mask`. Pointer arguments are `rs.UbPtr`s
+  (a `LocalTensor` stands for its `GetPhyAddr()`); the vector mask is the core's (`rs.AscendC.SetVectorMask`,
+  `ResetMask`, `SetMaskCount`, `SetMaskNorm`);
+- the 950 register-level C API, generated from the Reg op registry's C spellings: `asc_add(dst, src0,
+  src1, mask)`, `asc_create_mask_b32(PAT_ALL)`, `asc_loadalign(dst, src)` ... (`rs.capi.REGISTER_API` lists
+  them), each running the Reg op it spells, inside a vector function.
+
+One Python name serves every C overload of that name: `asc_eq(src0, src1, repeat, 6 strides)` (9 arguments)
+compares into the compare-mask register, `asc_eq(dst, src0, src1, repeat, 6 strides)` (10) into a uint8_t
+bit array, and `asc_eq(dst, src0, src1, mask)` on registers is the 950 register compare (`Reg.Compare`
+with `mode=CMPMODE.EQ`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, Protocol, overload
+
+from regsim._src import dtypes as dt
+from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
+from regsim._src.capi_reg import FORMS, dispatch, function
+from regsim._src.enums import CMPMODE, MaskPattern
+from regsim._src.memory import LocalTensor, UbPtr
+from regsim._src.registers import MaskReg, RegTensor
+
+Ptr = UbPtr[Any] | LocalTensor[Any]
+U8Ptr = UbPtr[dt.uint8] | LocalTensor[dt.uint8]
+
+
+class Compare(Protocol):
+    """`asc_<cmp>`: the memory-level forms (9 or 10 arguments) and the 950 register form."""
+
+    @overload
+    def __call__(
+        self,
+        src0: Ptr,
+        src1: Ptr,
+        repeat: int,
+        dst_block_stride: int,
+        src0_block_stride: int,
+        src1_block_stride: int,
+        dst_repeat_stride: int,
+        src0_repeat_stride: int,
+        src1_repeat_stride: int,
+        /,
+    ) -> None: ...
+    @overload
+    def __call__(
+        self,
+        dst: U8Ptr,
+        src0: Ptr,
+        src1: Ptr,
+        repeat: int,
+        dst_block_stride: int,
+        src0_block_stride: int,
+        src1_block_stride: int,
+        dst_repeat_stride: int,
+        src0_repeat_stride: int,
+        src1_repeat_stride: int,
+        /,
+    ) -> None: ...
+    @overload
+    def __call__(self, dst: MaskReg, src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, /) -> None: ...
+
+
+class CompareSync(Protocol):
+    """`asc_<cmp>_sync`: the memory-level forms, then a PIPE_V synchronisation (nothing to model)."""
+
+    @overload
+    def __call__(
+        self,
+        src0: Ptr,
+        src1: Ptr,
+        repeat: int,
+        dst_block_stride: int,
+        src0_block_stride: int,
+        src1_block_stride: int,
+        dst_repeat_stride: int,
+        src0_repeat_stride: int,
+        src1_repeat_stride: int,
+        /,
+    ) -> None: ...
+    @overload
+    def __call__(
+        self,
+        dst: U8Ptr,
+        src0: Ptr,
+        src1: Ptr,
+        repeat: int,
+        dst_block_stride: int,
+        src0_block_stride: int,
+        src1_block_stride: int,
+        dst_repeat_stride: int,
+        src0_repeat_stride: int,
+        src1_repeat_stride: int,
+        /,
+    ) -> None: ...
+
+
+class CompareScalar(Protocol):
+    """`asc_<cmp>_scalar`: the memory-level bit-array form and the 950 register form."""
+
+    @overload
+    def __call__(
+        self,
+        dst: U8Ptr,
+        src: Ptr,
+        value: float,
+        repeat: int,
+        dst_block_stride: int,
+        src_block_stride: int,
+        dst_repeat_stride: int,
+        src_repeat_stride: int,
+        /,
+    ) -> None: ...
+    @overload
+    def __call__(self, dst: MaskReg, src: RegTensor[Any], value: float, mask: MaskReg, /) -> None: ...
+
+
+class CompareScalarSync(Protocol):
+    """`asc_<cmp>_scalar_sync`: the memory-level bit-array form."""
+
+    def __call__(
+        self,
+        dst: U8Ptr,
+        src: Ptr,
+        value: float,
+        repeat: int,
+        dst_block_stride: int,
+        src_block_stride: int,
+        dst_repeat_stride: int,
+        src_repeat_stride: int,
+        /,
+    ) -> None: ...
+
+
+def _registers(args: tuple[Any, ...]) -> bool:
+    return any(isinstance(a, (RegTensor, MaskReg)) for a in args)
+
+
+def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
+    def call(*args: Any) -> None:
+        if not sync and _registers(args):
+            dispatch(name, args)
+        else:
+            compare(name, mode, args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (
+        f"`{name}`: dst bit i = (src0[i] {mode.name} src1[i]). 9 arguments (src0, src1, repeat, dst_block_stride, "
+        "src0_block_stride, src1_block_stride, dst_repeat_stride, src0_repeat_stride, src1_repeat_stride): one repeat "
+        "into the compare-mask register (bits the vector mask leaves out keep their value); 10 arguments (dst, ...): "
+        "every element of `repeat` repeats into the uint8_t bit array dst."
+        + ("" if sync else f" On registers, `{name}(dst, src0, src1, mask)`: `Reg.Compare(..., mode=CMPMODE.{mode.name})`.")
+    )
+    return call
+
+
+def _compare_scalar(name: str, mode: CMPMODE, sync: bool) -> Any:
+    def call(*args: Any) -> None:
+        if not sync and _registers(args):
+            dispatch(name, args)
+        else:
+            compare_scalar(name, mode, args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (
+        f"`{name}`: dst bit i = (src[i] {mode.name} value), into the uint8_t bit array dst (dst, src, value, repeat, "
+        "dst_block_stride, src_block_stride, dst_repeat_stride, src_repeat_stride)."
+        + ("" if sync else f" On registers, `{name}(dst, src, value, mask)`: `Reg.Compares(..., mode=CMPMODE.{mode.name})`.")
+    )
+    return call
+
+
+asc_eq: Final[Compare] = _compare("asc_eq", CMPMODE.EQ, False)
+asc_ne: Final[Compare] = _compare("asc_ne", CMPMODE.NE, False)
+asc_gt: Final[Compare] = _compare("asc_gt", CMPMODE.GT, False)
+asc_ge: Final[Compare] = _compare("asc_ge", CMPMODE.GE, False)
+asc_lt: Final[Compare] = _compare("asc_lt", CMPMODE.LT, False)
+asc_le: Final[Compare] = _compare("asc_le", CMPMODE.LE, False)
+asc_eq_sync: Final[CompareSync] = _compare("asc_eq_sync", CMPMODE.EQ, True)
+asc_ne_sync: Final[CompareSync] = _compare("asc_ne_sync", CMPMODE.NE, True)
+asc_gt_sync: Final[CompareSync] = _compare("asc_gt_sync", CMPMODE.GT, True)
+asc_ge_sync: Final[CompareSync] = _compare("asc_ge_sync", CMPMODE.GE, True)
+asc_lt_sync: Final[CompareSync] = _compare("asc_lt_sync", CMPMODE.LT, True)
+asc_le_sync: Final[CompareSync] = _compare("asc_le_sync", CMPMODE.LE, True)
+asc_eq_scalar: Final[CompareScalar] = _compare_scalar("asc_eq_scalar", CMPMODE.EQ, False)
+asc_ne_scalar: Final[CompareScalar] = _compare_scalar("asc_ne_scalar", CMPMODE.NE, False)
+asc_gt_scalar: Final[CompareScalar] = _compare_scalar("asc_gt_scalar", CMPMODE.GT, False)
+asc_ge_scalar: Final[CompareScalar] = _compare_scalar("asc_ge_scalar", CMPMODE.GE, False)
+asc_lt_scalar: Final[CompareScalar] = _compare_scalar("asc_lt_scalar", CMPMODE.LT, False)
+asc_le_scalar: Final[CompareScalar] = _compare_scalar("asc_le_scalar", CMPMODE.LE, False)
+asc_eq_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_eq_scalar_sync", CMPMODE.EQ, True)
+asc_ne_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_ne_scalar_sync", CMPMODE.NE, True)
+asc_gt_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_gt_scalar_sync", CMPMODE.GT, True)
+asc_ge_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_ge_scalar_sync", CMPMODE.GE, True)
+asc_lt_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_lt_scalar_sync", CMPMODE.LT, True)
+asc_le_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_le_scalar_sync", CMPMODE.LE, True)
+
+#: the memory-level compare family, by C name
+MEMORY_API: Final = (
+    *(f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")),
+    "asc_get_cmp_mask",
+    "asc_set_cmp_mask",
+)
+
+
+def asc_get_cmp_mask(dst: Ptr, /) -> None:
+    """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to the 16 bytes at dst,
+    element i of the last register-form compare at bit i % 8 of byte i // 8."""
+    get_cmp_mask(dst)
+
+
+def asc_set_cmp_mask(sel_mask: Ptr, /) -> None:
+    """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: the 16 bytes at sel_mask into the compare-mask register
+    (how a kernel initialises it before a masked register-form compare)."""
+    set_cmp_mask(sel_mask)
+
+
+# --- the register-level C API ----------------------------------------------------------------------------------------
+#: every register-level C name generated from the registry (the compare names are also memory-level, above)
+REGISTER_API: Final = tuple(sorted(FORMS))
+
+# `pat_mode` values of asc_create_mask_b8/_b16/_b32 (the asc_create_mask page)
+PAT_ALL: Final = MaskPattern.ALL
+PAT_VL1: Final = MaskPattern.VL1
+PAT_VL2: Final = MaskPattern.VL2
+PAT_VL3: Final = MaskPattern.VL3
+PAT_VL4: Final = MaskPattern.VL4
+PAT_VL8: Final = MaskPattern.VL8
+PAT_VL16: Final = MaskPattern.VL16
+PAT_VL32: Final = MaskPattern.VL32
+PAT_VL64: Final = MaskPattern.VL64
+PAT_VL128: Final = MaskPattern.VL128
+PAT_M3: Final = MaskPattern.M3
+PAT_M4: Final = MaskPattern.M4
+PAT_H: Final = MaskPattern.H
+PAT_Q: Final = MaskPattern.Q
+PAT_ALLF: Final = MaskPattern.ALLF
+
+globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
+
+
+def __getattr__(name: str) -> Callable[..., Any]:
+    """The generated register-level functions are module attributes; this stub types them for mypy."""
+    raise AttributeError(f"module 'regsim.capi' has no attribute {name!r}")
+
+
+__all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_"))]
+__all__ = sorted(set(__all__))

@@ -1,0 +1,75 @@
+"""compare_custom of the asc-devkit example `03_basic_api/01_memory_vector_compute/compare`: the memory-level
+`AscendC::Compare` and `AscendC::Compares` (CMPMODE::LT) on 256 floats, the result one bit per element in 32 bytes.
+
+The C++ twin (compare.asc; float, INPUT_SIZE = 256, OUTPUT_SIZE = 32):
+
+    AscendC::CMPMODE cmpMode = AscendC::CMPMODE::LT;
+    ...
+    AscendC::DataCopy(src0LocalIn, src0Global, INPUT_SIZE);
+    AscendC::DataCopy(src1LocalIn, src1Global, INPUT_Y_SIZE);
+    ...
+    if constexpr (SCENARIO_NUM == 1) {
+        AscendC::Compare(dstLocal, src0Local, src1Local, cmpMode, INPUT_SIZE);
+    } else if constexpr (SCENARIO_NUM == 3) {
+        T src1Scalar = src1Local.GetValue(0);
+        AscendC::Compares(dstLocal, src0Local, static_cast<T>(src1Scalar), cmpMode, INPUT_SIZE);
+    }
+    ...
+    AscendC::DataCopy(dstGlobal, dstLocalOut, OUTPUT_SIZE);
+
+On 950 both calls are the library's VFs `CompareLevel2` / `CompareScalarLevel2`: `Reg::Compare` (`CompareScalar`)
+into a MaskReg and the predicate packed to bits by `StoreUnAlign`; regsim runs the same lowering (`rs.lower`
+shows it). scripts/gen_data.py draws x (256) and y (256, scenario 1; 16, scenario 3) uniformly over the float32
+range, unseeded (we seed it), and packs `x < y` (scenario 3: `x < y[0]`) eight elements per byte, element
+8j + k at bit k of byte j. Scenario 2 (`Compare` into the compare-mask register + `GetCmpMask`) and 4 (a tensor
+element as the scalar) are not ported: regsim has no compare-mask register.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import regsim as rs
+
+INPUT_SIZE = 256
+OUTPUT_SIZE = 32
+A = rs.AscendC
+
+
+def golden(x: npt.NDArray[np.float32], y: Any) -> npt.NDArray[np.uint8]:
+    """gen_data.py's compare(): `x < y` (LT) packed into bytes, bit k of byte j = element 8j + k."""
+    result = (x < y).astype(np.uint8)
+    out = np.ones(OUTPUT_SIZE, np.uint8)
+    for j in range(INPUT_SIZE // 8):
+        out[j] = sum(int(result[j * 8 + k]) << k for k in range(8))
+    return out
+
+
+def compare_custom(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], scenario: int) -> npt.NDArray[np.uint8]:
+    ub = rs.UnifiedBuffer()
+    src0_local = ub.alloc(rs.float32, INPUT_SIZE)
+    src1_local = ub.alloc(rs.float32, y.size)
+    dst_local = ub.alloc(rs.uint8, OUTPUT_SIZE)
+    src0_local.set(x)  # DataCopy(src0LocalIn, src0Global, INPUT_SIZE);
+    src1_local.set(y)  # DataCopy(src1LocalIn, src1Global, INPUT_Y_SIZE);
+    if scenario == 1:
+        A.Compare(dst_local, src0_local, src1_local, A.CMPMODE.LT, INPUT_SIZE)
+    else:
+        src1_scalar = src1_local.numpy()[0]  # T src1Scalar = src1Local.GetValue(0);
+        A.Compares(dst_local, src0_local, src1_scalar, A.CMPMODE.LT, INPUT_SIZE)
+    return dst_local.numpy()  # DataCopy(dstGlobal, dstLocalOut, OUTPUT_SIZE);
+
+
+def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
+    rng = np.random.default_rng(seed)  # gen_data.py uses the global numpy generator, unseeded
+    lo, hi = np.finfo(np.float32).min, np.finfo(np.float32).max
+    x = rng.uniform(lo, hi, INPUT_SIZE).astype(np.float32)
+    y1 = rng.uniform(lo, hi, INPUT_SIZE).astype(np.float32)
+    y3 = rng.uniform(lo, hi, 16).astype(np.float32)
+    return {
+        "scenario 1: Compare(x, y, LT)": (compare_custom(x, y1, 1), golden(x, y1)),
+        "scenario 3: Compares(x, y[0], LT)": (compare_custom(x, y3, 3), golden(x, y3[0])),
+    }
