@@ -12,6 +12,7 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,14 +22,20 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
+    LSB,
+    MASK_BITS,
     Active,
     Bools,
     Bytes,
     MaskReg,
     RegTensor,
     RegTrait,
+    _prefix,
+    halves_to_natural,
     lane_count,
     lanes_to_bits,
+    mask_stride,
+    natural_to_halves,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -234,14 +241,14 @@ class NumpyBackend:
             if active is None and ptr.lo <= addr and end <= ptr.hi:
                 st.data[addr:end] = raw
                 if st.valid is not None:
-                    st.valid[addr:end] = True
+                    st.mark_stored(addr, end)
                 return
         writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
         for addr, raw, active in writes:
             end = addr + raw.size
             if active is None:
                 st.data[addr:end] = raw
-                st.mark(addr, end)
+                st.mark_stored(addr, end)
             elif active.size:
                 np.copyto(st.data[addr:end].reshape(-1, unit), raw.reshape(-1, unit), where=active[:, None])
                 if st.valid is not None:
@@ -379,3 +386,235 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
                 f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
             )
         )
+
+
+# --- in-order calls, one closure per plan (`Executor.specialise`) -----------------------------------
+# Each factory below makes the closure of one op shape's common case on the sequential backend:
+# clean operands (every byte written, no per-byte flags to keep), an aligned address inside its
+# tensor, a full predicate where that matters. Anything else goes to `generic` (bind, then the
+# executor's `run` on the backend methods above) before anything is written, so every check,
+# message and partial state stays theirs; the closures only skip what the common case never needs.
+Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
+_FILLS = ("lsb", "group")
+_packbits = np.packbits
+
+
+def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
+    """UpdateMask: mask = lanes [0, min(count, n)) of `dtype`; count -= that (see `count_down`)."""
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    stride = mask_stride(dtype, trait)
+    #: per mask_fill and lane count: the bits and the lanes cache (shared: masks of equal bits
+    #: select equal lanes, and a MaskReg's bits and cache are replaced, never changed in place)
+    made: dict[str, list[tuple[Bools, dict[int, Active]] | None]] = {fill: [None] * (n + 1) for fill in _FILLS}
+    new = object.__new__
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ref = args[1]
+        count = ref._value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            return generic(ctx, args, kwargs)
+        k = count if count < n else n
+        ref._value = count - k
+        fill = ctx.backend.mask_fill
+        entry = made[fill][k]
+        if entry is None:
+            bits, active = _prefix(k, patterns[fill])
+            entry = made[fill][k] = (bits, {stride: active})
+        dst = new(MaskReg)
+        dst._bits, dst._lanes = entry
+        dst._written = None
+        return dst
+
+    return call
+
+
+def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
+    """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
+    itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order."""
+    ones = b"\x01" * nbytes
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dst, ptr = args
+        addr = ptr.addr
+        end = addr + nbytes
+        ub = ptr.ub
+        st = ub.storage
+        valid = st.valid
+        if (
+            addr % align
+            or addr < 0
+            or end > ub.size
+            or dst._storage.valid is not None
+            or (valid is not None and valid[addr:end].tobytes() != ones)
+        ):
+            return generic(ctx, args, kwargs)
+        if halves:
+            dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
+        else:
+            dst._bytes[:] = st.buffer[addr:end]
+
+    return call
+
+
+def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: Call) -> Call:
+    """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
+    (a two-register tensor's itemsize; no post-update, so its second register follows the first)
+    its whole elements."""
+    lanes = MASK_BITS // stride
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, src, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if (
+            addr % align
+            or addr < ptr.lo
+            or end > ptr.hi
+            or mask._written is not None
+            or src._storage.valid is not None
+            or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
+        ):
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
+        if st.valid is not None:
+            st.mark_stored(addr, end)
+
+    return call
+
+
+def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> Call:
+    """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte."""
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.buffer[addr:end] = _packbits(
+            mask._bits if index is None else mask._bits[index], None, "little"
+        )  # (positional: cheaper)
+        if st.valid is not None:
+            st.mark_stored(addr, end)
+
+    return call
+
+
+def in_order_elementwise(
+    api: str,
+    lane: Callable[..., Any],
+    ctrl: bool,
+    inputs: tuple[tuple[int, str, str, Any], ...],
+    pred: int,
+    dst: int,
+    predicates_out: tuple[int, ...],
+    mode: MaskMergeMode,
+    dtype: type[dt.DType],
+    trait: RegTrait,
+    generic: Call,
+) -> Call:
+    """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
+    predicate outputs (carry) written as lane predicates. `inputs`: (index, name, kind, scalar
+    dtype) per lane-function input, kind "reg", "mask" or "scalar"."""
+    stride = mask_stride(dtype, trait)
+    lanes = MASK_BITS // stride
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
+    regs = tuple(i for i, _, kind, _ in inputs if kind == "reg")
+    two = regs if len(regs) == len(inputs) == 2 else None
+    zeros, bool_ = np.zeros, np.bool_
+
+    def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
+        """The lane function's operands; None where `generic` must run (a flag to check)."""
+        for i in regs:
+            if args[i]._storage.valid is not None:
+                return None
+        operands = []
+        for i, name, kind, fixed in inputs:
+            if kind == "reg":
+                view = args[i]._rview
+                operands.append(args[i]._get() if view is None else view)  # (`_get`: two registers)
+            elif kind == "mask":
+                m = args[i]
+                if m._written is not None:
+                    return None
+                operands.append((m._lanes.get(stride) or m._active(stride))[0])
+            else:
+                operands.append(ctx.backend.scalar(api, name, args[i], fixed or dtype))
+        return operands
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        mask = args[pred]
+        if mask._written is not None:  # (checked first, as `run` does)
+            return generic(ctx, args, kwargs)
+        operands = read(ctx, args)
+        if operands is None:
+            return generic(ctx, args, kwargs)
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
+        if predicates_out:
+            out, *preds = out
+        finish(ctx, args, out, active)
+        if predicates_out:
+            for i, p in zip(predicates_out, preds, strict=True):
+                write(ctx, args[i], p, active)
+
+    def finish(ctx: Any, args: tuple[Any, ...], out: Any, active: Active) -> None:
+        """The commit: a plain copy for a full predicate into a clean one-register destination."""
+        d = args[dst]
+        view = d._view
+        if active[1] == lanes and view is not None and d._storage.valid is None:
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+        """A predicate output (`write_predicate`, inlined)."""
+        if active[1] != lanes:
+            p = p & active[0]
+        fill = ctx.backend.mask_fill
+        if lsb[fill]:
+            bits = zeros(MASK_BITS, bool_)
+            bits[::stride] = p
+        else:
+            bits = lanes_to_bits(p, patterns[fill])
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    if two is None or len(predicates_out) > 1:
+        return call
+    ia, ib = two
+    carry = bool(predicates_out)
+    out_index = predicates_out[0] if carry else -1
+
+    def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Two register inputs, at most one predicate output (Add, Mul, AddC, Add with carry out, ...)."""
+        mask, ra, rb = args[pred], args[ia], args[ib]
+        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        a, b = ra._rview, rb._rview
+        if a is None or b is None:  # two registers: their lanes assembled
+            a, b = ra._get(), rb._get()
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+        if carry:
+            out, p = out
+        d = args[dst]
+        view = d._view
+        full = active[1] == lanes
+        if full and view is not None and d._storage.valid is None:  # (`finish`, inlined)
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+        if not carry:
+            return
+        if not full or not lsb[ctx.backend.mask_fill]:
+            write(ctx, args[out_index], p, active)
+            return
+        bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+        bits[::stride] = p
+        m = args[out_index]
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    return binary

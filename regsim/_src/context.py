@@ -12,7 +12,7 @@ import contextlib
 import contextvars
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, Literal, ParamSpec, TypeVar
+from typing import Any, ClassVar, Generic, Literal, ParamSpec, TypeVar
 
 import attrs
 import numpy as np
@@ -225,6 +225,8 @@ class Ref(Generic[V]):
 
     __slots__ = ("_value",)
 
+    _sig: ClassVar[Any]  #: the op engine's cache key for a Ref argument: the class (set below)
+
     @host_api("Ref")
     def __init__(self, value: V) -> None:
         self._value = value
@@ -245,3 +247,6 @@ class Ref(Generic[V]):
 
     def __repr__(self) -> str:
         return f"Ref({self._value!r})"
+
+
+Ref._sig = Ref

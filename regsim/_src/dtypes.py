@@ -19,6 +19,19 @@ class _DTypeMeta(type):
         return f"rs.{getattr(cls, 'name', cls.__name__)}"
 
 
+class Sig:
+    """One static type as part of the op engine's plan-cache keys: a singleton, so keys hash and
+    compare by identity (cheaper than tuples of classes)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 class DType(metaclass=_DTypeMeta):
     """Base of every element type. Subclasses are the dtypes; none is ever instantiated."""
 
@@ -31,13 +44,16 @@ class DType(metaclass=_DTypeMeta):
     def __new__(cls, *args: object, **kwargs: object) -> DType:
         raise TypeError(f"{cls!r} is a dtype class, used as a type parameter; it has no instances")
 
-    #: the op engine's cache key for this dtype as an argument, and for a `UbPtr` to it
+    #: the op engine's cache key for this dtype as an argument, for a `UbPtr` to it and for a
+    #: `RegTensor` of it (indexed by its register count)
     _sig: ClassVar[Any]
     _ptr_sig: ClassVar[Any]
+    _reg_sigs: ClassVar[tuple[Any, ...]]
 
     def __init_subclass__(cls, np_type: Any = None, bits_only: bool = False) -> None:
         super().__init_subclass__()
-        cls._sig, cls._ptr_sig = cls, ("UbPtr", cls)
+        cls._sig, cls._ptr_sig = cls, Sig(f"UbPtr[{cls.__name__}]")
+        cls._reg_sigs = (None, Sig(f"RegTensor[{cls.__name__}]"), Sig(f"RegTensor[{cls.__name__}] (RegTraitNumTwo)"))
         if np_type is not None:
             cls.name = cls.__name__
             cls.np_dtype = np.dtype(np_type)
@@ -157,9 +173,12 @@ ALL_DTYPES: Final[tuple[type[DType], ...]] = (
 )  # fmt: skip
 
 
+_ALL: Final = frozenset(ALL_DTYPES)
+
+
 def is_dtype(obj: object) -> bool:
     """Whether `obj` is one of regsim's dtype classes."""
-    return isinstance(obj, type) and obj in ALL_DTYPES
+    return isinstance(obj, type) and obj in _ALL
 
 
 def names(dtypes: tuple[type[DType], ...] | frozenset[type[DType]]) -> str:

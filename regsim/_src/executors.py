@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from regsim._src import dists
+from regsim._src import backend, dists
 from regsim._src import dtypes as dt
 from regsim._src.batched import Unbatchable
 from regsim._src.context import VfContext
@@ -34,7 +34,7 @@ from regsim._src.registers import (
     mask_stride,
     natural_to_halves,
 )
-from regsim._src.spec import Kind, OpSpec, Plan, Role
+from regsim._src.spec import Call, Kind, OpSpec, Plan, Role
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UnsupportedError, VfContextError, message
 
 ZEROING = MaskMergeMode.ZEROING
@@ -55,6 +55,15 @@ class Executor:
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
         raise NotImplementedError
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        """The plan's call on the in-order backend (`NumpyBackend`, no trace) as one closure
+        `call(ctx, args, kwargs)`, made once per signature; None: `generic` (bind, then `run`).
+
+        Only calls binding directly (every positional operand given; keyword operands are the
+        plan's values) get here. A closure does the common case only and hands every other
+        call to `generic` before it changes anything, so each check and message stays `run`'s."""
+        return None
 
 
 def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -> int:
@@ -158,6 +167,24 @@ class Elementwise(Executor):
         for i, lanes in zip(p.predicates_out, preds, strict=True):
             be.write_predicate(values[i], lanes if full else lanes & active[0], plan.dtype, plan.trait)
 
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        p: _Elementwise = plan.prepared
+        kinds = {Kind.REG: "reg", Kind.MASK: "mask", Kind.SCALAR: "scalar"}
+        inputs = tuple((i, name, kinds[kind], fixed) for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True))
+        return backend.in_order_elementwise(
+            spec.name,
+            self.lane(plan),
+            self.ctrl,
+            inputs,
+            p.pred,
+            p.dst,
+            p.predicates_out,
+            p.mode,
+            plan.dtype,
+            plan.trait,
+            generic,
+        )
+
 
 class ElementwiseTemplated(Elementwise):
     """Elementwise, with the named template values (e.g. `round_mode`) passed to the lane function
@@ -204,6 +231,9 @@ class UpdateMaskCounter(Executor):
         be = ctx.backend
         be.write_prefix(dst, be.count_down(plan.spec.name, values[1], plan.prepared), plan.dtype, plan.trait)
         return dst
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return backend.in_order_prefix(plan.prepared, plan.dtype, plan.trait, generic)
 
 
 class AddrGen(Executor):
@@ -343,6 +373,12 @@ class LoadAligned(Executor):
         if advance is not None:
             be.advance(ptr, advance)
 
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.is_mask or self.dual or a.extra is not None or a.dist.index is not None:
+            return None
+        return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, a.itemsize if a.regs == 2 else 0, generic)
+
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits; or two registers interleaved) written to
@@ -396,6 +432,19 @@ class StoreAligned(Executor):
             be.store(api, "dst_addr", ptr, chunks, a.itemsize)
         if advance is not None:
             be.advance(ptr, advance)
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.dual or a.extra is not None:
+            return None
+        if self.is_mask:
+            return backend.in_order_mask_store(a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
+        if a.dist.index is not None:
+            return None
+        halves = a.itemsize if a.regs == 2 else 0
+        return backend.in_order_store(
+            a.dist.ub_bytes * a.regs, a.dist.align, mask_stride(plan.dtype, plan.trait), halves, generic
+        )
 
     @staticmethod
     def _two_registers(

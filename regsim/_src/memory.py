@@ -229,6 +229,9 @@ class TensorExpr:
         return f"{self.api}({self.src0!r}, {self.src1!r})"
 
 
+_new = object.__new__
+
+
 class UbPtr(Generic[T]):
     """A `__ubuf__ T*`: a UB byte address typed by `dtype`, bounded by the tensor it came from.
 
@@ -244,9 +247,15 @@ class UbPtr(Generic[T]):
 
     def __add__(self, n: int) -> UbPtr[T]:
         """`p + n`: `n` elements further on (a new pointer)."""
-        if type(n) is not int and hasattr(n, "_offset_pointer"):  # a batched loop's index expression
+        if type(n) is int:  # the hot path: the new pointer's fields set directly (cheaper than UbPtr(...))
+            p: UbPtr[T] = _new(UbPtr)
+            p.ub, p.lo, p.hi, p._sig = self.ub, self.lo, self.hi, self._sig
+            dtype = p.dtype = self.dtype
+            p.addr = self.addr + n * dtype.itemsize
+            return p
+        if hasattr(n, "_offset_pointer"):  # a batched loop's index expression
             return n._offset_pointer(self)  # type: ignore[no-any-return]
-        step = n if type(n) is int else as_int("UbPtr +", "n", n)  # (an exact int is the hot path)
+        step = as_int("UbPtr +", "n", n)
         return UbPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
 
     __radd__ = __add__
@@ -277,7 +286,9 @@ class UbPtr(Generic[T]):
     def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
         """`(__ubuf__ U*)p`: the same address, read as another type."""
         check_dtype("UbPtr.reinterpret", "dtype", dtype)
-        return UbPtr(self.ub, dtype, self.addr, self.lo, self.hi)
+        p: UbPtr[U] = _new(UbPtr)
+        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, dtype, self.addr, self.lo, self.hi, dtype._ptr_sig
+        return p
 
     def advance_bytes(self, nbytes: int) -> None:
         """The post-update of a load/store: move this pointer in place."""

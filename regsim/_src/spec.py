@@ -10,6 +10,10 @@ types), the public docstrings, `docs/ops.md` and the tests' parametrisation.
 A call runs as: dispatch (which overload, from the Python types of the arguments, as C++ overload
 resolution does) → bind (one value per operand) → plan (static checks, cached per dtypes and
 enum values) → the executor of the op's shape (data checks and the work, through the backend).
+In order (no trace, no batched loop), a call of a signature seen before is one dictionary look-up
+in its face and one closure, made with the plan: the executor's `specialise`d one for the common
+shapes (which hands every uncommon call to the generic path before changing anything), else
+bind and run.
 """
 
 from __future__ import annotations
@@ -179,9 +183,14 @@ class Plan:
     tail: tuple[Any, ...] = ()
 
 
+#: a call of one cached signature on the in-order backend: `call(ctx, args, kwargs)`
+Call = Callable[[VfContext, tuple[Any, ...], dict[str, Any]], Any]
+
+
 class ExecutorLike(Protocol):
     def prepare(self, spec: OpSpec, plan: Plan) -> Any: ...
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any: ...
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None: ...
 
 
 @attrs.frozen(eq=False, slots=False)
@@ -357,6 +366,33 @@ class OpSpec:
 #: an argument's part of a call's cache key: `getattr(v, "_sig", type(v))`, mapped in C
 _SIGS = itertools.repeat("_sig")
 
+#: the same key for calls of up to 8 arguments that all have a `_sig` (AttributeError otherwise):
+#: a tuple display is three times cheaper than the `map` above
+_KEYS: tuple[Callable[[tuple[Any, ...]], tuple[Any, ...]], ...] = (
+    lambda a: (),
+    lambda a: (a[0]._sig,),
+    lambda a: (a[0]._sig, a[1]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig, a[6]._sig),
+    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig, a[6]._sig, a[7]._sig),
+)
+
+
+def _bind(plan: Plan, direct: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """One value per operand: the positional arguments, then the keyword operands' defaults with
+    the given keywords written over them (a call of the plan's signature binds so)."""
+    if not direct:
+        return plan.spec.bind(args, kwargs)
+    values = [*args, *plan.tail]
+    if kwargs:
+        slots = plan.spec.slots
+        for name, value in kwargs.items():
+            values[slots[name]] = value
+    return values
+
 
 def _type_of(o: Operand, v: Any) -> tuple[Any, Any]:
     """(dtype, trait) of a register, (dtype, None) of a pointer or dtype parameter."""
@@ -424,17 +460,23 @@ class Overloads:
     A call's static signature (each argument's `_sig`: a register's dtype and register count, a
     pointer's dtype, an enum member, a dtype class, else its Python type; and the keywords with
     their values) picks a cached plan: overload resolution, binding shape and static checks are
-    done once per signature, so a call costs a dictionary look-up before its executor runs.
+    done once per signature, together with the call's closure on the in-order backend (the
+    executor's `specialise`d one, else binding and `run`), so an in-order call costs a
+    dictionary look-up and that closure (the face does the look-up itself, see `face`).
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.specs: list[OpSpec] = []
-        self._plans: dict[Any, tuple[Plan, bool]] = {}
+        #: signature → (plan, whether the call binds directly, its in-order call)
+        self._plans: dict[Any, tuple[Plan, bool, Call]] = {}
+        #: signature → its in-order call (what the face looks up)
+        self._calls: dict[Any, Call] = {}
 
     def add(self, spec: OpSpec) -> None:
         self.specs.append(spec)
         self._plans.clear()
+        self._calls.clear()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ctx = _VF.get()
@@ -451,24 +493,24 @@ class Overloads:
             hit = self._plan(args, kwargs)
             if key is not None:
                 self._plans[key] = hit
-        plan, direct = hit
-        if direct:
-            values = [*args, *plan.tail]
-            if kwargs:
-                slots = plan.spec.slots
-                for name, value in kwargs.items():
-                    values[slots[name]] = value
-        else:
-            values = plan.spec.bind(args, kwargs)
-        if ctx.trace is not None:
-            return ctx.trace.record(ctx, plan, values)
-        return plan.run(ctx, plan, values)  # type: ignore[misc]
+                self._calls[key] = hit[2]
+        plan, direct, call = hit
+        if ctx.trace is None:
+            return call(ctx, args, kwargs)
+        return ctx.trace.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
-    def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool]:
+    def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
         """Resolve, bind and check a call of a new signature (raising for a bad one)."""
         spec = self.resolve(args, kwargs)
         plan = spec.validate(spec.bind(args, kwargs))
-        return plan, len(args) == len(spec.positional)
+        direct = len(args) == len(spec.positional)
+        run = spec.executor.run
+
+        def generic(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            return run(ctx, plan, _bind(plan, direct, args, kwargs))
+
+        special = spec.executor.specialise(spec, plan, generic) if direct else None
+        return plan, direct, special or generic
 
     def resolve(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> OpSpec:
         """The overload whose operand kinds match the arguments (C++ overload resolution).
@@ -583,8 +625,26 @@ def face(name: str) -> Callable[[F], F]:
 
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
+        calls = entry._calls
+        keys = _KEYS
+        current = _VF.get
 
         def call(*args: Any, **kwargs: Any) -> Any:
+            # the hot path, inlined: a running VF, no trace, a signature seen before
+            ctx = current()
+            if ctx is not None and ctx.trace is None:
+                try:
+                    key: Any = keys[len(args)](args)
+                except (IndexError, AttributeError):  # many arguments, or one without a `_sig` (an int)
+                    key = tuple(map(getattr, args, _SIGS, map(type, args)))
+                if kwargs:
+                    key = (key, *kwargs.items())
+                try:
+                    run = calls.get(key)
+                except TypeError:  # an unhashable keyword value: the entry names it
+                    run = None
+                if run is not None:
+                    return run(ctx, args, kwargs)
             return entry(args, kwargs)
 
         functools.update_wrapper(call, f)

@@ -104,12 +104,12 @@ def int_saturating(f: Callable[[Any, Any], Any]) -> Callable[..., Any]:
 
     @functools.wraps(f)
     def lane(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
-        if a.dtype in _SATURABLE and int_saturates(ctrl):
+        if int_saturates(ctrl) and a.dtype in _SATURABLE:  # (the CTRL bits first: the cheaper tests)
             info = np.iinfo(a.dtype)
             return np.clip(
                 f(a.astype(np.int64), np.int64(b) if np.ndim(b) == 0 else b.astype(np.int64)), info.min, info.max
             ).astype(a.dtype)
-        return saturate_half(f(a, b), ctrl)
+        return saturate_half(f(a, b), ctrl) if half_saturates(ctrl) else f(a, b)
 
     return lane
 
@@ -134,14 +134,15 @@ _U32 = np.dtype(np.uint32)
 def add_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
     """{carry, dst} = (u32)a + (u32)b [+ carry_in]: a 33-bit sum, its carry read from the wrap
     (the 32-bit sum is below an addend exactly when bit 32 was set)."""
-    ua = a.view(_U32)
-    total = ua + b.view(_U32)
+    same = a.dtype is _U32  # (uint32 lanes need no views: the common case, kept cheap)
+    ua = a if same else a.view(_U32)
+    total = ua + (b if b.dtype is _U32 else b.view(_U32))
     carry = total < ua
     if carry_in is not None:
         with_in = total + carry_in
         carry |= with_in < total
         total = with_in
-    return total.view(a.dtype), carry
+    return total if same else total.view(a.dtype), carry
 
 
 def sub_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
