@@ -2,7 +2,7 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
-the reductions in `regsim._src.memvec_reduce`).
+the reductions in `regsim._src.memvec_reduce`, Cast in `regsim._src.memvec_cast`).
 """
 
 from regsim._src import reg as Reg
@@ -34,6 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_cast import Cast
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -69,6 +70,7 @@ __all__ = [
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Cast",
     "Div",
     "DivAlgo",
     "DivConfig",

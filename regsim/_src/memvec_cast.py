@@ -1,0 +1,409 @@
+"""The memory-level (`LocalTensor`) `Cast`, lowered onto the Reg layer as the 950 library builds it
+(kernel_operator_vec_vconv_impl.h for dav_3510: `CastImpl` / `CastImplCommon` pick the rounding mode per pair,
+`CastIntrinsicsImplVF` runs the first-n interface, `CastIntrinsicsImplVF1` / `VF2` / `CounterVF` the
+mask/repeat interfaces).
+
+One register of the wider type per repeat: the narrower operand fills half (a quarter for 1 <-> 4 bytes) of
+its register. The first-n VF loads with `DIST_UNPACK_*` and stores with `DIST_PACK_*`; the mask/repeat VFs
+copy DataBlocks and widen / narrow in registers (`UnPack` / `Pack`), their predicates made from one another
+with `MaskPack`. Every conversion is `Reg::Cast` with the trait `{RegLayout::ZERO, SatMode::SAT, ZEROING,
+roundMode}` (float -> float: `Reg::Truncate`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src import reg as Reg
+from regsim._src.binding import host_api
+from regsim._src.context import Ref, simd_callee, simd_vf
+from regsim._src.enums import RoundMode
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.memvec import (
+    APIS,
+    UnaryRepeatParams,
+    _arguments_error,
+    _check_mask,
+    _check_repeat,
+    _host,
+    _run_lowering,
+    _set_vector_mask,
+    counter_mode,
+    vector_mask,
+)
+from regsim._src.registers import VL, MaskReg, RegTensor
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UnsupportedError, message
+
+R = RoundMode
+d = dt
+ZEROING: Final = Reg.MaskMergeMode.ZEROING
+_ROUNDS: Final = (R.CAST_RINT, R.CAST_FLOOR, R.CAST_CEIL, R.CAST_ROUND, R.CAST_TRUNC)
+
+# --- the pairs and the rounding mode each runs with (CastImpl's / CastImplCommon's constexpr lists, as (src, dst)) --
+_ROUND_ALL: Final = {
+    (d.float32, d.half), (d.float32, d.int64), (d.float32, d.int32), (d.float32, d.int16), (d.float32, d.bfloat16),
+    (d.half, d.int32), (d.half, d.int16), (d.half, d.int8), (d.half, d.uint8), (d.half, d.int4x2), (d.half, d.bfloat16),
+    (d.int16, d.half), (d.int32, d.float32), (d.int64, d.float32), (d.bfloat16, d.int32), (d.bfloat16, d.half),
+    (d.bfloat16, d.fp4x2_e1m2), (d.bfloat16, d.fp4x2_e2m1), (d.int32, d.half), (d.float32, d.float32),
+}  # fmt: skip
+_ROUND_ALL_COUNT: Final = {(d.complex64, d.complex64), (d.complex64, d.complex32)}
+_NONE: Final = {
+    (d.int32, d.half), (d.half, d.float32), (d.bfloat16, d.float32), (d.int4x2, d.half), (d.uint8, d.half),
+    (d.uint8, d.uint16), (d.uint8, d.uint32), (d.int8, d.half), (d.int8, d.int16), (d.int8, d.int32),
+    (d.uint16, d.uint8), (d.uint16, d.uint32), (d.int16, d.float32), (d.int16, d.uint8), (d.int16, d.uint32),
+    (d.int16, d.int32), (d.uint32, d.uint8), (d.uint32, d.uint16), (d.uint32, d.int16), (d.int32, d.int64),
+    (d.int32, d.int16), (d.int32, d.uint8), (d.int32, d.uint16), (d.int64, d.int32), (d.hifloat8, d.half),
+    (d.hifloat8, d.float32), (d.fp8_e4m3fn, d.float32), (d.fp8_e5m2, d.float32), (d.fp4x2_e1m2, d.bfloat16),
+    (d.fp4x2_e2m1, d.bfloat16), (d.int16, d.int4x2), (d.int4x2, d.int16), (d.int4x2, d.bfloat16),
+}  # fmt: skip
+_NONE_COUNT: Final = {(d.complex32, d.complex64)}
+_NONE_IS_RINT: Final = {
+    (d.half, d.int8), (d.half, d.uint8), (d.half, d.int4x2), (d.float32, d.half), (d.int16, d.half), (d.int32, d.float32),
+}  # fmt: skip
+_NONE_IS_RINT_COUNT: Final = {(d.complex64, d.complex32)}
+_ODD: Final = {(d.float32, d.half), (d.int32, d.half)}
+_ODD_COUNT: Final = {(d.complex64, d.complex32)}
+_RINT_ONLY: Final = {(d.float32, d.fp8_e5m2), (d.float32, d.fp8_e4m3fn)}
+_ROUND_ONLY: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8)}
+_HYBRID: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8), (d.int32, d.half)}
+
+#: pairs the library lowers that regsim does not lower, and why (decisions §91)
+_NOT_LOWERED: Final[dict[tuple[type[dt.DType], type[dt.DType]], str]] = {
+    **{
+        p: "int32 -> half multiplies by the SetDeqScale scale (the library's g_deqValue), which regsim does not model"
+        for p in [(d.int32, d.half)]
+    },
+    **{
+        p: "the 4-bit types' nibble (un)packing (DIST_UNPACK4_B8 / DIST_PACK4_B32 loads and stores, MaskUnPack and "
+        "MaskInterleave predicates) is not lowered yet"
+        for p in [
+            (d.int4x2, d.half), (d.int4x2, d.bfloat16), (d.int4x2, d.int16), (d.half, d.int4x2), (d.int16, d.int4x2),
+            (d.bfloat16, d.fp4x2_e1m2), (d.bfloat16, d.fp4x2_e2m1), (d.fp4x2_e1m2, d.bfloat16), (d.fp4x2_e2m1, d.bfloat16),
+        ]
+    },
+    **{
+        p: "the 64-bit pairs' two-register (first-n) and Interleave / DeInterleave (mask/repeat) lowerings are not "
+        "lowered yet"
+        for p in [(d.float32, d.int64), (d.int64, d.float32), (d.int32, d.int64), (d.int64, d.int32)]
+    },
+    **{
+        p: "the complex pairs' two-register lowering (a Cast or Truncate per register half) is not lowered yet"
+        for p in [(d.complex64, d.complex64), (d.complex64, d.complex32), (d.complex32, d.complex64)]
+    },
+}  # fmt: skip
+
+
+def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, first_n: bool) -> RoundMode:
+    """The RoundMode the lowering runs for (src, dst, roundMode): `CastImpl`'s switch (first-n) or
+    `CastImplCommon`'s (mask/repeat: no complex pairs); CAST_NONE runs as CAST_RINT for the rounding pairs."""
+    if not isinstance(mode, RoundMode):
+        raise ParameterError(message(api, "round_mode", repr(mode), "a RoundMode"))
+    p = (src, dst)
+    round_all = _ROUND_ALL | (_ROUND_ALL_COUNT if first_n else set())
+    accepted: dict[RoundMode, RoundMode] = {}
+    if p in round_all:
+        accepted.update({m: m for m in _ROUNDS})
+    if p in _RINT_ONLY:
+        accepted[R.CAST_RINT] = R.CAST_RINT
+    if p in _ROUND_ONLY:
+        accepted[R.CAST_ROUND] = R.CAST_ROUND
+    if p in _ODD | (_ODD_COUNT if first_n else set()):
+        accepted[R.CAST_ODD] = R.CAST_ODD
+    if p in _HYBRID:
+        accepted[R.CAST_HYBRID] = R.CAST_HYBRID
+    if p in _NONE | (_NONE_COUNT if first_n else set()):
+        accepted[R.CAST_NONE] = R.CAST_NONE
+    elif p in _NONE_IS_RINT | (_NONE_IS_RINT_COUNT if first_n else set()):
+        accepted[R.CAST_NONE] = R.CAST_RINT
+    if not accepted:
+        interface = "the first-n interface" if first_n else "the mask/repeat interfaces"
+        raise DTypeError(
+            message(
+                api,
+                "dst, src",
+                f"LocalTensor[{dst.name}], LocalTensor[{src.name}]",
+                f"a pair the Cast page lists for {interface}",
+            )
+        )
+    if mode not in accepted:
+        names = "/".join(m.name for m in RoundMode if m in accepted)
+        raise ParameterError(message(api, "round_mode", mode.name, f"{names} for {src.name} -> {dst.name}"))
+    if p in _NOT_LOWERED:
+        raise UnsupportedError(message(api, "dst, src", f"{src.name} -> {dst.name}", f"a lowered pair: {_NOT_LOWERED[p]}"))
+    return accepted[mode]
+
+
+def _wide(src: type[dt.DType], dst: type[dt.DType]) -> type[dt.DType]:
+    """The type whose register one repeat fills (the page: the mask follows the larger sizeof)."""
+    return dst if dst.itemsize > src.itemsize else src
+
+
+def _trait(mode: RoundMode) -> Reg.CastTrait:
+    return Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, ZEROING, mode)
+
+
+@simd_callee
+def convert(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, mode: RoundMode) -> None:
+    """float -> float is `Truncate<float, roundMode>`; every other pair `Cast<DST, SRC, castTrait>`."""
+    if src_reg.dtype is dst_reg.dtype:
+        Reg.Truncate(dst_reg, src_reg, mask, round_mode=mode)
+    else:
+        Reg.Cast(dst_reg, src_reg, mask, trait=_trait(mode))
+
+
+_UNPACK_LOAD: Final = {
+    (1, 2): Reg.LoadDist.DIST_UNPACK_B8,
+    (2, 4): Reg.LoadDist.DIST_UNPACK_B16,
+    (1, 4): Reg.LoadDist.DIST_UNPACK4_B8,
+}
+_PACK_STORE: Final = {
+    (2, 1): Reg.StoreDist.DIST_PACK_B16,
+    (4, 2): Reg.StoreDist.DIST_PACK_B32,
+    (4, 1): Reg.StoreDist.DIST_PACK4_B32,
+}
+
+
+@simd_vf
+def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode) -> None:
+    """`CastIntrinsicsImplVF`: the first-n interface. Per repeat `UpdateMask` of the wider type, `GenLoadL2`
+    (a `DIST_UNPACK_B8` / `_B16` / `UNPACK4_B8` load when widening), the conversion, `GenStoreL2` (a
+    `DIST_PACK_B16` / `_B32` / `PACK4_B32` store when narrowing)."""
+    S, D = src.dtype, dst.dtype
+    one_rep = VL // max(S.itemsize, D.itemsize)  # oneRepSize
+    sreg = Ref(count)
+    src_vreg = Reg.RegTensor(S)
+    dst_vreg = Reg.RegTensor(D)
+    load = _UNPACK_LOAD.get((S.itemsize, D.itemsize))
+    store = _PACK_STORE.get((S.itemsize, D.itemsize))
+    for i in range(-(-count // one_rep)):
+        preg = Reg.UpdateMask(_wide(S, D), sreg)
+        if load is None:
+            Reg.LoadAlign(src_vreg, src + i * one_rep)
+        else:
+            Reg.LoadAlign(src_vreg, src + i * one_rep, dist=load)
+        convert(dst_vreg, src_vreg, preg, mode)
+        if store is None:
+            Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg)
+        else:
+            Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg, dist=store)
+
+
+def _unsigned(n: int) -> Any:
+    return {1: dt.uint8, 2: dt.uint16, 4: dt.uint32}[n]
+
+
+@simd_callee
+def gen_load_l0(
+    src_vreg: RegTensor[Any], src: UbPtr[Any], preg: MaskReg, p: UnaryRepeatParams, index: int, dst_size: int
+) -> None:
+    """`GenLoadL0`: one repeat's DataBlocks of src, then `UnPack` (signed for int8 / int16) up to the
+    destination's width."""
+    S = src.dtype
+    e = ONE_BLOCK_SIZE // S.itemsize
+    Reg.LoadAlign(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, preg, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
+    size = S.itemsize
+    while size < dst_size:
+        narrow = (dt.int8 if size == 1 else dt.int16) if S in (dt.int8, dt.int16) else _unsigned(size)
+        wide = (dt.int16 if size == 1 else dt.int32) if S in (dt.int8, dt.int16) else _unsigned(2 * size)
+        Reg.UnPack(src_vreg.reinterpret(wide), src_vreg.reinterpret(narrow))
+        size *= 2
+
+
+@simd_callee
+def gen_store_l0(
+    dst: UbPtr[Any], dst_vreg: RegTensor[Any], preg: MaskReg, p: UnaryRepeatParams, index: int, src_size: int
+) -> None:
+    """`GenStoreL0`: `Pack` down from the source's width, then one repeat's DataBlocks of dst."""
+    D = dst.dtype
+    size = src_size
+    while size > D.itemsize:
+        Reg.Pack(dst_vreg.reinterpret(_unsigned(size // 2)), dst_vreg.reinterpret(_unsigned(size)))
+        size //= 2
+    e = ONE_BLOCK_SIZE // D.itemsize
+    Reg.StoreAlign(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, preg, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
+
+
+@simd_callee
+def cast_masks(S: Any, D: Any, base: MaskReg) -> tuple[MaskReg, MaskReg, MaskReg]:
+    """(ldPreg, exPreg, stPreg) from the wider type's predicate: the narrower side's by `MaskPack` (twice
+    for 1 <-> 4 bytes); the conversion runs under the wider side's."""
+    if S.itemsize == D.itemsize:
+        return base, base, base
+    packed = Reg.MaskReg()
+    Reg.MaskPack(packed, base)
+    if max(S.itemsize, D.itemsize) == 4 * min(S.itemsize, D.itemsize):
+        Reg.MaskPack(packed, packed)
+    return (base, base, packed) if S.itemsize > D.itemsize else (packed, base, base)
+
+
+@simd_vf
+def cast_repeat_vf(
+    dst: UbPtr[Any], src: UbPtr[Any], mask_count: int, repeat_time: int, p: UnaryRepeatParams, mode: RoundMode, spr_mask: bool
+) -> None:
+    """`CastIntrinsicsImplVF1` (continuous mask: `UpdateMask` of the wider type; `isSetMask = false`:
+    `MoveMask`) and `CastIntrinsicsImplVF2` (bit mask: `MoveMask` after `SetVectorMask`): normal mode, one
+    predicate for every repeat."""
+    S, D = src.dtype, dst.dtype
+    W: Any = _wide(S, D)
+    base = Reg.MoveMask(W) if spr_mask else Reg.UpdateMask(W, Ref(mask_count))
+    ld, ex, st = cast_masks(S, D, base)
+    src_vreg = Reg.RegTensor(S)
+    dst_vreg = Reg.RegTensor(D)
+    for i in range(repeat_time):
+        gen_load_l0(src_vreg, src, ld, p, i, D.itemsize)
+        convert(dst_vreg, src_vreg, ex, mode)
+        gen_store_l0(dst, dst_vreg, st, p, i, S.itemsize)
+
+
+@simd_vf
+def cast_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeatParams, mode: RoundMode) -> None:
+    """`CastIntrinsicsImplCounterVF`: counter mode, ceil(count / elements per repeat) repeats, the predicates
+    made from `UpdateMask` of the wider type over the count each repeat."""
+    S, D = src.dtype, dst.dtype
+    W = _wide(S, D)
+    sreg = Ref(count)
+    src_vreg = Reg.RegTensor(S)
+    dst_vreg = Reg.RegTensor(D)
+    for i in range(-(-count // (VL // W.itemsize))):
+        ld, ex, st = cast_masks(S, D, Reg.UpdateMask(W, sreg))
+        gen_load_l0(src_vreg, src, ld, p, i, D.itemsize)
+        convert(dst_vreg, src_vreg, ex, mode)
+        gen_store_l0(dst, dst_vreg, st, p, i, S.itemsize)
+
+
+def _check_pair_tensors(api: str, dst: object, src: object) -> tuple[type[dt.DType], type[dt.DType]]:
+    for name, t in (("dst", dst), ("src", src)):
+        if not isinstance(t, LocalTensor):
+            raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
+    assert isinstance(dst, LocalTensor) and isinstance(src, LocalTensor)
+    if src.ub is not dst.ub:
+        raise ParameterError(message(api, "src", repr(src), "a LocalTensor in the same UnifiedBuffer as dst"))
+    for name, t in (("dst", dst), ("src", src)):
+        if t.addr % ONE_BLOCK_SIZE:
+            raise AlignmentError(message(api, name, f"UB byte {t.addr}", "a start address aligned to 32 bytes"))
+    return src.dtype, dst.dtype
+
+
+def _extent(name: str, t: LocalTensor[Any], last: int, what: str, value: object) -> None:
+    if last >= t.size:
+        raise ParameterError(
+            message("Cast", what, value, f"a value whose last element ({last}) lies in {name} ({t.size} elements)")
+        )
+
+
+def _repeat_extent(
+    t: LocalTensor[Any], name: str, sel: list[int], repeats: int, blk: int, rep: int, what: str, value: object
+) -> None:
+    """The highest element of `t` a mask/repeat call touches must lie in `t` (sel: the selected lanes of a repeat)."""
+    if not sel or not repeats:
+        return
+    e = ONE_BLOCK_SIZE // t.dtype.itemsize
+    k = max(sel)
+    _extent(name, t, (repeats - 1) * rep * e + (k // e) * blk * e + k % e, what, value)
+
+
+@host_api("Cast")
+def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *args: Any, is_set_mask: bool = True) -> None:
+    """`AscendC::Cast(dst, src, roundMode, count)` and `Cast<T, U, isSetMask>(dst, src, roundMode, mask,
+    repeatTime, repeatParams)` (mask continuous or `mask[2]` bit mode): dst = src converted with `roundMode`.
+    A repeat covers 256 bytes of the wider type; the mask selects its elements."""
+    api = "Cast"
+    _host(api)
+    S, D = _check_pair_tensors(api, dst, src)
+    if len(args) == 1:  # tensor 前n个数据计算
+        if not is_set_mask:
+            raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "True (the first-n interface has no isSetMask)"))
+        mode = round_for(api, S, D, round_mode, True)
+        count = args[0]
+        if type(count) is not int and not isinstance(count, np.integer):
+            raise ParameterError(message(api, "count", repr(count), "an int"))
+        n = int(count)
+        limit = min(dst.size, src.size)
+        if not 0 <= n <= limit:
+            raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
+        _run_lowering(api, (dst, src), cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+        return
+    if len(args) != 3:
+        forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
+        raise _arguments_error(api, len(args) + 3, forms)
+    mode = round_for(api, S, D, round_mode, False)
+    mask, repeat_time, params = args
+    W = _wide(S, D)
+    lanes = VL // W.itemsize
+    bit_mode, mask_count, bits = _check_mask(api, W, mask, is_set_mask)
+    repeats = _check_repeat(api, repeat_time)
+    if not isinstance(params, UnaryRepeatParams):
+        raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
+    counting = counter_mode()
+    if counting and not is_set_mask:
+        mask_count = vector_mask(api)[1] & 0xFFFFFFFF  # the count from SPR.MASK's low word
+    if counting:
+        reps = -(-mask_count // lanes)
+        sel = list(range(min(mask_count, lanes)))
+    else:
+        high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
+        word = high << 64 | low
+        sel = [k for k in range(lanes) if word >> k & 1]
+        reps = repeats
+    what = "mask" if counting else "repeat_time"
+    value = mask_count if counting else repeats
+    _repeat_extent(src, "src", sel, reps, params.srcBlkStride, params.srcRepStride, what, value)
+    _repeat_extent(dst, "dst", sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
+    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+    if counting:
+        _run_lowering(api, (dst, src), cast_counter_vf, *ptrs, mask_count, params, mode)
+        return
+    if bits is not None:  # SetVectorMask<wider type>(mask[1], mask[0])
+        _set_vector_mask(api, *bits)
+    _run_lowering(api, (dst, src), cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
+
+
+def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+    """`regsim lower "Cast(float32, dst=half, round_mode=CAST_RINT, count=300)"`: the call on fresh tensors of
+    random data (src of `dtype`; `mask=`, `repeat_time=` and optional `repeat_params=(...)` for the
+    mask/repeat interfaces)."""
+    from regsim._src.memory import UnifiedBuffer
+    from regsim._src.memvec import lower
+
+    dst_name = kw.pop("dst", None)
+    D = getattr(dt, str(dst_name), None)
+    if not (isinstance(D, type) and issubclass(D, dt.DType)):
+        raise ParameterError(message("lower", "dst", repr(dst_name), "dst=<a regsim dtype name>, e.g. dst=half"))
+    mode_name = kw.pop("round_mode", "CAST_NONE")
+    mode = getattr(RoundMode, str(mode_name), None)
+    if mode is None:
+        raise ParameterError(message("lower", "round_mode", repr(mode_name), "a RoundMode name such as CAST_RINT"))
+    lanes = VL // max(dtype.itemsize, D.itemsize)
+    if set(kw) == {"count"}:
+        rest: tuple[Any, ...] = (kw["count"],)
+        n = int(kw["count"])
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
+        params = UnaryRepeatParams(*kw.get("repeat_params", ()))
+        mask = kw["mask"]
+        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], params)
+        per_block = ONE_BLOCK_SIZE // min(dtype.itemsize, D.itemsize)
+        n = (
+            max(params.dstRepStride, params.srcRepStride) * max(int(kw["repeat_time"]), 1)
+            + 8 * max(params.dstBlkStride, params.srcBlkStride, 1)
+        ) * per_block
+    else:
+        raise ParameterError(
+            message(
+                "lower", "arguments", sorted(kw), "dst=T, [round_mode=M,] count=N, or mask=M, repeat_time=R [, repeat_params]"
+            )
+        )
+    n = -(-max(n, 1) // lanes) * lanes
+    ub = UnifiedBuffer(n * (dtype.itemsize + D.itemsize) + 2 * VL)
+    dst_t, src_t = ub.alloc(D, n), ub.alloc(dtype, n)
+    rng = np.random.default_rng(0)
+    for t in (dst_t, src_t):
+        ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
+    return lower(Cast, dst_t, src_t, mode, *rest)
+
+
+Cast.lower_fresh = lower_fresh  # type: ignore[attr-defined]
+Cast.name = "Cast"  # type: ignore[attr-defined]
+APIS["Cast"] = Cast
