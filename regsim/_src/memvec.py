@@ -627,7 +627,9 @@ def lower_spec(text: str) -> Lowering:
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
-    kw = {str(k.arg): ast.literal_eval(k.value) for k in node.keywords}
+    kw = {  # (a bare name, `dst=half` or `round_mode=CAST_RINT`, is its text)
+        str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords
+    }
     if hasattr(api, "lower_fresh"):  # an API with its own arguments (regsim._src.memvec_reduce)
         return Lowering(text.strip(), api.lower_fresh(dtype, kw).records)
     from regsim._src.memory import UnifiedBuffer

@@ -1,0 +1,352 @@
+"""The memory-level Cast (regsim._src.memvec_cast): every lowered pair x round mode x interface against the
+independent oracle of regsim.testing.memvec_reference (numpy rounding by neighbour search, the addressing
+model of the mask/repeat interfaces), every 16-bit source exhaustively (all 65,536 codes) and every 8-bit one,
+Hypothesis over masks, repeats, strides and mask modes, constraint violations that raise and write nothing,
+the in-order and default loop runs agreeing bit for bit, and the lowering explorer."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_memvec import bits, counter_mode, run_both
+
+import regsim as rs
+from regsim import errors
+from regsim.testing import memvec_reference as MO
+
+A = rs.AscendC
+RM = A.RoundMode
+R5 = [RM.CAST_RINT, RM.CAST_FLOOR, RM.CAST_CEIL, RM.CAST_ROUND, RM.CAST_TRUNC]
+NONE = [RM.CAST_NONE]
+
+#: the Ascend 950 table of the Cast page ("支持的roundMode"), the pairs regsim lowers, in the page's order;
+#: float -> half also takes CAST_NONE, and the rounding pairs CAST_NONE as CAST_RINT (the 950 library's switch)
+PAIRS: list[tuple[Any, Any, list[Any]]] = [
+    (rs.int8, rs.int16, NONE),
+    (rs.int8, rs.half, NONE),
+    (rs.int8, rs.int32, NONE),
+    (rs.uint8, rs.uint16, NONE),
+    (rs.uint8, rs.half, NONE),
+    (rs.uint8, rs.uint32, NONE),
+    (rs.hifloat8, rs.half, NONE),
+    (rs.hifloat8, rs.float32, NONE),
+    (rs.fp8_e5m2, rs.float32, NONE),
+    (rs.fp8_e4m3fn, rs.float32, NONE),
+    (rs.int16, rs.uint8, NONE),
+    (rs.int16, rs.half, [*R5, RM.CAST_NONE]),
+    (rs.int16, rs.int32, NONE),
+    (rs.int16, rs.uint32, NONE),
+    (rs.int16, rs.float32, NONE),
+    (rs.uint16, rs.uint8, NONE),
+    (rs.uint16, rs.uint32, NONE),
+    (rs.half, rs.int8, [*R5, RM.CAST_NONE]),
+    (rs.half, rs.uint8, [*R5, RM.CAST_NONE]),
+    (rs.half, rs.hifloat8, [RM.CAST_ROUND, RM.CAST_HYBRID]),
+    (rs.half, rs.int16, R5),
+    (rs.half, rs.bfloat16, R5),
+    (rs.half, rs.int32, R5),
+    (rs.half, rs.float32, NONE),
+    (rs.bfloat16, rs.half, R5),
+    (rs.bfloat16, rs.int32, R5),
+    (rs.bfloat16, rs.float32, NONE),
+    (rs.int32, rs.uint8, NONE),
+    (rs.int32, rs.int16, NONE),
+    (rs.int32, rs.uint16, NONE),
+    (rs.int32, rs.float32, [*R5, RM.CAST_NONE]),
+    (rs.uint32, rs.uint8, NONE),
+    (rs.uint32, rs.int16, NONE),
+    (rs.uint32, rs.uint16, NONE),
+    (rs.float32, rs.hifloat8, [RM.CAST_ROUND, RM.CAST_HYBRID]),
+    (rs.float32, rs.fp8_e5m2, [RM.CAST_RINT]),
+    (rs.float32, rs.fp8_e4m3fn, [RM.CAST_RINT]),
+    (rs.float32, rs.int16, R5),
+    (rs.float32, rs.half, [*R5, RM.CAST_ODD, RM.CAST_NONE]),
+    (rs.float32, rs.bfloat16, R5),
+    (rs.float32, rs.int32, R5),
+    (rs.float32, rs.float32, R5),
+]
+CASES = [(s, d, m) for s, d, modes in PAIRS for m in modes]
+#: documented pairs regsim does not lower: (src, dst, a round mode the page lists)
+NOT_LOWERED = [
+    (rs.int32, rs.half, RM.CAST_NONE),
+    (rs.int4x2, rs.half, RM.CAST_NONE),
+    (rs.half, rs.int4x2, RM.CAST_RINT),
+    (rs.int16, rs.int4x2, RM.CAST_NONE),
+    (rs.bfloat16, rs.fp4x2_e2m1, RM.CAST_RINT),
+    (rs.fp4x2_e1m2, rs.bfloat16, RM.CAST_NONE),
+    (rs.float32, rs.int64, RM.CAST_RINT),
+    (rs.int64, rs.float32, RM.CAST_RINT),
+    (rs.int32, rs.int64, RM.CAST_NONE),
+    (rs.int64, rs.int32, RM.CAST_NONE),
+    (rs.complex64, rs.complex32, RM.CAST_RINT),
+]
+
+
+def case_id(s: Any, d: Any, m: Any) -> str:
+    return f"{s.name}-{d.name}-{m.name}"
+
+
+def source_values(dtype: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Random source elements: any bits (floats: with zeros, infinities, NaN, halves and values near the
+    integer types' ranges mixed in)."""
+    npd = np.dtype(dtype.np_dtype)
+    raw = rng.integers(0, 256, n * npd.itemsize, dtype=np.uint8).view(npd).copy()
+    if npd.kind == "f" or dtype is rs.bfloat16:
+        special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 0.5, -0.5, 1.5, 2.5, -2.5, 127.5, -128.5, 255.5, 32767.5,
+                            -32768.5, 65504.0, 70000.0, 2.0**31, -(2.0**31) - 1e3, 3e38], np.float64)  # fmt: skip
+        small = rng.uniform(-300, 300, n) * rng.choice([1, 1e-2, 1e2, 1e4], n)
+        pick = rng.random(n)
+        with np.errstate(over="ignore"):
+            raw = np.where(pick < 0.4, small.astype(npd), raw)
+            raw = np.where(pick > 0.95, special[rng.integers(0, special.size, n)].astype(npd), raw)
+    return raw.astype(npd)
+
+
+def make(src_t: Any, dst_t: Any, n_src: int, n_dst: int, seed: int) -> tuple[rs.UnifiedBuffer, Any, Any]:
+    rng = np.random.default_rng(seed)
+    ub = rs.UnifiedBuffer(-(-(n_src * src_t.itemsize + n_dst * dst_t.itemsize) // 256) * 256 + 1024)
+    dst, src = ub.alloc(dst_t, n_dst), ub.alloc(src_t, n_src)
+    ub.storage.write(dst.addr, rng.integers(0, 256, dst.nbytes, dtype=np.uint8))  # a dirty destination
+    src.set(source_values(src_t, n_src, rng))
+    return ub, dst, src
+
+
+def convert(src: np.ndarray, s: Any, d: Any, mode: Any) -> np.ndarray:
+    return MO.cast_elements(src, s.name, d.name, d.np_dtype, mode.value)
+
+
+def assert_same(got: np.ndarray, want: np.ndarray, src: np.ndarray, what: str) -> None:
+    g, w = bits(got).reshape(got.size, -1), bits(want).reshape(want.size, -1)
+    bad = np.nonzero((g != w).any(axis=1))[0]
+    if bad.size:
+        i = int(bad[0])
+        src_hex = bits(src[i : i + 1]).tobytes()[::-1].hex() if i < src.size else "-"
+        raise AssertionError(
+            f"{what}: {bad.size} elements differ, first at {i}: src 0x{src_hex}, "
+            f"got 0x{g[i].tobytes()[::-1].hex()} want 0x{w[i].tobytes()[::-1].hex()}"
+        )
+
+
+# --- the first-n interface: every pair x round mode --------------------------------------------------------------
+@pytest.mark.parametrize(("s", "d", "mode"), CASES, ids=[case_id(*c) for c in CASES])
+def test_first_n_every_pair(s: Any, d: Any, mode: Any) -> None:
+    lanes = 256 // max(s.itemsize, d.itemsize)
+    n = 3 * lanes + 40
+    for count in (0, 1, lanes - 1, n - 7):
+        ub, dst, src = make(s, d, n, n, seed=count + 17 * mode.value)
+        before, x = dst.numpy(), src.numpy()
+        run_both(lambda: A.Cast(dst, src, mode, count), ub)  # noqa: B023
+        want = before.copy()
+        want[:count] = convert(x[:count], s, d, mode)
+        assert_same(dst.numpy(), want, x, f"Cast {case_id(s, d, mode)} count={count}")
+
+
+EXHAUSTIVE = [c for c in CASES if c[0].itemsize <= 2]
+
+
+@pytest.mark.parametrize(("s", "d", "mode"), EXHAUSTIVE, ids=[case_id(*c) for c in EXHAUSTIVE])
+def test_every_source_code(s: Any, d: Any, mode: Any) -> None:
+    """All 65,536 codes of a 16-bit source (256 of an 8-bit one) through the first-n interface."""
+    n = 1 << (8 * s.itemsize)
+    _, dst, src = make(s, d, n, n, seed=1)
+    src.set(np.arange(n, dtype=f"u{s.itemsize}").view(np.dtype(s.np_dtype)))
+    A.Cast(dst, src, mode, n)
+    x = src.numpy()
+    assert_same(dst.numpy(), convert(x, s, d, mode), x, f"Cast {case_id(s, d, mode)} every code")
+
+
+# --- the mask/repeat interfaces ------------------------------------------------------------------------------------
+def touched(itemsize: int, repeats: int, blk: int, rep: int) -> int:
+    return MO.touched_elements(itemsize, repeats, blk, rep)
+
+
+def check_repeat(s: Any, d: Any, mode: Any, form: str, mask: Any, repeats: int, strides: tuple[int, ...], seed: int) -> None:
+    lanes = 256 // max(s.itemsize, d.itemsize)
+    dblk, sblk, drep, srep = strides
+    reps = -(-mask // lanes) if form == "counter" else repeats
+    n_dst = max(touched(d.itemsize, max(reps, 1), dblk, drep), 1)
+    n_src = max(touched(s.itemsize, max(reps, 1), sblk, srep), 1)
+    ub, dst, src = make(s, d, n_src, n_dst, seed)
+    params = A.UnaryRepeatParams(*strides)
+    before, x = dst.numpy(), src.numpy()
+    conv = convert(x, s, d, mode)
+    if form == "counter":
+        with counter_mode():
+            run_both(lambda: A.Cast(dst, src, mode, mask, repeats, params), ub)
+        want = MO.cast_repeat(before, conv, s.itemsize, lambda r, k: r * lanes + k < mask, reps, strides)
+    elif form == "placeholder":
+        A.SetVectorMask(d if d.itemsize > s.itemsize else s, mask[1], mask[0])
+        run_both(lambda: A.Cast(dst, src, mode, A.MASK_PLACEHOLDER, repeats, params, is_set_mask=False), ub)
+        sel = MO.mask_elements(max(s.itemsize, d.itemsize), mask)
+        want = MO.cast_repeat(before, conv, s.itemsize, lambda r, k: sel[k], repeats, strides)
+    else:
+        run_both(lambda: A.Cast(dst, src, mode, mask, repeats, params), ub)
+        sel = MO.mask_elements(max(s.itemsize, d.itemsize), mask)
+        want = MO.cast_repeat(before, conv, s.itemsize, lambda r, k: sel[k], repeats, strides)
+    A.ResetMask()
+    assert_same(dst.numpy(), want, x, f"Cast {case_id(s, d, mode)} {form} mask={mask} repeats={repeats} strides={strides}")
+
+
+@pytest.mark.parametrize(("s", "d", "mode"), CASES, ids=[case_id(*c) for c in CASES])
+def test_repeat_every_pair(s: Any, d: Any, mode: Any) -> None:
+    """Contiguous repeats (the page's strides: the narrower operand's repeat stride is half, or a quarter)."""
+    lanes = 256 // max(s.itemsize, d.itemsize)
+    wide = max(s.itemsize, d.itemsize)
+    strides = (1, 1, 8 * d.itemsize // wide, 8 * s.itemsize // wide)
+    check_repeat(s, d, mode, "continuous", lanes, 3, strides, seed=mode.value)
+    check_repeat(s, d, mode, "bit", [0x5555_0000_FFFF_0F0F, 0xF0F0_0000_1234_5678 if lanes > 64 else 0], 2, strides, seed=3)
+    check_repeat(s, d, mode, "counter", 2 * lanes + 5, 0, strides, seed=4)
+
+
+@settings(max_examples=max(10, settings.default.max_examples))
+@given(data=st.data())
+def test_repeat_hypothesis(data: st.DataObject) -> None:
+    """Random pair, mode, mask form (continuous, bit, counter, MASK_PLACEHOLDER), repeats and strides."""
+    s, d, mode = data.draw(st.sampled_from(CASES), "case")
+    lanes = 256 // max(s.itemsize, d.itemsize)
+    form = data.draw(st.sampled_from(["continuous", "bit", "counter", "placeholder"]), "form")
+    repeats = data.draw(st.integers(0, 4), "repeat_time")
+    strides = (
+        data.draw(st.integers(1, 3)),
+        data.draw(st.integers(0, 3)),
+        data.draw(st.integers(0, 12)),
+        data.draw(st.integers(0, 12)),
+    )
+    mask: Any
+    if form == "continuous":
+        mask = data.draw(st.integers(1, lanes), "mask")
+    elif form == "counter":
+        mask = data.draw(st.integers(0, 4 * lanes), "count")
+    else:
+        lo = data.draw(st.integers(1, 2**64 - 1 if lanes > 32 else 2**32 - 1), "mask[0]")
+        mask = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
+    check_repeat(s, d, mode, form, mask, repeats, strides, seed=data.draw(st.integers(0, 99)))
+
+
+# --- constraint violations raise and write nothing -----------------------------------------------------------------
+def _violations() -> list[tuple[str, Any, type[Exception], str]]:
+    """(description, call on (ub, float32 src, half dst), error class, parameter the message names)."""
+    P = A.UnaryRepeatParams
+    return [
+        ("pair not listed", lambda ub, s, h: A.Cast(ub.alloc(rs.int8, 64), s, RM.CAST_RINT, 8), errors.DTypeError, "dst, src"),
+        ("mode not listed", lambda ub, s, h: A.Cast(h, s, RM.CAST_HYBRID, 8), errors.ParameterError, "round_mode"),
+        (
+            "CAST_NONE float->int32",
+            lambda ub, s, h: A.Cast(ub.alloc(rs.int32, 64), s, RM.CAST_NONE, 8),
+            errors.ParameterError,
+            "round_mode",
+        ),
+        ("mode not an enum", lambda ub, s, h: A.Cast(h, s, 1, 8), errors.ParameterError, "round_mode"),
+        ("count > dst", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, h.size + 1), errors.ParameterError, "count"),
+        ("negative count", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, -1), errors.ParameterError, "count"),
+        ("mask 65 for float", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 65, 1, P(1, 1, 4, 8)), errors.ParameterError, "mask"),
+        ("mask 0", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 0, 1, P(1, 1, 4, 8)), errors.ParameterError, "mask"),
+        (
+            "mask[1] for float",
+            lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, [1, 1], 1, P(1, 1, 4, 8)),
+            errors.ParameterError,
+            "mask[1]",
+        ),
+        ("repeat 256", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 64, 256, P(1, 1, 4, 8)), errors.ParameterError, "repeat_time"),
+        (
+            "repeats past src",
+            lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 64, 40, P(1, 1, 4, 8)),
+            errors.ParameterError,
+            "repeat_time",
+        ),
+        (
+            "params type",
+            lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 64, 1, A.BinaryRepeatParams()),
+            errors.ParameterError,
+            "repeat_params",
+        ),
+        (
+            "is_set_mask on first-n",
+            lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 8, is_set_mask=False),
+            errors.ParameterError,
+            "is_set_mask",
+        ),
+        ("argument count", lambda ub, s, h: A.Cast(h, s, RM.CAST_RINT, 8, 1), errors.ParameterError, "arguments"),
+        ("misaligned dst", lambda ub, s, h: A.Cast(h[3], s, RM.CAST_RINT, 8), errors.AlignmentError, "dst"),
+        ("misaligned src", lambda ub, s, h: A.Cast(h, s[1], RM.CAST_RINT, 8), errors.AlignmentError, "src"),
+        ("not a tensor", lambda ub, s, h: A.Cast(h, np.zeros(8), RM.CAST_RINT, 8), errors.ParameterError, "src"),
+        (
+            "other UB",
+            lambda ub, s, h: A.Cast(h, rs.UnifiedBuffer(1024).alloc(rs.float32, 8), RM.CAST_RINT, 8),
+            errors.ParameterError,
+            "src",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(("what", "call", "error", "param"), _violations(), ids=[v[0] for v in _violations()])
+def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Exception], param: str) -> None:
+    ub, h, s = make(rs.float32, rs.half, 1024, 512, seed=5)
+    before = ub.storage.data.copy()
+    with pytest.raises(error) as info:
+        call(ub, s, h)
+    text = str(info.value)
+    assert text.startswith("Cast: ") and param in text and "accepted" in text, text
+    assert np.array_equal(ub.storage.data[: before.size], before), f"{what}: the UB changed"
+
+
+@pytest.mark.parametrize(("s", "d", "mode"), NOT_LOWERED, ids=[case_id(*c) for c in NOT_LOWERED])
+def test_documented_pairs_not_lowered_raise(s: Any, d: Any, mode: Any) -> None:
+    ub = rs.UnifiedBuffer(4096)
+    dst, src = ub.alloc(d, 256 // d.itemsize), ub.alloc(s, 256 // s.itemsize)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.UnsupportedError, match=rf"^Cast: dst, src .*{s.name} -> {d.name}.*accepted"):
+        A.Cast(dst, src, mode, 8)
+    assert np.array_equal(ub.storage.data, before)
+
+
+def test_cast_is_host_side() -> None:
+    _, h, s = make(rs.float32, rs.half, 64, 64, seed=2)
+    with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^Cast"):
+        A.Cast(h, s, RM.CAST_RINT, 8)
+
+
+# --- the lowering explorer and the page's example ------------------------------------------------------------------
+def test_lower_cast() -> None:
+    _, dst, src = make(rs.half, rs.int32, 512, 512, seed=6)
+    low = rs.lower(A.Cast, dst, src, RM.CAST_CEIL, 64, 8, A.UnaryRepeatParams(1, 1, 8, 4))  # the page's example
+    assert low.counts() == {"UpdateMask": 1, "Pack/mask": 1, "LoadAlign/block": 8, "UnPack": 8, "Cast": 8, "StoreAlign/block": 8}
+    _, dst2, src2 = make(rs.float32, rs.half, 300, 300, seed=6)
+    low = rs.lower(A.Cast, dst2, src2, RM.CAST_RINT, 300)
+    assert low.counts() == {"UpdateMask": 5, "LoadAlign": 5, "Cast": 5, "StoreAlign": 5}
+    x = src.numpy()
+    want = MO.cast_repeat(dst.numpy(), convert(x, rs.half, rs.int32, RM.CAST_CEIL), 2, lambda r, k: True, 0, (1, 1, 8, 4))
+    assert want.shape == dst.numpy().shape
+
+
+def test_lower_cli() -> None:
+    run = [sys.executable, "-m", "regsim", "lower"]
+    out = subprocess.run(
+        [*run, "Cast(float32, dst=half, round_mode=CAST_ODD, count=300)"], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("Cast(float32, dst=half") and "Cast" in out
+    out = subprocess.run(
+        [*run, "Cast(half, dst=int32, round_mode=CAST_CEIL, mask=64, repeat_time=8, repeat_params=(1, 1, 8, 4))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "UnPack" in out
+    bad = subprocess.run([*run, "Cast(float32, dst=int8, count=8)"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "dst, src" in bad.stderr
+
+
+def test_page_example_half_to_int32() -> None:
+    """The page's mask-continuous example: 512 halves to int32 with CAST_CEIL, 64 per repeat, {1, 1, 8, 4}."""
+    ub = rs.UnifiedBuffer(8192)
+    src, dst = ub.alloc(rs.half, 512), ub.alloc(rs.int32, 512)
+    x = (np.arange(512) / 7 - 30).astype(np.float16)
+    src.set(x)
+    A.Cast(dst, src, RM.CAST_CEIL, 64, 8, A.UnaryRepeatParams(1, 1, 8, 4))
+    assert np.array_equal(dst.numpy(), np.ceil(x.astype(np.float64)).astype(np.int32))
