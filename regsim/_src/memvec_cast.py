@@ -85,11 +85,6 @@ _NOT_LOWERED: Final[dict[tuple[type[dt.DType], type[dt.DType]], str]] = {
         ]
     },
     **{
-        p: "the 64-bit pairs' two-register (first-n) and Interleave / DeInterleave (mask/repeat) lowerings are not "
-        "lowered yet"
-        for p in [(d.float32, d.int64), (d.int64, d.float32), (d.int32, d.int64), (d.int64, d.int32)]
-    },
-    **{
         p: "the complex pairs' two-register lowering (a Cast or Truncate per register half) is not lowered yet"
         for p in [(d.complex64, d.complex64), (d.complex64, d.complex32), (d.complex32, d.complex64)]
     },
@@ -134,6 +129,12 @@ def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, 
     if p in _NOT_LOWERED:
         raise UnsupportedError(message(api, "dst, src", f"{src.name} -> {dst.name}", f"a lowered pair: {_NOT_LOWERED[p]}"))
     return accepted[mode]
+
+
+_B64: Final = frozenset({(d.float32, d.int64), (d.int64, d.float32), (d.int32, d.int64), (d.int64, d.int32)})
+U32: Final = dt.uint32
+_BLOCK: Final = Reg.DataCopyMode.DATA_BLOCK_COPY
+_STORE_BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_STORE}  # LocalMemBar<VEC_STORE, VEC_STORE>
 
 
 def _wide(src: type[dt.DType], dst: type[dt.DType]) -> type[dt.DType]:
@@ -189,6 +190,93 @@ def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: Round
             Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg)
         else:
             Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg, dist=store)
+
+
+@simd_vf
+def cast_b64_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode) -> None:
+    """`CastIntrinsicsB64ImplVF` (b32 <-> b64): 64 elements per repeat, the 64-bit side in two registers
+    (RegTraitNumTwo), the predicate `UpdateMask<int64_t, RegTraitNumTwo>`."""
+    S, D = src.dtype, dst.dtype
+    two, one = Reg.RegTraitNumTwo, Reg.RegTraitNumOne
+    one_rep = 2 * VL // 8  # oneRepSize = 2 * GetVecLen() / sizeof(int64_t)
+    sreg = Ref(count)
+    src_vreg = Reg.RegTensor(S, trait=two if S.itemsize == 8 else one)
+    dst_vreg = Reg.RegTensor(D, trait=two if D.itemsize == 8 else one)
+    for i in range(-(-count // one_rep)):
+        preg = Reg.UpdateMask(dt.int64, sreg, trait=two)
+        Reg.LoadAlign(src_vreg, src + i * one_rep)
+        Reg.Cast(dst_vreg, src_vreg, preg, trait=_trait(mode))
+        Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg)
+
+
+@simd_callee
+def b64_repeat(
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    regs: tuple[RegTensor[Any], ...],
+    b32: MaskReg,
+    b64: MaskReg,
+    i: int,
+    p: UnaryRepeatParams,
+    mode: RoundMode,
+) -> None:
+    """One repeat of the b64 mask/repeat VFs (32 elements): b32 -> b64 loads the b32 DataBlocks under the
+    b32 predicate and spreads them to 64-bit lanes (`Interleave` with zeros); b64 -> b32 gathers the
+    results back (`DeInterleave`); the DataBlock copies go through uint32 views."""
+    src_vreg, dst_vreg, zero, tmp = regs
+    e = ONE_BLOCK_SIZE // 4  # elePerBlk of uint32_t
+    s32, d32 = src_vreg.reinterpret(U32), dst_vreg.reinterpret(U32)
+    widening = dst.dtype.itemsize == 8
+    Reg.LoadAlign(s32, src.reinterpret(U32) + i * p.srcRepStride * e, p.srcBlkStride, b32 if widening else b64, data_mode=_BLOCK)
+    if widening:
+        Reg.Interleave(s32, tmp, s32, zero)
+    Reg.Cast(dst_vreg, src_vreg, b64, trait=_trait(mode))
+    if not widening:
+        Reg.DeInterleave(d32, tmp, d32, zero)
+    Reg.LocalMemBar(**_STORE_BAR)
+    Reg.StoreAlign(dst.reinterpret(U32) + i * p.dstRepStride * e, d32, p.dstBlkStride, b64 if widening else b32, data_mode=_BLOCK)
+
+
+@simd_callee
+def b64_regs(S: Any, D: Any) -> tuple[RegTensor[Any], ...]:
+    """srcVreg, dstVreg (one register each), zeroVreg (Duplicate 0 under the full b32 mask), tmpVreg."""
+    zero, tmp = Reg.RegTensor(U32), Reg.RegTensor(U32)
+    Reg.Duplicate(zero, 0, Reg.CreateMask(U32, pattern=Reg.MaskPattern.ALL))
+    return Reg.RegTensor(S), Reg.RegTensor(D), zero, tmp
+
+
+@simd_vf
+def cast_b64_repeat_vf(
+    dst: UbPtr[Any], src: UbPtr[Any], mask_count: int, repeat_time: int, p: UnaryRepeatParams, mode: RoundMode, spr_mask: bool
+) -> None:
+    """`CastIntrinsicsB64ImplVF1` (continuous mask: b32 predicate `UpdateMask<uint32_t>(mask)`, b64 predicate
+    `UpdateMask<uint32_t>(2 * mask)`) and `CastIntrinsicsB64ImplVF2` / `isSetMask = false` (`MoveMask<uint32_t>`,
+    the b64 predicate by `MaskInterleave` of it with itself)."""
+    b64 = Reg.MaskReg()
+    if spr_mask:
+        b32 = Reg.MoveMask(U32)
+        Reg.MaskInterleave(U32, b64, Reg.MaskReg(), b32, b32)
+    else:
+        b32 = Reg.UpdateMask(U32, Ref(mask_count))
+        b64 = Reg.UpdateMask(U32, Ref(2 * mask_count))
+    regs = b64_regs(src.dtype, dst.dtype)
+    for i in range(repeat_time):
+        b64_repeat(dst, src, regs, b32, b64, i, p, mode)
+
+
+@simd_vf
+def cast_b64_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeatParams, mode: RoundMode) -> None:
+    """`CastIntrinsicsB64ImplCounterVF`: ceil(count / 32) repeats; each takes its b32 predicate from
+    `UpdateMask<uint32_t>` over the count (up to 64 of it per repeat) and the b64 one by `MaskInterleave` (its
+    first 32 elements), so a repeat converts up to 32 elements, and b64 -> b32 also stores zeros from the
+    `DeInterleave` in the b32 lanes 32-63 it selects: decisions §91."""
+    sreg = Ref(count)
+    regs = b64_regs(src.dtype, dst.dtype)
+    for i in range(-(-count // (VL // 8))):
+        b32 = Reg.UpdateMask(U32, sreg)
+        b64 = Reg.MaskReg()
+        Reg.MaskInterleave(U32, b64, Reg.MaskReg(), b32, b32)
+        b64_repeat(dst, src, regs, b32, b64, i, p, mode)
 
 
 def _unsigned(n: int) -> Any:
@@ -324,7 +412,8 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         limit = min(dst.size, src.size)
         if not 0 <= n <= limit:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
-        _run_lowering(api, (dst, src), cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+        vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_continuous_vf
+        _run_lowering(api, (dst, src), vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
         return
     if len(args) != 3:
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
@@ -338,11 +427,14 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
     counting = counter_mode()
+    sel32: list[int] = []
     if counting and not is_set_mask:
         mask_count = vector_mask(api)[1] & 0xFFFFFFFF  # the count from SPR.MASK's low word
     if counting:
         reps = -(-mask_count // lanes)
         sel = list(range(min(mask_count, lanes)))
+        if (S, D) in _B64:  # the b32 side's predicate takes up to 64 of the count per repeat (decisions §91)
+            sel32 = list(range(min(mask_count, 64)))
     else:
         high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
         word = high << 64 | low
@@ -350,15 +442,19 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         reps = repeats
     what = "mask" if counting else "repeat_time"
     value = mask_count if counting else repeats
-    _repeat_extent(src, "src", sel, reps, params.srcBlkStride, params.srcRepStride, what, value)
-    _repeat_extent(dst, "dst", sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
+    src_sel = sel32 if counting and (S, D) in _B64 and S.itemsize == 4 else sel
+    dst_sel = sel32 if counting and (S, D) in _B64 and D.itemsize == 4 else sel
+    _repeat_extent(src, "src", src_sel, reps, params.srcBlkStride, params.srcRepStride, what, value)
+    _repeat_extent(dst, "dst", dst_sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
     ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+    b64 = (S, D) in _B64
     if counting:
-        _run_lowering(api, (dst, src), cast_counter_vf, *ptrs, mask_count, params, mode)
+        _run_lowering(api, (dst, src), cast_b64_counter_vf if b64 else cast_counter_vf, *ptrs, mask_count, params, mode)
         return
-    if bits is not None:  # SetVectorMask<wider type>(mask[1], mask[0])
+    if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
         _set_vector_mask(api, *bits)
-    _run_lowering(api, (dst, src), cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
+    vf = cast_b64_repeat_vf if b64 else cast_repeat_vf
+    _run_lowering(api, (dst, src), vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

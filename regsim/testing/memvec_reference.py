@@ -474,6 +474,8 @@ def cast_elements(src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: A
         sat = (src_name, dst_name) not in UNSATURATED
         codes = [cast_value(src_name, dst_name, int(c), rm, sat) for c in _codes(np.ascontiguousarray(src)).tolist()]
         return np.array(codes, f"u{dst.itemsize}").view(dst)
+    if src_name == "int64" or dst_name == "int64":
+        return _b64_elements(src, dst, mode)
     a = src.astype(np.float64)
     if src_name == dst_name:  # float32 -> float32: an integral value of the type
         r = _integral(np.where(np.isfinite(a), a, 0.0), mode)
@@ -484,6 +486,44 @@ def cast_elements(src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: A
         wide = src.astype(dst)
         return np.where(np.isnan(a), (wide.view(np.uint32) | 0x0040_0000).view(dst), wide)
     return _float_round(a, dst, mode, (src_name, dst_name) not in UNSATURATED)
+
+
+def _b64_elements(src: npt.NDArray[Any], dst: np.dtype[Any], mode: str) -> npt.NDArray[Any]:
+    """The 64-bit pairs, element by element on Python ints: int64 -> float32 between its two float32
+    neighbours (found from float(v), compared exactly), int64 -> int32 saturating, float32 -> int64 rounded
+    and saturated, int32 -> int64 exact."""
+    out = []
+    for x in src.tolist():
+        if dst.kind in "iu":
+            info = np.iinfo(dst)
+            if isinstance(x, float):
+                if math.isnan(x):
+                    out.append(0)
+                    continue
+                if math.isinf(x):
+                    out.append(info.max if x > 0 else info.min)
+                    continue
+                x = int(_integral(np.array([x]), mode)[0])
+            out.append(min(max(int(x), int(info.min)), int(info.max)))
+            continue
+        v = int(x)  # int64 -> float32
+        near = np.float32(float(v))
+        lo = near if int(near) <= v else np.nextafter(near, np.float32(-np.inf))
+        hi = np.nextafter(lo, np.float32(np.inf))
+        if int(lo) == v:
+            out.append(float(lo))
+            continue
+        down, up = v - int(lo), int(hi) - v
+        lo_odd = int(np.array(lo).view(np.uint32)) % 2 == 1
+        pick_hi = {  # (lo < v < hi: toward zero is lo for v > 0, hi for v < 0; ties: rint to the even code)
+            "floor": False,
+            "ceil": True,
+            "trunc": v < 0,
+            "rint": up < down or (up == down and lo_odd),
+            "round": up < down or (up == down and v > 0),
+        }[mode]
+        out.append(float(hi if pick_hi else lo))
+    return np.array(out, dst)
 
 
 def cast_repeat(
