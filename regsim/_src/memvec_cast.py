@@ -453,8 +453,8 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         return
     if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
         _set_vector_mask(api, *bits)
-    vf = cast_b64_repeat_vf if b64 else cast_repeat_vf
-    _run_lowering(api, (dst, src), vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
+    repeat_vf = cast_b64_repeat_vf if b64 else cast_repeat_vf
+    _run_lowering(api, (dst, src), repeat_vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

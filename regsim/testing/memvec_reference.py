@@ -492,7 +492,7 @@ def _b64_elements(src: npt.NDArray[Any], dst: np.dtype[Any], mode: str) -> npt.N
     """The 64-bit pairs, element by element on Python ints: int64 -> float32 between its two float32
     neighbours (found from float(v), compared exactly), int64 -> int32 saturating, float32 -> int64 rounded
     and saturated, int32 -> int64 exact."""
-    out = []
+    out: list[float] = []
     for x in src.tolist():
         if dst.kind in "iu":
             info = np.iinfo(dst)
