@@ -76,6 +76,12 @@ PAIRS: list[tuple[Any, Any, list[Any]]] = [
     (rs.int64, rs.float32, R5),
 ]
 CASES = [(s, d, m) for s, d, modes in PAIRS for m in modes]
+#: the page's complex pairs, the first-n interface only ("complex32/complex64/double数据类型仅支持tensor前n个数据计算接口")
+COMPLEX = [
+    (rs.complex32, rs.complex64, RM.CAST_NONE),
+    *((rs.complex64, rs.complex32, m) for m in [*R5, RM.CAST_ODD, RM.CAST_NONE]),
+    *((rs.complex64, rs.complex64, m) for m in R5),
+]
 #: documented pairs regsim does not lower: (src, dst, a round mode the page lists)
 NOT_LOWERED = [
     (rs.int32, rs.half, RM.CAST_NONE),
@@ -84,7 +90,6 @@ NOT_LOWERED = [
     (rs.int16, rs.int4x2, RM.CAST_NONE),
     (rs.bfloat16, rs.fp4x2_e2m1, RM.CAST_RINT),
     (rs.fp4x2_e1m2, rs.bfloat16, RM.CAST_NONE),
-    (rs.complex64, rs.complex32, RM.CAST_RINT),
 ]
 
 
@@ -117,7 +122,14 @@ def make(src_t: Any, dst_t: Any, n_src: int, n_dst: int, seed: int) -> tuple[rs.
     return ub, dst, src
 
 
+PART = {rs.complex32: (rs.half, np.float16), rs.complex64: (rs.float32, np.float32)}
+
+
 def convert(src: np.ndarray, s: Any, d: Any, mode: Any) -> np.ndarray:
+    if s in PART:  # complex: the real and imaginary parts converted alike
+        (ps, ns), (pd, nd) = PART[s], PART[d]
+        parts = MO.cast_elements(np.ascontiguousarray(src).view(ns), ps.name, pd.name, nd, mode.value)
+        return parts.view(np.dtype(d.np_dtype))
     return MO.cast_elements(src, s.name, d.name, d.np_dtype, mode.value)
 
 
@@ -145,6 +157,22 @@ def test_first_n_every_pair(s: Any, d: Any, mode: Any) -> None:
         want = before.copy()
         want[:count] = convert(x[:count], s, d, mode)
         assert_same(dst.numpy(), want, x, f"Cast {case_id(s, d, mode)} count={count}")
+
+
+@pytest.mark.parametrize(("s", "d", "mode"), COMPLEX, ids=[case_id(*c) for c in COMPLEX])
+def test_first_n_complex(s: Any, d: Any, mode: Any) -> None:
+    for count in (0, 1, 63, 150):
+        ub, dst, src = make(s, d, 160, 160, seed=count)
+        rng = np.random.default_rng(count)
+        parts = source_values(PART[s][0], 320, rng)
+        src.set(parts.view(np.dtype(s.np_dtype)))
+        before, x = dst.numpy(), src.numpy()
+        run_both(lambda: A.Cast(dst, src, mode, count), ub)  # noqa: B023
+        want = before.copy()
+        want[:count] = convert(x[:count], s, d, mode)
+        assert_same(dst.numpy(), want, x, f"Cast {case_id(s, d, mode)} count={count}")
+    with pytest.raises(errors.DTypeError, match=r"^Cast: dst, src .*mask/repeat"):
+        A.Cast(dst, src, mode, 32, 1, A.UnaryRepeatParams())
 
 
 EXHAUSTIVE = [c for c in CASES if c[0].itemsize <= 2]
