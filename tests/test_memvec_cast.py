@@ -58,6 +58,7 @@ PAIRS: list[tuple[Any, Any, list[Any]]] = [
     (rs.int32, rs.uint8, NONE),
     (rs.int32, rs.int16, NONE),
     (rs.int32, rs.uint16, NONE),
+    (rs.int32, rs.half, [*R5, RM.CAST_ODD, RM.CAST_NONE, RM.CAST_HYBRID]),  # (with SetDeqScale; roundMode unused)
     (rs.int32, rs.float32, [*R5, RM.CAST_NONE]),
     (rs.int32, rs.int64, NONE),
     (rs.uint32, rs.uint8, NONE),
@@ -84,7 +85,6 @@ COMPLEX = [
 ]
 #: documented pairs regsim does not lower: (src, dst, a round mode the page lists)
 NOT_LOWERED = [
-    (rs.int32, rs.half, RM.CAST_NONE),
     (rs.int4x2, rs.half, RM.CAST_NONE),
     (rs.half, rs.int4x2, RM.CAST_RINT),
     (rs.int16, rs.int4x2, RM.CAST_NONE),
@@ -119,9 +119,11 @@ def make(src_t: Any, dst_t: Any, n_src: int, n_dst: int, seed: int) -> tuple[rs.
     dst, src = ub.alloc(dst_t, n_dst), ub.alloc(src_t, n_src)
     ub.storage.write(dst.addr, rng.integers(0, 256, dst.nbytes, dtype=np.uint8))  # a dirty destination
     src.set(source_values(src_t, n_src, rng))
+    A.SetDeqScale(DEQ_SCALE)  # (int32 -> half multiplies by it)
     return ub, dst, src
 
 
+DEQ_SCALE = 0.01234  #: SetDeqScale's half scale in these tests (rounded to half by the call)
 PART = {rs.complex32: (rs.half, np.float16), rs.complex64: (rs.float32, np.float32)}
 
 
@@ -130,7 +132,7 @@ def convert(src: np.ndarray, s: Any, d: Any, mode: Any) -> np.ndarray:
         (ps, ns), (pd, nd) = PART[s], PART[d]
         parts = MO.cast_elements(np.ascontiguousarray(src).view(ns), ps.name, pd.name, nd, mode.value)
         return parts.view(np.dtype(d.np_dtype))
-    return MO.cast_elements(src, s.name, d.name, d.np_dtype, mode.value)
+    return MO.cast_elements(src, s.name, d.name, d.np_dtype, mode.value, DEQ_SCALE)
 
 
 def assert_same(got: np.ndarray, want: np.ndarray, src: np.ndarray, what: str) -> None:
@@ -401,3 +403,23 @@ def test_page_example_half_to_int32() -> None:
     src.set(x)
     A.Cast(dst, src, RM.CAST_CEIL, 64, 8, A.UnaryRepeatParams(1, 1, 8, 4))
     assert np.array_equal(dst.numpy(), np.ceil(x.astype(np.float64)).astype(np.int32))
+
+
+def test_set_deq_scale() -> None:
+    """SetDeqScale(half scale) is per core and 0 before any call; int32 -> half multiplies by it; the CastDeq
+    overloads are refused; the scale must be a number."""
+    ub = rs.UnifiedBuffer(2048)
+    dst, src = ub.alloc(rs.half, 64), ub.alloc(rs.int32, 64)
+    src.set(np.arange(-32, 32, dtype=np.int32) * 1000)
+    A.Cast(dst, src, RM.CAST_NONE, 64)
+    assert not np.any(dst.numpy()), "the scale starts at 0"
+    A.SetDeqScale(0.5)
+    A.Cast(dst, src, RM.CAST_NONE, 64)
+    assert np.array_equal(dst.numpy(), (np.arange(-32, 32) * 500).astype(np.float16))
+    assert np.array_equal(dst.numpy(), MO.cast_elements(src.numpy(), "int32", "half", np.float16, 0, 0.5))
+    with pytest.raises(errors.UnsupportedError, match=r"^SetDeqScale: arguments .*CastDeq"):
+        A.SetDeqScale(1.0, 0, False)
+    with pytest.raises(errors.ParameterError, match=r"^SetDeqScale: scale .*accepted"):
+        A.SetDeqScale("1")
+    with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^SetDeqScale"):
+        A.SetDeqScale(1.0)

@@ -34,7 +34,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
-from regsim._src.memvec_cast import Cast
+from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -99,6 +99,7 @@ __all__ = [
     "ResetMask",
     "RoundMode",
     "SetCtrlSpr",
+    "SetDeqScale",
     "SetMaskCount",
     "SetMaskNorm",
     "SetVectorMask",

@@ -12,6 +12,7 @@ roundMode}` (float -> float: `Reg::Truncate`).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Final
 
 import numpy as np
@@ -21,7 +22,7 @@ from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
 from regsim._src.enums import RoundMode
-from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.memvec import (
     APIS,
     UnaryRepeatParams,
@@ -72,10 +73,6 @@ _HYBRID: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8), (d.int32, d.hal
 
 #: pairs the library lowers that regsim does not lower, and why (decisions §91)
 _NOT_LOWERED: Final[dict[tuple[type[dt.DType], type[dt.DType]], str]] = {
-    **{
-        p: "int32 -> half multiplies by the SetDeqScale scale (the library's g_deqValue), which regsim does not model"
-        for p in [(d.int32, d.half)]
-    },
     **{
         p: "the 4-bit types' nibble (un)packing (DIST_UNPACK4_B8 / DIST_PACK4_B32 loads and stores, MaskUnPack and "
         "MaskInterleave predicates) is not lowered yet"
@@ -143,10 +140,27 @@ def _trait(mode: RoundMode) -> Reg.CastTrait:
     return Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, ZEROING, mode)
 
 
+DEQ_SHIFT_LEFT_17_BIT: Final = 131072  #: kernel_utils_constants.h
+DEQ_SHIFT_RIGHT_17_BIT: Final = 1.0 / DEQ_SHIFT_LEFT_17_BIT
+#: int32 -> float for the deq path (`CastParam::s322floatCastTrait`) and float -> half (`f322F16CastTrait`)
+S32_TO_F32: Final = Reg.CastTrait(Reg.RegLayout.UNKNOWN, Reg.SatMode.SAT, ZEROING, R.CAST_RINT)
+F32_TO_F16: Final = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.NO_SAT, ZEROING, R.CAST_RINT)
+
+
 @simd_callee
-def convert(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, mode: RoundMode) -> None:
-    """float -> float is `Truncate<float, roundMode>`; every other pair `Cast<DST, SRC, castTrait>`."""
-    if src_reg.dtype is dst_reg.dtype:
+def convert(
+    dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, mode: RoundMode, scale: Any, tmp: RegTensor[Any]
+) -> None:
+    """float -> float is `Truncate<float, roundMode>`; int32 -> half goes through float and the `SetDeqScale`
+    scale (x * 2**-17 * scale * 2**17, each product a float32, then half by CAST_RINT without saturation:
+    roundMode is not used); every other pair `Cast<DST, SRC, castTrait>`."""
+    if (src_reg.dtype, dst_reg.dtype) == (dt.int32, dt.half):
+        Reg.Cast(tmp, src_reg, mask, trait=S32_TO_F32)
+        Reg.Muls(tmp, tmp, DEQ_SHIFT_RIGHT_17_BIT, mask)
+        Reg.Muls(tmp, tmp, float(scale), mask)  # static_cast<float>(scale)
+        Reg.Muls(tmp, tmp, float(DEQ_SHIFT_LEFT_17_BIT), mask)
+        Reg.Cast(dst_reg, tmp, mask, trait=F32_TO_F16)
+    elif src_reg.dtype is dst_reg.dtype:
         Reg.Truncate(dst_reg, src_reg, mask, round_mode=mode)
     else:
         Reg.Cast(dst_reg, src_reg, mask, trait=_trait(mode))
@@ -165,7 +179,7 @@ _PACK_STORE: Final = {
 
 
 @simd_vf
-def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode) -> None:
+def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, scale: Any) -> None:
     """`CastIntrinsicsImplVF`: the first-n interface. Per repeat `UpdateMask` of the wider type, `GenLoadL2`
     (a `DIST_UNPACK_B8` / `_B16` / `UNPACK4_B8` load when widening), the conversion, `GenStoreL2` (a
     `DIST_PACK_B16` / `_B32` / `PACK4_B32` store when narrowing)."""
@@ -174,6 +188,7 @@ def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: Round
     sreg = Ref(count)
     src_vreg = Reg.RegTensor(S)
     dst_vreg = Reg.RegTensor(D)
+    tmp_vreg = Reg.RegTensor(dt.float32)
     load = _UNPACK_LOAD.get((S.itemsize, D.itemsize))
     store = _PACK_STORE.get((S.itemsize, D.itemsize))
     for i in range(-(-count // one_rep)):
@@ -182,7 +197,7 @@ def cast_continuous_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: Round
             Reg.LoadAlign(src_vreg, src + i * one_rep)
         else:
             Reg.LoadAlign(src_vreg, src + i * one_rep, dist=load)
-        convert(dst_vreg, src_vreg, preg, mode)
+        convert(dst_vreg, src_vreg, preg, mode, scale, tmp_vreg)
         if store is None:
             Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg)
         else:
@@ -356,7 +371,14 @@ def cast_masks(S: Any, D: Any, base: MaskReg) -> tuple[MaskReg, MaskReg, MaskReg
 
 @simd_vf
 def cast_repeat_vf(
-    dst: UbPtr[Any], src: UbPtr[Any], mask_count: int, repeat_time: int, p: UnaryRepeatParams, mode: RoundMode, spr_mask: bool
+    dst: UbPtr[Any],
+    src: UbPtr[Any],
+    mask_count: int,
+    repeat_time: int,
+    p: UnaryRepeatParams,
+    mode: RoundMode,
+    spr_mask: bool,
+    scale: Any,
 ) -> None:
     """`CastIntrinsicsImplVF1` (continuous mask: `UpdateMask` of the wider type; `isSetMask = false`:
     `MoveMask`) and `CastIntrinsicsImplVF2` (bit mask: `MoveMask` after `SetVectorMask`): normal mode, one
@@ -367,14 +389,15 @@ def cast_repeat_vf(
     ld, ex, st = cast_masks(S, D, base)
     src_vreg = Reg.RegTensor(S)
     dst_vreg = Reg.RegTensor(D)
+    tmp_vreg = Reg.RegTensor(dt.float32)
     for i in range(repeat_time):
         gen_load_l0(src_vreg, src, ld, p, i, D.itemsize)
-        convert(dst_vreg, src_vreg, ex, mode)
+        convert(dst_vreg, src_vreg, ex, mode, scale, tmp_vreg)
         gen_store_l0(dst, dst_vreg, st, p, i, S.itemsize)
 
 
 @simd_vf
-def cast_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeatParams, mode: RoundMode) -> None:
+def cast_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeatParams, mode: RoundMode, scale: Any) -> None:
     """`CastIntrinsicsImplCounterVF`: counter mode, ceil(count / elements per repeat) repeats, the predicates
     made from `UpdateMask` of the wider type over the count each repeat."""
     S, D = src.dtype, dst.dtype
@@ -382,10 +405,11 @@ def cast_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeat
     sreg = Ref(count)
     src_vreg = Reg.RegTensor(S)
     dst_vreg = Reg.RegTensor(D)
+    tmp_vreg = Reg.RegTensor(dt.float32)
     for i in range(-(-count // (VL // W.itemsize))):
         ld, ex, st = cast_masks(S, D, Reg.UpdateMask(W, sreg))
         gen_load_l0(src_vreg, src, ld, p, i, D.itemsize)
-        convert(dst_vreg, src_vreg, ex, mode)
+        convert(dst_vreg, src_vreg, ex, mode, scale, tmp_vreg)
         gen_store_l0(dst, dst_vreg, st, p, i, S.itemsize)
 
 
@@ -418,6 +442,33 @@ def _repeat_extent(
     e = ONE_BLOCK_SIZE // t.dtype.itemsize
     k = max(sel)
     _extent(name, t, (repeats - 1) * rep * e + (k // e) * blk * e + k % e, what, value)
+
+
+#: the block-local `g_deqValue` of the 950 library, per core (`SetDeqScale(half scale)`); zero-initialised
+_DEQ_VALUE: Final[weakref.WeakKeyDictionary[UnifiedBuffer, Any]] = weakref.WeakKeyDictionary()
+
+
+def deq_value(api: str) -> Any:
+    """The core's `g_deqValue` (half): what the last `SetDeqScale(half)` set, 0 before any."""
+    return _DEQ_VALUE.get(current_core(api), np.float16(0))
+
+
+@host_api("SetDeqScale")
+def SetDeqScale(scale: Any, *args: Any) -> None:
+    """`AscendC::SetDeqScale(half scale)`: the scale the memory-level int32 -> half `Cast` multiplies by (the
+    library's block-local `g_deqValue`; a float argument is converted to half as C++ does, to nearest even).
+    The page's other overloads (`(float scale, int16_t offset, bool signMode)`, `(vdeq, vdeqInfo)`) configure
+    `CastDeq`, which regsim does not model: an `UnsupportedError`."""
+    api = "SetDeqScale"
+    _host(api)
+    if args:
+        raise UnsupportedError(
+            message(api, "arguments", len(args) + 1, "(scale,): the CastDeq overloads are not modelled (no CastDeq)")
+        )
+    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.floating, np.integer)):
+        raise ParameterError(message(api, "scale", repr(scale), "a half (or a number converted to half)"))
+    with np.errstate(over="ignore"):
+        _DEQ_VALUE[current_core(api)] = np.float16(scale)
 
 
 def _check_written(api: str, src: LocalTensor[Any], count: int) -> None:
@@ -458,8 +509,12 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             with configure(check_uninitialized=False):
                 _run_lowering(api, (dst, src), cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
-        vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_complex_vf if (S, D) in _COMPLEX else cast_continuous_vf
-        _run_lowering(api, (dst, src), vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+        if (S, D) in _B64 | _COMPLEX:
+            vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_complex_vf
+            _run_lowering(api, (dst, src), vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            return
+        scale = deq_value(api)
+        _run_lowering(api, (dst, src), cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
         return
     if len(args) != 3:
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
@@ -494,13 +549,20 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     _repeat_extent(dst, "dst", dst_sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
     ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
     b64 = (S, D) in _B64
+    scale = deq_value(api)
     if counting:
-        _run_lowering(api, (dst, src), cast_b64_counter_vf if b64 else cast_counter_vf, *ptrs, mask_count, params, mode)
+        if b64:
+            _run_lowering(api, (dst, src), cast_b64_counter_vf, *ptrs, mask_count, params, mode)
+        else:
+            _run_lowering(api, (dst, src), cast_counter_vf, *ptrs, mask_count, params, mode, scale)
         return
     if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
         _set_vector_mask(api, *bits)
-    repeat_vf = cast_b64_repeat_vf if b64 else cast_repeat_vf
-    _run_lowering(api, (dst, src), repeat_vf, *ptrs, mask_count, repeats, params, mode, bit_mode or not is_set_mask)
+    spr = bit_mode or not is_set_mask
+    if b64:
+        _run_lowering(api, (dst, src), cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
+    else:
+        _run_lowering(api, (dst, src), cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

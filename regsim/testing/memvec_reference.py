@@ -461,7 +461,9 @@ def _int_round(a: npt.NDArray[np.float64], np_dst: Any, mode: str) -> npt.NDArra
     return np.clip(r, float(info.min), float(info.max)).astype(np_dst)
 
 
-def cast_elements(src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: Any, round_mode: int) -> npt.NDArray[Any]:
+def cast_elements(
+    src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: Any, round_mode: int, deq_scale: float = 0.0
+) -> npt.NDArray[Any]:
     """Each source element converted as the memory-level Cast converts it (round_mode: the RoundMode value the
     call passes). float32 -> float32 rounds to an integral float32 (the sign of a zero result kept); fp8 and
     hifloat8 sides go element by element through `regsim.testing.reference.cast_value`."""
@@ -474,6 +476,10 @@ def cast_elements(src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: A
         sat = (src_name, dst_name) not in UNSATURATED
         codes = [cast_value(src_name, dst_name, int(c), rm, sat) for c in _codes(np.ascontiguousarray(src)).tolist()]
         return np.array(codes, f"u{dst.itemsize}").view(dst)
+    if (src_name, dst_name) == ("int32", "half"):  # the Cast page: with SetDeqScale(half scale); roundMode unused
+        f = src.astype(np.float32) * np.float32(2.0**-17)  # the library: x * (1 / 2**17) * scale * 2**17 in float32
+        f = (f * np.float32(np.float16(deq_scale))) * np.float32(2.0**17)
+        return _float_round(f.astype(np.float64), np.float16, "rint", False)
     if src_name == "int64" or dst_name == "int64":
         return _b64_elements(src, dst, mode)
     a = src.astype(np.float64)
