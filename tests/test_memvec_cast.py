@@ -83,14 +83,19 @@ COMPLEX = [
     *((rs.complex64, rs.complex32, m) for m in [*R5, RM.CAST_ODD, RM.CAST_NONE]),
     *((rs.complex64, rs.complex64, m) for m in R5),
 ]
-#: documented pairs regsim does not lower: (src, dst, a round mode the page lists)
-NOT_LOWERED = [
+#: the page's 4-bit pairs (int4b_t is rs.int4x2: a tensor element holds two 4-bit values), the first-n interface
+FOUR_BIT = [
+    (rs.int4x2, rs.int16, RM.CAST_NONE),
     (rs.int4x2, rs.half, RM.CAST_NONE),
-    (rs.half, rs.int4x2, RM.CAST_RINT),
-    (rs.int16, rs.int4x2, RM.CAST_NONE),
-    (rs.bfloat16, rs.fp4x2_e2m1, RM.CAST_RINT),
+    (rs.int4x2, rs.bfloat16, RM.CAST_NONE),
+    (rs.fp4x2_e2m1, rs.bfloat16, RM.CAST_NONE),
     (rs.fp4x2_e1m2, rs.bfloat16, RM.CAST_NONE),
+    (rs.int16, rs.int4x2, RM.CAST_NONE),
+    *((rs.half, rs.int4x2, m) for m in [*R5, RM.CAST_NONE]),
+    *((rs.bfloat16, rs.fp4x2_e2m1, m) for m in R5),
+    *((rs.bfloat16, rs.fp4x2_e1m2, m) for m in R5),
 ]
+FOUR = (rs.int4x2, rs.fp4x2_e2m1, rs.fp4x2_e1m2)
 
 
 def case_id(s: Any, d: Any, m: Any) -> str:
@@ -349,13 +354,26 @@ def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Ex
     assert np.array_equal(ub.storage.data[: before.size], before), f"{what}: the UB changed"
 
 
-@pytest.mark.parametrize(("s", "d", "mode"), NOT_LOWERED, ids=[case_id(*c) for c in NOT_LOWERED])
-def test_documented_pairs_not_lowered_raise(s: Any, d: Any, mode: Any) -> None:
-    ub = rs.UnifiedBuffer(4096)
-    dst, src = ub.alloc(d, 256 // d.itemsize), ub.alloc(s, 256 // s.itemsize)
+@pytest.mark.parametrize(("s", "d", "mode"), FOUR_BIT, ids=[case_id(*c) for c in FOUR_BIT])
+def test_first_n_four_bit(s: Any, d: Any, mode: Any) -> None:
+    """count is in 4-bit values (even); a 4-bit tensor of n elements holds 2n of them."""
+    n = 600  # 4-bit values
+    for count in (0, 2, 126, 598):
+        ub, dst, src = make(s, d, n // 2 if s in FOUR else n, n // 2 if d in FOUR else n, seed=count + mode.value)
+        if s is rs.bfloat16:  # values near the fp4 ranges
+            rng = np.random.default_rng(count)
+            src.set((rng.uniform(-8, 8, n) * rng.choice([1, 0.1, 10], n)).astype(np.dtype(s.np_dtype)))
+        before, x = dst.numpy(), src.numpy()
+        run_both(lambda: A.Cast(dst, src, mode, count), ub)  # noqa: B023
+        want = before.copy()
+        k_src, k_dst = (count // 2 if t in FOUR else count for t in (s, d))
+        want[:k_dst] = convert(x[:k_src], s, d, mode)
+        assert_same(dst.numpy(), want, x, f"Cast {case_id(s, d, mode)} count={count}")
     before = ub.storage.data.copy()
-    with pytest.raises(errors.UnsupportedError, match=rf"^Cast: dst, src .*{s.name} -> {d.name}.*accepted"):
-        A.Cast(dst, src, mode, 8)
+    with pytest.raises(errors.ParameterError, match=r"^Cast: count = 3; accepted: an even"):
+        A.Cast(dst, src, mode, 3)
+    with pytest.raises(errors.UnsupportedError, match=r"^Cast: mask .*first-n"):
+        A.Cast(dst, src, mode, 64, 1, A.UnaryRepeatParams())
     assert np.array_equal(ub.storage.data, before)
 
 

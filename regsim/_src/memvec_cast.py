@@ -71,18 +71,6 @@ _RINT_ONLY: Final = {(d.float32, d.fp8_e5m2), (d.float32, d.fp8_e4m3fn)}
 _ROUND_ONLY: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8)}
 _HYBRID: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8), (d.int32, d.half)}
 
-#: pairs the library lowers that regsim does not lower, and why (decisions §91)
-_NOT_LOWERED: Final[dict[tuple[type[dt.DType], type[dt.DType]], str]] = {
-    **{
-        p: "the 4-bit types' nibble (un)packing (DIST_UNPACK4_B8 / DIST_PACK4_B32 loads and stores, MaskUnPack and "
-        "MaskInterleave predicates) is not lowered yet"
-        for p in [
-            (d.int4x2, d.half), (d.int4x2, d.bfloat16), (d.int4x2, d.int16), (d.half, d.int4x2), (d.int16, d.int4x2),
-            (d.bfloat16, d.fp4x2_e1m2), (d.bfloat16, d.fp4x2_e2m1), (d.fp4x2_e1m2, d.bfloat16), (d.fp4x2_e2m1, d.bfloat16),
-        ]
-    },
-}  # fmt: skip
-
 
 def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, first_n: bool) -> RoundMode:
     """The RoundMode the lowering runs for (src, dst, roundMode): `CastImpl`'s switch (first-n) or
@@ -119,11 +107,10 @@ def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, 
     if mode not in accepted:
         names = "/".join(m.name for m in RoundMode if m in accepted)
         raise ParameterError(message(api, "round_mode", mode.name, f"{names} for {src.name} -> {dst.name}"))
-    if p in _NOT_LOWERED:
-        raise UnsupportedError(message(api, "dst, src", f"{src.name} -> {dst.name}", f"a lowered pair: {_NOT_LOWERED[p]}"))
     return accepted[mode]
 
 
+FOUR_BIT: Final = frozenset({d.int4x2, d.fp4x2_e2m1, d.fp4x2_e1m2})
 _COMPLEX: Final = frozenset({(d.complex64, d.complex64), (d.complex64, d.complex32), (d.complex32, d.complex64)})
 _B64: Final = frozenset({(d.float32, d.int64), (d.int64, d.float32), (d.int32, d.int64), (d.int64, d.int32)})
 U32: Final = dt.uint32
@@ -176,6 +163,33 @@ _PACK_STORE: Final = {
     (4, 2): Reg.StoreDist.DIST_PACK_B32,
     (4, 1): Reg.StoreDist.DIST_PACK4_B32,
 }
+
+
+@simd_vf
+def cast_four_bit_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode) -> None:
+    """`CastIntrinsicsImplVF` for the 4-bit pairs (int4b_t as int4x2_t, fp4x2): 128 4-bit values per repeat
+    (64 bytes), the predicate `UpdateMask` of the 2-byte side; a 4-bit source is loaded `DIST_UNPACK4_B8` (a
+    byte per 32-bit lane), a 4-bit destination stored `DIST_PACK4_B32`, both through uint8 views."""
+    S, D = src.dtype, dst.dtype
+    wide = D if S in FOUR_BIT else S
+    one_rep = VL // 2  # oneRepSize = GetVecLen() / sizeof(the 2-byte type)
+    sreg = Ref(count)
+    src_vreg = Reg.RegTensor(S)
+    dst_vreg = Reg.RegTensor(D)
+    for i in range(-(-count // one_rep)):
+        preg = Reg.UpdateMask(wide, sreg)
+        if S in FOUR_BIT:  # src + (i * oneRepSize) / 2
+            Reg.LoadAlign(
+                src_vreg.reinterpret(dt.uint8), src.reinterpret(dt.uint8) + i * one_rep // 2, dist=Reg.LoadDist.DIST_UNPACK4_B8
+            )
+        else:
+            Reg.LoadAlign(src_vreg, src + i * one_rep)
+        Reg.Cast(dst_vreg, src_vreg, preg, trait=_trait(mode))
+        if D in FOUR_BIT:
+            d8 = dst.reinterpret(dt.uint8) + i * one_rep // 2
+            Reg.StoreAlign(d8, dst_vreg.reinterpret(dt.uint8), preg, dist=Reg.StoreDist.DIST_PACK4_B32)
+        else:
+            Reg.StoreAlign(dst + i * one_rep, dst_vreg, preg)
 
 
 @simd_vf
@@ -499,9 +513,14 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         if type(count) is not int and not isinstance(count, np.integer):
             raise ParameterError(message(api, "count", repr(count), "an int"))
         n = int(count)
-        limit = min(dst.size, src.size)
+        limit = min(t.size * (2 if t.dtype in FOUR_BIT else 1) for t in (dst, src))  # (a 4-bit tensor: 2 per element)
         if not 0 <= n <= limit:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
+        if S in FOUR_BIT or D in FOUR_BIT:
+            if n % 2:
+                raise ParameterError(message(api, "count", n, "an even count for a 4-bit dst or src"))
+            _run_lowering(api, (dst, src), cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            return
         if (S, D) == (dt.complex32, dt.complex64):
             # The library unpacks whole registers, past the elements a call converts: those lanes are never
             # stored, so their bytes may be unwritten; the elements that are converted are checked here.
@@ -520,6 +539,11 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
         raise _arguments_error(api, len(args) + 3, forms)
     mode = round_for(api, S, D, round_mode, False)
+    if S in FOUR_BIT or D in FOUR_BIT:
+        reason = (
+            "the first-n interface: the 4-bit mask/repeat lowering (MaskUnPack / MaskInterleave predicates) is not lowered yet"
+        )
+        raise UnsupportedError(message(api, "mask", f"a mask/repeat call on {S.name} -> {D.name}", reason))
     mask, repeat_time, params = args
     W = _wide(S, D)
     lanes = VL // W.itemsize

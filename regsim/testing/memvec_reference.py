@@ -469,6 +469,8 @@ def cast_elements(
     hifloat8 sides go element by element through `regsim.testing.reference.cast_value`."""
     mode = ROUNDING.get(round_mode, "rint")
     dst = np.dtype(np_dst)
+    if FOUR_BIT & {src_name, dst_name}:
+        return _four_bit_elements(src, src_name, dst_name, dst, round_mode)
     if src_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2") or dst_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2"):
         from regsim.testing.reference import cast_value
 
@@ -492,6 +494,27 @@ def cast_elements(
         wide = src.astype(dst)
         return np.where(np.isnan(a), (wide.view(np.uint32) | 0x0040_0000).view(dst), wide)
     return _float_round(a, dst, mode, (src_name, dst_name) not in UNSATURATED)
+
+
+FOUR_BIT = {"int4x2", "fp4x2_e2m1", "fp4x2_e1m2"}
+
+
+def _four_bit_elements(
+    src: npt.NDArray[Any], src_name: str, dst_name: str, dst: np.dtype[Any], round_mode: int
+) -> npt.NDArray[Any]:
+    """The 4-bit pairs through `regsim.testing.reference.cast_value`, one 4-bit value at a time: a 4-bit
+    array is bytes, two values each (the even one in the low nibble); the result is such bytes for a 4-bit
+    destination."""
+    from regsim.testing.reference import cast_value
+
+    rm = 0xFF if round_mode == 0 else round_mode
+    sat = (src_name, dst_name) not in UNSATURATED
+    raw = _codes(np.ascontiguousarray(src)).astype(np.int64)
+    codes = np.stack([raw & 0xF, raw >> 4], axis=-1).reshape(-1) if src_name in FOUR_BIT else raw
+    out = np.array([cast_value(src_name, dst_name, int(c), rm, sat) for c in codes.tolist()], np.int64)
+    if dst_name in FOUR_BIT:
+        return (out[0::2] | out[1::2] << 4).astype(np.uint8).view(dst)
+    return out.astype(f"u{dst.itemsize}").view(dst)
 
 
 def _b64_elements(src: npt.NDArray[Any], dst: np.dtype[Any], mode: str) -> npt.NDArray[Any]:
