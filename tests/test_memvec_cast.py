@@ -372,9 +372,68 @@ def test_first_n_four_bit(s: Any, d: Any, mode: Any) -> None:
     before = ub.storage.data.copy()
     with pytest.raises(errors.ParameterError, match=r"^Cast: count = 3; accepted: an even"):
         A.Cast(dst, src, mode, 3)
-    with pytest.raises(errors.UnsupportedError, match=r"^Cast: mask .*first-n"):
-        A.Cast(dst, src, mode, 64, 1, A.UnaryRepeatParams())
+    with pytest.raises(errors.ParameterError, match=r"^Cast: mask = 63; accepted: an even"):
+        A.Cast(dst, src, mode, 63, 1, A.UnaryRepeatParams())
+    with pytest.raises(errors.ParameterError, match=r"^Cast: mask = \[2, 0\]; accepted: an even"):
+        A.Cast(dst, src, mode, [2, 0], 1, A.UnaryRepeatParams())
     assert np.array_equal(ub.storage.data, before)
+
+
+def nibbles(a: np.ndarray) -> np.ndarray:
+    b = np.ascontiguousarray(a).view(np.uint8)
+    return np.stack([b & 0xF, b >> 4], axis=-1).reshape(-1)
+
+
+def check_repeat_four(s: Any, d: Any, mode: Any, form: str, mask: Any, repeats: int, strides: tuple[int, ...], seed: int) -> None:
+    """The mask/repeat forms of a 4-bit pair: 128 values per repeat (the 2-byte side's register), a 4-bit
+    DataBlock holding 64 values; compared value by value."""
+    dblk, sblk, drep, srep = strides
+    reps = -(-mask // 128) if form == "counter" else repeats
+    n_src, n_dst = (touched(1 if t in FOUR else 2, max(reps, 1), b, r) for t, b, r in ((s, sblk, srep), (d, dblk, drep)))
+    ub, dst, src = make(s, d, n_src, n_dst, seed)
+    if s is rs.bfloat16:
+        src.set((np.random.default_rng(seed).uniform(-8, 8, src.size)).astype(np.dtype(s.np_dtype)))
+    params = A.UnaryRepeatParams(*strides)
+    before, x = dst.numpy(), src.numpy()
+    conv = convert(x, s, d, mode)
+    if d in FOUR:
+        conv = nibbles(conv)
+    before_v = nibbles(before) if d in FOUR else before
+    per_block = (64 if d in FOUR else 16, 64 if s in FOUR else 16, 128)
+    if form == "counter":
+        with counter_mode():
+            run_both(lambda: A.Cast(dst, src, mode, mask, repeats, params), ub)
+        sel = lambda r, k: r * 128 + k < mask  # noqa: E731
+        reps = -(-mask // 128)
+    else:
+        run_both(lambda: A.Cast(dst, src, mode, mask, repeats, params), ub)
+        chosen = MO.mask_elements(2, mask)
+        sel = lambda r, k: chosen[k]  # noqa: E731
+    A.ResetMask()
+    want = MO.cast_repeat(before_v, conv, 1, sel, reps, strides, per_block)
+    got = nibbles(dst.numpy()) if d in FOUR else dst.numpy()
+    assert_same(got, want, x, f"Cast {case_id(s, d, mode)} {form} mask={mask} repeats={repeats} strides={strides}")
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 2))
+@given(data=st.data())
+def test_repeat_four_bit_hypothesis(data: st.DataObject) -> None:
+    s, d, mode = data.draw(st.sampled_from(FOUR_BIT), "case")
+    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    strides = (
+        data.draw(st.integers(1, 3)),
+        data.draw(st.integers(1, 3)),
+        data.draw(st.integers(0, 12)),
+        data.draw(st.integers(0, 12)),
+    )
+    mask: Any
+    if form == "bit":
+        pairs = [data.draw(st.integers(0, 2**32 - 1)) for _ in range(2)]
+        lo, hi = (sum(((p >> j) & 1) * 3 << 2 * j for j in range(32)) for p in pairs)
+        mask = [lo, hi] if lo or hi else [3, 0]
+    else:
+        mask = 2 * data.draw(st.integers(1, 64 if form == "continuous" else 192), "mask / 2")
+    check_repeat_four(s, d, mode, form, mask, data.draw(st.integers(0, 3), "repeat_time"), strides, data.draw(st.integers(0, 99)))
 
 
 def test_cast_is_host_side() -> None:

@@ -349,6 +349,8 @@ def gen_load_l0(
     e = ONE_BLOCK_SIZE // S.itemsize
     Reg.LoadAlign(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, preg, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
     size = S.itemsize
+    if S in FOUR_BIT:  # a 4-bit value pair per byte, each byte to a 32-bit lane (UnPack u8 -> u16 -> u32)
+        dst_size = 4
     while size < dst_size:
         narrow = (dt.int8 if size == 1 else dt.int16) if S in (dt.int8, dt.int16) else _unsigned(size)
         wide = (dt.int16 if size == 1 else dt.int32) if S in (dt.int8, dt.int16) else _unsigned(2 * size)
@@ -363,7 +365,10 @@ def gen_store_l0(
     """`GenStoreL0`: `Pack` down from the source's width, then one repeat's DataBlocks of dst."""
     D = dst.dtype
     size = src_size
-    while size > D.itemsize:
+    floor = 1 if D in FOUR_BIT else D.itemsize  # (4-bit: the low byte of each 32-bit lane, Pack u32 -> u16 -> u8)
+    if D in FOUR_BIT:
+        size = 4
+    while size > floor:
         Reg.Pack(dst_vreg.reinterpret(_unsigned(size // 2)), dst_vreg.reinterpret(_unsigned(size)))
         size //= 2
     e = ONE_BLOCK_SIZE // D.itemsize
@@ -378,8 +383,15 @@ def cast_masks(S: Any, D: Any, base: MaskReg) -> tuple[MaskReg, MaskReg, MaskReg
         return base, base, base
     packed = Reg.MaskReg()
     Reg.MaskPack(packed, base)
-    if max(S.itemsize, D.itemsize) == 4 * min(S.itemsize, D.itemsize):
+    four = S in FOUR_BIT or D in FOUR_BIT
+    if four or max(S.itemsize, D.itemsize) == 4 * min(S.itemsize, D.itemsize):
         Reg.MaskPack(packed, packed)
+    if S in FOUR_BIT:  # MaskUnPack(st, ld); MaskUnPack(ex, st); MaskInterleave<uint16_t>(st, dump, st, st)
+        st, ex = Reg.MaskReg(), Reg.MaskReg()
+        Reg.MaskUnPack(st, packed)
+        Reg.MaskUnPack(ex, st)
+        Reg.MaskInterleave(dt.uint16, st, Reg.MaskReg(), st, st)
+        return packed, ex, st
     return (base, base, packed) if S.itemsize > D.itemsize else (packed, base, base)
 
 
@@ -539,15 +551,15 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
         raise _arguments_error(api, len(args) + 3, forms)
     mode = round_for(api, S, D, round_mode, False)
-    if S in FOUR_BIT or D in FOUR_BIT:
-        reason = (
-            "the first-n interface: the 4-bit mask/repeat lowering (MaskUnPack / MaskInterleave predicates) is not lowered yet"
-        )
-        raise UnsupportedError(message(api, "mask", f"a mask/repeat call on {S.name} -> {D.name}", reason))
     mask, repeat_time, params = args
     W = _wide(S, D)
     lanes = VL // W.itemsize
     bit_mode, mask_count, bits = _check_mask(api, W, mask, is_set_mask)
+    if (S in FOUR_BIT or D in FOUR_BIT) and is_set_mask:  # the page: both 4-bit values of a byte alike
+        word = mask_count if bits is None else bits[0] << 64 | bits[1]
+        if (bits is None and word % 2) or (bits is not None and (word ^ word >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555):
+            accepted = "an even count, or bit masks whose bits 2j and 2j + 1 are equal, for a 4-bit dst or src"
+            raise ParameterError(message(api, "mask", repr(mask), accepted))
     repeats = _check_repeat(api, repeat_time)
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
@@ -569,6 +581,7 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     value = mask_count if counting else repeats
     src_sel = sel32 if counting and (S, D) in _B64 and S.itemsize == 4 else sel
     dst_sel = sel32 if counting and (S, D) in _B64 and D.itemsize == 4 else sel
+    src_sel, dst_sel = ([k // 2 for k in ks] if t in FOUR_BIT else ks for t, ks in ((S, src_sel), (D, dst_sel)))
     _repeat_extent(src, "src", src_sel, reps, params.srcBlkStride, params.srcRepStride, what, value)
     _repeat_extent(dst, "dst", dst_sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
     ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())

@@ -562,14 +562,19 @@ def cast_repeat(
     selected: Callable[[int, int], bool],
     repeats: int,
     strides: Sequence[int],
+    per_block: tuple[int, int, int] | None = None,
 ) -> npt.NDArray[Any]:
     """The mask/repeat Cast: a repeat covers 256 bytes of the wider operand; element k of repeat r (k below
     the wider type's elements per repeat, selected by the mask) is read from src at r * srcRepStride * Es +
     (k // Es) * srcBlkStride * Es + k % Es and written to dst likewise with Ed (Es, Ed: elements per DataBlock
-    of each); `converted` is every src element converted. strides: (dstBlk, srcBlk, dstRep, srcRep)."""
+    of each); `converted` is every src element converted. strides: (dstBlk, srcBlk, dstRep, srcRep).
+    per_block: (Ed, Es, elements per repeat) given explicitly (4-bit operands: arrays of 4-bit values, 64 per
+    DataBlock)."""
     out = dst.copy()
     ed, es = BLOCK_BYTES // dst.dtype.itemsize, BLOCK_BYTES // src_size
     lanes = REPEAT_BYTES // max(dst.dtype.itemsize, src_size)
+    if per_block is not None:
+        ed, es, lanes = per_block
     dblk, sblk, drep, srep = strides
     for r in range(repeats):
         for k in range(lanes):
