@@ -500,3 +500,22 @@ def test_set_deq_scale() -> None:
         A.SetDeqScale("1")
     with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^SetDeqScale"):
         A.SetDeqScale(1.0)
+
+
+def test_counter_mode_reaches_only_the_count() -> None:
+    """Counter mode: tensors of exactly `count` elements are enough (the last repeat's tail is not read or
+    written); one element less is refused, naming the mask."""
+    ub = rs.UnifiedBuffer(4096)
+    src, dst = ub.alloc(rs.float32, 70), ub.alloc(rs.half, 80)
+    x = np.linspace(-5, 5, 70).astype(np.float32)
+    src.set(x)
+    before = dst.numpy()
+    with counter_mode():
+        A.Cast(dst, src, RM.CAST_RINT, 70, 1, A.UnaryRepeatParams(1, 1, 4, 8))
+        want = before.copy()
+        want[:70] = x.astype(np.float16)
+        assert np.array_equal(dst.numpy(), want)
+        snapshot = ub.storage.data.copy()
+        with pytest.raises(errors.ParameterError, match=r"^Cast: mask = 71; accepted: .*src \(70 elements\)"):
+            A.Cast(dst, src, RM.CAST_RINT, 71, 1, A.UnaryRepeatParams(1, 1, 4, 8))
+        assert np.array_equal(ub.storage.data, snapshot)

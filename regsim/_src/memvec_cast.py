@@ -459,15 +459,10 @@ def _extent(name: str, t: LocalTensor[Any], last: int, what: str, value: object)
         )
 
 
-def _repeat_extent(
-    t: LocalTensor[Any], name: str, sel: list[int], repeats: int, blk: int, rep: int, what: str, value: object
-) -> None:
-    """The highest element of `t` a mask/repeat call touches must lie in `t` (sel: the selected lanes of a repeat)."""
-    if not sel or not repeats:
-        return
+def _extent_check(t: LocalTensor[Any], name: str, r: int, k: int, blk: int, rep: int, what: str, value: object) -> None:
+    """Element k (in t's elements) of repeat r must lie in t."""
     e = ONE_BLOCK_SIZE // t.dtype.itemsize
-    k = max(sel)
-    _extent(name, t, (repeats - 1) * rep * e + (k // e) * blk * e + k % e, what, value)
+    _extent(name, t, r * rep * e + (k // e) * blk * e + k % e, what, value)
 
 
 #: the block-local `g_deqValue` of the 950 library, per core (`SetDeqScale(half scale)`); zero-initialised
@@ -564,28 +559,28 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
     counting = counter_mode()
-    sel32: list[int] = []
     if counting and not is_set_mask:
         mask_count = vector_mask(api)[1] & 0xFFFFFFFF  # the count from SPR.MASK's low word
-    if counting:
-        reps = -(-mask_count // lanes)
-        sel = list(range(min(mask_count, lanes)))
-        if (S, D) in _B64:  # the b32 side's predicate takes up to 64 of the count per repeat (decisions §91)
-            sel32 = list(range(min(mask_count, 64)))
-    else:
-        high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
-        word = high << 64 | low
-        sel = [k for k in range(lanes) if word >> k & 1]
-        reps = repeats
-    what = "mask" if counting else "repeat_time"
-    value = mask_count if counting else repeats
-    src_sel = sel32 if counting and (S, D) in _B64 and S.itemsize == 4 else sel
-    dst_sel = sel32 if counting and (S, D) in _B64 and D.itemsize == 4 else sel
-    src_sel, dst_sel = ([k // 2 for k in ks] if t in FOUR_BIT else ks for t, ks in ((S, src_sel), (D, dst_sel)))
-    _repeat_extent(src, "src", src_sel, reps, params.srcBlkStride, params.srcRepStride, what, value)
-    _repeat_extent(dst, "dst", dst_sel, reps, params.dstBlkStride, params.dstRepStride, what, value)
-    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
     b64 = (S, D) in _B64
+    for t, name, blk, rep in (
+        (src, "src", params.srcBlkStride, params.srcRepStride),
+        (dst, "dst", params.dstBlkStride, params.dstRepStride),
+    ):
+        if counting:  # (the b64 pairs: the b32 side's predicate takes up to 64 of the count per repeat, decisions §91)
+            per = 64 if b64 else lanes
+            width = 64 if b64 and t.dtype.itemsize == 4 else lanes
+            last = (mask_count - 1) // per  # the last repeat that selects anything
+            touched = [(last - 1, width - 1)] if last >= 1 else []
+            touched += [(last, min(width, mask_count - last * per) - 1)] if mask_count else []
+            what, value = "mask", mask_count
+        else:
+            high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
+            word = (high << 64 | low) & ((1 << lanes) - 1)
+            touched = [(repeats - 1, word.bit_length() - 1)] if repeats and word else []
+            what, value = "repeat_time", repeats
+        for r, k in touched:
+            _extent_check(t, name, r, k // 2 if t.dtype in FOUR_BIT else k, blk, rep, what, value)
+    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
     scale = deq_value(api)
     if counting:
         if b64:
