@@ -262,6 +262,12 @@ def test_repeat_every_pair(s: Any, d: Any, mode: Any) -> None:
     check_repeat(s, d, mode, "counter", 2 * lanes + 5, 0, strides, seed=4)
 
 
+def draw_strides(data: st.DataObject, src_blk_min: int) -> tuple[int, int, int, int]:
+    """UnaryRepeatParams (dstBlk, srcBlk, dstRep, srcRep): block strides up to 3, repeat strides up to 12."""
+    blk = (data.draw(st.integers(1, 3), "dstBlkStride"), data.draw(st.integers(src_blk_min, 3), "srcBlkStride"))
+    return (*blk, data.draw(st.integers(0, 12), "dstRepStride"), data.draw(st.integers(0, 12), "srcRepStride"))
+
+
 @settings(max_examples=max(10, settings.default.max_examples))
 @given(data=st.data())
 def test_repeat_hypothesis(data: st.DataObject) -> None:
@@ -270,12 +276,7 @@ def test_repeat_hypothesis(data: st.DataObject) -> None:
     lanes = 256 // max(s.itemsize, d.itemsize)
     form = data.draw(st.sampled_from(["continuous", "bit", "counter", "placeholder"]), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
-    strides = (
-        data.draw(st.integers(1, 3)),
-        data.draw(st.integers(0, 3)),
-        data.draw(st.integers(0, 12)),
-        data.draw(st.integers(0, 12)),
-    )
+    strides = draw_strides(data, src_blk_min=0)
     mask: Any
     if form == "continuous":
         mask = data.draw(st.integers(1, lanes), "mask")
@@ -420,12 +421,7 @@ def check_repeat_four(s: Any, d: Any, mode: Any, form: str, mask: Any, repeats: 
 def test_repeat_four_bit_hypothesis(data: st.DataObject) -> None:
     s, d, mode = data.draw(st.sampled_from(FOUR_BIT), "case")
     form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
-    strides = (
-        data.draw(st.integers(1, 3)),
-        data.draw(st.integers(1, 3)),
-        data.draw(st.integers(0, 12)),
-        data.draw(st.integers(0, 12)),
-    )
+    strides = draw_strides(data, src_blk_min=1)
     mask: Any
     if form == "bit":
         pairs = [data.draw(st.integers(0, 2**32 - 1)) for _ in range(2)]
