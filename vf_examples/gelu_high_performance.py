@@ -1,6 +1,6 @@
 """The gelu_high_performance best-practice example (05_best_practices/02_reg_compute/gelu_high_performance,
-gelu.asc), its VF scenarios 1 and 2 (SCENARIO_NUM; scenario 2 adds `#pragma unroll 6`, which changes nothing
-computed):
+gelu.asc), its scenarios 0, 1 and 2 (SCENARIO_NUM; scenario 2 adds `#pragma unroll 6`, which changes nothing
+computed). Scenarios 1 and 2:
 
     __simd_vf__ inline static void GeluVfBasic(
         __ubuf__ float* xAddr, __ubuf__ float* yAddr, uint32_t n, uint32_t loopNum)
@@ -27,9 +27,31 @@ computed):
     }
 
 called per tile as `asc_vf_call<GeluVfBasic>(xAddr, yAddr, n, DivCeil(n, oneRepeatSize))` by the tiled
-`Process` of `_gelu_tiles` (ping-pong UB buffers over each core's rows). Scenario 0 (`GeluCompute`, the same
-sequence with the memory-level `AscendC::Mul/Muls/Add/Exp/Adds/Div(dst, src, n)` APIs) is not ported: regsim's
-memory-level APIs have no `Exp` and `Div` yet.
+`Process` of `_gelu_tiles` (ping-pong UB buffers over each core's rows), and its scenario 0, the same sequence
+with the memory-level APIs (each one VF of the 950 library; Exp and Div with their default ExpConfig /
+DivConfig, INTRINSIC):
+
+    __aicore__ inline void GeluCompute(
+        const AscendC::LocalTensor<float>& xLocal, const AscendC::LocalTensor<float>& yLocal, uint32_t n)
+    {
+        AscendC::Mul(yLocal, xLocal, xLocal, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Mul(yLocal, yLocal, xLocal, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Muls(yLocal, yLocal, COEFF_A, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Add(yLocal, xLocal, yLocal, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Muls(yLocal, yLocal, COEFF_B, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Exp(yLocal, yLocal, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Adds(yLocal, yLocal, (float)1.0, n);
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Div(yLocal, xLocal, yLocal, n);
+    }
+
+(regsim runs the calls in program order, so `PipeBarrier<PIPE_V>` has nothing to order.)
 
 The shape: main() runs [8192, 8192] with singleCoreM = 256, singleCoreN = 4096, tileLen = 2 · singleCoreN over
 64 cores; here the same tiling code runs [10, 2048] with singleCoreM = 4, singleCoreN = 1024, tileLen = 2048
@@ -38,7 +60,7 @@ The shape: main() runs [8192, 8192] with singleCoreM = 256, singleCoreN = 4096, 
 gen_data.py: `x = np.random.uniform(-10, 10, shape).astype(np.float32)` (unseeded: `run(seed)` seeds numpy's
 global generator); golden `x / (1 + np.exp(-1.595769 * (x + 0.044715 * x**3)))` (numpy float32).
 
-The comparison: bit-exact against the kernel's sequence in numpy (`_kernel_order.gelu_kernel_order`, Exp and
+The comparison (every scenario): bit-exact against the kernel's sequence in numpy (`_kernel_order.gelu_kernel_order`, Exp and
 Div as their correctly rounded values, within the pages' 1 ulp), and as verify_result.py checks gen_data.py's
 golden (np.isclose, rtol 1e-4, atol 1e-5).
 """
@@ -80,6 +102,19 @@ def gelu_vf_basic(x_addr: Ptr, y_addr: Ptr, n: int, loop_num: int) -> None:
         Reg.StoreAlign(y_addr + i * one_repeat_size, y_reg, mask)
 
 
+def gelu_compute(x_local: rs.LocalTensor[Any], y_local: rs.LocalTensor[Any], n: int) -> None:
+    """GeluCompute (scenario 0): the memory-level APIs over the tile's n elements."""
+    A = rs.AscendC
+    A.Mul(y_local, x_local, x_local, n)  # yLocal = x * x
+    A.Mul(y_local, y_local, x_local, n)  # yLocal = x² * x
+    A.Muls(y_local, y_local, COEFF_A, n)  # yLocal = 0.044715 * x³
+    A.Add(y_local, x_local, y_local, n)  # yLocal = x + 0.044715 * x³
+    A.Muls(y_local, y_local, COEFF_B, n)  # yLocal = -1.595769 * (x + 0.044715 * x³)
+    A.Exp(y_local, y_local, n)  # yLocal = e^(...)
+    A.Adds(y_local, y_local, 1.0, n)  # yLocal = 1 + e^(...)
+    A.Div(y_local, x_local, y_local, n)  # yLocal = x / (1 + e^(...))
+
+
 def gelu_reg_base_compute(x_local: rs.LocalTensor[Any], y_local: rs.LocalTensor[Any], n: int) -> None:
     """GeluRegBaseCompute: one VF call over the tile's n elements."""
     one_repeat_size = 256 // rs.float32.itemsize
@@ -101,8 +136,8 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     want = gelu_kernel_order(x, COEFF_A, COEFF_B)
     ones = np.ones(x.size, np.uint8)
     outputs: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
-    for scenario in (1, 2):  # the same VF; scenario 2 only unrolls the loop
-        y = run_cores(x, TILING, gelu_reg_base_compute)
+    for scenario in (0, 1, 2):  # 0: the memory-level APIs; 1, 2: the same VF (scenario 2 only unrolls the loop)
+        y = run_cores(x, TILING, gelu_compute if scenario == 0 else gelu_reg_base_compute)
         outputs[f"scenario {scenario}: y (the kernel's order, bit-exact)"] = (y.view(np.uint32), want.view(np.uint32))
         outputs[f"scenario {scenario}: y within verify_result.py's tolerance of gen_data.py's golden"] = (
             vendor_isclose(y, golden(x)),

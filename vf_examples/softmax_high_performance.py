@@ -47,8 +47,8 @@ is scenario 2 with the outer loop unrolled by two (rows i and i + aDim / 2); sce
 (full masks over rDim / 64 repeats, no UpdateMask); scenario 5 both. Each VF below quotes its C++ line by line.
 `LoadWithCastIfNeed` / `StoreWithCastIfNeed` are plain LoadAlign / StoreAlign for float (their half branch,
 Cast with DIST_UNPACK_B16 / DIST_PACK_B32, is not instantiated by main). Scenario 0 (`CustomSoftmax` with the
-memory-level ReduceMax, Duplicate, Sub, Exp, ReduceSum and Div) is not ported: regsim's memory-level APIs have
-none of ReduceMax, ReduceSum, Duplicate, Exp, Div yet.
+memory-level ReduceMax, Duplicate, Sub, Exp, ReduceSum and Div) is not ported: regsim has no memory-level
+Duplicate yet.
 
 The UB: scenarios 0-2 allocate x, y, exp and sum of 128 · 128 floats each, 256 KiB, more than the 950's
 248 KiB (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510; main's comment "Shape [128, 128] fits entirely in UB on any NPU"

@@ -3,7 +3,7 @@
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`).
+`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`).
 """
 
 from regsim._src import reg as Reg
@@ -35,6 +35,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -72,6 +73,7 @@ __all__ = [
     "Adds",
     "And",
     "BinaryRepeatParams",
+    "Cast",
     "Compare",
     "Compares",
     "Div",
@@ -104,6 +106,7 @@ __all__ = [
     "RoundMode",
     "Select",
     "SetCtrlSpr",
+    "SetDeqScale",
     "SetMaskCount",
     "SetMaskNorm",
     "SetVectorMask",

@@ -632,8 +632,9 @@ def lower_spec(text: str) -> Lowering:
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
-    # a bare name (cmp_mode=LT) is read as its string
-    kw = {str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords}
+    kw = {  # (a bare name, `dst=half` or `round_mode=CAST_RINT`, is its text)
+        str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords
+    }
     if api is None:
         return Lowering(text.strip(), SPEC_BUILDERS[node.func.id](dtype, kw).records)
     from regsim._src.memory import UnifiedBuffer

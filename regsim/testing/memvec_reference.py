@@ -591,3 +591,208 @@ def compare_cmp_mask(
         else:
             new &= ~(1 << k)
     return new
+
+
+# --- Cast (the memory-level Cast page; the conversions by the Reg Cast page's rules) --------------------------------
+#: the RoundMode values of the page's enum, by the rounding each names (CAST_NONE: rint where it rounds)
+ROUNDING = {0: "rint", 1: "rint", 2: "floor", 3: "ceil", 4: "round", 5: "trunc", 6: "odd"}
+#: the pairs whose Cast page row has no SatMode (a float destination keeps inf and NaN); every other pair
+#: runs with SatMode::SAT (the library's castTrait): NaN -> 0, ±inf and overflows -> the type's extremes
+UNSATURATED = {
+    ("half", "bfloat16"),
+    ("half", "float32"),
+    ("bfloat16", "float32"),
+    ("hifloat8", "half"),
+    ("hifloat8", "float32"),
+    ("fp8_e4m3fn", "float32"),
+    ("fp8_e5m2", "float32"),
+}
+
+
+def _codes(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+def _float_round(a: npt.NDArray[np.float64], np_dst: Any, mode: str, sat: bool) -> npt.NDArray[Any]:
+    """Finite, infinite and NaN float64 values rounded to a float type by `mode`: the two neighbours of |a| in
+    the type found from its codes (the nearest by numpy, then one code down if it lies above), the choice made
+    by the mode (ties: even code for rint, away for round; odd: the odd code when inexact), the sign put back.
+    An overflow (rounding past the largest finite value) gives inf, or the largest value when saturating."""
+    dst = np.dtype(np_dst)
+    utype = f"u{dst.itemsize}"
+    import ml_dtypes
+
+    mx = np.array(ml_dtypes.finfo(dst).max, dst)  # type: ignore[no-untyped-call]
+    mx_code = int(mx.view(utype))
+    m = np.abs(np.nan_to_num(a, nan=0.0, posinf=0.0, neginf=0.0))
+    with np.errstate(over="ignore"):
+        near = m.astype(dst)
+    code = _codes(near).astype(np.int64)
+    code = np.where(near.astype(np.float64) > m, code - 1, code)
+    code = np.minimum(code, mx_code)
+    lo = code.astype(utype).view(dst).astype(np.float64)
+    ulp_max = float(mx.astype(np.float64)) - float(np.array(mx_code - 1, utype).view(dst).astype(np.float64))
+    hi = np.where(code == mx_code, float(mx.astype(np.float64)) + ulp_max, (code + 1).astype(utype).view(dst).astype(np.float64))
+    exact = lo == m
+    neg = np.signbit(a)
+    odd = code % 2 == 1
+    up = {
+        "floor": neg,
+        "ceil": ~neg,
+        "trunc": np.zeros(a.shape, bool),
+        "odd": ~odd,
+        "rint": (m - lo > hi - m) | ((m - lo == hi - m) & odd),
+        "round": m - lo >= hi - m,
+    }[mode] & ~exact
+    overflow = up & (code == mx_code)
+    mag = np.where(up, hi, lo)
+    mag = np.where(overflow, float(mx.astype(np.float64)) if sat else np.inf, mag)
+    out = np.copysign(mag, a)
+    inf = np.isinf(a)
+    out = np.where(inf, np.copysign(float(mx.astype(np.float64)) if sat else np.inf, a), out)
+    out = np.where(np.isnan(a), 0.0 if sat else np.copysign(np.nan, a), out)  # (unsaturated: the quiet NaN of a's sign)
+    return out.astype(dst)
+
+
+def _integral(a: npt.NDArray[np.float64], mode: str) -> npt.NDArray[np.float64]:
+    """Values rounded to integral values by `mode` (round: half away from zero; |a| + 0.5 is exact for
+    every value of the 32-bit and narrower types)."""
+    fs: dict[str, Callable[[Any], Any]] = {
+        "rint": np.rint,
+        "floor": np.floor,
+        "ceil": np.ceil,
+        "trunc": np.trunc,
+        "round": lambda v: np.copysign(np.floor(np.abs(v) + 0.5), v),
+    }
+    return np.asarray(fs[mode](a), np.float64)
+
+
+def _int_round(a: npt.NDArray[np.float64], np_dst: Any, mode: str) -> npt.NDArray[Any]:
+    """Values rounded to integers by `mode` and saturated to the type (NaN -> 0, ±inf -> the extremes)."""
+    info = np.iinfo(np_dst)
+    with np.errstate(invalid="ignore"):
+        r = _integral(np.where(np.isnan(a), 0.0, a), mode)
+    return np.clip(r, float(info.min), float(info.max)).astype(np_dst)
+
+
+def cast_elements(
+    src: npt.NDArray[Any], src_name: str, dst_name: str, np_dst: Any, round_mode: int, deq_scale: float = 0.0
+) -> npt.NDArray[Any]:
+    """Each source element converted as the memory-level Cast converts it (round_mode: the RoundMode value the
+    call passes). float32 -> float32 rounds to an integral float32 (the sign of a zero result kept); fp8 and
+    hifloat8 sides go element by element through `regsim.testing.reference.cast_value`."""
+    mode = ROUNDING.get(round_mode, "rint")
+    dst = np.dtype(np_dst)
+    if FOUR_BIT & {src_name, dst_name}:
+        return _four_bit_elements(src, src_name, dst_name, dst, round_mode)
+    if src_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2") or dst_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2"):
+        from regsim.testing.reference import cast_value
+
+        rm = 0xFF if round_mode == 0 else round_mode
+        sat = (src_name, dst_name) not in UNSATURATED
+        codes = [cast_value(src_name, dst_name, int(c), rm, sat) for c in _codes(np.ascontiguousarray(src)).tolist()]
+        return np.array(codes, f"u{dst.itemsize}").view(dst)
+    if (src_name, dst_name) == ("int32", "half"):  # the Cast page: with SetDeqScale(half scale); roundMode unused
+        f = src.astype(np.float32) * np.float32(2.0**-17)  # the library: x * (1 / 2**17) * scale * 2**17 in float32
+        f = (f * np.float32(np.float16(deq_scale))) * np.float32(2.0**17)
+        return _float_round(f.astype(np.float64), np.float16, "rint", False)
+    if src_name == "int64" or dst_name == "int64":
+        return _b64_elements(src, dst, mode)
+    a = src.astype(np.float64)
+    if src_name == dst_name:  # float32 -> float32: an integral value of the type
+        r = _integral(np.where(np.isfinite(a), a, 0.0), mode)
+        return np.where(np.isfinite(a), np.copysign(r, a), a).astype(dst)
+    if dst.kind in "iu":
+        return _int_round(a, dst, mode)
+    if (src_name, dst_name) in (("half", "float32"), ("bfloat16", "float32")):  # exact; a NaN keeps its payload, quieted
+        wide = src.astype(dst)
+        return np.where(np.isnan(a), (wide.view(np.uint32) | 0x0040_0000).view(dst), wide)
+    return _float_round(a, dst, mode, (src_name, dst_name) not in UNSATURATED)
+
+
+FOUR_BIT = {"int4x2", "fp4x2_e2m1", "fp4x2_e1m2"}
+
+
+def _four_bit_elements(
+    src: npt.NDArray[Any], src_name: str, dst_name: str, dst: np.dtype[Any], round_mode: int
+) -> npt.NDArray[Any]:
+    """The 4-bit pairs through `regsim.testing.reference.cast_value`, one 4-bit value at a time: a 4-bit
+    array is bytes, two values each (the even one in the low nibble); the result is such bytes for a 4-bit
+    destination."""
+    from regsim.testing.reference import cast_value
+
+    rm = 0xFF if round_mode == 0 else round_mode
+    sat = (src_name, dst_name) not in UNSATURATED
+    raw = _codes(np.ascontiguousarray(src)).astype(np.int64)
+    codes = np.stack([raw & 0xF, raw >> 4], axis=-1).reshape(-1) if src_name in FOUR_BIT else raw
+    out = np.array([cast_value(src_name, dst_name, int(c), rm, sat) for c in codes.tolist()], np.int64)
+    if dst_name in FOUR_BIT:
+        return (out[0::2] | out[1::2] << 4).astype(np.uint8).view(dst)
+    return out.astype(f"u{dst.itemsize}").view(dst)
+
+
+def _b64_elements(src: npt.NDArray[Any], dst: np.dtype[Any], mode: str) -> npt.NDArray[Any]:
+    """The 64-bit pairs, element by element on Python ints: int64 -> float32 between its two float32
+    neighbours (found from float(v), compared exactly), int64 -> int32 saturating, float32 -> int64 rounded
+    and saturated, int32 -> int64 exact."""
+    out: list[float] = []
+    for x in src.tolist():
+        if dst.kind in "iu":
+            info = np.iinfo(dst)
+            if isinstance(x, float):
+                if math.isnan(x):
+                    out.append(0)
+                    continue
+                if math.isinf(x):
+                    out.append(info.max if x > 0 else info.min)
+                    continue
+                x = int(_integral(np.array([x]), mode)[0])
+            out.append(min(max(int(x), int(info.min)), int(info.max)))
+            continue
+        v = int(x)  # int64 -> float32
+        near = np.float32(float(v))
+        lo = near if int(near) <= v else np.nextafter(near, np.float32(-np.inf))
+        hi = np.nextafter(lo, np.float32(np.inf))
+        if int(lo) == v:
+            out.append(float(lo))
+            continue
+        down, up = v - int(lo), int(hi) - v
+        lo_odd = int(np.array(lo).view(np.uint32)) % 2 == 1
+        pick_hi = {  # (lo < v < hi: toward zero is lo for v > 0, hi for v < 0; ties: rint to the even code)
+            "floor": False,
+            "ceil": True,
+            "trunc": v < 0,
+            "rint": up < down or (up == down and lo_odd),
+            "round": up < down or (up == down and v > 0),
+        }[mode]
+        out.append(float(hi if pick_hi else lo))
+    return np.array(out, dst)
+
+
+def cast_repeat(
+    dst: npt.NDArray[Any],
+    converted: npt.NDArray[Any],
+    src_size: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    strides: Sequence[int],
+    per_block: tuple[int, int, int] | None = None,
+) -> npt.NDArray[Any]:
+    """The mask/repeat Cast: a repeat covers 256 bytes of the wider operand; element k of repeat r (k below
+    the wider type's elements per repeat, selected by the mask) is read from src at r * srcRepStride * Es +
+    (k // Es) * srcBlkStride * Es + k % Es and written to dst likewise with Ed (Es, Ed: elements per DataBlock
+    of each); `converted` is every src element converted. strides: (dstBlk, srcBlk, dstRep, srcRep).
+    per_block: (Ed, Es, elements per repeat) given explicitly (4-bit operands: arrays of 4-bit values, 64 per
+    DataBlock)."""
+    out = dst.copy()
+    ed, es = BLOCK_BYTES // dst.dtype.itemsize, BLOCK_BYTES // src_size
+    lanes = REPEAT_BYTES // max(dst.dtype.itemsize, src_size)
+    if per_block is not None:
+        ed, es, lanes = per_block
+    dblk, sblk, drep, srep = strides
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                s = r * srep * es + (k // es) * sblk * es + k % es
+                out[r * drep * ed + (k // ed) * dblk * ed + k % ed] = converted[s]
+    return out
