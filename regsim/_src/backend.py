@@ -22,6 +22,7 @@ from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import SpecialRegisters, UbPtr
 from regsim._src.registers import (
     Active,
+    AddrReg,
     Bools,
     Bytes,
     MaskReg,
@@ -96,6 +97,10 @@ class NumpyBackend:
         if written is not None and self.check and not written.all():
             raise UninitializedReadError(f"{api}: {param} is a MaskReg with bits that were never written")
         return bits
+
+    def predicate_bytes(self, api: str, param: str, mask: MaskReg, index: Any) -> Bytes:
+        """`predicate_bits` packed into bytes as a MaskReg store writes them (bit 0 of byte 0 first)."""
+        return np.packbits(self.predicate_bits(api, param, mask, index), axis=-1, bitorder="little")
 
     def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None:
         """dst = the bits of `raw` (bit 0 of byte 0 first), mapped by `index` (None: as they are)."""
@@ -263,6 +268,14 @@ class NumpyBackend:
         if lo < ptr.lo or hi > ptr.hi:
             self._out_of_tensor(api, param, ptr, addr, unit, lanes)
         return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
+
+    def post_address(self, ptr: UbPtr[Any]) -> Any:
+        """The address a post-update access of `ptr` uses (before the pointer moves)."""
+        return ptr.addr
+
+    def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg:
+        """CreateAddrReg's result (a batched loop's has one offset per iteration)."""
+        return AddrReg(dtype, offset)
 
     def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
         """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""
