@@ -170,6 +170,7 @@ class _Regs:
     #: `data` is not this state's own (a load's view of the UB, an op's result that may be another
     #: array's view): copied before it is written in place, or before what it views is written
     shared: bool = False
+    origin: str = ""  #: where the last iteration's never-written bytes came from (for error messages)
 
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
@@ -221,11 +222,13 @@ class BatchedBackend(NumpyBackend):
         #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
         self.undo: list[tuple[Storage, Any, Bytes, Bools | None]] = []
         self.pending: list[_Store] = []  #: stores not yet made, in program order
+        self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
         #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
         self.accesses: list[tuple[int, Any, Any, Any, bool]] = []
         self.pointers: list[BatchedPtr] = []
         self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
         self.posted: dict[int, _Posted] = {}  #: post-update pointers, by id
+        self.peeled = False  #: iteration 0 ran in order: every pointer the loop carries is posted
         self.addr_regs: list[AddrReg] = []  #: AddrRegs with one offset per iteration
 
     # --- state -----------------------------------------------------------------------------------
@@ -483,6 +486,8 @@ class BatchedBackend(NumpyBackend):
             if state.valid is None:
                 state.valid = np.ones(state.data.shape, np.bool_)
             state.valid[:, dst._span] = valid
+            if not np.broadcast_to(valid, (self.rows, valid.shape[-1]))[-1].all():
+                state.origin = self.origin
 
     # --- the Unified Buffer ----------------------------------------------------------------------
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, align: int, why: str) -> None:
@@ -495,6 +500,7 @@ class BatchedBackend(NumpyBackend):
     def read(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, nbytes: int) -> tuple[Bytes, Bools | None]:
         if not isinstance(addr, np.ndarray):
             self._sync(addr, addr + nbytes)
+            self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
             raw, valid = super().read(api, param, ptr, addr, nbytes)
             self.accesses.append((id(ptr.ub), np.array([addr]), np.array([addr + nbytes]), None, False))
             return raw, valid
@@ -506,6 +512,8 @@ class BatchedBackend(NumpyBackend):
         st = ub.storage
         raw, valid = _rows(st.data, addr, nbytes), None if st.valid is None else _rows(st.valid, addr, nbytes)
         self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False))
+        last = int(addr[-1])
+        self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
         return raw, None if valid is None or valid.all() else valid
 
     def _sync(self, lo: int, hi: int) -> None:
@@ -570,6 +578,8 @@ class BatchedBackend(NumpyBackend):
         self.accesses.append((id(ub), lo, hi, used, True))
         if step is not None and step >= lanes * unit:  # rows do not overlap: a strided view of the UB, written later
             start = int(addrs[0])
+            if any(np.may_share_memory(values, _strided(p.storage.data, p.at)) for p in self.pending):
+                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
             self.pending.append(
                 _Store(st, (start, values.shape, (step, unit, 1)), values, where, start, start + (rows - 1) * step + lanes * unit)
             )
@@ -593,18 +603,24 @@ class BatchedBackend(NumpyBackend):
         if type(ptr) is not UbPtr or isinstance(base, np.ndarray):
             raise Unbatchable("a post-update pointer that is already per-iteration")
         base = int(base)
+        self.peeled = True
         self.posted[id(ptr)] = _Posted(ptr, type(ptr), base, stride)
         ptr.addr = base + np.arange(self.rows, dtype=np.int64) * stride  # type: ignore[assignment]
         ptr.__class__ = BatchedPtr
 
     def post_address(self, ptr: UbPtr[Any]) -> Any:
-        if isinstance(ptr.addr, np.ndarray):  # a posted pointer, or one per iteration (p + i * k)
+        if isinstance(ptr.addr, np.ndarray) or self.peeled:
+            # a posted pointer, one per iteration (p + i * k), or (once iteration 0 has shown which
+            # pointers the loop carries) one the body made, at the same address in every iteration
             return ptr.addr
         raise PostUpdate("a post-update pointer: its stride per iteration is not known yet")
 
     def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
         if not isinstance(ptr.addr, np.ndarray):
-            raise Unbatchable("a post-update pointer (carried across iterations)")
+            if not self.peeled:
+                raise Unbatchable("a post-update pointer (carried across iterations)")
+            ptr.addr += nbytes
+            return
         posted = self.posted.get(id(ptr))
         if posted is not None:
             posted.moved += nbytes
@@ -621,8 +637,8 @@ class BatchedBackend(NumpyBackend):
     def check_independent(self) -> None:
         """No UB byte written by one iteration is read or written by another (nor written twice
         in one iteration: refused too, to keep the check simple and exact)."""
-        for p in self.posted.values():
-            if p.moved != p.stride:
+        for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
+            if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
         by_ub: dict[int, list[tuple[Any, Any, Any, bool]]] = {}
         for ub, lo, hi, rows, write in self.accesses:
@@ -637,6 +653,7 @@ class BatchedBackend(NumpyBackend):
             st = state.storage
             st.data[...] = state.data[-1]
             st.valid = None if state.valid is None else state.valid[-1].copy()
+            st.origin = state.origin or st.origin
             st.summarise()
         for m in self.masks.values():
             if m.bits is None:
@@ -649,7 +666,8 @@ class BatchedBackend(NumpyBackend):
         for p in self.pointers:
             p.addr = int(np.asarray(p.addr)[-1])
         for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
-            posted.ptr.addr, posted.ptr.__class__ = int(np.asarray(posted.ptr.addr)[-1]), posted.cls
+            last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
+            posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
         for areg in self.addr_regs:
             object.__setattr__(areg, "offset", int(np.asarray(areg.offset)[-1]))
         self.regs.clear()

@@ -143,8 +143,10 @@ class LoopRun:
         self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         ctx.backend, ctx.trace = self._backend, _BatchGuard()
-        for ptr, moved in (self._peeled or {}).values():
-            self._backend.post_update(ptr, moved)
+        if self._peeled is not None:
+            self._backend.peeled = True
+            for ptr, moved in self._peeled.values():
+                self._backend.post_update(ptr, moved)
         self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
         return True
 
@@ -207,7 +209,7 @@ class LoopRun:
         assert self._backend is not None
         self._backend.rollback()
         self._restore()
-        if isinstance(error, PostUpdate) and self._peeled is None and len(self.range) > 2:
+        if isinstance(error, PostUpdate) and self._peeled is None:
             self._next = "peel"
         elif isinstance(error, Unbatchable):
             self._decide("sequential", error.args[0])
@@ -236,9 +238,10 @@ class LoopRun:
         self._decide("batched", self._peel_note())
 
     def _peel_note(self) -> str:
-        if not self._peeled:
+        assert self._backend is not None
+        moves = sorted({p.stride for p in self._backend.posted.values() if p.moved})
+        if self._peeled is None:
             return ""
-        moves = sorted({moved for _, moved in self._peeled.values()})
         return (
             "iteration 0 ran in order to learn the post-update strides "
             f"({', '.join(f'{m:+d} B' for m in moves)} per iteration); the others batched"
