@@ -246,3 +246,20 @@ def _program_world(spec: dict[str, Any]) -> tuple[rs.UnifiedBuffer, Callable[[],
 @given(programs())
 def test_random_loop_programs_agree_between_modes(spec: dict[str, Any]) -> None:
     _both(lambda: _program_world(spec))
+
+
+def test_a_scalar_ub_access_in_the_body_runs_the_loop_in_order() -> None:
+    @rs.simd_vf
+    def kernel(a: rs.UbPtr[U32], d: rs.UbPtr[U32], n: rs.Ref[int]) -> None:
+        x = Reg.RegTensor(U32)
+        m = Reg.CreateMask(U32)
+        for i in range(4):
+            Reg.LoadAlign(x, a + i * 64)
+            Reg.StoreAlign(d + i * 64, x, m)
+            Reg.Adds(x, x, d[0], m)  # what iteration 0 stored
+            Reg.StoreAlign(d + 64 * 4 + i * 64, x, m)
+
+    decisions, _ = _both(lambda: _world(kernel, (64 * 4, 64 * 8)))
+    assert decisions == ["sequential"]
+    _, run = _world(kernel, (64 * 4, 64 * 8))
+    assert "a scalar UB access (UbPtr[]) inside the loop" in rs.explain(run)

@@ -269,6 +269,9 @@ class NumpyBackend:
             self._out_of_tensor(api, param, ptr, addr, unit, lanes)
         return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
 
+    def scalar_access(self, api: str) -> None:
+        """A scalar UB read or write (`p[k]`, `p[k] = v`) is about to happen (nothing to do here)."""
+
     def post_address(self, ptr: UbPtr[Any]) -> Any:
         """The address a post-update access of `ptr` uses (before the pointer moves)."""
         return ptr.addr

@@ -595,6 +595,9 @@ class BatchedBackend(NumpyBackend):
         if st.valid is not None:
             st.valid[at] = True
 
+    def scalar_access(self, api: str) -> None:
+        raise Unbatchable(f"a scalar UB access ({api}) inside the loop")
+
     # --- post-update pointers and address registers --------------------------------------------
     def post_update(self, ptr: UbPtr[Any], stride: int) -> None:
         """`ptr` moves `stride` bytes per iteration (as iteration 0 showed): row b sees base + b·stride,

@@ -163,9 +163,10 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None  # floats: each sum rounds; saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
-    sums = np.cumsum(np.where(active, x, 0).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
+    every = bool(active.all())  # (every lane of every iteration: nothing kept, nothing reset)
+    sums = np.cumsum((x if every else np.where(active, x, 0)).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
     start = np.broadcast_to(init.view(unsigned), sums.shape)
-    if mode is not MaskMergeMode.ZEROING:
+    if every or mode is not MaskMergeMode.ZEROING:
         return (start + sums).view(init.dtype)
     reset = _last_known(~active)  # the last inactive row zeroed the accumulator
     before = np.take_along_axis(sums, np.maximum(reset, 0), axis=0)
