@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regsim as rs
@@ -26,14 +26,16 @@ UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
 U32 = rs.uint32
 
 
-def _world(kernel: Callable[..., None], sizes: tuple[int, ...], count: int = 10**6) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
-    """A UB with uint32 tensors of `sizes` (random contents, the last one left never-written),
+def _world(
+    kernel: Callable[..., None], sizes: tuple[int, ...], count: int = 10**6, dtype: Any = U32
+) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+    """A UB with `dtype` tensors of `sizes` (random contents, the last one left never-written),
     and a run of `kernel(*pointers, Ref(count))` returning the Ref's value."""
     ub = rs.UnifiedBuffer(64 * 1024)
-    tensors = [ub.alloc(U32, n) for n in sizes]
+    tensors = [ub.alloc(dtype, n) for n in sizes]
     rng = np.random.default_rng(len(sizes) * 7 + count % 1000)
     for t in tensors[:-1]:
-        t.set(rng.integers(0, 2**32, t.GetSize(), dtype=np.uint32))
+        t.set(rng.integers(0, 2**63, t.GetSize(), dtype=np.uint64).astype(dtype.np_dtype))
     ref = rs.Ref(count)
 
     def run() -> int:
@@ -180,7 +182,7 @@ STATEMENT = st.one_of(
 
 
 @st.composite
-def programs(draw: st.DrawFn) -> dict[str, Any]:
+def programs(draw: st.DrawFn, two: bool = False) -> dict[str, Any]:
     """A loop of random statements over three registers, a carry MaskReg, and addresses of every
     form: `t + i * stride + off`, post-update pointers (strides overlapping, negative, 0) and
     AddrRegs of the loop index; tails from an UpdateMask; small tensors, so that some programs
@@ -188,7 +190,10 @@ def programs(draw: st.DrawFn) -> dict[str, Any]:
     return {
         "iters": draw(st.integers(2, 7)),
         "count": draw(st.integers(0, 64 * 7)),
-        "body": draw(st.lists(STATEMENT, min_size=1, max_size=7)),
+        "body": draw(
+            st.lists(STATEMENT, min_size=1, max_size=7).filter(lambda b: not two or all("carry" not in s[0] for s in b))
+        ),
+        "two": two,  # uint64 in two registers, kept as whole elements while the loop runs
         "loads_first": draw(st.booleans()),  # each register loaded first: more loops batch
         "d_size": draw(st.sampled_from([64 * 24, 64 * 6])),
     }
@@ -196,19 +201,21 @@ def programs(draw: st.DrawFn) -> dict[str, Any]:
 
 def _program_world(spec: dict[str, Any]) -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
     body, iters = spec["body"], spec["iters"]
+    dtype, trait = (rs.uint64, Reg.RegTraitNumTwo) if spec["two"] else (U32, Reg.RegTraitNumOne)
 
     @rs.simd_vf
-    def kernel(a: rs.UbPtr[U32], b: rs.UbPtr[U32], d: rs.UbPtr[U32], n: rs.Ref[int]) -> None:
-        regs = {r: Reg.RegTensor(U32) for r in REGS}
+    def kernel(a: rs.UbPtr[Any], b: rs.UbPtr[Any], d: rs.UbPtr[Any], n: rs.Ref[int]) -> None:
+        regs = {r: Reg.RegTensor(dtype, trait) for r in REGS}
         for k, r in enumerate(REGS):
             Reg.LoadAlign(regs[r], b + 64 * k)
         carry = Reg.MaskReg()
-        full = Reg.CreateMask(U32)
-        Reg.Add(carry, regs["x"], regs["x"], regs["y"], full)
+        full = Reg.CreateMask(dtype, trait=trait)
+        if not spec["two"]:
+            Reg.Add(carry, regs["x"], regs["x"], regs["y"], full)
         bases = {"a": a + 64 * 10, "b": b, "d": d + 64 * (3 if spec["d_size"] > 64 * 6 else 0)}
         posted = {"pa": a + 64 * 12, "pd": d + 64 * (12 if spec["d_size"] > 64 * 6 else 2)}
         for i in range(iters):
-            m = Reg.UpdateMask(U32, n)
+            m = Reg.UpdateMask(dtype, n, trait=trait)
             if spec["loads_first"]:
                 for k, r in enumerate(REGS):
                     Reg.LoadAlign(regs[r], a + i * 192 + 64 * k)
@@ -224,7 +231,7 @@ def _program_world(spec: dict[str, Any]) -> tuple[rs.UnifiedBuffer, Callable[[],
                     elif form == "post":
                         Reg.StoreAlign(posted[where], reg, stride, m, post_mode=UPDATE)
                     else:
-                        areg = Reg.CreateAddrReg(U32, i, stride, 1, off)
+                        areg = Reg.CreateAddrReg(dtype, i, stride, 1, off)
                         Reg.LoadAlign(reg, bases[where], areg) if s[0] == "load" else Reg.StoreAlign(bases[where], reg, areg, m)
                 elif s[0] == "add":
                     Reg.Add(regs[s[1]], regs[s[2]], regs[s[3]], m)
@@ -236,15 +243,22 @@ def _program_world(spec: dict[str, Any]) -> tuple[rs.UnifiedBuffer, Callable[[],
                     Reg.StoreAlign(posted[s[1]], carry, s[2], post_mode=UPDATE)
         for k, r in enumerate(REGS):  # the registers and pointers as the loop left them
             Reg.StoreAlign(a + 64 * k, regs[r], full)
-        Reg.StoreAlign(a + 64 * 3, carry)
+        if not spec["two"]:
+            Reg.StoreAlign(a + 64 * 3, carry)
         Reg.StoreAlign(posted["pd"], regs["x"], full)
         Reg.StoreAlign(posted["pa"], regs["y"], full)
 
-    return _world(kernel, (64 * 30, 64 * 8, spec["d_size"]), spec["count"])
+    return _world(kernel, (64 * 30, 64 * 8, spec["d_size"]), spec["count"], dtype)
 
 
 @given(programs())
 def test_random_loop_programs_agree_between_modes(spec: dict[str, Any]) -> None:
+    _both(lambda: _program_world(spec))
+
+
+@settings(max_examples=30)
+@given(programs(two=True))
+def test_random_two_register_loop_programs_agree_between_modes(spec: dict[str, Any]) -> None:
     _both(lambda: _program_world(spec))
 
 

@@ -30,6 +30,7 @@ from regsim._src.registers import (
     RegTrait,
     lane_count,
     lanes_to_bits,
+    natural_to_halves,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -187,6 +188,12 @@ class NumpyBackend:
             dst._put(np.where(lanes, values, dst._get() if mode is not ZEROING else np.zeros_like(values)))
         if dst._storage.valid is not None:
             dst._mark_lanes(None if full or mode is ZEROING else lanes)
+
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        """`fill` of a two-register tensor from whole elements in UB order (low halves go to the
+        first register, high halves to the second)."""
+        size = dst.dtype.itemsize
+        self.fill(dst, natural_to_halves(raw, size), None if valid is None else natural_to_halves(valid, size), origin)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
         """dst's bytes = raw (already in register order), with their written flags; `origin`

@@ -160,17 +160,46 @@ class BatchedPtr(UbPtr[Any]):
     __hash__ = None
 
 
-@attrs.define(eq=False)
 class _Regs:
-    """One register storage's bytes in every iteration."""
+    """One register storage's bytes in every iteration: `data` (rows, bytes) in register order,
+    and for a two-register tensor possibly `natural`, the same bytes as whole elements (UB order),
+    which is what its ops read and write; each is made from the other when first needed."""
 
-    storage: Storage
-    data: Bytes  #: (rows, bytes)
-    valid: Bools | None  #: (rows, bytes); None: every byte written in every row
-    #: `data` is not this state's own (a load's view of the UB, an op's result that may be another
-    #: array's view): copied before it is written in place, or before what it views is written
-    shared: bool = False
-    origin: str = ""  #: where the last iteration's never-written bytes came from (for error messages)
+    __slots__ = ("_data", "itemsize", "natural", "origin", "shared", "storage", "valid")
+
+    def __init__(self, storage: Storage, data: Bytes | None, valid: Bools | None, shared: bool = False) -> None:
+        self.storage = storage
+        self._data = data
+        self.valid = valid  #: (rows, bytes); None: every byte written in every row
+        #: `data` (or `natural`) is not this state's own (a load's view of the UB, an op's result that
+        #: may be another array's view): copied before it is written in place, or before what it views
+        #: is written
+        self.shared = shared
+        self.origin = ""  #: where the last iteration's never-written bytes came from (for error messages)
+        self.natural: Bytes | None = None
+        self.itemsize = 0  #: with `natural`: the element size
+
+    @property
+    def data(self) -> Bytes:
+        if self._data is None:
+            assert self.natural is not None
+            self._data = natural_to_halves(self.natural, self.itemsize)
+        return self._data
+
+    @data.setter
+    def data(self, data: Bytes) -> None:
+        self._data, self.natural = data, None
+
+    def arrays(self) -> list[Bytes]:
+        """The arrays holding the state's bytes now (to test for aliasing without making any)."""
+        return [a for a in (self._data, self.natural) if a is not None]
+
+    def last_row(self) -> Bytes:
+        if self._data is None:
+            assert self.natural is not None
+            row: Bytes = natural_to_halves(self.natural[-1], self.itemsize)
+            return row
+        return self._data[-1]
 
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
@@ -275,17 +304,32 @@ class BatchedBackend(NumpyBackend):
     def _own(self, state: _Regs) -> None:
         """Before `state.data` is written in place: stores waiting to be made that read it are
         made first, and data that is not the state's own is copied."""
-        if any(np.may_share_memory(p.values, state.data) for p in self.pending):
+        if any(np.may_share_memory(p.values, a) for p in self.pending for a in state.arrays()):
             self._flush()
         if state.shared:
             state.data, state.shared = np.array(state.data), False
+        else:
+            state.data = state.data  # (the element-order copy goes stale)
         self._release(state.data, state)
 
     def _release(self, target: npt.NDArray[Any], but: _Regs | None = None) -> None:
         """Before `target` is written in place: states that view its bytes get copies of their own."""
         for other in self.regs.values():
-            if other.shared and other is not but and np.may_share_memory(other.data, target):
-                other.data, other.shared = np.array(other.data), False
+            if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
+                if other._data is not None:
+                    other._data = np.array(other._data)
+                if other.natural is not None:
+                    other.natural = np.array(other.natural)
+                other.shared = False
+
+    def _adopt_elements(self, reg: RegTensor[Any], natural: Bytes) -> bool:
+        """A two-register tensor's bytes in every row = `natural` (rows, bytes) as whole elements,
+        kept as they are; False (nothing done) unless it covers the whole storage."""
+        if not self._adopt(reg, natural):
+            return False
+        state = self.regs[id(reg._storage)]
+        state._data, state.natural, state.itemsize = None, natural, reg.dtype.itemsize
+        return True
 
     def _mask(self, mask: MaskReg) -> tuple[Bools, Bools | None]:
         state = self.masks.get(id(mask))
@@ -425,10 +469,13 @@ class BatchedBackend(NumpyBackend):
             data, valid = reg._storage.data[span], reg._storage.valid
             valid = None if valid is None else valid[span]
         else:
-            data = state.data[:, span]
+            whole = reg.trait.REG_NUM == 2 and span.stop - span.start == reg._storage.data.size
+            if whole and state.natural is None and state.valid is None:
+                state.natural, state.itemsize = halves_to_natural(state.data, reg.dtype.itemsize), reg.dtype.itemsize
+            data = state.natural if whole and state.natural is not None else state.data[:, span]
             valid = None if state.valid is None else state.valid[:, span]
         size = reg.dtype.itemsize
-        if reg.trait.REG_NUM == 2:  # low halves, then high halves → whole elements
+        if reg.trait.REG_NUM == 2 and (state is None or data is not state.natural):  # low halves, then high → whole elements
             data = halves_to_natural(data, size)
             valid = None if valid is None else halves_to_natural(valid, size)
         if valid is not None and self.check:
@@ -443,10 +490,11 @@ class BatchedBackend(NumpyBackend):
         lanes, count = active
         size, full = dst.dtype.itemsize, count == lanes.size
         two = dst.trait.REG_NUM == 2
-        if full and not two:  # the result becomes the register as it is: no copy
+        if full:  # the result becomes the register as it is: no copy
             rows = np.broadcast_to(values, (self.rows, values.shape[-1]))
-            if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size and self._adopt(dst, rows.view(np.uint8)):
-                return
+            if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
+                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
+                    return
         if mode is not ZEROING and count != lanes.size and id(dst._storage) not in self.regs:
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
         state = self._reg(dst, writing=True, whole=count == lanes.size or mode is ZEROING)
@@ -471,6 +519,11 @@ class BatchedBackend(NumpyBackend):
             else:
                 per_byte = np.repeat(np.broadcast_to(lanes, (self.rows, lanes.shape[-1])), size, axis=-1)
                 span |= natural_to_halves(per_byte, size) if two else per_byte
+
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        if valid is None and self._adopt_elements(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
+            return
+        super().fill_elements(dst, raw, valid, origin)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
         if valid is None and self._adopt(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
@@ -534,9 +587,14 @@ class BatchedBackend(NumpyBackend):
         self._release(target)
         if undo:
             self.undo.append((st, p.at, target.copy(), None if flags is None else flags.copy()))
-        np.copyto(target, p.values, where=True if p.where is None else p.where)
-        if flags is not None:
-            np.copyto(flags, True, where=True if p.where is None else p.where)
+        if p.where is None:
+            target[...] = p.values
+            if flags is not None:
+                flags[...] = True
+        else:
+            np.copyto(target, p.values, where=p.where)
+            if flags is not None:
+                np.copyto(flags, True, where=p.where)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
@@ -654,7 +712,7 @@ class BatchedBackend(NumpyBackend):
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
         for state in self.regs.values():
             st = state.storage
-            st.data[...] = state.data[-1]
+            st.data[...] = state.last_row()
             st.valid = None if state.valid is None else state.valid[-1].copy()
             st.origin = state.origin or st.origin
             st.summarise()

@@ -337,8 +337,8 @@ class LoadAligned(Executor):
             if a.dist.index is not None:
                 raw, valid = _mapped(raw, valid, a.dist.index)
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
-                raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
-            if len(a.data) == 1:
+                be.fill_elements(values[a.data[0]], raw, valid, origin)
+            elif len(a.data) == 1:
                 be.fill(values[a.data[0]], raw, valid, origin)
             else:  # dual: the first 256 bytes to dst_reg0, the next to dst_reg1
                 for k, i in enumerate(a.data):

@@ -242,6 +242,8 @@ class LoopRun:
         moves = sorted({p.stride for p in self._backend.posted.values() if p.moved})
         if self._peeled is None:
             return ""
+        if not moves:
+            return "iteration 0 ran in order (a post-update pointer, made in the body: none carried); the others batched"
         return (
             "iteration 0 ran in order to learn the post-update strides "
             f"({', '.join(f'{m:+d} B' for m in moves)} per iteration); the others batched"
