@@ -198,8 +198,9 @@ class _Regs:
         if self._data is None:
             assert self.natural is not None
             row: Bytes = natural_to_halves(self.natural[-1], self.itemsize)
-            return row
-        return self._data[-1]
+        else:
+            row = self._data[-1]
+        return row
 
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
