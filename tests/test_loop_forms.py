@@ -277,3 +277,31 @@ def test_a_scalar_ub_access_in_the_body_runs_the_loop_in_order() -> None:
     assert decisions == ["sequential"]
     _, run = _world(kernel, (64 * 4, 64 * 8))
     assert "a scalar UB access (UbPtr[]) inside the loop" in rs.explain(run)
+
+
+# --- accumulators: the last row alone unless the body reads the others ---------------------------------------
+@pytest.mark.parametrize("reads", ["never", "stored", "source_overwritten"])
+@pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
+@pytest.mark.parametrize("count", [64 * 6, 300])
+def test_accumulators_give_the_in_order_bits_however_the_body_reads_them(reads: str, mode: Reg.MaskMergeMode, count: int) -> None:
+    @rs.simd_vf
+    def kernel(a: rs.UbPtr[U32], d: rs.UbPtr[U32], n: rs.Ref[int]) -> None:
+        acc, x, y = Reg.RegTensor(U32), Reg.RegTensor(U32), Reg.RegTensor(U32)
+        full = Reg.CreateMask(U32)
+        Reg.LoadAlign(acc, a + 64 * 6)
+        for i in range(6):
+            m = Reg.UpdateMask(U32, n)
+            Reg.LoadAlign(x, a + i * 64)
+            Reg.Add(acc, acc, x, m, mode=mode)
+            if reads == "stored":
+                Reg.StoreAlign(d + i * 64, acc, full)
+            elif reads == "source_overwritten":
+                Reg.Adds(y, x, 1, full)
+                Reg.StoreAlign(a + i * 64, y, full)  # the bytes the sum read ...
+                Reg.LoadAlign(y, a + i * 64)  # ... written before the sum is computed
+                Reg.StoreAlign(d + i * 64, y, full)
+                Reg.StoreAlign(d + 64 * 7 + i * 64, acc, full)  # the sums as they were
+        Reg.StoreAlign(d + 64 * 6, acc, full)
+
+    decisions, _ = _both(lambda: _world(kernel, (64 * 7, 64 * 14), count))
+    assert decisions == ["batched"]

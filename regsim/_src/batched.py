@@ -13,6 +13,7 @@ rule. So batching is exact or not used at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -165,7 +166,7 @@ class _Regs:
     and for a two-register tensor possibly `natural`, the same bytes as whole elements (UB order),
     which is what its ops read and write; each is made from the other when first needed."""
 
-    __slots__ = ("_data", "itemsize", "natural", "origin", "shared", "storage", "valid")
+    __slots__ = ("_data", "itemsize", "last", "natural", "origin", "shared", "storage", "thunk", "thunk_inputs", "valid")
 
     def __init__(self, storage: Storage, data: Bytes | None, valid: Bools | None, shared: bool = False) -> None:
         self.storage = storage
@@ -178,10 +179,18 @@ class _Regs:
         self.origin = ""  #: where the last iteration's never-written bytes came from (for error messages)
         self.natural: Bytes | None = None
         self.itemsize = 0  #: with `natural`: the element size
+        #: a scan not computed yet (the body may never read its rows): its rows as bytes, what it
+        #: reads (computed before anything writes those), and its last row, known already
+        self.thunk: Callable[[], Bytes] | None = None
+        self.thunk_inputs: list[Any] = []
+        self.last: Bytes | None = None
 
     @property
     def data(self) -> Bytes:
         if self._data is None:
+            if self.thunk is not None:
+                self._data, self.thunk, self.thunk_inputs = self.thunk(), None, []
+                return self._data
             assert self.natural is not None
             self._data = natural_to_halves(self.natural, self.itemsize)
         return self._data
@@ -195,6 +204,9 @@ class _Regs:
         return [a for a in (self._data, self.natural) if a is not None]
 
     def last_row(self) -> Bytes:
+        if self._data is None and self.thunk is not None:
+            assert self.last is not None
+            return self.last
         if self._data is None:
             assert self.natural is not None
             row: Bytes = natural_to_halves(self.natural[-1], self.itemsize)
@@ -316,6 +328,8 @@ class BatchedBackend(NumpyBackend):
     def _release(self, target: npt.NDArray[Any], but: _Regs | None = None) -> None:
         """Before `target` is written in place: states that view its bytes get copies of their own."""
         for other in self.regs.values():
+            if other.thunk is not None and any(np.may_share_memory(a, target) for a in other.thunk_inputs):
+                other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
             if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
                 if other._data is not None:
                     other._data = np.array(other._data)
@@ -387,7 +401,11 @@ class BatchedBackend(NumpyBackend):
                 operands.append(self.scalar(api, param, v, plan.dtype))
         lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
         ctx = _VF.get()
-        out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctx.ctrl if ctx is not None else 0)
+        ctrl = ctx.ctrl if ctx is not None else 0
+        if self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
+            self.scanned.add(key)
+            return True
+        out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
         if out is None:
             raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
         everything: Active = (np.ones(lanes.shape, np.bool_), lanes.size)
@@ -396,6 +414,34 @@ class BatchedBackend(NumpyBackend):
         for j, bits in zip(prepared.predicates_out, preds, strict=True):
             self.write_predicate(values[j], bits, plan.dtype, plan.trait)
         self.scanned.add(key)
+        return True
+
+    def _scan_later(
+        self, spec: Any, dst: RegTensor[Any], kind: Kind, prepared: Any, operands: list[Any], carried: int, lanes: Any, ctrl: int
+    ) -> bool:
+        """A one-register accumulator whose scan can give its last row alone: that row now (the
+        loop leaves it in the register), the other rows only if something in the body reads them."""
+        last_row = getattr(spec.scan, "last", None)
+        st = dst._storage
+        if last_row is None or kind is not Kind.REG or prepared.predicates_out or dst.trait.REG_NUM != 1:
+            return False
+        if dst._span.stop - dst._span.start != st.data.size:
+            return False
+        last = last_row(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        np_dtype = dst.dtype.np_dtype
+        if last is None or last.dtype != np_dtype:
+            return False
+        self._check_writable(st)
+        state = _Regs(st, None, None)
+
+        def rows() -> Bytes:
+            out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+            full: Bytes = np.ascontiguousarray(np.broadcast_to(out, lanes.shape), np_dtype).view(np.uint8)
+            return full
+
+        state.thunk, state.thunk_inputs = rows, [o for o in operands if isinstance(o, np.ndarray)]
+        state.last = np.ascontiguousarray(last).view(np.uint8)
+        self.regs[id(st)] = state
         return True
 
     # --- predicates ------------------------------------------------------------------------------
@@ -711,9 +757,10 @@ class BatchedBackend(NumpyBackend):
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
-        for state in self.regs.values():
+        last_rows = [(state, state.last_row()) for state in self.regs.values()]  # (before any storage changes)
+        for state, last_row in last_rows:
             st = state.storage
-            st.data[...] = state.last_row()
+            st.data[...] = last_row
             st.valid = None if state.valid is None else state.valid[-1].copy()
             st.origin = state.origin or st.origin
             st.summarise()
