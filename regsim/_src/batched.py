@@ -752,7 +752,7 @@ class BatchedBackend(NumpyBackend):
         for ub, lo, hi, rows, write in self.accesses:
             by_ub.setdefault(ub, []).append((lo, hi, rows, write))
         for accesses in by_ub.values():
-            if not _disjoint(accesses):
+            if not _disjoint(accesses, self.rows):
                 _check_rows(accesses)
 
     def collapse(self) -> None:
@@ -805,21 +805,46 @@ class BatchedBackend(NumpyBackend):
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
 
 
-def _disjoint(accesses: list[tuple[Any, Any, Any, bool]]) -> bool:
-    """Whether one UB's accesses obviously have no hazard: each write's rows are in ascending,
-    non-overlapping order, and no two accesses (one a write) have overlapping address ranges."""
+def _disjoint(accesses: list[tuple[Any, Any, Any, bool]], rows: int) -> bool:
+    """Whether one UB's accesses certainly have no hazard: each write's rows are in ascending,
+    non-overlapping order, and every two accesses (one a write) either have disjoint address
+    ranges or are both affine in the iteration with one step, at offsets where iteration b of
+    one meets no iteration of the other but b (none at all for two writes)."""
     boxes = []
-    for lo, hi, _, write in accesses:
+    for lo, hi, used, write in accesses:
         if not lo.size:
             continue
         if write and lo.size > 1 and not (lo[1:] >= hi[:-1]).all():
             return False
-        boxes.append((int(lo.min()), int(hi.max()), write))
-    for k, (lo_a, hi_a, write_a) in enumerate(boxes):
-        for lo_b, hi_b, write_b in boxes[k + 1 :]:
-            if (write_a or write_b) and lo_a < hi_b and lo_b < hi_a:
+        boxes.append((int(lo.min()), int(hi.max()), write, _affine(lo, hi, used, rows)))
+    for k, (lo_a, hi_a, write_a, affine_a) in enumerate(boxes):
+        for lo_b, hi_b, write_b, affine_b in boxes[k + 1 :]:
+            if (write_a or write_b) and lo_a < hi_b and lo_b < hi_a and not _apart(affine_a, affine_b, write_a and write_b):
                 return False
     return True
+
+
+def _affine(lo: Any, hi: Any, used: Any, rows: int) -> tuple[int, int, int] | None:
+    """(start, step, width) of an access made by every iteration at start + b·step, `width` bytes."""
+    if used is None or lo.size != rows or rows < 2:
+        return None
+    step = _step(lo)
+    width = int(hi[0] - lo[0])
+    if step is None or not (hi - lo == width).all():
+        return None
+    return int(lo[0]), step, width
+
+
+def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_write: bool) -> bool:
+    """Whether iteration b of one affine access overlaps iteration b + k of the other only for
+    k = 0 (for two writes: for no k). Iteration b of `a` covers [sa + b·s, +wa), of `b`
+    [sb + b·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
+    if a is None or b is None or a[1] != b[1]:
+        return False
+    (sa, s, wa), (sb, _, wb) = a, b
+    d = sa - sb
+    k_min, k_max = (d - wb) // s + 1, -((-(d + wa)) // s) - 1  # the k with k·s strictly inside
+    return k_min > k_max or (not both_write and k_min == k_max == 0)
 
 
 def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
