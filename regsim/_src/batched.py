@@ -7,8 +7,16 @@ the iterations in order is detected and raises `Unbatchable` (the loop runner th
 the state and runs the loop in order): a register or mask read before it is written in the body
 (carried across iterations, MERGING into one included), UB bytes one iteration writes and another
 reads or writes, a data check (alignment, bounds, never-written bytes) failing in any row, the
-loop index used as a Python value, a post-update pointer, an op whose executor has no batching
-rule. So batching is exact or not used at all.
+loop index used as a Python value, a scalar UB access, a post-update pointer whose stride is not
+known yet (`PostUpdate`: the runner runs iteration 0 in order to learn it, then posts the
+pointer: row b at base + b·stride), an op whose executor has no batching rule. So batching is
+exact or not used at all.
+
+Nothing is copied that need not be: a load's register is a strided view of the UB (copied only
+before something writes those bytes), a result becomes its register as it is, masks stay in lane
+form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
+(`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
+they overwrite), and an accumulator's running sums are computed only if the body reads them.
 """
 
 from __future__ import annotations
