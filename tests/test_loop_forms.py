@@ -305,3 +305,18 @@ def test_accumulators_give_the_in_order_bits_however_the_body_reads_them(reads: 
 
     decisions, _ = _both(lambda: _world(kernel, (64 * 7, 64 * 14), count))
     assert decisions == ["batched"]
+
+
+def test_a_pointer_an_inner_loop_post_updates_is_carried_by_the_outer_loop() -> None:
+    @rs.simd_vf
+    def kernel(a: rs.UbPtr[U32], d: rs.UbPtr[U32], n: rs.Ref[int]) -> None:
+        x = Reg.RegTensor(U32)
+        m = Reg.CreateMask(U32)
+        pa = a.copy()
+        for i in range(4):
+            for j in range(3):  # moves pa by 3 registers per outer iteration: loads only
+                Reg.LoadAlign(x, pa, 64, post_mode=UPDATE)
+                Reg.StoreAlign(d + i * 192 + j * 64, x, m)
+
+    decisions, _ = _both(lambda: _world(kernel, (64 * 12, 64 * 12)))
+    assert decisions[-1] == "batched"

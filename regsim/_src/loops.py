@@ -77,6 +77,9 @@ class Decision:
 
 
 _EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar("regsim_explain", default=None)
+#: an outer loop is running its iteration 0 in order to learn its post-update strides: the loops
+#: inside run in order too, so that every pointer move reaches the recording backend
+_PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
 
 
 class vf_range:
@@ -122,6 +125,7 @@ class LoopRun:
         self._next = "batched"  #: the next attempt: "batched", "peel" (iteration 0 in order), "" (none)
         self._peeled: dict[int, list[Any]] | None = None  #: after the peel: id → [pointer, bytes moved]
         self._peel_backend: Any = None
+        self._peel_token: Any = None
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
@@ -164,11 +168,13 @@ class LoopRun:
 
         backend.advance = advance  # (an instance attribute over the method, removed after the iteration)
         self._peeled, self._peel_backend = moved, backend
+        self._peel_token = _PEELING.set(True)
         self.index = self.range[0]
         return True
 
     def _end_peel(self) -> None:
         del self._peel_backend.advance
+        _PEELING.reset(self._peel_token)
         self._peel_backend = None
         self.range = self.range[1:]
 
@@ -189,6 +195,8 @@ class LoopRun:
         ctx = _VF.get()
         if ctx is None:
             return "not inside a vector function"
+        if _PEELING.get():
+            return "inside iteration 0 of an outer loop, run in order to learn its post-update strides"
         if isinstance(ctx.backend, BatchedBackend):
             return "inside a batched loop (the outer loop carries the batch)"
         if ctx.trace is not None:
