@@ -320,3 +320,18 @@ def test_a_pointer_an_inner_loop_post_updates_is_carried_by_the_outer_loop() -> 
 
     decisions, _ = _both(lambda: _world(kernel, (64 * 12, 64 * 12)))
     assert decisions[-1] == "batched"
+
+
+def test_mask_stores_packed_from_lanes_have_the_bit_layout() -> None:
+    """A mask an op wrote stays lanes in a batched loop; a store packs them directly. Every group
+    pattern of every width against packing the bits of the MaskReg layout."""
+    import itertools
+
+    from regsim._src.batched import _lanes_to_bits, _pack_lanes
+
+    rng = np.random.default_rng(0)
+    for width in (1, 2, 4, 8):
+        for pattern in itertools.product([0, 1], repeat=width):
+            lanes = rng.integers(0, 2, (5, 256 // width)).astype(np.bool_)
+            want = np.packbits(_lanes_to_bits(lanes, bytes(pattern)), axis=-1, bitorder="little")
+            assert np.array_equal(_pack_lanes(lanes, bytes(pattern)), want), (width, pattern)

@@ -933,7 +933,7 @@ def _pack_lanes(lanes: Bools, pattern: bytes) -> Bytes:
     s, lead = len(pattern), lanes.shape[:-1]
     bits = np.frombuffer(pattern, np.bool_)
     lane_bytes = lanes.view(np.uint8)
-    if s == 1:
+    if pattern == b"\x01":
         return np.packbits(lanes, axis=-1, bitorder="little")
     if s >= 8:  # whole bytes per lane
         group = np.packbits(bits, bitorder="little")
