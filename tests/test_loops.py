@@ -254,13 +254,16 @@ def test_forced_batched_loop_that_cannot_batch_is_an_error() -> None:
     @rs.simd_vf
     def kernel(p: rs.UbPtr[rs.int32]) -> None:
         r = Reg.RegTensor(rs.int32)
-        for _ in rs.vf_range(3, loops="batched"):
-            Reg.LoadAlign(r, p, 64, post_mode=UPDATE)
+        m = Reg.CreateMask(rs.int32)
+        Reg.LoadAlign(r, p)
+        for i in rs.vf_range(3, loops="batched"):
+            Reg.StoreAlign(p + 64 * i, r, m)  # the previous iteration's r
+            Reg.LoadAlign(r, p + 64 * i + 64)
 
     ub = rs.UnifiedBuffer(4096)
     t = ub.alloc(rs.int32, 256)
     t.set(np.zeros(256, np.int32))
-    with pytest.raises(rs.errors.VfContextError, match=r"vf_range: loops = \"batched\".*post-update pointer"):
+    with pytest.raises(rs.errors.VfContextError, match=r"vf_range: loops = \"batched\".*carried across iterations"):
         kernel(t.GetPhyAddr())
 
 

@@ -25,6 +25,7 @@ from regsim._src.registers import (
     LSB,
     MASK_BITS,
     Active,
+    AddrReg,
     Bools,
     Bytes,
     MaskReg,
@@ -103,6 +104,10 @@ class NumpyBackend:
         if written is not None and self.check and not written.all():
             raise UninitializedReadError(f"{api}: {param} is a MaskReg with bits that were never written")
         return bits
+
+    def predicate_bytes(self, api: str, param: str, mask: MaskReg, index: Any) -> Bytes:
+        """`predicate_bits` packed into bytes as a MaskReg store writes them (bit 0 of byte 0 first)."""
+        return np.packbits(self.predicate_bits(api, param, mask, index), axis=-1, bitorder="little")
 
     def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None:
         """dst = the bits of `raw` (bit 0 of byte 0 first), mapped by `index` (None: as they are)."""
@@ -190,6 +195,12 @@ class NumpyBackend:
         if dst._storage.valid is not None:
             dst._mark_lanes(None if full or mode is ZEROING else lanes)
 
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        """`fill` of a two-register tensor from whole elements in UB order (low halves go to the
+        first register, high halves to the second)."""
+        size = dst.dtype.itemsize
+        self.fill(dst, natural_to_halves(raw, size), None if valid is None else natural_to_halves(valid, size), origin)
+
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
         """dst's bytes = raw (already in register order), with their written flags; `origin`
         names where they came from, for the message of a later read of never-written bytes."""
@@ -270,6 +281,17 @@ class NumpyBackend:
         if lo < ptr.lo or hi > ptr.hi:
             self._out_of_tensor(api, param, ptr, addr, unit, lanes)
         return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
+
+    def scalar_access(self, api: str) -> None:
+        """A scalar UB read or write (`p[k]`, `p[k] = v`) is about to happen (nothing to do here)."""
+
+    def post_address(self, ptr: UbPtr[Any]) -> Any:
+        """The address a post-update access of `ptr` uses (before the pointer moves)."""
+        return ptr.addr
+
+    def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg:
+        """CreateAddrReg's result (a batched loop's has one offset per iteration)."""
+        return AddrReg(dtype, offset)
 
     def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
         """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""

@@ -18,7 +18,7 @@ import numpy as np
 
 from regsim._src import backend, dists
 from regsim._src import dtypes as dt
-from regsim._src.batched import Unbatchable
+from regsim._src.batched import Affine, Unbatchable
 from regsim._src.context import VfContext
 from regsim._src.dists import Dist
 from regsim._src.enums import MaskMergeMode, PostLiteral
@@ -243,14 +243,17 @@ class AddrGen(Executor):
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> AddrReg:
         api = plan.spec.name
-        offset = 0
+        offset: Any = 0
         for o, index, stride in zip(plan.spec.operands[1::2], values[1::2], values[2::2], strict=False):
             assert o.bounds is not None
             k = o.name[-1]
+            if isinstance(index, Affine):  # a batched loop's index: one offset per iteration
+                offset = offset + index.within(o.bounds) * _int(api, f"stride{k}", stride, (0, UINT32_MAX), "uint32_t")
+                continue
             offset += _int(api, f"index{k}", index, o.bounds, o.ctype) * _int(
                 api, f"stride{k}", stride, (0, UINT32_MAX), "uint32_t"
             )
-        return AddrReg(plan.dtype, offset)
+        return AddrReg(plan.dtype, offset) if type(offset) is int else ctx.backend.addr_reg(plan.dtype, offset)
 
 
 # --- aligned loads and stores ---------------------------------------------------------------------
@@ -321,6 +324,7 @@ def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], para
         extra = values[a.extra]
         if a.post:
             advance = _int(plan.spec.name, "post_update_stride" if a.unit > 1 else "offset", extra, INT32, "int32_t") * a.unit
+            addr = ctx.backend.post_address(ptr)  # (a batched loop: one address per iteration)
         else:
             addr += extra.byte_offset
     ctx.backend.check_aligned(plan.spec.name, param, ptr, addr, a.dist.align, a.dist.name)
@@ -363,8 +367,8 @@ class LoadAligned(Executor):
             if a.dist.index is not None:
                 raw, valid = _mapped(raw, valid, a.dist.index)
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
-                raw, valid = natural_to_halves(raw, a.itemsize), None if valid is None else natural_to_halves(valid, a.itemsize)
-            if len(a.data) == 1:
+                be.fill_elements(values[a.data[0]], raw, valid, origin)
+            elif len(a.data) == 1:
                 be.fill(values[a.data[0]], raw, valid, origin)
             else:  # dual: the first 256 bytes to dst_reg0, the next to dst_reg1
                 for k, i in enumerate(a.data):
@@ -399,8 +403,7 @@ class StoreAligned(Executor):
         api = plan.spec.name
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
         if self.is_mask:
-            bits = be.predicate_bits(api, "mask", values[1], a.dist.index)
-            be.store(api, "dst_addr", ptr, [(addr, np.packbits(bits, axis=-1, bitorder="little"), None)], 1)
+            be.store(api, "dst_addr", ptr, [(addr, be.predicate_bytes(api, "mask", values[1], a.dist.index), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
             if getattr(be, "rows", None) is not None:
                 raise Unbatchable(f"StoreAlign with {a.dist.name} runs in order only")

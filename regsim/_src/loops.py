@@ -9,19 +9,25 @@ order from the start. Kernels need no edits, and an error is always raised by th
 same class, same message, same partial state as without batching.
 
     for i in range(n):          becomes     loop = run_loop(site, range(n))
-        BODY                                if loop.try_batched():
+        BODY                                while loop.attempt():
                                                 try:
                                                     i = loop.index
                                                     BODY
-                                                except BaseException as e:
-                                                    loop.failed(e)
+                                                except Exception as e:
+                                                    if loop.failed(e):
+                                                        raise
                                                 else:
                                                     loop.finished()
-                                                if loop.batched:
-                                                    i = loop.last
-                                            if not loop.batched:
+                                            if loop.batched:
+                                                i = loop.last
+                                            else:
                                                 for i in loop.range:
                                                     BODY
+
+A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
+bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
+far each pointer moved), and the attempt over the other iterations gives row b the address
+`p + b * moved`; the pointer ends where the in-order loop leaves it.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.batched import Affine, BatchedBackend, Unbatchable
+from regsim._src.batched import Affine, BatchedBackend, PostUpdate, Unbatchable
 from regsim._src.context import _VF, VfContext, current_config
 from regsim.errors import ParameterError, VfContextError, message
 
@@ -71,6 +77,9 @@ class Decision:
 
 
 _EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar("regsim_explain", default=None)
+#: an outer loop is running its iteration 0 in order to learn its post-update strides: the loops
+#: inside run in order too, so that every pointer move reaches the recording backend
+_PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
 
 
 class vf_range:
@@ -97,12 +106,15 @@ class vf_range:
 
 
 class LoopRun:
-    """One execution of a rewritten loop."""
+    """One execution of a rewritten loop: `attempt()` says whether to run the body once more as
+    an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
+    post-update pointers); what the attempts leave undone runs in order over `range`."""
 
     def __init__(self, site: LoopSite, iterable: Any) -> None:
         self.site = site
         forced = iterable.loops if isinstance(iterable, vf_range) else None
         self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
+        self.iterations = len(self.range) if isinstance(self.range, range) else 0
         self.mode: Mode = forced or current_config().loops
         self.batched = False
         self.index: Any = None
@@ -110,6 +122,18 @@ class LoopRun:
         self._ctx: VfContext | None = None
         self._saved: tuple[Any, Any] | None = None
         self._backend: BatchedBackend | None = None
+        self._next = "batched"  #: the next attempt: "batched", "peel" (iteration 0 in order), "" (none)
+        self._peeled: dict[int, list[Any]] | None = None  #: after the peel: id → [pointer, bytes moved]
+        self._peel_backend: Any = None
+        self._peel_token: Any = None
+
+    def attempt(self) -> bool:
+        step, self._next = self._next, ""
+        if step == "batched":
+            return self.try_batched()
+        if step == "peel":
+            return self._peel()
+        return False
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
@@ -123,8 +147,36 @@ class LoopRun:
         self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         ctx.backend, ctx.trace = self._backend, _BatchGuard()
+        if self._peeled is not None:
+            self._backend.peeled = True
+            for ptr, moved in self._peeled.values():
+                self._backend.post_update(ptr, moved)
         self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
         return True
+
+    def _peel(self) -> bool:
+        """Run iteration 0 in order, recording how far each post-update moves each pointer; the
+        batched attempt over the other iterations then gives row b the address base + b·moved."""
+        ctx = _VF.get()
+        assert ctx is not None
+        backend = ctx.backend
+        moved: dict[int, list[Any]] = {}
+
+        def advance(ptr: Any, nbytes: int) -> None:
+            moved.setdefault(id(ptr), [ptr, 0])[1] += nbytes
+            type(backend).advance(backend, ptr, nbytes)
+
+        backend.advance = advance  # (an instance attribute over the method, removed after the iteration)
+        self._peeled, self._peel_backend = moved, backend
+        self._peel_token = _PEELING.set(True)
+        self.index = self.range[0]
+        return True
+
+    def _end_peel(self) -> None:
+        del self._peel_backend.advance
+        _PEELING.reset(self._peel_token)
+        self._peel_backend = None
+        self.range = self.range[1:]
 
     def in_order(self) -> Any:
         """The range of a loop whose source rules batching out, the decision logged."""
@@ -137,10 +189,14 @@ class LoopRun:
         if not isinstance(self.range, range):
             return f"iterates over a {type(self.range).__name__}, not a range"
         if len(self.range) < 2:
-            return "fewer than 2 iterations"
+            return "fewer than 2 iterations" + (
+                " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
+            )
         ctx = _VF.get()
         if ctx is None:
             return "not inside a vector function"
+        if _PEELING.get():
+            return "inside iteration 0 of an outer loop, run in order to learn its post-update strides"
         if isinstance(ctx.backend, BatchedBackend):
             return "inside a batched loop (the outer loop carries the batch)"
         if ctx.trace is not None:
@@ -151,19 +207,30 @@ class LoopRun:
         assert self._ctx is not None and self._saved is not None
         self._ctx.backend, self._ctx.trace = self._saved
 
-    def failed(self, error: Exception) -> None:
-        """The batched attempt raised: undo it; the loop runs in order (and raises there, with the
-        same class, message and partial state, if the error is real)."""
+    def failed(self, error: Exception) -> bool:
+        """The attempt raised: undo it; the loop runs in order (and raises there, with the same
+        class, message and partial state, if the error is real). True: re-raise it now (it came
+        from iteration 0 run in order, so it is the in-order error already)."""
+        if self._peel_backend is not None:
+            self._end_peel()
+            return True
         assert self._backend is not None
         self._backend.rollback()
         self._restore()
-        if isinstance(error, Unbatchable):
+        if isinstance(error, PostUpdate) and self._peeled is None:
+            self._next = "peel"
+        elif isinstance(error, Unbatchable):
             self._decide("sequential", error.args[0])
         else:
             self._log("sequential", f"a call raised {type(error).__name__} in some iteration: running in order to raise it there")
+        return False
 
     def finished(self) -> None:
         """The body ran over every iteration: keep it if no iteration depended on another."""
+        if self._peel_backend is not None:
+            self._end_peel()
+            self._next = "batched"
+            return
         assert self._backend is not None
         try:
             self._backend.check_independent()
@@ -176,7 +243,19 @@ class LoopRun:
         self._restore()
         self.batched = True
         self.last = self.range[-1]
-        self._decide("batched", "")
+        self._decide("batched", self._peel_note())
+
+    def _peel_note(self) -> str:
+        assert self._backend is not None
+        moves = sorted({p.stride for p in self._backend.posted.values() if p.moved})
+        if self._peeled is None:
+            return ""
+        if not moves:
+            return "iteration 0 ran in order (a post-update pointer, made in the body: none carried); the others batched"
+        return (
+            "iteration 0 ran in order to learn the post-update strides "
+            f"({', '.join(f'{m:+d} B' for m in moves)} per iteration); the others batched"
+        )
 
     def _decide(self, how: str, why: str) -> bool:
         if how == "sequential" and self.mode == "batched" and why != 'loops="sequential"':
@@ -188,7 +267,7 @@ class LoopRun:
     def _log(self, how: str, why: str) -> bool:
         log = _EXPLAIN.get()
         if log is not None:
-            log.append(Decision(self.site, len(self.range), how, why))
+            log.append(Decision(self.site, self.iterations, how, why))
         return False
 
 
@@ -293,21 +372,19 @@ class _Rewriter(ast.NodeTransformer):
             body=[ast.Assign([target_store], attr("index")), *body],
             handlers=[
                 ast.ExceptHandler(
-                    ast.Name("Exception", load), "__regsim_error", [method("failed", ast.Name("__regsim_error", load))]
+                    ast.Name("Exception", load),
+                    "__regsim_error",
+                    [ast.If(ast.Call(attr("failed"), [ast.Name("__regsim_error", load)], []), [ast.Raise()], [])],
                 )
             ],
             orelse=[method("finished")],
             finalbody=[],
         )
-        batched = ast.If(
-            ast.Call(attr("try_batched"), [], []),
-            [attempt, ast.If(attr("batched"), [ast.Assign([target_store], attr("last"))], [])],
-            [],
-        )
+        batched = ast.While(ast.Call(attr("attempt"), [], []), [attempt], [])
         ordered = ast.If(
-            ast.UnaryOp(ast.Not(), attr("batched")),
+            attr("batched"),
+            [ast.Assign([target_store], attr("last"))],
             [ast.For(target_store, attr("range"), body, [], None)],
-            [],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]

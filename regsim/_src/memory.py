@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
-from regsim._src.context import current_config
+from regsim._src.context import _VF, current_config
 from regsim._src.enums import TPosition
 from regsim._src.registers import Storage, check_dtype, to_lanes
 from regsim.errors import (
@@ -305,6 +305,9 @@ class UbPtr(Generic[T]):
 
     # --- aux-scalar access ---------------------------------------------------------------
     def _scalar_addr(self, api: str, i: int) -> int:
+        ctx = _VF.get()
+        if ctx is not None:  # (a batched loop's attempt refuses it: the loop runs in order)
+            ctx.backend.scalar_access(api)
         s = self.dtype.itemsize
         a = self.addr + as_int(api, "index", i) * s
         if a % s:

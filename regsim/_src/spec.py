@@ -430,6 +430,7 @@ def _check_enum(api: str, o: Operand, v: object) -> None:
 
 # --- dispatch: one Python name serves every C++ overload of that name --------------------------------
 def _kind_types() -> dict[Kind, tuple[type, ...]]:
+    from regsim._src.batched import Affine
     from regsim._src.context import Ref
     from regsim._src.enums import _Struct
     from regsim._src.memory import UbPtr
@@ -440,7 +441,7 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.MASK: (MaskReg,),
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
-        Kind.INT: (int, np.integer),
+        Kind.INT: (int, np.integer, Affine),  # (Affine: a batched loop's index; executors that take it say so)
         # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
         Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),

@@ -164,13 +164,42 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None  # floats: each sum rounds; saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
-    sums = np.cumsum(np.where(active, x, 0).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
+    every = bool(active.all())  # (every lane of every iteration: nothing kept, nothing reset)
+    sums = np.cumsum((x if every else np.where(active, x, 0)).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
     start = np.broadcast_to(init.view(unsigned), sums.shape)
-    if mode is not MaskMergeMode.ZEROING:
+    if every or mode is not MaskMergeMode.ZEROING:
         return (start + sums).view(init.dtype)
     reset = _last_known(~active)  # the last inactive row zeroed the accumulator
     before = np.take_along_axis(sums, np.maximum(reset, 0), axis=0)
     return np.where(reset < 0, start + sums, sums - before).view(init.dtype)
+
+
+def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    """The last iteration's row of `add_scan` (the accumulator as the loop leaves it): one wrapping
+    sum over the iterations, no running sum; None where only the whole scan says (floats,
+    saturation, ZEROING with inactive lanes, which reset the sum)."""
+    init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
+    if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
+        return None
+    every = bool(active.all())
+    if not every and mode is MaskMergeMode.ZEROING:
+        return None
+    unsigned = np.dtype(f"u{init.dtype.itemsize}")
+    xs = x if every else np.where(active, x, 0)
+    xs = xs if xs.dtype == init.dtype else xs.astype(init.dtype)
+    return (init.view(unsigned) + xs.view(unsigned).sum(axis=0, dtype=unsigned)).view(init.dtype)
+
+
+class LastRowScan:
+    """A scan that can also give only its last row (a batched loop whose body never reads the
+    carried register again needs no more): `scan(...)` as the function, `scan.last(...)` the row."""
+
+    def __init__(self, full: Callable[..., Any], last: Callable[..., Any]) -> None:
+        self.full, self.last = full, last
+        functools.update_wrapper(self, full)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.full(*args, **kwargs)
 
 
 def carry_scan(
@@ -233,7 +262,7 @@ register(
         _ARITH + "Add.md",
         _LANES,
         lane=add,
-        scan=add_scan,
+        scan=LastRowScan(add_scan, add_scan_last),
         c_api=CName("asc_add", ("dst_reg", "src_reg0", "src_reg1", "mask")),
     )
 )
