@@ -609,6 +609,19 @@ UNSATURATED = {
 }
 
 
+#: the CTRL register at kernel launch (the SetCtrlSpr page's defaults, CTRL[48] = 1 as the boundary-value
+#: appendix has half results keep inf/NaN): CTRL[60] = 1, so CTRL[48]/CTRL[59] govern, not the SatMode::SAT
+#: the library passes: float destinations keep inf/NaN, integer destinations saturate
+LAUNCH_CTRL = 0x1001_0000_0000_0008
+
+
+def _sat(src_name: str, dst_name: str) -> bool:
+    """Whether the memory-level Cast of this pair saturates at the launch CTRL value."""
+    from regsim.testing.reference import cast_saturation
+
+    return cast_saturation(dst_name, (src_name, dst_name) not in UNSATURATED, True, LAUNCH_CTRL)[0]
+
+
 def _codes(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return a.view(f"u{a.dtype.itemsize}")
 
@@ -689,7 +702,7 @@ def cast_elements(
         from regsim.testing.reference import cast_value
 
         rm = 0xFF if round_mode == 0 else round_mode
-        sat = (src_name, dst_name) not in UNSATURATED
+        sat = _sat(src_name, dst_name)
         codes = [cast_value(src_name, dst_name, int(c), rm, sat) for c in _codes(np.ascontiguousarray(src)).tolist()]
         return np.array(codes, f"u{dst.itemsize}").view(dst)
     if (src_name, dst_name) == ("int32", "half"):  # the Cast page: with SetDeqScale(half scale); roundMode unused
@@ -707,7 +720,7 @@ def cast_elements(
     if (src_name, dst_name) in (("half", "float32"), ("bfloat16", "float32")):  # exact; a NaN keeps its payload, quieted
         wide = src.astype(dst)
         return np.where(np.isnan(a), (wide.view(np.uint32) | 0x0040_0000).view(dst), wide)
-    return _float_round(a, dst, mode, (src_name, dst_name) not in UNSATURATED)
+    return _float_round(a, dst, mode, _sat(src_name, dst_name))
 
 
 FOUR_BIT = {"int4x2", "fp4x2_e2m1", "fp4x2_e1m2"}
@@ -722,7 +735,7 @@ def _four_bit_elements(
     from regsim.testing.reference import cast_value
 
     rm = 0xFF if round_mode == 0 else round_mode
-    sat = (src_name, dst_name) not in UNSATURATED
+    sat = _sat(src_name, dst_name)
     raw = _codes(np.ascontiguousarray(src)).astype(np.int64)
     codes = np.stack([raw & 0xF, raw >> 4], axis=-1).reshape(-1) if src_name in FOUR_BIT else raw
     out = np.array([cast_value(src_name, dst_name, int(c), rm, sat) for c in codes.tolist()], np.int64)
