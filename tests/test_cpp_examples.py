@@ -222,3 +222,31 @@ def test_trait_int64_div_with_one_and_two_registers() -> None:
     with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 0\.\.31"):
         run(2, "TraitNumTwoVF", 0)
     np.testing.assert_array_equal(run(2, "TraitNumTwoVF", 32), golden)  # with room for that store
+
+
+SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/softmax.asc"
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("scenario", [2, 3, 4, 5])
+def test_softmax_high_performance_against_gen_data(scenario: int, loops: str) -> None:
+    # main(): float, a [128, 128] input (rDimAlign 128), one loop over all 128 rows
+    a_dim, r_dim, r_align = 128, 128, 128
+    x = np.random.default_rng(scenario).uniform(-5, 5, [a_dim, r_dim]).astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, x.size), ub.alloc(rs.float32, x.size)
+    exp_t = ub.alloc(rs.float32, x.size)
+    sum_t = ub.alloc(
+        rs.float32, 8
+    )  # the host gives scenario 2 a whole tensor too, but its VF never reads it (nor fits regsim's UB)
+    xt.set(x.reshape(-1))
+    args: tuple[int, ...] = (a_dim, r_dim, r_align)
+    if scenario >= 4:  # CustomSoftmax's host lines: tail, repeatTimesMain, hasTail
+        tail = r_dim % 64
+        args += (tail, r_dim // 64, int(tail != 0))
+    vf = _load(SOFTMAX, scenario).CustomSoftmaxVF[rs.float32]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(yt.GetPhyAddr(), xt.GetPhyAddr(), exp_t.GetPhyAddr(), sum_t.GetPhyAddr(), *args)
+    e = np.exp(x - x.max(axis=1, keepdims=True))  # gen_data.py's golden
+    golden = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(yt.numpy().reshape(a_dim, r_dim), golden, rtol=1e-4, atol=1e-5)  # verify_result.py
