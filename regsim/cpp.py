@@ -29,7 +29,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import enums
 from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf, vf_context
-from regsim._src.cpp_decls import CTYPES, leading_t
+from regsim._src.cpp_decls import CAST_TRAITS, CTYPES, leading_t
 from regsim._src.registers import MaskReg, RegTensor
 from regsim.errors import UnsupportedError
 
@@ -357,6 +357,12 @@ class _Lowerer:
         if rk in ("VAR_DECL", "PARM_DECL"):
             if n.get("global") and "v" in n:  # a constant clang folded (a static constexpr member)
                 return str(int(n["v"]))
+            if n.get("global") and name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
+                lay, sat, rnd = CAST_TRAITS[name]
+                trait = enums.CastTrait(
+                    enums.RegLayout[lay], enums.SatMode[sat], enums.MaskMergeMode.ZEROING, enums.RoundMode[rnd]
+                )
+                return self.pyvalue(trait)
             if n.get("global"):
                 const = self.mod.consts.get(name)
                 if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):

@@ -574,3 +574,23 @@ def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pyte
     monkeypatch.setattr(cpp.subprocess, "run", hang)
     with pytest.raises(CppError, match=r"k\.asc: the libclang parse took longer than \d+ s and was stopped"):
         rs.cpp.load(src)
+
+
+def test_the_basic_apis_cast_trait_constants_are_declared(tmp_path: Path) -> None:
+    src = tmp_path / "layout.asc"
+    src.write_text(
+        "static __simd_vf__ inline void WidenVF(__ubuf__ float* dst, __ubuf__ half* src) {\n"
+        "    AscendC::Reg::RegTensor<half> h;\n"
+        "    AscendC::Reg::RegTensor<float> f;\n"
+        "    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();\n"
+        "    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_UNPACK_B16>(h, src);\n"
+        "    AscendC::Reg::Cast<float, half, AscendC::layoutZMrgZ>(f, h, m);\n"
+        "    AscendC::Reg::StoreAlign(dst, f, m);\n"
+        "}\n"
+    )
+    x = np.random.default_rng(4).uniform(-60000, 60000, 64).astype(np.float16)
+    ub = rs.UnifiedBuffer()
+    st, dt_ = ub.alloc(rs.half, 128), ub.alloc(rs.float32, 64)
+    st.set(np.concatenate([x, np.zeros(64, np.float16)]))
+    rs.cpp.load(src).instantiate("WidenVF")(dt_.GetPhyAddr(), st.GetPhyAddr())
+    np.testing.assert_array_equal(dt_.numpy(), x.astype(np.float32))  # every half is a float exactly

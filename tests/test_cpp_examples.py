@@ -228,17 +228,17 @@ SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_hig
 
 
 @pytest.mark.parametrize("loops", ["auto", "sequential"])
-@pytest.mark.parametrize("scenario", [2, 3, 4, 5])
+@pytest.mark.parametrize("scenario", [1, 2, 3, 4, 5])
 def test_softmax_high_performance_against_gen_data(scenario: int, loops: str) -> None:
-    # main(): float, a [128, 128] input (rDimAlign 128), one loop over all 128 rows
-    a_dim, r_dim, r_align = 128, 128, 128
+    # main(): float, a [128, 128] input (rDimAlign 128), one loop over all 128 rows; scenario 1 keeps
+    # the row sums in a fourth whole tensor, so its four tensors take 96 rows to fit regsim's 248 KB UB
+    a_dim, r_dim, r_align = (96 if scenario == 1 else 128), 128, 128
     x = np.random.default_rng(scenario).uniform(-5, 5, [a_dim, r_dim]).astype(np.float32)
     ub = rs.UnifiedBuffer()
     xt, yt = ub.alloc(rs.float32, x.size), ub.alloc(rs.float32, x.size)
     exp_t = ub.alloc(rs.float32, x.size)
-    sum_t = ub.alloc(
-        rs.float32, 8
-    )  # the host gives scenario 2 a whole tensor too, but its VF never reads it (nor fits regsim's UB)
+    # the host gives scenario 2 a whole tensor too, but its VF never reads it (nor would it fit regsim's UB)
+    sum_t = ub.alloc(rs.float32, x.size if scenario == 1 else 8)
     xt.set(x.reshape(-1))
     args: tuple[int, ...] = (a_dim, r_dim, r_align)
     if scenario >= 4:  # CustomSoftmax's host lines: tail, repeatTimesMain, hasTail
