@@ -260,6 +260,24 @@ def test_reg_move_scenario_2_selects_by_the_mask_bits_it_reads_through_a_float_p
     np.testing.assert_array_equal(zt.numpy()[:one_repeat].view(np.uint32), golden[:one_repeat].view(np.uint32))
 
 
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("block", [0, 7])
+def test_clock_simd_adds_gives_the_hosts_golden(block: int, loops: str) -> None:
+    # clock.asc's SIMD part (its clock() calls are in the SIMT gather, which regsim does not run):
+    # main(): float, 8 blocks of 1024 of input[i] = (float)i * 0.01f gathered by index[i] = i % 100000
+    per_block, added = 1024, np.float32(1.0)
+    idx = np.arange(block * per_block, (block + 1) * per_block) % 100000
+    gathered = idx.astype(np.float32) * np.float32(0.01)  # what simt_gather leaves in UB
+    golden = gathered + added  # the host's golden[i] = input[index[i]] + addsAddend, compared with std::equal
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(rs.float32, per_block), ub.alloc(rs.float32, per_block)
+    src.set(gathered)
+    vf = _load("examples/01_simd_cpp_api/01_utilities/03_clock/clock.asc").simd_adds[rs.float32]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(dst.GetPhyAddr(), src.GetPhyAddr(), added, per_block, 64, per_block // 64)
+    np.testing.assert_array_equal(dst.numpy().view(np.uint32), golden.view(np.uint32))
+
+
 SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/softmax.asc"
 
 
