@@ -278,6 +278,23 @@ def test_clock_simd_adds_gives_the_hosts_golden(block: int, loops: str) -> None:
     np.testing.assert_array_equal(dst.numpy().view(np.uint32), golden.view(np.uint32))
 
 
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_tensor_allocation_add_gives_the_hosts_golden(loops: str) -> None:
+    # main(): float, 1024 elements, x[i] = (i % 100) * 0.1f, y[i] = ((i + 50) % 100) * 0.2f, golden x + y
+    # (scenario 4 runs AddVF on tensors from LocalMemAllocator; the other scenarios use no VF)
+    i = np.arange(1024)
+    x = (i % 100).astype(np.float32) * np.float32(0.1)
+    y = ((i + 50) % 100).astype(np.float32) * np.float32(0.2)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024)
+    xt.set(x)
+    yt.set(y)
+    rel = "examples/01_simd_cpp_api/03_basic_api/04_memory_management/tensor_allocation/tensor_allocation.asc"
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(rel, 4).AddVF[rs.float32](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 16, 64)
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), (x + y).view(np.uint32))  # float32 adds, as the host's
+
+
 SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/softmax.asc"
 
 
