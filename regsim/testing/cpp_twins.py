@@ -47,6 +47,9 @@ class Twin:
     #: the C++ VF's parameter count, where the port's VF takes more (a variant the example does not
     #: have, such as arange's DECREASE_ORDER run): calls with more arguments keep the Python VF
     nargs: int | None = None
+    #: the position of a port argument that is the example's SCENARIO_NUM (a port running several
+    #: scenarios in one VF): the call runs the file parsed with that `-DSCENARIO_NUM`, without it
+    scenario_arg: int | None = None
 
 
 _RC = _EX + "02_reg_vector_compute/"
@@ -130,6 +133,16 @@ TWINS: tuple[Twin, ...] = (
         ("-DSCENARIO_NUM=3",),
         False,
     ),
+    Twin(
+        "gelu_eltwise_high_performance",
+        "gelu_eltwise_basic",
+        "GeluEltwiseBasic",
+        _GELU + "05_best_practices/02_reg_compute/gelu_eltwise_high_performance/gelu_eltwise.asc",
+        {},
+        ("-DSCENARIO_NUM=1",),
+        False,
+        scenario_arg=5,
+    ),
     Twin("reg_load_store_unalign", "copy_vf", "CopyVF", _DM + "reg_load_store_unalign/ld_st_reg_unalign.asc", {"T": 0}),
     Twin(
         "reg_load_store_unalign",
@@ -208,8 +221,14 @@ def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
         if twin.nargs is not None and len(args) > twin.nargs:
             original.__regsim_vf_body__(*args)
             return
+        cpp = mod
+        if twin.scenario_arg is not None:
+            scenario = args[twin.scenario_arg]
+            args = args[: twin.scenario_arg] + args[twin.scenario_arg + 1 :]
+            others = tuple(a for a in twin.args if not a.startswith("-DSCENARIO_NUM="))
+            cpp = rs.cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
         targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
-        mod.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
+        cpp.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
 
     class _Vf:
         __regsim_vf_body__ = staticmethod(body)
