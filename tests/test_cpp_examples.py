@@ -295,6 +295,27 @@ def test_tensor_allocation_add_gives_the_hosts_golden(loops: str) -> None:
     np.testing.assert_array_equal(zt.numpy().view(np.uint32), (x + y).view(np.uint32))  # float32 adds, as the host's
 
 
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_mmad_gelu_vector_part_against_gen_data(loops: str) -> None:
+    # matmul_gelu_high_performance: the cube's Mmad (outside the Reg layer) is numpy's float32 matmul
+    # of gen_data.py's half inputs (k = 8192, on a 16 x 128 tile of its 8192 x 8192 output); GeluVf
+    # then runs on it from the file, against gen_data.py's float64 GELU within verify_result.py's tolerance
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, [16, 8192]).astype(np.float16)
+    b = rng.uniform(-1, 1, [8192, 128]).astype(np.float16)
+    mm = np.matmul(a.astype(np.float32), b.astype(np.float32)).reshape(-1)
+    m64 = mm.astype(np.float64)
+    golden = (m64 / (1.0 + np.exp(np.clip(-1.595769 * (m64 + 0.044715 * m64**3), -88.0, 88.0)))).astype(np.float32)
+    n = mm.size
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, n), ub.alloc(rs.float32, n)
+    xt.set(mm)
+    vf = _load("examples/01_simd_cpp_api/05_best_practices/03_fusion_compute/matmul_gelu_high_performance/mmad_gelu.asc")
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf.instantiate("GeluVf")(xt.GetPhyAddr(), yt.GetPhyAddr(), n, n // 64)
+    np.testing.assert_allclose(yt.numpy(), golden, rtol=1e-3, atol=1e-3)
+
+
 SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/softmax.asc"
 
 
