@@ -28,8 +28,9 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import enums
-from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf
-from regsim._src.cpp_decls import CTYPES, leading_t
+from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf, vf_context
+from regsim._src.cpp_decls import CAST_TRAITS, CTYPES, leading_t
+from regsim._src.registers import MaskReg, RegTensor
 from regsim.errors import UnsupportedError
 
 __all__ = ["CppError", "CppModule", "VfFunction", "load"]
@@ -80,7 +81,21 @@ def _ceil_division(a: int, b: int) -> int:
     return _c_div(s, b)  # type: ignore[no-any-return]
 
 
+def _copy(src: Any, dst: Any = None) -> Any:
+    """A C++ register copy: `dst` (a new register of `src`'s type when None) gets `src`'s bytes
+    (or bits) and written flags, through the running backend (batched loops included)."""
+    be = vf_context("a register copy").backend
+    if isinstance(src, MaskReg):
+        dst = MaskReg() if dst is None else dst
+        be.copy_mask(dst, src)
+    else:
+        dst = RegTensor(src.dtype, src.trait) if dst is None else dst
+        be.copy_register(dst, src)
+    return dst
+
+
 RUNTIME: dict[str, Any] = {
+    "_copy": _copy,
     "_div": _c_div,
     "_rem": _c_rem,
     "_ceil_division": _ceil_division,
@@ -342,6 +357,12 @@ class _Lowerer:
         if rk in ("VAR_DECL", "PARM_DECL"):
             if n.get("global") and "v" in n:  # a constant clang folded (a static constexpr member)
                 return str(int(n["v"]))
+            if n.get("global") and name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
+                lay, sat, rnd = CAST_TRAITS[name]
+                trait = enums.CastTrait(
+                    enums.RegLayout[lay], enums.SatMode[sat], enums.MaskMergeMode.ZEROING, enums.RoundMode[rnd]
+                )
+                return self.pyvalue(trait)
             if n.get("global"):
                 const = self.mod.consts.get(name)
                 if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
@@ -605,8 +626,10 @@ class _Lowerer:
         rhs_node = n["c"][1]
         rhs = self.expr(rhs_node)
         if op == "=":
+            if t.what == "reg" and self.register_copy(rhs_node):
+                self.emit(d, f"_copy({rhs}, {name})  # line {n['l']}: the value is copied into {name}")
+                return
             if t.what == "reg":
-                self.check_register_value(rhs_node)
                 if self.target_name(n["c"][0]) in self.refparams:
                     raise self.fail(n, "assigning a new value to a register passed by reference")
             if t.what == "ptr" and not self.fresh(rhs_node):
@@ -630,15 +653,16 @@ class _Lowerer:
             del fake
             self.emit(d, f"{name} = {self.convert(f'({name} {bop} {rhs})', _Ty('other'), t)}")
 
-    def check_register_value(self, n: dict[str, Any]) -> None:
-        """A register copied from another variable (`b = a;`): Python would alias the two."""
+    @staticmethod
+    def register_copy(n: dict[str, Any]) -> bool:
+        """Whether a register's value is another register variable (`b = a;`, `MaskReg m = full;`):
+        C++ copies its value, so the lowering copies it (`_copy`) rather than binding a second name."""
         inner = n
         while inner["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR") and inner["c"] and inner.get("rk") != "FUNCTION_DECL":
             if inner["k"] == "CALL_EXPR" and inner.get("rk") != "CONSTRUCTOR":
                 break
             inner = inner["c"][0]
-        if inner["k"] == "DECL_REF_EXPR" and inner.get("rk") in ("VAR_DECL", "PARM_DECL"):
-            raise self.fail(n, f"copying the register {inner.get('rs', inner['s'])} into another (not supported yet)")
+        return inner["k"] == "DECL_REF_EXPR" and inner.get("rk") in ("VAR_DECL", "PARM_DECL")
 
     @staticmethod
     def target_name(n: dict[str, Any]) -> str:
@@ -673,15 +697,13 @@ class _Lowerer:
                 trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
             code = f"Reg.RegTensor(rs.{dtype.name}{trait})"
             if init and not (init[0]["k"] == "CALL_EXPR" and not init[0]["c"]):
-                self.check_register_value(init[0])
-                code = self.expr(init[0])
+                code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
         if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
             code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
             if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not init[0]["c"]):
-                self.check_register_value(init[0])
-                code = self.expr(init[0])
+                code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
         if t.what in ("enum", "struct"):
@@ -810,7 +832,8 @@ class _Lowerer:
                     and not _strip(p["t"]).rstrip("&").strip().endswith("*")
                 }
             for i in positions:
-                if i < len(args):
+                # a register given to a template `V&` (`V` deduced as MaskReg) is passed as it is
+                if i < len(args) and self.ty(args[i]).what not in ("reg", "ptr"):
                     self.refvars |= self.names(args[i])
 
     def written_registers(self) -> set[str]:

@@ -222,3 +222,123 @@ def test_trait_int64_div_with_one_and_two_registers() -> None:
     with pytest.raises(rs.errors.OutOfBoundsError, match=r"StoreAlign: dst_addr = lanes 0\.\.31"):
         run(2, "TraitNumTwoVF", 0)
     np.testing.assert_array_equal(run(2, "TraitNumTwoVF", 32), golden)  # with room for that store
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_reg_move_scenario_2_selects_by_the_mask_bits_it_reads_through_a_float_pointer(seed: int, loops: str) -> None:
+    rng = np.random.default_rng(seed)
+    total, mask_len = 256, 8  # main(): float, totalLength 256, maskLength 256 / 8 / sizeof(float)
+    x = rng.uniform(0, 2, total).astype(np.float32)  # gen_data.py's inputs
+    y = rng.uniform(0, 2, total).astype(np.float32)
+    mask = rng.integers(0, 255, mask_len * 4).astype(np.uint8)
+    golden = np.where(np.unpackbits(mask, bitorder="little").astype(bool), x, y)  # gen_data.py's loop, bit i for lane i
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, total), ub.alloc(rs.float32, total)
+    mt, zt = ub.alloc(rs.float32, mask_len), ub.alloc(rs.float32, total)
+    xt.set(x)
+    yt.set(y)
+    mt.set(mask.view(np.float32))
+    vf = _load("examples/01_simd_cpp_api/03_basic_api/00_data_movement/reg_move/move_reg_scenario_2.asc").SelectVF[rs.float32]
+    one_repeat = 64
+    args = (xt.GetPhyAddr(), yt.GetPhyAddr(), mt.GetPhyAddr(), zt.GetPhyAddr())
+    # The VF moves its LoadUnAlign stream by maskRepeatSize = 2 floats (8 bytes) a repeat, but each
+    # LoadUnAlign reads a whole register and buffers the block after it: from the second repeat on,
+    # the address is not in the buffered block, which would return stale bytes (decisions §18), so
+    # regsim stops the second call. The first repeat is right: 64 lanes from the mask's first 64 bits.
+    with rs.configure(loops=loops), pytest.raises(rs.errors.VfContextError, match=r"LoadUnAlign: src_addr .* ureg holds"):  # type: ignore[arg-type]
+        vf(*args, total // one_repeat, one_repeat, one_repeat // 32)
+    ub2 = rs.UnifiedBuffer()
+    xt, yt = ub2.alloc(rs.float32, total), ub2.alloc(rs.float32, total)
+    mt, zt = ub2.alloc(rs.float32, 64), ub2.alloc(rs.float32, total)  # room for the register-wide read
+    xt.set(x)
+    yt.set(y)
+    mt.set(np.concatenate([mask.view(np.float32), np.zeros(56, np.float32)]))
+    zt.set(np.zeros(total, np.float32))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(xt.GetPhyAddr(), yt.GetPhyAddr(), mt.GetPhyAddr(), zt.GetPhyAddr(), 1, one_repeat, one_repeat // 32)
+    np.testing.assert_array_equal(zt.numpy()[:one_repeat].view(np.uint32), golden[:one_repeat].view(np.uint32))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("block", [0, 7])
+def test_clock_simd_adds_gives_the_hosts_golden(block: int, loops: str) -> None:
+    # clock.asc's SIMD part (its clock() calls are in the SIMT gather, which regsim does not run):
+    # main(): float, 8 blocks of 1024 of input[i] = (float)i * 0.01f gathered by index[i] = i % 100000
+    per_block, added = 1024, np.float32(1.0)
+    idx = np.arange(block * per_block, (block + 1) * per_block) % 100000
+    gathered = idx.astype(np.float32) * np.float32(0.01)  # what simt_gather leaves in UB
+    golden = gathered + added  # the host's golden[i] = input[index[i]] + addsAddend, compared with std::equal
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(rs.float32, per_block), ub.alloc(rs.float32, per_block)
+    src.set(gathered)
+    vf = _load("examples/01_simd_cpp_api/01_utilities/03_clock/clock.asc").simd_adds[rs.float32]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(dst.GetPhyAddr(), src.GetPhyAddr(), added, per_block, 64, per_block // 64)
+    np.testing.assert_array_equal(dst.numpy().view(np.uint32), golden.view(np.uint32))
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_tensor_allocation_add_gives_the_hosts_golden(loops: str) -> None:
+    # main(): float, 1024 elements, x[i] = (i % 100) * 0.1f, y[i] = ((i + 50) % 100) * 0.2f, golden x + y
+    # (scenario 4 runs AddVF on tensors from LocalMemAllocator; the other scenarios use no VF)
+    i = np.arange(1024)
+    x = (i % 100).astype(np.float32) * np.float32(0.1)
+    y = ((i + 50) % 100).astype(np.float32) * np.float32(0.2)
+    ub = rs.UnifiedBuffer()
+    xt, yt, zt = ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024), ub.alloc(rs.float32, 1024)
+    xt.set(x)
+    yt.set(y)
+    rel = "examples/01_simd_cpp_api/03_basic_api/04_memory_management/tensor_allocation/tensor_allocation.asc"
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(rel, 4).AddVF[rs.float32](xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 16, 64)
+    np.testing.assert_array_equal(zt.numpy().view(np.uint32), (x + y).view(np.uint32))  # float32 adds, as the host's
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+def test_mmad_gelu_vector_part_against_gen_data(loops: str) -> None:
+    # matmul_gelu_high_performance: the cube's Mmad (outside the Reg layer) is numpy's float32 matmul
+    # of gen_data.py's half inputs (k = 8192, on a 16 x 128 tile of its 8192 x 8192 output); GeluVf
+    # then runs on it from the file, against gen_data.py's float64 GELU within verify_result.py's tolerance
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, [16, 8192]).astype(np.float16)
+    b = rng.uniform(-1, 1, [8192, 128]).astype(np.float16)
+    mm = np.matmul(a.astype(np.float32), b.astype(np.float32)).reshape(-1)
+    m64 = mm.astype(np.float64)
+    golden = (m64 / (1.0 + np.exp(np.clip(-1.595769 * (m64 + 0.044715 * m64**3), -88.0, 88.0)))).astype(np.float32)
+    n = mm.size
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, n), ub.alloc(rs.float32, n)
+    xt.set(mm)
+    vf = _load("examples/01_simd_cpp_api/05_best_practices/03_fusion_compute/matmul_gelu_high_performance/mmad_gelu.asc")
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf.instantiate("GeluVf")(xt.GetPhyAddr(), yt.GetPhyAddr(), n, n // 64)
+    np.testing.assert_allclose(yt.numpy(), golden, rtol=1e-3, atol=1e-3)
+
+
+SOFTMAX = "examples/01_simd_cpp_api/05_best_practices/02_reg_compute/softmax_high_performance/softmax.asc"
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("scenario", [1, 2, 3, 4, 5])
+def test_softmax_high_performance_against_gen_data(scenario: int, loops: str) -> None:
+    # main(): float, a [128, 128] input (rDimAlign 128), one loop over all 128 rows; scenario 1 keeps
+    # the row sums in a fourth whole tensor, so its four tensors take 96 rows to fit regsim's 248 KB UB
+    a_dim, r_dim, r_align = (96 if scenario == 1 else 128), 128, 128
+    x = np.random.default_rng(scenario).uniform(-5, 5, [a_dim, r_dim]).astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    xt, yt = ub.alloc(rs.float32, x.size), ub.alloc(rs.float32, x.size)
+    exp_t = ub.alloc(rs.float32, x.size)
+    # the host gives scenario 2 a whole tensor too, but its VF never reads it (nor would it fit regsim's UB)
+    sum_t = ub.alloc(rs.float32, x.size if scenario == 1 else 8)
+    xt.set(x.reshape(-1))
+    args: tuple[int, ...] = (a_dim, r_dim, r_align)
+    if scenario >= 4:  # CustomSoftmax's host lines: tail, repeatTimesMain, hasTail
+        tail = r_dim % 64
+        args += (tail, r_dim // 64, int(tail != 0))
+    vf = _load(SOFTMAX, scenario).CustomSoftmaxVF[rs.float32]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        vf(yt.GetPhyAddr(), xt.GetPhyAddr(), exp_t.GetPhyAddr(), sum_t.GetPhyAddr(), *args)
+    e = np.exp(x - x.max(axis=1, keepdims=True))  # gen_data.py's golden
+    golden = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(yt.numpy().reshape(a_dim, r_dim), golden, rtol=1e-4, atol=1e-5)  # verify_result.py

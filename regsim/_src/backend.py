@@ -378,6 +378,16 @@ class NumpyBackend:
         self.spr.unstored = False
         return self.spr.ar - self.spr.last, self.spr.last
 
+    # --- copies: a C++ register copy (`RegTensor<T> b = a;`, `MaskReg m = full;`, `b = a;`) -------------
+    def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:
+        """dst's bytes and written flags = src's (dst a register of src's type, not sharing its storage)."""
+        st = src._storage
+        self.fill(dst, src._raw.copy(), None if st.valid is None else st.valid[src._span].copy(), st.origin)
+
+    def copy_mask(self, dst: MaskReg, src: MaskReg) -> None:
+        """dst's bits and written flags = src's (bits are never written in place, so they may be shared)."""
+        dst._assign(src._bits, src._written)
+
 
 @functools.cache
 def _every_lane(n: int) -> Active:

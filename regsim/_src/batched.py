@@ -597,6 +597,19 @@ class BatchedBackend(NumpyBackend):
             if not np.broadcast_to(valid, (self.rows, valid.shape[-1]))[-1].all():
                 state.origin = self.origin
 
+    # --- copies -----------------------------------------------------------------------------------
+    def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:
+        state = self._reg(src, writing=False)
+        if state is None:
+            super().copy_register(dst, src)
+            return
+        valid = None if state.valid is None else state.valid[:, src._span].copy()
+        self.fill(dst, state.data[:, src._span].copy(), valid, src._storage.origin)
+
+    def copy_mask(self, dst: MaskReg, src: MaskReg) -> None:
+        bits, written = self._mask(src)
+        self._set_mask(dst, bits, written)
+
     # --- the Unified Buffer ----------------------------------------------------------------------
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, align: int, why: str) -> None:
         if isinstance(addr, np.ndarray):

@@ -200,6 +200,39 @@ def _function(spec: OpSpec) -> str:
     return f"{head}__simd_callee__ inline {ret} {spec.name}({', '.join(params)}) {body}"
 
 
+#: the CastTrait constants the Ascend 950 basic API's Cast implementation defines in namespace AscendC
+#: (kernel_operator_vec_vconv_impl.h), which advanced-API code and examples use by name
+#: (`Cast<float, T, AscendC::layoutZMrgZ>`): (RegLayout, SatMode, RoundMode), all ZEROING. Copied as
+#: the header spells them (its MrgZRndF is CAST_CEIL and MrgZRndC CAST_FLOOR).
+CAST_TRAITS = {
+    "layoutZMrgZ": ("ZERO", "UNKNOWN", "UNKNOWN"),
+    "layoutZSatSMrgZ": ("ZERO", "SAT", "UNKNOWN"),
+    "layoutZSatSMrgZRndA": ("ZERO", "SAT", "CAST_ROUND"),
+    "layoutZSatSMrgZRndH": ("ZERO", "SAT", "CAST_HYBRID"),
+    "layoutZSatSMrgZRndR": ("ZERO", "SAT", "CAST_RINT"),
+    "layoutZMrgZRndR": ("ZERO", "UNKNOWN", "CAST_RINT"),
+    "layoutZMrgZRndA": ("ZERO", "UNKNOWN", "CAST_ROUND"),
+    "layoutZMrgZRndC": ("ZERO", "UNKNOWN", "CAST_CEIL"),
+    "layoutZMrgZRndF": ("ZERO", "UNKNOWN", "CAST_FLOOR"),
+    "layoutZMrgZRndZ": ("ZERO", "UNKNOWN", "CAST_TRUNC"),
+    "MrgZRndR": ("UNKNOWN", "UNKNOWN", "CAST_RINT"),
+    "MrgZRndA": ("UNKNOWN", "UNKNOWN", "CAST_ROUND"),
+    "MrgZRndF": ("UNKNOWN", "UNKNOWN", "CAST_CEIL"),
+    "MrgZRndC": ("UNKNOWN", "UNKNOWN", "CAST_FLOOR"),
+    "MrgZRndZ": ("UNKNOWN", "UNKNOWN", "CAST_TRUNC"),
+    "MrgZRndRSatS": ("UNKNOWN", "SAT", "CAST_RINT"),
+    "MrgZRndASatS": ("UNKNOWN", "SAT", "CAST_ROUND"),
+    "MrgZRndFSatS": ("UNKNOWN", "SAT", "CAST_CEIL"),
+    "MrgZRndCSatS": ("UNKNOWN", "SAT", "CAST_FLOOR"),
+    "MrgZRndZSatS": ("UNKNOWN", "SAT", "CAST_TRUNC"),
+    "LayoutZMrgZRndRSatS": ("ZERO", "SAT", "CAST_RINT"),
+    "LayoutZMrgZRndASatS": ("ZERO", "SAT", "CAST_ROUND"),
+    "LayoutZMrgZRndRSatNS": ("ZERO", "NO_SAT", "CAST_RINT"),
+    "LayoutZMrgZRndASatNS": ("ZERO", "NO_SAT", "CAST_ROUND"),
+    "MrgZRndRSatNS": ("UNKNOWN", "NO_SAT", "CAST_RINT"),
+}
+
+
 @functools.cache
 def header() -> str:
     """The whole declaration header (regsim's registry as C++)."""
@@ -235,6 +268,11 @@ def header() -> str:
     out += [f"using Reg::{c.__name__};" for c in _enum_classes()]
     out += [f"using Reg::{c.__name__};" for c in _struct_classes()]
     out.append("namespace MicroAPI = Reg;")
+    out += [
+        f"constexpr Reg::CastTrait {name} = {{Reg::RegLayout::{lay}, Reg::SatMode::{sat}, "
+        f"Reg::MaskMergeMode::ZEROING, RoundMode::{rnd}}};"
+        for name, (lay, sat, rnd) in CAST_TRAITS.items()
+    ]
     out.append(TRAITS)
     out.append("}  // namespace AscendC")
     out.append("using namespace AscendC;")
