@@ -127,6 +127,7 @@ def test_counts_are_ints_not_bools(call: Callable[[], object], start: str) -> No
         lambda: Reg.MaskReg.from_lanes("int32", LANES),
         lambda: Reg.MaskReg().lanes(int),
         lambda: T32.GetPhyAddr().reinterpret(np.uint8),
+        lambda: T32.ReinterpretCast(np.float32),
     ],
 )
 def test_a_dtype_that_is_not_a_regsim_dtype_is_a_dtype_error(call: Callable[[], object]) -> None:
@@ -157,6 +158,20 @@ def test_pointer_difference_is_the_element_count_between_them() -> None:
     assert T32[10].GetPhyAddr() - p == 10
     other = UB.alloc(rs.int32, 8).GetPhyAddr()
     assert other - p == 64  # two tensors of one UB: their distance in elements, as in C
+
+
+def test_reinterpret_cast_views_the_same_bytes_as_another_type() -> None:
+    ub = rs.UnifiedBuffer(1024)
+    t = ub.alloc(rs.float32, 6)
+    t.set(np.array([1.0, -2.0, 0.5, 3.0, 0.0, -0.0], np.float32))
+    h = t[1].ReinterpretCast(rs.half)  # dstTensor[1].ReinterpretCast<half>(): 5 floats = 10 halves
+    assert (h.dtype, h.addr, h.GetSize()) == (rs.half, t.addr + 4, 10)
+    assert h.numpy().tobytes() == t.numpy()[1:].tobytes()
+    assert t.ReinterpretCast(rs.uint8).GetSize() == 24 and t.ReinterpretCast(rs.float32).GetPhyAddr() == t.GetPhyAddr()
+    u = ub.alloc(rs.int8, 7).ReinterpretCast(rs.int32)  # the bytes over sizeof(int32_t), rounded down
+    assert u.GetSize() == 1
+    h.set(np.array([0, 0x3C00], np.uint16).view(np.float16).astype(np.float32), cast=True)  # writes reach t
+    assert t.numpy()[1] == np.array([0, 0x3C00], np.uint16).view(np.float32)[0]
 
 
 @pytest.mark.parametrize(

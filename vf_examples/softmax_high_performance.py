@@ -1,6 +1,22 @@
 """The softmax_high_performance best-practice example (05_best_practices/02_reg_compute/softmax_high_performance,
 softmax.asc): a row softmax of a [128, 128] float matrix (main's `DataType = float`, one core, the whole matrix in
-UB), its register scenarios 1-5 (SCENARIO_NUM). Scenario 2, the loop-fused form with ExpSub:
+UB), its scenarios 0-5 (SCENARIO_NUM). Scenario 0, the memory-level form (`CustomSoftmax`, each call one VF of
+the 950 library; Exp and Div with their default ExpConfig / DivConfig, INTRINSIC), for float:
+
+    for (uint32_t i = 0; i < aDim; i++) {
+        AscendC::ReduceMax(expTensor[i * rDimAlign], srcTensor[i * rDimAlign], sumTensor[i * rDimAlign], rDim);
+        AscendC::Duplicate(expTensor[i * rDimAlign], expTensor[i * rDimAlign], rDim);
+        AscendC::Sub(expTensor[i * rDimAlign], srcTensor[i * rDimAlign], expTensor[i * rDimAlign], rDim);
+        AscendC::Exp(expTensor[i * rDimAlign], expTensor[i * rDimAlign], rDim);
+        AscendC::ReduceSum(
+            sumTensor[i * rDimAlign], expTensor[i * rDimAlign],
+            dstTensor[i * rDimAlign].template ReinterpretCast<float>(), rDim);
+        AscendC::Duplicate(sumTensor[i * rDimAlign], sumTensor[i * rDimAlign], rDim);
+        AscendC::Div(dstTensor[i * rDimAlign], expTensor[i * rDimAlign], sumTensor[i * rDimAlign], rDim);
+    }
+
+(its half branch, Cast to float first and back with CAST_FLOOR, is not instantiated by main). Scenario 2, the
+loop-fused form with ExpSub:
 
     for (uint16_t i = 0; i < aDim; i++) {
         uint32_t count1 = rDim;
@@ -46,24 +62,24 @@ Scenario 1 runs each step as its own loop through UB (Max into a register then `
 is scenario 2 with the outer loop unrolled by two (rows i and i + aDim / 2); scenario 4 the main-tail form
 (full masks over rDim / 64 repeats, no UpdateMask); scenario 5 both. Each VF below quotes its C++ line by line.
 `LoadWithCastIfNeed` / `StoreWithCastIfNeed` are plain LoadAlign / StoreAlign for float (their half branch,
-Cast with DIST_UNPACK_B16 / DIST_PACK_B32, is not instantiated by main). Scenario 0 (`CustomSoftmax` with the
-memory-level ReduceMax, Duplicate, Sub, Exp, ReduceSum and Div) is not ported: regsim has no memory-level
-Duplicate yet.
+Cast with DIST_UNPACK_B16 / DIST_PACK_B32, is not instantiated by main).
 
 The UB: scenarios 0-2 allocate x, y, exp and sum of 128 · 128 floats each, 256 KiB, more than the 950's
 248 KiB (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510; main's comment "Shape [128, 128] fits entirely in UB on any NPU"
-holds for scenarios 3-5, whose sum tensor is 8 floats): regsim runs scenarios 1 and 2 in a 256 KiB UB.
+holds for scenarios 3-5, whose sum tensor is 8 floats): regsim runs scenarios 0-2 in a 256 KiB UB.
 
 `Custom::fp32MinValue` is the float with bits 0x00800000 (the smallest normal, 1.18e-38, not -FLT_MAX), so the
-row maximum is max(row, 1.18e-38), as the reference computes it.
+row maximum of scenarios 1-5 is max(row, 1.18e-38), as the reference computes it; scenario 0's memory-level
+ReduceMax starts its lanes from -FLT_MAX (`GetMinValue<float>()`), so its maximum is the row's own. Its ReduceSum
+of 128 floats (two registers) adds them lane-wise and reduces once, the order of scenarios 1-5's sum.
 
 gen_data.py: `x = np.random.uniform(-5, 5, [128, 128]).astype(np.float32)` (unseeded: `run(seed)` seeds numpy's
 global generator); golden `e = np.exp(x - max(x, axis=1)); e / e.sum(axis=1)`.
 
 The comparison: bit-exact against the kernel's order in numpy (`kernel_order`: the float32 difference, Exp
-correctly rounded, per-lane sums over the repeats then ReduceSum's tree of adjacent pairs, the correctly
-rounded quotient; ExpSub and Exp/Div within their documented 1 ulp), and as verify_result.py checks
-gen_data.py's golden (np.isclose, rtol 1e-4, atol 1e-5).
+correctly rounded (scenario 0: Sub, then Exp), per-lane sums over the repeats then ReduceSum's tree of adjacent
+pairs, the correctly rounded quotient; ExpSub and Exp/Div within their documented 1 ulp), and as verify_result.py
+checks gen_data.py's golden (np.isclose, rtol 1e-4, atol 1e-5).
 """
 
 from __future__ import annotations
@@ -364,6 +380,28 @@ def softmax_vf_5(
             store_with_cast_if_need(dst_addr, div_reg1, mask_full, i * r_dim_align + j * ONE_REPEAT + half_a * r_dim_align)
 
 
+def custom_softmax_0(
+    dst_tensor: rs.LocalTensor[Any],
+    src_tensor: rs.LocalTensor[Any],
+    exp_tensor: rs.LocalTensor[Any],
+    sum_tensor: rs.LocalTensor[Any],
+    a_dim: int,
+    r_dim: int,
+    r_dim_align: int,
+) -> None:
+    """Case 0: MemBase, single loop (CustomSoftmax<float>, quoted in the module docstring)."""
+    A = rs.AscendC
+    for i in range(a_dim):
+        row = i * r_dim_align
+        A.ReduceMax(exp_tensor[row], src_tensor[row], sum_tensor[row], r_dim)  # expTensor[row][0] = max
+        A.Duplicate(exp_tensor[row], exp_tensor[row], r_dim)  # broadcast over the row
+        A.Sub(exp_tensor[row], src_tensor[row], exp_tensor[row], r_dim)  # x - max
+        A.Exp(exp_tensor[row], exp_tensor[row], r_dim)  # e^(x - max)
+        A.ReduceSum(sum_tensor[row], exp_tensor[row], dst_tensor[row].ReinterpretCast(F32), r_dim)  # work: dstTensor
+        A.Duplicate(sum_tensor[row], sum_tensor[row], r_dim)
+        A.Div(dst_tensor[row], exp_tensor[row], sum_tensor[row], r_dim)
+
+
 def kernel(x: npt.NDArray[np.float32], scenario: int) -> npt.NDArray[np.float32]:
     """softmax_custom<float> with tiling {aDim 128, lastADim 0, rDim 128, rDimAlign 128, loopCount 1}: one core,
     x, y, exp and sum allocated in order (sum: the whole length in scenarios 0-2, 8 floats otherwise)."""
@@ -376,7 +414,9 @@ def kernel(x: npt.NDArray[np.float32], scenario: int) -> npt.NDArray[np.float32]
     rows = x.reshape(A_DIM, R_DIM)
     x_local.set(np.pad(rows, ((0, 0), (0, R_DIM_ALIGN - R_DIM))))  # DataCopyPad per row (isPad: zeros)
     ptrs = (y_local.GetPhyAddr(), x_local.GetPhyAddr(), exp_tensor.GetPhyAddr(), sum_tensor.GetPhyAddr())
-    if scenario in (1, 2, 3):
+    if scenario == 0:
+        custom_softmax_0(y_local, x_local, exp_tensor, sum_tensor, A_DIM, R_DIM, R_DIM_ALIGN)
+    elif scenario in (1, 2, 3):
         vf = {1: softmax_vf_1, 2: softmax_vf_2, 3: softmax_vf_3}[scenario]
         rs.asc_vf_call(vf, *ptrs, A_DIM, R_DIM, R_DIM_ALIGN)
     else:
@@ -386,12 +426,13 @@ def kernel(x: npt.NDArray[np.float32], scenario: int) -> npt.NDArray[np.float32]
     return out
 
 
-def kernel_order(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Every scenario's arithmetic in numpy, row by row: m = max(row, fp32MinValue) (exact); e = Exp(float32(x - m));
+def kernel_order(x: npt.NDArray[np.float32], floor: np.float32 = FP32_MIN_VALUE) -> npt.NDArray[np.float32]:
+    """Every scenario's arithmetic in numpy, row by row: m = max(row, floor) (exact; fp32MinValue, scenario 0's
+    ReduceMax -FLT_MAX); e = Exp(float32(x - m));
     per lane the float32 sum over the repeats in loop order (from 0); ReduceSum's tree of adjacent pairs over the 64
     lanes; e / sum correctly rounded (`_kernel_order`)."""
     rows = x.reshape(A_DIM, R_DIM)
-    m = np.maximum(rows.max(axis=1, keepdims=True), FP32_MIN_VALUE)
+    m = np.maximum(rows.max(axis=1, keepdims=True), floor)
     e = exp_ftz((rows - m).astype(np.float32))
     acc = np.zeros((A_DIM, ONE_REPEAT), np.float32)
     for block in np.split(e, R_DIM // ONE_REPEAT, axis=1):
@@ -412,12 +453,13 @@ def golden(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     np.random.seed(seed)  # gen_data.py uses the global numpy generator, unseeded
     x = np.random.uniform(-5, 5, [A_DIM, R_DIM]).astype(np.float32).reshape(-1)
-    want = kernel_order(x)
+    want_0, want = kernel_order(x, -np.finfo(np.float32).max), kernel_order(x)
     ones = np.ones(x.size, np.uint8)
     outputs: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
-    for scenario in range(1, 6):
+    for scenario in range(6):
         y = kernel(x, scenario)
-        outputs[f"scenario {scenario}: y (the kernel's order, bit-exact)"] = (y.view(np.uint32), want.view(np.uint32))
+        exact = want_0 if scenario == 0 else want
+        outputs[f"scenario {scenario}: y (the kernel's order, bit-exact)"] = (y.view(np.uint32), exact.view(np.uint32))
         outputs[f"scenario {scenario}: y within verify_result.py's tolerance of gen_data.py's golden"] = (
             vendor_isclose(y, golden(x)),
             ones,

@@ -151,6 +151,13 @@ class LocalTensor(Generic[T]):
         offset = as_int("LocalTensor[]", "offset", offset, 0, self.size - 1)
         return LocalTensor(self.ub, self.dtype, self.addr + offset * self.dtype.itemsize, self.size - offset, self.position)
 
+    @host_api("LocalTensor.ReinterpretCast")
+    def ReinterpretCast(self, dtype: type[U]) -> LocalTensor[U]:
+        """`tensor.ReinterpretCast<U>()`: the same UB bytes as a tensor of `dtype` (its size the bytes over
+        `sizeof(U)`, rounded down)."""
+        check_dtype("LocalTensor.ReinterpretCast", "dtype", dtype)
+        return LocalTensor(self.ub, dtype, self.addr, self.nbytes // dtype.itemsize, self.position)
+
     @host_api("LocalTensor.numpy")
     def numpy(self) -> npt.NDArray[Any]:
         """A copy of the elements (never-written bytes read as 0)."""

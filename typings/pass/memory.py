@@ -14,6 +14,7 @@ assert_type(t[4], rs.LocalTensor[rs.float32])
 assert_type(t[4][8], rs.LocalTensor[rs.float32])
 assert_type(t.GetSize(), int)
 assert_type(t.dtype, type[rs.float32])
+assert_type(t[4].ReinterpretCast(rs.half), rs.LocalTensor[rs.half])
 
 p = t.GetPhyAddr()
 assert_type(p, rs.UbPtr[rs.float32])
