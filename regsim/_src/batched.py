@@ -608,7 +608,7 @@ class BatchedBackend(NumpyBackend):
 
     def copy_mask(self, dst: MaskReg, src: MaskReg) -> None:
         bits, written = self._mask(src)
-        self._set_mask(dst, bits, written)
+        self._set_mask(dst, _Mask(dst, bits.copy(), None if written is None else written.copy()))
 
     # --- the Unified Buffer ----------------------------------------------------------------------
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, align: int, why: str) -> None:
