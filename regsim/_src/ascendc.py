@@ -35,6 +35,7 @@ from regsim._src.memvec import (
     Sub,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -82,6 +83,7 @@ __all__ = [
     "ExpAlgo",
     "ExpConfig",
     "Gather",
+    "GetCmpMask",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",
     "GetVecLen",
@@ -103,6 +105,7 @@ __all__ = [
     "ResetMask",
     "RoundMode",
     "Select",
+    "SetCmpMask",
     "SetCtrlSpr",
     "SetMaskCount",
     "SetMaskNorm",

@@ -175,7 +175,8 @@ def _plan(
 
 
 class _CompareApi:
-    """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`."""
+    """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`;
+    `Compare(src0, src1, cmpMode, mask, repeatParams)` (no dst) is regsim._src.memvec_cmpmask's."""
 
     def __init__(self, name: str, scalar: bool) -> None:
         self.name = name
@@ -189,6 +190,10 @@ class _CompareApi:
         self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: CMPMODE, *args: Any, is_set_mask: bool = True
     ) -> None:
         api = self.name
+        if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
+            from regsim._src.memvec_cmpmask import compare_to_cmp_mask
+
+            return compare_to_cmp_mask(dst, src0, src1, cmp_mode, args[0], is_set_mask)
         mv._host(api)
         src_names = ("src0",) if self.scalar else ("src0", "src1")
         srcs = (src0,) if self.scalar else (src0, src1)

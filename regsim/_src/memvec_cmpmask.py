@@ -1,0 +1,115 @@
+"""The memory-level APIs of the compare-mask register (CmpMask), as the 950 library builds them
+(kernel_operator_vec_cmp_impl.h for dav_3510): `Compare(src0, src1, cmpMode, mask, repeatParams)` (no dst: the
+result goes to the register, `CompareWithoutDst{Normal,Counter}ModeImplVF`), `GetCmpMask(dst)` and
+`SetCmpMask(src)` (`GetCmpMaskImpl` / `SetCmpMaskImpl`: 16 bytes, the register's low and high 64 bits).
+
+The register is the core's `UnifiedBuffer.cmp_mask`, the state the C API's `asc_get_cmp_mask` /
+`asc_set_cmp_mask` and register-form compares share (regsim._src.capi_mem). The compare is one repeat
+(256 bytes) under the predicate the library makes; its bits are element i at bit i, the bits the predicate
+leaves out 0, and for float the high 64 bits 0 (decisions §122).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src import memvec as mv
+from regsim._src import reg as Reg
+from regsim._src.binding import host_api
+from regsim._src.context import Ref, current_config, simd_vf
+from regsim._src.enums import CMPMODE
+from regsim._src.memory import LocalTensor, UbPtr, current_core
+from regsim._src.registers import MaskReg
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
+
+CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCmpMask reads 16 bytes
+GET_CMP_MASK_MIN_BYTES: Final = 128  #: the GetCmpMask page: "dst的空间大小不能少于128字节"
+CMP_MASK_ALIGN: Final = 16  #: both pages: "LocalTensor的起始地址需要16字节对齐"
+#: the pages' "数据类型": Compare half, float; GetCmpMask b8, b16, b32; SetCmpMask b8 ... b64
+COMPARE_TYPES: Final = frozenset({dt.half, dt.float32})
+_B8_B32: Final = frozenset(
+    {dt.uint8, dt.int8, dt.uint16, dt.int16, dt.half, dt.bfloat16, dt.uint32, dt.int32, dt.float32, dt.bool_}
+)
+GET_TYPES: Final = _B8_B32
+SET_TYPES: Final = _B8_B32 | {dt.uint64, dt.int64}
+
+
+@simd_vf
+def compare_cmp_mask_vf(
+    mode: CMPMODE, src0: UbPtr[Any], src1: UbPtr[Any], blk0: int, blk1: int, count: int, from_spr: bool, out: MaskReg
+) -> None:
+    """`CompareWithoutDstNormalModeImplVF` / `...CounterModeImplVF`: the predicate is `MoveMask<T>()` (a bit mask,
+    or isSetMask false, in normal mode) or `UpdateMask<T>(sreg)` (the continuous mask, or the counter-mode count);
+    DataBlock loads at the block strides, `Compare<T, cmpMode>` into `out`."""
+    T = src0.dtype
+    mask = Reg.MoveMask(T) if from_spr else Reg.UpdateMask(T, Ref(count))
+    src_reg0 = Reg.RegTensor(T)
+    src_reg1 = Reg.RegTensor(T)
+    mv.load_blocks(src_reg0, src0, blk0, mask)
+    mv.load_blocks(src_reg1, src1, blk1, mask)
+    Reg.Compare(out, src_reg0, src_reg1, mask, mode=mode)
+
+
+def compare_to_cmp_mask(
+    src0: LocalTensor[Any], src1: LocalTensor[Any], cmp_mode: object, mask: object, repeat_params: object, is_set_mask: bool
+) -> None:
+    """`AscendC::Compare(src0, src1, cmpMode, mask[] / mask, repeatParams)` (`VcmpImpl`): one repeat into the
+    compare-mask register."""
+    api = "Compare"
+    mv._host(api)
+    if not isinstance(cmp_mode, CMPMODE):
+        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), "a CMPMODE (LT, GT, EQ, LE, GE, NE)"))
+    if type(is_set_mask) is not bool:
+        raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
+    dtype = mv._check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
+    core = current_core(api)
+    count, _, _, from_spr = mv._repeat_plan(api, dtype, mask, 1, repeat_params, mv.BinaryRepeatParams, is_set_mask)
+    p: Any = repeat_params
+    out = Reg.MaskReg()
+    ptrs = (src0.GetPhyAddr(), src1.GetPhyAddr())
+    mv._run_lowering(api, (src0,), compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
+    bits = out.lanes(dtype)  # b16: 128 bits (g_cmpMaskLow, g_cmpMaskHigh); b32: 64 bits, g_cmpMaskHigh = 0
+    core.cmp_mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.DType]], min_bytes: int) -> UbPtr[Any]:
+    if not isinstance(t, LocalTensor):
+        raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
+    if t.dtype not in dtypes:
+        accepted = ", ".join(sorted(d.name for d in dtypes))
+        raise DTypeError(message(api, name, f"LocalTensor[{t.dtype.name}]", f"one of {accepted}"))
+    if t.addr % CMP_MASK_ALIGN:
+        raise AlignmentError(message(api, name, f"UB byte {t.addr}", "a start address aligned to 16 bytes"))
+    if t.nbytes < min_bytes:
+        raise ParameterError(message(api, name, f"a LocalTensor of {t.nbytes} bytes", f"at least {min_bytes} bytes"))
+    return t.GetPhyAddr()
+
+
+@host_api("GetCmpMask")
+def GetCmpMask(dst: LocalTensor[Any]) -> None:
+    """`AscendC::GetCmpMask(dst)`: the compare-mask register's 128 bits to dst's first 16 bytes, little-endian
+    (element i of the last register compare at bit i % 8 of byte i // 8)."""
+    api = "GetCmpMask"
+    mv._host(api)
+    p = _cmp_mask_tensor(api, "dst", dst, GET_TYPES, GET_CMP_MASK_MIN_BYTES)
+    core = current_core(api)
+    p.ub.storage.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
+
+
+@host_api("SetCmpMask")
+def SetCmpMask(src: LocalTensor[Any]) -> None:
+    """`AscendC::SetCmpMask(src)`: src's first 16 bytes into the compare-mask register (what the Select forms
+    without a selMask tensor read)."""
+    api = "SetCmpMask"
+    mv._host(api)
+    p = _cmp_mask_tensor(api, "src", src, SET_TYPES, CMP_MASK_BYTES)
+    core = current_core(api)
+    st = p.ub.storage
+    if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
+        raise UninitializedReadError(
+            message(api, "src", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
+        )
+    core.cmp_mask = int.from_bytes(st.data[p.addr : p.addr + CMP_MASK_BYTES].tobytes(), "little")
