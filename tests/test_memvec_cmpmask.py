@@ -176,3 +176,151 @@ def test_violations_change_nothing() -> None:
     assert big.numpy()[16:18].tolist() == [0xAD, 0xDE]
     with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^GetCmpMask"):
         A.GetCmpMask(dst)
+
+
+# --- Select without a mask argument ------------------------------------------------------------------------------
+SELECT_TYPES = [rs.half, rs.int16, rs.uint16, rs.int32, rs.uint32, rs.float32, rs.bfloat16]  # SelectCal's static_assert
+S0, S1, S2 = A.SELMODE.VSEL_CMPMASK_SPR, A.SELMODE.VSEL_TENSOR_SCALAR_MODE, A.SELMODE.VSEL_TENSOR_TENSOR_MODE
+
+
+def select_call(mode: Any, dst: Any, sel: Any, s0: Any, s1: Any, repeats: int, params: Any) -> None:
+    """The no-mask overloads as C++ spells them: Select<T, mode>(dst, src0, src1, ...) or Select(dst, sel, src0, ...)."""
+    if mode is S1:
+        A.Select(dst, sel, s0, repeats, params)
+    else:
+        A.Select(dst, s0, s1, repeats, params, sel_mode=mode)
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 2))
+@given(data=st.data())
+def test_select_by_cmp_mask_hypothesis(data: st.DataObject) -> None:
+    """Mode 0: the register's first E bits choose src0 / src1 in every repeat; mode 2: the register holds selMask's
+    UB address and the bits are consumed repeat by repeat; mode 1: the register's low bytes are the scalar src1. The
+    vector mask (normal mode, repeat_time repeats) or its count (counter mode) selects the elements written."""
+    dtype = data.draw(st.sampled_from(SELECT_TYPES), "dtype")
+    mode = data.draw(st.sampled_from([S0, S1, S2]), "mode")
+    counter = data.draw(st.booleans(), "counter mode")
+    lanes = 256 // dtype.itemsize
+    blk = data.draw(st.tuples(st.integers(1, 2), st.integers(1, 2), st.integers(1, 2)), "block strides")
+    rep = data.draw(st.tuples(*(st.sampled_from([8, 16, 0]) for _ in range(3))), "repeat strides")
+    strides = (*blk, *rep)
+    params = A.BinaryRepeatParams(*strides)
+    if counter:
+        count = data.draw(st.integers(0, 3 * lanes), "count")
+        repeats = -(-count // lanes)
+        selected: Any = lambda r, k: r * lanes + k < count  # noqa: E731
+    else:
+        repeats = data.draw(st.integers(0, 3), "repeat_time")
+        lo = data.draw(st.integers(1, 2**64 - 1), "vector mask low")
+        hi = data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0
+        selected = lambda r, k: bool((hi << 64 | lo) >> k & 1)  # noqa: E731
+    n = max(MO.touched_elements(dtype.itemsize, max(repeats, 1), strides[i], strides[i + 3]) for i in range(3))
+    ub = rs.UnifiedBuffer(3 * -(-n * dtype.itemsize // 256) * 256 + 1024)
+    rng = np.random.default_rng(data.draw(st.integers(0, 99), "seed"))
+    dst, s0, s1 = (ub.alloc(dtype, n) for _ in range(3))
+    for t in (dst, s0, s1):
+        t.set(rng.integers(0, 256, n * dtype.itemsize, dtype=np.uint8).view(dtype.np_dtype))
+    sel = ub.alloc(data.draw(st.sampled_from([rs.uint8, rs.uint16, rs.uint32, rs.uint64]), "U"), 64 // 1)
+    sel.set(rng.integers(0, 256, sel.nbytes, dtype=np.uint8).view(sel.dtype.np_dtype))
+    sel_bytes = sel.numpy().view(np.uint8)
+    register = int(data.draw(st.integers(0, 2**128 - 1), "register"))
+    if mode is S2:
+        register = register >> 32 << 32 | sel.addr  # the low 32 bits are selMask's (32-bit __ubuf__) address
+    ub.cmp_mask = register
+    if mode is S0:
+        bits_src: np.ndarray = np.frombuffer(register.to_bytes(16, "little"), np.uint8)
+        other: Any = s1.numpy()
+    elif mode is S1:
+        bits_src = sel_bytes
+        other = np.frombuffer(register.to_bytes(16, "little")[: dtype.itemsize], dtype.np_dtype)[0]
+    else:
+        bits_src, other = sel_bytes, s1.numpy()
+    want = MO.select_repeat(dst.numpy(), bits_src, s0.numpy(), other, int(mode), selected, repeats, strides)
+    before = ub.storage.data.copy()
+    results = []
+    for loops in ("sequential", None):
+        ub.storage.data[:] = before
+        with rs.configure(**({"loops": loops} if loops else {})):
+            if counter:
+                A.SetVectorMask(dtype, 0, count)  # counter mode: the count in the low word
+                with counter_mode():
+                    select_call(mode, dst, sel, s0, s1, 7, params)  # repeat_time is not used in counter mode
+            else:
+                A.SetVectorMask(dtype, hi, lo)
+                select_call(mode, dst, sel, s0, s1, repeats, params)
+        results.append(ub.storage.data.copy())
+    A.ResetMask()
+    assert np.array_equal(results[0], results[1]), "sequential and default loops disagree"
+    got = dst.numpy()
+    bad = np.flatnonzero(got.view(np.uint8).reshape(n, -1).tobytes() != want.view(np.uint8).reshape(n, -1).tobytes())
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), (
+        f"{dtype.name} {mode.name} counter={counter}: {bad} got {got[:8]} want {want[:8]}"
+    )
+
+
+def test_select_pages_examples() -> None:
+    """The SetCmpMask page's calls (float, 4 repeats, mask 64): mode 0 after SetCmpMask(sel); mode 2 after the
+    selMask address is Duplicated into a buffer and set; mode 1 after 1.0 is Duplicated and set; and a register
+    Compare LT feeding mode 0 (dst = the smaller element)."""
+    ub = rs.UnifiedBuffer(8192)
+    dst, s0, s1 = (ub.alloc(rs.float32, 256) for _ in range(3))
+    sel, tmp = ub.alloc(rs.uint8, 32), ub.alloc(rs.uint32, 64)
+    rng = np.random.default_rng(7)
+    a, b = rng.uniform(-100, 100, 256).astype(np.float32), rng.uniform(-100, 100, 256).astype(np.float32)
+    s0.set(a)
+    s1.set(b)
+    sel.set(rng.integers(0, 256, 32, dtype=np.uint8))
+    bits = np.unpackbits(sel.numpy(), bitorder="little").astype(bool)
+    params = A.BinaryRepeatParams(1, 1, 1, 8, 8, 8)
+    A.SetCmpMask(sel)
+    A.SetVectorMask(rs.float32, 64)
+    A.Select(dst, s0, s1, 4, params, sel_mode=S0)
+    assert np.array_equal(dst.numpy(), np.where(np.tile(bits[:64], 4), a, b)), "mode 0"
+    A.SetVectorMask(rs.uint32, 32)
+    A.Duplicate(tmp, sel.GetPhyAddr().addr, A.MASK_PLACEHOLDER, 1, 1, 8, is_set_mask=False)  # selAddr in every word
+    A.SetCmpMask(tmp)  # (the page: SetCmpMask<int64_t>(tempBuf.ReinterpretCast<int64_t>()), the same 16 bytes)
+    A.SetVectorMask(rs.float32, 64)
+    A.Select(dst, s0, s1, 4, params, sel_mode=S2)
+    assert np.array_equal(dst.numpy(), np.where(bits, a, b)), "mode 2"
+    scalar = ub.alloc(rs.float32, 64)
+    A.SetVectorMask(rs.uint32, 32)
+    A.Duplicate(scalar, 1.0, A.MASK_PLACEHOLDER, 1, 1, 8, is_set_mask=False)
+    A.SetCmpMask(scalar)
+    A.SetVectorMask(rs.float32, 64)
+    A.Select(dst, sel, s0, 4, params)
+    assert np.array_equal(dst.numpy(), np.where(bits, a, np.float32(1.0))), "mode 1"
+    for r in range(4):
+        A.Compare(s0[64 * r], s1[64 * r], A.CMPMODE.LT, 64, params)
+        A.Select(dst[64 * r], s0[64 * r], s1[64 * r], 1, params, sel_mode=S0)
+    A.ResetMask()
+    assert np.array_equal(dst.numpy(), np.minimum(a, b)), "Compare LT + Select mode 0"
+
+
+def test_select_violations_write_nothing() -> None:
+    ub = rs.UnifiedBuffer(8192)
+    dst, s0, s1 = (ub.alloc(rs.float32, 64) for _ in range(3))
+    for t in (dst, s0, s1):
+        t.set(np.ones(64, np.float32))
+    sel, i8 = ub.alloc(rs.uint8, 8), ub.alloc(rs.int8, 64)
+    sel.set(np.zeros(8, np.uint8))
+    i8.set(np.zeros(64, np.int8))
+    p = A.BinaryRepeatParams()
+    ub.cmp_mask = 1 << 100 | 8190  # mode 2: selMask's bits would run past the UB (8192 bytes)
+    before = ub.storage.data.copy()
+    cases: list[tuple[Any, type[Exception], str]] = [
+        (lambda: A.Select(dst, s0, s1, 1, p, sel_mode=S1), errors.ParameterError, "sel_mode"),
+        (lambda: A.Select(i8, i8, i8, 1, p, sel_mode=S0), errors.DTypeError, "dst"),
+        (lambda: A.Select(dst, s0, s1, 256, p, sel_mode=S0), errors.ParameterError, "repeat_time"),
+        (lambda: A.Select(dst, s0, s1, 1, p, sel_mode=S2), errors.ParameterError, "the compare-mask register"),
+        (lambda: A.Select(dst, sel, s0, 2, p), errors.ParameterError, "sel_mask"),  # 8 bytes < 128 bits read
+        (lambda: A.Select(dst, dst, s0, 1, p), errors.DTypeError, "sel_mask"),
+    ]
+    for call, exc, param in cases:
+        with pytest.raises(exc, match=rf"^Select: {param}"):
+            call()
+    assert np.array_equal(ub.storage.data, before)
+    fresh = ub.alloc(rs.uint8, 32)
+    ub.cmp_mask = fresh.addr
+    with rs.configure(check_uninitialized=True), pytest.raises(errors.UninitializedReadError, match=r"^Select: the compare"):
+        A.Select(dst, s0, s1, 1, p, sel_mode=S2)
+    assert np.array_equal(ub.storage.data[: before.size], before)

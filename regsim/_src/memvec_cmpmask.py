@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import attrs
 import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import memvec as mv
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
-from regsim._src.context import Ref, current_config, simd_vf
+from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import LocalTensor, UbPtr, current_core
-from regsim._src.registers import MaskReg
+from regsim._src.memvec_select import SELMODE, select_blocks
+from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCmpMask reads 16 bytes
@@ -113,3 +115,120 @@ def SetCmpMask(src: LocalTensor[Any]) -> None:
             message(api, "src", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
         )
     core.cmp_mask = int.from_bytes(st.data[p.addr : p.addr + CMP_MASK_BYTES].tobytes(), "little")
+
+
+# --- Select without a mask argument (kernel_operator_vec_sel_impl.h for dav_3510: SelectCal) ------------------------
+#: the Select page / SelectCal's static_asserts: T; U (selMask) of the mode-1 form
+SELECT_TYPES: Final = frozenset({dt.half, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.float32, dt.bfloat16})
+SEL_MASK_TYPES: Final = frozenset({dt.uint8, dt.uint16, dt.uint32, dt.uint64})
+
+
+@simd_callee
+def sel_bits(T: type[dt.DType], sel: UbPtr[Any], i: int) -> MaskReg:
+    """Repeat i's predicate from the selMask bits at `sel + i * 256 / 8 / sizeof(T)` bytes, as the no-mask modes 1
+    and 2 load it: b16 `LoadAlign<uint8_t, DIST_US>`; b32 `LoadUnAlign` + `MaskGenWithRegTensor<uint32_t, 0>`."""
+    sel_mask = Reg.MaskReg()
+    at = sel + i * (VL // 8 // T.itemsize)
+    if T.itemsize == 2:
+        Reg.LoadAlign(sel_mask, at, dist=Reg.MaskDist.DIST_US)
+    else:
+        ureg = Reg.UnalignRegForLoad()
+        sel_reg = Reg.RegTensor(dt.uint8)
+        Reg.LoadUnAlignPre(ureg, at)
+        Reg.LoadUnAlign(sel_reg, ureg, at)
+        Reg.MaskGenWithRegTensor(sel_mask, sel_reg.reinterpret(dt.uint32), offset=0)
+    return sel_mask
+
+
+@simd_vf
+def select_no_mask_vf(
+    dst: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any] | None,
+    scalar: tuple[Any, ...],
+    sel: UbPtr[Any] | MaskReg,
+    p: tuple[int, ...],
+    count: int,
+    repeat_time: int,
+    normal_mode: bool,
+) -> None:
+    """`SelectWithoutMaskMode{0,1,2}ImplVF`: the predicate `MoveMask<T>()` (normal mode: `repeatTime` repeats) or, in
+    counter mode, `UpdateMask<T>` over the vector mask's count (ceil(count / E) repeats); per repeat the sources'
+    DataBlocks, `Reg::Select` on the selection predicate (mode 0: the register's, the same every repeat; modes 1
+    and 2: the selMask bits of that repeat), dst's DataBlocks stored under the predicate. Mode 1: src1 is a
+    register of the scalar (`Duplicate`)."""
+    T = dst.dtype
+    sreg, repeats, mask_reg = mv.vec_micro_mask(T, count, repeat_time, normal_mode, True)
+    regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
+    if src1 is None:
+        Reg.Duplicate(regs[1], scalar[0])  # Duplicate(srcReg1, scalar);
+    for i in range(repeats):
+        if not normal_mode:
+            mask_reg = Reg.UpdateMask(T, sreg)
+        sel_mask = sel if isinstance(sel, MaskReg) else sel_bits(T, sel, i)
+        select_blocks(i, dst, src0, src1, regs, sel_mask, mask_reg, p)
+
+
+def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: Any, sel_mode: object) -> None:
+    """`Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode` given: modes 0 and 2) and
+    `Select<T, U>(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), after `SetCmpMask` / a register
+    Compare and `SetVectorMask` (decisions §123)."""
+    api = "Select"
+    mv._host(api)
+    names: tuple[str, ...]
+    ts: tuple[Any, ...]
+    if sel_mode is None:
+        sel_mask, names, ts = a, ("dst", "src0"), (dst, b)
+    elif sel_mode in (SELMODE.VSEL_CMPMASK_SPR, SELMODE.VSEL_TENSOR_TENSOR_MODE):
+        sel_mask, names, ts = None, ("dst", "src0", "src1"), (dst, a, b)
+    else:
+        accepted = "SELMODE.VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE (mode 1 is Select(dst, sel_mask, src0, ...))"
+        raise ParameterError(message(api, "sel_mode", repr(sel_mode), accepted))
+    dtype = mv._check_tensors(api, SELECT_TYPES, names, ts)
+    if sel_mask is not None:
+        if not isinstance(sel_mask, LocalTensor):
+            raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
+        mv._check_tensors(api, SEL_MASK_TYPES, ("sel_mask",), (sel_mask,))
+        if sel_mask.ub is not dst.ub:
+            raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
+    repeat = mv._check_repeat(api, repeat_time)
+    core = current_core(api)
+    if core is not dst.ub:
+        raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
+    normal = not mv.counter_mode()
+    count = 0 if normal else mv.vector_mask(api)[1] & 0xFFFFFFFF  # the vector mask's low word (MoveMask<uint16_t>)
+    lanes = VL // dtype.itemsize
+    repeats = repeat if normal else -(-count // lanes)
+    cmp = core.cmp_mask
+    ptrs = [t.GetPhyAddr() for t in ts]
+    src1 = ptrs[2] if len(ptrs) == 3 else None
+    scalar: tuple[Any, ...] = ()
+    sel: UbPtr[Any] | MaskReg
+    if sel_mask is not None:  # mode 1: scalar = *reinterpret_cast<T*>(&g_cmpMaskLow)
+        scalar = (np.frombuffer((cmp & (1 << 64) - 1).to_bytes(8, "little")[: dtype.itemsize], dtype.np_dtype)[0],)
+        sel_ptr = sel_mask.GetPhyAddr().reinterpret(dt.uint8)
+        _check_sel_written(api, "sel_mask", sel_ptr, repeats * lanes)
+        sel = sel_ptr
+    elif sel_mode is SELMODE.VSEL_CMPMASK_SPR:  # the register's first E bits, every repeat
+        sel = MaskReg.from_lanes(dtype, np.array([cmp >> k & 1 for k in range(lanes)], np.bool_))
+    else:  # mode 2: `(__ubuf__ uint8_t*)g_cmpMaskLow`: a UB address is 32 bits, the register's low 32
+        addr = cmp & 0xFFFFFFFF
+        sel = UbPtr(core, dt.uint8, addr, 0, core.size)
+        _check_sel_written(api, "the compare-mask register (selMask's address)", sel, repeats * lanes)
+    fields = attrs.astuple(params)
+    with configure(check_uninitialized=False):  # Reg::Select reads every lane; the selMask bits are checked above
+        mv._run_lowering(api, (dst,), select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
+
+
+def _check_sel_written(api: str, name: str, sel: UbPtr[Any], bits: int) -> None:
+    """The selMask bytes the call reads lie in the UB (in its tensor) and were written."""
+    nbytes = -(-bits // 8)
+    if sel.addr + nbytes > sel.hi:
+        raise ParameterError(
+            message(api, name, f"UB bytes [{sel.addr}, {sel.addr + nbytes})", f"within UB bytes [{sel.lo}, {sel.hi})")
+        )
+    valid = sel.ub.storage.valid
+    if valid is not None and current_config().check_uninitialized and not valid[sel.addr : sel.addr + nbytes].all():
+        raise UninitializedReadError(
+            message(api, name, f"UB bytes [{sel.addr}, {sel.addr + nbytes})", "selMask bits written before")
+        )

@@ -660,14 +660,20 @@ class SELMODE(enum.IntEnum):
 
 
 @host_api("Select")
-def Select(
-    dst: LocalTensor[T], sel_mask: LocalTensor[Any], src0: LocalTensor[T], src1: Any, sel_mode: SELMODE, *args: Any
-) -> None:
+def Select(dst: LocalTensor[T], sel_mask: Any, src0: Any, src1: Any, *args: Any, sel_mode: SELMODE | None = None) -> None:
     """`AscendC::Select(dst, selMask, src0, src1, selMode, count)` and `Select(dst, selMask, src0, src1, selMode, mask,
     repeatTime, repeatParams)`: dst[i] = bit i of selMask ? src0[i] : src1[i] (mode 1: the scalar src1); mode 0 reuses
     the first 256 / sizeof(T) bits for every iteration (two registers' worth for 64-bit types in the first-n
-    interface), modes 1 and 2 consume them iteration by iteration."""
+    interface), modes 1 and 2 consume them iteration by iteration. The forms without a mask argument,
+    `Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode=` keyword: the template argument) and
+    `Select(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), are regsim._src.memvec_cmpmask's."""
     api = "Select"
+    if len(args) == 1 and isinstance(args[0], mv.BinaryRepeatParams) and not isinstance(src1, SELMODE):
+        from regsim._src.memvec_cmpmask import select_by_cmp_mask
+
+        return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
+    if sel_mode is None and args:
+        sel_mode, args = args[0], args[1:]
     mv._host(api)
     head = "(dst, sel_mask, src0, src1, sel_mode, "
     if len(args) not in (1, 3):
