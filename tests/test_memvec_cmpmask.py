@@ -158,7 +158,7 @@ def test_violations_change_nothing() -> None:
         (lambda: A.Compare(s0, s1, A.CMPMODE.LT, 65, p), errors.ParameterError, "mask"),
         (lambda: A.Compare(s0, s1, "LT", 64, p), errors.ParameterError, "cmp_mode"),
         (lambda: A.Compare(s0, s1, A.CMPMODE.LT, 64, A.UnaryRepeatParams()), errors.ParameterError, "repeat_params"),
-        (lambda: A.GetCmpMask(ub.alloc(rs.uint8, 64)), errors.ParameterError, "dst"),  # under 128 bytes
+        (lambda: A.GetCmpMask(ub.alloc(rs.uint8, 8)), errors.ParameterError, "dst"),  # under the 16 bytes written
         (lambda: A.GetCmpMask(big[8]), errors.AlignmentError, "dst"),  # not 16-byte aligned
         (lambda: A.GetCmpMask(ub.alloc(rs.uint64, 16)), errors.DTypeError, "dst"),  # b8 / b16 / b32
         (lambda: A.SetCmpMask(ub.alloc(rs.uint8, 8)), errors.ParameterError, "src"),  # 16 bytes read

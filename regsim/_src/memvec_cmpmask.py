@@ -28,7 +28,8 @@ from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCmpMask reads 16 bytes
-GET_CMP_MASK_MIN_BYTES: Final = 128  #: the GetCmpMask page: "dst的空间大小不能少于128字节"
+#: the bytes GetCmpMask writes; the page asks 128 ("dst的空间大小不能少于128字节"), its own example's dst holds 32 (§122)
+GET_CMP_MASK_MIN_BYTES: Final = CMP_MASK_BYTES
 CMP_MASK_ALIGN: Final = 16  #: both pages: "LocalTensor的起始地址需要16字节对齐"
 #: the pages' "数据类型": Compare half, float; GetCmpMask b8, b16, b32; SetCmpMask b8 ... b64
 COMPARE_TYPES: Final = frozenset({dt.half, dt.float32})

@@ -176,7 +176,8 @@ def _plan(
 
 class _CompareApi:
     """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`;
-    `Compare(src0, src1, cmpMode, mask, repeatParams)` (no dst) is regsim._src.memvec_cmpmask's."""
+    `Compare(src0, src1, cmpMode, mask, repeatParams)` (no dst: `cmp_mode` then holds the mask) is
+    regsim._src.memvec_cmpmask's."""
 
     def __init__(self, name: str, scalar: bool) -> None:
         self.name = name
@@ -187,7 +188,7 @@ class _CompareApi:
         return f"AscendC.{self.name}"
 
     def __call__(
-        self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: CMPMODE, *args: Any, is_set_mask: bool = True
+        self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: Any, *args: Any, is_set_mask: bool = True
     ) -> None:
         api = self.name
         if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
