@@ -130,8 +130,9 @@ def test_div_exp_first_n(api: str, dtype: Any) -> None:
 @settings(max_examples=max(10, settings.default.max_examples // 2))
 @given(data=st.data())
 def test_div_exp_repeat_hypothesis(data: st.DataObject) -> None:
-    """The mask/repeat interfaces (continuous, bit and counter mask modes) with random strides."""
-    api, dtype = data.draw(st.sampled_from(ELEMENTWISE), "case")
+    """The mask/repeat interfaces (continuous, bit and counter mask modes) with random strides; integer Div with
+    its special operands (x / 0, MIN / -1)."""
+    api, dtype = data.draw(st.sampled_from([*ELEMENTWISE, *(("Div", d) for d in DIV_INT)]), "case")
     lanes = lanes_of(dtype)
     form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
@@ -144,7 +145,8 @@ def test_div_exp_repeat_hypothesis(data: st.DataObject) -> None:
     count = data.draw(st.integers(1, 4 * lanes), "count")
     reps = -(-count // lanes) if form == "counter" else max(repeats, 1)
     n = max(MO.touched_elements(dtype.itemsize, reps, strides[i], strides[i + half]) for i in range(half)) + lanes
-    ub, ts = setup(dtype, n, seed=data.draw(st.integers(0, 99)), api=api)
+    seed = data.draw(st.integers(0, 99))
+    ub, ts = div_setup(dtype, n, seed)[:2] if dtype in DIV_INT else setup(dtype, n, seed=seed, api=api)
     arrays = [t.numpy() for t in ts]
     srcs = arrays[1:3] if binary else arrays[1:2]
     if form == "counter":
@@ -234,38 +236,6 @@ def nan_as_nan(x: np.ndarray) -> np.ndarray:
     parts = x.copy().view(comp)
     parts[np.isnan(parts)] = comp(np.nan)
     return parts.view(x.dtype)
-
-
-@settings(max_examples=max(10, settings.default.max_examples // 2))
-@given(data=st.data())
-def test_div_int_repeat_hypothesis(data: st.DataObject) -> None:
-    """The mask/repeat interfaces of integer Div (continuous, bit and counter mask modes) with random strides."""
-    dtype = data.draw(st.sampled_from(DIV_INT), "dtype")
-    lanes = lanes_of(dtype)
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
-    repeats = data.draw(st.integers(0, 3), "repeat_time")
-    blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
-    rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
-    strides = (*blk, *rep)
-    params = A.BinaryRepeatParams(*strides)
-    count = data.draw(st.integers(1, 3 * lanes), "count")
-    reps = -(-count // lanes) if form == "counter" else max(repeats, 1)
-    n = max(MO.touched_elements(dtype.itemsize, reps, strides[i], strides[i + 3]) for i in range(3)) + lanes
-    ub, ts, arrays = div_setup(dtype, n, data.draw(st.integers(0, 99), "seed"))
-    if form == "counter":
-        with counter_mode():
-            run_both(lambda: A.Div(ts[0], ts[1], ts[2], count, repeats, params), ub)
-        want = MO.counter_mode("Div", arrays[0], arrays[1:3], count, strides)
-    else:
-        if form == "continuous":
-            mask: Any = data.draw(st.integers(1, lanes), "mask")
-        else:
-            lo = data.draw(st.integers(1, 2**64 - 1 if lanes > 32 else 2**32 - 1), "mask[0]")
-            mask = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-        run_both(lambda: A.Div(ts[0], ts[1], ts[2], mask, repeats, params), ub)
-        A.ResetMask()
-        want = MO.normal_mode("Div", arrays[0], arrays[1:3], mask, repeats, strides)
-    assert_same(ts[0].numpy(), want, f"Div {dtype.name} {form}")
 
 
 def test_div_int_complex_refusals_write_nothing() -> None:
