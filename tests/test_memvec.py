@@ -669,9 +669,12 @@ def test_operator_form_errors() -> None:
         dst[1:] = s0 + s1
     with pytest.raises(errors.ParameterError):
         dst[:] = s0  # type: ignore[assignment]
-    with pytest.raises(errors.DTypeError, match=r"^Div: dst"):  # Div is half and float only
-        dst[:] = s0 / s1
     assert np.array_equal(ub.storage.data, before)
+    ub8, (d8, a8, b8) = tensors(rs.int8, 128, seed=14)
+    before8 = ub8.storage.data.copy()
+    with pytest.raises(errors.DTypeError, match=r"^Div: dst"):  # Div has no 8-bit type
+        d8[:] = a8 / b8
+    assert np.array_equal(ub8.storage.data, before8)
     arrays = [t.numpy() for t in (dst, s0, s1)]
     dst[:] = s0 & s1
     assert_same(dst.numpy(), MO.first_n("And", arrays[0], arrays[1:], 128), "dst = src0 & src1")

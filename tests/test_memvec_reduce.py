@@ -52,6 +52,8 @@ def values(dtype: Any, n: int, rng: np.random.Generator, api: str = "") -> np.nd
     """Random elements: floats in [-100, 100) (Div: |x| >= 0.5; Exp: a range whose results stay normal and
     finite); integers: any bits but the reductions' initial values, with repeats (ties) now and then."""
     npd = np.dtype(dtype.np_dtype)
+    if dtype in (rs.complex32, rs.complex64):
+        return (rng.integers(-9, 10, n) + 1j * rng.integers(-9, 10, n)).astype(npd)
     if npd.kind == "f":
         if api == "Exp":
             bound = 9.0 if dtype is rs.half else 80.0
@@ -128,8 +130,9 @@ def test_div_exp_first_n(api: str, dtype: Any) -> None:
 @settings(max_examples=max(10, settings.default.max_examples // 2))
 @given(data=st.data())
 def test_div_exp_repeat_hypothesis(data: st.DataObject) -> None:
-    """The mask/repeat interfaces (continuous, bit and counter mask modes) with random strides."""
-    api, dtype = data.draw(st.sampled_from(ELEMENTWISE), "case")
+    """The mask/repeat interfaces (continuous, bit and counter mask modes) with random strides; integer Div with
+    its special operands (x / 0, MIN / -1)."""
+    api, dtype = data.draw(st.sampled_from([*ELEMENTWISE, *(("Div", d) for d in DIV_INT)]), "case")
     lanes = lanes_of(dtype)
     form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
@@ -142,7 +145,8 @@ def test_div_exp_repeat_hypothesis(data: st.DataObject) -> None:
     count = data.draw(st.integers(1, 4 * lanes), "count")
     reps = -(-count // lanes) if form == "counter" else max(repeats, 1)
     n = max(MO.touched_elements(dtype.itemsize, reps, strides[i], strides[i + half]) for i in range(half)) + lanes
-    ub, ts = setup(dtype, n, seed=data.draw(st.integers(0, 99)), api=api)
+    seed = data.draw(st.integers(0, 99))
+    ub, ts = div_setup(dtype, n, seed)[:2] if dtype in DIV_INT else setup(dtype, n, seed=seed, api=api)
     arrays = [t.numpy() for t in ts]
     srcs = arrays[1:3] if binary else arrays[1:2]
     if form == "counter":
@@ -162,15 +166,105 @@ def test_div_exp_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 def test_div_operator_form() -> None:
-    """`dst = src0 / src1;` is Div over dst's whole length; integer tensors are refused."""
-    ub, ts = setup(rs.float32, 300, seed=3, api="Div")
-    arrays = [t.numpy() for t in ts]
-    ts[0][:] = ts[1] / ts[2]
-    assert_same(ts[0].numpy(), MO.first_n("Div", arrays[0], arrays[1:3], 300), "dst = src0 / src1")
+    """`dst = src0 / src1;` is Div over dst's whole length, on every type of the page (the 64-bit and
+    complex ones too: "仅支持tensor前n个数据计算接口和整个tensor参与计算的运算符重载"); int8 is refused."""
+    for dtype in (rs.float32, rs.int16, rs.uint64, rs.complex64):
+        ub, ts = setup(dtype, 300, seed=3, api="Div")
+        arrays = [t.numpy() for t in ts]
+        ts[0][:] = ts[1] / ts[2]
+        want = MO.first_n("Div", arrays[0], arrays[1:3], 300)
+        assert_same(nan_as_nan(ts[0].numpy()), nan_as_nan(want), f"dst = src0 / src1 ({dtype.name})")
     ub = rs.UnifiedBuffer(4096)
-    a, b, c = (ub.alloc(rs.int16, 64) for _ in range(3))
+    a, b, c = (ub.alloc(rs.int8, 64) for _ in range(3))
     with pytest.raises(errors.DTypeError, match=r"^Div: dst"):
         a[:] = b / c
+
+
+# --- Div on the integer and complex types (decisions §121) --------------------------------------------------------
+#: the Div page's "数据类型" for 950: these four in every interface, the 64-bit and complex types first-n only
+DIV_INT = [rs.int16, rs.uint16, rs.int32, rs.uint32]
+DIV_FIRST_N_ONLY = [rs.int64, rs.uint64, rs.complex32, rs.complex64]
+
+
+def div_operands(dtype: Any, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Dividends and divisors with the special cases: x / 0, MIN / -1, ±1, small divisors, equal and
+    larger magnitudes; complex: small integer parts, zero parts, a zero divisor."""
+    npd = np.dtype(dtype.np_dtype)
+    if dtype in (rs.complex32, rs.complex64):
+        a = (rng.integers(-9, 10, n) + 1j * rng.integers(-9, 10, n)).astype(npd)
+        b = (rng.integers(-9, 10, n) + 1j * rng.integers(-9, 10, n)).astype(npd)
+        b[:3] = 0
+        return a, b
+    info = np.iinfo(npd)
+    a = rng.integers(0, 256, n * npd.itemsize, dtype=np.uint8).view(npd).copy()
+    b = rng.integers(0, 256, n * npd.itemsize, dtype=np.uint8).view(npd).copy()
+    small = rng.integers(-9 if info.min else 0, 10, n).astype(npd)
+    b = np.where(rng.random(n) < 0.5, small, b).astype(npd)
+    specials_a = [info.min, info.max, 7, 7, 0, info.min, info.max, 5]
+    specials_b = [npd.type(-1) if info.min else 1, 0, 0, 2, 0, info.min, info.max, info.max]
+    a[: len(specials_a)] = np.array(specials_a).astype(npd)
+    b[: len(specials_b)] = np.array(specials_b).astype(npd)
+    return a, b
+
+
+def div_setup(dtype: Any, n: int, seed: int) -> tuple[rs.UnifiedBuffer, list[Any], list[np.ndarray]]:
+    ub, ts = setup(dtype, n, seed=seed, api="Div")
+    a, b = div_operands(dtype, n, np.random.default_rng(seed))
+    ts[1].set(a)
+    ts[2].set(b)
+    return ub, ts, [t.numpy() for t in ts]
+
+
+@pytest.mark.parametrize("dtype", DIV_INT + DIV_FIRST_N_ONLY, ids=lambda d: d.name)
+def test_div_int_complex_first_n(dtype: Any) -> None:
+    """First-n integer Div truncates toward zero, x / 0 is all ones, MIN / -1 wraps; complex Div is the
+    Div page's (Smith's) quotient; both loop modes give the same bytes."""
+    lanes = lanes_of(dtype) * (2 if dtype.itemsize == 8 or dtype is rs.complex32 else 1)
+    for count in (0, 9, lanes - 1, 2 * lanes + 3):
+        ub, ts, arrays = div_setup(dtype, 3 * lanes, seed=count)
+        run_both(lambda: A.Div(ts[0], ts[1], ts[2], count), ub)  # noqa: B023
+        want = MO.first_n("Div", arrays[0], arrays[1:3], count)
+        assert_same(nan_as_nan(ts[0].numpy()), nan_as_nan(want), f"Div({dtype.name}, count={count})")
+
+
+def nan_as_nan(x: np.ndarray) -> np.ndarray:
+    """Complex elements with every NaN component one NaN (the complex Div tests compare NaNs as NaN: a
+    component's NaN may come from a Mul or a Div step); other types unchanged."""
+    if x.dtype not in (np.dtype(rs.complex32.np_dtype), np.dtype(rs.complex64.np_dtype)):
+        return x
+    comp = np.float16 if x.dtype.itemsize == 4 else np.float32
+    parts = x.copy().view(comp)
+    parts[np.isnan(parts)] = comp(np.nan)
+    return parts.view(x.dtype)
+
+
+def test_div_int_complex_refusals_write_nothing() -> None:
+    """64-bit and complex types have no mask/repeat interface; the integer types take INTRINSIC and
+    PRECISION_1ULP_FTZ_TRUE only, complex32 too, complex64 also the FTZ 0-ulp algorithms; nothing is written."""
+    params = A.BinaryRepeatParams()
+    for dtype in DIV_FIRST_N_ONLY:
+        ub, ts, _ = div_setup(dtype, 128, seed=1)
+        before = ub.storage.data.copy()
+        with pytest.raises(errors.DTypeError, match=r"^Div: dst"):
+            A.Div(ts[0], ts[1], ts[2], 16, 1, params)
+        assert np.array_equal(ub.storage.data, before)
+    for dtype in [*DIV_INT, rs.int64, rs.complex32, rs.complex64]:
+        ub, ts, arrays = div_setup(dtype, 128, seed=2)
+        for algo in rs.Reg.DivAlgo:
+            config = A.DivConfig(algo)
+            ok = algo.name in ("INTRINSIC", "PRECISION_1ULP_FTZ_TRUE") or (
+                dtype is rs.complex64 and algo.name in ("DIFF_COMPENSATION", "PRECISION_0ULP_FTZ_TRUE")
+            )
+            before = ub.storage.data.copy()
+            if ok:
+                A.Div(ts[0], ts[1], ts[2], 100, config=config)
+                want = MO.first_n("Div", arrays[0], arrays[1:3], 100)
+                assert_same(nan_as_nan(ts[0].numpy()), nan_as_nan(want), f"Div {dtype.name} {algo.name}")
+                ts[0].set(arrays[0])
+            else:
+                with pytest.raises(errors.DTypeError, match=r"^Div: dst"):
+                    A.Div(ts[0], ts[1], ts[2], 100, config=config)
+                assert np.array_equal(ub.storage.data, before)
 
 
 # --- ReduceSum ----------------------------------------------------------------------------------------------------
@@ -425,7 +519,7 @@ def _violations() -> list[tuple[str, Any, type[Exception], str]]:
             errors.DTypeError,
             "dst",
         ),
-        ("Div on int32", lambda d, s, w, ub: A.Div(*(ub.alloc(rs.int32, 64) for _ in range(3)), 8), errors.DTypeError, "dst"),
+        ("Div on int8", lambda d, s, w, ub: A.Div(*(ub.alloc(rs.int8, 64) for _ in range(3)), 8), errors.DTypeError, "dst"),
         ("Exp repeat 256", lambda d, s, w, ub: A.Exp(d, s, 8, 256, A.UnaryRepeatParams()), errors.ParameterError, "repeat_time"),
     ]
 
@@ -585,7 +679,10 @@ def test_config_type_is_checked() -> None:
     assert np.array_equal(ub.storage.data, before)
 
 
-@pytest.mark.parametrize(("api", "dtype"), ELEMENTWISE, ids=[f"{a}-{d.name}" for a, d in ELEMENTWISE])
+BATCHED = [*ELEMENTWISE, *(("Div", d) for d in (rs.int32, rs.uint16, rs.int64, rs.complex32, rs.complex64))]
+
+
+@pytest.mark.parametrize(("api", "dtype"), BATCHED, ids=[f"{a}-{d.name}" for a, d in BATCHED])
 def test_first_n_forced_batched(api: str, dtype: Any) -> None:
     """The first-n Div / Exp loop batches (loops="batched" does not refuse it) and gives the in-order bits.
     (The mask/repeat forms' DataBlock copies and the reductions' loop-carried registers run in order:

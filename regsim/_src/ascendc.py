@@ -36,6 +36,7 @@ from regsim._src.memvec import (
     UnaryRepeatParams,
 )
 from regsim._src.memvec_cast import Cast, SetDeqScale
+from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -84,6 +85,7 @@ __all__ = [
     "ExpAlgo",
     "ExpConfig",
     "Gather",
+    "GetCmpMask",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",
     "GetVecLen",
@@ -105,6 +107,7 @@ __all__ = [
     "ResetMask",
     "RoundMode",
     "Select",
+    "SetCmpMask",
     "SetCtrlSpr",
     "SetDeqScale",
     "SetMaskCount",

@@ -73,10 +73,22 @@ def _div_mode(algo: DivAlgo) -> Any:
     return Reg.DivSpecificMode(ZEROING, False, algo)
 
 
-def _div_types(algo: DivAlgo) -> frozenset[type[dt.DType]]:
-    """The 0-ulp algorithms are float only (the Div page's "数据类型"; Reg::Div refuses them on half)."""
-    zero_ulp = (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE, DivAlgo.PRECISION_0ULP_FTZ_FALSE)
-    return frozenset({dt.float32}) if algo in zero_ulp else _FLOAT
+_INT_DIV: Final = frozenset({dt.int16, dt.uint16, dt.int32, dt.uint32})
+_FIRST_N_DIV: Final = frozenset({dt.int64, dt.uint64, dt.complex32, dt.complex64})
+
+
+def _div_types(algo: DivAlgo) -> tuple[frozenset[type[dt.DType]], frozenset[type[dt.DType]]]:
+    """(first-n, mask/repeat) dtypes per algorithm: the Div page's "数据类型" (complex32, int64, uint64 and
+    complex64 first-n only) as far as the Reg::Div the library calls takes them (decisions §84, §121): the
+    integer and complex types INTRINSIC and PRECISION_1ULP_FTZ_TRUE, complex64 also the two FTZ 0-ulp
+    algorithms; the 0-ulp algorithms are float only among the real types."""
+    if algo in (DivAlgo.INTRINSIC, DivAlgo.PRECISION_1ULP_FTZ_TRUE):
+        return _FLOAT | _INT_DIV | _FIRST_N_DIV, _FLOAT | _INT_DIV
+    if algo in (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE):
+        return frozenset({dt.float32, dt.complex64}), frozenset({dt.float32})
+    if algo is DivAlgo.PRECISION_0ULP_FTZ_FALSE:
+        return frozenset({dt.float32}), frozenset({dt.float32})
+    return _FLOAT, _FLOAT
 
 
 def _exp_mode(algo: ExpAlgo) -> Any:
@@ -109,12 +121,11 @@ class ConfigApi:
         self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
 
 
-#: `Div`: the 950 library's static_asserts also list integer (and, first-n, 64-bit and complex) types, whose
-#: `Reg::Div` regsim does not model; half and float (the Div page's float types) are lowered (decisions §61).
+#: `Div`: every type of the Div page per interface and algorithm (decisions §61, §121)
 Div = ConfigApi(
     "Div",
     DivConfig,
-    {a: BinaryApi("Div", _with_mode(Reg.Div, _div_mode(a)), _div_types(a), _div_types(a)) for a in DivAlgo},
+    {a: BinaryApi("Div", _with_mode(Reg.Div, _div_mode(a)), *_div_types(a)) for a in DivAlgo},
 )
 #: `Exp`: half and float, both interfaces (ExpImpl's static_asserts for dav_3510)
 Exp = ConfigApi(

@@ -175,7 +175,9 @@ def _plan(
 
 
 class _CompareApi:
-    """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`."""
+    """`Compare(dst, src0, src1, cmpMode, ...)` (`scalar=False`) or `Compares(dst, src0, src1Scalar, cmpMode, ...)`;
+    `Compare(src0, src1, cmpMode, mask, repeatParams)` (no dst: `cmp_mode` then holds the mask) is
+    regsim._src.memvec_cmpmask's."""
 
     def __init__(self, name: str, scalar: bool) -> None:
         self.name = name
@@ -186,9 +188,13 @@ class _CompareApi:
         return f"AscendC.{self.name}"
 
     def __call__(
-        self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: CMPMODE, *args: Any, is_set_mask: bool = True
+        self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: Any, *args: Any, is_set_mask: bool = True
     ) -> None:
         api = self.name
+        if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
+            from regsim._src.memvec_cmpmask import compare_to_cmp_mask
+
+            return compare_to_cmp_mask(dst, src0, src1, cmp_mode, args[0], is_set_mask)
         mv._host(api)
         src_names = ("src0",) if self.scalar else ("src0", "src1")
         srcs = (src0,) if self.scalar else (src0, src1)
@@ -655,14 +661,20 @@ class SELMODE(enum.IntEnum):
 
 
 @host_api("Select")
-def Select(
-    dst: LocalTensor[T], sel_mask: LocalTensor[Any], src0: LocalTensor[T], src1: Any, sel_mode: SELMODE, *args: Any
-) -> None:
+def Select(dst: LocalTensor[T], sel_mask: Any, src0: Any, src1: Any, *args: Any, sel_mode: SELMODE | None = None) -> None:
     """`AscendC::Select(dst, selMask, src0, src1, selMode, count)` and `Select(dst, selMask, src0, src1, selMode, mask,
     repeatTime, repeatParams)`: dst[i] = bit i of selMask ? src0[i] : src1[i] (mode 1: the scalar src1); mode 0 reuses
     the first 256 / sizeof(T) bits for every iteration (two registers' worth for 64-bit types in the first-n
-    interface), modes 1 and 2 consume them iteration by iteration."""
+    interface), modes 1 and 2 consume them iteration by iteration. The forms without a mask argument,
+    `Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode=` keyword: the template argument) and
+    `Select(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), are regsim._src.memvec_cmpmask's."""
     api = "Select"
+    if len(args) == 1 and isinstance(args[0], mv.BinaryRepeatParams) and not isinstance(src1, SELMODE):
+        from regsim._src.memvec_cmpmask import select_by_cmp_mask
+
+        return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
+    if sel_mode is None and args:
+        sel_mode, args = args[0], args[1:]
     mv._host(api)
     head = "(dst, sel_mask, src0, src1, sel_mode, "
     if len(args) not in (1, 3):
