@@ -366,6 +366,43 @@ def test_unaligned_load_and_store_streams(data, repeats, style):
     assert layout.snapshot().tobytes() == expected, f"StoreUnAlign stream {dtype!r} {style}"
 
 
+@given(
+    data=st.data(),
+    strides=st.lists(st.integers(0, 300), min_size=1, max_size=5),
+    style=st.sampled_from(["post", "plain"]),
+)
+def test_unaligned_load_at_any_address_after_one_pre(data, strides, style):
+    """The plain and post-update LoadUnAlign (one vldus) give UB[p : p + 256] for any p after a
+    single LoadUnAlignPre, also where p is not where the previous read ended (decisions §18: the
+    950 library's 64-bit Select and the reg_move example stream 8-byte steps that way)."""
+    dtype = data.draw(st.sampled_from(B8 + B16 + B32 + B64), "dtype")
+    size = dtype.itemsize
+    layout = data.draw(rst.ub_layouts([(rs.uint8, 2400)]), "layout")
+    (t,) = layout.tensors
+    before = layout.snapshot().tobytes()
+    off = data.draw(st.integers(0, 40), "offset")
+    src = t.GetPhyAddr().reinterpret(dtype) + off
+    reg = Reg.RegTensor(dtype)
+    u = Reg.UnalignRegForLoad()
+    at, got = t.addr + off * size, []
+    with rs.VEC_SCOPE():
+        Reg.LoadUnAlignPre(u, src)
+        for k in strides:
+            if style == "post":
+                Reg.LoadUnAlign(reg, u, src, k)
+            else:
+                Reg.LoadUnAlign(reg, u, src + (at - t.addr - off * size) // size)
+            got.append((at, reg.numpy().tobytes()))
+            at += k * size
+    if style == "post":
+        assert src.addr == at
+    for i, (a, r) in enumerate(got):
+        want = O.unaligned_load_oracle(before, a)
+        O.assert_lanes(
+            np.frombuffer(r, np.uint8), np.frombuffer(want, np.uint8), what=f"LoadUnAlign #{i} {dtype!r} {style} at {a}"
+        )
+
+
 @given(data=st.data(), counts=st.lists(st.integers(0, 64), min_size=1, max_size=5))
 def test_store_stream_of_partial_counts(data, counts):
     """StoreUnAlign's count is the elements written and the post-update; any counts concatenate."""
@@ -397,8 +434,13 @@ def test_stream_protocol_errors(ub):
         u = Reg.UnalignRegForLoad()
         Reg.LoadUnAlignPre(u, t.GetPhyAddr() + 1)
         Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)
+        Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)  # vldus re-reads the block of an address off the stream (§18)
+        assert reg.numpy().tolist() == list(range(1, 65))
+        areg = Reg.CreateAddrReg(rs.float32, 0, 64)
+        Reg.LoadUnAlignPre(u, t.GetPhyAddr() + 1, areg)
+        Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1, areg, 0)
         with pytest.raises(VfContextError, match=r"LoadUnAlign: src_addr = UB byte 4, but ureg holds UB bytes \[256, 288\)"):
-            Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)  # the non-post form does not move src: a new Pre is needed
+            Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1, areg, 0)  # the AddrReg form (vldu) keeps the stream check
     assert reg.numpy().tolist() == list(range(1, 65))
     with pytest.raises(VfContextError, match=r"StoreUnAlign at UB byte 4: left UB bytes \[256, 260\) .*without StoreUnAlignPost"):
         with rs.VEC_SCOPE():
@@ -442,6 +484,16 @@ def test_two_register_unaligned_streams(ub, dtype):
     size = dtype.itemsize
     want = O.unaligned_load_oracle(raw.tobytes(), 3 * size)[:256] + bytes(raw[3 * size + 256 : 3 * size + 512])
     assert reg.numpy().tobytes() == want
+    short = Reg.RegTensor(dtype, Reg.RegTraitNumTwo)
+    q = src.GetPhyAddr() + 3
+    with rs.VEC_SCOPE():  # a stride under VL_T: the second vldus reads at q + stride, off the stream (§18)
+        v = Reg.UnalignRegForLoad()
+        Reg.LoadUnAlignPre(v, q)
+        Reg.LoadUnAlign(short, v, q, n // 8)
+    assert q.addr == src.GetPhyAddr().addr + (3 + n // 8) * size
+    tmp1 = O.unaligned_load_oracle(raw.tobytes(), 3 * size)
+    tmp2 = O.unaligned_load_oracle(raw.tobytes(), (3 + n // 8) * size)
+    assert short.numpy().tobytes() == tmp1 + tmp2
     assert dst.numpy().tobytes() == O.unaligned_store_oracle(bytes(3 * n * size), [(5 * size, want)])
 
 

@@ -641,10 +641,15 @@ class UnalignPre(Executor):
 
 
 def _unaligned_step(
-    be: Any, api: str, ptr: UbPtr[Any], u_base: int | None, u_data: Any, u_valid: Any, addr: int
+    be: Any, api: str, ptr: UbPtr[Any], u_base: int | None, u_data: Any, u_valid: Any, addr: int, reread: bool
 ) -> tuple[Any, Any, int, Any, Any]:
     """One `vldus`: dst = the buffer's bytes from addr % 32 on, then the next aligned bytes; the
-    buffer then holds the 32 bytes after them. Returns (dst bytes, their flags, new base, data, flags)."""
+    buffer then holds the 32 bytes after them. Returns (dst bytes, their flags, new base, data, flags).
+
+    `reread` (`vldus`: the plain and post-update LoadUnAlign, Load): an address outside the
+    buffered block reads its own block first, so dst is UB[addr : addr + 256] for any address
+    (decisions §18: the 950 library's 64-bit Select streams its mask that way). The AddrReg form
+    (`vldu`) still needs the address where the stream left off."""
     if u_base is None:
         raise VfContextError(
             message(
@@ -654,6 +659,9 @@ def _unaligned_step(
                 "LoadUnAlignPre(ureg, src) before the first LoadUnAlign",
             )
         )
+    if _floor(addr) != u_base and reread:
+        u_base = _floor(addr)
+        u_data, u_valid = be.read(api, "src_addr", ptr, u_base, BLOCK)
     if _floor(addr) != u_base:
         raise VfContextError(
             message(
@@ -710,7 +718,7 @@ class UnalignLoad(Executor):
         parts, flags = [], []
         for k in range(len(steps)):
             at = addr + sum(steps[:k]) * s.itemsize
-            raw, ok, base, data, valid = _unaligned_step(be, api, ptr, base, data, valid, at)
+            raw, ok, base, data, valid = _unaligned_step(be, api, ptr, base, data, valid, at, s.extra is None or s.post)
             parts.append(raw)
             flags.append(ok)
         raw = np.concatenate(parts)
