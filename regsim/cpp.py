@@ -288,7 +288,13 @@ class _Lowerer:
             return self.declref(n)
         if k == "CXX_REINTERPRET_CAST_EXPR" and not (self.ty(n).what == "ptr" and self.ty(c[-1]).what == "ptr"):
             raise self.fail(n, f"reinterpret_cast to {n.get('t')} (only between pointers)")
-        if k in ("UNEXPOSED_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR"):
+        if k in (
+            "UNEXPOSED_EXPR",
+            "CXX_FUNCTIONAL_CAST_EXPR",
+            "CSTYLE_CAST_EXPR",
+            "CXX_STATIC_CAST_EXPR",
+            "CXX_REINTERPRET_CAST_EXPR",
+        ):
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if not kids:
                 return self.leaf(n)
@@ -563,7 +569,8 @@ class _Lowerer:
         from regsim._src.spec import Kind
 
         fit = [f for f in forms if len(f.cname.params) == len(args)]
-        ok, refused = [], []
+        ok: list[tuple[Any, Any]] = []
+        refused: list[tuple[Any, Any]] = []
         for f in fit:  # the element types the C API declares the function for (`asc_div`: half, float)
             ops = [f.spec.operand(p) for p in f.cname.params]
             reg = next((i for i, o in enumerate(ops) if o.kind is Kind.REG), None)
@@ -572,9 +579,7 @@ class _Lowerer:
         if refused and not ok:
             f, d = refused[0]
             cname = next((c for c, v in CTYPES.items() if v == d.name), d.name)
-            raise self.fail(
-                n, f"{name} on vector_{cname} (the C API declares {name} for {dt.names(f.cname.dtypes)} only)"
-            )
+            raise self.fail(n, f"{name} on vector_{cname} (the C API declares {name} for {dt.names(f.cname.dtypes)} only)")
         refpos = {i for f in fit for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
         parts = [self.ref_arg(a) if i in refpos else self.expr(a) for i, a in enumerate(args)]
         return f"rs.capi.{name}({', '.join(parts)})"

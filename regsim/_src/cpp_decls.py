@@ -272,7 +272,10 @@ def c_api() -> list[str]:
 
     out = [f"using {c} = AscendC::Reg::{r};" for c, r in C_TYPES.items()]
     out.append(f"__aicore__ inline constexpr int64_t asc_get_vf_len() {{ return {VF_LEN}; }}")
-    out += [f"constexpr AscendC::Reg::{type(m).__name__} {n} = AscendC::Reg::{type(m).__name__}::{m.name};" for n, m in C_CONSTANTS.items()]
+    out += [
+        f"constexpr AscendC::Reg::{type(m).__name__} {n} = AscendC::Reg::{type(m).__name__}::{m.name};"
+        for n, m in C_CONSTANTS.items()
+    ]
     seen: set[str] = set()
     for name, forms in sorted(FORMS.items()):
         for form in forms:
