@@ -578,8 +578,9 @@ class _Lowerer:
             (ok if d is None or d in f.cname.dtypes else refused).append((f, d))
         if refused and not ok:
             f, d = refused[0]
-            cname = next((c for c, v in CTYPES.items() if v == d.name), d.name)
-            raise self.fail(n, f"{name} on vector_{cname} (the C API declares {name} for {dt.names(f.cname.dtypes)} only)")
+            cnames = {v: c for c, v in CTYPES.items()}
+            shown = ", ".join(sorted(cnames.get(x.name, x.name) for x in f.cname.dtypes))
+            raise self.fail(n, f"{name} on vector_{cnames.get(d.name, d.name)} (the C API declares {name} for {shown} only)")
         refpos = {i for f in fit for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
         parts = [self.ref_arg(a) if i in refpos else self.expr(a) for i, a in enumerate(args)]
         return f"rs.capi.{name}({', '.join(parts)})"
