@@ -1066,6 +1066,8 @@ class CppModule:
         return vf
 
 
+#: what a parse error on an undeclared `asc_*` name adds
+_C_HINT = " (a C API function regsim does not model: rs.capi.REGISTER_API lists the register-level ones it runs)"
 PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
 #: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
 _MODULES: dict[Any, CppModule] = {}
@@ -1107,6 +1109,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         functions = [_Fn(f) for f in out["functions"]]
         device = [(f.line, f.end) for f in functions if f.what != "plain"]
         errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
+        errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in errors]
         if errors:
             raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
         mod = CppModule(path, functions, out["consts"])
