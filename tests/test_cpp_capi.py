@@ -112,12 +112,12 @@ __simd_vf__ inline void max_select_vf(__ubuf__ half* x, __ubuf__ half* y, __ubuf
     }
 }
 
-__simd_vf__ inline void int_div_vf(__ubuf__ int32_t* x, __ubuf__ int32_t* y)
+__simd_vf__ inline void int_sqrt_vf(__ubuf__ int32_t* x, __ubuf__ int32_t* y)
 {
     vector_int32_t a;
     vector_bool all = asc_create_mask_b32(PAT_ALL);
     asc_loadalign(a, x);
-    asc_div(a, a, a, all);
+    asc_sqrt(a, a, all);
     asc_storealign(y, a, all);
 }
 """
@@ -234,10 +234,10 @@ def test_quoted_c_api_lowers_onto_rs_capi(tmp_path: Path) -> None:
 
 def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> None:
     mod = _source(tmp_path, ADD_SRC)
-    # asc_div is declared for half and float only (the C name's element types in the registry)
-    line = _line(ADD_SRC, "asc_div(")
-    with pytest.raises(CppError, match=rf"k\.asc:{line}: asc_div on vector_int32_t \(.* for float, half only\)"):
-        mod.instantiate("int_div_vf")
+    # asc_sqrt is declared for half and float only (the C name's element types in the registry)
+    line = _line(ADD_SRC, "asc_sqrt(")
+    with pytest.raises(CppError, match=rf"k\.asc:{line}: asc_sqrt on vector_int32_t \(.* for float, half only\)"):
+        mod.instantiate("int_sqrt_vf")
     line = _line(UNMODELLED_SRC, "asc_regsim_no_such")
     hint = r"\(a C API function regsim does not model: rs\.capi\.REGISTER_API"
     with pytest.raises(CppError, match=rf"k\.asc:{line}: use of undeclared identifier 'asc_regsim_no_such_function' {hint}"):
@@ -477,10 +477,35 @@ def test_gather_and_adds_simd_part(block: int, loops: str) -> None:
 
 
 @devkit
-def test_c_api_examples_regsim_refuses_name_the_function() -> None:
-    # floor_mod's asc_div on int32: the registry's asc_div is half and float (decisions §42)
+@LOOPS
+def test_floor_mod_simd_part_against_gen_data(loops: str) -> None:
+    # scenario 1's floor_mod_simd on one 8192-element tile: trunc division (int32 asc_div), the
+    # remainder, the VF's -1 for a zero divisor, then the floor adjustment; gen_data.py's inputs
+    # (divisors in [-127, 127] without 0, every 64th dividend a multiple) and golden
+    rng = np.random.default_rng(20260516)
+    n = 8192
+    x = rng.integers(-100000, 100001, n, dtype=np.int32)
+    y = rng.integers(-127, 128, n, dtype=np.int32)
+    y[y == 0] = 7
+    at = np.arange(0, n, 64)
+    x[at] = y[at] * rng.integers(-2048, 2049, at.size, dtype=np.int32)
+    y[5] = 0  # (not in gen_data.py) the VF's divide-by-zero protection
+    zt, xt, yt = _ub(*[(rs.int32, n)] * 3)
+    xt.set(x)
+    yt.set(y)
     rel = "examples/05_simd_simt_hybrid/02_best_practices/simd_simt_high_performance/floor_mod.asc"
-    with pytest.raises(CppError, match=r"floor_mod\.asc:\d+: asc_div on vector_int32_t"):
-        _load(rel, 1).instantiate("floor_mod_simd")
-    with pytest.raises(CppError, match=r"truncate\.asc:\d+: use of undeclared identifier 'asc_floor'"):
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(rel, 1).floor_mod_simd(zt.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), n)
+    x64, y64 = x.astype(np.int64), np.where(y == 0, 1, y).astype(np.int64)
+    q = np.abs(x64) // np.abs(y64)  # gen_data.py's golden
+    q = np.where((x64 >= 0) == (y64 >= 0), q, -q)
+    rem = x64 - q * y64
+    golden = np.where(((rem < 0) != (y64 < 0)) & (rem != 0), rem + y64, rem).astype(np.int32)
+    golden[5] = -1
+    np.testing.assert_array_equal(zt.numpy(), golden)
+
+
+@devkit
+def test_c_api_examples_regsim_refuses_name_the_function() -> None:
+    with pytest.raises(CppError, match=r"truncate\.asc:\d+: use of undeclared identifier 'asc_floor' \(a C API function"):
         _load(RC + "truncate/truncate.asc")
