@@ -571,7 +571,7 @@ class _Lowerer:
         fit = [f for f in forms if len(f.cname.params) == len(args)]
         ok: list[tuple[Any, Any]] = []
         refused: list[tuple[Any, Any]] = []
-        for f in fit:  # the element types the C API declares the function for (`asc_div`: half, float)
+        for f in fit:  # the element types the C API declares the function for (`asc_sqrt`: half, float)
             ops = [f.spec.operand(p) for p in f.cname.params]
             reg = next((i for i, o in enumerate(ops) if o.kind is Kind.REG), None)
             d = self.reg_dtype(args[reg]) if reg is not None and f.cname.dtypes else None
