@@ -2,7 +2,8 @@
 
 Each strategy runs under `@given` for a fixed number of examples (no database, no shrinking
 needed: every example passes), after one untimed warm-up run, and the figure is examples per
-second, best of a few runs.
+second, best of a few runs, beside the same figure for `st.just(0)` (Hypothesis' own cost per
+example on this machine, measured in the same run: no strategy can draw faster than that).
 Run: `python bench/bench_strategies.py`.
 """
 
@@ -13,6 +14,7 @@ import time
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 import regsim as rs
@@ -50,11 +52,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per strategy; the best is kept (default 3)")
     args = parser.parse_args()
     rate(CASES["masks()"], 100)  # warm up Hypothesis' engine, untimed
+    floor = max(rate(st.just(0), args.examples) for _ in range(args.runs))
+    print(f"{'st.just(0): the engine alone':36s} {floor:8.0f} draws/s")
     rates = {}
     for name, strategy in CASES.items():
         rates[name] = max(rate(strategy, args.examples) for _ in range(args.runs))
-        print(f"{name:36s} {rates[name]:8.0f} draws/s")
-    print(f"{'slowest':36s} {min(rates.values()):8.0f} draws/s")
+        print(f"{name:36s} {rates[name]:8.0f} draws/s  {rates[name] / floor:5.2f} of the engine's rate")
+    slowest = min(rates.values())
+    print(f"{'slowest':36s} {slowest:8.0f} draws/s  {slowest / floor:5.2f} of the engine's rate")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Inventory: every asc-devkit example file with a `__simd_vf__` function, through `rs.cpp.load`.
 
-For each file (and each `SCENARIO_NUM` it branches on), each VF is parsed and lowered (for its
+For each file (and each `SCENARIO_NUM` it or its local headers branch on, set as the example's
+CMakeLists.txt sets its macros), each VF is parsed and lowered (for its
 template arguments, read from the host code's `asc_vf_call<VF<...>>` / `VF<...>` spellings where
 given, else the first dtypes that lower); the first construct or Reg function regsim does not
 support is printed. Run: `python bench/cpp_inventory.py PATH` with PATH an asc-devkit checkout or
@@ -30,11 +31,34 @@ def _files(root: Path) -> list[Path]:
     return out
 
 
-def _scenarios(text: str) -> list[int | None]:
-    if "SCENARIO_NUM" not in text:
-        return [None]
-    found = {int(x) for x in re.findall(r"(?:scenarioNum|SCENARIO_NUM)\s*==\s*(\d+)", text)}
-    return sorted(found | {1}) or [1]
+def _local_text(path: Path, seen: set[Path] | None = None) -> str:
+    """The file's text and that of the headers it includes from its own directory (config.h ...)."""
+    seen = seen if seen is not None else set()
+    seen.add(path)
+    text = path.read_text(errors="replace")
+    for inc in re.findall(r'#include\s+"([^"]+)"', text):
+        dep = path.parent / inc
+        if dep.is_file() and dep not in seen:
+            text += "\n" + _local_text(dep, seen)
+    return text
+
+
+def _scenario_macros(path: Path) -> list[str]:
+    """The macros the example's CMakeLists.txt sets from its SCENARIO_NUM option
+    (`target_compile_definitions(... SCENARIO=${SCENARIO_NUM})`); SCENARIO_NUM itself by default."""
+    cmake = path.parent / "CMakeLists.txt"
+    text = cmake.read_text(errors="replace") if cmake.is_file() else ""
+    return sorted(set(re.findall(r"(\w+)=\$\{SCENARIO_NUM\}", text)) | {"SCENARIO_NUM"})
+
+
+def _scenarios(path: Path) -> list[tuple[int | None, tuple[str, ...]]]:
+    """(scenario, clang -D arguments) for each scenario the file or its local headers branch on."""
+    text = _local_text(path)
+    macros = _scenario_macros(path)
+    found = {int(x) for m in [*macros, "scenarioNum"] for x in re.findall(rf"\b{m}\s*==\s*(\d+)", text)}
+    if not found and not any(re.search(rf"\b{m}\b", text) for m in macros):
+        return [(None, ())]
+    return [(n, tuple(f"-D{m}={n}" for m in macros)) for n in sorted(found | {1})]
 
 
 def _attempt(mod: rs.cpp.CppModule, name: str) -> tuple[bool, str]:
@@ -62,8 +86,7 @@ def inventory(root: Path) -> list[tuple[str, int | None, str, str, str]]:
     rows = []
     for path in _files(root):
         rel = str(path.relative_to(root / "examples"))
-        for scen in _scenarios(path.read_text(errors="replace")):
-            args = (f"-DSCENARIO_NUM={scen}",) if scen is not None else ()
+        for scen, args in _scenarios(path):
             try:
                 mod = rs.cpp.load(path, args=args)
             except CppError as e:

@@ -147,6 +147,29 @@ static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
     np.testing.assert_array_equal(dst.numpy(), [9, 5, 0, 6, 0, 0, 0, 0])
 
 
+@pytest.mark.parametrize("mode", [1, 2])
+def test_a_binary_operator_after_a_command_line_macro(tmp_path: Path, mode: int) -> None:
+    """`(MODE == 1) ? a : b` with `-DMODE=1`: libclang gives no tokens for an expression that starts
+    with a macro, so the operator is read from the source between the operands (the
+    bank_conflict_nd2nz example's `(SCENARIO == 1) ? tileH : (tileH + 1)`)."""
+    src = tmp_path / "macro.asc"
+    src.write_text(
+        """
+template <uint32_t h>
+static __simd_vf__ inline void PickVF(__ubuf__ uint32_t* dst) {
+    constexpr uint32_t stride = (MODE == 1) ? h : (h + 1);
+    dst[0] = stride;
+    dst[1] = MODE * 10 + (MODE << 2) - (MODE != 2);
+}
+"""
+    )
+    ub = rs.UnifiedBuffer()
+    dst = ub.alloc(rs.uint32, 8)
+    dst.set(np.zeros(8, np.uint32))
+    rs.cpp.load(src, args=(f"-DMODE={mode}",)).instantiate("PickVF", h=144)(dst.GetPhyAddr())
+    assert dst.numpy()[:2].tolist() == [144 if mode == 1 else 145, mode * 10 + (mode << 2) - (mode != 2)]
+
+
 def _refused(tmp_path: Path, name: str, source: str, vf: str, pattern: str) -> Path:
     """Write `source` to `name`, and check lowering `vf` raises a CppError matching `pattern`."""
     src = tmp_path / name

@@ -334,3 +334,140 @@ def test_softmax_high_performance_against_gen_data(scenario: int, loops: str) ->
     e = np.exp(x - x.max(axis=1, keepdims=True))  # gen_data.py's golden
     golden = e / e.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(yt.numpy().reshape(a_dim, r_dim), golden, rtol=1e-4, atol=1e-5)  # verify_result.py
+
+
+# --- bank_conflict_3510: the 14 cases of config.h, through vf_func.h's VFs --------------------------------------
+BANK = "examples/01_simd_cpp_api/05_best_practices/04_memory_access/"
+#: bank_conflict.asc's `#if SCENARIO_NUM` chain: the VF each case calls
+BANK_VF = {1: "AddWithUnRollVF", 2: "AddWithUnRollVF", 3: "AddWithUnRollVF", 4: "AddWithUnRollVF"}
+BANK_VF |= {5: "AddWithUnRollVF", 6: "AddWithoutUnRollVF", 7: "AddWithUnRollVF", 8: "ComputeBoundVF"}
+BANK_VF |= {9: "GatherAndScatterVF", 10: "GatherAndScatterVF", 11: "AddsByRowVF", 12: "AddsByColVF"}
+BANK_VF |= {13: "AddsWithBlockOverlap", 14: "AddsWithRepeatOverlap"}
+#: config.h: (TOTAL_LENGTH, xLocalAddr, yLocalAddr, zLocalAddr) per case
+BANK_CFG = {n: (4096, 0x0000, 0x5100, 0xA100) for n in (4, 7)}
+BANK_CFG |= {1: (4096, 0, 0x5000, 0xA100), 2: (4096, 0, 0x5100, 0xA000), 3: (4096, 0, 0x5100, 0)}
+BANK_CFG |= {5: (4096, 0, 0x5100, 0x5100), 6: (4096, 0, 0x5000, 0xA000), 8: (4096, 0, 0x5000, 0xA000)}
+BANK_CFG |= {9: (256, 0, 0x400, 0x400), 10: (256, 0, 0x400, 0x400)}
+BANK_CFG |= {n: (512, 0, 0x800, 0x4100) for n in (11, 12, 13, 14)}
+HOST_CALLS = 1000  # bank_conflict.asc: REPEAT_TIMES_FOR_INSTR_EXCUTE
+
+
+def _bank_golden(case: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """gen_data.py's golden for each case (its formulas, with its KERNEL_REPEAT = 1000)."""
+    if case in (1, 2, 4, 6, 7):
+        return x + y
+    if case == 3:
+        return x + np.float32(HOST_CALLS) * y
+    if case == 5:
+        return np.float32(HOST_CALLS) * x + y
+    if case == 8:
+        return x + np.float32(1000.0) + y
+    if case in (9, 10):
+        golden = y.copy()
+        golden[np.unique(x)] += np.float32(HOST_CALLS)
+        return golden
+    if case in (11, 12):
+        return x.copy()
+    if case == 13:
+        return np.array([x[i * 64 + j % 8] for i in range(8) for j in range(64)], np.float32)
+    return np.tile(x[:64], 8)  # case 14
+
+
+def _bank_in_order(case: int, x: np.ndarray, y: np.ndarray, calls: int) -> np.ndarray:
+    """The cases run instruction by instruction in float32, `calls` times (semantics decision 36:
+    each instruction completes before the next): written apart from the golden's closed forms."""
+    f32 = np.float32
+    if case == 3:  # src0 and dst are one tensor: z = z + y per call
+        z = x.copy()
+        for _ in range(calls):
+            z = (z + y).astype(f32)
+        return z
+    if case == 5:  # src1 and dst are one tensor: z = x + z per call
+        z = y.copy()
+        for _ in range(calls):
+            z = (x + z).astype(f32)
+        return z
+    if case == 8:  # 1000 Adds of 1.0, each rounded, then + y
+        r = x.copy()
+        for _ in range(1000):
+            r = (r + f32(1.0)).astype(f32)
+        return (r + y).astype(f32)
+    if case in (9, 10):  # y and dst are one tensor; 4 repeats of gather 64, +1, scatter 64, per call
+        z = y.copy()
+        for _ in range(calls):
+            for i in range(4):
+                idx = x[64 * i : 64 * i + 64].astype(np.int64)
+                z[idx] = (z[idx] + f32(1.0)).astype(f32)
+        return z
+    return _bank_golden(case, x, y)  # the other cases read and write apart: one rounding or none
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("case", range(1, 15))
+def test_bank_conflict_cases(case: int, loops: str) -> None:
+    """vf_func.h's VFs at config.h's UB addresses (the aliasing of cases 3, 5, 9 and 10 included),
+    called as often as bank_conflict.asc does where the result depends on it (once elsewhere: each call
+    writes the same bytes), against gen_data.py's golden within verify_result.py's tolerance and bit
+    for bit against the cases run instruction by instruction."""
+    rng = np.random.default_rng(case)
+    n, xa, ya, za = BANK_CFG[case]
+    if case in (9, 10):  # gen_data.py: indices 0..255, or 0 and 128 alternating
+        x = np.arange(n, dtype=np.uint32) if case == 9 else np.tile(np.array([0, 128], np.uint32), n // 2)
+    else:
+        x = rng.uniform(1, 100, n).astype(np.float32)
+    y = rng.uniform(1, 100, n).astype(np.float32)
+    ub = rs.UnifiedBuffer()
+    whole = ub.alloc(rs.uint8, 0x10000)  # the example's LocalTensors at fixed addresses
+    assert whole.addr == 0
+    xt = whole[xa].ReinterpretCast(rs.uint32 if case in (9, 10) else rs.float32)
+    yt, zt = whole[ya].ReinterpretCast(rs.float32), whole[za].ReinterpretCast(rs.float32)
+    xt.set(np.concatenate([x.view(xt.numpy().dtype), xt.numpy()[n:]]))
+    yt.set(np.concatenate([y, yt.numpy()[n:]]))
+    mod = rs.cpp.load(Path(DEVKIT or ".") / BANK / "bank_conflict_3510/vf_func.h", args=(f"-DSCENARIO_NUM={case}",))
+    types = (rs.uint32, rs.float32, rs.float32) if case in (9, 10) else (rs.float32,)
+    vf = getattr(mod, BANK_VF[case])[types if len(types) > 1 else types[0]]
+    calls = HOST_CALLS if case in (3, 5, 9, 10) else 1
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        for _ in range(calls):
+            vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr())
+    got = zt.numpy()[:n].copy()
+    want = _bank_in_order(case, x, y, calls)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    golden = _bank_golden(case, x, y)
+    bad = ~np.isclose(got, golden, rtol=1e-4, atol=1e-5, equal_nan=True)
+    if case == 10:
+        # gen_data.py adds 1 per call at 0 and 128, but every call's four gathers read those two
+        # elements after the previous repeat's scatter wrote them: in order, 4 per call
+        assert bad.sum() == 2 and np.allclose(got[[0, 128]], y[[0, 128]] + 4 * HOST_CALLS)
+    else:
+        assert bad.mean() <= 1e-4, f"case {case}: {bad.sum()} elements off gen_data.py's golden"
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("scenario", [1, 2])
+def test_bank_conflict_nd2nz_tile(scenario: int, loops: str) -> None:
+    """bank_conflict_nd2nz_3510.h's RegLoadStoreVF<144, 128, 128> on one tile (main(): tileH 144, tileW
+    128, vecLenHalf 128): each ND row's 8 DataBlocks go to 8 NZ columns dstNzC0Stride blocks apart
+    (tileH, or tileH + 1 in scenario 2); gen_data.py's build_golden is that transpose of (row, C0
+    column, 16). Full tiles and the last one (8192 rows = 56 * 144 + 128)."""
+    tile_h, tile_w, c0 = 144, 128, 16
+    stride = tile_h if scenario == 1 else tile_h + 1
+    cols = tile_w // c0
+    nz_elems = ((tile_h - 1) + (cols - 1) * stride + 1 + (scenario == 2)) * c0  # the kernel's nzBufElems
+    mod = rs.cpp.load(
+        Path(DEVKIT or ".") / BANK / "bank_conflict_nd2nz/bank_conflict_nd2nz_3510.h", args=(f"-DSCENARIO={scenario}",)
+    )
+    vf = mod.instantiate("RegLoadStoreVF", tileH=tile_h, tileW=tile_w, vecLenHalf=128)
+    rng = np.random.default_rng(2026)
+    for rows in (tile_h, 8192 % tile_h):
+        nd = rng.integers(-128, 129, (tile_h, tile_w), dtype=np.int16).astype(np.float16)  # gen_data.py's values
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(rs.half, tile_h * tile_w), ub.alloc(rs.half, nz_elems)
+        src.set(nd.reshape(-1))
+        dst.set(np.zeros(nz_elems, np.float16))
+        with rs.configure(loops=loops):  # type: ignore[arg-type]
+            vf(dst.GetPhyAddr(), src.GetPhyAddr(), rows)
+        want = np.zeros((nz_elems // c0, c0), np.float16)
+        for j in range(cols):  # build_golden: nd_blocks.transpose(1, 0, 2), with the column stride
+            want[j * stride : j * stride + rows] = nd[:rows].reshape(rows, cols, c0)[:, j]
+        np.testing.assert_array_equal(dst.numpy().view(np.uint16), want.reshape(-1).view(np.uint16))

@@ -654,16 +654,23 @@ def test_scatter(data, dtype, two):
 
 
 def test_scatter_collisions_and_bounds_refused(ub):
-    """Duplicate active indices: the docs leave the winner undefined, so regsim refuses the call;
-    a duplicate on an inactive lane is fine; an active index past the tensor names the lane."""
+    """Duplicate active indices with different values: the page leaves the winner undefined, so regsim
+    refuses the call; with equal values (any winner writes the same), or on an inactive lane, it runs;
+    an active index past the tensor names the lane."""
     t = ub.alloc(rs.half, 128)
     t.set(np.zeros(128, np.float16))
     src = Reg.RegTensor.from_numpy(np.arange(128, dtype=np.float16))
     idx = np.arange(127, -1, -1).astype(np.uint16)
     idx[5] = idx[9]
     with rs.VEC_SCOPE():
-        with pytest.raises(ParameterError, match=r"Scatter: index = 118 in active lanes \[5, 9\]"):
+        with pytest.raises(ParameterError, match=r"Scatter: index = 118 in active lanes \[5, 9\] with different values"):
             Reg.Scatter(t.GetPhyAddr(), src, Reg.RegTensor.from_numpy(idx), Reg.CreateMask(rs.half))
+        assert not t.numpy().any()  # nothing written
+        same = np.arange(128, dtype=np.float16)
+        same[5] = same[9]  # lanes 5 and 9 both write 9.0 to element 118
+        Reg.Scatter(t.GetPhyAddr(), Reg.RegTensor.from_numpy(same), Reg.RegTensor.from_numpy(idx), Reg.CreateMask(rs.half))
+        assert t.numpy()[118] == 9 and t.numpy()[122] == 0  # (element 122, lane 5's own index, is not written)
+        t.set(np.zeros(128, np.float16))
         bits = np.zeros(256, bool)
         bits[::2] = True
         bits[10] = False  # lane 5 inactive

@@ -122,6 +122,22 @@ def _fold_unions(path: str, text: str, args: list[str]) -> None:
                 n["v"] = value
 
 
+_TEXTS: dict[str, bytes] = {}
+
+
+def _op_between(kids: list[Any]) -> str:
+    """A binary operator from the source text between its operands: libclang gives no tokens for an
+    expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
+    a, b = kids[0].extent.end, kids[-1].extent.start
+    if len(kids) != 2 or a.file is None or b.file is None or a.file.name != b.file.name:
+        return "?"
+    name = a.file.name
+    if name not in _TEXTS:
+        with open(name, "rb") as f:
+            _TEXTS[name] = f.read()
+    return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -135,7 +151,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     kids = list(c.get_children())
     if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
         end = kids[0].extent.end.offset
-        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), "?")
+        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None) or _op_between(kids)
     elif k == ci.CursorKind.UNARY_OPERATOR:
         toks = [t.spelling for t in c.get_tokens()]
         if toks and toks[0] in _OPS:

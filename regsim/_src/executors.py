@@ -975,8 +975,9 @@ class BlockGather(Executor):
 
 class UbScatter(Executor):
     """Scatter: base[index[i]] = src[i] for active lanes (index in elements of T). A b8 source
-    scatters its even bytes (lane k: byte 2k, mask bit 2k). Two active lanes with one index are
-    an error: the docs leave which one is kept undefined."""
+    scatters its even bytes (lane k: byte 2k, mask bit 2k). Two active lanes with one index and
+    different values are an error: the page keeps one of them, which one undefined (with equal
+    values every choice writes the same bytes)."""
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
@@ -998,17 +999,20 @@ class UbScatter(Executor):
         raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
         raw = raw.reshape(-1, 2)[:, :1] if size == 1 else raw.reshape(n, size)
         on = active[0]
-        hit = idx[on]
-        if np.unique(hit).size != hit.size:
-            _, first, counts = np.unique(hit, return_index=True, return_counts=True)
-            dup = int(hit[first[counts > 1][0]])
+        lanes_on = np.flatnonzero(on)
+        order = np.argsort(idx[lanes_on], kind="stable")
+        hit, rows = idx[lanes_on][order], raw[lanes_on][order]
+        clash = (hit[1:] == hit[:-1]) & (rows[1:] != rows[:-1]).any(axis=1)
+        if clash.any():
+            dup = int(hit[1:][clash][0])
             who = np.flatnonzero(on & (idx == dup)).tolist()
             raise ParameterError(
                 message(
                     api,
                     "index",
-                    f"{dup} in active lanes {who}",
-                    "distinct indices in active lanes (the docs leave which duplicate is kept undefined)",
+                    f"{dup} in active lanes {who} with different values",
+                    "distinct indices in active lanes, or equal values where they repeat (the page keeps one "
+                    "of the duplicates, which one undefined)",
                 )
             )
         be.scatter(api, "dst_addr", ptr, ptr.addr + idx * size, np.ascontiguousarray(raw), on)
