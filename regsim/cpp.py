@@ -29,7 +29,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import enums
 from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf, vf_context
-from regsim._src.cpp_decls import CAST_TRAITS, CTYPES, leading_t
+from regsim._src.cpp_decls import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
 from regsim._src.registers import MaskReg, RegTensor
 from regsim.errors import UnsupportedError
 
@@ -126,7 +126,18 @@ def _strip(spelling: str) -> str:
     s = spelling.replace("const ", "").replace("volatile ", "").replace("__ubuf__ ", "").strip()
     for ns in ("AscendC::Reg::", "AscendC::MicroAPI::", "AscendC::", "Reg::", "MicroAPI::", "struct ", "enum ", "std::"):
         s = s.replace(ns, "")
-    return s.strip()
+    s = s.strip()
+    base = s.rstrip("&* ")
+    if base in C_TYPES:  # a C API register type (`vector_float`, `vector_bool`): the Reg type it stands for
+        s = C_TYPES[base] + s[len(base) :]
+    return s
+
+
+def _c_forms(name: str) -> list[Any]:
+    """The C overloads of a register-level C API function (`rs.capi`'s), none for another name."""
+    from regsim._src.capi_reg import FORMS
+
+    return FORMS.get(name, [])
 
 
 def _split_targs(inner: str) -> list[str]:
@@ -275,7 +286,15 @@ class _Lowerer:
             return self.leaf(n)
         if k == "DECL_REF_EXPR":
             return self.declref(n)
-        if k in ("UNEXPOSED_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR"):
+        if k == "CXX_REINTERPRET_CAST_EXPR" and not (self.ty(n).what == "ptr" and self.ty(c[-1]).what == "ptr"):
+            raise self.fail(n, f"reinterpret_cast to {n.get('t')} (only between pointers)")
+        if k in (
+            "UNEXPOSED_EXPR",
+            "CXX_FUNCTIONAL_CAST_EXPR",
+            "CSTYLE_CAST_EXPR",
+            "CXX_STATIC_CAST_EXPR",
+            "CXX_REINTERPRET_CAST_EXPR",
+        ):
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if not kids:
                 return self.leaf(n)
@@ -355,6 +374,8 @@ class _Lowerer:
         if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
             return f"Reg.{name}"
         if rk in ("VAR_DECL", "PARM_DECL"):
+            if n.get("global") and name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
+                return self.pyvalue(C_CONSTANTS[name])
             if n.get("global") and "v" in n:  # a constant clang folded (a static constexpr member)
                 return str(int(n["v"]))
             if n.get("global") and name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
@@ -485,8 +506,11 @@ class _Lowerer:
                 else:
                     parts.append(self.expr(a))
             return f"{pyname}({', '.join(parts)})"
-        if name == "GetVecLen":
-            return "256"
+        if name in ("GetVecLen", "asc_get_vf_len"):
+            return str(VF_LEN)
+        forms = _c_forms(name)
+        if forms:
+            return self.c_call(n, name, forms, args)
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), _Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
@@ -538,6 +562,38 @@ class _Lowerer:
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
         return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
+
+    def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:
+        """A call of the register-level C API (`asc_add(dst, src0, src1, mask)`): `rs.capi`'s function of
+        that name, which runs the Reg op its C overload spells (the arguments pick the overload)."""
+        from regsim._src.spec import Kind
+
+        fit = [f for f in forms if len(f.cname.params) == len(args)]
+        ok: list[tuple[Any, Any]] = []
+        refused: list[tuple[Any, Any]] = []
+        for f in fit:  # the element types the C API declares the function for (`asc_sqrt`: half, float)
+            ops = [f.spec.operand(p) for p in f.cname.params]
+            reg = next((i for i, o in enumerate(ops) if o.kind is Kind.REG), None)
+            d = self.reg_dtype(args[reg]) if reg is not None and f.cname.dtypes else None
+            (ok if d is None or d in f.cname.dtypes else refused).append((f, d))
+        if refused and not ok:
+            f, d = refused[0]
+            cnames = {v: c for c, v in CTYPES.items()}
+            shown = ", ".join(sorted(cnames.get(x.name, x.name) for x in f.cname.dtypes))
+            raise self.fail(n, f"{name} on vector_{cnames.get(d.name, d.name)} (the C API declares {name} for {shown} only)")
+        refpos = {i for f in fit for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
+        parts = [self.ref_arg(a) if i in refpos else self.expr(a) for i, a in enumerate(args)]
+        return f"rs.capi.{name}({', '.join(parts)})"
+
+    def reg_dtype(self, a: dict[str, Any]) -> Any:
+        """The element type of a register argument, from its C++ type (None where it is not known)."""
+        s = _strip(a.get("t", ""))
+        if not s.startswith("RegTensor<"):
+            return None
+        try:
+            return self.dtype(_split_targs(s[s.index("<") + 1 : s.rindex(">")])[0], a)
+        except CppError:
+            return None
 
     def ref_arg(self, a: dict[str, Any]) -> str:
         """An argument bound to a C++ reference to a scalar: the variable's `rs.Ref`."""
@@ -821,6 +877,8 @@ class _Lowerer:
                 for s in entry.specs:
                     ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
                     positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
+            for f in _c_forms(name):  # `asc_update_mask_b32(uint32_t& count)`
+                positions |= {i for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
             local = self.mod.functions.get(name)
             if local is not None:
                 positions |= {
@@ -850,6 +908,10 @@ class _Lowerer:
                 ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
                 for o, a in zip(ops, x["c"][1:], strict=False):
                     if o.role in (Role.OUT, Role.INOUT):
+                        out |= self.names(a)
+            for f in _c_forms(name):
+                for p, a in zip(f.cname.params, x["c"][1:], strict=False):
+                    if f.spec.operand(p).role in (Role.OUT, Role.INOUT):
                         out |= self.names(a)
         return out
 
@@ -1004,6 +1066,8 @@ class CppModule:
         return vf
 
 
+#: what a parse error on an undeclared `asc_*` name adds
+_C_HINT = " (a C API function regsim does not model: rs.capi.REGISTER_API lists the register-level ones it runs)"
 PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
 #: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
 _MODULES: dict[Any, CppModule] = {}
@@ -1045,6 +1109,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         functions = [_Fn(f) for f in out["functions"]]
         device = [(f.line, f.end) for f in functions if f.what != "plain"]
         errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
+        errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in errors]
         if errors:
             raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
         mod = CppModule(path, functions, out["consts"])

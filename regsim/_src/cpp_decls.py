@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from typing import Any
 
 import attrs
 
@@ -159,6 +160,16 @@ _FIXED = {
 }
 
 
+def _ret(spec: OpSpec) -> str:
+    """The C++ return type of an op (the same for its C API spelling)."""
+    if spec.name in ("CreateMask", "UpdateMask", "CreateAddrReg"):
+        return "AddrReg" if spec.name == "CreateAddrReg" else "MaskReg"
+    for o in spec.positional:
+        if o.kind is not Kind.DTYPE and o.role.name == "RET":
+            return {Kind.MASK: "MaskReg", Kind.PRED: "MaskReg", Kind.ADDR: "AddrReg"}.get(o.kind, "auto")
+    return "void"
+
+
 def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
@@ -170,13 +181,11 @@ def _function(spec: OpSpec) -> str:
         tparams.append("typename T" if has_t else "typename T = DefaultType")
     tparams += [_template_param(o) for o in templates]
     params: list[str] = []
-    ret = "void"
     post = any(o.name == "post_mode" for o in spec.templates)
     for i, o in enumerate(spec.positional):
         if o.kind is Kind.DTYPE:
             continue
         if o.role.name == "RET":
-            ret = {Kind.MASK: "MaskReg", Kind.PRED: "MaskReg", Kind.ADDR: "AddrReg"}.get(o.kind, "auto")
             continue
         if o.kind is Kind.REG:  # RegTensor<...>& (not a bare R&: a scalar lvalue must not match it)
             tparams += [f"typename R{i}", f"const RegTrait& R{i}t"]
@@ -193,11 +202,88 @@ def _function(spec: OpSpec) -> str:
             params.append(f"S{i} {o.name}")
         else:  # pragma: no cover - a new operand kind needs a C++ spelling here
             raise AssertionError(f"{spec.key}: no C++ spelling for {o.kind}")
-    if spec.name in ("CreateMask", "UpdateMask", "CreateAddrReg"):
-        ret = "AddrReg" if spec.name == "CreateAddrReg" else "MaskReg"
+    ret = _ret(spec)
     body = "{ return {}; }" if ret != "void" else "{}"
     head = f"template <{', '.join(tparams)}>\n" if tparams else ""
     return f"{head}__simd_callee__ inline {ret} {spec.name}({', '.join(params)}) {body}"
+
+
+# --- the 950 register-level C API (`asc_add(dst, src0, src1, mask)` ...) ---------------------------------------------
+#: element types without a C API register type (the C API has no `vector_bool` of elements: that is the mask)
+_NO_C_VECTOR = ("bool", "complex32", "complex64")
+
+#: the C API's register types (the asc_* pages' parameter types), as the Reg types they stand for:
+#: `vector_` + the element type's C name for each element type, `vector_bool` the mask register
+C_TYPES: dict[str, str] = {f"vector_{c}": f"RegTensor<{c}>" for c in CTYPES if c not in _NO_C_VECTOR}
+C_TYPES |= {
+    "vector_bool": "MaskReg",
+    "addr_reg": "AddrReg",
+    "vector_load_unalign": "UnalignRegForLoad",
+    "vector_store_unalign": "UnalignRegForStore",
+}
+
+#: the `pat_mode` constants of `asc_create_mask_b8/_b16/_b32` (`PAT_ALL` ...): the MaskPattern members
+C_CONSTANTS: dict[str, enum.Enum] = {f"PAT_{n}": m for n, m in enums.MaskPattern.__members__.items()}
+
+#: how long a vector register is, in bytes (`asc_get_vf_len()`, `AscendC::GetVecLen()`)
+VF_LEN = 256
+
+
+def _c_param(o: Operand, i: int, post: bool, tparams: list[str]) -> str:
+    """One C parameter of a C API function: inputs by value, outputs by reference (the C headers' rule)."""
+    out = "&" if o.role.name in ("OUT", "INOUT") else ""
+    if o.kind is Kind.REG:
+        tparams += [f"typename R{i}", f"const AscendC::Reg::RegTrait& R{i}t"]
+        return f"AscendC::Reg::RegTensor<R{i}, R{i}t>{out} {o.name}"
+    if o.kind in (Kind.MASK, Kind.PRED):
+        return f"AscendC::Reg::MaskReg{out} {o.name}"
+    if o.kind is Kind.ADDR:
+        return f"AscendC::Reg::AddrReg {o.name}"
+    if o.kind in (Kind.ULOAD, Kind.USTORE, Kind.REF):
+        return f"{'AscendC::Reg::' if o.kind is not Kind.REF else ''}{_FIXED[o.kind]} {o.name}"
+    if o.kind is Kind.PTR:  # a post-update form moves the pointer it is given (`__ubuf__ T*& src`)
+        tparams.append(f"typename P{i}")
+        return f"__ubuf__ P{i}*{'&' if post else ''} {o.name}"
+    if o.kind is Kind.INT:
+        return f"{_ctype_of_int(o)} {o.name}"
+    if o.kind is Kind.ENUM and o.enum is not None:
+        return f"AscendC::Reg::{o.enum.__name__} {o.name}"
+    tparams.append(f"typename S{i}")  # a scalar (and any operand kind with no C spelling of its own)
+    return f"S{i} {o.name}"
+
+
+def _c_function(name: str, spec: OpSpec, params: tuple[str, ...], fixed: dict[str, Any]) -> str:
+    """The C declaration of one C overload (a function template where the C API has one overload per
+    element type: regsim's dispatcher checks the types, as for the Reg functions)."""
+    post = getattr(fixed.get("post_mode"), "name", "") == "POST_MODE_UPDATE"
+    tparams: list[str] = []
+    args = [_c_param(spec.operand(p), i, post, tparams) for i, p in enumerate(params)]
+    ret = _ret(spec)
+    ret = f"AscendC::Reg::{ret}" if ret in ("MaskReg", "AddrReg") else ret
+    body = "{ return {}; }" if ret != "void" else "{}"
+    head = f"template <{', '.join(tparams)}>\n" if tparams else ""
+    return f"{head}__simd_callee__ inline {ret} {name}({', '.join(args)}) {body}"
+
+
+def c_api() -> list[str]:
+    """The C API declarations: its register types, `asc_get_vf_len()`, the `PAT_*` constants and one
+    declaration per C overload of `rs.capi.REGISTER_API` (the same generated forms `rs.capi` runs)."""
+    from regsim._src.capi_reg import FORMS
+
+    out = [f"using {c} = AscendC::Reg::{r};" for c, r in C_TYPES.items()]
+    out.append(f"__aicore__ inline constexpr int64_t asc_get_vf_len() {{ return {VF_LEN}; }}")
+    out += [
+        f"constexpr AscendC::Reg::{type(m).__name__} {n} = AscendC::Reg::{type(m).__name__}::{m.name};"
+        for n, m in C_CONSTANTS.items()
+    ]
+    seen: set[str] = set()
+    for name, forms in sorted(FORMS.items()):
+        for form in forms:
+            text = _c_function(name, form.spec, form.cname.params, dict(form.fixed))
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+    return out
 
 
 #: the CastTrait constants the Ascend 950 basic API's Cast implementation defines in namespace AscendC
@@ -276,4 +362,5 @@ def header() -> str:
     out.append(TRAITS)
     out.append("}  // namespace AscendC")
     out.append("using namespace AscendC;")
+    out += c_api()
     return "\n".join(out) + "\n"

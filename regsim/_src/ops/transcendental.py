@@ -232,13 +232,15 @@ def _operands(binary: bool, specific: type | None) -> tuple[Any, ...]:
 _ARITH = DOC + "基础算术/"
 #: the C API's asc_div, asc_sqrt, asc_exp, asc_ln (their pages: vector_half and vector_float; no Log, Log2, Log10)
 _C_FLOAT: Final = frozenset({dt.half, dt.float32})
+#: asc_div's page (reg/arithmetic_compute/asc_div) also declares int16_t, uint16_t, int32_t and uint32_t
+_C_DIV: Final = _C_FLOAT | {dt.int16, dt.uint16, dt.int32, dt.uint32}
 
 
 def _c_name(name: str) -> CName | None:
     if name not in ("Div", "Sqrt", "Exp", "Ln"):
         return None
     params = ("dst_reg", "src_reg0", "src_reg1", "mask") if name == "Div" else ("dst_reg", "src_reg", "mask")
-    return CName(f"asc_{name.lower()}", params, dtypes=_C_FLOAT)
+    return CName(f"asc_{name.lower()}", params, dtypes=_C_DIV if name == "Div" else _C_FLOAT)
 
 
 for _name, _lane, _struct, _equation in (
