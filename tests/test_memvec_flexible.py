@@ -1,5 +1,6 @@
 """The 950 flexible-scalar overloads (灵活标量位置) of Adds, Muls, Maxs, Mins, Compares and Select: the scalar is a
-LocalTensor's element 0 (`src1Local[k]`), first or second as `BinaryConfig(scalarTensorIndex)` says. Every API x
+LocalTensor's element 0 (`src1Local[k]`), first or second as `BinaryConfig(scalarTensorIndex)` says, or an immediate
+first. Every API x
 interface x dtype x side against the independent addressing oracle (regsim.testing.memvec_reference, the scalar
 as the left operand for index 0), Hypothesis over masks, strides, repeats and mask modes, both loop modes, the
 lowering (a broadcast load of the element, then the tensor-tensor Reg op), and violations that raise and write
@@ -195,6 +196,24 @@ def test_compares_repeat_hypothesis(data: st.DataObject) -> None:
     assert_same(dst.numpy(), want, f"Compares({dtype.name}, {mode}, idx={idx}, {form}, mask={mask}, repeat={repeats})")
 
 
+@pytest.mark.parametrize("dtype", [rs.int8, rs.half, rs.float32, rs.int64])
+def test_compares_immediate_first(dtype: Any) -> None:
+    """`Compares(dst, scalar, srcLocal, ...)`: the library's `CompareSrc0Scalar*` (the immediate `Duplicate`d)."""
+    per_block = 256 // dtype.itemsize
+    per = per_block * (2 if dtype.itemsize == 8 else 1)
+    ub, dst, vec, _ = cmp_tensors(dtype, 2 * per, 2 * per // 8 + 32, seed=7)
+    d0, v = dst.numpy(), vec.numpy()
+    run_both(lambda: A.Compares(dst, 2, vec, A.CMPMODE.GE, 2 * per), ub)
+    assert_same(dst.numpy(), MO.compare_first_n("GE", d0, 2, v, 2 * per, per), f"Compares({dtype.name}, 2 first)")
+    if dtype.itemsize in (2, 4):
+        d0 = dst.numpy()
+        params = A.UnaryRepeatParams(1, 2, 8, 3)
+        run_both(lambda: A.Compares(dst, 1, vec, A.CMPMODE.NE, [0xF00F, 0], 3, params), ub)
+        bits = MO.mask_elements(dtype.itemsize, [0xF00F, 0])
+        want = MO.compare_repeat("NE", d0, 1, v, lambda r, k: bits[k], 3, (2, 3))
+        assert_same(dst.numpy(), want, f"Compares({dtype.name}, 1 first, repeat)")
+
+
 # --- Select (mode 1) -------------------------------------------------------------------------------------------------
 SEL_CASES = [(d, i) for d in SEL_COUNT for i in SIDES]
 
@@ -268,6 +287,27 @@ def test_select_both_tensors_in_mode_1_default_to_the_scalar_second() -> None:
     assert_same(dst.numpy(), MO.select_first_n(d0, m, v, s, 1, 256), "Select default config")
 
 
+@pytest.mark.parametrize("dtype", [rs.uint8, rs.half, rs.float32, rs.complex32, rs.int64, rs.complex64])
+def test_select_immediate_first(dtype: Any) -> None:
+    """`Select(dst, selMask, scalar, srcLocal, VSEL_TENSOR_SCALAR_MODE, ...)`: `SelectSrc0ScalarMode1*`, a 1 bit picks
+    the scalar."""
+    per = 256 // dtype.itemsize * (2 if dtype.itemsize == 8 else 1)
+    value = 3 - 2j if dtype in (rs.complex32, rs.complex64) else 3
+    ub, dst, sel, vec, _ = sel_tensors(dtype, 2 * per + 8, (2 * per + 8) // 8 + 8, rs.uint8, seed=5)
+    d0, v, m = dst.numpy(), vec.numpy(), sel.numpy()
+    s = np.array(value).astype(v.dtype)[()]
+    run_both(lambda: A.Select(dst, sel, value, vec, S1, 2 * per + 7), ub)
+    assert_same(dst.numpy(), MO.select_first_n(d0, m, s, v, 1, 2 * per + 7), f"Select({dtype.name}, scalar first)")
+    if dtype in SEL_REPEAT:
+        d0 = dst.numpy()
+        params = A.BinaryRepeatParams(1, 3, 2, 8, 0, 3)
+        lanes = 256 // dtype.itemsize
+        with counter_mode():
+            run_both(lambda: A.Select(dst, sel, value, vec, S1, lanes + 9, 0, params), ub)
+        want = MO.select_repeat(d0, m, s, v, 1, lambda r, k: r * lanes + k < lanes + 9, 2, (1, 3, 2, 8, 0, 3))
+        assert_same(dst.numpy(), want, f"Select({dtype.name}, scalar first, counter mode)")
+
+
 # --- the lowering ------------------------------------------------------------------------------------------------------
 def test_lowering_broadcasts_the_element_then_runs_the_tensor_tensor_op() -> None:
     _, (dst, vec, sc) = tensors(rs.float32, 256, seed=0)
@@ -288,7 +328,7 @@ def test_lowering_broadcasts_the_element_then_runs_the_tensor_tensor_op() -> Non
 # --- violations raise and write nothing -------------------------------------------------------------------------------
 def _violations() -> list[tuple[str, Any, type[Exception], str]]:
     """(description, call on (d: float32 64, a: float32 128, b: float32 128, i: int16 256, m: uint8 32), error, message start)."""
-    PE, DE, AE, UE = errors.ParameterError, errors.DTypeError, errors.AlignmentError, errors.UnsupportedError
+    PE, DE, AE = errors.ParameterError, errors.DTypeError, errors.AlignmentError
     lt, up, bp = A.CMPMODE.LT, A.UnaryRepeatParams(), A.BinaryRepeatParams()
     C0 = A.BinaryConfig(0)
     return [
@@ -317,13 +357,14 @@ def _violations() -> list[tuple[str, Any, type[Exception], str]]:
         ("Compares scalar type", lambda d, a, b, i, m: A.Compares(m, m[3], a, lt, 64, config=C0), DE, "Compares: src0"),
         ("Compares scalar in dst", lambda d, a, b, i, m: A.Compares(m, m.ReinterpretCast(rs.float32)[1], a, lt, 64,
                                                                    config=C0), PE, "Compares: src0"),
-        ("Compares immediate first", lambda d, a, b, i, m: A.Compares(m, 1.0, a, lt, 64), UE, "Compares: src0"),
+        ("Compares two scalars", lambda d, a, b, i, m: A.Compares(m, 1.0, 2.0, lt, 64), PE, "Compares: src1"),
         ("Compares wrong struct", lambda d, a, b, i, m: A.Compares(m, a, b[0], lt, 64, 1, bp), PE,
          "Compares: repeat_params"),
         ("Compares dst short", lambda d, a, b, i, m: A.Compares(m, a, b[0], lt, 64, 5, up), PE, "Compares: dst"),
         ("Select config mode 2", lambda d, a, b, i, m: A.Select(d, m, a, b[0], A.SELMODE.VSEL_TENSOR_TENSOR_MODE, 64,
                                                                  config=C0), PE, "Select: sel_mode"),
-        ("Select immediate first", lambda d, a, b, i, m: A.Select(d, m, 1.0, a, S1, 64), UE, "Select: src0"),
+        ("Select two scalars", lambda d, a, b, i, m: A.Select(d, m, 1.0, 2.0, S1, 64), PE, "Select: src1"),
+        ("Select immediate first dtype", lambda d, a, b, i, m: A.Select(d, m, 1.0, i, S1, 64), DE, "Select: src1"),
         ("Select scalar dtype", lambda d, a, b, i, m: A.Select(d, m, a, i[0], S1, 64), DE, "Select: src1"),
         ("Select scalar in dst", lambda d, a, b, i, m: A.Select(d, m, d[1], a, S1, 64, config=C0), PE, "Select: src0"),
         ("Select sel short", lambda d, a, b, i, m: A.Select(a, m, b, b[0], S1, 64, 5, bp), PE, "Select: sel_mask"),

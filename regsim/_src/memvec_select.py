@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -63,7 +63,7 @@ def _cmp_elements(dtype: type[dt.DType]) -> int:
 @simd_vf
 def compare_continuous_vf(
     dst: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     cmp_mode: CMPMODE,
@@ -75,8 +75,10 @@ def compare_continuous_vf(
     dst + i * 32), b16/b32 by `StoreUnAlign` through `(T*&)dst`, b64 through `(uint32_t*&)dst` (its
     RegTraitNumTwo predicate holds element i at bit 4i); `StoreUnAlignPost` flushes the stream. With
     `scalar_idx` 0 or 1, `CompareScalarBothTensorLevel2` / `CompareScalarLevel2B64` (the flexible-scalar
-    Compares): source `scalar_idx` broadcast from its element 0 once, before the loop, then `Reg::Compare`."""
-    T = (src1 if src1 is not None and scalar_idx == 0 else src0).dtype
+    Compares): source `scalar_idx` broadcast from its element 0 once, before the loop, then `Reg::Compare`; with
+    `scalar_idx` 0 and `scalar` given, `CompareSrc0ScalarLevel2` (an immediate first: `Duplicate` of it)."""
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
+    T = (src1 if src1 is not None and scalar_idx == 0 else p0).dtype
     trait = _two(T)
     repeat_elm = _cmp_elements(T)  # GetVecLen() / sizeof(T) (* 2 for b64)
     repeat_time = -(-count // repeat_elm)  # CeilDivision(calCount, repeatElm)
@@ -86,15 +88,17 @@ def compare_continuous_vf(
     src0_reg = Reg.RegTensor(T, trait=trait)
     src1_reg = Reg.RegTensor(T, trait=trait)
     stream = dst.reinterpret(dt.uint32 if T.itemsize == 8 else T)  # (__ubuf__ T*&)dst / (__ubuf__ uint32_t*&)dst
-    if scalar_idx == 0:
-        mv.load_scalar(src0_reg, src0)  # LoadAlign<T, pattern>(src0Reg, src0);
+    if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
+    elif scalar_idx == 0:
+        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
     elif scalar_idx == 1:
         assert src1 is not None
         mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T[, RegTraitNumTwo]>(sreg);
         if scalar_idx != 0:
-            Reg.LoadAlign(src0_reg, src0 + i * repeat_elm)  # LoadAlign(src0Reg, src0 + i * repeatElm);
+            Reg.LoadAlign(src0_reg, p0 + i * repeat_elm)  # LoadAlign(src0Reg, src0 + i * repeatElm);
         if src1 is None:
             Reg.Compares(dst_reg, src0_reg, scalar[0], mask, mode=cmp_mode)  # CompareScalar<T, cmpMode>(...)
         else:
@@ -112,7 +116,7 @@ def compare_continuous_vf(
 @simd_vf
 def compare_repeat_vf(
     dst: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     cmp_mode: CMPMODE,
@@ -128,8 +132,10 @@ def compare_repeat_vf(
     repeat appended to dst as one bit per element (`StoreUnAlign`): dst's strides are not used. `strides`:
     (src0Blk, src0Rep[, src1Blk, src1Rep]). With `scalar_idx` 0 or 1, `CompareScalarBothTensorLevel0*Mode`
     (the flexible-scalar Compares): source `scalar_idx` broadcast from its element 0 once, before the loop;
-    the other read with `strides` (the UnaryRepeatParams' src strides)."""
-    T = (src1 if src1 is not None and scalar_idx == 0 else src0).dtype
+    the other read with `strides` (the UnaryRepeatParams' src strides); with `scalar_idx` 0 and `scalar` given,
+    `CompareSrc0ScalarLevel0*Mode` (an immediate first: `Duplicate` of it)."""
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
+    T = (src1 if src1 is not None and scalar_idx == 0 else p0).dtype
     count, new_repeat_times, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize
     src0_reg = Reg.RegTensor(T)
@@ -137,8 +143,10 @@ def compare_repeat_vf(
     dst_reg = Reg.MaskReg()
     ureg = Reg.UnalignRegForStore()
     stream = dst.reinterpret(T)
-    if scalar_idx == 0:
-        mv.load_scalar(src0_reg, src0)  # LoadAlign<T, pattern>(src0Reg, src0);
+    if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
+    elif scalar_idx == 0:
+        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
     elif scalar_idx == 1:
         assert src1 is not None
         mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
@@ -146,7 +154,7 @@ def compare_repeat_vf(
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)  # maskReg = UpdateMask<T>(sreg);
         if scalar_idx != 0:
-            mv.load_blocks(src0_reg, src0 + i * strides[1] * e, strides[0], mask_reg)
+            mv.load_blocks(src0_reg, p0 + i * strides[1] * e, strides[0], mask_reg)
         if src1 is None:
             Reg.Compares(dst_reg, src0_reg, scalar[0], mask_reg, mode=cmp_mode)
         else:
@@ -279,21 +287,25 @@ class _CompareApi:
     def _flexible(
         self, dst: Any, src0: Any, src1: Any, cmp_mode: Any, args: tuple[Any, ...], is_set_mask: bool, config: object
     ) -> None:
-        """`Compares<T0, T1, isSetMask, config>(dst, src0, src1, cmpMode, ...)`, the 灵活标量位置 overload with both sources
-        LocalTensors: `config.scalarTensorIndex` says which one's element 0 is the scalar (`VcmpvsImpl<..., scalarIdx>`)."""
+        """`Compares<T0, T1, isSetMask, config>(dst, src0, src1, cmpMode, ...)`, the 灵活标量位置 overloads: both sources
+        LocalTensors (`config.scalarTensorIndex` says which one's element 0 is the scalar: `VcmpvsImpl<..., scalarIdx>`)
+        or an immediate first (`VcmpvsImpl(dst, src0, src1Ptr, ...)`)."""
         api = self.name
         head = "(dst, src0, src1, cmp_mode, "
         if len(args) not in (1, 3):
             raise mv._arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
-        if not isinstance(src0, LocalTensor):
-            if not isinstance(src1, LocalTensor):
-                raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
-            accepted = "a LocalTensor (regsim models the scalar first only as a LocalTensor element, src0Local[0])"
-            raise UnsupportedError(message(api, "src0", repr(src0), accepted))
         mode = _check_cmp_mode(api, cmp_mode)
+        dtypes = COMPARE_COUNT if len(args) == 1 else COMPARE_REPEAT
+        scalar: tuple[Any, ...] = ()
+        if isinstance(src0, LocalTensor):
+            dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config, dst_typed=False)
+        elif isinstance(src1, LocalTensor):  # an immediate first: `VcmpvsImpl(dst, src0, src1Ptr, ...)`
+            mv.check_config(api, config)
+            dtype, idx, vec_name, vec, scalar = mv._check_tensors(api, dtypes, ("src1",), (src1,)), 0, "src1", src1, (src0,)
+        else:
+            raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
         if len(args) == 1:  # tensor 前n个数据计算
             mv._check_set_mask(api, is_set_mask)
-            dtype, idx, vec_name, vec = mv.flexible_operands(api, COMPARE_COUNT, dst, src0, src1, config, dst_typed=False)
             _check_cmp_dst(api, dst, COMPARES_DST, vec)
             n = mv._check_count(api, args[0], (vec_name,), (vec,))
             if n * dtype.itemsize % mv.REPEAT_BYTES:
@@ -301,10 +313,9 @@ class _CompareApi:
                 raise ParameterError(message(api, "count", n, accepted))
             per = _cmp_elements(dtype)
             _check_dst_bytes(api, dst, -(-n // per) * per // 8)
-            ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-            mv.run_flexible(api, dst, (vec_name, vec, n), compare_continuous_vf, *ptrs, (), mode, n, idx)
+            ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
+            mv.run_flexible(api, dst, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
             return
-        dtype, idx, _, vec = mv.flexible_operands(api, COMPARE_REPEAT, dst, src0, src1, config, dst_typed=False)
         _check_cmp_dst(api, dst, COMPARES_DST, vec)
         lanes = VL // dtype.itemsize
         if not isinstance(args[2], mv.UnaryRepeatParams):  # checked here so that a bad struct writes no vector mask
@@ -313,8 +324,8 @@ class _CompareApi:
             api, dtype, args[0], args[1], args[2], is_set_mask, lambda it: _check_dst_bytes(api, dst, it * lanes // 8)
         )
         strides = (args[2].srcBlkStride, args[2].srcRepStride)
-        ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        mv._run_lowering(api, (vec,), compare_repeat_vf, *ptrs, (), mode, strides, mask_count, repeats, normal, spr, idx)
+        ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
+        mv._run_lowering(api, (vec,), compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
 
     def _scalar(self, dtype: type[dt.DType], value: object) -> Any:
         if isinstance(value, LocalTensor):
@@ -627,7 +638,7 @@ def sel_load_first(T: type[dt.DType], sel: UbPtr[Any]) -> MaskReg:
 def select_continuous_vf(
     dst: UbPtr[Any],
     sel: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     sel_mode: int,
@@ -638,8 +649,10 @@ def select_continuous_vf(
     `UpdateMask`, `LoadAlign` of the sources (mode 1: a register of the scalar, `Duplicate`d once), `Reg::Select` on
     the selMask predicate, `StoreAlign` under the count mask; b32 runs its iterations in pairs. With `scalar_idx`
     0 or 1, `SelectBothTensorMode1Level2` (the flexible-scalar mode 1): source `scalar_idx` broadcast from its
-    element 0 once, before the loop (`load_scalar`), the other loaded per iteration."""
+    element 0 once, before the loop (`load_scalar`), the other loaded per iteration; with `scalar_idx` 0 and `scalar`
+    given, `SelectSrc0ScalarMode1Level2` (an immediate first: `Duplicate` of it)."""
     T = dst.dtype
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
     trait = _two(T)
     repeat_elm = _cmp_elements(T)
     repeat_time = -(-count // repeat_elm)
@@ -649,14 +662,16 @@ def select_continuous_vf(
     dst_reg = Reg.RegTensor(T, trait=trait)
     if src1 is None:
         Reg.Duplicate(src1_reg, scalar[0])  # Duplicate(src1Reg, (const T&)src1);
+    elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level2: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, (const T&)src0);
     elif scalar_idx >= 0:
-        mv.load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else src0)  # LoadAlign<T, pattern>(...)
+        mv.load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else p0)  # LoadAlign<T, pattern>(...)
     first = sel_load_first(T, sel) if sel_mode == 0 else Reg.MaskReg()
 
     def one(i: int, sel_mask: MaskReg) -> None:
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # maskReg = UpdateMask<T, RegT::trait>(sreg);
         if scalar_idx != 0:
-            Reg.LoadAlign(src0_reg, src0 + i * repeat_elm)  # LoadAlign<T>(src0Reg, src0 + i * repeatElm);
+            Reg.LoadAlign(src0_reg, p0 + i * repeat_elm)  # LoadAlign<T>(src0Reg, src0 + i * repeatElm);
         if src1 is not None and scalar_idx != 1:
             Reg.LoadAlign(src1_reg, src1 + i * repeat_elm)  # LoadAlign<T>(src1Reg, src1 + i * repeatElm);
         Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)  # Select(dstReg, src0Reg, src1Reg, selMask);
@@ -681,7 +696,7 @@ def select_continuous_vf(
 def select_blocks(
     i: int,
     dst: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     regs: tuple[RegTensor[Any], RegTensor[Any], RegTensor[Any]],
     sel_mask: MaskReg,
@@ -695,7 +710,7 @@ def select_blocks(
     src0_reg, src1_reg, dst_reg = regs
     e = ONE_BLOCK_SIZE // dst.dtype.itemsize
     if scalar_idx != 0:
-        mv.load_blocks(src0_reg, src0 + i * p[4] * e, p[1], mask_reg)
+        mv.load_blocks(src0_reg, cast("UbPtr[Any]", src0) + i * p[4] * e, p[1], mask_reg)
     if src1 is not None and scalar_idx != 1:
         mv.load_blocks(src1_reg, src1 + i * p[5] * e, p[2], mask_reg)
     Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)
@@ -706,7 +721,7 @@ def select_blocks(
 def select_repeat_vf(
     dst: UbPtr[Any],
     sel: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     sel_mode: int,
@@ -720,14 +735,17 @@ def select_repeat_vf(
     """`SelectMode0Level0` / `SelectMode1Level0` / `SelectMode2Level0`: the mask/repeat interfaces (b16/b32), the
     predicate made as in `vec_binary_vf` (counter mode: `UpdateMask` per repeat), b32 modes 1 and 2 in pairs. With
     `scalar_idx` 0 or 1, `SelectBothTensorMode1Level0` (the flexible-scalar mode 1): source `scalar_idx` broadcast
-    from its element 0 once, before the loop, the other read with its own strides."""
+    from its element 0 once, before the loop, the other read with its own strides (`scalar_idx` 0 with `scalar`:
+    `SelectSrc0ScalarMode1Level0`, the immediate `Duplicate`d)."""
     T = dst.dtype
     count, repeats, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
     if src1 is None:
         Reg.Duplicate(regs[1], scalar[0])  # Duplicate(scalarReg, (const T&)src1);
+    elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level0: an immediate first
+        Reg.Duplicate(regs[0], scalar[0])  # Duplicate(src0Reg, (const T&)src0);
     elif scalar_idx >= 0:
-        mv.load_scalar(regs[scalar_idx], src1 if scalar_idx else src0)  # LoadAlign<T, pattern>(scalarReg, ...);
+        mv.load_scalar(regs[scalar_idx], src1 if scalar_idx else cast("UbPtr[Any]", src0))  # LoadAlign<T, pattern>(...);
     if sel_mode == 0:
         first = sel_load_first(T, sel)
         for i in range(repeats):
@@ -859,25 +877,31 @@ def Select(
 
 def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[Any, ...], config: object) -> None:
     """`Select<T0, T1, config>(dst, selMask, src0, src1, VSEL_TENSOR_SCALAR_MODE, ...)` with both sources LocalTensors:
-    `VselImpl<T, U, scalarIdx>`, the library's `SelectBothTensorMode1Level2` / `SelectBothTensorMode1Level0`."""
+    `VselImpl<T, U, scalarIdx>`, the library's `SelectBothTensorMode1Level2` / `SelectBothTensorMode1Level0`; with an
+    immediate first, `SelectSrc0ScalarMode1Level2` / `Level0`."""
     api = "Select"
-    if not isinstance(src0, LocalTensor):
-        if not isinstance(src1, LocalTensor):
-            raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
-        accepted = "a LocalTensor (regsim models the scalar first only as a LocalTensor element, src0Local[0])"
-        raise UnsupportedError(message(api, "src0", repr(src0), accepted))
     dtypes = SELECT_COUNT if len(args) == 1 else SELECT_REPEAT
-    dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config)
+    scalar: tuple[Any, ...] = ()
+    if isinstance(src0, LocalTensor):
+        dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config)
+    elif isinstance(src1, LocalTensor):  # an immediate first: `VselImpl(dst, sel, src0, src1Ptr, ...)`
+        mv.check_config(api, config)
+        dtype, idx, vec_name, vec = mv._check_tensors(api, dtypes, ("dst", "src1"), (dst, src1)), 0, "src1", src1
+        scalar = (src0,)
+    else:
+        raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
     if not isinstance(sel_mask, LocalTensor):
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
     mv._check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
     if sel_mask.ub is not dst.ub:
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
     bits_type = _SELECT_BITS.get(dtype, dtype)  # Select moves bits: complex32 / complex64 as uint32 / uint64
+    if scalar and bits_type is not dtype:
+        scalar = (np.array([src0], dtype.np_dtype).view(bits_type.np_dtype)[0],)
     ptrs = (
         dst.GetPhyAddr().reinterpret(bits_type),
         sel_mask.GetPhyAddr(),
-        src0.GetPhyAddr().reinterpret(bits_type),
+        None if scalar else src0.GetPhyAddr().reinterpret(bits_type),
         src1.GetPhyAddr().reinterpret(bits_type),
     )
     if len(args) == 1:
@@ -887,7 +911,7 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
         # Whole registers are selected, past `count` (and the b64 scalar load reads a register past the element):
         # those lanes are never stored; the elements the call uses were checked above.
         with configure(check_uninitialized=False):
-            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, (), 1, n, idx)
+            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, scalar, 1, n, idx)
         return
     lanes = VL // dtype.itemsize
     if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
@@ -897,7 +921,7 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
     )
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
-        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, (), 1, fields, mask_count, repeats, normal, spr, idx)
+        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
 
 
 def _check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:
