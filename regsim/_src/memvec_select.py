@@ -233,6 +233,8 @@ class _CompareApi:
         config: mv.BinaryConfig | None = None,
     ) -> None:
         api = self.name
+        if not self.scalar and config is not None:
+            raise ParameterError(message(api, "config", repr(config), "no config (Compare has no BinaryConfig)"))
         if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
             from regsim._src.memvec_cmpmask import compare_to_cmp_mask
 
@@ -241,8 +243,6 @@ class _CompareApi:
         if self.scalar and (isinstance(src1, LocalTensor) or not isinstance(src0, LocalTensor)):
             return self._flexible(dst, src0, src1, cmp_mode, args, is_set_mask, config)
         if config is not None:
-            if not self.scalar:
-                raise ParameterError(message(api, "config", repr(config), "no config (Compare has no BinaryConfig)"))
             mv.check_config(api, config)  # (C++ ignores config when the scalar is not a LocalTensor element)
         src_names = ("src0",) if self.scalar else ("src0", "src1")
         srcs = (src0,) if self.scalar else (src0, src1)
@@ -800,6 +800,9 @@ def Select(
     `config=BinaryConfig(i)` says whose element 0 is the scalar (default 1: src1[0])."""
     api = "Select"
     if len(args) == 1 and isinstance(args[0], mv.BinaryRepeatParams) and not isinstance(src1, SELMODE):
+        if config is not None:
+            accepted = "no config (the forms without a mask argument have no BinaryConfig)"
+            raise ParameterError(message(api, "config", repr(config), accepted))
         from regsim._src.memvec_cmpmask import select_by_cmp_mask
 
         return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
