@@ -20,6 +20,9 @@ The C++ twin (compare.asc; float, INPUT_SIZE = 256, OUTPUT_SIZE = 32):
     } else if constexpr (SCENARIO_NUM == 3) {
         T src1Scalar = src1Local.GetValue(0);
         AscendC::Compares(dstLocal, src0Local, static_cast<T>(src1Scalar), cmpMode, INPUT_SIZE);
+    } else if constexpr (SCENARIO_NUM == 4) {
+        // 仅Ascend 950PR/Ascend 950DT产品支持，src0Local和src1Local[0]支持互换位置
+        AscendC::Compares(dstLocal, src0Local, src1Local[0], cmpMode, INPUT_SIZE);
     }
     ...
     AscendC::DataCopy(dstGlobal, dstLocalOut, OUTPUT_SIZE);
@@ -29,8 +32,11 @@ into a MaskReg and the predicate packed to bits by `StoreUnAlign`; regsim runs t
 shows it). scripts/gen_data.py draws x (256) and y (256, scenario 1; 16, scenario 3) uniformly over the float32
 range, unseeded (we seed it), and packs `x < y` (scenario 3: `x < y[0]`) eight elements per byte, element
 8j + k at bit k of byte j; scenario 2 (64 elements, `Compare` into the compare-mask register, then `GetCmpMask`)
-is checked on its first 8 bytes, as verify_result.py does. Scenario 4 (`Compares(dst, src0, src1Local[0], ...)`, a
-tensor element as the scalar, 950 only and not on the Compares page) is not ported: regsim has no such overload.
+is checked on its first 8 bytes, as verify_result.py does. Scenario 4 is the 950 flexible-scalar overload
+("Compares（灵活标量位置）"): the scalar is the LocalTensor element `src1Local[0]`, which the library's VF
+(`CompareScalarBothTensorLevel2`) broadcasts into a register (`LoadAlign<float, DIST_BRC_B32>`) before a tensor-tensor
+`Reg::Compare`; gen_data.py's golden is scenario 3's, `x < y[0]`. The same call with the operands swapped and
+`config=A.BinaryConfig(0)` (the comment's "支持互换位置") compares `y[0] < x`, checked against that golden too.
 """
 
 from __future__ import annotations
@@ -47,11 +53,12 @@ OUTPUT_SIZE = 32
 A = rs.AscendC
 
 
-def golden(x: npt.NDArray[np.float32], y: Any) -> npt.NDArray[np.uint8]:
-    """gen_data.py's compare(): `x < y` (LT) packed into bytes, bit k of byte j = element 8j + k."""
-    result = (x < y).astype(np.uint8)
+def golden(x: Any, y: Any) -> npt.NDArray[np.uint8]:
+    """gen_data.py's compare(): `x < y` (LT) packed into bytes, bit k of byte j = element 8j + k (either side may be
+    the scalar)."""
+    result = np.atleast_1d(x < y).astype(np.uint8)
     out = np.ones(OUTPUT_SIZE, np.uint8)
-    for j in range(x.size // 8):  # (input_size // 8 in gen_data.py)
+    for j in range(result.size // 8):  # (input_size // 8 in gen_data.py)
         out[j] = sum(int(result[j * 8 + k]) << k for k in range(8))
     return out
 
@@ -70,9 +77,13 @@ def compare_custom(x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], scena
         mask = 256 // 4  # uint32_t mask = 256 / sizeof(T);
         A.Compare(src0_local, src1_local, A.CMPMODE.LT, mask, A.BinaryRepeatParams())
         A.GetCmpMask(dst_local)
-    else:
+    elif scenario == 3:
         src1_scalar = src1_local.numpy()[0]  # T src1Scalar = src1Local.GetValue(0);
         A.Compares(dst_local, src0_local, src1_scalar, A.CMPMODE.LT, INPUT_SIZE)
+    elif scenario == 4:
+        A.Compares(dst_local, src0_local, src1_local[0], A.CMPMODE.LT, INPUT_SIZE)
+    else:  # scenario 4 with the operands swapped: static constexpr BinaryConfig config = {0};
+        A.Compares(dst_local, src1_local[0], src0_local, A.CMPMODE.LT, INPUT_SIZE, config=A.BinaryConfig(0))
     return dst_local.numpy()  # DataCopy(dstGlobal, dstLocalOut, OUTPUT_SIZE);
 
 
@@ -87,4 +98,6 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
         "scenario 1: Compare(x, y, LT)": (compare_custom(x, y1, 1), golden(x, y1)),
         "scenario 2: Compare(x, y, LT, 64) + GetCmpMask": (compare_custom(x2, y2, 2)[:8], golden(x2, y2)[:8]),
         "scenario 3: Compares(x, y[0], LT)": (compare_custom(x, y3, 3), golden(x, y3[0])),
+        "scenario 4: Compares(x, yLocal[0], LT)": (compare_custom(x, y3, 4), golden(x, y3[0])),
+        "scenario 4, swapped: Compares<config {0}>(yLocal[0], x, LT)": (compare_custom(x, y3, 5), golden(y3[0], x)),
     }

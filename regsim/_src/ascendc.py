@@ -12,11 +12,13 @@ from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, RoundMode, SpecialPurposeReg, TPosition
 from regsim._src.memvec import (
+    DEFAULT_BINARY_CONFIG,
     MASK_PLACEHOLDER,
     Abs,
     Add,
     Adds,
     And,
+    BinaryConfig,
     BinaryRepeatParams,
     Gather,
     Max,
@@ -64,6 +66,7 @@ def GetVecLen() -> int:
 
 __all__ = [
     "CMPMODE",
+    "DEFAULT_BINARY_CONFIG",
     "DEFAULT_DIV_CONFIG",
     "DEFAULT_EXP_CONFIG",
     "MASK_PLACEHOLDER",
@@ -73,6 +76,7 @@ __all__ = [
     "Add",
     "Adds",
     "And",
+    "BinaryConfig",
     "BinaryRepeatParams",
     "Cast",
     "Compare",

@@ -97,6 +97,25 @@ class UnaryRepeatParams:
     srcRepStride: int = _stride(8)  # noqa: N815
 
 
+def _scalar_index(inst: Any, attribute: Any, value: Any) -> None:
+    if type(value) is not int or value not in (0, 1):
+        accepted = "0 (the scalar is src0[0], the left operand) or 1 (src1[0], the right operand)"
+        raise ParameterError(message(type(inst).__name__, attribute.name, repr(value), accepted))
+
+
+@attrs.frozen
+class BinaryConfig:
+    """`BinaryConfig {int8_t scalarTensorIndex = 1;}`: the `config` template parameter of the 950 flexible-scalar
+    overloads (Adds, Muls, Maxs, Mins, Compares, Select "（灵活标量位置）"): when both sources are LocalTensors,
+    which one is the scalar (its element 0): 0 the left operand src0, 1 the right operand src1 (the default,
+    `DEFAULT_BINARY_CONFIG`). The library static_asserts 0 or 1; regsim refuses any other value when the
+    struct is made."""
+
+    scalarTensorIndex: int = attrs.field(default=1, validator=_scalar_index)  # noqa: N815 (C++ field name)
+
+
+DEFAULT_BINARY_CONFIG: Final = BinaryConfig()
+
 # --- the core's vector-mask register and mask mode -----------------------------------------------------
 # The vector-mask register {MASK1, MASK0} is the core's (`UnifiedBuffer.vector_mask`, the core of the last
 # UnifiedBuffer made), which `Reg.MoveMask` reads; the mask mode is CTRL[56], which `IsCounterMode` reads.
@@ -274,9 +293,14 @@ def _check_repeat(api: str, repeat_time: object) -> int:
 
 # --- the binary family --------------------------------------------------------------------------------------
 @simd_vf
-def binary_continuous_vf(func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any) -> None:
+def binary_continuous_vf(
+    func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any, scalar_idx: int = -1
+) -> None:
     """`BinaryContinuousImplTemplate<T, RegType, func>` (kernel_operator_vec_binary_continuous_impl.h): the
-    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration."""
+    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration. With
+    `scalar_idx` 0 or 1 it is `BinaryScalarOpTemplateCnt` / `BinaryScalarOpTemplateCntB64`
+    (kernel_operator_vec_binary_scalar_impl.h), a flexible-scalar call: source `scalar_idx` is the scalar,
+    broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop)."""
     T = dst.dtype
     src0_reg = Reg.RegTensor(T, trait=trait)  # RegType src0Reg;
     src1_reg = Reg.RegTensor(T, trait=trait)  # RegType src1Reg;
@@ -284,10 +308,19 @@ def binary_continuous_vf(func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbP
     sreg = Ref(cal_count)  # uint32_t sreg = static_cast<uint32_t>(calCount);
     repeat_stride = VL // T.itemsize * trait.REG_NUM  # GetVecLen() / sizeof(T) * RegType::trait.REG_NUM
     repeat_time = -(-cal_count // repeat_stride)  # CeilDivision(calCount, repeatStride)
+    once = scalar_idx >= 0 and T.itemsize == 8
+    if once:  # BinaryScalarOpTemplateCntB64: the scalar broadcast before the loop
+        load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else src0)
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, RegType::trait>(sreg);
-        Reg.LoadAlign(src0_reg, src0 + i * repeat_stride)  # LoadAlign(src0Reg, src0 + i * repeatStride);
-        Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
+        if scalar_idx != 0:
+            Reg.LoadAlign(src0_reg, src0 + i * repeat_stride)  # LoadAlign(src0Reg, src0 + i * repeatStride);
+        elif not once:
+            load_scalar(src0_reg, src0)  # LoadAlign<T, pattern>(vSrcReg0, src0);
+        if scalar_idx != 1:
+            Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
+        elif not once:
+            load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
         func(dst_reg, src0_reg, src1_reg, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, src0Reg, src1Reg, mask);
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
@@ -320,6 +353,35 @@ def store_blocks(dst: UbPtr[Any], src_reg: RegTensor[Any], block_stride: int, ma
     Reg.StoreAlign(dst, src_reg, block_stride, mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
 
 
+_BRC: Final = {1: Reg.LoadDist.DIST_BRC_B8, 2: Reg.LoadDist.DIST_BRC_B16, 4: Reg.LoadDist.DIST_BRC_B32}
+
+
+@simd_callee
+def load_scalar(dst_reg: RegTensor[Any], src: UbPtr[Any]) -> None:
+    """The scalar of a flexible-scalar call (element 0 at `src`, a LocalTensor element) in every lane of
+    `dst_reg`: b8/b16/b32 `LoadAlign<T, DIST_BRC_B8/B16/B32>(dst, src)`; b64 (a RegTraitNumTwo register) as
+    `BinaryScalarOpTemplateCntB64` does: `LoadUnAlignPre` + `LoadUnAlign` of one register at src,
+    `DeInterleave` of its 32-bit words with a zero register (element 0's low word to reg[0] lane 0, its high
+    word to reg[1] lane 0), `Duplicate` of element 0 under a full mask."""
+    T = dst_reg.dtype
+    if T.itemsize != 8:
+        Reg.LoadAlign(dst_reg, src, dist=_BRC[T.itemsize])
+        return
+    mask_full = Reg.CreateMask(dt.uint32, pattern=Reg.MaskPattern.ALL)  # CreateMask<uint32_t, MaskPattern::ALL>();
+    zero_reg = Reg.RegTensor(dt.uint32)
+    Reg.Duplicate(zero_reg, 0, mask_full)  # Duplicate(zeroReg, 0, maskFull);
+    ureg = Reg.UnalignRegForLoad()
+    pre_reg = Reg.RegTensor(T)  # RegTensor<T, RegTraitNumOne> preReg;
+    dup_reg = Reg.RegTensor(T, trait=Reg.RegTraitNumTwo)
+    words = dup_reg.reg
+    # (the register load reads past the element, into bytes that never reach dst_reg: the callers run b64 with the
+    # uninitialised-read check off, having checked the bytes the call uses, `run_b64_flexible`)
+    Reg.LoadUnAlignPre(ureg, src)
+    Reg.LoadUnAlign(pre_reg, ureg, src)
+    Reg.DeInterleave(words[0].reinterpret(dt.uint32), words[1].reinterpret(dt.uint32), pre_reg.reinterpret(dt.uint32), zero_reg)
+    Reg.Duplicate(dst_reg, dup_reg, mask_full)  # Duplicate(srcReg1, dupReg, maskFull);
+
+
 @simd_vf
 def vec_binary_vf(
     func: Any,
@@ -328,27 +390,42 @@ def vec_binary_vf(
     src1: UbPtr[Any],
     mask_count: int,
     repeat_time: int,
-    repeat_params: BinaryRepeatParams,
+    repeat_params: BinaryRepeatParams | UnaryRepeatParams,
     normal_mode: bool,
     spr_mask: bool,
+    scalar_idx: int = -1,
 ) -> None:
     """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces. Normal mode: one
     predicate for every repeat — `UpdateMask<T>(mask)` for a continuous mask, `MoveMask<T>()` of the vector
     mask register for a bit mask or `isSetMask = false`; counter mode: `UpdateMask` per repeat over the
     count, ceil(count / elements per repeat) repeats. Each repeat loads and stores 8 DataBlocks with the
-    block strides (DataCopyMode::DATA_BLOCK_COPY) at the repeat strides."""
+    block strides (DataCopyMode::DATA_BLOCK_COPY) at the repeat strides. With `scalar_idx` 0 or 1 it is the
+    flexible-scalar `VecBinaryScalarLevel0VFImpl` (kernel_operator_vec_binary_scalar_impl.h): source
+    `scalar_idx` is broadcast from its element 0 in every repeat (`LoadAlign<T, DIST_BRC_B16/B32>`), the
+    other read with the UnaryRepeatParams' src strides."""
     T = dst.dtype
     count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize  # ElePerBlkT = GetDataBlockSizeInBytes() / sizeof(T)
     p = repeat_params
+    if isinstance(p, UnaryRepeatParams):  # a flexible-scalar call: the vector source has the src strides
+        blk0 = blk1 = p.srcBlkStride
+        rep0 = rep1 = p.srcRepStride
+    else:
+        blk0, blk1, rep0, rep1 = p.src0BlkStride, p.src1BlkStride, p.src0RepStride, p.src1RepStride
     for index in range(new_repeat_times):
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)  # maskReg = VecMicroGetMaskReg<TT, ...>(maskBuf, count);
         dst_vreg = Reg.RegTensor(T)
         src_vreg0 = Reg.RegTensor(T)
         src_vreg1 = Reg.RegTensor(T)
-        load_blocks(src_vreg0, src0 + index * p.src0RepStride * e, p.src0BlkStride, mask_reg)
-        load_blocks(src_vreg1, src1 + index * p.src1RepStride * e, p.src1BlkStride, mask_reg)
+        if scalar_idx == 0:
+            load_scalar(src_vreg0, src0)  # LoadAlign<T, pattern>(vSrcReg0, src0);
+        else:
+            load_blocks(src_vreg0, src0 + index * rep0 * e, blk0, mask_reg)
+        if scalar_idx == 1:
+            load_scalar(src_vreg1, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
+        else:
+            load_blocks(src_vreg1, src1 + index * rep1 * e, blk1, mask_reg)
         func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
         store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
@@ -383,6 +460,91 @@ def _repeat_plan(
 
 def _arguments_error(api: str, given: int, forms: str) -> ParameterError:
     return ParameterError(message(api, "arguments", given, forms))
+
+
+# --- the flexible-scalar overloads (灵活标量位置, Ascend 950): the scalar is a LocalTensor's element 0 -----------
+def check_config(api: str, config: object) -> BinaryConfig:
+    """The `config` keyword (`BinaryConfig`; None: `DEFAULT_BINARY_CONFIG`)."""
+    cfg = DEFAULT_BINARY_CONFIG if config is None else config
+    if not isinstance(cfg, BinaryConfig):
+        raise ParameterError(message(api, "config", repr(cfg), "a BinaryConfig (BinaryConfig(0) or BinaryConfig(1))"))
+    return cfg
+
+
+def check_scalar_element(
+    api: str, name: str, t: LocalTensor[Any], like: tuple[str, LocalTensor[Any]], dst: LocalTensor[Any]
+) -> None:
+    """A LocalTensor whose element 0 is a flexible-scalar call's scalar: of the dtype and UB of `like` (name, tensor),
+    aligned to its element (the broadcast load's alignment; `src1Local[idx]` may be any element of a tensor), not
+    inside dst (the pages: "不支持源操作数和目的操作数地址重叠"), and written (when the uninitialised-read check is on)."""
+    if t.dtype is not like[1].dtype:
+        raise DTypeError(message(api, name, f"a LocalTensor[{t.dtype.name}]", f"the dtype of {like[0]} ({like[1].dtype.name})"))
+    if t.ub is not like[1].ub:
+        raise ParameterError(message(api, name, repr(t), f"a LocalTensor in the same UnifiedBuffer as {like[0]}"))
+    w = t.dtype.itemsize
+    if t.addr % w:
+        raise AlignmentError(message(api, name, f"UB byte {t.addr}", f"a start address aligned to {w} bytes (its element)"))
+    if t.size < 1:
+        raise ParameterError(message(api, name, repr(t), "a LocalTensor of at least one element (the scalar)"))
+    if dst.addr < t.addr + w and t.addr < dst.addr + dst.nbytes:
+        accepted = "a scalar element outside dst (the source and dst must not overlap)"
+        raise ParameterError(message(api, name, f"UB bytes [{t.addr}, {t.addr + w}) inside dst", accepted))
+    valid = t.ub.storage.valid
+    if valid is not None and current_config().check_uninitialized and not valid[t.addr : t.addr + w].all():
+        raise UninitializedReadError(f"{api}: {name} element 0 (the scalar) is read but was never written")
+
+
+def check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:
+    """The first `nbytes` of `t` were written (when the uninitialised-read check is on)."""
+    valid = t.ub.storage.valid
+    if valid is None or not current_config().check_uninitialized:
+        return
+    missing = np.flatnonzero(~valid[t.addr : t.addr + nbytes])
+    if missing.size:
+        raise UninitializedReadError(f"{api}: {name} element {int(missing[0]) // t.dtype.itemsize} is read but was never written")
+
+
+def run_flexible(
+    api: str, dst: LocalTensor[Any], vec: tuple[str, LocalTensor[Any], int], vf: Callable[..., None], *args: Any
+) -> None:
+    """`_run_lowering` of a flexible-scalar call. For b64 the scalar's register load (`load_scalar`) reads a whole
+    register past the element, bytes that never reach the result: such a call checks the first `vec[2]` elements
+    of the vector source `vec[1]` itself (the scalar element was checked) and runs with the uninitialised-read
+    check off."""
+    if vec[1].dtype.itemsize != 8:
+        _run_lowering(api, (dst,), vf, *args)
+        return
+    check_written(api, vec[0], vec[1], vec[2] * vec[1].dtype.itemsize)
+    with configure(check_uninitialized=False):
+        _run_lowering(api, (dst,), vf, *args)
+
+
+def flexible_operands(
+    api: str,
+    dtypes: frozenset[type[dt.DType]],
+    dst: Any,
+    src0: LocalTensor[Any],
+    src1: LocalTensor[Any],
+    config: object,
+    dst_typed: bool = True,
+) -> tuple[type[dt.DType], int, str, LocalTensor[Any]]:
+    """Check a flexible-scalar call whose sources are both LocalTensors: returns (dtype, scalarTensorIndex, the vector
+    source's name, the vector source). `dst_typed`: dst has the sources' dtype (checked here); else (Compares) the
+    caller checks dst, and the vector source's dtype is the reference."""
+    idx = check_config(api, config).scalarTensorIndex
+    names = ("src0", "src1")
+    vec, scalar = (src1, src0) if idx == 0 else (src0, src1)
+    vec_name = names[1 - idx]
+    if dst_typed:
+        dtype = _check_tensors(api, dtypes, ("dst", vec_name), (dst, vec))
+        like = ("dst", dst)
+    else:
+        dtype = _check_tensors(api, dtypes, (vec_name,), (vec,))
+        like = (vec_name, vec)
+        if not isinstance(dst, LocalTensor):
+            raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
+    check_scalar_element(api, names[idx], scalar, like, dst)
+    return dtype, idx, vec_name, vec
 
 
 @attrs.frozen
@@ -471,9 +633,20 @@ class UnaryApi:
     count_dtypes: frozenset[type[dt.DType]]
     repeat_dtypes: frozenset[type[dt.DType]]
     scalar: bool = False
+    #: the tensor-tensor Reg op of the flexible-scalar overloads (灵活标量位置): Add for Adds, Mul, Max, Min
+    flex_op: Callable[..., None] | None = None
 
-    def __call__(self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True) -> None:
+    def __call__(
+        self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
+    ) -> None:
         _host(self.name)
+        if self.flex_op is not None and args and (isinstance(args[0], LocalTensor) or not isinstance(src, LocalTensor)):
+            self._flexible(dst, src, args[0], args[1:], is_set_mask, config)
+            return
+        if config is not None:
+            if self.flex_op is None:
+                raise ParameterError(message(self.name, "config", repr(config), f"no config ({self.name} has no BinaryConfig)"))
+            check_config(self.name, config)  # (C++ ignores config when the scalar is not a LocalTensor element)
         names, ts = ("dst", "src"), (dst, src)
         lead = 1 if self.scalar else 0
         extra: tuple[Any, ...] = tuple(args[:lead])
@@ -494,6 +667,35 @@ class UnaryApi:
         plan = _repeat_plan(self.name, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
         _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3])
+
+    def _flexible(self, dst: Any, src0: Any, src1: Any, rest: tuple[Any, ...], is_set_mask: bool, config: object) -> None:
+        """`Adds<T, isSetMask, config>(dst, src0, src1, ...)` and its siblings, the 灵活标量位置 overloads: both sources
+        LocalTensors (`config.scalarTensorIndex` says which one's element 0 is the scalar), or the scalar first
+        (`Adds(dst, scalar, srcLocal, ...)`), which the library runs as `(dst, srcLocal, scalar)` (the op commutes)."""
+        api = self.name
+        head = "(dst, src0, src1, "
+        if len(rest) not in (1, 3):
+            raise _arguments_error(api, len(rest) + 3, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+        if not isinstance(src0, LocalTensor):  # AddsCommon: `AddsImpl(dst, src1, src0, ...)`
+            check_config(api, config)
+            if not isinstance(src1, LocalTensor):
+                raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
+            self(dst, src1, src0, *rest, is_set_mask=is_set_mask)
+            return
+        if not isinstance(dst, LocalTensor):
+            raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
+        ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+        assert self.flex_op is not None
+        if len(rest) == 1:
+            _check_set_mask(api, is_set_mask)
+            dtype, idx, vec_name, vec = flexible_operands(api, self.count_dtypes, dst, src0, src1, config)
+            n = _check_count(api, rest[0], ("dst", vec_name), (dst, vec))
+            trait = Reg.RegTraitNumTwo if dtype.itemsize == 8 else Reg.RegTraitNumOne  # complex32: one register
+            run_flexible(api, dst, (vec_name, vec, n), binary_continuous_vf, self.flex_op, *ptrs, n, trait, idx)
+            return
+        dtype, idx, _, _ = flexible_operands(api, self.repeat_dtypes, dst, src0, src1, config)
+        plan = _repeat_plan(api, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
+        _run_lowering(api, (dst,), vec_binary_vf, self.flex_op, *ptrs, plan[0], plan[1], rest[2], plan[2], plan[3], idx)
 
 
 _B16_B32 = frozenset({dt.half, dt.uint16, dt.int16, dt.bfloat16, dt.uint32, dt.int32, dt.float32})
@@ -517,7 +719,7 @@ Abs = UnaryApi(
 Relu = UnaryApi(
     "Relu", Reg.Relu, frozenset({dt.half, dt.float32, dt.int32, dt.int64}), frozenset({dt.half, dt.float32, dt.int32})
 )
-Adds = UnaryApi("Adds", Reg.Adds, _SCALAR_B16_B32 | _INTS8 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True)
+Adds = UnaryApi("Adds", Reg.Adds, _SCALAR_B16_B32 | _INTS8 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Add)
 
 
 @simd_callee
@@ -531,9 +733,9 @@ def reg_muls(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any
         Reg.Muls(dst_reg, src_reg, scalar_value, mask, mode=mode)
 
 
-Muls = UnaryApi("Muls", reg_muls, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True)
-Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
-Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True)
+Muls = UnaryApi("Muls", reg_muls, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Mul)
+Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Max)
+Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Min)
 
 _LOGIC_COUNT = frozenset({dt.uint8, dt.int8, dt.int16, dt.uint16, dt.uint32, dt.int32, dt.int64, dt.uint64})
 _LOGIC_REPEAT = frozenset({dt.int16, dt.uint16, dt.uint32, dt.int32})

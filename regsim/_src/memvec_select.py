@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -62,13 +62,23 @@ def _cmp_elements(dtype: type[dt.DType]) -> int:
 
 @simd_vf
 def compare_continuous_vf(
-    dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any] | None, scalar: tuple[Any, ...], cmp_mode: CMPMODE, count: int
+    dst: UbPtr[Any],
+    src0: UbPtr[Any] | None,
+    src1: UbPtr[Any] | None,
+    scalar: tuple[Any, ...],
+    cmp_mode: CMPMODE,
+    count: int,
+    scalar_idx: int = -1,
 ) -> None:
     """`CompareLevel2` / `CompareScalarLevel2`: per iteration `UpdateMask`, `LoadAlign`, `Reg::Compare` (or
     `Compares`) into a MaskReg, the predicate stored one bit per element: b8 by `StoreAlign` (32 bytes at
     dst + i * 32), b16/b32 by `StoreUnAlign` through `(T*&)dst`, b64 through `(uint32_t*&)dst` (its
-    RegTraitNumTwo predicate holds element i at bit 4i); `StoreUnAlignPost` flushes the stream."""
-    T = src0.dtype
+    RegTraitNumTwo predicate holds element i at bit 4i); `StoreUnAlignPost` flushes the stream. With
+    `scalar_idx` 0 or 1, `CompareScalarBothTensorLevel2` / `CompareScalarLevel2B64` (the flexible-scalar
+    Compares): source `scalar_idx` broadcast from its element 0 once, before the loop, then `Reg::Compare`; with
+    `scalar_idx` 0 and `scalar` given, `CompareSrc0ScalarLevel2` (an immediate first: `Duplicate` of it)."""
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
+    T = (src1 if src1 is not None and scalar_idx == 0 else p0).dtype
     trait = _two(T)
     repeat_elm = _cmp_elements(T)  # GetVecLen() / sizeof(T) (* 2 for b64)
     repeat_time = -(-count // repeat_elm)  # CeilDivision(calCount, repeatElm)
@@ -78,13 +88,22 @@ def compare_continuous_vf(
     src0_reg = Reg.RegTensor(T, trait=trait)
     src1_reg = Reg.RegTensor(T, trait=trait)
     stream = dst.reinterpret(dt.uint32 if T.itemsize == 8 else T)  # (__ubuf__ T*&)dst / (__ubuf__ uint32_t*&)dst
+    if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
+    elif scalar_idx == 0:
+        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
+    elif scalar_idx == 1:
+        assert src1 is not None
+        mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T[, RegTraitNumTwo]>(sreg);
-        Reg.LoadAlign(src0_reg, src0 + i * repeat_elm)  # LoadAlign(src0Reg, src0 + i * repeatElm);
+        if scalar_idx != 0:
+            Reg.LoadAlign(src0_reg, p0 + i * repeat_elm)  # LoadAlign(src0Reg, src0 + i * repeatElm);
         if src1 is None:
             Reg.Compares(dst_reg, src0_reg, scalar[0], mask, mode=cmp_mode)  # CompareScalar<T, cmpMode>(...)
         else:
-            Reg.LoadAlign(src1_reg, src1 + i * repeat_elm)  # LoadAlign(src1Reg, src1 + i * repeatElm);
+            if scalar_idx != 1:
+                Reg.LoadAlign(src1_reg, src1 + i * repeat_elm)  # LoadAlign(src1Reg, src1 + i * repeatElm);
             Reg.Compare(dst_reg, src0_reg, src1_reg, mask, mode=cmp_mode)  # Compare<T, cmpMode>(dstReg, ...);
         if T.itemsize == 1:
             Reg.StoreAlign(dst + i * (repeat_elm // 8), dst_reg)  # StoreAlign(dst + i * offset, dstReg);
@@ -97,7 +116,7 @@ def compare_continuous_vf(
 @simd_vf
 def compare_repeat_vf(
     dst: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     cmp_mode: CMPMODE,
@@ -106,12 +125,17 @@ def compare_repeat_vf(
     repeat_time: int,
     normal_mode: bool,
     spr_mask: bool,
+    scalar_idx: int = -1,
 ) -> None:
     """`CompareLevel0NormalMode` / `CompareLevel0CounterMode` (and the `CompareScalarLevel0*` twins): the
     sources read as DataBlocks with their block strides at their repeat strides, the predicate of each
     repeat appended to dst as one bit per element (`StoreUnAlign`): dst's strides are not used. `strides`:
-    (src0Blk, src0Rep[, src1Blk, src1Rep])."""
-    T = src0.dtype
+    (src0Blk, src0Rep[, src1Blk, src1Rep]). With `scalar_idx` 0 or 1, `CompareScalarBothTensorLevel0*Mode`
+    (the flexible-scalar Compares): source `scalar_idx` broadcast from its element 0 once, before the loop;
+    the other read with `strides` (the UnaryRepeatParams' src strides); with `scalar_idx` 0 and `scalar` given,
+    `CompareSrc0ScalarLevel0*Mode` (an immediate first: `Duplicate` of it)."""
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
+    T = (src1 if src1 is not None and scalar_idx == 0 else p0).dtype
     count, new_repeat_times, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize
     src0_reg = Reg.RegTensor(T)
@@ -119,14 +143,25 @@ def compare_repeat_vf(
     dst_reg = Reg.MaskReg()
     ureg = Reg.UnalignRegForStore()
     stream = dst.reinterpret(T)
+    if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
+    elif scalar_idx == 0:
+        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
+    elif scalar_idx == 1:
+        assert src1 is not None
+        mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
     for i in range(new_repeat_times):
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)  # maskReg = UpdateMask<T>(sreg);
-        mv.load_blocks(src0_reg, src0 + i * strides[1] * e, strides[0], mask_reg)
+        if scalar_idx != 0:
+            mv.load_blocks(src0_reg, p0 + i * strides[1] * e, strides[0], mask_reg)
         if src1 is None:
             Reg.Compares(dst_reg, src0_reg, scalar[0], mask_reg, mode=cmp_mode)
         else:
-            mv.load_blocks(src1_reg, src1 + i * strides[3] * e, strides[2], mask_reg)
+            if scalar_idx == 0:
+                mv.load_blocks(src1_reg, src1 + i * strides[1] * e, strides[0], mask_reg)
+            elif scalar_idx != 1:
+                mv.load_blocks(src1_reg, src1 + i * strides[3] * e, strides[2], mask_reg)
             Reg.Compare(dst_reg, src0_reg, src1_reg, mask_reg, mode=cmp_mode)
         Reg.StoreUnAlign(stream, dst_reg, ureg)  # StoreUnAlign((__ubuf__ T*&)dst, dstReg, uReg);
     Reg.StoreUnAlignPost(stream, ureg, 0)  # StoreUnAlignPost<U, POST_MODE_NORMAL>(dst, uReg, 0): a post-update by 0
@@ -188,14 +223,27 @@ class _CompareApi:
         return f"AscendC.{self.name}"
 
     def __call__(
-        self, dst: LocalTensor[Any], src0: LocalTensor[T], src1: Any, cmp_mode: Any, *args: Any, is_set_mask: bool = True
+        self,
+        dst: LocalTensor[Any],
+        src0: Any,
+        src1: Any,
+        cmp_mode: Any,
+        *args: Any,
+        is_set_mask: bool = True,
+        config: mv.BinaryConfig | None = None,
     ) -> None:
         api = self.name
+        if not self.scalar and config is not None:
+            raise ParameterError(message(api, "config", repr(config), "no config (Compare has no BinaryConfig)"))
         if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
             from regsim._src.memvec_cmpmask import compare_to_cmp_mask
 
             return compare_to_cmp_mask(dst, src0, src1, cmp_mode, args[0], is_set_mask)
         mv._host(api)
+        if self.scalar and (isinstance(src1, LocalTensor) or not isinstance(src0, LocalTensor)):
+            return self._flexible(dst, src0, src1, cmp_mode, args, is_set_mask, config)
+        if config is not None:
+            mv.check_config(api, config)  # (C++ ignores config when the scalar is not a LocalTensor element)
         src_names = ("src0",) if self.scalar else ("src0", "src1")
         srcs = (src0,) if self.scalar else (src0, src1)
         head = "(dst, src0, src1_scalar, cmp_mode, " if self.scalar else "(dst, src0, src1, cmp_mode, "
@@ -235,6 +283,49 @@ class _CompareApi:
         scalar = (self._scalar(dtype, src1),) if self.scalar else ()
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), None if self.scalar else src1.GetPhyAddr())
         mv._run_lowering(api, (src0,), compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr)
+
+    def _flexible(
+        self, dst: Any, src0: Any, src1: Any, cmp_mode: Any, args: tuple[Any, ...], is_set_mask: bool, config: object
+    ) -> None:
+        """`Compares<T0, T1, isSetMask, config>(dst, src0, src1, cmpMode, ...)`, the 灵活标量位置 overloads: both sources
+        LocalTensors (`config.scalarTensorIndex` says which one's element 0 is the scalar: `VcmpvsImpl<..., scalarIdx>`)
+        or an immediate first (`VcmpvsImpl(dst, src0, src1Ptr, ...)`)."""
+        api = self.name
+        head = "(dst, src0, src1, cmp_mode, "
+        if len(args) not in (1, 3):
+            raise mv._arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+        mode = _check_cmp_mode(api, cmp_mode)
+        dtypes = COMPARE_COUNT if len(args) == 1 else COMPARE_REPEAT
+        scalar: tuple[Any, ...] = ()
+        if isinstance(src0, LocalTensor):
+            dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config, dst_typed=False)
+        elif isinstance(src1, LocalTensor):  # an immediate first: `VcmpvsImpl(dst, src0, src1Ptr, ...)`
+            mv.check_config(api, config)
+            dtype, idx, vec_name, vec, scalar = mv._check_tensors(api, dtypes, ("src1",), (src1,)), 0, "src1", src1, (src0,)
+        else:
+            raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
+        if len(args) == 1:  # tensor 前n个数据计算
+            mv._check_set_mask(api, is_set_mask)
+            _check_cmp_dst(api, dst, COMPARES_DST, vec)
+            n = mv._check_count(api, args[0], (vec_name,), (vec,))
+            if n * dtype.itemsize % mv.REPEAT_BYTES:
+                accepted = f"a count whose elements fill whole 256 bytes (a multiple of {mv.REPEAT_BYTES // dtype.itemsize})"
+                raise ParameterError(message(api, "count", n, accepted))
+            per = _cmp_elements(dtype)
+            _check_dst_bytes(api, dst, -(-n // per) * per // 8)
+            ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
+            mv.run_flexible(api, dst, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
+            return
+        _check_cmp_dst(api, dst, COMPARES_DST, vec)
+        lanes = VL // dtype.itemsize
+        if not isinstance(args[2], mv.UnaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+            raise ParameterError(message(api, "repeat_params", repr(args[2]), "a UnaryRepeatParams"))
+        mask_count, repeats, normal, spr = _plan(
+            api, dtype, args[0], args[1], args[2], is_set_mask, lambda it: _check_dst_bytes(api, dst, it * lanes // 8)
+        )
+        strides = (args[2].srcBlkStride, args[2].srcRepStride)
+        ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
+        mv._run_lowering(api, (vec,), compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
 
     def _scalar(self, dtype: type[dt.DType], value: object) -> Any:
         if isinstance(value, LocalTensor):
@@ -378,10 +469,18 @@ class _ShiftApi(mv.UnaryApi):
     library passes it on as an int16_t); `ShiftRight`'s `roundEn` must be false on Ascend 950."""
 
     def __call__(
-        self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, round_en: bool = False
+        self,
+        dst: LocalTensor[T],
+        src: LocalTensor[T],
+        *args: Any,
+        is_set_mask: bool = True,
+        config: mv.BinaryConfig | None = None,
+        round_en: bool = False,
     ) -> None:
         api = self.name
         mv._host(api)
+        if config is not None:
+            raise ParameterError(message(api, "config", repr(config), f"no config ({api} has no BinaryConfig)"))
         rest = list(args)
         if api == "ShiftRight" and len(rest) == 5:  # (scalar, mask, repeat_time, repeat_params, roundEn)
             round_en = rest.pop()
@@ -539,16 +638,21 @@ def sel_load_first(T: type[dt.DType], sel: UbPtr[Any]) -> MaskReg:
 def select_continuous_vf(
     dst: UbPtr[Any],
     sel: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     sel_mode: int,
     count: int,
+    scalar_idx: int = -1,
 ) -> None:
     """`SelectMode0Level2` / `SelectMode1Level2` / `SelectMode2Level2`: per iteration (one register; two for b64)
     `UpdateMask`, `LoadAlign` of the sources (mode 1: a register of the scalar, `Duplicate`d once), `Reg::Select` on
-    the selMask predicate, `StoreAlign` under the count mask; b32 runs its iterations in pairs."""
+    the selMask predicate, `StoreAlign` under the count mask; b32 runs its iterations in pairs. With `scalar_idx`
+    0 or 1, `SelectBothTensorMode1Level2` (the flexible-scalar mode 1): source `scalar_idx` broadcast from its
+    element 0 once, before the loop (`load_scalar`), the other loaded per iteration; with `scalar_idx` 0 and `scalar`
+    given, `SelectSrc0ScalarMode1Level2` (an immediate first: `Duplicate` of it)."""
     T = dst.dtype
+    p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
     trait = _two(T)
     repeat_elm = _cmp_elements(T)
     repeat_time = -(-count // repeat_elm)
@@ -558,12 +662,17 @@ def select_continuous_vf(
     dst_reg = Reg.RegTensor(T, trait=trait)
     if src1 is None:
         Reg.Duplicate(src1_reg, scalar[0])  # Duplicate(src1Reg, (const T&)src1);
+    elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level2: an immediate first
+        Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, (const T&)src0);
+    elif scalar_idx >= 0:
+        mv.load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else p0)  # LoadAlign<T, pattern>(...)
     first = sel_load_first(T, sel) if sel_mode == 0 else Reg.MaskReg()
 
     def one(i: int, sel_mask: MaskReg) -> None:
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # maskReg = UpdateMask<T, RegT::trait>(sreg);
-        Reg.LoadAlign(src0_reg, src0 + i * repeat_elm)  # LoadAlign<T>(src0Reg, src0 + i * repeatElm);
-        if src1 is not None:
+        if scalar_idx != 0:
+            Reg.LoadAlign(src0_reg, p0 + i * repeat_elm)  # LoadAlign<T>(src0Reg, src0 + i * repeatElm);
+        if src1 is not None and scalar_idx != 1:
             Reg.LoadAlign(src1_reg, src1 + i * repeat_elm)  # LoadAlign<T>(src1Reg, src1 + i * repeatElm);
         Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)  # Select(dstReg, src0Reg, src1Reg, selMask);
         Reg.StoreAlign(dst + i * repeat_elm, dst_reg, mask)  # StoreAlign<T>(dst + i * repeatElm, dstReg, maskReg);
@@ -587,19 +696,22 @@ def select_continuous_vf(
 def select_blocks(
     i: int,
     dst: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     regs: tuple[RegTensor[Any], RegTensor[Any], RegTensor[Any]],
     sel_mask: MaskReg,
     mask_reg: MaskReg,
     p: tuple[int, ...],
+    scalar_idx: int = -1,
 ) -> None:
     """One repeat of `SelectMode{0,1,2}Level0`: the sources' DataBlocks at their strides, `Reg::Select`, dst's
-    DataBlocks stored under the mask (unselected elements keep their UB bytes). `p`: BinaryRepeatParams' fields."""
+    DataBlocks stored under the mask (unselected elements keep their UB bytes). `p`: BinaryRepeatParams' fields.
+    Source `scalar_idx` (a flexible-scalar call's scalar, already broadcast in its register) is not loaded."""
     src0_reg, src1_reg, dst_reg = regs
     e = ONE_BLOCK_SIZE // dst.dtype.itemsize
-    mv.load_blocks(src0_reg, src0 + i * p[4] * e, p[1], mask_reg)
-    if src1 is not None:
+    if scalar_idx != 0:
+        mv.load_blocks(src0_reg, cast("UbPtr[Any]", src0) + i * p[4] * e, p[1], mask_reg)
+    if src1 is not None and scalar_idx != 1:
         mv.load_blocks(src1_reg, src1 + i * p[5] * e, p[2], mask_reg)
     Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)
     mv.store_blocks(dst + i * p[3] * e, dst_reg, p[0], mask_reg)
@@ -609,7 +721,7 @@ def select_blocks(
 def select_repeat_vf(
     dst: UbPtr[Any],
     sel: UbPtr[Any],
-    src0: UbPtr[Any],
+    src0: UbPtr[Any] | None,
     src1: UbPtr[Any] | None,
     scalar: tuple[Any, ...],
     sel_mode: int,
@@ -618,38 +730,46 @@ def select_repeat_vf(
     repeat_time: int,
     normal_mode: bool,
     spr_mask: bool,
+    scalar_idx: int = -1,
 ) -> None:
     """`SelectMode0Level0` / `SelectMode1Level0` / `SelectMode2Level0`: the mask/repeat interfaces (b16/b32), the
-    predicate made as in `vec_binary_vf` (counter mode: `UpdateMask` per repeat), b32 modes 1 and 2 in pairs."""
+    predicate made as in `vec_binary_vf` (counter mode: `UpdateMask` per repeat), b32 modes 1 and 2 in pairs. With
+    `scalar_idx` 0 or 1, `SelectBothTensorMode1Level0` (the flexible-scalar mode 1): source `scalar_idx` broadcast
+    from its element 0 once, before the loop, the other read with its own strides (`scalar_idx` 0 with `scalar`:
+    `SelectSrc0ScalarMode1Level0`, the immediate `Duplicate`d)."""
     T = dst.dtype
     count, repeats, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
     if src1 is None:
         Reg.Duplicate(regs[1], scalar[0])  # Duplicate(scalarReg, (const T&)src1);
+    elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level0: an immediate first
+        Reg.Duplicate(regs[0], scalar[0])  # Duplicate(src0Reg, (const T&)src0);
+    elif scalar_idx >= 0:
+        mv.load_scalar(regs[scalar_idx], src1 if scalar_idx else cast("UbPtr[Any]", src0))  # LoadAlign<T, pattern>(...);
     if sel_mode == 0:
         first = sel_load_first(T, sel)
         for i in range(repeats):
             if not normal_mode:
                 mask_reg = Reg.UpdateMask(T, count)
-            select_blocks(i, dst, src0, src1, regs, first, mask_reg, p)
+            select_blocks(i, dst, src0, src1, regs, first, mask_reg, p, scalar_idx)
     elif T.itemsize == 4:
         for q in range(repeats // 2):
             sel0, sel1 = sel_load_pair(sel, q)
             if not normal_mode:
                 mask_reg = Reg.UpdateMask(T, count)
-            select_blocks(2 * q, dst, src0, src1, regs, sel0, mask_reg, p)
+            select_blocks(2 * q, dst, src0, src1, regs, sel0, mask_reg, p, scalar_idx)
             if not normal_mode:
                 mask_reg = Reg.UpdateMask(T, count)
-            select_blocks(2 * q + 1, dst, src0, src1, regs, sel1, mask_reg, p)
+            select_blocks(2 * q + 1, dst, src0, src1, regs, sel1, mask_reg, p, scalar_idx)
         for _ in range(repeats % 2):
             if not normal_mode:  # the library recomputes this count wrongly (§ decisions); regsim continues the count
                 mask_reg = Reg.UpdateMask(T, count)
-            select_blocks(repeats - 1, dst, src0, src1, regs, sel_load(T, sel, repeats - 1), mask_reg, p)
+            select_blocks(repeats - 1, dst, src0, src1, regs, sel_load(T, sel, repeats - 1), mask_reg, p, scalar_idx)
     else:
         for i in range(repeats):
             if not normal_mode:
                 mask_reg = Reg.UpdateMask(T, count)
-            select_blocks(i, dst, src0, src1, regs, sel_load(T, sel, i), mask_reg, p)
+            select_blocks(i, dst, src0, src1, regs, sel_load(T, sel, i), mask_reg, p, scalar_idx)
 
 
 class SELMODE(enum.IntEnum):
@@ -661,15 +781,28 @@ class SELMODE(enum.IntEnum):
 
 
 @host_api("Select")
-def Select(dst: LocalTensor[T], sel_mask: Any, src0: Any, src1: Any, *args: Any, sel_mode: SELMODE | None = None) -> None:
+def Select(
+    dst: LocalTensor[T],
+    sel_mask: Any,
+    src0: Any,
+    src1: Any,
+    *args: Any,
+    sel_mode: SELMODE | None = None,
+    config: mv.BinaryConfig | None = None,
+) -> None:
     """`AscendC::Select(dst, selMask, src0, src1, selMode, count)` and `Select(dst, selMask, src0, src1, selMode, mask,
     repeatTime, repeatParams)`: dst[i] = bit i of selMask ? src0[i] : src1[i] (mode 1: the scalar src1); mode 0 reuses
     the first 256 / sizeof(T) bits for every iteration (two registers' worth for 64-bit types in the first-n
     interface), modes 1 and 2 consume them iteration by iteration. The forms without a mask argument,
     `Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode=` keyword: the template argument) and
-    `Select(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), are regsim._src.memvec_cmpmask's."""
+    `Select(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), are regsim._src.memvec_cmpmask's. Mode 1 with
+    both sources LocalTensors is the 950 flexible-scalar overload (`Select<T0, T1, config>`, "Select（灵活标量位置）"):
+    `config=BinaryConfig(i)` says whose element 0 is the scalar (default 1: src1[0])."""
     api = "Select"
     if len(args) == 1 and isinstance(args[0], mv.BinaryRepeatParams) and not isinstance(src1, SELMODE):
+        if config is not None:
+            accepted = "no config (the forms without a mask argument have no BinaryConfig)"
+            raise ParameterError(message(api, "config", repr(config), accepted))
         from regsim._src.memvec_cmpmask import select_by_cmp_mask
 
         return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
@@ -686,6 +819,14 @@ def Select(dst: LocalTensor[T], sel_mask: Any, src0: Any, src1: Any, *args: Any,
             )
         )
     scalar_form = sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE
+    if config is not None:
+        mv.check_config(api, config)
+        if not scalar_form:
+            accepted = "VSEL_TENSOR_SCALAR_MODE with config= (the flexible-scalar overload is mode 1's)"
+            raise ParameterError(message(api, "sel_mode", sel_mode.name, accepted))
+    if scalar_form and (isinstance(src1, LocalTensor) or not isinstance(src0, LocalTensor)):
+        _select_flexible(dst, sel_mask, src0, src1, args, config)
+        return
     if scalar_form == isinstance(src1, LocalTensor):
         accepted = "a scalar of T for VSEL_TENSOR_SCALAR_MODE" if scalar_form else f"a LocalTensor for {sel_mode.name}"
         raise ParameterError(message(api, "src1", repr(src1), accepted))
@@ -735,6 +876,55 @@ def Select(dst: LocalTensor[T], sel_mask: Any, src0: Any, src1: Any, *args: Any,
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
         mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
+
+
+def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[Any, ...], config: object) -> None:
+    """`Select<T0, T1, config>(dst, selMask, src0, src1, VSEL_TENSOR_SCALAR_MODE, ...)` with both sources LocalTensors:
+    `VselImpl<T, U, scalarIdx>`, the library's `SelectBothTensorMode1Level2` / `SelectBothTensorMode1Level0`; with an
+    immediate first, `SelectSrc0ScalarMode1Level2` / `Level0`."""
+    api = "Select"
+    dtypes = SELECT_COUNT if len(args) == 1 else SELECT_REPEAT
+    scalar: tuple[Any, ...] = ()
+    if isinstance(src0, LocalTensor):
+        dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config)
+    elif isinstance(src1, LocalTensor):  # an immediate first: `VselImpl(dst, sel, src0, src1Ptr, ...)`
+        mv.check_config(api, config)
+        dtype, idx, vec_name, vec = mv._check_tensors(api, dtypes, ("dst", "src1"), (dst, src1)), 0, "src1", src1
+        scalar = (src0,)
+    else:
+        raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
+    if not isinstance(sel_mask, LocalTensor):
+        raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
+    mv._check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
+    if sel_mask.ub is not dst.ub:
+        raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
+    bits_type = _SELECT_BITS.get(dtype, dtype)  # Select moves bits: complex32 / complex64 as uint32 / uint64
+    if scalar and bits_type is not dtype:
+        scalar = (np.array([src0], dtype.np_dtype).view(bits_type.np_dtype)[0],)
+    ptrs = (
+        dst.GetPhyAddr().reinterpret(bits_type),
+        sel_mask.GetPhyAddr(),
+        None if scalar else src0.GetPhyAddr().reinterpret(bits_type),
+        src1.GetPhyAddr().reinterpret(bits_type),
+    )
+    if len(args) == 1:
+        n = mv._check_count(api, args[0], ("dst", vec_name), (dst, vec))
+        _check_sel_bytes(sel_mask, n)
+        _check_written(api, vec_name, vec, n * dtype.itemsize)
+        # Whole registers are selected, past `count` (and the b64 scalar load reads a register past the element):
+        # those lanes are never stored; the elements the call uses were checked above.
+        with configure(check_uninitialized=False):
+            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, scalar, 1, n, idx)
+        return
+    lanes = VL // dtype.itemsize
+    if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+        raise ParameterError(message(api, "repeat_params", repr(args[2]), "a BinaryRepeatParams"))
+    mask_count, repeats, normal, spr = _plan(
+        api, dtype, args[0], args[1], args[2], True, lambda it: _check_sel_bytes(sel_mask, it * lanes)
+    )
+    fields = attrs.astuple(args[2])
+    with configure(check_uninitialized=False):
+        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
 
 
 def _check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:

@@ -125,20 +125,30 @@ def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
     return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
 
 
-def _operands(srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any) -> Callable[[list[Any]], list[Any]]:
+def _operands(
+    srcs: Sequence[npt.NDArray[Any]], scalar: Any, dtype: Any, scalar_first: bool = False
+) -> Callable[[list[Any]], list[Any]]:
     if scalar is None:
         return lambda xs: xs
     value = np.array(scalar).astype(dtype)[()]
+    if scalar_first:  # the flexible-scalar pages' "dst_i = op(scalar, src_i)"
+        return lambda xs: [value, *xs]
     return lambda xs: [*xs, value]
 
 
 def first_n(
-    api: str, dst: npt.NDArray[Any], srcs: Sequence[npt.NDArray[Any]], count: int, scalar: Any = None
+    api: str,
+    dst: npt.NDArray[Any],
+    srcs: Sequence[npt.NDArray[Any]],
+    count: int,
+    scalar: Any = None,
+    scalar_first: bool = False,
 ) -> npt.NDArray[Any]:
-    """The tensor 前n个数据计算 interface: dst[i] = op(src0[i][, src1[i] or scalar]) for i < count; the rest unchanged."""
+    """The tensor 前n个数据计算 interface: dst[i] = op(src0[i][, src1[i] or scalar]) for i < count (`scalar_first`:
+    op(scalar, src[i])); the rest unchanged."""
     out = dst.copy()
     f = element_op(api, dst.dtype)
-    args = _operands(srcs, scalar, dst.dtype)
+    args = _operands(srcs, scalar, dst.dtype, scalar_first)
     for i in range(count):
         out[i] = f(*args([s[i] for s in srcs]))
     return out
@@ -162,19 +172,21 @@ def repeat_interface(
     repeats: int,
     strides: Sequence[int],
     scalar: Any = None,
+    scalar_first: bool = False,
 ) -> npt.NDArray[Any]:
     """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
     DataBlock) reads each src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes
     dst likewise, for each (r, k) that `selected(r, k)`; repeats run in order. `strides` in DataBlocks,
     in the repeat-parameter struct's order: (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep)
-    (BinaryRepeatParams) or (dstBlk, srcBlk, dstRep, srcRep) (UnaryRepeatParams)."""
+    (BinaryRepeatParams) or (dstBlk, srcBlk, dstRep, srcRep) (UnaryRepeatParams). `scalar_first`: the
+    scalar is the left operand."""
     out = dst.copy()
     e = BLOCK_BYTES // dst.dtype.itemsize
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     half = len(strides) // 2
     blk, rep = strides[:half], strides[half:]
     f = element_op(api, dst.dtype)
-    args = _operands(srcs, scalar, dst.dtype)
+    args = _operands(srcs, scalar, dst.dtype, scalar_first)
     for r in range(repeats):
         vals: list[tuple[int, Any]] = []
         for k in range(lanes):
@@ -196,10 +208,11 @@ def normal_mode(
     repeats: int,
     strides: Sequence[int],
     scalar: Any = None,
+    scalar_first: bool = False,
 ) -> npt.NDArray[Any]:
     """Normal mask mode: the same elements of every repeat are selected."""
     sel = mask_elements(dst.dtype.itemsize, mask)
-    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar)
+    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first)
 
 
 def counter_mode(
@@ -209,12 +222,13 @@ def counter_mode(
     count: int,
     strides: Sequence[int],
     scalar: Any = None,
+    scalar_first: bool = False,
 ) -> npt.NDArray[Any]:
     """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
     repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     repeats = -(-count // lanes)
-    return repeat_interface(api, dst, srcs, lambda r, k: r * lanes + k < count, repeats, strides, scalar)
+    return repeat_interface(api, dst, srcs, lambda r, k: r * lanes + k < count, repeats, strides, scalar, scalar_first)
 
 
 def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
@@ -436,21 +450,24 @@ def pack_bits(dst: npt.NDArray[np.uint8], bits: Sequence[bool]) -> npt.NDArray[n
     return out
 
 
-def compare_first_n(
-    mode: str, dst: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, count: int, per: int
-) -> npt.NDArray[np.uint8]:
-    """The first-n interface: bit i = src0[i] <mode> other[i] (a tensor) or other (a scalar) for i < count; the
-    rest of the last iteration of `per` elements (256 bytes; 512 for 64-bit types) reads 0."""
-    scalar = not isinstance(other, np.ndarray)
+def _at(x: Any, i: int) -> Any:
+    """Element i of a tensor operand; a scalar operand (a Python or numpy scalar) is the same for every i."""
+    return x[i] if isinstance(x, np.ndarray) else x
+
+
+def compare_first_n(mode: str, dst: npt.NDArray[np.uint8], src0: Any, other: Any, count: int, per: int) -> npt.NDArray[np.uint8]:
+    """The first-n interface: bit i = src0[i] <mode> other[i] (a tensor) or other (a scalar) for i < count (src0 may be
+    the scalar instead: the flexible-scalar pages' "scalar first"); the rest of the last iteration of `per` elements
+    (256 bytes; 512 for 64-bit types) reads 0."""
     n = -(-count // per) * per
-    bits = [i < count and _cmp(mode, _value(src0[i]), _value(other if scalar else other[i])) for i in range(n)]
+    bits = [i < count and _cmp(mode, _value(_at(src0, i)), _value(_at(other, i))) for i in range(n)]
     return pack_bits(dst, bits)
 
 
 def compare_repeat(
     mode: str,
     dst: npt.NDArray[np.uint8],
-    src0: npt.NDArray[Any],
+    src0: Any,
     other: Any,
     selected: Callable[[int, int], bool],
     repeats: int,
@@ -458,10 +475,14 @@ def compare_repeat(
 ) -> npt.NDArray[np.uint8]:
     """The mask/repeat interfaces: repeat r, element k reads src0 (and a tensor `other`) as `repeat_interface`
     does, strides (src0Blk, src0Rep[, src1Blk, src1Rep]) in DataBlocks; its bit is r * E + k (E elements per
-    256 bytes) of dst, packed contiguously (no dst stride), 0 where the mask does not select (r, k)."""
+    256 bytes) of dst, packed contiguously (no dst stride), 0 where the mask does not select (r, k). src0 may be
+    the scalar instead (the flexible-scalar "scalar first"): `other`, the tensor, then has the strides
+    (srcBlk, srcRep)."""
+    scalar_first = not isinstance(src0, np.ndarray)
     scalar = not isinstance(other, np.ndarray)
-    e = BLOCK_BYTES // src0.dtype.itemsize
-    lanes = REPEAT_BYTES // src0.dtype.itemsize
+    vec: npt.NDArray[Any] = other if scalar_first else src0
+    e = BLOCK_BYTES // vec.dtype.itemsize
+    lanes = REPEAT_BYTES // vec.dtype.itemsize
 
     def at(j: int, r: int, k: int) -> int:
         b, pos = divmod(k, e)
@@ -472,6 +493,9 @@ def compare_repeat(
         for k in range(lanes):
             if not selected(r, k):
                 bits.append(False)
+                continue
+            if scalar_first:
+                bits.append(_cmp(mode, _value(src0), _value(other[at(0, r, k)])))
                 continue
             y = other if scalar else other[at(1, r, k)]
             bits.append(_cmp(mode, _value(src0[at(0, r, k)]), _value(y)))
@@ -493,23 +517,23 @@ def _sel_bit(sel: npt.NDArray[np.uint8], i: int) -> bool:
 
 
 def select_first_n(
-    dst: npt.NDArray[Any], sel: npt.NDArray[np.uint8], src0: npt.NDArray[Any], other: Any, mode: int, count: int
+    dst: npt.NDArray[Any], sel: npt.NDArray[np.uint8], src0: Any, other: Any, mode: int, count: int
 ) -> npt.NDArray[Any]:
-    """The Select page, first-n interface: dst[i] = bit b(i) of selMask ? src0[i] : src1[i] (mode 1: the scalar src1)
-    for i < count, b(i) = i % (256 / sizeof(T)) in mode 0 ("多轮迭代均使用相同的selMask有效数值"), i in modes 1 and 2;
-    compared and copied as bits."""
+    """The Select page, first-n interface: dst[i] = bit b(i) of selMask ? src0[i] : src1[i] (mode 1: the scalar src1;
+    or, the flexible-scalar "scalar first", the scalar src0) for i < count, b(i) = i % (256 / sizeof(T)) in mode 0
+    ("多轮迭代均使用相同的selMask有效数值"), i in modes 1 and 2; compared and copied as bits."""
     out = dst.copy()
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     for i in range(count):
         b = i % lanes if mode == 0 else i
-        out[i] = src0[i] if _sel_bit(sel, b) else (other if not isinstance(other, np.ndarray) else other[i])
+        out[i] = _at(src0, i) if _sel_bit(sel, b) else _at(other, i)
     return out
 
 
 def select_repeat(
     dst: npt.NDArray[Any],
     sel: npt.NDArray[np.uint8],
-    src0: npt.NDArray[Any],
+    src0: Any,
     other: Any,
     mode: int,
     selected: Callable[[int, int], bool],
@@ -518,7 +542,8 @@ def select_repeat(
 ) -> npt.NDArray[Any]:
     """The mask/repeat interfaces: repeat r, element k addressed as `repeat_interface` does (BinaryRepeatParams
     strides); where the mask selects (r, k), dst = bit b of selMask ? src0 : src1 (or the scalar), b = k in mode 0,
-    r * E + k in modes 1 and 2; elements the mask does not select keep dst's value."""
+    r * E + k in modes 1 and 2; elements the mask does not select keep dst's value. Either source may be the scalar
+    (src0: the flexible-scalar "scalar first")."""
     out = dst.copy()
     e = BLOCK_BYTES // dst.dtype.itemsize
     lanes = REPEAT_BYTES // dst.dtype.itemsize
@@ -530,10 +555,7 @@ def select_repeat(
             blk_i, pos = divmod(k, e)
             at = [r * rep[j] * e + blk_i * blk[j] * e + pos for j in range(3)]
             b = k if mode == 0 else r * lanes + k
-            if _sel_bit(sel, b):
-                out[at[0]] = src0[at[1]]
-            else:
-                out[at[0]] = other if not isinstance(other, np.ndarray) else other[at[2]]
+            out[at[0]] = _at(src0, at[1]) if _sel_bit(sel, b) else _at(other, at[2])
     return out
 
 
