@@ -1,0 +1,210 @@
+"""The memory-level `Cast` pairs with C++ `double` (float64), lowered as the 950 library emulates them bit by bit
+with Reg integer ops (kernel_operator_vec_vconv_impl.h for dav_3510: `CastDouble` picks `CastDoubleToFloat`,
+`CastDoubleToBf16`, `CastInt64ToDouble`, `CastDoubleToInt32` or `CastDoubleToInt64`). The Cast page of
+"Memory矢量计算" gives these pairs on the first-n interface only. What the emulations compute, quirks included,
+is settled in docs/semantics-decisions.md §92.
+
+Each VF here follows the library's statement by statement (its helper functions are `@simd_callee`s of the
+same names); Reg has no `double` arithmetic, so a `double` register is only loaded, stored and reinterpreted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from regsim._src import dtypes as dt
+from regsim._src import reg as Reg
+from regsim._src.context import Ref, simd_callee, simd_vf
+from regsim._src.enums import CMPMODE, RoundMode
+from regsim._src.memory import UbPtr
+from regsim._src.registers import VL, MaskReg, RegTensor
+
+R = RoundMode
+C = CMPMODE
+U64: Final = dt.uint64
+U32: Final = dt.uint32
+U16: Final = dt.uint16
+
+
+def _mask() -> MaskReg:
+    return Reg.MaskReg()
+
+
+def _reg(t: Any) -> RegTensor[Any]:
+    return Reg.RegTensor(t)
+
+
+# --- double -> float / bfloat16 ----------------------------------------------------------------------------------
+@simd_callee
+def deal_mantissa(
+    dst_mask: MaskReg, src: RegTensor[Any], mask: MaskReg, mask_inf: MaskReg, mask_max: MaskReg, mode: RoundMode, dropped: int
+) -> None:
+    """`DealMantissa0` (float: 29 dropped fraction bits) / `DealMantissa1` (bfloat16: 45): the lanes whose kept
+    bits are incremented, from the dropped bits, the kept lowest bit and the sign (the lanes of `mask` that are
+    neither inf/NaN-exponent with a zero fraction nor overflowing)."""
+    m0, m1, m = _mask(), _mask(), _mask()
+    Reg.Xor(m, mask_inf, mask, mask)
+    Reg.Xor(m, mask_max, m, mask)
+    d0, d1 = _reg(U64), _reg(U64)
+    half = 0x8000000000000000
+    up = 64 - dropped  # shiftScalar0: the dropped bits to the top
+    if mode is R.CAST_RINT:
+        Reg.ShiftLefts(d0, src, up, m)
+        Reg.CompareScalar(m0, d0, half, m, mode=C.GT)
+        Reg.CompareScalar(m1, d0, half, m, mode=C.EQ)
+        Reg.ShiftLefts(d1, src, up - 1, m)
+        Reg.CompareScalar(m1, d1, half, m1, mode=C.GT)
+        Reg.MaskOr(dst_mask, m1, m0, m)
+    elif mode in (R.CAST_FLOOR, R.CAST_CEIL):
+        Reg.ShiftLefts(d0, src, up, m)
+        Reg.ShiftRights(d1, src, 63, m)
+        Reg.CompareScalar(m0, d1, 1 if mode is R.CAST_FLOOR else 0, m, mode=C.EQ)
+        Reg.CompareScalar(dst_mask, d0, 0, m0, mode=C.GT)
+    elif mode is R.CAST_ROUND:
+        Reg.ShiftLefts(d0, src, up, m)
+        Reg.CompareScalar(dst_mask, d0, half, m, mode=C.GE)
+    else:  # CAST_TRUNC: src < 0 as uint64, never
+        Reg.CompareScalar(dst_mask, src, 0, m, mode=C.LT)
+
+
+@simd_callee
+def truncate_for_double(
+    mask_nan: MaskReg,
+    mask_inf: MaskReg,
+    mask_zero: MaskReg,
+    mask_max: MaskReg,
+    dst: RegTensor[Any],
+    src: RegTensor[Any],
+    preg: MaskReg,
+    kept: int,
+) -> None:
+    """`TruncateForDoubleToFloat` (kept = 23 fraction bits) / `TruncateForDoubleToBf16` (kept = 7): dst = the sign
+    at bit 31 (15), the double exponent rebiased by 0x380 and the top `kept` fraction bits below it; the masks of
+    NaN, inf, |x| < 2**-127 (exponent < 0x380) and |x| >= 2**128 (exponent >= 0x47f)."""
+    width = kept + 9  # 32 or 16
+    sign, expo, mant, tmp = _reg(U64), _reg(U64), _reg(U64), _reg(U64)
+    m0, m1, positive = _mask(), _mask(), _mask()
+    Reg.ShiftLefts(expo, src, 1, preg)
+    Reg.ShiftRights(expo, expo, 53, preg)
+    Reg.ShiftRights(sign, src, 63, preg)
+    Reg.ShiftLefts(sign, sign, width - 1, preg)
+    Reg.CompareScalar(positive, sign, 0, preg, mode=C.EQ)
+    Reg.CompareScalar(m0, expo, 0x7FF, preg, mode=C.EQ)
+    Reg.CompareScalar(m1, expo, 0x7FF, preg, mode=C.LT)
+    Reg.CompareScalar(mask_zero, expo, 0x380, m1, mode=C.LT)
+    Reg.CompareScalar(mask_max, expo, 0x47F, m1, mode=C.GE)
+    rebias = _reg(U64)
+    Reg.Duplicate(rebias, 0x380, preg)
+    Reg.Sub(expo, expo, rebias, preg)
+    Reg.ShiftLefts(mant, src, 12, preg)
+    if kept == 23:  # the float version tests the kept fraction bits for NaN, the bfloat16 one all 52
+        Reg.ShiftRights(mant, mant, 41, preg)
+    Reg.CompareScalar(mask_nan, mant, 0, m0, mode=C.GT)
+    Reg.CompareScalar(mask_inf, mant, 0, m0, mode=C.EQ)
+    if kept == 7:
+        Reg.ShiftRights(mant, mant, 57, preg)
+    Reg.ShiftLefts(expo, expo, kept, preg)
+    Reg.Add(expo, expo, mant, preg)
+    Reg.Duplicate(tmp, (1 << (width - 1)) - 1, preg)
+    Reg.And(mant, expo, tmp, positive)
+    Reg.Select(expo, mant, expo, positive)
+    Reg.Duplicate(tmp, 1 << (width - 1), preg)
+    Reg.CompareScalar(positive, sign, 0, preg, mode=C.NE)
+    Reg.Or(mant, expo, tmp, positive)
+    Reg.Select(dst, mant, expo, positive)
+
+
+@simd_callee
+def select_nan_inf_zero(
+    mask_nan: MaskReg, mask_inf: MaskReg, mask_zero: MaskReg, mask_max: MaskReg, dst: RegTensor[Any], overflow: bool
+) -> None:
+    """`SelectNanInfZero0` / `00` (float) and `SelectNanInfZero1` / `10` (bfloat16): the special lanes' bits.
+    `overflow` (the library's `GetOverflow()`): overflowing lanes get the largest finite value, else inf."""
+    T = dst.dtype
+    top = 1 << (T.itemsize * 8 - 1)
+    inf = 0x7F800000 if T is U32 else 0x7F80
+    fmax, nan = (0x7F7FFFFF, 0x7F800001) if T is U32 else (0x7F7F, 0x7F81)
+    inf_neg, inf_pos, neg, pos = _mask(), _mask(), _mask(), _mask()
+    if T is U32 and overflow:  # SelectNanInfZero0 compares the uint32 bits with 0: every lane is ">= 0"
+        Reg.CompareScalar(inf_neg, dst, 0, mask_inf, mode=C.LT)
+        Reg.CompareScalar(inf_pos, dst, 0, mask_inf, mode=C.GE)
+        Reg.CompareScalar(neg, dst, 0, mask_max, mode=C.LT)
+        Reg.CompareScalar(pos, dst, 0, mask_max, mode=C.GE)
+    else:
+        Reg.CompareScalar(inf_pos, dst, top, mask_inf, mode=C.LT)
+        Reg.CompareScalar(inf_neg, dst, top, mask_inf, mode=C.GE)
+        Reg.CompareScalar(pos, dst, top, mask_max, mode=C.LT)
+        Reg.CompareScalar(neg, dst, top, mask_max, mode=C.GE)
+    r_nan, r_inf_pos, r_inf_neg = _reg(T), _reg(T), _reg(T)
+    if overflow:
+        r_max_pos, r_max_neg = _reg(T), _reg(T)
+        Reg.Duplicate(r_max_pos, fmax)
+        Reg.Select(dst, r_max_pos, dst, pos)
+        Reg.Duplicate(r_max_neg, fmax | top)
+        Reg.Select(dst, r_max_neg, dst, neg)
+    Reg.Duplicate(r_nan, nan)
+    Reg.Duplicate(r_inf_pos, inf)
+    Reg.Duplicate(r_inf_neg, inf | top)
+    Reg.Select(dst, r_nan, dst, mask_nan)
+    if overflow:
+        Reg.Select(dst, r_inf_pos, dst, inf_pos)
+        Reg.Select(dst, r_inf_neg, dst, inf_neg)
+    elif T is U32:
+        Reg.Select(dst, r_inf_pos, dst, inf_pos)
+        Reg.Select(dst, r_inf_neg, dst, inf_neg)
+        Reg.Select(dst, r_inf_pos, dst, pos)
+        Reg.Select(dst, r_inf_neg, dst, neg)
+    else:
+        Reg.Select(dst, r_inf_pos, dst, inf_pos)
+        Reg.Select(dst, r_inf_pos, dst, pos)
+        Reg.Select(dst, r_inf_neg, dst, inf_neg)
+        Reg.Select(dst, r_inf_neg, dst, neg)
+    if T is U32 or not overflow:  # SelectNanInfZero1 (bfloat16, overflow) does not zero the tiny lanes
+        r_zero = _reg(T)
+        Reg.Duplicate(r_zero, 0)
+        Reg.Select(dst, r_zero, dst, mask_zero)
+
+
+@simd_vf
+def cast_double_to_float_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, overflow: bool) -> None:
+    """`CastDoubleToFloat`: 32 doubles per repeat (one uint64 register), the float bits made in the low words,
+    gathered to lanes 0-31 by `DeInterleave`, the predicates by `MaskDeInterleave<uint32_t>`."""
+    one_rep = VL // 8
+    sreg = Ref(count)
+    srv, tmp_src = _reg(U64), _reg(U64)
+    mask0, nan, inf, zero, fmax = _mask(), _mask(), _mask(), _mask(), _mask()
+    dst_zero, dst_vreg, dst_float0, dst_add = _reg(U32), _reg(U32), _reg(U32), _reg(U32)
+    dst_mask0 = Reg.CreateMask(dt.float32, pattern=Reg.MaskPattern.ALLF)
+    Reg.Duplicate(dst_add, 1)
+    for i in range(-(-count // one_rep)):
+        preg = Reg.UpdateMask(dt.int64, sreg)
+        Reg.LoadAlign(tmp_src, src.reinterpret(U64) + i * one_rep)
+        truncate_for_double(nan, inf, zero, fmax, srv, tmp_src, preg, 23)
+        deal_mantissa(mask0, tmp_src, preg, inf, fmax, mode, 29)
+        s32 = srv.reinterpret(U32)
+        Reg.DeInterleave(dst_vreg, dst_zero, s32, s32)
+        for m in (preg, mask0, nan, fmax, inf, zero):
+            Reg.MaskDeInterleave(U32, m, dst_mask0, m, dst_mask0)
+        Reg.Add(dst_float0, dst_vreg, dst_add, mask0)
+        Reg.Select(dst_vreg, dst_float0, dst_vreg, mask0)
+        select_nan_inf_zero(nan, inf, zero, fmax, dst_vreg, overflow)
+        Reg.StoreAlign(dst + i * one_rep, dst_vreg.reinterpret(dt.float32), preg)
+
+
+#: the pairs lowered here, (src, dst)
+DOUBLE_PAIRS: Final = frozenset({(dt.float64, dt.float32)})
+
+
+def overflow_mode(ctrl: int) -> bool:
+    """The library's `GetOverflow()`: `(get_ctrl() >> 48) == 0x1`, true only when CTRL[48] is the highest set bit
+    from 48 up (so false at the launch value, whose CTRL[60] is 1)."""
+    return ctrl >> 48 == 1
+
+
+def run(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, ctrl: int) -> None:
+    """`CastDouble<DST, SRC, roundMode>(dst, src, calCount)`."""
+    pair = (src.dtype, dst.dtype)
+    if pair == (dt.float64, dt.float32):
+        cast_double_to_float_vf(dst, src, count, mode, overflow_mode(ctrl))
+    else:  # pragma: no cover (the caller checks the pair)
+        raise AssertionError(pair)

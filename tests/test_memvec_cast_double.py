@@ -1,0 +1,274 @@
+"""The memory-level Cast pairs with `double` (regsim._src.memvec_cast_double, decisions §92) against a per-lane
+oracle of Python ints and `fractions.Fraction` (the exact value rounded by the mode, then the library's
+special-value rules): random bit patterns over every exponent range (zeros, subnormals, the flush and overflow
+edges, ties, inf, NaN payloads), Hypothesis over bit patterns and counts, counts with tails, both loop modes,
+both `GetOverflow()` states, and the refused round modes and interfaces."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_memvec import run_both
+
+import regsim as rs
+from regsim import errors
+
+A = rs.AscendC
+RM = A.RoundMode
+R5 = [RM.CAST_RINT, RM.CAST_FLOOR, RM.CAST_CEIL, RM.CAST_ROUND, RM.CAST_TRUNC]
+M64 = (1 << 64) - 1
+FRAC = (1 << 52) - 1
+
+
+# --- the oracle: per lane, Python ints ---------------------------------------------------------------------------
+def round_int(x: Fraction, mode: Any, negative: bool) -> int:
+    """|value| = x >= 0 rounded to an integer by `mode` for a value of the given sign."""
+    fl = math.floor(x)
+    if x == fl:
+        return fl
+    if mode is RM.CAST_TRUNC:
+        return fl
+    if mode is RM.CAST_FLOOR:
+        return fl + 1 if negative else fl
+    if mode is RM.CAST_CEIL:
+        return fl if negative else fl + 1
+    if mode is RM.CAST_ROUND:
+        return fl + 1 if x - fl >= Fraction(1, 2) else fl
+    assert mode is RM.CAST_RINT
+    d = x - fl
+    return fl + 1 if d > Fraction(1, 2) or (d == Fraction(1, 2) and fl % 2) else fl
+
+
+def double_value(b: int) -> Fraction:
+    """The exact value of a finite double's bits."""
+    e, f = b >> 52 & 0x7FF, b & FRAC
+    mag = Fraction(f, 1 << 52) * Fraction(2) ** -1022 if e == 0 else (1 + Fraction(f, 1 << 52)) * Fraction(2) ** (e - 1023)
+    return -mag if b >> 63 else mag
+
+
+def narrow_oracle(b: int, mode: Any, kept: int, overflow: bool) -> int:
+    """double bits -> float (kept = 23) / bfloat16 (kept = 7) bits as the library's emulation gives them (§92)."""
+    sign, e, f = b >> 63, b >> 52 & 0x7FF, b & FRAC
+    width, dropped = kept + 9, 52 - kept
+    top, inf = 1 << (width - 1), 0xFF << kept
+    nan_code = inf | 1
+    if e == 0x7FF:
+        if (f >> dropped if kept == 23 else f) != 0:  # float: only the kept fraction bits make a NaN
+            return nan_code
+        return inf if kept == 23 and overflow else inf | sign * top  # (float, overflow: the sign test never fires)
+    if e >= 0x47F:  # |x| >= 2**128
+        if not overflow:
+            return inf | sign * top
+        return inf - 1 if kept == 23 else (inf - 1) | sign * top  # the largest finite value
+    q = round_int(Fraction(f, 1 << dropped), mode, bool(sign))  # the kept fraction bits, rounded by the mode
+    if e < 0x380:  # |x| < 2**-127
+        if not (kept == 7 and overflow):
+            return 0  # +0, whatever the sign
+        t = ((e - 0x380) % (1 << 64) << kept) + (f >> dropped) & M64  # bfloat16 with overflow: not zeroed
+        low = t & (top - 1) if not sign else (t | top) & (2 * top - 1)
+        return (low + q - (f >> dropped)) & (2 * top - 1)
+    if e == 0x380:  # exponent field 0: the kept fraction bits as they are (not the subnormal of the value)
+        return sign * top | q
+    # the normal range: |x| rounded to kept + 1 significant bits (unbounded exponent; 2**128 is the inf bits)
+    v = abs(double_value(b))
+    ex = e - 1023
+    m = round_int(v / Fraction(2) ** (ex - kept), mode, bool(sign))
+    if m == 1 << (kept + 1):
+        ex, m = ex + 1, m >> 1
+    return sign * top | (ex + 127) << kept | (m - (1 << kept))
+
+
+# --- inputs --------------------------------------------------------------------------------------------------------
+EXPONENTS = [0, 1, 0x36F, 0x37F, 0x380, 0x381, 0x3FE, 0x3FF, 0x41D, 0x41E, 0x43D, 0x43E, 0x47E, 0x47F, 0x480, 0x7FE, 0x7FF]
+
+
+def fractions_for(rng: np.random.Generator) -> int:
+    kind = rng.integers(0, 6)
+    if kind == 0:
+        return 0
+    if kind == 1:
+        return FRAC
+    if kind == 2:  # a tie or near-tie at the float / bfloat16 cut
+        cut = int(rng.choice([29, 45]))
+        return (int(rng.integers(0, 1 << (52 - cut))) << cut | 1 << (cut - 1)) + int(rng.integers(-1, 2)) & FRAC
+    if kind == 3:
+        return int(rng.integers(0, 1 << 29))  # only low bits (a NaN payload float does not see)
+    return int(rng.integers(0, 1 << 52))
+
+
+def double_bits(n: int, seed: int) -> np.ndarray:
+    """n double bit patterns: half of them with an edge exponent, a quarter any bits, a quarter ordinary values."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        pick = rng.random()
+        if pick < 0.5:
+            e = int(rng.choice(EXPONENTS))
+        elif pick < 0.75:
+            out.append(int(rng.integers(0, 1 << 63)) << 1 | int(rng.integers(0, 2)))
+            continue
+        else:
+            e = int(rng.integers(0x3F0, 0x420))
+        out.append(int(rng.integers(0, 2)) << 63 | e << 52 | fractions_for(rng))
+    return np.array(out, dtype=np.uint64)
+
+
+@contextmanager
+def overflow_ctrl(on: bool) -> Iterator[None]:
+    """CTRL with `GetOverflow()` true (CTRL >> 48 == 1: CTRL[60] cleared at the launch value) or the launch value."""
+    if on:
+        A.SetCtrlSpr(0, start_bit=60, end_bit=60)
+    try:
+        yield
+    finally:
+        if on:
+            A.SetCtrlSpr(1, start_bit=60, end_bit=60)
+
+
+def make(src_t: Any, dst_t: Any, src_bits: np.ndarray, n_dst: int, seed: int) -> tuple[rs.UnifiedBuffer, Any, Any]:
+    rng = np.random.default_rng(seed)
+    n_src = src_bits.size
+    ub = rs.UnifiedBuffer(-(-(n_src * src_t.itemsize + n_dst * dst_t.itemsize) // 256) * 256 + 1024)
+    dst, src = ub.alloc(dst_t, n_dst), ub.alloc(src_t, n_src)
+    ub.storage.write(dst.addr, rng.integers(0, 256, dst.nbytes, dtype=np.uint8))  # a dirty destination
+    ub.storage.write(src.addr, src_bits.astype(np.uint64).view(np.uint8))
+    return ub, dst, src
+
+
+def dst_bits(t: Any) -> list[int]:
+    a = t.numpy()
+    return [int(v) for v in np.ascontiguousarray(a).view(f"u{a.dtype.itemsize}")]
+
+
+NARROW = [(rs.float32, 23), (rs.bfloat16, 7)]
+
+
+def check_narrow(d: Any, kept: int, mode: Any, src_bits: np.ndarray, count: int, overflow: bool, seed: int) -> None:
+    ub, dst, src = make(rs.float64, d, src_bits, src_bits.size, seed)
+    before = dst_bits(dst)
+    with overflow_ctrl(overflow):
+        run_both(lambda: A.Cast(dst, src, mode, count), ub)
+    want = [narrow_oracle(int(b), mode, kept, overflow) for b in src_bits[:count]] + before[count:]
+    got = dst_bits(dst)
+    bad = [i for i in range(len(got)) if got[i] != want[i]]
+    assert not bad, (
+        f"double -> {d.name} {mode.name} overflow={overflow}: {len(bad)} lanes differ, first {bad[0]}: "
+        f"src 0x{int(src_bits[bad[0]]):016x} got 0x{got[bad[0]]:x} want 0x{want[bad[0]]:x}"
+    )
+    assert np.array_equal(src.numpy().view(np.uint64), src_bits), "src unchanged"
+
+
+# --- double -> float / bfloat16 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("overflow", [False, True], ids=["launch-ctrl", "overflow-ctrl"])
+@pytest.mark.parametrize("mode", R5, ids=[m.name for m in R5])
+@pytest.mark.parametrize(("d", "kept"), [n for n in NARROW if n[0] is rs.float32], ids=["float32"])
+def test_double_to_narrow(d: Any, kept: int, mode: Any, overflow: bool) -> None:
+    n = 3 * 32 + 17
+    for count in (0, 1, 31, 33, n):
+        check_narrow(d, kept, mode, double_bits(n, seed=count + 7 * mode.value), count, overflow, seed=count)
+
+
+@settings(max_examples=max(20, settings.default.max_examples // 2), deadline=None)
+@given(
+    data=st.data(),
+    bits=st.lists(
+        st.one_of(
+            st.integers(0, M64),
+            st.builds(lambda s, e, f: s << 63 | e << 52 | f, st.integers(0, 1), st.sampled_from(EXPONENTS), st.integers(0, FRAC)),
+        ),
+        min_size=1,
+        max_size=80,
+    ),
+)
+def test_double_to_narrow_hypothesis(data: st.DataObject, bits: list[int]) -> None:
+    d, kept = data.draw(st.sampled_from([n for n in NARROW if n[0] in DONE_DST]))
+    mode = data.draw(st.sampled_from(R5))
+    overflow = data.draw(st.booleans())
+    count = data.draw(st.integers(0, len(bits)))
+    check_narrow(d, kept, mode, np.array(bits, dtype=np.uint64), count, overflow, seed=len(bits))
+
+
+DONE_DST = {rs.float32}
+
+
+def test_oracle_is_ieee_in_the_normal_range() -> None:
+    """The oracle's normal-range rounding agrees with numpy's float64 -> float32 (round to nearest even)."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(2000) * np.exp2(rng.integers(-120, 120, 2000))
+    b = x.view(np.uint64)
+    got = np.array([narrow_oracle(int(v), RM.CAST_RINT, 23, False) for v in b], dtype=np.uint32)
+    assert np.array_equal(got, x.astype(np.float32).view(np.uint32))
+
+
+# --- refusals ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", [RM.CAST_NONE, RM.CAST_ODD, RM.CAST_HYBRID])
+def test_double_to_float_bad_round_mode(mode: Any) -> None:
+    ub, dst, src = make(rs.float64, rs.float32, double_bits(64, 1), 64, 1)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.ParameterError, match=r"Cast: round_mode = CAST_\w+; accepted: .*CAST_RINT.*float64 -> float32"):
+        A.Cast(dst, src, mode, 64)
+    assert np.array_equal(before, ub.storage.data)
+
+
+def test_double_mask_repeat_refused() -> None:
+    """The page: double only on the first-n interface."""
+    ub, dst, src = make(rs.float64, rs.float32, double_bits(64, 1), 64, 1)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.DTypeError, match=r"mask/repeat interfaces"):
+        A.Cast(dst, src, RM.CAST_RINT, 32, 1, A.UnaryRepeatParams(1, 1, 4, 8))
+    assert np.array_equal(before, ub.storage.data)
+
+
+# --- the float64 element type ----------------------------------------------------------------------------------------
+@rs.simd_vf
+def move_double(dst: rs.UbPtr[rs.float64], src: rs.UbPtr[rs.float64], count: int) -> None:
+    """`RegTensor<double>` / `RegTensor<double, RegTraitNumTwo>` moved and reinterpreted, as the library does."""
+    one = rs.Reg.RegTensor(rs.float64)
+    two = rs.Reg.RegTensor(rs.float64, rs.Reg.RegTraitNumTwo)
+    n = rs.Ref(count)
+    rs.Reg.LoadAlign(one, src)
+    bits = one.reinterpret(rs.uint64)
+    rs.Reg.StoreAlign(dst, bits.reinterpret(rs.float64), rs.Reg.UpdateMask(rs.int64, n))
+    rs.Reg.LoadAlign(two, src + 32)
+    rs.Reg.StoreAlign(dst + 32, two, rs.Reg.UpdateMask(rs.uint64, n, trait=rs.Reg.RegTraitNumTwo))
+
+
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_double_moves(loops: str) -> None:
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(rs.float64, 96), ub.alloc(rs.float64, 96)
+    x = double_bits(96, 5).view(np.float64)
+    src.set(x)
+    dst.set(np.zeros(96))
+    with rs.configure(loops=loops):
+        move_double(dst.GetPhyAddr(), src.GetPhyAddr(), 90)
+    want = x.copy()
+    want[90:] = 0.0
+    assert np.array_equal(dst.numpy().view(np.uint64), want.view(np.uint64))
+    assert dst.numpy().dtype == np.float64 and rs.float64.itemsize == 8
+
+
+@rs.simd_vf
+def add_double(src: rs.UbPtr[rs.float64]) -> None:
+    r = rs.Reg.RegTensor(rs.float64)
+    rs.Reg.LoadAlign(r, src)
+    rs.Reg.Add(r, r, r, rs.Reg.CreateMask(rs.uint64))  # type: ignore[type-var]
+
+
+def test_no_reg_compute_on_double() -> None:
+    """The Reg pages list no double: a compute op refuses it (mypy too), a mask of it is refused."""
+    ub = rs.UnifiedBuffer()
+    src = ub.alloc(rs.float64, 32)
+    src.set(np.ones(32))
+    with pytest.raises(errors.DTypeError, match=r"Add: .*float64"):
+        add_double(src.GetPhyAddr())
+    with pytest.raises(errors.DTypeError), rs.VEC_SCOPE():
+        rs.Reg.CreateMask(rs.float64)
