@@ -169,7 +169,7 @@ def check_narrow(d: Any, kept: int, mode: Any, src_bits: np.ndarray, count: int,
 # --- double -> float / bfloat16 ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("overflow", [False, True], ids=["launch-ctrl", "overflow-ctrl"])
 @pytest.mark.parametrize("mode", R5, ids=[m.name for m in R5])
-@pytest.mark.parametrize(("d", "kept"), [n for n in NARROW if n[0] is rs.float32], ids=["float32"])
+@pytest.mark.parametrize(("d", "kept"), NARROW, ids=["float32", "bfloat16"])
 def test_double_to_narrow(d: Any, kept: int, mode: Any, overflow: bool) -> None:
     n = 3 * 32 + 17
     for count in (0, 1, 31, 33, n):
@@ -196,7 +196,7 @@ def test_double_to_narrow_hypothesis(data: st.DataObject, bits: list[int]) -> No
     check_narrow(d, kept, mode, np.array(bits, dtype=np.uint64), count, overflow, seed=len(bits))
 
 
-DONE_DST = {rs.float32}
+DONE_DST = {rs.float32, rs.bfloat16}
 
 
 def test_oracle_is_ieee_in_the_normal_range() -> None:

@@ -191,8 +191,45 @@ def cast_double_to_float_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: 
         Reg.StoreAlign(dst + i * one_rep, dst_vreg.reinterpret(dt.float32), preg)
 
 
+@simd_vf
+def cast_double_to_bf16_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, overflow: bool) -> None:
+    """`CastDoubleToBf16`: 32 doubles per repeat, the bfloat16 bits made in the low 16 bits of each 64-bit lane,
+    gathered to lanes 0-31 by two `DeInterleave`s of uint16 (the second source a register the library never
+    writes), the predicates by `MaskDeInterleave<uint32_t>` then `<uint16_t>`."""
+    one_rep = VL // 8
+    sreg = Ref(count & 0xFFFF)  # uint32_t sreg = static_cast<uint16_t>(calCount)
+    dst_float0, dst_add = _reg(U16), _reg(U16)
+    tmp_src, srv = _reg(U64), _reg(U64)
+    mask0 = _mask()
+    dst_zero, dst_vreg0, dst_vreg = _reg(U16), _reg(U16), _reg(U16)
+    dst_mask, fmax, zero, nan, inf = _mask(), _mask(), _mask(), _mask(), _mask()
+    dst_mask0 = Reg.CreateMask(dt.bfloat16, pattern=Reg.MaskPattern.ALLF)
+    dst_float_add = _reg(U16)
+    for i in range(-(-count // one_rep)):
+        preg = Reg.UpdateMask(dt.int64, sreg)
+        Reg.LoadAlign(tmp_src, src.reinterpret(U64) + i * one_rep)
+        truncate_for_double(nan, inf, zero, fmax, srv, tmp_src, preg, 7)
+        deal_mantissa(mask0, tmp_src, preg, inf, fmax, mode, 45)
+        Reg.DeInterleave(dst_vreg0, dst_zero, srv.reinterpret(U16), dst_zero)
+        Reg.DeInterleave(dst_vreg, dst_zero, dst_vreg0, dst_zero)
+        Reg.MaskDeInterleave(U32, preg, dst_mask0, preg, dst_mask0)
+        Reg.MaskDeInterleave(U16, preg, dst_mask0, preg, dst_mask0)
+        Reg.MaskDeInterleave(U32, mask0, dst_mask0, mask0, dst_mask0)
+        Reg.MaskDeInterleave(U16, dst_mask, dst_mask0, mask0, dst_mask0)
+        for m in (nan, fmax, inf, zero):
+            Reg.MaskDeInterleave(U32, m, dst_mask0, m, dst_mask0)
+            Reg.MaskDeInterleave(U16, m, dst_mask0, m, dst_mask0)
+        Reg.Duplicate(dst_float_add, 0x8000)
+        Reg.And(dst_float_add, dst_float_add, dst_vreg, dst_mask)  # (computed and not used, as in the library)
+        Reg.Duplicate(dst_add, 1)
+        Reg.Add(dst_float0, dst_vreg, dst_add, dst_mask)
+        Reg.Select(dst_vreg, dst_float0, dst_vreg, dst_mask)
+        select_nan_inf_zero(nan, inf, zero, fmax, dst_vreg, overflow)
+        Reg.StoreAlign(dst + i * one_rep, dst_vreg.reinterpret(dt.bfloat16), preg)
+
+
 #: the pairs lowered here, (src, dst)
-DOUBLE_PAIRS: Final = frozenset({(dt.float64, dt.float32)})
+DOUBLE_PAIRS: Final = frozenset({(dt.float64, dt.float32), (dt.float64, dt.bfloat16)})
 
 
 def overflow_mode(ctrl: int) -> bool:
@@ -206,5 +243,7 @@ def run(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, ctrl: int
     pair = (src.dtype, dst.dtype)
     if pair == (dt.float64, dt.float32):
         cast_double_to_float_vf(dst, src, count, mode, overflow_mode(ctrl))
+    elif pair == (dt.float64, dt.bfloat16):
+        cast_double_to_bf16_vf(dst, src, count, mode, overflow_mode(ctrl))
     else:  # pragma: no cover (the caller checks the pair)
         raise AssertionError(pair)
