@@ -86,6 +86,19 @@ def narrow_oracle(b: int, mode: Any, kept: int, overflow: bool) -> int:
     return sign * top | (ex + 127) << kept | (m - (1 << kept))
 
 
+def int_to_double_oracle(v: int, mode: Any) -> int:
+    """int64 value -> double bits: |v| rounded to 53 significant bits by the mode, the sign apart; 0 -> +0.0."""
+    if v == 0:
+        return 0
+    mag, neg = abs(v), v < 0
+    top = mag.bit_length() - 1
+    shift = max(top - 52, 0)
+    m = round_int(Fraction(mag, 1 << shift), mode, neg)
+    if m == 1 << 53:
+        top, m = top + 1, m >> 1
+    return neg << 63 | (top + 1023) << 52 | (m << max(52 - top, 0) if shift == 0 else m) - (1 << 52)
+
+
 # --- inputs --------------------------------------------------------------------------------------------------------
 EXPONENTS = [0, 1, 0x36F, 0x37F, 0x380, 0x381, 0x3FE, 0x3FF, 0x41D, 0x41E, 0x43D, 0x43E, 0x47E, 0x47F, 0x480, 0x7FE, 0x7FF]
 
@@ -199,6 +212,54 @@ def test_double_to_narrow_hypothesis(data: st.DataObject, bits: list[int]) -> No
 DONE_DST = {rs.float32, rs.bfloat16}
 
 
+def int64_values(n: int, seed: int) -> np.ndarray:
+    """int64 values of every magnitude: around powers of two, ties at the 53-bit cut, the extremes, random."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        k = int(rng.integers(0, 64))
+        pick = rng.random()
+        if pick < 0.3:
+            v = (1 << k) + int(rng.integers(-2, 3))
+        elif pick < 0.55 and k > 53:  # a tie or near-tie at the 53-bit cut
+            cut = k - 52
+            v = (int(rng.integers(1 << 52, 1 << 53)) << cut) + (1 << (cut - 1)) + int(rng.integers(-1, 2))
+        elif pick < 0.6:
+            v = int(rng.choice([0, 1, -1, 2**63 - 1, -(2**63), 2**53, 2**53 + 1, 2**62 + 2**9]))
+        else:
+            v = int(rng.integers(0, 1 << max(k, 1)))
+        v = min(v, 2**63 - 1)
+        out.append(-v if rng.random() < 0.5 and v > 0 else v)
+    return np.array(out, dtype=np.int64)
+
+
+def check_int64_to_double(mode: Any, values: np.ndarray, count: int, seed: int) -> None:
+    ub, dst, src = make(rs.int64, rs.float64, values.view(np.uint64), values.size, seed)
+    before = dst_bits(dst)
+    run_both(lambda: A.Cast(dst, src, mode, count), ub)
+    want = [int_to_double_oracle(int(v), mode) for v in values[:count]] + before[count:]
+    got = dst_bits(dst)
+    bad = [i for i in range(len(got)) if got[i] != want[i]]
+    assert not bad, (
+        f"int64 -> double {mode.name}: lane {bad[0]} of {int(values[bad[0]])}: got 0x{got[bad[0]]:x} want 0x{want[bad[0]]:x}"
+    )
+
+
+@pytest.mark.parametrize("mode", R5, ids=[m.name for m in R5])
+def test_int64_to_double(mode: Any) -> None:
+    n = 3 * 32 + 9
+    for count in (0, 1, 31, 33, n):
+        check_int64_to_double(mode, int64_values(n, seed=count + 11 * mode.value), count, seed=count)
+
+
+@settings(max_examples=max(20, settings.default.max_examples // 2), deadline=None)
+@given(data=st.data(), values=st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=80))
+def test_int64_to_double_hypothesis(data: st.DataObject, values: list[int]) -> None:
+    mode = data.draw(st.sampled_from(R5))
+    count = data.draw(st.integers(0, len(values)))
+    check_int64_to_double(mode, np.array(values, dtype=np.int64), count, seed=len(values))
+
+
 def test_oracle_is_ieee_in_the_normal_range() -> None:
     """The oracle's normal-range rounding agrees with numpy's float64 -> float32 (round to nearest even)."""
     rng = np.random.default_rng(3)
@@ -206,6 +267,9 @@ def test_oracle_is_ieee_in_the_normal_range() -> None:
     b = x.view(np.uint64)
     got = np.array([narrow_oracle(int(v), RM.CAST_RINT, 23, False) for v in b], dtype=np.uint32)
     assert np.array_equal(got, x.astype(np.float32).view(np.uint32))
+    v = int64_values(2000, 4)
+    got64 = np.array([int_to_double_oracle(int(i), RM.CAST_RINT) for i in v], dtype=np.uint64)
+    assert np.array_equal(got64, v.astype(np.float64).view(np.uint64))
 
 
 # --- refusals ------------------------------------------------------------------------------------------------------
