@@ -99,6 +99,19 @@ def int_to_double_oracle(v: int, mode: Any) -> int:
     return neg << 63 | (top + 1023) << 52 | (m << max(52 - top, 0) if shift == 0 else m) - (1 << 52)
 
 
+def double_to_int_oracle(b: int, bits: int) -> int:
+    """double bits -> int32 / int64 (CAST_TRUNC) as two's complement bits: toward zero, NaN -> 0, ±inf and
+    out-of-range values -> the bound of their sign."""
+    e, f = b >> 52 & 0x7FF, b & FRAC
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if e == 0x7FF:
+        v = 0 if f else (lo if b >> 63 else hi)
+    else:
+        x = double_value(b)
+        v = max(lo, min(hi, math.trunc(x)))
+    return v % (1 << bits)
+
+
 # --- inputs --------------------------------------------------------------------------------------------------------
 EXPONENTS = [0, 1, 0x36F, 0x37F, 0x380, 0x381, 0x3FE, 0x3FF, 0x41D, 0x41E, 0x43D, 0x43E, 0x47E, 0x47F, 0x480, 0x7FE, 0x7FF]
 
@@ -258,6 +271,64 @@ def test_int64_to_double_hypothesis(data: st.DataObject, values: list[int]) -> N
     mode = data.draw(st.sampled_from(R5))
     count = data.draw(st.integers(0, len(values)))
     check_int64_to_double(mode, np.array(values, dtype=np.int64), count, seed=len(values))
+
+
+def check_double_to_int(d: Any, src_bits: np.ndarray, count: int, seed: int) -> None:
+    ub, dst, src = make(rs.float64, d, src_bits, src_bits.size, seed)
+    before = dst_bits(dst)
+    run_both(lambda: A.Cast(dst, src, RM.CAST_TRUNC, count), ub)
+    want = [double_to_int_oracle(int(b), 8 * d.itemsize) for b in src_bits[:count]] + before[count:]
+    got = dst_bits(dst)
+    bad = [i for i in range(len(got)) if got[i] != want[i]]
+    assert not bad, (
+        f"double -> {d.name}: {len(bad)} lanes differ, first {bad[0]}: "
+        f"src 0x{int(src_bits[bad[0]]):016x} got 0x{got[bad[0]]:x} want 0x{want[bad[0]]:x}"
+    )
+
+
+#: exponents around the int32 / int64 limits, besides the float ones
+INT_EXPONENTS = [0x3FD, 0x3FE, 0x3FF, 0x400, 0x413, 0x414, 0x41D, 0x41E, 0x41F, 0x433, 0x434, 0x43C, 0x43D, 0x43E, 0x43F]
+INT_DST = [rs.int32]
+
+
+def int_edge_bits(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    base = double_bits(n, seed)
+    e = rng.choice(INT_EXPONENTS, n).astype(np.uint64)
+    edge = rng.integers(0, 2, n).astype(np.uint64) << np.uint64(63) | e << np.uint64(52) | base & np.uint64(FRAC)
+    out = np.where(rng.random(n) < 0.5, edge, base)
+    out[:4] = [0xC1E0000000000000, 0x41E0000000000000, 0xC3E0000000000000, 0x43E0000000000000]  # ±2**31, ±2**63
+    return out
+
+
+@pytest.mark.parametrize("d", INT_DST, ids=lambda d: d.name)
+def test_double_to_int(d: Any) -> None:
+    n = 3 * 64 + 21
+    for count in (0, 1, 63, 65, n):
+        check_double_to_int(d, int_edge_bits(n, seed=count), count, seed=count)
+
+
+@settings(max_examples=max(20, settings.default.max_examples // 2), deadline=None)
+@given(
+    data=st.data(),
+    bits=st.lists(
+        st.one_of(
+            st.integers(0, M64),
+            st.builds(
+                lambda s, e, f: s << 63 | e << 52 | f,
+                st.integers(0, 1),
+                st.sampled_from(EXPONENTS + INT_EXPONENTS),
+                st.integers(0, FRAC),
+            ),
+        ),
+        min_size=1,
+        max_size=150,
+    ),
+)
+def test_double_to_int_hypothesis(data: st.DataObject, bits: list[int]) -> None:
+    d = data.draw(st.sampled_from(INT_DST))
+    count = data.draw(st.integers(0, len(bits)))
+    check_double_to_int(d, np.array(bits, dtype=np.uint64), count, seed=len(bits))
 
 
 def test_oracle_is_ieee_in_the_normal_range() -> None:

@@ -356,8 +356,108 @@ def cast_int64_to_double_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: 
         Reg.StoreAlign(dst + i * one_rep, src_reg.reinterpret(dt.float64), preg)
 
 
+# --- double -> int32 (CAST_TRUNC) -----------------------------------------------------------------------------------
+I32: Final = dt.int32
+INT32_MAX: Final = 2**31 - 1
+INT32_MIN: Final = -(2**31)
+
+
+@simd_callee
+def cast_double_to_int32_impl(
+    dst: RegTensor[Any],
+    int32_max: RegTensor[Any],
+    int32_min: RegTensor[Any],
+    src: RegTensor[Any],
+    scalar0: RegTensor[Any],
+    scalar1: RegTensor[Any],
+    scalar2: RegTensor[Any],
+    mask: MaskReg,
+) -> None:
+    """`CastDoubleToInt32Impl`: on the 32-bit words of 64 doubles (`reg[0]` the low words, `reg[1]` the high):
+    E = 0 -> 0; NaN -> 0; ±inf -> INT32_MAX / INT32_MIN; 2**31 <= |x| -> the bound of its sign; |x| < 1 -> 0; else
+    the 21-bit high mantissa and the low word shifted into the truncated integer, negated for a negative."""
+    sign, m_low, m_high, expo = _reg(I32), _reg(I32), _reg(I32), _reg(I32)
+    tmp, res, tmp0, res0, scalar = _reg(I32), _reg(I32), _reg(I32), _reg(I32), _reg(I32)
+    cm, cm0, cm1, cm2 = _mask(), _mask(), _mask(), _mask()
+    low, high = src.reg[0].reinterpret(I32), src.reg[1].reinterpret(I32)
+    Reg.Duplicate(dst, 0)
+    Reg.Copy(m_low, low, mask)
+    Reg.ShiftRights(expo, high, 20, mask)
+    Reg.And(expo, expo, scalar1, mask)
+    Reg.ShiftRights(sign, high, 31, mask)
+    Reg.And(m_high, high, scalar2, mask)
+    # E == 0x7ff: inf -> the bound of its sign (NaN stays 0)
+    Reg.Compare(cm0, expo, scalar1, mask)
+    Reg.CompareScalar(cm1, m_low, 0, cm0)
+    Reg.CompareScalar(cm1, m_high, 0, cm1)
+    Reg.CompareScalar(cm2, sign, 0, cm1)
+    Reg.Select(res, int32_max, int32_min, cm2)
+    Reg.Select(dst, res, dst, cm1)
+    Reg.CompareScalar(cm1, expo, 0, mask, mode=C.NE)
+    Reg.MaskNot(cm, cm0, cm1)  # E != 0 and E != 0x7ff
+    # exp = E - 1023: exp >= 31 saturates, exp < 0 stays 0
+    Reg.Adds(expo, expo, -1023, cm)
+    Reg.CompareScalar(cm0, expo, 31, cm, mode=C.GE)
+    Reg.CompareScalar(cm1, sign, 0, cm0)
+    Reg.Select(res, int32_max, int32_min, cm1)
+    Reg.Select(dst, res, dst, cm0)
+    Reg.CompareScalar(cm1, expo, 0, cm, mode=C.GE)
+    Reg.MaskXor(cm, cm0, cm1, cm)  # 0 <= exp < 31
+    # shift = 52 - exp: the mantissa's integer part
+    Reg.Duplicate(scalar, 52, cm)
+    Reg.Sub(expo, scalar, expo, cm)
+    Reg.Or(tmp, m_high, scalar0, cm)
+    Reg.CompareScalar(cm0, expo, 32, cm, mode=C.GE)
+    Reg.Duplicate(scalar, 32, cm)
+    Reg.Sub(tmp0, expo, scalar, cm0)
+    Reg.ShiftRight(res, tmp, tmp0, cm0)
+    Reg.MaskNot(cm1, cm0, cm)
+    Reg.Sub(tmp0, scalar, expo, cm1)
+    Reg.ShiftLeft(res0, tmp, tmp0, cm1)
+    Reg.ShiftRight(tmp0.reinterpret(U32), m_low.reinterpret(U32), expo, cm1)
+    Reg.Or(res0, res0, tmp0, cm1)
+    Reg.Or(res, res0, res, cm)
+    # the sign, and the bounds
+    Reg.CompareScalar(cm0, sign, -1, cm)
+    Reg.CompareScalar(cm1, res, INT32_MIN, cm0)  # static_cast<int32_t>(0x80000000)
+    Reg.Neg(res0, res, cm0)
+    Reg.Compare(cm2, res0, int32_min, cm0, mode=C.LT)
+    Reg.MaskOr(cm1, cm1, cm2, cm0)
+    Reg.Select(dst, int32_min, dst, cm1)
+    Reg.Select(res, res0, res, cm0)
+    Reg.MaskNot(cm0, cm0, cm)
+    Reg.Compare(cm2, res, int32_max, cm0, mode=C.GT)
+    Reg.Select(dst, int32_max, dst, cm2)
+    Reg.MaskOr(cm1, cm1, cm2, cm)
+    Reg.MaskNot(cm2, cm1, cm)
+    Reg.Select(dst, res, dst, cm2)
+
+
+@simd_vf
+def cast_double_to_int32_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int) -> None:
+    """`CastDoubleToInt32`: 64 doubles per repeat in a `RegTensor<double, RegTraitNumTwo>`, the predicate
+    `UpdateMask<uint64_t, RegTraitNumTwo>`, the int32 results in one register."""
+    one_rep = 2 * VL // 8
+    sreg = Ref(count)
+    src_vreg = Reg.RegTensor(dt.float64, Reg.RegTraitNumTwo)
+    dst_vreg, int32_max, int32_min = _reg(I32), _reg(I32), _reg(I32)
+    scalar0, scalar1, scalar2 = _reg(I32), _reg(I32), _reg(I32)
+    Reg.Duplicate(scalar0, 0x100000)
+    Reg.Duplicate(scalar1, 0x7FF)
+    Reg.Duplicate(scalar2, 0xFFFFF)
+    Reg.Duplicate(int32_max, INT32_MAX)
+    Reg.Duplicate(int32_min, INT32_MIN)
+    for i in range(-(-count // one_rep)):
+        mask = Reg.UpdateMask(U64, sreg, trait=Reg.RegTraitNumTwo)
+        Reg.LoadAlign(src_vreg, src + i * one_rep)
+        cast_double_to_int32_impl(dst_vreg, int32_max, int32_min, src_vreg, scalar0, scalar1, scalar2, mask)
+        Reg.StoreAlign(dst + i * one_rep, dst_vreg, mask)
+
+
 #: the pairs lowered here, (src, dst)
-DOUBLE_PAIRS: Final = frozenset({(dt.float64, dt.float32), (dt.float64, dt.bfloat16), (dt.int64, dt.float64)})
+DOUBLE_PAIRS: Final = frozenset(
+    {(dt.float64, dt.float32), (dt.float64, dt.bfloat16), (dt.int64, dt.float64), (dt.float64, dt.int32)}
+)
 
 
 def overflow_mode(ctrl: int) -> bool:
@@ -375,5 +475,7 @@ def run(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, ctrl: int
         cast_double_to_bf16_vf(dst, src, count, mode, overflow_mode(ctrl))
     elif pair == (dt.int64, dt.float64):
         cast_int64_to_double_vf(dst, src, count, mode)
+    elif pair == (dt.float64, dt.int32):
+        cast_double_to_int32_vf(dst, src, count)
     else:  # pragma: no cover (the caller checks the pair)
         raise AssertionError(pair)
