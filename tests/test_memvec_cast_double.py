@@ -331,6 +331,40 @@ def test_double_to_int_hypothesis(data: st.DataObject, bits: list[int]) -> None:
     check_double_to_int(d, np.array(bits, dtype=np.uint64), count, seed=len(bits))
 
 
+def test_double_to_int64_refused() -> None:
+    """double -> int64 stays refused (decisions §92): the library's emulation needs plain int32 left shifts."""
+    ub, dst, src = make(rs.float64, rs.int64, double_bits(64, 2), 64, 2)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.UnsupportedError, match=r"double -> int64 is not.*§27"):
+        A.Cast(dst, src, RM.CAST_TRUNC, 64)
+    assert np.array_equal(before, ub.storage.data)
+
+
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_double_to_int64_port(loops: str) -> None:
+    """The ported (refused) CastDoubleToInt64 VF: exact where no int32 left shift reaches bit 31 (|x| < 2**21, the
+    special values, the saturating ones); 2**31 gives 0 under regsim's sign-keeping ShiftLeft (§27), the value
+    that flips when §27 changes."""
+    from regsim._src.memvec_cast_double import cast_double_to_int64_vf
+
+    rng = np.random.default_rng(8)
+    n = 2 * 64 + 5
+    small = rng.uniform(-(2.0**21), 2.0**21, n) * rng.choice([1.0, 1e-3, 1e-300], n)
+    special = [0.0, -0.0, 5e-324, np.inf, -np.inf, np.nan, 2.0**63, 1e300, -1e300, -(2.0**64), 2.0**20, -(2.0**21) + 1]
+    small[: len(special)] = special
+    src_bits = small.view(np.uint64)
+    _ub, dst, src = make(rs.float64, rs.int64, src_bits, n, 3)
+    before = dst_bits(dst)
+    with rs.configure(loops=loops):
+        cast_double_to_int64_vf(dst.GetPhyAddr(), src.GetPhyAddr(), n - 3)
+    want = [double_to_int_oracle(int(b), 64) for b in src_bits[: n - 3]] + before[n - 3 :]
+    assert dst_bits(dst) == want
+    src.set(np.array([2.0**31, -(2.0**63)] + [0.0] * (n - 2)))
+    with rs.configure(loops=loops):
+        cast_double_to_int64_vf(dst.GetPhyAddr(), src.GetPhyAddr(), 2)
+    assert dst.numpy()[:2].tolist() == [0, 0]  # (the library means 2**31 and -2**63)
+
+
 def test_oracle_is_ieee_in_the_normal_range() -> None:
     """The oracle's normal-range rounding agrees with numpy's float64 -> float32 (round to nearest even)."""
     rng = np.random.default_rng(3)

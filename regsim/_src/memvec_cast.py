@@ -532,9 +532,8 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
         if dt.float64 in (S, D):
             if (S, D) not in cast_double.DOUBLE_PAIRS:
-                raise UnsupportedError(
-                    message(api, "dst, src", f"LocalTensor[{D.name}], LocalTensor[{S.name}]", "a pair regsim models")
-                )
+                why = cast_double.REFUSED.get((S, D), "a pair regsim models")
+                raise UnsupportedError(message(api, "dst, src", f"LocalTensor[{D.name}], LocalTensor[{S.name}]", why))
             # The library's VFs read scratch registers past the elements a call converts (lanes never stored):
             # the converted source elements are checked here (decisions §92).
             _check_written(api, src, n)
