@@ -378,22 +378,64 @@ def test_oracle_is_ieee_in_the_normal_range() -> None:
 
 
 # --- refusals ------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", [RM.CAST_NONE, RM.CAST_ODD, RM.CAST_HYBRID])
-def test_double_to_float_bad_round_mode(mode: Any) -> None:
-    ub, dst, src = make(rs.float64, rs.float32, double_bits(64, 1), 64, 1)
+#: the page's double pairs and the round modes each takes
+DOUBLE_PAIRS = [
+    (rs.int64, rs.float64, R5),
+    (rs.float64, rs.bfloat16, R5),
+    (rs.float64, rs.int32, [RM.CAST_TRUNC]),
+    (rs.float64, rs.float32, R5),
+    (rs.float64, rs.int64, [RM.CAST_TRUNC]),
+]
+BAD_MODES = [(s, d, m) for s, d, modes in DOUBLE_PAIRS for m in RM if m not in modes]
+
+
+@pytest.mark.parametrize(("s", "d", "mode"), BAD_MODES, ids=[f"{s.name}-{d.name}-{m.name}" for s, d, m in BAD_MODES])
+def test_double_bad_round_mode(s: Any, d: Any, mode: Any) -> None:
+    ub, dst, src = make(s, d, double_bits(64, 1), 64, 1)
     before = ub.storage.data.copy()
-    with pytest.raises(errors.ParameterError, match=r"Cast: round_mode = CAST_\w+; accepted: .*CAST_RINT.*float64 -> float32"):
+    accepted = "/".join(m.name for m in next(p[2] for p in DOUBLE_PAIRS if p[:2] == (s, d)))
+    with pytest.raises(
+        errors.ParameterError, match=rf"Cast: round_mode = {mode.name}; accepted: {accepted} for {s.name} -> {d.name}"
+    ):
         A.Cast(dst, src, mode, 64)
     assert np.array_equal(before, ub.storage.data)
 
 
-def test_double_mask_repeat_refused() -> None:
-    """The page: double only on the first-n interface."""
-    ub, dst, src = make(rs.float64, rs.float32, double_bits(64, 1), 64, 1)
+@pytest.mark.parametrize(("s", "d"), [p[:2] for p in DOUBLE_PAIRS], ids=[f"{p[0].name}-{p[1].name}" for p in DOUBLE_PAIRS])
+def test_double_mask_repeat_refused(s: Any, d: Any) -> None:
+    """The page: double only on the first-n interface ("complex32/complex64/double数据类型仅支持tensor前n个数据计算接口")."""
+    ub, dst, src = make(s, d, double_bits(64, 1), 64, 1)
     before = ub.storage.data.copy()
-    with pytest.raises(errors.DTypeError, match=r"mask/repeat interfaces"):
-        A.Cast(dst, src, RM.CAST_RINT, 32, 1, A.UnaryRepeatParams(1, 1, 4, 8))
+    for mask in (32, [0, 2**32 - 1]):
+        with pytest.raises(errors.DTypeError, match=r"a pair the Cast page lists for the mask/repeat interfaces"):
+            A.Cast(dst, src, RM.CAST_TRUNC, mask, 1, A.UnaryRepeatParams(1, 1, 4, 8))
     assert np.array_equal(before, ub.storage.data)
+
+
+def test_double_count_checked() -> None:
+    ub, dst, src = make(rs.float64, rs.float32, double_bits(64, 1), 40, 1)
+    before = ub.storage.data.copy()
+    for bad, err in ((41, errors.ParameterError), (-1, errors.ParameterError), (1.0, errors.ParameterError)):
+        with pytest.raises(err, match="count"):
+            A.Cast(dst, src, RM.CAST_RINT, bad)
+    assert np.array_equal(before, ub.storage.data)
+
+
+def test_double_unwritten_source() -> None:
+    """The converted source elements must have been written; the scratch lanes past them are not reported."""
+    ub = rs.UnifiedBuffer()
+    dst, src = ub.alloc(rs.float32, 64), ub.alloc(rs.float64, 64)
+    src.set(np.ones(10))
+    A.Cast(dst, src, RM.CAST_RINT, 10)
+    assert dst.numpy()[:10].tolist() == [1.0] * 10
+    with pytest.raises(errors.UninitializedReadError, match="src element 10"):
+        A.Cast(dst, src, RM.CAST_RINT, 11)
+
+
+def test_lower_double() -> None:
+    calls = rs.lower(A.Cast, *make(rs.float64, rs.float32, double_bits(64, 1), 64, 1)[1:], RM.CAST_RINT, 40)
+    text = str(calls)
+    assert "DeInterleave" in text and "StoreAlign" in text
 
 
 # --- the float64 element type ----------------------------------------------------------------------------------------
