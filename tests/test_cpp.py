@@ -617,3 +617,17 @@ def test_the_basic_apis_cast_trait_constants_are_declared(tmp_path: Path) -> Non
     st.set(np.concatenate([x, np.zeros(64, np.float16)]))
     rs.cpp.load(src).instantiate("WidenVF")(dt_.GetPhyAddr(), st.GetPhyAddr())
     np.testing.assert_array_equal(dt_.numpy(), x.astype(np.float32))  # every half is a float exactly
+
+
+def test_double_moves_from_cpp() -> None:
+    """C++ `double` is rs.float64: double pointers, RegTensor<double> (both traits) loads and stores (§92)."""
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(rs.float64, 128), ub.alloc(rs.float64, 128)
+    x = np.arange(128) * 0.75 - 20
+    src.set(x)
+    dst.set(np.zeros(128))
+    rs.cpp.load(HERE / "double_move.asc").DoubleMoveVF(dst.GetPhyAddr(), src.GetPhyAddr(), 40)
+    got = dst.numpy()
+    assert np.array_equal(got[:32].view(np.uint64), x[:32].view(np.uint64) + np.uint64(1))
+    assert np.array_equal(got[32:40], x[32:40]) and not got[40:96].any()
+    assert np.array_equal(got[96:128], x[:32])

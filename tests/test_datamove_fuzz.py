@@ -17,12 +17,12 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.dtypes import ALL_DTYPES
+from regsim._src.dtypes import EVERY_DTYPE
 from regsim.errors import RegsimError
 
 UB_SIZE = 8192
-DTYPES = [d for d in ALL_DTYPES]  # every dtype, valid or not for a given op
-TWO = (rs.int64, rs.uint64, rs.complex64, rs.complex32)
+DTYPES = [d for d in EVERY_DTYPE]  # every dtype, valid or not for a given op (double too)
+TWO = (rs.int64, rs.uint64, rs.float64, rs.complex64, rs.complex32)
 LOAD_DISTS = list(Reg.LoadDist)
 STORE_DISTS = list(Reg.StoreDist)
 #: valid (dst, src, index) Gather triples, drawn most of the time so most gathers get past the dtype checks

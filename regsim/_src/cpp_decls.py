@@ -33,6 +33,7 @@ CTYPES: dict[str, str] = {
     "half": "half",
     "bfloat16_t": "bfloat16",
     "float": "float32",
+    "double": "float64",
     "hifloat8_t": "hifloat8",
     "fp8_e4m3fn_t": "fp8_e4m3fn",
     "fp8_e5m2_t": "fp8_e5m2",

@@ -158,6 +158,12 @@ class fp4x2_e1m2(Floating, np_type=np.uint8, bits_only=True):
     """Two fp4 e1m2 values packed in one byte (low nibble first); kept as bits."""
 
 
+class float64(Floating, np_type=np.float64):
+    """C++ `double`. No Reg compute op takes it: the Reg pages list no `double`; it lives in UB tensors and is
+    moved (`LoadAlign` / `StoreAlign`) and reinterpreted in registers, as the 950 library's memory-level `Cast`
+    emulations do (decisions §92)."""
+
+
 class complex32(ComplexFloating, np_type=ml_dtypes.complex32):
     """`Complex<half>`: real half then imaginary half."""
 
@@ -166,6 +172,7 @@ class complex64(ComplexFloating, np_type=np.complex64):
     """`Complex<float>`: real float then imaginary float."""
 
 
+#: the element types of the Reg pages (RegTensor, the Reg ops); `float64` is not one of them
 ALL_DTYPES: Final[tuple[type[DType], ...]] = (
     bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, int4x2,
     half, bfloat16, float32, hifloat8, fp8_e4m3fn, fp8_e5m2, fp8_e8m0, fp4x2_e2m1, fp4x2_e1m2,
@@ -173,7 +180,13 @@ ALL_DTYPES: Final[tuple[type[DType], ...]] = (
 )  # fmt: skip
 
 
-_ALL: Final = frozenset(ALL_DTYPES)
+#: element types of UB tensors and register moves that no Reg compute op takes (C++ `double`)
+MOVE_ONLY_DTYPES: Final[tuple[type[DType], ...]] = (float64,)
+
+#: every dtype, in table order (`names` lists sets in this order)
+EVERY_DTYPE: Final[tuple[type[DType], ...]] = (*ALL_DTYPES[:13], float64, *ALL_DTYPES[13:])
+
+_ALL: Final = frozenset(EVERY_DTYPE)
 
 
 def is_dtype(obj: object) -> bool:
@@ -183,7 +196,7 @@ def is_dtype(obj: object) -> bool:
 
 def names(dtypes: tuple[type[DType], ...] | frozenset[type[DType]]) -> str:
     """`int32, uint32` — a dtype set for an error message, in table order."""
-    return ", ".join(d.name for d in ALL_DTYPES if d in dtypes)
+    return ", ".join(d.name for d in EVERY_DTYPE if d in dtypes)
 
 
 def same_width_uint(dtype: type[DType]) -> np.dtype[Any]:

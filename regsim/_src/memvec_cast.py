@@ -18,9 +18,11 @@ from typing import Any, Final
 import numpy as np
 
 from regsim._src import dtypes as dt
+from regsim._src import memvec_cast_double as cast_double
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
+from regsim._src.ctrl import current_ctrl
 from regsim._src.enums import RoundMode
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.memvec import (
@@ -70,6 +72,9 @@ _ODD_COUNT: Final = {(d.complex64, d.complex32)}
 _RINT_ONLY: Final = {(d.float32, d.fp8_e5m2), (d.float32, d.fp8_e4m3fn)}
 _ROUND_ONLY: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8)}
 _HYBRID: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8), (d.int32, d.half)}
+#: the double pairs (`cast_double` / `cast_double0` of CastImpl; first-n only): the five modes / CAST_TRUNC only
+_DOUBLE_COUNT: Final = {(d.int64, d.float64), (d.float64, d.bfloat16), (d.float64, d.float32)}
+_DOUBLE_TRUNC_COUNT: Final = {(d.float64, d.int32), (d.float64, d.int64)}
 
 
 def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, first_n: bool) -> RoundMode:
@@ -80,8 +85,10 @@ def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, 
     p = (src, dst)
     round_all = _ROUND_ALL | (_ROUND_ALL_COUNT if first_n else set())
     accepted: dict[RoundMode, RoundMode] = {}
-    if p in round_all:
+    if p in round_all | (_DOUBLE_COUNT if first_n else set()):
         accepted.update({m: m for m in _ROUNDS})
+    if first_n and p in _DOUBLE_TRUNC_COUNT:
+        accepted[R.CAST_TRUNC] = R.CAST_TRUNC
     if p in _RINT_ONLY:
         accepted[R.CAST_RINT] = R.CAST_RINT
     if p in _ROUND_ONLY:
@@ -523,6 +530,16 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         limit = min(t.size * (2 if t.dtype in FOUR_BIT else 1) for t in (dst, src))  # (a 4-bit tensor: 2 per element)
         if not 0 <= n <= limit:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
+        if dt.float64 in (S, D):
+            if (S, D) not in cast_double.DOUBLE_PAIRS:
+                why = cast_double.REFUSED.get((S, D), "a pair regsim models")
+                raise UnsupportedError(message(api, "dst, src", f"LocalTensor[{D.name}], LocalTensor[{S.name}]", why))
+            # The library's VFs read scratch registers past the elements a call converts (lanes never stored):
+            # the converted source elements are checked here (decisions §92).
+            _check_written(api, src, n)
+            with configure(check_uninitialized=False):
+                _run_lowering(api, (dst, src), cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
+            return
         if S in FOUR_BIT or D in FOUR_BIT:
             if n % 2:
                 raise ParameterError(message(api, "count", n, "an even count for a 4-bit dst or src"))

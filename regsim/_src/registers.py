@@ -47,8 +47,9 @@ RegTraitNumOne = RegTrait(1)
 RegTraitNumTwo = RegTrait(2)
 
 #: dtypes a RegTensor may hold on Ascend 950 (the Ascend C `RegTensor` page): every dtype but complex ones
-#: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32.
-TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.complex64, dt.complex32})
+#: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32 (float64 too: the 950 library's
+#: double emulations declare `RegTensor<double, RegTraitNumTwo>`, decisions §92).
+TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.float64, dt.complex64, dt.complex32})
 
 
 def check_trait(api: str, dtype: type[dt.DType], trait: object) -> RegTrait:

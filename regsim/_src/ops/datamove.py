@@ -63,6 +63,9 @@ GS = TypeVar(
 )
 GI = TypeVar("GI", dt.uint16, dt.uint32, dt.uint64)
 ALL: Final = frozenset(dt.ALL_DTYPES)
+#: the aligned register loads and stores also move C++ `double` (the 950 library's double emulations,
+#: decisions §92); no other Reg op takes it
+MOVES: Final = ALL | {dt.float64}
 B8S: Final = frozenset(
     {dt.bool_, dt.int8, dt.uint8, dt.int4x2, dt.hifloat8, dt.fp8_e4m3fn, dt.fp8_e5m2, dt.fp8_e8m0, dt.fp4x2_e2m1, dt.fp4x2_e1m2}
 )
@@ -136,7 +139,7 @@ def _c_align(name: str, form: str, ops: tuple[Operand, ...]) -> CName:
 
 # LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
 for _form, _ops in _forms(
-    (reg("dst_reg", Role.OUT, OneOf(ALL)), Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg"))), (), "post_update_stride"
+    (reg("dst_reg", Role.OUT, OneOf(MOVES)), Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg"))), (), "post_update_stride"
 ).items():
     register(
         OpSpec(
@@ -220,7 +223,9 @@ for _form, _ops in {
 
 # StoreAlign: register (every StoreDist), MaskReg (MaskDist NORM/PACK), dual register (not yet).
 for _form, _ops in _forms(
-    (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(ALL))), (pred(),), "post_update_stride"
+    (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(MOVES))),
+    (pred(),),
+    "post_update_stride",
 ).items():
     register(
         OpSpec(
