@@ -536,6 +536,12 @@ _spec(
     "dst[k] += #{active j: src[j] == 128b + k} (FREQUENCY) | #{active j: src[j] <= 128b + k} (ACCUMULATE); b = BIN0 0, BIN1 1",
     DOC + "直方图计算/Histograms.md",
     histograms,
+    # the asc_frequency_histogram / asc_cumulative_histogram pages: bin and type fixed by the name
+    c_api=tuple(
+        CName(f"asc_{c}_histogram_bin{b.value}", ("dst_reg", "src_reg", "mask"), (("mode", b), ("type", t)))
+        for c, t in (("frequency", HistogramsType.FREQUENCY), ("cumulative", HistogramsType.ACCUMULATE))
+        for b in (HistogramsBinType.BIN0, HistogramsBinType.BIN1)
+    ),
 )
 _spec(
     "Move",
