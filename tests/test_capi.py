@@ -522,6 +522,7 @@ DOCUMENTED = {
     "asc_loadalign_deintlv_postupdate", "asc_storealign_1st", "asc_storealign_pack", "asc_storealign_pack_quarter",
     "asc_storealign_intlv", "asc_storealign_1st_postupdate", "asc_storealign_pack_postupdate",
     "asc_storealign_pack_quarter_postupdate",
+    "asc_intlv_b8", "asc_intlv_b16", "asc_intlv_b32", "asc_deintlv_b8", "asc_deintlv_b16", "asc_deintlv_b32",
 } | set(CONVERSIONS)  # fmt: skip
 
 
@@ -1110,3 +1111,29 @@ def test_new_register_c_api_errors_name_the_c_function_and_change_nothing() -> N
         ):
             capi.asc_storealign_1st(t.GetPhyAddr(), r64, all32)
     assert bytes(ub.storage.data)[: len(snapshot)] == snapshot
+
+
+@pytest.mark.parametrize("op", ["intlv", "deintlv"])
+@pytest.mark.parametrize("width", [8, 16, 32])
+def test_mask_interleave_forms(op: str, width: int) -> None:
+    """asc_intlv_b8/_b16/_b32 and asc_deintlv_b*: vector_bool operands, the bit groups of the width
+    (sizeof(T) bits) interleaved or de-interleaved: the MaskReg oracle, in both loop modes."""
+    from regsim.testing import reference as O
+
+    rng = np.random.default_rng(width)
+    b0, b1 = (rng.integers(0, 2, 256) for _ in range(2))
+    oracle = O.mask_interleave_oracle if op == "intlv" else O.mask_deinterleave_oracle
+    want = oracle([int(b) for b in b0], [int(b) for b in b1], width // 8)
+    fn = getattr(capi, f"asc_{op}_b{width}")
+    s0, s1 = Reg.MaskReg.from_bits(b0.astype(bool)), Reg.MaskReg.from_bits(b1.astype(bool))
+
+    @rs.simd_vf
+    def vf(d0: Any, d1: Any) -> None:
+        for _ in range(2):
+            fn(d0, d1, s0, s1)
+
+    for loops in ("sequential", "auto"):
+        d0, d1 = Reg.MaskReg(), Reg.MaskReg()
+        with rs.configure(loops=loops):
+            vf(d0, d1)
+        assert ([int(b) for b in d0.bits()], [int(b) for b in d1.bits()]) == (list(want[0]), list(want[1])), loops

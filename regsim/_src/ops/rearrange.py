@@ -443,6 +443,8 @@ for _name, _lane, _eq in _mask_forms:
         _MASKOPS + f"{_name}.md",
         _lane,
         aliases=(f"Mask{_name}",),
+        # asc_intlv_b8/_b16/_b32, asc_deintlv_b8/_b16/_b32 (the asc_intlv / asc_deintlv pages): T by the width
+        c_api=CName("asc_intlv" if _name == "Interleave" else "asc_deintlv", ("dst0", "dst1", "src0", "src1")),
     )
 _spec(
     "Pack",
