@@ -5,6 +5,7 @@ API against the Reg ops it spells."""
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import zlib
 from collections.abc import Iterator
@@ -523,6 +524,7 @@ DOCUMENTED = {
     "asc_storealign_intlv", "asc_storealign_1st_postupdate", "asc_storealign_pack_postupdate",
     "asc_storealign_pack_quarter_postupdate",
     "asc_intlv_b8", "asc_intlv_b16", "asc_intlv_b32", "asc_deintlv_b8", "asc_deintlv_b16", "asc_deintlv_b32",
+    "asc_muls", "asc_muls_v2", "asc_exp_sub", "asc_exp_sub_v2",
 } | set(CONVERSIONS)  # fmt: skip
 
 
@@ -1137,3 +1139,75 @@ def test_mask_interleave_forms(op: str, width: int) -> None:
         with rs.configure(loops=loops):
             vf(d0, d1)
         assert ([int(b) for b in d0.bits()], [int(b) for b in d1.bits()]) == (list(want[0]), list(want[1])), loops
+
+
+@pytest.mark.parametrize("name", ["asc_muls", "asc_muls_v2"])
+def test_asc_muls_against_the_oracle(name: str) -> None:
+    """asc_muls(dst, src, value, mask): half(src * value) rounded ROUND, at the even (asc_muls) or odd
+    (_v2) half elements, unselected and other elements 0: the MulsCast oracle, in both loop modes."""
+    from regsim.testing import reference as O
+
+    rng = np.random.default_rng(1)
+    src = rng.uniform(-40000, 40000, 64).astype(np.float32)
+    src[:6] = [np.inf, -np.nan, 0.0, -0.0, 3e38, 1e-30]
+    active = rng.random(64) < 0.75
+    mask = Reg.MaskReg.from_lanes(rs.float32, active)
+    src_reg = Reg.RegTensor.from_numpy(src)
+    value = 1.75
+    part = 1 if name.endswith("_v2") else 0
+    want = [0] * 128
+    for i, (x, a) in enumerate(zip(src.tolist(), active, strict=True)):
+        want[2 * i + part] = O.muls_cast_oracle(x, value) if a else 0
+    fn = getattr(capi, name)
+
+    @rs.simd_vf
+    def vf(out: Any) -> None:
+        for _ in range(2):
+            fn(out, src_reg, value, mask)
+
+    for loops in ("sequential", "auto"):
+        out = Reg.RegTensor.from_numpy(np.full(128, 7.0, np.float16))
+        with rs.configure(loops=loops):
+            vf(out)
+        assert _canon("half", _codes("half", out.numpy().view(np.uint8))) == _canon("half", want), f"{name} ({loops})"
+
+
+@pytest.mark.parametrize("name", ["asc_exp_sub", "asc_exp_sub_v2"])
+@pytest.mark.parametrize("dtype", [rs.half, rs.float32])
+def test_asc_exp_sub_against_the_reference(name: str, dtype: Any) -> None:
+    """asc_exp_sub(dst, src0, src1, mask): e ** (src0 - src1) in float32 from the even (asc_exp_sub) or odd
+    (_v2) half elements (float sources: element i), within ExpSub's 1 ulp of the reference (exact where it
+    is special), unselected lanes 0, in both loop modes."""
+    from regsim.testing import reference as O
+
+    rng = np.random.default_rng(2)
+    n = 256 // dtype.itemsize
+    a = rng.uniform(-8, 8, n).astype(dtype.np_dtype)
+    b = rng.uniform(-8, 8, n).astype(dtype.np_dtype)
+    a[:3], b[:3] = [np.inf, 1.0, np.nan], [1.0, 1.0, 0.0]
+    active = rng.random(n) < 0.75
+    mask = Reg.MaskReg.from_lanes(dtype, active)
+    r0, r1 = Reg.RegTensor.from_numpy(a), Reg.RegTensor.from_numpy(b)
+    pick = (np.arange(64) * 2 + (1 if name.endswith("_v2") else 0)) if dtype is rs.half else np.arange(64)
+    fn = getattr(capi, name)
+
+    @rs.simd_vf
+    def vf(out: Any) -> None:
+        for _ in range(2):
+            fn(out, r0, r1, mask)
+
+    for loops in ("sequential", "auto"):
+        out = Reg.RegTensor.from_numpy(np.full(64, 5.0, np.float32))
+        with rs.configure(loops=loops):
+            vf(out)
+        got = out.numpy().tolist()
+        for lane, j in enumerate(pick.tolist()):
+            g = got[lane]
+            if not active[j]:
+                assert g == 0.0, (name, loops, lane)
+                continue
+            special, ref = O.exp_sub_reference(float(a[j]), float(b[j]))
+            if special is not None:
+                assert (math.isnan(g) and math.isnan(special)) or g == special, (name, loops, lane, g, special)
+            else:
+                assert O.ulp_distance(g, ref, "float32") <= 1.0, (name, loops, lane, g, ref)
