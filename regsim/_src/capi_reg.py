@@ -17,11 +17,13 @@ from typing import Any, Final
 import attrs
 
 from regsim._src import dtypes as dt
-from regsim._src.spec import REGISTRY, CName, Kind, Operand, OpSpec, _kind_types, _value
+from regsim._src.batched import Affine
+from regsim._src.spec import REGISTRY, CName, DTypes, Kind, Operand, OpSpec, _kind_types, _value
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
 #: width suffixes of the C functions whose element type is not deducible (`asc_create_mask_b8` ...)
 WIDTHS: Final = (("_b8", dt.uint8), ("_b16", dt.uint16), ("_b32", dt.uint32))
+INT32: Final = (-(2**31), 2**31 - 1)
 
 
 @attrs.frozen
@@ -34,7 +36,7 @@ class CForm:
     fixed: Mapping[str, Any]
 
     def signature(self) -> str:
-        return f"{self.name}({', '.join(self.cname.params)})"
+        return f"{self.name}({', '.join('int32_t offset' if self._is_offset(p) else p for p in self.cname.params)})"
 
     def fits(self, args: Sequence[Any]) -> bool:
         """Whether the arguments have the count and kinds of this overload's C parameters."""
@@ -42,16 +44,40 @@ class CForm:
             return False
         kinds = _kind_types()
         for name, v in zip(self.cname.params, args, strict=True):
-            o = self.spec.operand(name)
-            if not isinstance(v, kinds[o.kind]) or (o.kind is Kind.INT and isinstance(v, bool)):
+            kind = Kind.INT if self._is_offset(name) else self.spec.operand(name).kind
+            if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
                 return False
         return True
 
-    def call(self, args: Sequence[Any]) -> Any:
+    def _is_offset(self, param: str) -> bool:
+        return bool(self.cname.displaces) and param == CName.OFFSET
+
+    def typed(self) -> list[tuple[str, DTypes]]:
+        """The (operand, element types) checks of this overload: `dtypes` on the first register, then `types`."""
+        checks = list(self.cname.types)
+        if self.cname.dtypes:
+            first: Operand = next(o for o in self.spec.operands if o.kind is Kind.REG and o.dtypes is not None)
+            checks.insert(0, (first.name, self.cname.dtypes))
+        return checks
+
+    def mismatch(self, args: Sequence[Any]) -> tuple[str, Any] | None:
+        """The first (operand, element type) of `args` this overload does not take, or None."""
         given = dict(zip(self.cname.params, args, strict=True))
         given.update(self.fixed)
-        if self.cname.dtypes:
-            self._check_dtype(given)
+        for name, dtypes in self.typed():
+            dtype = getattr(given[name], "dtype", None)
+            if dtype not in dtypes:
+                return name, dtype
+        return None
+
+    def call(self, args: Sequence[Any]) -> Any:
+        given = dict(zip(self.cname.params, args, strict=True))
+        if self.cname.displaces:
+            offset = given.pop(CName.OFFSET)
+            if not isinstance(offset, Affine) and not INT32[0] <= int(offset) <= INT32[1]:
+                raise ParameterError(message(self.name, CName.OFFSET, _value(offset), f"an int32_t in [{INT32[0]}, {INT32[1]}]"))
+            given[self.cname.displaces] = given[self.cname.displaces] + offset
+        given.update(self.fixed)
         pos: list[Any] = []
         kw: dict[str, Any] = {}
         for o in self.spec.operands:
@@ -65,14 +91,6 @@ class CForm:
             return REGISTRY.entry(self.spec.name)(tuple(pos), kw)
         except RegsimError as e:
             raise type(e)(f"{self.name}: the call fails in its Reg op (from Reg {e})") from e
-
-    def _check_dtype(self, given: Mapping[str, Any]) -> None:
-        first: Operand = next(o for o in self.spec.operands if o.kind is Kind.REG and o.dtypes is not None)
-        dtype = given[first.name].dtype
-        if dtype not in self.cname.dtypes:
-            raise DTypeError(
-                message(self.name, first.name, f"a vector of {dtype.name}", f"one of {dt.names(self.cname.dtypes)} on Ascend 950")
-            )
 
 
 def _forms() -> dict[str, list[CForm]]:
@@ -99,14 +117,28 @@ FORMS: Final = _forms()
 
 
 def dispatch(name: str, args: Sequence[Any]) -> Any:
-    """Run the C function `name` on `args`: the overload whose parameter count and kinds fit."""
+    """Run the C function `name` on `args`: the overload whose parameter count and kinds fit, then (where
+    several do) whose element types fit, as C overload resolution picks one."""
     forms = FORMS[name]
-    for form in forms:
-        if form.fits(args):
+    fitting = [f for f in forms if f.fits(args)]
+    if not fitting:
+        shown = ", ".join(_value(a) for a in args)
+        accepted = "; ".join(sorted({f.signature() for f in forms}))
+        raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))
+    misses = []
+    for form in fitting:
+        miss = form.mismatch(args)
+        if miss is None:
             return form.call(args)
-    shown = ", ".join(_value(a) for a in args)
-    accepted = "; ".join(sorted({f.signature() for f in forms}))
-    raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))
+        misses.append((form, miss))
+    operand, dtype = misses[0][1]
+    accepted_types: set[Any] = set()
+    for form, _ in misses:
+        for n, dtypes in form.typed():
+            if n == operand:
+                accepted_types |= dtypes
+    what = f"a vector of {dtype.name}" if dtype is not None else "no element type"
+    raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 
 
 def function(name: str) -> Callable[..., Any]:

@@ -23,7 +23,7 @@ import functools
 import inspect
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Protocol, TypeVar
 
 import attrs
 import numpy as np
@@ -156,8 +156,14 @@ class CName:
     """The C API spelling of an op: a name and the order of its parameters (operand names; a
     template operand may be a C parameter, as `asc_create_mask_b16(pat_mode)` passes the pattern).
 
-    `fixed`: template operands the C name fixes (`asc_eq` is `Compare` with `mode=CMPMODE.EQ`);
-    `dtypes`: the element types the C API documents when fewer than the Reg op's (empty: all).
+    `fixed`: operands the C name fixes (`asc_eq` is `Compare` with `mode=CMPMODE.EQ`,
+    `asc_float2half_rn` is `Cast` with its `trait`, `asc_storealign_1st` passes a mask it ignores);
+    `dtypes`: the element types the C API documents when fewer than the Reg op's (empty: all), of
+    the first register operand; `types`: the same for further operands by name (a conversion fixes
+    both registers' types). Several CNames of one name are C overloads: the arguments' kinds, then
+    these element types, pick one (`asc_loadalign_brc_elem` is `DIST_BRC_B8`, `_B16` or `_B32` by T).
+    `displaces`: a pointer operand the C parameter `offset` (`int32_t`, in elements of the pointer's
+    type; not a Reg operand) moves: `asc_loadalign(dst, src, offset)` reads at `src + offset`.
     An op whose `T` is neither a C parameter nor fixed has one C function per width
     (`asc_create_mask_b8/_b16/_b32`: T = uint8, uint16, uint32)."""
 
@@ -165,6 +171,11 @@ class CName:
     params: tuple[str, ...]
     fixed: tuple[tuple[str, Any], ...] = ()
     dtypes: DTypes = frozenset()
+    types: tuple[tuple[str, DTypes], ...] = ()
+    displaces: str = ""
+
+    #: the C parameter name of the `displaces` offset
+    OFFSET: ClassVar[str] = "offset"
 
 
 # --- plans: what static validation leaves for the executor ------------------------------------------
@@ -660,6 +671,14 @@ def face(name: str) -> Callable[[F], F]:
 FACES: Final[dict[str, Callable[..., Any]]] = {}
 
 
+def _c_list(spec: OpSpec) -> str:
+    """The C names of an op for the table: each once, a long list (Cast's conversions) shortened."""
+    names = list(dict.fromkeys(c.name for c in spec.c_names))
+    if len(names) > 12:
+        return f"{', '.join(names[:4])} … ({len(names)} names; `rs.capi.REGISTER_API`)"
+    return ", ".join(names) or "-"
+
+
 def markdown() -> str:
     """The registry as the Markdown of docs/ops.md (a test keeps that file current)."""
     rows = [
@@ -679,6 +698,6 @@ def markdown() -> str:
         equation = spec.equation.replace("|", "\\|")
         rows.append(
             f"| `{spec.name}` | {spec.variant or '-'} | `{equation}` | {dtypes} | {modes} | "
-            f"{', '.join(c.name for c in spec.c_names) or '-'} | {', '.join(spec.aliases) or '-'} |"
+            f"{_c_list(spec)} | {', '.join(spec.aliases) or '-'} |"
         )
     return "\n".join(rows) + "\n"

@@ -257,6 +257,11 @@ register(
         _LANES,
         lane=exp_sub,
         aliases=("FusedExpSub",),
+        # asc_exp_sub / asc_exp_sub_v2 (the deprecated asc_exp_sub page, no replacement named): the layout
+        c_api=tuple(
+            CName(f"asc_exp_sub{v}", ("dst_reg", "src_reg0", "src_reg1", "mask"), (("layout", lay),))
+            for v, lay in (("", RegLayout.ZERO), ("_v2", RegLayout.ONE))
+        ),
     )
 )
 register(
@@ -277,6 +282,11 @@ register(
         _LANES,
         lane=muls_cast,
         aliases=("FusedMulsCast",),
+        # asc_muls / asc_muls_v2 (the deprecated asc_muls page, no replacement named): the layout
+        c_api=tuple(
+            CName(f"asc_muls{v}", ("dst_reg", "src_reg", "scalar_value", "mask"), (("layout", lay),))
+            for v, lay in (("", RegLayout.ZERO), ("_v2", RegLayout.ONE))
+        ),
     )
 )
 

@@ -23,6 +23,7 @@ from regsim._src.spec import (
     DOC,
     NO_DEFAULT,
     Batching,
+    CName,
     Kind,
     OneOf,
     Operand,
@@ -323,6 +324,69 @@ def struct_param(name: str, cls: type[_Struct], default: object = NO_DEFAULT) ->
     return Operand(name, Kind.STRUCT, keyword=True, default=default, struct=cls)
 
 
+# --- the C API spellings (the data_type_convert pages of the C API) ------------------------------------
+#: the C names' type spellings
+C_TYPES: Final[dict[str, type[dt.DType]]] = {
+    "float": d.float32, "half": d.half, "bfloat16": d.bfloat16, "int64": d.int64, "int32": d.int32, "uint32": d.uint32,
+    "int16": d.int16, "uint16": d.uint16, "int8": d.int8, "uint8": d.uint8, "int4x2": d.int4x2, "hif8": d.hifloat8,
+    "e4m3": d.fp8_e4m3fn, "e5m2": d.fp8_e5m2, "e2m1x2": d.fp4x2_e2m1, "e1m2x2": d.fp4x2_e1m2,
+}  # fmt: skip
+#: the rounding suffixes (the 舍入模式与饱和模式 page)
+C_ROUNDS: Final = {"rn": R.CAST_RINT, "rna": R.CAST_ROUND, "rd": R.CAST_FLOOR, "ru": R.CAST_CEIL, "rz": R.CAST_TRUNC,
+                   "ro": R.CAST_ODD, "rh": R.CAST_HYBRID}  # fmt: skip
+_R5 = ("rn", "rna", "rd", "ru", "rz")
+#: one row per page: source, destination (their C spellings), the rounding suffixes (none: the pair
+#: has no rounding), whether a `_sat` form exists beside the plain one, and the parts (`_v2` ... `_v4`)
+C_CASTS: Final[tuple[tuple[str, str, tuple[str, ...], bool, int], ...]] = (
+    ("bfloat16", "e1m2x2", _R5, False, 4), ("bfloat16", "e2m1x2", _R5, False, 4), ("bfloat16", "float", (), False, 2),
+    ("bfloat16", "half", _R5, True, 1), ("bfloat16", "int32", _R5, True, 2), ("e1m2x2", "bfloat16", (), False, 4),
+    ("e2m1x2", "bfloat16", (), False, 4), ("e4m3", "float", (), False, 4), ("e5m2", "float", (), False, 4),
+    ("float", "bfloat16", _R5, True, 2), ("float", "e4m3", ("rn",), True, 4), ("float", "e5m2", ("rn",), True, 4),
+    ("float", "half", (*_R5, "ro"), True, 2), ("float", "hif8", ("rna", "rh"), True, 4), ("float", "int16", _R5, True, 2),
+    ("float", "int32", _R5, True, 1), ("float", "int64", _R5, True, 2), ("half", "bfloat16", _R5, False, 1),
+    ("half", "float", (), False, 2), ("half", "hif8", ("rna", "rh"), True, 2), ("half", "int16", _R5, True, 1),
+    ("half", "int32", _R5, False, 2), ("half", "int4x2", _R5, True, 4), ("half", "int8", _R5, True, 2),
+    ("half", "uint8", _R5, True, 2), ("hif8", "float", (), False, 4), ("hif8", "half", (), False, 2),
+    ("int16", "float", (), False, 2), ("int16", "half", _R5, False, 1), ("int16", "int32", (), False, 2),
+    ("int16", "uint32", (), False, 2), ("int16", "uint8", (), True, 2), ("int32", "float", _R5, False, 1),
+    ("int32", "int16", (), True, 2), ("int32", "int64", (), False, 2), ("int32", "uint16", (), True, 2),
+    ("int32", "uint8", (), True, 4), ("int4x2", "bfloat16", (), False, 4), ("int4x2", "half", (), False, 4),
+    ("int4x2", "int16", (), False, 4), ("int64", "float", _R5, False, 2), ("int64", "int32", (), True, 2),
+    ("int8", "half", (), False, 2), ("int8", "int16", (), False, 2), ("int8", "int32", (), False, 4),
+    ("uint16", "uint32", (), False, 2), ("uint16", "uint8", (), True, 2), ("uint32", "int16", (), True, 2),
+    ("uint32", "uint16", (), True, 2), ("uint32", "uint8", (), True, 4), ("uint8", "half", (), False, 2),
+    ("uint8", "uint16", (), False, 2), ("uint8", "uint32", (), False, 4),
+)  # fmt: skip
+
+
+def _c_casts() -> tuple[CName, ...]:
+    """`asc_<src>2<dst>[_<round>][_sat][_v<k>](dst, src, mask)`: Cast with the trait the name spells. The
+    rounding suffix is the roundMode; `_sat` SAT, its absence NO_SAT (a pair whose Cast table row reads no
+    satMode: UNKNOWN); the part `_v<k>` the RegLayout k - 1 (no suffix: ZERO), which half or quarter of
+    the wide lanes the narrow elements occupy ("数据写入索引为偶数的位置" / "奇数"); MERGING is not
+    offered ("mask未筛选的元素在输出中置零")."""
+    out = []
+    for s_name, d_name, rounds, sat, parts in C_CASTS:
+        src, dst = C_TYPES[s_name], C_TYPES[d_name]
+        pair = PAIRS[(src, dst)]
+        assert len(pair.layouts) == (parts if parts > 1 else 0), (s_name, d_name)
+        assert {C_ROUNDS[r] for r in rounds} <= set(pair.rounds) and bool(rounds) == bool(pair.rounds), (s_name, d_name)
+        for r in rounds or ("",):
+            for saturate in (False, True) if sat else (False,):
+                for k in range(parts):
+                    trait = CastTrait(
+                        L(k) if pair.layouts else L.UNKNOWN,
+                        (SatMode.SAT if saturate else SatMode.NO_SAT) if pair.sats else SatMode.UNKNOWN,
+                        MaskMergeMode.ZEROING,
+                        C_ROUNDS[r] if r else R.UNKNOWN,
+                    )
+                    suffix = (f"_{r}" if r else "") + ("_sat" if saturate else "") + (f"_v{k + 1}" if k else "")
+                    name = f"asc_{s_name}2{d_name}{suffix}"
+                    types = (("dst_reg", frozenset({dst})), ("src_reg", frozenset({src})))
+                    out.append(CName(name, ("dst_reg", "src_reg", "mask"), (("trait", trait),), types=types))
+    return tuple(out)
+
+
 register(
     OpSpec(
         "Cast",
@@ -339,6 +403,7 @@ register(
         DOC + "类型转换/Cast.md",
         Batching.CROSS_LANE,
         lane=convert,
+        c_api=_c_casts(),
     )
 )
 
@@ -362,6 +427,10 @@ def Cast(dst_reg: RegTensor[D], src_reg: RegTensor[S], mask: MaskReg, *, trait: 
 
 # --- Truncate (the Truncate page) --------------------------------------------------------------------------
 TRUNCATE_ROUNDS: Final = (R.CAST_NONE, *ROUNDS)
+#: asc_ceil / asc_floor / asc_rint / asc_round / asc_trunc (their pages): Truncate with the mode the name says
+C_TRUNCATES: Final = (
+    ("ceil", R.CAST_CEIL), ("floor", R.CAST_FLOOR), ("rint", R.CAST_RINT), ("round", R.CAST_ROUND), ("trunc", R.CAST_TRUNC)
+)  # fmt: skip
 
 
 def truncate(x: Array, round_mode: RoundMode) -> Array:
@@ -389,6 +458,7 @@ register(
         DOC + "类型转换/Truncate.md",
         Batching.ELEMENTWISE,
         lane=truncate,
+        c_api=tuple(CName(f"asc_{c}", ("dst_reg", "src_reg", "mask"), (("round_mode", m),)) for c, m in C_TRUNCATES),
     )
 )
 

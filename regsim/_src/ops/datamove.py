@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final, TypeVar, overload
 
+import numpy as np
+
 from regsim._src import dtypes as dt
 from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.executors import (
@@ -124,17 +126,108 @@ STREAM_WHY = "an unaligned stream carries its 32-byte buffer from one call to th
 GATHER_WHY = "no batching rule for data-dependent UB addresses yet"
 
 
+def _flat(*names: CName | tuple[CName, ...]) -> tuple[CName, ...]:
+    return tuple(c for n in names for c in (n if isinstance(n, tuple) else (n,)))
+
+
 def _variant(*parts: str) -> str:
     return "_".join(p for p in parts if p)
 
 
-def _c_align(name: str, form: str, ops: tuple[Operand, ...]) -> CName:
+def _c_align(name: str, form: str, ops: tuple[Operand, ...], head: int = 2) -> CName | tuple[CName, ...]:
     """The C spelling of one address form (asc_loadalign.md, asc_storealign.md and their _postupdate pages):
-    the post-update form is `<name>_postupdate(..., offset, ...)`, its post_mode fixed to POST_MODE_UPDATE."""
+    the post-update form is `<name>_postupdate(..., offset, ...)`, its post_mode fixed to POST_MODE_UPDATE;
+    the register forms without an offset have an `int32_t offset` twin after the `head` operands (the
+    asc_loadalign page; asc_storealign's is on its deprecated 接口 page) that moves the pointer."""
     params = tuple(o.name for o in ops if not o.keyword)
     if form == "post":
         return CName(f"{name}_postupdate", params, (("post_mode", UPDATE),))
+    if form == "" and any(o.kind is Kind.REG for o in ops):
+        ptr = next(o.name for o in ops if o.kind is Kind.PTR)
+        return (CName(name, params), CName(name, (*params[:head], CName.OFFSET, *params[head:]), displaces=ptr))
     return CName(name, params)
+
+
+#: the element types of the distribution pages, by width (vector_int4x2_t is one of the b8 types)
+P_B8: Final = frozenset(
+    {dt.int8, dt.uint8, dt.fp4x2_e2m1, dt.fp4x2_e1m2, dt.fp8_e8m0, dt.fp8_e5m2, dt.fp8_e4m3fn, dt.hifloat8, dt.int4x2}
+)
+P_B16: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.bfloat16})
+P_B32: Final = frozenset({dt.int32, dt.uint32, dt.float32})
+P_B64: Final = frozenset({dt.int64, dt.uint64})
+Dists = dict[Any, frozenset[type[dt.DType]]]
+#: the distribution loads: C name → the LoadDist each element width runs (the reg_load pages, whose
+#: _postupdate pages take the same types)
+C_LOADS: Final[dict[str, Dists]] = {
+    "asc_loadalign_brc_elem": {LoadDist.DIST_BRC_B8: P_B8, LoadDist.DIST_BRC_B16: P_B16, LoadDist.DIST_BRC_B32: P_B32},
+    "asc_loadalign_brc_datablock": {LoadDist.DIST_BLK: P_B8 | P_B16 | P_B32},
+    "asc_loadalign_brc_elem2datablock": {LoadDist.DIST_E2B_B16: P_B16, LoadDist.DIST_E2B_B32: P_B32},
+    "asc_loadalign_upsample": {LoadDist.DIST_US_B8: P_B8, LoadDist.DIST_US_B16: P_B16},
+    "asc_loadalign_downsample": {LoadDist.DIST_DS_B8: P_B8, LoadDist.DIST_DS_B16: P_B16},
+    "asc_loadalign_unpack": {
+        LoadDist.DIST_UNPACK_B8: P_B8, LoadDist.DIST_UNPACK_B16: P_B16, LoadDist.DIST_UNPACK_B32: P_B32
+    },
+    "asc_loadalign_unpack4": {LoadDist.DIST_UNPACK4_B8: P_B8},
+}  # fmt: skip
+#: the vector_bool forms of the asc_loadalign_postupdate page
+C_MASK_LOADS: Final[dict[str, Dists]] = {
+    "asc_loadalign_upsample": {MaskDist.DIST_US: frozenset()},
+    "asc_loadalign_downsample": {MaskDist.DIST_DS: frozenset()},
+}
+C_DUAL_LOADS: Final[dict[str, Dists]] = {
+    "asc_loadalign_deintlv": {
+        LoadDist.DIST_DINTLV_B8: P_B8, LoadDist.DIST_DINTLV_B16: P_B16, LoadDist.DIST_DINTLV_B32: P_B32
+    },
+}  # fmt: skip
+#: the distribution stores (the reg_store pages); asc_storealign_1st ignores the mask and has no mask
+#: parameter; asc_storealign_1st_postupdate takes fewer types than asc_storealign_1st
+_1ST: Final = {
+    StoreDist.DIST_FIRST_ELEMENT_B8: P_B8, StoreDist.DIST_FIRST_ELEMENT_B16: P_B16, StoreDist.DIST_FIRST_ELEMENT_B32: P_B32
+}  # fmt: skip
+C_STORES: Final[dict[str, Dists]] = {
+    "asc_storealign_1st": _1ST,
+    "asc_storealign_pack": {StoreDist.DIST_PACK_B16: P_B16, StoreDist.DIST_PACK_B32: P_B32, StoreDist.DIST_PACK_B64: P_B64},
+    "asc_storealign_pack_quarter": {StoreDist.DIST_PACK4_B32: P_B32},
+}
+C_STORES_POST: Final[dict[str, Dists]] = {
+    **C_STORES,
+    "asc_storealign_1st_postupdate": {**_1ST, StoreDist.DIST_FIRST_ELEMENT_B8: frozenset({dt.int8, dt.uint8})},
+}
+C_DUAL_STORES: Final[dict[str, Dists]] = {
+    "asc_storealign_intlv": {
+        StoreDist.DIST_INTLV_B8: P_B8, StoreDist.DIST_INTLV_B16: P_B16, StoreDist.DIST_INTLV_B32: frozenset({dt.int32, dt.uint32})
+    },
+}  # fmt: skip
+#: C functions that ignore the mask pass this one (all lanes); the Reg op does not read it
+IGNORED_MASK: Final = MaskReg.from_bits(np.ones(256, dtype=bool))
+_NO_MASK: Final = ("asc_storealign_1st", "asc_storealign_intlv")
+
+
+def _c_dists(table: dict[str, Dists], form: str, ops: tuple[Operand, ...], head: int) -> tuple[CName, ...]:
+    """The distribution C names of one address form: `<name>(...)` with the dist its element type picks
+    (one C overload per width), the AddrReg form `<name>(..., offset, ...)`, an `int32_t offset` twin of
+    the plain form, and `<name>_postupdate` with POST_MODE_UPDATE (`table` gives a post page's own name
+    where it has fewer types)."""
+    out = []
+    for name, dists in table.items():
+        post_name = name if name.endswith("_postupdate") else f"{name}_postupdate"
+        if form == "post" and post_name in table and post_name != name:
+            continue  # the post page's own row
+        if form != "post" and name.endswith("_postupdate"):
+            continue
+        no_mask = name.removesuffix("_postupdate") in _NO_MASK
+        params = tuple(o.name for o in ops if not o.keyword and not (no_mask and o.kind is Kind.PRED))
+        fixed: tuple[tuple[str, Any], ...] = (("mask", IGNORED_MASK),) if no_mask else ()
+        for dist, types in dists.items():
+            fx = (*fixed, ("dist", dist))
+            if form == "post":
+                out.append(CName(post_name, params, (*fx, ("post_mode", UPDATE)), types))
+            else:
+                out.append(CName(name, params, fx, types))
+            if form == "":
+                ptr = next(o.name for o in ops if o.kind is Kind.PTR)
+                out.append(CName(name, (*params[:head], CName.OFFSET, *params[head:]), fx, types, displaces=ptr))
+    return tuple(out)
 
 
 # LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
@@ -151,7 +244,7 @@ for _form, _ops in _forms(
             "dst[i] = src_addr[i]  (whole register, unpredicated; LoadDist maps UB to lanes)",
             _LOAD_PAGE,
             _MEM,
-            c_api=_c_align("asc_loadalign", _form, _ops),
+            c_api=_flat(_c_align("asc_loadalign", _form, _ops), _c_dists(C_LOADS, _form, _ops, 2)),
             aliases=("DataCopy",),
         )
     )
@@ -168,7 +261,11 @@ for _form, _ops in _forms(
             "mask bits = 32 B at src_addr (NORM) | 16 B, each bit doubled (US) | 64 B, even bits (DS)",
             _IN + "MaskReg搬入（LoadAlign）.md",
             _MEM,
-            c_api=_c_align("asc_loadalign", _form, _ops),
+            c_api=_flat(
+                _c_align("asc_loadalign", _form, _ops),
+                # the asc_loadalign_postupdate page: vector_bool up- and down-sampling
+                _c_dists(C_MASK_LOADS, _form, _ops, 2) if _form == "post" else (),
+            ),
             aliases=("DataCopy",),
         )
     )
@@ -188,6 +285,7 @@ for _form, _ops in _forms(_DUAL_IN, (), "post_update_stride").items():
             "dst0[i], dst1[i] = src_addr[2i], src_addr[2i+1]  (DINTLV_B8/B16/B32: 512 B de-interleaved at the dist width)",
             _LOAD_PAGE,
             _MEM,
+            c_api=_c_dists(C_DUAL_LOADS, _form, _ops, 3),
             aliases=("DataCopy",),
         )
     )
@@ -237,7 +335,9 @@ for _form, _ops in _forms(
             "mask[i] ? dst_addr[i] = src[i] : dst_addr[i] unchanged",
             _STORE_PAGE,
             _MEM,
-            c_api=_c_align("asc_storealign", _form, _ops),
+            c_api=_flat(
+                _c_align("asc_storealign", _form, _ops), _c_dists(C_STORES_POST if _form == "post" else C_STORES, _form, _ops, 2)
+            ),
             aliases=("DataCopy",),
         )
     )
@@ -252,7 +352,11 @@ for _form, _ops in _forms((Operand("dst_addr", Kind.PTR, dtypes=OneOf(ALL)), Ope
             "32 B at dst_addr = mask bits (NORM) | 16 B = the even bits (PACK)",
             _OUT + "MaskReg搬出（StoreAlign）.md",
             _MEM,
-            c_api=_c_align("asc_storealign", _form, _ops),
+            c_api=_flat(
+                _c_align("asc_storealign", _form, _ops),
+                # the asc_storealign_pack_postupdate page: vector_bool packed
+                _c_dists({"asc_storealign_pack": {MaskDist.DIST_PACK: frozenset()}}, _form, _ops, 2) if _form == "post" else (),
+            ),
             aliases=("DataCopy",),
         )
     )
@@ -272,6 +376,7 @@ for _form, _ops in {"dual": (*_DUAL_OUT, pred()), "dual_addr": (*_DUAL_OUT, Oper
             "dst_addr[2i], dst_addr[2i+1] = src0[i], src1[i]  (INTLV_B8/B16/B32: 512 B, the mask ignored)",
             _STORE_PAGE,
             _MEM,
+            c_api=_c_dists(C_DUAL_STORES, "" if _form == "dual" else "addr", _ops, 3),
             aliases=("DataCopy",),
         )
     )

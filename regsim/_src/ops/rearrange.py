@@ -443,6 +443,8 @@ for _name, _lane, _eq in _mask_forms:
         _MASKOPS + f"{_name}.md",
         _lane,
         aliases=(f"Mask{_name}",),
+        # asc_intlv_b8/_b16/_b32, asc_deintlv_b8/_b16/_b32 (the asc_intlv / asc_deintlv pages): T by the width
+        c_api=CName("asc_intlv" if _name == "Interleave" else "asc_deintlv", ("dst0", "dst1", "src0", "src1")),
     )
 _spec(
     "Pack",
@@ -536,6 +538,12 @@ _spec(
     "dst[k] += #{active j: src[j] == 128b + k} (FREQUENCY) | #{active j: src[j] <= 128b + k} (ACCUMULATE); b = BIN0 0, BIN1 1",
     DOC + "直方图计算/Histograms.md",
     histograms,
+    # the asc_frequency_histogram / asc_cumulative_histogram pages: bin and type fixed by the name
+    c_api=tuple(
+        CName(f"asc_{c}_histogram_bin{b.value}", ("dst_reg", "src_reg", "mask"), (("mode", b), ("type", t)))
+        for c, t in (("frequency", HistogramsType.FREQUENCY), ("cumulative", HistogramsType.ACCUMULATE))
+        for b in (HistogramsBinType.BIN0, HistogramsBinType.BIN1)
+    ),
 )
 _spec(
     "Move",
