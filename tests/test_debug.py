@@ -240,6 +240,8 @@ def bad_call(which: int, x: rs.UbPtr[rs.float32]) -> None:
         13: lambda: rs.asc_dump_reg(rs.float32, x, 1, 1),
         14: lambda: rs.printf(7),
         15: lambda: rs.printf("%hd\n", 1),
+        16: lambda: rs.printf(),  # type: ignore[call-arg]
+        17: lambda: rs.asc_dump_ubuf(x, 1, 2, 3),  # type: ignore[call-arg]
     }
     calls[which]()
 
@@ -263,6 +265,8 @@ def bad_call(which: int, x: rs.UbPtr[rs.float32]) -> None:
         (13, ParameterError, r"asc_dump_reg: input = UbPtr.*accepted: a Reg.RegTensor"),
         (14, ParameterError, r"printf: fmt = 7; accepted: a str"),
         (15, UnsupportedError, r"printf: fmt = .*the conversion '%hd'"),
+        (16, ParameterError, r"printf: fmt = missing"),
+        (17, ParameterError, r"asc_dump_ubuf: arguments = 3 \(extra positional\)"),
     ],
 )
 def test_bad_calls_raise_naming_the_parameter_and_print_nothing(
@@ -297,3 +301,80 @@ def test_the_functions_run_only_inside_a_vf() -> None:
         rs.asc_dump_ubuf(x.GetPhyAddr(), 1, 1)
     with pytest.raises(VfContextError, match="asc_dump: called outside a vector function"):
         rs.asc_dump(rs.float32, Reg.RegTensor(rs.float32), 1, 1)
+
+
+# --- C's own printf as the oracle: glibc's snprintf through ctypes ---------------------------------------
+libc = None
+try:
+    import ctypes
+    import ctypes.util
+
+    _name = ctypes.util.find_library("c")
+    libc = ctypes.CDLL(_name) if _name else None
+except OSError:  # pragma: no cover - no C library to compare with
+    libc = None
+
+
+def _c_snprintf(fmt: str, arg: object) -> str:
+    assert libc is not None
+    buf = ctypes.create_string_buffer(512)
+    libc.snprintf(buf, 512, fmt.encode(), arg)
+    return buf.value.decode()
+
+
+@rs.simd_vf
+def print_one(fmt: str, value: object) -> None:
+    rs.printf(fmt, value)
+
+
+_C_ARG = {
+    "d": ctypes.c_int,
+    "i": ctypes.c_int,
+    "u": ctypes.c_uint,
+    "x": ctypes.c_uint,
+    "ld": ctypes.c_long,
+    "li": ctypes.c_long,
+    "lu": ctypes.c_ulong,
+    "lx": ctypes.c_ulong,
+    "lld": ctypes.c_longlong,
+    "llu": ctypes.c_ulonglong,
+    "llx": ctypes.c_ulonglong,
+}
+
+
+@pytest.mark.skipif(libc is None or ctypes.sizeof(ctypes.c_long) != 8, reason="needs an LP64 C library")
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from([*_C_ARG, "f", "F", "s", "p"]),
+    st.lists(st.sampled_from("-+ #0"), max_size=3, unique=True),
+    st.one_of(st.none(), st.integers(0, 20)),
+    st.one_of(st.none(), st.integers(0, 12)),
+    st.data(),
+)
+def test_printf_matches_the_c_librarys_printf(
+    conv: str, flags: list[str], width: int | None, prec: int | None, data: st.DataObject
+) -> None:
+    if conv in ("s", "p"):
+        flags = [f for f in flags if f == "-"]  # other flags are undefined for %s and %p in C
+    if conv == "p":
+        prec = None
+    spec = "%" + "".join(flags) + ("" if width is None else str(width)) + ("" if prec is None else f".{prec}") + conv
+    if conv in _C_ARG:
+        value: object = data.draw(st.integers(-(2**64), 2**64 - 1))
+        c_arg: object = _C_ARG[conv](value)  # C's conversion of the argument to the parameter's type
+    elif conv in "fF":
+        value = data.draw(st.floats(allow_nan=True, allow_infinity=True, width=32) | st.floats(-1e12, 1e12))
+        c_arg = ctypes.c_double(value)
+    elif conv == "s":
+        value = data.draw(st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=12))
+        c_arg = ctypes.c_char_p(value.encode())
+    else:
+        value = data.draw(st.integers(0, 2**48))
+        c_arg = ctypes.c_void_p(value)
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rs.asc_vf_call(print_one, f"<{spec}>", value)
+    assert buf.getvalue() == _c_snprintf(f"<{spec}>", c_arg)

@@ -216,6 +216,7 @@ def _format(api: str, fmt: str, args: tuple[object, ...]) -> tuple[str, int]:
     return "".join(out), str_bytes
 
 
+@host_api("printf")
 def printf(fmt: str, *args: object) -> None:
     """`printf(fmt, args...)` inside a VF (`__simd_callee__ printf(const __ubuf__ char* fmt, Args&&... args)`):
     C's formatting of the conversions the printf page lists, printed to `sys.stdout`.
