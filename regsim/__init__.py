@@ -20,6 +20,7 @@ from regsim._src.context import (
     simd_callee,
     simd_vf,
 )
+from regsim._src.debug import asc_dump, asc_dump_reg, asc_dump_ubuf, printf
 from regsim._src.dtypes import (
     DType,
     bfloat16,
@@ -67,6 +68,9 @@ __all__ = [
     "Trace",
     "UbPtr",
     "UnifiedBuffer",
+    "asc_dump",
+    "asc_dump_reg",
+    "asc_dump_ubuf",
     "asc_vf_call",
     "bfloat16",
     "bool_",
@@ -92,6 +96,7 @@ __all__ = [
     "int32",
     "int64",
     "lower",
+    "printf",
     "simd_callee",
     "simd_vf",
     "strategies",

@@ -165,6 +165,52 @@ _STRUCTS = {
 _TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
 
 
+#: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.debug runs them
+_DEBUG_CALLS = ("printf", "asc_dump", "asc_dump_ubuf", "asc_dump_reg")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _c_string(tokens: list[str]) -> str | None:
+    """The characters of C string literal tokens (adjacent ones concatenated, escapes decoded);
+    None when a token is not a plain or u8 literal."""
+    out: list[str] = []
+    for tok in tokens:
+        body = tok[2:] if tok.startswith("u8") else tok
+        if body.startswith('R"') and body.endswith('"') and "(" in body:  # R"delim(...)delim"
+            start = body.index("(")
+            out.append(body[start + 1 : len(body) - 2 - len(body[2:start])])
+            continue
+        if len(body) < 2 or body[0] != '"' or body[-1] != '"':
+            return None
+        text, i = body[1:-1], 0
+        while i < len(text):
+            ch = text[i]
+            if ch != "\\" or i + 1 >= len(text):
+                out.append(ch)
+                i += 1
+                continue
+            nxt = text[i + 1]
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+                i += 2
+            elif nxt == "x":
+                j = i + 2
+                while j < len(text) and text[j] in "0123456789abcdefABCDEF":
+                    j += 1
+                out.append(chr(int(text[i + 2 : j] or "0", 16) & 0xFF))
+                i = j
+            elif nxt in "01234567":
+                j = i + 1
+                while j < len(text) and j < i + 4 and text[j] in "01234567":
+                    j += 1
+                out.append(chr(int(text[i + 1 : j], 8) & 0xFF))
+                i = j
+            else:
+                out.append(nxt)
+                i += 2
+    return "".join(out)
+
+
 class _Fn:
     """One C++ function of the parsed file (JSON from the child process)."""
 
@@ -339,6 +385,11 @@ class _Lowerer:
             t = self.ty(n)
             args = [f"bool({self.expr(x)})" if x.get("tk") == "BOOL" else self.expr(x) for x in c]
             return f"_E.{t.elem.__name__}({', '.join(args)})"
+        if k == "STRING_LITERAL":  # a C string (a printf format or %s argument): a Python str
+            text = _c_string(n.get("toks") or [n["s"]])
+            if text is None:
+                raise self.fail(n, f"the string literal {n['s']}")
+            return repr(text)
         if k == "ARRAY_SUBSCRIPT_EXPR":  # a scalar read from the UB: p[i]
             return f"{self.expr(c[0])}[{self.expr(c[1])}]"
         raise self.fail(n, f"the C++ expression {k}")
@@ -500,12 +551,18 @@ class _Lowerer:
             parts = []
             for p, a in zip(local.params, args, strict=False):
                 is_ref = p["tk"] == "LVALUEREFERENCE"
-                ptype = self.type_of(p["t"], p["tk"], p["l"])
+                caller_env, self.env = self.env, env  # the parameter's type in the callee's template arguments
+                try:
+                    ptype = self.type_of(p["t"], p["tk"], p["l"])
+                finally:
+                    self.env = caller_env
                 if is_ref and ptype.what in ("int", "float"):
                     parts.append(self.ref_arg(a))
                 else:
                     parts.append(self.expr(a))
             return f"{pyname}({', '.join(parts)})"
+        if name in _DEBUG_CALLS and local is None:
+            return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
         forms = _c_forms(name)
@@ -594,6 +651,54 @@ class _Lowerer:
             return self.dtype(_split_targs(s[s.index("<") + 1 : s.rindex(">")])[0], a)
         except CppError:
             return None
+
+    def debug_call(self, name: str, targs: list[dict[str, Any]], args: list[dict[str, Any]], n: dict[str, Any]) -> str:
+        """`printf(fmt, args...)`, `asc_dump_ubuf<T>(p, desc, size)`, `asc_dump_reg<T>(reg, desc, size)`,
+        `asc_dump<T>(p or reg, desc, size)`: the regsim._src.debug functions (`rs.printf`, ...)."""
+        if name == "printf":
+            if not args:
+                raise self.fail(n, "printf without a format")
+            return f"rs.printf({', '.join(self.debug_arg(a) for a in args)})"
+        if len(args) != 3:
+            raise self.fail(n, f"{name} with {len(args)} arguments (input, desc, dump_size)")
+        u32 = _Ty("int", 32, False)
+        desc, size = (self.convert(self.expr(a), self.ty(a), u32) for a in args[1:])
+        src, kind = self.expr(args[0]), self.debug_kind(args[0])
+        if kind == "ptr" and name != "asc_dump_reg":
+            return f"rs.{name}({src}, {desc}, {size})"
+        if kind != "reg" or name == "asc_dump_ubuf":
+            raise self.fail(n, f"{name} of {args[0].get('t', '?')} (a __ubuf__ pointer or a RegTensor)")
+        tvals = [self.targ(t) for t in targs]
+        dtype = next((v for v in tvals if dt.is_dtype(v)), None)
+        if dtype is None:
+            raise self.fail(n, f"{name} without its element type template argument")
+        return f"rs.{name}({self.pyvalue(dtype)}, {src}, {desc}, {size})"
+
+    def debug_kind(self, a: dict[str, Any]) -> str:
+        """Whether a dump's input is a pointer or a register ("ptr", "reg"), also where its type
+        depends on a template parameter (`p + k` with `__ubuf__ T* p`)."""
+        what = self.ty(a).what
+        if what in ("ptr", "reg"):
+            return what
+        kids = [x for x in a["c"] if x["k"] not in _TYPE_KIDS]
+        if a["k"] == "BINARY_OPERATOR" and a.get("op") in ("+", "-"):
+            return "ptr" if "ptr" in (self.debug_kind(x) for x in kids) else what
+        if a["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and kids:
+            return self.debug_kind(kids[-1])
+        return what
+
+    def debug_arg(self, a: dict[str, Any]) -> str:
+        """A printf argument: its value (a `(void*)` cast keeps the integer or pointer it casts)."""
+        inner = a
+        casts = ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR", "PAREN_EXPR")
+        while inner["k"] in casts and _strip(inner.get("t", "")).replace(" ", "") == "void*":
+            kids = [x for x in inner["c"] if x["k"] not in _TYPE_KIDS]
+            if not kids:
+                break
+            inner = kids[-1]
+        if inner["k"] in ("CXX_NULL_PTR_LITERAL_EXPR", "GNU_NULL_EXPR"):
+            return "None"
+        return self.expr(inner)
 
     def ref_arg(self, a: dict[str, Any]) -> str:
         """An argument bound to a C++ reference to a scalar: the variable's `rs.Ref`."""

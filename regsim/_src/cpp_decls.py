@@ -320,6 +320,17 @@ CAST_TRAITS = {
 }
 
 
+#: the debugging functions a VF may call (the printf and asc_dump pages: utils/debug/asc_printf.h and
+#: asc_dump.h, their simd_vf overloads), run by regsim._src.debug; declared at global scope, as the
+#: headers' `using` makes them
+DEBUG = """\
+template <class... Args> __simd_callee__ inline void printf(const __ubuf__ char* fmt, Args&&... args) {}
+template <typename T, typename U> __simd_callee__ inline void asc_dump_reg(U& input, uint32_t desc, uint32_t dump_size) {}
+template <typename T, typename U> __simd_callee__ inline void asc_dump(U& input, uint32_t desc, uint32_t dump_size) {}
+template <typename T> __simd_callee__ inline void asc_dump_ubuf(__ubuf__ T* input, uint32_t desc, uint32_t dump_size) {}
+template <typename T> __simd_callee__ inline void asc_dump(__ubuf__ T* input, uint32_t desc, uint32_t dump_size) {}"""
+
+
 @functools.cache
 def header() -> str:
     """The whole declaration header (regsim's registry as C++)."""
@@ -364,4 +375,5 @@ def header() -> str:
     out.append("}  // namespace AscendC")
     out.append("using namespace AscendC;")
     out += c_api()
+    out.append(DEBUG)
     return "\n".join(out) + "\n"

@@ -174,6 +174,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             _UNION_READS.append((c, n))
     elif k == ci.CursorKind.DECL_REF_EXPR and n["tk"] == "DEPENDENT":  # IsSameType<T, float>::value: its spelling
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k == ci.CursorKind.STRING_LITERAL:  # its tokens: adjacent literals ("a" "b") are one string
+        n["toks"] = [t.spelling for t in c.get_tokens()]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.IF_STMT:
@@ -206,7 +208,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.get_num_template_arguments() > 0:
             # a resolved call's first template argument (its T, also where it is a builtin type
             # that has no TYPE_REF child)
-            if ref.get_template_argument_kind(0) == ci.TemplateArgumentKind.TYPE:
+            try:
+                kind0 = ref.get_template_argument_kind(0)
+            except ValueError:  # a kind the bindings do not name (a pack: printf's Args...)
+                kind0 = None
+            if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
