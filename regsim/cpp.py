@@ -629,8 +629,8 @@ class _Lowerer:
         ok: list[tuple[Any, Any]] = []
         refused: list[tuple[Any, Any]] = []
         for f in fit:  # the element types the C API declares the function for (`asc_sqrt`: half, float)
-            ops = [f.spec.operand(p) for p in f.cname.params]
-            reg = next((i for i, o in enumerate(ops) if o.kind is Kind.REG), None)
+            ops = [f.spec.operand(p) if p in f.spec.slots else None for p in f.cname.params]  # (`offset`: no operand)
+            reg = next((i for i, o in enumerate(ops) if o is not None and o.kind is Kind.REG), None)
             d = self.reg_dtype(args[reg]) if reg is not None and f.cname.dtypes else None
             (ok if d is None or d in f.cname.dtypes else refused).append((f, d))
         if refused and not ok:
@@ -638,7 +638,9 @@ class _Lowerer:
             cnames = {v: c for c, v in CTYPES.items()}
             shown = ", ".join(sorted(cnames.get(x.name, x.name) for x in f.cname.dtypes))
             raise self.fail(n, f"{name} on vector_{cnames.get(d.name, d.name)} (the C API declares {name} for {shown} only)")
-        refpos = {i for f in fit for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
+        refpos = {
+            i for f in fit for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF
+        }
         parts = [self.ref_arg(a) if i in refpos else self.expr(a) for i, a in enumerate(args)]
         return f"rs.capi.{name}({', '.join(parts)})"
 
@@ -983,7 +985,7 @@ class _Lowerer:
                     ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
                     positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
             for f in _c_forms(name):  # `asc_update_mask_b32(uint32_t& count)`
-                positions |= {i for i, p in enumerate(f.cname.params) if f.spec.operand(p).kind is Kind.REF}
+                positions |= {i for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF}
             local = self.mod.functions.get(name)
             if local is not None:
                 positions |= {

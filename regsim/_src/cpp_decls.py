@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from regsim._src import enums
-from regsim._src.spec import REGISTRY, Kind, Operand, OpSpec
+from regsim._src.spec import REGISTRY, CName, Kind, Operand, OpSpec
 
 #: C++ element type name → regsim dtype name
 CTYPES: dict[str, str] = {
@@ -258,7 +258,10 @@ def _c_function(name: str, spec: OpSpec, params: tuple[str, ...], fixed: dict[st
     element type: regsim's dispatcher checks the types, as for the Reg functions)."""
     post = getattr(fixed.get("post_mode"), "name", "") == "POST_MODE_UPDATE"
     tparams: list[str] = []
-    args = [_c_param(spec.operand(p), i, post, tparams) for i, p in enumerate(params)]
+    args = [
+        f"int32_t {p}" if p == CName.OFFSET and p not in spec.slots else _c_param(spec.operand(p), i, post, tparams)
+        for i, p in enumerate(params)
+    ]  # (`offset`: the int32_t element offset of a `displaces` form, not an operand of the Reg op)
     ret = _ret(spec)
     ret = f"AscendC::Reg::{ret}" if ret in ("MaskReg", "AddrReg") else ret
     body = "{ return {}; }" if ret != "void" else "{}"
