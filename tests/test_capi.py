@@ -525,6 +525,7 @@ DOCUMENTED = {
     "asc_storealign_pack_quarter_postupdate",
     "asc_intlv_b8", "asc_intlv_b16", "asc_intlv_b32", "asc_deintlv_b8", "asc_deintlv_b16", "asc_deintlv_b32",
     "asc_muls", "asc_muls_v2", "asc_exp_sub", "asc_exp_sub_v2",
+    "asc_gather", "asc_gather_datablock", "asc_scatter",
 } | set(CONVERSIONS)  # fmt: skip
 
 
@@ -608,8 +609,8 @@ def test_register_c_function_is_its_reg_op(form: Any) -> None:
     tried = 0
     simple = [d for d in dtypes if d.itemsize < 8 and d not in (rs.complex32, rs.complex64) and "4x2" not in d.name]
     combos = [(d, a) for d in simple for a in (None, *simple)]
-    if typed:  # the types are the name's (a conversion of 64-bit or 4-bit types too)
-        combos = [(None, None)]
+    if typed:  # the types are the name's (a conversion of 64-bit or 4-bit types too; a gather's index by width)
+        combos = [(d, None) for d in simple] if form.cname.dtypes else [(None, None)]
     for dtype, alt in combos:  # the generic builder: RegTraitNumOne registers (two-register 64-bit types: see below)
         results = []
         for seed in (0, 0):
