@@ -912,6 +912,19 @@ def _cases(table: dict[str, tuple[str, list[Any]]]) -> list[tuple[str, Any, str]
     ]
 
 
+def _c_function(name: str, form: str) -> Any:
+    """The C function of a distribution page in `form`: the page's name, or its `_postupdate` page."""
+    return getattr(capi, f"{name}_postupdate" if form == "post" else name)
+
+
+def _position(form: str, dtype: Any, i: int, step: int) -> Any:
+    """The position argument of loop iteration i, `step` elements apart: the int32_t offset i * step, the AddrReg
+    (i, step), or the post-update step."""
+    if form == "offset":
+        return i * step
+    return Reg.CreateAddrReg(dtype, i, step) if form == "addr" else step
+
+
 def _random_ub(nbytes: int, seed: int) -> tuple[rs.UnifiedBuffer, Any]:
     ub = rs.UnifiedBuffer(8192)
     t = ub.alloc(rs.uint8, nbytes)
@@ -928,19 +941,14 @@ def test_distribution_loads(name: str, dtype: Any, form: str) -> None:
     family = C_LOADS[name][0]
     dual, size = family == "DINTLV", dtype.itemsize
     step, lanes = 64 // size, 256 // size
-    load = getattr(capi, name if form != "post" else f"{name}_postupdate")
+    load = _c_function(name, form)
 
     @rs.simd_vf
     def vf(src: Any, out: Any) -> None:
         regs = (Reg.RegTensor(dtype), Reg.RegTensor(dtype))[: 2 if dual else 1]
         all_lanes = capi.asc_create_mask_b8(capi.PAT_ALL)
         for i in range(2):
-            if form == "offset":
-                load(*regs, src, i * step)
-            elif form == "addr":
-                load(*regs, src, Reg.CreateAddrReg(dtype, i, step))
-            else:
-                load(*regs, src, step)
+            load(*regs, src, _position(form, dtype, i, step))
             for j, r in enumerate(regs):
                 capi.asc_storealign(out, r, (2 * i + j) * lanes, all_lanes)
 
@@ -974,13 +982,12 @@ def test_distribution_stores(name: str, dtype: Any, form: str) -> None:
     bits = rng.integers(0, 2, 256).astype(bool)
     mask = Reg.MaskReg.from_bits(bits)
     masked = family not in ("FIRST_ELEMENT", "INTLV")
-    store = getattr(capi, name if form != "post" else f"{name}_postupdate")
+    store = _c_function(name, form)
 
     @rs.simd_vf
     def vf(dst: Any) -> None:
         for i in range(2):
-            where = i * step if form == "offset" else Reg.CreateAddrReg(dtype, i, step) if form == "addr" else step
-            store(dst, *regs, where, *([mask] if masked else []))
+            store(dst, *regs, _position(form, dtype, i, step), *([mask] if masked else []))
 
     for loops in ("sequential", "auto"):
         ub, dst = _random_ub(1536, 9)

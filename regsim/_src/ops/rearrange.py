@@ -334,7 +334,7 @@ def _spec(
 _spec(
     "Duplicate",
     "",
-    (reg("dst_reg", Role.OUT, OneOf(DUPLICATE)), scalar("scalar_value", "dst_reg")),
+    (reg("dst_reg", Role.OUT, OneOf(DUPLICATE)), scalar("scalar_value")),
     CrossLane(sized=True),
     "dst[i] = scalar_value  (every lane)",
     _FILL + "Duplicate.md",
@@ -347,7 +347,7 @@ _spec(
     "masked",
     (
         reg("dst_reg", Role.OUT, OneOf(DUPLICATE)),
-        scalar("scalar_value", "dst_reg"),
+        scalar("scalar_value"),
         pred(),
         enum_param("mode", MaskMergeMode, ZEROING, (ZEROING, MERGING)),
     ),
@@ -379,7 +379,7 @@ _spec(
     "",
     (
         reg("dst_reg", Role.OUT, OneOf(ARANGE)),
-        scalar("scalar_value", "dst_reg"),
+        scalar("scalar_value"),
         enum_param("order", IndexOrder, IndexOrder.INCREASE_ORDER),
     ),
     CrossLane(options=("order",), sized=True),
