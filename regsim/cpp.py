@@ -28,6 +28,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import enums
+from regsim._src.batched import Affine, Unbatchable
 from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf, vf_context
 from regsim._src.cpp_decls import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
 from regsim._src.registers import MaskReg, RegTensor
@@ -66,6 +67,13 @@ def _c_div(a: Any, b: Any) -> Any:
     if isinstance(a, int) and isinstance(b, int):
         q = abs(a) // abs(b)
         return q if (a < 0) == (b < 0) else -q
+    if isinstance(a, Affine) or isinstance(b, Affine):  # a batched loop's index (`i * n / 2`): per iteration
+        if not all(isinstance(v, (Affine, int, np.integer)) for v in (a, b)):
+            raise Unbatchable("the loop index is divided with a non-integer")
+        x, y = (v.values if isinstance(v, Affine) else np.int64(v) for v in (a, b))
+        if not np.all(y):
+            raise Unbatchable("a division by zero in some iteration")
+        return Affine(np.broadcast_to(np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y)), np.shape(x) or np.shape(y)))
     return a / b
 
 
@@ -157,6 +165,8 @@ def _split_targs(inner: str) -> list[str]:
 
 _COMPARE = ("==", "!=", "<=", ">=")
 _TYPE_KIDS = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")
+#: the explicit casts (C-style, functional, static_cast, reinterpret_cast)
+_CASTS = ("CSTYLE_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR")
 #: the Ascend C structs regsim models (CastTrait, DivSpecificMode, ...), by C++ name
 _STRUCTS = {
     n: c for n, c in vars(enums).items() if isinstance(c, type) and issubclass(c, enums._Struct) and c is not enums._Struct
@@ -332,8 +342,10 @@ class _Lowerer:
             return self.leaf(n)
         if k == "DECL_REF_EXPR":
             return self.declref(n)
+        if k in _CASTS and self.ty(n).what == "reg":
+            return self.register_cast(n)
         if k == "CXX_REINTERPRET_CAST_EXPR" and not (self.ty(n).what == "ptr" and self.ty(c[-1]).what == "ptr"):
-            raise self.fail(n, f"reinterpret_cast to {n.get('t')} (only between pointers)")
+            raise self.fail(n, f"reinterpret_cast to {n.get('t')} (only between pointers and between registers)")
         if k in (
             "UNEXPOSED_EXPR",
             "CXX_FUNCTIONAL_CAST_EXPR",
@@ -819,14 +831,51 @@ class _Lowerer:
 
     @staticmethod
     def register_copy(n: dict[str, Any]) -> bool:
-        """Whether a register's value is another register variable (`b = a;`, `MaskReg m = full;`):
-        C++ copies its value, so the lowering copies it (`_copy`) rather than binding a second name."""
+        """Whether a register's value is another register variable (`b = a;`, `MaskReg m = full;`), also
+        through a cast (`b = (vector_int32_t)a;`, a view of `a`): C++ copies its value, so the lowering
+        copies it (`_copy`) rather than binding a second name."""
         inner = n
-        while inner["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR") and inner["c"] and inner.get("rk") != "FUNCTION_DECL":
+        while inner["c"] and inner.get("rk") != "FUNCTION_DECL":
+            if inner["k"] in _CASTS:
+                kids = [x for x in inner["c"] if x["k"] not in _TYPE_KIDS]
+                if not kids:
+                    break
+                inner = kids[-1]
+                continue
+            if inner["k"] not in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CALL_EXPR"):
+                break
             if inner["k"] == "CALL_EXPR" and inner.get("rk") != "CONSTRUCTOR":
                 break
             inner = inner["c"][0]
         return inner["k"] == "DECL_REF_EXPR" and inner.get("rk") in ("VAR_DECL", "PARM_DECL")
+
+    def register_cast(self, n: dict[str, Any]) -> str:
+        """A cast to a register type: `(vector_int32_t)r`, `static_cast<RegTensor<U>>(r)` (a value, made by
+        the declared explicit constructor) and `(RegTensor<U>&)r`, `reinterpret_cast<vector_u32&>(r)` (a
+        reference) all see `r`'s bytes as the other type, as a cast between vector types of one size
+        does in clang's vector extensions: `r.reinterpret(rs.U)`, a view. Where C++ copies the value (an
+        initialisation, an assignment) the view is copied (`register_copy`); a by-value argument is read."""
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        inner = kids[-1]
+        if inner["k"] == "CALL_EXPR" and inner.get("rk") == "CONSTRUCTOR" and len(inner["c"]) == 1:
+            inner = inner["c"][0]  # the value cast's constructor: its argument is the register cast
+        code, dst, src = self.expr(inner), _strip(n.get("t", "")), _strip(inner.get("t", ""))
+        if not dst.startswith("RegTensor") and src.rstrip("& ") == dst.rstrip("& "):
+            return code  # MaskReg, AddrReg, the unaligned buffers: only to their own type
+        if not (dst.startswith("RegTensor") and src.startswith("RegTensor")):
+            raise self.fail(n, f"the cast of {inner.get('t')} to {n.get('t')} (registers are cast between vector types only)")
+        dtype, trait = self.regtensor(dst, n)
+        return f"{code}.reinterpret(rs.{dtype.name}{trait})"
+
+    def regtensor(self, s: str, n: dict[str, Any]) -> tuple[Any, str]:
+        """The element dtype and `, trait=...` keyword (empty for one register) of `RegTensor<T[, trait]>`."""
+        targs = _split_targs(s[s.index("<") + 1 : s.rindex(">")])
+        dtype = self.dtype(targs[0], n)
+        trait = ""
+        if len(targs) > 1:
+            tr = _strip(targs[1])
+            trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
+        return dtype, trait
 
     @staticmethod
     def target_name(n: dict[str, Any]) -> str:
@@ -853,12 +902,7 @@ class _Lowerer:
         self.vartypes[name] = t
         target = self.var(name)
         if s.startswith("RegTensor"):
-            targs = _split_targs(s[s.index("<") + 1 : s.rindex(">")])
-            dtype = self.dtype(targs[0], v)
-            trait = ""
-            if len(targs) > 1:
-                tr = _strip(targs[1])
-                trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
+            dtype, trait = self.regtensor(s, v)
             code = f"Reg.RegTensor(rs.{dtype.name}{trait})"
             if init and not (init[0]["k"] == "CALL_EXPR" and not init[0]["c"]):
                 code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])

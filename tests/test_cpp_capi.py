@@ -307,6 +307,113 @@ def test_quoted_c_api_gathers_and_scatter(tmp_path: Path, loops: str) -> None:
 
 
 # --- the asc-devkit examples ---------------------------------------------------------------------------------------
+CAST_SRC = """
+__simd_vf__ inline void bits_vf(__ubuf__ int16_t* x, __ubuf__ int32_t* y, uint32_t repeat)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    vector_int16_t a;
+    vector_int32_t c;
+    for (uint32_t i = 0; i < repeat; ++i) {
+        asc_loadalign(a, x + i * 128);
+        c = (vector_int32_t)a;                                  // an assignment: c gets a copy of a's bits
+        vector_int32_t d = static_cast<vector_int32_t>(a);      // an initialisation: another copy
+        asc_add_scalar(d, d, 1, all);                           // d changes, a and c do not
+        asc_add((vector_int32_t&)a, c, c, all);                 // a reference cast: a's own bytes, as int32 lanes
+        asc_storealign(y + i * 192, (vector_int32_t)a, all);    // a value cast read by a by-value input
+        asc_storealign(y + i * 192 + 64, c, all);
+        asc_storealign(y + i * 192 + 128, d, all);
+    }
+}
+
+template <typename T>
+__simd_vf__ inline void OnesVF(__ubuf__ T* y)
+{
+    AscendC::Reg::RegTensor<T> a;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint32_t>();
+    AscendC::Reg::Duplicate((AscendC::Reg::RegTensor<uint32_t>&)a, (uint32_t)0x3F800000u, m);
+    AscendC::Reg::Adds(reinterpret_cast<AscendC::Reg::RegTensor<int32_t>&>(a), (AscendC::Reg::RegTensor<int32_t>&)a, 1, m);
+    AscendC::Reg::StoreAlign(y, a, m);
+}
+
+__simd_vf__ inline void mask_bits_vf(__ubuf__ int32_t* y)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    asc_storealign(y, (vector_int32_t&)all, all);
+}
+
+__simd_vf__ inline void half_step_vf(__ubuf__ float* x, __ubuf__ float* y, uint16_t n)
+{
+    vector_bool all = asc_create_mask_b32(PAT_ALL);
+    vector_float a;
+    for (uint16_t i = 0; i < 4; ++i) {
+        asc_loadalign(a, x + i * n / 2);
+        asc_storealign(y + (i * n - 3 * n) / 2 + 3 * n / 2, a, all);
+    }
+}
+"""
+
+
+@LOOPS
+def test_quoted_casts_between_vector_types_reinterpret_the_bits(tmp_path: Path, loops: str) -> None:
+    # (vector_int32_t)r: a cast between vector types of one size (256 bytes) keeps the bits, as clang's
+    # vector extensions cast; a value cast is copied where C++ copies, a reference cast writes through
+    repeat = 3
+    x = np.random.default_rng(21).integers(-(2**15), 2**15, 128 * repeat).astype(np.int16)
+    xt, yt = _ub((rs.int16, x.size), (rs.int32, 192 * repeat))
+    xt.set(x)
+    mod = _source(tmp_path, CAST_SRC)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        how = rs.explain(mod.instantiate("bits_vf"), xt.GetPhyAddr(), yt.GetPhyAddr(), repeat)
+    assert ("batched" in how) == (loops == "auto"), how
+    words = [int.from_bytes(x[2 * k : 2 * k + 2].tobytes(), "little", signed=True) for k in range(64 * repeat)]
+    wrap = [((w + 2**31) % 2**32) - 2**31 for w in words]  # little-endian int16 pairs as int32 lanes
+    want = []
+    for r in range(repeat):
+        lanes = wrap[64 * r : 64 * r + 64]
+        want += [((2 * w + 2**31) % 2**32) - 2**31 for w in lanes] + lanes + [((w + 1 + 2**31) % 2**32) - 2**31 for w in lanes]
+    np.testing.assert_array_equal(yt.numpy(), np.array(want, np.int64))
+    vf = mod.instantiate("bits_vf")
+    assert "_copy(v_a.reinterpret(rs.int32), v_c)" in vf.source
+    assert "v_d = _copy(v_a.reinterpret(rs.int32))" in vf.source
+    # the Reg spelling, in a template: (RegTensor<uint32_t>&)a and reinterpret_cast<RegTensor<int32_t>&>(a)
+    yt = _ub((rs.float32, 64))[0]
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.OnesVF[rs.float32](yt.GetPhyAddr())
+    np.testing.assert_array_equal(yt.numpy().view(np.uint32), np.full(64, 0x3F800001, np.uint32))
+
+
+def test_quoted_a_cast_of_a_mask_to_a_vector_is_refused(tmp_path: Path) -> None:
+    line = _line(CAST_SRC, "(vector_int32_t&)all")
+    with pytest.raises(CppError, match=rf"k\.asc:{line}: the cast of vector_bool to vector_int32_t"):
+        _source(tmp_path, CAST_SRC).instantiate("mask_bits_vf")
+
+
+@LOOPS
+def test_quoted_a_divided_loop_index_runs_batched(tmp_path: Path, loops: str) -> None:
+    # `x + i * n / 2` and a negative quotient: C's division (toward zero) per iteration, batched
+    x = np.arange(256, dtype=np.float32)
+    xt, yt = _ub((rs.float32, 256), (rs.float32, 256))
+    xt.set(x)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        how = rs.explain(_source(tmp_path, CAST_SRC).instantiate("half_step_vf"), xt.GetPhyAddr(), yt.GetPhyAddr(), 128)
+    assert ("batched" in how) == (loops == "auto"), how
+    np.testing.assert_array_equal(yt.numpy(), np.concatenate([x[64 * i : 64 * i + 64] for i in range(4)]))
+
+
+def test_c_division_of_a_batched_loop_index_truncates_toward_zero() -> None:
+    from regsim._src.batched import Affine, Unbatchable
+    from regsim.cpp import _c_div, _c_rem
+
+    a = Affine(np.array([-7, -6, -1, 0, 5, 7], np.int64))
+    assert _c_div(a, 2).values.tolist() == [-3, -3, 0, 0, 2, 3]
+    assert _c_div(a, -2).values.tolist() == [3, 3, 0, 0, -2, -3]
+    assert _c_rem(a, 2).values.tolist() == [-1, 0, -1, 0, 1, 1]
+    assert _c_div(12, Affine(np.array([5, -5], np.int64))).values.tolist() == [2, -2]
+    with pytest.raises(Unbatchable):
+        _c_div(a, 0)
+
+
+# --- the asc-devkit examples ---------------------------------------------------------------------------------------
 def _load(rel: str, scenario: int | None = None) -> rs.cpp.CppModule:
     args = (f"-DSCENARIO_NUM={scenario}",) if scenario is not None else ()
     return rs.cpp.load(Path(DEVKIT or ".") / rel, args=args)
@@ -568,12 +675,6 @@ def test_floor_mod_simd_part_against_gen_data(loops: str) -> None:
 
 
 @devkit
-def test_c_api_examples_regsim_refuses_name_the_function() -> None:
-    with pytest.raises(CppError, match=r"truncate\.asc:\d+: use of undeclared identifier 'asc_floor' \(a C API function"):
-        _load(RC + "truncate/truncate.asc")
-
-
-@devkit
 @LOOPS
 def test_gather_register_source_against_gen_data(loops: str) -> None:
     # gen_data.py: 128 halves uniform in [0, 1), 128 uint16 indices uniform in [0, 128) truncated; golden x[y]
@@ -612,3 +713,60 @@ def test_reg_load_gather_both_scenarios_against_gen_data(loops: str) -> None:
         _load(rel, 2).gather_datablocks(dst.GetPhyAddr(), st.GetPhyAddr(), it.GetPhyAddr(), 256, 128, 8)
         golden = np.concatenate([src[b * 16 : (b + 1) * 16] for b in block])  # gen_data.py's
         np.testing.assert_array_equal(dst.numpy().view(np.uint16), golden.view(np.uint16))
+
+
+@devkit
+@LOOPS
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cast_both_scenarios_against_gen_data(seed: int, loops: str) -> None:
+    rng = np.random.default_rng(seed)
+    rel = RC + "cast/cast.asc"
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        # scenario 1: asc_loadalign_unpack puts each half in the low half of a 32-bit slot,
+        # asc_half2int32_rd converts the even lanes with FLOOR; gen_data.py: floor(x) as int32
+        x = rng.uniform(-100, 100, 256).astype(np.float16)
+        xt, yt = _ub((rs.half, 256), (rs.int32, 256))
+        xt.set(x)
+        _load(rel, 1).cast_vf_s1(xt.GetPhyAddr(), yt.GetPhyAddr(), 256, 64, 4)
+        np.testing.assert_array_equal(yt.numpy(), np.floor(x).astype(np.int32))
+        # scenario 2: asc_float2int16_rna_sat writes the even int16 lanes (the odd ones zeroed); the
+        # (vector_int32_t) cast sees each pair as one int32 whose low half is the result, and
+        # asc_storealign_pack stores those low halves; gen_data.py: clip(round(x)) as int16
+        x = rng.uniform(-100, 100, 256).astype(np.float32)
+        xt, yt = _ub((rs.float32, 256), (rs.int16, 256))
+        xt.set(x)
+        _load(rel, 2).cast_vf_s2(xt.GetPhyAddr(), yt.GetPhyAddr(), 256, 64, 4)
+        assert not np.any(np.abs(x - np.trunc(x)) == 0.5)  # no tie: np.round and ROUND agree
+        np.testing.assert_array_equal(yt.numpy(), np.clip(np.round(x), -32768, 32767).astype(np.int16))
+        # where they differ: ties (ROUND, the rounding_mode page: 2.5 -> 3, -1.5 -> -2, where gen_data.py's
+        # np.round gives 2 and -2) and saturation (_sat: the int16 extremes; NaN -> 0)
+        edge = np.array([2.5, -2.5, 0.5, -1.5, 1e6, -1e6, 32767.4, np.nan], np.float32)
+        xt, yt = _ub((rs.float32, 256), (rs.int16, 256))
+        xt.set(np.resize(edge, 256))
+        _load(rel, 2).cast_vf_s2(xt.GetPhyAddr(), yt.GetPhyAddr(), 256, 64, 4)
+        want = [3, -3, 1, -2, 32767, -32768, 32767, 0]  # the page's ROUND: ties away from zero
+        np.testing.assert_array_equal(yt.numpy(), np.resize(np.array(want, np.int16), 256))
+
+
+@devkit
+@LOOPS
+@pytest.mark.parametrize("seed", [0, 1])
+def test_histogram_and_truncate_against_gen_data(seed: int, loops: str) -> None:
+    rng = np.random.default_rng(seed)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        # histogram: 256 uint8 in one repeat; asc_frequency_histogram_bin0 counts the values 0..127 into
+        # dst0's 128 uint16 lanes, _bin1 the values 128..255 into dst1's; gen_data.py: a 256-bin count
+        x = rng.integers(0, 256, 256).astype(np.uint8)
+        x[:40] = 7  # (not in gen_data.py) one bin counted 40 times
+        xt, yt = _ub((rs.uint8, 256), (rs.uint16, 256))
+        xt.set(x)
+        _load(RC + "histogram/histogram.asc").histogram_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), 256, 256, 1)
+        golden = np.zeros(256, np.uint16)
+        for v in x:
+            golden[v] += 1
+        np.testing.assert_array_equal(yt.numpy(), golden)
+        # truncate: asc_floor under asc_update_mask_b32(data_len); gen_data.py: np.floor(x)
+        x = rng.uniform(-100, 100, 256).astype(np.float32)
+        x[:4] = [-0.0, -0.5, 99.0, -100.0]  # (not in gen_data.py) a signed zero, a small negative, integers
+        y = _unary(RC + "truncate/truncate.asc", "truncate_vf", x, 256, 64, 4)
+        np.testing.assert_array_equal(y.view(np.uint32), np.floor(x).view(np.uint32))

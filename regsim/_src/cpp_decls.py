@@ -348,7 +348,10 @@ def header() -> str:
     out.append("struct RegTrait { int REG_NUM; };")
     out.append("constexpr RegTrait RegTraitNumOne = {1};")
     out.append("constexpr RegTrait RegTraitNumTwo = {2};")
-    out.append("template <typename T = DefaultType, const RegTrait& trait = RegTraitNumOne> struct RegTensor {};")
+    out.append(
+        "template <typename T = DefaultType, const RegTrait& trait = RegTraitNumOne> struct RegTensor {"
+        " RegTensor() = default; template <typename U, const RegTrait& u> explicit RegTensor(const RegTensor<U, u>&) {} };"
+    )  # the explicit constructor: a cast to another register type (`(vector_int32_t)r`, a bit reinterpretation)
     out.append("struct MaskReg {};")
     out.append("struct AddrReg {};")
     out.append("struct UnalignRegForLoad {};")
