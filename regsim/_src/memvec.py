@@ -635,6 +635,9 @@ class UnaryApi:
     scalar: bool = False
     #: the tensor-tensor Reg op of the flexible-scalar overloads (灵活标量位置): Add for Adds, Mul, Max, Min
     flex_op: Callable[..., None] | None = None
+    #: the Reg callee of an immediate scalar first (`Subs(dst, scalar, srcLocal, ...)`: the library's `Subs2`,
+    #: `Divs2`); None: the op commutes and the library runs the call as scalar second (`AddsCommon`)
+    first_op: Callable[..., None] | None = None
 
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
@@ -680,7 +683,10 @@ class UnaryApi:
             check_config(api, config)
             if not isinstance(src1, LocalTensor):
                 raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
-            self(dst, src1, src0, *rest, is_set_mask=is_set_mask)
+            if self.first_op is None:
+                self(dst, src1, src0, *rest, is_set_mask=is_set_mask)
+            else:  # SubsCommon, DivsCommon: `SubsImpl(dst, src0, src1, ...)`, whose VFs run `Subs2` / `Divs2`
+                attrs.evolve(self, op=self.first_op, flex_op=None)(dst, src1, src0, *rest, is_set_mask=is_set_mask)
             return
         if not isinstance(dst, LocalTensor):
             raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
@@ -737,6 +743,63 @@ Muls = UnaryApi("Muls", reg_muls, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B
 Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Max)
 Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Min)
 
+
+# Subs, Divs, Ands, Ors (kernel_operator_vec_binary_scalar_impl.h for dav_3510): the tensor-scalar forms broadcast the
+# scalar (`Duplicate`) into dstReg and run the tensor-tensor op; the flexible-scalar forms are Adds' (BinaryScalarOp).
+@simd_callee
+def reg_subs(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegSubs::Subs`: dst = src - scalar."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Sub(dst_reg, src_reg, dst_reg, mask, mode=mode)  # Reg::Sub(dstReg, srcReg, dstReg, mask);
+
+
+@simd_callee
+def reg_subs2(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegSubs::Subs2` (an immediate scalar first): dst = scalar - src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Sub(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Sub(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_divs(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegDivs::Divs`: dst = src / scalar (`Reg::Div` with its default mode: the INTRINSIC algorithm)."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Div(dst_reg, src_reg, dst_reg, mask, mode=mode)  # Reg::Div(dstReg, srcReg, dstReg, mask);
+
+
+@simd_callee
+def reg_divs2(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegDivs::Divs2` (an immediate scalar first): dst = scalar / src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Div(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Div(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_ands(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegAnds::Ands`: dst = scalar & src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.And(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::And(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_ors(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegOrs::Ors`: dst = scalar | src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Or(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Or(dstReg, dstReg, srcReg, mask);
+
+
+_HALF_FLOAT = frozenset({dt.half, dt.float32})
+_B16_LOGIC = frozenset({dt.int16, dt.uint16})
+#: the Subs, Divs, Ands, Ors pages' 950 types ("数据类型"; the 64-bit and complex ones in the first-n interface only)
+Subs = UnaryApi(
+    "Subs", reg_subs, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Sub, first_op=reg_subs2
+)
+Divs = UnaryApi("Divs", reg_divs, _HALF_FLOAT | _WIDE | _CPLX, _HALF_FLOAT, scalar=True, flex_op=Reg.Div, first_op=reg_divs2)
+Ands = UnaryApi("Ands", reg_ands, _B16_LOGIC | _WIDE, _B16_LOGIC, scalar=True, flex_op=Reg.And)
+Ors = UnaryApi("Ors", reg_ors, _B16_LOGIC | _WIDE, _B16_LOGIC, scalar=True, flex_op=Reg.Or)
+#: `LeakyRelu(dst, src, scalarValue, ...)` (the LeakyRelu page; `RegLeakyRelu::LeakyRelu` is `vlrelu`, Reg::LeakyRelu)
+LeakyRelu = UnaryApi("LeakyRelu", Reg.LeakyRelu, _HALF_FLOAT, _HALF_FLOAT, scalar=True)
+
 _LOGIC_COUNT = frozenset({dt.uint8, dt.int8, dt.int16, dt.uint16, dt.uint32, dt.int32, dt.int64, dt.uint64})
 _LOGIC_REPEAT = frozenset({dt.int16, dt.uint16, dt.uint32, dt.int32})
 And = BinaryApi("And", Reg.And, _LOGIC_COUNT, _LOGIC_REPEAT)
@@ -746,7 +809,8 @@ Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.i
 
 #: every memory-level API by name (the lowering explorer's names)
 APIS: Final[dict[str, Any]] = {  # (the other memvec_* modules add theirs)
-    a.name: a for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins)
+    a.name: a
+    for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins, Subs, Divs, Ands, Ors, LeakyRelu)
 }
 
 
@@ -813,7 +877,8 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
-    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for Adds, Muls, Maxs, Mins) on fresh
+    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins, Subs,
+    Divs, Ands, Ors, LeakyRelu) on fresh
     tensors of random data (the tensors are the interface's extent, rounded up to whole registers)."""
     import ast
 

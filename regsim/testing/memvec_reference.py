@@ -37,7 +37,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             return np.array(math.copysign(0.0, float(x)), dtype=dtype)[()] if 0 < abs(float(x)) < tiny else x
 
         return lambda *xs: flush(g(*(flush(x) for x in xs)))
-    api = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}.get(api, api)
+    twins = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min", "Subs": "Sub", "Divs": "Div", "Ands": "And", "Ors": "Or"}
+    api = twins.get(api, api)
     if dtype.kind in _INT_KINDS:
         bits = dtype.itemsize * 8
         signed = dtype.kind == "i"
@@ -90,6 +91,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
         "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
         "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
+        # the LeakyRelu page's src >= 0 ? src : src * scalar, by the sign bit (semantics-decisions §22); the float64
+        # product of two half or float32 values is exact, so it is rounded once
+        "LeakyRelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,
         "Duplicate": lambda a: a,
     }
     h = flt[api]
