@@ -3,14 +3,26 @@
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`).
+`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg in
+`regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import VF_CALL
 from regsim._src.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
-from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, RoundMode, SpecialPurposeReg, TPosition
+from regsim._src.enums import (
+    CMPMODE,
+    DivAlgo,
+    ExpAlgo,
+    LnAlgo,
+    ReciprocalAlgo,
+    RoundMode,
+    RsqrtAlgo,
+    SpecialPurposeReg,
+    SqrtAlgo,
+    TPosition,
+)
 from regsim._src.memvec import (
     DEFAULT_BINARY_CONFIG,
     MASK_PLACEHOLDER,
@@ -44,6 +56,21 @@ from regsim._src.memvec import (
 )
 from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
+from regsim._src.memvec_math import (
+    DEFAULT_LN_CONFIG,
+    DEFAULT_RECIPROCAL_CONFIG,
+    DEFAULT_RSQRT_CONFIG,
+    DEFAULT_SQRT_CONFIG,
+    Ln,
+    LnConfig,
+    Neg,
+    Reciprocal,
+    ReciprocalConfig,
+    Rsqrt,
+    RsqrtConfig,
+    Sqrt,
+    SqrtConfig,
+)
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
     DEFAULT_EXP_CONFIG,
@@ -74,6 +101,10 @@ __all__ = [
     "DEFAULT_BINARY_CONFIG",
     "DEFAULT_DIV_CONFIG",
     "DEFAULT_EXP_CONFIG",
+    "DEFAULT_LN_CONFIG",
+    "DEFAULT_RECIPROCAL_CONFIG",
+    "DEFAULT_RSQRT_CONFIG",
+    "DEFAULT_SQRT_CONFIG",
     "MASK_PLACEHOLDER",
     "SELMODE",
     "VF_CALL",
@@ -101,6 +132,9 @@ __all__ = [
     "GetReduceRepeatSumSpr",
     "GetVecLen",
     "LeakyRelu",
+    "Ln",
+    "LnAlgo",
+    "LnConfig",
     "Max",
     "Maxs",
     "MicroAPI",
@@ -108,9 +142,13 @@ __all__ = [
     "Mins",
     "Mul",
     "Muls",
+    "Neg",
     "Not",
     "Or",
     "Ors",
+    "Reciprocal",
+    "ReciprocalAlgo",
+    "ReciprocalConfig",
     "ReduceMax",
     "ReduceMin",
     "ReduceSum",
@@ -119,6 +157,9 @@ __all__ = [
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
+    "Rsqrt",
+    "RsqrtAlgo",
+    "RsqrtConfig",
     "Select",
     "SetCmpMask",
     "SetCtrlSpr",
@@ -129,6 +170,9 @@ __all__ = [
     "ShiftLeft",
     "ShiftRight",
     "SpecialPurposeReg",
+    "Sqrt",
+    "SqrtAlgo",
+    "SqrtConfig",
     "Sub",
     "Subs",
     "TPosition",

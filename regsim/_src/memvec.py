@@ -221,8 +221,8 @@ def _check_tensors(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[
             raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
     dtype: type[dt.DType] = tensors[0].dtype
     if dtype not in dtypes:
-        accepted = ", ".join(sorted(d.name for d in dtypes))
-        raise DTypeError(message(api, names[0], f"a LocalTensor[{dtype.name}]", f"one of {accepted} for this interface"))
+        accepted = f"one of {', '.join(sorted(d.name for d in dtypes))}" if dtypes else "none (the first-n interface only)"
+        raise DTypeError(message(api, names[0], f"a LocalTensor[{dtype.name}]", f"{accepted} for this interface"))
     for name, t in zip(names[1:], tensors[1:], strict=True):
         if t.dtype is not dtype:
             raise DTypeError(message(api, name, f"a LocalTensor[{t.dtype.name}]", f"the dtype of {names[0]} ({dtype.name})"))
@@ -877,9 +877,9 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
-    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins, Subs,
-    Divs, Ands, Ors, LeakyRelu) on fresh
-    tensors of random data (the tensors are the interface's extent, rounded up to whole registers)."""
+    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins,
+    Subs, Divs, Ands, Ors, LeakyRelu) on fresh tensors of random data (the tensors are the interface's extent, rounded
+    up to whole registers)."""
     import ast
 
     try:

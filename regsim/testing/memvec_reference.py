@@ -28,6 +28,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
     a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api in ("Rsqrt", "Rsqrt:ftz"):  # the library's composition: 1 / sqrt(x), each step rounded (and flushed: ":ftz")
+        return lambda a: _rsqrt(dtype, a, flush=api.endswith(":ftz"))
     if api.endswith(":ftz"):
         g = element_op(api[: -len(":ftz")], np_dtype)
         tiny = float(np.finfo(dtype).tiny)
@@ -61,6 +63,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "And": lambda a, b: a & b,
             "Or": lambda a, b: a | b,
             "Not": lambda a: ~a,
+            "Neg": lambda a: -a,  # wraps: Neg(INT_MIN) = INT_MIN
+            "Reciprocal": lambda a: _int_div(1, a),  # the library's comparisons: 1 / 0 all ones, 1, -1, else 0
             "Duplicate": lambda a: a,
             "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
             "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
@@ -95,10 +99,46 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # product of two half or float32 values is exact, so it is rounded once
         "LeakyRelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,
         "Duplicate": lambda a: a,
+        "Neg": lambda a: -a,
+        "Ln": lambda a: _ieee(math.log, a),
+        "Sqrt": lambda a: _ieee(math.sqrt, a),
+        "Reciprocal": lambda a: 1.0 / a if a else math.copysign(math.inf, a),
     }
     h = flt[api]
+
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
-    return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+    def rounded(*xs: Any) -> Any:
+        with np.errstate(over="ignore"):  # (a result past the type's range is its infinity)
+            return np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+
+    return rounded
+
+
+def _ieee(f: Callable[[float], float], a: float) -> float:
+    """f of a in float64, the IEEE special cases of log and sqrt included (log(±0) = -inf, log(x < 0) = NaN, sqrt(x < 0)
+    = NaN; sqrt(-0) = -0, log(+inf) = sqrt(+inf) = +inf)."""
+    if math.isnan(a):
+        return a
+    if f is math.log and a == 0:
+        return -math.inf
+    if a < 0:
+        return math.nan
+    return f(a)
+
+
+def _rsqrt(dtype: np.dtype[Any], a: Any, flush: bool) -> Any:
+    """round(1 / round(sqrt(x))) in `dtype`; `flush`: subnormal inputs and results of each step are zeros of their sign."""
+    tiny = float(np.finfo(dtype).tiny)
+
+    def r(x: float) -> Any:
+        v = np.array(x, dtype=np.float64).astype(dtype)[()]
+        return np.array(math.copysign(0.0, float(v)), dtype=dtype)[()] if flush and 0 < abs(float(v)) < tiny else v
+
+    x = r(float(a))
+    s = r(_ieee(math.sqrt, float(x)))
+    if math.isnan(float(s)):
+        return s
+    return r(1.0 / float(s) if s else math.copysign(math.inf, float(s)))
 
 
 def _int_div(a: int, b: int) -> int:

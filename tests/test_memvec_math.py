@@ -1,0 +1,284 @@
+"""The memory-level Ln, Sqrt, Rsqrt, Reciprocal (each algorithm of their `config`) and Neg (regsim._src.memvec_math):
+every API x algorithm x interface x dtype against the independent addressing oracle (regsim.testing.memvec_reference;
+the flushing algorithms against its ":ftz" element functions) on inputs with subnormals, Hypothesis over masks,
+strides, repeats and mask modes, both loop modes, the lowerings (the library's callees), special values, and
+violations that raise and write nothing (decisions §125)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import regsim as rs
+from regsim import errors
+from regsim.testing import memvec_reference as MO
+from tests.test_memvec import assert_same, counter_mode, run_both
+
+A = rs.AscendC
+FLOATS = [rs.half, rs.float32]
+#: the APIs with a config: (config struct, algorithm enum, the algorithms that flush subnormals, float-only algorithms)
+CONFIGS = {
+    "Ln": (A.LnConfig, A.LnAlgo, {"INTRINSIC", "PRECISION_1ULP_FTZ_TRUE"}, set()),
+    "Sqrt": (A.SqrtConfig, A.SqrtAlgo, {"INTRINSIC", "PRECISION_1ULP_FTZ_TRUE"}, {"FAST_INVERSE", "PRECISION_0ULP_FTZ_FALSE"}),
+    "Rsqrt": (A.RsqrtConfig, A.RsqrtAlgo, {"INTRINSIC", "PRECISION_1ULP_FTZ_TRUE"}, set()),
+    "Reciprocal": (A.ReciprocalConfig, A.ReciprocalAlgo, {"INTRINSIC", "PRECISION_1ULP_FTZ_TRUE"}, set()),
+}
+
+
+def cases(interface: str) -> list[tuple[str, str, Any]]:
+    out = []
+    for api, (_, algos, _, f32_only) in CONFIGS.items():
+        for algo in algos:
+            for d in FLOATS:
+                if d is rs.half and algo.name in f32_only:
+                    continue
+                # Rsqrt's precise algorithms on float, first-n: the library's fast-inverse VF, not modelled
+                if api == "Rsqrt" and interface == "count" and d is rs.float32 and algo.name not in CONFIGS[api][2]:
+                    continue
+                out.append((api, algo.name, d))
+    return out
+
+
+COUNT_CASES = cases("count")
+REPEAT_CASES = cases("repeat")
+
+
+def oracle(api: str, algo: str) -> str:
+    return f"{api}:ftz" if algo in CONFIGS[api][2] else api
+
+
+def positive_values(dtype: Any, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Positive inputs, one in eight subnormal (where the algorithms differ), the rest normal in [0.5, 100)."""
+    npd = np.dtype(dtype.np_dtype)
+    x = rng.uniform(0.5, 100, n)
+    tiny = float(np.finfo(npd).tiny)
+    sub = rng.integers(0, 8, n) == 0
+    x[sub] = rng.uniform(0.02, 0.98, int(sub.sum())) * tiny
+    return x.astype(npd)
+
+
+def tensors(dtype: Any, n: int, seed: int) -> tuple[rs.UnifiedBuffer, Any, Any]:
+    per = -(-n * dtype.itemsize // 256) * 256
+    ub = rs.UnifiedBuffer(2 * per + 256)
+    rng = np.random.default_rng(seed)
+    dst, src = ub.alloc(dtype, n), ub.alloc(dtype, n)
+    dst.set(rng.uniform(-9, 9, n).astype(np.dtype(dtype.np_dtype)))
+    src.set(positive_values(dtype, n, rng))
+    return ub, dst, src
+
+
+def config(api: str, algo: str) -> Any:
+    struct, algos, _, _ = CONFIGS[api]
+    return struct(getattr(algos, algo))
+
+
+@pytest.mark.parametrize(("api", "algo", "dtype"), COUNT_CASES, ids=[f"{a}-{g}-{d.name}" for a, g, d in COUNT_CASES])
+def test_first_n_every_algorithm(api: str, algo: str, dtype: Any) -> None:
+    lanes = 256 // dtype.itemsize
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        ub, dst, src = tensors(dtype, 3 * lanes, seed=count)
+        d0, s0 = dst.numpy(), src.numpy()
+        run_both(lambda: getattr(A, api)(dst, src, count, config=config(api, algo)), ub)  # noqa: B023
+        assert_same(dst.numpy(), MO.first_n(oracle(api, algo), d0, [s0], count), f"{api}<{algo}>({dtype.name}, {count})")
+        assert_same(src.numpy(), s0, "src unchanged")
+
+
+@pytest.mark.parametrize(("api", "algo", "dtype"), REPEAT_CASES, ids=[f"{a}-{g}-{d.name}" for a, g, d in REPEAT_CASES])
+def test_repeat_every_algorithm(api: str, algo: str, dtype: Any) -> None:
+    lanes = 256 // dtype.itemsize
+    for strides in ((1, 1, 8, 8), (2, 3, 16, 24), (1, 0, 9, 1)):
+        for mask, repeats in ((lanes // 2 + 3, 3), ([0x8000_0000_0000_0009, 0x5 if lanes > 64 else 0], 2)):
+            n = max(MO.touched_elements(dtype.itemsize, repeats, strides[j], strides[j + 2]) for j in range(2)) + lanes
+            ub, dst, src = tensors(dtype, n, seed=repeats)
+            d0, s0 = dst.numpy(), src.numpy()
+            cfg = config(api, algo)
+            run_both(lambda: getattr(A, api)(dst, src, mask, repeats, A.UnaryRepeatParams(*strides), config=cfg), ub)  # noqa: B023
+            want = MO.normal_mode(oracle(api, algo), d0, [s0], mask, repeats, strides)
+            assert_same(dst.numpy(), want, f"{api}<{algo}>({dtype.name}, mask={mask}, repeat={repeats}, {strides})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_repeat_hypothesis(data: st.DataObject) -> None:
+    api, algo, dtype = data.draw(st.sampled_from(REPEAT_CASES), "case")
+    lanes = 256 // dtype.itemsize
+    mode = data.draw(st.sampled_from(["continuous", "bit", "counter", "spr"]), "mask form")
+    repeats = data.draw(st.integers(0, 4), "repeat_time")
+    strides = (
+        *data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides"),
+        *data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides"),
+    )
+    count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
+    reps = -(-count // lanes) if mode == "counter" else repeats
+    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
+    ub, dst, src = tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    d0, s0 = dst.numpy(), src.numpy()
+    if mode in ("bit", "spr"):
+        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
+        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
+        mask: Any = [lo, hi] if lo or hi else [1, 0]
+    else:
+        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    f, cfg, params = getattr(A, api), config(api, algo), A.UnaryRepeatParams(*strides)
+    if mode == "counter":
+        with counter_mode():
+            run_both(lambda: f(dst, src, mask, repeats, params, config=cfg), ub)
+        want = MO.counter_mode(oracle(api, algo), d0, [s0], count, strides)
+    elif mode == "spr":
+        A.SetVectorMask(dtype, mask[1], mask[0])
+        try:
+            run_both(lambda: f(dst, src, A.MASK_PLACEHOLDER, repeats, params, config=cfg, is_set_mask=False), ub)
+        finally:
+            A.ResetMask()
+        want = MO.normal_mode(oracle(api, algo), d0, [s0], mask, repeats, strides)
+    else:
+        run_both(lambda: f(dst, src, mask, repeats, params, config=cfg), ub)
+        want = MO.normal_mode(oracle(api, algo), d0, [s0], mask, repeats, strides)
+    assert_same(dst.numpy(), want, f"{api}<{algo}>({dtype.name}, {mode}, mask={mask}, repeat={repeats}, {strides})")
+
+
+def test_default_config_is_intrinsic() -> None:
+    for api in CONFIGS:
+        _, dst, src = tensors(rs.float32, 128, seed=1)
+        d0, s0 = dst.numpy(), src.numpy()
+        getattr(A, api)(dst, src, 128)
+        assert_same(dst.numpy(), MO.first_n(f"{api}:ftz", d0, [s0], 128), api)
+    assert A.DEFAULT_SQRT_CONFIG == A.SqrtConfig() == A.SqrtConfig(A.SqrtAlgo.INTRINSIC)
+    assert (A.DEFAULT_LN_CONFIG.algo, A.DEFAULT_RSQRT_CONFIG.algo, A.DEFAULT_RECIPROCAL_CONFIG.algo) == (
+        A.LnAlgo.INTRINSIC,
+        A.RsqrtAlgo.INTRINSIC,
+        A.ReciprocalAlgo.INTRINSIC,
+    )
+
+
+# --- Neg and the 64-bit Reciprocal: first-n only ---------------------------------------------------------------------
+NEG_DTYPES = [rs.int8, rs.int16, rs.int32, rs.half, rs.float32, rs.int64]
+
+
+@pytest.mark.parametrize("dtype", NEG_DTYPES, ids=[d.name for d in NEG_DTYPES])
+def test_neg_first_n(dtype: Any) -> None:
+    lanes = 256 // dtype.itemsize
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        n = 3 * lanes
+        ub = rs.UnifiedBuffer(2 * n * dtype.itemsize + 256)
+        dst, src = ub.alloc(dtype, n), ub.alloc(dtype, n)
+        rng = np.random.default_rng(count)
+        npd = np.dtype(dtype.np_dtype)
+        for t in (dst, src):
+            if npd.kind == "i":
+                t.set(rng.integers(0, 256, n * npd.itemsize, dtype=np.uint8).view(npd))
+            else:
+                t.set(rng.uniform(-100, 100, n).astype(npd))
+        if npd.kind == "i":
+            src.set(np.concatenate([[np.iinfo(npd).min, 0], src.numpy()[2:]]).astype(npd))  # -MIN wraps to MIN
+        d0, s0 = dst.numpy(), src.numpy()
+        run_both(lambda: A.Neg(dst, src, count), ub)  # noqa: B023
+        assert_same(dst.numpy(), MO.first_n("Neg", d0, [s0], count), f"Neg({dtype.name}, {count})")
+
+
+@pytest.mark.parametrize("dtype", [rs.int64, rs.uint64])
+def test_reciprocal_b64_first_n(dtype: Any) -> None:
+    """`VecUnaryLevel2ImplB64`: 1 / x truncated (0 → all ones, 1 → 1, -1 → -1, else 0), every config alike."""
+    npd = np.dtype(dtype.np_dtype)
+    for algo in A.ReciprocalAlgo:
+        for count in (0, 1, 31, 32, 70):
+            ub = rs.UnifiedBuffer(2048)
+            dst, src = ub.alloc(dtype, 96), ub.alloc(dtype, 96)
+            rng = np.random.default_rng(count)
+            dst.set(rng.integers(0, 256, 96 * 8, dtype=np.uint8).view(npd))
+            vals = rng.integers(0, 256, 96 * 8, dtype=np.uint8).view(npd).copy()
+            vals[::3] = rng.choice(np.array([0, 1, -1, 2] if npd.kind == "i" else [0, 1, 2, 3], npd), 32)
+            src.set(vals)
+            d0 = dst.numpy()
+            run_both(lambda: A.Reciprocal(dst, src, count, config=A.ReciprocalConfig(algo)), ub)  # noqa: B023
+            assert_same(dst.numpy(), MO.first_n("Reciprocal", d0, [vals], count), f"Reciprocal({dtype.name}, {count})")
+
+
+def test_special_values() -> None:
+    """IEEE special values through the lowerings (decisions §40): Ln(0) = -inf, Ln(-1) NaN, Sqrt(-0) = -0, Sqrt(-1)
+    NaN, Rsqrt(+0) = +inf, Rsqrt(-0) = -inf, Rsqrt(+inf) = +0, Rsqrt(-4) NaN (the Sqrt's, by the Select),
+    Reciprocal(±0) = ±inf."""
+    ub = rs.UnifiedBuffer(2048)
+    dst, src = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64)
+    x = np.array([0.0, -0.0, -1.0, np.inf, -4.0, 4.0, 0.25, 1.0], np.float32)
+    src.set(np.tile(x, 8))
+
+    def run(api: str) -> np.ndarray:
+        getattr(A, api)(dst, src, 8)
+        return dst.numpy()[:8]
+
+    with np.errstate(all="ignore"):
+        got = {api: run(api) for api in ("Ln", "Sqrt", "Rsqrt", "Reciprocal")}
+    assert got["Ln"][[0, 1, 3, 5]].tolist() == [-np.inf, -np.inf, np.inf, np.float32(np.log(np.float32(4)))]
+    assert np.isnan(got["Ln"][[2, 4]]).all()
+    assert got["Sqrt"][[0, 3, 5, 6]].tolist() == [0.0, np.inf, 2.0, 0.5] and np.signbit(got["Sqrt"][1])
+    assert np.isnan(got["Sqrt"][[2, 4]]).all()
+    assert got["Rsqrt"][[0, 1, 3, 5, 6, 7]].tolist() == [np.inf, -np.inf, 0.0, 0.5, 2.0, 1.0]
+    assert np.isnan(got["Rsqrt"][[2, 4]]).all()
+    assert got["Reciprocal"][[0, 1, 3, 5, 6]].tolist() == [np.inf, -np.inf, 0.0, 0.25, 4.0]
+
+
+def test_lowerings() -> None:
+    ub, dst, src = tensors(rs.half, 256, seed=2)
+    assert rs.lower(A.Ln, dst, src, 256).counts() == {"UpdateMask": 2, "LoadAlign": 2, "Ln": 2, "StoreAlign": 2}
+    low = rs.lower(A.Reciprocal, dst, src, 128)
+    assert [r.api for r in low.records] == ["UpdateMask", "LoadAlign", "Duplicate/masked", "Div", "StoreAlign"]
+    low = rs.lower(A.Rsqrt, dst, src, 128)
+    assert [r.api for r in low.records][2:7] == ["Duplicate/masked", "Compares", "Sqrt", "Div", "Select"]
+    low = rs.lower(A.Rsqrt, dst, src, 64, 1, A.UnaryRepeatParams(), config=A.RsqrtConfig(A.RsqrtAlgo.PRECISION_1ULP_FTZ_FALSE))
+    assert "Select" not in low.counts() and low.counts()["Sqrt/specific"] == low.counts()["Div/specific"] == 1
+    ub = rs.UnifiedBuffer(2048)
+    d, s = ub.alloc(rs.int64, 64), ub.alloc(rs.int64, 64)
+    s.set(np.arange(64))
+    assert rs.lower(A.Reciprocal, d, s, 64).counts()["Select"] == 3
+    assert rs.lower(A.Neg, d, s, 64).counts() == {"UpdateMask": 1, "LoadAlign": 1, "Neg": 1, "StoreAlign": 1}
+    for spec in ("Ln(half, count=10)", "Sqrt(float32, mask=64, repeat_time=2)", "Rsqrt(half, count=3)", "Neg(int8, count=9)"):
+        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.memvec.lower_spec(spec).counts()
+
+
+# --- violations raise and write nothing --------------------------------------------------------------------------------
+U = A.UnaryRepeatParams()
+SQRT = A.SqrtConfig
+SQRT_0ULP = A.SqrtAlgo.PRECISION_0ULP_FTZ_FALSE
+RSQRT_0ULP = A.RsqrtAlgo.PRECISION_0ULP_FTZ_FALSE
+FAR = A.UnaryRepeatParams(1, 1, 100, 8)
+VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
+    ("Sqrt FAST_INVERSE on half", lambda h, f, i: A.Sqrt(*h, 8, config=A.SqrtConfig(A.SqrtAlgo.FAST_INVERSE)), errors.DTypeError),
+    ("Sqrt 0ULP_FTZ_FALSE on half", lambda h, f, i: A.Sqrt(*h, 8, 1, U, config=SQRT(SQRT_0ULP)), errors.DTypeError),
+    ("Rsqrt precise float first-n", lambda h, f, i: A.Rsqrt(*f, 8, config=A.RsqrtConfig(RSQRT_0ULP)), errors.DTypeError),
+    ("Ln int32", lambda h, f, i: A.Ln(*i, 8), errors.DTypeError),
+    ("Reciprocal int32", lambda h, f, i: A.Reciprocal(*i, 8), errors.DTypeError),
+    ("Neg mask/repeat (first-n only)", lambda h, f, i: A.Neg(*f, 8, 1, A.UnaryRepeatParams()), errors.DTypeError),
+    ("Ln config of another API", lambda h, f, i: A.Ln(*f, 8, config=A.SqrtConfig()), errors.ParameterError),
+    ("Sqrt count > size", lambda h, f, i: A.Sqrt(*f, 65), errors.ParameterError),
+    ("Rsqrt mask 65 for float", lambda h, f, i: A.Rsqrt(*f, 65, 1, A.UnaryRepeatParams()), errors.ParameterError),
+    ("Reciprocal store past dst", lambda h, f, i: A.Reciprocal(*f, 64, 3, FAR), errors.OutOfBoundsError),
+    ("Neg misaligned dst", lambda h, f, i: A.Neg(f[0][1], f[1], 8), errors.AlignmentError),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("what", "run", "error"), VIOLATIONS, ids=[v[0] for v in VIOLATIONS])
+def test_violations_raise_and_write_nothing(what: str, run: Any, error: type[Exception]) -> None:
+    ub = rs.UnifiedBuffer(4096)
+    ub.storage.write(0, np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8))
+    h = [ub.alloc(rs.half, 64) for _ in range(2)]
+    f = [ub.alloc(rs.float32, 64) for _ in range(2)]
+    i = [ub.alloc(rs.int32, 64) for _ in range(2)]
+    for t in (*h, *f, *i):
+        t.set(np.abs(t.numpy()) if t.dtype is not rs.int32 else t.numpy())
+    before = ub.storage.data.copy()
+    with pytest.raises(error) as info:
+        run(h, f, i)
+    assert str(info.value).split(":")[0] == what.split()[0], str(info.value)
+    assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"
+
+
+def test_config_structs_refuse_other_algorithms() -> None:
+    with pytest.raises(TypeError):
+        A.LnConfig(A.SqrtAlgo.INTRINSIC)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        A.RsqrtConfig(1)  # type: ignore[arg-type]
