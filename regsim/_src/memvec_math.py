@@ -6,17 +6,20 @@ on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` 
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final
 
 import attrs
+import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.context import simd_callee
+from regsim._src.context import Ref, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RsqrtAlgo, SqrtAlgo, _Struct
-from regsim._src.memvec import APIS, UnaryApi
+from regsim._src.memory import LocalTensor, UbPtr
+from regsim._src.memvec import APIS, UnaryApi, _check_count, _check_set_mask, _check_tensors, _host, _run_lowering
 from regsim._src.memvec_reduce import ConfigApi, _with_mode
-from regsim._src.registers import MaskReg, RegTensor
+from regsim._src.registers import VL, MaskReg, RegTensor
 
 _FLOAT: Final = frozenset({dt.half, dt.float32})
 _F32: Final = frozenset({dt.float32})
@@ -176,23 +179,92 @@ def reg_rsqrt_precise(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: Ma
     Reg.Div(dst_reg, dst_reg, src_reg, mask, mode=div_mode)  # Reg::Div<T, &divMode>(dstReg, dstReg, srcReg, mask);
 
 
+@simd_vf
+def rsqrt_fast_inverse_vf(dst: UbPtr[dt.float32], src: UbPtr[dt.float32], count: int) -> None:
+    """`VecUnaryLevel2ImplFloat` (the first-n Rsqrt of float with FAST_INVERSE, PRECISION_0ULP_FTZ_FALSE or
+    PRECISION_1ULP_FTZ_FALSE): x below the smallest normal scaled by 2**24; r = 1 / x, y = sqrt(r), one Newton step
+    y = y * (1.5 - 0.5 * x * y * y), then the correction s = 1 - x * r, t = r - y * y, e = s + x * t,
+    y = y + y * e * 0.5 (the products-and-adds fused, `MulAddDst`); a scaled x's y times 2**12; x = +inf → +0,
+    +0 → +inf, -0 → -inf."""
+    T = dt.float32
+    sreg_lower = VL // T.itemsize  # GetVecLen() / sizeof(T)
+    sreg = Ref(count)
+    repeat_time = -(-count // sreg_lower)  # CeilDivision(count, sregLower)
+    reg_zero, src_reg, dst_reg, reg_one, reg_one_half = (Reg.RegTensor(T) for _ in range(5))
+    tmp_reg, div_reg, mul_reg, res_reg, neg_inf_reg, pos_inf_reg = (Reg.RegTensor(T) for _ in range(6))
+    is_inf_mask, is_pos_zero_mask, is_neg_zero_mask, cmp_mask = (Reg.MaskReg() for _ in range(4))
+    mask_full = Reg.CreateMask(T)  # MaskReg maskFull = CreateMask<T>();
+    Reg.Duplicate(reg_zero, 0.0, mask_full)  # Duplicate(regZero, 0.0f, maskFull);
+    Reg.Duplicate(pos_inf_reg, math.inf, mask_full)  # Duplicate(posInfReg, notNum0.f, maskFull);  (F32_INF)
+    Reg.Duplicate(neg_inf_reg, -math.inf, mask_full)  # Duplicate(negInfReg, notNum1.f, maskFull);  (F32_NEG_INF)
+    bits = dt.uint32
+    for i in range(repeat_time):
+        mask = Reg.UpdateMask(T, sreg)  # mask = UpdateMask<T>(sreg);
+        Reg.LoadAlign(src_reg, src + i * sreg_lower)  # LoadAlign(srcReg, src + i * sregLower);
+        Reg.Duplicate(reg_one, 1.0, mask_full)  # Duplicate(regOne, 1.0f, maskFull);
+        Reg.Duplicate(reg_one_half, 1.5, mask_full)  # Duplicate(regOneHalf, oneHalf, maskFull);
+        Reg.Compares(cmp_mask, src_reg, _SUBNORMAL_BOUND, mask, mode=CMPMODE.LT)  # CompareScalar<T, LT>(cmpMask, ...);
+        Reg.Muls(tmp_reg, src_reg, 16777216.0, mask)  # Muls(tmpReg, srcReg, multiplyFactor0, mask);
+        Reg.Select(src_reg, tmp_reg, src_reg, cmp_mask)  # Select(srcReg, tmpReg, srcReg, cmpMask);
+        Reg.Div(div_reg, reg_one, src_reg, mask)  # r = errdiv(1.0, x);
+        Reg.Sqrt(res_reg, div_reg, mask)  # y = errsqrt(r);
+        Reg.Muls(tmp_reg, src_reg, -0.5, mask)  # -0.5x
+        Reg.Mul(mul_reg, tmp_reg, res_reg, mask)  # -0.5xy
+        Reg.MulAddDst(reg_one_half, mul_reg, res_reg, mask)  # 1.5 - 0.5xy*y
+        Reg.Mul(res_reg, reg_one_half, res_reg, mask)  # y = y * (1.5 + (-0.5*x*y) * y)
+        Reg.Muls(tmp_reg, src_reg, -1.0, mask)  # -x
+        Reg.MulAddDst(reg_one, tmp_reg, div_reg, mask)  # s = 1 - x*r
+        Reg.Muls(tmp_reg, res_reg, -1.0, mask)  # -y
+        Reg.MulAddDst(div_reg, tmp_reg, res_reg, mask)  # t = r + (-y) * y
+        Reg.MulAddDst(reg_one, src_reg, div_reg, mask)  # e = s + x * t
+        Reg.Muls(mul_reg, res_reg, 0.5, mask)  # 0.5*y
+        Reg.MulAddDst(res_reg, mul_reg, reg_one, mask)  # y = y + s*0.5y
+        Reg.Muls(tmp_reg, res_reg, 4096.0, mask)  # Muls(tmpReg, resReg, multiplyFactor1, mask);
+        Reg.Select(dst_reg, tmp_reg, res_reg, cmp_mask)  # Select(dstReg, tmpReg, resReg, cmpMask);
+        Reg.Compares(is_inf_mask, src_reg.reinterpret(bits), 0x7F800000, mask)  # CompareScalar(isInfMask, .., posInf, mask);
+        Reg.Select(dst_reg, reg_zero, dst_reg, is_inf_mask)
+        Reg.Compares(is_pos_zero_mask, src_reg.reinterpret(bits), 0, mask)  # (isPosZeroMask, ..., posZero, mask);
+        Reg.Select(dst_reg, pos_inf_reg, dst_reg, is_pos_zero_mask)
+        Reg.Compares(is_neg_zero_mask, src_reg.reinterpret(bits), 0x80000000, mask)  # (isNegZeroMask, ..., negZero, mask);
+        Reg.Select(dst_reg, neg_inf_reg, dst_reg, is_neg_zero_mask)
+        Reg.StoreAlign(dst + i * sreg_lower, dst_reg, mask)  # StoreAlign(dst + i * sregLower, dstReg, mask);
+
+
+_SUBNORMAL_BOUND: Final = float(np.float32(1.1754944e-38))  #: constexpr float subnormalBound = 1.1754944e-38;
+
+
+@attrs.frozen
+class RsqrtPrecise:
+    """`RsqrtImpl` with FAST_INVERSE, PRECISION_0ULP_FTZ_FALSE or PRECISION_1ULP_FTZ_FALSE: `RsqrtPrecisionModeImpl` in the
+    first-n interface (half: the unary skeleton over `RegRsqrt::Rsqrt<T, RegT, true>`; float: the fast-inverse VF
+    `VecUnaryLevel2ImplFloat`), the unary skeleton over `RegRsqrt::Rsqrt<T, RegT, true>` in the mask/repeat ones."""
+
+    skeleton: UnaryApi
+    name: str = "Rsqrt"
+
+    def __call__(self, dst: Any, src: Any, *args: Any, is_set_mask: bool = True) -> None:
+        if len(args) != 1 or not isinstance(dst, LocalTensor) or dst.dtype is not dt.float32:
+            self.skeleton(dst, src, *args, is_set_mask=is_set_mask)
+            return
+        _host(self.name)
+        _check_set_mask(self.name, is_set_mask)
+        names, ts = ("dst", "src"), (dst, src)
+        _check_tensors(self.name, _F32, names, ts)
+        n = _check_count(self.name, args[0], names, ts)
+        _run_lowering(self.name, ts, rsqrt_fast_inverse_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n)
+
+
 _RSQRT_INTRINSIC: Final = (RsqrtAlgo.INTRINSIC, RsqrtAlgo.PRECISION_1ULP_FTZ_TRUE)
-#: `Rsqrt`: half and float in every interface (the Rsqrt page, RsqrtImpl). The precise algorithms' first-n interface on
-#: float is the library's fast-inverse VF (`VecUnaryLevel2ImplFloat`), which regsim does not have: float only in the
-#: mask/repeat interfaces for those algorithms (decisions §125)
-Rsqrt = ConfigApi(
-    "Rsqrt",
-    RsqrtConfig,
-    {
-        a: UnaryApi(
-            "Rsqrt",
-            _with_mode(reg_rsqrt if a in _RSQRT_INTRINSIC else reg_rsqrt_precise, ZEROING),
-            _FLOAT if a in _RSQRT_INTRINSIC else frozenset({dt.half}),
-            _FLOAT,
-        )
-        for a in RsqrtAlgo
-    },
-)
+_RSQRT_PRECISE: Final = UnaryApi("Rsqrt", _with_mode(reg_rsqrt_precise, ZEROING), _FLOAT, _FLOAT)
+#: one lowering per algorithm: the unary skeleton, or `RsqrtPrecise` (its first-n float VF) for the precise ones
+_RSQRT_BY_ALGO: dict[Any, Any] = {
+    a: UnaryApi("Rsqrt", _with_mode(reg_rsqrt, ZEROING), _FLOAT, _FLOAT)
+    if a in _RSQRT_INTRINSIC
+    else RsqrtPrecise(_RSQRT_PRECISE)
+    for a in RsqrtAlgo
+}
+#: `Rsqrt`: half and float in every interface and algorithm (the Rsqrt page, RsqrtImpl)
+Rsqrt = ConfigApi("Rsqrt", RsqrtConfig, _RSQRT_BY_ALGO)
 
 #: `Neg` (the Neg(ISASI) page: the first-n interface only; NegImpl)
 Neg = UnaryApi(

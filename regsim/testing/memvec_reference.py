@@ -30,6 +30,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     dtype = np.dtype(np_dtype)
     if api in ("Rsqrt", "Rsqrt:ftz"):  # the library's composition: 1 / sqrt(x), each step rounded (and flushed: ":ftz")
         return lambda a: _rsqrt(dtype, a, flush=api.endswith(":ftz"))
+    if api == "Rsqrt:exact":  # 1 / sqrt(x) rounded once (the Rsqrt page's 0-ulp fast-inverse algorithm on float)
+        return lambda a: _rsqrt_exact(dtype, a)
     if api.endswith(":ftz"):
         g = element_op(api[: -len(":ftz")], np_dtype)
         tiny = float(np.finfo(dtype).tiny)
@@ -139,6 +141,17 @@ def _rsqrt(dtype: np.dtype[Any], a: Any, flush: bool) -> Any:
     if math.isnan(float(s)):
         return s
     return r(1.0 / float(s) if s else math.copysign(math.inf, float(s)))
+
+
+def _rsqrt_exact(dtype: np.dtype[Any], a: Any) -> Any:
+    """1 / sqrt(a) correctly rounded to `dtype` (float64 sqrt and quotient: the double rounding is innocuous for
+    float32 results), subnormals kept; +0 → +inf, -0 → -inf, +inf → +0, a < 0 NaN."""
+    x = float(a)
+    if x == 0:
+        return np.array(math.copysign(math.inf, x), dtype=dtype)[()]
+    if math.isnan(x) or x < 0:
+        return np.array(math.nan, dtype=dtype)[()]
+    return np.array(0.0 if math.isinf(x) else 1.0 / math.sqrt(x), dtype=np.float64).astype(dtype)[()]
 
 
 def _int_div(a: int, b: int) -> int:
