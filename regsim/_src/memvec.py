@@ -297,13 +297,15 @@ def binary_continuous_vf(
     func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any, scalar_idx: int = -1
 ) -> None:
     """`BinaryContinuousImplTemplate<T, RegType, func>` (kernel_operator_vec_binary_continuous_impl.h): the
-    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration. With
+    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration; src1 of another type
+    than dst is the two-type template `BinaryContinuousImplTemplate<T, U, RegTypeT, RegTypeU, func>` (the shift
+    amounts of `ShiftLeft(dst, src0, src1, count)`). With
     `scalar_idx` 0 or 1 it is `BinaryScalarOpTemplateCnt` / `BinaryScalarOpTemplateCntB64`
     (kernel_operator_vec_binary_scalar_impl.h), a flexible-scalar call: source `scalar_idx` is the scalar,
     broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop)."""
     T = dst.dtype
     src0_reg = Reg.RegTensor(T, trait=trait)  # RegType src0Reg;
-    src1_reg = Reg.RegTensor(T, trait=trait)  # RegType src1Reg;
+    src1_reg = Reg.RegTensor(src1.dtype, trait=trait)  # RegType src1Reg; (RegTypeU for the two-type template: ShiftLeft)
     dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
     sreg = Ref(cal_count)  # uint32_t sreg = static_cast<uint32_t>(calCount);
     repeat_stride = VL // T.itemsize * trait.REG_NUM  # GetVecLen() / sizeof(T) * RegType::trait.REG_NUM

@@ -70,6 +70,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "Duplicate": lambda a: a,
             "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
             "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
+            # a tensor of shift amounts (the pages "ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）")
+            "ShiftLeft:tensor": lambda a, k: _shift(dtype, a, k, left=True, scalar_form=False),
+            "ShiftRight:tensor": lambda a, k: _shift(dtype, a, k, left=False, scalar_form=False),
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
@@ -174,12 +177,13 @@ def _complex_div(dtype: np.dtype[Any], a: Any, b: Any) -> Any:
     return np.array(parts, comp).view(dtype)[0]
 
 
-def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
-    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t), as the
-    Reg oracle computes it (64-bit types: the library's composition of 32-bit shifts)."""
+def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool, scalar_form: bool = True) -> int:
+    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t; `scalar_form`)
+    or by an element of a shift-amount tensor, as the Reg oracle computes it (64-bit types: the library's
+    composition of 32-bit shifts)."""
     from regsim.testing.reference import shift_oracle
 
-    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
+    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=scalar_form)[0]
 
 
 def _operands(
