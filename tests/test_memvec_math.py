@@ -310,3 +310,87 @@ def test_config_structs_refuse_other_algorithms() -> None:
         A.LnConfig(A.SqrtAlgo.INTRINSIC)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         A.RsqrtConfig(1)  # type: ignore[arg-type]
+
+
+# --- Prelu, AbsSub, Mull: the first-n interface only -------------------------------------------------------------------
+@pytest.mark.parametrize("api", ["Prelu", "AbsSub"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=[d.name for d in FLOATS])
+def test_prelu_abssub_first_n(api: str, dtype: Any) -> None:
+    lanes = 256 // dtype.itemsize
+    npd = np.dtype(dtype.np_dtype)
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        n = 3 * lanes
+        ub = rs.UnifiedBuffer(3 * n * dtype.itemsize + 256)
+        ts = [ub.alloc(dtype, n) for _ in range(3)]
+        rng = np.random.default_rng(count)
+        for t in ts:
+            t.set(rng.uniform(-100, 100, n).astype(npd))
+        ts[1].set(np.concatenate([[0.0, -0.0], ts[1].numpy()[2:]]).astype(npd))  # the sign bit decides (decisions §22)
+        arrays = [t.numpy() for t in ts]
+        run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
+        assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], arrays[1:], count), f"{api}({dtype.name}, {count})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_mull_hypothesis(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from([rs.int32, rs.uint32]), "dtype")
+    n = data.draw(st.integers(1, 200), "size")
+    count = data.draw(st.integers(0, n), "count")
+    npd = np.dtype(dtype.np_dtype)
+    ub = rs.UnifiedBuffer(4 * -(-n * 4 // 256) * 256 + 256)
+    ts = [ub.alloc(dtype, n) for _ in range(4)]
+    rng = np.random.default_rng(data.draw(st.integers(0, 999), "seed"))
+    for t in ts:
+        t.set(rng.integers(0, 256, n * 4, dtype=np.uint8).view(npd))
+    d0, d1, a, b = (t.numpy() for t in ts)
+    run_both(lambda: A.Mull(*ts, count), ub)
+    lo, hi = MO.mull_first_n(d0, d1, a, b, count)
+    assert_same(ts[0].numpy(), lo, f"Mull low ({dtype.name}, {count})")
+    assert_same(ts[1].numpy(), hi, f"Mull high ({dtype.name}, {count})")
+
+
+def test_binary_isasi_page_examples() -> None:
+    """The AbsSub page ([1 .. 512] and [513 .. 1024] give 512 everywhere) and the Prelu page's formula (its printed
+    -1045 for -3 * 515 is a misprint of -1545)."""
+    ub = rs.UnifiedBuffer(8192)
+    d, a, b = (ub.alloc(rs.float32, 512) for _ in range(3))
+    a.set(np.arange(1, 513, dtype=np.float32))
+    b.set(np.arange(513, 1025, dtype=np.float32))
+    A.AbsSub(d, a, b, 512)
+    assert d.numpy().tolist() == [512.0] * 512
+    a.set(np.array([1, -2, -3, -512] * 128, np.float32))
+    b.set(np.array([513, -514, 515, 1] * 128, np.float32))
+    A.Prelu(d, a, b, 512)
+    assert d.numpy()[:4].tolist() == [1.0, 1028.0, -1545.0, -512.0]
+    lows, highs, x, y = (ub.alloc(rs.int32, 8) for _ in range(4))
+    x.set(np.full(8, -2039520159, np.int32))
+    y.set(np.full(8, 95829766, np.int32))
+    A.Mull(lows, highs, x, y, 8)
+    product = -2039520159 * 95829766
+    assert int(highs.numpy()[0]) << 32 | int(lows.numpy()[0].view(np.uint32)) == product  # (the signed product)
+
+
+BINARY_VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
+    ("Prelu mask/repeat (first-n only)", lambda f, i: A.Prelu(*f, 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+    ("AbsSub int32", lambda f, i: A.AbsSub(*i[:3], 8), errors.DTypeError),
+    ("Mull float", lambda f, i: A.Mull(*f, f[0], 8), errors.DTypeError),
+    ("Mull count > size", lambda f, i: A.Mull(*i, 65), errors.ParameterError),
+    ("Mull misaligned dst1", lambda f, i: A.Mull(i[0], i[1][1], i[2], i[3], 8), errors.AlignmentError),
+    ("Mull mixed types", lambda f, i: A.Mull(i[0], i[1], i[2], f[0], 8), errors.DTypeError),
+]
+
+
+@pytest.mark.parametrize(("what", "run", "error"), BINARY_VIOLATIONS, ids=[v[0] for v in BINARY_VIOLATIONS])
+def test_binary_violations_raise_and_write_nothing(what: str, run: Any, error: type[Exception]) -> None:
+    ub = rs.UnifiedBuffer(4096)
+    ub.storage.write(0, np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8))
+    f = [ub.alloc(rs.float32, 64) for _ in range(3)]
+    i = [ub.alloc(rs.int32, 64) for _ in range(4)]
+    for t in (*f, *i):
+        t.set(t.numpy())
+    before = ub.storage.data.copy()
+    with pytest.raises(error) as info:
+        run(f, i)
+    assert str(info.value).split(":")[0] == what.split()[0], str(info.value)
+    assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"

@@ -3,8 +3,8 @@
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg in
-`regsim._src.memvec_math`).
+`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg,
+Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
@@ -61,9 +61,12 @@ from regsim._src.memvec_math import (
     DEFAULT_RECIPROCAL_CONFIG,
     DEFAULT_RSQRT_CONFIG,
     DEFAULT_SQRT_CONFIG,
+    AbsSub,
     Ln,
     LnConfig,
+    Mull,
     Neg,
+    Prelu,
     Reciprocal,
     ReciprocalConfig,
     Rsqrt,
@@ -109,6 +112,7 @@ __all__ = [
     "SELMODE",
     "VF_CALL",
     "Abs",
+    "AbsSub",
     "Add",
     "Adds",
     "And",
@@ -141,11 +145,13 @@ __all__ = [
     "Min",
     "Mins",
     "Mul",
+    "Mull",
     "Muls",
     "Neg",
     "Not",
     "Or",
     "Ors",
+    "Prelu",
     "Reciprocal",
     "ReciprocalAlgo",
     "ReciprocalConfig",

@@ -1,7 +1,9 @@
 """The memory-level unary math APIs Ln, Sqrt, Rsqrt, Reciprocal (with their `config` template parameter) and Neg,
 on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` for the first-n interface,
 `VecUnaryLevel0VFImpl` for the mask/repeat interfaces), with the Reg ops or callees the 950 library runs
-(kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`).
+(kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); and
+the first-n-only binary ISASI APIs Prelu, AbsSub and Mull (kernel_operator_vec_binary_continuous_impl.h: `PreluImpl`,
+`FusedAbsSubImpl`, `MullImpl`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
+from regsim._src.binding import host_api
 from regsim._src.context import Ref, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RsqrtAlgo, SqrtAlgo, _Struct
 from regsim._src.memory import LocalTensor, UbPtr
-from regsim._src.memvec import APIS, UnaryApi, _check_count, _check_set_mask, _check_tensors, _host, _run_lowering
+from regsim._src.memvec import APIS, BinaryApi, UnaryApi, _check_count, _check_set_mask, _check_tensors, _host, _run_lowering
 from regsim._src.memvec_reduce import ConfigApi, _with_mode
 from regsim._src.registers import VL, MaskReg, RegTensor
 
@@ -274,6 +277,43 @@ Neg = UnaryApi(
     frozenset(),
 )
 
+# --- Prelu, AbsSub, Mull: binary, the first-n interface only (their ISASI pages) ------------------------------------------
+#: `Prelu(dst, src0, src1, count)`: `PreluImpl` is the binary first-n skeleton over `Reg::Prelu` (half, float)
+Prelu = BinaryApi("Prelu", Reg.Prelu, _FLOAT, frozenset())
+#: `AbsSub(dst, src0, src1, count)`: `FusedAbsSubImpl`, the binary first-n skeleton over `Reg::FusedAbsSub` (half, float)
+AbsSub = BinaryApi("AbsSub", Reg.FusedAbsSub, _FLOAT, frozenset())
+_MULL: Final = frozenset({dt.int32, dt.uint32})
+
+
+@simd_vf
+def mull_vf(dst0: UbPtr[Any], dst1: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int) -> None:
+    """`MullImpl`: per register `Reg::Mull` of the two sources into the product's low words (dst0) and high words (dst1)."""
+    T = dst0.dtype
+    sreg_lower = VL // T.itemsize  # GetVecLen() / sizeof(T)
+    repeat_time = -(-cal_count // sreg_lower)  # CeilDivision(calCount, sregLower)
+    sreg = Ref(cal_count)
+    dst_reg0, dst_reg1, src_reg0, src_reg1 = (Reg.RegTensor(T) for _ in range(4))
+    for i in range(repeat_time):
+        mask = Reg.UpdateMask(T, sreg)  # mask = UpdateMask<T>(sreg);
+        Reg.LoadAlign(src_reg0, src0 + i * sreg_lower)
+        Reg.LoadAlign(src_reg1, src1 + i * sreg_lower)
+        Reg.Mull(dst_reg0, dst_reg1, src_reg0, src_reg1, mask)  # Mull(vDstReg0, vDstReg1, vSrcReg0, vSrcReg1, mask);
+        Reg.StoreAlign(dst0 + i * sreg_lower, dst_reg0, mask)
+        Reg.StoreAlign(dst1 + i * sreg_lower, dst_reg1, mask)
+
+
+@host_api("Mull")
+def Mull(dst0: LocalTensor[Any], dst1: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], count: int) -> None:
+    """`AscendC::Mull(dst0, dst1, src0, src1, count)` (the Mull(ISASI) page): the 64-bit product of src0[i] and src1[i],
+    its low 32 bits to dst0[i], its high 32 bits to dst1[i], for i < count (int32, uint32; the first-n interface only)."""
+    _host("Mull")
+    names, ts = ("dst0", "dst1", "src0", "src1"), (dst0, dst1, src0, src1)
+    _check_tensors("Mull", _MULL, names, ts)
+    n = _check_count("Mull", count, names, ts)
+    ptrs = (dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+    _run_lowering("Mull", ts, mull_vf, *ptrs, n)
+
+
 #: (the explorer's names: the default config)
 APIS.update(
     {
@@ -282,5 +322,7 @@ APIS.update(
         "Rsqrt": Rsqrt.by_algo[RsqrtAlgo.INTRINSIC],
         "Reciprocal": Reciprocal.by_algo[ReciprocalAlgo.INTRINSIC],
         "Neg": Neg,
+        "Prelu": Prelu,
+        "AbsSub": AbsSub,
     }
 )

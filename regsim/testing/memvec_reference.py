@@ -103,6 +103,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # the LeakyRelu page's src >= 0 ? src : src * scalar, by the sign bit (semantics-decisions §22); the float64
         # product of two half or float32 values is exact, so it is rounded once
         "LeakyRelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,
+        "Prelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,  # (the Prelu page: src1 is the slope)
+        "AbsSub": lambda a, b: abs(a - b),  # the float64 difference is exact: rounded once
         "Duplicate": lambda a: a,
         "Neg": lambda a: -a,
         "Ln": lambda a: _ieee(math.log, a),
@@ -213,6 +215,19 @@ def first_n(
     for i in range(count):
         out[i] = f(*args([s[i] for s in srcs]))
     return out
+
+
+def mull_first_n(
+    dst0: npt.NDArray[Any], dst1: npt.NDArray[Any], src0: npt.NDArray[Any], src1: npt.NDArray[Any], count: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The Mull page: the 64-bit product of src0[i] and src1[i] (signed or unsigned as the type), its low 32 bits to
+    dst0[i] and its high 32 bits to dst1[i] for i < count; the rest unchanged."""
+    lo, hi = dst0.copy(), dst1.copy()
+    for i in range(count):
+        p = int(src0[i]) * int(src1[i]) & (1 << 64) - 1
+        lo[i : i + 1] = np.array([p & 0xFFFFFFFF], np.uint32).view(dst0.dtype)
+        hi[i : i + 1] = np.array([p >> 32], np.uint32).view(dst0.dtype)
+    return lo, hi
 
 
 def mask_elements(itemsize: int, mask: int | Sequence[int]) -> list[bool]:
