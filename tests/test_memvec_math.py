@@ -17,6 +17,7 @@ import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
 from tests.test_memvec import assert_same, counter_mode, run_both
+from tests.test_memvec import tensors as memvec_tensors
 
 A = rs.AscendC
 FLOATS = [rs.half, rs.float32]
@@ -394,3 +395,73 @@ def test_binary_violations_raise_and_write_nothing(what: str, run: Any, error: t
         run(f, i)
     assert str(info.value).split(":")[0] == what.split()[0], str(info.value)
     assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"
+
+
+# --- AddRelu, SubRelu: every interface ---------------------------------------------------------------------------------
+RELU_COUNT = [rs.int16, rs.half, rs.float32, rs.int64, rs.uint64]
+RELU_REPEAT = [rs.int16, rs.half, rs.float32]
+RELU_CASES = [(api, d) for api in ("AddRelu", "SubRelu") for d in RELU_COUNT]
+
+
+@pytest.mark.parametrize(("api", "dtype"), RELU_CASES, ids=[f"{a}-{d.name}" for a, d in RELU_CASES])
+def test_add_sub_relu_first_n(api: str, dtype: Any) -> None:
+    """max(src0 ± src1, 0) (`Add` / `Sub`, then `Maxs(dst, dst, 0)`; on uint64 the Maxs changes nothing)."""
+    lanes = 256 // dtype.itemsize
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        arrays = [t.numpy() for t in ts]
+        run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
+        assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], arrays[1:], count), f"{api}({dtype.name}, {count})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(["AddRelu", "SubRelu"]), "api")
+    dtype = data.draw(st.sampled_from(RELU_REPEAT), "dtype")
+    lanes = 256 // dtype.itemsize
+    mode = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "mask form")
+    repeats = data.draw(st.integers(0, 4), "repeat_time")
+    blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
+    rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16), st.integers(0, 16)), "repeat strides")
+    strides = (*blk, *rep)
+    count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
+    reps = -(-count // lanes) if mode == "counter" else repeats
+    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + lanes
+    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    arrays = [t.numpy() for t in ts]
+    if mode == "bit":
+        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
+        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
+        mask: Any = [lo, hi] if lo or hi else [1, 0]
+    else:
+        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
+    if mode == "counter":
+        with counter_mode():
+            run_both(call, ub)
+        want = MO.counter_mode(api, arrays[0], arrays[1:], count, strides)
+    else:
+        run_both(call, ub)
+        want = MO.normal_mode(api, arrays[0], arrays[1:], mask, repeats, strides)
+    assert_same(ts[0].numpy(), want, f"{api}({dtype.name}, {mode}, mask={mask}, repeat={repeats}, {strides})")
+
+
+def test_add_sub_relu_lowering_and_refusals() -> None:
+    ub, ts = memvec_tensors(rs.half, 256, seed=1)
+    assert [r.api for r in rs.lower(A.AddRelu, *ts, 128).records] == [
+        "UpdateMask",
+        "LoadAlign",
+        "LoadAlign",
+        "Add",
+        "Maxs",
+        "StoreAlign",
+    ]
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.DTypeError, match=r"^SubRelu: dst"):
+        A.SubRelu(*memvec_tensors(rs.int64, 64, seed=2)[1], 8, 1, A.BinaryRepeatParams())  # 64-bit: first-n only
+    with pytest.raises(errors.DTypeError, match=r"^AddRelu: dst"):
+        A.AddRelu(*memvec_tensors(rs.int32, 64, seed=2)[1], 8)
+    with pytest.raises(errors.ParameterError, match=r"^AddRelu"):
+        A.AddRelu(*ts, 300)
+    assert np.array_equal(ub.storage.data, before)

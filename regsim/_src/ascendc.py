@@ -4,7 +4,7 @@ and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) AP
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg,
-Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
+AddRelu, SubRelu, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
@@ -62,6 +62,7 @@ from regsim._src.memvec_math import (
     DEFAULT_RSQRT_CONFIG,
     DEFAULT_SQRT_CONFIG,
     AbsSub,
+    AddRelu,
     Ln,
     LnConfig,
     Mull,
@@ -73,6 +74,7 @@ from regsim._src.memvec_math import (
     RsqrtConfig,
     Sqrt,
     SqrtConfig,
+    SubRelu,
 )
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
@@ -114,6 +116,7 @@ __all__ = [
     "Abs",
     "AbsSub",
     "Add",
+    "AddRelu",
     "Adds",
     "And",
     "Ands",
@@ -180,6 +183,7 @@ __all__ = [
     "SqrtAlgo",
     "SqrtConfig",
     "Sub",
+    "SubRelu",
     "Subs",
     "TPosition",
     "UnaryRepeatParams",

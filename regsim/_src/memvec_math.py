@@ -2,8 +2,9 @@
 on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` for the first-n interface,
 `VecUnaryLevel0VFImpl` for the mask/repeat interfaces), with the Reg ops or callees the 950 library runs
 (kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); and
-the first-n-only binary ISASI APIs Prelu, AbsSub and Mull (kernel_operator_vec_binary_continuous_impl.h: `PreluImpl`,
-`FusedAbsSubImpl`, `MullImpl`).
+the binary AddRelu and SubRelu and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull
+(kernel_operator_vec_binary_impl.h, kernel_operator_vec_binary_continuous_impl.h: `AddReluImpl`, `SubReluImpl`,
+`PreluImpl`, `FusedAbsSubImpl`, `MullImpl`).
 """
 
 from __future__ import annotations
@@ -277,6 +278,32 @@ Neg = UnaryApi(
     frozenset(),
 )
 
+
+# --- AddRelu, SubRelu: the binary skeletons over the op and `Maxs(dst, dst, 0)` --------------------------------------------
+@simd_callee
+def reg_add_relu(
+    dst_reg: RegTensor[Any], src_reg0: RegTensor[Any], src_reg1: RegTensor[Any], mask: MaskReg, *, mode: Any
+) -> None:
+    """`RegAddRelu::AddRelu` (and the body of the first-n `AddReluImpl` VF): `Add`, then `Maxs(dst, dst, (T)0)`."""
+    Reg.Add(dst_reg, src_reg0, src_reg1, mask, mode=mode)  # Reg::Add(dstReg, srcReg0, srcReg1, mask);
+    Reg.Maxs(dst_reg, dst_reg, 0, mask, mode=mode)  # Reg::Maxs(dstReg, dstReg, (T)0, mask);
+
+
+@simd_callee
+def reg_sub_relu(
+    dst_reg: RegTensor[Any], src_reg0: RegTensor[Any], src_reg1: RegTensor[Any], mask: MaskReg, *, mode: Any
+) -> None:
+    """`RegSubRelu::SubRelu` (and the body of the first-n `SubReluImpl` VF): `Sub`, then `Maxs(dst, dst, (T)0)`."""
+    Reg.Sub(dst_reg, src_reg0, src_reg1, mask, mode=mode)  # Reg::Sub(dstReg, srcReg0, srcReg1, mask);
+    Reg.Maxs(dst_reg, dst_reg, 0, mask, mode=mode)  # Reg::Maxs(dstReg, dstReg, (T)0, mask);
+
+
+_RELU_REPEAT: Final = frozenset({dt.int16, dt.half, dt.float32})
+#: the AddRelu and SubRelu pages' 950 types: int16, half, float (every interface), int64, uint64 (first-n only)
+AddRelu = BinaryApi("AddRelu", reg_add_relu, _RELU_REPEAT | _B64, _RELU_REPEAT)
+SubRelu = BinaryApi("SubRelu", reg_sub_relu, _RELU_REPEAT | _B64, _RELU_REPEAT)
+
+
 # --- Prelu, AbsSub, Mull: binary, the first-n interface only (their ISASI pages) ------------------------------------------
 #: `Prelu(dst, src0, src1, count)`: `PreluImpl` is the binary first-n skeleton over `Reg::Prelu` (half, float)
 Prelu = BinaryApi("Prelu", Reg.Prelu, _FLOAT, frozenset())
@@ -324,5 +351,7 @@ APIS.update(
         "Neg": Neg,
         "Prelu": Prelu,
         "AbsSub": AbsSub,
+        "AddRelu": AddRelu,
+        "SubRelu": SubRelu,
     }
 )

@@ -28,6 +28,9 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
     a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api in ("AddRelu", "SubRelu"):  # the pages' max(src0 ± src1, 0): the sum rounded (or wrapped), then Max with 0
+        op, mx, zero = element_op(api[:3], np_dtype), element_op("Max", np_dtype), np.zeros((), dtype)[()]
+        return lambda a, b: mx(op(a, b), zero)
     if api in ("Rsqrt", "Rsqrt:ftz"):  # the library's composition: 1 / sqrt(x), each step rounded (and flushed: ":ftz")
         return lambda a: _rsqrt(dtype, a, flush=api.endswith(":ftz"))
     if api == "Rsqrt:exact":  # 1 / sqrt(x) rounded once (the Rsqrt page's 0-ulp fast-inverse algorithm on float)
