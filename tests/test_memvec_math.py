@@ -465,3 +465,80 @@ def test_add_sub_relu_lowering_and_refusals() -> None:
     with pytest.raises(errors.ParameterError, match=r"^AddRelu"):
         A.AddRelu(*ts, 300)
     assert np.array_equal(ub.storage.data, before)
+
+
+# --- FusedMulAdd, MulAddRelu, MulAddDst: dst is an operand ---------------------------------------------------------------
+FMA_COUNT = {
+    "FusedMulAdd": [rs.half, rs.bfloat16, rs.float32, rs.int64, rs.uint64],
+    "MulAddRelu": [rs.half, rs.float32, rs.int64, rs.uint64],
+    "MulAddDst": [rs.half, rs.float32, rs.int64, rs.uint64],
+}
+FMA_REPEAT = {"FusedMulAdd": [rs.half, rs.bfloat16, rs.float32], "MulAddRelu": FLOATS, "MulAddDst": FLOATS}
+FMA_CASES = [(api, d) for api, ds in FMA_COUNT.items() for d in ds]
+
+
+@pytest.mark.parametrize(("api", "dtype"), FMA_CASES, ids=[f"{a}-{d.name}" for a, d in FMA_CASES])
+def test_fma_first_n(api: str, dtype: Any) -> None:
+    """FusedMulAdd: src0 * dst + src1; MulAddRelu: max(src0 * dst + src1, 0); MulAddDst: src0 * src1 + dst; the
+    floats rounded once, the integers wrapped."""
+    lanes = 256 // dtype.itemsize
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        arrays = [t.numpy() for t in ts]
+        run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
+        want = MO.first_n(api, arrays[0], arrays[1:], count, dst_input=True)
+        assert_same(ts[0].numpy(), want, f"{api}({dtype.name}, {count})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
+    api = data.draw(st.sampled_from(sorted(FMA_REPEAT)), "api")
+    dtype = data.draw(st.sampled_from(FMA_REPEAT[api]), "dtype")
+    lanes = 256 // dtype.itemsize
+    mode = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "mask form")
+    repeats = data.draw(st.integers(0, 4), "repeat_time")
+    blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
+    rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16), st.integers(0, 16)), "repeat strides")
+    strides = (*blk, *rep)
+    count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
+    reps = -(-count // lanes) if mode == "counter" else repeats
+    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + lanes
+    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    arrays = [t.numpy() for t in ts]
+    if mode == "bit":
+        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
+        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
+        mask: Any = [lo, hi] if lo or hi else [1, 0]
+    else:
+        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
+    if mode == "counter":
+        with counter_mode():
+            run_both(call, ub)
+        want = MO.counter_mode(api, arrays[0], arrays[1:], count, strides, dst_input=True)
+    else:
+        run_both(call, ub)
+        want = MO.normal_mode(api, arrays[0], arrays[1:], mask, repeats, strides, dst_input=True)
+    assert_same(ts[0].numpy(), want, f"{api}({dtype.name}, {mode}, mask={mask}, repeat={repeats}, {strides})")
+
+
+def test_fma_lowerings_and_refusals() -> None:
+    ub, ts = memvec_tensors(rs.float32, 128, seed=1)
+    ops = [r.api for r in rs.lower(A.FusedMulAdd, *ts, 64).records]
+    assert ops == ["UpdateMask", "LoadAlign", "LoadAlign", "LoadAlign", "MulDstAdd", "StoreAlign"]
+    low = rs.lower(A.MulAddRelu, *ts, 64, 1, A.BinaryRepeatParams())
+    assert low.counts()["LoadAlign/block"] == 3 and low.counts()["Maxs"] == 1
+    _, t64 = memvec_tensors(rs.int64, 64, seed=2)
+    assert [r.api for r in rs.lower(A.FusedMulAdd, *t64, 32).records][4:6] == ["Mul", "Add"]  # unfused for 64-bit
+    before = ub.storage.data.copy()
+    for call, error in (
+        (lambda: A.MulAddDst(*memvec_tensors(rs.int64, 64, seed=3)[1], 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+        (lambda: A.MulAddRelu(*memvec_tensors(rs.bfloat16, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.FusedMulAdd(*memvec_tensors(rs.int32, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.FusedMulAdd(*ts, 65, 1, A.BinaryRepeatParams()), errors.ParameterError),
+        (lambda: A.MulAddDst(*ts, 64, 3, A.BinaryRepeatParams(1, 1, 1, 100, 8, 8)), errors.OutOfBoundsError),
+    ):
+        with pytest.raises(error):
+            call()
+    assert np.array_equal(ub.storage.data, before)

@@ -4,7 +4,7 @@ and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) AP
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg,
-AddRelu, SubRelu, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
+AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
@@ -63,8 +63,11 @@ from regsim._src.memvec_math import (
     DEFAULT_SQRT_CONFIG,
     AbsSub,
     AddRelu,
+    FusedMulAdd,
     Ln,
     LnConfig,
+    MulAddDst,
+    MulAddRelu,
     Mull,
     Neg,
     Prelu,
@@ -133,6 +136,7 @@ __all__ = [
     "Exp",
     "ExpAlgo",
     "ExpConfig",
+    "FusedMulAdd",
     "Gather",
     "GetCmpMask",
     "GetCtrlSpr",
@@ -148,6 +152,8 @@ __all__ = [
     "Min",
     "Mins",
     "Mul",
+    "MulAddDst",
+    "MulAddRelu",
     "Mull",
     "Muls",
     "Neg",

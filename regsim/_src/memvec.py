@@ -294,7 +294,14 @@ def _check_repeat(api: str, repeat_time: object) -> int:
 # --- the binary family --------------------------------------------------------------------------------------
 @simd_vf
 def binary_continuous_vf(
-    func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any, scalar_idx: int = -1
+    func: Any,
+    dst: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any],
+    cal_count: int,
+    trait: Any,
+    scalar_idx: int = -1,
+    dst_input: bool = False,
 ) -> None:
     """`BinaryContinuousImplTemplate<T, RegType, func>` (kernel_operator_vec_binary_continuous_impl.h): the
     first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration; src1 of another type
@@ -302,7 +309,8 @@ def binary_continuous_vf(
     amounts of `ShiftLeft(dst, src0, src1, count)`). With
     `scalar_idx` 0 or 1 it is `BinaryScalarOpTemplateCnt` / `BinaryScalarOpTemplateCntB64`
     (kernel_operator_vec_binary_scalar_impl.h), a flexible-scalar call: source `scalar_idx` is the scalar,
-    broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop)."""
+    broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop). `dst_input`: dst is
+    an operand too, loaded after the sources (the first-n VFs of FusedMulAdd, MulAddRelu, MulAddDst)."""
     T = dst.dtype
     src0_reg = Reg.RegTensor(T, trait=trait)  # RegType src0Reg;
     src1_reg = Reg.RegTensor(src1.dtype, trait=trait)  # RegType src1Reg; (RegTypeU for the two-type template: ShiftLeft)
@@ -323,6 +331,8 @@ def binary_continuous_vf(
             Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
         elif not once:
             load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
+        if dst_input:
+            Reg.LoadAlign(dst_reg, dst + i * repeat_stride)  # LoadAlign(dstReg, dst + i * repeatStride);
         func(dst_reg, src0_reg, src1_reg, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, src0Reg, src1Reg, mask);
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
@@ -396,8 +406,11 @@ def vec_binary_vf(
     normal_mode: bool,
     spr_mask: bool,
     scalar_idx: int = -1,
+    dst_input: bool = False,
 ) -> None:
-    """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces. Normal mode: one
+    """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces (`dst_input`: its
+    `BinaryFuncMode::DST_SRC_INPUT`, dst loaded after the sources with its own strides, for FusedMulAdd, MulAddRelu and
+    MulAddDst). Normal mode: one
     predicate for every repeat — `UpdateMask<T>(mask)` for a continuous mask, `MoveMask<T>()` of the vector
     mask register for a bit mask or `isSetMask = false`; counter mode: `UpdateMask` per repeat over the
     count, ceil(count / elements per repeat) repeats. Each repeat loads and stores 8 DataBlocks with the
@@ -428,6 +441,8 @@ def vec_binary_vf(
             load_scalar(src_vreg1, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
         else:
             load_blocks(src_vreg1, src1 + index * rep1 * e, blk1, mask_reg)
+        if dst_input:  # if constexpr (funcMode == BinaryFuncMode::DST_SRC_INPUT) LoadAlign<T, DATA_BLOCK_COPY>(dstVreg, ...)
+            load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
         store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
@@ -557,6 +572,7 @@ class BinaryApi:
     op: Callable[..., None]
     count_dtypes: frozenset[type[dt.DType]]  #: the first-n interface (BinaryContinuousImplTemplate's static_assert)
     repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
+    dst_input: bool = False  #: dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`: FusedMulAdd, MulAddDst ...)
 
     def __call__(
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
@@ -568,7 +584,7 @@ class BinaryApi:
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, args[0], names, ts)
             ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype))
+            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype), -1, self.dst_input)
             return
         if len(args) != 3:
             raise _arguments_error(
@@ -577,7 +593,9 @@ class BinaryApi:
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        _run_lowering(self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3])
+        _run_lowering(
+            self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, self.dst_input
+        )
 
 
 # --- the unary and scalar families -------------------------------------------------------------------------------

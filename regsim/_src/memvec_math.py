@@ -2,7 +2,7 @@
 on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` for the first-n interface,
 `VecUnaryLevel0VFImpl` for the mask/repeat interfaces), with the Reg ops or callees the 950 library runs
 (kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); and
-the binary AddRelu and SubRelu and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull
+the binary AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull
 (kernel_operator_vec_binary_impl.h, kernel_operator_vec_binary_continuous_impl.h: `AddReluImpl`, `SubReluImpl`,
 `PreluImpl`, `FusedAbsSubImpl`, `MullImpl`).
 """
@@ -304,6 +304,38 @@ AddRelu = BinaryApi("AddRelu", reg_add_relu, _RELU_REPEAT | _B64, _RELU_REPEAT)
 SubRelu = BinaryApi("SubRelu", reg_sub_relu, _RELU_REPEAT | _B64, _RELU_REPEAT)
 
 
+# --- FusedMulAdd, MulAddRelu, MulAddDst: dst is an operand too (BinaryFuncMode::DST_SRC_INPUT) ------------------------------
+@simd_callee
+def reg_fused_mul_add(dst_reg: RegTensor[Any], src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, *, mode: Any) -> None:
+    """`FusedMulAddImpl`: dst = src0 * dst + src1 — `Reg::FusedMulDstAdd` (fused); 64-bit types (the first-n VF's
+    RegTraitNumTwo branch) `Mul(tmp, src0, dst)` then `Add(dst, tmp, src1)`."""
+    if dst_reg.dtype.itemsize == 8:
+        tmp = Reg.RegTensor(dst_reg.dtype, trait=Reg.RegTraitNumTwo)  # RegTensor<T, RegTraitNumTwo> vDstReg1;
+        Reg.Mul(tmp, src0, dst_reg, mask, mode=mode)  # Reg::Mul(vDstReg1, vSrcReg0, vDstReg0, mask);
+        Reg.Add(dst_reg, tmp, src1, mask, mode=mode)  # Reg::Add(vDstReg0, vDstReg1, vSrcReg1, mask);
+        return
+    Reg.FusedMulDstAdd(dst_reg, src0, src1, mask, mode=mode)  # Reg::FusedMulDstAdd(dstReg, src0Reg, src1Reg, mask);
+
+
+@simd_callee
+def reg_fused_mul_add_relu(
+    dst_reg: RegTensor[Any], src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, *, mode: Any
+) -> None:
+    """`FusedMulAddReluImpl` (the MulAddRelu page): `reg_fused_mul_add`, then `Maxs(dst, dst, (T)0)`."""
+    reg_fused_mul_add(dst_reg, src0, src1, mask, mode=mode)
+    Reg.Maxs(dst_reg, dst_reg, 0, mask, mode=mode)  # Reg::Maxs(dstReg, dstReg, scalarValue, mask);
+
+
+_FMA_REPEAT: Final = frozenset({dt.half, dt.bfloat16, dt.float32})
+#: `FusedMulAdd(dst, src0, src1, ...)`: dst = src0 * dst + src1 (the page: half, bfloat16, float; int64, uint64 first-n)
+FusedMulAdd = BinaryApi("FusedMulAdd", reg_fused_mul_add, _FMA_REPEAT | _B64, _FMA_REPEAT, dst_input=True)
+#: `MulAddRelu(dst, src0, src1, ...)`: max(src0 * dst + src1, 0) (the page: half, float; int64, uint64 first-n)
+MulAddRelu = BinaryApi("MulAddRelu", reg_fused_mul_add_relu, _FLOAT | _B64, _FLOAT, dst_input=True)
+#: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused); the same-type pairs of the page
+#: (half, float; int64, uint64 first-n), not its half-sources / float-dst pair (decisions §125)
+MulAddDst = BinaryApi("MulAddDst", Reg.MulAddDst, _FLOAT | _B64, _FLOAT, dst_input=True)
+
+
 # --- Prelu, AbsSub, Mull: binary, the first-n interface only (their ISASI pages) ------------------------------------------
 #: `Prelu(dst, src0, src1, count)`: `PreluImpl` is the binary first-n skeleton over `Reg::Prelu` (half, float)
 Prelu = BinaryApi("Prelu", Reg.Prelu, _FLOAT, frozenset())
@@ -353,5 +385,8 @@ APIS.update(
         "AbsSub": AbsSub,
         "AddRelu": AddRelu,
         "SubRelu": SubRelu,
+        "FusedMulAdd": FusedMulAdd,
+        "MulAddRelu": MulAddRelu,
+        "MulAddDst": MulAddDst,
     }
 )

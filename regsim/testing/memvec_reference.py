@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
     a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api in ("FusedMulAdd", "MulAddRelu", "MulAddDst"):  # (src0, src1, the old dst); floats rounded once (fused)
+        return _fma(api, dtype)
     if api in ("AddRelu", "SubRelu"):  # the pages' max(src0 ± src1, 0): the sum rounded (or wrapped), then Max with 0
         op, mx, zero = element_op(api[:3], np_dtype), element_op("Max", np_dtype), np.zeros((), dtype)[()]
         return lambda a, b: mx(op(a, b), zero)
@@ -124,6 +127,51 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     return rounded
 
 
+def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
+    """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst. Integers wrap;
+    floats are the exact value rounded once to the type (`_round_exact`)."""
+    mx, zero = element_op("Max", dtype), np.zeros((), dtype)[()]
+
+    def exact(a: Any, b: Any, d: Any) -> Any:
+        x, y, z = (a, d, b) if api != "MulAddDst" else (a, b, d)
+        if dtype.kind in _INT_KINDS:
+            bits = dtype.itemsize * 8
+            v = (int(x) * int(y) + int(z)) & (1 << bits) - 1
+            return np.array(v, np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+        return _round_exact(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)), dtype)
+
+    if api == "MulAddRelu":
+        return lambda a, b, d: mx(exact(a, b, d), zero)
+    return exact
+
+
+#: (significand bits, smallest normal exponent, largest exponent) of the float types, by name
+_FORMATS = {"float16": (11, -14, 15), "bfloat16": (8, -126, 127), "float32": (24, -126, 127)}
+
+
+def _round_exact(q: Fraction, dtype: np.dtype[Any]) -> Any:
+    """The rational q rounded once to `dtype` (nearest, ties to even; past the largest finite: inf)."""
+    p, emin, emax = _FORMATS[dtype.name]
+    if q == 0:
+        return np.zeros((), dtype)[()]
+    sign, m = (-1 if q < 0 else 1), abs(q)
+    e = m.numerator.bit_length() - m.denominator.bit_length()  # 2**e <= m < 2**(e + 2)
+    while Fraction(2) ** (e + 1) <= m:
+        e += 1
+    while Fraction(2) ** e > m:
+        e -= 1
+    ulp = Fraction(2) ** (max(e, emin) - p + 1)
+    n = m / ulp
+    k = n.numerator // n.denominator
+    rest = n - k
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and k % 2):
+        k += 1
+    v = k * ulp
+    if v >= Fraction(2) ** (emax + 1):
+        return np.array(sign * math.inf, dtype=dtype)[()]
+    return np.array(sign * float(v), dtype=np.float64).astype(dtype)[()]
+
+
 def _ieee(f: Callable[[float], float], a: float) -> float:
     """f of a in float64, the IEEE special cases of log and sqrt included (log(±0) = -inf, log(x < 0) = NaN, sqrt(x < 0)
     = NaN; sqrt(-0) = -0, log(+inf) = sqrt(+inf) = +inf)."""
@@ -209,14 +257,15 @@ def first_n(
     count: int,
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """The tensor 前n个数据计算 interface: dst[i] = op(src0[i][, src1[i] or scalar]) for i < count (`scalar_first`:
-    op(scalar, src[i])); the rest unchanged."""
+    op(scalar, src[i]); `dst_input`: dst[i] is the last operand); the rest unchanged."""
     out = dst.copy()
     f = element_op(api, dst.dtype)
     args = _operands(srcs, scalar, dst.dtype, scalar_first)
     for i in range(count):
-        out[i] = f(*args([s[i] for s in srcs]))
+        out[i] = f(*args([s[i] for s in srcs]), *([dst[i]] if dst_input else []))
     return out
 
 
@@ -252,6 +301,7 @@ def repeat_interface(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
     DataBlock) reads each src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes
@@ -273,7 +323,8 @@ def repeat_interface(
                 continue
             b, pos = divmod(k, e)
             xs = [s[r * rep[1 + j] * e + b * blk[1 + j] * e + pos] for j, s in enumerate(srcs)]
-            vals.append((r * rep[0] * e + b * blk[0] * e + pos, f(*args(xs))))
+            at = r * rep[0] * e + b * blk[0] * e + pos
+            vals.append((at, f(*args(xs), *([out[at]] if dst_input else []))))  # (dst as of the repeat's start)
         for addr, v in vals:
             out[addr] = v
     return out
@@ -288,10 +339,11 @@ def normal_mode(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """Normal mask mode: the same elements of every repeat are selected."""
     sel = mask_elements(dst.dtype.itemsize, mask)
-    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first)
+    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first, dst_input)
 
 
 def counter_mode(
@@ -302,12 +354,14 @@ def counter_mode(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
     repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     repeats = -(-count // lanes)
-    return repeat_interface(api, dst, srcs, lambda r, k: r * lanes + k < count, repeats, strides, scalar, scalar_first)
+    sel = lambda r, k: r * lanes + k < count  # noqa: E731
+    return repeat_interface(api, dst, srcs, sel, repeats, strides, scalar, scalar_first, dst_input)
 
 
 def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
