@@ -138,7 +138,11 @@ def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
             bits = dtype.itemsize * 8
             v = (int(x) * int(y) + int(z)) & (1 << bits) - 1
             return np.array(v, np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
-        return _round_exact(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)), dtype)
+        fx, fy, fz = float(x), float(y), float(z)
+        if not all(math.isfinite(v) for v in (fx, fy, fz)):  # IEEE's infinities and NaNs (no rounding to do)
+            with np.errstate(invalid="ignore"):
+                return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
+        return _round_exact(Fraction(fx) * Fraction(fy) + Fraction(fz), dtype)
 
     if api == "MulAddRelu":
         return lambda a, b, d: mx(exact(a, b, d), zero)
