@@ -545,3 +545,93 @@ def test_fma_lowerings_and_refusals() -> None:
         with pytest.raises(error):
             call()
     assert np.array_equal(ub.storage.data, before)
+
+
+# --- Axpy: dst = src * scalar + dst ----------------------------------------------------------------------------------------
+AXPY_COUNT = [rs.half, rs.float32, rs.bfloat16, rs.int64, rs.uint64]
+AXPY_REPEAT = [rs.half, rs.float32, rs.bfloat16]
+
+
+def axpy_scalar(dtype: Any) -> Any:
+    return 3 if dtype in (rs.int64, rs.uint64) else -1.375
+
+
+def small_tensors(dtype: Any, n: int, seed: int) -> tuple[rs.UnifiedBuffer, list[Any]]:
+    """dst and src of values in [-2, 2) (integers: any bits), so a dst re-read across repeats stays finite."""
+    ub, ts = memvec_tensors(dtype, n, seed=seed, count=2)
+    if dtype not in (rs.int64, rs.uint64):
+        rng = np.random.default_rng(seed)
+        for t in ts:
+            t.set(rng.uniform(-2, 2, n).astype(np.dtype(dtype.np_dtype)))
+    return ub, ts
+
+
+@pytest.mark.parametrize("dtype", AXPY_COUNT, ids=[d.name for d in AXPY_COUNT])
+def test_axpy_first_n(dtype: Any) -> None:
+    """Fused (rounded once) on half and float, the library's Duplicate + Mul + Add on bfloat16, wrapped on 64-bit."""
+    lanes = 256 // dtype.itemsize
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        ub, (dst, src) = small_tensors(dtype, 3 * lanes, seed=count)
+        d0, s0 = dst.numpy(), src.numpy()
+        run_both(lambda: A.Axpy(dst, src, axpy_scalar(dtype), count), ub)  # noqa: B023
+        want = MO.first_n("Axpy", d0, [s0], count, axpy_scalar(dtype), dst_input=True)
+        assert_same(dst.numpy(), want, f"Axpy({dtype.name}, {count})")
+
+
+@settings(max_examples=max(20, settings.default.max_examples))
+@given(data=st.data())
+def test_axpy_repeat_hypothesis(data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(AXPY_REPEAT), "dtype")
+    lanes = 256 // dtype.itemsize
+    mode = data.draw(st.sampled_from(["continuous", "bit", "counter", "spr"]), "mask form")
+    repeats = data.draw(st.integers(0, 4), "repeat_time")
+    strides = (
+        *data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides"),
+        *data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides"),
+    )
+    count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
+    reps = -(-count // lanes) if mode == "counter" else repeats
+    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
+    ub, (dst, src) = small_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    d0, s0 = dst.numpy(), src.numpy()
+    if mode in ("bit", "spr"):
+        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
+        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
+        mask: Any = [lo, hi] if lo or hi else [1, 0]
+    else:
+        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    k, params = axpy_scalar(dtype), A.UnaryRepeatParams(*strides)
+    if mode == "counter":
+        with counter_mode():
+            run_both(lambda: A.Axpy(dst, src, k, mask, repeats, params), ub)
+        want = MO.counter_mode("Axpy", d0, [s0], count, strides, k, dst_input=True)
+    elif mode == "spr":
+        A.SetVectorMask(dtype, mask[1], mask[0])
+        try:
+            run_both(lambda: A.Axpy(dst, src, k, A.MASK_PLACEHOLDER, repeats, params, is_set_mask=False), ub)
+        finally:
+            A.ResetMask()
+        want = MO.normal_mode("Axpy", d0, [s0], mask, repeats, strides, k, dst_input=True)
+    else:
+        run_both(lambda: A.Axpy(dst, src, k, mask, repeats, params), ub)
+        want = MO.normal_mode("Axpy", d0, [s0], mask, repeats, strides, k, dst_input=True)
+    assert_same(dst.numpy(), want, f"Axpy({dtype.name}, {mode}, mask={mask}, repeat={repeats}, {strides})")
+
+
+def test_axpy_lowering_and_refusals() -> None:
+    ub, (dst, src) = small_tensors(rs.half, 256, seed=1)
+    ops = [r.api for r in rs.lower(A.Axpy, dst, src, 0.5, 128).records]
+    assert ops == ["UpdateMask", "LoadAlign", "LoadAlign", "Axpy", "StoreAlign"]
+    _, (bd, bs) = small_tensors(rs.bfloat16, 128, seed=2)
+    assert rs.lower(A.Axpy, bd, bs, 0.5, 128).counts()["Mul"] == 1
+    before = ub.storage.data.copy()
+    for call, error in (
+        (lambda: A.Axpy(*small_tensors(rs.int64, 64, seed=3)[1], 2, 8, 1, A.UnaryRepeatParams()), errors.DTypeError),
+        (lambda: A.Axpy(*small_tensors(rs.int32, 64, seed=3)[1], 2, 8), errors.DTypeError),
+        (lambda: A.Axpy(dst, ub.alloc(rs.float32, 64), 0.5, 8), errors.DTypeError),  # the page's half -> float row
+        (lambda: A.Axpy(dst, src, 0.5, 129, 1, A.UnaryRepeatParams()), errors.ParameterError),
+        (lambda: A.Axpy(dst, src, 0.5, 8, config=A.BinaryConfig(0)), errors.ParameterError),
+    ):
+        with pytest.raises(error, match=r"^Axpy"):
+            call()
+    assert np.array_equal(ub.storage.data[: before.size], before)

@@ -4,7 +4,7 @@ and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) AP
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg,
-AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
+AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
@@ -63,6 +63,7 @@ from regsim._src.memvec_math import (
     DEFAULT_SQRT_CONFIG,
     AbsSub,
     AddRelu,
+    Axpy,
     FusedMulAdd,
     Ln,
     LnConfig,
@@ -123,6 +124,7 @@ __all__ = [
     "Adds",
     "And",
     "Ands",
+    "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
     "Cast",

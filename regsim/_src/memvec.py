@@ -600,9 +600,12 @@ class BinaryApi:
 
 # --- the unary and scalar families -------------------------------------------------------------------------------
 @simd_vf
-def unary_continuous_vf(func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tuple[Any, ...], count: int, trait: Any) -> None:
+def unary_continuous_vf(
+    func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tuple[Any, ...], count: int, trait: Any, dst_input: bool = False
+) -> None:
     """`VecUnaryLevel2VFImpl` (kernel_operator_vec_unary_impl.h) and, with a scalar, `VecBinaryScalarLevel2VFImpl`
-    (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar])."""
+    (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar]); `dst_input`:
+    `VecAxpyLevel2VFImpl` (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src, an operand too."""
     T = dst.dtype
     src_reg = Reg.RegTensor(T, trait=trait)  # RegType srcReg;
     dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
@@ -612,6 +615,8 @@ def unary_continuous_vf(func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tup
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, RegType::trait>(sreg);
         Reg.LoadAlign(src_reg, src + i * repeat_stride)  # LoadAlign(srcReg, src + i * repeatStride);
+        if dst_input:
+            Reg.LoadAlign(dst_reg, dst + i * repeat_stride)  # LoadAlign(dstReg, dst + i * repeatStride);
         func(dst_reg, src_reg, *scalar, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, srcReg[, scalarValue], mask);
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
@@ -627,9 +632,11 @@ def vec_unary_vf(
     repeat_params: UnaryRepeatParams,
     normal_mode: bool,
     spr_mask: bool,
+    dst_input: bool = False,
 ) -> None:
     """`VecUnaryLevel0VFImpl` and, with a scalar, `VecBinaryScalarLevel0VFImpl`: the mask/repeat interfaces of
-    dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`."""
+    dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`. `dst_input`: `VecAxpyVFImpl`
+    (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src with its own strides, an operand too."""
     T = dst.dtype
     count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize
@@ -640,6 +647,8 @@ def vec_unary_vf(
         dst_vreg = Reg.RegTensor(T)
         src_vreg = Reg.RegTensor(T)
         load_blocks(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, mask_reg)
+        if dst_input:
+            load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg, *scalar, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
         store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
@@ -658,6 +667,7 @@ class UnaryApi:
     #: the Reg callee of an immediate scalar first (`Subs(dst, scalar, srcLocal, ...)`: the library's `Subs2`,
     #: `Divs2`); None: the op commutes and the library runs the call as scalar second (`AddsCommon`)
     first_op: Callable[..., None] | None = None
+    dst_input: bool = False  #: dst is an operand too (Axpy: dst = src * scalar + dst)
 
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
@@ -682,14 +692,15 @@ class UnaryApi:
             _check_set_mask(self.name, is_set_mask)
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, rest[0], names, ts)
-            _run_lowering(
-                self.name, ts, unary_continuous_vf, self.op, dst.GetPhyAddr(), src.GetPhyAddr(), extra, n, _trait_for(dtype)
-            )
+            ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+            _run_lowering(self.name, ts, unary_continuous_vf, self.op, *ptrs, extra, n, _trait_for(dtype), self.dst_input)
             return
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
-        _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3])
+        _run_lowering(
+            self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3], self.dst_input
+        )
 
     def _flexible(self, dst: Any, src0: Any, src1: Any, rest: tuple[Any, ...], is_set_mask: bool, config: object) -> None:
         """`Adds<T, isSetMask, config>(dst, src0, src1, ...)` and its siblings, the 灵活标量位置 overloads: both sources

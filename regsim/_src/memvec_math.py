@@ -1,10 +1,11 @@
 """The memory-level unary math APIs Ln, Sqrt, Rsqrt, Reciprocal (with their `config` template parameter) and Neg,
 on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` for the first-n interface,
 `VecUnaryLevel0VFImpl` for the mask/repeat interfaces), with the Reg ops or callees the 950 library runs
-(kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); and
-the binary AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull
-(kernel_operator_vec_binary_impl.h, kernel_operator_vec_binary_continuous_impl.h: `AddReluImpl`, `SubReluImpl`,
-`PreluImpl`, `FusedAbsSubImpl`, `MullImpl`).
+(kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); the
+binary compounds AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst (kernel_operator_vec_binary_impl.h,
+kernel_operator_vec_binary_continuous_impl.h) and the tensor-scalar Axpy (kernel_operator_vec_ternary_scalar_impl.h)
+on the binary and scalar skeletons; and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull (`PreluImpl`,
+`FusedAbsSubImpl`, `MullImpl`).
 """
 
 from __future__ import annotations
@@ -336,6 +337,26 @@ MulAddRelu = BinaryApi("MulAddRelu", reg_fused_mul_add_relu, _FLOAT | _B64, _FLO
 MulAddDst = BinaryApi("MulAddDst", Reg.MulAddDst, _FLOAT | _B64, _FLOAT, dst_input=True)
 
 
+# --- Axpy: dst = src * scalar + dst (kernel_operator_vec_ternary_scalar_impl.h) ----------------------------------------------
+@simd_callee
+def reg_axpy(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegAxpy::Axpy` for the same-type pairs: `Reg::Axpy` (fused) for half, float, int64, uint64; bfloat16 unfused:
+    `Duplicate(tmp, scalar)`, `Mul(tmp, src, tmp)`, `Add(dst, tmp, dst)`."""
+    if dst_reg.dtype is dt.bfloat16:
+        tmp_reg = Reg.RegTensor(dt.bfloat16)  # RegT tmpReg;
+        Reg.Duplicate(tmp_reg, scalar_value, mask)  # Reg::Duplicate(tmpReg, scalarValue, mask);
+        Reg.Mul(tmp_reg, src_reg, tmp_reg, mask, mode=mode)  # Reg::Mul(tmpReg, srcReg, tmpReg, mask);
+        Reg.Add(dst_reg, tmp_reg, dst_reg, mask, mode=mode)  # Reg::Add(dstReg, tmpReg, dstReg, mask);
+        return
+    Reg.Axpy(dst_reg, src_reg, scalar_value, mask, mode=mode)  # Reg::Axpy(dstReg, srcReg, scalarValue, mask);
+
+
+_AXPY_REPEAT: Final = frozenset({dt.half, dt.float32, dt.bfloat16})
+#: `Axpy(dst, src, scalarValue, ...)`: the page's same-type rows (half, float, bfloat16; int64, uint64 first-n), not its
+#: half-src / float-dst row (decisions §125)
+Axpy = UnaryApi("Axpy", reg_axpy, _AXPY_REPEAT | _B64, _AXPY_REPEAT, scalar=True, dst_input=True)
+
+
 # --- Prelu, AbsSub, Mull: binary, the first-n interface only (their ISASI pages) ------------------------------------------
 #: `Prelu(dst, src0, src1, count)`: `PreluImpl` is the binary first-n skeleton over `Reg::Prelu` (half, float)
 Prelu = BinaryApi("Prelu", Reg.Prelu, _FLOAT, frozenset())
@@ -388,5 +409,6 @@ APIS.update(
         "FusedMulAdd": FusedMulAdd,
         "MulAddRelu": MulAddRelu,
         "MulAddDst": MulAddDst,
+        "Axpy": Axpy,
     }
 )

@@ -29,7 +29,7 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
     a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
-    if api in ("FusedMulAdd", "MulAddRelu", "MulAddDst"):  # (src0, src1, the old dst); floats rounded once (fused)
+    if api in ("FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy"):  # (src0, src1 or scalar, the old dst); fused
         return _fma(api, dtype)
     if api in ("AddRelu", "SubRelu"):  # the pages' max(src0 ± src1, 0): the sum rounded (or wrapped), then Max with 0
         op, mx, zero = element_op(api[:3], np_dtype), element_op("Max", np_dtype), np.zeros((), dtype)[()]
@@ -128,12 +128,16 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
 
 
 def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
-    """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst. Integers wrap;
-    floats are the exact value rounded once to the type (`_round_exact`)."""
+    """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst; Axpy: src *
+    scalar + dst (bfloat16: the product rounded, then the sum: the library's Mul and Add). Integers wrap; floats are
+    the exact value rounded once to the type (`_round_exact`)."""
     mx, zero = element_op("Max", dtype), np.zeros((), dtype)[()]
+    if api == "Axpy" and dtype.name == "bfloat16":
+        mul, add = element_op("Mul", dtype), element_op("Add", dtype)
+        return lambda a, k, d: add(mul(a, k), d)
 
     def exact(a: Any, b: Any, d: Any) -> Any:
-        x, y, z = (a, d, b) if api != "MulAddDst" else (a, b, d)
+        x, y, z = (a, b, d) if api in ("MulAddDst", "Axpy") else (a, d, b)
         if dtype.kind in _INT_KINDS:
             bits = dtype.itemsize * 8
             v = (int(x) * int(y) + int(z)) & (1 << bits) - 1
