@@ -3,8 +3,9 @@
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt, Rsqrt, Reciprocal, Neg,
-AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull in `regsim._src.memvec_math`).
+`regsim._src.memvec_select`; Brcb in `regsim._src.memvec_brcb`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
+Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull in
+`regsim._src.memvec_math`).
 """
 
 from regsim._src import reg as Reg
@@ -54,6 +55,7 @@ from regsim._src.memvec import (
     Subs,
     UnaryRepeatParams,
 )
+from regsim._src.memvec_brcb import Brcb, BrcbRepeatParams
 from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
 from regsim._src.memvec_math import (
@@ -127,6 +129,8 @@ __all__ = [
     "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
+    "Brcb",
+    "BrcbRepeatParams",
     "Cast",
     "Compare",
     "Compares",

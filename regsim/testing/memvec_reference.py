@@ -290,6 +290,20 @@ def mull_first_n(
     return lo, hi
 
 
+def brcb(
+    dst: npt.NDArray[Any], src: npt.NDArray[Any], repeat_time: int, dst_blk_stride: int, dst_rep_stride: int
+) -> npt.NDArray[Any]:
+    """The Brcb page's pseudocode: for repeat i and j < 8, src[8 i + j] fills the 32-byte DataBlock of dst starting
+    32 * (i * dstRepStride + j * dstBlkStride) bytes from dst's start; repeats and blocks in order."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    for i in range(repeat_time):
+        for j in range(8):
+            start = (i * dst_rep_stride + j * dst_blk_stride) * e
+            out[start : start + e] = src[i * 8 + j]
+    return out
+
+
 def mask_elements(itemsize: int, mask: int | Sequence[int]) -> list[bool]:
     """The elements of one repeat a normal-mode mask selects: continuous `mask` = the first `mask`;
     bit mode `[mask0, mask1]`: element k ↔ bit k of mask0 (k < 64), bit k - 64 of mask1."""
