@@ -3,7 +3,7 @@
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`; Brcb in `regsim._src.memvec_brcb`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
+`regsim._src.memvec_select`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull in
 `regsim._src.memvec_math`).
 """
@@ -55,9 +55,9 @@ from regsim._src.memvec import (
     Subs,
     UnaryRepeatParams,
 )
-from regsim._src.memvec_brcb import Brcb, BrcbRepeatParams
 from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
+from regsim._src.memvec_fill import Brcb, BrcbRepeatParams, CreateVecIndex
 from regsim._src.memvec_math import (
     DEFAULT_LN_CONFIG,
     DEFAULT_RECIPROCAL_CONFIG,
@@ -134,6 +134,7 @@ __all__ = [
     "Cast",
     "Compare",
     "Compares",
+    "CreateVecIndex",
     "Div",
     "DivAlgo",
     "DivConfig",

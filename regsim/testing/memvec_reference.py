@@ -304,6 +304,45 @@ def brcb(
     return out
 
 
+def index_value(np_dtype: Any, first: Any, r: int, k: int) -> Any:
+    """The CreateVecIndex value of lane k in register (repeat) r: integers first + r * lanes + k, wrapped; floats as the
+    library reaches it, first + k rounded to the type, then + lanes rounded, once per register (Arange, then Adds)."""
+    dtype = np.dtype(np_dtype)
+    lanes = REPEAT_BYTES // dtype.itemsize
+    if dtype.kind in _INT_KINDS:
+        bits = dtype.itemsize * 8
+        v = (int(first) + r * lanes + k) & (1 << bits) - 1
+        return np.array(v, np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+    v = np.array(float(first) + k, np.float64).astype(dtype)[()]
+    for _ in range(r):
+        v = np.array(float(v) + lanes, np.float64).astype(dtype)[()]
+    return v
+
+
+def create_vec_index_first_n(dst: npt.NDArray[Any], first: Any, count: int) -> npt.NDArray[Any]:
+    """CreateVecIndex's first-n interface: dst[i] = the value of element i (`index_value`), i < count."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for i in range(count):
+        out[i] = index_value(dst.dtype, first, i // lanes, i % lanes)
+    return out
+
+
+def create_vec_index_repeat(
+    dst: npt.NDArray[Any], first: Any, selected: Callable[[int, int], bool], repeats: int, blk: int, rep: int
+) -> npt.NDArray[Any]:
+    """CreateVecIndex's mask/repeat interfaces: the selected element k of repeat r is stored at the repeat's DataBlock
+    address (r * rep + (k // E) * blk) * E + k % E."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                out[(r * rep + (k // e) * blk) * e + k % e] = index_value(dst.dtype, first, r, k)
+    return out
+
+
 def mask_elements(itemsize: int, mask: int | Sequence[int]) -> list[bool]:
     """The elements of one repeat a normal-mode mask selects: continuous `mask` = the first `mask`;
     bit mode `[mask0, mask1]`: element k ↔ bit k of mask0 (k < 64), bit k - 64 of mask1."""
