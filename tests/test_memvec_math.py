@@ -635,3 +635,52 @@ def test_axpy_lowering_and_refusals() -> None:
         with pytest.raises(error, match=r"^Axpy"):
             call()
     assert np.array_equal(ub.storage.data[: before.size], before)
+
+
+# --- Truncate (ISASI): first-n only, the round mode a required template argument ---------------------------------------------
+TRUNC_MODES = ["CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC"]
+TRUNC_CASES = [(m, d) for m in TRUNC_MODES for d in (rs.half, rs.float32, rs.bfloat16)]
+
+
+@pytest.mark.parametrize(("mode", "dtype"), TRUNC_CASES, ids=[f"{m}-{d.name}" for m, d in TRUNC_CASES])
+def test_truncate_first_n(mode: str, dtype: Any) -> None:
+    """Halves (ties), negatives rounding to -0, infinities and large integral values among random ones."""
+    lanes = 256 // dtype.itemsize
+    npd = np.dtype(dtype.np_dtype)
+    for count in (0, 1, lanes - 1, 2 * lanes + 3):
+        n = 3 * lanes
+        ub = rs.UnifiedBuffer(2 * n * dtype.itemsize + 256)
+        dst, src = ub.alloc(dtype, n), ub.alloc(dtype, n)
+        rng = np.random.default_rng(count)
+        x = rng.uniform(-300, 300, n)
+        x[: n // 4] = rng.integers(-40, 40, n // 4) / 2  # ties
+        x[n // 4 : n // 4 + 6] = [-0.3, 0.3, -0.0, np.inf, -np.inf, 2.0**10 + 1]
+        dst.set(rng.uniform(-9, 9, n).astype(npd))
+        src.set(x.astype(npd))
+        d0, s0 = dst.numpy(), src.numpy()
+        rm = getattr(A.RoundMode, mode)
+        run_both(lambda: A.Truncate(dst, src, count, round_mode=rm), ub)  # noqa: B023
+        assert_same(dst.numpy(), MO.first_n(f"Truncate:{mode}", d0, [s0], count), f"Truncate<{mode}>({dtype.name}, {count})")
+
+
+def test_truncate_page_example_and_refusals() -> None:
+    """The page's example (floor: -37.063736 → -38, 64.17277 → 64, -33.448692 → -34); CAST_NONE (not among TruncateImpl's
+    modes), a missing round mode, mask/repeat arguments and int32 are refused, writing nothing."""
+    ub = rs.UnifiedBuffer(2048)
+    dst, src = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64)
+    src.set(np.resize(np.array([-37.063736, 64.17277, -33.448692], np.float32), 64))
+    A.Truncate(dst, src, 3, round_mode=A.RoundMode.CAST_FLOOR)
+    assert dst.numpy()[:3].tolist() == [-38.0, 64.0, -34.0]
+    assert rs.lower(A.Truncate, dst, src, 64, round_mode=A.RoundMode.CAST_CEIL).counts()["Truncate"] == 1
+    before = ub.storage.data.copy()
+    i32 = ub.alloc(rs.int32, 64)
+    for call, error in (
+        (lambda: A.Truncate(dst, src, 8, round_mode=A.RoundMode.CAST_NONE), errors.ParameterError),
+        (lambda: A.Truncate(dst, src, 8), errors.ParameterError),  # (roundMode has no default)
+        (lambda: A.Truncate(dst, src, 8, 1, A.UnaryRepeatParams(), round_mode=A.RoundMode.CAST_RINT), errors.ParameterError),
+        (lambda: A.Truncate(i32, i32, 8, round_mode=A.RoundMode.CAST_RINT), errors.DTypeError),
+        (lambda: A.Truncate(dst, src, 65, round_mode=A.RoundMode.CAST_RINT), errors.ParameterError),
+    ):
+        with pytest.raises(error):
+            call()
+    assert np.array_equal(ub.storage.data[: before.size], before)

@@ -4,7 +4,7 @@ and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) AP
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
 the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
-Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull in
+Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
 `regsim._src.memvec_math`).
 """
 
@@ -81,6 +81,7 @@ from regsim._src.memvec_math import (
     Sqrt,
     SqrtConfig,
     SubRelu,
+    Truncate,
 )
 from regsim._src.memvec_reduce import (
     DEFAULT_DIV_CONFIG,
@@ -199,5 +200,6 @@ __all__ = [
     "SubRelu",
     "Subs",
     "TPosition",
+    "Truncate",
     "UnaryRepeatParams",
 ]

@@ -4,8 +4,8 @@ on the unary family's skeletons of `regsim._src.memvec` (`VecUnaryLevel2VFImpl` 
 (kernel_operator_vec_unary_impl.h for dav_3510: `LnImpl`, `SqrtImpl`, `RsqrtImpl`, `ReciprocalImpl`, `NegImpl`); the
 binary compounds AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst (kernel_operator_vec_binary_impl.h,
 kernel_operator_vec_binary_continuous_impl.h) and the tensor-scalar Axpy (kernel_operator_vec_ternary_scalar_impl.h)
-on the binary and scalar skeletons; and the first-n-only binary ISASI APIs Prelu, AbsSub and Mull (`PreluImpl`,
-`FusedAbsSubImpl`, `MullImpl`).
+on the binary and scalar skeletons; the first-n-only binary ISASI APIs Prelu, AbsSub and Mull (`PreluImpl`,
+`FusedAbsSubImpl`, `MullImpl`); and the first-n-only Truncate (`TruncateImpl`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RsqrtAlgo, SqrtAlgo, _Struct
+from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.memvec import APIS, BinaryApi, UnaryApi, _check_count, _check_set_mask, _check_tensors, _host, _run_lowering
 from regsim._src.memvec_reduce import ConfigApi, _with_mode
 from regsim._src.registers import VL, MaskReg, RegTensor
+from regsim.errors import ParameterError, message
 
 _FLOAT: Final = frozenset({dt.half, dt.float32})
 _F32: Final = frozenset({dt.float32})
@@ -392,6 +393,42 @@ def Mull(dst0: LocalTensor[Any], dst1: LocalTensor[Any], src0: LocalTensor[Any],
     n = _check_count("Mull", count, names, ts)
     ptrs = (dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
     _run_lowering("Mull", ts, mull_vf, *ptrs, n)
+
+
+# --- Truncate (ISASI): round to an integral value in the same type, first-n only (kernel_operator_vec_vconv_impl.h) -----------
+#: `Truncate<T, roundMode>`'s roundMode (TruncateImpl's static_assert): no default, CAST_NONE not among them
+_TRUNCATE_MODES: Final = (
+    RoundMode.CAST_RINT,
+    RoundMode.CAST_FLOOR,
+    RoundMode.CAST_CEIL,
+    RoundMode.CAST_ROUND,
+    RoundMode.CAST_TRUNC,
+)
+
+
+def _truncate_op(round_mode: RoundMode) -> Any:
+    def call(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, *, mode: Any) -> None:
+        Reg.Truncate(dst_reg, src_reg, mask, round_mode=round_mode, mode=mode)  # Reg::Truncate<T, roundMode>(...);
+
+    return call
+
+
+_TRUNCATE: Final = {
+    m: UnaryApi("Truncate", _truncate_op(m), frozenset({dt.half, dt.float32, dt.bfloat16}), frozenset()) for m in _TRUNCATE_MODES
+}
+
+
+@host_api("Truncate")
+def Truncate(dst: LocalTensor[Any], src: LocalTensor[Any], count: int, *, round_mode: RoundMode) -> None:
+    """`AscendC::Truncate<T, roundMode>(dst, src, count)` (the Truncate(ISASI) page): dst[i] = src[i] rounded to an
+    integral value of the same type by `round_mode` (the template argument, required: CAST_RINT, CAST_FLOOR, CAST_CEIL,
+    CAST_ROUND, CAST_TRUNC), i < count; half, float, bfloat16; `TruncateImpl`, the unary first-n skeleton over
+    `Reg::Truncate`."""
+    _host("Truncate")
+    if not isinstance(round_mode, RoundMode) or round_mode not in _TRUNCATE:
+        accepted = "one of " + ", ".join(f"RoundMode.{m.name}" for m in _TRUNCATE_MODES)
+        raise ParameterError(message("Truncate", "round_mode", repr(round_mode), accepted))
+    _TRUNCATE[round_mode](dst, src, count)
 
 
 #: (the explorer's names: the default config)

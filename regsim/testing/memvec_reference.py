@@ -31,6 +31,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     dtype = np.dtype(np_dtype)
     if api in ("FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy"):  # (src0, src1 or scalar, the old dst); fused
         return _fma(api, dtype)
+    if api.startswith("Truncate:"):  # "Truncate:CAST_FLOOR" ...: to an integral value, the sign of a zero kept
+        return _truncate(api.split(":")[1], dtype)
     if api in ("AddRelu", "SubRelu"):  # the pages' max(src0 ± src1, 0): the sum rounded (or wrapped), then Max with 0
         op, mx, zero = element_op(api[:3], np_dtype), element_op("Max", np_dtype), np.zeros((), dtype)[()]
         return lambda a, b: mx(op(a, b), zero)
@@ -178,6 +180,20 @@ def _round_exact(q: Fraction, dtype: np.dtype[Any]) -> Any:
     if v >= Fraction(2) ** (emax + 1):
         return np.array(sign * math.inf, dtype=dtype)[()]
     return np.array(sign * float(v), dtype=np.float64).astype(dtype)[()]
+
+
+def _truncate(mode: str, dtype: np.dtype[Any]) -> Callable[[Any], Any]:
+    """The Truncate page's round modes on one element: CAST_RINT nearest (ties to even), CAST_ROUND nearest (ties away
+    from zero), CAST_FLOOR, CAST_CEIL, CAST_TRUNC; infinities stay, -0.3 gives -0 (numpy's float64 functions)."""
+    f: dict[str, Callable[[np.float64], np.float64]] = {
+        "CAST_RINT": np.rint,
+        "CAST_ROUND": lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x),
+        "CAST_FLOOR": np.floor,
+        "CAST_CEIL": np.ceil,
+        "CAST_TRUNC": np.trunc,
+    }
+    g = f[mode]
+    return lambda a: np.array(g(np.float64(float(a))), np.float64).astype(dtype)[()]
 
 
 def _ieee(f: Callable[[float], float], a: float) -> float:
