@@ -221,8 +221,8 @@ def _check_tensors(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[
             raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
     dtype: type[dt.DType] = tensors[0].dtype
     if dtype not in dtypes:
-        accepted = ", ".join(sorted(d.name for d in dtypes))
-        raise DTypeError(message(api, names[0], f"a LocalTensor[{dtype.name}]", f"one of {accepted} for this interface"))
+        accepted = f"one of {', '.join(sorted(d.name for d in dtypes))}" if dtypes else "none (the first-n interface only)"
+        raise DTypeError(message(api, names[0], f"a LocalTensor[{dtype.name}]", f"{accepted} for this interface"))
     for name, t in zip(names[1:], tensors[1:], strict=True):
         if t.dtype is not dtype:
             raise DTypeError(message(api, name, f"a LocalTensor[{t.dtype.name}]", f"the dtype of {names[0]} ({dtype.name})"))
@@ -294,16 +294,26 @@ def _check_repeat(api: str, repeat_time: object) -> int:
 # --- the binary family --------------------------------------------------------------------------------------
 @simd_vf
 def binary_continuous_vf(
-    func: Any, dst: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[Any], cal_count: int, trait: Any, scalar_idx: int = -1
+    func: Any,
+    dst: UbPtr[Any],
+    src0: UbPtr[Any],
+    src1: UbPtr[Any],
+    cal_count: int,
+    trait: Any,
+    scalar_idx: int = -1,
+    dst_input: bool = False,
 ) -> None:
     """`BinaryContinuousImplTemplate<T, RegType, func>` (kernel_operator_vec_binary_continuous_impl.h): the
-    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration. With
+    first-n interface, one register (two for b64 and complex32: RegTraitNumTwo) per iteration; src1 of another type
+    than dst is the two-type template `BinaryContinuousImplTemplate<T, U, RegTypeT, RegTypeU, func>` (the shift
+    amounts of `ShiftLeft(dst, src0, src1, count)`). With
     `scalar_idx` 0 or 1 it is `BinaryScalarOpTemplateCnt` / `BinaryScalarOpTemplateCntB64`
     (kernel_operator_vec_binary_scalar_impl.h), a flexible-scalar call: source `scalar_idx` is the scalar,
-    broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop)."""
+    broadcast from its element 0 (`load_scalar`) in every iteration (b64: once, before the loop). `dst_input`: dst is
+    an operand too, loaded after the sources (the first-n VFs of FusedMulAdd, MulAddRelu, MulAddDst)."""
     T = dst.dtype
     src0_reg = Reg.RegTensor(T, trait=trait)  # RegType src0Reg;
-    src1_reg = Reg.RegTensor(T, trait=trait)  # RegType src1Reg;
+    src1_reg = Reg.RegTensor(src1.dtype, trait=trait)  # RegType src1Reg; (RegTypeU for the two-type template: ShiftLeft)
     dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
     sreg = Ref(cal_count)  # uint32_t sreg = static_cast<uint32_t>(calCount);
     repeat_stride = VL // T.itemsize * trait.REG_NUM  # GetVecLen() / sizeof(T) * RegType::trait.REG_NUM
@@ -321,6 +331,8 @@ def binary_continuous_vf(
             Reg.LoadAlign(src1_reg, src1 + i * repeat_stride)  # LoadAlign(src1Reg, src1 + i * repeatStride);
         elif not once:
             load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
+        if dst_input:
+            Reg.LoadAlign(dst_reg, dst + i * repeat_stride)  # LoadAlign(dstReg, dst + i * repeatStride);
         func(dst_reg, src0_reg, src1_reg, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, src0Reg, src1Reg, mask);
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
@@ -394,8 +406,11 @@ def vec_binary_vf(
     normal_mode: bool,
     spr_mask: bool,
     scalar_idx: int = -1,
+    dst_input: bool = False,
 ) -> None:
-    """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces. Normal mode: one
+    """`VecBinaryVFImpl` (kernel_operator_vec_template_impl.h): the mask/repeat interfaces (`dst_input`: its
+    `BinaryFuncMode::DST_SRC_INPUT`, dst loaded after the sources with its own strides, for FusedMulAdd, MulAddRelu and
+    MulAddDst). Normal mode: one
     predicate for every repeat — `UpdateMask<T>(mask)` for a continuous mask, `MoveMask<T>()` of the vector
     mask register for a bit mask or `isSetMask = false`; counter mode: `UpdateMask` per repeat over the
     count, ceil(count / elements per repeat) repeats. Each repeat loads and stores 8 DataBlocks with the
@@ -426,6 +441,8 @@ def vec_binary_vf(
             load_scalar(src_vreg1, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
         else:
             load_blocks(src_vreg1, src1 + index * rep1 * e, blk1, mask_reg)
+        if dst_input:  # if constexpr (funcMode == BinaryFuncMode::DST_SRC_INPUT) LoadAlign<T, DATA_BLOCK_COPY>(dstVreg, ...)
+            load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
         store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
@@ -555,6 +572,7 @@ class BinaryApi:
     op: Callable[..., None]
     count_dtypes: frozenset[type[dt.DType]]  #: the first-n interface (BinaryContinuousImplTemplate's static_assert)
     repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
+    dst_input: bool = False  #: dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`: FusedMulAdd, MulAddDst ...)
 
     def __call__(
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
@@ -566,7 +584,7 @@ class BinaryApi:
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, args[0], names, ts)
             ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype))
+            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype), -1, self.dst_input)
             return
         if len(args) != 3:
             raise _arguments_error(
@@ -575,14 +593,19 @@ class BinaryApi:
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        _run_lowering(self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3])
+        _run_lowering(
+            self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, self.dst_input
+        )
 
 
 # --- the unary and scalar families -------------------------------------------------------------------------------
 @simd_vf
-def unary_continuous_vf(func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tuple[Any, ...], count: int, trait: Any) -> None:
+def unary_continuous_vf(
+    func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tuple[Any, ...], count: int, trait: Any, dst_input: bool = False
+) -> None:
     """`VecUnaryLevel2VFImpl` (kernel_operator_vec_unary_impl.h) and, with a scalar, `VecBinaryScalarLevel2VFImpl`
-    (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar])."""
+    (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar]); `dst_input`:
+    `VecAxpyLevel2VFImpl` (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src, an operand too."""
     T = dst.dtype
     src_reg = Reg.RegTensor(T, trait=trait)  # RegType srcReg;
     dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
@@ -592,6 +615,8 @@ def unary_continuous_vf(func: Any, dst: UbPtr[Any], src: UbPtr[Any], scalar: tup
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, RegType::trait>(sreg);
         Reg.LoadAlign(src_reg, src + i * repeat_stride)  # LoadAlign(srcReg, src + i * repeatStride);
+        if dst_input:
+            Reg.LoadAlign(dst_reg, dst + i * repeat_stride)  # LoadAlign(dstReg, dst + i * repeatStride);
         func(dst_reg, src_reg, *scalar, mask, mode=Reg.MaskMergeMode.ZEROING)  # func(dstReg, srcReg[, scalarValue], mask);
         Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dst + i * repeatStride, dstReg, mask);
 
@@ -607,9 +632,11 @@ def vec_unary_vf(
     repeat_params: UnaryRepeatParams,
     normal_mode: bool,
     spr_mask: bool,
+    dst_input: bool = False,
 ) -> None:
     """`VecUnaryLevel0VFImpl` and, with a scalar, `VecBinaryScalarLevel0VFImpl`: the mask/repeat interfaces of
-    dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`."""
+    dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`. `dst_input`: `VecAxpyVFImpl`
+    (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src with its own strides, an operand too."""
     T = dst.dtype
     count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize
@@ -620,6 +647,8 @@ def vec_unary_vf(
         dst_vreg = Reg.RegTensor(T)
         src_vreg = Reg.RegTensor(T)
         load_blocks(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, mask_reg)
+        if dst_input:
+            load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg, *scalar, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
         store_blocks(dst + index * p.dstRepStride * e, dst_vreg, p.dstBlkStride, mask_reg)
 
@@ -635,6 +664,10 @@ class UnaryApi:
     scalar: bool = False
     #: the tensor-tensor Reg op of the flexible-scalar overloads (灵活标量位置): Add for Adds, Mul, Max, Min
     flex_op: Callable[..., None] | None = None
+    #: the Reg callee of an immediate scalar first (`Subs(dst, scalar, srcLocal, ...)`: the library's `Subs2`,
+    #: `Divs2`); None: the op commutes and the library runs the call as scalar second (`AddsCommon`)
+    first_op: Callable[..., None] | None = None
+    dst_input: bool = False  #: dst is an operand too (Axpy: dst = src * scalar + dst)
 
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
@@ -659,14 +692,15 @@ class UnaryApi:
             _check_set_mask(self.name, is_set_mask)
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, rest[0], names, ts)
-            _run_lowering(
-                self.name, ts, unary_continuous_vf, self.op, dst.GetPhyAddr(), src.GetPhyAddr(), extra, n, _trait_for(dtype)
-            )
+            ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+            _run_lowering(self.name, ts, unary_continuous_vf, self.op, *ptrs, extra, n, _trait_for(dtype), self.dst_input)
             return
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
-        _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3])
+        _run_lowering(
+            self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3], self.dst_input
+        )
 
     def _flexible(self, dst: Any, src0: Any, src1: Any, rest: tuple[Any, ...], is_set_mask: bool, config: object) -> None:
         """`Adds<T, isSetMask, config>(dst, src0, src1, ...)` and its siblings, the 灵活标量位置 overloads: both sources
@@ -680,7 +714,10 @@ class UnaryApi:
             check_config(api, config)
             if not isinstance(src1, LocalTensor):
                 raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
-            self(dst, src1, src0, *rest, is_set_mask=is_set_mask)
+            if self.first_op is None:
+                self(dst, src1, src0, *rest, is_set_mask=is_set_mask)
+            else:  # SubsCommon, DivsCommon: `SubsImpl(dst, src0, src1, ...)`, whose VFs run `Subs2` / `Divs2`
+                attrs.evolve(self, op=self.first_op, flex_op=None)(dst, src1, src0, *rest, is_set_mask=is_set_mask)
             return
         if not isinstance(dst, LocalTensor):
             raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
@@ -737,6 +774,63 @@ Muls = UnaryApi("Muls", reg_muls, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B
 Maxs = UnaryApi("Maxs", Reg.Maxs, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Max)
 Mins = UnaryApi("Mins", Reg.Mins, _SCALAR_B16_B32 | _INTS8 | _WIDE, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Min)
 
+
+# Subs, Divs, Ands, Ors (kernel_operator_vec_binary_scalar_impl.h for dav_3510): the tensor-scalar forms broadcast the
+# scalar (`Duplicate`) into dstReg and run the tensor-tensor op; the flexible-scalar forms are Adds' (BinaryScalarOp).
+@simd_callee
+def reg_subs(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegSubs::Subs`: dst = src - scalar."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Sub(dst_reg, src_reg, dst_reg, mask, mode=mode)  # Reg::Sub(dstReg, srcReg, dstReg, mask);
+
+
+@simd_callee
+def reg_subs2(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegSubs::Subs2` (an immediate scalar first): dst = scalar - src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Sub(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Sub(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_divs(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegDivs::Divs`: dst = src / scalar (`Reg::Div` with its default mode: the INTRINSIC algorithm)."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Div(dst_reg, src_reg, dst_reg, mask, mode=mode)  # Reg::Div(dstReg, srcReg, dstReg, mask);
+
+
+@simd_callee
+def reg_divs2(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegDivs::Divs2` (an immediate scalar first): dst = scalar / src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Div(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Div(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_ands(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegAnds::Ands`: dst = scalar & src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.And(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::And(dstReg, dstReg, srcReg, mask);
+
+
+@simd_callee
+def reg_ors(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
+    """`RegOrs::Ors`: dst = scalar | src."""
+    Reg.Duplicate(dst_reg, scalar_value, mask)  # Reg::Duplicate(dstReg, scalarValue, mask);
+    Reg.Or(dst_reg, dst_reg, src_reg, mask, mode=mode)  # Reg::Or(dstReg, dstReg, srcReg, mask);
+
+
+_HALF_FLOAT = frozenset({dt.half, dt.float32})
+_B16_LOGIC = frozenset({dt.int16, dt.uint16})
+#: the Subs, Divs, Ands, Ors pages' 950 types ("数据类型"; the 64-bit and complex ones in the first-n interface only)
+Subs = UnaryApi(
+    "Subs", reg_subs, _SCALAR_B16_B32 | _WIDE | _CPLX, _SCALAR_B16_B32, scalar=True, flex_op=Reg.Sub, first_op=reg_subs2
+)
+Divs = UnaryApi("Divs", reg_divs, _HALF_FLOAT | _WIDE | _CPLX, _HALF_FLOAT, scalar=True, flex_op=Reg.Div, first_op=reg_divs2)
+Ands = UnaryApi("Ands", reg_ands, _B16_LOGIC | _WIDE, _B16_LOGIC, scalar=True, flex_op=Reg.And)
+Ors = UnaryApi("Ors", reg_ors, _B16_LOGIC | _WIDE, _B16_LOGIC, scalar=True, flex_op=Reg.Or)
+#: `LeakyRelu(dst, src, scalarValue, ...)` (the LeakyRelu page; `RegLeakyRelu::LeakyRelu` is `vlrelu`, Reg::LeakyRelu)
+LeakyRelu = UnaryApi("LeakyRelu", Reg.LeakyRelu, _HALF_FLOAT, _HALF_FLOAT, scalar=True)
+
 _LOGIC_COUNT = frozenset({dt.uint8, dt.int8, dt.int16, dt.uint16, dt.uint32, dt.int32, dt.int64, dt.uint64})
 _LOGIC_REPEAT = frozenset({dt.int16, dt.uint16, dt.uint32, dt.int32})
 And = BinaryApi("And", Reg.And, _LOGIC_COUNT, _LOGIC_REPEAT)
@@ -746,7 +840,8 @@ Not = UnaryApi("Not", Reg.Not, _NOT_REPEAT | {dt.int8, dt.uint8, dt.uint64, dt.i
 
 #: every memory-level API by name (the lowering explorer's names)
 APIS: Final[dict[str, Any]] = {  # (the other memvec_* modules add theirs)
-    a.name: a for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins)
+    a.name: a
+    for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins, Subs, Divs, Ands, Ors, LeakyRelu)
 }
 
 
@@ -813,8 +908,9 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
-    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for Adds, Muls, Maxs, Mins) on fresh
-    tensors of random data (the tensors are the interface's extent, rounded up to whole registers)."""
+    `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins,
+    Subs, Divs, Ands, Ors, LeakyRelu) on fresh tensors of random data (the tensors are the interface's extent, rounded
+    up to whole registers)."""
     import ast
 
     try:

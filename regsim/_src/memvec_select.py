@@ -32,7 +32,7 @@ from regsim._src.context import Ref, configure, current_config, simd_callee, sim
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.registers import VL, MaskReg, RegTensor
-from regsim.errors import ParameterError, RegsimError, UninitializedReadError, UnsupportedError, message
+from regsim.errors import DTypeError, ParameterError, RegsimError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -482,6 +482,9 @@ class _ShiftApi(mv.UnaryApi):
         if config is not None:
             raise ParameterError(message(api, "config", repr(config), f"no config ({api} has no BinaryConfig)"))
         rest = list(args)
+        if rest and isinstance(rest[0], LocalTensor):  # 左移位数为Tensor / 右移位数为Tensor
+            self._tensor_amounts(dst, src, rest[0], rest[1:], is_set_mask, round_en)
+            return
         if api == "ShiftRight" and len(rest) == 5:  # (scalar, mask, repeat_time, repeat_params, roundEn)
             round_en = rest.pop()
         if round_en is not False:
@@ -498,7 +501,50 @@ class _ShiftApi(mv.UnaryApi):
                 raise ParameterError(message(api, "scalar_value", int(amount), f"a shift amount in [0, {_INT16_MAX}]"))
         super().__call__(dst, src, *rest, is_set_mask=is_set_mask)
 
+    def _tensor_amounts(
+        self, dst: Any, src0: Any, src1: LocalTensor[Any], rest: list[Any], is_set_mask: bool, round_en: object
+    ) -> None:
+        """`ShiftLeft(dst, src0, src1, count)` / `ShiftRight(...)` with a LocalTensor of shift amounts (the pages
+        "ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）"; `ShiftLeftImpl<T, U>` in
+        kernel_operator_vec_binary_continuous_impl.h for dav_3510): the first-n interface only, src1 the signed type of
+        src0's width (int8 ... int64), its used amounts >= 0 ("不支持设置为负数"); the two-type binary skeleton over the
+        tensor-tensor `Reg::ShiftLeft<T, U>` / `ShiftRight<T, U>` (two registers per iteration for 64-bit types)."""
+        api = self.name
+        if len(rest) != 1:
+            forms = "(dst, src0, src1, count): a shift-amount tensor has the first-n interface only"
+            raise mv._arguments_error(api, len(rest) + 3, forms)
+        if round_en is not False:
+            accepted = "only ShiftRight's mask/repeat interfaces take roundEn"
+            raise ParameterError(message(api, "round_en", repr(round_en), accepted))
+        mv._check_set_mask(api, is_set_mask)
+        dtype = mv._check_tensors(api, SHIFT_COUNT, ("dst", "src0"), (dst, src0))
+        amount_type = _SHIFT_AMOUNT[dtype.itemsize]
+        if src1.dtype is not amount_type:
+            given, accepted = f"a LocalTensor[{src1.dtype.name}]", f"a LocalTensor[{amount_type.name}] for {dtype.name}"
+            raise DTypeError(message(api, "src1", given, accepted))
+        mv._check_tensors(api, frozenset({amount_type}), ("src1",), (src1,))
+        if src1.ub is not dst.ub:
+            raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor in the same UnifiedBuffer as dst"))
+        names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
+        n = mv._check_count(api, rest[0], names, ts)
+        amounts = src1.numpy()[:n]
+        valid = src1.ub.storage.valid
+        if valid is not None and n:  # (an unwritten amount is the lowering's UninitializedReadError)
+            amounts = amounts[valid[src1.addr : src1.addr + n * src1.dtype.itemsize].reshape(n, -1).all(axis=1)]
+        negative = amounts[amounts < 0]
+        if negative.size:
+            raise ParameterError(message(api, "src1", f"[..., {int(negative[0])}, ...]", "shift amounts >= 0"))
+        ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+        mv._run_lowering(api, ts, mv.binary_continuous_vf, self.tensor_op, *ptrs, n, mv._trait_for(dtype))
 
+    @property
+    def tensor_op(self) -> Any:
+        """The tensor-tensor Reg op of the shift-amount-tensor form."""
+        return Reg.ShiftLeft if self.name == "ShiftLeft" else Reg.ShiftRight
+
+
+#: the shift-amount tensor's type per element width (ShiftLeftImpl<T, U>'s Tuple list: U is the signed type of T's width)
+_SHIFT_AMOUNT: Final = {1: dt.int8, 2: dt.int16, 4: dt.int32, 8: dt.int64}
 ShiftLeft: Final = _ShiftApi("ShiftLeft", reg_shift_lefts, SHIFT_COUNT, SHIFT_REPEAT, scalar=True)
 ShiftRight: Final = _ShiftApi("ShiftRight", reg_shift_rights, SHIFT_COUNT, SHIFT_REPEAT, scalar=True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,17 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
     the flushing algorithms ("其他模式下Subnormal均被FTZ"): a subnormal input is a zero of its sign, and so is
     a result that rounds to a subnormal."""
     dtype = np.dtype(np_dtype)
+    if api in ("FusedMulAdd", "MulAddRelu", "MulAddDst", "Axpy"):  # (src0, src1 or scalar, the old dst); fused
+        return _fma(api, dtype)
+    if api.startswith("Truncate:"):  # "Truncate:CAST_FLOOR" ...: to an integral value, the sign of a zero kept
+        return _truncate(api.split(":")[1], dtype)
+    if api in ("AddRelu", "SubRelu"):  # the pages' max(src0 ± src1, 0): the sum rounded (or wrapped), then Max with 0
+        op, mx, zero = element_op(api[:3], np_dtype), element_op("Max", np_dtype), np.zeros((), dtype)[()]
+        return lambda a, b: mx(op(a, b), zero)
+    if api in ("Rsqrt", "Rsqrt:ftz"):  # the library's composition: 1 / sqrt(x), each step rounded (and flushed: ":ftz")
+        return lambda a: _rsqrt(dtype, a, flush=api.endswith(":ftz"))
+    if api == "Rsqrt:exact":  # 1 / sqrt(x) rounded once (the Rsqrt page's 0-ulp fast-inverse algorithm on float)
+        return lambda a: _rsqrt_exact(dtype, a)
     if api.endswith(":ftz"):
         g = element_op(api[: -len(":ftz")], np_dtype)
         tiny = float(np.finfo(dtype).tiny)
@@ -37,7 +49,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             return np.array(math.copysign(0.0, float(x)), dtype=dtype)[()] if 0 < abs(float(x)) < tiny else x
 
         return lambda *xs: flush(g(*(flush(x) for x in xs)))
-    api = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min"}.get(api, api)
+    twins = {"Adds": "Add", "Muls": "Mul", "Maxs": "Max", "Mins": "Min", "Subs": "Sub", "Divs": "Div", "Ands": "And", "Ors": "Or"}
+    api = twins.get(api, api)
     if dtype.kind in _INT_KINDS:
         bits = dtype.itemsize * 8
         signed = dtype.kind == "i"
@@ -60,9 +73,14 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
             "And": lambda a, b: a & b,
             "Or": lambda a, b: a | b,
             "Not": lambda a: ~a,
+            "Neg": lambda a: -a,  # wraps: Neg(INT_MIN) = INT_MIN
+            "Reciprocal": lambda a: _int_div(1, a),  # the library's comparisons: 1 / 0 all ones, 1, -1, else 0
             "Duplicate": lambda a: a,
             "ShiftLeft": lambda a, k: _shift(dtype, a, k, left=True),
             "ShiftRight": lambda a, k: _shift(dtype, a, k, left=False),
+            # a tensor of shift amounts (the pages "ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）")
+            "ShiftLeft:tensor": lambda a, k: _shift(dtype, a, k, left=True, scalar_form=False),
+            "ShiftRight:tensor": lambda a, k: _shift(dtype, a, k, left=False, scalar_form=False),
         }
         f = int_ops[api]
         return lambda *xs: wrap(f(*(int(x) for x in xs)))
@@ -90,11 +108,130 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
         "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
         "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
+        # the LeakyRelu page's src >= 0 ? src : src * scalar, by the sign bit (semantics-decisions §22); the float64
+        # product of two half or float32 values is exact, so it is rounded once
+        "LeakyRelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,
+        "Prelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,  # (the Prelu page: src1 is the slope)
+        "AbsSub": lambda a, b: abs(a - b),  # the float64 difference is exact: rounded once
         "Duplicate": lambda a: a,
+        "Neg": lambda a: -a,
+        "Ln": lambda a: _ieee(math.log, a),
+        "Sqrt": lambda a: _ieee(math.sqrt, a),
+        "Reciprocal": lambda a: 1.0 / a if a else math.copysign(math.inf, a),
     }
     h = flt[api]
+
     # float64 holds the exact sum/product of two half/bfloat16/float32 values: one rounding to the type
-    return lambda *xs: np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+    def rounded(*xs: Any) -> Any:
+        with np.errstate(over="ignore"):  # (a result past the type's range is its infinity)
+            return np.array(h(*(float(x) for x in xs)), dtype=np.float64).astype(dtype)[()]
+
+    return rounded
+
+
+def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
+    """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst; Axpy: src *
+    scalar + dst (bfloat16: the product rounded, then the sum: the library's Mul and Add). Integers wrap; floats are
+    the exact value rounded once to the type (`_round_exact`)."""
+    mx, zero = element_op("Max", dtype), np.zeros((), dtype)[()]
+    if api == "Axpy" and dtype.name == "bfloat16":
+        mul, add = element_op("Mul", dtype), element_op("Add", dtype)
+        return lambda a, k, d: add(mul(a, k), d)
+
+    def exact(a: Any, b: Any, d: Any) -> Any:
+        x, y, z = (a, b, d) if api in ("MulAddDst", "Axpy") else (a, d, b)
+        if dtype.kind in _INT_KINDS:
+            bits = dtype.itemsize * 8
+            v = (int(x) * int(y) + int(z)) & (1 << bits) - 1
+            return np.array(v, np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+        fx, fy, fz = float(x), float(y), float(z)
+        if not all(math.isfinite(v) for v in (fx, fy, fz)):  # IEEE's infinities and NaNs (no rounding to do)
+            with np.errstate(invalid="ignore"):
+                return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
+        return _round_exact(Fraction(fx) * Fraction(fy) + Fraction(fz), dtype)
+
+    if api == "MulAddRelu":
+        return lambda a, b, d: mx(exact(a, b, d), zero)
+    return exact
+
+
+#: (significand bits, smallest normal exponent, largest exponent) of the float types, by name
+_FORMATS = {"float16": (11, -14, 15), "bfloat16": (8, -126, 127), "float32": (24, -126, 127)}
+
+
+def _round_exact(q: Fraction, dtype: np.dtype[Any]) -> Any:
+    """The rational q rounded once to `dtype` (nearest, ties to even; past the largest finite: inf)."""
+    p, emin, emax = _FORMATS[dtype.name]
+    if q == 0:
+        return np.zeros((), dtype)[()]
+    sign, m = (-1 if q < 0 else 1), abs(q)
+    e = m.numerator.bit_length() - m.denominator.bit_length()  # 2**e <= m < 2**(e + 2)
+    while Fraction(2) ** (e + 1) <= m:
+        e += 1
+    while Fraction(2) ** e > m:
+        e -= 1
+    ulp = Fraction(2) ** (max(e, emin) - p + 1)
+    n = m / ulp
+    k = n.numerator // n.denominator
+    rest = n - k
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and k % 2):
+        k += 1
+    v = k * ulp
+    if v >= Fraction(2) ** (emax + 1):
+        return np.array(sign * math.inf, dtype=dtype)[()]
+    return np.array(sign * float(v), dtype=np.float64).astype(dtype)[()]
+
+
+def _truncate(mode: str, dtype: np.dtype[Any]) -> Callable[[Any], Any]:
+    """The Truncate page's round modes on one element: CAST_RINT nearest (ties to even), CAST_ROUND nearest (ties away
+    from zero), CAST_FLOOR, CAST_CEIL, CAST_TRUNC; infinities stay, -0.3 gives -0 (numpy's float64 functions)."""
+    f: dict[str, Callable[[np.float64], np.float64]] = {
+        "CAST_RINT": np.rint,
+        "CAST_ROUND": lambda x: np.copysign(np.floor(np.abs(x) + 0.5), x),
+        "CAST_FLOOR": np.floor,
+        "CAST_CEIL": np.ceil,
+        "CAST_TRUNC": np.trunc,
+    }
+    g = f[mode]
+    return lambda a: np.array(g(np.float64(float(a))), np.float64).astype(dtype)[()]
+
+
+def _ieee(f: Callable[[float], float], a: float) -> float:
+    """f of a in float64, the IEEE special cases of log and sqrt included (log(±0) = -inf, log(x < 0) = NaN, sqrt(x < 0)
+    = NaN; sqrt(-0) = -0, log(+inf) = sqrt(+inf) = +inf)."""
+    if math.isnan(a):
+        return a
+    if f is math.log and a == 0:
+        return -math.inf
+    if a < 0:
+        return math.nan
+    return f(a)
+
+
+def _rsqrt(dtype: np.dtype[Any], a: Any, flush: bool) -> Any:
+    """round(1 / round(sqrt(x))) in `dtype`; `flush`: subnormal inputs and results of each step are zeros of their sign."""
+    tiny = float(np.finfo(dtype).tiny)
+
+    def r(x: float) -> Any:
+        v = np.array(x, dtype=np.float64).astype(dtype)[()]
+        return np.array(math.copysign(0.0, float(v)), dtype=dtype)[()] if flush and 0 < abs(float(v)) < tiny else v
+
+    x = r(float(a))
+    s = r(_ieee(math.sqrt, float(x)))
+    if math.isnan(float(s)):
+        return s
+    return r(1.0 / float(s) if s else math.copysign(math.inf, float(s)))
+
+
+def _rsqrt_exact(dtype: np.dtype[Any], a: Any) -> Any:
+    """1 / sqrt(a) correctly rounded to `dtype` (float64 sqrt and quotient: the double rounding is innocuous for
+    float32 results), subnormals kept; +0 → +inf, -0 → -inf, +inf → +0, a < 0 NaN."""
+    x = float(a)
+    if x == 0:
+        return np.array(math.copysign(math.inf, x), dtype=dtype)[()]
+    if math.isnan(x) or x < 0:
+        return np.array(math.nan, dtype=dtype)[()]
+    return np.array(0.0 if math.isinf(x) else 1.0 / math.sqrt(x), dtype=np.float64).astype(dtype)[()]
 
 
 def _int_div(a: int, b: int) -> int:
@@ -117,12 +254,13 @@ def _complex_div(dtype: np.dtype[Any], a: Any, b: Any) -> Any:
     return np.array(parts, comp).view(dtype)[0]
 
 
-def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool) -> int:
-    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t), as the
-    Reg oracle computes it (64-bit types: the library's composition of 32-bit shifts)."""
+def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool, scalar_form: bool = True) -> int:
+    """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t; `scalar_form`)
+    or by an element of a shift-amount tensor, as the Reg oracle computes it (64-bit types: the library's
+    composition of 32-bit shifts)."""
     from regsim.testing.reference import shift_oracle
 
-    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=True)[0]
+    return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=scalar_form)[0]
 
 
 def _operands(
@@ -143,14 +281,81 @@ def first_n(
     count: int,
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """The tensor 前n个数据计算 interface: dst[i] = op(src0[i][, src1[i] or scalar]) for i < count (`scalar_first`:
-    op(scalar, src[i])); the rest unchanged."""
+    op(scalar, src[i]); `dst_input`: dst[i] is the last operand); the rest unchanged."""
     out = dst.copy()
     f = element_op(api, dst.dtype)
     args = _operands(srcs, scalar, dst.dtype, scalar_first)
     for i in range(count):
-        out[i] = f(*args([s[i] for s in srcs]))
+        out[i] = f(*args([s[i] for s in srcs]), *([dst[i]] if dst_input else []))
+    return out
+
+
+def mull_first_n(
+    dst0: npt.NDArray[Any], dst1: npt.NDArray[Any], src0: npt.NDArray[Any], src1: npt.NDArray[Any], count: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The Mull page: the 64-bit product of src0[i] and src1[i] (signed or unsigned as the type), its low 32 bits to
+    dst0[i] and its high 32 bits to dst1[i] for i < count; the rest unchanged."""
+    lo, hi = dst0.copy(), dst1.copy()
+    for i in range(count):
+        p = int(src0[i]) * int(src1[i]) & (1 << 64) - 1
+        lo[i : i + 1] = np.array([p & 0xFFFFFFFF], np.uint32).view(dst0.dtype)
+        hi[i : i + 1] = np.array([p >> 32], np.uint32).view(dst0.dtype)
+    return lo, hi
+
+
+def brcb(
+    dst: npt.NDArray[Any], src: npt.NDArray[Any], repeat_time: int, dst_blk_stride: int, dst_rep_stride: int
+) -> npt.NDArray[Any]:
+    """The Brcb page's pseudocode: for repeat i and j < 8, src[8 i + j] fills the 32-byte DataBlock of dst starting
+    32 * (i * dstRepStride + j * dstBlkStride) bytes from dst's start; repeats and blocks in order."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    for i in range(repeat_time):
+        for j in range(8):
+            start = (i * dst_rep_stride + j * dst_blk_stride) * e
+            out[start : start + e] = src[i * 8 + j]
+    return out
+
+
+def index_value(np_dtype: Any, first: Any, r: int, k: int) -> Any:
+    """The CreateVecIndex value of lane k in register (repeat) r: integers first + r * lanes + k, wrapped; floats as the
+    library reaches it, first + k rounded to the type, then + lanes rounded, once per register (Arange, then Adds)."""
+    dtype = np.dtype(np_dtype)
+    lanes = REPEAT_BYTES // dtype.itemsize
+    if dtype.kind in _INT_KINDS:
+        bits = dtype.itemsize * 8
+        v = (int(first) + r * lanes + k) & (1 << bits) - 1
+        return np.array(v, np.uint64).astype(f"u{dtype.itemsize}").view(dtype)[()]
+    v = np.array(float(first) + k, np.float64).astype(dtype)[()]
+    for _ in range(r):
+        v = np.array(float(v) + lanes, np.float64).astype(dtype)[()]
+    return v
+
+
+def create_vec_index_first_n(dst: npt.NDArray[Any], first: Any, count: int) -> npt.NDArray[Any]:
+    """CreateVecIndex's first-n interface: dst[i] = the value of element i (`index_value`), i < count."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for i in range(count):
+        out[i] = index_value(dst.dtype, first, i // lanes, i % lanes)
+    return out
+
+
+def create_vec_index_repeat(
+    dst: npt.NDArray[Any], first: Any, selected: Callable[[int, int], bool], repeats: int, blk: int, rep: int
+) -> npt.NDArray[Any]:
+    """CreateVecIndex's mask/repeat interfaces: the selected element k of repeat r is stored at the repeat's DataBlock
+    address (r * rep + (k // E) * blk) * E + k % E."""
+    out = dst.copy()
+    e = BLOCK_BYTES // dst.dtype.itemsize
+    lanes = REPEAT_BYTES // dst.dtype.itemsize
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                out[(r * rep + (k // e) * blk) * e + k % e] = index_value(dst.dtype, first, r, k)
     return out
 
 
@@ -173,6 +378,7 @@ def repeat_interface(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
     DataBlock) reads each src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes
@@ -194,7 +400,8 @@ def repeat_interface(
                 continue
             b, pos = divmod(k, e)
             xs = [s[r * rep[1 + j] * e + b * blk[1 + j] * e + pos] for j, s in enumerate(srcs)]
-            vals.append((r * rep[0] * e + b * blk[0] * e + pos, f(*args(xs))))
+            at = r * rep[0] * e + b * blk[0] * e + pos
+            vals.append((at, f(*args(xs), *([out[at]] if dst_input else []))))  # (dst as of the repeat's start)
         for addr, v in vals:
             out[addr] = v
     return out
@@ -209,10 +416,11 @@ def normal_mode(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """Normal mask mode: the same elements of every repeat are selected."""
     sel = mask_elements(dst.dtype.itemsize, mask)
-    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first)
+    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first, dst_input)
 
 
 def counter_mode(
@@ -223,12 +431,14 @@ def counter_mode(
     strides: Sequence[int],
     scalar: Any = None,
     scalar_first: bool = False,
+    dst_input: bool = False,
 ) -> npt.NDArray[Any]:
     """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
     repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     repeats = -(-count // lanes)
-    return repeat_interface(api, dst, srcs, lambda r, k: r * lanes + k < count, repeats, strides, scalar, scalar_first)
+    sel = lambda r, k: r * lanes + k < count  # noqa: E731
+    return repeat_interface(api, dst, srcs, sel, repeats, strides, scalar, scalar_first, dst_input)
 
 
 def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
