@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import assert_same, counter_mode, run_both
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
-from tests.test_memvec import assert_same, counter_mode, run_both
 
 A = rs.AscendC
 DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64, rs.uint64]

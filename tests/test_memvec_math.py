@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import assert_same, counter_mode, run_both
+from memvec_support import tensors as memvec_tensors
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
-from tests.test_memvec import assert_same, counter_mode, run_both
-from tests.test_memvec import tensors as memvec_tensors
 
 A = rs.AscendC
 FLOATS = [rs.half, rs.float32]

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import assert_same, counter_mode, run_both, tensors
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
-from tests.test_memvec import assert_same, counter_mode, run_both, tensors
 
 A = rs.AscendC
 HALF_FLOAT = [rs.half, rs.float32]
