@@ -2,7 +2,8 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
-the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
+the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem in
+`regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
 `regsim._src.memvec_math`).
@@ -18,6 +19,8 @@ from regsim._src.enums import (
     ExpAlgo,
     LnAlgo,
     ReciprocalAlgo,
+    ReduceOrder,
+    ReduceType,
     RoundMode,
     RsqrtAlgo,
     SpecialPurposeReg,
@@ -95,6 +98,7 @@ from regsim._src.memvec_reduce import (
     ReduceMin,
     ReduceSum,
 )
+from regsim._src.memvec_reduce_repeat import ReduceDataBlock, ReducePairElem, ReduceRepeat
 from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
@@ -172,9 +176,14 @@ __all__ = [
     "Reciprocal",
     "ReciprocalAlgo",
     "ReciprocalConfig",
+    "ReduceDataBlock",
     "ReduceMax",
     "ReduceMin",
+    "ReduceOrder",
+    "ReducePairElem",
+    "ReduceRepeat",
     "ReduceSum",
+    "ReduceType",
     "Reg",
     "Relu",
     "ResetCtrlSpr",
