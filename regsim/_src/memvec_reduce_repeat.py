@@ -374,10 +374,9 @@ class RepeatReduceApi:
         from regsim._src.memvec import lower
 
         kw = dict(kw)
-        kind = kw.pop("reduce_type", "SUM")
-        kind = ReduceType[kind] if isinstance(kind, str) else kind
+        kind = _member("reduce_type", ReduceType, kw.pop("reduce_type", "SUM"))
         order = kw.pop("order", None)
-        order = ReduceOrder[order] if isinstance(order, str) else order
+        order = None if order is None else _member("order", ReduceOrder, order)
         if not {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", *_STRIDES}:
             accepted = "reduce_type=..., mask=M, repeat_time=R [, dst_rep_stride, src_blk_stride, src_rep_stride, order]"
             raise ParameterError(message("lower", "arguments", sorted(kw), accepted))
@@ -401,6 +400,14 @@ class RepeatReduceApi:
 
 
 _STRIDES: Final = ("dst_rep_stride", "src_blk_stride", "src_rep_stride")
+
+
+def _member(name: str, enum: Any, text: object) -> Any:
+    """An enum member of the explorer's text (`reduce_type=MAX`, `order=ORDER_ONLY_INDEX`)."""
+    if isinstance(text, str) and text in enum.__members__:
+        return enum[text]
+    raise ParameterError(message("lower", name, repr(text), f"one of {', '.join(enum.__members__)}"))
+
 
 #: `ReduceRepeat<reduceType, T, U, isSetMask>`: SUM (widening 16-bit sums), MAX / MIN with index in `order`
 ReduceRepeat = RepeatReduceApi("ReduceRepeat", frozenset({SUM, MAX, MIN}))
