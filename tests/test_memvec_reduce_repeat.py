@@ -418,3 +418,54 @@ def test_lower_spec_and_cli() -> None:
         check=True,
     )
     assert "PairReduce" in out.stdout
+
+
+# --- the deprecated names (kernel_operator_vec_reduce_intf_impl.h) ------------------------------------------------
+LEGACY = [
+    ("WholeReduceSum", "ReduceRepeat", RT.SUM, "whole"),
+    ("WholeReduceMax", "ReduceRepeat", RT.MAX, "whole"),
+    ("WholeReduceMin", "ReduceRepeat", RT.MIN, "whole"),
+    ("RepeatReduceSum", "ReduceRepeat", RT.SUM, "repeat"),
+    ("BlockReduceSum", "ReduceDataBlock", RT.SUM, "block"),
+    ("BlockReduceMax", "ReduceDataBlock", RT.MAX, "block"),
+    ("BlockReduceMin", "ReduceDataBlock", RT.MIN, "block"),
+    ("PairReduceSum", "ReducePairElem", RT.SUM, "block"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "kind", "layout"), LEGACY, ids=[c[0] for c in LEGACY])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_deprecated_names_are_the_new_apis(old: str, new: str, kind: Any, layout: str, dtype: Any) -> None:
+    """Each deprecated name, with its own argument order, stores exactly what the new API stores."""
+    mask: Any = 50 if layout == "repeat" else [0xF0F0F0F0F0F0F0F0, 0xFF if dtype is rs.half else 0]
+    results = []
+    for use_old in (True, False):
+        ub, dst, src = setup(dtype, dtype, 4096, 1024, 7)
+        if not use_old:
+            APIS[new](dst, src, mask, 3, 2, 1, 9, reduce_type=kind)
+        elif layout == "whole":
+            getattr(A, old)(dst, src, mask, 3, 2, 1, 9)
+        elif layout == "block":
+            getattr(A, old)(dst, src, 3, mask, 2, 1, 9)
+        else:
+            getattr(A, old)(dst, src, 3, mask, 5, 1, 2, 9)  # dstBlkStride 5: unused
+        results.append(ub.storage.data.copy())
+    assert (results[0] == results[1]).all()
+
+
+def test_deprecated_whole_reduce_order_and_errors() -> None:
+    ub, dst, src = setup(rs.half, rs.half, 4096, 1024, 8)
+    A.WholeReduceMax(dst, src, 128, 2, 1, 1, 8, RO.ORDER_INDEX_VALUE)
+    first = dst.numpy()[:4].copy()
+    A.ReduceRepeat(dst, src, 128, 2, 1, 1, 8, reduce_type=RT.MAX, order=RO.ORDER_INDEX_VALUE)
+    assert (bits(first) == bits(dst.numpy()[:4])).all()
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.ParameterError, match=r"^BlockReduceMax: repeat_time"):
+        A.BlockReduceMax(dst, src, 256, 128, 1, 1, 8)
+    with pytest.raises(errors.ParameterError, match=r"^WholeReduceSum: arguments"):
+        A.WholeReduceSum(dst, src, 128, 2, 1, 1, 8, RO.ORDER_INDEX_VALUE)
+    with pytest.raises(errors.ParameterError, match=r"^RepeatReduceSum: mask"):
+        A.RepeatReduceSum(dst, src, 2, [U64, 0], 1, 1, 1, 8)
+    with pytest.raises(errors.ParameterError, match=r"^PairReduceSum: reduce_type"):
+        A.PairReduceSum(dst, src, 2, 128, 1, 1, 8, reduce_type=RT.SUM)
+    assert (ub.storage.data == before).all()

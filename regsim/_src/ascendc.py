@@ -2,7 +2,8 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
-the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem in
+the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem and
+their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
 `regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
@@ -98,7 +99,19 @@ from regsim._src.memvec_reduce import (
     ReduceMin,
     ReduceSum,
 )
-from regsim._src.memvec_reduce_repeat import ReduceDataBlock, ReducePairElem, ReduceRepeat
+from regsim._src.memvec_reduce_repeat import (
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    PairReduceSum,
+    ReduceDataBlock,
+    ReducePairElem,
+    ReduceRepeat,
+    RepeatReduceSum,
+    WholeReduceMax,
+    WholeReduceMin,
+    WholeReduceSum,
+)
 from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
@@ -134,6 +147,9 @@ __all__ = [
     "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
+    "BlockReduceMax",
+    "BlockReduceMin",
+    "BlockReduceSum",
     "Brcb",
     "BrcbRepeatParams",
     "Cast",
@@ -172,6 +188,7 @@ __all__ = [
     "Not",
     "Or",
     "Ors",
+    "PairReduceSum",
     "Prelu",
     "Reciprocal",
     "ReciprocalAlgo",
@@ -186,6 +203,7 @@ __all__ = [
     "ReduceType",
     "Reg",
     "Relu",
+    "RepeatReduceSum",
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
@@ -211,4 +229,7 @@ __all__ = [
     "TPosition",
     "Truncate",
     "UnaryRepeatParams",
+    "WholeReduceMax",
+    "WholeReduceMin",
+    "WholeReduceSum",
 ]

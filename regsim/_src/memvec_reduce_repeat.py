@@ -251,10 +251,11 @@ class RepeatReduceApi:
         reduce_type: ReduceType,
         order: ReduceOrder | None = None,
         is_set_mask: bool = True,
+        label: str = "",
     ) -> None:
-        api = self.name
+        api = label or self.name  # (the deprecated names' errors name them)
         _host(api)
-        has_order = api == "ReduceRepeat"
+        has_order = self.name == "ReduceRepeat"
         forms = "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride" + (
             "[, order])" if has_order else ")"
         )
@@ -274,7 +275,7 @@ class RepeatReduceApi:
             if not isinstance(order, ReduceOrder):
                 raise ParameterError(message(api, "order", repr(order), "a ReduceOrder"))
         elif order is not None:
-            raise ParameterError(message(api, "order", repr(order), f"no order ({api} has none)"))
+            raise ParameterError(message(api, "order", repr(order), f"no order ({self.name} has none)"))
         if kind is SUM:
             order = None  # "归约操作类型为SUM时，该参数不生效"
         if type(is_set_mask) is not bool:
@@ -288,9 +289,9 @@ class RepeatReduceApi:
             got = f"(LocalTensor[{dst.dtype.name}], LocalTensor[{src.dtype.name}]) with {kind.name}"
             raise DTypeError(message(api, "dst, src", got, self.accepted(kind)))
         T = src.dtype
-        one_rep = one_rep_offset(api, T, kind, order)
+        one_rep = one_rep_offset(self.name, T, kind, order)
         dst_align = {"ReduceDataBlock": BLOCKS_PER_REPEAT * dst.dtype.itemsize, "ReducePairElem": ONE_BLOCK_SIZE}.get(
-            api, one_rep * dst.dtype.itemsize
+            self.name, one_rep * dst.dtype.itemsize
         )
         if src.addr % ONE_BLOCK_SIZE:
             raise AlignmentError(message(api, "src", f"UB byte {src.addr}", "a start address aligned to 32 bytes"))
@@ -317,7 +318,7 @@ class RepeatReduceApi:
                 sel_bits = (1 << count) - 1
         shifted = dst_rep == 0 and repeat > 0
         src_shift = src_rep * e * (repeat - 1) if shifted else 0
-        pair = api == "ReducePairElem"
+        pair = self.name == "ReducePairElem"
         if counter:
             runs = -(-count // lanes)
             if runs > MAX_RUNS:
@@ -344,7 +345,7 @@ class RepeatReduceApi:
         # ReduceTemplate's branches: dstRepStride 0 (the last repeat, withStride), 1 (one stream), else (withStride)
         with_stride = dst_rep != 1 or repeat == 0
         post = one_rep * (dst_rep - 1) if with_stride and not shifted else 0
-        func = _reduce_func(api, kind)
+        func = _reduce_func(self.name, kind)
         vf_args2 = (func, *ptrs, vf_runs, one_rep, post, src_blk, src_rep, count, counter, spr, with_stride, order)
         _run_lowering(api, (dst, src), reduce_unalign_vf, *vf_args2)
 
@@ -417,3 +418,64 @@ ReduceDataBlock = RepeatReduceApi("ReduceDataBlock", frozenset({SUM, MAX, MIN}))
 ReducePairElem = RepeatReduceApi("ReducePairElem", frozenset({SUM}))
 
 SPEC_BUILDERS.update({a.name: a.lower_fresh for a in (ReduceRepeat, ReduceDataBlock, ReducePairElem)})
+
+
+# --- the deprecated names the 950 library still defines (kernel_operator_vec_reduce_intf_impl.h) --------------
+@attrs.frozen
+class LegacyReduce:
+    """A deprecated name of ReduceRepeat / ReduceDataBlock / ReducePairElem, with its own argument order:
+    `WholeReduceSum/Max/Min(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`,
+    `BlockReduceSum/Max/Min` and `PairReduceSum(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
+    srcRepStride)`, `RepeatReduceSum(dst, src, repeatTime, mask, dstBlkStride, srcBlkStride, dstRepStride,
+    srcRepStride)` (a continuous mask; dstBlkStride unused). Errors name the deprecated API."""
+
+    name: str
+    target: RepeatReduceApi
+    kind: ReduceType
+    layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
+
+    def __call__(self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, **kwargs: Any) -> None:
+        _host(self.name)
+        if "reduce_type" in kwargs:
+            raise ParameterError(message(self.name, "reduce_type", repr(kwargs["reduce_type"]), f"none ({self.name} fixes it)"))
+        n = {"whole": 5, "block": 5, "repeat": 6}[self.layout]
+        order_ok = self.layout == "whole" and self.kind is not SUM
+        if not (len(args) == n or (order_ok and len(args) == n + 1)):
+            forms = {
+                "whole": "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride"
+                + ("[, order])" if order_ok else ")"),
+                "block": "(dst, src, repeat_time, mask, dst_rep_stride, src_blk_stride, src_rep_stride)",
+                "repeat": "(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride, src_rep_stride)",
+            }[self.layout]
+            raise _arguments_error(self.name, 2 + len(args), forms)
+        if self.layout == "whole":
+            mask, repeat, rest = args[0], args[1], args[2:]
+        elif self.layout == "block":
+            repeat, mask, rest = args[0], args[1], args[2:]
+        else:
+            repeat, mask = args[0], args[1]
+            _int_in(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
+            rest = (args[4], args[3], args[5])
+            if not isinstance(mask, (int, np.integer)):
+                raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))
+        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, label=self.name, **kwargs)
+
+
+WholeReduceSum = LegacyReduce("WholeReduceSum", ReduceRepeat, SUM, "whole")
+WholeReduceMax = LegacyReduce("WholeReduceMax", ReduceRepeat, MAX, "whole")
+WholeReduceMin = LegacyReduce("WholeReduceMin", ReduceRepeat, MIN, "whole")
+RepeatReduceSum = LegacyReduce("RepeatReduceSum", ReduceRepeat, SUM, "repeat")
+BlockReduceSum = LegacyReduce("BlockReduceSum", ReduceDataBlock, SUM, "block")
+BlockReduceMax = LegacyReduce("BlockReduceMax", ReduceDataBlock, MAX, "block")
+BlockReduceMin = LegacyReduce("BlockReduceMin", ReduceDataBlock, MIN, "block")
+PairReduceSum = LegacyReduce("PairReduceSum", ReducePairElem, SUM, "block")
+LEGACY: Final = (
+    WholeReduceSum,
+    WholeReduceMax,
+    WholeReduceMin,
+    RepeatReduceSum,
+    BlockReduceSum,
+    BlockReduceMax,
+    BlockReduceMin,
+    PairReduceSum,
+)
