@@ -190,7 +190,7 @@ def draws(draw: Any) -> tuple[Any, ...]:
     return api, kind, dst_t, src_t, mask, repeat, strides, order, counter, set_mask
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=max(10, settings.default.max_examples * 5))
 @given(d=draws(), seed=st.integers(0, 2**16))
 def test_hypothesis_against_oracle(d: tuple[Any, ...], seed: int) -> None:
     api, kind, dst_t, src_t, mask, repeat, strides, order, counter, set_mask = d
@@ -469,3 +469,49 @@ def test_deprecated_whole_reduce_order_and_errors() -> None:
     with pytest.raises(errors.ParameterError, match=r"^PairReduceSum: reduce_type"):
         A.PairReduceSum(dst, src, 2, 128, 1, 1, 8, reduce_type=RT.SUM)
     assert (ub.storage.data == before).all()
+
+
+@settings(max_examples=max(10, settings.default.max_examples * 2))
+@given(d=draws(), seed=st.integers(0, 2**16), short_src=st.integers(0, 300), short_dst=st.integers(0, 20))
+def test_hypothesis_extents(d: tuple[Any, ...], seed: int, short_src: int, short_dst: int) -> None:
+    """With src and dst cut short: the call raises (ParameterError, nothing written) exactly when an element it reads
+    (an active lane) lies past src or an element it writes past dst; else it matches the oracle."""
+    api, kind, dst_t, src_t, mask, repeat, strides, order, counter, _ = d
+    e = 32 // src_t.itemsize
+    count, m = (mask, None) if counter else (None, mask)
+    runs = MO.per_repeat_runs(api, src_t.itemsize, m, count, repeat, strides[0])
+    w = width(api, kind, src_t, order)
+    last_read = max(
+        (s * strides[2] * e + (k // e) * strides[1] * e + k % e for s, _, on in runs for k in range(len(on)) if on[k]),
+        default=-1,
+    )
+    last_written = max((slot * w + w - 1 for _, slot, _ in runs), default=-1)
+    n_src, n_dst = max(1, last_read + 1 - short_src), max(1, last_written + 1 - short_dst)
+    ub = rs.UnifiedBuffer(-(-(n_src * src_t.itemsize + n_dst * dst_t.itemsize) // 256) * 256 + 4096 + 256 * 8 * 4)
+    rng = np.random.default_rng(seed)
+    src, dst = ub.alloc(src_t, n_src), ub.alloc(dst_t, n_dst)
+    src.set(values(src_t, n_src, rng))
+    dst.set(values(dst_t, n_dst, rng))
+    before = ub.storage.data.copy()
+    kw: dict[str, Any] = {"reduce_type": kind} | ({"order": order} if order is not None else {})
+    fits = last_read < n_src and last_written < n_dst
+    with counter_mode() if counter else _null():
+        if not fits:
+            with pytest.raises(errors.ParameterError):
+                APIS[api](dst, src, mask, repeat, *strides, **kw)
+            assert (ub.storage.data == before).all()
+            return
+        APIS[api](dst, src, mask, repeat, *strides, **kw)
+    name = order_name(order) if order is not None else "VALUE_INDEX"
+    want = MO.reduce_per_repeat(
+        api,
+        kind.name.lower(),
+        name,
+        before[dst.addr : dst.addr + dst.nbytes].view(dst_t.np_dtype),
+        before[src.addr : src.addr + src.nbytes].view(src_t.np_dtype),
+        m,
+        count,
+        repeat,
+        strides,
+    )
+    assert (bits(dst.numpy()) == bits(want)).all()

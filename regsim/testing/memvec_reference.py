@@ -1128,6 +1128,24 @@ def per_repeat_result(api: str, kind: str, order: str, src: Sequence[Any], activ
     }[order]
 
 
+def per_repeat_runs(
+    api: str, itemsize: int, mask: int | Sequence[int] | None, count: int | None, repeats: int, dst_rep: int
+) -> list[tuple[int, int, list[bool]]]:
+    """The repeats ReduceRepeat / ReduceDataBlock / ReducePairElem run, as (source repeat, dst slot, active lanes);
+    see `reduce_per_repeat`."""
+    lanes = REPEAT_BYTES // itemsize
+    shift = repeats - 1 if dst_rep == 0 and repeats > 0 else 0
+    if count is None:
+        assert mask is not None
+        sel = mask_elements(itemsize, mask)
+        return [(shift, 0, sel)] if dst_rep == 0 and repeats > 0 else [(r, r * dst_rep, sel) for r in range(repeats)]
+    runs = []
+    for r in range(-(-count // lanes)):
+        slot = r if dst_rep == 0 and api != "ReducePairElem" else r * dst_rep
+        runs.append((r + shift, slot, [r * lanes + k < count for k in range(lanes)]))
+    return runs
+
+
 def reduce_per_repeat(
     api: str,
     kind: str,
@@ -1149,18 +1167,8 @@ def reduce_per_repeat(
     out = dst.copy()
     lanes = REPEAT_BYTES // src.dtype.itemsize
     e = BLOCK_BYTES // src.dtype.itemsize
-    dst_rep, blk, rep = strides
-    shift = repeats - 1 if dst_rep == 0 and repeats > 0 else 0
-    if count is None:
-        assert mask is not None
-        sel = mask_elements(src.dtype.itemsize, mask)
-        runs = [(shift, 0, sel)] if dst_rep == 0 and repeats > 0 else [(r, r * dst_rep, sel) for r in range(repeats)]
-    else:
-        runs = []
-        for r in range(-(-count // lanes)):
-            slot = r if dst_rep == 0 and api != "ReducePairElem" else r * dst_rep
-            runs.append((r + shift, slot, [r * lanes + k < count for k in range(lanes)]))
-    for s, slot, active in runs:
+    _, blk, rep = strides
+    for s, slot, active in per_repeat_runs(api, src.dtype.itemsize, mask, count, repeats, strides[0]):
         reg = [src[s * rep * e + (k // e) * blk * e + k % e] if active[k] else src.dtype.type(0) for k in range(lanes)]
         result = per_repeat_result(api, kind, order, reg, active, dst.dtype)
         width = len(result)
