@@ -515,3 +515,82 @@ def test_hypothesis_extents(d: tuple[Any, ...], seed: int, short_src: int, short
         strides,
     )
     assert (bits(dst.numpy()) == bits(want)).all()
+
+
+# --- the library's samples (examples/.../reduce_repeat, reduce_data_block, reduce_pair_elem) against their gen_data
+@pytest.mark.parametrize("scenario", [1, 2, 3, 4])
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_reduce_repeat_sample_against_gen_data(scenario: int, loops: str) -> None:
+    """reduce_repeat.asc's four scenarios on gen_data.py's inputs (np.random.seed(9)): MAX ORDER_ONLY_VALUE and MIN
+    [value, index] on half [1024] bit-exact against np.max / np.min / np.argmin; SUM on float [2048] and the
+    unaligned [13, 57] rows (DataCopyPad to 64 per row, srcRepStride 8) within verify_result.py's float tolerance
+    (rtol 1e-5, atol 1e-8: np.sum adds in another order)."""
+    rng = np.random.RandomState(9)
+    ub = rs.UnifiedBuffer(16384)
+    if scenario in (1, 2):
+        x = rng.uniform(-1, 1, 1024).astype(np.float16) if scenario == 1 else rng.uniform(1, 10, 1024).astype(np.float16)
+        src, dst = ub.alloc(rs.half, 1024), ub.alloc(rs.half, 16)
+        src.set(x)
+        with rs.configure(loops=loops):
+            if scenario == 1:
+                A.ReduceRepeat(dst, src, 128, 8, 1, 1, 8, RO.ORDER_ONLY_VALUE, reduce_type=RT.MAX)
+            else:
+                A.ReduceRepeat(dst, src, 128, 8, 1, 1, 8, reduce_type=RT.MIN)
+        rows = x.reshape(8, 128)
+        if scenario == 1:
+            assert (dst.numpy()[:8] == rows.max(axis=1)).all()
+        else:
+            got = dst.numpy()
+            assert (got[0::2] == rows.min(axis=1)).all()
+            assert (got.view(np.uint16)[1::2] == rows.argmin(axis=1)).all()
+        return
+    if scenario == 3:
+        x = rng.uniform(1, 10, 2048).astype(np.float32)
+        src, dst = ub.alloc(rs.float32, 2048), ub.alloc(rs.float32, 32)
+        src.set(x)
+        with rs.configure(loops=loops):
+            A.ReduceRepeat(dst, src, 64, 32, 1, 1, 8, reduce_type=RT.SUM)
+        golden = x.reshape(32, 64).sum(axis=1)
+    else:
+        x = rng.uniform(1, 10, (13, 57)).astype(np.float32)
+        padded = np.zeros((13, 64), np.float32)
+        padded[:, :57] = x
+        src, dst = ub.alloc(rs.float32, 13 * 64), ub.alloc(rs.float32, 16)
+        src.set(padded.ravel())
+        with rs.configure(loops=loops):
+            A.ReduceRepeat(dst, src, 57, 13, 1, 1, 8, reduce_type=RT.SUM)
+        golden = x.sum(axis=1)
+    got = dst.numpy()[: golden.size]
+    assert np.allclose(got, golden, rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.parametrize("scenario", [1, 2, 3])
+def test_reduce_data_block_sample_against_gen_data(scenario: int) -> None:
+    """reduce_data_block.asc: MAX on half [256] (2 repeats), MIN on half [512] (4), SUM on float [128] (2); gen_data.py's
+    np.max / np.min exactly, np.sum within the float tolerance."""
+    rng = np.random.RandomState(9)
+    dtype, n = (rs.half, 256) if scenario == 1 else (rs.half, 512) if scenario == 2 else (rs.float32, 128)
+    x = rng.uniform(-10, 10, n).astype(dtype.np_dtype)
+    ub = rs.UnifiedBuffer(8192)
+    src, dst = ub.alloc(dtype, n), ub.alloc(dtype, 32)
+    src.set(x)
+    kind = {1: RT.MAX, 2: RT.MIN, 3: RT.SUM}[scenario]
+    A.ReduceDataBlock(dst, src, 256 // dtype.itemsize, n * dtype.itemsize // 256, 1, 1, 8, reduce_type=kind)
+    blocks = x.reshape(-1, 32 // dtype.itemsize)
+    got = dst.numpy()[: blocks.shape[0]]
+    if scenario == 1:
+        assert (got == blocks.max(axis=1)).all()
+    elif scenario == 2:
+        assert (got == blocks.min(axis=1)).all()
+    else:
+        assert np.allclose(got, blocks.sum(axis=1), rtol=1e-5, atol=1e-8)
+
+
+def test_reduce_pair_elem_sample_against_gen_data() -> None:
+    """reduce_pair_elem.asc: 128 halves in [-1000, 1000) (seeded by us), pairs added: gen_data.py's x[2i] + x[2i+1]."""
+    x = np.random.RandomState(9).uniform(-1000, 1000, 128).astype(np.float16)
+    ub = rs.UnifiedBuffer(4096)
+    src, dst = ub.alloc(rs.half, 128), ub.alloc(rs.half, 64)
+    src.set(x)
+    A.ReducePairElem(dst, src, 128, 1, 1, 1, 8, reduce_type=RT.SUM)
+    assert (bits(dst.numpy()) == bits(x[0::2] + x[1::2])).all()
