@@ -326,14 +326,17 @@ class RepeatReduceApi:
                     message(api, "mask", count, f"a count of at most {MAX_RUNS * lanes} (the VF's repeats are a uint16_t)")
                 )
             if not pair and dst_rep == 0 and repeat == 0 and runs:
-                accepted = "repeat_time > 0 with dst_rep_stride 0 in counter mode (else dst moves back by -1 strides)"
+                accepted = (
+                    "repeat_time > 0 when dst_rep_stride is 0 in counter mode"
+                    " (the library's dstRepOffsetPost = oneRepOffset * (0 - 1) wraps)"
+                )
                 raise ParameterError(message(api, "repeat_time", repeat, accepted))
             step = (0 if shifted else one_rep * dst_rep) if pair else (one_rep if shifted else one_rep * dst_rep)
         else:
             runs = 1 if shifted else repeat
             step = one_rep * dst_rep
         plan = Plan(runs, src_shift, tuple(r * step for r in range(runs)), _selected(T, counter, count, sel_bits, runs))
-        self._check_extent(api, dst, src, plan, one_rep, src_blk, src_rep, e)
+        self._check_extent(api, dst, src, plan, one_rep, (mask, repeat, dst_rep, src_blk, src_rep), e)
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
             _set_vector_mask(api, *bits)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr() + src_shift)
@@ -351,22 +354,25 @@ class RepeatReduceApi:
 
     @staticmethod
     def _check_extent(
-        api: str, dst: LocalTensor[Any], src: LocalTensor[Any], plan: Plan, one_rep: int, blk: int, rep: int, e: int
+        api: str, dst: LocalTensor[Any], src: LocalTensor[Any], plan: Plan, one_rep: int, given: tuple[Any, ...], e: int
     ) -> None:
-        """Every element a call reads lies in src, every one it writes in dst."""
+        """Every element a call reads lies in src, every one it writes in dst (`given`: mask, repeatTime,
+        dstRepStride, srcBlkStride, srcRepStride as passed)."""
         if not plan.runs:
             return
+        mask, repeat, dst_rep, blk, rep = given
         far = 0
         for r, lanes in enumerate(plan.lanes):
             if lanes:
                 far = max(far, plan.src_shift + r * rep * e + max(k // e * blk * e + k % e for k in lanes))
         if far >= src.size:
             accepted = f"values whose last element read ({far}) lies in src ({src.size} elements)"
-            raise ParameterError(message(api, "repeat_time, src_blk_stride, src_rep_stride", "these", accepted))
+            names = "mask, repeat_time, src_blk_stride, src_rep_stride"
+            raise ParameterError(message(api, names, f"({mask!r}, {repeat}, {blk}, {rep})", accepted))
         last = max(plan.dst_at) + one_rep - 1
         if last >= dst.size:
             accepted = f"values whose last element written ({last}) lies in dst ({dst.size} elements)"
-            raise ParameterError(message(api, "repeat_time, dst_rep_stride", "these", accepted))
+            raise ParameterError(message(api, "mask, repeat_time, dst_rep_stride", f"({mask!r}, {repeat}, {dst_rep})", accepted))
 
     def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         """`regsim lower "ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_INDEX_VALUE)"`:
