@@ -25,7 +25,7 @@ from typing import Any, Final, Protocol, overload
 from regsim._src import dtypes as dt
 from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
 from regsim._src.capi_reg import FORMS, dispatch, function
-from regsim._src.enums import CMPMODE, MaskPattern
+from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
 
@@ -243,6 +243,8 @@ PAT_M4: Final = MaskPattern.M4
 PAT_H: Final = MaskPattern.H
 PAT_Q: Final = MaskPattern.Q
 PAT_ALLF: Final = MaskPattern.ALLF
+# `mem_type` values of asc_mem_bar (the asc_mem_bar page's table 2)
+globals().update(MEM_TYPE.__members__)
 
 globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
 
@@ -252,5 +254,5 @@ def __getattr__(name: str) -> Callable[..., Any]:
     raise AttributeError(f"module 'regsim.capi' has no attribute {name!r}")
 
 
-__all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_"))]
+__all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_")), *MEM_TYPE.__members__]
 __all__ = sorted(set(__all__))

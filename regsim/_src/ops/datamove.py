@@ -8,11 +8,13 @@ data (`regsim/_src/dists.py`); one load and one store executor serve registers a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, TypeVar, overload
 
 import numpy as np
 
 from regsim._src import dtypes as dt
+from regsim._src.context import in_vf
 from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.executors import (
     AddrGen,
@@ -29,6 +31,7 @@ from regsim._src.executors import (
     UnalignPre,
     UnalignStore,
 )
+from regsim._src.loops import iterations
 from regsim._src.memory import UbPtr
 from regsim._src.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore
 from regsim._src.spec import (
@@ -48,6 +51,7 @@ from regsim._src.spec import (
     reg,
     register,
 )
+from regsim.errors import ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
 #: b8/b16/b32: the DataBlock forms
@@ -80,7 +84,25 @@ INT32 = (-(2**31), 2**31 - 1)
 UINT16 = (0, 2**16 - 1)
 UINT32 = (0, 2**32 - 1)
 
+
 # --- CreateAddrReg: 1 to 4 (index, stride) pairs ---------------------------------------------------
+def _loop_indices(name: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`asc_update_addr_reg_*(offset0[, offset1 ...])` (the asc_update_addr_reg page): offset k is the
+    stride of the k-th VF loop around the call counted from the innermost, whose iteration number
+    (0, 1, ...) is its index: CreateAddrReg(index0 = innermost iteration, stride0 = offset0, ...)."""
+    numbers = iterations()
+    if len(args) > len(numbers) and in_vf():
+        raise ParameterError(
+            message(
+                name,
+                "offsets",
+                f"{len(args)} offsets inside {len(numbers)} VF loop{'s' * (len(numbers) != 1)}",
+                "at most one offset per VF loop around the call (offset0: the innermost loop's stride)",
+            )
+        )
+    return {f"index{k}": numbers[-1 - k] if k < len(numbers) else 0 for k in range(len(args))}
+
+
 for _pairs in range(1, 5):
     register(
         OpSpec(
@@ -99,6 +121,7 @@ for _pairs in range(1, 5):
             "offset = Σ index_k * stride_k  (elements of T)",
             DOC + "寄存器数据类型/AddrReg.md",
             Batching.STATEFUL,
+            c_api=CName("asc_update_addr_reg", tuple(f"stride{k}" for k in range(_pairs)), derive=_loop_indices),
         )
     )
 
@@ -160,6 +183,8 @@ Dists = dict[Any, frozenset[type[dt.DType]]]
 #: _postupdate pages take the same types)
 C_LOADS: Final[dict[str, Dists]] = {
     "asc_loadalign_brc_elem": {LoadDist.DIST_BRC_B8: P_B8, LoadDist.DIST_BRC_B16: P_B16, LoadDist.DIST_BRC_B32: P_B32},
+    # deprecated (the asc_loadalign v1 page's BRC mode), still in the 950 header in all four forms
+    "asc_loadalign_brc": {LoadDist.DIST_BRC_B8: P_B8, LoadDist.DIST_BRC_B16: P_B16, LoadDist.DIST_BRC_B32: P_B32},
     "asc_loadalign_brc_datablock": {LoadDist.DIST_BLK: P_B8 | P_B16 | P_B32},
     "asc_loadalign_brc_elem2datablock": {LoadDist.DIST_E2B_B16: P_B16, LoadDist.DIST_E2B_B32: P_B32},
     "asc_loadalign_upsample": {LoadDist.DIST_US_B8: P_B8, LoadDist.DIST_US_B16: P_B16},
@@ -228,6 +253,16 @@ def _c_dists(table: dict[str, Dists], form: str, ops: tuple[Operand, ...], head:
                 ptr = next(o.name for o in ops if o.kind is Kind.PTR)
                 out.append(CName(name, (*params[:head], CName.OFFSET, *params[head:]), fx, types, displaces=ptr))
     return tuple(out)
+
+
+def _c_block(name: str, form: str, ops: tuple[Operand, ...]) -> CName | None:
+    """The block-strided post-update form of the 950 C headers (reg_load.h, reg_store.h; the form the
+    deprecated asc_loadalign / asc_storealign v5 pages send to `_postupdate`):
+    `<name>(reg/ptr, ptr&/reg, block_stride, repeat_stride, mask)`, `vsldb` / `vsstb` with POST_UPDATE."""
+    if form != "block_post":
+        return None
+    fixed = (("data_mode", DataCopyMode.DATA_BLOCK_COPY), ("post_mode", UPDATE))
+    return CName(name, tuple(o.name for o in ops if not o.keyword), fixed)
 
 
 # LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
@@ -315,6 +350,7 @@ for _form, _ops in {
             _IN + "非连续对齐搬入（LoadAlign）.md",
             _SEQ,
             sequential_reason=BLOCK_WHY,
+            c_api=_c_block("asc_loadalign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -406,6 +442,7 @@ for _form, _ops in {
             _OUT + "非连续对齐搬出（StoreAlign）.md",
             _SEQ,
             sequential_reason=BLOCK_WHY,
+            c_api=_c_block("asc_storealign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
     )
