@@ -527,6 +527,8 @@ DOCUMENTED = {
     "asc_muls", "asc_muls_v2", "asc_exp_sub", "asc_exp_sub_v2",
     "asc_update_addr_reg_b8", "asc_update_addr_reg_b16", "asc_update_addr_reg_b32",
     "asc_get_mask_spr_b16", "asc_get_mask_spr_b32", "asc_mem_bar", "asc_loadalign_brc", "asc_loadalign_brc_postupdate",
+    "asc_loadunalign_pre", "asc_loadunalign", "asc_loadunalign_postupdate", "asc_storeunalign",
+    "asc_storeunalign_postupdate", "asc_storeunalign_post", "asc_storeunalign_post_postupdate",
 } | set(CONVERSIONS)  # fmt: skip
 
 

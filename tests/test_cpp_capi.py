@@ -244,6 +244,78 @@ def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> Non
         _source(tmp_path, UNMODELLED_SRC)
 
 
+STREAM_SRC = """
+__simd_vf__ inline void mem_bar_vf(__ubuf__ half* ub_addr)
+{
+    vector_half dst;
+    vector_half src0;
+    vector_half src1;
+    vector_bool mask;
+    mask = asc_create_mask_b16(PAT_ALL);
+    uint16_t repeatTime = 8;
+    uint16_t repeatSize = 64;
+    for (uint16_t i = 1; i < repeatTime; i++) {
+        asc_mem_bar(VST_VLD);
+        asc_loadalign(src0, ub_addr);
+        asc_loadalign(src1, ub_addr + i * repeatSize);
+        asc_add(dst, src0, src1, mask);
+        asc_storealign(ub_addr, dst, mask);
+    }
+    asc_mem_bar(SS_ALL);
+}
+
+__simd_vf__ inline void stream_vf(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src, uint32_t count, uint32_t repeat)
+{
+    vector_load_unalign lreg;
+    vector_store_unalign sreg;
+    vector_uint32_t v;
+    __ubuf__ uint32_t* from = src + 3;
+    asc_loadunalign_pre(lreg, from);
+    for (uint32_t i = 0; i < repeat; i++) {
+        asc_loadunalign_postupdate(v, lreg, from, count);
+        asc_storeunalign_postupdate(dst, sreg, v, count);
+    }
+    asc_storeunalign_post_postupdate(dst, sreg, 0);
+}
+
+__simd_vf__ inline void mask_spr_vf(__ubuf__ int16_t* dst, __ubuf__ int16_t* src)
+{
+    vector_int16_t a;
+    vector_int16_t b;
+    vector_bool add_mask = asc_get_mask_spr_b16();
+    vector_bool all = asc_create_mask_b16(PAT_ALL);
+    asc_loadalign(a, src);
+    asc_add_scalar(b, a, 0, add_mask);
+    asc_storealign(dst, b, all);
+}
+"""
+
+
+@LOOPS
+def test_quoted_c_api_mem_bar_streams_and_mask_spr(tmp_path: Path, loops: str) -> None:
+    mod = _source(tmp_path, STREAM_SRC)
+    (ut,) = _ub((rs.half, 1024))
+    x = (np.arange(1024) % 7).astype(np.float16)
+    ut.set(x)
+    dt_, st = _ub((rs.uint32, 256), (rs.uint32, 256))
+    y = np.arange(256, dtype=np.uint32) * 3 + 1
+    st.set(y)
+    dt_.set(np.zeros(256, np.uint32))
+    mt, nt = _ub((rs.int16, 128), (rs.int16, 128))
+    rs.AscendC.SetVectorMask(rs.int16, 0, 0xF0F0)  # (the core of the last UnifiedBuffer)
+    nt.set(np.arange(128, dtype=np.int16) + 1)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.mem_bar_vf(ut.GetPhyAddr())
+        mod.stream_vf(dt_.GetPhyAddr(), st.GetPhyAddr(), 50, 3)
+        mod.mask_spr_vf(mt.GetPhyAddr(), nt.GetPhyAddr())
+    want = [int(v) for v in x]  # the asc_mem_bar page's example: each iteration adds onto the last one's store
+    for i in range(1, 8):
+        want[:128] = [want[k] + want[i * 64 + k] for k in range(128)]
+    assert ut.numpy().astype(int).tolist() == want
+    assert dt_.numpy().tolist() == y[3:153].tolist() + [0] * 106  # 3 × 50 elements from src + 3, dst moved
+    assert mt.numpy().tolist() == [k + 1 if (0xF0F0 >> k) & 1 else 0 for k in range(128)]
+
+
 # --- the asc-devkit examples ---------------------------------------------------------------------------------------
 def _load(rel: str, scenario: int | None = None) -> rs.cpp.CppModule:
     args = (f"-DSCENARIO_NUM={scenario}",) if scenario is not None else ()

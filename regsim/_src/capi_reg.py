@@ -18,6 +18,7 @@ import attrs
 
 from regsim._src import dtypes as dt
 from regsim._src.batched import Affine
+from regsim._src.memory import UbPtr
 from regsim._src.spec import REGISTRY, CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
@@ -154,7 +155,8 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
         for n, dtypes in form.typed():
             if n == operand:
                 accepted_types |= dtypes
-    what = f"a vector of {dtype.name}" if dtype is not None else "no element type"
+    kind = "pointer" if isinstance(dict(zip(misses[0][0].cname.params, args, strict=True)).get(operand), UbPtr) else "vector"
+    what = f"a {kind} of {dtype.name}" if dtype is not None else "no element type"
     raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 
 

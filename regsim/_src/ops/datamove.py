@@ -449,6 +449,45 @@ for _form, _ops in {
 
 
 # --- unaligned streams (LoadUnAlign / StoreUnAlign pages), Load and Store --------------------------
+#: the element types of the C API's stream pages (asc_loadunalign ... asc_storeunalign_post_postupdate)
+C_STREAM: Final = P_B8 | P_B16 | P_B32 | {dt.int64}
+P_U: Final = frozenset({dt.uint16, dt.uint32})
+
+
+def _names(ops: tuple[Operand, ...]) -> tuple[str, ...]:
+    return tuple(o.name for o in ops if not o.keyword)
+
+
+def _by_value(name: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A C function taking `__ubuf__ T* dst` by value where its Reg op moves the pointer (the non-post-update
+    `vstus` / `vstas`): the op runs on a copy, and the caller's pointer stays."""
+    return {"dst_addr": args["dst_addr"] + 0}
+
+
+def _c_store_unalign(form: str, ops: tuple[Operand, ...]) -> tuple[CName, ...]:
+    """StoreUnAlign in C order (dst, ureg, src, count): `asc_storeunalign` (no post-update, the pointer by
+    value) and `asc_storeunalign_postupdate` (the pointer moved; or the addr_reg form, by value)."""
+    params = ("dst_addr", "ureg", "src_reg", "post_update_stride" if form == "post" else "areg")
+    if form != "post":
+        return (CName("asc_storeunalign_postupdate", params, dtypes=C_STREAM),)
+    return (
+        CName("asc_storeunalign", params, dtypes=C_STREAM, derive=_by_value),
+        CName("asc_storeunalign_postupdate", params, (("post_mode", UPDATE),), C_STREAM),
+    )
+
+
+def _c_store_unalign_post(form: str, ops: tuple[Operand, ...]) -> tuple[CName, ...]:
+    """StoreUnAlignPost: `asc_storeunalign_post(dst, ureg, offset | addr_reg)` (dst by value) and
+    `asc_storeunalign_post_postupdate(dst, ureg, offset)` (dst moved by offset elements)."""
+    types = (("dst_addr", C_STREAM),)
+    if form != "post":
+        return (CName("asc_storeunalign_post", _names(ops), types=types),)
+    return (
+        CName("asc_storeunalign_post", _names(ops), types=types, derive=_by_value),
+        CName("asc_storeunalign_post_postupdate", _names(ops), (("post_mode", UPDATE),), types=types),
+    )
+
+
 _UNALIGN_IN, _UNALIGN_OUT = _IN + "连续非对齐搬入（LoadUnAlign）.md", _OUT + "连续非对齐搬出（StoreUnAlign）.md"
 _ULOAD = Operand("ureg", Kind.ULOAD, Role.INOUT)
 _USTORE = Operand("ureg", Kind.USTORE, Role.INOUT)
@@ -469,6 +508,7 @@ for _form, _ops in {
             _UNALIGN_IN,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=CName("asc_loadunalign_pre", _names(_ops), types=(("src_addr", C_STREAM),)),
             aliases=("DataCopyUnAlignPre",),
         )
     )
@@ -493,6 +533,12 @@ for _form, _ops in {
             _UNALIGN_IN,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=CName(
+                "asc_loadunalign_postupdate" if _form else "asc_loadunalign",
+                _names(_ops),
+                (("post_mode", UPDATE),) if _form == "post" else (),
+                C_STREAM,
+            ),
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -526,6 +572,7 @@ for _form, _ops in {
             _UNALIGN_OUT,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=_c_store_unalign(_form, _ops),
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -540,6 +587,8 @@ register(
         _OUT + "MaskReg非对齐搬出（StoreUnAlign）.md",
         _SEQ,
         sequential_reason=STREAM_WHY,
+        # the asc_storeunalign_postupdate page's vector_bool form (`pstu`; dst a uint16_t*& or uint32_t*&)
+        c_api=CName("asc_storeunalign_postupdate", ("dst_addr", "ureg", "mask"), types=(("dst_addr", P_U),)),
         aliases=("DataCopyUnAlign",),
     )
 )
@@ -559,6 +608,7 @@ for _form, _ops in {
             _UNALIGN_OUT,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=_c_store_unalign_post(_form, _ops),
             aliases=("DataCopyUnAlignPost",),
         )
     )
@@ -600,6 +650,8 @@ register(
         _SEQ,
         sequential_reason="it reads the AR register the Squeeze of the same iteration wrote",
         aliases=("DataCopyUnAlign",),
+        # the asc_storeunalign_postupdate page's form without a count (`vstur` with POST_UPDATE; dst by value)
+        c_api=CName("asc_storeunalign_postupdate", ("dst_addr", "ureg", "src_reg"), dtypes=C_STREAM),
     )
 )
 register(
@@ -613,6 +665,7 @@ register(
         _UNALIGN_OUT,
         _SEQ,
         sequential_reason=STREAM_WHY,
+        c_api=CName("asc_storeunalign_post", ("dst_addr", "ureg"), types=(("dst_addr", C_STREAM),)),
         aliases=("DataCopyUnAlignPost",),
     )
 )
