@@ -309,3 +309,20 @@ def test_stream_refusals_name_the_c_function_and_write_nothing() -> None:
         with pytest.raises(errors.ParameterError, match=r"^asc_storeunalign_post: arguments"):
             capi.asc_storeunalign_post(p, u, 1.5)
     assert not t32.numpy().any()
+
+
+def test_storeunalign_with_a_gap_is_the_stream_error() -> None:
+    # asc_storeunalign leaves dst alone: the caller moves it by each count; a gap is §18's VfContextError
+    ub = rs.UnifiedBuffer()
+    t = ub.alloc(rs.uint32, 256)
+    t.set(np.zeros(256, np.uint32))
+
+    @rs.simd_vf
+    def vf(d: Any) -> None:
+        u = Reg.UnalignRegForStore()
+        v = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint32))
+        capi.asc_storeunalign(d + 1, u, v, 10)
+        capi.asc_storeunalign(d + 20, u, v, 10)  # the stream ended at element 11
+
+    with pytest.raises(errors.VfContextError, match=r"^asc_storeunalign: .*accepted: UB byte 44, where the stream left off"):
+        vf(t.GetPhyAddr())
