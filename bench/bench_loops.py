@@ -15,9 +15,10 @@ busy machine).
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -79,90 +80,113 @@ def best(runs: int, *fs: Callable[[], Any]) -> list[float]:
     return times
 
 
+class Kernel(NamedTuple):
+    """A kernel on n elements: the functions timed, and its result beside numpy's (the check)."""
+
+    sim: Callable[[], None]  #: the regsim VF
+    loop: Callable[[], object]  #: the same work in numpy, one register at a time
+    whole: Callable[[], object]  #: one whole-array numpy expression of the result
+    got: Callable[[], np.ndarray]
+    want: Callable[[], np.ndarray]
+
+
+def operands(ub: rs.UnifiedBuffer, dtype: Any, n: int, rng: np.random.Generator) -> tuple[Any, Any, Any, Any, Any]:
+    """(a, b, dst, x, y): three tensors of n elements, a and b holding the random arrays x and y."""
+    a, b, d = (ub.alloc(dtype, n) for _ in range(3))
+    if dtype is rs.uint64:
+        x, y = rng.integers(0, 2**64, n, dtype=np.uint64), rng.integers(0, 2**64, n, dtype=np.uint64)
+    else:
+        x = rng.integers(0, 2**31, n, dtype=np.int64).astype(dtype.np_dtype)
+        y = rng.integers(0, 2**31, n, dtype=np.int64).astype(dtype.np_dtype)
+    a.set(x)
+    b.set(y)
+    return a, b, d, x, y
+
+
+def add_loop(x: np.ndarray, y: np.ndarray) -> Callable[[], None]:
+    """x + y in numpy, one 64-element register at a time."""
+
+    def loop() -> None:
+        out = np.empty_like(x)
+        for i in range(x.size // 64):
+            out[i * 64 : i * 64 + 64] = x[i * 64 : i * 64 + 64] + y[i * 64 : i * 64 + 64]
+
+    return loop
+
+
+def add_carry_kernel(n: int, rng: np.random.Generator) -> Kernel:
+    """The AddC page's AddVF: uint32 sums and their carry masks."""
+    regs = n // 64
+    ub = rs.UnifiedBuffer(size=(3 * n + regs * 8) * 4)
+    a, b, d, x, y = operands(ub, rs.uint32, n, rng)
+    carry = ub.alloc(rs.uint32, regs * 8)
+
+    def loop() -> None:
+        out, bits = np.empty(n, np.uint32), np.zeros((regs, 256), np.bool_)
+        for i in range(regs):
+            total = x[i * 64 : i * 64 + 64].astype(np.uint64) + y[i * 64 : i * 64 + 64]
+            out[i * 64 : i * 64 + 64] = total
+            bits[i, ::4] = total > 0xFFFFFFFF
+        np.packbits(bits, axis=-1, bitorder="little")
+
+    return Kernel(
+        lambda: add_vf(d.GetPhyAddr(), carry.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, regs, 64),
+        loop,
+        lambda: x.astype(np.uint64) + y.astype(np.uint64),
+        d.numpy,
+        lambda: x + y,
+    )
+
+
+def add_kernel(n: int, rng: np.random.Generator, dtype: Any) -> Kernel:
+    """The Add-only kernel (int32, under UpdateMask) or the two-register uint64 add."""
+    ub = rs.UnifiedBuffer(size=3 * n * dtype.itemsize)
+    a, b, d, x, y = operands(ub, dtype, n, rng)
+
+    def sim() -> None:
+        if dtype is rs.int32:
+            add_only_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, n // 64)
+        else:
+            u64_add_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n // 64)
+
+    return Kernel(sim, add_loop(x, y), lambda: np.add(x, y), d.numpy, lambda: x + y)
+
+
+def accumulate_kernel(n: int, rng: np.random.Generator) -> Kernel:
+    """A loop-carried accumulator: it must run in order."""
+    regs = n // 64
+    ub = rs.UnifiedBuffer(size=3 * n * 4)
+    a, _, d, x, _ = operands(ub, rs.int32, n, rng)
+
+    def loop() -> None:
+        acc = x[:64].copy()
+        for i in range(1, regs):
+            acc += x[i * 64 : i * 64 + 64]
+
+    def whole() -> Any:
+        return x.reshape(-1, 64).sum(axis=0, dtype=np.int32)
+
+    return Kernel(lambda: accumulate_vf(d.GetPhyAddr(), a.GetPhyAddr(), regs), loop, whole, lambda: d.numpy()[:64], whole)
+
+
+KERNELS: dict[str, Callable[[int, np.random.Generator], Kernel]] = {
+    "AddVF": add_carry_kernel,
+    "Add only": functools.partial(add_kernel, dtype=rs.int32),
+    "u64 add": functools.partial(add_kernel, dtype=rs.uint64),
+    "accumulate": accumulate_kernel,
+}
+
+
 def case(name: str, n: int, runs: int) -> tuple[float, float, float, float]:
     """(sequential regsim, per-register numpy loop, default regsim, whole-array numpy) seconds."""
-    rng = np.random.default_rng(0)
-    regs = n // 64
-    if name == "u64 add":
-        ub = rs.UnifiedBuffer(size=3 * n * 8)
-        a, b, d = (ub.alloc(rs.uint64, n) for _ in range(3))
-        x, y = rng.integers(0, 2**64, n, dtype=np.uint64), rng.integers(0, 2**64, n, dtype=np.uint64)
-        a.set(x)
-        b.set(y)
-
-        def sim() -> None:
-            u64_add_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), regs)
-
-        def loop() -> None:
-            out = np.empty(n, np.uint64)
-            for i in range(regs):
-                out[i * 64 : i * 64 + 64] = x[i * 64 : i * 64 + 64] + y[i * 64 : i * 64 + 64]
-
-        def whole() -> None:
-            np.add(x, y)
-
-        check = (lambda: d.numpy(), lambda: x + y)
-    else:
-        ub = rs.UnifiedBuffer(size=(3 * n + regs * 8) * 4)
-        a, b, d = (ub.alloc(rs.int32 if name != "AddVF" else rs.uint32, n) for _ in range(3))  # type: ignore[misc]
-        carry = ub.alloc(rs.uint32, regs * 8)
-        x = rng.integers(0, 2**31, n, dtype=np.int64).astype(a.dtype.np_dtype)
-        y = rng.integers(0, 2**31, n, dtype=np.int64).astype(a.dtype.np_dtype)
-        a.set(x)
-        b.set(y)
-        if name == "AddVF":
-
-            def sim() -> None:
-                add_vf(d.GetPhyAddr(), carry.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, regs, 64)
-
-            def loop() -> None:
-                out, bits = np.empty(n, np.uint32), np.zeros((regs, 256), np.bool_)
-                for i in range(regs):
-                    total = x[i * 64 : i * 64 + 64].astype(np.uint64) + y[i * 64 : i * 64 + 64]
-                    out[i * 64 : i * 64 + 64] = total
-                    bits[i, ::4] = total > 0xFFFFFFFF
-                np.packbits(bits, axis=-1, bitorder="little")
-
-            def whole() -> None:
-                x.astype(np.uint64) + y.astype(np.uint64)
-
-            check = (lambda: d.numpy(), lambda: x + y)
-        elif name == "Add only":
-
-            def sim() -> None:
-                add_only_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, regs)
-
-            def loop() -> None:
-                out = np.empty(n, np.int32)
-                for i in range(regs):
-                    out[i * 64 : i * 64 + 64] = x[i * 64 : i * 64 + 64] + y[i * 64 : i * 64 + 64]
-
-            def whole() -> None:
-                np.add(x, y)
-
-            check = (lambda: d.numpy(), lambda: x + y)
-        else:
-
-            def sim() -> None:
-                accumulate_vf(d.GetPhyAddr(), a.GetPhyAddr(), regs)
-
-            def loop() -> None:
-                acc = x[:64].copy()
-                for i in range(1, regs):
-                    acc += x[i * 64 : i * 64 + 64]
-
-            def whole() -> None:
-                x.reshape(-1, 64).sum(axis=0, dtype=np.int32)
-
-            check = (lambda: d.numpy()[:64], lambda: x.reshape(-1, 64).sum(axis=0, dtype=np.int32))
+    k = KERNELS[name](n, np.random.default_rng(0))
 
     def sequential() -> None:
         with rs.configure(loops="sequential"):
-            sim()
+            k.sim()
 
-    t_seq, t_loop, t_sim, t_whole = best(runs, sequential, loop, sim, whole)
-    got, want = check
-    assert np.array_equal(got(), want()), f"{name}: regsim and numpy disagree"
+    t_seq, t_loop, t_sim, t_whole = best(runs, sequential, k.loop, k.sim, k.whole)
+    assert np.array_equal(k.got(), k.want()), f"{name}: regsim and numpy disagree"
     return t_seq, t_loop, t_sim, t_whole
 
 
@@ -175,7 +199,7 @@ def main() -> None:
     global clock
     clock = CLOCKS[args.clock]
     print(f"{'kernel':<12} {'n':>8}  {'sequential / numpy loop':>24}  {'default / whole-array numpy':>28}")
-    for name in ("AddVF", "Add only", "u64 add", "accumulate"):
+    for name in KERNELS:
         for log2n in args.sizes:
             n = 2**log2n
             t_seq, t_loop, t_sim, t_whole = case(name, n, args.runs)

@@ -20,7 +20,7 @@ with `mode=CMPMODE.EQ`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Protocol, overload
+from typing import Any, Final, Never, Protocol, TypeVar, overload
 
 from regsim._src import dtypes as dt
 from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
@@ -33,8 +33,14 @@ Ptr = UbPtr[Any] | LocalTensor[Any]
 U8Ptr = UbPtr[dt.uint8] | LocalTensor[dt.uint8]
 
 
-class Compare(Protocol):
-    """`asc_<cmp>`: the memory-level forms (9 or 10 arguments) and the 950 register form."""
+#: the dst of a Protocol's register form: `MaskReg`, or `Never` for the `_sync` names, which have no register form
+#: (no argument has type Never, so mypy refuses the register form's call on them)
+_RegDst = TypeVar("_RegDst", contravariant=True)
+
+
+class Compare(Protocol[_RegDst]):
+    """`asc_<cmp>` (`Compare[MaskReg]`): the memory-level forms (9 or 10 arguments) and the 950 register form;
+    `asc_<cmp>_sync` (`Compare[Never]`): the memory-level forms, then a PIPE_V synchronisation (nothing to model)."""
 
     @overload
     def __call__(
@@ -66,45 +72,12 @@ class Compare(Protocol):
         /,
     ) -> None: ...
     @overload
-    def __call__(self, dst: MaskReg, src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, /) -> None: ...
+    def __call__(self, dst: _RegDst, src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, /) -> None: ...
 
 
-class CompareSync(Protocol):
-    """`asc_<cmp>_sync`: the memory-level forms, then a PIPE_V synchronisation (nothing to model)."""
-
-    @overload
-    def __call__(
-        self,
-        src0: Ptr,
-        src1: Ptr,
-        repeat: int,
-        dst_block_stride: int,
-        src0_block_stride: int,
-        src1_block_stride: int,
-        dst_repeat_stride: int,
-        src0_repeat_stride: int,
-        src1_repeat_stride: int,
-        /,
-    ) -> None: ...
-    @overload
-    def __call__(
-        self,
-        dst: U8Ptr,
-        src0: Ptr,
-        src1: Ptr,
-        repeat: int,
-        dst_block_stride: int,
-        src0_block_stride: int,
-        src1_block_stride: int,
-        dst_repeat_stride: int,
-        src0_repeat_stride: int,
-        src1_repeat_stride: int,
-        /,
-    ) -> None: ...
-
-
-class CompareScalar(Protocol):
-    """`asc_<cmp>_scalar`: the memory-level bit-array form and the 950 register form."""
+class CompareScalar(Protocol[_RegDst]):
+    """`asc_<cmp>_scalar` (`CompareScalar[MaskReg]`): the memory-level bit-array form and the 950 register form;
+    `asc_<cmp>_scalar_sync` (`CompareScalar[Never]`): the memory-level bit-array form."""
 
     @overload
     def __call__(
@@ -120,24 +93,7 @@ class CompareScalar(Protocol):
         /,
     ) -> None: ...
     @overload
-    def __call__(self, dst: MaskReg, src: RegTensor[Any], value: float, mask: MaskReg, /) -> None: ...
-
-
-class CompareScalarSync(Protocol):
-    """`asc_<cmp>_scalar_sync`: the memory-level bit-array form."""
-
-    def __call__(
-        self,
-        dst: U8Ptr,
-        src: Ptr,
-        value: float,
-        repeat: int,
-        dst_block_stride: int,
-        src_block_stride: int,
-        dst_repeat_stride: int,
-        src_repeat_stride: int,
-        /,
-    ) -> None: ...
+    def __call__(self, dst: _RegDst, src: RegTensor[Any], value: float, mask: MaskReg, /) -> None: ...
 
 
 def _registers(args: tuple[Any, ...]) -> bool:
@@ -178,30 +134,30 @@ def _compare_scalar(name: str, mode: CMPMODE, sync: bool) -> Any:
     return call
 
 
-asc_eq: Final[Compare] = _compare("asc_eq", CMPMODE.EQ, False)
-asc_ne: Final[Compare] = _compare("asc_ne", CMPMODE.NE, False)
-asc_gt: Final[Compare] = _compare("asc_gt", CMPMODE.GT, False)
-asc_ge: Final[Compare] = _compare("asc_ge", CMPMODE.GE, False)
-asc_lt: Final[Compare] = _compare("asc_lt", CMPMODE.LT, False)
-asc_le: Final[Compare] = _compare("asc_le", CMPMODE.LE, False)
-asc_eq_sync: Final[CompareSync] = _compare("asc_eq_sync", CMPMODE.EQ, True)
-asc_ne_sync: Final[CompareSync] = _compare("asc_ne_sync", CMPMODE.NE, True)
-asc_gt_sync: Final[CompareSync] = _compare("asc_gt_sync", CMPMODE.GT, True)
-asc_ge_sync: Final[CompareSync] = _compare("asc_ge_sync", CMPMODE.GE, True)
-asc_lt_sync: Final[CompareSync] = _compare("asc_lt_sync", CMPMODE.LT, True)
-asc_le_sync: Final[CompareSync] = _compare("asc_le_sync", CMPMODE.LE, True)
-asc_eq_scalar: Final[CompareScalar] = _compare_scalar("asc_eq_scalar", CMPMODE.EQ, False)
-asc_ne_scalar: Final[CompareScalar] = _compare_scalar("asc_ne_scalar", CMPMODE.NE, False)
-asc_gt_scalar: Final[CompareScalar] = _compare_scalar("asc_gt_scalar", CMPMODE.GT, False)
-asc_ge_scalar: Final[CompareScalar] = _compare_scalar("asc_ge_scalar", CMPMODE.GE, False)
-asc_lt_scalar: Final[CompareScalar] = _compare_scalar("asc_lt_scalar", CMPMODE.LT, False)
-asc_le_scalar: Final[CompareScalar] = _compare_scalar("asc_le_scalar", CMPMODE.LE, False)
-asc_eq_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_eq_scalar_sync", CMPMODE.EQ, True)
-asc_ne_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_ne_scalar_sync", CMPMODE.NE, True)
-asc_gt_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_gt_scalar_sync", CMPMODE.GT, True)
-asc_ge_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_ge_scalar_sync", CMPMODE.GE, True)
-asc_lt_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_lt_scalar_sync", CMPMODE.LT, True)
-asc_le_scalar_sync: Final[CompareScalarSync] = _compare_scalar("asc_le_scalar_sync", CMPMODE.LE, True)
+asc_eq: Final[Compare[MaskReg]] = _compare("asc_eq", CMPMODE.EQ, False)
+asc_ne: Final[Compare[MaskReg]] = _compare("asc_ne", CMPMODE.NE, False)
+asc_gt: Final[Compare[MaskReg]] = _compare("asc_gt", CMPMODE.GT, False)
+asc_ge: Final[Compare[MaskReg]] = _compare("asc_ge", CMPMODE.GE, False)
+asc_lt: Final[Compare[MaskReg]] = _compare("asc_lt", CMPMODE.LT, False)
+asc_le: Final[Compare[MaskReg]] = _compare("asc_le", CMPMODE.LE, False)
+asc_eq_sync: Final[Compare[Never]] = _compare("asc_eq_sync", CMPMODE.EQ, True)
+asc_ne_sync: Final[Compare[Never]] = _compare("asc_ne_sync", CMPMODE.NE, True)
+asc_gt_sync: Final[Compare[Never]] = _compare("asc_gt_sync", CMPMODE.GT, True)
+asc_ge_sync: Final[Compare[Never]] = _compare("asc_ge_sync", CMPMODE.GE, True)
+asc_lt_sync: Final[Compare[Never]] = _compare("asc_lt_sync", CMPMODE.LT, True)
+asc_le_sync: Final[Compare[Never]] = _compare("asc_le_sync", CMPMODE.LE, True)
+asc_eq_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_eq_scalar", CMPMODE.EQ, False)
+asc_ne_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_ne_scalar", CMPMODE.NE, False)
+asc_gt_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_gt_scalar", CMPMODE.GT, False)
+asc_ge_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_ge_scalar", CMPMODE.GE, False)
+asc_lt_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_lt_scalar", CMPMODE.LT, False)
+asc_le_scalar: Final[CompareScalar[MaskReg]] = _compare_scalar("asc_le_scalar", CMPMODE.LE, False)
+asc_eq_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_eq_scalar_sync", CMPMODE.EQ, True)
+asc_ne_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_ne_scalar_sync", CMPMODE.NE, True)
+asc_gt_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_gt_scalar_sync", CMPMODE.GT, True)
+asc_ge_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_ge_scalar_sync", CMPMODE.GE, True)
+asc_lt_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_lt_scalar_sync", CMPMODE.LT, True)
+asc_le_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_le_scalar_sync", CMPMODE.LE, True)
 
 #: the memory-level compare family, by C name
 MEMORY_API: Final = (

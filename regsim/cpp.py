@@ -636,7 +636,8 @@ class _Lowerer:
         if refused and not ok:
             f, d = refused[0]
             cnames = {v: c for c, v in CTYPES.items()}
-            shown = ", ".join(sorted(cnames.get(x.name, x.name) for x in f.cname.dtypes))
+            declared = {x for g, _ in refused for x in g.cname.dtypes}  # every width's overload (`asc_gather`)
+            shown = ", ".join(sorted(cnames.get(x.name, x.name) for x in declared))
             raise self.fail(n, f"{name} on vector_{cnames.get(d.name, d.name)} (the C API declares {name} for {shown} only)")
         refpos = {
             i for f in fit for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF

@@ -77,6 +77,7 @@ UINT32_MAX = 2**32 - 1  #: the largest `uint32_t` count `UpdateMask` accepts
 
 MaskFill = Literal["lsb", "group", "noise"]
 T = TypeVar("T", bound=dt.DType)
+V = TypeVar("V")
 
 _finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is untyped
 
@@ -164,24 +165,34 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
 _MAX_DRAWN_BYTES = 128
 
 
-def _drawn_bytes(nbytes: int) -> SearchStrategy[npt.NDArray[np.uint8]]:
-    """`nbytes` bytes from one Hypothesis draw (so an example is one choice, cheap to generate
-    and shrinking towards all-zero bytes)."""
+def _drawn(nbytes: int, decode: Callable[[npt.NDArray[np.uint8]], V]) -> SearchStrategy[V]:
+    """`decode` of `nbytes` bytes from one Hypothesis draw (so an example is one choice, cheap to
+    generate and shrinking towards all-zero bytes). One `map`: Hypothesis records every mapped
+    call, so decoding in a single function keeps its cost per example to one record."""
     from hypothesis import strategies as st
 
     drawn = min(nbytes, _MAX_DRAWN_BYTES)
 
-    def expand(blob: bytes) -> npt.NDArray[np.uint8]:
+    def expand(blob: bytes) -> V:
         if nbytes > drawn:  # SHAKE-128 of the drawn bytes: deterministic, uniform, fast
             blob += hashlib.shake_128(blob).digest(nbytes - drawn)
-        return np.frombuffer(blob, np.uint8)
+        return decode(np.frombuffer(blob, np.uint8))
 
     return st.binary(min_size=drawn, max_size=drawn).map(expand)
 
 
+_Decoder = tuple[int, Callable[[npt.NDArray[np.uint8]], npt.NDArray[Any]]]
+
+
 @functools.lru_cache(maxsize=1024)  # bounded: ub_layouts asks for every tensor length
 def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool = True) -> SearchStrategy[npt.NDArray[Any]]:
-    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype.
+    """`n` elements of `dtype` (drawn as bits, edge-weighted), as an array of its numpy dtype."""
+    return _drawn(*_bit_decoder(dtype, n, allow_nan=allow_nan, constant=constant))
+
+
+@functools.lru_cache(maxsize=1024)
+def _bit_decoder(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: bool) -> _Decoder:
+    """The bytes `_bit_arrays` draws and the function making its array of them.
 
     One byte string per array: a header byte, then per lane (or complex component) a selector
     byte and its uniform bits. The header picks the shape (two bits) and a parameter (six):
@@ -220,7 +231,7 @@ def _bit_arrays(dtype: type[dt.DType], n: int, *, allow_nan: bool, constant: boo
             values = np.where(nan, np.zeros(1, unit), values).astype(unit)
         return np.ascontiguousarray(values).view(dtype.np_dtype)
 
-    return _drawn_bytes(1 + size * (unit.itemsize + 1)).map(build)
+    return 1 + size * (unit.itemsize + 1), build
 
 
 @host_api("strategies.lanes")
@@ -251,10 +262,14 @@ def registers(
 
 @functools.cache
 def _registers(dtype: type[dt.DType], trait: RegTrait, allow_nan: bool, constant: bool) -> SearchStrategy[RegTensor[Any]]:
-    def register(values: npt.NDArray[Any]) -> RegTensor[Any]:
-        return RegTensor.from_numpy(values, dtype=dtype, trait=trait)
+    check_dtype("strategies.registers", "dtype", dtype)
+    check_trait("strategies.registers", dtype, trait)
+    nbytes, values = _bit_decoder(dtype, lane_count(dtype, trait), allow_nan=allow_nan, constant=constant)
 
-    return lanes(dtype, trait, allow_nan=allow_nan, constant=constant).map(register)
+    def register(blob: npt.NDArray[np.uint8]) -> RegTensor[Any]:
+        return RegTensor.from_numpy(values(blob), dtype=dtype, trait=trait)
+
+    return _drawn(nbytes, register)
 
 
 # --- masks -------------------------------------------------------------------------------------
@@ -294,7 +309,7 @@ def masks(
     `dtype` must ignore. Read the lanes back with `mask.lanes(dtype, trait)`.
     """
     if dtype is None:
-        return _drawn_bytes(_LANE_HEAD + MASK_BITS).map(lambda b: MaskReg.from_bits(_lane_bools(b, MASK_BITS)))
+        return _drawn(_LANE_HEAD + MASK_BITS, lambda b: MaskReg.from_bits(_lane_bools(b, MASK_BITS)))
     check_dtype("strategies.masks", "dtype", dtype)
     check_trait("strategies.masks", dtype, trait)
     if fill not in ("lsb", "group", "noise"):
@@ -311,7 +326,7 @@ def masks(
         bits[::stride] = lanes
         return MaskReg.from_bits(bits)
 
-    return _drawn_bytes(_LANE_HEAD + n + (MASK_BITS // 8 if fill == "noise" else 0)).map(build)
+    return _drawn(_LANE_HEAD + n + (MASK_BITS // 8 if fill == "noise" else 0), build)
 
 
 # --- UpdateMask counts -------------------------------------------------------------------------

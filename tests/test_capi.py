@@ -525,6 +525,7 @@ DOCUMENTED = {
     "asc_storealign_pack_quarter_postupdate",
     "asc_intlv_b8", "asc_intlv_b16", "asc_intlv_b32", "asc_deintlv_b8", "asc_deintlv_b16", "asc_deintlv_b32",
     "asc_muls", "asc_muls_v2", "asc_exp_sub", "asc_exp_sub_v2",
+    "asc_gather", "asc_gather_datablock", "asc_scatter",
     "asc_update_addr_reg_b8", "asc_update_addr_reg_b16", "asc_update_addr_reg_b32",
     "asc_get_mask_spr_b16", "asc_get_mask_spr_b32", "asc_mem_bar", "asc_loadalign_brc", "asc_loadalign_brc_postupdate",
     "asc_loadunalign_pre", "asc_loadunalign", "asc_loadunalign_postupdate", "asc_storeunalign",
@@ -613,8 +614,8 @@ def test_register_c_function_is_its_reg_op(form: Any) -> None:
     tried = 0
     simple = [d for d in dtypes if d.itemsize < 8 and d not in (rs.complex32, rs.complex64) and "4x2" not in d.name]
     combos = [(d, a) for d in simple for a in (None, *simple)]
-    if typed:  # the types are the name's (a conversion of 64-bit or 4-bit types too)
-        combos = [(None, None)]
+    if typed:  # the types are the name's (a conversion of 64-bit or 4-bit types too; a gather's index by width)
+        combos = [(d, None) for d in simple] if form.cname.dtypes else [(None, None)]
     for dtype, alt in combos:  # the generic builder: RegTraitNumOne registers (two-register 64-bit types: see below)
         results = []
         for seed in (0, 0):
@@ -916,6 +917,19 @@ def _cases(table: dict[str, tuple[str, list[Any]]]) -> list[tuple[str, Any, str]
     ]
 
 
+def _c_function(name: str, form: str) -> Any:
+    """The C function of a distribution page in `form`: the page's name, or its `_postupdate` page."""
+    return getattr(capi, f"{name}_postupdate" if form == "post" else name)
+
+
+def _position(form: str, dtype: Any, i: int, step: int) -> Any:
+    """The position argument of loop iteration i, `step` elements apart: the int32_t offset i * step, the AddrReg
+    (i, step), or the post-update step."""
+    if form == "offset":
+        return i * step
+    return Reg.CreateAddrReg(dtype, i, step) if form == "addr" else step
+
+
 def _random_ub(nbytes: int, seed: int) -> tuple[rs.UnifiedBuffer, Any]:
     ub = rs.UnifiedBuffer(8192)
     t = ub.alloc(rs.uint8, nbytes)
@@ -932,19 +946,14 @@ def test_distribution_loads(name: str, dtype: Any, form: str) -> None:
     family = C_LOADS[name][0]
     dual, size = family == "DINTLV", dtype.itemsize
     step, lanes = 64 // size, 256 // size
-    load = getattr(capi, name if form != "post" else f"{name}_postupdate")
+    load = _c_function(name, form)
 
     @rs.simd_vf
     def vf(src: Any, out: Any) -> None:
         regs = (Reg.RegTensor(dtype), Reg.RegTensor(dtype))[: 2 if dual else 1]
         all_lanes = capi.asc_create_mask_b8(capi.PAT_ALL)
         for i in range(2):
-            if form == "offset":
-                load(*regs, src, i * step)
-            elif form == "addr":
-                load(*regs, src, Reg.CreateAddrReg(dtype, i, step))
-            else:
-                load(*regs, src, step)
+            load(*regs, src, _position(form, dtype, i, step))
             for j, r in enumerate(regs):
                 capi.asc_storealign(out, r, (2 * i + j) * lanes, all_lanes)
 
@@ -978,13 +987,12 @@ def test_distribution_stores(name: str, dtype: Any, form: str) -> None:
     bits = rng.integers(0, 2, 256).astype(bool)
     mask = Reg.MaskReg.from_bits(bits)
     masked = family not in ("FIRST_ELEMENT", "INTLV")
-    store = getattr(capi, name if form != "post" else f"{name}_postupdate")
+    store = _c_function(name, form)
 
     @rs.simd_vf
     def vf(dst: Any) -> None:
         for i in range(2):
-            where = i * step if form == "offset" else Reg.CreateAddrReg(dtype, i, step) if form == "addr" else step
-            store(dst, *regs, where, *([mask] if masked else []))
+            store(dst, *regs, _position(form, dtype, i, step), *([mask] if masked else []))
 
     for loops in ("sequential", "auto"):
         ub, dst = _random_ub(1536, 9)

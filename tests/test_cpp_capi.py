@@ -244,6 +244,68 @@ def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> Non
         _source(tmp_path, UNMODELLED_SRC)
 
 
+GATHER_SRC = """
+__simd_vf__ inline void gather_scatter_vf(__ubuf__ uint16_t* y, __ubuf__ uint8_t* x, __ubuf__ uint16_t* idx,
+    __ubuf__ uint16_t* z, __ubuf__ uint16_t* blocks, __ubuf__ uint32_t* offs, uint16_t repeat)
+{
+    vector_uint16_t index, dst;
+    vector_uint32_t off;
+    vector_bool mask = asc_create_mask_b16(PAT_VL64);
+    for (uint16_t i = 0; i < repeat; ++i) {
+        asc_loadalign(index, idx + i * 128);
+        asc_gather(dst, x, index, mask);             // uint8_t elements, zero-extended
+        asc_scatter(z, dst, index, mask);            // back to element index[k] of z
+        asc_loadalign(off, offs + i * 64);
+        asc_gather_datablock(dst, blocks, off);      // no mask: every block
+        asc_storealign(y + i * 128, dst, mask);
+    }
+}
+
+__simd_vf__ inline void float_gather_vf(__ubuf__ float* x)
+{
+    vector_float a;
+    vector_uint32_t index;
+    asc_loadalign(a, x);
+    asc_gather(a, a, index);
+}
+"""
+
+
+@LOOPS
+def test_quoted_c_api_gathers_and_scatter(tmp_path: Path, loops: str) -> None:
+    rng = np.random.default_rng(12)
+    x = rng.integers(0, 256, 512).astype(np.uint8)
+    idx = np.concatenate([rng.permutation(512)[:128] for _ in range(2)]).astype(np.uint16)
+    blocks = rng.integers(0, 65536, 1024).astype(np.uint16)
+    offs = np.zeros(128, np.uint32)
+    offs[:8], offs[64:72] = rng.integers(0, 64, 8) * 32, rng.integers(0, 64, 8) * 32
+    y, xt, it, z, bt, ot = _ub(
+        (rs.uint16, 256), (rs.uint8, 512), (rs.uint16, 256), (rs.uint16, 512), (rs.uint16, 1024), (rs.uint32, 128)
+    )
+    xt.set(x)
+    it.set(idx)
+    z.set(np.zeros(512, np.uint16))
+    bt.set(blocks)
+    ot.set(offs)
+    mod = _source(tmp_path, GATHER_SRC)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.gather_scatter_vf(*(t.GetPhyAddr() for t in (y, xt, it, z, bt, ot)), 2)
+    want_z = np.zeros(512, np.uint16)
+    for r in range(2):  # lanes 0..63 of each repeat (PAT_VL64): z[index] = x[index]
+        k = idx[r * 128 : r * 128 + 64]
+        want_z[k] = x[k]
+    np.testing.assert_array_equal(z.numpy(), want_z)
+    for r in range(2):  # the stored lanes 0..63: DataBlocks 0..3 of the 8 gathered (16 uint16 each)
+        got = np.concatenate([blocks[o // 2 : o // 2 + 16] for o in offs[r * 64 : r * 64 + 4]])
+        np.testing.assert_array_equal(y.numpy()[r * 128 : r * 128 + 64], got)
+    line = _line(GATHER_SRC, "asc_gather(a, a, index)")
+    with pytest.raises(
+        CppError,
+        match=rf"k\.asc:{line}: asc_gather on vector_float \(the C API declares asc_gather for bfloat16_t, .*, uint8_t only\)",
+    ):
+        mod.instantiate("float_gather_vf")
+
+
 STREAM_SRC = """
 __simd_vf__ inline void mem_bar_vf(__ubuf__ half* ub_addr)
 {
@@ -627,3 +689,44 @@ def test_floor_mod_simd_part_against_gen_data(loops: str) -> None:
 def test_c_api_examples_regsim_refuses_name_the_function() -> None:
     with pytest.raises(CppError, match=r"truncate\.asc:\d+: use of undeclared identifier 'asc_floor' \(a C API function"):
         _load(RC + "truncate/truncate.asc")
+
+
+@devkit
+@LOOPS
+def test_gather_register_source_against_gen_data(loops: str) -> None:
+    # gen_data.py: 128 halves uniform in [0, 1), 128 uint16 indices uniform in [0, 128) truncated; golden x[y]
+    rng = np.random.default_rng(13)
+    x = rng.uniform(0, 1, 128).astype(np.float16)
+    y = rng.uniform(0, 128, 128).astype(np.uint16)
+    st, it, dt_ = _ub((rs.half, 128), (rs.uint16, 128), (rs.half, 128))
+    st.set(x)
+    it.set(y)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(RC + "gather/gather.asc").gather_vf(st.GetPhyAddr(), it.GetPhyAddr(), dt_.GetPhyAddr(), 128, 128, 1)
+    np.testing.assert_array_equal(dt_.numpy().view(np.uint16), x[y].view(np.uint16))
+
+
+@devkit
+@LOOPS
+def test_reg_load_gather_both_scenarios_against_gen_data(loops: str) -> None:
+    rel = "examples/02_simd_c_api/03_c_api/00_data_movement/reg_load_gather/reg_load_gather.asc"
+    rng = np.random.default_rng(14)
+    src = rng.uniform(0, 1, 1024).astype(np.float16)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        # scenario 1: 256 uint16 element indices in [0, 1024), two registers of 128; golden src[index]
+        index = rng.integers(0, 1024, 256).astype(np.uint16)
+        dst, st, it = _ub((rs.half, 256), (rs.half, 1024), (rs.uint16, 256))
+        st.set(src)
+        it.set(index)
+        _load(rel, 1).gather_elements(dst.GetPhyAddr(), st.GetPhyAddr(), it.GetPhyAddr(), 256, 128)
+        np.testing.assert_array_equal(dst.numpy().view(np.uint16), src[index].view(np.uint16))
+        # scenario 2: 16 byte offsets (DataBlocks of 16 halves), 8 per register; the kernel's index buffer
+        # holds 16 + 64 - 8 uint32 of which the host writes 16: each asc_loadalign reads 64, and
+        # asc_gather_datablock reads lanes 0..7 only (the others never written: no UninitializedReadError)
+        block = rng.integers(0, 64, 16).astype(np.uint32)
+        dst, st, it = _ub((rs.half, 256), (rs.half, 1024), (rs.uint32, 16 + 64 - 8))
+        st.set(src)
+        it.set(block * 32)
+        _load(rel, 2).gather_datablocks(dst.GetPhyAddr(), st.GetPhyAddr(), it.GetPhyAddr(), 256, 128, 8)
+        golden = np.concatenate([src[b * 16 : (b + 1) * 16] for b in block])  # gen_data.py's
+        np.testing.assert_array_equal(dst.numpy().view(np.uint16), golden.view(np.uint16))

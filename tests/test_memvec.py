@@ -5,16 +5,15 @@ explorer, and the seed pages' worked examples."""
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import assert_same, counter_mode, run_both, tensors, values
 
 import regsim as rs
 from regsim import errors
@@ -102,64 +101,6 @@ def repeat_params(api: str, strides: tuple[int, ...]) -> tuple[Any, tuple[int, .
         return BLK_PARAMS(*strides), strides
     unary = (strides[0], strides[1], strides[3], strides[4])
     return A.UnaryRepeatParams(*unary), unary
-
-
-def values(dtype: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-    """Random elements: any bits for integers; floats in [-100, 100); complex parts small integers (so
-    products are exact)."""
-    npd = np.dtype(dtype.np_dtype)
-    if npd.kind in "iu":
-        return rng.integers(0, 256, n * npd.itemsize, dtype=np.uint8).view(npd)
-    if dtype in (rs.complex32, rs.complex64):  # nonzero parts: no product is a signed zero
-        re, im = (rng.integers(1, 9, n) * rng.choice([-1, 1], n) for _ in range(2))
-        return (re + 1j * im).astype(npd)
-    return rng.uniform(-100, 100, n).astype(npd)
-
-
-def tensors(dtype: Any, n: int, seed: int, count: int = 3) -> tuple[rs.UnifiedBuffer, list[rs.LocalTensor[Any]]]:
-    """A UB holding `count` tensors of `n` random elements (plus a register of slack after the last, so
-    whole-register loads stay in the UB)."""
-    per = -(-n * dtype.itemsize // 256) * 256
-    ub = rs.UnifiedBuffer(count * per + 256)
-    rng = np.random.default_rng(seed)
-    ts = [ub.alloc(dtype, n) for _ in range(count)]
-    for t in ts:
-        t.set(values(dtype, n, rng))
-    return ub, ts
-
-
-def bits(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a).view(np.uint8)
-
-
-def assert_same(got: np.ndarray, want: np.ndarray, what: str) -> None:
-    g, w = bits(got).reshape(got.size, -1), bits(want).reshape(want.size, -1)
-    bad = np.nonzero((g != w).any(axis=1))[0]
-    assert bad.size == 0, (
-        f"{what}: {bad.size} elements differ, first {bad[:5].tolist()}: got {got[bad[:5]]!r} want {want[bad[:5]]!r}"
-    )
-
-
-@contextlib.contextmanager
-def counter_mode() -> Iterator[None]:
-    A.SetMaskCount()
-    try:
-        yield
-    finally:
-        A.SetMaskNorm()
-
-
-def run_both(call: Any, ub: rs.UnifiedBuffer) -> np.ndarray:
-    """Run `call()` in order (loops="sequential") and by default from the same UB; the two must agree
-    bit for bit; returns the UB bytes after."""
-    before = ub.storage.data.copy()
-    with rs.configure(loops="sequential"):
-        call()
-    seq = ub.storage.data.copy()
-    ub.storage.data[:] = before
-    call()
-    assert np.array_equal(seq, ub.storage.data), "sequential and batched loops disagree"
-    return seq
 
 
 # --- the first-n interface ---------------------------------------------------------------------------------

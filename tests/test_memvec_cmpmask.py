@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_memvec import counter_mode
+from memvec_support import counter_mode
 
 import regsim as rs
 from regsim import errors

@@ -14,12 +14,28 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import (
+    CMP_COUNT,
+    CMP_REPEAT,
+    FORMS,
+    MODES,
+    SEL_COUNT,
+    SEL_REPEAT,
+    assert_same,
+    compare_tensors,
+    counter_mode,
+    draw_mask,
+    run_both,
+    run_in_form,
+    select_tensors,
+    tensors,
+    values,
+)
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
-from tests.test_memvec import COUNT_DTYPES, SCALAR_B16_B32, assert_same, counter_mode, run_both, tensors, values
-from tests.test_memvec_select import CMP_COUNT, CMP_REPEAT, MODES, SEL_COUNT, SEL_REPEAT, cmp_values
+from tests.test_memvec import COUNT_DTYPES, SCALAR_B16_B32
 
 A = rs.AscendC
 ARITH = ("Adds", "Muls", "Maxs", "Mins")
@@ -62,7 +78,7 @@ def test_arith_repeat_hypothesis(data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(SCALAR_B16_B32), "dtype")
     idx = data.draw(st.sampled_from(SIDES), "scalarTensorIndex")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides (dst, src)")
     rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides (dst, src)")
@@ -130,24 +146,13 @@ def test_default_config_is_the_scalar_second() -> None:
 CMP_CASES = [(d, i) for d in CMP_COUNT for i in SIDES]
 
 
-def cmp_tensors(dtype: Any, n: int, dst_bytes: int, seed: int) -> tuple[Any, ...]:
-    rng = np.random.default_rng(seed)
-    ub = rs.UnifiedBuffer(2 * -(-n * dtype.itemsize // 256) * 256 + -(-dst_bytes // 256) * 256 + 512)
-    dst = ub.alloc(rs.uint8, dst_bytes)
-    dst.set(rng.integers(0, 256, dst_bytes, dtype=np.uint8))
-    vec, sc = ub.alloc(dtype, n), ub.alloc(dtype, n)
-    vec.set(cmp_values(dtype, n, rng))
-    sc.set(cmp_values(dtype, n, rng))
-    return ub, dst, vec, sc
-
-
 @pytest.mark.parametrize(("dtype", "idx"), CMP_CASES, ids=[f"{d.name}-idx{i}" for d, i in CMP_CASES])
 def test_compares_first_n(dtype: Any, idx: int) -> None:
     per_block = 256 // dtype.itemsize
     per = per_block * (2 if dtype.itemsize == 8 else 1)
     for j, mode in enumerate(MODES):
         count = per_block * (1 + j % 3)
-        ub, dst, vec, sc = cmp_tensors(dtype, 3 * per_block, 6 * per_block // 8 + 32, seed=j)
+        ub, dst, vec, sc = compare_tensors(dtype, 3 * per_block, 6 * per_block // 8 + 32, seed=j)
         k = (5 * j + 3) % sc.size
         d0, v, s = dst.numpy(), vec.numpy(), element(sc, k)
         src0, src1 = operands(idx, vec, sc[k])
@@ -164,7 +169,7 @@ def test_compares_repeat_hypothesis(data: st.DataObject) -> None:
     mode = data.draw(st.sampled_from(MODES), "mode")
     idx = data.draw(st.sampled_from(SIDES), "scalarTensorIndex")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk = data.draw(st.integers(0, 3), "src block stride")
     rep = data.draw(st.integers(0, 12), "src repeat stride")
@@ -172,26 +177,15 @@ def test_compares_repeat_hypothesis(data: st.DataObject) -> None:
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     reps = -(-count // lanes) if form == "counter" else repeats
     n = MO.touched_elements(dtype.itemsize, max(reps, 1), blk, rep) + 1
-    ub, dst, vec, sc = cmp_tensors(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)))
+    ub, dst, vec, sc = compare_tensors(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)))
     k = data.draw(st.integers(0, n - 1), "scalar element")
-    if form == "bit":
-        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-    else:
-        mask = count if form == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, form, lanes, count)
     params = A.UnaryRepeatParams(dst_strides[0], blk, dst_strides[1], rep)
     d0, v, s = dst.numpy(), vec.numpy(), element(sc, k)
     src0, src1 = operands(idx, vec, sc[k])
     cm = getattr(A.CMPMODE, mode)
     call = lambda: A.Compares(dst, src0, src1, cm, mask, repeats, params, config=A.BinaryConfig(idx))  # noqa: E731
-    if form == "counter":
-        with counter_mode():
-            run_both(call, ub)
-        sel: Any = lambda r, kk: r * lanes + kk < count  # noqa: E731
-    else:
-        run_both(call, ub)
-        bits = MO.mask_elements(dtype.itemsize, mask)
-        sel = lambda r, kk: bits[kk]  # noqa: E731
+    sel = run_in_form(call, ub, form, mask, dtype)
     want = MO.compare_repeat(mode, d0, *((s, v) if idx == 0 else (v, s)), sel, reps, (blk, rep))
     assert_same(dst.numpy(), want, f"Compares({dtype.name}, {mode}, idx={idx}, {form}, mask={mask}, repeat={repeats})")
 
@@ -201,7 +195,7 @@ def test_compares_immediate_first(dtype: Any) -> None:
     """`Compares(dst, scalar, srcLocal, ...)`: the library's `CompareSrc0Scalar*` (the immediate `Duplicate`d)."""
     per_block = 256 // dtype.itemsize
     per = per_block * (2 if dtype.itemsize == 8 else 1)
-    ub, dst, vec, _ = cmp_tensors(dtype, 2 * per, 2 * per // 8 + 32, seed=7)
+    ub, dst, vec, _ = compare_tensors(dtype, 2 * per, 2 * per // 8 + 32, seed=7)
     d0, v = dst.numpy(), vec.numpy()
     run_both(lambda: A.Compares(dst, 2, vec, A.CMPMODE.GE, 2 * per), ub)
     assert_same(dst.numpy(), MO.compare_first_n("GE", d0, 2, v, 2 * per, per), f"Compares({dtype.name}, 2 first)")
@@ -218,24 +212,12 @@ def test_compares_immediate_first(dtype: Any) -> None:
 SEL_CASES = [(d, i) for d in SEL_COUNT for i in SIDES]
 
 
-def sel_tensors(dtype: Any, n: int, sel_bytes: int, sel_type: Any, seed: int) -> tuple[Any, ...]:
-    rng = np.random.default_rng(seed)
-    per = -(-n * dtype.itemsize // 256) * 256
-    ub = rs.UnifiedBuffer(3 * per + -(-sel_bytes // 256) * 256 + 1024)
-    dst, vec, sc = (ub.alloc(dtype, n) for _ in range(3))
-    for t in (dst, vec, sc):
-        t.set(values(dtype, n, rng))
-    sel = ub.alloc(sel_type, -(-sel_bytes // sel_type.itemsize))
-    ub.storage.write(sel.addr, rng.integers(0, 256, sel.nbytes, dtype=np.uint8))
-    return ub, dst, sel, vec, sc
-
-
 @pytest.mark.parametrize(("dtype", "idx"), SEL_CASES, ids=[f"{d.name}-idx{i}" for d, i in SEL_CASES])
 def test_select_first_n(dtype: Any, idx: int) -> None:
     per = 256 // dtype.itemsize * (2 if dtype.itemsize == 8 else 1)
     for j, count in enumerate((0, 1, per + 5, 3 * per)):
         sel_type = [rs.uint8, rs.uint16, rs.uint32, rs.uint64][j]
-        ub, dst, sel, vec, sc = sel_tensors(dtype, 3 * per, 3 * per // 8, sel_type, seed=count + idx)
+        ub, dst, sel, vec, sc = select_tensors(dtype, 3 * per, 3 * per // 8, sel_type, seed=count + idx)
         k = (11 * j + 2) % sc.size
         d0, v, m, s = dst.numpy(), vec.numpy(), sel.numpy().view(np.uint8), element(sc, k)
         src0, src1 = operands(idx, vec, sc[k])
@@ -250,38 +232,27 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(SEL_REPEAT), "dtype")
     idx = data.draw(st.sampled_from(SIDES), "scalarTensorIndex")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 5), "repeat_time")
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
     count = data.draw(st.integers(1, 5 * lanes), "count (counter mode)")
     reps = -(-count // lanes) if form == "counter" else repeats
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + 1
-    ub, dst, sel, vec, sc = sel_tensors(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
+    ub, dst, sel, vec, sc = select_tensors(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     d0, v, m, s = dst.numpy(), vec.numpy(), sel.numpy(), element(sc, k)
     params = A.BinaryRepeatParams(*blk, *rep)
-    if form == "bit":
-        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-    else:
-        mask = count if form == "counter" else data.draw(st.integers(1, lanes), "mask")
+    mask = draw_mask(data, form, lanes, count)
     src0, src1 = operands(idx, vec, sc[k])
     call = lambda: A.Select(dst, sel, src0, src1, S1, mask, repeats, params, config=A.BinaryConfig(idx))  # noqa: E731
-    if form == "counter":
-        with counter_mode():
-            run_both(call, ub)
-        selected: Any = lambda r, kk: r * lanes + kk < count  # noqa: E731
-    else:
-        run_both(call, ub)
-        bits = MO.mask_elements(dtype.itemsize, mask)
-        selected = lambda r, kk: bits[kk]  # noqa: E731
+    selected = run_in_form(call, ub, form, mask, dtype)
     want = MO.select_repeat(d0, m, *((s, v) if idx == 0 else (v, s)), 1, selected, reps, (*blk, *rep))
     assert_same(dst.numpy(), want, f"Select({dtype.name}, idx={idx}, {form}, mask={mask}, repeat={repeats})")
 
 
 def test_select_both_tensors_in_mode_1_default_to_the_scalar_second() -> None:
-    _ub, dst, sel, vec, sc = sel_tensors(rs.half, 256, 32, rs.uint8, seed=4)
+    _ub, dst, sel, vec, sc = select_tensors(rs.half, 256, 32, rs.uint8, seed=4)
     d0, v, m, s = dst.numpy(), vec.numpy(), sel.numpy(), element(sc, 0)
     A.Select(dst, sel, vec, sc, S1, 256)
     assert_same(dst.numpy(), MO.select_first_n(d0, m, v, s, 1, 256), "Select default config")
@@ -293,7 +264,7 @@ def test_select_immediate_first(dtype: Any) -> None:
     the scalar."""
     per = 256 // dtype.itemsize * (2 if dtype.itemsize == 8 else 1)
     value = 3 - 2j if dtype in (rs.complex32, rs.complex64) else 3
-    ub, dst, sel, vec, _ = sel_tensors(dtype, 2 * per + 8, (2 * per + 8) // 8 + 8, rs.uint8, seed=5)
+    ub, dst, sel, vec, _ = select_tensors(dtype, 2 * per + 8, (2 * per + 8) // 8 + 8, rs.uint8, seed=5)
     d0, v, m = dst.numpy(), vec.numpy(), sel.numpy()
     s = np.array(value).astype(v.dtype)[()]
     run_both(lambda: A.Select(dst, sel, value, vec, S1, 2 * per + 7), ub)
@@ -320,7 +291,7 @@ def test_lowering_broadcasts_the_element_then_runs_the_tensor_tensor_op() -> Non
     _, (dst, vec, sc) = tensors(rs.int64, 64, seed=0)
     counts = rs.lower(A.Mins, dst, vec, sc[1], 64).counts()
     assert counts.get("LoadUnAlign") == 1 and counts.get("DeInterleave") == 1 and counts.get("Min") == 1, counts
-    _ub, dst, vec, sc = cmp_tensors(rs.half, 256, 64, seed=0)
+    _ub, dst, vec, sc = compare_tensors(rs.half, 256, 64, seed=0)
     counts = rs.lower(A.Compares, dst, vec, sc[5], A.CMPMODE.GT, 256).counts()
     assert counts.get("LoadAlign") == 3 and counts.get("Compare") == 2 and "Compares" not in counts, counts
 

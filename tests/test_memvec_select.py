@@ -13,17 +13,29 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memvec_support import (
+    CMP_COUNT,
+    CMP_REPEAT,
+    FORMS,
+    MODES,
+    SEL_COUNT,
+    SEL_REPEAT,
+    assert_same,
+    compare_tensors,
+    draw_mask,
+    run_both,
+    run_in_form,
+    select_tensors,
+    values,
+)
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import memvec_reference as MO
-from tests.test_memvec import assert_same, counter_mode, run_both, values
 
 A = rs.AscendC
-MODES = ["LT", "GT", "EQ", "LE", "GE", "NE"]
-#: 950 dtype lists, written from the pages' "数据类型" sections (Compare, Compares, Duplicate, ShiftLeft, ShiftRight)
-CMP_COUNT = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64, rs.uint64]
-CMP_REPEAT = [rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32]
+#: 950 dtype lists, written from the pages' "数据类型" sections (Duplicate, ShiftLeft, ShiftRight; Compare, Compares and
+#: Select's are memvec_support's)
 DUP_COUNT = [
     *[rs.bool_, rs.int8, rs.uint8, rs.fp4x2_e2m1, rs.fp4x2_e1m2, rs.hifloat8, rs.fp8_e8m0, rs.fp8_e5m2, rs.fp8_e4m3fn],
     *[
@@ -43,35 +55,12 @@ DUP_COUNT = [
 DUP_REPEAT = [rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32]
 SHIFT_COUNT = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.int32, rs.uint32, rs.int64, rs.uint64]
 SHIFT_REPEAT = [rs.int16, rs.uint16, rs.int32, rs.uint32]
-FLOATS = (rs.half, rs.bfloat16, rs.float32)
-
-
-def cmp_values(dtype: Any, n: int, rng: np.random.Generator) -> np.ndarray:
-    """Random elements with many ties (small integers), and for floats the specials (NaN, ±0, ±inf)."""
-    npd = np.dtype(dtype.np_dtype)
-    if dtype in FLOATS:
-        v = rng.integers(-4, 5, n).astype(np.float64)
-        specials = np.array([np.nan, 0.0, -0.0, np.inf, -np.inf])
-        pick = rng.random(n) < 0.2
-        v[pick] = rng.choice(specials, int(pick.sum()))
-        return v.astype(npd)
-    lo, hi = (-4, 5) if npd.kind == "i" else (0, 9)
-    v = rng.integers(lo, hi, n).astype(npd)
-    pick = rng.random(n) < 0.2
-    v[pick] = values(dtype, int(pick.sum()), rng)
-    return v
 
 
 def compare_case(dtype: Any, n: int, dst_bytes: int, seed: int, scalar: bool) -> tuple[Any, ...]:
-    ub = rs.UnifiedBuffer(2 * -(-n * dtype.itemsize // 256) * 256 + -(-dst_bytes // 256) * 256 + 512)
-    rng = np.random.default_rng(seed)
-    dst = ub.alloc(rs.uint8, dst_bytes)
-    dst.set(rng.integers(0, 256, dst_bytes, dtype=np.uint8))
-    s0, s1 = ub.alloc(dtype, n), ub.alloc(dtype, n)
-    s0.set(cmp_values(dtype, n, rng))
-    s1.set(cmp_values(dtype, n, rng))
-    other: Any = s1.numpy()[int(rng.integers(0, n))] if scalar else s1
-    return ub, dst, s0, other
+    """(ub, dst, src0, other): `compare_tensors`, other src1 (Compare) or one of its elements (Compares)."""
+    ub, dst, s0, s1 = compare_tensors(dtype, n, dst_bytes, seed)
+    return ub, dst, s0, s1.numpy()[seed % n] if scalar else s1
 
 
 def call_compare(api: str, dst: Any, s0: Any, other: Any, mode: str, *rest: Any, **kw: Any) -> None:
@@ -119,7 +108,7 @@ def test_compare_repeat_hypothesis(data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(CMP_REPEAT), "dtype")
     mode = data.draw(st.sampled_from(MODES), "mode")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk = data.draw(st.tuples(st.integers(0, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12)), "repeat strides")
@@ -128,27 +117,15 @@ def test_compare_repeat_hypothesis(data: st.DataObject) -> None:
     reps = -(-count // lanes) if form == "counter" else repeats
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(2))
     ub, dst, s0, other = compare_case(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)), api == "Compares")
-    if form == "bit":
-        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-    elif form == "counter":
-        mask = count
-    else:
-        mask = data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, form, lanes, count)
     if api == "Compare":
         params: Any = A.BinaryRepeatParams(dst_strides[0], blk[0], blk[1], dst_strides[1], rep[0], rep[1])
     else:
         params = A.UnaryRepeatParams(dst_strides[0], blk[0], dst_strides[1], rep[0])
     d0, a = dst.numpy(), s0.numpy()
     strides = (blk[0], rep[0], blk[1], rep[1])
-    if form == "counter":
-        with counter_mode():
-            run_both(lambda: call_compare(api, dst, s0, other, mode, mask, repeats, params), ub)
-        want = MO.compare_repeat(mode, d0, a, oracle_other(other), lambda r, k: r * lanes + k < count, reps, strides)
-    else:
-        run_both(lambda: call_compare(api, dst, s0, other, mode, mask, repeats, params), ub)
-        sel = MO.mask_elements(dtype.itemsize, mask)
-        want = MO.compare_repeat(mode, d0, a, oracle_other(other), lambda r, k: sel[k], repeats, strides)
+    selected = run_in_form(lambda: call_compare(api, dst, s0, other, mode, mask, repeats, params), ub, form, mask, dtype)
+    want = MO.compare_repeat(mode, d0, a, oracle_other(other), selected, reps, strides)
     assert_same(dst.numpy(), want, f"{api}({dtype.name}, {mode}, {form}, mask={mask}, repeat={repeats})")
 
 
@@ -229,7 +206,7 @@ def test_duplicate_first_n(dtype: Any) -> None:
 def test_duplicate_repeat_hypothesis(data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(DUP_REPEAT), "dtype")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk, rep = data.draw(st.integers(0, 3), "dstBlockStride"), data.draw(st.integers(0, 12), "dstRepeatStride")
     count = data.draw(st.integers(1, 4 * lanes), "count")
@@ -241,18 +218,9 @@ def test_duplicate_repeat_hypothesis(data: st.DataObject) -> None:
     dst.set(values(dtype, n, rng))
     value = values(dtype, 1, rng)[0]
     d0 = dst.numpy()
-    if form == "counter":
-        with counter_mode():
-            run_both(lambda: A.Duplicate(dst, value, count, repeats, blk, rep), ub)
-        want = MO.repeat_interface("Duplicate", d0, [], lambda r, k: r * lanes + k < count, reps, (blk, rep), value)
-    else:
-        if form == "bit":
-            lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-            mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-        else:
-            mask = data.draw(st.integers(1, min(lanes, 128)), "mask")
-        run_both(lambda: A.Duplicate(dst, value, mask, repeats, blk, rep), ub)
-        want = MO.normal_mode("Duplicate", d0, [], mask, repeats, (blk, rep), value)
+    mask = draw_mask(data, form, lanes, count)
+    selected = run_in_form(lambda: A.Duplicate(dst, value, mask, repeats, blk, rep), ub, form, mask, dtype)
+    want = MO.repeat_interface("Duplicate", d0, [], selected, reps, (blk, rep), value)
     assert_same(dst.numpy(), want, f"Duplicate({dtype.name}, {form}, repeat={repeats}, strides=({blk}, {rep}))")
 
 
@@ -287,11 +255,7 @@ def test_shift_repeat_hypothesis(data: st.DataObject) -> None:
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12)), "repeat strides")
-    if data.draw(st.booleans(), "bit mode"):
-        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-    else:
-        mask = data.draw(st.integers(1, lanes), "mask")
+    mask = draw_mask(data, data.draw(st.sampled_from(["continuous", "bit"]), "form"), lanes, 0)
     n = max(MO.touched_elements(dtype.itemsize, max(repeats, 1), blk[j], rep[j]) for j in range(2))
     rng = np.random.default_rng(data.draw(st.integers(0, 999)))
     ub = rs.UnifiedBuffer(2 * -(-n * dtype.itemsize // 256) * 256 + 256)
@@ -307,23 +271,8 @@ def test_shift_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 # --- Select ---------------------------------------------------------------------------------------------------------
-SEL_COUNT = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.complex32]
-SEL_COUNT += [rs.int64, rs.uint64, rs.complex64]
-SEL_REPEAT = [rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32]
 SEL_MODES = [A.SELMODE.VSEL_CMPMASK_SPR, A.SELMODE.VSEL_TENSOR_SCALAR_MODE, A.SELMODE.VSEL_TENSOR_TENSOR_MODE]
 SEL_CASES = [(d, m) for d in SEL_COUNT for m in SEL_MODES]
-
-
-def select_case(dtype: Any, n: int, sel_bytes: int, sel_type: Any, seed: int) -> tuple[Any, ...]:
-    rng = np.random.default_rng(seed)
-    per = -(-n * dtype.itemsize // 256) * 256
-    ub = rs.UnifiedBuffer(3 * per + -(-sel_bytes // 256) * 256 + 1024)
-    dst, s0, s1 = (ub.alloc(dtype, n) for _ in range(3))
-    for t in (dst, s0, s1):
-        t.set(values(dtype, n, rng))
-    sel = ub.alloc(sel_type, -(-sel_bytes // sel_type.itemsize))
-    ub.storage.write(sel.addr, rng.integers(0, 256, sel.nbytes, dtype=np.uint8))
-    return ub, dst, sel, s0, s1
 
 
 @pytest.mark.parametrize(("dtype", "mode"), SEL_CASES, ids=[f"{d.name}-{m.name}" for d, m in SEL_CASES])
@@ -331,7 +280,7 @@ def test_select_first_n(dtype: Any, mode: Any) -> None:
     per = 256 // dtype.itemsize * (2 if dtype.itemsize == 8 else 1)
     for k, count in enumerate((0, 1, per + 5, 3 * per)):
         sel_type = [rs.uint8, rs.uint16, rs.uint32, rs.uint64][k]
-        ub, dst, sel, s0, s1 = select_case(dtype, 3 * per, 3 * per // 8, sel_type, seed=count)
+        ub, dst, sel, s0, s1 = select_tensors(dtype, 3 * per, 3 * per // 8, sel_type, seed=count)
         d0, a, m = dst.numpy(), s0.numpy(), sel.numpy().view(np.uint8)
         other: Any = a[7] if mode == A.SELMODE.VSEL_TENSOR_SCALAR_MODE else s1
         run_both(lambda: A.Select(dst, sel, s0, other, mode, count), ub)  # noqa: B023
@@ -345,30 +294,19 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(SEL_REPEAT), "dtype")
     mode = data.draw(st.sampled_from(SEL_MODES), "mode")
     lanes = 256 // dtype.itemsize
-    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    form = data.draw(st.sampled_from(FORMS), "form")
     repeats = data.draw(st.integers(0, 5), "repeat_time")
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
     count = data.draw(st.integers(1, 5 * lanes), "count (counter mode)")
     reps = -(-count // lanes) if form == "counter" else repeats
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3))
-    ub, dst, sel, s0, s1 = select_case(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
+    ub, dst, sel, s0, s1 = select_tensors(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
     d0, a, m = dst.numpy(), s0.numpy(), sel.numpy()
     other: Any = a[3] if mode == A.SELMODE.VSEL_TENSOR_SCALAR_MODE else s1
     params = A.BinaryRepeatParams(*blk, *rep)
-    if form == "bit":
-        lo = data.draw(st.integers(1, 2**64 - 1) if lanes > 32 else st.integers(1, 2**32 - 1), "mask[0]")
-        mask: Any = [lo, data.draw(st.integers(0, 2**64 - 1)) if lanes > 64 else 0]
-    else:
-        mask = count if form == "counter" else data.draw(st.integers(1, lanes), "mask")
-    if form == "counter":
-        with counter_mode():
-            run_both(lambda: A.Select(dst, sel, s0, other, mode, mask, repeats, params), ub)
-        selected: Any = lambda r, k: r * lanes + k < count  # noqa: E731
-    else:
-        run_both(lambda: A.Select(dst, sel, s0, other, mode, mask, repeats, params), ub)
-        sel_bits = MO.mask_elements(dtype.itemsize, mask)
-        selected = lambda r, k: sel_bits[k]  # noqa: E731
+    mask = draw_mask(data, form, lanes, count)
+    selected = run_in_form(lambda: A.Select(dst, sel, s0, other, mode, mask, repeats, params), ub, form, mask, dtype)
     want = MO.select_repeat(d0, m, a, oracle_other(other), int(mode), selected, reps, (*blk, *rep))
     assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, {form}, mask={mask}, repeat={repeats})")
 

@@ -66,14 +66,15 @@ class CForm:
             checks.insert(0, (first.name, self.cname.dtypes))
         return checks
 
-    def mismatch(self, args: Sequence[Any]) -> tuple[str, Any] | None:
-        """The first (operand, element type) of `args` this overload does not take, or None."""
+    def mismatch(self, args: Sequence[Any]) -> tuple[int, str, Any] | None:
+        """The first (how many checks passed, operand, element type) of `args` this overload does not
+        take, or None."""
         given = dict(zip(self.cname.params, args, strict=True))
         given.update(self.fixed)
-        for name, dtypes in self.typed():
+        for k, (name, dtypes) in enumerate(self.typed()):
             dtype = getattr(given[name], "dtype", None)
             if dtype not in dtypes:
-                return name, dtype
+                return k, name, dtype
         return None
 
     def call(self, args: Sequence[Any]) -> Any:
@@ -149,13 +150,16 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
         if miss is None:
             return form.call(args)
         misses.append((form, miss))
-    operand, dtype = misses[0][1]
+    # the overloads that fit furthest (`asc_gather` on an int16 register with a uint32 index: the b16
+    # overload, whose index is uint16) name the operand and the types they would take there
+    depth = max(miss[0] for _, miss in misses)
+    _, operand, dtype = next(miss for _, miss in misses if miss[0] == depth)
     accepted_types: set[Any] = set()
-    for form, _ in misses:
-        for n, dtypes in form.typed():
-            if n == operand:
-                accepted_types |= dtypes
-    kind = "pointer" if isinstance(dict(zip(misses[0][0].cname.params, args, strict=True)).get(operand), UbPtr) else "vector"
+    for form, miss in misses:
+        if miss[0] == depth and miss[1] == operand:
+            accepted_types |= form.typed()[depth][1]
+    form = next(form for form, miss in misses if miss[0] == depth)
+    kind = "pointer" if isinstance(dict(zip(form.cname.params, args, strict=True)).get(operand), UbPtr) else "vector"
     what = f"a {kind} of {dtype.name}" if dtype is not None else "no element type"
     raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 

@@ -105,7 +105,7 @@ class Operand:
     #: ENUM: the enum class and the members accepted (all when empty)
     enum: type[enum.Enum] | None = None
     accepted: frozenset[Any] = frozenset()
-    #: INT: the inclusive range and what it is in C++ (e.g. "uint16_t")
+    #: INT: the inclusive range; INT, and SCALAR of a fixed type: what it is in C++ (e.g. "uint16_t")
     bounds: tuple[int, int] | None = None
     ctype: str = ""
     #: STRUCT: the struct class (a C++ `const Struct&` template parameter)
@@ -128,9 +128,10 @@ def mask(name: str, role: Role = Role.IN) -> Operand:
     return Operand(name, Kind.MASK, role)
 
 
-def scalar(name: str, like: str) -> Operand:
-    """A C++ scalar operand of the element type of operand `like` (e.g. `Adds`'s `scalarValue`)."""
-    return Operand(name, Kind.SCALAR, dtypes=None, ctype=like)
+def scalar(name: str, ctype: str = "") -> Operand:
+    """A C++ scalar operand: of the op's element type (e.g. `Adds`'s `scalarValue`), or of the fixed C type `ctype`
+    (the executors' `SCALAR_CTYPES`, e.g. the shifts' `int16_t scalarValue`)."""
+    return Operand(name, Kind.SCALAR, dtypes=None, ctype=ctype)
 
 
 def enum_param(name: str, enum_cls: type[enum.Enum], default: object = NO_DEFAULT, accepted: Sequence[Any] = ()) -> Operand:

@@ -18,4 +18,4 @@ with rs.VEC_SCOPE():
     m = Reg.MaskReg()
     capi.asc_eq(m, a, src0, m)  # E: call-overload
     capi.asc_eq_sync(m, a, a, m)  # E: call-overload
-    capi.asc_eq_scalar_sync(m, a, 1.0, m)  # E: call-arg, arg-type
+    capi.asc_eq_scalar_sync(m, a, 1.0, m)  # E: call-overload

@@ -578,7 +578,7 @@ def _with_scalar(dtypes: frozenset[type[dt.DType]], dst_role: Role = Role.OUT) -
     return (
         reg("dst_reg", dst_role, OneOf(dtypes)),
         reg("src_reg", dtypes=SameAs("dst_reg")),
-        scalar("scalar_value", "dst_reg"),
+        scalar("scalar_value"),
         pred(),
         enum_param("mode", MaskMergeMode, ZEROING, (ZEROING,)),
     )

@@ -131,7 +131,7 @@ register(
         "Compares",
         "",
         "compare",
-        (mask("dst", Role.OUT), reg("src_reg", dtypes=OneOf(CMP_T)), scalar("scalar_value", "src_reg"), pred(), _mode()),
+        (mask("dst", Role.OUT), reg("src_reg", dtypes=OneOf(CMP_T)), scalar("scalar_value"), pred(), _mode()),
         PredicateOut(),
         "dst[i] = mask[i] && (src[i] <mode> scalar_value)   (the scalar converted to T)",
         _PAGES + "Compares.md",

@@ -272,7 +272,7 @@ register(
         (
             reg("dst_reg", Role.OUT, OneOf(frozenset({dt.half}))),
             reg("src_reg", dtypes=OneOf(frozenset({dt.float32}))),
-            scalar("scalar_value", "float"),
+            scalar("scalar_value"),
             pred(),
             enum_param("layout", RegLayout, RegLayout.ZERO, LAYOUTS),
         ),

@@ -38,6 +38,7 @@ from regsim._src.spec import (
     DOC,
     Batching,
     CName,
+    DTypes,
     Kind,
     OneOf,
     Operand,
@@ -225,6 +226,8 @@ C_DUAL_STORES: Final[dict[str, Dists]] = {
 }  # fmt: skip
 #: C functions that ignore the mask pass this one (all lanes); the Reg op does not read it
 IGNORED_MASK: Final = MaskReg.from_bits(np.ones(256, dtype=bool))
+#: the all-lanes mask a C function without a mask parameter passes where the Reg op reads one
+ALL_LANES: Final = IGNORED_MASK
 _NO_MASK: Final = ("asc_storealign_1st", "asc_storealign_intlv")
 
 
@@ -675,6 +678,16 @@ register(
 GATHER_DST: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64})
 GATHER_SRC: Final = GATHER_DST | {dt.int8, dt.uint8}
 INDEX: Final = frozenset({dt.uint16, dt.uint32, dt.uint64})
+U16, U32 = frozenset({dt.uint16}), frozenset({dt.uint32})
+B8_INT: Final = frozenset({dt.int8, dt.uint8})
+
+
+def c_indexed(name: str, params: tuple[str, ...], index: str, *widths: tuple[DTypes, DTypes]) -> tuple[CName, ...]:
+    """The C overloads of a gather or scatter: one per data width, (the first register's element types,
+    the index register's), as the asc_gather / asc_scatter prototypes pair them."""
+    return tuple(CName(name, params, dtypes=data, types=((index, idx),)) for data, idx in widths)
+
+
 register(
     OpSpec(
         "Gather",
@@ -692,6 +705,9 @@ register(
         _SEQ,
         sequential_reason=GATHER_WHY,
         aliases=("DataCopyGather",),
+        # the asc_gather page's UB prototypes that are Gather's (the b8 sources only into b16 registers);
+        # its fp8 registers and its b16 data with a uint32 index are not generated (decisions §42)
+        c_api=c_indexed("asc_gather", ("dst_reg", "src_addr", "index", "mask"), "index", (P_B16, U16), (P_B32, U32)),
     )
 )
 register(
@@ -711,6 +727,11 @@ register(
         _SEQ,
         sequential_reason=GATHER_WHY,
         aliases=("DataCopyGatherB",),
+        # the page's two forms: with a mask, and without one ("默认收集所有索引对应的数据块"): every block
+        c_api=(
+            CName("asc_gather_datablock", ("dst_reg", "src_addr", "index", "mask"), dtypes=P_B8 | P_B16 | P_B32 | P_B64),
+            CName("asc_gather_datablock", ("dst_reg", "src_addr", "index"), (("mask", ALL_LANES),), P_B8 | P_B16 | P_B32 | P_B64),
+        ),
     )
 )
 SCATTER_DATA: Final = GATHER_DST | {dt.int8, dt.uint8}
@@ -731,6 +752,9 @@ register(
         _SEQ,
         sequential_reason=GATHER_WHY,
         aliases=("DataCopyScatter",),
+        c_api=c_indexed(
+            "asc_scatter", ("dst_addr", "src_reg", "index", "mask"), "index", (B8_INT, U16), (P_B16, U16), (P_B32, U32)
+        ),
     )
 )
 

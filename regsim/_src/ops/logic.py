@@ -21,7 +21,6 @@ from regsim._src.spec import (
     DOC,
     Batching,
     CName,
-    Kind,
     OneOf,
     Operand,
     OpSpec,
@@ -34,6 +33,7 @@ from regsim._src.spec import (
     pred,
     reg,
     register,
+    scalar,
 )
 
 ZEROING = MaskMergeMode.ZEROING
@@ -299,7 +299,7 @@ def _shift_scalar() -> tuple[Operand, ...]:
     return (
         reg("dst_reg", Role.OUT, OneOf(SHIFT_T)),
         reg("src_reg", dtypes=SameAs("dst_reg")),
-        Operand("scalar_value", Kind.SCALAR, ctype="int16_t"),
+        scalar("scalar_value", "int16_t"),
         pred(),
         _zeroing(),
     )

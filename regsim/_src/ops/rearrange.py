@@ -18,7 +18,7 @@ from regsim._src import dtypes as dt
 from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
 from regsim._src.executors import BroadcastLowest, CompressToAr, CrossLane
 from regsim._src.memory import UbPtr
-from regsim._src.ops.datamove import GD, GI, GS
+from regsim._src.ops.datamove import B8_INT, GD, GI, GS, P_B16, U16, U32, c_indexed
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -334,7 +334,7 @@ def _spec(
 _spec(
     "Duplicate",
     "",
-    (reg("dst_reg", Role.OUT, OneOf(DUPLICATE)), scalar("scalar_value", "dst_reg")),
+    (reg("dst_reg", Role.OUT, OneOf(DUPLICATE)), scalar("scalar_value")),
     CrossLane(sized=True),
     "dst[i] = scalar_value  (every lane)",
     _FILL + "Duplicate.md",
@@ -347,7 +347,7 @@ _spec(
     "masked",
     (
         reg("dst_reg", Role.OUT, OneOf(DUPLICATE)),
-        scalar("scalar_value", "dst_reg"),
+        scalar("scalar_value"),
         pred(),
         enum_param("mode", MaskMergeMode, ZEROING, (ZEROING, MERGING)),
     ),
@@ -379,7 +379,7 @@ _spec(
     "",
     (
         reg("dst_reg", Role.OUT, OneOf(ARANGE)),
-        scalar("scalar_value", "dst_reg"),
+        scalar("scalar_value"),
         enum_param("order", IndexOrder, IndexOrder.INCREASE_ORDER),
     ),
     CrossLane(options=("order",), sized=True),
@@ -390,6 +390,12 @@ _spec(
         CName("asc_arange", ("dst_reg", "scalar_value"), (("order", IndexOrder.INCREASE_ORDER),)),
         CName("asc_arange_descend", ("dst_reg", "scalar_value"), (("order", IndexOrder.DECREASE_ORDER),)),
     ),
+)
+#: the register asc_gather's (data, index) element types, by width
+C_GATHER: Final = (
+    (B8_INT | {dt.hifloat8, dt.fp8_e4m3fn, dt.fp8_e5m2, dt.fp8_e8m0}, frozenset({dt.uint8})),
+    (P_B16, U16),
+    (frozenset({dt.int32, dt.uint32}), U32),
 )
 _spec(
     "Gather",
@@ -403,6 +409,8 @@ _spec(
     "dst[i] = src[index[i] % N]",
     _SCATTER + "Gather.md",
     gather,
+    # the asc_gather page's register prototypes (no float)
+    c_api=c_indexed("asc_gather", ("dst_reg", "src_reg", "index_reg"), "index_reg", *C_GATHER),
 )
 for _name, _lane, _eq in (
     ("Interleave", interleave, "dst0[2k], dst0[2k+1] = src0[k], src1[k]; dst1[2k], dst1[2k+1] = src0[N/2+k], src1[N/2+k]"),
