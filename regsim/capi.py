@@ -200,7 +200,22 @@ PAT_H: Final = MaskPattern.H
 PAT_Q: Final = MaskPattern.Q
 PAT_ALLF: Final = MaskPattern.ALLF
 # `mem_type` values of asc_mem_bar (the asc_mem_bar page's table 2)
-globals().update(MEM_TYPE.__members__)
+VV_ALL: Final = MEM_TYPE.VV_ALL
+VST_VLD: Final = MEM_TYPE.VST_VLD
+VLD_VST: Final = MEM_TYPE.VLD_VST
+VST_VST: Final = MEM_TYPE.VST_VST
+VS_ALL: Final = MEM_TYPE.VS_ALL
+VST_LD: Final = MEM_TYPE.VST_LD
+VLD_ST: Final = MEM_TYPE.VLD_ST
+VST_ST: Final = MEM_TYPE.VST_ST
+SV_ALL: Final = MEM_TYPE.SV_ALL
+ST_VLD: Final = MEM_TYPE.ST_VLD
+LD_VST: Final = MEM_TYPE.LD_VST
+ST_VST: Final = MEM_TYPE.ST_VST
+SS_ALL: Final = MEM_TYPE.SS_ALL
+ST_LD: Final = MEM_TYPE.ST_LD
+LD_ST: Final = MEM_TYPE.LD_ST
+ST_ST: Final = MEM_TYPE.ST_ST
 
 globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
 
