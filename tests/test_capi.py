@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from memvec_support import counter_mode, run_both
 
 import regsim as rs
 from regsim import Reg, capi, errors
@@ -45,30 +46,8 @@ def ptr(t: rs.LocalTensor[Any]) -> Any:
     return t.GetPhyAddr()
 
 
-def run_both(call: Any, ub: rs.UnifiedBuffer) -> None:
-    """`call()` with loops="sequential", then again with the default loops="auto" (batched where exact) from
-    the same UB and compare-mask register: the two must agree bit for bit."""
-    data, cmp = ub.storage.data.copy(), ub.cmp_mask
-    with rs.configure(loops="sequential"):
-        call()
-    seq, seq_cmp = ub.storage.data.copy(), ub.cmp_mask
-    ub.storage.data[:] = data
-    ub.cmp_mask = cmp
-    call()
-    assert np.array_equal(seq, ub.storage.data) and seq_cmp == ub.cmp_mask, "sequential and batched loops disagree"
-
-
 def span(itemsize: int, repeats: int, blk: int, rep: int) -> int:
     return MO.touched_elements(itemsize, max(repeats, 1), blk, rep) + 256 // itemsize
-
-
-@contextlib.contextmanager
-def counter_mode() -> Iterator[None]:
-    A.SetMaskCount()
-    try:
-        yield
-    finally:
-        A.SetMaskNorm()
 
 
 def get_mask(ub: rs.UnifiedBuffer) -> int:
