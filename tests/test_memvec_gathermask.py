@@ -232,3 +232,23 @@ def test_b32_pattern_at_the_end_of_the_ub() -> None:
     with pytest.raises(errors.OutOfBoundsError, match=r"^GatherMask: .*LoadUnAlign"):
         A.GatherMask(dst, src0, pattern, False, 0, A.GatherMaskParams(1, 1, 8, 0), rs.Ref(0))
     assert np.array_equal(ub.storage.data, before)
+
+
+def test_gather_sample_scenario_2() -> None:
+    """The Gather-class sample's scenario 2 (the page's user-pattern call): uint32, 256 random elements, a 32-element
+    pattern of 0x7E7C00A5, dst zeroed first, counter mode, mask 70, {1, 2, 4, 0}: each repeat keeps the elements of
+    src0[32 i : 32 i + 70] whose bit of the pattern's first 70 bits is set, packed one repeat after the other."""
+    ub = rs.UnifiedBuffer(4096)
+    rng = np.random.default_rng(7)
+    src0, pattern, dst = ub.alloc(rs.uint32, 256), ub.alloc(rs.uint32, 32), ub.alloc(rs.uint32, 256)
+    x = rng.integers(0, 2**32, 256, dtype=np.uint32)
+    src0.set(x)
+    pattern.set(np.full(32, 0x7E7C00A5, np.uint32))
+    A.Duplicate(dst, 0, 256)
+    cnt = rs.Ref(0)
+    A.GatherMask(dst, src0, pattern, True, 70, A.GatherMaskParams(1, 2, 4, 0), cnt)
+    word_bits = [0x7E7C00A5 >> b & 1 for b in range(32)]
+    keep = [k for k in range(70) if word_bits[k % 32]]
+    want = [int(x[32 * i + k]) for i in range(2) for k in keep]
+    assert cnt.value == len(want) == 2 * len(keep)
+    assert dst.numpy().tolist() == want + [0] * (256 - len(want))
