@@ -25,7 +25,7 @@ from typing import Any, Final, Never, Protocol, TypeVar, overload
 from regsim._src import dtypes as dt
 from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
 from regsim._src.capi_reg import FORMS, dispatch, function
-from regsim._src.enums import CMPMODE, MaskPattern
+from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
 
@@ -199,6 +199,23 @@ PAT_M4: Final = MaskPattern.M4
 PAT_H: Final = MaskPattern.H
 PAT_Q: Final = MaskPattern.Q
 PAT_ALLF: Final = MaskPattern.ALLF
+# `mem_type` values of asc_mem_bar (the asc_mem_bar page's table 2)
+VV_ALL: Final = MEM_TYPE.VV_ALL
+VST_VLD: Final = MEM_TYPE.VST_VLD
+VLD_VST: Final = MEM_TYPE.VLD_VST
+VST_VST: Final = MEM_TYPE.VST_VST
+VS_ALL: Final = MEM_TYPE.VS_ALL
+VST_LD: Final = MEM_TYPE.VST_LD
+VLD_ST: Final = MEM_TYPE.VLD_ST
+VST_ST: Final = MEM_TYPE.VST_ST
+SV_ALL: Final = MEM_TYPE.SV_ALL
+ST_VLD: Final = MEM_TYPE.ST_VLD
+LD_VST: Final = MEM_TYPE.LD_VST
+ST_VST: Final = MEM_TYPE.ST_VST
+SS_ALL: Final = MEM_TYPE.SS_ALL
+ST_LD: Final = MEM_TYPE.ST_LD
+LD_ST: Final = MEM_TYPE.LD_ST
+ST_ST: Final = MEM_TYPE.ST_ST
 
 globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
 
@@ -208,5 +225,5 @@ def __getattr__(name: str) -> Callable[..., Any]:
     raise AttributeError(f"module 'regsim.capi' has no attribute {name!r}")
 
 
-__all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_"))]
+__all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_")), *MEM_TYPE.__members__]
 __all__ = sorted(set(__all__))

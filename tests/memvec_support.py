@@ -71,15 +71,16 @@ def counter_mode() -> Iterator[None]:
 
 
 def run_both(call: Any, ub: rs.UnifiedBuffer) -> np.ndarray:
-    """Run `call()` in order (loops="sequential") and by default from the same UB; the two must agree
-    bit for bit; returns the UB bytes after."""
-    before = ub.storage.data.copy()
+    """Run `call()` in order (loops="sequential"), then by default (loops="auto": batched where exact) from
+    the same UB and compare-mask register; the two must agree bit for bit; returns the UB bytes after."""
+    before, cmp = ub.storage.data.copy(), ub.cmp_mask
     with rs.configure(loops="sequential"):
         call()
-    seq = ub.storage.data.copy()
+    seq, seq_cmp = ub.storage.data.copy(), ub.cmp_mask
     ub.storage.data[:] = before
+    ub.cmp_mask = cmp
     call()
-    assert np.array_equal(seq, ub.storage.data), "sequential and batched loops disagree"
+    assert np.array_equal(seq, ub.storage.data) and seq_cmp == ub.cmp_mask, "sequential and batched loops disagree"
     return seq
 
 

@@ -306,6 +306,78 @@ def test_quoted_c_api_gathers_and_scatter(tmp_path: Path, loops: str) -> None:
         mod.instantiate("float_gather_vf")
 
 
+STREAM_SRC = """
+__simd_vf__ inline void mem_bar_vf(__ubuf__ half* ub_addr)
+{
+    vector_half dst;
+    vector_half src0;
+    vector_half src1;
+    vector_bool mask;
+    mask = asc_create_mask_b16(PAT_ALL);
+    uint16_t repeatTime = 8;
+    uint16_t repeatSize = 64;
+    for (uint16_t i = 1; i < repeatTime; i++) {
+        asc_mem_bar(VST_VLD);
+        asc_loadalign(src0, ub_addr);
+        asc_loadalign(src1, ub_addr + i * repeatSize);
+        asc_add(dst, src0, src1, mask);
+        asc_storealign(ub_addr, dst, mask);
+    }
+    asc_mem_bar(SS_ALL);
+}
+
+__simd_vf__ inline void stream_vf(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src, uint32_t count, uint32_t repeat)
+{
+    vector_load_unalign lreg;
+    vector_store_unalign sreg;
+    vector_uint32_t v;
+    __ubuf__ uint32_t* from = src + 3;
+    asc_loadunalign_pre(lreg, from);
+    for (uint32_t i = 0; i < repeat; i++) {
+        asc_loadunalign_postupdate(v, lreg, from, count);
+        asc_storeunalign_postupdate(dst, sreg, v, count);
+    }
+    asc_storeunalign_post_postupdate(dst, sreg, 0);
+}
+
+__simd_vf__ inline void mask_spr_vf(__ubuf__ int16_t* dst, __ubuf__ int16_t* src)
+{
+    vector_int16_t a;
+    vector_int16_t b;
+    vector_bool add_mask = asc_get_mask_spr_b16();
+    vector_bool all = asc_create_mask_b16(PAT_ALL);
+    asc_loadalign(a, src);
+    asc_add_scalar(b, a, 0, add_mask);
+    asc_storealign(dst, b, all);
+}
+"""
+
+
+@LOOPS
+def test_quoted_c_api_mem_bar_streams_and_mask_spr(tmp_path: Path, loops: str) -> None:
+    mod = _source(tmp_path, STREAM_SRC)
+    (ut,) = _ub((rs.half, 1024))
+    x = (np.arange(1024) % 7).astype(np.float16)
+    ut.set(x)
+    dt_, st = _ub((rs.uint32, 256), (rs.uint32, 256))
+    y = np.arange(256, dtype=np.uint32) * 3 + 1
+    st.set(y)
+    dt_.set(np.zeros(256, np.uint32))
+    mt, nt = _ub((rs.int16, 128), (rs.int16, 128))
+    rs.AscendC.SetVectorMask(rs.int16, 0, 0xF0F0)  # (the core of the last UnifiedBuffer)
+    nt.set(np.arange(128, dtype=np.int16) + 1)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.mem_bar_vf(ut.GetPhyAddr())
+        mod.stream_vf(dt_.GetPhyAddr(), st.GetPhyAddr(), 50, 3)
+        mod.mask_spr_vf(mt.GetPhyAddr(), nt.GetPhyAddr())
+    want = [int(v) for v in x]  # the asc_mem_bar page's example: each iteration adds onto the last one's store
+    for i in range(1, 8):
+        want[:128] = [want[k] + want[i * 64 + k] for k in range(128)]
+    assert ut.numpy().astype(int).tolist() == want
+    assert dt_.numpy().tolist() == y[3:153].tolist() + [0] * 106  # 3 × 50 elements from src + 3, dst moved
+    assert mt.numpy().tolist() == [k + 1 if (0xF0F0 >> k) & 1 else 0 for k in range(128)]
+
+
 # --- the asc-devkit examples ---------------------------------------------------------------------------------------
 CAST_SRC = """
 __simd_vf__ inline void bits_vf(__ubuf__ int16_t* x, __ubuf__ int32_t* y, uint32_t repeat)
@@ -626,6 +698,52 @@ def test_reg_load_store_mask_both_scenarios(loops: str) -> None:
         _load(rel, 2).select_with_mask_register(dt_.GetPhyAddr(), xt.GetPhyAddr(), yt.GetPhyAddr(), mt.GetPhyAddr(), 64, 32, 4)
         bit = (m[np.arange(256) // 2] >> (np.arange(256) % 2 * 4)) & 1
         np.testing.assert_array_equal(dt_.numpy(), np.where(bit == 1, x, y))
+
+
+#: reg_load_store_align.asc: SCENARIO_NUM → (its VF, the VF's arguments after the three pointers as the
+#: kernel passes them, the output length); 128 halves a register, 1024 inputs
+ALIGN_SCENARIOS = {
+    1: ("add_with_offset", (128, 8, 1021), 1024),
+    2: ("add_with_postupdate", (128, 8, 1024), 1024),
+    3: ("add_with_addr_reg", (128, 8, 1024), 1024),
+    4: ("add_with_datablock", (128, 4, 512, 2), 512),
+    5: ("add_with_broadcast", (128, 8), 1024),
+    6: ("add_with_upsample", (128, 16), 2048),
+}
+
+
+def _align_golden(scenario: int, src0: np.ndarray, src1: np.ndarray) -> np.ndarray:
+    """The example's scripts/gen_data.py golden, restated."""
+    total = src0 + src1
+    if scenario == 1:
+        return np.concatenate([total[:1021], np.zeros(3, np.float16)])
+    if scenario in (2, 3):
+        return total
+    if scenario == 4:
+        return total.reshape(32, 32)[:, :16].reshape(-1)
+    if scenario == 5:
+        return np.repeat(src0[::128] + src1[::128], 128).astype(np.float16)
+    return np.repeat(total, 2).astype(np.float16)
+
+
+@devkit
+@LOOPS
+@pytest.mark.parametrize("scenario", sorted(ALIGN_SCENARIOS))
+def test_reg_load_store_align_every_scenario_against_gen_data(scenario: int, loops: str) -> None:
+    # offsets in the pointer, _postupdate, asc_update_addr_reg_b16 with the addr_reg forms, the
+    # block-strided _postupdate, asc_loadalign_brc and asc_loadalign_upsample; gen_data.py's inputs
+    # (arange(1024) as half, both sources) and golden
+    rel = "examples/02_simd_c_api/03_c_api/00_data_movement/reg_load_store_align/reg_load_store_align.asc"
+    vf, args, out = ALIGN_SCENARIOS[scenario]
+    src = np.arange(1024, dtype=np.float16)
+    dst, s0, s1 = _ub((rs.half, out), (rs.half, 1024), (rs.half, 1024))
+    s0.set(src)
+    s1.set(src)
+    if scenario in (2, 3, 4, 5, 6):  # (scenario 1 stores zeros first; the others leave no byte unwritten)
+        dst.set(np.full(out, np.nan, np.float16))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        _load(rel, scenario)[vf](dst.GetPhyAddr(), s0.GetPhyAddr(), s1.GetPhyAddr(), *args)
+    np.testing.assert_array_equal(dst.numpy(), _align_golden(scenario, src, src))
 
 
 @devkit

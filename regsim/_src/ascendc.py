@@ -5,7 +5,9 @@ with their repeat-parameter structs and the vector-mask state live in `regsim._s
 the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem and
 their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
 `regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.memvec_select`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`; Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
+`regsim._src.memvec_select`;
+GatherMask in `regsim._src.memvec_gathermask`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`;
+Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
 `regsim._src.memvec_math`).
 """
@@ -62,6 +64,7 @@ from regsim._src.memvec import (
 from regsim._src.memvec_cast import Cast, SetDeqScale
 from regsim._src.memvec_cmpmask import GetCmpMask, SetCmpMask
 from regsim._src.memvec_fill import Brcb, BrcbRepeatParams, CreateVecIndex
+from regsim._src.memvec_gathermask import GatherMask, GatherMaskParams
 from regsim._src.memvec_math import (
     DEFAULT_LN_CONFIG,
     DEFAULT_RECIPROCAL_CONFIG,
@@ -166,6 +169,8 @@ __all__ = [
     "ExpConfig",
     "FusedMulAdd",
     "Gather",
+    "GatherMask",
+    "GatherMaskParams",
     "GetCmpMask",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",

@@ -18,7 +18,8 @@ import attrs
 
 from regsim._src import dtypes as dt
 from regsim._src.batched import Affine
-from regsim._src.spec import REGISTRY, CName, DTypes, Kind, Operand, OpSpec, _kind_types, _value
+from regsim._src.memory import UbPtr
+from regsim._src.spec import REGISTRY, CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
 #: width suffixes of the C functions whose element type is not deducible (`asc_create_mask_b8` ...)
@@ -43,7 +44,12 @@ class CForm:
         if len(args) != len(self.cname.params):
             return False
         kinds = _kind_types()
+        c_params = dict(self.cname.c_params)
         for name, v in zip(self.cname.params, args, strict=True):
+            if name in c_params:
+                if not isinstance(v, c_params[name]):
+                    return False
+                continue
             kind = Kind.INT if self._is_offset(name) else self.spec.operand(name).kind
             if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
                 return False
@@ -73,6 +79,11 @@ class CForm:
 
     def call(self, args: Sequence[Any]) -> Any:
         given = dict(zip(self.cname.params, args, strict=True))
+        if self.cname.derive is not None:
+            derived = self.cname.derive(self.name, given)
+            if derived is None:
+                return None
+            given = {k: v for k, v in given.items() if k not in dict(self.cname.c_params)} | dict(derived)
         if self.cname.displaces:
             offset = given.pop(CName.OFFSET)
             if not isinstance(offset, Affine) and not INT32[0] <= int(offset) <= INT32[1]:
@@ -103,12 +114,19 @@ def _forms() -> dict[str, list[CForm]]:
             fixed = dict(c.fixed)
             deduce = [o for o in spec.operands if o.kind is Kind.DTYPE and o.name not in c.params and o.name not in fixed]
             if deduce:
+                accepted = deduce[0].dtypes
                 for suffix, width in WIDTHS:
+                    if isinstance(accepted, OneOf) and width not in accepted.dtypes:
+                        continue  # (`asc_get_mask_spr_b16/_b32`: MoveMask takes b16 and b32 only)
                     name = c.name + suffix
                     out.setdefault(name, []).append(CForm(spec, c, name, {**fixed, deduce[0].name: width}))
             else:
                 out.setdefault(c.name, []).append(CForm(spec, c, c.name, fixed))
-            missing = [o.name for o in spec.positional if o.name not in c.params and o.name not in fixed and o not in deduce]
+            missing = [
+                o.name
+                for o in spec.positional
+                if o.name not in c.params and o.name not in fixed and o not in deduce and c.derive is None
+            ]
             assert not missing, f"{c.name}: Reg {spec.key} operands {missing} are neither C parameters nor fixed"
     return out
 
@@ -140,7 +158,9 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     for form, miss in misses:
         if miss[0] == depth and miss[1] == operand:
             accepted_types |= form.typed()[depth][1]
-    what = f"a vector of {dtype.name}" if dtype is not None else "no element type"
+    form = next(form for form, miss in misses if miss[0] == depth)
+    kind = "pointer" if isinstance(dict(zip(form.cname.params, args, strict=True)).get(operand), UbPtr) else "vector"
+    what = f"a {kind} of {dtype.name}" if dtype is not None else "no element type"
     raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 
 

@@ -163,7 +163,7 @@ _FIXED = {
 
 def _ret(spec: OpSpec) -> str:
     """The C++ return type of an op (the same for its C API spelling)."""
-    if spec.name in ("CreateMask", "UpdateMask", "CreateAddrReg"):
+    if spec.name in ("CreateMask", "UpdateMask", "MoveMask", "CreateAddrReg"):
         return "AddrReg" if spec.name == "CreateAddrReg" else "MaskReg"
     for o in spec.positional:
         if o.kind is not Kind.DTYPE and o.role.name == "RET":
@@ -223,8 +223,10 @@ C_TYPES |= {
     "vector_store_unalign": "UnalignRegForStore",
 }
 
-#: the `pat_mode` constants of `asc_create_mask_b8/_b16/_b32` (`PAT_ALL` ...): the MaskPattern members
+#: the `pat_mode` constants of `asc_create_mask_b8/_b16/_b32` (`PAT_ALL` ...): the MaskPattern members;
+#: `asc_mem_bar`'s `MEM_TYPE` values (`VST_VLD` ...)
 C_CONSTANTS: dict[str, enum.Enum] = {f"PAT_{n}": m for n, m in enums.MaskPattern.__members__.items()}
+C_CONSTANTS |= dict(enums.MEM_TYPE.__members__)
 
 #: how long a vector register is, in bytes (`asc_get_vf_len()`, `AscendC::GetVecLen()`)
 VF_LEN = 256
@@ -253,13 +255,20 @@ def _c_param(o: Operand, i: int, post: bool, tparams: list[str]) -> str:
     return f"S{i} {o.name}"
 
 
-def _c_function(name: str, spec: OpSpec, params: tuple[str, ...], fixed: dict[str, Any]) -> str:
+def _c_function(
+    name: str, spec: OpSpec, params: tuple[str, ...], fixed: dict[str, Any], c_params: dict[str, type] | None = None
+) -> str:
     """The C declaration of one C overload (a function template where the C API has one overload per
     element type: regsim's dispatcher checks the types, as for the Reg functions)."""
     post = getattr(fixed.get("post_mode"), "name", "") == "POST_MODE_UPDATE"
     tparams: list[str] = []
+    c_params = c_params or {}
     args = [
-        f"int32_t {p}" if p == CName.OFFSET and p not in spec.slots else _c_param(spec.operand(p), i, post, tparams)
+        f"AscendC::Reg::{c_params[p].__name__} {p}"
+        if p in c_params
+        else f"int32_t {p}"
+        if p == CName.OFFSET and p not in spec.slots
+        else _c_param(spec.operand(p), i, post, tparams)
         for i, p in enumerate(params)
     ]  # (`offset`: the int32_t element offset of a `displaces` form, not an operand of the Reg op)
     ret = _ret(spec)
@@ -283,7 +292,7 @@ def c_api() -> list[str]:
     seen: set[str] = set()
     for name, forms in sorted(FORMS.items()):
         for form in forms:
-            text = _c_function(name, form.spec, form.cname.params, dict(form.fixed))
+            text = _c_function(name, form.spec, form.cname.params, dict(form.fixed), dict(form.cname.c_params))
             if text not in seen:
                 seen.add(text)
                 out.append(text)

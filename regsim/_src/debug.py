@@ -128,6 +128,8 @@ def _c_float(x: float, flags: str = "", width: str = "", prec: str | None = None
         sign = "-" if math.copysign(1.0, x) < 0 else "+" if "+" in flags else " " if " " in flags else ""
         text = sign + ("NAN" if conv == "F" else "nan")
         return text.ljust(int(width or 0)) if "-" in flags else text.rjust(int(width or 0))
+    if math.isinf(x):  # glibc pads an infinity with spaces: the 0 flag is for digits
+        flags = flags.replace("0", "")
     return ("%" + flags + width + ("." + prec if prec is not None else "") + conv) % x
 
 

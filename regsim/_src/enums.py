@@ -161,6 +161,27 @@ class MemType(_Enum):
     SCALAR_ALL = 5
 
 
+class MEM_TYPE(_Enum):
+    """`asc_mem_bar`'s pipe pair (the C API's `MEM_TYPE`, reg_vector.h; the asc_mem_bar page's table 2)."""
+
+    VV_ALL = 0
+    VST_VLD = 1
+    VLD_VST = 2
+    VST_VST = 3
+    VS_ALL = 4
+    VST_LD = 5
+    VLD_ST = 6
+    VST_ST = 7
+    SV_ALL = 8
+    ST_VLD = 9
+    LD_VST = 10
+    ST_VST = 11
+    SS_ALL = 12
+    ST_LD = 13
+    LD_ST = 14
+    ST_ST = 15
+
+
 class DataCopyMode(_Enum):
     DATA_BLOCK_COPY = 0
 

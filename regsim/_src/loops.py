@@ -80,6 +80,15 @@ _EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar
 #: an outer loop is running its iteration 0 in order to learn its post-update strides: the loops
 #: inside run in order too, so that every pointer move reaches the recording backend
 _PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
+#: the iteration numbers (0 for the first iteration) of the rewritten loops running now, outermost
+#: first: an int for a loop running in order, an `Affine` over the iterations of a batched attempt
+_ITERATIONS: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar("regsim_iterations", default=())
+
+
+def iterations() -> tuple[Any, ...]:
+    """The iteration numbers of the VF loops around the current call, outermost first (the hardware
+    loops' counters that `asc_update_addr_reg_*` reads: 0, 1, ... whatever the loop variable's values)."""
+    return _ITERATIONS.get()
 
 
 class vf_range:
@@ -126,6 +135,8 @@ class LoopRun:
         self._peeled: dict[int, list[Any]] | None = None  #: after the peel: id → [pointer, bytes moved]
         self._peel_backend: Any = None
         self._peel_token: Any = None
+        self._first = 0  #: the iteration number of range[0] (1 once iteration 0 was peeled)
+        self._iter_token: Any = None
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
@@ -152,7 +163,26 @@ class LoopRun:
             for ptr, moved in self._peeled.values():
                 self._backend.post_update(ptr, moved)
         self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
+        self._enter(Affine(np.arange(self._first, self._first + len(rng), dtype=np.int64)))
         return True
+
+    def _enter(self, number: Any) -> None:
+        self._iter_token = _ITERATIONS.set((*_ITERATIONS.get(), number))
+
+    def _leave(self) -> None:
+        if self._iter_token is not None:
+            _ITERATIONS.reset(self._iter_token)
+            self._iter_token = None
+
+    def ordered(self) -> Iterator[Any]:
+        """The loop's values in order, each iteration's number on the iteration stack while it runs."""
+        outer = _ITERATIONS.get()
+        try:
+            for number, value in enumerate(self.range, self._first):
+                _ITERATIONS.set((*outer, number))
+                yield value
+        finally:
+            _ITERATIONS.set(outer)
 
     def _peel(self) -> bool:
         """Run iteration 0 in order, recording how far each post-update moves each pointer; the
@@ -170,9 +200,12 @@ class LoopRun:
         self._peeled, self._peel_backend = moved, backend
         self._peel_token = _PEELING.set(True)
         self.index = self.range[0]
+        self._enter(0)
         return True
 
     def _end_peel(self) -> None:
+        self._leave()
+        self._first = 1
         del self._peel_backend.advance
         _PEELING.reset(self._peel_token)
         self._peel_backend = None
@@ -181,7 +214,7 @@ class LoopRun:
     def in_order(self) -> Any:
         """The range of a loop whose source rules batching out, the decision logged."""
         self._decide("sequential", self.site.static_reason)
-        return self.range
+        return self.ordered()
 
     def _why_not(self) -> str:
         if self.site.static_reason:
@@ -204,6 +237,7 @@ class LoopRun:
         return ""
 
     def _restore(self) -> None:
+        self._leave()
         assert self._ctx is not None and self._saved is not None
         self._ctx.backend, self._ctx.trace = self._saved
 
@@ -384,7 +418,7 @@ class _Rewriter(ast.NodeTransformer):
         ordered = ast.If(
             attr("batched"),
             [ast.Assign([target_store], attr("last"))],
-            [ast.For(target_store, attr("range"), body, [], None)],
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), body, [], None)],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]

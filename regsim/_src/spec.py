@@ -166,7 +166,11 @@ class CName:
     `displaces`: a pointer operand the C parameter `offset` (`int32_t`, in elements of the pointer's
     type; not a Reg operand) moves: `asc_loadalign(dst, src, offset)` reads at `src + offset`.
     An op whose `T` is neither a C parameter nor fixed has one C function per width
-    (`asc_create_mask_b8/_b16/_b32`: T = uint8, uint16, uint32)."""
+    (`asc_create_mask_b8/_b16/_b32`: T = uint8, uint16, uint32), for the widths T accepts.
+    `c_params`: C parameters that are not Reg operands, with their Python type (`asc_mem_bar`'s
+    `MEM_TYPE`); `derive(name, args)` gives, from the C arguments by parameter name, the operands the
+    C function computes (`asc_update_addr_reg`'s loop indices; `asc_mem_bar`'s pipe pair), or None
+    where the call runs no Reg op."""
 
     name: str
     params: tuple[str, ...]
@@ -174,6 +178,8 @@ class CName:
     dtypes: DTypes = frozenset()
     types: tuple[tuple[str, DTypes], ...] = ()
     displaces: str = ""
+    c_params: tuple[tuple[str, type], ...] = ()
+    derive: Callable[[str, Mapping[str, Any]], Mapping[str, Any] | None] | None = None
 
     #: the C parameter name of the `displaces` offset
     OFFSET: ClassVar[str] = "offset"

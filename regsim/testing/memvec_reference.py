@@ -1175,3 +1175,50 @@ def reduce_per_repeat(
         for j, v in enumerate(result):
             out[slot * width + j] = v
     return out
+
+
+# --- GatherMask (the GatherMask page: built-in patterns 1..7 or a pattern tensor's bits, normal / counter mode) -------
+def gather_mask_bit(pattern: int | npt.NDArray[Any], repeat: int, k: int, src1_rep: int) -> bool:
+    """Whether element k of repeat `repeat` is kept: the page's built-in patterns (1: even indices, 2: odd, 3..6: the
+    first..fourth of every four, 7: all) repeat in every repeat; a pattern tensor is read as a bit stream (bit b of
+    element w is stream bit w * bits + b), repeat r starting at stream bit r * src1RepeatStride * 256 (its repeat
+    stride in 32-byte DataBlocks)."""
+    if isinstance(pattern, int):
+        if pattern == 7:
+            return True
+        if pattern in (1, 2):
+            return k % 2 == pattern - 1
+        return k % 4 == pattern - 3
+    raw = np.ascontiguousarray(pattern).view(np.uint8)
+    bit = repeat * src1_rep * BLOCK_BYTES * 8 + k
+    return bool(int(raw[bit // 8]) >> (bit % 8) & 1)
+
+
+def gather_mask(
+    dst: npt.NDArray[Any],
+    src0: npt.NDArray[Any],
+    pattern: int | npt.NDArray[Any],
+    reduce_mode: bool,
+    mask: int,
+    params: Sequence[int],
+) -> tuple[npt.NDArray[Any], int]:
+    """(dst after, rsvdCnt): each repeat r < repeatTimes covers the register-sized element groups of src0 from
+    r * src0RepeatStride DataBlocks on, element k of it (k < elements per 256 bytes in normal mode, k < mask in
+    counter mode, group g = k // lanes) at DataBlock g * 8 * src0BlockStride + (k % lanes) // E * src0BlockStride and
+    element k % E in that block (E elements per DataBlock); the kept elements are written to dst from its start, in
+    order. params: (src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride)."""
+    blk, repeats, rep, src1_rep = params
+    out = dst.copy()
+    e = BLOCK_BYTES // src0.dtype.itemsize
+    lanes = REPEAT_BYTES // src0.dtype.itemsize
+    per_repeat = mask if reduce_mode else lanes
+    n = 0
+    for r in range(repeats):
+        for k in range(per_repeat):
+            if not gather_mask_bit(pattern, r, k, src1_rep):
+                continue
+            g, lane = divmod(k, lanes)
+            block = r * rep + g * 8 * blk + lane // e * blk
+            out[n] = src0[block * e + lane % e]
+            n += 1
+    return out, n

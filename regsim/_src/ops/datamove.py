@@ -8,11 +8,13 @@ data (`regsim/_src/dists.py`); one load and one store executor serve registers a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, TypeVar, overload
 
 import numpy as np
 
 from regsim._src import dtypes as dt
+from regsim._src.context import in_vf
 from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.executors import (
     AddrGen,
@@ -29,6 +31,7 @@ from regsim._src.executors import (
     UnalignPre,
     UnalignStore,
 )
+from regsim._src.loops import iterations
 from regsim._src.memory import UbPtr
 from regsim._src.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore
 from regsim._src.spec import (
@@ -49,6 +52,7 @@ from regsim._src.spec import (
     reg,
     register,
 )
+from regsim.errors import ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
 #: b8/b16/b32: the DataBlock forms
@@ -81,7 +85,25 @@ INT32 = (-(2**31), 2**31 - 1)
 UINT16 = (0, 2**16 - 1)
 UINT32 = (0, 2**32 - 1)
 
+
 # --- CreateAddrReg: 1 to 4 (index, stride) pairs ---------------------------------------------------
+def _loop_indices(name: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`asc_update_addr_reg_*(offset0[, offset1 ...])` (the asc_update_addr_reg page): offset k is the
+    stride of the k-th VF loop around the call counted from the innermost, whose iteration number
+    (0, 1, ...) is its index: CreateAddrReg(index0 = innermost iteration, stride0 = offset0, ...)."""
+    numbers = iterations()
+    if len(args) > len(numbers) and in_vf():
+        raise ParameterError(
+            message(
+                name,
+                "offsets",
+                f"{len(args)} offsets inside {len(numbers)} VF loop{'s' * (len(numbers) != 1)}",
+                "at most one offset per VF loop around the call (offset0: the innermost loop's stride)",
+            )
+        )
+    return {f"index{k}": numbers[-1 - k] if k < len(numbers) else 0 for k in range(len(args))}
+
+
 for _pairs in range(1, 5):
     register(
         OpSpec(
@@ -100,6 +122,7 @@ for _pairs in range(1, 5):
             "offset = Σ index_k * stride_k  (elements of T)",
             DOC + "寄存器数据类型/AddrReg.md",
             Batching.STATEFUL,
+            c_api=CName("asc_update_addr_reg", tuple(f"stride{k}" for k in range(_pairs)), derive=_loop_indices),
         )
     )
 
@@ -161,6 +184,8 @@ Dists = dict[Any, frozenset[type[dt.DType]]]
 #: _postupdate pages take the same types)
 C_LOADS: Final[dict[str, Dists]] = {
     "asc_loadalign_brc_elem": {LoadDist.DIST_BRC_B8: P_B8, LoadDist.DIST_BRC_B16: P_B16, LoadDist.DIST_BRC_B32: P_B32},
+    # deprecated (the asc_loadalign v1 page's BRC mode), still in the 950 header in all four forms
+    "asc_loadalign_brc": {LoadDist.DIST_BRC_B8: P_B8, LoadDist.DIST_BRC_B16: P_B16, LoadDist.DIST_BRC_B32: P_B32},
     "asc_loadalign_brc_datablock": {LoadDist.DIST_BLK: P_B8 | P_B16 | P_B32},
     "asc_loadalign_brc_elem2datablock": {LoadDist.DIST_E2B_B16: P_B16, LoadDist.DIST_E2B_B32: P_B32},
     "asc_loadalign_upsample": {LoadDist.DIST_US_B8: P_B8, LoadDist.DIST_US_B16: P_B16},
@@ -231,6 +256,16 @@ def _c_dists(table: dict[str, Dists], form: str, ops: tuple[Operand, ...], head:
                 ptr = next(o.name for o in ops if o.kind is Kind.PTR)
                 out.append(CName(name, (*params[:head], CName.OFFSET, *params[head:]), fx, types, displaces=ptr))
     return tuple(out)
+
+
+def _c_block(name: str, form: str, ops: tuple[Operand, ...]) -> CName | None:
+    """The block-strided post-update form of the 950 C headers (reg_load.h, reg_store.h; the form the
+    deprecated asc_loadalign / asc_storealign v5 pages send to `_postupdate`):
+    `<name>(reg/ptr, ptr&/reg, block_stride, repeat_stride, mask)`, `vsldb` / `vsstb` with POST_UPDATE."""
+    if form != "block_post":
+        return None
+    fixed = (("data_mode", DataCopyMode.DATA_BLOCK_COPY), ("post_mode", UPDATE))
+    return CName(name, tuple(o.name for o in ops if not o.keyword), fixed)
 
 
 # LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
@@ -318,6 +353,7 @@ for _form, _ops in {
             _IN + "非连续对齐搬入（LoadAlign）.md",
             _SEQ,
             sequential_reason=BLOCK_WHY,
+            c_api=_c_block("asc_loadalign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
     )
@@ -409,12 +445,52 @@ for _form, _ops in {
             _OUT + "非连续对齐搬出（StoreAlign）.md",
             _SEQ,
             sequential_reason=BLOCK_WHY,
+            c_api=_c_block("asc_storealign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
     )
 
 
 # --- unaligned streams (LoadUnAlign / StoreUnAlign pages), Load and Store --------------------------
+#: the element types of the C API's stream pages (asc_loadunalign ... asc_storeunalign_post_postupdate)
+C_STREAM: Final = P_B8 | P_B16 | P_B32 | {dt.int64}
+P_U: Final = frozenset({dt.uint16, dt.uint32})
+
+
+def _names(ops: tuple[Operand, ...]) -> tuple[str, ...]:
+    return tuple(o.name for o in ops if not o.keyword)
+
+
+def _by_value(name: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A C function taking `__ubuf__ T* dst` by value where its Reg op moves the pointer (the non-post-update
+    `vstus` / `vstas`): the op runs on a copy, and the caller's pointer stays."""
+    return {"dst_addr": args["dst_addr"] + 0}
+
+
+def _c_store_unalign(form: str, ops: tuple[Operand, ...]) -> tuple[CName, ...]:
+    """StoreUnAlign in C order (dst, ureg, src, count): `asc_storeunalign` (no post-update, the pointer by
+    value) and `asc_storeunalign_postupdate` (the pointer moved; or the addr_reg form, by value)."""
+    params = ("dst_addr", "ureg", "src_reg", "post_update_stride" if form == "post" else "areg")
+    if form != "post":
+        return (CName("asc_storeunalign_postupdate", params, dtypes=C_STREAM),)
+    return (
+        CName("asc_storeunalign", params, dtypes=C_STREAM, derive=_by_value),
+        CName("asc_storeunalign_postupdate", params, (("post_mode", UPDATE),), C_STREAM),
+    )
+
+
+def _c_store_unalign_post(form: str, ops: tuple[Operand, ...]) -> tuple[CName, ...]:
+    """StoreUnAlignPost: `asc_storeunalign_post(dst, ureg, offset | addr_reg)` (dst by value) and
+    `asc_storeunalign_post_postupdate(dst, ureg, offset)` (dst moved by offset elements)."""
+    types = (("dst_addr", C_STREAM),)
+    if form != "post":
+        return (CName("asc_storeunalign_post", _names(ops), types=types),)
+    return (
+        CName("asc_storeunalign_post", _names(ops), types=types, derive=_by_value),
+        CName("asc_storeunalign_post_postupdate", _names(ops), (("post_mode", UPDATE),), types=types),
+    )
+
+
 _UNALIGN_IN, _UNALIGN_OUT = _IN + "连续非对齐搬入（LoadUnAlign）.md", _OUT + "连续非对齐搬出（StoreUnAlign）.md"
 _ULOAD = Operand("ureg", Kind.ULOAD, Role.INOUT)
 _USTORE = Operand("ureg", Kind.USTORE, Role.INOUT)
@@ -435,6 +511,7 @@ for _form, _ops in {
             _UNALIGN_IN,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=CName("asc_loadunalign_pre", _names(_ops), types=(("src_addr", C_STREAM),)),
             aliases=("DataCopyUnAlignPre",),
         )
     )
@@ -459,6 +536,12 @@ for _form, _ops in {
             _UNALIGN_IN,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=CName(
+                "asc_loadunalign_postupdate" if _form else "asc_loadunalign",
+                _names(_ops),
+                (("post_mode", UPDATE),) if _form == "post" else (),
+                C_STREAM,
+            ),
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -492,6 +575,7 @@ for _form, _ops in {
             _UNALIGN_OUT,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=_c_store_unalign(_form, _ops),
             aliases=("DataCopyUnAlign",),
         )
     )
@@ -506,6 +590,8 @@ register(
         _OUT + "MaskReg非对齐搬出（StoreUnAlign）.md",
         _SEQ,
         sequential_reason=STREAM_WHY,
+        # the asc_storeunalign_postupdate page's vector_bool form (`pstu`; dst a uint16_t*& or uint32_t*&)
+        c_api=CName("asc_storeunalign_postupdate", ("dst_addr", "ureg", "mask"), types=(("dst_addr", P_U),)),
         aliases=("DataCopyUnAlign",),
     )
 )
@@ -525,6 +611,7 @@ for _form, _ops in {
             _UNALIGN_OUT,
             _SEQ,
             sequential_reason=STREAM_WHY,
+            c_api=_c_store_unalign_post(_form, _ops),
             aliases=("DataCopyUnAlignPost",),
         )
     )
@@ -566,6 +653,8 @@ register(
         _SEQ,
         sequential_reason="it reads the AR register the Squeeze of the same iteration wrote",
         aliases=("DataCopyUnAlign",),
+        # the asc_storeunalign_postupdate page's form without a count (`vstur` with POST_UPDATE; dst by value)
+        c_api=CName("asc_storeunalign_postupdate", ("dst_addr", "ureg", "src_reg"), dtypes=C_STREAM),
     )
 )
 register(
@@ -579,6 +668,7 @@ register(
         _UNALIGN_OUT,
         _SEQ,
         sequential_reason=STREAM_WHY,
+        c_api=CName("asc_storeunalign_post", ("dst_addr", "ureg"), types=(("dst_addr", C_STREAM),)),
         aliases=("DataCopyUnAlignPost",),
     )
 )

@@ -11,7 +11,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src.executors import MaskFromRegister, MaskFromVectorMask
 from regsim._src.registers import MASK_BITS, MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, Kind, OneOf, Operand, OpSpec, Role, face, int_param, mask, reg, register
+from regsim._src.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, face, int_param, mask, reg, register
 
 #: b16 and b32 types (the library static_asserts `SupportBytes<T, 2, 4>`)
 MaskT = TypeVar("MaskT", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32)
@@ -55,6 +55,7 @@ register(
         DOC + "MaskReg计算/MoveMask.md",
         Batching.ELEMENTWISE,  # the register is set by scalar code, constant over a VF's loops
         lane=vector_mask_bits,
+        c_api=CName("asc_get_mask_spr", ()),  # asc_get_mask_spr_b16 / _b32 (T = uint16 / uint32)
     )
 )
 register(

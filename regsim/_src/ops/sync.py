@@ -8,9 +8,11 @@ nothing else. `ClearSpr<AR>` zeroes the AR special register of the VF's core, wh
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Mapping
+from typing import Any, Final, Literal
 
-from regsim._src.enums import MemType, SpecialPurposeReg
+from regsim._src.context import vf_context
+from regsim._src.enums import MEM_TYPE, MemType, SpecialPurposeReg
 from regsim._src.executors import Barrier, ClearSpecial
 from regsim._src.spec import DOC, Batching, CName, OpSpec, enum_param, face, register
 
@@ -27,6 +29,27 @@ MEM_BAR_PAIRS: Final = frozenset(
     {(VS, VL), (VL, VS), (VS, VS), (VS, SL), (VS, SS), (VL, SS), (SS, VL), (SS, VS), (SL, VS), (VA, VA), (VA, SA), (SA, VA)}
 )
 
+_PIPES: Final = {"V": VA, "VST": VS, "VLD": VL, "S": SA, "ST": SS, "LD": SL}
+
+
+def _pair(member: MEM_TYPE) -> tuple[MemType, MemType]:
+    """`VST_VLD` → (VEC_STORE, VEC_LOAD); `VS_ALL` → (VEC_ALL, SCALAR_ALL) (the page's table 2)."""
+    src, dst = member.name.split("_")
+    if dst == "ALL":
+        return _PIPES[src[0]], _PIPES[src[1]]
+    return _PIPES[src], _PIPES[dst]
+
+
+def _mem_bar(name: str, args: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """`asc_mem_bar(mem_type)`: LocalMemBar of the pair; the four scalar-to-scalar pairs (SS_ALL, ST_LD,
+    LD_ST, ST_ST), which LocalMemBar does not offer, order accesses regsim already runs in order: nothing."""
+    src, dst = _pair(args["mem_type"])
+    if (src, dst) not in MEM_BAR_PAIRS:
+        vf_context(name)
+        return None
+    return {"src": src, "dst": dst}
+
+
 register(
     OpSpec(
         "LocalMemBar",
@@ -37,6 +60,7 @@ register(
         "the dst pipe waits for every earlier src-pipe access (already so in a sequential model: no effect)",
         DOC + "同步控制/LocalMemBar.md",
         Batching.STATEFUL,
+        c_api=CName("asc_mem_bar", ("mem_type",), c_params=(("mem_type", MEM_TYPE),), derive=_mem_bar),
     )
 )
 register(
