@@ -2,7 +2,9 @@
 (`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
 and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
 with their repeat-parameter structs and the vector-mask state live in `regsim._src.memvec` (Div, Exp and
-the reductions in `regsim._src.memvec_reduce`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
+the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem and
+their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
+`regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`;
 GatherMask in `regsim._src.memvec_gathermask`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`;
 Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
@@ -20,6 +22,8 @@ from regsim._src.enums import (
     ExpAlgo,
     LnAlgo,
     ReciprocalAlgo,
+    ReduceOrder,
+    ReduceType,
     RoundMode,
     RsqrtAlgo,
     SpecialPurposeReg,
@@ -98,6 +102,19 @@ from regsim._src.memvec_reduce import (
     ReduceMin,
     ReduceSum,
 )
+from regsim._src.memvec_reduce_repeat import (
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    PairReduceSum,
+    ReduceDataBlock,
+    ReducePairElem,
+    ReduceRepeat,
+    RepeatReduceSum,
+    WholeReduceMax,
+    WholeReduceMin,
+    WholeReduceSum,
+)
 from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
@@ -133,6 +150,9 @@ __all__ = [
     "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
+    "BlockReduceMax",
+    "BlockReduceMin",
+    "BlockReduceSum",
     "Brcb",
     "BrcbRepeatParams",
     "Cast",
@@ -173,15 +193,22 @@ __all__ = [
     "Not",
     "Or",
     "Ors",
+    "PairReduceSum",
     "Prelu",
     "Reciprocal",
     "ReciprocalAlgo",
     "ReciprocalConfig",
+    "ReduceDataBlock",
     "ReduceMax",
     "ReduceMin",
+    "ReduceOrder",
+    "ReducePairElem",
+    "ReduceRepeat",
     "ReduceSum",
+    "ReduceType",
     "Reg",
     "Relu",
+    "RepeatReduceSum",
     "ResetCtrlSpr",
     "ResetMask",
     "RoundMode",
@@ -207,4 +234,7 @@ __all__ = [
     "TPosition",
     "Truncate",
     "UnaryRepeatParams",
+    "WholeReduceMax",
+    "WholeReduceMin",
+    "WholeReduceSum",
 ]

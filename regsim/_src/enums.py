@@ -143,6 +143,15 @@ class PairReduce(_Enum):
     SUM = 0
 
 
+class ReduceOrder(_Enum):
+    """`AscendC::ReduceOrder` (kernel_utils_mode.h): where ReduceRepeat<MAX/MIN> puts the value and the index."""
+
+    ORDER_VALUE_INDEX = 0
+    ORDER_INDEX_VALUE = 1
+    ORDER_ONLY_VALUE = 2
+    ORDER_ONLY_INDEX = 3
+
+
 class MemType(_Enum):
     VEC_STORE = 0
     VEC_LOAD = 1

@@ -1066,6 +1066,117 @@ def cast_repeat(
     return out
 
 
+# --- ReduceRepeat / ReduceDataBlock / ReducePairElem: one result per repeat, DataBlock or pair -----------------
+def _extreme_lane(values: Sequence[tuple[int, Any]], kind: str) -> tuple[Any, int]:
+    """(value, least lane holding it) over (lane, element) pairs: max / min by value, -0 below +0."""
+    best_lane, best = values[0]
+    for lane, x in values[1:]:
+        if (_order(x) > _order(best)) if kind == "max" else (_order(x) < _order(best)):
+            best_lane, best = lane, x
+    return best, best_lane
+
+
+def _raw(np_dtype: Any, value: int) -> Any:
+    """An element of `np_dtype` holding the unsigned integer `value` in its bits."""
+    w = np.dtype(np_dtype).itemsize
+    return np.frombuffer(int(value).to_bytes(w, "little"), np_dtype)[0]
+
+
+def per_repeat_result(api: str, kind: str, order: str, src: Sequence[Any], active: Sequence[bool], np_dst: Any) -> list[Any]:
+    """The elements one repeat stores, from its register of src elements (`src`, L lanes; `active` the mask):
+    ReduceRepeat SUM: the tree sum in dst's type (inactive lanes +0); MAX / MIN: value and least lane index in
+    `order` ("VALUE_INDEX": [value, index], "INDEX_VALUE": [index, value], "ONLY_VALUE": [value],
+    "ONLY_INDEX": [index], a 2-byte type's index then a uint32: [index, 0]); the index is stored as the bits
+    of dst's type. ReduceDataBlock: per DataBlock the tree sum, or the extreme (none active: -inf / +inf).
+    ReducePairElem: per pair the sum (one active: that element; none: 0)."""
+    dst_dtype = np.dtype(np_dst)
+    lanes = len(src)
+    zero = np.zeros((), dst_dtype)[()]
+    conv = [np.array(x).astype(dst_dtype)[()] if a else zero for x, a in zip(src, active, strict=True)]
+    if api == "ReducePairElem":
+        add = _add(dst_dtype)
+        out = []
+        for i in range(0, lanes, 2):
+            on0, on1 = active[i], active[i + 1]
+            out.append(add(src[i], src[i + 1]) if on0 and on1 else src[i] if on0 else src[i + 1] if on1 else zero)
+        return out
+    if api == "ReduceDataBlock":
+        e = lanes // 8
+        out = []
+        for blk in range(8):
+            if kind == "sum":
+                out.append(tree_sum(conv[blk * e : (blk + 1) * e], dst_dtype))
+                continue
+            on = [(k, src[k]) for k in range(blk * e, (blk + 1) * e) if active[k]]
+            if on:
+                out.append(_extreme_lane(on, kind)[0])
+            elif dst_dtype.kind == "f":
+                out.append(dst_dtype.type(-np.inf if kind == "max" else np.inf))
+            else:
+                info = np.iinfo(dst_dtype)
+                out.append(dst_dtype.type(info.min if kind == "max" else info.max))
+        return out
+    if kind == "sum":
+        return [tree_sum(conv, dst_dtype)]
+    value, index = _extreme_lane([(k, src[k]) for k in range(lanes) if active[k]], kind)
+    idx = _raw(dst_dtype, index)
+    return {
+        "VALUE_INDEX": [value, idx],
+        "INDEX_VALUE": [idx, value],
+        "ONLY_VALUE": [value],
+        "ONLY_INDEX": [idx, zero] if dst_dtype.itemsize == 2 else [idx],
+    }[order]
+
+
+def per_repeat_runs(
+    api: str, itemsize: int, mask: int | Sequence[int] | None, count: int | None, repeats: int, dst_rep: int
+) -> list[tuple[int, int, list[bool]]]:
+    """The repeats ReduceRepeat / ReduceDataBlock / ReducePairElem run, as (source repeat, dst slot, active lanes);
+    see `reduce_per_repeat`."""
+    lanes = REPEAT_BYTES // itemsize
+    shift = repeats - 1 if dst_rep == 0 and repeats > 0 else 0
+    if count is None:
+        assert mask is not None
+        sel = mask_elements(itemsize, mask)
+        return [(shift, 0, sel)] if dst_rep == 0 and repeats > 0 else [(r, r * dst_rep, sel) for r in range(repeats)]
+    runs = []
+    for r in range(-(-count // lanes)):
+        slot = r if dst_rep == 0 and api != "ReducePairElem" else r * dst_rep
+        runs.append((r + shift, slot, [r * lanes + k < count for k in range(lanes)]))
+    return runs
+
+
+def reduce_per_repeat(
+    api: str,
+    kind: str,
+    order: str,
+    dst: npt.NDArray[Any],
+    src: npt.NDArray[Any],
+    mask: int | Sequence[int] | None,
+    count: int | None,
+    repeats: int,
+    strides: tuple[int, int, int],
+) -> npt.NDArray[Any]:
+    """dst after ReduceRepeat / ReduceDataBlock / ReducePairElem (`strides` = dstRepStride, srcBlkStride,
+    srcRepStride). Normal mode (`mask`): repeat r reads lane k of the register at r * srcRepStride * E +
+    (k // E) * srcBlkStride * E + k % E under the mask and stores its W result elements at slot
+    r * dstRepStride (W elements a slot); dstRepStride 0 runs the last repeat only, into slot 0. Counter mode
+    (`count`): ceil(count / L) repeats, lane k of repeat r active while r * L + k < count, read from repeat
+    r (plus repeatTime - 1 when dstRepStride is 0 and repeatTime > 0); slots r * dstRepStride, but consecutive
+    (slot r) for ReduceRepeat / ReduceDataBlock when dstRepStride is 0."""
+    out = dst.copy()
+    lanes = REPEAT_BYTES // src.dtype.itemsize
+    e = BLOCK_BYTES // src.dtype.itemsize
+    _, blk, rep = strides
+    for s, slot, active in per_repeat_runs(api, src.dtype.itemsize, mask, count, repeats, strides[0]):
+        reg = [src[s * rep * e + (k // e) * blk * e + k % e] if active[k] else src.dtype.type(0) for k in range(lanes)]
+        result = per_repeat_result(api, kind, order, reg, active, dst.dtype)
+        width = len(result)
+        for j, v in enumerate(result):
+            out[slot * width + j] = v
+    return out
+
+
 # --- GatherMask (the GatherMask page: built-in patterns 1..7 or a pattern tensor's bits, normal / counter mode) -------
 def gather_mask_bit(pattern: int | npt.NDArray[Any], repeat: int, k: int, src1_rep: int) -> bool:
     """Whether element k of repeat `repeat` is kept: the page's built-in patterns (1: even indices, 2: odd, 3..6: the
