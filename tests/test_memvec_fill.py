@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, run_both
+from memvec_support import assert_same, counter_mode, draw_mask, run_both
 
 import regsim as rs
 from regsim import errors
@@ -158,12 +158,7 @@ def test_create_vec_index_repeat_hypothesis(data: st.DataObject) -> None:
     ub, dst = vci_dst(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     first = first_value(dtype, np.random.default_rng(data.draw(st.integers(0, 999), "first value seed")))
     d0 = dst.numpy()
-    if mode == "bit":
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, mode, lanes, count)
     call = lambda: A.CreateVecIndex(dst, first, mask, repeats, blk, rep)  # noqa: E731
     if mode == "counter":
         with counter_mode():

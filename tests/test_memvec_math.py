@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, run_both
+from memvec_support import assert_same, counter_mode, draw_mask, run_both
 from memvec_support import tensors as memvec_tensors
 
 import regsim as rs
@@ -120,12 +120,7 @@ def test_repeat_hypothesis(data: st.DataObject) -> None:
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
     ub, dst, src = tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     d0, s0 = dst.numpy(), src.numpy()
-    if mode in ("bit", "spr"):
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, "bit" if mode == "spr" else mode, lanes, count)
     f, cfg, params = getattr(A, api), config(api, algo), A.UnaryRepeatParams(*strides)
     if mode == "counter":
         with counter_mode():
@@ -430,12 +425,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + lanes
     ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     arrays = [t.numpy() for t in ts]
-    if mode == "bit":
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, mode, lanes, count)
     call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
     if mode == "counter":
         with counter_mode():
@@ -509,12 +499,7 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
     for t in ts:  # small values: a dst that repeats re-read (dstRepStride 0) grows at most 3x per repeat
         t.set(rng.uniform(-2, 2, n).astype(np.dtype(dtype.np_dtype)))
     arrays = [t.numpy() for t in ts]
-    if mode == "bit":
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, mode, lanes, count)
     call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
     if mode == "counter":
         with counter_mode():
@@ -594,12 +579,7 @@ def test_axpy_repeat_hypothesis(data: st.DataObject) -> None:
     n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
     ub, (dst, src) = small_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     d0, s0 = dst.numpy(), src.numpy()
-    if mode in ("bit", "spr"):
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, "bit" if mode == "spr" else mode, lanes, count)
     k, params = axpy_scalar(dtype), A.UnaryRepeatParams(*strides)
     if mode == "counter":
         with counter_mode():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, run_both, tensors
+from memvec_support import assert_same, counter_mode, draw_mask, run_both, tensors
 
 import regsim as rs
 from regsim import errors
@@ -130,12 +130,7 @@ def test_repeat_hypothesis(data: st.DataObject) -> None:
     ub, (dst, vec, sc) = tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     d0, v = dst.numpy(), vec.numpy()
-    if mode in ("bit", "spr"):
-        lo = data.draw(st.integers(0, 2**64 - 1), "mask[0]")
-        hi = data.draw(st.integers(0, 2**64 - 1), "mask[1]") if lanes > 64 else 0
-        mask: Any = [lo, hi] if lo or hi else [1, 0]
-    else:
-        mask = count if mode == "counter" else data.draw(st.integers(1, min(lanes, 128)), "mask")
+    mask = draw_mask(data, "bit" if mode == "spr" else mode, lanes, count)
     strides = (blk[0], blk[1], rep[0], rep[1])
     params = A.UnaryRepeatParams(*strides)
     first = form.endswith("0")
