@@ -1222,3 +1222,18 @@ def gather_mask(
             out[n] = src0[block * e + lane % e]
             n += 1
     return out, n
+
+
+# --- Scatter (the "Scatter(ISASI)" page: the first-n interface) -------------------------------------------------------
+def scatter(
+    ub: npt.NDArray[np.uint8], dst_addr: int, src: npt.NDArray[Any], offsets: npt.NDArray[Any], base: int, count: int
+) -> npt.NDArray[np.uint8]:
+    """The UB's bytes after `Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count, element src[i]'s
+    bytes at UB byte dst_addr + base + dstOffset[i]; every other byte as before."""
+    out = ub.copy()
+    raw = src.view(np.uint8)
+    w = src.dtype.itemsize
+    for i in range(count):
+        at = dst_addr + base + int(offsets[i])
+        out[at : at + w] = raw[i * w : (i + 1) * w]
+    return out

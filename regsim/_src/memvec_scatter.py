@@ -1,0 +1,247 @@
+"""The memory-level `Scatter` (the "Scatter(ISASI)" page of "Memory矢量计算/离散与聚合"), its first-n interface
+(`Scatter(dst, src, dstOffset, dstBaseAddr, count)`), lowered onto Reg ops as the 950 library builds it
+(kernel_operator_vec_scatter_impl.h for dav_3510, `ScatterImplB8/B16/B32/B64` with a count):
+
+- b32: per 64 elements `UpdateMask<T>(count)`, a `LoadAlign` of 64 u32 byte offsets, `ShiftRights` by 2 (bytes ->
+  element indices), a `LoadAlign` of the source and `Reg::Scatter<T, uint32_t>` at dst + dstBaseAddr / 4;
+- b16: per 128 elements two offset registers, `ShiftRights` by 1, `Cast<uint16_t, uint32_t>` (saturating) into the
+  even (layout ZERO) / odd (layout ONE) u16 lanes, `DeInterleave` and `Select` on the H pattern (one u16 index
+  register), `Reg::Scatter<T, uint16_t>`;
+- b8: as b16 without the shift (the byte offsets are the indices) under `UpdateMask<uint16_t>(count)`, the source
+  bytes spread to the even bytes by `Interleave(srcReg, tmpReg, srcReg, tmpReg)`;
+- b64: as u32 words: per 32 elements `ShiftRights` by 3, `Muls` 2 and `Adds` 1 (the two words' indices),
+  `Interleave` into 64 u32 indices, `Reg::Scatter<uint32_t, uint32_t>` under `UpdateMask<uint32_t>(2 * count)`.
+
+The mask/repeat interfaces (b16/b32/b64) are not modelled yet. Decisions: docs/semantics-decisions.md §129.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from regsim._src import dtypes as dt
+from regsim._src import reg as Reg
+from regsim._src.binding import host_api
+from regsim._src.context import Ref, configure, current_config, simd_vf
+from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.memvec import SPEC_BUILDERS, _check_tensors, _host, _run_lowering, _uint
+from regsim._src.registers import VL
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
+
+API: Final = "Scatter"
+#: the page's Ascend 950 list (int8/uint8 on the first-n interface only)
+TYPES: Final = frozenset(
+    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
+)
+#: dstOffset ranges on Ascend 950 (the page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
+MAX_OFFSET: Final = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
+_U32_PER_REG: Final = VL // 4  #: indexRepElems / srcRepElems: 64
+_EVEN: Final = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, Reg.MaskMergeMode.ZEROING)  # castTraitEven
+_ODD: Final = Reg.CastTrait(Reg.RegLayout.ONE, Reg.SatMode.SAT, Reg.MaskMergeMode.ZEROING)  # castTraitOdd
+
+
+def _u16_index(offsets: UbPtr[dt.uint32], i: int, shift: int, index_mask: Any, select_mask: Any) -> Any:
+    """The u16 index register of 128 elements from two u32 offset registers (`ScatterImplB16` / `ScatterImplB8`):
+    `ShiftRights` (b16 only), the saturating `Cast`s into the even and odd u16 lanes, `DeInterleave`, `Select`."""
+    index_reg = Reg.RegTensor(dt.uint32)
+    index_reg_sec = Reg.RegTensor(dt.uint32)
+    lower_u16 = Reg.RegTensor(dt.uint16)
+    high_u16 = Reg.RegTensor(dt.uint16)
+    index_u16 = Reg.RegTensor(dt.uint16)
+    Reg.LoadAlign(index_reg, offsets + 2 * i * _U32_PER_REG)  # LoadAlign(indexReg, dstOffsetLocal + 2 * i * 64);
+    Reg.LoadAlign(index_reg_sec, offsets + (2 * i + 1) * _U32_PER_REG)
+    if shift:
+        Reg.ShiftRights(index_reg, index_reg, shift, index_mask)  # ShiftRights(indexReg, indexReg, b16ShiftVal, ...);
+        Reg.ShiftRights(index_reg_sec, index_reg_sec, shift, index_mask)
+    Reg.Cast(lower_u16, index_reg, index_mask, trait=_EVEN)  # Cast<uint16_t, uint32_t, castTraitEven>(...);
+    Reg.Cast(high_u16, index_reg_sec, index_mask, trait=_ODD)  # Cast<uint16_t, uint32_t, castTraitOdd>(...);
+    Reg.DeInterleave(lower_u16, high_u16, lower_u16, high_u16)
+    Reg.Select(index_u16, lower_u16, high_u16, select_mask)
+    return index_u16
+
+
+@simd_vf
+def scatter_b8_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, count: int) -> None:
+    """`ScatterImplB8` (first n): 128 elements per iteration, the source bytes on the even bytes of a register."""
+    T = dst.dtype
+    tmp_reg = Reg.RegTensor(T)
+    src_reg = Reg.RegTensor(T)
+    sreg = Ref(count)
+    index_mask = Reg.CreateMask(dt.uint32)  # CreateMask<uint32_t>();
+    select_mask = Reg.CreateMask(dt.uint16, pattern=Reg.MaskPattern.H)  # CreateMask<uint16_t, MaskPattern::H>();
+    for i in range(-(-count // (VL // 2))):  # CeilDivision(count, srcRep128)
+        preg = Reg.UpdateMask(dt.uint16, sreg)  # preg = UpdateMask<uint16_t>(sregPlt);
+        index_u16 = _u16_index(offsets, i, 0, index_mask, select_mask)
+        Reg.LoadAlign(src_reg, src + i * (VL // 2))  # LoadAlign<T>(srcReg, srcLocal + i * srcRep128);
+        Reg.Interleave(src_reg, tmp_reg, src_reg, tmp_reg)  # Interleave(srcReg, tmpReg, srcReg, tmpReg);
+        Reg.Scatter(dst + base, src_reg, index_u16, preg)  # Scatter<T, uint16_t>(dstLocal + dstBaseOffset, ...);
+
+
+@simd_vf
+def scatter_b16_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, count: int) -> None:
+    """`ScatterImplB16` (first n): 128 elements per iteration."""
+    T = dst.dtype
+    src_reg = Reg.RegTensor(T)
+    sreg = Ref(count)
+    index_mask = Reg.CreateMask(dt.uint8)  # CreateMask<uint8_t>();
+    select_mask = Reg.CreateMask(dt.uint16, pattern=Reg.MaskPattern.H)  # CreateMask<uint16_t, MaskPattern::H>();
+    for i in range(-(-count // (VL // 2))):
+        preg = Reg.UpdateMask(T, sreg)  # preg = UpdateMask<T>(sregPlt);
+        index_u16 = _u16_index(offsets, i, 1, index_mask, select_mask)
+        Reg.LoadAlign(src_reg, src + i * (VL // 2))
+        Reg.Scatter(dst + base, src_reg, index_u16, preg)  # Scatter<T, uint16_t>(dstLocal + dstBaseOffset, ...);
+
+
+@simd_vf
+def scatter_b32_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, count: int) -> None:
+    """`ScatterImplB32` (first n): 64 elements per iteration."""
+    T = dst.dtype
+    index_reg = Reg.RegTensor(dt.uint32)
+    src_reg = Reg.RegTensor(T)
+    sreg = Ref(count)
+    index_mask = Reg.CreateMask(dt.uint8)
+    for i in range(-(-count // _U32_PER_REG)):
+        preg = Reg.UpdateMask(T, sreg)
+        Reg.LoadAlign(index_reg, offsets + i * _U32_PER_REG)
+        Reg.ShiftRights(index_reg, index_reg, 2, index_mask)  # bytes -> b32 element index
+        Reg.LoadAlign(src_reg, src + i * _U32_PER_REG)
+        Reg.Scatter(dst + base, src_reg, index_reg, preg)  # Scatter<T, uint32_t>(dstLocal + dstBaseOffset, ...);
+
+
+@simd_vf
+def scatter_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, count: int) -> None:
+    """`ScatterImplB64` (first n): 32 elements (64 u32 words) per iteration; `base` counts u32 words."""
+    index_reg = Reg.RegTensor(dt.uint32)
+    odd_index_reg = Reg.RegTensor(dt.uint32)
+    tmp_reg = Reg.RegTensor(dt.uint32)
+    index_u32_reg = Reg.RegTensor(dt.uint32)
+    src_reg = Reg.RegTensor(dt.uint32)
+    sreg = Ref(count * 2)  # sregPlt = count * 2;
+    index_mask = Reg.CreateMask(dt.uint32, pattern=Reg.MaskPattern.H)  # CreateMask<uint32_t, MaskPattern::H>();
+    words_dst, words_src = dst.reinterpret(dt.uint32), src.reinterpret(dt.uint32)
+    for i in range(-(-count // (VL // 8))):  # CeilDivision(count, b64RepElems)
+        preg = Reg.UpdateMask(dt.uint32, sreg)
+        Reg.LoadAlign(index_reg, offsets + i * (VL // 8))  # LoadAlign(indexReg, dstOffsetLocal + i * b64RepElems);
+        Reg.ShiftRights(index_reg, index_reg, 3, index_mask)  # bytes -> b64 element index
+        Reg.Muls(index_reg, index_reg, 2, index_mask)  # the index of the lower word
+        Reg.Adds(odd_index_reg, index_reg, 1, index_mask)  # and of the higher one
+        Reg.Interleave(index_u32_reg, tmp_reg, index_reg, odd_index_reg)
+        Reg.LoadAlign(src_reg, words_src + i * _U32_PER_REG)  # LoadAlign(srcReg, (uint32_t*)srcLocal + i * 64);
+        Reg.Scatter(words_dst + base, src_reg, index_u32_reg, preg)  # Scatter<uint32_t, uint32_t>(...);
+
+
+_VF: Final = {1: scatter_b8_vf, 2: scatter_b16_vf, 4: scatter_b32_vf, 8: scatter_b64_vf}
+
+
+def _check_written(name: str, t: LocalTensor[Any], n: int) -> None:
+    valid = t.ub.storage.valid
+    if valid is None or not current_config().check_uninitialized or n == 0:
+        return
+    missing = np.flatnonzero(~valid[t.addr : t.addr + n * t.dtype.itemsize].reshape(n, -1).all(axis=1))
+    if missing.size:
+        raise UninitializedReadError(f"{API}: {name} element {int(missing[0])} is read but was never written")
+
+
+def _check_offsets(dtype: type[dt.DType], dst: LocalTensor[Any], base: int, offsets: np.ndarray) -> None:
+    """The page's dstOffset constraints: multiples of the element width, within the 950 range, no value twice,
+    the element written inside dst."""
+    w = dtype.itemsize
+    bad = offsets[(offsets % w != 0) | (offsets > MAX_OFFSET[w])]
+    if bad.size:
+        accepted = f"byte offsets that are multiples of {w} in [0, {MAX_OFFSET[w]}] for {dtype.name}"
+        raise ParameterError(message(API, "dst_offset", f"[..., {int(bad[0])}, ...]", accepted))
+    values, counts = np.unique(offsets, return_counts=True)
+    if (counts > 1).any():
+        dup = int(values[counts > 1][0])
+        where = np.flatnonzero(offsets == dup).tolist()
+        accepted = "distinct offsets (the page: 偏移地址不能有相同值)"
+        raise ParameterError(message(API, "dst_offset", f"{dup} at elements {where}", accepted))
+    end = base + offsets + w
+    over = offsets[end > dst.nbytes]
+    if over.size:  # (Reg::Scatter's writes stay inside the tensor its base address comes from)
+        accepted = f"offsets whose element ends inside dst ({dst.nbytes} bytes from dst's start, dstBaseAddr {base})"
+        raise ParameterError(message(API, "dst_offset", f"[..., {int(over[0])}, ...]", accepted))
+
+
+def _check_overlap(dst: LocalTensor[Any], base: int, offsets: np.ndarray, reads: list[tuple[str, int, int]]) -> None:
+    """No scattered element may land in the bytes the call reads (the general address-overlap rule: the sources
+    and the destination must not overlap)."""
+    w = dst.dtype.itemsize
+    starts = dst.addr + base + offsets
+    for name, lo, hi in reads:
+        hit = np.flatnonzero((starts < hi) & (starts + w > lo))
+        if hit.size:
+            k = int(hit[0])
+            accepted = f"scattered elements outside {name} (UB bytes [{lo}, {hi}), which the call reads)"
+            given = f"{int(offsets[k])} at element {k} (UB byte {int(starts[k])})"
+            raise ParameterError(message(API, "dst_offset", given, accepted))
+
+
+@host_api("Scatter")
+def Scatter(
+    dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[dt.uint32], dst_base_addr: int, *args: Any
+) -> None:
+    """`AscendC::Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count the element src[i] is written at
+    byte `dstBaseAddr + dstOffset[i]` from dst's start (inside dst). All eleven 950 types. (The mask/repeat
+    interfaces are not modelled: they raise.)"""
+    _host(API)
+    if len(args) != 1:
+        accepted = "(dst, src, dst_offset, dst_base_addr, count) (the mask/repeat interfaces are not modelled yet)"
+        raise ParameterError(message(API, "arguments", len(args) + 4, accepted))
+    dtype = _check_tensors(API, TYPES, ("dst", "src"), (dst, src))
+    if not isinstance(dst_offset, LocalTensor) or dst_offset.dtype is not dt.uint32:
+        raise DTypeError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
+    _check_tensors(API, frozenset({dt.uint32}), ("dst_offset",), (dst_offset,))
+    if dst_offset.ub is not dst.ub:
+        raise ParameterError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    base = _uint(API, "dst_base_addr", dst_base_addr, 32)
+    w = dtype.itemsize
+    if base % w:
+        raise ParameterError(message(API, "dst_base_addr", base, f"a multiple of {w} bytes for {dtype.name}"))
+    if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Scatter takes dst + dstBaseAddr as its 32-byte aligned base
+        accepted = "a multiple of 32 bytes (it becomes the base address of Reg::Scatter)"
+        raise AlignmentError(message(API, "dst_base_addr", base, accepted))
+    count = args[0]
+    if type(count) is not int and not isinstance(count, np.integer):
+        raise ParameterError(message(API, "count", repr(count), "an int"))
+    n = int(count)
+    limit = min(src.size, dst_offset.size)
+    if not 0 <= n <= limit:
+        smallest = "src" if src.size == limit else "dst_offset"
+        raise ParameterError(message(API, "count", n, f"an int in [0, {limit}] (the size of {smallest})"))
+    _check_written("dst_offset", dst_offset, n)
+    _check_written("src", src, n)
+    offsets = dst_offset.numpy()[:n].astype(np.int64)
+    _check_offsets(dtype, dst, base, offsets)
+    reads = [("src", src.addr, src.addr + n * w), ("dst_offset", dst_offset.addr, dst_offset.addr + 4 * n)]
+    _check_overlap(dst, base, offsets, reads)
+    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr(), dst_offset.GetPhyAddr())
+    # The library loads whole registers of offsets and source elements, past the n the call uses: those lanes
+    # are never scattered, so their bytes may be unwritten; the ones used were checked above.
+    with configure(check_uninitialized=False):
+        # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
+        _run_lowering(API, (dst,), _VF[w], *ptrs, base // min(w, 4), n)
+
+
+def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+    """`regsim lower "Scatter(half, count=128)"`: the call on fresh tensors (dst_offset a random permutation of
+    dst's element offsets)."""
+    from regsim._src.memvec import lower
+
+    if set(kw) != {"count"}:
+        raise ParameterError(message("lower", "arguments", sorted(kw), "count=N"))
+    n = int(kw["count"])
+    per = max(-(-n * dtype.itemsize // VL), 1) * VL + VL
+    ub = UnifiedBuffer(3 * per + 2 * VL * 4)
+    dst, src = ub.alloc(dtype, per // dtype.itemsize), ub.alloc(dtype, per // dtype.itemsize)
+    offsets = ub.alloc(dt.uint32, -(-max(n, 1) // 128) * 128 + 64)
+    rng = np.random.default_rng(0)
+    ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
+    perm = rng.permutation(dst.size)[: offsets.size] * dtype.itemsize
+    offsets.set(np.resize(perm, offsets.size).astype(np.uint32))
+    return lower(Scatter, dst, src, offsets, 0, n)
+
+
+SPEC_BUILDERS["Scatter"] = lower_fresh
