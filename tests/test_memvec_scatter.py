@@ -212,3 +212,13 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
     if what.startswith("onto "):
         assert f"outside {what[5:]} " in str(info.value)
     assert np.array_equal(ub.storage.data, before)
+
+
+def test_lower_spec() -> None:
+    """`regsim lower "Scatter(half, count=130)"`: two iterations, one Reg Scatter each."""
+    from regsim._src.memvec import lower_spec
+
+    low = lower_spec("Scatter(half, count=130)")
+    assert [r.api for r in low.records].count("Scatter") == 2
+    with pytest.raises(errors.ParameterError, match=r"^lower"):
+        lower_spec("Scatter(half, mask=128, repeat_time=1)")
