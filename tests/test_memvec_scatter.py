@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import run_both, values
+from memvec_support import draw_mask, run_both, run_in_form, values
 
 import regsim as rs
 from regsim import errors
+from regsim._src.memvec import vector_mask
 from regsim.testing import memvec_reference as MO
 
 A = rs.AscendC
@@ -144,7 +145,15 @@ VIOLATIONS: list[tuple[str, type[Exception]]] = [
     ("dtype mismatch", errors.DTypeError),
     ("unsupported dtype", errors.DTypeError),
     ("misaligned dst", errors.AlignmentError),
-    ("mask/repeat interface", errors.ParameterError),
+    ("int8 on the mask/repeat interface", errors.DTypeError),
+    ("mask 0", errors.ParameterError),
+    ("mask past the lanes", errors.ParameterError),
+    ("repeat_time 256", errors.ParameterError),
+    ("src_rep_stride 256", errors.ParameterError),
+    ("repeats past src", errors.ParameterError),
+    ("repeats past dst_offset", errors.ParameterError),
+    ("duplicate offsets across repeats", errors.ParameterError),
+    ("six arguments", errors.ParameterError),
     ("offsets in another UB", errors.ParameterError),
     ("unwritten offset", errors.UninitializedReadError),
 ]
@@ -190,8 +199,26 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
         args = (f8, f8, off, 0, 8)
     elif what == "misaligned dst":
         args = (dst[1], src, off, 0, 8)
-    elif what == "mask/repeat interface":
-        args = (dst, src, off, 0, 128, 1, 8)
+    elif what == "int8 on the mask/repeat interface":
+        i8 = ub.alloc(rs.int8, 256)
+        args = (i8, i8, off, 0, 128, 1, 8)
+    elif what == "mask 0":
+        args = (dst, src, off, 0, 0, 1, 8)
+    elif what == "mask past the lanes":
+        args = (dst, src, off, 0, 129, 1, 8)
+    elif what == "repeat_time 256":
+        args = (dst, src, off, 0, 128, 256, 8)
+    elif what == "src_rep_stride 256":
+        args = (dst, src, off, 0, 128, 1, 256)
+    elif what == "repeats past src":
+        args = (dst, src, off, 0, 128, 2, 9)
+    elif what == "repeats past dst_offset":
+        args = (dst, src, off, 0, 128, 3, 8)
+    elif what == "duplicate offsets across repeats":
+        offsets[129] = offsets[1]  # (repeat 1, element 1: bit 1 of the mask)
+        args = (dst, src, off, 0, [3, 0], 2, 8)
+    elif what == "six arguments":
+        args = (dst, src, off, 0, 128, 1)
     elif what == "offsets in another UB":
         other = rs.UnifiedBuffer(1024).alloc(rs.uint32, 64)
         other.set(np.arange(64, dtype=np.uint32) * 2)
@@ -212,6 +239,7 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
     if what.startswith("onto "):
         assert f"outside {what[5:]} " in str(info.value)
     assert np.array_equal(ub.storage.data, before)
+    assert vector_mask() == (2**64 - 1, 2**64 - 1)  # (a bit mask's SetVectorMask undone too)
 
 
 def test_lower_spec() -> None:
@@ -222,3 +250,79 @@ def test_lower_spec() -> None:
     assert [r.api for r in low.records].count("Scatter") == 2
     with pytest.raises(errors.ParameterError, match=r"^lower"):
         lower_spec("Scatter(half, mask=128, repeat_time=1)")
+
+
+REPEAT_DTYPES = [d for d in DTYPES if d.itemsize > 1]
+
+
+@settings(max_examples=max(60, settings.default.max_examples), deadline=None)
+@given(st.data())
+def test_repeat_interfaces_hypothesis(data: st.DataObject) -> None:
+    """The mask/repeat interfaces (b16/b32/b64): continuous and bit masks in normal mode, counter mode, random
+    repeat_time, srcRepStride, dstBaseAddr and distinct offsets inside dst, against the oracle in both loop modes."""
+    dtype = data.draw(st.sampled_from(REPEAT_DTYPES), "dtype")
+    w, lanes = dtype.itemsize, 256 // dtype.itemsize
+    form = data.draw(st.sampled_from(["continuous", "bit", "counter"]), "form")
+    count = data.draw(st.integers(1, 3 * lanes), "counter mask")
+    mask = draw_mask(data, form, lanes, count)
+    if form == "bit" and w == 8:
+        mask = [mask[0] & 0xFFFFFFFF or 1, 0]
+    repeats = -(-count // lanes) if form == "counter" else data.draw(st.integers(0, 3), "repeat_time")
+    rep = data.draw(st.integers(0, 12), "srcRepStride")
+    src_n = max(repeats - 1, 0) * rep * (32 // w) + lanes
+    off_n = max(repeats, 1) * lanes
+    room = off_n + 32 + data.draw(st.integers(0, 300), "dst elements past the offsets")
+    pad = lambda k: -(-k // 256) * 256 + 256  # noqa: E731
+    ub = rs.UnifiedBuffer(pad(src_n * w) + pad(off_n * 4) + pad(room * w) + 256)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16), "seed"))
+    src, off, dst = ub.alloc(dtype, src_n), ub.alloc(rs.uint32, off_n), ub.alloc(dtype, room)
+    src.set(values(dtype, src_n, rng))
+    dst.set(values(dtype, room, rng))
+    base = 32 * data.draw(st.integers(0, 2), "dstBaseAddr / 32")
+    span = min((dst.nbytes - base) // w, MAX_OFFSET[w] // w + 1)
+    offs = (rng.choice(span, off_n, replace=False) * w).astype(np.uint32)
+    off.set(offs)
+    before = ub.storage.data.copy()
+    sel = run_in_form(lambda: A.Scatter(dst, src, off, base, mask, repeats, rep), ub, form, mask, dtype)
+    want = MO.scatter_repeat(before, dst.addr, src.numpy(), offs, base, sel, repeats, rep)
+    bad = np.flatnonzero(ub.storage.data != want)
+    assert bad.size == 0, f"{bad.size} UB bytes differ, first at {bad[:5].tolist()}"
+
+
+@pytest.mark.parametrize("dtype", REPEAT_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("form", ["continuous", "bit", "counter"])
+def test_repeat_interfaces_every_dtype(dtype: Any, form: str) -> None:
+    """Each b16/b32/b64 type x mask form: 3 repeats (counter mode: 2.5 registers), srcRepStride 9, the reverse
+    permutation of dst's elements."""
+    w, lanes = dtype.itemsize, 256 // dtype.itemsize
+    rep, repeats = 9, 3
+    mask: Any = {
+        "continuous": lanes - 3,
+        "bit": [0x5555555555555555 if w < 8 else 0x55555555, 0xF0F0 if w == 2 else 0],
+        "counter": 5 * lanes // 2,
+    }[form]
+    pad = lambda k: -(-k // 256) * 256 + 256  # noqa: E731
+    src_n, off_n = (repeats - 1) * rep * (32 // w) + lanes, repeats * lanes
+    ub = rs.UnifiedBuffer(pad(src_n * w) + pad(off_n * 4) + pad(off_n * w))
+    rng = np.random.default_rng(w)
+    src, off, dst = ub.alloc(dtype, src_n), ub.alloc(rs.uint32, off_n), ub.alloc(dtype, off_n)
+    src.set(values(dtype, src_n, rng))
+    dst.set(values(dtype, off_n, rng))
+    offs = (np.arange(off_n)[::-1] * w).astype(np.uint32)
+    off.set(offs)
+    before = ub.storage.data.copy()
+    sel = run_in_form(lambda: A.Scatter(dst, src, off, 0, mask, repeats, rep), ub, form, mask, dtype)
+    want = MO.scatter_repeat(before, dst.addr, src.numpy(), offs, 0, sel, repeats, rep)
+    assert np.array_equal(ub.storage.data, want)
+    assert not np.array_equal(ub.storage.data, before)
+
+
+def test_page_repeat_example_shape() -> None:
+    """The page's half example through the continuous-mask interface: mask 128, one repeat: dst = [127 .. 0]."""
+    ub = rs.UnifiedBuffer(2048)
+    dst, src, off = ub.alloc(rs.half, 128), ub.alloc(rs.half, 128), ub.alloc(rs.uint32, 128)
+    dst.set(np.zeros(128, np.float16))
+    src.set(np.arange(128).astype(np.float16))
+    off.set(np.arange(254, -1, -2, dtype=np.uint32))
+    run_both(lambda: A.Scatter(dst, src, off, 0, 128, 1, 8), ub)
+    assert np.array_equal(dst.numpy(), np.arange(127, -1, -1).astype(np.float16))

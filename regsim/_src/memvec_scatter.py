@@ -1,6 +1,7 @@
-"""The memory-level `Scatter` (the "Scatter(ISASI)" page of "Memory矢量计算/离散与聚合"), its first-n interface
-(`Scatter(dst, src, dstOffset, dstBaseAddr, count)`), lowered onto Reg ops as the 950 library builds it
-(kernel_operator_vec_scatter_impl.h for dav_3510, `ScatterImplB8/B16/B32/B64` with a count):
+"""The memory-level `Scatter` (the "Scatter(ISASI)" page of "Memory矢量计算/离散与聚合"): the first-n interface
+(`Scatter(dst, src, dstOffset, dstBaseAddr, count)`) and the mask/repeat interfaces (`mask[]` / `mask`, repeatTime,
+srcRepStride; b16/b32/b64), lowered onto Reg ops as the 950 library builds them (kernel_operator_vec_scatter_impl.h
+for dav_3510, `ScatterImplB8/B16/B32/B64`). The first-n forms:
 
 - b32: per 64 elements `UpdateMask<T>(count)`, a `LoadAlign` of 64 u32 byte offsets, `ShiftRights` by 2 (bytes ->
   element indices), a `LoadAlign` of the source and `Reg::Scatter<T, uint32_t>` at dst + dstBaseAddr / 4;
@@ -12,7 +13,10 @@
 - b64: as u32 words: per 32 elements `ShiftRights` by 3, `Muls` 2 and `Adds` 1 (the two words' indices),
   `Interleave` into 64 u32 indices, `Reg::Scatter<uint32_t, uint32_t>` under `UpdateMask<uint32_t>(2 * count)`.
 
-The mask/repeat interfaces (b16/b32/b64) are not modelled yet. Decisions: docs/semantics-decisions.md §129.
+The mask/repeat forms (`ScatterImplB16/B32/B64<T, isNormalMode, isMaskBitMode>`) do the same per repeat (256 bytes
+of offsets each) with the source register `srcRepStride` DataBlocks on, under the bit mask (`SetVectorMask`, then
+`MoveMask`, `MaskPack`, `MaskUnPack`), the continuous mask (`UpdateMask` once) or, in counter mode, `UpdateMask`
+each repeat over ceil(mask / lanes) repeats. Decisions: docs/semantics-decisions.md §129.
 """
 
 from __future__ import annotations
@@ -26,9 +30,20 @@ from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, simd_vf
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
-from regsim._src.memvec import SPEC_BUILDERS, _check_tensors, _host, _run_lowering, _uint
+from regsim._src.memvec import (
+    SPEC_BUILDERS,
+    _check_mask,
+    _check_repeat,
+    _check_tensors,
+    _host,
+    _run_lowering,
+    _set_vector_mask,
+    _uint,
+    counter_mode,
+    vector_mask,
+)
 from regsim._src.registers import VL
-from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
+from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, message
 
 API: Final = "Scatter"
 #: the page's Ascend 950 list (int8/uint8 on the first-n interface only)
@@ -135,11 +150,104 @@ def scatter_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], 
 _VF: Final = {1: scatter_b8_vf, 2: scatter_b16_vf, 4: scatter_b32_vf, 8: scatter_b64_vf}
 
 
-def _check_written(name: str, t: LocalTensor[Any], n: int) -> None:
+# --- the mask/repeat interfaces (b16/b32/b64): `ScatterImplB16/B32/B64<T, isNormalMode, isMaskBitMode>` -----------------
+def _repeat_mask(T: type[dt.DType], source: str, sreg: Ref[int], words: bool) -> Any:
+    """The source predicate: "bits" (normal mode, bit mask) `MoveMask<T>()`, `MaskPack`, `MaskUnPack` (b64: of
+    `MoveMask<uint32_t>()` and a second `MaskUnPack`); else `UpdateMask<T>(maskV)` (b64: `UpdateMask<uint32_t>`)."""
+    if source != "bits":
+        return Reg.UpdateMask(dt.uint32 if words else T, sreg)  # srcMask = UpdateMask<T>(maskV);
+    mask = Reg.MoveMask(dt.uint32 if words else T)  # type: ignore[type-var]  # srcMask = MoveMask<T>();
+    Reg.Pack(mask, mask)  # MaskPack(srcMask, srcMask);
+    Reg.UnPack(mask, mask)  # MaskUnPack(srcMask, srcMask);
+    if words:
+        Reg.UnPack(mask, mask)  # (b64) MaskUnPack(srcMask, srcMask);
+    return mask
+
+
+@simd_vf
+def scatter_b16_repeat_vf(
+    dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, source: str, mask_v: int, repeat_time: int, rep: int
+) -> None:
+    """`ScatterImplB16<T, isNormalMode, isMaskBitMode>`: per repeat 128 offsets (two registers) into one u16 index
+    register, the source register `srcRepStride` DataBlocks after the previous one. `source`: "bits", "continuous"
+    (normal mode: the predicate once) or "counter" (`UpdateMask<T>(maskV)` every repeat)."""
+    T = dst.dtype
+    src_reg = Reg.RegTensor(T)
+    select_mask = Reg.CreateMask(dt.uint16, pattern=Reg.MaskPattern.H)
+    index_mask = Reg.CreateMask(dt.uint8)  # CreateMask<uint8_t>();
+    sreg = Ref(mask_v)  # maskV = static_cast<uint32_t>(mask);
+    src_mask = Reg.MaskReg()
+    if source != "counter":
+        src_mask = _repeat_mask(T, source, sreg, False)
+    for i in range(repeat_time):
+        if source == "counter":
+            src_mask = Reg.UpdateMask(T, sreg)  # b16SrcMask = UpdateMask<T>(maskV);
+        index_u16 = _u16_index(offsets, i, 1, index_mask, select_mask)
+        Reg.LoadAlign(src_reg, src + i * rep * (ONE_BLOCK_SIZE // 2))  # srcLocal + i * srcRepStride * b16BlkElems
+        Reg.Scatter(dst + base, src_reg, index_u16, src_mask)
+
+
+@simd_vf
+def scatter_b32_repeat_vf(
+    dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, source: str, mask_v: int, repeat_time: int, rep: int
+) -> None:
+    """`ScatterImplB32<T, isNormalMode, isMaskBitMode>`: per repeat 64 offsets."""
+    T = dst.dtype
+    index_reg = Reg.RegTensor(dt.uint32)
+    src_reg = Reg.RegTensor(T)
+    index_mask = Reg.CreateMask(dt.uint8)
+    sreg = Ref(mask_v)
+    src_mask = Reg.MaskReg()
+    if source != "counter":
+        src_mask = _repeat_mask(T, source, sreg, False)
+    for i in range(repeat_time):
+        if source == "counter":
+            src_mask = Reg.UpdateMask(T, sreg)
+        Reg.LoadAlign(index_reg, offsets + i * _U32_PER_REG)
+        Reg.ShiftRights(index_reg, index_reg, 2, index_mask)
+        Reg.LoadAlign(src_reg, src + i * rep * (ONE_BLOCK_SIZE // 4))  # srcLocal + i * srcRepStride * b32BlkElems
+        Reg.Scatter(dst + base, src_reg, index_reg, src_mask)
+
+
+@simd_vf
+def scatter_b64_repeat_vf(
+    dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], base: int, source: str, mask_v: int, repeat_time: int, rep: int
+) -> None:
+    """`ScatterImplB64<T, isNormalMode, isMaskBitMode>`: per repeat 32 offsets, u32 words (`mask_v` = 2 * mask,
+    `evenMask`; `base` in words)."""
+    index_reg = Reg.RegTensor(dt.uint32)
+    odd_index_reg = Reg.RegTensor(dt.uint32)
+    tmp_reg = Reg.RegTensor(dt.uint32)
+    index_u32_reg = Reg.RegTensor(dt.uint32)
+    src_reg = Reg.RegTensor(dt.uint32)
+    index_mask = Reg.CreateMask(dt.uint32, pattern=Reg.MaskPattern.H)
+    sreg = Ref(mask_v)  # evenMask = static_cast<uint32_t>(mask * 2);
+    src_mask = Reg.MaskReg()
+    if source != "counter":
+        src_mask = _repeat_mask(dst.dtype, source, sreg, True)
+    words_dst, words_src = dst.reinterpret(dt.uint32), src.reinterpret(dt.uint32)
+    for i in range(repeat_time):
+        if source == "counter":
+            src_mask = Reg.UpdateMask(dt.uint32, sreg)  # srcMask = UpdateMask<uint32_t>(evenMask);
+        Reg.LoadAlign(index_reg, offsets + i * (VL // 8))
+        Reg.ShiftRights(index_reg, index_reg, 3, index_mask)
+        Reg.Muls(index_reg, index_reg, 2, index_mask)
+        Reg.Adds(odd_index_reg, index_reg, 1, index_mask)
+        Reg.Interleave(index_u32_reg, tmp_reg, index_reg, odd_index_reg)
+        Reg.LoadAlign(src_reg, words_src + i * rep * (ONE_BLOCK_SIZE // 4))  # (uint32_t*)srcLocal + i * srcRepStride * 8
+        Reg.Scatter(words_dst + base, src_reg, index_u32_reg, src_mask)
+
+
+_REPEAT_VF: Final = {2: scatter_b16_repeat_vf, 4: scatter_b32_repeat_vf, 8: scatter_b64_repeat_vf}
+
+
+def _check_written(name: str, t: LocalTensor[Any], idx: np.ndarray) -> None:
     valid = t.ub.storage.valid
-    if valid is None or not current_config().check_uninitialized or n == 0:
+    if valid is None or not current_config().check_uninitialized or idx.size == 0:
         return
-    missing = np.flatnonzero(~valid[t.addr : t.addr + n * t.dtype.itemsize].reshape(n, -1).all(axis=1))
+    w = t.dtype.itemsize
+    rows: np.ndarray = np.asarray(valid[t.addr : t.addr + t.size * w].reshape(t.size, w).all(axis=1))
+    missing = idx[~rows[idx]]
     if missing.size:
         raise UninitializedReadError(f"{API}: {name} element {int(missing[0])} is read but was never written")
 
@@ -184,12 +292,14 @@ def Scatter(
     dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[dt.uint32], dst_base_addr: int, *args: Any
 ) -> None:
     """`AscendC::Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count the element src[i] is written at
-    byte `dstBaseAddr + dstOffset[i]` from dst's start (inside dst). All eleven 950 types. (The mask/repeat
-    interfaces are not modelled: they raise.)"""
+    byte `dstBaseAddr + dstOffset[i]` from dst's start (inside dst). All eleven 950 types. And
+    `Scatter(dst, src, dstOffset, dstBaseAddr, mask, repeatTime, srcRepStride)` (b16/b32/b64; `mask` an int or
+    `[mask0, mask1]`): element k of repeat r, when the mask selects it, is src element
+    r * srcRepStride * (32 / sizeof(T)) + k, written at byte dstBaseAddr + dstOffset[r * 256 / sizeof(T) + k]."""
     _host(API)
-    if len(args) != 1:
-        accepted = "(dst, src, dst_offset, dst_base_addr, count) (the mask/repeat interfaces are not modelled yet)"
-        raise ParameterError(message(API, "arguments", len(args) + 4, accepted))
+    if len(args) not in (1, 3):
+        forms = "(dst, src, dst_offset, dst_base_addr, count) or (..., mask, repeat_time, src_rep_stride)"
+        raise ParameterError(message(API, "arguments", len(args) + 4, forms))
     dtype = _check_tensors(API, TYPES, ("dst", "src"), (dst, src))
     if not isinstance(dst_offset, LocalTensor) or dst_offset.dtype is not dt.uint32:
         raise DTypeError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
@@ -203,26 +313,93 @@ def Scatter(
     if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Scatter takes dst + dstBaseAddr as its 32-byte aligned base
         accepted = "a multiple of 32 bytes (it becomes the base address of Reg::Scatter)"
         raise AlignmentError(message(API, "dst_base_addr", base, accepted))
-    count = args[0]
-    if type(count) is not int and not isinstance(count, np.integer):
-        raise ParameterError(message(API, "count", repr(count), "an int"))
-    n = int(count)
-    limit = min(src.size, dst_offset.size)
-    if not 0 <= n <= limit:
-        smallest = "src" if src.size == limit else "dst_offset"
-        raise ParameterError(message(API, "count", n, f"an int in [0, {limit}] (the size of {smallest})"))
-    _check_written("dst_offset", dst_offset, n)
-    _check_written("src", src, n)
-    offsets = dst_offset.numpy()[:n].astype(np.int64)
-    _check_offsets(dtype, dst, base, offsets)
-    reads = [("src", src.addr, src.addr + n * w), ("dst_offset", dst_offset.addr, dst_offset.addr + 4 * n)]
-    _check_overlap(dst, base, offsets, reads)
-    ptrs = (dst.GetPhyAddr(), src.GetPhyAddr(), dst_offset.GetPhyAddr())
-    # The library loads whole registers of offsets and source elements, past the n the call uses: those lanes
-    # are never scattered, so their bytes may be unwritten; the ones used were checked above.
-    with configure(check_uninitialized=False):
-        # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
-        _run_lowering(API, (dst,), _VF[w], *ptrs, base // min(w, 4), n)
+    if len(args) == 1:  # tensor前n个数据计算
+        count = args[0]
+        if type(count) is not int and not isinstance(count, np.integer):
+            raise ParameterError(message(API, "count", repr(count), "an int"))
+        n = int(count)
+        limit = min(src.size, dst_offset.size)
+        if not 0 <= n <= limit:
+            smallest = "src" if src.size == limit else "dst_offset"
+            raise ParameterError(message(API, "count", n, f"an int in [0, {limit}] (the size of {smallest})"))
+        _scatter_checked(dst, src, dst_offset, base, np.arange(n), np.arange(n))
+        # The library loads whole registers of offsets and source elements, past the n the call uses: those lanes
+        # are never scattered, so their bytes may be unwritten; the ones used were checked above.
+        with configure(check_uninitialized=False):
+            # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
+            _run_lowering(API, (dst,), _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
+        return
+    mask, repeat_time, src_rep_stride = args
+    if w == 1:
+        raise DTypeError(message(API, "dst", f"a LocalTensor[{dtype.name}]", "int8/uint8 on the first-n interface only"))
+    bit_mode, mask_count, bits = _check_mask(API, dtype, mask, True)
+    r = _check_repeat(API, repeat_time)
+    rep = _uint(API, "src_rep_stride", src_rep_stride, 8)
+    lanes = VL // w
+    if counter_mode():  # newRepeatTimes = VecMicroGetRepeatTimes<T, false>(mask, repeatTime): ceil(mask / lanes)
+        r = -(-mask_count // lanes)
+        if r > 255:
+            accepted = f"at most {255 * lanes} for {dtype.name} in counter mode (uint8_t newRepeatTimes = ceil(mask / {lanes}))"
+            raise ParameterError(message(API, "mask", mask_count, accepted))
+        active = np.arange(r * lanes) < mask_count
+        source = "counter"
+    else:
+        if bits is not None:
+            sel = np.array([(bits[0] << 64 | bits[1]) >> k & 1 for k in range(lanes)], np.bool_)
+        else:
+            sel = np.arange(lanes) < mask_count
+        active = np.tile(sel, r)
+        source = "bits" if bit_mode else "continuous"
+    used = np.flatnonzero(active)  # offset indices r * lanes + k
+    src_idx = used // lanes * rep * (ONE_BLOCK_SIZE // w) + used % lanes
+    _scatter_checked(dst, src, dst_offset, base, used, src_idx)
+    saved = vector_mask(API)
+    if bits is not None and source == "bits":
+        _set_vector_mask(API, *bits)  # SetVectorMask<T>(mask[1], mask[0]) (b64: SetVectorMask<uint32_t>)
+    # maskV = static_cast<uint32_t>(mask) (b64: evenMask = static_cast<uint32_t>(mask * 2))
+    mask_v = (mask_count * (2 if w == 8 else 1)) & 0xFFFFFFFF
+    try:
+        with configure(check_uninitialized=False):
+            _run_lowering(API, (dst,), _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
+    except RegsimError:
+        _set_vector_mask(API, *saved)
+        raise
+
+
+def _ptrs(dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[Any]) -> tuple[Any, ...]:
+    return dst.GetPhyAddr(), src.GetPhyAddr(), dst_offset.GetPhyAddr()
+
+
+def _scatter_checked(
+    dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[Any], base: int, used: np.ndarray, src_idx: np.ndarray
+) -> None:
+    """The checks on the elements the call uses: dst_offset[used] scatter src[src_idx] (written, in the tensors,
+    the page's offset rules, no write onto what the call reads)."""
+    if used.size and int(used[-1]) >= dst_offset.size:
+        accepted = f"a dst_offset of at least {int(used[-1]) + 1} elements (the offsets of the active elements)"
+        raise ParameterError(message(API, "dst_offset", f"a LocalTensor of {dst_offset.size} elements", accepted))
+    if src_idx.size and int(src_idx.max()) >= src.size:
+        accepted = f"a src of at least {int(src_idx.max()) + 1} elements (the active elements the repeats read)"
+        raise ParameterError(message(API, "src", f"a LocalTensor of {src.size} elements", accepted))
+    _check_written("dst_offset", dst_offset, used)
+    _check_written("src", src, src_idx)
+    offsets = dst_offset.numpy()[used].astype(np.int64)
+    _check_offsets(dst.dtype, dst, base, offsets)
+    w = dst.dtype.itemsize
+    reads = [("src", src.addr + int(k) * w, src.addr + (int(k) + 1) * w) for k in src_idx]
+    reads += [("dst_offset", dst_offset.addr + 4 * int(k), dst_offset.addr + 4 * int(k) + 4) for k in used]
+    _check_overlap(dst, base, offsets, _merge(reads))
+
+
+def _merge(reads: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Adjacent byte ranges of one operand joined (fewer ranges to test)."""
+    out: list[tuple[str, int, int]] = []
+    for name, lo, hi in reads:
+        if out and out[-1][0] == name and out[-1][2] == lo:
+            out[-1] = (name, out[-1][1], hi)
+        else:
+            out.append((name, lo, hi))
+    return out
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

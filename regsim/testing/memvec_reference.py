@@ -1237,3 +1237,28 @@ def scatter(
         at = dst_addr + base + int(offsets[i])
         out[at : at + w] = raw[i * w : (i + 1) * w]
     return out
+
+
+def scatter_repeat(
+    ub: npt.NDArray[np.uint8],
+    dst_addr: int,
+    src: npt.NDArray[Any],
+    offsets: npt.NDArray[Any],
+    base: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    src_rep_stride: int,
+) -> npt.NDArray[np.uint8]:
+    """The mask/repeat interfaces: element k of repeat r (E = elements per 256 bytes) when selected is src element
+    r * srcRepStride * (32 / width) + k, written at byte dst_addr + base + dstOffset[r * E + k]."""
+    out = ub.copy()
+    raw = src.view(np.uint8)
+    w = src.dtype.itemsize
+    lanes = REPEAT_BYTES // w
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                s = r * src_rep_stride * (BLOCK_BYTES // w) + k
+                at = dst_addr + base + int(offsets[r * lanes + k])
+                out[at : at + w] = raw[s * w : (s + 1) * w]
+    return out
