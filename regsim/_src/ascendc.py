@@ -6,7 +6,7 @@ the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, Re
 their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
 `regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`;
-GatherMask in `regsim._src.memvec_gathermask`; Scatter in `regsim._src.memvec_scatter`;
+GatherMask in `regsim._src.memvec_gathermask`; Scatter, Gatherb in `regsim._src.memvec_scatter`;
 Brcb, CreateVecIndex in `regsim._src.memvec_fill`;
 Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
@@ -116,7 +116,7 @@ from regsim._src.memvec_reduce_repeat import (
     WholeReduceMin,
     WholeReduceSum,
 )
-from regsim._src.memvec_scatter import Scatter
+from regsim._src.memvec_scatter import Gatherb, GatherRepeatParams, Scatter
 from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
@@ -173,6 +173,8 @@ __all__ = [
     "Gather",
     "GatherMask",
     "GatherMaskParams",
+    "GatherRepeatParams",
+    "Gatherb",
     "GetCmpMask",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",

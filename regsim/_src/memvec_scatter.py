@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import attrs
 import numpy as np
 
 from regsim._src import dtypes as dt
@@ -38,7 +39,9 @@ from regsim._src.memvec import (
     _host,
     _run_lowering,
     _set_vector_mask,
+    _stride,
     _uint,
+    _uint_field,
     counter_mode,
     vector_mask,
 )
@@ -53,6 +56,8 @@ TYPES: Final = frozenset(
 #: dstOffset ranges on Ascend 950 (the page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 MAX_OFFSET: Final = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 _U32_PER_REG: Final = VL // 4  #: indexRepElems / srcRepElems: 64
+_BLOCK: Final = Reg.DataCopyMode.DATA_BLOCK_COPY
+_POST: Final = Reg.PostLiteral.POST_MODE_UPDATE
 _EVEN: Final = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, Reg.MaskMergeMode.ZEROING)  # castTraitEven
 _ODD: Final = Reg.CastTrait(Reg.RegLayout.ONE, Reg.SatMode.SAT, Reg.MaskMergeMode.ZEROING)  # castTraitOdd
 
@@ -252,7 +257,7 @@ def _check_written(name: str, t: LocalTensor[Any], idx: np.ndarray) -> None:
         raise UninitializedReadError(f"{API}: {name} element {int(missing[0])} is read but was never written")
 
 
-def _check_offsets(dtype: type[dt.DType], dst: LocalTensor[Any], base: int, offsets: np.ndarray) -> None:
+def _check_offsets(dtype: type[dt.DType], dst: LocalTensor[Any], base: int, offsets: np.ndarray, used: np.ndarray) -> None:
     """The page's dstOffset constraints: multiples of the element width, within the 950 range, no value twice,
     the element written inside dst."""
     w = dtype.itemsize
@@ -263,7 +268,7 @@ def _check_offsets(dtype: type[dt.DType], dst: LocalTensor[Any], base: int, offs
     values, counts = np.unique(offsets, return_counts=True)
     if (counts > 1).any():
         dup = int(values[counts > 1][0])
-        where = np.flatnonzero(offsets == dup).tolist()
+        where = used[offsets == dup].tolist()  # (dst_offset's element indices)
         accepted = "distinct offsets (the page: 偏移地址不能有相同值)"
         raise ParameterError(message(API, "dst_offset", f"{dup} at elements {where}", accepted))
     end = base + offsets + w
@@ -384,7 +389,7 @@ def _scatter_checked(
     _check_written("dst_offset", dst_offset, used)
     _check_written("src", src, src_idx)
     offsets = dst_offset.numpy()[used].astype(np.int64)
-    _check_offsets(dst.dtype, dst, base, offsets)
+    _check_offsets(dst.dtype, dst, base, offsets, used)
     w = dst.dtype.itemsize
     reads = [("src", src.addr + int(k) * w, src.addr + (int(k) + 1) * w) for k in src_idx]
     reads += [("dst_offset", dst_offset.addr + 4 * int(k), dst_offset.addr + 4 * int(k) + 4) for k in used]
@@ -400,6 +405,101 @@ def _merge(reads: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
         else:
             out.append((name, lo, hi))
     return out
+
+
+# --- Gatherb (the "Gatherb(ISASI)" page): DataBlocks of src at byte offsets ------------------------------------------
+GATHERB: Final = "Gatherb"
+
+
+@attrs.frozen
+class GatherRepeatParams:
+    """`GatherRepeatParams(dstBlkStride, dstRepStride)` (the C++ two-argument constructor; defaults 1 and 8; uint8_t and
+    uint16_t): dst's DataBlock stride inside a repeat and its repeat stride, in DataBlocks. The page's reserved fields
+    (blockNumber, src0BlkStride, src1BlkStride, src0RepStride, src1RepStride, repeatStrideMode, strideSizeMode) are
+    keyword-only, range-checked and not read ("该参数已废弃，不对其进行业务处理")."""
+
+    dstBlkStride: int = _stride(1, 8)  # noqa: N815 (C++ field name)
+    dstRepStride: int = _stride(8, 16)  # noqa: N815
+    blockNumber: int = attrs.field(default=8, kw_only=True, validator=_uint_field(32))  # noqa: N815
+    src0BlkStride: int = attrs.field(default=1, kw_only=True, validator=_uint_field(8))  # noqa: N815
+    src1BlkStride: int = attrs.field(default=1, kw_only=True, validator=_uint_field(8))  # noqa: N815
+    src0RepStride: int = attrs.field(default=8, kw_only=True, validator=_uint_field(8))  # noqa: N815
+    src1RepStride: int = attrs.field(default=8, kw_only=True, validator=_uint_field(8))  # noqa: N815
+    repeatStrideMode: bool = attrs.field(default=False, kw_only=True)  # noqa: N815
+    strideSizeMode: bool = attrs.field(default=False, kw_only=True)  # noqa: N815
+
+
+@simd_vf
+def gatherb_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], repeat_time: int, blk: int, rep: int) -> None:
+    """`GatherbImpl` (kernel_operator_vec_gather_impl.h): per repeat a `LoadAlign` of the offset register at
+    srcOffsetLocal + 8 * i, `Reg::GatherB` of eight DataBlocks under a full predicate, and a DATA_BLOCK_COPY
+    `StoreAlign` (b64: as uint32 with POST_MODE_UPDATE by dstRepStride; else at dst + i * dstRepStride * 32 bytes)."""
+    T = dst.dtype
+    one_blk_num = ONE_BLOCK_SIZE // T.itemsize  # oneBlkNum
+    dst_reg = Reg.RegTensor(T)
+    index_reg = Reg.RegTensor(dt.uint32)
+    full_preg = Reg.CreateMask(dt.uint8)  # CreateMask<uint8_t>();
+    words = dst.reinterpret(dt.uint32)  # ((__ubuf__ uint32_t*&)dst, updated in place)
+    for i in range(repeat_time):
+        Reg.LoadAlign(index_reg, offsets + i * 8)  # LoadAlign(indexReg, srcOffsetLocal + i * DEFAULT_BLK_NUM);
+        Reg.GatherB(dst_reg, src, index_reg, full_preg)  # GatherB(dstReg, src, indexReg, fullPreg);
+        if T.itemsize == 8:
+            Reg.StoreAlign(  # StoreAlign<uint32_t, DATA_BLOCK_COPY, POST_MODE_UPDATE>(dst, dstReg, blk, rep, fullPreg);
+                words, dst_reg.reinterpret(dt.uint32), blk, rep, full_preg, data_mode=_BLOCK, post_mode=_POST
+            )
+        else:  # StoreAlign<T, DATA_BLOCK_COPY>(dst + i * dstRepStride * oneBlkNum, dstReg, dstBlkStride, fullPreg);
+            Reg.StoreAlign(dst + i * rep * one_blk_num, dst_reg, blk, full_preg, data_mode=_BLOCK)
+
+
+@host_api("Gatherb")
+def Gatherb(
+    dst: LocalTensor[Any], src: LocalTensor[Any], offset: LocalTensor[dt.uint32], repeat_time: int, repeat_params: Any
+) -> None:
+    """`AscendC::Gatherb(dst, src, offset, repeatTime, repeatParams)`: DataBlock k of repeat r of dst (at DataBlock
+    r * dstRepStride + k * dstBlkStride) is the 32 bytes at byte offset[8 * r + k] of src. All eleven 950 types."""
+    _host(GATHERB)
+    _check_tensors(GATHERB, TYPES, ("dst", "src"), (dst, src))
+    if not isinstance(offset, LocalTensor) or offset.dtype is not dt.uint32:
+        raise DTypeError(message(GATHERB, "offset", repr(offset), "a LocalTensor[uint32] of byte offsets"))
+    _check_tensors(GATHERB, frozenset({dt.uint32}), ("offset",), (offset,))
+    if offset.ub is not dst.ub:
+        raise ParameterError(message(GATHERB, "offset", repr(offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    r = _check_repeat(GATHERB, repeat_time)
+    if not isinstance(repeat_params, GatherRepeatParams):
+        raise ParameterError(message(GATHERB, "repeat_params", repr(repeat_params), "a GatherRepeatParams"))
+    blk, rep = repeat_params.dstBlkStride, repeat_params.dstRepStride
+    if blk == 0:  # the page: handled as 1; the 950 lowering passes 0 to the block store (all 8 blocks at one address)
+        accepted = "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, §129)"
+        raise ParameterError(message(GATHERB, "repeat_params.dstBlkStride", 0, accepted))
+    if r == 0:
+        return  # (the loop runs zero times)
+    if 8 * r > offset.size:
+        accepted = f"a LocalTensor of at least {8 * r} elements (8 offsets per repeat)"
+        raise ParameterError(message(GATHERB, "offset", f"a LocalTensor of {offset.size} elements", accepted))
+    blocks = (r - 1) * rep + 7 * blk + 1
+    if blocks * ONE_BLOCK_SIZE > dst.nbytes:
+        accepted = f"a dst of at least {blocks * ONE_BLOCK_SIZE} bytes (the DataBlocks the repeats write)"
+        raise ParameterError(message(GATHERB, "dst", f"a LocalTensor of {dst.nbytes} bytes", accepted))
+    valid = offset.ub.storage.valid
+    if valid is not None and current_config().check_uninitialized:
+        if not valid[offset.addr : offset.addr + 32 * r].all():
+            raise UninitializedReadError(f"{GATHERB}: an offset element of the first {8 * r} is read but was never written")
+    offs = offset.numpy()[: 8 * r].astype(np.int64)
+    bad = offs[(offs % ONE_BLOCK_SIZE != 0) | (offs + ONE_BLOCK_SIZE > src.nbytes)]
+    if bad.size:
+        accepted = f"multiples of 32 bytes whose DataBlock lies in src ([0, {src.nbytes - ONE_BLOCK_SIZE}])"
+        raise ParameterError(message(GATHERB, "offset", f"[..., {int(bad[0])}, ...]", accepted))
+    # the page: "不支持源操作数与目的操作数使用同一块内存地址": no written DataBlock may be one the call reads
+    rows = np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk
+    written = dst.addr + rows.reshape(-1) * ONE_BLOCK_SIZE
+    for name, read in (("src", src.addr + offs), ("offset", offset.addr + ONE_BLOCK_SIZE * np.arange(r))):
+        clash = np.intersect1d(written, read)
+        if clash.size:
+            accepted = f"dst DataBlocks distinct from the {name} DataBlocks the call reads (the page: no shared memory)"
+            given = f"a DataBlock at UB byte {int(clash[0])} also read from {name}"
+            raise ParameterError(message(GATHERB, "dst", given, accepted))
+    with configure(check_uninitialized=False):
+        _run_lowering(GATHERB, (dst,), gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
@@ -422,3 +522,26 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
 
 
 SPEC_BUILDERS["Scatter"] = lower_fresh
+
+
+def lower_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+    """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`: the call on fresh tensors (random DataBlock
+    offsets into a 16-block src)."""
+    from regsim._src.memvec import lower
+
+    if not {"repeat_time"} <= set(kw) <= {"repeat_time", "params"}:
+        raise ParameterError(message("lower", "arguments", sorted(kw), "repeat_time=R [, params=(dstBlkStride, dstRepStride)]"))
+    r = int(kw["repeat_time"])
+    params = GatherRepeatParams(*kw.get("params", ()))
+    blocks = max((r - 1) * params.dstRepStride + 7 * params.dstBlkStride + 1, 1)
+    e = ONE_BLOCK_SIZE // dtype.itemsize
+    ub = UnifiedBuffer(16 * ONE_BLOCK_SIZE + blocks * ONE_BLOCK_SIZE + max(32 * r, 32) + VL)
+    src, dst = ub.alloc(dtype, 16 * e), ub.alloc(dtype, blocks * e)
+    offset = ub.alloc(dt.uint32, max(8 * r, 8))
+    rng = np.random.default_rng(0)
+    ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
+    offset.set((rng.integers(0, 16, offset.size) * ONE_BLOCK_SIZE).astype(np.uint32))
+    return lower(Gatherb, dst, src, offset, r, params)
+
+
+SPEC_BUILDERS["Gatherb"] = lower_gatherb

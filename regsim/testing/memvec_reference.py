@@ -1262,3 +1262,19 @@ def scatter_repeat(
                 at = dst_addr + base + int(offsets[r * lanes + k])
                 out[at : at + w] = raw[s * w : (s + 1) * w]
     return out
+
+
+# --- Gatherb (the "Gatherb(ISASI)" page) ------------------------------------------------------------------------------
+def gatherb(
+    dst: npt.NDArray[Any], src: npt.NDArray[Any], offsets: npt.NDArray[Any], repeats: int, blk: int, rep: int
+) -> npt.NDArray[Any]:
+    """DataBlock k (k < 8) of repeat r of dst, at DataBlock r * dstRepStride + k * dstBlkStride, is the 32 bytes at
+    byte offsets[8 * r + k] of src; the rest of dst as before."""
+    out = dst.copy()
+    raw, o = src.view(np.uint8), out.view(np.uint8)
+    for r in range(repeats):
+        for k in range(8):
+            at = (r * rep + k * blk) * BLOCK_BYTES
+            s = int(offsets[8 * r + k])
+            o[at : at + BLOCK_BYTES] = raw[s : s + BLOCK_BYTES]
+    return out
