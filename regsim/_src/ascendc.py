@@ -6,7 +6,8 @@ the reductions in `regsim._src.memvec_reduce`; ReduceRepeat, ReduceDataBlock, Re
 their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
 `regsim._src.memvec_reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
 `regsim._src.memvec_select`;
-GatherMask in `regsim._src.memvec_gathermask`; Brcb, CreateVecIndex in `regsim._src.memvec_fill`;
+GatherMask in `regsim._src.memvec_gathermask`; Scatter, Gatherb in `regsim._src.memvec_scatter`;
+Brcb, CreateVecIndex in `regsim._src.memvec_fill`;
 Cast in `regsim._src.memvec_cast`; Ln, Sqrt,
 Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
 `regsim._src.memvec_math`).
@@ -115,6 +116,7 @@ from regsim._src.memvec_reduce_repeat import (
     WholeReduceMin,
     WholeReduceSum,
 )
+from regsim._src.memvec_scatter import Gatherb, GatherRepeatParams, Scatter
 from regsim._src.memvec_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.registers import VL
 
@@ -171,6 +173,8 @@ __all__ = [
     "Gather",
     "GatherMask",
     "GatherMaskParams",
+    "GatherRepeatParams",
+    "Gatherb",
     "GetCmpMask",
     "GetCtrlSpr",
     "GetReduceRepeatSumSpr",
@@ -215,6 +219,7 @@ __all__ = [
     "Rsqrt",
     "RsqrtAlgo",
     "RsqrtConfig",
+    "Scatter",
     "Select",
     "SetCmpMask",
     "SetCtrlSpr",

@@ -1222,3 +1222,59 @@ def gather_mask(
             out[n] = src0[block * e + lane % e]
             n += 1
     return out, n
+
+
+# --- Scatter (the "Scatter(ISASI)" page: the first-n interface) -------------------------------------------------------
+def scatter(
+    ub: npt.NDArray[np.uint8], dst_addr: int, src: npt.NDArray[Any], offsets: npt.NDArray[Any], base: int, count: int
+) -> npt.NDArray[np.uint8]:
+    """The UB's bytes after `Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count, element src[i]'s
+    bytes at UB byte dst_addr + base + dstOffset[i]; every other byte as before."""
+    out = ub.copy()
+    raw = src.view(np.uint8)
+    w = src.dtype.itemsize
+    for i in range(count):
+        at = dst_addr + base + int(offsets[i])
+        out[at : at + w] = raw[i * w : (i + 1) * w]
+    return out
+
+
+def scatter_repeat(
+    ub: npt.NDArray[np.uint8],
+    dst_addr: int,
+    src: npt.NDArray[Any],
+    offsets: npt.NDArray[Any],
+    base: int,
+    selected: Callable[[int, int], bool],
+    repeats: int,
+    src_rep_stride: int,
+) -> npt.NDArray[np.uint8]:
+    """The mask/repeat interfaces: element k of repeat r (E = elements per 256 bytes) when selected is src element
+    r * srcRepStride * (32 / width) + k, written at byte dst_addr + base + dstOffset[r * E + k]."""
+    out = ub.copy()
+    raw = src.view(np.uint8)
+    w = src.dtype.itemsize
+    lanes = REPEAT_BYTES // w
+    for r in range(repeats):
+        for k in range(lanes):
+            if selected(r, k):
+                s = r * src_rep_stride * (BLOCK_BYTES // w) + k
+                at = dst_addr + base + int(offsets[r * lanes + k])
+                out[at : at + w] = raw[s * w : (s + 1) * w]
+    return out
+
+
+# --- Gatherb (the "Gatherb(ISASI)" page) ------------------------------------------------------------------------------
+def gatherb(
+    dst: npt.NDArray[Any], src: npt.NDArray[Any], offsets: npt.NDArray[Any], repeats: int, blk: int, rep: int
+) -> npt.NDArray[Any]:
+    """DataBlock k (k < 8) of repeat r of dst, at DataBlock r * dstRepStride + k * dstBlkStride, is the 32 bytes at
+    byte offsets[8 * r + k] of src; the rest of dst as before."""
+    out = dst.copy()
+    raw, o = src.view(np.uint8), out.view(np.uint8)
+    for r in range(repeats):
+        for k in range(8):
+            at = (r * rep + k * blk) * BLOCK_BYTES
+            s = int(offsets[8 * r + k])
+            o[at : at + BLOCK_BYTES] = raw[s : s + BLOCK_BYTES]
+    return out
