@@ -222,3 +222,13 @@ def test_overlap_refused() -> None:
         with pytest.raises(errors.ParameterError, match="overlap"):
             bad()
         assert np.array_equal(ub.storage.data, before)
+
+
+def test_lower_spec() -> None:
+    """The `regsim lower` explorer: `src=half` gives the sources their own type."""
+    spec = rs._src.memvec.lower_spec
+    assert spec("MulAddDst(float32, src=half, count=64)").counts()["Cast"] == 2
+    counts = spec("Axpy(float32, src=half, scalar_value=2.0, mask=64, repeat_time=2, repeat_params=(1, 1, 8, 4))").counts()
+    assert counts["UnPack"] == 2 and counts["Muls"] == 2
+    with pytest.raises(errors.ParameterError, match="src"):
+        spec("MulAddDst(float32, src=nothing, count=64)")

@@ -930,8 +930,9 @@ def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
     `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins,
-    Subs, Divs, Ands, Ors, LeakyRelu) on fresh tensors of random data (the tensors are the interface's extent, rounded
-    up to whole registers)."""
+    Subs, Divs, Ands, Ors, LeakyRelu, Axpy; `src=half` for sources of another type than dst, MulAddDst's and Axpy's
+    half → float rows) on fresh tensors of random data (the tensors are the interface's extent, rounded up to whole
+    registers)."""
     import ast
 
     try:
@@ -965,6 +966,13 @@ def lower_spec(text: str) -> Lowering:
             raise ParameterError(message("lower", "scalar_value", "missing", f"scalar_value=... for {api.name}"))
         lead = (kw.pop("scalar_value"),)
     extra: dict[str, Any] = {"is_set_mask": kw.pop("is_set_mask")} if "is_set_mask" in kw else {}
+    src_dtype = dtype
+    if "src" in kw:  # `src=half`: sources of another type than dst (MulAddDst's and Axpy's half → float rows, §128)
+        name = str(kw.pop("src"))
+        found = getattr(dt, name, None)
+        if not (isinstance(found, type) and issubclass(found, dt.DType)):
+            raise ParameterError(message("lower", "src", name, "a regsim dtype name such as half"))
+        src_dtype = found
     if set(kw) == {"count"}:
         nbytes = max(int(kw["count"]), 1) * dtype.itemsize
         rest: tuple[Any, ...] = (kw["count"],)
@@ -982,7 +990,7 @@ def lower_spec(text: str) -> Lowering:
         )
     padded = -(-nbytes // REPEAT_BYTES) * REPEAT_BYTES
     ub = UnifiedBuffer(3 * padded + REPEAT_BYTES)
-    tensors = [ub.alloc(dtype, padded // dtype.itemsize) for _ in range(3 if binary else 2)]
+    tensors = [ub.alloc(d, padded // d.itemsize) for d in (dtype, src_dtype, src_dtype)[: 3 if binary else 2]]
     rng = np.random.default_rng(0)
     for t in tensors:
         ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
