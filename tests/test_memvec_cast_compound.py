@@ -81,6 +81,22 @@ def test_special_values(api: str) -> None:
     assert_same(ts[0].numpy(), want, f"{api} special values")
 
 
+@pytest.mark.parametrize("api", APIS)
+def test_signed_zeros(api: str) -> None:
+    """An exact zero is -0 only when the product and dst are both -0 (IEEE round-to-nearest), else +0."""
+    ub, ts = mixed_tensors(64, seed=0, sources=2 if api == "MulAddDst" else 1)
+    ts[0].set(np.resize(np.array([-0.0, -0.0, 0.0, 0.0, 1.375, -1.375], np.float32), 64))
+    ts[1].set(np.resize(np.array([-0.0, 0.0, -0.0, 0.0, 1.0, -1.0], np.float16), ts[1].size))
+    for t in ts[2:]:
+        t.set(np.resize(np.array([1.0, 1.0, 1.0, 1.0, -1.375, -1.375], np.float16), t.size))
+    arrays = [t.numpy() for t in ts]
+    run_both(lambda: call(api, ts, 64), ub)
+    want = MO.first_n(api, arrays[0], arrays[1:], 64, scalar(api), dst_input=True)
+    assert_same(ts[0].numpy(), want, f"{api} signed zeros")
+    # MulAddDst: src1 is 1 (the -0 product is src0's -0); Axpy: the scalar is -1.375 (the -0 product is +0 × k)
+    assert np.signbit(ts[0].numpy()[:4]).tolist() == ([True, False] if api == "MulAddDst" else [False, True]) + [False] * 2
+
+
 @settings(max_examples=max(20, settings.default.max_examples))
 @given(data=st.data())
 def test_repeat_hypothesis(data: st.DataObject) -> None:

@@ -132,7 +132,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
 def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
     """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst; Axpy: src *
     scalar + dst (bfloat16: the product rounded, then the sum: the library's Mul and Add). Integers wrap; floats are
-    the exact value rounded once to the type (`_round_exact`)."""
+    the exact value rounded once to the type (`_round_exact`), also with half sources and a float dst (the MulAddDst
+    and Axpy "half half float" rows: the half values are exact in float)."""
     mx, zero = element_op("Max", dtype), np.zeros((), dtype)[()]
     if api == "Axpy" and dtype.name == "bfloat16":
         mul, add = element_op("Mul", dtype), element_op("Add", dtype)
@@ -148,7 +149,10 @@ def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
         if not all(math.isfinite(v) for v in (fx, fy, fz)):  # IEEE's infinities and NaNs (no rounding to do)
             with np.errstate(invalid="ignore"):
                 return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
-        return _round_exact(Fraction(fx) * Fraction(fy) + Fraction(fz), dtype)
+        q = Fraction(fx) * Fraction(fy) + Fraction(fz)
+        if q == 0:  # an exact zero takes IEEE's sign: -0 only for (-0 product) + (-0); float64 has the product exactly
+            return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
+        return _round_exact(q, dtype)
 
     if api == "MulAddRelu":
         return lambda a, b, d: mx(exact(a, b, d), zero)
