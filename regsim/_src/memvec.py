@@ -394,6 +394,19 @@ def load_scalar(dst_reg: RegTensor[Any], src: UbPtr[Any]) -> None:
     Reg.Duplicate(dst_reg, dup_reg, mask_full)  # Duplicate(srcReg1, dupReg, maskFull);
 
 
+@simd_callee
+def pack_mask(mask_reg: MaskReg, T: type[dt.DType], U: type[dt.DType]) -> MaskReg:
+    """The source predicate of `VecBinaryVFImpl` / `VecAxpyVFImpl` when dst (T) is twice as wide as the sources (U):
+    `maskRegSrc = maskReg; MaskPack(maskRegSrc, maskReg);` (the float predicate's lanes as half lanes, the lower half
+    of the register); otherwise the predicate itself. (Only the half-sources / float-dst rows of MulAddDst and Axpy have
+    U narrower than T; none of the APIs has it wider.)"""
+    if T.itemsize != 2 * U.itemsize:
+        return mask_reg
+    mask_src = Reg.MaskReg()
+    Reg.MaskPack(mask_src, mask_reg)  # MaskPack(maskRegSrc, maskReg);
+    return mask_src
+
+
 @simd_vf
 def vec_binary_vf(
     func: Any,
@@ -418,9 +431,12 @@ def vec_binary_vf(
     flexible-scalar `VecBinaryScalarLevel0VFImpl` (kernel_operator_vec_binary_scalar_impl.h): source
     `scalar_idx` is broadcast from its element 0 in every repeat (`LoadAlign<T, DIST_BRC_B16/B32>`), the
     other read with the UnaryRepeatParams' src strides."""
-    T = dst.dtype
-    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    T, U = dst.dtype, src0.dtype
+    TT = T if T.itemsize > U.itemsize else U  # using TT = Conditional<sizeof(T) > sizeof(U), T, U>::type;
+    count, new_repeat_times, mask_reg = vec_micro_mask(TT, mask_count, repeat_time, normal_mode, spr_mask)
+    mask_src = pack_mask(mask_reg, T, U) if normal_mode else mask_reg  # (counter mode: per repeat, in the loop)
     e = ONE_BLOCK_SIZE // T.itemsize  # ElePerBlkT = GetDataBlockSizeInBytes() / sizeof(T)
+    eu = ONE_BLOCK_SIZE // U.itemsize  # ElePerBlkU = GetDataBlockSizeInBytes() / sizeof(U)
     p = repeat_params
     if isinstance(p, UnaryRepeatParams):  # a flexible-scalar call: the vector source has the src strides
         blk0 = blk1 = p.srcBlkStride
@@ -429,18 +445,19 @@ def vec_binary_vf(
         blk0, blk1, rep0, rep1 = p.src0BlkStride, p.src1BlkStride, p.src0RepStride, p.src1RepStride
     for index in range(new_repeat_times):
         if not normal_mode:
-            mask_reg = Reg.UpdateMask(T, count)  # maskReg = VecMicroGetMaskReg<TT, ...>(maskBuf, count);
+            mask_reg = Reg.UpdateMask(TT, count)  # maskReg = VecMicroGetMaskReg<TT, ...>(maskBuf, count);
+            mask_src = pack_mask(mask_reg, T, U)
         dst_vreg = Reg.RegTensor(T)
-        src_vreg0 = Reg.RegTensor(T)
-        src_vreg1 = Reg.RegTensor(T)
+        src_vreg0 = Reg.RegTensor(U)
+        src_vreg1 = Reg.RegTensor(U)
         if scalar_idx == 0:
             load_scalar(src_vreg0, src0)  # LoadAlign<T, pattern>(vSrcReg0, src0);
         else:
-            load_blocks(src_vreg0, src0 + index * rep0 * e, blk0, mask_reg)
+            load_blocks(src_vreg0, src0 + index * rep0 * eu, blk0, mask_src)
         if scalar_idx == 1:
             load_scalar(src_vreg1, src1)  # LoadAlign<T, pattern>(vSrcReg1, src1);
         else:
-            load_blocks(src_vreg1, src1 + index * rep1 * e, blk1, mask_reg)
+            load_blocks(src_vreg1, src1 + index * rep1 * eu, blk1, mask_src)
         if dst_input:  # if constexpr (funcMode == BinaryFuncMode::DST_SRC_INPUT) LoadAlign<T, DATA_BLOCK_COPY>(dstVreg, ...)
             load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg0, src_vreg1, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
@@ -607,7 +624,7 @@ def unary_continuous_vf(
     (kernel_operator_vec_binary_scalar_impl.h): the first-n interface of dst = op(src[, scalar]); `dst_input`:
     `VecAxpyLevel2VFImpl` (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src, an operand too."""
     T = dst.dtype
-    src_reg = Reg.RegTensor(T, trait=trait)  # RegType srcReg;
+    src_reg = Reg.RegTensor(src.dtype, trait=trait)  # RegType srcReg; (RegU srcReg: Axpy's half src, float dst)
     dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
     sreg = Ref(count)  # uint32_t sreg = static_cast<uint32_t>(count);
     repeat_stride = VL // T.itemsize * trait.REG_NUM
@@ -637,16 +654,20 @@ def vec_unary_vf(
     """`VecUnaryLevel0VFImpl` and, with a scalar, `VecBinaryScalarLevel0VFImpl`: the mask/repeat interfaces of
     dst = op(src[, scalar]), the predicate made as in `vec_binary_vf`. `dst_input`: `VecAxpyVFImpl`
     (kernel_operator_vec_ternary_scalar_impl.h), dst loaded after src with its own strides, an operand too."""
-    T = dst.dtype
-    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    T, U = dst.dtype, src.dtype
+    TT = T if T.itemsize > U.itemsize else U  # VecAxpyVFImpl: using TT = Conditional<sizeof(T) > sizeof(U), T, U>::type;
+    count, new_repeat_times, mask_reg = vec_micro_mask(TT, mask_count, repeat_time, normal_mode, spr_mask)
+    mask_src = pack_mask(mask_reg, T, U) if normal_mode else mask_reg  # (counter mode: per repeat, in the loop)
     e = ONE_BLOCK_SIZE // T.itemsize
+    eu = ONE_BLOCK_SIZE // U.itemsize  # ElePerBlkU
     p = repeat_params
     for index in range(new_repeat_times):
         if not normal_mode:
-            mask_reg = Reg.UpdateMask(T, count)
+            mask_reg = Reg.UpdateMask(TT, count)
+            mask_src = pack_mask(mask_reg, T, U)
         dst_vreg = Reg.RegTensor(T)
-        src_vreg = Reg.RegTensor(T)
-        load_blocks(src_vreg, src + index * p.srcRepStride * e, p.srcBlkStride, mask_reg)
+        src_vreg = Reg.RegTensor(U)
+        load_blocks(src_vreg, src + index * p.srcRepStride * eu, p.srcBlkStride, mask_src)
         if dst_input:
             load_blocks(dst_vreg, dst + index * p.dstRepStride * e, p.dstBlkStride, mask_reg)
         func(dst_vreg, src_vreg, *scalar, mask_reg, mode=Reg.MaskMergeMode.ZEROING)
@@ -909,8 +930,9 @@ def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
     `is_set_mask=` for the mask/repeat interfaces; `scalar_value=` for the tensor-scalar APIs: Adds, Muls, Maxs, Mins,
-    Subs, Divs, Ands, Ors, LeakyRelu) on fresh tensors of random data (the tensors are the interface's extent, rounded
-    up to whole registers)."""
+    Subs, Divs, Ands, Ors, LeakyRelu, Axpy; `src=half` for sources of another type than dst, MulAddDst's and Axpy's
+    half → float rows) on fresh tensors of random data (the tensors are the interface's extent, rounded up to whole
+    registers)."""
     import ast
 
     try:
@@ -944,6 +966,13 @@ def lower_spec(text: str) -> Lowering:
             raise ParameterError(message("lower", "scalar_value", "missing", f"scalar_value=... for {api.name}"))
         lead = (kw.pop("scalar_value"),)
     extra: dict[str, Any] = {"is_set_mask": kw.pop("is_set_mask")} if "is_set_mask" in kw else {}
+    src_dtype = dtype
+    if "src" in kw:  # `src=half`: sources of another type than dst (MulAddDst's and Axpy's half → float rows, §128)
+        name = str(kw.pop("src"))
+        found = getattr(dt, name, None)
+        if not (isinstance(found, type) and issubclass(found, dt.DType)):
+            raise ParameterError(message("lower", "src", name, "a regsim dtype name such as half"))
+        src_dtype = found
     if set(kw) == {"count"}:
         nbytes = max(int(kw["count"]), 1) * dtype.itemsize
         rest: tuple[Any, ...] = (kw["count"],)
@@ -961,7 +990,7 @@ def lower_spec(text: str) -> Lowering:
         )
     padded = -(-nbytes // REPEAT_BYTES) * REPEAT_BYTES
     ub = UnifiedBuffer(3 * padded + REPEAT_BYTES)
-    tensors = [ub.alloc(dtype, padded // dtype.itemsize) for _ in range(3 if binary else 2)]
+    tensors = [ub.alloc(d, padded // d.itemsize) for d in (dtype, src_dtype, src_dtype)[: 3 if binary else 2]]
     rng = np.random.default_rng(0)
     for t in tensors:
         ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))

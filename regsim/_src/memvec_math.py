@@ -19,10 +19,27 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
-from regsim._src.context import Ref, simd_callee, simd_vf
+from regsim._src.context import Ref, configure, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct
 from regsim._src.memory import LocalTensor, UbPtr
-from regsim._src.memvec import APIS, BinaryApi, UnaryApi, _check_count, _check_set_mask, _check_tensors, _host, _run_lowering
+from regsim._src.memvec import (
+    APIS,
+    BinaryApi,
+    BinaryRepeatParams,
+    UnaryApi,
+    UnaryRepeatParams,
+    _arguments_error,
+    _check_count,
+    _check_set_mask,
+    _check_tensors,
+    _host,
+    _repeat_plan,
+    _run_lowering,
+    check_written,
+    unary_continuous_vf,
+    vec_binary_vf,
+    vec_unary_vf,
+)
 from regsim._src.memvec_reduce import ConfigApi, _with_mode
 from regsim._src.registers import VL, MaskReg, RegTensor
 from regsim.errors import ParameterError, message
@@ -333,16 +350,124 @@ _FMA_REPEAT: Final = frozenset({dt.half, dt.bfloat16, dt.float32})
 FusedMulAdd = BinaryApi("FusedMulAdd", reg_fused_mul_add, _FMA_REPEAT | _B64, _FMA_REPEAT, dst_input=True)
 #: `MulAddRelu(dst, src0, src1, ...)`: max(src0 * dst + src1, 0) (the page: half, float; int64, uint64 first-n)
 MulAddRelu = BinaryApi("MulAddRelu", reg_fused_mul_add_relu, _FLOAT | _B64, _FLOAT, dst_input=True)
-#: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused); the same-type pairs of the page
-#: (half, float; int64, uint64 first-n), not its half-sources / float-dst pair (decisions §125)
-MulAddDst = BinaryApi("MulAddDst", Reg.MulAddDst, _FLOAT | _B64, _FLOAT, dst_input=True)
+#: `CastParam::mulAddDstTrait` and `RegAxpy::CastParam::half2floatTrait`: half → float, the even lanes (ZERO layout)
+HALF_TO_FLOAT: Final = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.UNKNOWN, Reg.MaskMergeMode.ZEROING, RoundMode.UNKNOWN)
+
+
+@simd_callee
+def widen_low_half(dst_reg: RegTensor[dt.float32], src_reg: RegTensor[dt.half], mask: MaskReg) -> None:
+    """The lower 64 halves of `src_reg` as floats: `UnPack<uint32_t, uint16_t, HighLowPart::LOWEST>(tmp, src)` (each
+    half in the even half-lane of a 32-bit lane), then `Cast<float, half, trait>(dst, tmp, mask)` (ZERO layout)."""
+    tmp_reg = Reg.RegTensor(dt.half)  # RegTensor<half> fp16RegTemp;
+    Reg.UnPack(tmp_reg.reinterpret(dt.uint32), src_reg.reinterpret(dt.uint16), part=Reg.HighLowPart.LOWEST)
+    Reg.Cast(dst_reg, tmp_reg, mask, trait=HALF_TO_FLOAT)  # Cast<float, half, CastParam::...Trait>(cvt, tmp, mask);
+
+
+@simd_callee
+def reg_mul_add_dst(dst_reg: RegTensor[Any], src0: RegTensor[Any], src1: RegTensor[Any], mask: MaskReg, *, mode: Any) -> None:
+    """`RegMulAddDst::MulAddDst`: the same-type pairs `Reg::MulAddDst` (src0 * src1 + dst, fused); half sources and a
+    float dst: "the first 64 half is needed to do muladddst in each repeat" — each source's lower 64 halves widened
+    (`widen_low_half`), then `Reg::MulAddDst` on floats."""
+    if dst_reg.dtype is src0.dtype:
+        Reg.MulAddDst(dst_reg, src0, src1, mask, mode=mode)  # Reg::MulAddDst(dstReg, srcReg0, srcReg1, mask);
+        return
+    cast_reg1 = Reg.RegTensor(dt.float32)  # Reg::RegTensor<float> castReg1, castReg2;
+    cast_reg2 = Reg.RegTensor(dt.float32)
+    widen_low_half(cast_reg1, src0, mask)
+    widen_low_half(cast_reg2, src1, mask)
+    Reg.MulAddDst(dst_reg, cast_reg1, cast_reg2, mask, mode=mode)  # Reg::MulAddDst(dstReg, castReg1, castReg2, mask);
+
+
+@simd_vf
+def mul_add_dst_cast_vf(dst: UbPtr[dt.float32], src0: UbPtr[dt.half], src1: UbPtr[dt.half], count: int) -> None:
+    """The first-n `MulAddDstImpl(float* dst, half* src0, half* src1, calCount)` overload: 64 elements a repeat,
+    each source's 64 halves loaded one per 32-bit lane (`LoadAlign<half, DIST_UNPACK_B16>`), cast to float
+    (`mulAddDstTrait`), `Reg::MulAddDst` into the dst floats."""
+    sreg = Ref(count)  # uint32_t sregB32 = static_cast<uint32_t>(calCount);
+    num_per_rep = VL // dt.float32.itemsize  # GetVecLen() / sizeof(float)
+    src0_reg = Reg.RegTensor(dt.half)  # Reg::RegTensor<half> src0Reg, src1Reg;
+    src1_reg = Reg.RegTensor(dt.half)
+    dst_reg = Reg.RegTensor(dt.float32)  # Reg::RegTensor<float> dstReg, castReg1, castReg2;
+    cast_reg1 = Reg.RegTensor(dt.float32)
+    cast_reg2 = Reg.RegTensor(dt.float32)
+    for i in range(-(-count // num_per_rep)):
+        mask = Reg.UpdateMask(dt.float32, sreg)  # maskB32 = Reg::UpdateMask<float>(sregB32);
+        Reg.LoadAlign(src0_reg, src0 + i * num_per_rep, dist=Reg.LoadDist.DIST_UNPACK_B16)  # 64 half
+        Reg.LoadAlign(src1_reg, src1 + i * num_per_rep, dist=Reg.LoadDist.DIST_UNPACK_B16)  # 64 half
+        Reg.Cast(cast_reg1, src0_reg, mask, trait=HALF_TO_FLOAT)  # Cast<float, half, mulAddDstTrait>(castReg1, ...)
+        Reg.Cast(cast_reg2, src1_reg, mask, trait=HALF_TO_FLOAT)
+        Reg.LoadAlign(dst_reg, dst + i * num_per_rep)  # Reg::LoadAlign(dstReg, dst + i * numPerRep);
+        Reg.MulAddDst(dst_reg, cast_reg1, cast_reg2, mask)  # Reg::MulAddDst(dstReg, castReg1, castReg2, maskB32);
+        Reg.StoreAlign(dst + i * num_per_rep, dst_reg, mask)  # Reg::StoreAlign(dst + i * numPerRep, dstReg, maskB32);
+
+
+def _is_cast_pair(dst: object, src: object) -> bool:
+    """The pages' mixed row: a float dst and half sources (`Tuple<float, half>` of the static_asserts)."""
+    return isinstance(dst, LocalTensor) and isinstance(src, LocalTensor) and dst.dtype is dt.float32 and src.dtype is dt.half
+
+
+def _check_cast_pair(api: str, names: tuple[str, ...], ts: tuple[LocalTensor[Any], ...]) -> None:
+    """dst float, the sources half, one UnifiedBuffer, 32-byte aligned starts (the checks `_check_tensors` makes)."""
+    _check_tensors(api, frozenset({dt.half}), names[1:], ts[1:])
+    if ts[0].ub is not ts[1].ub:
+        raise ParameterError(message(api, names[0], repr(ts[0]), f"a LocalTensor in the same UnifiedBuffer as {names[1]}"))
+    _check_tensors(api, frozenset({dt.float32}), names[:1], ts[:1])
+    dst = ts[0]
+    for name, t in zip(names[1:], ts[1:], strict=True):  # the pages: "…half、…float的情况下，不支持地址重叠"
+        if t.addr < dst.addr + dst.nbytes and dst.addr < t.addr + t.nbytes:
+            accepted = f"a LocalTensor that does not overlap {names[0]} (half sources, float dst: no address overlap)"
+            raise ParameterError(message(api, name, f"UB bytes [{t.addr}, {t.addr + t.nbytes})", accepted))
+
+
+@attrs.frozen
+class CastPairBinaryApi(BinaryApi):
+    """A binary API whose page also has the half-sources / float-dst row (MulAddDst): that row runs the first-n
+    `cast_vf` or, for the mask/repeat interfaces, `vec_binary_vf` with U = half (`VecBinaryVFImpl<..., float, half>`)."""
+
+    cast_vf: Any = None
+
+    def __call__(
+        self, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], *args: Any, is_set_mask: bool = True
+    ) -> None:
+        if not _is_cast_pair(dst, src0):
+            BinaryApi.__call__(self, dst, src0, src1, *args, is_set_mask=is_set_mask)
+            return
+        _host(self.name)
+        names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
+        ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+        if len(args) == 1:
+            _check_set_mask(self.name, is_set_mask)
+            _check_cast_pair(self.name, names, ts)
+            n = _check_count(self.name, args[0], names, ts)
+            _run_lowering(self.name, ts, self.cast_vf, *ptrs, n)
+            return
+        if len(args) != 3:
+            raise _arguments_error(
+                self.name, len(args) + 3, "(dst, src0, src1, count) or (dst, src0, src1, mask, repeat_time, repeat_params)"
+            )
+        _check_cast_pair(self.name, names, ts)
+        plan = _repeat_plan(self.name, dt.float32, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
+        _run_lowering(self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, True)
+
+
+#: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused): the page's same-type pairs
+#: (half, float; int64, uint64 first-n) and its half-sources / float-dst pair (every interface; decisions §128)
+MulAddDst = CastPairBinaryApi("MulAddDst", reg_mul_add_dst, _FLOAT | _B64, _FLOAT, dst_input=True, cast_vf=mul_add_dst_cast_vf)
 
 
 # --- Axpy: dst = src * scalar + dst (kernel_operator_vec_ternary_scalar_impl.h) ----------------------------------------------
 @simd_callee
 def reg_axpy(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any, mask: MaskReg, *, mode: Any) -> None:
-    """`RegAxpy::Axpy` for the same-type pairs: `Reg::Axpy` (fused) for half, float, int64, uint64; bfloat16 unfused:
-    `Duplicate(tmp, scalar)`, `Mul(tmp, src, tmp)`, `Add(dst, tmp, dst)`."""
+    """`RegAxpy::Axpy`: `Reg::Axpy` (fused) for half, float, int64, uint64; bfloat16 unfused:
+    `Duplicate(tmp, scalar)`, `Mul(tmp, src, tmp)`, `Add(dst, tmp, dst)`; a half src and a float dst: the lower 64
+    halves widened (`widen_low_half`), `Muls` by the scalar as a float (exact: a product of two halves fits a
+    float), `Add` to dst (rounded once, by the Add)."""
+    if dst_reg.dtype is not src_reg.dtype:  # SupportType<Tuple<T, U>, Tuple<float, half>>
+        cvt_reg = Reg.RegTensor(dt.float32)  # RegT cvtReg;
+        widen_low_half(cvt_reg, src_reg, mask)
+        Reg.Muls(cvt_reg, cvt_reg, scalar_value, mask, mode=mode)  # Muls(cvtReg, cvtReg, static_cast<T>(scalarValue), mask);
+        Reg.Add(dst_reg, cvt_reg, dst_reg, mask, mode=mode)  # Reg::Add(dstReg, cvtReg, dstReg, mask);
+        return
     if dst_reg.dtype is dt.bfloat16:
         tmp_reg = Reg.RegTensor(dt.bfloat16)  # RegT tmpReg;
         Reg.Duplicate(tmp_reg, scalar_value, mask)  # Reg::Duplicate(tmpReg, scalarValue, mask);
@@ -353,9 +478,53 @@ def reg_axpy(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_value: Any
 
 
 _AXPY_REPEAT: Final = frozenset({dt.half, dt.float32, dt.bfloat16})
-#: `Axpy(dst, src, scalarValue, ...)`: the page's same-type rows (half, float, bfloat16; int64, uint64 first-n), not its
-#: half-src / float-dst row (decisions §125)
-Axpy = UnaryApi("Axpy", reg_axpy, _AXPY_REPEAT | _B64, _AXPY_REPEAT, scalar=True, dst_input=True)
+
+
+@attrs.frozen
+class CastPairAxpyApi(UnaryApi):
+    """Axpy with the page's half-src / float-dst row: `VecAxpyLevel2VFImpl<..., float, half>` (`unary_continuous_vf`,
+    its src register half) and `VecAxpyVFImpl<..., float, half>` (`vec_unary_vf` with U = half); the scalar is the
+    C++ `const U& scalarValue`, a half."""
+
+    def __call__(
+        self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, is_set_mask: bool = True, config: Any = None
+    ) -> None:
+        if not _is_cast_pair(dst, src) or config is not None:
+            UnaryApi.__call__(self, dst, src, *args, is_set_mask=is_set_mask, config=config)
+            return
+        _host(self.name)
+        names, ts = ("dst", "src"), (dst, src)
+        head = "(dst, src, scalar_value, "
+        if len(args) not in (2, 4):
+            raise _arguments_error(self.name, len(args) + 2, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+        scalar = half_scalar(self.name, args[0])
+        ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
+        if len(args) == 2:
+            _check_set_mask(self.name, is_set_mask)
+            _check_cast_pair(self.name, names, ts)
+            n = _check_count(self.name, args[1], names, ts)
+            # The VF loads a whole register of halves (128) at every 64 elements and unpacks it: the upper 64 lanes
+            # never reach dst, but `UnPack` reads every lane; the elements used are checked here (decisions §128).
+            check_written(self.name, "src", src, n * dt.half.itemsize)
+            with configure(check_uninitialized=False):
+                _run_lowering(self.name, ts, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
+            return
+        _check_cast_pair(self.name, names, ts)
+        plan = _repeat_plan(self.name, dt.float32, args[1], args[2], args[3], UnaryRepeatParams, is_set_mask)
+        _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, (scalar,), plan[0], plan[1], args[3], plan[2], plan[3], True)
+
+
+def half_scalar(api: str, value: object) -> float:
+    """`const half& scalarValue`: a real number, rounded to half (to nearest, ties to even) as the C++ conversion does."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ParameterError(message(api, "scalar_value", repr(value), "a real number (converted to half)"))
+    with np.errstate(over="ignore"):
+        return float(np.float16(float(value)))
+
+
+#: `Axpy(dst, src, scalarValue, ...)`: dst = src * scalar + dst; the page's same-type rows (half, float, bfloat16;
+#: int64, uint64 first-n) and its half-src / float-dst row (every interface; decisions §128)
+Axpy = CastPairAxpyApi("Axpy", reg_axpy, _AXPY_REPEAT | _B64, _AXPY_REPEAT, scalar=True, dst_input=True)
 
 
 # --- Prelu, AbsSub, Mull: binary, the first-n interface only (their ISASI pages) ------------------------------------------

@@ -132,7 +132,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
 def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
     """FusedMulAdd: src0 * dst + src1; MulAddRelu: that, then Max with 0; MulAddDst: src0 * src1 + dst; Axpy: src *
     scalar + dst (bfloat16: the product rounded, then the sum: the library's Mul and Add). Integers wrap; floats are
-    the exact value rounded once to the type (`_round_exact`)."""
+    the exact value rounded once to the type (`_round_exact`), also with half sources and a float dst (the MulAddDst
+    and Axpy "half half float" rows: the half values are exact in float)."""
     mx, zero = element_op("Max", dtype), np.zeros((), dtype)[()]
     if api == "Axpy" and dtype.name == "bfloat16":
         mul, add = element_op("Mul", dtype), element_op("Add", dtype)
@@ -148,7 +149,10 @@ def _fma(api: str, dtype: np.dtype[Any]) -> Callable[..., Any]:
         if not all(math.isfinite(v) for v in (fx, fy, fz)):  # IEEE's infinities and NaNs (no rounding to do)
             with np.errstate(invalid="ignore"):
                 return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
-        return _round_exact(Fraction(fx) * Fraction(fy) + Fraction(fz), dtype)
+        q = Fraction(fx) * Fraction(fy) + Fraction(fz)
+        if q == 0:  # an exact zero takes IEEE's sign: -0 only for (-0 product) + (-0); float64 has the product exactly
+            return np.array(fx * fy + fz, dtype=np.float64).astype(dtype)[()]
+        return _round_exact(q, dtype)
 
     if api == "MulAddRelu":
         return lambda a, b, d: mx(exact(a, b, d), zero)
@@ -379,15 +383,19 @@ def repeat_interface(
     scalar: Any = None,
     scalar_first: bool = False,
     dst_input: bool = False,
+    narrow_srcs: bool = False,
 ) -> npt.NDArray[Any]:
     """The 高维切分 interface: repeat r, element k (DataBlock k // E, position k % E, E elements per
     DataBlock) reads each src at r * srcRepStride * E + (k // E) * srcBlkStride * E + k % E and writes
     dst likewise, for each (r, k) that `selected(r, k)`; repeats run in order. `strides` in DataBlocks,
     in the repeat-parameter struct's order: (dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep)
     (BinaryRepeatParams) or (dstBlk, srcBlk, dstRep, srcRep) (UnaryRepeatParams). `scalar_first`: the
-    scalar is the left operand."""
+    scalar is the left operand. `narrow_srcs`: the sources are narrower than dst (the half-sources / float-dst
+    rows of MulAddDst and Axpy): a repeat has dst's element count, each source addressed in its own DataBlocks
+    (E of its type), its values exact in dst's type."""
     out = dst.copy()
     e = BLOCK_BYTES // dst.dtype.itemsize
+    es = [BLOCK_BYTES // s.dtype.itemsize if narrow_srcs else e for s in srcs]
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     half = len(strides) // 2
     blk, rep = strides[:half], strides[half:]
@@ -399,7 +407,7 @@ def repeat_interface(
             if not selected(r, k):
                 continue
             b, pos = divmod(k, e)
-            xs = [s[r * rep[1 + j] * e + b * blk[1 + j] * e + pos] for j, s in enumerate(srcs)]
+            xs = [s[r * rep[1 + j] * es[j] + (k // es[j]) * blk[1 + j] * es[j] + k % es[j]] for j, s in enumerate(srcs)]
             at = r * rep[0] * e + b * blk[0] * e + pos
             vals.append((at, f(*args(xs), *([out[at]] if dst_input else []))))  # (dst as of the repeat's start)
         for addr, v in vals:
@@ -417,10 +425,11 @@ def normal_mode(
     scalar: Any = None,
     scalar_first: bool = False,
     dst_input: bool = False,
+    narrow_srcs: bool = False,
 ) -> npt.NDArray[Any]:
     """Normal mask mode: the same elements of every repeat are selected."""
     sel = mask_elements(dst.dtype.itemsize, mask)
-    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first, dst_input)
+    return repeat_interface(api, dst, srcs, lambda r, k: sel[k], repeats, strides, scalar, scalar_first, dst_input, narrow_srcs)
 
 
 def counter_mode(
@@ -432,13 +441,14 @@ def counter_mode(
     scalar: Any = None,
     scalar_first: bool = False,
     dst_input: bool = False,
+    narrow_srcs: bool = False,
 ) -> npt.NDArray[Any]:
     """Counter mask mode (SetMaskCount): `count` elements in all, ceil(count / elements per repeat)
     repeats, every element of a repeat selected but the tail's; repeatTime is not used."""
     lanes = REPEAT_BYTES // dst.dtype.itemsize
     repeats = -(-count // lanes)
     sel = lambda r, k: r * lanes + k < count  # noqa: E731
-    return repeat_interface(api, dst, srcs, sel, repeats, strides, scalar, scalar_first, dst_input)
+    return repeat_interface(api, dst, srcs, sel, repeats, strides, scalar, scalar_first, dst_input, narrow_srcs)
 
 
 def touched_elements(itemsize: int, repeats: int, blk: int, rep: int) -> int:
