@@ -88,6 +88,17 @@ def run_both(call: Any, ub: rs.UnifiedBuffer) -> np.ndarray:
 FORMS = ("continuous", "bit", "counter")
 
 
+def repeat_span(
+    dtype: Any, form: str, count: int, repeats: int, blk: tuple[int, ...], rep: tuple[int, ...], slack: int = 0
+) -> tuple[int, int]:
+    """(the repeats a repeat-interface call runs, the elements its widest operand reaches plus `slack`): in
+    "counter" form ceil(count / lanes) repeats, else `repeats`; operand j has block stride blk[j] and repeat
+    stride rep[j]."""
+    reps = -(-count // (256 // dtype.itemsize)) if form == "counter" else repeats
+    reach = max(MO.touched_elements(dtype.itemsize, max(reps, 1), b, r) for b, r in zip(blk, rep, strict=True))
+    return reps, reach + slack
+
+
 def draw_mask(data: st.DataObject, form: str, lanes: int, count: int) -> Any:
     """The `mask` argument of a repeat-interface call on `lanes`-element repeats: in "bit" form [mask[0], mask[1]]
     with a bit of mask[0] set, in "counter" form `count`, in "continuous" form an element count."""

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, draw_mask, run_both
+from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, run_both
 
 import regsim as rs
 from regsim import errors
@@ -153,8 +153,7 @@ def test_create_vec_index_repeat_hypothesis(data: st.DataObject) -> None:
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk, rep = data.draw(st.integers(0, 3), "dstBlkStride"), data.draw(st.integers(0, 16), "dstRepStride")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = MO.touched_elements(dtype.itemsize, max(reps, 1), blk, rep) + lanes
+    reps, n = repeat_span(dtype, mode, count, repeats, (blk,), (rep,), slack=lanes)
     ub, dst = vci_dst(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     first = first_value(dtype, np.random.default_rng(data.draw(st.integers(0, 999), "first value seed")))
     d0 = dst.numpy()

@@ -25,6 +25,7 @@ from memvec_support import (
     compare_tensors,
     counter_mode,
     draw_mask,
+    repeat_span,
     run_both,
     run_in_form,
     select_tensors,
@@ -83,8 +84,7 @@ def test_arith_repeat_hypothesis(data: st.DataObject) -> None:
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides (dst, src)")
     rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides (dst, src)")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(2)) + lanes
+    _, n = repeat_span(dtype, form, count, repeats, blk, rep, slack=lanes)
     ub, (dst, vec, sc) = tensors(dtype, n, seed=data.draw(st.integers(0, 999)))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     d0, v, s = dst.numpy(), vec.numpy(), element(sc, k)
@@ -175,8 +175,7 @@ def test_compares_repeat_hypothesis(data: st.DataObject) -> None:
     rep = data.draw(st.integers(0, 12), "src repeat stride")
     dst_strides = data.draw(st.tuples(st.integers(0, 3), st.integers(0, 9)), "dst strides (unused)")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = MO.touched_elements(dtype.itemsize, max(reps, 1), blk, rep) + 1
+    reps, n = repeat_span(dtype, form, count, repeats, (blk,), (rep,), slack=1)
     ub, dst, vec, sc = compare_tensors(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     mask = draw_mask(data, form, lanes, count)
@@ -237,8 +236,7 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
     count = data.draw(st.integers(1, 5 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + 1
+    reps, n = repeat_span(dtype, form, count, repeats, blk, rep, slack=1)
     ub, dst, sel, vec, sc = select_tensors(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     d0, v, m, s = dst.numpy(), vec.numpy(), sel.numpy(), element(sc, k)

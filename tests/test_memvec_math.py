@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, draw_mask, run_both
+from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, run_both
 from memvec_support import tensors as memvec_tensors
 
 import regsim as rs
@@ -116,8 +116,7 @@ def test_repeat_hypothesis(data: st.DataObject) -> None:
         *data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides"),
     )
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
+    _, n = repeat_span(dtype, mode, count, repeats, strides[:2], strides[2:], slack=lanes)
     ub, dst, src = tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     d0, s0 = dst.numpy(), src.numpy()
     mask = draw_mask(data, "bit" if mode == "spr" else mode, lanes, count)
@@ -421,8 +420,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
     rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16), st.integers(0, 16)), "repeat strides")
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + lanes
+    _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
     ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     arrays = [t.numpy() for t in ts]
     mask = draw_mask(data, mode, lanes, count)
@@ -492,8 +490,7 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
     rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16), st.integers(0, 16)), "repeat strides")
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3)) + lanes
+    _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
     ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     rng = np.random.default_rng(n)
     for t in ts:  # small values: a dst that repeats re-read (dstRepStride 0) grows at most 3x per repeat
@@ -575,8 +572,7 @@ def test_axpy_repeat_hypothesis(data: st.DataObject) -> None:
         *data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides"),
     )
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), strides[j], strides[j + 2]) for j in range(2)) + lanes
+    _, n = repeat_span(dtype, mode, count, repeats, strides[:2], strides[2:], slack=lanes)
     ub, (dst, src) = small_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     d0, s0 = dst.numpy(), src.numpy()
     mask = draw_mask(data, "bit" if mode == "spr" else mode, lanes, count)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, draw_mask, run_both, tensors
+from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, run_both, tensors
 
 import regsim as rs
 from regsim import errors
@@ -125,8 +125,7 @@ def test_repeat_hypothesis(data: st.DataObject) -> None:
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3)), "block strides (dst, src)")
     rep = data.draw(st.tuples(st.integers(0, 16), st.integers(0, 16)), "repeat strides (dst, src)")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if mode == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(2)) + lanes
+    _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
     ub, (dst, vec, sc) = tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     k = data.draw(st.integers(0, n - 1), "scalar element")
     d0, v = dst.numpy(), vec.numpy()

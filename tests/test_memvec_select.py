@@ -23,6 +23,7 @@ from memvec_support import (
     assert_same,
     compare_tensors,
     draw_mask,
+    repeat_span,
     run_both,
     run_in_form,
     select_tensors,
@@ -114,8 +115,7 @@ def test_compare_repeat_hypothesis(data: st.DataObject) -> None:
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12)), "repeat strides")
     dst_strides = data.draw(st.tuples(st.integers(0, 3), st.integers(0, 9)), "dst strides (unused)")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(2))
+    reps, n = repeat_span(dtype, form, count, repeats, blk, rep)
     ub, dst, s0, other = compare_case(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)), api == "Compares")
     mask = draw_mask(data, form, lanes, count)
     if api == "Compare":
@@ -210,8 +210,7 @@ def test_duplicate_repeat_hypothesis(data: st.DataObject) -> None:
     repeats = data.draw(st.integers(0, 4), "repeat_time")
     blk, rep = data.draw(st.integers(0, 3), "dstBlockStride"), data.draw(st.integers(0, 12), "dstRepeatStride")
     count = data.draw(st.integers(1, 4 * lanes), "count")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = MO.touched_elements(dtype.itemsize, max(reps, 1), blk, rep)
+    reps, n = repeat_span(dtype, form, count, repeats, (blk,), (rep,))
     rng = np.random.default_rng(data.draw(st.integers(0, 999)))
     ub = rs.UnifiedBuffer(-(-n * dtype.itemsize // 256) * 256 + 256)
     dst = ub.alloc(dtype, n)
@@ -299,8 +298,7 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     blk = data.draw(st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 3)), "block strides")
     rep = data.draw(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)), "repeat strides")
     count = data.draw(st.integers(1, 5 * lanes), "count (counter mode)")
-    reps = -(-count // lanes) if form == "counter" else repeats
-    n = max(MO.touched_elements(dtype.itemsize, max(reps, 1), blk[j], rep[j]) for j in range(3))
+    reps, n = repeat_span(dtype, form, count, repeats, blk, rep)
     ub, dst, sel, s0, s1 = select_tensors(dtype, n, max(reps, 1) * lanes // 8, rs.uint8, data.draw(st.integers(0, 999)))
     d0, a, m = dst.numpy(), s0.numpy(), sel.numpy()
     other: Any = a[3] if mode == A.SELMODE.VSEL_TENSOR_SCALAR_MODE else s1
