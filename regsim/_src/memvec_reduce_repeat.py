@@ -39,6 +39,7 @@ from regsim._src.memvec import (
     counter_mode,
     vector_mask,
 )
+from regsim._src.memvec_reduce import _check_range
 from regsim._src.registers import VL, MaskReg, RegTensor
 from regsim.errors import AlignmentError, DTypeError, ParameterError, message
 
@@ -194,15 +195,6 @@ def _reduce_func(api: str, kind: ReduceType) -> Callable[[RegTensor[Any], RegTen
 
 
 # --- the host side: checks, then the template's branches ------------------------------------------------------
-def _int_in(api: str, name: str, value: object, hi: int) -> int:
-    if type(value) is not int and not isinstance(value, np.integer):
-        raise ParameterError(message(api, name, repr(value), f"an int in [0, {hi}]"))
-    v = int(value)
-    if not 0 <= v <= hi:
-        raise ParameterError(message(api, name, v, f"an int in [0, {hi}]"))
-    return v
-
-
 @attrs.frozen
 class Plan:
     """What a call does, worked out on the host before the VF: the runs (repeats the VF makes), the lanes each
@@ -300,7 +292,7 @@ class RepeatReduceApi:
         mask = args[0]
         bit_mode, count, bits = _check_mask(api, T, mask, is_set_mask)
         repeat = _check_repeat(api, args[1])
-        dst_rep, src_blk, src_rep = (_int_in(api, n, v, MAX_STRIDE) for n, v in zip(_STRIDES, args[2:], strict=True))
+        dst_rep, src_blk, src_rep = (_check_range(api, n, v, MAX_STRIDE) for n, v in zip(_STRIDES, args[2:], strict=True))
         counter = counter_mode()
         lanes = VL // T.itemsize
         e = ONE_BLOCK_SIZE // T.itemsize
@@ -460,7 +452,7 @@ class LegacyReduce:
             repeat, mask, rest = args[0], args[1], args[2:]
         else:
             repeat, mask = args[0], args[1]
-            _int_in(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
+            _check_range(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
             rest = (args[4], args[3], args[5])
             if not isinstance(mask, (int, np.integer)):
                 raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))
