@@ -128,16 +128,27 @@ class NumpyBackend:
         scan over the iterations; False where there is none (always, here: no loop axis)."""
         return False
 
-    # --- counters --------------------------------------------------------------------------------
+    # --- counters (rs.Ref) -------------------------------------------------------------------------
+    def new_ref(self, ref: Any) -> None:
+        """A `rs.Ref` was made inside the VF (nothing to note here: one iteration at a time)."""
+
+    def read_ref(self, ref: Any) -> Any:
+        """`ref.value` read inside the VF."""
+        return ref._value
+
+    def write_ref(self, ref: Any, value: Any) -> None:
+        """`ref.value = value` inside the VF."""
+        ref._value = value
+
     def count_down(self, api: str, ref: Any, n: int) -> Any:
         """UpdateMask's `uint32_t&` counter: the lanes this call selects, min(count, n); the
         counter drops by them (to 0 below n)."""
-        count = ref.value
+        count = ref._value
         if type(count) is not int or not 0 <= count <= UINT32_MAX:
             if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= UINT32_MAX:
                 raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
             count = int(count)
-        ref.value = count - n if count > n else 0
+        ref._value = count - n if count > n else 0
         return count if count < n else n
 
     # --- scalars -----------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src import dtypes as dt
-from regsim._src.backend import NumpyBackend, group_pattern
+from regsim._src.backend import UINT32_MAX, NumpyBackend, group_pattern
 from regsim._src.context import _VF
 from regsim._src.enums import MaskMergeMode
 from regsim._src.memory import UbPtr, UnifiedBuffer
@@ -268,7 +268,10 @@ class BatchedBackend(NumpyBackend):
         self.regs: dict[int, _Regs] = {}
         self.masks: dict[int, _Mask] = {}
         self.outside: set[int] = set()  #: registers and masks read before the body wrote them
-        self.counted: dict[int, tuple[Any, Any]] = {}  #: Ref counters: id → (ref, value before)
+        self.counted: dict[int, tuple[Any, Any]] = {}  #: counters made before the loop: id → (ref, value before)
+        self.made_refs: dict[int, Any] = {}  #: counters (rs.Ref) made in the body, by id: one per iteration
+        self.ref_reads: dict[int, Any] = {}  #: counters made before the loop whose value the body read
+        self.facts: set[str] = set()  #: what the attempt relied on, for rs.explain
         #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
         self.undo: list[tuple[Storage, Any, Bytes, Bools | None]] = []
         self.pending: list[_Store] = []  #: stores not yet made, in program order
@@ -481,15 +484,50 @@ class BatchedBackend(NumpyBackend):
         pattern = group_pattern(dtype, trait, self.mask_fill)
         self._set_mask(dst, _Mask(dst, None, None, lanes, pattern, active))
 
+    # --- counters (rs.Ref) ----------------------------------------------------------------------------
+    def new_ref(self, ref: Any) -> None:
+        """A counter made in the body: one per iteration (its value may differ by iteration)."""
+        self.made_refs[id(ref)] = ref
+
+    def read_ref(self, ref: Any) -> Any:
+        key = id(ref)
+        if key in self.made_refs:
+            value = ref._value
+            return Affine(value) if isinstance(value, np.ndarray) else value
+        if key in self.counted:
+            raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) that UpdateMask counts down in it")
+        self.ref_reads[key] = ref
+        return ref._value
+
+    def write_ref(self, ref: Any, value: Any) -> None:
+        if id(ref) not in self.made_refs:
+            raise Unbatchable("the body writes a counter made before the loop (an rs.Ref)")
+        ref._value = value.values if isinstance(value, Affine) else value
+
     def count_down(self, api: str, ref: Any, n: int) -> Any:
-        """UpdateMask's counter in closed form: iteration b selects clip(count - b·n, 0, n)."""
-        if id(ref) in self.counted:
-            raise Unbatchable("a counter updated twice per iteration")
-        before = ref.value
+        """UpdateMask's counter. One made in the body counts down per iteration, as many times as
+        the body asks; one made before the loop, once per iteration, in closed form: iteration b
+        selects clip(count - b·n, 0, n) and the counter ends where the in-order loop leaves it."""
+        key = id(ref)
+        if key in self.made_refs:
+            value = ref._value
+            if not isinstance(value, (np.ndarray, Affine)):  # the same in every iteration: the in-order rule
+                return super().count_down(api, ref, n)
+            counts = value.values if isinstance(value, Affine) else value
+            if int(counts.min()) < 0 or int(counts.max()) > UINT32_MAX:
+                raise Unbatchable("a counter outside the uint32_t range in some iteration")
+            ref._value = np.where(counts > n, counts - n, 0)
+            return np.minimum(counts, n)
+        if key in self.counted:
+            raise Unbatchable("UpdateMask counts a counter made before the loop down twice in one iteration")
+        if key in self.ref_reads:
+            raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) before UpdateMask counts it down")
+        before = ref._value
         super().count_down(api, ref, n)  # the checks, on the value before the loop
-        self.counted[id(ref)] = (ref, before)
+        self.counted[key] = (ref, before)
+        self.facts.add(f"the counter made before the loop counts down {n} a iteration in closed form")
         start = np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0)
-        ref.value = max(before - self.rows * n, 0)
+        ref._value = max(before - self.rows * n, 0)
         return np.minimum(start, n)
 
     def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
@@ -724,6 +762,19 @@ class BatchedBackend(NumpyBackend):
     def scalar_access(self, api: str) -> None:
         raise Unbatchable(f"a scalar UB access ({api}) inside the loop")
 
+    def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """A scalar operand; one that differs by iteration (the loop index, a counter made in the
+        body) is a column (rows, 1) of the type, converted as the in-order call converts it."""
+        if not isinstance(value, Affine):
+            return super().scalar(api, param, value, dtype)
+        target, values = dtype.np_dtype, value.values
+        if np.issubdtype(target, np.integer):
+            info = np.iinfo(target)
+            if int(values.min()) < info.min or int(values.max()) > info.max:
+                raise Unbatchable(f"{param}, which differs by iteration, is outside {dtype.name}'s range in some iteration")
+        self.facts.add(f"{param} differs by iteration (one value per row)")
+        return values.astype(target)[:, None]
+
     # --- post-update pointers and address registers --------------------------------------------
     def post_update(self, ptr: UbPtr[Any], stride: int) -> None:
         """`ptr` moves `stride` bytes per iteration (as iteration 0 showed): row b sees base + b·stride,
@@ -800,6 +851,9 @@ class BatchedBackend(NumpyBackend):
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
         for areg in self.addr_regs:
             object.__setattr__(areg, "offset", int(np.asarray(areg.offset)[-1]))
+        for ref in self.made_refs.values():  # the last iteration's counter is the one its name still holds
+            if isinstance(ref._value, np.ndarray):
+                ref._value = int(ref._value[-1])
         self.regs.clear()
         for store in self.pending:
             self._write(store, undo=False)
@@ -821,7 +875,7 @@ class BatchedBackend(NumpyBackend):
                 if valid is not None and st.valid is not None:
                     st.valid[at] = valid
         for ref, before in self.counted.values():
-            ref.value = before
+            ref._value = before
         for posted in self.posted.values():
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
 

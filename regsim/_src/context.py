@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Literal, ParamSpec, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.binding import host_api
+from regsim._src.binding import as_int, host_api
 from regsim.errors import ParameterError, VfContextError, message
 
 P = ParamSpec("P")
@@ -39,12 +39,18 @@ class Config:
     loops: how the `for` loops of VFs run. "auto" (default): batched over their iterations
         where that gives exactly the results of running them in order, else in order;
         "batched": batched, and a loop that cannot be is a `VfContextError` saying why;
-        "sequential": every loop in order. `rs.vf_range(..., loops=...)` overrides it per loop.
+        "sequential": every loop in order. `rs.vf_range(..., loops=...)` overrides it per loop;
+        a forced "batched" applies to the kernel's own loops, not to those of the library VFs
+        the memory-level APIs run (they batch where exact).
+    max_loop_iterations: the most iterations one run of a VF loop may have (a `ParameterError`
+        before the loop starts past it): a loop that would run for hours is a mistake to report,
+        not to run.
     """
 
     check_uninitialized: bool = True
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
+    max_loop_iterations: int = 1 << 24
 
 
 DEFAULT_CONFIG = Config()
@@ -58,6 +64,7 @@ def configure(
     check_uninitialized: bool | None = None,
     mask_fill: Literal["lsb", "group"] | None = None,
     loops: Literal["auto", "batched", "sequential"] | None = None,
+    max_loop_iterations: int | None = None,
 ) -> Iterator[Config]:
     """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
     if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
@@ -68,6 +75,9 @@ def configure(
         check_uninitialized=old.check_uninitialized if check_uninitialized is None else check_uninitialized,
         mask_fill=old.mask_fill if mask_fill is None else mask_fill,
         loops=old.loops if loops is None else loops,
+        max_loop_iterations=old.max_loop_iterations
+        if max_loop_iterations is None
+        else as_int("configure", "max_loop_iterations", max_loop_iterations, 1),
     )
     if new.loops not in ("auto", "batched", "sequential"):
         raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
@@ -217,11 +227,16 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
         vf_context(f.__qualname__)
         return body(*args, **kwargs)
 
+    call.__regsim_callee__ = f  # type: ignore[attr-defined]  # (what a batched loop calling it checks: loop_rules)
     return call
 
 
 class Ref(Generic[V]):
-    """A mutable scalar, for the C++ `uint32_t&` parameters (`UpdateMask` decrements it)."""
+    """A mutable scalar, for the C++ `uint32_t&` parameters (`UpdateMask` decrements it).
+
+    Inside a VF its value is read and written through the running backend: a batched loop gives a
+    counter made in its body one value per iteration, and sends the loop in order when its body
+    reads or writes a counter made before it that it also counts down (docs/api.md, the rules)."""
 
     __slots__ = ("_value",)
 
@@ -230,20 +245,24 @@ class Ref(Generic[V]):
     @host_api("Ref")
     def __init__(self, value: V) -> None:
         self._value = value
+        ctx = _VF.get()
+        if ctx is not None:
+            ctx.backend.new_ref(self)
 
     @property
     def value(self) -> V:
         ctx = _VF.get()
-        if ctx is not None and id(self) in getattr(ctx.backend, "counted", ()):
-            # a batched loop counts this down in closed form: its value per iteration is not one int
-            from regsim._src.batched import Unbatchable
-
-            raise Unbatchable("the loop reads a counter it also updates")
-        return self._value
+        if ctx is None:
+            return self._value
+        return ctx.backend.read_ref(self)  # type: ignore[no-any-return]
 
     @value.setter
     def value(self, value: V) -> None:
-        self._value = value
+        ctx = _VF.get()
+        if ctx is None:
+            self._value = value
+        else:
+            ctx.backend.write_ref(self, value)
 
     def __repr__(self) -> str:
         return f"Ref({self._value!r})"

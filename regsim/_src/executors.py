@@ -69,6 +69,8 @@ class Executor:
 def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -> int:
     """A scalar operand as a Python int within its C++ type's range (bools are not ints)."""
     if type(value) is not int:
+        if isinstance(value, Affine):  # (a batched loop: this operand takes one value per call)
+            raise Unbatchable(f"{api}'s {name}, an integer operand of one value per call, differs by iteration")
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ParameterError(message(api, name, repr(value), f"an int ({ctype})"))
         value = int(value)

@@ -38,21 +38,28 @@ import contextvars
 import functools
 import inspect
 import itertools
+import os
+import sys
 import textwrap
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs
 import numpy as np
 
+from regsim._src import loop_rules as rules
 from regsim._src.batched import Affine, BatchedBackend, PostUpdate, Unbatchable
 from regsim._src.context import _VF, VfContext, current_config
-from regsim.errors import ParameterError, VfContextError, message
+from regsim.errors import ParameterError, RegsimError, VfContextError, message
 
 F = TypeVar("F", bound=Callable[..., Any])
 Mode = Literal["auto", "batched", "sequential"]
 MODES = ("auto", "batched", "sequential")
+#: regsim's own source (its library VFs' loops are not the user's)
+_REGSIM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: the most iterations a batched attempt holds at once (its registers take 256 B an iteration each)
+BATCH_ROWS = 1 << 16
 
 
 @attrs.frozen
@@ -61,6 +68,9 @@ class LoopSite:
 
     where: str  #: "file.py:42 (in add_vf)"
     static_reason: str  #: why it can never run batched ("" if it might)
+    #: the S4/S5 check of the functions and methods the body calls, run when the loop starts
+    check_calls: Callable[[tuple[Mapping[str, Any], ...]], str] | None = None
+    library: bool = False  #: a loop of regsim's own library VFs (a forced mode applies to the user's loops)
 
 
 @attrs.define
@@ -119,12 +129,24 @@ class LoopRun:
     an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
     post-update pointers); what the attempts leave undone runs in order over `range`."""
 
-    def __init__(self, site: LoopSite, iterable: Any) -> None:
+    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "") -> None:
         self.site = site
         forced = iterable.loops if isinstance(iterable, vf_range) else None
         self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
         self.iterations = len(self.range) if isinstance(self.range, range) else 0
-        self.mode: Mode = forced or current_config().loops
+        config = current_config()
+        if self.iterations > config.max_loop_iterations:
+            raise ParameterError(
+                message(
+                    "range",
+                    "iterations",
+                    f"{self.iterations} ({site.where})",
+                    f"at most {config.max_loop_iterations} a VF loop (rs.configure(max_loop_iterations=...))",
+                )
+            )
+        # a forced mode is the user's: regsim's own library loops batch where exact whatever it says
+        self.mode: Mode = forced or ("auto" if site.library and config.loops == "batched" else config.loops)
+        self.call_reason = call_reason
         self.batched = False
         self.index: Any = None
         self.last: Any = None
@@ -137,6 +159,8 @@ class LoopRun:
         self._peel_token: Any = None
         self._first = 0  #: the iteration number of range[0] (1 once iteration 0 was peeled)
         self._iter_token: Any = None
+        self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
+        self._decision: Decision | None = None
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
@@ -183,6 +207,11 @@ class LoopRun:
                 yield value
         finally:
             _ITERATIONS.set(outer)
+        if self._raised and self._decision is not None:  # (the explanation must stay true)
+            self._decision.why = (
+                f"the batched attempt raised {self._raised}, which no iteration raises in order "
+                "(a regsim bug: please report it); ran in order"
+            )
 
     def _peel(self) -> bool:
         """Run iteration 0 in order, recording how far each post-update moves each pointer; the
@@ -217,10 +246,12 @@ class LoopRun:
         return self.ordered()
 
     def _why_not(self) -> str:
-        if self.site.static_reason:
-            return self.site.static_reason
+        if self.site.static_reason or self.call_reason:
+            return self.site.static_reason or self.call_reason
         if not isinstance(self.range, range):
             return f"iterates over a {type(self.range).__name__}, not a range"
+        if len(self.range) > BATCH_ROWS:
+            return f"{len(self.range)} iterations: regsim batches at most {BATCH_ROWS} at once"
         if len(self.range) < 2:
             return "fewer than 2 iterations" + (
                 " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
@@ -255,8 +286,17 @@ class LoopRun:
             self._next = "peel"
         elif isinstance(error, Unbatchable):
             self._decide("sequential", error.args[0])
-        else:
-            self._log("sequential", f"a call raised {type(error).__name__} in some iteration: running in order to raise it there")
+        elif isinstance(error, RegsimError) or not _raised_in_regsim(error):
+            # a kernel's error, or the kernel's own Python raising: the in-order run raises it where it belongs
+            self._raised = f"{type(error).__name__}: {error}"
+            why = f"a call raised {type(error).__name__} in some iteration: ran in order to raise it there"
+            self._decision = self._log("sequential", why)
+        else:  # regsim's own code failed on the batched backend: a bug to see, not to hide behind the in-order run
+            error.add_note(
+                f"regsim: raised while running the loop at {self.site.where} batched (a regsim bug: please report it; "
+                'rs.configure(loops="sequential") runs loops in order meanwhile)'
+            )
+            return True
         return False
 
     def finished(self) -> None:
@@ -296,13 +336,16 @@ class LoopRun:
             raise VfContextError(
                 message("vf_range", "loops", '"batched"', f"a loop that can run batched; {self.site.where} cannot: {why}")
             )
-        return self._log(how, why)
-
-    def _log(self, how: str, why: str) -> bool:
-        log = _EXPLAIN.get()
-        if log is not None:
-            log.append(Decision(self.site, self.iterations, how, why))
+        self._log(how, why)
         return False
+
+    def _log(self, how: str, why: str) -> Decision | None:
+        log = _EXPLAIN.get()
+        if log is None:
+            return None
+        decision = Decision(self.site, self.iterations, how, why)
+        log.append(decision)
+        return decision
 
 
 class _BatchGuard:
@@ -317,8 +360,6 @@ class _BatchGuard:
 
 
 # --- the rewrite -----------------------------------------------------------------------------------
-_LOOP_FUNCS = {"range", "vf_range"}
-_SAFE_METHODS = {"reinterpret", "copy", "GetPhyAddr"}
 
 
 def instrument(f: F) -> F:
@@ -361,8 +402,24 @@ def instrument(f: F) -> F:
     return new  # type: ignore[return-value]
 
 
+def _raised_in_regsim(error: BaseException) -> bool:
+    """Whether `error` was raised by regsim's own code (its innermost frame is in the package)
+    rather than by the kernel's Python."""
+    tb = error.__traceback__
+    last = None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    return last is not None and os.path.abspath(last.tb_frame.f_code.co_filename).startswith(_REGSIM_DIR)
+
+
 def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
-    return LoopRun(sites[k], iterable)
+    site = sites[k]
+    calls = ""
+    if site.check_calls is not None and not site.static_reason:  # S4/S5, in the scopes of the VF running the loop
+        frame = sys._getframe(1)
+        calls = site.check_calls((frame.f_locals, frame.f_globals, frame.f_builtins))
+        del frame
+    return LoopRun(site, iterable, calls)
 
 
 class _Rewriter(ast.NodeTransformer):
@@ -378,13 +435,19 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_For(self, node: ast.For) -> Any:
         call = node.iter
-        if not (isinstance(call, ast.Call) and _called_name(call.func) in _LOOP_FUNCS and not node.orelse):
+        if not (isinstance(call, ast.Call) and rules.called_name(call.func) in rules.LOOP_FUNCS and not node.orelse):
             self.generic_visit(node)
             return node
         k = len(self.sites)
         where = f"{self.filename.rsplit('/', 1)[-1]}:{node.lineno + self.first_line - 1} (in {self.func})"
-        reason = _static_reason(node)  # read from the source as written
-        self.sites.append(LoopSite(where, reason))
+        first = self.first_line  # the file's line of the function source's line 1
+        reason = rules.shift_lines(rules.state_reason(node.body, in_loop=True), first)  # read from the source as written
+        carried = rules.carried_names(node)
+        if not reason and carried:
+            reason = f"{', '.join(carried)} carried across iterations (read before the body assigns it) (S2)"
+        calls = rules.calls(node.body, first)
+        check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR)))
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
@@ -426,82 +489,6 @@ class _Rewriter(ast.NodeTransformer):
             ast.copy_location(n, node)
             ast.fix_missing_locations(n)
         return new
-
-
-def _called_name(func: ast.expr) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
-def _static_reason(loop: ast.For) -> str:
-    """Why the loop's source already rules batching out ("" if nothing does)."""
-    for node in _walk_body(loop.body):
-        if isinstance(node, (ast.Break, ast.Continue)):
-            return f"line {node.lineno}: {'break' if isinstance(node, ast.Break) else 'continue'}"
-        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await)):
-            return f"line {node.lineno}: {type(node).__name__.lower()} inside the loop"
-        if isinstance(node, ast.AugAssign):
-            return f"line {node.lineno}: {ast.unparse(node.target)} is updated across iterations"
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
-            return f"line {node.lineno}: writes Python state ({ast.unparse(node)} = ...)"
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            return f"line {node.lineno}: global or nonlocal state"
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id not in ("Reg", "rs", "AscendC", "MicroAPI")
-            and node.func.attr not in _SAFE_METHODS
-        ):
-            return f"line {node.lineno}: calls {ast.unparse(node.func)}(), which may keep Python state"
-    carried = _carried_names(loop)
-    if carried:
-        return f"{', '.join(sorted(carried))} carried across iterations (read before assigned in the body)"
-    return ""
-
-
-def _walk_body(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """The nodes of a loop body, not descending into nested function definitions."""
-    stack: list[ast.AST] = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and _called_name(node.iter.func) in _LOOP_FUNCS:
-            # a nested VF loop: its own break/continue are its own; its body still counts for state
-            stack.extend(reversed([node.iter, *node.body, *node.orelse]))
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
-
-
-def _carried_names(loop: ast.For) -> set[str]:
-    """Names assigned in the body and read in it before their first assignment (in source order)."""
-    assigned: set[str] = set()
-    first_store: dict[str, tuple[int, int]] = {}
-    loads: list[tuple[tuple[int, int], str]] = []
-    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    for stmt in loop.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name):
-                pos = (node.lineno, node.col_offset)
-                if isinstance(node.ctx, ast.Store):
-                    assigned.add(node.id)
-                    first_store.setdefault(node.id, _statement_end(stmt, node))
-                else:
-                    loads.append((pos, node.id))
-    return {name for pos, name in loads if name in assigned and name not in targets and pos < first_store[name]}
-
-
-def _statement_end(stmt: ast.stmt, node: ast.Name) -> tuple[int, int]:
-    """When an assignment takes effect: after its whole right-hand side (so `p = p + 1` reads p
-    before it stores it)."""
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.end_lineno is not None:
-        return (stmt.end_lineno, stmt.end_col_offset or 0)
-    return (node.lineno, node.col_offset)
 
 
 # --- explain ----------------------------------------------------------------------------------------

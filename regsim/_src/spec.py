@@ -460,8 +460,9 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer, Affine),  # (Affine: a batched loop's index; executors that take it say so)
-        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number)
-        Kind.SCALAR: (int, float, complex, np.number, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
+        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number);
+        # an Affine: a value that differs by iteration in a batched loop (the backend makes it a column)
+        Kind.SCALAR: (int, float, complex, np.number, Affine, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
         Kind.ADDR: (AddrReg,),
         Kind.ULOAD: (UnalignRegForLoad,),
         Kind.USTORE: (UnalignRegForStore,),
