@@ -262,6 +262,8 @@ class _Store:
 class BatchedBackend(NumpyBackend):
     """The sequential backend's interface over all iterations of one loop at once."""
 
+    current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.trace)
+
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int) -> None:
         super().__init__(check_uninitialized, mask_fill)
         self.rows = rows
@@ -331,7 +333,7 @@ class BatchedBackend(NumpyBackend):
         if any(np.may_share_memory(p.values, a) for p in self.pending for a in state.arrays()):
             self._flush()
         if state.shared:
-            state.data, state.shared = np.array(state.data), False
+            state.data, state.shared = np.array(state.data, order="C"), False
         else:
             state.data = state.data  # (the element-order copy goes stale)
         self._release(state.data, state)
@@ -343,9 +345,9 @@ class BatchedBackend(NumpyBackend):
                 other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
             if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
                 if other._data is not None:
-                    other._data = np.array(other._data)
+                    other._data = np.array(other._data, order="C")
                 if other.natural is not None:
-                    other.natural = np.array(other.natural)
+                    other.natural = np.array(other.natural, order="C")
                 other.shared = False
 
     def _adopt_elements(self, reg: RegTensor[Any], natural: Bytes) -> bool:
@@ -413,6 +415,8 @@ class BatchedBackend(NumpyBackend):
         lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
         ctx = _VF.get()
         ctrl = ctx.ctrl if ctx is not None else 0
+        what = "its destination" if kind is Kind.REG else "its carry"
+        self.facts.add(f"Reg.{api} carries {what} across iterations: an exact scan")
         if self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
             self.scanned.add(key)
             return True
@@ -461,18 +465,31 @@ class BatchedBackend(NumpyBackend):
         if state is not None and state.lanes is not None and len(state.pattern) == stride:
             if state.count is None:
                 state.count = int(np.count_nonzero(state.lanes))
-            return state.lanes, state.count
-        bits, written = self._mask(mask)
-        if written is not None and self.check and not written[..., ::stride].all():
-            raise Unbatchable("a never-written predicate bit")
-        lanes = bits[..., ::stride]
-        return lanes, int(np.count_nonzero(lanes))
+            active: Active = (state.lanes, state.count)
+        else:
+            bits, written = self._mask(mask)
+            if written is not None and self.check and not written[..., ::stride].all():
+                raise Unbatchable("a never-written predicate bit")
+            lanes = bits[..., ::stride]
+            active = lanes, int(np.count_nonzero(lanes))
+        if self.current is not None and param == "mask" and self.current.active is None:
+            self._note(*active)
+        return active
+
+    def _note(self, lanes: Bools, count: int) -> None:
+        """A traced call's active lanes, over every iteration (lanes the same in every row: `count` is one row's)."""
+        assert self.current is not None
+        per_row = lanes.ndim == 1
+        self.current.active = count * self.rows if per_row else count
+        self.current.lanes = lanes.shape[-1] * self.rows
 
     def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> None:
+        if self.current is not None and self.current.active is None:  # a mask maker: the lanes it selects
+            self._note(lanes, int(np.count_nonzero(lanes)))
         self._set_mask(dst, _Mask(dst, None, None, lanes, group_pattern(dtype, trait, self.mask_fill)))
 
     def write_bits(self, dst: MaskReg, bits: Bools) -> None:
-        self._set_mask(dst, _Mask(dst, np.array(bits, np.bool_), None))
+        self._set_mask(dst, _Mask(dst, np.array(bits, np.bool_, order="C"), None))
 
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
@@ -481,12 +498,15 @@ class BatchedBackend(NumpyBackend):
             lanes, active = _all_lanes(n), n
         else:
             lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
+        if self.current is not None:
+            self._note(lanes, active)
         pattern = group_pattern(dtype, trait, self.mask_fill)
         self._set_mask(dst, _Mask(dst, None, None, lanes, pattern, active))
 
     # --- counters (rs.Ref) ----------------------------------------------------------------------------
     def new_ref(self, ref: Any) -> None:
         """A counter made in the body: one per iteration (its value may differ by iteration)."""
+        self.facts.add("a counter made in the body is one per iteration")
         self.made_refs[id(ref)] = ref
 
     def read_ref(self, ref: Any) -> Any:
@@ -525,7 +545,7 @@ class BatchedBackend(NumpyBackend):
         before = ref._value
         super().count_down(api, ref, n)  # the checks, on the value before the loop
         self.counted[key] = (ref, before)
-        self.facts.add(f"the counter made before the loop counts down {n} a iteration in closed form")
+        self.facts.add(f"the counter made before the loop counts down {n} lanes an iteration, in closed form")
         start = np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0)
         ref._value = max(before - self.rows * n, 0)
         return np.minimum(start, n)
@@ -826,6 +846,8 @@ class BatchedBackend(NumpyBackend):
         for accesses in by_ub.values():
             if not _disjoint(accesses, self.rows):
                 _check_rows(accesses)
+        if any(write for *_, write in self.accesses):
+            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""

@@ -51,6 +51,7 @@ import numpy as np
 from regsim._src import loop_rules as rules
 from regsim._src.batched import Affine, BatchedBackend, PostUpdate, Unbatchable
 from regsim._src.context import _VF, VfContext, current_config
+from regsim._src.registers import HOST_READ
 from regsim.errors import ParameterError, RegsimError, VfContextError, message
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -159,6 +160,7 @@ class LoopRun:
         self._peel_token: Any = None
         self._first = 0  #: the iteration number of range[0] (1 once iteration 0 was peeled)
         self._iter_token: Any = None
+        self._host_token: Any = None
         self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
         self._decision: Decision | None = None
 
@@ -181,7 +183,9 @@ class LoopRun:
         rng = self.range
         self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
-        ctx.backend, ctx.trace = self._backend, _BatchGuard()
+        self._backend.spr = ctx.backend.spr  # (the core's special registers)
+        ctx.backend, ctx.trace = self._backend, _BatchGuard(ctx.trace)
+        self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
             self._backend.peeled = True
             for ptr, moved in self._peeled.values():
@@ -263,14 +267,13 @@ class LoopRun:
             return "inside iteration 0 of an outer loop, run in order to learn its post-update strides"
         if isinstance(ctx.backend, BatchedBackend):
             return "inside a batched loop (the outer loop carries the batch)"
-        if ctx.trace is not None:
-            return "traced (rs.trace records calls in order)"
         return ""
 
     def _restore(self) -> None:
         self._leave()
         assert self._ctx is not None and self._saved is not None
         self._ctx.backend, self._ctx.trace = self._saved
+        HOST_READ.reset(self._host_token)
 
     def failed(self, error: Exception) -> bool:
         """The attempt raised: undo it; the loop runs in order (and raises there, with the same
@@ -317,7 +320,8 @@ class LoopRun:
         self._restore()
         self.batched = True
         self.last = self.range[-1]
-        self._decide("batched", self._peel_note())
+        facts = sorted(self._backend.facts)
+        self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
 
     def _peel_note(self) -> str:
         assert self._backend is not None
@@ -349,14 +353,23 @@ class LoopRun:
 
 
 class _BatchGuard:
-    """Sits where a trace would (the op engine's per-call hook) while a loop runs batched: an op
-    whose executor has no batching rule makes the loop run in order."""
+    """The op engine's per-call hook while a loop runs batched: an op whose executor has no
+    batching rule makes the loop run in order; the others run, through the trace if one records."""
+
+    def __init__(self, trace: Any) -> None:
+        self.trace = trace
 
     def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
         spec = plan.spec
         if not spec.executor.batchable:
             raise Unbatchable(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
+        if self.trace is not None:
+            return self.trace.record(ctx, plan, values)
         return plan.run(ctx, plan, values)
+
+
+def _refuse_host_read(api: str) -> None:
+    raise Unbatchable(f"{api} reads values inside the loop (they differ by iteration)")
 
 
 # --- the rewrite -----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
 from regsim._src.context import _VF, current_config
 from regsim._src.enums import TPosition
-from regsim._src.registers import Storage, check_dtype, to_lanes
+from regsim._src.registers import Storage, check_dtype, host_read, to_lanes
 from regsim.errors import (
     AlignmentError,
     OutOfBoundsError,
@@ -161,6 +161,7 @@ class LocalTensor(Generic[T]):
     @host_api("LocalTensor.numpy")
     def numpy(self) -> npt.NDArray[Any]:
         """A copy of the elements (never-written bytes read as 0)."""
+        host_read("LocalTensor.numpy")
         return self.ub.storage.data[self.addr : self.addr + self.nbytes].view(self.dtype.np_dtype).copy()
 
     @host_api("LocalTensor.set")
@@ -171,6 +172,7 @@ class LocalTensor(Generic[T]):
         one or an imaginary part in a real one is a `ParameterError`); `cast=True` converts
         instead, as numpy's `astype` does (round to nearest even, overflow to inf, wrap integers).
         """
+        host_read("LocalTensor.set")
         arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
         if arr.size > self.size:
             raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))

@@ -10,9 +10,11 @@ of the same bytes. A `MaskReg` is 256 bits; the one rule mapping a lane to its p
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import sys
 import warnings
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -22,6 +24,18 @@ import numpy.typing as npt
 from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
+
+#: set while a VF loop runs batched: called with the API's name before Python reads the values of a
+#: register, a mask or the UB (there they differ by iteration), so that such a loop runs in order
+HOST_READ: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
+
+
+def host_read(api: str) -> None:
+    """Python is about to read register, mask or UB values (a debug accessor, a scalar access)."""
+    hook = HOST_READ.get()
+    if hook is not None:
+        hook(api)
+
 
 T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
@@ -214,6 +228,7 @@ class RegTensor(Generic[T]):
     @host_api("RegTensor.numpy")
     def numpy(self) -> npt.NDArray[Any]:
         """The lanes, as a new 1-D array of the register's numpy dtype (never-written bytes read 0)."""
+        host_read("RegTensor.numpy")
         return np.array(self._get(), copy=True)
 
     @host_api("RegTensor.reinterpret")
@@ -247,12 +262,14 @@ class RegTensor(Generic[T]):
     @host_api("RegTensor.Print")
     def Print(self) -> None:
         """Print the lanes, as the C++ `Print()` does, 16 per line."""
+        host_read("RegTensor.Print")
         values = self._get()
         name = f"RegTensor<{self.dtype.name}{', RegTraitNumTwo' if self.trait.REG_NUM == 2 else ''}>"
         rows = [" ".join(str(v) for v in values[i : i + 16]) for i in range(0, len(values), 16)]
         sys.stdout.write(name + "\n" + "\n".join(rows) + "\n")
 
     def __repr__(self) -> str:
+        host_read("RegTensor.__repr__")
         return f"RegTensor[{self.dtype.name}]({np.array2string(self._get(), threshold=16)})"
 
     # --- byte/lane plumbing used by the backend ----------------------------------------------
@@ -431,6 +448,7 @@ class MaskReg:
     @host_api("MaskReg.bits")
     def bits(self) -> Bools:
         """The 256 bits, bit 0 first (a copy)."""
+        host_read("MaskReg.bits")
         return self._bits.copy()
 
     @host_api("MaskReg.lanes")
@@ -438,6 +456,7 @@ class MaskReg:
         """One bool per element of `dtype`: bit `i * mask_stride(dtype, trait)`."""
         check_dtype("MaskReg.lanes", "dtype", dtype)
         check_trait("MaskReg.lanes", dtype, trait)
+        host_read("MaskReg.lanes")
         return self._bits[:: mask_stride(dtype, trait)].copy()
 
     @host_api("MaskReg.Print")
@@ -445,6 +464,7 @@ class MaskReg:
         """Print the 256 bits as 64 hex digits, bit 0 rightmost; with `dtype`, also the lanes a
         `dtype` operand reads (bit `i * mask_stride`), lane 0 first, 1 active and . inactive,
         32 a line with the first lane's index."""
+        host_read("MaskReg.Print")
         sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")
         if dtype is not None:
             lanes = self.lanes(dtype, trait)
@@ -458,6 +478,7 @@ class MaskReg:
         return int.from_bytes(np.packbits(self._bits, bitorder="little").tobytes(), "little")
 
     def __repr__(self) -> str:
+        host_read("MaskReg.__repr__")
         return f"MaskReg(0x{self._as_int():064x})"
 
     # --- used by the backend --------------------------------------------------------------------

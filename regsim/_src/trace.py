@@ -43,8 +43,11 @@ class Record:
     lanes: int | None = None  #: lanes of the op's type
     reads: list[tuple[int, int]] = attrs.field(factory=list)  #: UB byte ranges [start, end)
     writes: list[tuple[int, int]] = attrs.field(factory=list)
-    start: float = 0.0  #: seconds since the trace began
+    start: float = 0.0  #: seconds of host time since the trace began (the simulator's, not the device's)
     duration: float = 0.0
+    #: iterations the call ran for at once: a call in a batched loop is one record for all of them
+    #: (its active lanes, and its UB ranges, are those of every iteration together)
+    rows: int = 1
 
 
 class Trace:
@@ -59,26 +62,40 @@ class Trace:
         spec = plan.spec
         rec = Record(spec.key, ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr))), _caller())
         backend = ctx.backend
-        if isinstance(backend, TracingBackend):
-            backend.current = rec
+        batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
+        backend.current = rec
+        seen = len(backend.accesses) if batched else 0
         rec.start = time.perf_counter() - self._t0
         try:
             return plan.run(ctx, plan, values)
         finally:
             rec.duration = time.perf_counter() - self._t0 - rec.start
+            backend.current = None
+            if batched:
+                rec.rows = batched
+                for _, lo, hi, _, write in backend.accesses[seen:]:
+                    (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
 
     def table(self) -> str:
-        """The records as a text table, one call a line."""
+        """The records as a text table, one call a line (a batched call: `xN`, its N iterations)."""
         rows = [("#", "API", "operands", "active", "UB read", "UB written", "kernel line")]
         for i, r in enumerate(self.records):
             active = "-" if r.active is None else f"{r.active}/{r.lanes}"
-            rows.append((str(i), r.api, r.dtypes, active, _ranges(r.reads), _ranges(r.writes), r.line))
+            api = r.api if r.rows == 1 else f"{r.api} x{r.rows}"
+            rows.append((str(i), api, r.dtypes, active, _ranges(r.reads), _ranges(r.writes), r.line))
         widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
         return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
 
     def chrome(self) -> dict[str, Any]:
-        """The records as Chrome / Perfetto trace-event JSON (one complete event per call)."""
+        """The records as Chrome / Perfetto trace-event JSON: one complete event per call, on the
+        host's clock (microseconds of simulation time since the trace began, not device cycles),
+        in process "regsim", thread "Reg calls"; a batched call's `rows` says how many iterations
+        it ran for at once."""
+        names = [
+            {"name": "process_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "regsim (host time of the simulation)"}},
+            {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "Reg calls"}},
+        ]
         events = [
             {
                 "name": r.api,
@@ -91,6 +108,7 @@ class Trace:
                     "operands": r.dtypes,
                     "active": r.active,
                     "lanes": r.lanes,
+                    "rows": r.rows,
                     "reads": r.reads,
                     "writes": r.writes,
                     "line": r.line,
@@ -98,7 +116,7 @@ class Trace:
             }
             for r in self.records
         ]
-        return {"traceEvents": events, "displayTimeUnit": "ns"}
+        return {"traceEvents": names + events, "displayTimeUnit": "ns", "otherData": {"clock": "host microseconds"}}
 
     def save_chrome(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self.chrome()))
@@ -184,6 +202,17 @@ def _type_of(v: Any) -> str:
         return f"{v.dtype.name}*"
     reg: RegTensor[Any] = v
     return f"{reg.dtype.name}{'x2' if reg.trait.REG_NUM == 2 else ''}"
+
+
+def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
+    """Byte ranges [lo[k], hi[k]) as sorted, disjoint ranges (adjacent ones joined)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(zip(map(int, lo), map(int, hi), strict=True)):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _ranges(ranges: list[tuple[int, int]]) -> str:
