@@ -3,7 +3,7 @@ stores and register writes interleave (loads kept as views of the UB, stores mad
 is kept): the same bits as running the iterations in order.
 
 Each kernel runs from identical starting states under `loops="sequential"` and `loops="auto"`
-(`tests/test_loops.py::_both`): UB bytes, written flags, Ref values, errors (class, message,
+(`tests/loop_support.py::run_both`): UB bytes, written flags, Ref values, errors (class, message,
 partial UB state) must be identical. Where pointers end is observed by a store through them after
 the loop. Hypothesis builds random loop programs mixing every address form.
 """
@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from loop_support import hows as _both
 
 import regsim as rs
 from regsim import Reg
-from tests.test_loops import _both
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
 U32 = rs.uint32

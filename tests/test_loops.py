@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from loop_support import hows as _both
 
 import regsim as rs
 from regsim import Reg
@@ -24,35 +25,6 @@ from regsim._src import cli
 from regsim._src.loops import _explaining
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
-
-
-def _state(ub: rs.UnifiedBuffer) -> tuple[bytes, bytes | None]:
-    st = ub.storage
-    return st.data.tobytes(), None if st.valid is None else st.valid.tobytes()
-
-
-def _both(make: Callable[[], tuple[rs.UnifiedBuffer, Callable[[], Any]]]) -> tuple[list[str], Any]:
-    """Run a fresh copy of a kernel under each loop mode; everything observable must agree.
-    Returns the batched run's loop decisions and its result."""
-    outcomes = []
-    decisions: list[str] = []
-    for mode in ("sequential", "auto"):
-        ub, run = make()
-        error: tuple[type, str] | None = None
-        with rs.configure(loops=mode), _explaining() as log:
-            try:
-                result = run()
-            except rs.errors.RegsimError as e:
-                error, result = (type(e), str(e)), None
-        outcomes.append((_state(ub), error, result))
-        if mode == "auto":
-            decisions = [d.how for d in log]
-    (seq_ub, seq_err, seq_res), (bat_ub, bat_err, bat_res) = outcomes
-    assert bat_err == seq_err, f"errors differ: sequential {seq_err}, batched {bat_err}"
-    assert bat_ub[0] == seq_ub[0], "UB bytes differ between loop modes"
-    assert bat_ub[1] == seq_ub[1], "UB written flags differ between loop modes"
-    assert repr(bat_res) == repr(seq_res), f"results differ: {seq_res!r} vs {bat_res!r}"
-    return decisions, bat_res
 
 
 # --- the bundled examples ---------------------------------------------------------------------------

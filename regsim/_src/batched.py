@@ -74,44 +74,117 @@ class _Posted:
 
 
 class Affine:
-    """A loop-index expression over the iterations: one integer per iteration (row)."""
+    """An integer that differs by iteration (the loop index, or a value made from it or from a
+    counter made in the body): one Python-int-exact value per iteration (row). Integer
+    arithmetic with ints and other Affines gives Affines; anything that needs one Python value
+    (`if`, a comparison, `int()`, indexing, a range bound) sends the loop in order."""
 
     __slots__ = ("values",)
+
+    LIMIT = 1 << 62  #: beyond it an int64 row could wrap where a Python int would not: in order
 
     def __init__(self, values: npt.NDArray[np.int64]) -> None:
         self.values = values
 
-    def _with(self, other: object, op: Any) -> Affine:
+    def _with(self, other: object, op: Any, reflected: bool = False) -> Affine:
         if isinstance(other, Affine):
-            return Affine(op(self.values, other.values))
-        if isinstance(other, (int, np.integer)) and not isinstance(other, bool):
-            return Affine(op(self.values, int(other)))
-        raise Unbatchable(f"the loop index is combined with {type(other).__name__}")
+            b: Any = other.values
+        elif isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
+            b = int(other)
+            if not -self.LIMIT <= b <= self.LIMIT:
+                raise Unbatchable("a value that differs by iteration is combined with an int beyond 2**62")
+        else:
+            raise Unbatchable(f"a value that differs by iteration (the loop index ...) is combined with {type(other).__name__}")
+        with np.errstate(all="ignore"):
+            out = op(b, self.values) if reflected else op(self.values, b)
+        if out.dtype != np.int64 or (out.size and (int(out.min()) < -self.LIMIT or int(out.max()) > self.LIMIT)):
+            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+        return Affine(out)
 
     def __add__(self, other: object) -> Affine:
         return self._with(other, np.add)
 
-    __radd__ = __add__
+    def __radd__(self, other: object) -> Affine:
+        return self._with(other, np.add, True)
 
     def __sub__(self, other: object) -> Affine:
         return self._with(other, np.subtract)
 
     def __rsub__(self, other: object) -> Affine:
-        return self._with(other, lambda a, b: b - a)
+        return self._with(other, np.subtract, True)
 
     def __mul__(self, other: object) -> Affine:
+        self._small(other)
         return self._with(other, np.multiply)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other: object) -> Affine:
+        return self.__mul__(other)
+
+    def _small(self, other: object) -> None:
+        """A product that could wrap int64 before `_with` sees it: the factors' bits must sum to at most 62."""
+        if isinstance(other, (Affine, int, np.integer)) and not isinstance(other, bool):
+            factor = other.values if isinstance(other, Affine) else np.asarray(int(other) if abs(int(other)) <= self.LIMIT else 0)
+            bits = [max(abs(int(v.min())), abs(int(v.max()))).bit_length() for v in (self.values, factor) if v.size]
+            if sum(bits) > 62:
+                raise Unbatchable("a product of values that differ by iteration beyond 2**62")
+
+    def __floordiv__(self, other: object) -> Affine:
+        self._nonzero(other)
+        return self._with(other, np.floor_divide)
+
+    def __rfloordiv__(self, other: object) -> Affine:
+        self._nonzero(self)
+        return self._with(other, np.floor_divide, True)
+
+    def __mod__(self, other: object) -> Affine:
+        self._nonzero(other)
+        return self._with(other, np.mod)
+
+    def __rmod__(self, other: object) -> Affine:
+        self._nonzero(self)
+        return self._with(other, np.mod, True)
+
+    def _nonzero(self, divisor: object) -> None:
+        if (isinstance(divisor, Affine) and not divisor.values.all()) or (isinstance(divisor, int) and divisor == 0):
+            raise Unbatchable("a division by zero in some iteration (the in-order run raises it there)")
+
+    def __lshift__(self, other: object) -> Affine:
+        if not isinstance(other, int) or not 0 <= other < 31:
+            raise Unbatchable("a shift of a value that differs by iteration by other than an int in [0, 31)")
+        self._small(1 << other)
+        return self._with(other, np.left_shift)
+
+    def __rshift__(self, other: object) -> Affine:
+        if not isinstance(other, int) or other < 0:
+            raise Unbatchable("a shift of a value that differs by iteration by other than a non-negative int")
+        return self._with(min(other, 63), np.right_shift)
+
+    def __and__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_and)
+
+    __rand__ = __and__
+
+    def __or__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_or)
+
+    __ror__ = __or__
+
+    def __xor__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_xor)
+
+    __rxor__ = __xor__
 
     def __neg__(self) -> Affine:
         return Affine(-self.values)
 
-    def __floordiv__(self, other: object) -> Affine:
-        return self._with(other, np.floor_divide)
+    def __pos__(self) -> Affine:
+        return self
 
-    def __mod__(self, other: object) -> Affine:
-        return self._with(other, np.mod)
+    def __abs__(self) -> Affine:
+        return Affine(np.abs(self.values))
+
+    def __invert__(self) -> Affine:
+        return Affine(~self.values)
 
     def within(self, bounds: tuple[int, int]) -> npt.NDArray[np.int64]:
         """The values, each in [bounds[0], bounds[1]] (else the in-order run raises the error)."""
@@ -126,8 +199,15 @@ class Affine:
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")
 
-    __bool__ = __index__ = __int__ = __float__ = __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _python_value
+    __bool__ = __index__ = __int__ = __float__ = __complex__ = __round__ = __trunc__ = __floor__ = __ceil__ = _python_value
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __len__ = __iter__ = __format__ = __truediv__ = _python_value
+    __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # (Python's and regsim's own probing: `getattr(x, "_sig", default)`)
+            raise AttributeError(name)
+        raise Unbatchable(f"the loop index is used as a Python value (.{name})")
 
 
 class BatchedPtr(UbPtr[Any]):

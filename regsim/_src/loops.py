@@ -162,6 +162,7 @@ class LoopRun:
         self._iter_token: Any = None
         self._host_token: Any = None
         self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
+        self._regsim_error = False
         self._decision: Decision | None = None
 
     def attempt(self) -> bool:
@@ -212,9 +213,10 @@ class LoopRun:
         finally:
             _ITERATIONS.set(outer)
         if self._raised and self._decision is not None:  # (the explanation must stay true)
-            self._decision.why = (
-                f"the batched attempt raised {self._raised}, which no iteration raises in order "
+            self._decision.why = f"the batched attempt raised {self._raised}, which no iteration raises in order " + (
                 "(a regsim bug: please report it); ran in order"
+                if self._regsim_error
+                else "(a value that differs by iteration, used where regsim has no batched form of it); ran in order"
             )
 
     def _peel(self) -> bool:
@@ -291,7 +293,7 @@ class LoopRun:
             self._decide("sequential", error.args[0])
         elif isinstance(error, RegsimError) or not _raised_in_regsim(error):
             # a kernel's error, or the kernel's own Python raising: the in-order run raises it where it belongs
-            self._raised = f"{type(error).__name__}: {error}"
+            self._raised, self._regsim_error = f"{type(error).__name__}: {error}", isinstance(error, RegsimError)
             why = f"a call raised {type(error).__name__} in some iteration: ran in order to raise it there"
             self._decision = self._log("sequential", why)
         else:  # regsim's own code failed on the batched backend: a bug to see, not to hide behind the in-order run
@@ -368,8 +370,8 @@ class _BatchGuard:
         return plan.run(ctx, plan, values)
 
 
-def _refuse_host_read(api: str) -> None:
-    raise Unbatchable(f"{api} reads values inside the loop (they differ by iteration)")
+def _refuse_host_read(api: str, what: str) -> None:
+    raise Unbatchable(f"{api} {what} inside the loop")
 
 
 # --- the rewrite -----------------------------------------------------------------------------------

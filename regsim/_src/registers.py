@@ -25,16 +25,16 @@ from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
 
-#: set while a VF loop runs batched: called with the API's name before Python reads the values of a
-#: register, a mask or the UB (there they differ by iteration), so that such a loop runs in order
-HOST_READ: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
+#: set while a VF loop runs batched: called before Python reads the values of a register, a mask
+#: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
+HOST_READ: contextvars.ContextVar[Callable[[str, str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
 
 
-def host_read(api: str) -> None:
-    """Python is about to read register, mask or UB values (a debug accessor, a scalar access)."""
+def host_read(api: str, what: str = "reads register, mask or UB values (they differ by iteration)") -> None:
+    """Python is about to read register, mask or UB values (a debug accessor, a print)."""
     hook = HOST_READ.get()
     if hook is not None:
-        hook(api)
+        hook(api, what)
 
 
 T = TypeVar("T", bound=dt.DType)
