@@ -168,7 +168,7 @@ CASES: list[tuple[str, str, str, str]] = [
         "Reg.StoreUnAlignPost(d, u, 0)",
         "runs in order only",
     ),
-    ("D9 host reads", LOAD_STORE, LOAD_STORE + "\nrs.printf('')", "printf prints"),
+    ("D9 host reads", LOAD_STORE, LOAD_STORE + "\nrs.printf('')", "printf prints inside the loop"),
 ]
 
 

@@ -17,7 +17,7 @@ def test_trace_of_the_add_vf_kernel(tmp_path: Path) -> None:
     dst1 = ub.alloc(rs.uint32, 16)
     src0.set(np.arange(128, dtype=np.uint32))
     src1.set(np.full(128, 0xFFFFFFFF, np.uint32))
-    with rs.trace() as t:
+    with rs.trace() as t, rs.configure(loops="sequential"):  # (in order: a record per call of each iteration)
         add_vf(dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), 100, 2, 64)
     apis = [r.api for r in t.records]
     # CreateMask, then per iteration: UpdateMask, two loads, Add with carry, two stores
@@ -36,7 +36,31 @@ def test_trace_of_the_add_vf_kernel(tmp_path: Path) -> None:
     path = tmp_path / "trace.json"
     t.save_chrome(path)
     events = json.loads(path.read_text())["traceEvents"]
-    assert [e["name"] for e in events] == apis and all(e["ph"] == "X" for e in events)
+    assert [e["name"] for e in events if e["ph"] == "X"] == apis
+    named = {e["name"]: e["args"]["name"] for e in events if e["ph"] == "M"}
+    assert named["process_name"].startswith("regsim") and named["thread_name"] == "Reg calls"
+
+
+def test_a_batched_loop_is_traced_as_it_ran() -> None:
+    """In the default mode the AddVF loop runs batched; each of its calls is one record covering
+    both iterations: their active lanes and UB ranges together."""
+    ub = rs.UnifiedBuffer()
+    src0, src1, dst0 = (ub.alloc(rs.uint32, 128) for _ in range(3))
+    dst1 = ub.alloc(rs.uint32, 16)
+    src0.set(np.arange(128, dtype=np.uint32))
+    src1.set(np.full(128, 0xFFFFFFFF, np.uint32))
+    with rs.trace() as t:
+        text = rs.explain(add_vf, dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr(), 100, 2, 64)
+    assert "batched (2 iterations)" in text
+    assert [(r.api, r.rows) for r in t.records] == [("CreateMask", 1)] + [
+        (api, 2) for api in ("UpdateMask", "LoadAlign", "LoadAlign", "Add/carry", "StoreAlign/mask", "StoreAlign")
+    ]
+    update, add = t.records[1], t.records[4]
+    assert (update.active, update.lanes) == (100, 128) and (add.active, add.lanes) == (100, 128)
+    assert t.records[2].reads == [(src0.addr, src0.addr + 512)], "both iterations' loads, one range"
+    assert t.records[6].writes == [(dst0.addr, dst0.addr + 256 + 36 * 4)], "the active lanes' bytes, adjacent ranges joined"
+    assert "UpdateMask x2" in t.table()
+    assert t.chrome()["traceEvents"][3]["args"]["rows"] == 2
 
 
 def test_no_trace_outside_the_block() -> None:

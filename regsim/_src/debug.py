@@ -86,7 +86,7 @@ _BUDGETS: weakref.WeakKeyDictionary[VfContext, _Budget] = weakref.WeakKeyDiction
 def _context(api: str) -> VfContext:
     """The running VF (else `VfContextError`); a batched loop's attempt stops here and runs in order."""
     ctx = vf_context(api)
-    host_read(api, "prints (its output is in iteration order)")
+    host_read(api, "prints inside the loop (its output is in iteration order)")
     return ctx
 
 

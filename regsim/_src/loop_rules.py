@@ -155,9 +155,34 @@ def calls(body: list[ast.stmt], first_line: int = 1) -> tuple[Call, ...]:
         elif isinstance(func, (ast.IfExp, ast.BoolOp)) and not any(isinstance(n, (ast.Call, ast.Lambda)) for n in ast.walk(func)):
             for part in _names_in(func):
                 found.setdefault((part, "part"), at)
+        elif isinstance(func, ast.Subscript) and _indexed(func):
+            found.setdefault((at[1], "item"), at)  # `OPS[op](...)`: looked up when the loop starts
         else:
             found.setdefault(("", "call"), at)
     return tuple((name, line, kind, shown) for (name, kind), (line, shown) in found.items())
+
+
+def _indexed(node: ast.expr) -> bool:
+    """A callee spelled as items of a named container: `OPS[op]`, `TABLE["Add"][k]`."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, (ast.Constant, ast.Name)) and _indexed(node.value)
+    return bool(_dotted(node))
+
+
+def _item(node: ast.expr, scopes: tuple[Mapping[str, Any], ...], assigned: frozenset[str]) -> Any:
+    """The value of an `_indexed` expression, looked up without running any code but a built-in
+    dict's, list's or tuple's item lookup (_MISSING where that is not enough)."""
+    if not isinstance(node, ast.Subscript):
+        name = _dotted(node)
+        return _MISSING if name.split(".")[0] in assigned else lookup(name, scopes)
+    container = _item(node.value, scopes, assigned)
+    key: Any = node.slice.value if isinstance(node.slice, ast.Constant) else _item(node.slice, scopes, assigned)  # type: ignore[arg-type]
+    if type(container) not in (dict, list, tuple) or key is _MISSING:
+        return _MISSING
+    try:
+        return container[key]
+    except (KeyError, IndexError, TypeError):
+        return _MISSING
 
 
 def _names_in(node: ast.AST) -> Iterator[str]:
@@ -270,8 +295,7 @@ def function_reason(f: types.FunctionType, seen: set[int] | None = None) -> str:
         local = set(code.co_varnames)
         scopes = (cells, f.__globals__, vars(builtins))
         for call in calls(fdef.body, first):
-            obj = _MISSING if call[0].split(".")[0] in local else lookup(call[0], scopes)
-            reason = call_reason(call, obj, seen)
+            reason = call_reason(call, resolve(call, scopes, frozenset(local)), seen)
             if reason:
                 break
     reason = f"{reason} (in {f.__qualname__})" if reason else ""
@@ -295,7 +319,7 @@ def resolver(calls: tuple[Call, ...], assigned: frozenset[str]) -> Callable[[tup
     cache: dict[tuple[int, ...], tuple[list[Any], str]] = {}
 
     def check(scopes: tuple[Mapping[str, Any], ...]) -> str:
-        objs = [_MISSING if c[0].split(".")[0] in assigned else lookup(c[0], scopes) for c in calls]
+        objs = [resolve(c, scopes, assigned) for c in calls]
         key = tuple(map(id, objs))
         hit = cache.get(key)
         if hit is None:
@@ -304,6 +328,14 @@ def resolver(calls: tuple[Call, ...], assigned: frozenset[str]) -> Callable[[tup
         return hit[1]
 
     return check
+
+
+def resolve(call: Call, scopes: tuple[Mapping[str, Any], ...], assigned: frozenset[str]) -> Any:
+    """What a call's name stands for in `scopes` (a name the body assigns: _MISSING)."""
+    name, _, kind, _ = call
+    if kind == "item":
+        return _item(ast.parse(name, mode="eval").body, scopes, assigned)
+    return _MISSING if name.split(".")[0] in assigned else lookup(name, scopes)
 
 
 def assigned_names(body: list[ast.stmt]) -> frozenset[str]:

@@ -371,7 +371,7 @@ class _BatchGuard:
 
 
 def _refuse_host_read(api: str, what: str) -> None:
-    raise Unbatchable(f"{api} {what} inside the loop")
+    raise Unbatchable(f"{api} {what}")
 
 
 # --- the rewrite -----------------------------------------------------------------------------------

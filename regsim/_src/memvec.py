@@ -916,12 +916,13 @@ class Lowering:
 
 def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
     """`rs.lower(AscendC.Add, dst, src0, src1, 256)`: run the call (it runs for real: its stores land)
-    and return the Reg-op sequence it became, with op counts and UB bytes read and written per op."""
+    and return the Reg-op sequence it became, with op counts and UB bytes read and written per op
+    (its loops run in order, so the sequence is each iteration's)."""
     from regsim._src.trace import trace
 
     name = getattr(api, "name", getattr(api, "__name__", repr(api)))
     shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
-    with trace() as t:
+    with trace() as t, configure(loops="sequential"):
         api(*args, **kwargs)
     return Lowering(f"{name}({shown})", tuple(t.records))
 

@@ -30,7 +30,7 @@ from regsim.errors import DTypeError, ParameterError, message
 HOST_READ: contextvars.ContextVar[Callable[[str, str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
 
 
-def host_read(api: str, what: str = "reads register, mask or UB values (they differ by iteration)") -> None:
+def host_read(api: str, what: str = "reads register, mask or UB values inside the loop (they differ by iteration)") -> None:
     """Python is about to read register, mask or UB values (a debug accessor, a print)."""
     hook = HOST_READ.get()
     if hook is not None:

@@ -81,7 +81,7 @@ def saturate_half(out: Any, ctrl: int) -> Any:
     are pairs of halves. Other types, and the INF/NAN mode, pass through."""
     if not half_saturates(ctrl) or out.dtype not in (_F16, dt.complex32.np_dtype):
         return out
-    halves = np.asarray(out).view(np.float16)
+    halves = np.ascontiguousarray(out).view(np.float16)
     halves = np.where(np.isnan(halves), np.float16(0), np.clip(halves, -_HALF_MAX, _HALF_MAX))
     return halves.view(out.dtype).reshape(np.shape(out))
 
@@ -494,13 +494,20 @@ def min_(a: Any, b: Any) -> Any:
     return _nan_first(a, b, r)
 
 
+def complex_components(a: Any, b: Any) -> tuple[Any, Any]:
+    """Complex lanes `a` and `b` (arrays with leading axes, or `b` one number) in one shape, each as
+    its component type's lanes, real and imaginary parts interleaved."""
+    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
+    b = np.asarray(b).reshape(np.shape(b) or (1,))
+    a, b = (np.ascontiguousarray(v) for v in np.broadcast_arrays(a, b))
+    return a.view(comp), b.view(comp)
+
+
 def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     """The library's ComplexMulKernel: e = ar·br, f = ai·bi, g = ai·br, h = ar·bi; re = e - f,
     im = g + h, each a separately rounded op of the component type (not fused) and, for
     complex32 in the half saturation mode, each saturated."""
-    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
-    x = a.view(comp)
-    y = np.asarray(b).reshape(np.shape(b) or (1,)).view(comp)
+    x, y = complex_components(a, b)
     ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
 
     def step(v: Any) -> Any:

@@ -34,7 +34,7 @@ from regsim._src.enums import (
     SqrtSpecificMode,
 )
 from regsim._src.executors import Elementwise, ElementwiseSpecific
-from regsim._src.ops.arith import abs_, add, mul, saturate_half, sub
+from regsim._src.ops.arith import abs_, add, complex_components, mul, saturate_half, sub
 from regsim._src.ops.convert import struct_param
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
@@ -129,8 +129,7 @@ def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int 
     |br| >= |bi|: rat = bi / br, scl = 1 / (br + bi·rat), re = (ar + ai·rat)·scl, im = (ai - ar·rat)·scl;
     else (and for NaNs): rat = br / bi, scl = 1 / (bi + br·rat), re = (ar·rat + ai)·scl,
     im = (ai·rat - ar)·scl; br = bi = 0: re = ar / |br|, im = ai / |bi| (±inf or NaN)."""
-    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
-    x, y = a.view(comp), b.view(comp)
+    x, y = complex_components(a, b)
     ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
 
     def d(p: Any, q: Any) -> Any:
