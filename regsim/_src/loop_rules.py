@@ -176,7 +176,7 @@ def _item(node: ast.expr, scopes: tuple[Mapping[str, Any], ...], assigned: froze
         name = _dotted(node)
         return _MISSING if name.split(".")[0] in assigned else lookup(name, scopes)
     container = _item(node.value, scopes, assigned)
-    key: Any = node.slice.value if isinstance(node.slice, ast.Constant) else _item(node.slice, scopes, assigned)  # type: ignore[arg-type]
+    key: Any = node.slice.value if isinstance(node.slice, ast.Constant) else _item(node.slice, scopes, assigned)
     if type(container) not in (dict, list, tuple) or key is _MISSING:
         return _MISSING
     try:
