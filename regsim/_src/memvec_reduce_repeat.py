@@ -37,6 +37,7 @@ from regsim._src.memvec import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    unchanged_on_error,
     vector_mask,
 )
 from regsim._src.memvec_reduce import _check_range
@@ -235,6 +236,7 @@ class RepeatReduceApi:
         types = REPEAT_MINMAX if self.name == "ReduceRepeat" else HALF_FLOAT
         return "dst of src's dtype, one of " + dt.names(types)
 
+    @unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -335,14 +337,14 @@ class RepeatReduceApi:
         vf_runs = 1 if shifted else repeat
         if pair:  # PairReduceTemplate: dstRepOffset = oneRepOffset * dstRepStride
             vf_args = (*ptrs, vf_runs, one_rep * dst_rep, src_blk, src_rep, count, counter, spr)
-            _run_lowering(api, (dst, src), reduce_align_vf, *vf_args)
+            _run_lowering(api, reduce_align_vf, *vf_args)
             return
         # ReduceTemplate's branches: dstRepStride 0 (the last repeat, withStride), 1 (one stream), else (withStride)
         with_stride = dst_rep != 1 or repeat == 0
         post = one_rep * (dst_rep - 1) if with_stride and not shifted else 0
         func = _reduce_func(self.name, kind)
         vf_args2 = (func, *ptrs, vf_runs, one_rep, post, src_blk, src_rep, count, counter, spr, with_stride, order)
-        _run_lowering(api, (dst, src), reduce_unalign_vf, *vf_args2)
+        _run_lowering(api, reduce_unalign_vf, *vf_args2)
 
     @staticmethod
     def _check_extent(
@@ -432,6 +434,7 @@ class LegacyReduce:
     kind: ReduceType
     layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
 
+    @unchanged_on_error
     def __call__(self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, **kwargs: Any) -> None:
         _host(self.name)
         if "reduce_type" in kwargs:
