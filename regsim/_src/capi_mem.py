@@ -27,7 +27,7 @@ from regsim._src import reg as Reg
 from regsim._src.context import Ref, current_config, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
-from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, unchanged_on_error, vector_mask
+from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, spr_count, unchanged_on_error
 from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
@@ -175,7 +175,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         core = current_core(api)
         lanes = VL // dtype.itemsize
         normal = not counter_mode()
-        count = 0 if normal else vector_mask(api)[1] & 0xFFFFFFFF  # counter mode: SPR.MASK's low word
+        count = 0 if normal else spr_count(api, dtype)  # counter mode: SPR.MASK's low word
         old_bits = np.array([core.cmp_mask >> i & 1 for i in range(lanes)], np.bool_)
         old, new = MaskReg.from_lanes(dtype, old_bits), Reg.MaskReg()
         _run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)

@@ -301,23 +301,45 @@ def _check_count(api: str, count: object, names: Sequence[str], tensors: Sequenc
     return n
 
 
+MAX_COUNTER_REPEATS: Final = 65535  #: the 950 library's counter-mode repeat count is a uint16_t (`VecMicroGetRepeatTimes`)
+
+
+def counter_count(api: str, name: str, count: int, dtype: type[dt.DType]) -> int:
+    """A counter-mode element count, checked: the library runs ceil(count / elements per repeat) repeats, a
+    uint16_t, so a count needing more than 65535 repeats would wrap (decisions §132): a `ParameterError`."""
+    lanes = VL // dtype.itemsize
+    if -(-count // lanes) > MAX_COUNTER_REPEATS:
+        hint = " (the register's reset value: SetVectorMask<T>(len) sets the count)" if count == 0xFFFFFFFF else ""
+        accepted = f"at most {MAX_COUNTER_REPEATS * lanes} elements for {dtype.name} in counter mode"
+        accepted += f" ({MAX_COUNTER_REPEATS} repeats of {lanes})"
+        raise ParameterError(message(api, name, f"{count}{hint}", accepted))
+    return count
+
+
+def spr_count(api: str, dtype: type[dt.DType]) -> int:
+    """Counter mode with `isSetMask = false`: the element count is the vector mask register's low 32 bits (the
+    library's `VecMicroGetCount`), checked by `counter_count`."""
+    return counter_count(api, "vector mask (the counter-mode count)", vector_mask(api)[1] & 0xFFFFFFFF, dtype)
+
+
 def _check_mask(api: str, dtype: type[dt.DType], mask: object, is_set_mask: bool) -> tuple[bool, int, tuple[int, int] | None]:
     """(bit mode?, continuous count, (high, low) for bit mode) of a mask argument, range-checked per width
     (the And page: b16 mask in [1, 128] or mask[0], mask[1] in [0, 2**64 - 1] not both 0; b32 [1, 64] or
-    mask[0] in (0, 2**64 - 1]; b64 [1, 32] or mask[0] in (0, 2**32 - 1])."""
+    mask[0] in (0, 2**64 - 1]; b64 [1, 32] or mask[0] in (0, 2**32 - 1]). In counter mode the count is the
+    element count: the mask argument's, or with `is_set_mask=False` the vector mask register's (`spr_count`)."""
     lanes = VL // dtype.itemsize
     bit_mode = isinstance(mask, (list, tuple, np.ndarray))
     if not is_set_mask:
         if bit_mode or (mask is not MASK_PLACEHOLDER and mask != 0):
             raise ParameterError(message(api, "mask", repr(mask), "MASK_PLACEHOLDER when is_set_mask=False"))
-        return False, 0, None
+        return False, spr_count(api, dtype) if counter_mode() else 0, None
     if counter_mode():
         if bit_mode:
             seq = list(mask)  # type: ignore[call-overload]
             if len(seq) != 2:
                 raise ParameterError(message(api, "mask", repr(mask), "a uint64_t mask[2]"))
-            return True, _uint(api, "mask[0]", seq[0], 32), None
-        return False, _uint(api, "mask", mask, 32), None
+            return True, counter_count(api, "mask[0]", _uint(api, "mask[0]", seq[0], 32), dtype), None
+        return False, counter_count(api, "mask", _uint(api, "mask", mask, 32), dtype), None
     if bit_mode:
         seq = list(mask)  # type: ignore[call-overload]
         if len(seq) != 2:
@@ -541,8 +563,6 @@ def _repeat_plan(
     if not isinstance(params, params_type):
         raise ParameterError(message(api, "repeat_params", repr(params), f"a {params_type.__name__}"))
     normal = not counter_mode()
-    if not normal and not is_set_mask:
-        mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
     if bits is not None:
         _set_vector_mask(api, *bits)
     return mask_count, r, normal, normal and (bit_mode or not is_set_mask)

@@ -578,8 +578,6 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
     counting = counter_mode()
-    if counting and not is_set_mask:
-        mask_count = vector_mask(api)[1] & 0xFFFFFFFF  # the count from SPR.MASK's low word
     b64 = (S, D) in _B64
     for t, name, blk, rep in (
         (src, "src", params.srcBlkStride, params.srcRepStride),

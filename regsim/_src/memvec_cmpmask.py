@@ -199,7 +199,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
     if core is not dst.ub:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
     normal = not mv.counter_mode()
-    count = 0 if normal else mv.vector_mask(api)[1] & 0xFFFFFFFF  # the vector mask's low word (MoveMask<uint16_t>)
+    count = 0 if normal else mv.spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
     lanes = VL // dtype.itemsize
     repeats = repeat if normal else -(-count // lanes)
     cmp = core.cmp_mask

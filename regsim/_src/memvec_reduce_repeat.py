@@ -298,8 +298,6 @@ class RepeatReduceApi:
         counter = counter_mode()
         lanes = VL // T.itemsize
         e = ONE_BLOCK_SIZE // T.itemsize
-        if counter and not is_set_mask:
-            count = vector_mask()[1] & 0xFFFFFFFF  # the VF reads SPR.MASK's count
         spr = not counter and (bit_mode or not is_set_mask)
         sel_bits = 0
         if not counter:
