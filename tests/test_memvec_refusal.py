@@ -6,24 +6,18 @@ is checked before anything runs."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import attrs
 import numpy as np
 import pytest
+from registry_fuzz_support import rf
 
 import regsim as rs
 from regsim._src.ctrl import current_ctrl
 from regsim.errors import ParameterError, RegsimError
 
 A = rs.AscendC
-_PATH = Path(__file__).resolve().parents[1] / "bench" / "registry_fuzz.py"
-_SPEC = importlib.util.spec_from_file_location("registry_fuzz_refusal", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-rf: Any = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(rf)
 
 
 def state(ub: rs.UnifiedBuffer, refs: list[Any]) -> tuple[Any, ...]:

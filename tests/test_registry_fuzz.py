@@ -7,23 +7,17 @@ extra, unknown keywords); this tier draws only calls that bind."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from registry_fuzz_support import rf
 
 import regsim as rs
 from regsim import Reg
 from regsim.errors import DTypeError, ParameterError, RegsimError
 
 A = rs.AscendC
-_PATH = Path(__file__).resolve().parents[1] / "bench" / "registry_fuzz.py"
-_SPEC = importlib.util.spec_from_file_location("registry_fuzz", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-rf: Any = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(rf)
 
 #: rs.AscendC names that set or read core state rather than run a lowering
 _STATE = {"SetMaskCount", "SetMaskNorm", "SetVectorMask", "ResetMask", "SetDeqScale", "GetReduceRepeatSumSpr"}

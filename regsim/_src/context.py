@@ -248,4 +248,3 @@ class Ref(Generic[V]):
 
     def __repr__(self) -> str:
         return f"Ref({self._value!r})"
-

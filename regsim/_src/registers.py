@@ -481,7 +481,6 @@ class MaskReg:
         return active
 
 
-
 def lanes_to_bits(lanes: Bools, pattern: bytes) -> Bools:
     """A predicate in the MaskReg layout: active lane `i` sets the bits of `pattern` (one byte
     per bit of its group) from bit `i * len(pattern)`; inactive lanes set none."""
@@ -534,4 +533,3 @@ class UnalignRegForStore:
     origin: str = ""
     ptr: Any = None  #: the pointer of the call that left them (its tensor bounds the flush)
     watched: Any = None  #: the VF context whose end checks this stream was flushed
-
