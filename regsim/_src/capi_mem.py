@@ -18,7 +18,7 @@ Two points follow the pages rather than that library (docs/semantics-decisions.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from regsim._src import reg as Reg
 from regsim._src.context import Ref, current_config, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
-from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, vector_mask
+from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, spr_count, unchanged_on_error
 from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
@@ -161,6 +161,7 @@ DST_FORM_ARGS: Final = 10  #: (dst, src0, src1, repeat, 6 strides): the bit-arra
 SCALAR_ARGS: Final = 8  #: (dst, src, value, repeat, 4 strides)
 
 
+@unchanged_on_error
 def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (9 arguments: into the compare-mask register) or
     `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (10 arguments: into the uint8_t bit array)."""
@@ -174,10 +175,10 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         core = current_core(api)
         lanes = VL // dtype.itemsize
         normal = not counter_mode()
-        count = 0 if normal else vector_mask(api)[1] & 0xFFFFFFFF  # counter mode: SPR.MASK's low word
+        count = 0 if normal else spr_count(api, dtype)  # counter mode: SPR.MASK's low word
         old_bits = np.array([core.cmp_mask >> i & 1 for i in range(lanes)], np.bool_)
         old, new = MaskReg.from_lanes(dtype, old_bits), Reg.MaskReg()
-        _run_lowering(api, cast(Any, ptrs), cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
+        _run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
         got = new.lanes(dtype)
         keep = core.cmp_mask >> lanes << lanes  # the bits past this type's elements stay
         core.cmp_mask = keep | int.from_bytes(np.packbits(got, bitorder="little").tobytes(), "little")
@@ -190,7 +191,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         repeat = _uint(api, "repeat", args[3], 8)
         s = _check_strides(api, _BINARY_STRIDES, args[4:], 8)
         dst = ptrs[0].reinterpret(dtype)
-        _run_lowering(api, cast(Any, [dst]), cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
+        _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
         return
     forms = (
         f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
@@ -199,6 +200,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
 
 
+@unchanged_on_error
 def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>_scalar[_sync](dst, src, value, repeat, dst_block_stride, src_block_stride,
     dst_repeat_stride, src_repeat_stride)`: dst bit i = (src[i] <mode> value); strides are uint16_t."""
@@ -214,9 +216,10 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     repeat = _uint(api, "repeat", args[3], 8)
     s = _check_strides(api, _SCALAR_STRIDES, args[4:], 16)
     dst = ptrs[0].reinterpret(dtype)
-    _run_lowering(api, cast(Any, [dst]), cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
+    _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
 
 
+@unchanged_on_error
 def get_cmp_mask(dst: object) -> None:
     """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to 16 bytes at dst
     (element i of the last compare at bit i % 8 of byte i // 8)."""
@@ -229,6 +232,7 @@ def get_cmp_mask(dst: object) -> None:
     p.ub.storage.write(p.addr, raw)
 
 
+@unchanged_on_error
 def set_cmp_mask(sel_mask: object) -> None:
     """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: 16 bytes at sel_mask into the compare-mask register."""
     api = "asc_set_cmp_mask"

@@ -18,6 +18,7 @@ import attrs
 import numpy as np
 
 from regsim._src.binding import as_int, host_api
+from regsim._src.dtypes import InstanceSig
 from regsim.errors import ParameterError, VfContextError, message
 
 P = ParamSpec("P")
@@ -240,7 +241,7 @@ class Ref(Generic[V]):
 
     __slots__ = ("_value",)
 
-    _sig: ClassVar[Any]  #: the op engine's cache key for a Ref argument: the class (set below)
+    _sig: ClassVar[Any] = InstanceSig()  #: the op engine's cache key for a Ref argument
 
     @host_api("Ref")
     def __init__(self, value: V) -> None:
@@ -266,6 +267,3 @@ class Ref(Generic[V]):
 
     def __repr__(self) -> str:
         return f"Ref({self._value!r})"
-
-
-Ref._sig = Ref

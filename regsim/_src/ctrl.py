@@ -115,6 +115,11 @@ def ResetCtrlSpr(*, start_bit: int, end_bit: int) -> None:
     _CTRL.set((_CTRL.get() & ~field & _MASK64) | (DEFAULT_CTRL & field))
 
 
+def set_ctrl(value: int) -> None:
+    """Put CTRL back to `value` (a refused memory-level call restores what it found)."""
+    _CTRL.set(value & _MASK64)
+
+
 def set_ctrl_bit(bit: int, value: int) -> None:
     """Set one CTRL bit from library code (e.g. `SetMaskCount` / `SetMaskNorm`: CTRL[56]), bypassing the
     bit whitelist `SetCtrlSpr` applies to user calls."""

@@ -32,6 +32,20 @@ class Sig:
         return self.name
 
 
+class InstanceSig:
+    """The `_sig` of a class whose instances all have one static type (MaskReg, AddrReg, Ref, ...): on an instance
+    the `Sig` named after the class, on the class itself this descriptor, so the class passed by mistake
+    (`Reg.Not(dst, src, Reg.MaskReg)`) never finds the plan cached for its instances: dispatch refuses it."""
+
+    __slots__ = ("sig",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.sig = Sig(owner.__name__)
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return self if obj is None else self.sig
+
+
 class DType(metaclass=_DTypeMeta):
     """Base of every element type. Subclasses are the dtypes; none is ever instantiated."""
 

@@ -14,13 +14,16 @@ implementation. This module holds, in one place:
   `BinaryContinuousImplTemplate` for the first-n interface) and the APIs built on them;
 - `lower(api, *args)`: the Reg-op sequence a call becomes.
 
-A call validates every parameter before it runs; should a Reg op inside the lowering still fail, the UB
-is restored to what it was and the error is raised as the high-level call's, the Reg op's message kept
-as context ("Add: ... (from Reg StoreAlign: ...)").
+A call validates every parameter before it runs; should a Reg op inside the lowering still fail, the error is
+raised as the high-level call's, the Reg op's message kept as context ("Add: ... (from Reg StoreAlign: ...)"), and
+whatever the call changed (UB bytes, the vector mask, CTRL, ...) is put back: every API's entry is
+`unchanged_on_error`.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, overload
 
@@ -31,8 +34,8 @@ from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, in_vf, simd_callee, simd_vf
-from regsim._src.ctrl import current_ctrl, set_ctrl_bit
-from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
+from regsim._src.ctrl import current_ctrl, set_ctrl, set_ctrl_bit
+from regsim._src.memory import _CORE, ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.registers import VL, MaskReg, RegTensor, check_dtype
 from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, VfContextError, message
 
@@ -200,17 +203,70 @@ def _uint(api: str, name: str, value: object, bits: int) -> int:
     return v
 
 
-# --- errors in the caller's terms, and "a failed call writes nothing" ------------------------------------
-def _run_lowering(api: str, tensors: Sequence[LocalTensor[Any]], vf: Callable[..., None], *args: Any) -> None:
-    """Run the lowering VF; on a Reg-level error restore the UB and raise it as `api`'s."""
-    ub = tensors[0].ub
-    data = ub.storage.data.copy()
-    valid = None if ub.storage.valid is None else ub.storage.valid.copy()
+# --- errors in the caller's terms, and "a refused call changes nothing" ------------------------------------
+#: a memory-level call is running: the calls it makes of other memory-level APIs are part of it (one snapshot)
+_IN_CALL: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("regsim_memory_call", default=False)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _snapshot(values: Sequence[object]) -> Callable[[], None]:
+    """What a memory-level call may change, saved: CTRL, the current core, and of the core and of every UB an
+    argument lives in (or an item of a list or tuple argument: the C API's) the bytes with their written flags, the
+    vector mask, the compare mask and the special registers (AR); the values of `Ref` arguments. Returns the
+    function that puts it all back."""
+    ctrl, core = current_ctrl(), _CORE.get()
+    values = [*values, *(x for v in values if isinstance(v, (list, tuple)) for x in v)]
+    ubs = {id(u): u for u in (core, *(getattr(v, "ub", None) for v in values)) if isinstance(u, UnifiedBuffer)}
+    saved = [
+        (u, u.storage.data.copy(), None if u.storage.valid is None else u.storage.valid.copy(), u.storage.until,
+         u.vector_mask, u.cmp_mask, attrs.asdict(u.spr))
+        for u in ubs.values()
+    ]  # fmt: skip
+    refs = [(v, v.value) for v in values if isinstance(v, Ref)]
+
+    def restore() -> None:
+        set_ctrl(ctrl)
+        _CORE.set(core)
+        for u, data, valid, until, vmask, cmp, spr in saved:
+            u.storage.data[:] = data
+            u.storage.valid, u.storage.until = valid, until
+            u.vector_mask, u.cmp_mask = vmask, cmp
+            for name, value in spr.items():
+                setattr(u.spr, name, value)
+        for ref, value in refs:
+            ref.value = value
+
+    return restore
+
+
+def unchanged_on_error(f: F) -> F:
+    """A memory-level API's entry: should the call raise a `RegsimError` (a parameter check, or a Reg op inside its
+    lowering), everything it changed is put back first (`_snapshot`): a refused call changes no UB byte, no written
+    flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`."""
+
+    @functools.wraps(f)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if _IN_CALL.get():
+            return f(*args, **kwargs)
+        restore = _snapshot([*args, *kwargs.values()])
+        token = _IN_CALL.set(True)
+        try:
+            return f(*args, **kwargs)
+        except BaseException:
+            restore()
+            raise
+        finally:
+            _IN_CALL.reset(token)
+
+    return call  # type: ignore[return-value]
+
+
+def _run_lowering(api: str, vf: Callable[..., None], *args: Any) -> None:
+    """Run the lowering VF; a Reg-level error is raised as `api`'s, the Reg op's message kept as context (the API's
+    entry, `unchanged_on_error`, has put back what the call changed)."""
     try:
         vf(*args)
     except RegsimError as e:
-        ub.storage.data[:] = data
-        ub.storage.valid = valid
         raise type(e)(f"{api}: the call fails in its Reg lowering (from Reg {e})") from e
 
 
@@ -245,23 +301,45 @@ def _check_count(api: str, count: object, names: Sequence[str], tensors: Sequenc
     return n
 
 
+MAX_COUNTER_REPEATS: Final = 65535  #: the 950 library's counter-mode repeat count is a uint16_t (`VecMicroGetRepeatTimes`)
+
+
+def counter_count(api: str, name: str, count: int, dtype: type[dt.DType]) -> int:
+    """A counter-mode element count, checked: the library runs ceil(count / elements per repeat) repeats, a
+    uint16_t, so a count needing more than 65535 repeats would wrap (decisions §132): a `ParameterError`."""
+    lanes = VL // dtype.itemsize
+    if -(-count // lanes) > MAX_COUNTER_REPEATS:
+        hint = " (the register's reset value: SetVectorMask<T>(len) sets the count)" if count == 0xFFFFFFFF else ""
+        accepted = f"at most {MAX_COUNTER_REPEATS * lanes} elements for {dtype.name} in counter mode"
+        accepted += f" ({MAX_COUNTER_REPEATS} repeats of {lanes})"
+        raise ParameterError(message(api, name, f"{count}{hint}", accepted))
+    return count
+
+
+def spr_count(api: str, dtype: type[dt.DType]) -> int:
+    """Counter mode with `isSetMask = false`: the element count is the vector mask register's low 32 bits (the
+    library's `VecMicroGetCount`), checked by `counter_count`."""
+    return counter_count(api, "vector mask (the counter-mode count)", vector_mask(api)[1] & 0xFFFFFFFF, dtype)
+
+
 def _check_mask(api: str, dtype: type[dt.DType], mask: object, is_set_mask: bool) -> tuple[bool, int, tuple[int, int] | None]:
     """(bit mode?, continuous count, (high, low) for bit mode) of a mask argument, range-checked per width
     (the And page: b16 mask in [1, 128] or mask[0], mask[1] in [0, 2**64 - 1] not both 0; b32 [1, 64] or
-    mask[0] in (0, 2**64 - 1]; b64 [1, 32] or mask[0] in (0, 2**32 - 1])."""
+    mask[0] in (0, 2**64 - 1]; b64 [1, 32] or mask[0] in (0, 2**32 - 1]). In counter mode the count is the
+    element count: the mask argument's, or with `is_set_mask=False` the vector mask register's (`spr_count`)."""
     lanes = VL // dtype.itemsize
     bit_mode = isinstance(mask, (list, tuple, np.ndarray))
     if not is_set_mask:
         if bit_mode or (mask is not MASK_PLACEHOLDER and mask != 0):
             raise ParameterError(message(api, "mask", repr(mask), "MASK_PLACEHOLDER when is_set_mask=False"))
-        return False, 0, None
+        return False, spr_count(api, dtype) if counter_mode() else 0, None
     if counter_mode():
         if bit_mode:
             seq = list(mask)  # type: ignore[call-overload]
             if len(seq) != 2:
                 raise ParameterError(message(api, "mask", repr(mask), "a uint64_t mask[2]"))
-            return True, _uint(api, "mask[0]", seq[0], 32), None
-        return False, _uint(api, "mask", mask, 32), None
+            return True, counter_count(api, "mask[0]", _uint(api, "mask[0]", seq[0], 32), dtype), None
+        return False, counter_count(api, "mask", _uint(api, "mask", mask, 32), dtype), None
     if bit_mode:
         seq = list(mask)  # type: ignore[call-overload]
         if len(seq) != 2:
@@ -485,8 +563,6 @@ def _repeat_plan(
     if not isinstance(params, params_type):
         raise ParameterError(message(api, "repeat_params", repr(params), f"a {params_type.__name__}"))
     normal = not counter_mode()
-    if not normal and not is_set_mask:
-        mask_count = vector_mask()[1] & 0xFFFFFFFF  # VecMicroGetCount: SPR.MASK's low word
     if bits is not None:
         _set_vector_mask(api, *bits)
     return mask_count, r, normal, normal and (bit_mode or not is_set_mask)
@@ -538,19 +614,17 @@ def check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None
         raise UninitializedReadError(f"{api}: {name} element {int(missing[0]) // t.dtype.itemsize} is read but was never written")
 
 
-def run_flexible(
-    api: str, dst: LocalTensor[Any], vec: tuple[str, LocalTensor[Any], int], vf: Callable[..., None], *args: Any
-) -> None:
+def run_flexible(api: str, vec: tuple[str, LocalTensor[Any], int], vf: Callable[..., None], *args: Any) -> None:
     """`_run_lowering` of a flexible-scalar call. For b64 the scalar's register load (`load_scalar`) reads a whole
     register past the element, bytes that never reach the result: such a call checks the first `vec[2]` elements
     of the vector source `vec[1]` itself (the scalar element was checked) and runs with the uninitialised-read
     check off."""
     if vec[1].dtype.itemsize != 8:
-        _run_lowering(api, (dst,), vf, *args)
+        _run_lowering(api, vf, *args)
         return
     check_written(api, vec[0], vec[1], vec[2] * vec[1].dtype.itemsize)
     with configure(check_uninitialized=False):
-        _run_lowering(api, (dst,), vf, *args)
+        _run_lowering(api, vf, *args)
 
 
 def flexible_operands(
@@ -591,6 +665,7 @@ class BinaryApi:
     repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
     dst_input: bool = False  #: dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`: FusedMulAdd, MulAddDst ...)
 
+    @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
     ) -> None:
@@ -601,7 +676,7 @@ class BinaryApi:
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, args[0], names, ts)
             ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-            _run_lowering(self.name, ts, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype), -1, self.dst_input)
+            _run_lowering(self.name, binary_continuous_vf, self.op, *ptrs, n, _trait_for(dtype), -1, self.dst_input)
             return
         if len(args) != 3:
             raise _arguments_error(
@@ -610,9 +685,7 @@ class BinaryApi:
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        _run_lowering(
-            self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, self.dst_input
-        )
+        _run_lowering(self.name, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, self.dst_input)
 
 
 # --- the unary and scalar families -------------------------------------------------------------------------------
@@ -690,6 +763,7 @@ class UnaryApi:
     first_op: Callable[..., None] | None = None
     dst_input: bool = False  #: dst is an operand too (Axpy: dst = src * scalar + dst)
 
+    @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
     ) -> None:
@@ -714,14 +788,12 @@ class UnaryApi:
             dtype = _check_tensors(self.name, self.count_dtypes, names, ts)
             n = _check_count(self.name, rest[0], names, ts)
             ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
-            _run_lowering(self.name, ts, unary_continuous_vf, self.op, *ptrs, extra, n, _trait_for(dtype), self.dst_input)
+            _run_lowering(self.name, unary_continuous_vf, self.op, *ptrs, extra, n, _trait_for(dtype), self.dst_input)
             return
         dtype = _check_tensors(self.name, self.repeat_dtypes, names, ts)
         plan = _repeat_plan(self.name, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
-        _run_lowering(
-            self.name, ts, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3], self.dst_input
-        )
+        _run_lowering(self.name, vec_unary_vf, self.op, *ptrs, extra, plan[0], plan[1], rest[2], plan[2], plan[3], self.dst_input)
 
     def _flexible(self, dst: Any, src0: Any, src1: Any, rest: tuple[Any, ...], is_set_mask: bool, config: object) -> None:
         """`Adds<T, isSetMask, config>(dst, src0, src1, ...)` and its siblings, the 灵活标量位置 overloads: both sources
@@ -749,11 +821,11 @@ class UnaryApi:
             dtype, idx, vec_name, vec = flexible_operands(api, self.count_dtypes, dst, src0, src1, config)
             n = _check_count(api, rest[0], ("dst", vec_name), (dst, vec))
             trait = Reg.RegTraitNumTwo if dtype.itemsize == 8 else Reg.RegTraitNumOne  # complex32: one register
-            run_flexible(api, dst, (vec_name, vec, n), binary_continuous_vf, self.flex_op, *ptrs, n, trait, idx)
+            run_flexible(api, (vec_name, vec, n), binary_continuous_vf, self.flex_op, *ptrs, n, trait, idx)
             return
         dtype, idx, _, _ = flexible_operands(api, self.repeat_dtypes, dst, src0, src1, config)
         plan = _repeat_plan(api, dtype, rest[0], rest[1], rest[2], UnaryRepeatParams, is_set_mask)
-        _run_lowering(api, (dst,), vec_binary_vf, self.flex_op, *ptrs, plan[0], plan[1], rest[2], plan[2], plan[3], idx)
+        _run_lowering(api, vec_binary_vf, self.flex_op, *ptrs, plan[0], plan[1], rest[2], plan[2], plan[3], idx)
 
 
 _B16_B32 = frozenset({dt.half, dt.uint16, dt.int16, dt.bfloat16, dt.uint32, dt.int32, dt.float32})
@@ -1172,6 +1244,7 @@ def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np
 
 
 @host_api("Gather")
+@unchanged_on_error
 def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.uint32], src_base_addr: int, *args: Any) -> None:
     """`AscendC::Gather(dst, src, srcOffset, srcBaseAddr, count)` and
     `Gather(dst, src, srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride)`: dst[i] = the element at
@@ -1233,8 +1306,8 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
     # never gathered, so their bytes may be unwritten; the offsets that are used were checked above.
     with configure(check_uninitialized=False):
         if dtype.itemsize == 1:
-            _run_lowering("Gather", (dst,), gather_b8_vf, *ptrs, base, count)
+            _run_lowering("Gather", gather_b8_vf, *ptrs, base, count)
         elif dtype.itemsize == 8:  # in u32 words: srcBaseIndex = srcBaseAddr / 4, 2 words per element
-            _run_lowering("Gather", (dst,), gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
+            _run_lowering("Gather", gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
         else:
-            _run_lowering("Gather", (dst,), vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
+            _run_lowering("Gather", vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)

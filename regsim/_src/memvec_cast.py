@@ -35,6 +35,7 @@ from regsim._src.memvec import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    unchanged_on_error,
     vector_mask,
 )
 from regsim._src.registers import VL, MaskReg, RegTensor
@@ -512,6 +513,7 @@ def _check_written(api: str, src: LocalTensor[Any], count: int) -> None:
 
 
 @host_api("Cast")
+@unchanged_on_error
 def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *args: Any, is_set_mask: bool = True) -> None:
     """`AscendC::Cast(dst, src, roundMode, count)` and `Cast<T, U, isSetMask>(dst, src, roundMode, mask,
     repeatTime, repeatParams)` (mask continuous or `mask[2]` bit mode): dst = src converted with `roundMode`.
@@ -538,26 +540,26 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             # the converted source elements are checked here (decisions §92).
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, (dst, src), cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
+                _run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
             return
         if S in FOUR_BIT or D in FOUR_BIT:
             if n % 2:
                 raise ParameterError(message(api, "count", n, "an even count for a 4-bit dst or src"))
-            _run_lowering(api, (dst, src), cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            _run_lowering(api, cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) == (dt.complex32, dt.complex64):
             # The library unpacks whole registers, past the elements a call converts: those lanes are never
             # stored, so their bytes may be unwritten; the elements that are converted are checked here.
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, (dst, src), cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+                _run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) in _B64 | _COMPLEX:
             vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_complex_vf
-            _run_lowering(api, (dst, src), vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            _run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         scale = deq_value(api)
-        _run_lowering(api, (dst, src), cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
+        _run_lowering(api, cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
         return
     if len(args) != 3:
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
@@ -576,8 +578,6 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
     counting = counter_mode()
-    if counting and not is_set_mask:
-        mask_count = vector_mask(api)[1] & 0xFFFFFFFF  # the count from SPR.MASK's low word
     b64 = (S, D) in _B64
     for t, name, blk, rep in (
         (src, "src", params.srcBlkStride, params.srcRepStride),
@@ -601,17 +601,17 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     scale = deq_value(api)
     if counting:
         if b64:
-            _run_lowering(api, (dst, src), cast_b64_counter_vf, *ptrs, mask_count, params, mode)
+            _run_lowering(api, cast_b64_counter_vf, *ptrs, mask_count, params, mode)
         else:
-            _run_lowering(api, (dst, src), cast_counter_vf, *ptrs, mask_count, params, mode, scale)
+            _run_lowering(api, cast_counter_vf, *ptrs, mask_count, params, mode, scale)
         return
     if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
         _set_vector_mask(api, *bits)
     spr = bit_mode or not is_set_mask
     if b64:
-        _run_lowering(api, (dst, src), cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
+        _run_lowering(api, cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
     else:
-        _run_lowering(api, (dst, src), cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
+        _run_lowering(api, cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

@@ -73,7 +73,7 @@ def compare_to_cmp_mask(
     p: Any = repeat_params
     out = Reg.MaskReg()
     ptrs = (src0.GetPhyAddr(), src1.GetPhyAddr())
-    mv._run_lowering(api, (src0,), compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
+    mv._run_lowering(api, compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
     bits = out.lanes(dtype)  # b16: 128 bits (g_cmpMaskLow, g_cmpMaskHigh); b32: 64 bits, g_cmpMaskHigh = 0
     core.cmp_mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
@@ -92,6 +92,7 @@ def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.D
 
 
 @host_api("GetCmpMask")
+@mv.unchanged_on_error
 def GetCmpMask(dst: LocalTensor[Any]) -> None:
     """`AscendC::GetCmpMask(dst)`: the compare-mask register's 128 bits to dst's first 16 bytes, little-endian
     (element i of the last register compare at bit i % 8 of byte i // 8)."""
@@ -103,6 +104,7 @@ def GetCmpMask(dst: LocalTensor[Any]) -> None:
 
 
 @host_api("SetCmpMask")
+@mv.unchanged_on_error
 def SetCmpMask(src: LocalTensor[Any]) -> None:
     """`AscendC::SetCmpMask(src)`: src's first 16 bytes into the compare-mask register (what the Select forms
     without a selMask tensor read)."""
@@ -197,7 +199,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
     if core is not dst.ub:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
     normal = not mv.counter_mode()
-    count = 0 if normal else mv.vector_mask(api)[1] & 0xFFFFFFFF  # the vector mask's low word (MoveMask<uint16_t>)
+    count = 0 if normal else mv.spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
     lanes = VL // dtype.itemsize
     repeats = repeat if normal else -(-count // lanes)
     cmp = core.cmp_mask
@@ -218,7 +220,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
         _check_sel_written(api, "the compare-mask register (selMask's address)", sel, repeats * lanes)
     fields = attrs.astuple(params)
     with configure(check_uninitialized=False):  # Reg::Select reads every lane; the selMask bits are checked above
-        mv._run_lowering(api, (dst,), select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
+        mv._run_lowering(api, select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
 
 
 def _check_sel_written(api: str, name: str, sel: UbPtr[Any], bits: int) -> None:

@@ -32,6 +32,7 @@ from regsim._src.memvec import (
     _run_lowering,
     _stride,
     _uint,
+    unchanged_on_error,
     vec_micro_mask,
 )
 from regsim._src.registers import VL
@@ -109,6 +110,7 @@ def brcb_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stri
 
 
 @host_api("Brcb")
+@unchanged_on_error
 def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_params: BrcbRepeatParams) -> None:
     """`AscendC::Brcb(dst, src, repeatTime, repeatParams)`: for repeat i and j < 8, src[8 i + j] fills the DataBlock of dst
     starting `i * dstRepStride + j * dstBlkStride` DataBlocks from dst's start."""
@@ -127,7 +129,7 @@ def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_
         raise ParameterError(message("Brcb", "src", repr(src), "a src outside dst (they must not overlap)"))
     vf = brcb_b8_vf if dtype.itemsize == 1 else brcb_b64_vf if dtype.itemsize == 8 else brcb_common_vf
     p = repeat_params
-    _run_lowering("Brcb", ts, vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
+    _run_lowering("Brcb", vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
@@ -250,6 +252,7 @@ def _check_first_value(dtype: type[dt.DType], first_value: object) -> Any:
 
 
 @host_api("CreateVecIndex")
+@unchanged_on_error
 def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
     """`AscendC::CreateVecIndex(dst, firstValue, count)` and `CreateVecIndex(dst, firstValue, mask, repeatTime,
     dstBlkStride, dstRepStride)` (mask continuous or a mask[2] bit mask; normal or counter mode): dst[i] = firstValue + i
@@ -261,7 +264,7 @@ def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
         first = _check_first_value(dtype, first_value)
         n = _check_count("CreateVecIndex", args[0], ("dst",), (dst,))
         vf = create_vec_index_b64_vf if dtype is dt.int64 else create_vec_index_count_vf
-        _run_lowering("CreateVecIndex", (dst,), vf, dst.GetPhyAddr(), first, n)
+        _run_lowering("CreateVecIndex", vf, dst.GetPhyAddr(), first, n)
         return
     if len(args) != 4:
         forms = "(dst, first_value, count) or (dst, first_value, mask, repeat_time, dst_blk_stride, dst_rep_stride)"
@@ -274,7 +277,6 @@ def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
     plan = _repeat_plan("CreateVecIndex", dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, True)
     _run_lowering(
         "CreateVecIndex",
-        (dst,),
         create_vec_index_repeat_vf,
         dst.GetPhyAddr(),
         first,

@@ -29,9 +29,18 @@ from regsim._src.binding import host_api
 from regsim._src.context import Ref, simd_vf
 from regsim._src.enums import SpecialPurposeReg
 from regsim._src.memory import _CORE, ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
-from regsim._src.memvec import SPEC_BUILDERS, _check_tensors, _host, _set_vector_mask, _stride, _uint, vector_mask
+from regsim._src.memvec import (
+    SPEC_BUILDERS,
+    _check_tensors,
+    _host,
+    _run_lowering,
+    _set_vector_mask,
+    _stride,
+    _uint,
+    unchanged_on_error,
+)
 from regsim._src.registers import VL
-from regsim.errors import DTypeError, ParameterError, RegsimError, message
+from regsim.errors import DTypeError, ParameterError, message
 
 API: Final = "GatherMask"
 #: the page's Ascend 950 table: src0 / dst types, and the src1Pattern type of each width
@@ -250,6 +259,7 @@ def _pattern_bytes(T: type[dt.DType], reduce_mode: bool, mask: int, p: GatherMas
 
 
 @host_api("GatherMask")
+@unchanged_on_error
 def GatherMask(
     dst: LocalTensor[Any],
     src0: LocalTensor[Any],
@@ -325,14 +335,10 @@ def _run(
     rsvd_cnt: Ref[int],
 ) -> None:
     """`GatherMaskCal`: the host part (the vector mask for patterns 1..6, the temporary buffer for b8), the VF, then
-    rsvdCnt = GetSpr<AR>() / sizeof(T) (pattern 7, normal mode: ElePerVec * repeatTimes). A Reg-level failure
-    restores the UB, the AR register and the vector mask and raises as GatherMask's."""
+    rsvdCnt = GetSpr<AR>() / sizeof(T) (pattern 7, normal mode: ElePerVec * repeatTimes)."""
     T = dst.dtype
     ub = dst.ub
     lanes = VL // T.itemsize
-    data = ub.storage.data.copy()
-    valid = None if ub.storage.valid is None else ub.storage.valid.copy()
-    saved_mask, saved_spr = vector_mask(API), attrs.evolve(ub.spr)
     d, s0 = dst.GetPhyAddr(), src0.GetPhyAddr()
     blk, r, rep = p.src0BlockStride, p.repeatTimes, p.src0RepeatStride
     temp_buf = None
@@ -344,26 +350,19 @@ def _run(
             _CORE.set(core)  # (the scratch is not a core: the call's core stays current)
         else:
             _set_vector_mask(API, *_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
-    try:
-        if src1 is None and solid == 7 and not reduce:
-            all_normal_vf(d, s0, blk, r, rep)
-            rsvd_cnt.value = lanes * r  # rsvdCnt = ElePerVec * repeatTimes;
-            return
-        if reduce:
-            inner = -(-mask // lanes)
-            s1 = None if src1 is None else src1.GetPhyAddr()
-            counter_vf(d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
-        elif src1 is None:
-            squeeze_normal_vf(d, s0, temp_buf, solid, blk, r, rep)
-        else:
-            user_normal_vf(d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
-        rsvd_cnt.value = ub.spr.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
-    except RegsimError as e:
-        ub.storage.data[:] = data
-        ub.storage.valid = valid
-        _set_vector_mask(API, *saved_mask)
-        ub.spr.ar, ub.spr.last, ub.spr.unstored = saved_spr.ar, saved_spr.last, saved_spr.unstored
-        raise type(e)(f"{API}: the call fails in its Reg lowering (from Reg {e})") from e
+    if src1 is None and solid == 7 and not reduce:
+        _run_lowering(API, all_normal_vf, d, s0, blk, r, rep)
+        rsvd_cnt.value = lanes * r  # rsvdCnt = ElePerVec * repeatTimes;
+        return
+    if reduce:
+        inner = -(-mask // lanes)
+        s1 = None if src1 is None else src1.GetPhyAddr()
+        _run_lowering(API, counter_vf, d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
+    elif src1 is None:
+        _run_lowering(API, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
+    else:
+        _run_lowering(API, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
+    rsvd_cnt.value = ub.spr.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

@@ -37,6 +37,7 @@ from regsim._src.memvec import (
     _run_lowering,
     check_written,
     unary_continuous_vf,
+    unchanged_on_error,
     vec_binary_vf,
     vec_unary_vf,
 )
@@ -265,6 +266,7 @@ class RsqrtPrecise:
     skeleton: UnaryApi
     name: str = "Rsqrt"
 
+    @unchanged_on_error
     def __call__(self, dst: Any, src: Any, *args: Any, is_set_mask: bool = True) -> None:
         if len(args) != 1 or not isinstance(dst, LocalTensor) or dst.dtype is not dt.float32:
             self.skeleton(dst, src, *args, is_set_mask=is_set_mask)
@@ -274,7 +276,7 @@ class RsqrtPrecise:
         names, ts = ("dst", "src"), (dst, src)
         _check_tensors(self.name, _F32, names, ts)
         n = _check_count(self.name, args[0], names, ts)
-        _run_lowering(self.name, ts, rsqrt_fast_inverse_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n)
+        _run_lowering(self.name, rsqrt_fast_inverse_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n)
 
 
 _RSQRT_INTRINSIC: Final = (RsqrtAlgo.INTRINSIC, RsqrtAlgo.PRECISION_1ULP_FTZ_TRUE)
@@ -426,6 +428,7 @@ class CastPairBinaryApi(BinaryApi):
 
     cast_vf: Any = None
 
+    @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], *args: Any, is_set_mask: bool = True
     ) -> None:
@@ -439,7 +442,7 @@ class CastPairBinaryApi(BinaryApi):
             _check_set_mask(self.name, is_set_mask)
             _check_cast_pair(self.name, names, ts)
             n = _check_count(self.name, args[0], names, ts)
-            _run_lowering(self.name, ts, self.cast_vf, *ptrs, n)
+            _run_lowering(self.name, self.cast_vf, *ptrs, n)
             return
         if len(args) != 3:
             raise _arguments_error(
@@ -447,7 +450,7 @@ class CastPairBinaryApi(BinaryApi):
             )
         _check_cast_pair(self.name, names, ts)
         plan = _repeat_plan(self.name, dt.float32, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
-        _run_lowering(self.name, ts, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, True)
+        _run_lowering(self.name, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, True)
 
 
 #: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused): the page's same-type pairs
@@ -486,6 +489,7 @@ class CastPairAxpyApi(UnaryApi):
     its src register half) and `VecAxpyVFImpl<..., float, half>` (`vec_unary_vf` with U = half); the scalar is the
     C++ `const U& scalarValue`, a half."""
 
+    @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, is_set_mask: bool = True, config: Any = None
     ) -> None:
@@ -507,11 +511,11 @@ class CastPairAxpyApi(UnaryApi):
             # never reach dst, but `UnPack` reads every lane; the elements used are checked here (decisions §128).
             check_written(self.name, "src", src, n * dt.half.itemsize)
             with configure(check_uninitialized=False):
-                _run_lowering(self.name, ts, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
+                _run_lowering(self.name, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
             return
         _check_cast_pair(self.name, names, ts)
         plan = _repeat_plan(self.name, dt.float32, args[1], args[2], args[3], UnaryRepeatParams, is_set_mask)
-        _run_lowering(self.name, ts, vec_unary_vf, self.op, *ptrs, (scalar,), plan[0], plan[1], args[3], plan[2], plan[3], True)
+        _run_lowering(self.name, vec_unary_vf, self.op, *ptrs, (scalar,), plan[0], plan[1], args[3], plan[2], plan[3], True)
 
 
 def half_scalar(api: str, value: object) -> float:
@@ -553,6 +557,7 @@ def mull_vf(dst0: UbPtr[Any], dst1: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[An
 
 
 @host_api("Mull")
+@unchanged_on_error
 def Mull(dst0: LocalTensor[Any], dst1: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], count: int) -> None:
     """`AscendC::Mull(dst0, dst1, src0, src1, count)` (the Mull(ISASI) page): the 64-bit product of src0[i] and src1[i],
     its low 32 bits to dst0[i], its high 32 bits to dst1[i], for i < count (int32, uint32; the first-n interface only)."""
@@ -561,7 +566,7 @@ def Mull(dst0: LocalTensor[Any], dst1: LocalTensor[Any], src0: LocalTensor[Any],
     _check_tensors("Mull", _MULL, names, ts)
     n = _check_count("Mull", count, names, ts)
     ptrs = (dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-    _run_lowering("Mull", ts, mull_vf, *ptrs, n)
+    _run_lowering("Mull", mull_vf, *ptrs, n)
 
 
 # --- Truncate (ISASI): round to an integral value in the same type, first-n only (kernel_operator_vec_vconv_impl.h) -----------
@@ -588,6 +593,7 @@ _TRUNCATE: Final = {
 
 
 @host_api("Truncate")
+@unchanged_on_error
 def Truncate(dst: LocalTensor[Any], src: LocalTensor[Any], count: int, *, round_mode: RoundMode) -> None:
     """`AscendC::Truncate<T, roundMode>(dst, src, count)` (the Truncate(ISASI) page): dst[i] = src[i] rounded to an
     integral value of the same type by `round_mode` (the template argument, required: CAST_RINT, CAST_FLOOR, CAST_CEIL,

@@ -35,6 +35,7 @@ from regsim._src.memvec import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    unchanged_on_error,
 )
 from regsim._src.registers import VL, MaskReg, RegTensor
 from regsim.errors import DTypeError, ParameterError, message
@@ -114,6 +115,7 @@ class ConfigApi:
     config_type: type[Any]
     by_algo: dict[Any, BinaryApi | UnaryApi]
 
+    @unchanged_on_error
     def __call__(self, *args: Any, config: Any = None, is_set_mask: bool = True) -> None:
         cfg: Any = self.config_type() if config is None else config
         if not isinstance(cfg, self.config_type):
@@ -491,6 +493,7 @@ class ReduceApi:
     def kind(self) -> Any:
         return _REDUCE_TYPE[self.name]
 
+    @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], shared_tmp_buffer: LocalTensor[T], *args: Any, cal_index: bool = False
     ) -> None:
@@ -542,15 +545,13 @@ class ReduceApi:
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
             _set_vector_mask(api, *bits)
         if summing:
-            _run_lowering(
-                api, ts, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode
-            )
+            _run_lowering(api, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
         elif cal_index:
             vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, ts, reduce_extreme_index_mask_vf, *vf_args)
+            _run_lowering(api, reduce_extreme_index_mask_vf, *vf_args)
         else:
             vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, ts, reduce_extreme_mask_vf, *vf_args)
+            _run_lowering(api, reduce_extreme_mask_vf, *vf_args)
 
     def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         """`regsim lower "ReduceMax(half, count=1000, cal_index=True)"` or `"ReduceSum(float32, mask=64,
@@ -600,12 +601,12 @@ class ReduceApi:
         dtype = ts[1].dtype
         if self.kind is Reg.ReduceType.SUM:
             if dtype.itemsize == 8:
-                _run_lowering(self.name, ts, reduce_b64_sum_vf, *ptrs, count)
+                _run_lowering(self.name, reduce_b64_sum_vf, *ptrs, count)
             else:
-                _run_lowering(self.name, ts, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
+                _run_lowering(self.name, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
-        _run_lowering(self.name, ts, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
+        _run_lowering(self.name, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
 
 
 #: the block-local `accValHalf` / `accValFloat` of the 950 library, per core: the last first-n ReduceSum's result

@@ -37,6 +37,7 @@ from regsim._src.memvec import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    unchanged_on_error,
     vector_mask,
 )
 from regsim._src.memvec_reduce import _check_range
@@ -235,6 +236,7 @@ class RepeatReduceApi:
         types = REPEAT_MINMAX if self.name == "ReduceRepeat" else HALF_FLOAT
         return "dst of src's dtype, one of " + dt.names(types)
 
+    @unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -296,8 +298,6 @@ class RepeatReduceApi:
         counter = counter_mode()
         lanes = VL // T.itemsize
         e = ONE_BLOCK_SIZE // T.itemsize
-        if counter and not is_set_mask:
-            count = vector_mask()[1] & 0xFFFFFFFF  # the VF reads SPR.MASK's count
         spr = not counter and (bit_mode or not is_set_mask)
         sel_bits = 0
         if not counter:
@@ -335,14 +335,14 @@ class RepeatReduceApi:
         vf_runs = 1 if shifted else repeat
         if pair:  # PairReduceTemplate: dstRepOffset = oneRepOffset * dstRepStride
             vf_args = (*ptrs, vf_runs, one_rep * dst_rep, src_blk, src_rep, count, counter, spr)
-            _run_lowering(api, (dst, src), reduce_align_vf, *vf_args)
+            _run_lowering(api, reduce_align_vf, *vf_args)
             return
         # ReduceTemplate's branches: dstRepStride 0 (the last repeat, withStride), 1 (one stream), else (withStride)
         with_stride = dst_rep != 1 or repeat == 0
         post = one_rep * (dst_rep - 1) if with_stride and not shifted else 0
         func = _reduce_func(self.name, kind)
         vf_args2 = (func, *ptrs, vf_runs, one_rep, post, src_blk, src_rep, count, counter, spr, with_stride, order)
-        _run_lowering(api, (dst, src), reduce_unalign_vf, *vf_args2)
+        _run_lowering(api, reduce_unalign_vf, *vf_args2)
 
     @staticmethod
     def _check_extent(
@@ -432,6 +432,7 @@ class LegacyReduce:
     kind: ReduceType
     layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
 
+    @unchanged_on_error
     def __call__(self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, **kwargs: Any) -> None:
         _host(self.name)
         if "reduce_type" in kwargs:

@@ -43,10 +43,10 @@ from regsim._src.memvec import (
     _uint,
     _uint_field,
     counter_mode,
-    vector_mask,
+    unchanged_on_error,
 )
 from regsim._src.registers import VL
-from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, message
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 API: Final = "Scatter"
 #: the page's Ascend 950 list (int8/uint8 on the first-n interface only)
@@ -293,6 +293,7 @@ def _check_overlap(dst: LocalTensor[Any], base: int, offsets: np.ndarray, reads:
 
 
 @host_api("Scatter")
+@unchanged_on_error
 def Scatter(
     dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[dt.uint32], dst_base_addr: int, *args: Any
 ) -> None:
@@ -332,7 +333,7 @@ def Scatter(
         # are never scattered, so their bytes may be unwritten; the ones used were checked above.
         with configure(check_uninitialized=False):
             # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
-            _run_lowering(API, (dst,), _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
+            _run_lowering(API, _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
         return
     mask, repeat_time, src_rep_stride = args
     if w == 1:
@@ -358,17 +359,12 @@ def Scatter(
     used = np.flatnonzero(active)  # offset indices r * lanes + k
     src_idx = used // lanes * rep * (ONE_BLOCK_SIZE // w) + used % lanes
     _scatter_checked(dst, src, dst_offset, base, used, src_idx)
-    saved = vector_mask(API)
     if bits is not None and source == "bits":
         _set_vector_mask(API, *bits)  # SetVectorMask<T>(mask[1], mask[0]) (b64: SetVectorMask<uint32_t>)
     # maskV = static_cast<uint32_t>(mask) (b64: evenMask = static_cast<uint32_t>(mask * 2))
     mask_v = (mask_count * (2 if w == 8 else 1)) & 0xFFFFFFFF
-    try:
-        with configure(check_uninitialized=False):
-            _run_lowering(API, (dst,), _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
-    except RegsimError:
-        _set_vector_mask(API, *saved)
-        raise
+    with configure(check_uninitialized=False):
+        _run_lowering(API, _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
 
 
 def _ptrs(dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[Any]) -> tuple[Any, ...]:
@@ -452,6 +448,7 @@ def gatherb_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], repe
 
 
 @host_api("Gatherb")
+@unchanged_on_error
 def Gatherb(
     dst: LocalTensor[Any], src: LocalTensor[Any], offset: LocalTensor[dt.uint32], repeat_time: int, repeat_params: Any
 ) -> None:
@@ -499,7 +496,7 @@ def Gatherb(
             given = f"a DataBlock at UB byte {int(clash[0])} also read from {name}"
             raise ParameterError(message(GATHERB, "dst", given, accepted))
     with configure(check_uninitialized=False):
-        _run_lowering(GATHERB, (dst,), gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
+        _run_lowering(GATHERB, gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

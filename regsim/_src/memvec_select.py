@@ -32,7 +32,7 @@ from regsim._src.context import Ref, configure, current_config, simd_callee, sim
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.registers import VL, MaskReg, RegTensor
-from regsim.errors import DTypeError, ParameterError, RegsimError, UninitializedReadError, UnsupportedError, message
+from regsim.errors import DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -197,15 +197,10 @@ def _plan(
     is_set_mask: bool,
     check: Callable[[int], None],
 ) -> tuple[int, int, bool, bool]:
-    """`memvec._repeat_plan` (which sets the vector mask register for a bit mask), then `check(iterations)`; should
-    that check fail, the vector mask register is put back: a failed call changes nothing."""
-    saved = mv.vector_mask(api)
+    """`memvec._repeat_plan` (which sets the vector mask register for a bit mask), then `check(iterations)` (should
+    that check fail, the API's entry puts the vector mask register back)."""
     plan = mv._repeat_plan(api, dtype, mask, repeat_time, params, type(params), is_set_mask)
-    try:
-        check(plan[1] if plan[2] else -(-plan[0] // (VL // dtype.itemsize)))
-    except RegsimError:
-        mv._set_vector_mask(api, *saved)
-        raise
+    check(plan[1] if plan[2] else -(-plan[0] // (VL // dtype.itemsize)))
     return plan
 
 
@@ -222,6 +217,7 @@ class _CompareApi:
     def __repr__(self) -> str:
         return f"AscendC.{self.name}"
 
+    @mv.unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -264,7 +260,7 @@ class _CompareApi:
             _check_dst_bytes(api, dst, -(-n // per) * per // 8)
             scalar = (self._scalar(dtype, src1),) if self.scalar else ()
             ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), None if self.scalar else src1.GetPhyAddr())
-            mv._run_lowering(api, (src0,), compare_continuous_vf, *ptrs, scalar, mode, n)
+            mv._run_lowering(api, compare_continuous_vf, *ptrs, scalar, mode, n)
             return
         dtype = mv._check_tensors(api, COMPARE_REPEAT, src_names, srcs)
         _check_cmp_dst(api, dst, COMPARES_DST if self.scalar else COMPARE_DST, src0)
@@ -282,7 +278,7 @@ class _CompareApi:
             strides = (p.src0BlkStride, p.src0RepStride, p.src1BlkStride, p.src1RepStride)
         scalar = (self._scalar(dtype, src1),) if self.scalar else ()
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), None if self.scalar else src1.GetPhyAddr())
-        mv._run_lowering(api, (src0,), compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr)
+        mv._run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr)
 
     def _flexible(
         self, dst: Any, src0: Any, src1: Any, cmp_mode: Any, args: tuple[Any, ...], is_set_mask: bool, config: object
@@ -314,7 +310,7 @@ class _CompareApi:
             per = _cmp_elements(dtype)
             _check_dst_bytes(api, dst, -(-n // per) * per // 8)
             ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
-            mv.run_flexible(api, dst, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
+            mv.run_flexible(api, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
             return
         _check_cmp_dst(api, dst, COMPARES_DST, vec)
         lanes = VL // dtype.itemsize
@@ -325,7 +321,7 @@ class _CompareApi:
         )
         strides = (args[2].srcBlkStride, args[2].srcRepStride)
         ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
-        mv._run_lowering(api, (vec,), compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
+        mv._run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
 
     def _scalar(self, dtype: type[dt.DType], value: object) -> Any:
         if isinstance(value, LocalTensor):
@@ -401,6 +397,7 @@ def duplicate_repeat_vf(
 
 
 @host_api("Duplicate")
+@mv.unchanged_on_error
 def Duplicate(dst: LocalTensor[T], value: Any, *args: Any, is_set_mask: bool = True) -> None:
     """`AscendC::Duplicate(dst, scalarValue, count)`, `Duplicate(dst, src, count)` (src's element 0; Ascend 950
     only) and `Duplicate(dst, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride)`."""
@@ -427,11 +424,11 @@ def Duplicate(dst: LocalTensor[T], value: Any, *args: Any, is_set_mask: bool = T
             # The library loads a whole register from src and broadcasts its element 0: only that element is
             # checked for initialisation (above); the rest of the register is never used.
             with configure(check_uninitialized=False):
-                mv._run_lowering(api, (dst,), duplicate_continuous_vf, dst.GetPhyAddr(), None, value.GetPhyAddr(), n)
+                mv._run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), None, value.GetPhyAddr(), n)
             return
         dtype = mv._check_tensors(api, DUPLICATE_COUNT, ("dst",), (dst,))
         n = mv._check_count(api, args[0], ("dst",), (dst,))
-        mv._run_lowering(api, (dst,), duplicate_continuous_vf, dst.GetPhyAddr(), value, None, n)
+        mv._run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), value, None, n)
         return
     if isinstance(value, LocalTensor):
         raise ParameterError(
@@ -442,7 +439,7 @@ def Duplicate(dst: LocalTensor[T], value: Any, *args: Any, is_set_mask: bool = T
     blk = mv._uint(api, "dst_block_stride", blk, 16)
     rep = mv._uint(api, "dst_repeat_stride", rep, 8)
     plan = mv._repeat_plan(api, dtype, mask, repeat_time, mv.UnaryRepeatParams(), mv.UnaryRepeatParams, is_set_mask)
-    mv._run_lowering(api, (dst,), duplicate_repeat_vf, dst.GetPhyAddr(), value, plan[0], plan[1], blk, rep, plan[2], plan[3])
+    mv._run_lowering(api, duplicate_repeat_vf, dst.GetPhyAddr(), value, plan[0], plan[1], blk, rep, plan[2], plan[3])
 
 
 # --- ShiftLeft / ShiftRight --------------------------------------------------------------------------------------
@@ -468,6 +465,7 @@ class _ShiftApi(mv.UnaryApi):
     `ShiftRights`; the scalar (the shift amount, of type T) must be >= 0 (the pages) and at most 2**15 - 1 (the
     library passes it on as an int16_t); `ShiftRight`'s `roundEn` must be false on Ascend 950."""
 
+    @mv.unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[T],
@@ -535,7 +533,7 @@ class _ShiftApi(mv.UnaryApi):
         if negative.size:
             raise ParameterError(message(api, "src1", f"[..., {int(negative[0])}, ...]", "shift amounts >= 0"))
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        mv._run_lowering(api, ts, mv.binary_continuous_vf, self.tensor_op, *ptrs, n, mv._trait_for(dtype))
+        mv._run_lowering(api, mv.binary_continuous_vf, self.tensor_op, *ptrs, n, mv._trait_for(dtype))
 
     @property
     def tensor_op(self) -> Any:
@@ -827,6 +825,7 @@ class SELMODE(enum.IntEnum):
 
 
 @host_api("Select")
+@mv.unchanged_on_error
 def Select(
     dst: LocalTensor[T],
     sel_mask: Any,
@@ -903,7 +902,7 @@ def Select(
         # The lowering selects whole registers, past `count`: those lanes are never stored, so their source bytes
         # may be unwritten; the elements the call uses were checked above.
         with configure(check_uninitialized=False):
-            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, scalar, int(sel_mode), n)
+            mv._run_lowering(api, select_continuous_vf, *ptrs, scalar, int(sel_mode), n)
         return
     lanes = VL // dtype.itemsize
     if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
@@ -921,7 +920,7 @@ def Select(
     # selMask bits (below); a source element the mask selects is not checked in this interface
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
-        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
+        mv._run_lowering(api, select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
 
 
 def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[Any, ...], config: object) -> None:
@@ -960,7 +959,7 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
         # Whole registers are selected, past `count` (and the b64 scalar load reads a register past the element):
         # those lanes are never stored; the elements the call uses were checked above.
         with configure(check_uninitialized=False):
-            mv._run_lowering(api, (dst,), select_continuous_vf, *ptrs, scalar, 1, n, idx)
+            mv._run_lowering(api, select_continuous_vf, *ptrs, scalar, 1, n, idx)
         return
     lanes = VL // dtype.itemsize
     if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
@@ -970,7 +969,7 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
     )
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
-        mv._run_lowering(api, (dst,), select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
+        mv._run_lowering(api, select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
 
 
 def _check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:

@@ -411,7 +411,7 @@ class MaskReg:
 
     __slots__ = ("_bits", "_lanes", "_written")
 
-    _sig: ClassVar[Any]  #: the op engine's cache key for a MaskReg argument: the class (set below)
+    _sig: ClassVar[Any] = dt.InstanceSig()  #: the op engine's cache key for a MaskReg argument
 
     @host_api("MaskReg")
     def __init__(self) -> None:
@@ -502,9 +502,6 @@ class MaskReg:
         return active
 
 
-MaskReg._sig = MaskReg
-
-
 def lanes_to_bits(lanes: Bools, pattern: bytes) -> Bools:
     """A predicate in the MaskReg layout: active lane `i` sets the bits of `pattern` (one byte
     per bit of its group) from bit `i * len(pattern)`; inactive lanes set none."""
@@ -523,7 +520,7 @@ LSB: dict[int, bytes] = {k: b"\x01" + b"\x00" * (k - 1) for k in (1, 2, 4, 8)}
 class AddrReg:
     """`AddrReg` (`vector_address`): an offset of `Σ index_k * stride_k` elements of `dtype`."""
 
-    _sig: ClassVar[Any]
+    _sig: ClassVar[Any] = dt.InstanceSig()
     dtype: type[dt.DType]
     offset: int
 
@@ -540,7 +537,7 @@ class UnalignRegForLoad:
     `LoadUnAlignPre`); each `LoadUnAlign` consumes it and buffers the next 32 bytes.
     """
 
-    _sig: ClassVar[Any]
+    _sig: ClassVar[Any] = dt.InstanceSig()
     data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
     valid: Bools | None = None  #: written flags of `data` (None: all written)
     base: int | None = None
@@ -551,13 +548,9 @@ class UnalignRegForStore:
     """`UnalignRegForStore` (`vector_align`): the tail of an unaligned store stream not yet
     written: `pending` bytes for UB address `start` on, left by the call `origin`."""
 
-    _sig: ClassVar[Any]
+    _sig: ClassVar[Any] = dt.InstanceSig()
     pending: Bytes = attrs.field(factory=lambda: np.zeros(0, np.uint8))
     start: int = 0
     origin: str = ""
     ptr: Any = None  #: the pointer of the call that left them (its tensor bounds the flush)
     watched: Any = None  #: the VF context whose end checks this stream was flushed
-
-
-# the op engine's cache keys for these arguments (their classes; RegTensor's is its type and trait)
-AddrReg._sig, UnalignRegForLoad._sig, UnalignRegForStore._sig = AddrReg, UnalignRegForLoad, UnalignRegForStore

@@ -280,7 +280,12 @@ def _two_register_b64_only(api: str, values: Sequence[Any], options: Mapping[str
 
 
 def _same_width_index(api: str, values: Sequence[Any], options: Mapping[str, Any]) -> None:
+    """The register Gather: one register of data (the page's b8, b16, b32: `VL / sizeof(T)` elements, so a
+    two-register complex32 is refused) and an index of its width."""
     src, index = values[1], values[2]
+    if src.trait.REG_NUM != 1:
+        accepted = "a RegTraitNumOne register (Gather indexes one register of VL / sizeof(T) b8, b16 or b32 elements)"
+        raise DTypeError(message(api, "src_reg", f"RegTensor[{src.dtype.name}] (RegTraitNumTwo)", accepted))
     if index.dtype.itemsize != src.dtype.itemsize:
         raise DTypeError(
             message(
