@@ -288,7 +288,7 @@ def check_double_to_int(d: Any, src_bits: np.ndarray, count: int, seed: int) -> 
 
 #: exponents around the int32 / int64 limits, besides the float ones
 INT_EXPONENTS = [0x3FD, 0x3FE, 0x3FF, 0x400, 0x413, 0x414, 0x41D, 0x41E, 0x41F, 0x433, 0x434, 0x43C, 0x43D, 0x43E, 0x43F]
-INT_DST = [rs.int32]
+INT_DST = [rs.int32, rs.int64]
 
 
 def int_edge_bits(n: int, seed: int) -> np.ndarray:
@@ -331,38 +331,44 @@ def test_double_to_int_hypothesis(data: st.DataObject, bits: list[int]) -> None:
     check_double_to_int(d, np.array(bits, dtype=np.uint64), count, seed=len(bits))
 
 
-def test_double_to_int64_refused() -> None:
-    """double -> int64 stays refused (decisions §92): the library's emulation needs plain int32 left shifts."""
-    ub, dst, src = make(rs.float64, rs.int64, double_bits(64, 2), 64, 2)
-    before = ub.storage.data.copy()
-    with pytest.raises(errors.UnsupportedError, match=r"double -> int64 is not.*§27"):
-        A.Cast(dst, src, RM.CAST_TRUNC, 64)
-    assert np.array_equal(before, ub.storage.data)
+#: doubles at the edges of double -> int64: the int32 word boundary (2**31, where the library's int32 left shifts reach
+#: bit 31), the exact-integer limit 2**53, the int64 limits, ties (a truncation ignores them), the subnormals, NaN, inf
+INT64_EDGES = [
+    *(s * v for s in (1.0, -1.0) for v in (2.0**31, 2.0**31 + 1, 2.0**31 - 0.5, 2.0**32 - 1, 2.0**32, 2.0**52 + 0.5)),
+    *(s * v for s in (1.0, -1.0) for v in (2.0**53 - 1, 2.0**53, 2.0**53 + 2, 2.0**62 * 1.5, 2.0**63, 2.0**64, 1e300)),
+    *(s * v for s in (1.0, -1.0) for v in (math.nextafter(2.0**63, 0), 0.5, 1.5, 2.5, 3e15 + 0.5, 5e-324, 2.0**-1022)),
+    0.0, -0.0, math.inf, -math.inf, math.nan, -math.nan,
+]  # fmt: skip
 
 
-@pytest.mark.parametrize("loops", ["sequential", "auto"])
-def test_double_to_int64_port(loops: str) -> None:
-    """The ported (refused) CastDoubleToInt64 VF: exact where no int32 left shift reaches bit 31 (|x| < 2**21, the
-    special values, the saturating ones); 2**31 gives 0 under regsim's sign-keeping ShiftLeft (§27), the value
-    that flips when §27 changes."""
-    from regsim._src.memvec_cast_double import cast_double_to_int64_vf
+def test_double_to_int64_edges() -> None:
+    """double -> int64 runs (decisions §92) and is exact at the edges, both loop modes: 2**31 and -2**63 among them,
+    which the library's int32 left shifts into bit 31 get right only as plain bit shifts (§27)."""
+    bits = np.array(INT64_EDGES, dtype=np.float64).view(np.uint64)
+    check_double_to_int(rs.int64, bits, bits.size, seed=5)
+    src = np.array([2.0**31, -(2.0**63), 2.0**53 + 2, -(2.0**31) - 1])
+    ub, dst, src_t = make(rs.float64, rs.int64, src.view(np.uint64), 4, 6)
+    run_both(lambda: A.Cast(dst, src_t, RM.CAST_TRUNC, 4), ub)
+    assert dst.numpy().tolist() == [2**31, -(2**63), 2**53 + 2, -(2**31) - 1]
 
-    rng = np.random.default_rng(8)
-    n = 2 * 64 + 5
-    small = rng.uniform(-(2.0**21), 2.0**21, n) * rng.choice([1.0, 1e-3, 1e-300], n)
-    special = [0.0, -0.0, 5e-324, np.inf, -np.inf, np.nan, 2.0**63, 1e300, -1e300, -(2.0**64), 2.0**20, -(2.0**21) + 1]
-    small[: len(special)] = special
-    src_bits = small.view(np.uint64)
-    _ub, dst, src = make(rs.float64, rs.int64, src_bits, n, 3)
-    before = dst_bits(dst)
-    with rs.configure(loops=loops):
-        cast_double_to_int64_vf(dst.GetPhyAddr(), src.GetPhyAddr(), n - 3)
-    want = [double_to_int_oracle(int(b), 64) for b in src_bits[: n - 3]] + before[n - 3 :]
-    assert dst_bits(dst) == want
-    src.set(np.array([2.0**31, -(2.0**63)] + [0.0] * (n - 2)))
-    with rs.configure(loops=loops):
-        cast_double_to_int64_vf(dst.GetPhyAddr(), src.GetPhyAddr(), 2)
-    assert dst.numpy()[:2].tolist() == [0, 0]  # (the library means 2**31 and -2**63)
+
+@settings(max_examples=max(20, settings.default.max_examples // 2), deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(
+            st.floats(),
+            st.sampled_from(INT64_EDGES),
+            st.builds(lambda e, f: math.ldexp(1.0 + f, e), st.integers(-1080, 70), st.floats(-0.99, 0.99)),
+        ),
+        min_size=1,
+        max_size=150,
+    ),
+    data=st.data(),
+)
+def test_double_to_int64_hypothesis(values: list[float], data: st.DataObject) -> None:
+    """double -> int64 against the Fraction oracle on Hypothesis's doubles (subnormals, NaN, inf, the integer range)."""
+    count = data.draw(st.integers(0, len(values)))
+    check_double_to_int(rs.int64, np.array(values, dtype=np.float64).view(np.uint64), count, seed=len(values))
 
 
 def test_oracle_is_ieee_in_the_normal_range() -> None:

@@ -532,10 +532,7 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
         limit = min(t.size * (2 if t.dtype in FOUR_BIT else 1) for t in (dst, src))  # (a 4-bit tensor: 2 per element)
         if not 0 <= n <= limit:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
-        if dt.float64 in (S, D):
-            if (S, D) not in cast_double.DOUBLE_PAIRS:
-                why = cast_double.REFUSED.get((S, D), "a pair regsim models")
-                raise UnsupportedError(message(api, "dst, src", f"LocalTensor[{D.name}], LocalTensor[{S.name}]", why))
+        if dt.float64 in (S, D):  # (every double pair of the page; round_for refused the others)
             # The library's VFs read scratch registers past the elements a call converts (lanes never stored):
             # the converted source elements are checked here (decisions §92).
             _check_written(api, src, n)

@@ -484,7 +484,7 @@ def shift_right_dual32(
     Reg.And(t1, t1, m_high, cm1)
     Reg.Duplicate(scalar, 32, cm1)
     Reg.Sub(scalar, scalar, shift, cm1)
-    Reg.ShiftLeft(t1, t1, scalar, cm1)  # (a signed int32 left shift: regsim's keeps the sign bit, decisions §27)
+    Reg.ShiftLeft(t1, t1, scalar, cm1)  # (an int32 left shift into bit 31: the plain bit shift, decisions §27)
     Reg.Or(t0, t1, t0, cm1)
     Reg.ShiftRight(t1, m_high, shift, cm1)
     Reg.Select(low_out, t0, low_out, cm1)
@@ -521,7 +521,7 @@ def shift_left_dual32(
     Reg.Sub(scalar, scalar, shift, cm1)
     Reg.ShiftRight(t1.reinterpret(U32), m_low.reinterpret(U32), scalar, cm1)
     Reg.Or(t0, t1, t0, cm1)
-    Reg.ShiftLeft(t1, m_low, shift, cm1)  # (a signed int32 left shift, decisions §27)
+    Reg.ShiftLeft(t1, m_low, shift, cm1)  # (likewise, decisions §27)
     Reg.Select(low_out, t1, low_out, cm1)
     Reg.Select(high_out, t0, high_out, cm1)
     Reg.CompareScalar(cm0, shift, 0, mask, mode=C.EQ)
@@ -630,20 +630,6 @@ def cast_double_to_int64_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int) -> Non
         Reg.StoreAlign(dst + i * one_rep, dst_vreg, mask)
 
 
-#: the double pairs ported but refused, with the reason (decisions §92)
-REFUSED: Final[dict[tuple[type[dt.DType], type[dt.DType]], str]] = {
-    (dt.float64, dt.int64): (
-        "a pair regsim models; double -> int64 is not: the library's CastDoubleToInt64 shifts int32 words left into "
-        "bit 31, which regsim's signed ShiftLeft keeps (decisions §27), so the port would give wrong integers (§92)"
-    ),
-}
-
-#: the pairs lowered here, (src, dst)
-DOUBLE_PAIRS: Final = frozenset(
-    {(dt.float64, dt.float32), (dt.float64, dt.bfloat16), (dt.int64, dt.float64), (dt.float64, dt.int32)}
-)
-
-
 def overflow_mode(ctrl: int) -> bool:
     """The library's `GetOverflow()`: `(get_ctrl() >> 48) == 0x1`, true only when CTRL[48] is the highest set bit
     from 48 up (so false at the launch value, whose CTRL[60] is 1)."""
@@ -661,5 +647,7 @@ def run(dst: UbPtr[Any], src: UbPtr[Any], count: int, mode: RoundMode, ctrl: int
         cast_int64_to_double_vf(dst, src, count, mode)
     elif pair == (dt.float64, dt.int32):
         cast_double_to_int32_vf(dst, src, count)
+    elif pair == (dt.float64, dt.int64):
+        cast_double_to_int64_vf(dst, src, count)
     else:  # pragma: no cover (the caller checks the pair)
         raise AssertionError(pair)

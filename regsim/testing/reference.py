@@ -697,21 +697,16 @@ def mask_logic_oracle(op: str, src0: Sequence[int], src1: Sequence[int] | None, 
 
 
 def _shift_value(value: int, amount: int, bits: int, signed: bool, left: bool) -> int:
-    """One width's shift primitive on a two's-complement value (the ShiftLeft/ShiftRight pages):
-    unsigned shifts are logical; a signed left shift keeps the sign bit and drops the next one
-    ("次高位被丢弃"); a signed right shift is arithmetic; a shift by the width or more leaves 0
-    (a signed right shift: the sign). A negative amount shifts the other way (decision: the
-    64-bit shifts are built on it)."""
+    """One width's shift primitive on a two's-complement value (the ShiftLeft/ShiftRight pages,
+    decisions §27): a left shift is (value << amount) mod 2**bits for signed and unsigned types
+    alike (the 950 library's reading, not the pages' "次高位被丢弃"); unsigned right shifts are
+    logical, signed ones arithmetic; a shift by the width or more leaves 0 (a signed right shift:
+    the sign). A negative amount shifts the other way (decision: the 64-bit shifts are built on it)."""
     if amount < 0:
         return _shift_value(value, -amount, bits, signed, not left)
     u = value & ((1 << bits) - 1)
     if left:
-        if amount >= bits:
-            return 0
-        if signed:
-            sign = u & (1 << (bits - 1))
-            return sign | ((u << amount) & ((1 << (bits - 1)) - 1))
-        return (u << amount) & ((1 << bits) - 1)
+        return 0 if amount >= bits else (u << amount) & ((1 << bits) - 1)
     if signed:
         return (wrap(u, bits, True) >> min(amount, bits)) & ((1 << bits) - 1)
     return 0 if amount >= bits else u >> amount

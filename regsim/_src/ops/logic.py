@@ -111,9 +111,10 @@ _U64 = np.uint64
 def _shift(x: Any, amount: Any, left: bool) -> Any:
     """The hardware shift primitive (`vshl`/`vshr` of one width) on lanes `x` by `amount`.
 
-    - unsigned types shift logically; signed right shifts are arithmetic;
-    - a signed left shift keeps the sign bit: the ShiftLeft page's "算术左移 ... 次高位被丢弃"
-      (1010101010101010 as int16 << 1 = 1101010101010100, << 3 = 1101010101010000);
+    - a left shift is the plain bit shift for every type, `(x << n) mod 2**width` (a signed type's
+      bits move into and through the sign bit), as the 950 library's code and the operator kernels
+      rely on; the ShiftLeft page's "算术左移 ... 次高位被丢弃" reads otherwise (decisions §27);
+    - unsigned right shifts are logical, signed ones arithmetic;
     - an amount of at least the width gives 0 (a signed right shift: the sign, -1 or 0). The pages
       say "大于数据类型位宽则输出0"; equal to the width must give 0 too, as the library's 64-bit
       shifts shift 32-bit halves by exactly 32 and rely on it;
@@ -127,12 +128,8 @@ def _shift(x: Any, amount: Any, left: bool) -> Any:
         toward_left = -toward_left
     ux = _bits(x).astype(_U64)
     full = _U64((1 << width) - 1)
-    sign = _U64(1 << (width - 1))
     k_left = np.minimum(np.maximum(toward_left, 0), 63).astype(_U64)
-    shifted_left = (ux << k_left) & full
-    if signed:
-        shifted_left = (ux & sign) | (shifted_left & ~sign & full)
-    shifted_left = np.where(toward_left >= width, _U64(0), shifted_left)
+    shifted_left = np.where(toward_left >= width, _U64(0), (ux << k_left) & full)
     k_right = np.minimum(np.maximum(-toward_left, 0), 63)
     if signed:
         shifted_right = (x.astype(np.int64) >> k_right).astype(_U64) & full
@@ -152,7 +149,9 @@ def _b64(x: Any, amount: Any, left: bool, scalar_form: bool) -> Any:
     `ShiftL`/`ShiftR` in the reg-compute binary implementation; scalar forms: `ShiftLeftsB64Impl`
     /`ShiftRightsB64Impl`). The vector forms read the amount as the low 32-bit word of each lane
     (`(RegTensor<int32_t>&)` of the two-register amount), the scalar forms the `int16_t` scalar;
-    `s + 32` and `32 - s` are computed in that type. The high half shifts as int32 for int64."""
+    `s + 32` and `32 - s` are computed in that type. The high half shifts as int32 for int64. For amounts
+    in [0, 64) this is the exact 64-bit shift (int64 right shifts arithmetic), the plain 32-bit left shift of
+    the signed high half included."""
     u = x.view(_U64)
     lo = (u & _U64(0xFFFFFFFF)).astype(np.uint32)
     hi_u = (u >> _U64(32)).astype(np.uint32)
@@ -305,7 +304,7 @@ def _shift_scalar() -> tuple[Operand, ...]:
     )
 
 
-_LEFT_EQ = "(unsigned: logical; signed: keeps the sign bit; amount >= width: 0; b64 as the library composes it)"
+_LEFT_EQ = "(signed and unsigned alike: (x << n) mod 2**width; amount >= width: 0; b64 as the library composes it)"
 _RIGHT_EQ = "(unsigned: logical; signed: arithmetic; amount >= width: 0 or the sign; b64 as the library composes it)"
 for _name, _ops, _sfn, _eq, _c in (
     ("ShiftLeft", _shift_vector(), shift_left, "dst[i] = mask[i] ? src0[i] << src1[i] : 0", ("asc_shiftleft", _C_REG)),
