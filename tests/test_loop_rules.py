@@ -156,6 +156,18 @@ CASES: list[tuple[str, str, str, str]] = [
         "the loop index is used as a Python value",
     ),
     (
+        "D5 the index as a fill value",
+        "Reg.Duplicate(x, i * 2 + 1, full)\nReg.StoreAlign(dst + i * 64, x, full)",
+        "Reg.Duplicate(x, int(i), full)\nReg.StoreAlign(dst + i * 64, x, full)",
+        "the loop index is used as a Python value",
+    ),
+    (
+        "D5 the index as a start",
+        "Reg.Arange(x, i - 3)\nReg.StoreAlign(dst + i * 64, x, full)",
+        "Reg.Arange(x, round(i))\nReg.StoreAlign(dst + i * 64, x, full)",
+        "the loop index is used as a Python value",
+    ),
+    (
         "D6 UB shared between iterations",
         "Reg.LoadAlign(x, src + i * 64)\nReg.StoreAlign(dst + i * 64, x, full)",
         "Reg.LoadAlign(x, dst + i * 64)\nReg.StoreAlign(dst + i * 64 + 64, x, full)",

@@ -1256,6 +1256,7 @@ class CrossLane(Executor):
             ruled = values[p.governs if p.governs is not None else p.outputs[0][0]]
             active = be.predicate(api, "mask", values[p.pred], mask_stride(ruled.dtype, ruled.trait))
         operands = []
+        scalars = set()  #: which operands are scalars (no lane axis)
         for i, name, kind in p.inputs:
             if kind is Kind.REG:
                 operands.append(be.lanes(api, name, values[i], active if i == p.governs else None))
@@ -1263,9 +1264,11 @@ class CrossLane(Executor):
                 operands.append(be.predicate_bits(api, name, values[i], None))
             elif kind is Kind.PRED:
                 operands.append(active[0])  # type: ignore[index]
-            else:
-                operands.append(be.scalar(api, name, values[i], plan.dtype))
-        operands = _same_leading_axes(operands)
+            else:  # (one value per iteration in a batched loop: a column, here its leading axis alone)
+                value = be.scalar(api, name, values[i], plan.dtype)
+                scalars.add(len(operands))
+                operands.append(value[:, 0] if np.ndim(value) == 2 else value)
+        operands = _same_leading_axes(operands, scalars)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         options = p.options
         if self.sized:
@@ -1287,14 +1290,18 @@ class CrossLane(Executor):
         return None
 
 
-def _same_leading_axes(operands: list[Any]) -> list[Any]:
-    """The lane function's array operands broadcast to one leading shape: in a batched loop some
-    carry an iteration axis (written in the body) and others not (set before the loop)."""
-    leads = [np.shape(x)[:-1] for x in operands if np.ndim(x) > 0]
+def _same_leading_axes(operands: list[Any], scalars: set[int]) -> list[Any]:
+    """The lane function's operands broadcast to one leading shape: in a batched loop some carry an
+    iteration axis (written in the body, or a scalar that differs by iteration) and others not (set
+    before the loop). A scalar's axes are all leading; a lane array's last axis is its lanes."""
+    leads = [np.shape(x) if k in scalars else np.shape(x)[:-1] for k, x in enumerate(operands) if np.ndim(x) > 0]
     if all(lead == () for lead in leads):
         return operands
     lead = np.broadcast_shapes(*leads)
-    return [np.broadcast_to(x, lead + np.shape(x)[-1:]) if np.ndim(x) > 0 else x for x in operands]
+    return [
+        x if np.ndim(x) == 0 else np.broadcast_to(x, lead if k in scalars else lead + np.shape(x)[-1:])
+        for k, x in enumerate(operands)
+    ]
 
 
 class CompressToAr(CrossLane):
