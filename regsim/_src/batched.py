@@ -52,8 +52,9 @@ from regsim._src.spec import Kind
 ZEROING = MaskMergeMode.ZEROING
 
 
-class Unbatchable(Exception):  # noqa: N818 (a signal to the loop runner, never seen by users)
-    """The loop cannot run batched exactly; `args[0]` says why."""
+class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by users)
+    """The loop cannot run batched exactly; `args[0]` says why. A BaseException, so that no
+    `except Exception` on its way (the kernel's, numpy's) can swallow it."""
 
 
 class PostUpdate(Unbatchable):

@@ -13,7 +13,7 @@ same class, same message, same partial state as without batching.
                                                 try:
                                                     i = loop.index
                                                     BODY
-                                                except Exception as e:
+                                                except BaseException as e:
                                                     if loop.failed(e):
                                                         raise
                                                 else:
@@ -277,7 +277,7 @@ class LoopRun:
         self._ctx.backend, self._ctx.trace = self._saved
         HOST_READ.reset(self._host_token)
 
-    def failed(self, error: Exception) -> bool:
+    def failed(self, error: BaseException) -> bool:
         """The attempt raised: undo it; the loop runs in order (and raises there, with the same
         class, message and partial state, if the error is real). True: re-raise it now (it came
         from iteration 0 run in order, so it is the in-order error already)."""
@@ -287,6 +287,9 @@ class LoopRun:
         assert self._backend is not None
         self._backend.rollback()
         self._restore()
+        error = _unbatchable_cause(error)
+        if not isinstance(error, (Exception, Unbatchable)):  # KeyboardInterrupt, SystemExit: at once
+            return True
         if isinstance(error, PostUpdate) and self._peeled is None:
             self._next = "peel"
         elif isinstance(error, Unbatchable):
@@ -417,6 +420,17 @@ def instrument(f: F) -> F:
     return new  # type: ignore[return-value]
 
 
+def _unbatchable_cause(error: BaseException) -> BaseException:
+    """The `Unbatchable` behind an error (numpy turns one raised while it converts a value, e.g.
+    `np.float16(i)`, into a ValueError it causes), else the error itself."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, Unbatchable):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return error
+
+
 def _raised_in_regsim(error: BaseException) -> bool:
     """Whether `error` was raised by regsim's own code (its innermost frame is in the package)
     rather than by the kernel's Python."""
@@ -484,7 +498,7 @@ class _Rewriter(ast.NodeTransformer):
             body=[ast.Assign([target_store], attr("index")), *body],
             handlers=[
                 ast.ExceptHandler(
-                    ast.Name("Exception", load),
+                    ast.Name("BaseException", load),
                     "__regsim_error",
                     [ast.If(ast.Call(attr("failed"), [ast.Name("__regsim_error", load)], []), [ast.Raise()], [])],
                 )
