@@ -38,6 +38,7 @@ from regsim._src import enums
 from regsim._src.batched import Affine, Unbatchable
 from regsim._src.context import Ref, simd_callee, simd_vf, vf_context
 from regsim._src.cpp_decls import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
+from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
 from regsim.errors import DTypeError, ParameterError, RegsimError, UnsupportedError, message
 
@@ -1246,27 +1247,31 @@ class _Param:
     def check(self, api: str, value: Any) -> None:
         """Check one argument before the VF runs: a ParameterError for a pointer given a scalar (or a scalar
         a pointer, an enum a non-member), a DTypeError for a pointer of another element type."""
-        from regsim._src.memory import LocalTensor, UbPtr
+        refused = self.refusal(value)
+        if refused is not None:
+            cls, accepted = refused
+            raise cls(message(api, self.name, _shown(value), accepted))
 
-        t, shown = self.ty, _shown(value)
+    def refusal(self, value: Any) -> tuple[type[RegsimError], str] | None:
+        """Why `value` cannot be this parameter's argument (the error class and what is accepted), or None."""
+        t = self.ty
         if t.what == "ptr":
+            if isinstance(value, UbPtr) and value.dtype is t.elem:
+                return None
             want = f"a UbPtr[{t.elem.name}] for `{self.decl}`"
-            if isinstance(value, UbPtr) and value.dtype is not t.elem:
-                also = f"; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
-                raise DTypeError(message(api, self.name, shown, want + also))
-            if not isinstance(value, UbPtr):
-                hint = (
-                    " (pass the tensor's .GetPhyAddr())" if isinstance(value, LocalTensor) else " (a LocalTensor's .GetPhyAddr())"
-                )
-                raise ParameterError(message(api, self.name, shown, want + hint))
-        elif t.what in ("int", "float"):
+            if isinstance(value, UbPtr):
+                return DTypeError, f"{want}; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
+            tensor = isinstance(value, LocalTensor)
+            return ParameterError, want + (" (pass the tensor's .GetPhyAddr())" if tensor else " (a LocalTensor's .GetPhyAddr())")
+        if t.what in ("int", "float") and not isinstance(value, int):  # (an int is any scalar's argument)
             if not isinstance(value, (numbers.Real, np.bool_)):
                 hint = " (pass its .value)" if isinstance(value, Ref) else ""
-                raise ParameterError(message(api, self.name, shown, f"a number for the scalar `{self.decl}`{hint}"))
+                return ParameterError, f"a number for the scalar `{self.decl}`{hint}"
             if t.what == "int" and not np.isfinite(float(value)):
-                raise ParameterError(message(api, self.name, shown, f"a finite number for `{self.decl}`"))
-        elif t.what == "enum" and not isinstance(value, t.elem):
-            raise ParameterError(message(api, self.name, shown, f"a member of {t.elem.__name__} for `{self.decl}`"))
+                return ParameterError, f"a finite number for `{self.decl}`"
+        if t.what == "enum" and not isinstance(value, t.elem):
+            return ParameterError, f"a member of {t.elem.__name__} for `{self.decl}`"
+        return None
 
 
 def _shown(value: Any) -> str:
@@ -1285,6 +1290,7 @@ class VfFunction:
     ) -> None:
         self.name, self.display, self.source, self.params = fn.name, display, source, params
         self._api = f"{mod.path}:{fn.line}: {display}"
+        self._names, self._decls = [p.name for p in params], ", ".join(p.decl for p in params) or "none"
         self._end = f"{mod.path}:{fn.end} (in {display}, as it returns)"
         body = run.__regsim_vf_body__  # type: ignore[attr-defined]
 
@@ -1311,20 +1317,19 @@ class VfFunction:
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         """The arguments in the C++ order (keywords by C++ parameter name), each checked against its
         parameter: a ParameterError or DTypeError naming it, before the VF runs."""
-        names = [p.name for p in self.params]
-        decls = ", ".join(p.decl for p in self.params) or "none"
-        unknown = next((k for k in kwargs if k not in names[len(args) :]), None)
+        names, decls = self._names, self._decls
+        unknown = next((k for k in kwargs if k not in names[len(args) :]), None) if kwargs else None
         if unknown is not None:
             what = "given twice" if unknown in names else "no such parameter"
             raise ParameterError(message(self._api, unknown, f"{_shown(kwargs[unknown])} ({what})", f"the parameters {decls}"))
         if len(args) > len(names):
             raise ParameterError(message(self._api, "arguments", f"{len(args)} given", f"{len(names)}: {decls}"))
-        values = [*args, *(kwargs.get(n, _MISSING) for n in names[len(args) :])]
+        values = [*args, *(kwargs.get(n, _MISSING) for n in names[len(args) :])] if kwargs or len(args) < len(names) else args
         for p, v in zip(self.params, values, strict=True):
             if v is _MISSING:
                 raise ParameterError(message(self._api, p.name, "missing", f"an argument for each parameter: {decls}"))
             p.check(self._api, v)
-        return values
+        return list(values)
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self._vf(*args, **kwargs)
