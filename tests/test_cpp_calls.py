@@ -14,6 +14,7 @@ import math
 import re
 import traceback
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -33,6 +34,13 @@ def line_of(mark: str) -> int:
     return next(i + 1 for i, text in enumerate(lines) if text.rstrip().endswith(f"// @{mark}"))
 
 
+def tensor(dtype: Any, n: int, value: float = 0) -> rs.LocalTensor[Any]:
+    """A tensor of `n` elements of `dtype` in a UB of its own, every element `value`."""
+    t = rs.UnifiedBuffer().alloc(dtype, n)
+    t.set(np.full(n, value, dtype.np_dtype))
+    return t
+
+
 @pytest.fixture(scope="module")
 def mod() -> rs.cpp.CppModule:
     return rs.cpp.load(SOURCE)
@@ -45,9 +53,7 @@ def mod() -> rs.cpp.CppModule:
 )
 def test_an_explicit_specialization_runs_its_own_body(mod: rs.cpp.CppModule, loops: str, dtype: type, fill: float) -> None:
     lanes, n = 256 // dtype.itemsize, 5
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(dtype, lanes)
-    t.set(np.full(lanes, 7, dtype.np_dtype))
+    t = tensor(dtype, lanes, 7)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.FillVF[dtype](t.GetPhyAddr(), n)
     want = np.where(np.arange(lanes) < n, fill, 7).astype(dtype.np_dtype)
@@ -57,9 +63,7 @@ def test_an_explicit_specialization_runs_its_own_body(mod: rs.cpp.CppModule, loo
 
 @LOOPS
 def test_a_specialization_whose_primary_has_no_body(mod: rs.cpp.CppModule, loops: str) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.float32, 8)
-    t.set(np.zeros(8, np.float32))
+    t = tensor(rs.float32, 8)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.OnlySpecVF[rs.float32](t.GetPhyAddr())
     assert t.numpy()[0] == 5.0
@@ -69,11 +73,8 @@ def test_a_specialization_whose_primary_has_no_body(mod: rs.cpp.CppModule, loops
 def test_a_helper_specialization_runs_where_cpp_would_pick_it(mod: rs.cpp.CppModule, loops: str) -> None:
     """Twice<T> is x + x, Twice<float> x * 3: by explicit template arguments in a template VF, and
     where clang resolved a call with deduced ones."""
-    ub = rs.UnifiedBuffer()
-    f, i = ub.alloc(rs.float32, 8), ub.alloc(rs.int32, 8)
+    f, i = tensor(rs.float32, 8, 1.5), tensor(rs.int32, 8, -4)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
-        f.set(np.full(8, 1.5, np.float32))
-        i.set(np.full(8, -4, np.int32))
         mod.TwiceVF[rs.float32](f.GetPhyAddr())
         mod.TwiceVF[rs.int32](i.GetPhyAddr())
         assert (f.numpy()[0], i.numpy()[0]) == (1.5 * 3, -8)
@@ -85,9 +86,7 @@ def test_arguments_by_cpp_parameter_name(mod: rs.cpp.CppModule) -> None:
     fill = mod.FillVF[rs.float32]
     assert list(inspect.signature(fill.vf).parameters) == ["dst", "n"]
     assert [p.decl for p in fill.params] == ["__ubuf__ float* dst", "uint32_t n"]
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.float32, 64)
-    t.set(np.zeros(64, np.float32))
+    t = tensor(rs.float32, 64)
     fill(n=3, dst=t.GetPhyAddr())
     rs.asc_vf_call(fill.vf, t.GetPhyAddr() + 8, n=2)
     np.testing.assert_array_equal(t.numpy()[:12], [2, 2, 2, 0, 0, 0, 0, 0, 2, 2, 0, 0])
@@ -96,8 +95,7 @@ def test_arguments_by_cpp_parameter_name(mod: rs.cpp.CppModule) -> None:
 @LOOPS
 @pytest.mark.parametrize(("a", "b"), [(1.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (1.0, -0.0), (3.0, 2.0)])
 def test_float_division_is_ieee_also_by_zero(mod: rs.cpp.CppModule, loops: str, a: float, b: float) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.float32, 8)
+    t = tensor(rs.float32, 8)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.FloatDivVF(t.GetPhyAddr(), a, b)
     want = math.copysign(math.inf, a) * math.copysign(1.0, b) if b == 0 and a != 0 else math.nan if b == 0 else a / b
@@ -107,8 +105,7 @@ def test_float_division_is_ieee_also_by_zero(mod: rs.cpp.CppModule, loops: str, 
 @LOOPS
 @pytest.mark.parametrize(("a", "b"), [(7, 2), (-7, 2), (7, -2), (-7, -2), (-(2**31), 3)])
 def test_integer_division_truncates_toward_zero(mod: rs.cpp.CppModule, loops: str, a: int, b: int) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.int32, 8)
+    t = tensor(rs.int32, 8)
     q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C's /: toward zero
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.DivVF(t.GetPhyAddr(), a, b)
@@ -124,8 +121,7 @@ def test_the_loop_bound_lets_a_loop_of_exactly_that_many_iterations_run(
     mod: rs.cpp.CppModule, loops: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(rs.cpp, "LOOP_LIMIT", 100)
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.uint32, 8)
+    t = tensor(rs.uint32, 8)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.SpinVF(t.GetPhyAddr(), 100)
         assert t.numpy()[0] == 100
@@ -136,9 +132,7 @@ def test_the_loop_bound_lets_a_loop_of_exactly_that_many_iterations_run(
 
 @LOOPS
 def test_bounded_recursion_and_a_loop_nest_split_into_a_helper_run(mod: rs.cpp.CppModule, loops: str) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.uint32, 8)
-    t.set(np.zeros(8, np.uint32))
+    t = tensor(rs.uint32, 8)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.DepthVF(t.GetPhyAddr(), 50)
         assert t.numpy()[0] == 50
@@ -148,9 +142,7 @@ def test_bounded_recursion_and_a_loop_nest_split_into_a_helper_run(mod: rs.cpp.C
 
 
 def test_a_located_error_keeps_its_class_and_hides_the_generated_python(mod: rs.cpp.CppModule) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.uint32, 8)
-    t.set(np.full(8, 7, np.uint32))
+    t = tensor(rs.uint32, 8, 7)
     with pytest.raises(OutOfBoundsError) as info:
         mod.PutVF(t.GetPhyAddr(), 8)
     assert str(info.value).startswith(f"{SOURCE}:{line_of('put')} (in Put, called from line {line_of('put-call')} in PutVF): ")
@@ -160,8 +152,7 @@ def test_a_located_error_keeps_its_class_and_hides_the_generated_python(mod: rs.
 
 
 def test_a_forced_batched_run_names_the_cpp_loop_it_cannot_batch(mod: rs.cpp.CppModule) -> None:
-    ub = rs.UnifiedBuffer()
-    t = ub.alloc(rs.uint32, 8)
+    t = tensor(rs.uint32, 8)
     with rs.configure(loops="batched"), pytest.raises(VfContextError) as info:
         mod.ScalarLoopVF(t.GetPhyAddr(), 4)
     text = str(info.value)
