@@ -1351,15 +1351,7 @@ class _Template:
         self.mod, self.name = mod, name
 
     def __getitem__(self, targs: Any) -> VfFunction:
-        fn = self.mod.functions[self.name]
-        vals = targs if isinstance(targs, tuple) else (targs,)
-        if len(vals) > len(fn.tparams):
-            n, extra = len(fn.tparams), ", ".join(_cxx(v) for v in vals[len(fn.tparams) :])
-            takes = f"takes {n} template argument{'s' * (n != 1)} ({', '.join(p['name'] for p in fn.tparams)})"
-            raise CppError(
-                f"{self.mod.path}:{fn.line}: {self.name} {takes if n else 'is not a template'}; given {len(vals)}: remove {extra}"
-            )
-        return self.mod.instantiate(self.name, **{p["name"]: v for p, v in zip(fn.tparams, vals, strict=False)})
+        return self.mod.instantiate(self.name, *(targs if isinstance(targs, tuple) else (targs,)))
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self.mod.instantiate(self.name)(*args, **kwargs)
@@ -1504,10 +1496,24 @@ class CppModule:
             )
         return fn
 
-    def instantiate(self, name: str, **targs: Any) -> VfFunction:
-        """`name<targs...>`: template arguments by C++ name (`T=rs.uint32`), as dtypes, enum members or ints."""
+    def instantiate(self, name: str, /, *positional: Any, **targs: Any) -> VfFunction:
+        """`name<targs...>`: template arguments in the C++ order or by C++ name (`T=rs.uint32`), as dtypes,
+        enum members or ints (a class template's parameters first)."""
         self[name]  # a VF of this file, or CppError
         fn = self.functions[name]
+        if len(positional) > len(fn.tparams):
+            n = len(fn.tparams)
+            extra = ", ".join(_cxx(v) for v in positional[n:])
+            takes = f"takes {n} template argument{'s' * (n != 1)} ({', '.join(p['name'] for p in fn.tparams)})"
+            raise CppError(
+                f"{self.path}:{fn.line}: {name} {takes if n else 'is not a template'}; given {len(positional)}: remove {extra}"
+            )
+        for p, v in zip(fn.tparams, positional, strict=False):
+            if p["name"] in targs:
+                raise CppError(
+                    f"{self.path}:{fn.line}: {name}: the template argument {p['name']} given twice (in order and by name)"
+                )
+            targs[p["name"]] = v
         self.check_template_arguments(fn, targs)
         key = (name, tuple(sorted((k, repr(v)) for k, v in targs.items())))
         hit = self._cache.get(key)
@@ -1613,11 +1619,17 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     """
     from regsim._src.cpp_decls import header
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterError(message("rs.cpp.load", "path", _shown(path), "the path of a C++ source file (a str or Path)"))
+    if isinstance(args, str) or not all(isinstance(a, str) for a in args):
+        accepted = "a tuple of clang arguments, e.g. args=('-DSCENARIO_NUM=2',) (a str alone is not one: mind the comma)"
+        raise ParameterError(message("rs.cpp.load", "args", _shown(args), accepted))
     path = os.fspath(path)
     if not os.path.isfile(path):
         what = "not a file" if os.path.exists(path) else "no such file"
         raise CppError(f"{path}: {what} (rs.cpp.load takes the path of a C++ source file: .asc, .cpp, .h)")
     st = os.stat(path)
+    args = tuple(args)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
     if key not in _MODULES:
         from regsim._src import cpp_parse

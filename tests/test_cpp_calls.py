@@ -84,6 +84,7 @@ def test_a_helper_specialization_runs_where_cpp_would_pick_it(mod: rs.cpp.CppMod
 
 def test_arguments_by_cpp_parameter_name(mod: rs.cpp.CppModule) -> None:
     fill = mod.FillVF[rs.float32]
+    assert mod.instantiate("FillVF", rs.float32) is fill and mod.instantiate("FillVF", T=rs.float32) is fill
     assert list(inspect.signature(fill.vf).parameters) == ["dst", "n"]
     assert [p.decl for p in fill.params] == ["__ubuf__ float* dst", "uint32_t n"]
     t = tensor(rs.float32, 64)
