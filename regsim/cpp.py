@@ -1291,7 +1291,7 @@ class VfFunction:
         self.name, self.display, self.source, self.params = fn.name, display, source, params
         self._api = f"{mod.path}:{fn.line}: {display}"
         self._names, self._decls = [p.name for p in params], ", ".join(p.decl for p in params) or "none"
-        self._end = f"{mod.path}:{fn.end} (in {display}, as it returns)"
+        self._where = f"{mod.path}:{fn.line} (in {display})"  #: an error raised outside its statements (as it returns)
         body = run.__regsim_vf_body__  # type: ignore[attr-defined]
 
         def vf(*args: Any, **kwargs: Any) -> None:
@@ -1312,7 +1312,7 @@ class VfFunction:
         try:
             f(*values)
         except (RegsimError, RecursionError) as e:
-            raise _located(e, self._end).with_traceback(None) from None
+            raise _located(e, self._where).with_traceback(None) from None
 
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         """The arguments in the C++ order (keywords by C++ parameter name), each checked against its
