@@ -8,19 +8,26 @@ Each `__simd_vf__` function's AST is lowered once per instantiation into Python 
 regsim's public API (`add.source` shows it), with C semantics for scalars (integer promotion,
 wraparound, truncating division, float/half rounding), references (`uint32_t&` → `rs.Ref`),
 pointers passed by value and post-updated in place, `__simd_callee__` helpers, `constexpr`
-and `if constexpr`. Its loops are then rewritten to run batched as a hand port's are. Needs the
-`libclang` wheel (`pip install regsim[cpp]`); anything else is a `regsim.errors.CppError` naming
-the construct and its source line.
+and `if constexpr`, explicit specializations. Its loops are then rewritten to run batched as a hand
+port's are. A call is checked against the C++ parameters before it runs, and a regsim error raised
+while the VF runs names the C++ file and line it came from (the generated Python stays out of sight).
+Needs the `libclang` wheel (`pip install regsim[cpp]`); anything else is a `regsim.errors.CppError`
+naming the construct and its source line.
 """
 
 from __future__ import annotations
 
+import enum
+import inspect
 import json
 import linecache
+import numbers
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from types import TracebackType
 from typing import Any
 
 import ml_dtypes
@@ -29,10 +36,11 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import enums
 from regsim._src.batched import Affine, Unbatchable
-from regsim._src.context import Ref, asc_vf_call, simd_callee, simd_vf, vf_context
+from regsim._src.context import Ref, simd_callee, simd_vf, vf_context
 from regsim._src.cpp_decls import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
+from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
-from regsim.errors import UnsupportedError
+from regsim.errors import DTypeError, ParameterError, RegsimError, UnsupportedError, message
 
 __all__ = ["CppError", "CppModule", "VfFunction", "load"]
 
@@ -64,7 +72,11 @@ def _wrap(bits: int, signed: bool) -> Callable[[int], int]:
 
 
 def _c_div(a: Any, b: Any) -> Any:
+    """C's `/`: integers truncate toward zero (a zero divisor is undefined behaviour in C++: a CppError
+    here), floats divide as IEEE 754 does (x / 0.0 is ±inf, 0.0 / 0.0 NaN)."""
     if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            raise CppError(f"the integer division {a} / 0 (undefined behaviour in C++): check the divisor before dividing")
         q = abs(a) // abs(b)
         return q if (a < 0) == (b < 0) else -q
     if isinstance(a, Affine) or isinstance(b, Affine):  # a batched loop's index (`i * n / 2`): per iteration
@@ -74,11 +86,32 @@ def _c_div(a: Any, b: Any) -> Any:
         if not np.all(y):
             raise Unbatchable("a division by zero in some iteration")
         return Affine(np.broadcast_to(np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y)), np.shape(x) or np.shape(y)))
-    return a / b
+    with np.errstate(all="ignore"):
+        return float(np.float64(a) / np.float64(b))
 
 
 def _c_rem(a: int, b: int) -> int:
+    if isinstance(a, int) and isinstance(b, int) and b == 0:
+        raise CppError(f"the integer remainder {a} % 0 (undefined behaviour in C++): check the divisor before dividing")
     return a - b * _c_div(a, b)  # type: ignore[no-any-return]
+
+
+#: how many iterations a C++ `while` loop (or a `for` loop that is not a counting loop) may run in one
+#: execution before regsim stops it as unbounded (`while (1)` with no `break`): a CppError at its line.
+#: Set `regsim.cpp.LOOP_LIMIT` higher for a kernel whose loop is meant to run longer.
+LOOP_LIMIT = 1_000_000
+
+
+def _more(count: list[int], cond: Any) -> Any:
+    """A lowered `while` loop's condition, its iterations counted (`count` is the loop's own)."""
+    if cond:
+        count[0] += 1
+        if count[0] > LOOP_LIMIT:
+            raise CppError(
+                f"the loop ran {LOOP_LIMIT} iterations without ending (unbounded?): regsim.cpp.LOOP_LIMIT = {LOOP_LIMIT}"
+                " bounds a while loop; raise it if the loop is meant to run longer"
+            )
+    return cond
 
 
 def _ceil_division(a: int, b: int) -> int:
@@ -106,6 +139,7 @@ RUNTIME: dict[str, Any] = {
     "_copy": _copy,
     "_div": _c_div,
     "_rem": _c_rem,
+    "_more": _more,
     "_ceil_division": _ceil_division,
     "_f32": lambda x: float(np.float32(x)),
     "_f16": lambda x: float(np.float16(x)),
@@ -139,6 +173,29 @@ def _strip(spelling: str) -> str:
     if base in C_TYPES:  # a C API register type (`vector_float`, `vector_bool`): the Reg type it stands for
         s = C_TYPES[base] + s[len(base) :]
     return s
+
+
+#: the C++ builtin integer types' spellings (besides the <stdint.h> ones of CTYPES), as dtypes
+_BUILTIN_INTS = {"unsigned int": "uint32", "int": "int32", "unsigned short": "uint16", "short": "int16"}
+_BUILTIN_INTS |= {"unsigned char": "uint8", "signed char": "int8", "char": "int8", "unsigned long": "uint64", "long": "int64"}
+#: a dtype's C++ spelling (`float` for rs.float32), for messages and specializations
+_CNAMES = {v: k for k, v in CTYPES.items()}
+
+
+def _dtype_of(spelling: str) -> Any:
+    """The dtype a C++ element type spells (`float`, `AscendC::half`, `unsigned int`), None for another type."""
+    s = _strip(spelling).replace("*", "").replace("&", "").strip()
+    name = CTYPES.get(s) or _BUILTIN_INTS.get(s)
+    return getattr(dt, name) if name else None
+
+
+def _cxx(v: Any) -> str:
+    """A template argument as C++ spells it: `float`, `MaskMergeMode::MERGING`, `3`."""
+    if dt.is_dtype(v):
+        return _CNAMES.get(v.name, str(v.name))
+    if isinstance(v, enum.Enum):
+        return f"{type(v).__name__}::{v.name}"
+    return repr(v)
 
 
 def _c_forms(name: str) -> list[Any]:
@@ -232,7 +289,11 @@ class _Fn:
         self.tparams: list[dict[str, Any]] = d["tparams"]
         self.params: list[dict[str, Any]] = d["params"]
         self.ret: str = d["ret"]
-        self.body: dict[str, Any] = d["body"]
+        #: an explicit specialization's template arguments (`template <> void F<float>`), else None
+        self.spec: list[dict[str, Any]] | None = d.get("spec")
+        #: False for a primary template declared without a body (its specializations are the definitions)
+        self.defined = d["body"] is not None
+        self.body: dict[str, Any] = d["body"] or {"k": "COMPOUND_STMT", "l": self.line, "c": []}
 
 
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -247,6 +308,10 @@ class _Lowerer:
     def __init__(self, mod: CppModule, fn: _Fn, env: dict[str, Any], pyname: str) -> None:
         self.mod, self.fn, self.env, self.pyname = mod, fn, env, pyname
         self.lines: list[str] = []
+        #: the C++ line each of `lines` came from (for errors raised while the VF runs)
+        self.where: list[int] = []
+        self.at = fn.line  #: the C++ line being lowered
+        self.loops = 0  #: the `while` loops lowered so far (each counts its iterations: LOOP_LIMIT)
         self.refvars: set[str] = set()
         #: the values of local constants of enum and struct type, for template arguments
         self.constants: dict[str, Any] = {}
@@ -264,13 +329,10 @@ class _Lowerer:
         s = _strip(spelling).replace("*", "").replace("&", "").strip()
         if s in self.env and dt.is_dtype(self.env[s]):
             return self.env[s]
-        if s in CTYPES:
-            return getattr(dt, CTYPES[s])
-        alias = {"unsigned int": "uint32", "int": "int32", "unsigned short": "uint16", "short": "int16"}
-        alias |= {"unsigned char": "uint8", "signed char": "int8", "char": "int8", "unsigned long": "uint64", "long": "int64"}
-        if s in alias:
-            return getattr(dt, alias[s])
-        raise self.fail(n, f"the element type {spelling!r}")
+        d = _dtype_of(s)
+        if d is None:
+            raise self.fail(n, f"the element type {spelling!r}")
+        return d
 
     def ty(self, n: dict[str, Any]) -> _Ty:
         return self.type_of(n.get("t", ""), n.get("tk", ""), n)
@@ -300,6 +362,14 @@ class _Lowerer:
             if d.name in _DT_FLOAT:
                 return _Ty("float", rnd=_DT_FLOAT[d.name])
         return _Ty("other")
+
+    def decl(self, p: dict[str, Any]) -> str:
+        """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
+        t = self.type_of(p["t"], p["tk"], p["l"])
+        if t.what == "ptr":
+            return f"__ubuf__ {_cxx(t.elem)}* {p['name']}"
+        spelled = re.sub(r"\w+", lambda m: _cxx(self.env[m[0]]) if dt.is_dtype(self.env.get(m[0])) else m[0], p["t"])
+        return f"{spelled} {p['name']}"
 
     def convert(self, code: str, src: _Ty, dst: _Ty) -> str:
         if dst.what == "int":
@@ -498,24 +568,30 @@ class _Lowerer:
                 return f"({a} {op} {b})"
             if op in ("+", "-", "*", "<<"):
                 return f"{t.wrap}({a} {op} {b})"
+        e = {"/": f"(_div({a}, {b}))", "%": f"(_rem({a}, {b}))"}.get(op, f"({a} {op} {b})")  # (C's / and %: _div, _rem)
         if t.what == "float" and op in ("+", "-", "*", "/"):
-            return f"{t.rnd}({a} {op} {b})" if t.rnd else f"({a} {op} {b})"
+            return f"{t.rnd}{e}" if t.rnd else e
         if t.what == "other" and op in ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"):
             # a dependent expression (its type depends on T): Python's ints, wrapped to the left type
             if tl.what == "int":
-                e = {"/": f"_div({a}, {b})", "%": f"_rem({a}, {b})"}.get(op, f"({a} {op} {b})")
                 return f"{tl.wrap}({e})" if tl.bits >= 32 else e
             if tl.what == "float" and tl.rnd:
-                return f"{tl.rnd}({a} {op} {b})"
-            return f"({a} {op} {b})"
+                return f"{tl.rnd}({e})"
+            return e
         raise self.fail(n, f"the operator {op} on {n.get('t')}")
 
     # --- calls ---
-    def callee_ref(self, n: dict[str, Any]) -> tuple[str, list[dict[str, Any]], bool]:
-        """The callee's name, its explicit template arguments and whether it is in AscendC::Reg."""
-        f = n["c"][0]
+    @staticmethod
+    def callee_node(n: dict[str, Any]) -> dict[str, Any]:
+        """The node naming a call's callee (its name, namespace and template arguments below it)."""
+        f: dict[str, Any] = n["c"][0]
         while f["k"] == "UNEXPOSED_EXPR" and f["c"]:
             f = f["c"][0]
+        return f
+
+    def callee_ref(self, n: dict[str, Any]) -> tuple[str, list[dict[str, Any]], bool]:
+        """The callee's name, its explicit template arguments and whether it is in AscendC::Reg."""
+        f = self.callee_node(n)
         kids = f["c"]
         ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF"]
         over = [k for k in kids if k["k"] == "OVERLOADED_DECL_REF"]
@@ -554,9 +630,10 @@ class _Lowerer:
         args = n["c"][1:]
         local = self.mod.functions.get(name)
         if local is not None and local.what != "vf":
-            env = dict(self.env)
             tvals = [self.targ(t) for t in targs]
-            for p, v in zip(local.tparams, tvals, strict=False):
+            local = self.mod.callee(name, tvals, self.callee_node(n).get("rl", 0), n["l"])
+            env = dict(self.env)
+            for p, v in zip(self.mod.functions[name].tparams, tvals, strict=False):
                 env[p["name"]] = v
             pyname = self.mod.callee_name(local, env)
             self.callees.append((pyname, local, env))
@@ -727,9 +804,17 @@ class _Lowerer:
     # --- statements ---
     def emit(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
+        self.where.append(self.at)
+
+    def emit_while(self, depth: int, cond: str) -> None:
+        """`while cond:` with its iterations counted: past LOOP_LIMIT a CppError (an unbounded loop)."""
+        self.loops += 1
+        self.emit(depth, f"_k{self.loops} = [0]")
+        self.emit(depth, f"while _more(_k{self.loops}, {cond}):  # line {self.at}")
 
     def stmt(self, n: dict[str, Any], d: int) -> None:
         k, c = n["k"], n["c"]
+        self.at = n.get("l") or self.at
         if k == "COMPOUND_STMT":
             for x in c:
                 self.stmt(x, d)
@@ -751,7 +836,7 @@ class _Lowerer:
                 self.emit(d, "else:")
                 self.block(c[2], d + 1)
         elif k == "WHILE_STMT":
-            self.emit(d, f"while {self.expr(c[0])}:  # line {n['l']}")
+            self.emit_while(d, self.expr(c[0]))
             self.block(c[1], d + 1)
         elif k == "FOR_STMT":
             self.forstmt(n, d)
@@ -816,18 +901,16 @@ class _Lowerer:
         if t.what == "ptr":
             self.emit(d, f"{name} = {name} {bop} {rhs}")
             return
-        fake = {"k": "BINARY_OPERATOR", "op": bop, "t": n["c"][0].get("t"), "tk": n["c"][0].get("tk"), "l": n["l"]}
         # C: the operation in the promoted type, then converted back to the left side's type
         tr = self.ty(rhs_node)
         wide = (
             _Ty("int", max(32, t.bits, tr.bits), t.signed if t.bits >= max(32, tr.bits) else tr.signed) if t.what == "int" else t
         )
+        e = {"/": f"_div({name}, {rhs})", "%": f"_rem({name}, {rhs})"}.get(bop, f"({name} {bop} {rhs})")
         if t.what == "int" and tr.what == "int":
-            e = {"/": f"_div({name}, {rhs})", "%": f"_rem({name}, {rhs})"}.get(bop, f"({name} {bop} {rhs})")
             self.emit(d, f"{name} = {self.convert(e, _Ty('other'), t if t.bits <= wide.bits else wide)}")
         else:
-            del fake
-            self.emit(d, f"{name} = {self.convert(f'({name} {bop} {rhs})', _Ty('other'), t)}")
+            self.emit(d, f"{name} = {self.convert(e, _Ty('other'), t)}")
 
     @staticmethod
     def register_copy(n: dict[str, Any]) -> bool:
@@ -895,6 +978,7 @@ class _Lowerer:
     def vardecl(self, v: dict[str, Any], d: int) -> None:
         if v["k"] != "VAR_DECL":
             raise self.fail(v, f"the declaration {v['k']}")
+        self.at = v.get("l") or self.at
         name = v["s"]
         s = _strip(v["t"])
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
@@ -954,7 +1038,8 @@ class _Lowerer:
             return
         if init is not None:
             self.stmt(init, d)
-        self.emit(d, f"while {self.expr(cond) if cond else 'True'}:  # line {n['l']}")
+        self.at = n["l"]
+        self.emit_while(d, self.expr(cond) if cond else "True")
         if any(x["k"] == "CONTINUE_STMT" for x in _walk(body)):
             raise self.fail(n, "continue in a loop that is not a counting loop")
         self.block(body, d + 1)
@@ -1031,8 +1116,7 @@ class _Lowerer:
                     positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
             for f in _c_forms(name):  # `asc_update_mask_b32(uint32_t& count)`
                 positions |= {i for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF}
-            local = self.mod.functions.get(name)
-            if local is not None:
+            for local in self.mod.definitions.get(name, ()):
                 positions |= {
                     i
                     for i, p in enumerate(local.params)
@@ -1095,23 +1179,171 @@ class _Lowerer:
         return self.lines
 
 
+class _Origin:
+    """Where one instantiation's generated Python came from: its C++ file, the C++ line of each
+    generated line, and the C++ name of each generated function (`vf_AddVF_0` → `AddVF<float>`)."""
+
+    def __init__(self, path: str, lines: list[int], names: dict[str, str]) -> None:
+        self.path, self.lines, self.names = path, lines, names
+
+
+#: the generated Python of every instantiation, by the file name it was compiled under
+_ORIGINS: dict[str, _Origin] = {}
+
+
+def _cxx_frames(tb: TracebackType | None) -> list[tuple[str, int, str]]:
+    """(file, line, function) in the C++ source of each frame of generated code in `tb`, outermost first."""
+    out = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        origin = _ORIGINS.get(code.co_filename)
+        if origin is not None:
+            line = origin.lines[tb.tb_lineno - 1] if 0 < tb.tb_lineno <= len(origin.lines) else 0
+            out.append((origin.path, line, origin.names.get(code.co_name, code.co_name)))
+        tb = tb.tb_next
+    return out
+
+
+def _in_cxx(text: str) -> str:
+    """`text` (an `rs.explain` line, a message naming a loop) with each place in generated code given as
+    its C++ file and line."""
+
+    def place(m: re.Match[str]) -> str:
+        origin = _ORIGINS.get(m[1])
+        if origin is None:
+            return m[0]
+        return f"{origin.path}:{origin.lines[int(m[2]) - 1]} (in {origin.names.get(m[3], m[3])})"
+
+    return re.sub(r"(<regsim-cpp [^>]+>):(\d+) \(in (\w+)\)", place, text)
+
+
+def _located(error: BaseException, fallback: str) -> RegsimError:
+    """`error`, raised while a C++ VF ran, with the C++ file and line it came from in front of its
+    message (its class kept); Python's RecursionError becomes a CppError at the recursive call."""
+    frames = _cxx_frames(error.__traceback__)
+    if not frames:
+        where = fallback
+    else:
+        path, line, fn = frames[-1]
+        callers = ", ".join([f"line {ln} in {f}" for _, ln, f in reversed(frames[:-1])][:3])
+        where = f"{path}:{line} (in {fn}{', called from ' + callers if callers else ''})"
+        if isinstance(error, RecursionError) and len({f for _, _, f in frames}) < len(frames):  # the C++ recurses
+            return CppError(
+                f"{path}:{line} (in {fn}): the calls nest {len(frames)} deep, past Python's recursion limit"
+                f" ({sys.getrecursionlimit()}): an unbounded recursion? (regsim runs a __simd_callee__ call as a Python call)"
+            )
+    if not isinstance(error, RegsimError):  # (a RecursionError of regsim's own, not of the kernel's calls)
+        raise error
+    error.args = (f"{where}: {_in_cxx(str(error.args[0])) if error.args else ''}", *error.args[1:])
+    return error
+
+
+class _Param:
+    """One parameter of a VF instantiation, as a Python caller must fill it."""
+
+    def __init__(self, name: str, ty: _Ty, decl: str) -> None:
+        self.name, self.ty, self.decl = name, ty, decl
+
+    def check(self, api: str, value: Any) -> None:
+        """Check one argument before the VF runs: a ParameterError for a pointer given a scalar (or a scalar
+        a pointer, an enum a non-member), a DTypeError for a pointer of another element type."""
+        refused = self.refusal(value)
+        if refused is not None:
+            cls, accepted = refused
+            raise cls(message(api, self.name, _shown(value), accepted))
+
+    def refusal(self, value: Any) -> tuple[type[RegsimError], str] | None:
+        """Why `value` cannot be this parameter's argument (the error class and what is accepted), or None."""
+        t = self.ty
+        if t.what == "ptr":
+            if isinstance(value, UbPtr) and value.dtype is t.elem:
+                return None
+            want = f"a UbPtr[{t.elem.name}] for `{self.decl}`"
+            if isinstance(value, UbPtr):
+                return DTypeError, f"{want}; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
+            tensor = isinstance(value, LocalTensor)
+            return ParameterError, want + (" (pass the tensor's .GetPhyAddr())" if tensor else " (a LocalTensor's .GetPhyAddr())")
+        if t.what in ("int", "float") and not isinstance(value, int):  # (an int is any scalar's argument)
+            if not isinstance(value, (numbers.Real, np.bool_)):
+                hint = " (pass its .value)" if isinstance(value, Ref) else ""
+                return ParameterError, f"a number for the scalar `{self.decl}`{hint}"
+            if t.what == "int" and not np.isfinite(float(value)):
+                return ParameterError, f"a finite number for `{self.decl}`"
+        if t.what == "enum" and not isinstance(value, t.elem):
+            return ParameterError, f"a member of {t.elem.__name__} for `{self.decl}`"
+        return None
+
+
+def _shown(value: Any) -> str:
+    """An argument as a message shows it: its repr, or its type for a long one."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"a {type(value).__name__}"
+
+
 class VfFunction:
     """One `__simd_vf__` function instantiated for its template arguments: call it with UbPtrs
-    and scalars as `asc_vf_call` would (arguments by value)."""
+    and scalars as `asc_vf_call` would (arguments by value, checked against the C++ parameters;
+    a regsim error raised while it runs names the C++ file and line)."""
 
-    def __init__(self, name: str, source: str, run: Callable[..., None]) -> None:
-        self.name, self.source, self._run = name, source, run
+    def __init__(
+        self, mod: CppModule, fn: _Fn, display: str, params: list[_Param], source: str, run: Callable[..., None]
+    ) -> None:
+        self.name, self.display, self.source, self.params = fn.name, display, source, params
+        self._api = f"{mod.path}:{fn.line}: {display}"
+        self._names, self._decls = [p.name for p in params], ", ".join(p.decl for p in params) or "none"
+        self._where = f"{mod.path}:{fn.line} (in {display})"  #: an error raised outside its statements (as it returns)
+        body = run.__regsim_vf_body__  # type: ignore[attr-defined]
 
-    def __call__(self, *args: Any) -> None:
-        asc_vf_call(self._run, *args)
+        def vf(*args: Any, **kwargs: Any) -> None:
+            self._run(run, args, kwargs)
+
+        def checked_body(*args: Any, **kwargs: Any) -> None:  # what rs.asc_vf_call(fn.vf, ...) runs
+            self._run(body, args, kwargs)
+
+        vf.__name__ = vf.__qualname__ = fn.name
+        vf.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params]
+        )
+        vf.__regsim_vf_body__ = checked_body  # type: ignore[attr-defined]
+        self._vf = vf
+
+    def _run(self, f: Callable[..., None], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        values = self.bind(args, kwargs)
+        try:
+            f(*values)
+        except (RegsimError, RecursionError) as e:
+            raise _located(e, self._where).with_traceback(None) from None
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        """The arguments in the C++ order (keywords by C++ parameter name), each checked against its
+        parameter: a ParameterError or DTypeError naming it, before the VF runs."""
+        names, decls = self._names, self._decls
+        unknown = next((k for k in kwargs if k not in names[len(args) :]), None) if kwargs else None
+        if unknown is not None:
+            what = "given twice" if unknown in names else "no such parameter"
+            raise ParameterError(message(self._api, unknown, f"{_shown(kwargs[unknown])} ({what})", f"the parameters {decls}"))
+        if len(args) > len(names):
+            raise ParameterError(message(self._api, "arguments", f"{len(args)} given", f"{len(names)}: {decls}"))
+        values = [*args, *(kwargs.get(n, _MISSING) for n in names[len(args) :])] if kwargs or len(args) < len(names) else args
+        for p, v in zip(self.params, values, strict=True):
+            if v is _MISSING:
+                raise ParameterError(message(self._api, p.name, "missing", f"an argument for each parameter: {decls}"))
+            p.check(self._api, v)
+        return list(values)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        self._vf(*args, **kwargs)
 
     @property
     def vf(self) -> Callable[..., None]:
-        """The `@rs.simd_vf` function itself (for `rs.asc_vf_call`, `rs.trace`, ...)."""
-        return self._run
+        """The VF as a `@rs.simd_vf` function (for `rs.asc_vf_call`, `rs.trace`, `rs.explain`, ...)."""
+        return self._vf
 
     def __repr__(self) -> str:
-        return f"<C++ VF {self.name}>"
+        return f"<C++ VF {self.display}>"
+
+
+_MISSING = object()
 
 
 class _Template:
@@ -1119,12 +1351,29 @@ class _Template:
         self.mod, self.name = mod, name
 
     def __getitem__(self, targs: Any) -> VfFunction:
-        fn = self.mod.functions[self.name]
-        vals = targs if isinstance(targs, tuple) else (targs,)
-        return self.mod.instantiate(self.name, **{p["name"]: v for p, v in zip(fn.tparams, vals, strict=False)})
+        return self.mod.instantiate(self.name, *(targs if isinstance(targs, tuple) else (targs,)))
 
-    def __call__(self, *args: Any) -> None:
-        self.mod.instantiate(self.name)(*args)
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        self.mod.instantiate(self.name)(*args, **kwargs)
+
+
+class _NoSuchVfError(CppError, AttributeError):
+    """No `__simd_vf__` function of that name (an AttributeError too: `hasattr(mod, name)` is False)."""
+
+
+def _matches(spec: list[dict[str, Any]], vals: list[Any]) -> bool:
+    """Whether an explicit specialization's template arguments are `vals` (dtypes, ints, enum members)."""
+    if len(spec) != len(vals):
+        return False
+    for s, v in zip(spec, vals, strict=True):
+        if "type" in s:
+            if v is None or _dtype_of(s["type"]) is not v:
+                return False
+        elif not (
+            "value" in s and isinstance(v, (int, enum.Enum)) and int(v.value if isinstance(v, enum.Enum) else v) == s["value"]
+        ):
+            return False
+    return True
 
 
 class CppModule:
@@ -1133,7 +1382,13 @@ class CppModule:
     def __init__(self, path: str, functions: list[_Fn], consts: dict[str, Any] | None = None) -> None:
         self.path = path
         self.consts: dict[str, Any] = consts or {}  #: the file's global constants (AST nodes)
-        self.functions = {f.name: f for f in functions}
+        #: every definition of each name, in file order: overloads, explicit specializations, a primary
+        #: template declared without a body
+        self.definitions: dict[str, list[_Fn]] = {}
+        for f in functions:
+            self.definitions.setdefault(f.name, []).append(f)
+        #: each name's primary: its template (or only function), the first defined one
+        self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
         import regsim as rs
         from regsim._src import reg as Reg
@@ -1148,42 +1403,128 @@ class CppModule:
         return [n for n, f in self.functions.items() if f.what == "vf"]
 
     def __getitem__(self, name: str) -> _Template:
-        if name not in self.functions or self.functions[name].what != "vf":
+        fn = self.functions.get(name)
+        if fn is None or fn.what != "vf":
+            what = f" ({name} is a __simd_callee__ helper: call it from a VF)" if fn is not None and fn.what == "callee" else ""
             hint = f"; parse errors outside device code: {self.host_diagnostics[:3]}" if self.host_diagnostics else ""
+            raise _NoSuchVfError(
+                f"{self.path}: no __simd_vf__ function {name!r}{what};"
+                f" the file defines: {', '.join(self.vf_names) or 'none'}{hint}"
+            )
+        overloads = [f for f in self.definitions[name] if f.spec is None and f.defined]
+        if len(overloads) > 1:
+            lines = ", ".join(str(f.line) for f in overloads)
             raise CppError(
-                f"{self.path}: no __simd_vf__ function {name!r} (there are: {', '.join(self.vf_names) or 'none'}){hint}"
+                f"{self.path}: {name} is defined {len(overloads)} times (lines {lines}): regsim picks a VF by its name,"
+                " as asc_vf_call<F> needs one function; give each overload a name of its own"
             )
         return _Template(self, name)
 
     def __getattr__(self, name: str) -> _Template:
-        if name.startswith("_") or name not in self.__dict__.get("functions", {}):
+        if name.startswith("_") or "functions" not in self.__dict__:
             raise AttributeError(name)
         return self[name]
 
+    def callee(self, name: str, tvals: list[Any], resolved: int, line: int) -> _Fn:
+        """The definition a call of the helper `name` runs: the one clang resolved it to (`resolved`, its
+        line), else the explicit specialization for `tvals`, else the only other definition."""
+        defs = [f for f in self.definitions[name] if f.defined]
+        hit = next((f for f in defs if f.line == resolved), None)
+        hit = hit or next((f for f in defs if f.spec is not None and _matches(f.spec, tvals)), None)
+        if hit is not None:
+            return hit
+        plain = [f for f in defs if f.spec is None]
+        where = f"{self.path}:{line}: the call of {name}"
+        if len(plain) > 1:
+            lines = ", ".join(str(f.line) for f in plain)
+            raise CppError(f"{where}, which has {len(plain)} overloads (lines {lines}) clang did not resolve here: rename them")
+        own = [p for p in self.functions[name].tparams if not p.get("outer")]
+        if any(f.spec is not None for f in defs) and len(tvals) < len(own):
+            raise CppError(
+                f"{where} with deduced template arguments: {name} has explicit specializations;"
+                f" spell its template arguments ({name}<{', '.join(p['name'] for p in own)}>(...))"
+                " so regsim picks the one that runs"
+            )
+        if not plain:
+            raise CppError(f"{where}<{', '.join(_cxx(v) for v in tvals)}>: no definition (only its specializations are defined)")
+        return plain[0]
+
     def callee_name(self, fn: _Fn, env: dict[str, Any]) -> str:
-        key = (fn.name, tuple(sorted((k, repr(v)) for k, v in env.items())))
+        key = (fn.name, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self._callees:
             self._callees[key] = f"c_{fn.name}_{len(self._callees)}"
         return self._callees[key]
 
-    def instantiate(self, name: str, **targs: Any) -> VfFunction:
-        """`name<targs...>`: template arguments by C++ name (`T=rs.uint32`), as dtypes, enum members or ints."""
-        self[name]  # a VF of this file, or CppError
-        fn = self.functions[name]
+    def check_template_arguments(self, fn: _Fn, targs: dict[str, Any]) -> None:
+        """Each template argument given names a template parameter and is of its kind (a dtype for a
+        `typename`, an int for an integer, a member for an enum); every one the VF needs is given."""
+        api = f"{self.path}:{fn.line}: {fn.name}"
+        params = {p["name"]: p for p in fn.tparams}
+        shown = ", ".join(f"{k}={_cxx(v)}" for k, v in targs.items())
+        if targs and not params:
+            raise CppError(f"{api} is not a template; given the template arguments {shown}: call mod.{fn.name}(...) directly")
+        for k, v in targs.items():
+            p = params.get(k)
+            if p is None:
+                raise CppError(
+                    f"{api}: no template parameter {k} (given {k}={_cxx(v)}); its template parameters: {', '.join(params)}"
+                )
+            kind = _template_kind(p)
+            if kind is not None and not kind[0](v):
+                raise CppError(f"{api}: the template argument {k} = {_shown(v)}; accepted: {kind[1]}")
         # (a class template's parameters are needed only where the VF uses them)
         missing = [p["name"] for p in fn.tparams if p["name"] not in targs and not p.get("outer")]
         if missing:
-            raise CppError(f"{self.path}:{fn.line}: {name} needs the template arguments {', '.join(missing)}")
+            example = ", ".join(f"{m}=..." for m in missing)
+            raise CppError(
+                f"{api} needs the template arguments {', '.join(missing)}:"
+                f" mod.{fn.name}[...] or mod.instantiate({fn.name!r}, {example})"
+            )
+
+    def definition(self, fn: _Fn, targs: dict[str, Any]) -> _Fn:
+        """The definition `fn<targs>` runs: its explicit specialization for `targs`, else the primary template."""
+        vals = [targs.get(p["name"]) for p in fn.tparams if not p.get("outer")]
+        specs = [f for f in self.definitions[fn.name] if f.spec is not None]
+        hit = next((f for f in specs if _matches(f.spec or [], vals)), None)
+        if hit is not None:
+            return hit
+        if not fn.defined:
+            shown = ", ".join(f"{fn.name}<{', '.join(_cxx_spec(a) for a in f.spec or [])}>" for f in specs)
+            raise CppError(
+                f"{self.path}:{fn.line}: {fn.name}<{', '.join(_cxx(v) for v in vals)}> has no definition:"
+                f" the template is declared without a body and specialized as {shown or 'nothing'} only"
+            )
+        return fn
+
+    def instantiate(self, name: str, /, *positional: Any, **targs: Any) -> VfFunction:
+        """`name<targs...>`: template arguments in the C++ order or by C++ name (`T=rs.uint32`), as dtypes,
+        enum members or ints (a class template's parameters first)."""
+        self[name]  # a VF of this file, or CppError
+        fn = self.functions[name]
+        if len(positional) > len(fn.tparams):
+            n = len(fn.tparams)
+            extra = ", ".join(_cxx(v) for v in positional[n:])
+            takes = f"takes {n} template argument{'s' * (n != 1)} ({', '.join(p['name'] for p in fn.tparams)})"
+            raise CppError(
+                f"{self.path}:{fn.line}: {name} {takes if n else 'is not a template'}; given {len(positional)}: remove {extra}"
+            )
+        for p, v in zip(fn.tparams, positional, strict=False):
+            if p["name"] in targs:
+                raise CppError(
+                    f"{self.path}:{fn.line}: {name}: the template argument {p['name']} given twice (in order and by name)"
+                )
+            targs[p["name"]] = v
+        self.check_template_arguments(fn, targs)
         key = (name, tuple(sorted((k, repr(v)) for k, v in targs.items())))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        own = [targs[p["name"]] for p in fn.tparams if p["name"] in targs]
+        display = f"{name}<{', '.join(_cxx(v) for v in own)}>" if own else name
         pyname = f"vf_{name}_{len(self._cache)}"
-        lines: list[str] = []
-        todo: list[tuple[str, _Fn, dict[str, Any]]] = []
-        main = _Lowerer(self, fn, dict(targs), pyname)
+        main = _Lowerer(self, self.definition(fn, targs), dict(targs), pyname)
         try:
-            lines += main.lower()
+            lines = main.lower()
         except CppError as e:
             if not self.host_diagnostics:
                 raise
@@ -1193,7 +1534,8 @@ class CppModule:
                 f"{e}\n(the file also has {more} parse errors outside device functions, first: {first};"
                 " clang may have left types around them unresolved)"
             ) from None
-        todo += main.callees
+        where, names = list(main.where), {pyname: display}
+        todo = list(main.callees)
         done: set[str] = set()
         callees: list[str] = []
         while todo:
@@ -1203,19 +1545,63 @@ class CppModule:
             done.add(cname)
             low = _Lowerer(self, cfn, env, cname)
             lines += ["", *low.lower()]
+            where += [cfn.line, *low.where]
+            names[cname] = cfn.name
             callees.append(cname)
             todo += low.callees
         source = "\n".join(lines) + "\n"
         filename = f"<regsim-cpp {os.path.basename(self.path)} {pyname}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        code = compile(source, filename, "exec")
+        _ORIGINS[filename] = _Origin(self.path, where, names)
         ns = self.globals
-        exec(code, ns)
-        for cname in callees:
-            ns[cname] = simd_callee(ns[cname])
-        vf = VfFunction(name, source, simd_vf(ns[pyname]))
+        try:
+            exec(compile(source, filename, "exec"), ns)
+            for cname in callees:
+                ns[cname] = simd_callee(ns[cname])
+            run = simd_vf(ns[pyname])
+        except SyntaxError as e:  # Python's own limits (20 nested blocks), before or after the loop rewrite
+            line = where[e.lineno - 1] if e.lineno and 0 < e.lineno <= len(where) else fn.line
+            raise CppError(f"{self.path}:{line} (in {display}): {_syntax_limit(e)}") from None
+        params = [_Param(p["name"], main.type_of(p["t"], p["tk"], p["l"]), main.decl(p)) for p in main.fn.params]
+        vf = VfFunction(self, main.fn, display, params, source, run)
         self._cache[key] = vf
         return vf
+
+
+def _syntax_limit(e: SyntaxError) -> str:
+    """What a SyntaxError compiling generated code means for the C++ (its nesting, past Python's limits)."""
+    if "too many statically nested blocks" in str(e.msg):
+        return (
+            "the loops nest too deeply for Python, which allows 20 nested blocks in a function (a loop is 1 block,"
+            " or 2 once rewritten to run batched): move the inner loops into a __simd_callee__ function"
+        )
+    return f"the lowered code does not compile in Python ({e.msg}): simplify the statement"
+
+
+def _template_kind(p: dict[str, Any]) -> tuple[Callable[[Any], bool], str] | None:
+    """What a template parameter accepts: a test of an argument and how a message says it (None when
+    regsim does not check it: a struct or RegTrait constant)."""
+    if p["type"]:
+        return dt.is_dtype, "an element type: a regsim dtype (rs.float32 for float, rs.half, rs.int32, ...)"
+    t = _strip(p.get("t", "")).replace("&", "").strip()
+    cls = getattr(enums, t, None)
+    if isinstance(cls, type) and issubclass(cls, enum.Enum):
+        from regsim._src import reg as Reg
+
+        names, where = list(cls.__members__), "rs.Reg" if hasattr(Reg, t) else "rs.AscendC"
+        return (lambda v: isinstance(v, cls)), f"a member of {where}.{t} ({', '.join(names[:4])}{', ...' * (len(names) > 4)})"
+    d = _dtype_of(t)
+    if d is not None and d.name in _DT_INT:
+        return (lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, enum.Enum)), f"an int (`{t} {p['name']}`)"
+    return None
+
+
+def _cxx_spec(a: dict[str, Any]) -> str:
+    """An explicit specialization's template argument as C++ spells it."""
+    if "type" in a:
+        d = _dtype_of(a["type"])
+        return _cxx(d) if d is not None else str(a["type"])
+    return str(a.get("value", a.get("other", "?")))
 
 
 #: what a parse error on an undeclared `asc_*` name adds
@@ -1233,8 +1619,17 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     """
     from regsim._src.cpp_decls import header
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParameterError(message("rs.cpp.load", "path", _shown(path), "the path of a C++ source file (a str or Path)"))
+    if isinstance(args, str) or not all(isinstance(a, str) for a in args):
+        accepted = "a tuple of clang arguments, e.g. args=('-DSCENARIO_NUM=2',) (a str alone is not one: mind the comma)"
+        raise ParameterError(message("rs.cpp.load", "args", _shown(args), accepted))
     path = os.fspath(path)
+    if not os.path.isfile(path):
+        what = "not a file" if os.path.exists(path) else "no such file"
+        raise CppError(f"{path}: {what} (rs.cpp.load takes the path of a C++ source file: .asc, .cpp, .h)")
     st = os.stat(path)
+    args = tuple(args)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
     if key not in _MODULES:
         from regsim._src import cpp_parse
@@ -1349,12 +1744,11 @@ def run_cli(
     fn = mod.instantiate(vf, **parse_template_args(template))
     values, tensors = make_arguments(args, seed)
     how = explain_loops(fn, *values)
-    out.write(f"{path}: {vf} ran ({len(values)} arguments)\n")
+    out.write(f"{path}: {fn.display} ran ({len(values)} arguments)\n")
     if explain:
-        out.write("".join(f"  loop {line}\n" for line in how.splitlines()))
-    params = mod.functions[vf].params
-    for (spec, t), p in zip(tensors, [p for p, a in zip(params, args, strict=False) if "[" in a], strict=False):
+        out.write("".join(f"  loop {_in_cxx(line)}\n" for line in how.splitlines()))
+    for (spec, t), p in zip(tensors, [p for p, a in zip(fn.params, args, strict=False) if "[" in a], strict=False):
         data = t.numpy()
         shown = " ".join(str(x) for x in data[:8]) + (" ..." if data.size > 8 else "")
-        out.write(f"  {p['name']} ({spec}): crc32 {zlib.crc32(data.tobytes()):08x}: {shown}\n")
+        out.write(f"  {p.name} ({spec}): crc32 {zlib.crc32(data.tobytes()):08x}: {shown}\n")
     return 0

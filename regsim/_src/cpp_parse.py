@@ -205,6 +205,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     if ref is not None and k not in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
         n["rk"] = ref.kind.name
         n["rs"] = ref.spelling
+        if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.location.file is not None:
+            # the definition a resolved call names (an overload, an explicit specialization): its line in this file
+            n["rl"] = ref.location.line if os.path.abspath(ref.location.file.name) == main else 0
         if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.get_num_template_arguments() > 0:
             # a resolved call's first template argument (its T, also where it is a builtin type
             # that has no TYPE_REF child)
@@ -238,10 +241,16 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
     tags = [ch.spelling for ch in kids if ch.kind == ci.CursorKind.ANNOTATE_ATTR]
     what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else "plain"
     body = next((ch for ch in kids if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
-    if body is None:
-        return None
+    template = c.kind == ci.CursorKind.FUNCTION_TEMPLATE
+    if body is None and not (template and what != "plain"):
+        return None  # (a primary template declared without a body is kept: its specializations need it)
     tparams = [*outer] + [
-        {"name": ch.spelling, "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER}
+        {
+            "name": ch.spelling,
+            "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
+            # a non-type parameter's type (int, an enum, bool), for checking the argument given for it
+            "t": "" if ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER else ch.type.get_canonical().spelling,
+        }
         for ch in kids
         if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
     ]
@@ -258,8 +267,30 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "tparams": tparams,
         "params": params,
         "ret": c.result_type.spelling,
-        "body": _node(body, main),
+        "template": template,
+        "spec": _specialization(c),
+        "body": _node(body, main) if body is not None else None,
     }
+
+
+def _specialization(c: Any) -> list[dict[str, Any]] | None:
+    """An explicit specialization's template arguments (`template <> void F<float, 3>(...)`): a type's
+    canonical spelling or an integral value (an enum's too); None for any other function."""
+    import clang.cindex as ci
+
+    n = c.get_num_template_arguments() if c.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.CXX_METHOD) else -1
+    if n <= 0:
+        return None
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        kind = c.get_template_argument_kind(i)
+        if kind == ci.TemplateArgumentKind.TYPE:
+            out.append({"type": c.get_template_argument_type(i).get_canonical().spelling})
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            out.append({"value": c.get_template_argument_value(i)})
+        else:
+            out.append({"other": kind.name})
+    return out
 
 
 def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
