@@ -850,8 +850,8 @@ class _Lowerer:
             self.assign(n, d)
         elif k == "UNEXPOSED_STMT" and len(c) == 1:  # `#pragma unroll N` before a loop: the loop itself
             self.stmt(c[0], d)
-        elif k == "CONTINUE_STMT":
-            raise self.fail(n, "continue")
+        elif k == "CONTINUE_STMT":  # (a counting loop's is Python's; a for loop lowered as `while` refuses it, below)
+            self.emit(d, "continue")
         else:
             raise self.fail(n, f"the C++ statement {k}")
 

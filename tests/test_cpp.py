@@ -633,3 +633,39 @@ def test_double_moves_from_cpp() -> None:
     assert np.array_equal(got[:32].view(np.uint64), x[:32].view(np.uint64) + np.uint64(1))
     assert np.array_equal(got[32:40], x[32:40]) and not got[40:96].any()
     assert np.array_equal(got[96:128], x[:32])
+
+
+CONTINUE_SOURCE = """
+template <typename T>
+__simd_vf__ inline void SkipOddVF(__ubuf__ T* dst, __ubuf__ T* src, uint16_t rows)
+{
+    AscendC::Reg::RegTensor<T> x;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<T>();
+    for (uint16_t i = 0; i < rows; i++) {
+        if (i % 2 == 1) {
+            continue;
+        }
+        AscendC::Reg::LoadAlign(x, src + i * 64);
+        AscendC::Reg::StoreAlign(dst + i * 64, x, m);
+    }
+    for (uint16_t i = 0; i < rows; ) {
+        i++;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_continue_in_a_counting_loop(tmp_path: Path, loops: str) -> None:
+    """`continue` skips the rest of a counting loop's body, as in C (such a loop runs in order: S1)."""
+    src = tmp_path / "skip.asc"
+    src.write_text(CONTINUE_SOURCE)
+    mod = rs.cpp.load(src)
+    ub = rs.UnifiedBuffer(8192)
+    s, d = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)
+    s.set(np.arange(256, dtype=np.float32))
+    d.set(np.full(256, -1, np.float32))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.SkipOddVF[rs.float32](d.GetPhyAddr(), s.GetPhyAddr(), 4)
+    rows = np.arange(256) // 64
+    assert (d.numpy() == np.where(rows % 2 == 0, np.arange(256), -1)).all()
