@@ -23,8 +23,9 @@ from collections.abc import Callable
 from typing import Any, Final, Never, Protocol, TypeVar, overload
 
 from regsim._src import dtypes as dt
+from regsim._src.binding import host_api
 from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
-from regsim._src.capi_reg import FORMS, dispatch, function
+from regsim._src.capi_reg import FORMS, c_function, dispatch, function
 from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
@@ -101,13 +102,14 @@ def _registers(args: tuple[Any, ...]) -> bool:
 
 
 def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
-    def call(*args: Any) -> None:
+    def run(args: tuple[Any, ...]) -> None:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
             compare(name, mode, args)
 
-    call.__name__ = call.__qualname__ = name
+    forms = f"{name}(src0, src1, repeat, 6 strides); {name}(dst, src0, src1, repeat, 6 strides)"
+    call = c_function(name, run, forms + ("" if sync else f"; {name}(dst, src0, src1, mask) on registers"))
     call.__doc__ = (
         f"`{name}`: dst bit i = (src0[i] {mode.name} src1[i]). 9 arguments (src0, src1, repeat, dst_block_stride, "
         "src0_block_stride, src1_block_stride, dst_repeat_stride, src0_repeat_stride, src1_repeat_stride): one repeat "
@@ -119,13 +121,14 @@ def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
 
 
 def _compare_scalar(name: str, mode: CMPMODE, sync: bool) -> Any:
-    def call(*args: Any) -> None:
+    def run(args: tuple[Any, ...]) -> None:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
             compare_scalar(name, mode, args)
 
-    call.__name__ = call.__qualname__ = name
+    forms = f"{name}(dst, src, value, repeat, 4 strides)"
+    call = c_function(name, run, forms + ("" if sync else f"; {name}(dst, src, value, mask) on registers"))
     call.__doc__ = (
         f"`{name}`: dst bit i = (src[i] {mode.name} value), into the uint8_t bit array dst (dst, src, value, repeat, "
         "dst_block_stride, src_block_stride, dst_repeat_stride, src_repeat_stride)."
@@ -167,12 +170,14 @@ MEMORY_API: Final = (
 )
 
 
+@host_api("asc_get_cmp_mask")
 def asc_get_cmp_mask(dst: Ptr, /) -> None:
     """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to the 16 bytes at dst,
     element i of the last register-form compare at bit i % 8 of byte i // 8."""
     get_cmp_mask(dst)
 
 
+@host_api("asc_set_cmp_mask")
 def asc_set_cmp_mask(sel_mask: Ptr, /) -> None:
     """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: the 16 bytes at sel_mask into the compare-mask register
     (how a kernel initialises it before a masked register-form compare)."""

@@ -164,14 +164,25 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 
 
-def function(name: str) -> Callable[..., Any]:
-    """The Python callable of the register-level C function `name`."""
+def c_function(name: str, run: Callable[[tuple[Any, ...]], Any], signatures: str) -> Callable[..., Any]:
+    """A C function as Python sees it: `run(args)` on the positional arguments; a keyword argument (C has
+    none) is a `ParameterError` naming it and the C signatures (`signatures`)."""
 
-    @functools.wraps(dispatch)
-    def call(*args: Any) -> Any:
-        return dispatch(name, args)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            key, value = next(iter(kwargs.items()))
+            raise ParameterError(
+                message(name, key, f"{_value(value)} (a keyword argument)", f"the arguments by position, as in C: {signatures}")
+            )
+        return run(args)
 
     call.__name__ = call.__qualname__ = name
+    return call
+
+
+def function(name: str) -> Callable[..., Any]:
+    """The Python callable of the register-level C function `name`."""
+    call = c_function(name, functools.partial(dispatch, name), "; ".join(sorted({f.signature() for f in FORMS[name]})))
     call.__doc__ = "\n".join(
         [f"`{name}`: the 950 register-level C API.", ""]
         + [

@@ -161,6 +161,7 @@ def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[st
         body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
 
 
+@host_api("asc_vf_call")
 def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
     """`asc_vf_call<F>(args...)`: run `F`, a `@rs.simd_vf` function, as a vector function, its
     arguments passed by value. As in C++, where `F` must be a `__simd_vf__` function, any other
@@ -168,6 +169,7 @@ def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> N
     _run_vf(_vf_body("asc_vf_call", f), args, kwargs)
 
 
+@host_api("VF_CALL")
 def VF_CALL(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
     """`AscendC::VF_CALL<F>(args...)`: the older spelling of `asc_vf_call`."""
     _run_vf(_vf_body("VF_CALL", f), args, kwargs)
@@ -192,7 +194,7 @@ def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
 
     from regsim._src.loops import instrument
 
-    body = instrument(f)
+    body = host_api(f.__name__)(instrument(f))  # arguments that do not bind: a ParameterError naming the parameter
 
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -217,7 +219,7 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
         vf_context(f.__qualname__)
         return body(*args, **kwargs)
 
-    return call
+    return host_api(f.__name__)(call)  # arguments that do not bind: a ParameterError naming the parameter
 
 
 class Ref(Generic[V]):

@@ -29,7 +29,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, current_config, in_vf, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl, set_ctrl_bit
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
@@ -591,6 +591,7 @@ class BinaryApi:
     repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
     dst_input: bool = False  #: dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`: FusedMulAdd, MulAddDst ...)
 
+    @host_method
     def __call__(
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
     ) -> None:
@@ -690,6 +691,7 @@ class UnaryApi:
     first_op: Callable[..., None] | None = None
     dst_input: bool = False  #: dst is an operand too (Axpy: dst = src * scalar + dst)
 
+    @host_method
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
     ) -> None:

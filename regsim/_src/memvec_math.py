@@ -18,7 +18,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct
 from regsim._src.memory import LocalTensor, UbPtr
@@ -265,6 +265,7 @@ class RsqrtPrecise:
     skeleton: UnaryApi
     name: str = "Rsqrt"
 
+    @host_method
     def __call__(self, dst: Any, src: Any, *args: Any, is_set_mask: bool = True) -> None:
         if len(args) != 1 or not isinstance(dst, LocalTensor) or dst.dtype is not dt.float32:
             self.skeleton(dst, src, *args, is_set_mask=is_set_mask)
@@ -426,6 +427,7 @@ class CastPairBinaryApi(BinaryApi):
 
     cast_vf: Any = None
 
+    @host_method
     def __call__(
         self, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], *args: Any, is_set_mask: bool = True
     ) -> None:
@@ -486,6 +488,7 @@ class CastPairAxpyApi(UnaryApi):
     its src register half) and `VecAxpyVFImpl<..., float, half>` (`vec_unary_vf` with U = half); the scalar is the
     C++ `const U& scalarValue`, a half."""
 
+    @host_method
     def __call__(
         self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, is_set_mask: bool = True, config: Any = None
     ) -> None:

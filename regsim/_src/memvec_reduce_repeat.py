@@ -25,6 +25,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
+from regsim._src.binding import host_method
 from regsim._src.context import Ref, simd_vf
 from regsim._src.enums import ReduceOrder, ReduceType
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
@@ -235,6 +236,7 @@ class RepeatReduceApi:
         types = REPEAT_MINMAX if self.name == "ReduceRepeat" else HALF_FLOAT
         return "dst of src's dtype, one of " + dt.names(types)
 
+    @host_method
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -243,9 +245,9 @@ class RepeatReduceApi:
         reduce_type: ReduceType,
         order: ReduceOrder | None = None,
         is_set_mask: bool = True,
-        label: str = "",
+        _label: str = "",
     ) -> None:
-        api = label or self.name  # (the deprecated names' errors name them)
+        api = _label or self.name  # (the deprecated names' errors name them)
         _host(api)
         has_order = self.name == "ReduceRepeat"
         forms = "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride" + (
@@ -432,10 +434,11 @@ class LegacyReduce:
     kind: ReduceType
     layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
 
-    def __call__(self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, **kwargs: Any) -> None:
+    @host_method
+    def __call__(
+        self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, order: ReduceOrder | None = None, is_set_mask: bool = True
+    ) -> None:
         _host(self.name)
-        if "reduce_type" in kwargs:
-            raise ParameterError(message(self.name, "reduce_type", repr(kwargs["reduce_type"]), f"none ({self.name} fixes it)"))
         n = {"whole": 5, "block": 5, "repeat": 6}[self.layout]
         order_ok = self.layout == "whole" and self.kind is not SUM
         if not (len(args) == n or (order_ok and len(args) == n + 1)):
@@ -456,7 +459,7 @@ class LegacyReduce:
             rest = (args[4], args[3], args[5])
             if not isinstance(mask, (int, np.integer)):
                 raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))
-        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, label=self.name, **kwargs)
+        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, order=order, is_set_mask=is_set_mask, _label=self.name)
 
 
 WholeReduceSum = LegacyReduce("WholeReduceSum", ReduceRepeat, SUM, "whole")

@@ -27,7 +27,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import memvec as mv
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
@@ -222,6 +222,7 @@ class _CompareApi:
     def __repr__(self) -> str:
         return f"AscendC.{self.name}"
 
+    @host_method
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -468,6 +469,7 @@ class _ShiftApi(mv.UnaryApi):
     `ShiftRights`; the scalar (the shift amount, of type T) must be >= 0 (the pages) and at most 2**15 - 1 (the
     library passes it on as an int16_t); `ShiftRight`'s `roundEn` must be false on Ascend 950."""
 
+    @host_method
     def __call__(
         self,
         dst: LocalTensor[T],
