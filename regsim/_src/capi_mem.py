@@ -28,11 +28,11 @@ from regsim._src.context import Ref, current_config, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
 from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, vector_mask
+from regsim._src.memvec_cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BITS: Final = 128  #: the compare-mask register: element i of the last compare at bit i
-CMP_MASK_BYTES: Final = CMP_MASK_BITS // 8  #: what asc_get_cmp_mask writes and asc_set_cmp_mask reads
 
 #: the element types of each form on the pages (A2/A3: int32 only for EQ, and only into dst)
 _REG_FORM = frozenset({dt.half, dt.float32})
@@ -223,6 +223,7 @@ def get_cmp_mask(dst: object) -> None:
     api = "asc_get_cmp_mask"
     _host(api)
     p = _ptr(api, "dst", dst)
+    check_cmp_mask_addr(api, "dst", p.addr)
     core = current_core(api)
     p.check_tensor(api, "dst", p.addr, CMP_MASK_BYTES)
     raw = np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8)
@@ -234,6 +235,7 @@ def set_cmp_mask(sel_mask: object) -> None:
     api = "asc_set_cmp_mask"
     _host(api)
     p = _ptr(api, "sel_mask", sel_mask)
+    check_cmp_mask_addr(api, "sel_mask", p.addr)
     core = current_core(api)
     p.check_tensor(api, "sel_mask", p.addr, CMP_MASK_BYTES)
     st = p.ub.storage

@@ -10,6 +10,7 @@ pick the overload, as C overload resolution does. Errors are raised in the C nam
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -18,6 +19,7 @@ import attrs
 
 from regsim._src import dtypes as dt
 from regsim._src.batched import Affine
+from regsim._src.enums import MEM_TYPE, MaskPattern
 from regsim._src.memory import UbPtr
 from regsim._src.spec import REGISTRY, CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
@@ -54,6 +56,19 @@ class CForm:
             if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
                 return False
         return True
+
+    def constant_misfit(self, args: Sequence[Any]) -> str | None:
+        """The message for an enum parameter given something other than one of its C constants
+        (`asc_create_mask_b32("PAT_ALL")`, `asc_mem_bar(2)`), where that is this overload's only misfit."""
+        if len(args) != len(self.cname.params):
+            return None
+        c_params = dict(self.cname.c_params)
+        for i, name in enumerate(self.cname.params):
+            kind = c_params.get(name) or (None if self._is_offset(name) else self.spec.operand(name).enum)
+            if isinstance(kind, type) and issubclass(kind, enum.Enum) and not isinstance(args[i], kind):
+                if self.fits([*args[:i], next(iter(kind)), *args[i + 1 :]]):
+                    return message(self.name, name, _value(args[i]), _c_constants(kind, args[i]))
+        return None
 
     def _is_offset(self, param: str) -> bool:
         return bool(self.cname.displaces) and param == CName.OFFSET
@@ -105,6 +120,19 @@ class CForm:
             raise type(e)(f"{self.name}: the call fails in its Reg op (from Reg {e})") from e
 
 
+#: the C names of the enum constants a C function takes (`PAT_ALL` is `MaskPattern.ALL`; `VV_ALL` is `MEM_TYPE.VV_ALL`)
+C_CONSTANT_PREFIX: Final[Mapping[type[enum.Enum], str]] = {MaskPattern: "PAT_", MEM_TYPE: ""}
+
+
+def _c_constants(kind: type[enum.Enum], given: object) -> str:
+    """What a C enum parameter accepts, as the constants of `rs.capi` (the one `given` names, if it names one)."""
+    prefix = C_CONSTANT_PREFIX.get(kind, f"{kind.__name__}.")
+    names = [prefix + m.name for m in kind]
+    meant = next((n for n in names if isinstance(given, str) and given.upper() in (n, n.removeprefix(prefix))), None)
+    shown = f"one of the rs.capi constants ({', '.join(names)})"
+    return shown + (f": write capi.{meant}, not {given!r}" if meant else "")
+
+
 def _forms() -> dict[str, list[CForm]]:
     out: dict[str, list[CForm]] = {}
     for spec in REGISTRY.specs.values():
@@ -141,6 +169,9 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     forms = FORMS[name]
     fitting = [f for f in forms if f.fits(args)]
     if not fitting:
+        constant = next((hint for f in forms if (hint := f.constant_misfit(args))), None)
+        if constant is not None:
+            raise ParameterError(constant)
         shown = ", ".join(_value(a) for a in args)
         accepted = "; ".join(sorted({f.signature() for f in forms}))
         raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
 from regsim._src.context import _VF, current_config
-from regsim._src.enums import TPosition
+from regsim._src.enums import TPosition, expected_member
 from regsim._src.registers import Storage, check_dtype, to_lanes
 from regsim.errors import (
     AlignmentError,
@@ -96,7 +96,9 @@ class UnifiedBuffer:
         check_dtype("UnifiedBuffer.alloc", "dtype", dtype)
         count = as_int("UnifiedBuffer.alloc", "count", count, 1)
         if not isinstance(position, TPosition):
-            raise ParameterError(message("UnifiedBuffer.alloc", "position", position, "a rs.AscendC.TPosition"))
+            raise ParameterError(
+                message("UnifiedBuffer.alloc", "position", repr(position), expected_member(TPosition, position, "rs.AscendC"))
+            )
         nbytes = count * dtype.itemsize
         if self._next + nbytes > self.size:
             raise ParameterError(
@@ -233,7 +235,8 @@ class TensorExpr:
         api(dst, self.src0, self.src1, dst.GetSize())
 
     def __repr__(self) -> str:
-        return f"{self.api}({self.src0!r}, {self.src1!r})"
+        op = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "And": "&", "Or": "|"}[self.api]
+        return f"`src0 {op} src1` on LocalTensors (computed only by an assignment: dst[:] = src0 {op} src1)"
 
 
 _new = object.__new__

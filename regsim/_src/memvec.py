@@ -34,7 +34,16 @@ from regsim._src.context import Ref, configure, current_config, in_vf, simd_call
 from regsim._src.ctrl import current_ctrl, set_ctrl_bit
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
 from regsim._src.registers import VL, MaskReg, RegTensor, check_dtype
-from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, VfContextError, message
+from regsim.errors import (
+    AlignmentError,
+    DTypeError,
+    OutOfBoundsError,
+    ParameterError,
+    RegsimError,
+    UninitializedReadError,
+    VfContextError,
+    message,
+)
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -1154,9 +1163,11 @@ _GATHER_B64 = frozenset({dt.uint64, dt.int64})
 _GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
 
-def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np.ndarray) -> None:
+def _check_offsets(
+    dtype: type[dt.DType], src: LocalTensor[Any], base: int, src_offset: LocalTensor[Any], used: np.ndarray
+) -> None:
     """Every srcOffset an active element reads: written (when the uninitialised-read check is on), a multiple
-    of the element width, within the 950 range."""
+    of the element width, within the 950 range, the element it names inside src."""
     used = used[: src_offset.size]
     valid = src_offset.ub.storage.valid
     if valid is not None and current_config().check_uninitialized:
@@ -1170,6 +1181,13 @@ def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np
     if bad.size:
         accepted = f"byte offsets that are multiples of {width} in [0, {_GATHER_MAX_OFFSET[width]}] for {dtype.name}"
         raise ParameterError(message("Gather", "src_offset", f"[..., {int(bad[0])}, ...]", accepted))
+    outside = np.flatnonzero(used)[base + offs + width > src.nbytes]
+    if outside.size:  # (Reg::Gather reads per active lane inside the tensor its base address comes from)
+        k = int(outside[0])
+        off = int(src_offset.numpy()[k])
+        given = f"{off} at element {k} (byte {base + off} of src, with src_base_addr {base})"
+        accepted = f"offsets whose element lies inside src ({src.size} {dtype.name} elements, bytes [0, {src.nbytes}))"
+        raise OutOfBoundsError(message("Gather", "src_offset", given, accepted))
 
 
 @host_api("Gather")
@@ -1201,7 +1219,7 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
     mask_source = "count"
     if len(args) == 1:  # tensor 前n个数据计算
         n = _check_count("Gather", args[0], ("dst", "src_offset"), (dst, src_offset))
-        _check_offsets(dtype, src_offset, np.ones(n, np.bool_))
+        _check_offsets(dtype, src, base, src_offset, np.ones(n, np.bool_))
         repeats, step, count, per_repeat = -(-n // lanes), lanes, n, True
     elif len(args) == 3:
         mask, repeat_time, dst_rep_stride = args
@@ -1222,7 +1240,7 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
         if last >= src_offset.size:
             accepted = f"repeats whose active elements' offsets lie in src_offset ({src_offset.size} elements)"
             raise ParameterError(message("Gather", "repeat_time", repeats, accepted))
-        _check_offsets(dtype, src_offset, used)
+        _check_offsets(dtype, src, base, src_offset, used)
         step, per_repeat = stride * (ONE_BLOCK_SIZE // dtype.itemsize), not normal
         if normal:
             mask_source = "bits" if isinstance(mask, (list, tuple, np.ndarray)) else "continuous"

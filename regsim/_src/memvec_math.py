@@ -20,7 +20,7 @@ from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct
+from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct, expected_member
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.memvec import (
     APIS,
@@ -598,7 +598,7 @@ def Truncate(dst: LocalTensor[Any], src: LocalTensor[Any], count: int, *, round_
     `Reg::Truncate`."""
     _host("Truncate")
     if not isinstance(round_mode, RoundMode) or round_mode not in _TRUNCATE:
-        accepted = "one of " + ", ".join(f"RoundMode.{m.name}" for m in _TRUNCATE_MODES)
+        accepted = expected_member(RoundMode, round_mode, "rs.AscendC", _TRUNCATE_MODES)
         raise ParameterError(message("Truncate", "round_mode", repr(round_mode), accepted))
     _TRUNCATE[round_mode](dst, src, count)
 

@@ -27,7 +27,7 @@ from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
 from regsim._src.binding import host_method
 from regsim._src.context import Ref, simd_vf
-from regsim._src.enums import ReduceOrder, ReduceType
+from regsim._src.enums import ReduceOrder, ReduceType, expected_member
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.memvec import (
     SPEC_BUILDERS,
@@ -261,13 +261,13 @@ class RepeatReduceApi:
         if len(args) != 5:
             raise _arguments_error(api, 2 + len(args), forms)
         if not isinstance(reduce_type, ReduceType) or reduce_type not in self.kinds:
-            accepted = " or ".join(f"ReduceType.{k.name}" for k in sorted(self.kinds, key=lambda k: k.value))
+            accepted = expected_member(ReduceType, reduce_type, "rs.AscendC", sorted(self.kinds, key=lambda k: k.value))
             raise ParameterError(message(api, "reduce_type", repr(reduce_type), accepted))
         kind = reduce_type
         if has_order:
             order = VALUE_INDEX if order is None else order
             if not isinstance(order, ReduceOrder):
-                raise ParameterError(message(api, "order", repr(order), "a ReduceOrder"))
+                raise ParameterError(message(api, "order", repr(order), expected_member(ReduceOrder, order, "rs.AscendC")))
         elif order is not None:
             raise ParameterError(message(api, "order", repr(order), f"no order ({self.name} has none)"))
         if kind is SUM:

@@ -30,6 +30,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.context import _VF, VfContext, vf_context
+from regsim._src.enums import expected_member
 from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
 
 DTypes = frozenset[type[dt.DType]]
@@ -429,9 +430,10 @@ def _show(o: Operand, t: tuple[Any, Any]) -> str:
     return repr(t[0]) if t[0] else ""
 
 
-def _describe(o: Operand) -> str:
+def _describe(o: Operand, given: object = None) -> str:
+    """What operand `o` accepts (for an enum, the member `given` names, if it names one)."""
     if o.kind is Kind.ENUM and o.enum is not None:
-        return f"a Reg.{o.enum.__name__}"
+        return expected_member(o.enum, given, "Reg")
     if o.kind is Kind.STRUCT and o.struct is not None:
         return f"a Reg.{o.struct.__name__}(...)"
     return o.kind.value
@@ -440,7 +442,7 @@ def _describe(o: Operand) -> str:
 def _check_enum(api: str, o: Operand, v: object) -> None:
     assert o.enum is not None
     if not isinstance(v, o.enum):
-        raise ParameterError(message(api, o.name, repr(v), f"a {o.enum.__name__} ({', '.join(m.name for m in o.enum)})"))
+        raise ParameterError(message(api, o.name, repr(v), expected_member(o.enum, v, "Reg")))
     if o.accepted and v not in o.accepted:
         accepted = ", ".join(m.name for m in sorted(o.accepted, key=lambda m: m.value))
         raise UnsupportedError(message(api, o.name, v.name, f"{accepted} (Ascend 950 supports no other here)"))
@@ -543,7 +545,7 @@ class Overloads:
         def misfit(o: Operand, v: object) -> str | None:
             if isinstance(v, kinds[o.kind]) and not (o.kind is Kind.INT and isinstance(v, bool)):
                 return None
-            return message(self.name, o.name, _value(v), _describe(o))
+            return message(self.name, o.name, _value(v), _describe(o, v))
 
         fitting: list[OpSpec] = []
         errors: list[str] = []  # positional misfits, one per overload of a fitting arity
@@ -581,11 +583,27 @@ class Overloads:
             raise ParameterError(message(self.name, unknown, f"{_value(kwargs[unknown])} (no such parameter)", accepted))
         if keyword_errors or len(errors) == 1:
             raise ParameterError((keyword_errors or errors)[0])
-        shown = ", ".join(type(a).__name__ for a in args)
+        tensor_for_pointer = _tensor_for_pointer(self.specs, args)
+        if tensor_for_pointer is not None:
+            raise ParameterError(tensor_for_pointer)
+        shown = ", ".join(_value(a) for a in args)
         forms = "; ".join(s.signature() for s in self.specs if not s.unmodelled)
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
         )
+
+
+def _tensor_for_pointer(specs: Sequence[OpSpec], args: Sequence[Any]) -> str | None:
+    """The message for a LocalTensor given where an overload takes a pointer (C++ takes the tensor's
+    `GetPhyAddr()`, a `__ubuf__ T*`), if that is what the arguments do."""
+    from regsim._src.memory import LocalTensor
+
+    for spec in specs:
+        for o, v in zip(spec.positional, args, strict=False):
+            if o.kind is Kind.PTR and isinstance(v, LocalTensor):
+                accepted = f"{Kind.PTR.value}: pass the tensor's pointer, tensor.GetPhyAddr() (+ an element offset)"
+                return message(spec.name, o.name, _value(v), accepted)
+    return None
 
 
 def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
@@ -603,8 +621,14 @@ def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
 
 
 def _value(v: object) -> str:
-    """An argument as an error message shows it: scalars by value, objects by type."""
-    return repr(v) if isinstance(v, (int, float, str, enum.Enum)) or v is None else type(v).__name__
+    """An argument as an error message shows it: scalars by value, objects by type (with their element
+    type: `LocalTensor[float32]`), an unevaluated tensor expression in the user's words."""
+    from regsim._src.memory import TensorExpr
+
+    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None:
+        return repr(v)
+    dtype: Any = getattr(v, "dtype", None)
+    return f"{type(v).__name__}[{dtype.name}]" if dt.is_dtype(dtype) else type(v).__name__
 
 
 class Registry:
