@@ -40,44 +40,67 @@ class Config:
         where that gives exactly the results of running them in order, else in order;
         "batched": batched, and a loop that cannot be is a `VfContextError` saying why;
         "sequential": every loop in order. `rs.vf_range(..., loops=...)` overrides it per loop.
+    ub_size: the size in bytes of a `rs.UnifiedBuffer()` made without one (default the 950's
+        248 KiB; `regsim run --ub-size`).
     """
 
     check_uninitialized: bool = True
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
+    ub_size: int = 248 * 1024
 
 
 DEFAULT_CONFIG = Config()
 _CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config", default=DEFAULT_CONFIG)
 
 
+class Configured:
+    """What `rs.configure(...)` returns: the change is made by the call; as a context manager, the
+    `with` block's exit restores the configuration in force before the call."""
+
+    def __init__(self, config: Config, token: contextvars.Token[Config]) -> None:
+        self.config, self._token = config, token
+
+    def __enter__(self) -> Config:
+        return self.config
+
+    def __exit__(self, *exc: object) -> None:
+        _CONFIG.reset(self._token)
+
+
 @host_api("configure")
-@contextlib.contextmanager
 def configure(
     *,
     check_uninitialized: bool | None = None,
     mask_fill: Literal["lsb", "group"] | None = None,
     loops: Literal["auto", "batched", "sequential"] | None = None,
-) -> Iterator[Config]:
-    """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
+    ub_size: int | None = None,
+) -> Configured:
+    """Change the configuration VFs start with (arguments left None keep their value).
+
+    `rs.configure(loops="sequential")` as a statement changes it from here on (for the running
+    thread: the whole program, in a script); `with rs.configure(mask_fill="group"):` changes it for
+    the block and restores the previous one on leaving it.
+    """
     if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
         raise ParameterError(message("configure", "check_uninitialized", repr(check_uninitialized), "True, False or None"))
+    if loops is not None and loops not in ("auto", "batched", "sequential"):
+        raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
+    if mask_fill is not None and mask_fill not in ("lsb", "group"):
+        raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
+    if ub_size is not None:
+        from regsim._src.memory import check_ub_size
+
+        ub_size = check_ub_size("configure", "ub_size", ub_size)
     old = _CONFIG.get()
     new = attrs.evolve(
         old,
         check_uninitialized=old.check_uninitialized if check_uninitialized is None else check_uninitialized,
         mask_fill=old.mask_fill if mask_fill is None else mask_fill,
         loops=old.loops if loops is None else loops,
+        ub_size=old.ub_size if ub_size is None else ub_size,
     )
-    if new.loops not in ("auto", "batched", "sequential"):
-        raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
-    if new.mask_fill not in ("lsb", "group"):
-        raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
-    token = _CONFIG.set(new)
-    try:
-        yield new
-    finally:
-        _CONFIG.reset(token)
+    return Configured(new, _CONFIG.set(new))
 
 
 def current_config() -> Config:

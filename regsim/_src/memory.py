@@ -65,20 +65,26 @@ class SpecialRegisters:
     unstored: bool = False
 
 
+def check_ub_size(api: str, param: str, size: object) -> int:
+    """A UB size: a positive multiple of 32 bytes, at most `MAX_UB_SIZE`."""
+    n = as_int(api, param, size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
+    if n % ONE_BLOCK_SIZE:
+        raise ParameterError(message(api, param, n, "a positive multiple of 32 bytes, at most 2**31"))
+    return n
+
+
 class UnifiedBuffer:
     """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
 
-    `size` defaults to the 950's 248 KiB; any positive multiple of 32 bytes up to `MAX_UB_SIZE`
-    (2**31) is accepted, so tests can use a small UB and a large kernel a larger one.
+    `size` defaults to the configured `ub_size` (`rs.configure(ub_size=...)`, `regsim run --ub-size`;
+    the 950's 248 KiB unless changed); any positive multiple of 32 bytes up to `MAX_UB_SIZE` (2**31)
+    is accepted, so tests can use a small UB and a large kernel a larger one.
     """
 
     @host_api("UnifiedBuffer")
-    def __init__(self, size: int = TOTAL_UB_SIZE) -> None:
-        size = as_int("UnifiedBuffer", "size", size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
-        if size % ONE_BLOCK_SIZE:
-            raise ParameterError(message("UnifiedBuffer", "size", size, "a positive multiple of 32 bytes, at most 2**31"))
-        self.size = size
-        self.storage = Storage.fresh(size)
+    def __init__(self, size: int | None = None) -> None:
+        self.size = current_config().ub_size if size is None else check_ub_size("UnifiedBuffer", "size", size)
+        self.storage = Storage.fresh(self.size)
         self._next = 0
         #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
         #: as `InitSocState()` leaves it on Ascend 950
