@@ -113,7 +113,8 @@ class UnifiedBuffer:
                     "count",
                     count,
                     f"at most {(self.size - self._next) // dtype.itemsize} "
-                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free)",
+                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free; a larger UB: "
+                    "UnifiedBuffer(size=...), rs.configure(ub_size=...) or regsim run --ub-size)",
                 )
             )
         tensor = LocalTensor(self, dtype, self._next, count, position)
