@@ -161,6 +161,16 @@ def test_fail_run_has_no_errors_elsewhere(fail_run: MypyRun) -> None:
     assert not stray, "mypy reported errors outside typings/fail/:\n" + "\n".join(stray)
 
 
+def test_the_typing_page_shows_what_mypy_says(mypy_options: list[str], pass_run: MypyRun, tmp_path: Path) -> None:
+    """docs/typing.md explains mypy's messages on an example block whose `# E:` lines mypy must flag as marked."""
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "typing.md").read_text(encoding="utf-8"), re.S)
+    path = tmp_path / "typing_page.py"
+    path.write_text(code)
+    run = _run_mypy(mypy_options, [path])
+    reported = {(line, code) for file, line, code, _ in run.errors() if file == path.resolve()}
+    assert reported == expected_errors(path), run.stdout
+
+
 # --- what the registry refuses, mypy refuses -------------------------------------------------------
 def _refused_calls() -> list[str]:
     """One call per (elementwise op, dtype its spec refuses) and per (op, merge mode it refuses),
