@@ -24,7 +24,7 @@ from typing import Any, Final, Never, Protocol, TypeVar, overload
 
 from regsim._src import dtypes as dt
 from regsim._src.binding import host_api
-from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
+from regsim._src.capi_mem import COMPARE_API, compare, compare_scalar, get_cmp_mask, set_cmp_mask
 from regsim._src.capi_reg import FORMS, c_function, dispatch, function
 from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
@@ -163,11 +163,7 @@ asc_lt_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_lt_scalar
 asc_le_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_le_scalar_sync", CMPMODE.LE, True)
 
 #: the memory-level compare family, by C name
-MEMORY_API: Final = (
-    *(f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")),
-    "asc_get_cmp_mask",
-    "asc_set_cmp_mask",
-)
+MEMORY_API: Final = (*COMPARE_API, "asc_get_cmp_mask", "asc_set_cmp_mask")
 
 
 @host_api("asc_get_cmp_mask")

@@ -27,7 +27,7 @@ from regsim._src import reg as Reg
 from regsim._src.context import Ref, current_config, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
-from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, vector_mask
+from regsim._src.memvec import SPEC_BUILDERS, _host, _run_lowering, _uint, counter_mode, load_blocks, vector_mask
 from regsim._src.memvec_cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.registers import VL, MaskReg
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
@@ -244,3 +244,49 @@ def set_cmp_mask(sel_mask: object) -> None:
             message(api, "sel_mask", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
         )
     core.cmp_mask = int.from_bytes(st.data[p.addr : p.addr + CMP_MASK_BYTES].tobytes(), "little")
+
+
+# --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
+def _lower_compare(api: str) -> Any:
+    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R`
+    the bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask
+    register form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
+    from regsim import capi
+    from regsim._src.memory import UnifiedBuffer
+    from regsim._src.memvec import Lowering, lower
+
+    scalar = "_scalar" in api
+    n_strides = len(_SCALAR_STRIDES if scalar else _BINARY_STRIDES)
+    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
+
+    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
+        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
+            forms = (
+                "repeat=R, value=V [, strides=(4 strides)]" if scalar else "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
+            )
+            raise ParameterError(message("lower", "arguments", sorted(kw), f"{forms} ({api})"))
+        repeat = int(kw["repeat"])
+        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
+        if len(strides) != n_strides:
+            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
+        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
+        ub = UnifiedBuffer(3 * span + VL)
+        dst, *srcs = (ub.alloc(t, span // t.itemsize) for t in (dt.uint8, dtype, dtype))
+        rng = np.random.default_rng(0)
+        for t in srcs:
+            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
+        if scalar:
+            args: tuple[Any, ...] = (dst, srcs[0], kw["value"], repeat, *strides)
+        else:
+            args = (*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)
+        low = lower(getattr(capi, api), *args)
+        return Lowering(f"{api}({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
+
+    return build
+
+
+#: the memory-level compare family, by C name
+COMPARE_API: Final = tuple(
+    f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")
+)
+SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})

@@ -401,9 +401,11 @@ def _parser() -> argparse.ArgumentParser:
     low = sub.add_parser(
         "lower",
         help="show the Reg-op sequence a memory-level API call becomes",
-        description='Lower a memory-level AscendC call, e.g. "Add(int16, count=256)" or '
-        '"Add(float32, mask=64, repeat_time=4, repeat_params=(1, 1, 1, 8, 8, 8))", on fresh tensors of random data, '
-        "and print its Reg calls with op counts and UB bytes read and written per op.",
+        description='Lower a memory-level AscendC call, e.g. "Add(int16, count=256)", '
+        '"Add(float32, mask=64, repeat_time=4, repeat_params=(1, 1, 1, 8, 8, 8))", "Gather(half, count=128)", '
+        'or a memory-level C API compare, "asc_eq(half, repeat=2)", on fresh tensors of random data, '
+        "and print its Reg calls with op counts and UB bytes read and written per op. A Reg op is not lowered: "
+        "the command says so.",
     )
     low.add_argument("call", help='e.g. "Add(int16, count=256)"')
     return parser
@@ -446,9 +448,13 @@ def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out = sys.stdout
     if args.command == "lower":
-        from regsim._src.memvec import lower_spec
+        from regsim._src.memvec import lower_spec, reg_op_note
         from regsim.errors import RegsimError
 
+        note = reg_op_note(args.call)
+        if note is not None:
+            out.write(note + "\n")
+            return 0
         try:
             out.write(lower_spec(args.call).table() + "\n")
         except (RegsimError, ValueError, TypeError) as e:

@@ -937,6 +937,27 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
     return Lowering(f"{name}({shown})", tuple(t.records))
 
 
+def lowerable() -> list[str]:
+    """The names `regsim lower` lowers: the memory-level APIs and the memory-level C API compares."""
+    return sorted({*APIS, *SPEC_BUILDERS})
+
+
+def reg_op_note(text: str) -> str | None:
+    """What `regsim lower` says of a register-level (Reg) op, which is not lowered (it is one Reg call itself):
+    its C++ forms and where its semantics are written; None for a name that is not a Reg op (or is lowered)."""
+    from regsim._src.spec import REGISTRY
+
+    name = text.partition("(")[0].strip()
+    if name in lowerable() or name not in REGISTRY.entries:
+        return None
+    forms = "; ".join(s.signature() for s in REGISTRY.entries[name].specs if not s.unmodelled)
+    return (
+        f"{name} is a register-level (Reg) op: it is not lowered, a call is one Reg call ({forms}), whose lanes "
+        f"docs/ops.md and help(rs.Reg.{name}) describe. regsim lower shows the Reg calls a memory-level (LocalTensor) "
+        f"or C API call becomes: one of {', '.join(lowerable())}."
+    )
+
+
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
@@ -959,7 +980,7 @@ def lower_spec(text: str) -> Lowering:
         raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"'))
     api = APIS.get(node.func.id)
     if api is None and node.func.id not in SPEC_BUILDERS:
-        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted([*APIS, *SPEC_BUILDERS]))}"))
+        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(lowerable())}"))
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
@@ -1257,3 +1278,37 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
             _run_lowering("Gather", (dst,), gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
         else:
             _run_lowering("Gather", (dst,), vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
+
+
+def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
+    """`regsim lower "Gather(half, count=128)"` or `"Gather(half, mask=128, repeat_time=4, dst_rep_stride=8)"`: the
+    call on fresh tensors, src of random data and src_offset its element offsets from the last down (the Gather
+    page's example), src_base_addr 0."""
+    if set(kw) == {"count"}:
+        n = int(kw["count"])
+        rest: tuple[Any, ...] = (n,)
+        dst_elems = n
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "dst_rep_stride"}:
+        r, stride = int(kw["repeat_time"]), int(kw.get("dst_rep_stride", 8))
+        n = r * VL // dtype.itemsize
+        mask = kw["mask"]
+        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, r, stride)
+        dst_elems = ((max(r, 1) - 1) * stride * ONE_BLOCK_SIZE + VL) // dtype.itemsize
+    else:
+        raise ParameterError(
+            message("lower", "arguments", sorted(kw), "count=N, or mask=M, repeat_time=R [, dst_rep_stride=S] (Gather)")
+        )
+    from regsim._src.memory import UnifiedBuffer
+
+    lanes = VL // dtype.itemsize
+    size = -(-max(n, 1) // lanes) * lanes  # whole registers of src and offsets
+    ub = UnifiedBuffer(2 * size * dtype.itemsize + (size + lanes) * 4 + max(dst_elems, size) * dtype.itemsize + 4 * VL)
+    dst, src = ub.alloc(dtype, max(dst_elems, size)), ub.alloc(dtype, size)
+    offsets = ub.alloc(dt.uint32, size + lanes)
+    ub.storage.write(src.addr, np.random.default_rng(0).integers(0, 256, src.nbytes, dtype=np.uint8))
+    offsets.set(((size - 1 - np.arange(offsets.size) % size) * dtype.itemsize).astype(np.uint32))
+    low = lower(Gather, dst, src, offsets, 0, *rest)
+    return Lowering(f"Gather({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
+
+
+SPEC_BUILDERS["Gather"] = lower_gather
