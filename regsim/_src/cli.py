@@ -188,9 +188,9 @@ def describe_error(e: BaseException, full_traceback: bool = False) -> str:
             tb = tb.tb_next  # (the command's own frames, before the kernel's)
         return "".join(traceback.format_exception(type(e), e, tb or e.__traceback__))
     if isinstance(e, SyntaxError):
-        return f"{e.filename}:{e.lineno}: SyntaxError: {e.msg}"
+        return f"{_shown_path(e.filename or '?')}:{e.lineno}: SyntaxError: {e.msg}"
     frames = [f for f in traceback.extract_tb(e.__traceback__) if _is_kernel_file(f.filename)]
-    where = f"{frames[-1].filename}:{frames[-1].lineno}: " if frames else ""
+    where = f"{_shown_path(frames[-1].filename)}:{frames[-1].lineno}: " if frames else ""
     return f"{where}{type(e).__name__}: {e}"
 
 
@@ -201,6 +201,14 @@ _LIBRARIES = tuple(
         for p in [str(Path(__file__).parents[1]), *map(sysconfig.get_path, ("stdlib", "purelib", "platlib"))]
     }
 )
+
+
+def _shown_path(filename: str) -> str:
+    """A file as a message names it: relative to the working directory when it lies below it."""
+    try:
+        return str(Path(filename).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return filename
 
 
 def _is_kernel_file(filename: str) -> bool:
