@@ -29,6 +29,8 @@ from regsim._src.capi_reg import FORMS, c_function, dispatch, function
 from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
+from regsim._src.spec import _value
+from regsim.errors import ParameterError, message
 
 Ptr = UbPtr[Any] | LocalTensor[Any]
 U8Ptr = UbPtr[dt.uint8] | LocalTensor[dt.uint8]
@@ -101,11 +103,20 @@ def _registers(args: tuple[Any, ...]) -> bool:
     return any(isinstance(a, (RegTensor, MaskReg)) for a in args)
 
 
+def _no_register_form(name: str, args: tuple[Any, ...]) -> None:
+    """The `_sync` names have no register form: registers given to one are a `ParameterError` naming the name that has."""
+    if _registers(args):
+        plain = name.replace("_sync", "")
+        accepted = f"pointers (the memory-level forms): {name} has no register form; on registers, call {plain}"
+        raise ParameterError(message(name, "arguments", f"({', '.join(_value(a) for a in args)})", accepted))
+
+
 def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
     def run(args: tuple[Any, ...]) -> None:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
+            _no_register_form(name, args)
             compare(name, mode, args)
 
     forms = f"{name}(src0, src1, repeat, 6 strides); {name}(dst, src0, src1, repeat, 6 strides)"
@@ -125,6 +136,7 @@ def _compare_scalar(name: str, mode: CMPMODE, sync: bool) -> Any:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
+            _no_register_form(name, args)
             compare_scalar(name, mode, args)
 
     forms = f"{name}(dst, src, value, repeat, 4 strides)"

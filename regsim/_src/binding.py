@@ -72,7 +72,7 @@ def binding_error(api: str, sig: inspect.Signature, args: Sequence[Any], kwargs:
     shown = [p for p in params if not p.name.startswith("_")]  # (a private parameter is the library's own)
     if len(params) < len(sig.parameters):  # a method: the instance or class is bound already
         args = args[1:]
-    names = ", ".join(p.name for p in shown if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    names = ", ".join("..." if p.kind is p.VAR_POSITIONAL else p.name for p in shown if p.kind is not p.VAR_KEYWORD)
     accepted = f"the parameters ({names})"
     keyword = {p.name for p in shown if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     takes_any_keyword = any(p.kind is p.VAR_KEYWORD for p in params)

@@ -196,6 +196,9 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
         f"{DST_FORM_ARGS} (dst, src0, src1, repeat, ...) into dst"
     )
+    if len(args) < REG_FORM_ARGS:  # too few for either form: the register form's first missing parameter
+        missing = ("src0", "src1", "repeat", *_BINARY_STRIDES)[len(args)]
+        raise ParameterError(message(api, missing, "missing", forms))
     raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
 
 
@@ -205,6 +208,9 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     _host(api)
     if len(args) != SCALAR_ARGS:
         forms = f"{SCALAR_ARGS}: (dst, src, value, repeat, {', '.join(_SCALAR_STRIDES)})"
+        if len(args) < SCALAR_ARGS:
+            missing = ("dst", "src", "value", "repeat", *_SCALAR_STRIDES)[len(args)]
+            raise ParameterError(message(api, missing, "missing", forms))
         raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
     names = ("dst", "src")
     ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]

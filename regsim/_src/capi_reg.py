@@ -43,31 +43,26 @@ class CForm:
 
     def fits(self, args: Sequence[Any]) -> bool:
         """Whether the arguments have the count and kinds of this overload's C parameters."""
-        if len(args) != len(self.cname.params):
-            return False
+        return len(args) == len(self.cname.params) and self.misfit(args) is None
+
+    def misfit(self, args: Sequence[Any]) -> str | None:
+        """The message for the first of `args` (as many as this overload's C parameters) this overload does not
+        take, by kind: a register, a pointer, an `rs.Ref` ..., or one of the `rs.capi` constants of an enum
+        parameter (`asc_create_mask_b32("PAT_ALL")`); None when all fit."""
         kinds = _kind_types()
         c_params = dict(self.cname.c_params)
         for name, v in zip(self.cname.params, args, strict=True):
             if name in c_params:
-                if not isinstance(v, c_params[name]):
-                    return False
+                want = c_params[name]
+                if not isinstance(v, want):
+                    accepted = _c_constants(want, v) if issubclass(want, enum.Enum) else f"a {want.__name__}"
+                    return message(self.name, name, _value(v), f"{accepted} (in {self.signature()})")
                 continue
-            kind = Kind.INT if self._is_offset(name) else self.spec.operand(name).kind
+            o = None if self._is_offset(name) else self.spec.operand(name)
+            kind = Kind.INT if o is None else o.kind
             if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
-                return False
-        return True
-
-    def constant_misfit(self, args: Sequence[Any]) -> str | None:
-        """The message for an enum parameter given something other than one of its C constants
-        (`asc_create_mask_b32("PAT_ALL")`, `asc_mem_bar(2)`), where that is this overload's only misfit."""
-        if len(args) != len(self.cname.params):
-            return None
-        c_params = dict(self.cname.c_params)
-        for i, name in enumerate(self.cname.params):
-            kind = c_params.get(name) or (None if self._is_offset(name) else self.spec.operand(name).enum)
-            if isinstance(kind, type) and issubclass(kind, enum.Enum) and not isinstance(args[i], kind):
-                if self.fits([*args[:i], next(iter(kind)), *args[i + 1 :]]):
-                    return message(self.name, name, _value(args[i]), _c_constants(kind, args[i]))
+                accepted = _c_constants(o.enum, v) if o is not None and o.enum is not None else kind.value
+                return message(self.name, name, _value(v), f"{accepted} (in {self.signature()})")
         return None
 
     def _is_offset(self, param: str) -> bool:
@@ -169,11 +164,14 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     forms = FORMS[name]
     fitting = [f for f in forms if f.fits(args)]
     if not fitting:
-        constant = next((hint for f in forms if (hint := f.constant_misfit(args))), None)
-        if constant is not None:
-            raise ParameterError(constant)
-        shown = ", ".join(_value(a) for a in args)
+        said = {f.misfit(args) for f in forms if len(f.cname.params) == len(args)}
+        if len(said) == 1 and len({len(f.cname.params) for f in forms}) == 1:  # one count, one thing that does not fit
+            raise ParameterError(str(said.pop()))
         accepted = "; ".join(sorted({f.signature() for f in forms}))
+        if all(len(f.cname.params) > len(args) for f in forms):  # too few: the shortest form names the first missing
+            shortest = min(forms, key=lambda f: len(f.cname.params))
+            raise ParameterError(message(name, shortest.cname.params[len(args)], "missing", f"one of {accepted}"))
+        shown = ", ".join(_value(a) for a in args)
         raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))
     misses = []
     for form in fitting:

@@ -30,7 +30,7 @@ def expected_member(enum_cls: type[enum.Enum], value: object, where: str, member
     write instead (`mode="GT"` → `write Reg.CMPMODE.GT`)."""
     name = f"{where}.{enum_cls.__name__}"
     accepted = list(enum_cls if members is None else members)
-    shown = f"a {name} member ({', '.join(m.name for m in accepted)})"
+    shown = f"a member of {name} ({', '.join(m.name for m in accepted)})"
     meant = None
     if isinstance(value, str):
         meant = next((m for m in enum_cls if m.name.upper() == value.upper().rpartition(".")[2]), None)

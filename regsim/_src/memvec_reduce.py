@@ -118,7 +118,14 @@ class ConfigApi:
     def __call__(self, *args: Any, config: Any = None, is_set_mask: bool = True) -> None:
         cfg: Any = self.config_type() if config is None else config
         if not isinstance(cfg, self.config_type):
-            raise ParameterError(message(self.name, "config", repr(cfg), f"a {self.config_type.__name__}"))
+            raise ParameterError(
+                message(
+                    self.name,
+                    "config",
+                    repr(cfg),
+                    f"{self.config_type.__name__}(...), e.g. rs.AscendC.{self.config_type.__name__}()",
+                )
+            )
         self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
 
 

@@ -431,7 +431,12 @@ def _show(o: Operand, t: tuple[Any, Any]) -> str:
 
 
 def _describe(o: Operand, given: object = None) -> str:
-    """What operand `o` accepts (for an enum, the member `given` names, if it names one)."""
+    """What operand `o` accepts (for an enum, the member `given` names, if it names one; for a pointer given a
+    LocalTensor, its `GetPhyAddr()`, as C++ passes it)."""
+    from regsim._src.memory import LocalTensor
+
+    if o.kind is Kind.PTR and isinstance(given, LocalTensor):
+        return f"{Kind.PTR.value}: pass the tensor's pointer, tensor.GetPhyAddr() (+ an element offset)"
     if o.kind is Kind.ENUM and o.enum is not None:
         return expected_member(o.enum, given, "Reg")
     if o.kind is Kind.STRUCT and o.struct is not None:
@@ -548,15 +553,16 @@ class Overloads:
             return message(self.name, o.name, _value(v), _describe(o, v))
 
         fitting: list[OpSpec] = []
-        errors: list[str] = []  # positional misfits, one per overload of a fitting arity
+        #: positional misfits, one per overload of a fitting arity: (position, extra operands, message)
+        errors: list[tuple[int, int, str]] = []
         keyword_errors: list[str] = []  # keyword misfits of overloads whose positionals fit
         for spec in self.specs:
             pos = spec.positional
             if len(args) > len(pos):
                 continue
-            bad = next((m for o, v in zip(pos, args, strict=False) if (m := misfit(o, v))), None)
-            if bad is not None:
-                errors.append(bad)
+            at = next(((k, m) for k, (o, v) in enumerate(zip(pos, args, strict=False)) if (m := misfit(o, v))), None)
+            if at is not None:
+                errors.append((at[0], len(pos) - len(args), at[1]))
                 continue
             names = {o.name for o in spec.operands}
             extra = next((k for k in kwargs if k not in names), None)
@@ -581,29 +587,18 @@ class Overloads:
             known = sorted({o.name for s in self.specs for o in s.templates})
             accepted = f"the keywords {', '.join(known)}" if known else f"no keywords ({self.name} has no template parameters)"
             raise ParameterError(message(self.name, unknown, f"{_value(kwargs[unknown])} (no such parameter)", accepted))
-        if keyword_errors or len(errors) == 1:
-            raise ParameterError((keyword_errors or errors)[0])
-        tensor_for_pointer = _tensor_for_pointer(self.specs, args)
-        if tensor_for_pointer is not None:
-            raise ParameterError(tensor_for_pointer)
+        if keyword_errors:
+            raise ParameterError(keyword_errors[0])
+        # the overload that fits furthest, then the one of the closest arity, names the argument that does not fit
+        # (`LoadAlign(reg, 0)`: `src_addr = 0; accepted: an rs.UbPtr`), where one does
+        best = sorted(errors, key=lambda e: (-e[0], e[1]))
+        if best and len({m for k, d, m in best if (k, d) == best[0][:2]}) == 1:
+            raise ParameterError(best[0][2])
         shown = ", ".join(_value(a) for a in args)
         forms = "; ".join(s.signature() for s in self.specs if not s.unmodelled)
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
         )
-
-
-def _tensor_for_pointer(specs: Sequence[OpSpec], args: Sequence[Any]) -> str | None:
-    """The message for a LocalTensor given where an overload takes a pointer (C++ takes the tensor's
-    `GetPhyAddr()`, a `__ubuf__ T*`), if that is what the arguments do."""
-    from regsim._src.memory import LocalTensor
-
-    for spec in specs:
-        for o, v in zip(spec.positional, args, strict=False):
-            if o.kind is Kind.PTR and isinstance(v, LocalTensor):
-                accepted = f"{Kind.PTR.value}: pass the tensor's pointer, tensor.GetPhyAddr() (+ an element offset)"
-                return message(spec.name, o.name, _value(v), accepted)
-    return None
 
 
 def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
