@@ -520,8 +520,6 @@ def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
     """`--vf`, `--template` and `--args` against the VF's C++ declaration (a `UsageError` naming what to change);
     returns where the --args tensors will lie in the UB (`z at UB bytes [0, 256)`, for a kernel's error)."""
     from regsim import cpp
-    from regsim._src import dtypes as dt
-    from regsim._src.cpp_decls import CTYPES
     from regsim.errors import RegsimError
 
     if args.vf not in mod.vf_names:
@@ -548,9 +546,30 @@ def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
             f"regsim run: error: {where} needs the template argument {missing[0]}: "
             f"add --template {','.join(f'{m}=...' for m in missing)} (a dtype such as uint32, or an int)"
         )
-    params = fn.params
-    signature = ", ".join(f"{p['t']} {p['name']}" for p in params)
+    made = _check_arguments(args, f"{args.vf} ({mod.path}:{fn.line})", fn.params, targs)
+    names = [p["name"] for p, spec in zip(fn.params, args.args, strict=True) if _is_tensor(spec)]
+    return ", ".join(f"{n} at UB bytes [{t.addr}, {t.addr + t.nbytes})" for n, (_, t) in zip(names, made, strict=True))
+
+
+def _is_tensor(spec: str) -> bool:
+    """Whether an `--args` value is a UB tensor (`DTYPE[N]`, `DTYPE[N]=V`), not a scalar."""
+    head = spec.partition("=")[0]
+    return head.endswith("]") and "[" in head
+
+
+def _check_arguments(
+    args: argparse.Namespace, where: str, params: list[dict[str, Any]], targs: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """`--args` against the VF's parameters: their count, a tensor for each pointer and a number for each scalar,
+    the pointers' element types, each value's syntax, and room for the tensors in the UB; returns the tensors
+    (`regsim.cpp.make_arguments`, which the run makes again alike)."""
+    from regsim import cpp
+    from regsim._src import dtypes as dt
+    from regsim._src.cpp_decls import CTYPES
+    from regsim.errors import RegsimError
+
     if len(args.args) != len(params):
+        signature = ", ".join(f"{p['t']} {p['name']}" for p in params)
         change = (
             f"add {', '.join(p['name'] for p in params[len(args.args) :])}"
             if len(args.args) < len(params)
@@ -560,18 +579,16 @@ def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
             f"regsim run: error: --args gives {len(args.args)} values, {where} takes {len(params)} ({signature}): {change}"
         )
     for k, (spec, p) in enumerate(zip(args.args, params, strict=True), start=1):
-        pointer = p["tk"] == "POINTER" or p["t"].rstrip().endswith("*")
-        head = spec.partition("=")[0]
-        tensor = head.endswith("]") and "[" in head
         said = f"regsim run: error: --args value {k}, {spec!r}, for {p['name']} ({p['t']}) of {where}"
-        if pointer and not tensor:
-            raise UsageError(f"{said}: a pointer takes a UB tensor: DTYPE[N], e.g. {_elem(p['t'], targs) or 'float32'}[256]")
-        if tensor and not pointer:
+        pointer, want = p["tk"] == "POINTER" or p["t"].rstrip().endswith("*"), _elem(p["t"], targs)
+        if pointer and not _is_tensor(spec):
+            raise UsageError(f"{said}: a pointer takes a UB tensor: DTYPE[N], e.g. {want or 'float32'}[256]")
+        if _is_tensor(spec) and not pointer:
             raise UsageError(f"{said}: a scalar parameter takes a number, e.g. 3 or 0.5")
-        if tensor:
-            want, given = _elem(p["t"], targs), CTYPES.get(head.partition("[")[0], head.partition("[")[0])
-            if want is not None and dt.is_dtype(getattr(dt, given, None)) and given != want:
-                raise UsageError(f"{said}: the pointer's element type is {want}: write {want}[{head.partition('[')[2]}")
+        name, _, count = spec.partition("=")[0].partition("[")
+        given = CTYPES.get(name, name)
+        if _is_tensor(spec) and want is not None and dt.is_dtype(getattr(dt, given, None)) and given != want:
+            raise UsageError(f"{said}: the pointer's element type is {want}: write {want}[{count}")
         try:
             cpp.make_arguments([spec], args.seed)
         except (RegsimError, ValueError) as e:
@@ -580,11 +597,9 @@ def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
                 f"{said}: {str(e).removeprefix('--args: ') if isinstance(e, RegsimError) else 'write ' + grammar}"
             ) from None
     try:
-        _, made = cpp.make_arguments(args.args, args.seed)
+        return cpp.make_arguments(args.args, args.seed)[1]
     except RegsimError as e:
         raise UsageError(f"regsim run: error: --args: the tensors do not fit in one UB ({e}): raise --ub-size") from None
-    names = [p["name"] for p, spec in zip(params, args.args, strict=True) if spec.partition("=")[0].endswith("]")]
-    return ", ".join(f"{n} at UB bytes [{t.addr}, {t.addr + t.nbytes})" for n, (_, t) in zip(names, made, strict=True))
 
 
 def _elem(ctype: str, targs: dict[str, Any]) -> str | None:
