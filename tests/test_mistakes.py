@@ -344,6 +344,9 @@ C_API: dict[str, Mistake] = {
     "asc_eq with a repeat past uint8_t": Mistake(
         lambda k: capi.asc_eq(k.u8, k.f, k.g, 256, 1, 1, 1, 8, 8, 8), ParameterError, ("repeat", "[0, 2**8 - 1]")
     ),
+    "asc_eq of a tensor expression": Mistake(
+        lambda k: capi.asc_eq(k.f & k.g, k.g, 1, 1, 1, 1, 8, 8, 8), ParameterError, ("src0", "dst[:] = src0 & src1")
+    ),
     "asc_eq with a keyword": Mistake(
         lambda k: capi.asc_eq(k.f, k.g, repeat=1), ParameterError, ("repeat", "by position", "asc_eq(src0, src1, repeat")
     ),
@@ -657,6 +660,14 @@ def test_the_ub_size_option_gives_the_kernel_its_room(tmp_path: Path, capsys: py
     (tmp_path / "k.py").write_text(_kernel(n=100_000))
     assert cli.main(["run", str(tmp_path / "k.py"), "--ub-size", "512K"]) == 0
     assert capsys.readouterr().out.startswith("PASS k")
+
+
+def test_cmpmode_is_one_enum_wherever_c_plus_plus_finds_it() -> None:
+    assert rs.CMPMODE is Reg.CMPMODE is A.CMPMODE
+    for spec in rs._src.spec.REGISTRY.specs.values():  # every enum a Reg op takes is importable from Reg
+        for o in spec.operands:
+            if o.enum is not None:
+                assert getattr(Reg, o.enum.__name__) is o.enum, (spec.key, o.name)
 
 
 def test_the_list_is_long() -> None:

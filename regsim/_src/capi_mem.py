@@ -30,6 +30,7 @@ from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
 from regsim._src.memvec import SPEC_BUILDERS, _host, _run_lowering, _uint, counter_mode, load_blocks, vector_mask
 from regsim._src.memvec_cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.registers import VL, MaskReg
+from regsim._src.spec import _value
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BITS: Final = 128  #: the compare-mask register: element i of the last compare at bit i
@@ -107,7 +108,7 @@ def _ptr(api: str, name: str, p: object) -> UbPtr[Any]:
     if isinstance(p, LocalTensor):
         return p.GetPhyAddr()
     if not isinstance(p, UbPtr):
-        raise ParameterError(message(api, name, type(p).__name__, "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
+        raise ParameterError(message(api, name, _value(p), "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
     return p
 
 

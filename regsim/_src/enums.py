@@ -26,8 +26,8 @@ class _Enum(enum.Enum):
 
 def expected_member(enum_cls: type[enum.Enum], value: object, where: str, members: Iterable[enum.Enum] | None = None) -> str:
     """What an enum parameter accepts, spelled as the user imports it (`where`: "Reg", "rs.AscendC"):
-    `a Reg.CMPMODE member (LT, GT, ...)`, and for a string or number that names a member, the member to
-    write instead (`mode="GT"` → `write Reg.CMPMODE.GT`)."""
+    `a member of Reg.CMPMODE (LT, GT, ...)`, and for a string or number that names a member, the member to
+    write instead (`mode="GT"` → `write Reg.CMPMODE.GT, not 'GT'`)."""
     name = f"{where}.{enum_cls.__name__}"
     accepted = list(enum_cls if members is None else members)
     shown = f"a member of {name} ({', '.join(m.name for m in accepted)})"
