@@ -509,7 +509,8 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
                 path, args.vf, args.template, args.args, args.seed, out, explain=args.explain, defines=args.defines
             )
     except RegsimError as e:
-        told = str(e) if isinstance(e, cpp.CppError) else f"{path}: {type(e).__name__}: {e}"
+        named = Path(path).name + ":" in str(e)  # (an error that already names the file and line)
+        told = str(e) if isinstance(e, cpp.CppError) else f"{'' if named else path + ': '}{type(e).__name__}: {e}"
         if "UB byte" in told and tensors:  # which --args tensor the bytes are
             told += f" [the --args tensors: {tensors}]"
         sys.stderr.write("".join(traceback.format_exception(e)) if args.traceback else f"regsim run: {told}\n")
