@@ -72,10 +72,6 @@ class Mistake:
     in_vf: bool = False  #: run the call inside `with rs.VEC_SCOPE():`
 
 
-def _vf(f: Callable[..., None]) -> Callable[..., None]:
-    return rs.simd_vf(f)
-
-
 @rs.simd_vf
 def scale_vf(dst: rs.UbPtr[rs.float32], src: rs.UbPtr[rs.float32], count: int) -> None:
     r = Reg.RegTensor(rs.float32)
@@ -446,7 +442,7 @@ def test_a_call_that_does_not_bind_names_the_api_and_the_parameter(kind: str) ->
 def test_configure_as_a_statement_changes_the_configuration() -> None:
     """`rs.configure(...)` called as a statement sets the configuration from there on; as a `with`, it
     restores the previous one on exit."""
-    before = rs.Config() if False else rs._src.context.current_config()
+    before = rs._src.context.current_config()
     with rs.configure(loops="batched"):
         rs.configure(ub_size=2048, loops="sequential")  # a statement inside the block
         assert rs._src.context.current_config().loops == "sequential" and rs.UnifiedBuffer().size == 2048
