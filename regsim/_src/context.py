@@ -47,7 +47,7 @@ class Config:
     check_uninitialized: bool = True
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
-    ub_size: int = 248 * 1024
+    ub_size: int = 248 * 1024  #: the 950's UB (memory.TOTAL_UB_SIZE is this default)
 
 
 DEFAULT_CONFIG = Config()

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
-from regsim._src.context import _VF, current_config
+from regsim._src.context import _VF, DEFAULT_CONFIG, current_config
 from regsim._src.enums import TPosition, expected_member
 from regsim._src.registers import Storage, check_dtype, to_lanes
 from regsim.errors import (
@@ -46,7 +46,7 @@ def current_core(api: str) -> UnifiedBuffer:
     return ub
 
 
-TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
+TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
 #: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
 #: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
 MAX_UB_SIZE = 2**31
