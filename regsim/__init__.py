@@ -46,6 +46,7 @@ from regsim._src.dtypes import (
     uint32,
     uint64,
 )
+from regsim._src.enums import CMPMODE
 from regsim._src.loops import explain, vf_range
 from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.memvec import lower
@@ -56,6 +57,7 @@ MicroAPI = Reg
 __version__ = "0.1.0"
 
 __all__ = [
+    "CMPMODE",
     "VEC_SCOPE",
     "AscendC",
     "Config",

@@ -23,11 +23,14 @@ from collections.abc import Callable
 from typing import Any, Final, Never, Protocol, TypeVar, overload
 
 from regsim._src import dtypes as dt
-from regsim._src.capi_mem import compare, compare_scalar, get_cmp_mask, set_cmp_mask
-from regsim._src.capi_reg import FORMS, dispatch, function
+from regsim._src.binding import host_api
+from regsim._src.capi_mem import COMPARE_API, compare, compare_scalar, get_cmp_mask, set_cmp_mask
+from regsim._src.capi_reg import FORMS, c_function, dispatch, function
 from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.registers import MaskReg, RegTensor
+from regsim._src.spec import _value
+from regsim.errors import ParameterError, message
 
 Ptr = UbPtr[Any] | LocalTensor[Any]
 U8Ptr = UbPtr[dt.uint8] | LocalTensor[dt.uint8]
@@ -100,14 +103,24 @@ def _registers(args: tuple[Any, ...]) -> bool:
     return any(isinstance(a, (RegTensor, MaskReg)) for a in args)
 
 
+def _no_register_form(name: str, args: tuple[Any, ...]) -> None:
+    """The `_sync` names have no register form: registers given to one are a `ParameterError` naming the name that has."""
+    if _registers(args):
+        plain = name.replace("_sync", "")
+        accepted = f"pointers (the memory-level forms): {name} has no register form; on registers, call {plain}"
+        raise ParameterError(message(name, "arguments", f"({', '.join(_value(a) for a in args)})", accepted))
+
+
 def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
-    def call(*args: Any) -> None:
+    def run(args: tuple[Any, ...]) -> None:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
+            _no_register_form(name, args)
             compare(name, mode, args)
 
-    call.__name__ = call.__qualname__ = name
+    forms = f"{name}(src0, src1, repeat, 6 strides); {name}(dst, src0, src1, repeat, 6 strides)"
+    call = c_function(name, run, forms + ("" if sync else f"; {name}(dst, src0, src1, mask) on registers"))
     call.__doc__ = (
         f"`{name}`: dst bit i = (src0[i] {mode.name} src1[i]). 9 arguments (src0, src1, repeat, dst_block_stride, "
         "src0_block_stride, src1_block_stride, dst_repeat_stride, src0_repeat_stride, src1_repeat_stride): one repeat "
@@ -119,13 +132,15 @@ def _compare(name: str, mode: CMPMODE, sync: bool) -> Any:
 
 
 def _compare_scalar(name: str, mode: CMPMODE, sync: bool) -> Any:
-    def call(*args: Any) -> None:
+    def run(args: tuple[Any, ...]) -> None:
         if not sync and _registers(args):
             dispatch(name, args)
         else:
+            _no_register_form(name, args)
             compare_scalar(name, mode, args)
 
-    call.__name__ = call.__qualname__ = name
+    forms = f"{name}(dst, src, value, repeat, 4 strides)"
+    call = c_function(name, run, forms + ("" if sync else f"; {name}(dst, src, value, mask) on registers"))
     call.__doc__ = (
         f"`{name}`: dst bit i = (src[i] {mode.name} value), into the uint8_t bit array dst (dst, src, value, repeat, "
         "dst_block_stride, src_block_stride, dst_repeat_stride, src_repeat_stride)."
@@ -160,19 +175,17 @@ asc_lt_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_lt_scalar
 asc_le_scalar_sync: Final[CompareScalar[Never]] = _compare_scalar("asc_le_scalar_sync", CMPMODE.LE, True)
 
 #: the memory-level compare family, by C name
-MEMORY_API: Final = (
-    *(f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")),
-    "asc_get_cmp_mask",
-    "asc_set_cmp_mask",
-)
+MEMORY_API: Final = (*COMPARE_API, "asc_get_cmp_mask", "asc_set_cmp_mask")
 
 
+@host_api("asc_get_cmp_mask")
 def asc_get_cmp_mask(dst: Ptr, /) -> None:
     """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to the 16 bytes at dst,
     element i of the last register-form compare at bit i % 8 of byte i // 8."""
     get_cmp_mask(dst)
 
 
+@host_api("asc_set_cmp_mask")
 def asc_set_cmp_mask(sel_mask: Ptr, /) -> None:
     """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: the 16 bytes at sel_mask into the compare-mask register
     (how a kernel initialises it before a masked register-form compare)."""

@@ -24,3 +24,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def ub() -> rs.UnifiedBuffer:
     """A fresh, never-written Unified Buffer of the default 248 KiB."""
     return rs.UnifiedBuffer()
+
+
+@pytest.fixture(scope="session")
+def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """mypy's options for the session: one config and one cache for every test that runs mypy."""
+    from mypy_support import options
+
+    return options(tmp_path_factory.mktemp("mypy"))

@@ -66,6 +66,7 @@ def test_the_message_lists_the_parameters() -> None:
         UB.alloc(rs.int32, 8, positon=None)  # type: ignore[call-arg]
     assert str(info.value) == (
         "UnifiedBuffer.alloc: positon = None (an unknown keyword); accepted: the parameters (dtype, count, position)"
+        " (did you mean position=?)"
     )
 
 

@@ -293,9 +293,12 @@ def test_mem_bar_refusals() -> None:
     with pytest.raises(errors.VfContextError, match=r"^asc_mem_bar"):
         capi.asc_mem_bar(capi.SS_ALL)
     with rs.VEC_SCOPE():
-        with pytest.raises(errors.ParameterError, match=r"^asc_mem_bar: arguments = \(.*VEC_STORE.*accepted: one of asc_mem_bar"):
+        with pytest.raises(
+            errors.ParameterError,
+            match=r"^asc_mem_bar: mem_type = .*VEC_STORE.*accepted: one of the rs.capi constants",
+        ):
             capi.asc_mem_bar(Reg.MemType.VEC_STORE)
-        with pytest.raises(errors.ParameterError, match=r"^asc_mem_bar: arguments = \(1\)"):
+        with pytest.raises(errors.ParameterError, match=r"^asc_mem_bar: mem_type = 1; accepted: one of the rs.capi constants"):
             capi.asc_mem_bar(1)
 
 

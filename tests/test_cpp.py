@@ -247,7 +247,7 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     sums = [(i + 0xFFFFFFFF) % 2**32 for i in range(8)]  # i - 1: lane 0 wraps to 0xFFFFFFFF, the rest carry
     assert "sum (uint32[128]=0): crc32 " in out and " ".join(map(str, sums)) + " ..." in out
-    assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 1
+    assert cli.main(["run", str(HERE / "add_carry.asc"), "--vf", "Nope"]) == 2  # a usage error: the VF is not in the file
     assert cli.main([*argv[:4], "--explain", *argv[4:]]) == 0
     assert cli.main([*argv[:4], "-DUNUSED_MACRO=2", *argv[4:]]) == 0  # macros reach the parse
     # the loop at its C++ line, in the VF's C++ name (not the generated Python's)

@@ -413,6 +413,39 @@ def test_lower_cli() -> None:
     assert bad.returncode == 2 and "Nope" in bad.stderr
 
 
+@pytest.mark.parametrize(
+    ("call", "ops"),
+    [
+        ("And(int16, count=512)", {"UpdateMask": 4, "LoadAlign": 8, "And": 4, "StoreAlign": 4}),
+        ("Gather(half, count=128)", {"Gather/ub": 1, "StoreAlign": 1}),
+        ("Gather(half, mask=128, repeat_time=4, dst_rep_stride=8)", {"Gather/ub": 4, "StoreAlign": 4}),
+        ("asc_eq(half, repeat=2)", {"Compare": 2, "StoreUnAlign/mask": 2}),
+        ("asc_eq_sync(float32, repeat=1, cmp_mask=True)", {"MoveMask": 1, "Compare": 1, "Select/mask": 1}),
+        ("asc_eq_scalar(float32, repeat=3, value=0.5)", {"Compares": 3}),
+    ],
+)
+def test_lower_explains_every_seed_api(call: str, ops: dict[str, int], capsys: pytest.CaptureFixture[str]) -> None:
+    """`regsim lower` on the seed pages' memory-level APIs (And, Gather, asc_eq / asc_eq_sync): their Reg calls."""
+    from regsim._src import cli
+
+    assert cli.main(["lower", call]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(call + ": ")
+    counts = {line.split()[0]: int(line.split()[1]) for line in out.split("UB bytes written")[-1].strip().splitlines()}
+    assert ops.items() <= counts.items(), counts
+
+
+def test_lower_says_what_a_reg_op_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """The register-level seed API (AddC) is not lowered: the command says so, with its form."""
+    from regsim._src import cli
+
+    assert cli.main(["lower", "AddC(uint32)"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        out.startswith("AddC is a register-level (Reg) op") and "AddC(carry, dst_reg, src_reg0, src_reg1, carry_src, mask)" in out
+    )
+
+
 # --- the seed pages ----------------------------------------------------------------------------------------------
 def test_and_seed_page() -> None:
     """The And page: src0 = [1 .. 512], src1 = [513, 512 .. 2], int16; every interface gives [1 0 3 ... 0]."""

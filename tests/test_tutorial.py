@@ -1,50 +1,64 @@
 """docs/tutorial.md runs as written: its code blocks, in order, in one fresh folder.
 
-A ```python block whose first line is `# NAME.py` is saved as that file; any other ```python
-block is executed (with the folder first on sys.path, so it imports the saved files); each
-`regsim ...` line of a ```sh block runs the command, which must exit 0 and print what the text
-after the block says it prints.
+Every ```python block starts with `# NAME.py`, the file a reader saves it as (each step names its
+file). Each line of a ```sh block is a command the reader types, run once here as there:
+`regsim ...` (must exit 0 and print first the line the text after the block says it prints),
+`pytest FILES` (in a child process, in the folder: must pass, as the text says), `mypy --strict
+FILES` (must find no issue). Every saved test file is run by exactly one `pytest` line, so no
+tutorial test runs twice (a test file that also called its tests at import would run them twice).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from mypy_support import ROOT, run_mypy
 
 from regsim._src import cli
 
-TUTORIAL = Path(__file__).resolve().parents[1] / "docs" / "tutorial.md"
-BLOCK = re.compile(r"```(python|sh|cpp)\n(.*?)```(?:\n\nprints `([^`]*)`)?", re.S)
+TUTORIAL = ROOT / "docs" / "tutorial.md"
+#: a block, and the claim of the paragraph after it: "prints `...`" or "passes (`...`)"
+BLOCK = re.compile(r"```(python|sh|cpp)\n(.*?)```(?:\n\n[^`]*?(?:prints|passes \()`([^`]*)`)?", re.S)
 FILE_HEADER = re.compile(r"# ([\w.]+\.py)\n")
 
 
-def test_the_tutorial_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_tutorial_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], mypy_options: list[str]
+) -> None:
     blocks = BLOCK.findall(TUTORIAL.read_text(encoding="utf-8"))
     assert [kind for kind, _, _ in blocks].count("python") >= 3 and any(kind == "sh" for kind, _, _ in blocks)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
     saved: list[str] = []
-    try:
-        for n, (kind, code, claimed) in enumerate(blocks):
+    tested: list[str] = []
+    for kind, code, claimed in blocks:
+        if kind == "python":
             header = FILE_HEADER.match(code)
-            if kind == "python" and header:
-                (tmp_path / header[1]).write_text(code, encoding="utf-8")
-                saved.append(header[1].removesuffix(".py"))
-            elif kind == "python":
-                exec(compile(code, f"{TUTORIAL.name} block {n}", "exec"), {"__name__": f"tutorial_block_{n}"})
-            elif kind == "sh":
-                for line in filter(None, code.splitlines()):
-                    argv = shlex.split(line)
-                    assert argv[0] == "regsim", line
+            assert header, f"a tutorial step's Python block names no file:\n{code[:200]}"
+            (tmp_path / header[1]).write_text(code, encoding="utf-8")
+            saved.append(header[1])
+        elif kind == "sh":
+            for line in filter(None, code.splitlines()):
+                argv = shlex.split(line)
+                if argv[0] == "regsim":
                     capsys.readouterr()
                     assert cli.main(argv[1:]) == 0, capsys.readouterr().out
                     if claimed:
                         assert capsys.readouterr().out.splitlines()[0] == claimed
-    finally:
-        for name in saved:
-            sys.modules.pop(name, None)
-    assert saved == ["my_add"]
+                elif argv[0] == "pytest":
+                    tested += argv[1:]
+                    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+                    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv[1:]]
+                    done = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+                    assert done.returncode == 0 and claimed in done.stdout, done.stdout + done.stderr
+                else:
+                    assert argv[:2] == ["mypy", "--strict"], line
+                    mypy = run_mypy(mypy_options, [tmp_path / name for name in argv[2:]])
+                    assert mypy.status == 0 and not mypy.errors(), mypy.stdout
+    assert saved == ["my_add.py", "test_my_add.py", "test_carry.py"]
+    assert sorted(tested) == sorted(name for name in saved if name.startswith("test_")), tested

@@ -12,98 +12,34 @@ session: the pass run fills it with numpy's and regsim's stubs, the fail run reu
 
 from __future__ import annotations
 
-import contextlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-mypy_api = pytest.importorskip("mypy.api")
+pytest.importorskip("mypy.api")
 
-ROOT = Path(__file__).resolve().parent.parent
+from mypy_support import ROOT, MypyRun, run_mypy
+
 PASS_DIR = ROOT / "typings" / "pass"
 FAIL_DIR = ROOT / "typings" / "fail"
 PASS_FILES = sorted(PASS_DIR.glob("*.py"))
 FAIL_FILES = sorted(FAIL_DIR.glob("*.py"))
 
-MYPY_CONFIG = """\
-[mypy]
-python_version = 3.11
-strict = True
-"""
-
 #: `# E: code` or `# E: code-a, code-b` at the end of a line
 MARKER = re.compile(r"#\s*E:\s*(?P<codes>[a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*$")
-#: `path:line: error: message  [code]` (mypy's one-line format, no column numbers)
-ERROR = re.compile(r"^(?P<path>.+?):(?P<line>\d+): error: (?P<message>.*?)(?:\s+\[(?P<code>[a-z-]+)\])?$")
-NOTE = re.compile(r"^(?P<path>.+?):(?P<line>\d+): note: ")
-
-
-@dataclass(frozen=True)
-class MypyRun:
-    stdout: str
-    stderr: str
-    status: int
-
-    def lines_for(self, path: Path) -> list[str]:
-        """mypy's error and note lines about `path`."""
-        return [line for line in self.stdout.splitlines() if _path_of(line) == path]
-
-    def errors(self) -> list[tuple[Path, int, str, str]]:
-        """(file, line, code, message) of every error (code 'unknown' if mypy gave none)."""
-        found = []
-        for line in self.stdout.splitlines():
-            m = ERROR.match(line)
-            if m:
-                found.append((Path(m["path"]).resolve(), int(m["line"]), m["code"] or "unknown", m["message"]))
-        return found
-
-
-def _path_of(line: str) -> Path | None:
-    m = ERROR.match(line) or NOTE.match(line)
-    return Path(m["path"]).resolve() if m else None
-
-
-@pytest.fixture(scope="session")
-def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    tmp = tmp_path_factory.mktemp("mypy")
-    config = tmp / "mypy.ini"
-    config.write_text(MYPY_CONFIG)
-    return [
-        "--config-file",
-        str(config),
-        "--cache-dir",
-        str(tmp / "cache"),
-        "--strict",
-        "--show-error-codes",
-        "--show-absolute-path",
-        "--no-error-summary",
-        "--no-pretty",
-        "--no-color-output",
-        "--hide-error-context",
-    ]
-
-
-def _run_mypy(options: list[str], files: list[Path]) -> MypyRun:
-    # From the repository root, so `import regsim` finds this checkout.
-    with contextlib.chdir(ROOT):
-        stdout, stderr, status = mypy_api.run([*options, *map(str, files)])
-    if status == 2 or stderr.strip():
-        pytest.fail(f"mypy could not run (exit status {status}):\n{stderr}\n{stdout}")
-    return MypyRun(stdout, stderr, status)
 
 
 @pytest.fixture(scope="module")
 def pass_run(mypy_options: list[str]) -> MypyRun:
-    return _run_mypy(mypy_options, PASS_FILES)
+    return run_mypy(mypy_options, PASS_FILES)
 
 
 @pytest.fixture(scope="module")
 def fail_run(mypy_options: list[str], pass_run: MypyRun) -> MypyRun:
     # Depends on pass_run only to reuse the cache it filled (the two directories hold files of
     # the same module names, so they cannot be checked in one mypy run).
-    return _run_mypy(mypy_options, FAIL_FILES)
+    return run_mypy(mypy_options, FAIL_FILES)
 
 
 def expected_errors(path: Path) -> set[tuple[int, str]]:
@@ -161,6 +97,16 @@ def test_fail_run_has_no_errors_elsewhere(fail_run: MypyRun) -> None:
     assert not stray, "mypy reported errors outside typings/fail/:\n" + "\n".join(stray)
 
 
+def test_the_typing_page_shows_what_mypy_says(mypy_options: list[str], pass_run: MypyRun, tmp_path: Path) -> None:
+    """docs/typing.md explains mypy's messages on an example block whose `# E:` lines mypy must flag as marked."""
+    (code,) = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "typing.md").read_text(encoding="utf-8"), re.S)
+    path = tmp_path / "typing_page.py"
+    path.write_text(code)
+    run = run_mypy(mypy_options, [path])
+    reported = {(line, code) for file, line, code, _ in run.errors() if file == path.resolve()}
+    assert reported == expected_errors(path), run.stdout
+
+
 # --- what the registry refuses, mypy refuses -------------------------------------------------------
 def _refused_calls() -> list[str]:
     """One call per (elementwise op, dtype its spec refuses) and per (op, merge mode it refuses),
@@ -193,7 +139,7 @@ def test_mypy_refuses_what_the_registry_refuses(mypy_options: list[str], pass_ru
     header = ["import regsim as rs", "from regsim import Reg", "", "with rs.VEC_SCOPE():", "    m = Reg.CreateMask(rs.uint8)"]
     path = tmp_path / "refused_by_the_registry.py"
     path.write_text("\n".join([*header, *("    " + c for c in calls)]) + "\n")
-    run = _run_mypy(mypy_options, [path])
+    run = run_mypy(mypy_options, [path])
     flagged = {line for file, line, _, _ in run.errors() if file == path.resolve()}
     accepted = [c for i, c in enumerate(calls, start=len(header) + 1) if i not in flagged]
     assert not accepted, "mypy accepts calls the op registry refuses:\n" + "\n".join(accepted)

@@ -9,6 +9,7 @@ mistake, not one element).
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
@@ -37,45 +38,63 @@ def host_api(api: str) -> Callable[[F], F]:
     bind: it inspects the arguments only after the call failed with a `TypeError`."""
 
     def decorate(f: F) -> F:
-        sig = inspect.signature(f)
-
-        @functools.wraps(f)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return f(*args, **kwargs)
-            except TypeError:
-                try:
-                    sig.bind(*args, **kwargs)
-                except TypeError:
-                    raise binding_error(api, sig, args, kwargs) from None
-                raise
-
-        return call  # type: ignore[return-value]
+        return _binding_checked(f, lambda args: api)
 
     return decorate
+
+
+def host_method(f: F) -> F:
+    """`host_api` for the `__call__` of a public API object (`rs.AscendC.Add` is one): the error
+    names the object's `name`."""
+    return _binding_checked(f, lambda args: str(args[0].name))
+
+
+def _binding_checked(f: F, api_of: Callable[[tuple[Any, ...]], str]) -> F:
+    sig = inspect.signature(f)
+
+    @functools.wraps(f)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except TypeError:
+            try:
+                sig.bind(*args, **kwargs)
+            except TypeError:
+                raise binding_error(api_of(args), sig, args, kwargs) from None
+            raise
+
+    return call  # type: ignore[return-value]
 
 
 def binding_error(api: str, sig: inspect.Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> ParameterError:
     """The `ParameterError` for arguments that do not bind to `sig`."""
     params = [p for p in sig.parameters.values() if p.name not in ("self", "cls")]
+    shown = [p for p in params if not p.name.startswith("_")]  # (a private parameter is the library's own)
     if len(params) < len(sig.parameters):  # a method: the instance or class is bound already
         args = args[1:]
-    names = ", ".join(p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+    names = ", ".join("..." if p.kind is p.VAR_POSITIONAL else p.name for p in shown if p.kind is not p.VAR_KEYWORD)
     accepted = f"the parameters ({names})"
-    keyword = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    keyword = {p.name for p in shown if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     takes_any_keyword = any(p.kind is p.VAR_KEYWORD for p in params)
+    by_position = {p.name for p in params if p.kind is p.POSITIONAL_ONLY}
     for key, value in kwargs.items():
+        if key in by_position:
+            return ParameterError(message(api, key, f"{value!r} (given by keyword)", f"{key} by position: {api}({names})"))
         if key not in keyword and not takes_any_keyword:
-            return ParameterError(message(api, key, f"{value!r} (an unknown keyword)", accepted))
+            close = difflib.get_close_matches(key, sorted(keyword), n=1)
+            hint = f" (did you mean {close[0]}=?)" if close else ""
+            return ParameterError(message(api, key, f"{value!r} (an unknown keyword)", accepted + hint))
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(args) > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
         extra = ", ".join(repr(a) for a in args[len(positional) :])
-        return ParameterError(message(api, "arguments", f"{extra} (extra positional)", f"at most {len(positional)}: {names}"))
+        return ParameterError(
+            message(api, "arguments", f"{extra} (extra positional)", f"at most {len(positional)}: {api}({names})")
+        )
     for p in positional[: len(args)]:
         if p.name in kwargs:
             return ParameterError(message(api, p.name, "given twice (by position and keyword)", "one value"))
     given = {p.name for p in positional[: len(args)]} | set(kwargs)
     for p in params:
         if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in given:
-            return ParameterError(message(api, p.name, "missing", f"a value: {p.name} is required"))
+            return ParameterError(message(api, p.name, "missing", f"a value for {p.name}: {api}({names})"))
     return ParameterError(message(api, "arguments", "do not bind", accepted))

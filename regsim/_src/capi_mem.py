@@ -27,12 +27,22 @@ from regsim._src import reg as Reg
 from regsim._src.context import Ref, current_config, simd_vf
 from regsim._src.enums import CMPMODE
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
-from regsim._src.memvec import _host, _run_lowering, _uint, counter_mode, load_blocks, spr_count, unchanged_on_error
+from regsim._src.memvec import (
+    SPEC_BUILDERS,
+    _host,
+    _run_lowering,
+    _uint,
+    counter_mode,
+    load_blocks,
+    spr_count,
+    unchanged_on_error,
+)
+from regsim._src.memvec_cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.registers import VL, MaskReg
+from regsim._src.spec import _value
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BITS: Final = 128  #: the compare-mask register: element i of the last compare at bit i
-CMP_MASK_BYTES: Final = CMP_MASK_BITS // 8  #: what asc_get_cmp_mask writes and asc_set_cmp_mask reads
 
 #: the element types of each form on the pages (A2/A3: int32 only for EQ, and only into dst)
 _REG_FORM = frozenset({dt.half, dt.float32})
@@ -107,7 +117,7 @@ def _ptr(api: str, name: str, p: object) -> UbPtr[Any]:
     if isinstance(p, LocalTensor):
         return p.GetPhyAddr()
     if not isinstance(p, UbPtr):
-        raise ParameterError(message(api, name, type(p).__name__, "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
+        raise ParameterError(message(api, name, _value(p), "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
     return p
 
 
@@ -197,6 +207,9 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
         f"{DST_FORM_ARGS} (dst, src0, src1, repeat, ...) into dst"
     )
+    if len(args) < REG_FORM_ARGS:  # too few for either form: the register form's first missing parameter
+        missing = ("src0", "src1", "repeat", *_BINARY_STRIDES)[len(args)]
+        raise ParameterError(message(api, missing, "missing", forms))
     raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
 
 
@@ -207,6 +220,9 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     _host(api)
     if len(args) != SCALAR_ARGS:
         forms = f"{SCALAR_ARGS}: (dst, src, value, repeat, {', '.join(_SCALAR_STRIDES)})"
+        if len(args) < SCALAR_ARGS:
+            missing = ("dst", "src", "value", "repeat", *_SCALAR_STRIDES)[len(args)]
+            raise ParameterError(message(api, missing, "missing", forms))
         raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
     names = ("dst", "src")
     ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
@@ -226,6 +242,7 @@ def get_cmp_mask(dst: object) -> None:
     api = "asc_get_cmp_mask"
     _host(api)
     p = _ptr(api, "dst", dst)
+    check_cmp_mask_addr(api, "dst", p.addr)
     core = current_core(api)
     p.check_tensor(api, "dst", p.addr, CMP_MASK_BYTES)
     raw = np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8)
@@ -238,6 +255,7 @@ def set_cmp_mask(sel_mask: object) -> None:
     api = "asc_set_cmp_mask"
     _host(api)
     p = _ptr(api, "sel_mask", sel_mask)
+    check_cmp_mask_addr(api, "sel_mask", p.addr)
     core = current_core(api)
     p.check_tensor(api, "sel_mask", p.addr, CMP_MASK_BYTES)
     st = p.ub.storage
@@ -246,3 +264,49 @@ def set_cmp_mask(sel_mask: object) -> None:
             message(api, "sel_mask", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
         )
     core.cmp_mask = int.from_bytes(st.data[p.addr : p.addr + CMP_MASK_BYTES].tobytes(), "little")
+
+
+# --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
+def _lower_compare(api: str) -> Any:
+    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R`
+    the bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask
+    register form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
+    from regsim import capi
+    from regsim._src.memory import UnifiedBuffer
+    from regsim._src.memvec import Lowering, lower
+
+    scalar = "_scalar" in api
+    n_strides = len(_SCALAR_STRIDES if scalar else _BINARY_STRIDES)
+    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
+
+    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
+        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
+            forms = (
+                "repeat=R, value=V [, strides=(4 strides)]" if scalar else "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
+            )
+            raise ParameterError(message("lower", "arguments", sorted(kw), f"{forms} ({api})"))
+        repeat = int(kw["repeat"])
+        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
+        if len(strides) != n_strides:
+            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
+        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
+        ub = UnifiedBuffer(3 * span + VL)
+        dst, *srcs = (ub.alloc(t, span // t.itemsize) for t in (dt.uint8, dtype, dtype))
+        rng = np.random.default_rng(0)
+        for t in srcs:
+            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
+        if scalar:
+            args: tuple[Any, ...] = (dst, srcs[0], kw["value"], repeat, *strides)
+        else:
+            args = (*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)
+        low = lower(getattr(capi, api), *args)
+        return Lowering(f"{api}({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
+
+    return build
+
+
+#: the memory-level compare family, by C name
+COMPARE_API: Final = tuple(
+    f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")
+)
+SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})

@@ -10,6 +10,7 @@ pick the overload, as C overload resolution does. Errors are raised in the C nam
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -18,6 +19,7 @@ import attrs
 
 from regsim._src import dtypes as dt
 from regsim._src.batched import Affine
+from regsim._src.enums import MEM_TYPE, MaskPattern
 from regsim._src.memory import UbPtr
 from regsim._src.spec import REGISTRY, CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
@@ -41,19 +43,27 @@ class CForm:
 
     def fits(self, args: Sequence[Any]) -> bool:
         """Whether the arguments have the count and kinds of this overload's C parameters."""
-        if len(args) != len(self.cname.params):
-            return False
+        return len(args) == len(self.cname.params) and self.misfit(args) is None
+
+    def misfit(self, args: Sequence[Any]) -> str | None:
+        """The message for the first of `args` (as many as this overload's C parameters) this overload does not
+        take, by kind: a register, a pointer, an `rs.Ref` ..., or one of the `rs.capi` constants of an enum
+        parameter (`asc_create_mask_b32("PAT_ALL")`); None when all fit."""
         kinds = _kind_types()
         c_params = dict(self.cname.c_params)
         for name, v in zip(self.cname.params, args, strict=True):
             if name in c_params:
-                if not isinstance(v, c_params[name]):
-                    return False
+                want = c_params[name]
+                if not isinstance(v, want):
+                    accepted = _c_constants(want, v) if issubclass(want, enum.Enum) else f"a {want.__name__}"
+                    return message(self.name, name, _value(v), f"{accepted} (in {self.signature()})")
                 continue
-            kind = Kind.INT if self._is_offset(name) else self.spec.operand(name).kind
+            o = None if self._is_offset(name) else self.spec.operand(name)
+            kind = Kind.INT if o is None else o.kind
             if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
-                return False
-        return True
+                accepted = _c_constants(o.enum, v) if o is not None and o.enum is not None else kind.value
+                return message(self.name, name, _value(v), f"{accepted} (in {self.signature()})")
+        return None
 
     def _is_offset(self, param: str) -> bool:
         return bool(self.cname.displaces) and param == CName.OFFSET
@@ -105,6 +115,19 @@ class CForm:
             raise type(e)(f"{self.name}: the call fails in its Reg op (from Reg {e})") from e
 
 
+#: the C names of the enum constants a C function takes (`PAT_ALL` is `MaskPattern.ALL`; `VV_ALL` is `MEM_TYPE.VV_ALL`)
+C_CONSTANT_PREFIX: Final[Mapping[type[enum.Enum], str]] = {MaskPattern: "PAT_", MEM_TYPE: ""}
+
+
+def _c_constants(kind: type[enum.Enum], given: object) -> str:
+    """What a C enum parameter accepts, as the constants of `rs.capi` (the one `given` names, if it names one)."""
+    prefix = C_CONSTANT_PREFIX.get(kind, f"{kind.__name__}.")
+    names = [prefix + m.name for m in kind]
+    meant = next((n for n in names if isinstance(given, str) and given.upper() in (n, n.removeprefix(prefix))), None)
+    shown = f"one of the rs.capi constants ({', '.join(names)})"
+    return shown + (f": write capi.{meant}, not {given!r}" if meant else "")
+
+
 def _forms() -> dict[str, list[CForm]]:
     out: dict[str, list[CForm]] = {}
     for spec in REGISTRY.specs.values():
@@ -141,8 +164,14 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     forms = FORMS[name]
     fitting = [f for f in forms if f.fits(args)]
     if not fitting:
-        shown = ", ".join(_value(a) for a in args)
+        said = {f.misfit(args) for f in forms if len(f.cname.params) == len(args)}
+        if len(said) == 1 and len({len(f.cname.params) for f in forms}) == 1:  # one count, one thing that does not fit
+            raise ParameterError(str(said.pop()))
         accepted = "; ".join(sorted({f.signature() for f in forms}))
+        if all(len(f.cname.params) > len(args) for f in forms):  # too few: the shortest form names the first missing
+            shortest = min(forms, key=lambda f: len(f.cname.params))
+            raise ParameterError(message(name, shortest.cname.params[len(args)], "missing", f"one of {accepted}"))
+        shown = ", ".join(_value(a) for a in args)
         raise ParameterError(message(name, "arguments", f"({shown})", f"one of {accepted}"))
     misses = []
     for form in fitting:
@@ -164,14 +193,25 @@ def dispatch(name: str, args: Sequence[Any]) -> Any:
     raise DTypeError(message(name, operand, what, f"one of {dt.names(frozenset(accepted_types))} on Ascend 950"))
 
 
-def function(name: str) -> Callable[..., Any]:
-    """The Python callable of the register-level C function `name`."""
+def c_function(name: str, run: Callable[[tuple[Any, ...]], Any], signatures: str) -> Callable[..., Any]:
+    """A C function as Python sees it: `run(args)` on the positional arguments; a keyword argument (C has
+    none) is a `ParameterError` naming it and the C signatures (`signatures`)."""
 
-    @functools.wraps(dispatch)
-    def call(*args: Any) -> Any:
-        return dispatch(name, args)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            key, value = next(iter(kwargs.items()))
+            raise ParameterError(
+                message(name, key, f"{_value(value)} (a keyword argument)", f"the arguments by position, as in C: {signatures}")
+            )
+        return run(args)
 
     call.__name__ = call.__qualname__ = name
+    return call
+
+
+def function(name: str) -> Callable[..., Any]:
+    """The Python callable of the register-level C function `name`."""
+    call = c_function(name, functools.partial(dispatch, name), "; ".join(sorted({f.signature() for f in FORMS[name]})))
     call.__doc__ = "\n".join(
         [f"`{name}`: the 950 register-level C API.", ""]
         + [

@@ -19,8 +19,10 @@ drives the example's random inputs. The module docstring's first line is its des
 
 `regsim run` imports each file as a script would run: with the file's folder first on
 `sys.path`, so a kernel file can import a module beside it. Exit status: 0 when every output
-of every file matches, 1 when one differs or a kernel raised (its traceback is printed), 2 for
-a mistake on the command line (a missing file, a negative `--seed` …), told in one line.
+of every file matches, 1 when one differs or a kernel raised (a regsim error told in one line at
+the kernel's line, `--traceback` for the whole traceback; the kernel's own exceptions print their
+traceback), 2 for a mistake on the command line (a missing file, a negative `--seed`, `--args`
+that do not fit the C++ VF's declaration …), told in one line.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ import contextlib
 import functools
 import importlib
 import importlib.util
+import inspect
+import os
 import pkgutil
 import sys
+import sysconfig
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -142,17 +147,76 @@ def check(name: str, outputs: object) -> Result:
     return Result(name, len(outputs), elements, tuple(mismatches))
 
 
-def run_module(module: ModuleType, seed: int = 0, name: str | None = None) -> Result:
-    """Run one example module's `run(seed)` and check its outputs."""
+def run_module(module: ModuleType, seed: int = 0, name: str | None = None, full_traceback: bool = False) -> Result:
+    """Run one example module's `run(seed)` and check its outputs. A regsim error is told in one line
+    (where in the kernel, what it says), unless `full_traceback`; the kernel's own exceptions print
+    their traceback."""
     name = name or module.__name__.rpartition(".")[2]
+    where = getattr(module, "__file__", None) or module.__name__
     run: object = getattr(module, "run", None)
     if not callable(run):
-        return Result(name, error=f"{module.__name__} defines no run(seed) function (see `regsim --help`)")
+        return Result(
+            name, error=f"{where}: defines no run(seed) function: add def run(seed: int = 0) -> dict[str, (got, expected)]"
+        )
+    try:
+        inspect.signature(run).bind(seed)
+    except TypeError:
+        line = getattr(getattr(run, "__code__", None), "co_firstlineno", 0)
+        return Result(
+            name,
+            error=f"{where}:{line}: run{inspect.signature(run)} cannot be called as run(seed): "
+            "define it as def run(seed: int = 0) (regsim run passes the seed, --seed N, by position)",
+        )
+    except ValueError:  # (no signature to inspect: call it and see)
+        pass
     try:
         outputs = run(seed)
-    except Exception:
-        return Result(name, error=traceback.format_exc())
+    except Exception as e:
+        return Result(name, error=describe_error(e, full_traceback))
     return check(name, outputs)
+
+
+def describe_error(e: BaseException, full_traceback: bool = False) -> str:
+    """A regsim error (or a syntax error in a kernel file) in one line, `file.py:LINE: ErrorClass: message`,
+    at the kernel's line that made the failing call; any other exception, or with `full_traceback`,
+    its traceback."""
+    from regsim.errors import RegsimError
+
+    if full_traceback or not isinstance(e, (RegsimError, SyntaxError)):
+        tb = e.__traceback__
+        while not full_traceback and tb is not None and not _is_kernel_file(tb.tb_frame.f_code.co_filename):
+            tb = tb.tb_next  # (the command's own frames, before the kernel's)
+        return "".join(traceback.format_exception(type(e), e, tb or e.__traceback__))
+    if isinstance(e, SyntaxError):
+        return f"{_shown_path(e.filename or '?')}:{e.lineno}: SyntaxError: {e.msg}"
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if _is_kernel_file(f.filename)]
+    where = f"{_shown_path(frames[-1].filename)}:{frames[-1].lineno}: " if frames else ""
+    return f"{where}{type(e).__name__}: {e}"
+
+
+#: where frames are not the kernel's: regsim's package, the standard library, installed packages
+_LIBRARIES = tuple(
+    {
+        str(Path(p).resolve()) + os.sep
+        for p in [str(Path(__file__).parents[1]), *map(sysconfig.get_path, ("stdlib", "purelib", "platlib"))]
+    }
+)
+
+
+def _shown_path(filename: str) -> str:
+    """A file as a message names it: relative to the working directory when it lies below it."""
+    try:
+        return str(Path(filename).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return filename
+
+
+def _is_kernel_file(filename: str) -> bool:
+    """Whether a traceback frame is the user's code (not regsim's, not the standard library's or an installed package's)."""
+    if filename.startswith("<"):
+        return False
+    resolved = str(Path(filename).resolve())
+    return not resolved.startswith(_LIBRARIES)
 
 
 def load_file(path: str | Path) -> ModuleType:
@@ -193,30 +257,33 @@ def _first_on_path(folder: Path) -> Iterator[None]:
         sys.path.remove(entry)
 
 
-def run_file(path: str | Path, seed: int = 0) -> Result:
+def run_file(path: str | Path, seed: int = 0, full_traceback: bool = False) -> Result:
     """`regsim run PATH`: load the file (its folder first on `sys.path`) and check it; import
     or load errors become ERROR results."""
     name = Path(path).stem
     with _first_on_path(Path(path).resolve().parent):
         try:
             module = load_file(path)
-        except Exception:
-            return Result(name, error=traceback.format_exc())
-        return run_module(module, seed, name)
+        except Exception as e:
+            return Result(name, error=describe_error(e, full_traceback))
+        return run_module(module, seed, name, full_traceback)
 
 
 def run_examples(
-    seed: int = 0, package: str = EXAMPLES_PACKAGE, around: Callable[[Callable[[], Result]], Result] | None = None
+    seed: int = 0,
+    package: str = EXAMPLES_PACKAGE,
+    around: Callable[[Callable[[], Result]], Result] | None = None,
+    full_traceback: bool = False,
 ) -> list[Result]:
     """`regsim examples`: every example module of `package` (each run through `around`, if given)."""
     results = []
     for name in example_names(package):
         try:
             module = importlib.import_module(f"{package}.{name}")
-        except Exception:
-            results.append(Result(name, error=traceback.format_exc()))
+        except Exception as e:
+            results.append(Result(name, error=describe_error(e, full_traceback)))
             continue
-        results.append((around or _call)(functools.partial(run_module, module, seed, name)))
+        results.append((around or _call)(functools.partial(run_module, module, seed, name, full_traceback)))
     return results
 
 
@@ -233,7 +300,11 @@ def _observing(args: argparse.Namespace, out: TextIO) -> Callable[[Callable[[], 
         from regsim._src.loops import _explaining
         from regsim._src.trace import trace
 
-        with configure(loops=args.loops), _explaining() as log, trace() if args.trace else contextlib.nullcontext() as t:
+        with (
+            configure(loops=args.loops, ub_size=args.ub_size),
+            _explaining() as log,
+            trace() if args.trace else contextlib.nullcontext() as t,
+        ):
             result = f()
         _print(result, out)
         if args.explain:
@@ -267,6 +338,21 @@ def _seed(text: str) -> int:
     if seed < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative int")
     return seed
+
+
+def _ub_size(text: str) -> int:
+    """A `--ub-size`: bytes, a positive multiple of 32 up to 2**31 (an int, or with a K/KiB or M/MiB suffix)."""
+    from regsim._src.memory import check_ub_size
+    from regsim.errors import ParameterError
+
+    number = text.strip().upper().removesuffix("IB").removesuffix("B")
+    scale = {"K": 1024, "M": 1024 * 1024}.get(number[-1:], 1)
+    try:
+        return check_ub_size("--ub-size", "BYTES", int(number[:-1] if scale > 1 else number, 0) * scale)
+    except (ValueError, ParameterError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a UB size: bytes, a positive multiple of 32 up to 2**31 (e.g. 262144 or 256K)"
+        ) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -323,9 +409,11 @@ def _parser() -> argparse.ArgumentParser:
     low = sub.add_parser(
         "lower",
         help="show the Reg-op sequence a memory-level API call becomes",
-        description='Lower a memory-level AscendC call, e.g. "Add(int16, count=256)" or '
-        '"Add(float32, mask=64, repeat_time=4, repeat_params=(1, 1, 1, 8, 8, 8))", on fresh tensors of random data, '
-        "and print its Reg calls with op counts and UB bytes read and written per op.",
+        description='Lower a memory-level AscendC call, e.g. "Add(int16, count=256)", '
+        '"Add(float32, mask=64, repeat_time=4, repeat_params=(1, 1, 1, 8, 8, 8))", "Gather(half, count=128)", '
+        'or a memory-level C API compare, "asc_eq(half, repeat=2)", on fresh tensors of random data, '
+        "and print its Reg calls with op counts and UB bytes read and written per op. A Reg op is not lowered: "
+        "the command says so.",
     )
     low.add_argument("call", help='e.g. "Add(int16, count=256)"')
     return parser
@@ -340,6 +428,19 @@ def _observation_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--explain", action="store_true", help="after each example, say how each VF loop ran and why")
     parser.add_argument("--trace", action="store_true", help="after each example, print every Reg call it made")
+    parser.add_argument(
+        "--ub-size",
+        type=_ub_size,
+        default=None,
+        metavar="BYTES",
+        help="the size of a UnifiedBuffer() made without one (and of the UB --args tensors live in): "
+        "bytes, a multiple of 32, e.g. 262144 or 256K (default: the 950's 248K)",
+    )
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help="print a regsim error's whole traceback, not just the kernel's line and the message",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -355,9 +456,13 @@ def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out = sys.stdout
     if args.command == "lower":
-        from regsim._src.memvec import lower_spec
+        from regsim._src.memvec import lower_spec, reg_op_note
         from regsim.errors import RegsimError
 
+        note = reg_op_note(args.call)
+        if note is not None:
+            out.write(note + "\n")
+            return 0
         try:
             out.write(lower_spec(args.call).table() + "\n")
         except (RegsimError, ValueError, TypeError) as e:
@@ -370,10 +475,10 @@ def _main(argv: list[str]) -> int:
         if args.vf is not None or not args.paths[0].endswith(".py"):
             return _run_cpp(args, out)
         around = _observing(args, out)
-        results = [around(functools.partial(run_file, path, args.seed)) for path in args.paths]
+        results = [around(functools.partial(run_file, path, args.seed, args.traceback)) for path in args.paths]
     else:
         try:
-            results = run_examples(args.seed, args.package, _observing(args, out))
+            results = run_examples(args.seed, args.package, _observing(args, out), args.traceback)
         except ImportError as e:
             raise UsageError(f"regsim examples: error: cannot import the examples package {args.package!r}: {e}") from None
     if args.command == "run" and len(results) == 1:
@@ -385,19 +490,128 @@ def _main(argv: list[str]) -> int:
 
 
 def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
-    """`regsim run kernel.asc --vf NAME [--template T=uint32] --args ...` (regsim.cpp.run_cli)."""
-    from regsim import configure, cpp
+    """`regsim run kernel.asc --vf NAME [--template T=uint32] --args ...` (regsim.cpp.run_cli): a mistake on the
+    command line (the VF's name, its template arguments, its arguments) is a usage error, told in one line
+    naming the VF's file and line; an error the kernel raises is one line, exit status 1."""
+    from regsim import cpp
+    from regsim._src.context import configure
+    from regsim.errors import RegsimError
 
     if args.vf is None or len(args.paths) != 1:
         raise UsageError("regsim run: error: a C++ file needs --vf NAME (one file at a time)")
+    path = args.paths[0]
+    tensors = ""
     try:
-        with configure(loops=args.loops):
+        with configure(loops=args.loops, ub_size=args.ub_size):
+            mod = cpp.load(path, args=tuple(f"-D{d}" for d in args.defines))
+            tensors = _check_cpp_command(mod, args)
             return cpp.run_cli(
-                args.paths[0], args.vf, args.template, args.args, args.seed, out, explain=args.explain, defines=args.defines
+                path, args.vf, args.template, args.args, args.seed, out, explain=args.explain, defines=args.defines
             )
-    except cpp.CppError as e:
-        sys.stderr.write(f"regsim run: {e}\n")
+    except RegsimError as e:
+        named = Path(path).name + ":" in str(e)  # (an error that already names the file and line)
+        told = str(e) if isinstance(e, cpp.CppError) else f"{'' if named else path + ': '}{type(e).__name__}: {e}"
+        if "UB byte" in told and tensors:  # which --args tensor the bytes are
+            told += f" [the --args tensors: {tensors}]"
+        sys.stderr.write("".join(traceback.format_exception(e)) if args.traceback else f"regsim run: {told}\n")
         return 1
+
+
+def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
+    """`--vf`, `--template` and `--args` against the VF's C++ declaration (a `UsageError` naming what to change);
+    returns where the --args tensors will lie in the UB (`z at UB bytes [0, 256)`, for a kernel's error)."""
+    from regsim import cpp
+    from regsim.errors import RegsimError
+
+    if args.vf not in mod.vf_names:
+        raise UsageError(
+            f"regsim run: error: --vf {args.vf}: {mod.path} has no __simd_vf__ function {args.vf}; "
+            f"its VFs: {', '.join(mod.vf_names) or 'none'}"
+        )
+    fn = mod.functions[args.vf]
+    where = f"{args.vf} ({mod.path}:{fn.line})"
+    try:
+        targs = cpp.parse_template_args(args.template)
+    except RegsimError as e:
+        raise UsageError(f"regsim run: error: {e}") from None
+    tparams = [t["name"] for t in fn.tparams if not t.get("outer")]
+    unknown = [name for name in targs if name not in tparams]
+    if unknown:
+        takes = f"its template parameters are {', '.join(tparams)}" if tparams else "it is not a template"
+        raise UsageError(
+            f"regsim run: error: --template {unknown[0]}=...: {where} has no template parameter {unknown[0]}; {takes}"
+        )
+    missing = [name for name in tparams if name not in targs]
+    if missing:
+        raise UsageError(
+            f"regsim run: error: {where} needs the template argument {missing[0]}: "
+            f"add --template {','.join(f'{m}=...' for m in missing)} (a dtype such as uint32, or an int)"
+        )
+    made = _check_arguments(args, f"{args.vf} ({mod.path}:{fn.line})", fn.params, targs)
+    names = [p["name"] for p, spec in zip(fn.params, args.args, strict=True) if _is_tensor(spec)]
+    return ", ".join(f"{n} at UB bytes [{t.addr}, {t.addr + t.nbytes})" for n, (_, t) in zip(names, made, strict=True))
+
+
+def _is_tensor(spec: str) -> bool:
+    """Whether an `--args` value is a UB tensor (`DTYPE[N]`, `DTYPE[N]=V`), not a scalar."""
+    head = spec.partition("=")[0]
+    return head.endswith("]") and "[" in head
+
+
+def _check_arguments(
+    args: argparse.Namespace, where: str, params: list[dict[str, Any]], targs: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """`--args` against the VF's parameters: their count, a tensor for each pointer and a number for each scalar,
+    the pointers' element types, each value's syntax, and room for the tensors in the UB; returns the tensors
+    (`regsim.cpp.make_arguments`, which the run makes again alike)."""
+    from regsim import cpp
+    from regsim._src import dtypes as dt
+    from regsim._src.cpp_decls import CTYPES
+    from regsim.errors import RegsimError
+
+    if len(args.args) != len(params):
+        signature = ", ".join(f"{p['t']} {p['name']}" for p in params)
+        change = (
+            f"add {', '.join(p['name'] for p in params[len(args.args) :])}"
+            if len(args.args) < len(params)
+            else f"drop {' '.join(args.args[len(params) :])}"
+        )
+        raise UsageError(
+            f"regsim run: error: --args gives {len(args.args)} values, {where} takes {len(params)} ({signature}): {change}"
+        )
+    for k, (spec, p) in enumerate(zip(args.args, params, strict=True), start=1):
+        said = f"regsim run: error: --args value {k}, {spec!r}, for {p['name']} ({p['t']}) of {where}"
+        pointer, want = p["tk"] == "POINTER" or p["t"].rstrip().endswith("*"), _elem(p["t"], targs)
+        if pointer and not _is_tensor(spec):
+            raise UsageError(f"{said}: a pointer takes a UB tensor: DTYPE[N], e.g. {want or 'float32'}[256]")
+        if _is_tensor(spec) and not pointer:
+            raise UsageError(f"{said}: a scalar parameter takes a number, e.g. 3 or 0.5")
+        name, _, count = spec.partition("=")[0].partition("[")
+        given = CTYPES.get(name, name)
+        if _is_tensor(spec) and want is not None and dt.is_dtype(getattr(dt, given, None)) and given != want:
+            raise UsageError(f"{said}: the pointer's element type is {want}: write {want}[{count}")
+        try:
+            cpp.make_arguments([spec], args.seed)
+        except (RegsimError, ValueError) as e:
+            grammar = "DTYPE[N] (N a positive element count, e.g. float32[256]), DTYPE[N]=V, DTYPE[N]=iota or a number"
+            raise UsageError(
+                f"{said}: {str(e).removeprefix('--args: ') if isinstance(e, RegsimError) else 'write ' + grammar}"
+            ) from None
+    try:
+        return cpp.make_arguments(args.args, args.seed)[1]
+    except RegsimError as e:
+        raise UsageError(f"regsim run: error: --args: the tensors do not fit in one UB ({e}): raise --ub-size") from None
+
+
+def _elem(ctype: str, targs: dict[str, Any]) -> str | None:
+    """The regsim name of a C++ pointer's element type (`__ubuf__ float*` → float32; `T*` with T=uint32 → uint32)."""
+    from regsim._src.cpp_decls import CTYPES
+
+    pointee = ctype.replace("__ubuf__", "").replace("const", "").rstrip("*& ").strip()
+    if pointee in CTYPES:
+        return CTYPES[pointee]
+    t = targs.get(pointee)
+    return getattr(t, "name", None) if t is not None else None
 
 
 if __name__ == "__main__":

@@ -46,30 +46,60 @@ class Config:
     max_loop_iterations: the most iterations one run of a VF loop may have (a `ParameterError`
         before the loop starts past it): a loop that would run for hours is a mistake to report,
         not to run.
+    ub_size: the size in bytes of a `rs.UnifiedBuffer()` made without one (default the 950's
+        248 KiB; `regsim run --ub-size`).
     """
 
     check_uninitialized: bool = True
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
     max_loop_iterations: int = 1 << 24
+    ub_size: int = 248 * 1024  #: the 950's UB (memory.TOTAL_UB_SIZE is this default)
 
 
 DEFAULT_CONFIG = Config()
 _CONFIG: contextvars.ContextVar[Config] = contextvars.ContextVar("regsim_config", default=DEFAULT_CONFIG)
 
 
+class Configured:
+    """What `rs.configure(...)` returns: the change is made by the call; as a context manager, the
+    `with` block's exit restores the configuration in force before the call."""
+
+    def __init__(self, config: Config, token: contextvars.Token[Config]) -> None:
+        self.config, self._token = config, token
+
+    def __enter__(self) -> Config:
+        return self.config
+
+    def __exit__(self, *exc: object) -> None:
+        _CONFIG.reset(self._token)
+
+
 @host_api("configure")
-@contextlib.contextmanager
 def configure(
     *,
     check_uninitialized: bool | None = None,
     mask_fill: Literal["lsb", "group"] | None = None,
     loops: Literal["auto", "batched", "sequential"] | None = None,
     max_loop_iterations: int | None = None,
-) -> Iterator[Config]:
-    """`with rs.configure(mask_fill="group"):` — VFs started inside use the changed config."""
+    ub_size: int | None = None,
+) -> Configured:
+    """Change the configuration VFs start with (arguments left None keep their value).
+
+    `rs.configure(loops="sequential")` as a statement changes it from here on (for the running
+    thread: the whole program, in a script); `with rs.configure(mask_fill="group"):` changes it for
+    the block and restores the previous one on leaving it.
+    """
     if check_uninitialized is not None and not isinstance(check_uninitialized, bool):
         raise ParameterError(message("configure", "check_uninitialized", repr(check_uninitialized), "True, False or None"))
+    if loops is not None and loops not in ("auto", "batched", "sequential"):
+        raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
+    if mask_fill is not None and mask_fill not in ("lsb", "group"):
+        raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
+    if ub_size is not None:
+        from regsim._src.memory import check_ub_size
+
+        ub_size = check_ub_size("configure", "ub_size", ub_size)
     old = _CONFIG.get()
     new = attrs.evolve(
         old,
@@ -79,16 +109,9 @@ def configure(
         max_loop_iterations=old.max_loop_iterations
         if max_loop_iterations is None
         else as_int("configure", "max_loop_iterations", max_loop_iterations, 1),
+        ub_size=old.ub_size if ub_size is None else ub_size,
     )
-    if new.loops not in ("auto", "batched", "sequential"):
-        raise ParameterError(message("configure", "loops", repr(loops), '"auto", "batched", "sequential"'))
-    if new.mask_fill not in ("lsb", "group"):
-        raise ParameterError(message("configure", "mask_fill", repr(mask_fill), '"lsb", "group"'))
-    token = _CONFIG.set(new)
-    try:
-        yield new
-    finally:
-        _CONFIG.reset(token)
+    return Configured(new, _CONFIG.set(new))
 
 
 def current_config() -> Config:
@@ -172,6 +195,7 @@ def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[st
         body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
 
 
+@host_api("asc_vf_call")
 def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
     """`asc_vf_call<F>(args...)`: run `F`, a `@rs.simd_vf` function, as a vector function, its
     arguments passed by value. As in C++, where `F` must be a `__simd_vf__` function, any other
@@ -179,6 +203,7 @@ def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> N
     _run_vf(_vf_body("asc_vf_call", f), args, kwargs)
 
 
+@host_api("VF_CALL")
 def VF_CALL(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
     """`AscendC::VF_CALL<F>(args...)`: the older spelling of `asc_vf_call`."""
     _run_vf(_vf_body("VF_CALL", f), args, kwargs)
@@ -203,7 +228,7 @@ def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
 
     from regsim._src.loops import instrument
 
-    body = instrument(f)
+    body = host_api(f.__name__)(instrument(f))  # arguments that do not bind: a ParameterError naming the parameter
 
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -229,7 +254,7 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
         return body(*args, **kwargs)
 
     call.__regsim_callee__ = f  # type: ignore[attr-defined]  # (what a batched loop calling it checks: loop_rules)
-    return call
+    return host_api(f.__name__)(call)  # arguments that do not bind: a ParameterError naming the parameter
 
 
 class Ref(Generic[V]):

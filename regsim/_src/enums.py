@@ -8,6 +8,7 @@ TPosition, ReduceType, SpecialPurposeReg. Values equal the C++ ones, so aliases 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 
 import attrs
 
@@ -21,6 +22,23 @@ class _Enum(enum.Enum):
     def _sig(self) -> _Enum:
         """An enum argument's part of the op engine's plan-cache key: the member itself."""
         return self
+
+
+def expected_member(enum_cls: type[enum.Enum], value: object, where: str, members: Iterable[enum.Enum] | None = None) -> str:
+    """What an enum parameter accepts, spelled as the user imports it (`where`: "Reg", "rs.AscendC"):
+    `a member of Reg.CMPMODE (LT, GT, ...)`, and for a string or number that names a member, the member to
+    write instead (`mode="GT"` → `write Reg.CMPMODE.GT, not 'GT'`)."""
+    name = f"{where}.{enum_cls.__name__}"
+    accepted = list(enum_cls if members is None else members)
+    shown = f"a member of {name} ({', '.join(m.name for m in accepted)})"
+    meant = None
+    if isinstance(value, str):
+        meant = next((m for m in enum_cls if m.name.upper() == value.upper().rpartition(".")[2]), None)
+    elif isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
+        meant = next((m for m in enum_cls if m.value == value), None)
+    if meant is not None and meant in accepted:
+        shown += f": write {name}.{meant.name}, not {value!r}"
+    return shown
 
 
 class MaskPattern(_Enum):

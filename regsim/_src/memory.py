@@ -16,8 +16,8 @@ import numpy.typing as npt
 
 from regsim._src import dtypes as dt
 from regsim._src.binding import as_int, host_api
-from regsim._src.context import _VF, current_config
-from regsim._src.enums import TPosition
+from regsim._src.context import _VF, DEFAULT_CONFIG, current_config
+from regsim._src.enums import TPosition, expected_member
 from regsim._src.registers import Storage, check_dtype, host_read, to_lanes
 from regsim.errors import (
     AlignmentError,
@@ -46,7 +46,7 @@ def current_core(api: str) -> UnifiedBuffer:
     return ub
 
 
-TOTAL_UB_SIZE = 248 * 1024  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
+TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
 #: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
 #: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
 MAX_UB_SIZE = 2**31
@@ -65,20 +65,26 @@ class SpecialRegisters:
     unstored: bool = False
 
 
+def check_ub_size(api: str, param: str, size: object) -> int:
+    """A UB size: a positive multiple of 32 bytes, at most `MAX_UB_SIZE`."""
+    n = as_int(api, param, size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
+    if n % ONE_BLOCK_SIZE:
+        raise ParameterError(message(api, param, n, "a positive multiple of 32 bytes, at most 2**31"))
+    return n
+
+
 class UnifiedBuffer:
     """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
 
-    `size` defaults to the 950's 248 KiB; any positive multiple of 32 bytes up to `MAX_UB_SIZE`
-    (2**31) is accepted, so tests can use a small UB and a large kernel a larger one.
+    `size` defaults to the configured `ub_size` (`rs.configure(ub_size=...)`, `regsim run --ub-size`;
+    the 950's 248 KiB unless changed); any positive multiple of 32 bytes up to `MAX_UB_SIZE` (2**31)
+    is accepted, so tests can use a small UB and a large kernel a larger one.
     """
 
     @host_api("UnifiedBuffer")
-    def __init__(self, size: int = TOTAL_UB_SIZE) -> None:
-        size = as_int("UnifiedBuffer", "size", size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
-        if size % ONE_BLOCK_SIZE:
-            raise ParameterError(message("UnifiedBuffer", "size", size, "a positive multiple of 32 bytes, at most 2**31"))
-        self.size = size
-        self.storage = Storage.fresh(size)
+    def __init__(self, size: int | None = None) -> None:
+        self.size = current_config().ub_size if size is None else check_ub_size("UnifiedBuffer", "size", size)
+        self.storage = Storage.fresh(self.size)
         self._next = 0
         #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
         #: as `InitSocState()` leaves it on Ascend 950
@@ -96,7 +102,9 @@ class UnifiedBuffer:
         check_dtype("UnifiedBuffer.alloc", "dtype", dtype)
         count = as_int("UnifiedBuffer.alloc", "count", count, 1)
         if not isinstance(position, TPosition):
-            raise ParameterError(message("UnifiedBuffer.alloc", "position", position, "a rs.AscendC.TPosition"))
+            raise ParameterError(
+                message("UnifiedBuffer.alloc", "position", repr(position), expected_member(TPosition, position, "rs.AscendC"))
+            )
         nbytes = count * dtype.itemsize
         if self._next + nbytes > self.size:
             raise ParameterError(
@@ -105,7 +113,8 @@ class UnifiedBuffer:
                     "count",
                     count,
                     f"at most {(self.size - self._next) // dtype.itemsize} "
-                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free)",
+                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free; a larger UB: "
+                    "UnifiedBuffer(size=...), rs.configure(ub_size=...) or regsim run --ub-size)",
                 )
             )
         tensor = LocalTensor(self, dtype, self._next, count, position)
@@ -235,7 +244,8 @@ class TensorExpr:
         api(dst, self.src0, self.src1, dst.GetSize())
 
     def __repr__(self) -> str:
-        return f"{self.api}({self.src0!r}, {self.src1!r})"
+        op = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "And": "&", "Or": "|"}[self.api]
+        return f"`src0 {op} src1` on LocalTensors (computed only by an assignment: dst[:] = src0 {op} src1)"
 
 
 _new = object.__new__

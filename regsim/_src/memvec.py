@@ -32,12 +32,21 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, current_config, in_vf, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl, set_ctrl, set_ctrl_bit
 from regsim._src.memory import _CORE, ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.registers import VL, MaskReg, RegTensor, check_dtype
-from regsim.errors import AlignmentError, DTypeError, ParameterError, RegsimError, UninitializedReadError, VfContextError, message
+from regsim.errors import (
+    AlignmentError,
+    DTypeError,
+    OutOfBoundsError,
+    ParameterError,
+    RegsimError,
+    UninitializedReadError,
+    VfContextError,
+    message,
+)
 
 T = TypeVar("T", bound=dt.DType)
 
@@ -665,6 +674,7 @@ class BinaryApi:
     repeat_dtypes: frozenset[type[dt.DType]]  #: the mask/repeat interfaces (VecBinaryImplTemplate's static_assert)
     dst_input: bool = False  #: dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`: FusedMulAdd, MulAddDst ...)
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src0: LocalTensor[T], src1: LocalTensor[T], *args: Any, is_set_mask: bool = True
@@ -763,6 +773,7 @@ class UnaryApi:
     first_op: Callable[..., None] | None = None
     dst_input: bool = False  #: dst is an operand too (Axpy: dst = src * scalar + dst)
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], *args: Any, is_set_mask: bool = True, config: BinaryConfig | None = None
@@ -999,6 +1010,27 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
     return Lowering(f"{name}({shown})", tuple(t.records))
 
 
+def lowerable() -> list[str]:
+    """The names `regsim lower` lowers: the memory-level APIs and the memory-level C API compares."""
+    return sorted({*APIS, *SPEC_BUILDERS})
+
+
+def reg_op_note(text: str) -> str | None:
+    """What `regsim lower` says of a register-level (Reg) op, which is not lowered (it is one Reg call itself):
+    its C++ forms and where its semantics are written; None for a name that is not a Reg op (or is lowered)."""
+    from regsim._src.spec import REGISTRY
+
+    name = text.partition("(")[0].strip()
+    if name in lowerable() or name not in REGISTRY.entries:
+        return None
+    forms = "; ".join(s.signature() for s in REGISTRY.entries[name].specs if not s.unmodelled)
+    return (
+        f"{name} is a register-level (Reg) op: it is not lowered, a call is one Reg call ({forms}), whose lanes "
+        f"docs/ops.md and help(rs.Reg.{name}) describe. regsim lower shows the Reg calls a memory-level (LocalTensor) "
+        f"or C API call becomes: one of {', '.join(lowerable())}."
+    )
+
+
 def lower_spec(text: str) -> Lowering:
     """`regsim lower "Add(int16, count=256)"`: lower a call described by name, dtype and keyword arguments
     (`count=` for the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and
@@ -1021,7 +1053,7 @@ def lower_spec(text: str) -> Lowering:
         raise ParameterError(message("lower", "call", repr(text), 'a call like "Add(int16, count=256)"'))
     api = APIS.get(node.func.id)
     if api is None and node.func.id not in SPEC_BUILDERS:
-        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(sorted([*APIS, *SPEC_BUILDERS]))}"))
+        raise ParameterError(message("lower", "API", node.func.id, f"one of {', '.join(lowerable())}"))
     dtype = getattr(dt, node.args[0].id, None)
     if not (isinstance(dtype, type) and issubclass(dtype, dt.DType)):
         raise ParameterError(message("lower", "dtype", node.args[0].id, "a regsim dtype name such as int16 or float32"))
@@ -1225,9 +1257,11 @@ _GATHER_B64 = frozenset({dt.uint64, dt.int64})
 _GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
 
-def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np.ndarray) -> None:
+def _check_offsets(
+    dtype: type[dt.DType], src: LocalTensor[Any], base: int, src_offset: LocalTensor[Any], used: np.ndarray
+) -> None:
     """Every srcOffset an active element reads: written (when the uninitialised-read check is on), a multiple
-    of the element width, within the 950 range."""
+    of the element width, within the 950 range, the element it names inside src."""
     used = used[: src_offset.size]
     valid = src_offset.ub.storage.valid
     if valid is not None and current_config().check_uninitialized:
@@ -1241,6 +1275,13 @@ def _check_offsets(dtype: type[dt.DType], src_offset: LocalTensor[Any], used: np
     if bad.size:
         accepted = f"byte offsets that are multiples of {width} in [0, {_GATHER_MAX_OFFSET[width]}] for {dtype.name}"
         raise ParameterError(message("Gather", "src_offset", f"[..., {int(bad[0])}, ...]", accepted))
+    outside = np.flatnonzero(used)[base + offs + width > src.nbytes]
+    if outside.size:  # (Reg::Gather reads per active lane inside the tensor its base address comes from)
+        k = int(outside[0])
+        off = int(src_offset.numpy()[k])
+        given = f"{off} at element {k} (byte {base + off} of src, with src_base_addr {base})"
+        accepted = f"offsets whose element lies inside src ({src.size} {dtype.name} elements, bytes [0, {src.nbytes}))"
+        raise OutOfBoundsError(message("Gather", "src_offset", given, accepted))
 
 
 @host_api("Gather")
@@ -1273,7 +1314,7 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
     mask_source = "count"
     if len(args) == 1:  # tensor 前n个数据计算
         n = _check_count("Gather", args[0], ("dst", "src_offset"), (dst, src_offset))
-        _check_offsets(dtype, src_offset, np.ones(n, np.bool_))
+        _check_offsets(dtype, src, base, src_offset, np.ones(n, np.bool_))
         repeats, step, count, per_repeat = -(-n // lanes), lanes, n, True
     elif len(args) == 3:
         mask, repeat_time, dst_rep_stride = args
@@ -1294,7 +1335,7 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
         if last >= src_offset.size:
             accepted = f"repeats whose active elements' offsets lie in src_offset ({src_offset.size} elements)"
             raise ParameterError(message("Gather", "repeat_time", repeats, accepted))
-        _check_offsets(dtype, src_offset, used)
+        _check_offsets(dtype, src, base, src_offset, used)
         step, per_repeat = stride * (ONE_BLOCK_SIZE // dtype.itemsize), not normal
         if normal:
             mask_source = "bits" if isinstance(mask, (list, tuple, np.ndarray)) else "continuous"
@@ -1311,3 +1352,37 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
             _run_lowering("Gather", gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
         else:
             _run_lowering("Gather", vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
+
+
+def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
+    """`regsim lower "Gather(half, count=128)"` or `"Gather(half, mask=128, repeat_time=4, dst_rep_stride=8)"`: the
+    call on fresh tensors, src of random data and src_offset its element offsets from the last down (the Gather
+    page's example), src_base_addr 0."""
+    if set(kw) == {"count"}:
+        n = int(kw["count"])
+        rest: tuple[Any, ...] = (n,)
+        dst_elems = n
+    elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "dst_rep_stride"}:
+        r, stride = int(kw["repeat_time"]), int(kw.get("dst_rep_stride", 8))
+        n = r * VL // dtype.itemsize
+        mask = kw["mask"]
+        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, r, stride)
+        dst_elems = ((max(r, 1) - 1) * stride * ONE_BLOCK_SIZE + VL) // dtype.itemsize
+    else:
+        raise ParameterError(
+            message("lower", "arguments", sorted(kw), "count=N, or mask=M, repeat_time=R [, dst_rep_stride=S] (Gather)")
+        )
+    from regsim._src.memory import UnifiedBuffer
+
+    lanes = VL // dtype.itemsize
+    size = -(-max(n, 1) // lanes) * lanes  # whole registers of src and offsets
+    ub = UnifiedBuffer(2 * size * dtype.itemsize + (size + lanes) * 4 + max(dst_elems, size) * dtype.itemsize + 4 * VL)
+    dst, src = ub.alloc(dtype, max(dst_elems, size)), ub.alloc(dtype, size)
+    offsets = ub.alloc(dt.uint32, size + lanes)
+    ub.storage.write(src.addr, np.random.default_rng(0).integers(0, 256, src.nbytes, dtype=np.uint8))
+    offsets.set(((size - 1 - np.arange(offsets.size) % size) * dtype.itemsize).astype(np.uint32))
+    low = lower(Gather, dst, src, offsets, 0, *rest)
+    return Lowering(f"Gather({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
+
+
+SPEC_BUILDERS["Gather"] = lower_gather

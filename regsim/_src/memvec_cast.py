@@ -23,7 +23,7 @@ from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
 from regsim._src.ctrl import current_ctrl
-from regsim._src.enums import RoundMode
+from regsim._src.enums import RoundMode, expected_member
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
 from regsim._src.memvec import (
     SPEC_BUILDERS,
@@ -82,7 +82,7 @@ def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, 
     """The RoundMode the lowering runs for (src, dst, roundMode): `CastImpl`'s switch (first-n) or
     `CastImplCommon`'s (mask/repeat: no complex pairs); CAST_NONE runs as CAST_RINT for the rounding pairs."""
     if not isinstance(mode, RoundMode):
-        raise ParameterError(message(api, "round_mode", repr(mode), "a RoundMode"))
+        raise ParameterError(message(api, "round_mode", repr(mode), expected_member(RoundMode, mode, "rs.AscendC")))
     p = (src, dst)
     round_all = _ROUND_ALL | (_ROUND_ALL_COUNT if first_n else set())
     accepted: dict[RoundMode, RoundMode] = {}

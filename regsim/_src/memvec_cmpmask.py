@@ -21,7 +21,7 @@ from regsim._src import memvec as mv
 from regsim._src import reg as Reg
 from regsim._src.binding import host_api
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE
+from regsim._src.enums import CMPMODE, expected_member
 from regsim._src.memory import LocalTensor, UbPtr, current_core
 from regsim._src.memvec_select import SELMODE, select_blocks
 from regsim._src.registers import VL, MaskReg
@@ -64,7 +64,7 @@ def compare_to_cmp_mask(
     api = "Compare"
     mv._host(api)
     if not isinstance(cmp_mode, CMPMODE):
-        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), "a CMPMODE (LT, GT, EQ, LE, GE, NE)"))
+        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), expected_member(CMPMODE, cmp_mode, "rs.AscendC")))
     if type(is_set_mask) is not bool:
         raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
     dtype = mv._check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
@@ -78,14 +78,20 @@ def compare_to_cmp_mask(
     core.cmp_mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
 
+def check_cmp_mask_addr(api: str, name: str, addr: int) -> None:
+    """The compare-mask register moves to and from UB at a 16-byte aligned address: the GetCmpMask and SetCmpMask
+    pages' rule, for the instruction `asc_get_cmp_mask` / `asc_set_cmp_mask` run too (their pages state none)."""
+    if addr % CMP_MASK_ALIGN:
+        raise AlignmentError(message(api, name, f"UB byte {addr}", "a start address aligned to 16 bytes"))
+
+
 def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.DType]], min_bytes: int) -> UbPtr[Any]:
     if not isinstance(t, LocalTensor):
         raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
     if t.dtype not in dtypes:
         accepted = ", ".join(sorted(d.name for d in dtypes))
         raise DTypeError(message(api, name, f"LocalTensor[{t.dtype.name}]", f"one of {accepted}"))
-    if t.addr % CMP_MASK_ALIGN:
-        raise AlignmentError(message(api, name, f"UB byte {t.addr}", "a start address aligned to 16 bytes"))
+    check_cmp_mask_addr(api, name, t.addr)
     if t.nbytes < min_bytes:
         raise ParameterError(message(api, name, f"a LocalTensor of {t.nbytes} bytes", f"at least {min_bytes} bytes"))
     return t.GetPhyAddr()

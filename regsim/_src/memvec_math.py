@@ -18,9 +18,9 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct
+from regsim._src.enums import CMPMODE, DivAlgo, LnAlgo, ReciprocalAlgo, RoundMode, RsqrtAlgo, SqrtAlgo, _Struct, expected_member
 from regsim._src.memory import LocalTensor, UbPtr
 from regsim._src.memvec import (
     APIS,
@@ -266,6 +266,7 @@ class RsqrtPrecise:
     skeleton: UnaryApi
     name: str = "Rsqrt"
 
+    @host_method
     @unchanged_on_error
     def __call__(self, dst: Any, src: Any, *args: Any, is_set_mask: bool = True) -> None:
         if len(args) != 1 or not isinstance(dst, LocalTensor) or dst.dtype is not dt.float32:
@@ -428,6 +429,7 @@ class CastPairBinaryApi(BinaryApi):
 
     cast_vf: Any = None
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], *args: Any, is_set_mask: bool = True
@@ -489,6 +491,7 @@ class CastPairAxpyApi(UnaryApi):
     its src register half) and `VecAxpyVFImpl<..., float, half>` (`vec_unary_vf` with U = half); the scalar is the
     C++ `const U& scalarValue`, a half."""
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, is_set_mask: bool = True, config: Any = None
@@ -601,7 +604,7 @@ def Truncate(dst: LocalTensor[Any], src: LocalTensor[Any], count: int, *, round_
     `Reg::Truncate`."""
     _host("Truncate")
     if not isinstance(round_mode, RoundMode) or round_mode not in _TRUNCATE:
-        accepted = "one of " + ", ".join(f"RoundMode.{m.name}" for m in _TRUNCATE_MODES)
+        accepted = expected_member(RoundMode, round_mode, "rs.AscendC", _TRUNCATE_MODES)
         raise ParameterError(message("Truncate", "round_mode", repr(round_mode), accepted))
     _TRUNCATE[round_mode](dst, src, count)
 

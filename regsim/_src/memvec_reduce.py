@@ -18,7 +18,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, simd_callee, simd_vf
 from regsim._src.enums import CMPMODE, DivAlgo, ExpAlgo, _Struct
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
@@ -115,11 +115,19 @@ class ConfigApi:
     config_type: type[Any]
     by_algo: dict[Any, BinaryApi | UnaryApi]
 
+    @host_method
     @unchanged_on_error
     def __call__(self, *args: Any, config: Any = None, is_set_mask: bool = True) -> None:
         cfg: Any = self.config_type() if config is None else config
         if not isinstance(cfg, self.config_type):
-            raise ParameterError(message(self.name, "config", repr(cfg), f"a {self.config_type.__name__}"))
+            raise ParameterError(
+                message(
+                    self.name,
+                    "config",
+                    repr(cfg),
+                    f"{self.config_type.__name__}(...), e.g. rs.AscendC.{self.config_type.__name__}()",
+                )
+            )
         self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
 
 
@@ -493,6 +501,7 @@ class ReduceApi:
     def kind(self) -> Any:
         return _REDUCE_TYPE[self.name]
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self, dst: LocalTensor[T], src: LocalTensor[T], shared_tmp_buffer: LocalTensor[T], *args: Any, cal_index: bool = False

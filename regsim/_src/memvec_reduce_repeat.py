@@ -25,8 +25,9 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src import reg as Reg
+from regsim._src.binding import host_method
 from regsim._src.context import Ref, simd_vf
-from regsim._src.enums import ReduceOrder, ReduceType
+from regsim._src.enums import ReduceOrder, ReduceType, expected_member
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.memvec import (
     SPEC_BUILDERS,
@@ -236,6 +237,7 @@ class RepeatReduceApi:
         types = REPEAT_MINMAX if self.name == "ReduceRepeat" else HALF_FLOAT
         return "dst of src's dtype, one of " + dt.names(types)
 
+    @host_method
     @unchanged_on_error
     def __call__(
         self,
@@ -245,9 +247,9 @@ class RepeatReduceApi:
         reduce_type: ReduceType,
         order: ReduceOrder | None = None,
         is_set_mask: bool = True,
-        label: str = "",
+        _label: str = "",
     ) -> None:
-        api = label or self.name  # (the deprecated names' errors name them)
+        api = _label or self.name  # (the deprecated names' errors name them)
         _host(api)
         has_order = self.name == "ReduceRepeat"
         forms = "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride" + (
@@ -261,13 +263,13 @@ class RepeatReduceApi:
         if len(args) != 5:
             raise _arguments_error(api, 2 + len(args), forms)
         if not isinstance(reduce_type, ReduceType) or reduce_type not in self.kinds:
-            accepted = " or ".join(f"ReduceType.{k.name}" for k in sorted(self.kinds, key=lambda k: k.value))
+            accepted = expected_member(ReduceType, reduce_type, "rs.AscendC", sorted(self.kinds, key=lambda k: k.value))
             raise ParameterError(message(api, "reduce_type", repr(reduce_type), accepted))
         kind = reduce_type
         if has_order:
             order = VALUE_INDEX if order is None else order
             if not isinstance(order, ReduceOrder):
-                raise ParameterError(message(api, "order", repr(order), "a ReduceOrder"))
+                raise ParameterError(message(api, "order", repr(order), expected_member(ReduceOrder, order, "rs.AscendC")))
         elif order is not None:
             raise ParameterError(message(api, "order", repr(order), f"no order ({self.name} has none)"))
         if kind is SUM:
@@ -432,11 +434,12 @@ class LegacyReduce:
     kind: ReduceType
     layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
 
+    @host_method
     @unchanged_on_error
-    def __call__(self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, **kwargs: Any) -> None:
+    def __call__(
+        self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, order: ReduceOrder | None = None, is_set_mask: bool = True
+    ) -> None:
         _host(self.name)
-        if "reduce_type" in kwargs:
-            raise ParameterError(message(self.name, "reduce_type", repr(kwargs["reduce_type"]), f"none ({self.name} fixes it)"))
         n = {"whole": 5, "block": 5, "repeat": 6}[self.layout]
         order_ok = self.layout == "whole" and self.kind is not SUM
         if not (len(args) == n or (order_ok and len(args) == n + 1)):
@@ -457,7 +460,7 @@ class LegacyReduce:
             rest = (args[4], args[3], args[5])
             if not isinstance(mask, (int, np.integer)):
                 raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))
-        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, label=self.name, **kwargs)
+        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, order=order, is_set_mask=is_set_mask, _label=self.name)
 
 
 WholeReduceSum = LegacyReduce("WholeReduceSum", ReduceRepeat, SUM, "whole")

@@ -27,9 +27,9 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src import memvec as mv
 from regsim._src import reg as Reg
-from regsim._src.binding import host_api
+from regsim._src.binding import host_api, host_method
 from regsim._src.context import Ref, configure, current_config, simd_callee, simd_vf
-from regsim._src.enums import CMPMODE
+from regsim._src.enums import CMPMODE, expected_member
 from regsim._src.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
 from regsim._src.registers import VL, MaskReg, RegTensor
 from regsim.errors import DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
@@ -169,7 +169,7 @@ def compare_repeat_vf(
 
 def _check_cmp_mode(api: str, cmp_mode: object) -> CMPMODE:
     if not isinstance(cmp_mode, CMPMODE):
-        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), "a CMPMODE (LT, GT, EQ, LE, GE, NE)"))
+        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), expected_member(CMPMODE, cmp_mode, "rs.AscendC")))
     return cmp_mode
 
 
@@ -217,6 +217,7 @@ class _CompareApi:
     def __repr__(self) -> str:
         return f"AscendC.{self.name}"
 
+    @host_method
     @mv.unchanged_on_error
     def __call__(
         self,
@@ -465,6 +466,7 @@ class _ShiftApi(mv.UnaryApi):
     `ShiftRights`; the scalar (the shift amount, of type T) must be >= 0 (the pages) and at most 2**15 - 1 (the
     library passes it on as an int16_t); `ShiftRight`'s `roundEn` must be false on Ascend 950."""
 
+    @host_method
     @mv.unchanged_on_error
     def __call__(
         self,
@@ -858,11 +860,7 @@ def Select(
     if len(args) not in (1, 3):
         raise mv._arguments_error(api, len(args) + 5, f"{head}count) or {head}mask, repeat_time, repeat_params)")
     if not isinstance(sel_mode, SELMODE):
-        raise ParameterError(
-            message(
-                api, "sel_mode", repr(sel_mode), "a SELMODE (VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE)"
-            )
-        )
+        raise ParameterError(message(api, "sel_mode", repr(sel_mode), expected_member(SELMODE, sel_mode, "rs.AscendC")))
     scalar_form = sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE
     if config is not None:
         mv.check_config(api, config)

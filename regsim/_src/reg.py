@@ -1,6 +1,7 @@
 """`AscendC::Reg` (alias `MicroAPI`): the register-level API, as `rs.Reg`."""
 
 from regsim._src.enums import (
+    CMPMODE,
     CastTrait,
     DataCopyMode,
     DivAlgo,
@@ -30,8 +31,10 @@ from regsim._src.enums import (
     ReciprocalAlgo,
     ReduceType,
     RegLayout,
+    RoundMode,
     RsqrtAlgo,
     SatMode,
+    SpecialPurposeReg,
     SqrtAlgo,
     SqrtSpecificMode,
     StoreDist,
@@ -143,6 +146,7 @@ Copy = Move
 MaskMov = Move
 
 __all__ = [
+    "CMPMODE",
     "Abs",
     "AbsSub",
     "Add",
@@ -264,6 +268,7 @@ __all__ = [
     "RegTraitNumOne",
     "RegTraitNumTwo",
     "Relu",
+    "RoundMode",
     "RsqrtAlgo",
     "SatMode",
     "Scatter",
@@ -272,6 +277,7 @@ __all__ = [
     "ShiftLefts",
     "ShiftRight",
     "ShiftRights",
+    "SpecialPurposeReg",
     "Sqrt",
     "SqrtAlgo",
     "SqrtSpecificMode",

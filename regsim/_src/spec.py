@@ -30,6 +30,7 @@ import numpy as np
 
 from regsim._src import dtypes as dt
 from regsim._src.context import _VF, VfContext, vf_context
+from regsim._src.enums import expected_member
 from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
 
 DTypes = frozenset[type[dt.DType]]
@@ -429,9 +430,15 @@ def _show(o: Operand, t: tuple[Any, Any]) -> str:
     return repr(t[0]) if t[0] else ""
 
 
-def _describe(o: Operand) -> str:
+def _describe(o: Operand, given: object = None) -> str:
+    """What operand `o` accepts (for an enum, the member `given` names, if it names one; for a pointer given a
+    LocalTensor, its `GetPhyAddr()`, as C++ passes it)."""
+    from regsim._src.memory import LocalTensor
+
+    if o.kind is Kind.PTR and isinstance(given, LocalTensor):
+        return f"{Kind.PTR.value}: pass the tensor's pointer, tensor.GetPhyAddr() (+ an element offset)"
     if o.kind is Kind.ENUM and o.enum is not None:
-        return f"a Reg.{o.enum.__name__}"
+        return expected_member(o.enum, given, "Reg")
     if o.kind is Kind.STRUCT and o.struct is not None:
         return f"a Reg.{o.struct.__name__}(...)"
     return o.kind.value
@@ -440,7 +447,7 @@ def _describe(o: Operand) -> str:
 def _check_enum(api: str, o: Operand, v: object) -> None:
     assert o.enum is not None
     if not isinstance(v, o.enum):
-        raise ParameterError(message(api, o.name, repr(v), f"a {o.enum.__name__} ({', '.join(m.name for m in o.enum)})"))
+        raise ParameterError(message(api, o.name, repr(v), expected_member(o.enum, v, "Reg")))
     if o.accepted and v not in o.accepted:
         accepted = ", ".join(m.name for m in sorted(o.accepted, key=lambda m: m.value))
         raise UnsupportedError(message(api, o.name, v.name, f"{accepted} (Ascend 950 supports no other here)"))
@@ -544,18 +551,19 @@ class Overloads:
         def misfit(o: Operand, v: object) -> str | None:
             if isinstance(v, kinds[o.kind]) and not (o.kind is Kind.INT and isinstance(v, bool)):
                 return None
-            return message(self.name, o.name, _value(v), _describe(o))
+            return message(self.name, o.name, _value(v), _describe(o, v))
 
         fitting: list[OpSpec] = []
-        errors: list[str] = []  # positional misfits, one per overload of a fitting arity
+        #: positional misfits, one per overload of a fitting arity: (position, extra operands, message)
+        errors: list[tuple[int, int, str]] = []
         keyword_errors: list[str] = []  # keyword misfits of overloads whose positionals fit
         for spec in self.specs:
             pos = spec.positional
             if len(args) > len(pos):
                 continue
-            bad = next((m for o, v in zip(pos, args, strict=False) if (m := misfit(o, v))), None)
-            if bad is not None:
-                errors.append(bad)
+            at = next(((k, m) for k, (o, v) in enumerate(zip(pos, args, strict=False)) if (m := misfit(o, v))), None)
+            if at is not None:
+                errors.append((at[0], len(pos) - len(args), at[1]))
                 continue
             names = {o.name for o in spec.operands}
             extra = next((k for k in kwargs if k not in names), None)
@@ -580,9 +588,14 @@ class Overloads:
             known = sorted({o.name for s in self.specs for o in s.templates})
             accepted = f"the keywords {', '.join(known)}" if known else f"no keywords ({self.name} has no template parameters)"
             raise ParameterError(message(self.name, unknown, f"{_value(kwargs[unknown])} (no such parameter)", accepted))
-        if keyword_errors or len(errors) == 1:
-            raise ParameterError((keyword_errors or errors)[0])
-        shown = ", ".join(type(a).__name__ for a in args)
+        if keyword_errors:
+            raise ParameterError(keyword_errors[0])
+        # the overload that fits furthest, then the one of the closest arity, names the argument that does not fit
+        # (`LoadAlign(reg, 0)`: `src_addr = 0; accepted: an rs.UbPtr`), where one does
+        best = sorted(errors, key=lambda e: (-e[0], e[1]))
+        if best and len({m for k, d, m in best if (k, d) == best[0][:2]}) == 1:
+            raise ParameterError(best[0][2])
+        shown = ", ".join(_value(a) for a in args)
         forms = "; ".join(s.signature() for s in self.specs if not s.unmodelled)
         raise ParameterError(
             message(self.name, "arguments", f"{len(args)} positional ({shown})", f"one of the overloads {forms}")
@@ -604,8 +617,14 @@ def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
 
 
 def _value(v: object) -> str:
-    """An argument as an error message shows it: scalars by value, objects by type."""
-    return repr(v) if isinstance(v, (int, float, str, enum.Enum)) or v is None else type(v).__name__
+    """An argument as an error message shows it: scalars by value, objects by type (with their element
+    type: `LocalTensor[float32]`), an unevaluated tensor expression in the user's words."""
+    from regsim._src.memory import TensorExpr
+
+    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None:
+        return repr(v)
+    dtype: Any = getattr(v, "dtype", None)
+    return f"{type(v).__name__}[{dtype.name}]" if dt.is_dtype(dtype) else type(v).__name__
 
 
 class Registry:

@@ -13,7 +13,7 @@ with rs.VEC_SCOPE():
 
     Reg.Arange(u32, 0)  # E: type-var
     Reg.Move(g32, f32, mask, mode=Reg.MaskMergeMode.ZEROING)  # E: call-overload
-    Reg.Reduce(g32, f32, mask, mode=Reg.MaskMergeMode.MERGING)  # E: arg-type
+    Reg.Reduce(g32, f32, mask, mode=Reg.MaskMergeMode.MERGING)  # E: call-overload
     Reg.Histograms(u8, u8, mask, mode=Reg.HistogramsBinType.BIN0, type=Reg.HistogramsType.FREQUENCY)  # E: arg-type
     Reg.Histograms(Reg.RegTensor(rs.uint16), u8, mask, mode=Reg.HistogramsBinType.BIN2, type=Reg.HistogramsType.FREQUENCY)  # E: arg-type
     Reg.Squeeze(Reg.RegTensor(rs.int64), Reg.RegTensor(rs.int64), mask)  # E: type-var

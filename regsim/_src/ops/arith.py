@@ -24,6 +24,7 @@ from regsim._src import dtypes as dt
 from regsim._src.ctrl import LAUNCH_CTRL, half_saturates, int_saturates
 from regsim._src.enums import MaskMergeMode
 from regsim._src.executors import Elementwise, ElementwiseMulti, Magnitude
+from regsim._src.ops.scalars import ComplexScalar, CplxT, Float2T, Float3T, FloatScalar, IntScalar
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -422,8 +423,6 @@ MaxT = TypeVar(
 )
 SlopeT = TypeVar("SlopeT", dt.half, dt.float32)
 ZeroingOnly = Literal[MaskMergeMode.ZEROING]
-#: a C++ scalar argument: converted to the register's element type (docs/semantics-decisions.md §12)
-Scalar = int | float | complex | np.number[Any]
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _SIGN: dict[int, Any] = {2: np.uint16(0x8000), 4: np.uint32(0x80000000)}
@@ -761,31 +760,71 @@ def Mull(
 ) -> None: ...
 
 
-@face("Adds")
+@overload
 def Adds(
-    dst_reg: RegTensor[AddT], src_reg: RegTensor[AddT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[AddT], src_reg: RegTensor[AddT], scalar_value: IntScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+@overload
+def Adds(
+    dst_reg: RegTensor[Float3T], src_reg: RegTensor[Float3T], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@overload
+def Adds(
+    dst_reg: RegTensor[CplxT], src_reg: RegTensor[CplxT], scalar_value: ComplexScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@face("Adds")
+def Adds(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one, any number for a
+    complex one."""
 
 
-@face("Muls")
+@overload
 def Muls(
-    dst_reg: RegTensor[MulsT], src_reg: RegTensor[MulsT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[MulsT], src_reg: RegTensor[MulsT], scalar_value: IntScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+@overload
+def Muls(
+    dst_reg: RegTensor[Float2T], src_reg: RegTensor[Float2T], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@overload
+def Muls(
+    dst_reg: RegTensor[CplxT], src_reg: RegTensor[CplxT], scalar_value: ComplexScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@face("Muls")
+def Muls(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one, any number for a
+    complex one."""
 
 
-@face("Maxs")
+@overload
 def Maxs(
-    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: IntScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+@overload
+def Maxs(
+    dst_reg: RegTensor[Float3T], src_reg: RegTensor[Float3T], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@face("Maxs")
+def Maxs(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one, any number for a
+    complex one."""
 
 
-@face("Mins")
+@overload
 def Mins(
-    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[MaxT], src_reg: RegTensor[MaxT], scalar_value: IntScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+@overload
+def Mins(
+    dst_reg: RegTensor[Float3T], src_reg: RegTensor[Float3T], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@face("Mins")
+def Mins(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one, any number for a
+    complex one."""
 
 
 @face("LeakyRelu")
 def LeakyRelu(
-    dst_reg: RegTensor[SlopeT], src_reg: RegTensor[SlopeT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[SlopeT], src_reg: RegTensor[SlopeT], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...

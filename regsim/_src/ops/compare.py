@@ -15,6 +15,7 @@ import numpy as np
 from regsim._src import dtypes as dt
 from regsim._src.enums import CMPMODE
 from regsim._src.executors import MaskBits, PredicateOut, SelectLanes
+from regsim._src.ops.scalars import Float3T, FloatScalar, IntScalar
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -183,10 +184,17 @@ def Compare(
 ) -> None: ...
 
 
-@face("Compares")
+@overload
 def Compares(
-    dst: MaskReg, src_reg: RegTensor[CmpT], scalar_value: float | np.number[Any], mask: MaskReg, *, mode: CMPMODE = CMPMODE.EQ
+    dst: MaskReg, src_reg: RegTensor[CmpT], scalar_value: IntScalar, mask: MaskReg, *, mode: CMPMODE = CMPMODE.EQ
 ) -> None: ...
+@overload
+def Compares(
+    dst: MaskReg, src_reg: RegTensor[Float3T], scalar_value: FloatScalar, mask: MaskReg, *, mode: CMPMODE = CMPMODE.EQ
+) -> None: ...
+@face("Compares")
+def Compares(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one."""
 
 
 @overload

@@ -11,7 +11,7 @@ software sequences (Mul then Add), which wrap modulo 2**64 like one wrapping mul
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, overload
 
 import ml_dtypes
 import numpy as np
@@ -24,7 +24,6 @@ from regsim._src.ops.arith import (
     _EW,
     _LANES,
     ZEROING,
-    Scalar,
     ZeroingOnly,
     _binary,
     _is_float,
@@ -36,6 +35,7 @@ from regsim._src.ops.arith import (
     sub,
 )
 from regsim._src.ops.convert import to_float
+from regsim._src.ops.scalars import Float2T, FloatScalar, IntScalar
 from regsim._src.ops.transcendental import exp
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register, scalar
@@ -191,10 +191,18 @@ def AbsSub(
 ) -> None: ...
 
 
-@face("Axpy")
+@overload
 def Axpy(
-    dst_reg: RegTensor[AxpyT], src_reg: RegTensor[AxpyT], scalar_value: Scalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+    dst_reg: RegTensor[AxpyT], src_reg: RegTensor[AxpyT], scalar_value: IntScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
 ) -> None: ...
+@overload
+def Axpy(
+    dst_reg: RegTensor[Float2T], src_reg: RegTensor[Float2T], scalar_value: FloatScalar, mask: MaskReg, *, mode: ZeroingOnly = ...
+) -> None: ...
+@face("Axpy")
+def Axpy(*args: Any, **kwargs: Any) -> None:
+    """The scalar operand is an int for an integer register, a real number for a float one, any number for a
+    complex one."""
 
 
 @face("MulAddDst")
@@ -311,7 +319,12 @@ def ExpSub(
 
 @face("MulsCast")
 def MulsCast(
-    dst_reg: RegTensor[dt.half], src_reg: RegTensor[dt.float32], scalar_value: Scalar, mask: MaskReg, *, layout: Layouts = ...
+    dst_reg: RegTensor[dt.half],
+    src_reg: RegTensor[dt.float32],
+    scalar_value: FloatScalar,
+    mask: MaskReg,
+    *,
+    layout: Layouts = ...,
 ) -> None:
     """`MulsCast<T0, T1, T2, layout>(dstReg, srcReg, scalarValue, mask)`: the types are deduced
     (half, float, float); lane i's result is half element 2i + layout, every other element 0."""

@@ -19,6 +19,7 @@ from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, Hi
 from regsim._src.executors import BroadcastLowest, CompressToAr, CrossLane
 from regsim._src.memory import UbPtr
 from regsim._src.ops.datamove import B8_INT, GD, GI, GS, P_B16, U16, U32, c_indexed
+from regsim._src.ops.scalars import ComplexScalar, CplxT, Float2T, FloatScalar, IntScalar
 from regsim._src.registers import MaskReg, RegTensor
 from regsim._src.spec import (
     DOC,
@@ -42,7 +43,6 @@ from regsim.errors import DTypeError, UnsupportedError, message
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 LOWEST, HIGHEST = HighLowPart.LOWEST, HighLowPart.HIGHEST
-Scalar = int | float | complex | np.generic
 
 # --- dtypes on Ascend 950 (the pages' tables), as the faces' type variables; the specs' dtype sets
 # are their constraints, so the two cannot drift apart (tests/test_registry.py checks faces vs specs)
@@ -70,6 +70,8 @@ DupT = TypeVar(
     dt.complex64,
 )
 ArangeT = TypeVar("ArangeT", dt.int8, dt.int16, dt.int32, dt.half, dt.float32, dt.int64)
+#: the DupT members a real (float) scalar fills: the float types that are not bits-only
+DupFloatT = TypeVar("DupFloatT", dt.fp8_e8m0, dt.fp8_e5m2, dt.fp8_e4m3fn, dt.half, dt.bfloat16, dt.float32)
 GatherT = TypeVar(
     "GatherT",
     dt.bool_,
@@ -619,20 +621,35 @@ _spec(
 
 # --- typed faces -------------------------------------------------------------------------------------------
 @overload
-def Duplicate(dst_reg: RegTensor[DupT], scalar_value: Scalar, /) -> None: ...
+def Duplicate(dst_reg: RegTensor[DupT], scalar_value: IntScalar, /) -> None: ...
 @overload
-def Duplicate(dst_reg: RegTensor[DupT], scalar_value: Scalar, mask: MaskReg, /, *, mode: DupMode = ...) -> None: ...
+def Duplicate(dst_reg: RegTensor[DupFloatT], scalar_value: FloatScalar, /) -> None: ...
+@overload
+def Duplicate(dst_reg: RegTensor[CplxT], scalar_value: ComplexScalar, /) -> None: ...
+@overload
+def Duplicate(dst_reg: RegTensor[DupT], scalar_value: IntScalar, mask: MaskReg, /, *, mode: DupMode = ...) -> None: ...
+@overload
+def Duplicate(dst_reg: RegTensor[DupFloatT], scalar_value: FloatScalar, mask: MaskReg, /, *, mode: DupMode = ...) -> None: ...
+@overload
+def Duplicate(dst_reg: RegTensor[CplxT], scalar_value: ComplexScalar, mask: MaskReg, /, *, mode: DupMode = ...) -> None: ...
 @overload
 def Duplicate(
     dst_reg: RegTensor[DupT], src_reg: RegTensor[DupT], mask: MaskReg, /, *, pos: Lowest = ..., mode: DupMode = ...
 ) -> None: ...
 @face("Duplicate")
 def Duplicate(*args: Any, **kwargs: Any) -> None:
-    """`Duplicate(dst, scalar)`, `Duplicate(dst, scalar, mask, mode=...)` or `Duplicate(dst, src, mask)` (src[0])."""
+    """`Duplicate(dst, scalar)`, `Duplicate(dst, scalar, mask, mode=...)` or `Duplicate(dst, src, mask)` (src[0]).
+    The scalar is an int for an integer or bits-only register, a real number for a float one, any number for a
+    complex one."""
 
 
+@overload
+def Arange(dst_reg: RegTensor[ArangeT], scalar_value: IntScalar, /, *, order: IndexOrder = ...) -> None: ...
+@overload
+def Arange(dst_reg: RegTensor[Float2T], scalar_value: FloatScalar, /, *, order: IndexOrder = ...) -> None: ...
 @face("Arange")
-def Arange(dst_reg: RegTensor[ArangeT], scalar_value: Scalar, /, *, order: IndexOrder = IndexOrder.INCREASE_ORDER) -> None: ...
+def Arange(*args: Any, **kwargs: Any) -> None:
+    """The start value is an int for an integer register, a real number for a float one."""
 
 
 # One face for both C++ overloads of `Gather`: the UB form (datamove.py registers it) and the

@@ -9,7 +9,7 @@ results are bit-exact and differ from numpy's pairwise `np.sum`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
@@ -21,7 +21,9 @@ from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, 
 from regsim.errors import DTypeError, message
 
 ZEROING = MaskMergeMode.ZEROING
-SUM, MAX, MIN = ReduceType.SUM, ReduceType.MAX, ReduceType.MIN
+SUM: Final = ReduceType.SUM
+MAX: Final = ReduceType.MAX
+MIN: Final = ReduceType.MIN
 
 # --- dtypes on Ascend 950: (dst, src) pairs of SUM, the one type of MAX / MIN ---------------------------
 REDUCE_SUM: Final = frozenset(
@@ -49,9 +51,12 @@ BLOCK_SUM: Final = frozenset(
 PAIR: Final = frozenset({dt.half, dt.float32})
 
 ReduceT = TypeVar("ReduceT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
-ReduceDstT = TypeVar("ReduceDstT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
 BlockT = TypeVar("BlockT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32)
-BlockDstT = TypeVar("BlockDstT", dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32)
+#: the types a SUM keeps (int16 and uint16 widen: their SUM's dst is int32 / uint32)
+SumT = TypeVar("SumT", dt.half, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
+BlockSumT = TypeVar("BlockSumT", dt.half, dt.int32, dt.uint32, dt.float32)
+MaxMin = Literal[ReduceType.MAX, ReduceType.MIN]
+Sum = Literal[ReduceType.SUM]
 PairT = TypeVar("PairT", dt.half, dt.float32)
 Zeroing = Literal[MaskMergeMode.ZEROING]
 #: the MAX / MIN types: the faces' type variables' constraints (one list, so they cannot drift apart)
@@ -240,28 +245,46 @@ register(
 
 
 # --- typed faces, and the legacy names (which fix `type`) ---------------------------------------------------
-@face("Reduce")
+@overload
 def Reduce(
-    dst_reg: RegTensor[ReduceDstT],
-    src_reg: RegTensor[ReduceT],
-    mask: MaskReg,
-    /,
-    *,
-    type: ReduceType = ReduceType.SUM,
-    mode: Zeroing = MaskMergeMode.ZEROING,
+    dst_reg: RegTensor[ReduceT], src_reg: RegTensor[ReduceT], mask: MaskReg, /, *, type: MaxMin, mode: Zeroing = ...
 ) -> None: ...
+@overload
+def Reduce(
+    dst_reg: RegTensor[SumT], src_reg: RegTensor[SumT], mask: MaskReg, /, *, type: ReduceType = ..., mode: Zeroing = ...
+) -> None: ...
+@overload
+def Reduce(
+    dst_reg: RegTensor[dt.int32], src_reg: RegTensor[dt.int16], mask: MaskReg, /, *, type: Sum = ..., mode: Zeroing = ...
+) -> None: ...
+@overload
+def Reduce(
+    dst_reg: RegTensor[dt.uint32], src_reg: RegTensor[dt.uint16], mask: MaskReg, /, *, type: Sum = ..., mode: Zeroing = ...
+) -> None: ...
+@face("Reduce")
+def Reduce(*args: Any, **kwargs: Any) -> None:
+    """(dst, src) pairs: MAX and MIN one type; SUM one type, or int16 → int32 and uint16 → uint32 (the sum widens)."""
 
 
-@face("ReduceDataBlock")
+@overload
 def ReduceDataBlock(
-    dst_reg: RegTensor[BlockDstT],
-    src_reg: RegTensor[BlockT],
-    mask: MaskReg,
-    /,
-    *,
-    type: ReduceType = ReduceType.SUM,
-    mode: Zeroing = MaskMergeMode.ZEROING,
+    dst_reg: RegTensor[BlockT], src_reg: RegTensor[BlockT], mask: MaskReg, /, *, type: MaxMin, mode: Zeroing = ...
 ) -> None: ...
+@overload
+def ReduceDataBlock(
+    dst_reg: RegTensor[BlockSumT], src_reg: RegTensor[BlockSumT], mask: MaskReg, /, *, type: ReduceType = ..., mode: Zeroing = ...
+) -> None: ...
+@overload
+def ReduceDataBlock(
+    dst_reg: RegTensor[dt.int32], src_reg: RegTensor[dt.int16], mask: MaskReg, /, *, type: Sum = ..., mode: Zeroing = ...
+) -> None: ...
+@overload
+def ReduceDataBlock(
+    dst_reg: RegTensor[dt.uint32], src_reg: RegTensor[dt.uint16], mask: MaskReg, /, *, type: Sum = ..., mode: Zeroing = ...
+) -> None: ...
+@face("ReduceDataBlock")
+def ReduceDataBlock(*args: Any, **kwargs: Any) -> None:
+    """(dst, src) pairs: MAX and MIN one type; SUM one type, or int16 → int32 and uint16 → uint32 (the sum widens)."""
 
 
 @face("PairReduceElem")
@@ -276,8 +299,14 @@ def PairReduceElem(
 ) -> None: ...
 
 
+@overload
+def ReduceSum(dst_reg: RegTensor[SumT], src_reg: RegTensor[SumT], mask: MaskReg, /, *, mode: Zeroing = ...) -> None: ...
+@overload
+def ReduceSum(dst_reg: RegTensor[dt.int32], src_reg: RegTensor[dt.int16], mask: MaskReg, /, *, mode: Zeroing = ...) -> None: ...
+@overload
+def ReduceSum(dst_reg: RegTensor[dt.uint32], src_reg: RegTensor[dt.uint16], mask: MaskReg, /, *, mode: Zeroing = ...) -> None: ...
 def ReduceSum(
-    dst_reg: RegTensor[ReduceDstT], src_reg: RegTensor[ReduceT], mask: MaskReg, /, *, mode: Zeroing = MaskMergeMode.ZEROING
+    dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, /, *, mode: Zeroing = MaskMergeMode.ZEROING
 ) -> None:
     """Legacy `ReduceSum<T, U, mode>`: `Reduce` with type SUM."""
     Reduce(dst_reg, src_reg, mask, type=SUM, mode=mode)
@@ -297,8 +326,20 @@ def ReduceMin(
     Reduce(dst_reg, src_reg, mask, type=MIN, mode=mode)
 
 
+@overload
 def ReduceSumWithDataBlock(
-    dst_reg: RegTensor[BlockDstT], src_reg: RegTensor[BlockT], mask: MaskReg, /, *, mode: Zeroing = MaskMergeMode.ZEROING
+    dst_reg: RegTensor[BlockSumT], src_reg: RegTensor[BlockSumT], mask: MaskReg, /, *, mode: Zeroing = ...
+) -> None: ...
+@overload
+def ReduceSumWithDataBlock(
+    dst_reg: RegTensor[dt.int32], src_reg: RegTensor[dt.int16], mask: MaskReg, /, *, mode: Zeroing = ...
+) -> None: ...
+@overload
+def ReduceSumWithDataBlock(
+    dst_reg: RegTensor[dt.uint32], src_reg: RegTensor[dt.uint16], mask: MaskReg, /, *, mode: Zeroing = ...
+) -> None: ...
+def ReduceSumWithDataBlock(
+    dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, /, *, mode: Zeroing = MaskMergeMode.ZEROING
 ) -> None:
     """Legacy `ReduceSumWithDataBlock<T, mode>`: `ReduceDataBlock` with type SUM."""
     ReduceDataBlock(dst_reg, src_reg, mask, type=SUM, mode=mode)

@@ -1,0 +1,80 @@
+"""Running mypy from the tests: `mypy.api` with its own minimal config (so neither pyproject.toml's
+`[tool.mypy]` nor unrelated files are picked up) and a cache directory shared by the test session
+(conftest.py's `mypy_options` fixture): the first run fills it with numpy's and regsim's stubs, the
+others reuse them (tests/test_typing.py, tests/test_tutorial.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MYPY_CONFIG = """\
+[mypy]
+python_version = 3.11
+strict = True
+"""
+
+#: `path:line: error: message  [code]` (mypy's one-line format, no column numbers)
+ERROR = re.compile(r"^(?P<path>.+?):(?P<line>\d+): error: (?P<message>.*?)(?:\s+\[(?P<code>[a-z-]+)\])?$")
+NOTE = re.compile(r"^(?P<path>.+?):(?P<line>\d+): note: ")
+
+
+@dataclass(frozen=True)
+class MypyRun:
+    stdout: str
+    stderr: str
+    status: int
+
+    def lines_for(self, path: Path) -> list[str]:
+        """mypy's error and note lines about `path`."""
+        return [line for line in self.stdout.splitlines() if _path_of(line) == path]
+
+    def errors(self) -> list[tuple[Path, int, str, str]]:
+        """(file, line, code, message) of every error (code 'unknown' if mypy gave none)."""
+        found = []
+        for line in self.stdout.splitlines():
+            m = ERROR.match(line)
+            if m:
+                found.append((Path(m["path"]).resolve(), int(m["line"]), m["code"] or "unknown", m["message"]))
+        return found
+
+
+def _path_of(line: str) -> Path | None:
+    m = ERROR.match(line) or NOTE.match(line)
+    return Path(m["path"]).resolve() if m else None
+
+
+def options(tmp: Path) -> list[str]:
+    """mypy's options, its config and cache in `tmp`."""
+    config = tmp / "mypy.ini"
+    config.write_text(MYPY_CONFIG)
+    return [
+        "--config-file",
+        str(config),
+        "--cache-dir",
+        str(tmp / "cache"),
+        "--strict",
+        "--show-error-codes",
+        "--show-absolute-path",
+        "--no-error-summary",
+        "--no-pretty",
+        "--no-color-output",
+        "--hide-error-context",
+    ]
+
+
+def run_mypy(options: list[str], files: list[Path]) -> MypyRun:
+    # From the repository root, so `import regsim` finds this checkout.
+    with contextlib.chdir(ROOT):
+        from mypy import api
+
+        stdout, stderr, status = api.run([*options, *map(str, files)])
+    if status == 2 or stderr.strip():
+        pytest.fail(f"mypy could not run (exit status {status}):\n{stderr}\n{stdout}")
+    return MypyRun(stdout, stderr, status)
