@@ -205,11 +205,6 @@ class Affine:
     __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):  # (Python's and regsim's own probing: `getattr(x, "_sig", default)`)
-            raise AttributeError(name)
-        raise Unbatchable(f"the loop index is used as a Python value (.{name})")
-
 
 class BatchedPtr(UbPtr[Any]):
     """A pointer with one address per iteration (`addr` is an int64 array). The batched backend
