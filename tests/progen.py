@@ -87,6 +87,7 @@ class Loop:
     start: int = 0
     kind: str = "for"
     tag: str = ""
+    step: int = 1
 
 
 @dataclass
@@ -185,7 +186,8 @@ class DrawChooser:
 
 # --- the generator ---------------------------------------------------------------------------------------
 def cpp_expr(py: str) -> str:
-    """The generator's index expressions are Python with non-negative `//`: C++'s `/` is the same."""
+    """The generator's index expressions are Python with non-negative `//`: C++'s `/` is the same
+    (applied to every C++ statement as it is rendered; a C++ comment starts its line)."""
     return py.replace(" // ", " / ")
 
 
@@ -393,7 +395,9 @@ class Gen:
 
     # -- recipes: a few statements a kernel author would write --
     def recipe(self, s: Scope, depth: int) -> list[Stmt]:
-        kinds = ["elementwise"] * 4 + ["scalar"] * 2 + ["accumulate", "select", "carry", "duplicate", "fresh"]
+        kinds = (
+            ["elementwise"] * 4 + ["scalar"] * 2 + ["accumulate", "select", "carry", "duplicate", "fresh", "view", "roundtrip"]
+        )
         if s.levels:
             kinds += ["post"] * 2
             if self.wild:
@@ -413,11 +417,11 @@ class Gen:
         tag = f"load-{tensor} {a.tag}"
         return [*a.pre, Line(f"Reg.LoadAlign({reg}, {a.py})", f"Reg::LoadAlign({reg}, {a.cpp});", tag), *a.after]
 
-    def store(self, s: Scope, reg: str, tensor: str = "") -> list[Stmt]:
+    def store(self, s: Scope, reg: str, tensor: str = "", mask: str = "", what: str = "") -> list[Stmt]:
         tensor = tensor or self.c.choice(("dst", "dst", "dst", "dst", "buf", "src"))
         a = self.address(s, tensor, store=True)
-        tag = f"store-{tensor} {a.tag}"
-        m = s.mask
+        tag = f"store-{tensor} {a.tag} {what}".strip()
+        m = mask or s.mask
         return [*a.pre, Line(f"Reg.StoreAlign({a.py}, {reg}, {m})", f"Reg::StoreAlign({a.cpp}, {reg}, {m});", tag), *a.after]
 
     def r_elementwise(self, s: Scope, depth: int) -> list[Stmt]:
@@ -468,7 +472,10 @@ class Gen:
         mode = "MERGING" if op != "Mul" and self.c.chance(0.3) else ""
         kind = "float" if self.t.is_float else "int"
         tag = f"accumulate-{op.lower()}-{kind}" + ("-merging" if mode else "")
-        return [*self.load(s, "x"), self.reg(op, ["acc", "acc", "x", s.mask], mode=mode, tag=tag)]
+        out = [*self.load(s, "x"), self.reg(op, ["acc", "acc", "x", s.mask], mode=mode, tag=tag)]
+        if self.c.chance(0.4):  # the running value, every iteration
+            out += self.store(s, "acc", what="accumulator-stored")
+        return out
 
     def r_select(self, s: Scope, depth: int) -> list[Stmt]:
         self.uses.add("c")
@@ -486,6 +493,9 @@ class Gen:
                     "compares-select " + tag,
                 )
             )
+        if self.c.chance(0.3):  # the compare's mask as the store's
+            out += self.store(s, "x", mask="c", what="store-under-compare")
+            return out
         out.append(self.reg("Select", ["z", "x", "y", "c"], tag="compare-select"))
         return out + self.store(s, "z")
 
@@ -539,6 +549,15 @@ class Gen:
                 f"carry-{op}",
             )
         )
+        if s.levels and self.c.chance(0.4):  # the carry bits every iteration, 32 bytes a row from dst slot 36
+            at = f"(__ubuf__ uint32_t*)dst + 36 * 64 + {cpp_expr(_paren(s.row))} * 8"
+            out.append(
+                Line(
+                    f"Reg.StoreAlign(dst.reinterpret(rs.uint32) + 36 * 64 + {_paren(s.row)} * 8, carry)",
+                    f"Reg::StoreAlign({at}, carry);",
+                    "carry-stored",
+                )
+            )
         a = self.address(s, "dst", u32=True, store=True)
         out += [
             *a.pre,
@@ -547,8 +566,36 @@ class Gen:
         ]
         return out
 
+    def r_view(self, s: Scope, depth: int) -> list[Stmt]:
+        """uint32 arithmetic on T registers (a reference cast in C++)."""
+        self.uses.add("m32")
+        op = self.c.choice(("Add", "Sub", "Max"))
+        py = ", ".join(f"{r}.reinterpret(rs.uint32)" for r in "zxy")
+        cpp = ", ".join(f"(Reg::RegTensor<uint32_t>&){r}" for r in "zxy")
+        line = Line(f"Reg.{op}({py}, m32)", f"Reg::{op}({cpp}, m32);", "register-view")
+        return [*self.load(s, "x"), *self.load(s, "y"), line, *self.store(s, "z")]
+
+    def r_roundtrip(self, s: Scope, depth: int) -> list[Stmt]:
+        """A store read back in the same iteration (no iteration reads what another writes)."""
+        a = self.address(s, "buf", store=True)
+        m = s.mask
+        return [
+            *self.load(s, "x"),
+            *a.pre,
+            Line(f"Reg.StoreAlign({a.py}, x, {m})", f"Reg::StoreAlign({a.cpp}, x, {m});", f"store-then-load {a.tag}"),
+            Line(f"Reg.LoadAlign(y, {a.py})", f"Reg::LoadAlign(y, {a.cpp});", "store-then-load"),
+            *a.after,
+            self.reg(self.c.choice(self.ops()), ["z", "y", "x", m], tag="binary"),
+            *self.store(s, "z"),
+        ]
+
     def r_duplicate(self, s: Scope, depth: int) -> list[Stmt]:
         py, cpp, tag = self.scalar_value(s)
+        if self.c.chance(0.3):
+            return [
+                Line(f"Reg.Duplicate(z, {py})", f"Reg::Duplicate(z, {cpp});", "duplicate-unmasked " + tag),
+                *self.store(s, "z"),
+            ]
         mode = self.c.choice(("", "MERGING")) if self.wild else ""
         line = Line(
             f"Reg.Duplicate(z, {py}, {s.mask}" + (", mode=Reg.MaskMergeMode.MERGING)" if mode else ")"),
@@ -602,30 +649,32 @@ class Gen:
         word = "continue" if lv.var.startswith(("i", "j")) and self.c.chance(0.4) else "break"
         return [If(f"{lv.var} == {k}", f"{lv.var} == {k}", [Line(word, f"{word};", word)], word)]
 
-    def loop_levels(self, s: Scope) -> tuple[str, str, int, int]:
-        """A loop's variable, stop, start and trip bound."""
+    def loop_levels(self, s: Scope) -> tuple[str, str, int, int, int]:
+        """A loop's variable, stop, start, step and trip bound."""
         var = self.fresh("j" if s.levels else "i")
-        stop, trips, start = self.c.choice(
+        stop, trips, start, step = self.c.choice(
             (
-                ("rows", MAX_ROWS, 0),
-                ("rows", MAX_ROWS, 0),
-                ("2", 2, 0),
-                ("3", 3, 0),
-                ("4", 4, 0),
-                ("4", 4, 0),
-                ("rows", MAX_ROWS, 1),
+                ("rows", MAX_ROWS, 0, 1),
+                ("rows", MAX_ROWS, 0, 1),
+                ("2", 2, 0, 1),
+                ("3", 3, 0, 1),
+                ("4", 4, 0, 1),
+                ("4", 4, 0, 1),
+                ("rows", MAX_ROWS, 1, 1),
+                ("2 * rows", MAX_ROWS, 0, 2),
             )
         )
-        return var, stop, start, trips
+        return var, stop, start, step, trips
 
-    def sub_scope(self, s: Scope, var: str, trips: int, start: int, kind: str) -> Scope:
+    def sub_scope(self, s: Scope, var: str, trips: int, step: int, kind: str) -> Scope:
         level = Level(var, trips)
-        row = f"{s.row} * {trips} + {var}" if s.levels else var
+        v = var if step == 1 else f"{var} // {step}"
+        row = f"{s.row} * {trips} + {v}" if s.levels else v
         rows = s.rows * trips if s.levels else trips
         return Scope(
             [*s.levels, level],
             s.top,
-            row if s.levels else var,
+            row,
             rows,
             list(s.counters),
             [],
@@ -635,19 +684,40 @@ class Gen:
         )
 
     def loop(self, s: Scope, depth: int, kind: str = "for") -> list[Stmt]:
-        var, stop, start, trips = self.loop_levels(s)
+        var, stop, start, step, trips = self.loop_levels(s)
         if kind == "while":
-            var = self.fresh("w")
-        inner = self.sub_scope(s, var, trips, start, kind)
+            var, step = self.fresh("w"), 1
+            stop = stop.replace("2 * rows", "rows")
+        inner = self.sub_scope(s, var, trips, step, kind)
         body: list[Stmt] = []
         self.body_mask(inner, body)
         for _ in range(self.c.integer(1, 3)):
             body += self.recipe(inner, depth + 1)
+        after = self.escape(s, inner, body) if not s.levels and not s.in_callee and self.c.chance(0.3) else []
         tag = ("nested-" if s.levels else "") + ("while" if kind == "while" else "loop")
         if kind == "while":
             init = Line(f"{var} = {start}", f"uint16_t {var} = {start};", "while")
-            return [*inner.levels[-1].pre, init, Loop(var, stop, body, start, "while", tag)]
-        return [*inner.levels[-1].pre, Loop(var, stop, body, start, "for", tag)]
+            return [*inner.levels[-1].pre, init, Loop(var, stop, body, start, "while", tag), *after]
+        loop = Loop(var, stop, body, start, "for", tag + ("-step" if step > 1 else ""), step)
+        return [*inner.levels[-1].pre, loop, *after]
+
+    def escape(self, s: Scope, inner: Scope, body: list[Stmt]) -> list[Stmt]:
+        """Values the body makes, used after the loop: its last pointer and mask (and counter value)."""
+        q, m = self.fresh("q"), self.fresh("m")
+        pre = inner.levels[-1].pre
+        pre += [
+            Line(f"{q} = dst + 0", f"__ubuf__ T* {q} = dst;", "pointer-after-loop"),
+            Line(f"{m} = full", f"Reg::MaskReg {m} = full;", "mask-after-loop"),
+        ]
+        at = f"dst + {_paren(inner.row)} * VL"
+        body += [Line(f"{q} = {at}", f"{q} = {at};", "pointer-after-loop"), Line(f"{m} = {inner.mask}", f"{m} = {inner.mask};")]
+        made = inner.counters[len(s.counters) :]
+        if made:
+            n, left = made[-1][0], self.fresh("left")
+            pre.append(Line(f"{left} = 0", f"uint32_t {left} = 0;", "counter-after-loop"))
+            body.append(Line(f"{left} = {n}.value", f"{left} = {n};", "counter-after-loop"))
+            self.observed.append((left, left))
+        return [Line(f"Reg.StoreAlign({q}, y, {m})", f"Reg::StoreAlign({q}, y, {m});", "mask-after-loop")]
 
     def r_nested(self, s: Scope, depth: int) -> list[Stmt]:
         return self.loop(s, depth)
@@ -836,6 +906,17 @@ class Gen:
     call_rows = call_tile
 
     # -- the kernel --
+    def full_mask(self) -> Line:
+        """`full`: all lanes, or a pattern (the first 16 lanes, half of them, ...)."""
+        pattern = self.c.choice(("ALL",) * 6 + ("VL16", "H", "M3", "Q"))
+        if pattern == "ALL":
+            return Line("full = Reg.CreateMask(T)", "Reg::MaskReg full = Reg::CreateMask<T>();")
+        return Line(
+            f"full = Reg.CreateMask(T, pattern=Reg.MaskPattern.{pattern})",
+            f"Reg::MaskReg full = Reg::CreateMask<T, Reg::MaskPattern::{pattern}>();",
+            "mask-pattern",
+        )
+
     def kernel(self) -> Function:
         s = Scope([], [], "0", 1, [], [], "full")
         body: list[Stmt] = []
@@ -846,7 +927,7 @@ class Gen:
                 body += self.recipe(s, 0)
         head: list[Stmt] = [
             Line("x, y, z = Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T)", "Reg::RegTensor<T> x, y, z;"),
-            Line("full = Reg.CreateMask(T)", "Reg::MaskReg full = Reg::CreateMask<T>();"),
+            self.full_mask(),
             Line("Reg.LoadAlign(x, src)", "Reg::LoadAlign(x, src);"),
             Line("Reg.LoadAlign(y, src + VL)", "Reg::LoadAlign(y, src + VL);"),
             Line("Reg.LoadAlign(z, buf)", "Reg::LoadAlign(z, buf);"),
@@ -862,17 +943,20 @@ class Gen:
             )
         if "c" in self.uses:
             head.append(Line("c = Reg.MaskReg()", "Reg::MaskReg c;"))
+        if self.uses & {"carry", "m32"}:
+            head.append(Line("m32 = Reg.CreateMask(rs.uint32)", "Reg::MaskReg m32 = Reg::CreateMask<uint32_t>();"))
         if "carry" in self.uses:
             head += [
                 Line(
                     "a32, b32, s32 = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)",
                     "Reg::RegTensor<uint32_t> a32, b32, s32;",
                 ),
-                Line("m32 = Reg.CreateMask(rs.uint32)", "Reg::MaskReg m32 = Reg::CreateMask<uint32_t>();"),
                 Line("carry = Reg.MaskReg()", "Reg::MaskReg carry;"),
                 Line("Reg.LoadAlign(carry, buf)", "Reg::LoadAlign(carry, buf);"),
             ]
             tail.append(Line("Reg.StoreAlign(info + 32, carry)", "Reg::StoreAlign(info + 32, carry);"))
+        for k, reg in ((38, "x"), (39, "z")):  # as the last iteration left them
+            tail.append(Line(f"Reg.StoreAlign(dst + {k} * VL, {reg}, full)", f"Reg::StoreAlign(dst + {k} * VL, {reg}, full);"))
         for k, (py, cpp) in enumerate(self.observed[:32]):
             tail.append(Line(f"info[{k}] = {py}", f"info[{k}] = {cpp};", "observe"))
         params = [self.ptr(p) for p in PARAMS[:5]] + [
@@ -933,7 +1017,13 @@ def _py_stmts(body: Sequence[Stmt], depth: int) -> list[str]:
             out += _py_stmts(s.body, depth + 1)
             out.append(f"{pad}    {s.var} += 1")
         else:
-            rng = f"range({s.start}, {s.stop})" if s.start else f"range({s.stop})"
+            rng = (
+                f"range({s.start}, {s.stop}, {s.step})"
+                if s.step > 1
+                else f"range({s.start}, {s.stop})"
+                if s.start
+                else f"range({s.stop})"
+            )
             out.append(f"{pad}for {s.var} in {rng}:")
             out += _py_stmts(s.body, depth + 1) or [pad + "    pass"]
     return out
@@ -1010,22 +1100,23 @@ def _cpp_stmts(body: Sequence[Stmt], depth: int, names: dict[str, str]) -> list[
     out: list[str] = []
     for s in body:
         if isinstance(s, Line):
-            text = s.cpp
+            text = cpp_expr(s.cpp)
             if text.startswith("{"):
                 name, rest = text[1:].split("}", 1)
                 text = names[name] + rest
             out.append(pad + text)
         elif isinstance(s, If):
-            out.append(f"{pad}if ({s.cond_cpp}) {{")
+            out.append(f"{pad}if ({cpp_expr(s.cond_cpp)}) {{")
             out += _cpp_stmts(s.body, depth + 1, names)
             out.append(pad + "}")
         elif s.kind == "while":
-            out.append(f"{pad}while ({s.var} < {s.stop}) {{")
+            out.append(f"{pad}while ({s.var} < {cpp_expr(s.stop)}) {{")
             out += _cpp_stmts(s.body, depth + 1, names)
             out.append(f"{pad}    {s.var}++;")
             out.append(pad + "}")
         else:
-            out.append(f"{pad}for (uint16_t {s.var} = {s.start}; {s.var} < {s.stop}; {s.var}++) {{")
+            inc = f"{s.var} += {s.step}" if s.step > 1 else f"{s.var}++"
+            out.append(f"{pad}for (uint16_t {s.var} = {s.start}; {s.var} < {cpp_expr(s.stop)}; {inc}) {{")
             out += _cpp_stmts(s.body, depth + 1, names)
             out.append(pad + "}")
     return out

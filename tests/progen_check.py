@@ -190,7 +190,7 @@ def check_cpp(ps: Sequence[Program], twins: bool = True) -> list[Verdict]:
     try:
         try:
             mod = rs.cpp.load(path)
-        except rs.errors.CppError as e:
+        except rs.cpp.CppError as e:
             return [Verdict(p, [f"C++ parse: {str(e)[:300]}"], "cpp") for p in ps]
         for p in ps:
             out += _check_one_cpp(mod, p, twins)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from progen import Program, SeededChooser, cpp_source, generate, program, programs, python_source, shrink
 from progen_check import Outcome, Verdict, check_python, differences
 
@@ -69,6 +69,17 @@ CONSTRUCTS = {
     "error-out-of-bounds",
     "error-misaligned",
     "error-uninitialised",
+    "register-view",
+    "store-then-load",
+    "duplicate-unmasked",
+    "accumulator-stored",
+    "store-under-compare",
+    "carry-stored",
+    "mask-pattern",
+    "loop-step",
+    "pointer-after-loop",
+    "mask-after-loop",
+    "counter-after-loop",
 }
 
 
@@ -82,7 +93,7 @@ def test_a_random_program_gives_the_same_results_in_both_loop_modes(seed: int) -
     assert not v.failed, _explain(v)
 
 
-@settings(max_examples=20)
+@settings(max_examples=20, phases=[Phase.explicit, Phase.reuse, Phase.generate])  # (shrinking: progen.shrink, in the campaign)
 @given(programs())
 def test_hypothesis_programs_give_the_same_results_in_both_loop_modes(p: Program) -> None:
     v = check_python(p)
