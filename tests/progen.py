@@ -381,7 +381,7 @@ class Gen:
         n, kind = self.counter(s, body)
         s.counters.append((n, kind))
         m = self.fresh("m")
-        read = self.c.choice(("", "", "before", "after")) if self.wild else ""
+        read = self.c.choice(("", "", "before", "after") if self.wild else ("",) * 6 + ("before", "after"))
         left = self.fresh("left")
         read_line = Line(f"{left} = {n}.value", f"uint32_t {left} = {n};", f"counter-read-{read}")
         if read == "before":
@@ -409,7 +409,8 @@ class Gen:
         if not self.error_done and s.levels:
             kinds += ["error"] * 3
         kind = self.c.choice(kinds)
-        return getattr(self, f"r_{kind}")(s, depth)
+        make: Callable[[Scope, int], list[Stmt]] = getattr(self, f"r_{kind}")
+        return make(s, depth)
 
     def load(self, s: Scope, reg: str, tensor: str = "") -> list[Stmt]:
         tensor = tensor or self.c.choice(("src",) * 28 + ("buf",) * 11 + ("dst",))
@@ -473,6 +474,15 @@ class Gen:
         kind = "float" if self.t.is_float else "int"
         tag = f"accumulate-{op.lower()}-{kind}" + ("-merging" if mode else "")
         out = [*self.load(s, "x"), self.reg(op, ["acc", "acc", "x", s.mask], mode=mode, tag=tag)]
+        if self.c.chance(0.3):  # a scalar into the accumulator: acc = acc + i, acc = min(acc, left), ...
+            sop = self.c.choice(self.scalar_ops())
+            py, cpp, stag = self.scalar_value(s)
+            line = Line(
+                f"Reg.{sop}(acc, acc, {py}, {s.mask})",
+                f"Reg::{sop}(acc, acc, {cpp}, {s.mask});",
+                f"accumulate-{sop.lower()} {stag}",
+            )
+            out = [line] if self.c.chance(0.5) else [*out, line]
         if self.c.chance(0.4):  # the running value, every iteration
             out += self.store(s, "acc", what="accumulator-stored")
         return out
@@ -770,7 +780,8 @@ class Gen:
             f = getattr(self, f"callee_{kind}")(len(self.callees))
             self.callees.append(f)
             self.callee_kinds.append(kind)
-        return getattr(self, f"call_{kind}")(s, f)
+        call: Callable[[Scope, Function], list[Stmt]] = getattr(self, f"call_{kind}")
+        return call(s, f)
 
     def call_line(self, f: Function, args: list[str], cpp_args: list[str] | None = None, tag: str = "") -> Line:
         cpp_args = cpp_args if cpp_args is not None else [cpp_expr(a) for a in args]

@@ -7,6 +7,9 @@ the same check on as many programs as asked.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import Phase, given, settings
@@ -45,6 +48,8 @@ CONSTRUCTS = {
     "accumulate-add-int-merging",
     "accumulate-max-int",
     "accumulate-mul-float",
+    "accumulate-adds",
+    "accumulate-mins",
     "carry-AddC",
     "carry-SubC",
     "compare-select",
@@ -121,9 +126,8 @@ def test_the_comparison_names_each_kind_of_difference() -> None:
     layout = [("dst", 0, 8), ("info", 8, 16)]
     base = Outcome(bytes(16), b"\x01" * 16, 5, None, True)
 
-    def with_(**kw: object) -> Outcome:
-        fields = {**base.__dict__, **kw}
-        return Outcome(**fields)  # type: ignore[arg-type]
+    def with_(**kw: Any) -> Outcome:
+        return dataclasses.replace(base, **kw)
 
     changed = bytearray(16)
     changed[9] = 1
