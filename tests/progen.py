@@ -41,6 +41,7 @@ GAP_SLOTS = 16  #: gap: its first ERR_K slots written (a never-written read from
 INFO = 64  #: uint32 words of info: counters and pointer positions at the end, the carry mask at +32
 MAX_ROWS = 4  #: the largest `rows` argument and constant trip count
 PARAMS = ("dst", "src", "buf", "gap", "small", "info", "total", "rows", "cols", "count")
+UB_SIZE = 37 * 1024  #: src, dst, buf, gap, at most 4 registers of small, info
 
 
 @dataclass(frozen=True)
@@ -186,8 +187,8 @@ class DrawChooser:
 
 # --- the generator ---------------------------------------------------------------------------------------
 def cpp_expr(py: str) -> str:
-    """The generator's index expressions are Python with non-negative `//`: C++'s `/` is the same
-    (applied to every C++ statement as it is rendered; a C++ comment starts its line)."""
+    """The generator's index expressions are Python with non-negative `//`: C++'s `/` is the same.
+    Applied to every C++ statement as it is rendered (a C++ comment starts its line)."""
     return py.replace(" // ", " / ")
 
 
@@ -222,14 +223,11 @@ class Scope:
     counters: list[tuple[str, str]]  #: (name, how made) usable here
     lefts: list[str]  #: counter values read in this body (Python names of ints)
     mask: str  #: the mask this body's ops use
-    in_callee: bool = False
-    while_depth: int = 0
 
 
 class Gen:
-    def __init__(self, c: Chooser, seed: int) -> None:
+    def __init__(self, c: Chooser) -> None:
         self.c = c
-        self.seed = seed
         self.t = c.choice(DTYPES)
         self.n = 0
         self.callees: list[Function] = []
@@ -247,17 +245,14 @@ class Gen:
         self.n += 1
         return f"{stem}{self.n}"
 
-    def reg(self, op: str, args: Sequence[str], targs: str = "", mode: str = "", tag: str = "") -> Line:
-        """`Reg.<op>(args, mode=...)` / `Reg::<op><targs>(args);`."""
-        py_mode = {"MERGING": ", mode=Reg.MaskMergeMode.MERGING"}.get(mode, "")
-        if mode.startswith("CMP."):
-            py_mode = f", mode={mode}"
-        cpp_targs = {"MERGING": "<T, Reg::MaskMergeMode::MERGING>"}.get(mode, targs)
-        if mode.startswith("CMP."):
-            cpp_targs = f"<T, CMPMODE::{mode[4:]}>"
-        py_args = ", ".join(args)
-        cpp_args = ", ".join(cpp_expr(a) for a in args)
-        return Line(f"Reg.{op}({py_args}{py_mode})", f"Reg::{op}{cpp_targs}({cpp_args});", tag)
+    def reg(self, op: str, args: Sequence[str], mode: str = "", tag: str = "") -> Line:
+        """`Reg.<op>(args, mode=...)` / `Reg::<op><T, mode>(args);` (`mode`: "MERGING" or "CMP.<compare mode>")."""
+        py_mode, cpp_targs = "", ""
+        if mode == "MERGING":
+            py_mode, cpp_targs = ", mode=Reg.MaskMergeMode.MERGING", "<T, Reg::MaskMergeMode::MERGING>"
+        elif mode:
+            py_mode, cpp_targs = f", mode={mode}", f"<T, CMPMODE::{mode[4:]}>"
+        return Line(f"Reg.{op}({', '.join(args)}{py_mode})", f"Reg::{op}{cpp_targs}({', '.join(args)});", tag)
 
     def ops(self) -> list[str]:
         ops = ["Add", "Sub", "Max", "Min"]
@@ -292,7 +287,7 @@ class Gen:
         ptr_type = "__ubuf__ uint32_t*" if u32 else "__ubuf__ T*"
 
         def both(expr: str) -> tuple[str, str]:
-            return expr.replace("@", py_t), cpp_expr(expr).replace("@", cpp_t)
+            return expr.replace("@", py_t), expr.replace("@", cpp_t)
 
         if kind == "forward":
             expr = f"@ + ({slot} + {b}) * {unit}" if b else f"@ + {_paren(slot)} * {unit}"
@@ -313,10 +308,10 @@ class Gen:
             start = self.c.integer(0, max(0, SLOTS - 2 - width * execs))
             py, cpp = both(f"@ + {start} * {unit}" if start else "@ + 0")
             s.levels[lvl].pre.append(Line(f"{q} = {py}", f"{ptr_type} {q} = {cpp};", tag))
-            if lvl == 0 and not s.in_callee:
+            if lvl == 0:
                 self.observed.append(both(f"{q} - @"))
             step = f"{q} = {q} + {width} * {unit}" if width > 1 else f"{q} = {q} + {unit}"
-            return Addr([], q, q, [Line(step, cpp_expr(step) + ";", tag)], tag)
+            return Addr([], q, q, [Line(step, step + ";", tag)], tag)
         py, cpp = both(expr)
         return Addr([], py, cpp, [], tag)
 
@@ -338,7 +333,7 @@ class Gen:
         decl = f"{tensor} + {start} * VL" if start else f"{tensor} + 0"
         hoist = s.levels[lvl].pre if s.levels else s.top
         hoist.append(Line(f"{p} = {decl}", f"__ubuf__ T* {p} = {decl};", "post-update"))
-        if not s.in_callee and (lvl == 0 or not s.levels):
+        if lvl == 0 or not s.levels:
             self.observed.append((f"{p} - {tensor}", f"{p} - {tensor}"))
         return p, stride
 
@@ -350,8 +345,6 @@ class Gen:
             kinds += ["outer-body", "outer-body"]
         if s.counters:
             kinds += ["in-scope"]
-        if s.in_callee:
-            kinds = ["inside", "in-scope"] if s.counters else ["inside"]
         kind = self.c.choice(kinds)
         if kind == "in-scope":
             return self.c.choice(s.counters)
@@ -360,7 +353,7 @@ class Gen:
         n = self.fresh("n")
         value = self.c.choice(("cols", "cols", "count", "VL + 3", "2 * VL"))
         if kind == "inside":
-            body.append(Line(f"{n} = rs.Ref({value})", f"uint32_t {n} = {cpp_expr(value)};", "counter-inside"))
+            body.append(Line(f"{n} = rs.Ref({value})", f"uint32_t {n} = {value};", "counter-inside"))
             return n, "inside"
         if kind == "outer-body":
             lvl = self.c.integer(1, len(s.levels) - 1)
@@ -369,7 +362,7 @@ class Gen:
             lvl = self.c.integer(0, len(s.levels) - 1) if s.levels else 0
             target = s.levels[lvl].pre if s.levels else s.top
             target.append(Line(f"{n} = rs.Ref({value})", f"uint32_t {n} = {value};", "counter-before"))
-            if lvl == 0 and not s.in_callee:
+            if lvl == 0:
                 self.observed.append((f"{n}.value", n))
         return n, kind
 
@@ -402,10 +395,9 @@ class Gen:
             kinds += ["post"] * 2
             if self.wild:
                 kinds += ["branch", "exit", "chain", "chain"]
-        if depth < 2 and not s.in_callee:
+        if depth < 2:
             kinds += ["nested", "nested"] + (["while"] if self.wild else [])
-        if not s.in_callee:
-            kinds += ["call"] * 2
+        kinds += ["call"] * 2
         if not self.error_done and s.levels:
             kinds += ["error"] * 3
         kind = self.c.choice(kinds)
@@ -451,7 +443,7 @@ class Gen:
             v = str(self.c.integer(0, 9))
             return v, f"(T){v}", "scalar-const"
         if kind == "index":
-            return s.row, f"(T)({cpp_expr(s.row)})" if " " in s.row else f"(T){s.row}", "scalar-index"
+            return s.row, f"(T)({s.row})" if " " in s.row else f"(T){s.row}", "scalar-index"
         left = self.c.choice(s.lefts)
         return f"{left} % 64", f"(T)({left} % 64)", "scalar-counter-value"
 
@@ -560,7 +552,7 @@ class Gen:
             )
         )
         if s.levels and self.c.chance(0.4):  # the carry bits every iteration, 32 bytes a row from dst slot 36
-            at = f"(__ubuf__ uint32_t*)dst + 36 * 64 + {cpp_expr(_paren(s.row))} * 8"
+            at = f"(__ubuf__ uint32_t*)dst + 36 * 64 + {_paren(s.row)} * 8"
             out.append(
                 Line(
                     f"Reg.StoreAlign(dst.reinterpret(rs.uint32) + 36 * 64 + {_paren(s.row)} * 8, carry)",
@@ -630,7 +622,7 @@ class Gen:
         store = tensor == "dst" or self.c.chance(0.3)
         tag = "post-update-" + ("store" if store else "load") + ("-grows" if " * " in stride and "//" in stride else "")
         # (the stride parameter is an int32_t: C++ would convert -VL, an unsigned, to it)
-        cstride = "-(int32_t)VL" if stride == "-VL" else cpp_expr(stride)
+        cstride = "-(int32_t)VL" if stride == "-VL" else stride
         if store:
             line = Line(
                 f"Reg.StoreAlign({p}, z, {stride}, {s.mask}, post_mode=UPDATE)",
@@ -676,7 +668,7 @@ class Gen:
         )
         return var, stop, start, step, trips
 
-    def sub_scope(self, s: Scope, var: str, trips: int, step: int, kind: str) -> Scope:
+    def sub_scope(self, s: Scope, var: str, trips: int, step: int) -> Scope:
         level = Level(var, trips)
         v = var if step == 1 else f"{var} // {step}"
         row = f"{s.row} * {trips} + {v}" if s.levels else v
@@ -689,8 +681,6 @@ class Gen:
             list(s.counters),
             [],
             s.mask,
-            s.in_callee,
-            s.while_depth + (kind == "while"),
         )
 
     def loop(self, s: Scope, depth: int, kind: str = "for") -> list[Stmt]:
@@ -698,12 +688,12 @@ class Gen:
         if kind == "while":
             var, step = self.fresh("w"), 1
             stop = stop.replace("2 * rows", "rows")
-        inner = self.sub_scope(s, var, trips, step, kind)
+        inner = self.sub_scope(s, var, trips, step)
         body: list[Stmt] = []
         self.body_mask(inner, body)
         for _ in range(self.c.integer(1, 3)):
             body += self.recipe(inner, depth + 1)
-        after = self.escape(s, inner, body) if not s.levels and not s.in_callee and self.c.chance(0.3) else []
+        after = self.escape(s, inner, body) if not s.levels and self.c.chance(0.3) else []
         tag = ("nested-" if s.levels else "") + ("while" if kind == "while" else "loop")
         if kind == "while":
             init = Line(f"{var} = {start}", f"uint16_t {var} = {start};", "while")
@@ -745,7 +735,7 @@ class Gen:
                 *self.load(s, "x"),
                 Line(
                     f"Reg.StoreAlign(small + {_paren(r)} * VL, x, {m})",
-                    f"Reg::StoreAlign(small + {cpp_expr(_paren(r))} * VL, x, {m});",
+                    f"Reg::StoreAlign(small + {_paren(r)} * VL, x, {m});",
                     "error-out-of-bounds",
                 ),
             ]
@@ -753,7 +743,7 @@ class Gen:
             return [
                 Line(
                     f"Reg.LoadAlign(y, src + {_paren(r)} // {k})",
-                    f"Reg::LoadAlign(y, src + {cpp_expr(_paren(r))} / {k});",
+                    f"Reg::LoadAlign(y, src + {_paren(r)} / {k});",
                     "error-misaligned",
                 ),
                 self.reg("Add", ["z", "y", "y", m], tag="binary"),
@@ -762,7 +752,7 @@ class Gen:
         return [  # gap's first err_k registers are written
             Line(
                 f"Reg.LoadAlign(y, gap + {_paren(r)} * VL)",
-                f"Reg::LoadAlign(y, gap + {cpp_expr(_paren(r))} * VL);",
+                f"Reg::LoadAlign(y, gap + {_paren(r)} * VL);",
                 "error-uninitialised",
             ),
             self.reg("Add", ["z", "x", "y", m], tag="binary"),
@@ -784,14 +774,11 @@ class Gen:
         return call(s, f)
 
     def call_line(self, f: Function, args: list[str], cpp_args: list[str] | None = None, tag: str = "") -> Line:
-        cpp_args = cpp_args if cpp_args is not None else [cpp_expr(a) for a in args]
+        cpp_args = cpp_args if cpp_args is not None else args
         name = "{" + f.name + "}"  # filled in by the renderer with the C++ name
         return Line(
             f"{f.name}({', '.join(args)})", f"{name}<T>({', '.join(cpp_args)});", tag or f"callee-{f.name.rsplit('_', 1)[0]}"
         )
-
-    def callee_scope(self) -> Scope:
-        return Scope([], [], "0", 1, [], [], "m", in_callee=True)
 
     def ptr(self, name: str) -> Param:
         return Param(name, "rs.UbPtr[T]", f"__ubuf__ T* {name}")
@@ -992,7 +979,7 @@ def _product(values: Sequence[int]) -> int:
 
 
 def generate(c: Chooser, seed: int = 0, uid: str = "") -> Program:
-    g = Gen(c, seed)
+    g = Gen(c)
     vl = g.t.lanes
     rows = c.choice((4, 4, 4, 3, 3, 2, 1, 0))
     cols = c.choice((0, 1, vl - 1, vl, vl + 1, 2 * vl + 3, c.integer(0, 3 * vl)))
@@ -1080,7 +1067,7 @@ def python_source(p: Program) -> str:
         '    """A fresh UB: src, buf random, gap written for ERR_K registers, dst, small and info never',
         '    written; the kernel\'s arguments."""',
         "    rng = np.random.default_rng(SEED)",
-        f"    ub = rs.UnifiedBuffer({_ub_size(t)})",
+        f"    ub = rs.UnifiedBuffer({UB_SIZE})",
         f"    src, dst, buf = (ub.alloc(T, {SLOTS} * VL) for _ in range(3))",
         f"    gap = ub.alloc(T, {GAP_SLOTS} * VL)",
         "    small = ub.alloc(T, ERR_K * VL)",
@@ -1099,11 +1086,6 @@ def python_source(p: Program) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def _ub_size(t: DType) -> int:
-    nbytes = (3 * SLOTS + GAP_SLOTS + 4) * 256 + INFO * 4
-    return -(-nbytes // 1024) * 1024
 
 
 def _cpp_stmts(body: Sequence[Stmt], depth: int, names: dict[str, str]) -> list[str]:
