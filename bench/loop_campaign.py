@@ -8,10 +8,11 @@
 Prints each mismatch's seed and what differs; then minimises up to `--minimise` mismatches (in seed
 order, skipping those whose program has every construct of a kind already minimised) and prints
 the minimised program of each kind found (the comparison that fails and the constructs the
-minimised program still has); the `rs.explain` lines that name an error the
-in-order run never raises; the throughput; and last `N programs, M mismatches`. Seeds S .. S+N-1
-are split in chunks of `--chunk` over `--jobs` processes; a chunk is a seed range, so any part can
-be rerun alone with its own `--seed` and `--n`. Exit status 1 when a mismatch was found.
+minimised program still has, leaving out which pointers, scalars and registers it uses); the
+`rs.explain` lines that name an error the in-order run never raises; the throughput; and last
+`N programs, M mismatches`. Seeds S .. S+N-1 are split in chunks of `--chunk` over `--jobs`
+processes; a chunk is a seed range, so any part can be rerun alone with its own `--seed` and
+`--n`. Exit status 1 when a mismatch was found.
 """
 
 from __future__ import annotations
@@ -46,8 +47,17 @@ def _chunk(task: tuple[int, int, bool]) -> tuple[list[tuple[int, str, str]], lis
     return failures, notes
 
 
+#: tags of how a statement reaches its data (which pointer, which scalar, which register): a minimised
+#: program keeps the ones its statements happen to have, so they do not tell kinds apart either
+INCIDENTAL = ("pointer-", "load-", "store-", "scalar-", "register-in-", "mask-pattern")
+
+
 def constructs(p: progen.Program) -> set[str]:
     return {w for t in p.tags() for w in t.split() if w not in PLUMBING}
+
+
+def core(words: set[str]) -> set[str]:
+    return {w for w in words if not w.startswith(INCIDENTAL)}
 
 
 def _check(p: progen.Program, cpp: bool) -> list[progen_check.Verdict]:
@@ -99,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     likely: dict[str, list[int]] = {}
     budget = args.minimise
     for seed, sig, _ in failures:
-        have = constructs(progen.program(seed))
+        have = core(constructs(progen.program(seed)))
         match = next((key for ksig, kset, key in known if ksig == sig and kset <= have), None)
         if match is not None:
             likely.setdefault(match, []).append(seed)
@@ -112,11 +122,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nseed {seed}: {sig} did not repeat")
             continue
         small = progen_check.shrink(v, args.budget)
-        key = f"{sig} | {' '.join(sorted(constructs(small)))}"
+        key = f"{sig} | {' '.join(sorted(core(constructs(small))))}"
         classes.setdefault(key, []).append(seed)
         if len(classes[key]) == 1:
-            known.append((sig, constructs(small), key))
-            print(f"\n=== seed {seed}, minimised: {key}")
+            known.append((sig, core(constructs(small)), key))
+            print(f"\n=== seed {seed}, minimised: {key} (with {' '.join(sorted(constructs(small) - core(constructs(small))))})")
             print("\n".join(r.report() for r in _check(small, args.cpp) if r.failed))
             print(progen.cpp_source(small) if args.cpp else progen.python_source(small))
     if classes:

@@ -16,7 +16,12 @@ from hypothesis import Phase, given, settings
 from progen import Program, SeededChooser, cpp_source, generate, program, programs, python_source, shrink
 from progen_check import Outcome, Verdict, check_python, differences
 
-SEEDS = range(500)
+#: seeds past 500 whose programs showed a kind of mismatch none below 500 shows (in a campaign of 20,000):
+#: a counter made before the loop and read before its UpdateMask (3934); a counter made in the body, seen
+#: as a difference in the written flags only (2545), the error message (4797), the error class (4867,
+#: 14468) and the host's counter (9801, 14686)
+KNOWN = (3934, 2545, 4797, 4867, 14468, 9801, 14686)
+SEEDS = [*range(500), *KNOWN]
 
 #: every construct the generator can make (a statement's tag names one), which 500 seeds must reach
 CONSTRUCTS = {
@@ -114,7 +119,7 @@ def test_programs_are_deterministic_per_seed_and_differ_between_seeds() -> None:
 def test_the_seeds_reach_every_construct_and_dtype() -> None:
     tags: set[str] = set()
     dtypes: set[str] = set()
-    for seed in SEEDS:
+    for seed in range(500):
         p = program(seed)
         tags |= {word for t in p.tags() for word in t.split()}
         dtypes.add(p.dtype.name)
