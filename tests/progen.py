@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -330,12 +331,17 @@ class Gen:
                 start = self.c.integer(execs, SLOTS - 2)
             else:
                 start = self.c.integer(0, max(0, SLOTS - 2 - execs - 1))
+        self.declare_pointer(s, lvl, p, tensor, start)
+        return p, stride
+
+    def declare_pointer(self, s: Scope, lvl: int, p: str, tensor: str, start: int) -> None:
+        """`p = tensor + start * VL` before the loop at `lvl` (its end position stored to info if
+        that is the function's top level)."""
         decl = f"{tensor} + {start} * VL" if start else f"{tensor} + 0"
         hoist = s.levels[lvl].pre if s.levels else s.top
         hoist.append(Line(f"{p} = {decl}", f"__ubuf__ T* {p} = {decl};", "post-update"))
         if lvl == 0 or not s.levels:
             self.observed.append((f"{p} - {tensor}", f"{p} - {tensor}"))
-        return p, stride
 
     # -- masks and counters --
     def counter(self, s: Scope, body: list[Stmt]) -> tuple[str, str]:
@@ -853,11 +859,7 @@ class Gen:
         p = self.fresh("p")
         lvl = self.c.integer(0, len(s.levels) - 1)
         execs = _product([lv.trips for lv in s.levels[lvl:]])
-        start = self.c.integer(0, max(0, SLOTS - 2 - execs - 1))
-        decl = f"dst + {start} * VL" if start else "dst + 0"
-        s.levels[lvl].pre.append(Line(f"{p} = {decl}", f"__ubuf__ T* {p} = {decl};", "post-update"))
-        if lvl == 0:
-            self.observed.append((f"{p} - dst", f"{p} - dst"))
+        self.declare_pointer(s, lvl, p, "dst", self.c.integer(0, max(0, SLOTS - 2 - execs - 1)))
         return [*self.load(s, "x"), self.call_line(f, [p, "x", s.mask])]
 
     def callee_accumulate(self, k: int) -> Function:
@@ -1001,12 +1003,27 @@ def programs(draw: st.DrawFn) -> Program:
 
 
 # --- rendering ---------------------------------------------------------------------------------------
+_TIDY = (
+    (re.compile(r"\(0 \+ (\d+)\)"), r"\1"),  # (0 + 2) * VL: row 0 of straight-line code
+    (re.compile(r" \+ 0 \* (\(VL // \d\)|\(VL / \d\)|VL|64)(?=[,;) ]|$)"), ""),  # p + 0 * VL
+    (re.compile(r"(?<![\w.])0 \* (\(VL // \d\)|\(VL / \d\)|VL|64) \+ "), ""),  # p + 0 * (VL // 2) + VL
+    (re.compile(r"(?<![\w.])1 \* (VL|64)(?![\w])"), r"\1"),  # 1 * VL
+)
+
+
+def tidy(line: str) -> str:
+    """A rendered statement without the zero terms straight-line code gets (`src + 0 * VL` is `src`)."""
+    for pattern, repl in _TIDY:
+        line = pattern.sub(repl, line)
+    return line
+
+
 def _py_stmts(body: Sequence[Stmt], depth: int) -> list[str]:
     pad = "    " * depth
     out: list[str] = []
     for s in body:
         if isinstance(s, Line):
-            out.append(pad + s.py)
+            out.append(pad + tidy(s.py))
         elif isinstance(s, If):
             out.append(f"{pad}if {s.cond_py}:")
             out += _py_stmts(s.body, depth + 1) or [pad + "    pass"]
@@ -1031,8 +1048,10 @@ def python_source(p: Program) -> str:
     """A self-contained module: the kernel, its callees and `setup()`."""
     t = p.dtype
     lines = [
+        f'"""A generated VF program (tests/progen.py, seed {p.seed}), T = {t.name}.',
+        "",
         *textwrap.wrap(
-            f'"""A generated VF program (tests/progen.py, seed {p.seed}): {t.name}; {", ".join(sorted(p.tags()))}."""', 100
+            "Constructs: " + ", ".join(sorted({w for tag in p.tags() for w in tag.split()})) + '."""', 100, break_on_hyphens=False
         ),
         "",
         "from __future__ import annotations",
@@ -1093,7 +1112,7 @@ def _cpp_stmts(body: Sequence[Stmt], depth: int, names: dict[str, str]) -> list[
     out: list[str] = []
     for s in body:
         if isinstance(s, Line):
-            text = cpp_expr(s.cpp)
+            text = tidy(cpp_expr(s.cpp))
             if text.startswith("{"):
                 name, rest = text[1:].split("}", 1)
                 text = names[name] + rest
