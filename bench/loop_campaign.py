@@ -12,7 +12,7 @@ minimised program still has, leaving out which pointers, scalars and registers i
 `rs.explain` lines that name an error the in-order run never raises; the throughput; and last
 `N programs, M mismatches`. Seeds S .. S+N-1 are split in chunks of `--chunk` over `--jobs`
 processes; a chunk is a seed range, so any part can be rerun alone with its own `--seed` and
-`--n`. Exit status 1 when a mismatch was found.
+`--n`. Progress goes to stderr, a line a chunk. Exit status 1 when a mismatch was found.
 """
 
 from __future__ import annotations
@@ -80,16 +80,23 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     failures: list[tuple[int, str, str]] = []
     notes: list[tuple[int, str]] = []
+    done = 0
+
+    def progress(task: tuple[int, int, bool], part: tuple[list[tuple[int, str, str]], list[tuple[int, str]]]) -> None:
+        nonlocal done
+        done += task[1]
+        failures.extend(part[0])
+        notes.extend(part[1])
+        rate = done / (time.perf_counter() - t0)
+        print(f"{done}/{args.n} programs, {len({s for s, _, _ in failures})} mismatches, {rate:.1f}/s", file=sys.stderr)
+
     if args.jobs > 1 and len(tasks) > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for f, n in pool.imap(_chunk, tasks):
-                failures += f
-                notes += n
+            for task, part in zip(tasks, pool.imap(_chunk, tasks), strict=True):
+                progress(task, part)
     else:
         for task in tasks:
-            f, n = _chunk(task)
-            failures += f
-            notes += n
+            progress(task, _chunk(task))
     elapsed = time.perf_counter() - t0
 
     failures.sort()
