@@ -16,10 +16,12 @@ class). `shrink(verdict)` minimises a failing program (while it fails the same w
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import itertools
 import linecache
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +43,7 @@ def _tmpdir() -> Path:
     global _DIR
     if _DIR is None:
         _DIR = Path(tempfile.mkdtemp(prefix="regsim-progen-"))
+        atexit.register(shutil.rmtree, _DIR, True)
     return _DIR
 
 
@@ -182,7 +185,7 @@ def check_python(p: Program) -> Verdict:
         forget(path)
 
 
-def check_cpp(ps: Sequence[Program], twins: bool = True) -> list[Verdict]:
+def check_cpp(ps: Sequence[Program]) -> list[Verdict]:
     """Each program's C++ twin, from one file: both modes, and against the Python twin."""
     path = _tmpdir() / f"progs_{next(_COUNT)}.asc"
     path.write_text(cpp_file(ps))
@@ -193,13 +196,13 @@ def check_cpp(ps: Sequence[Program], twins: bool = True) -> list[Verdict]:
         except rs.cpp.CppError as e:
             return [Verdict(p, [f"C++ parse: {str(e)[:300]}"], "cpp") for p in ps]
         for p in ps:
-            out += _check_one_cpp(mod, p, twins)
+            out += _check_one_cpp(mod, p)
     finally:
         path.unlink(missing_ok=True)
     return out
 
 
-def _check_one_cpp(mod: Any, p: Program, twins: bool) -> list[Verdict]:
+def _check_one_cpp(mod: Any, p: Program) -> list[Verdict]:
     module, pypath = load_module(python_source(p), f"prog_{p.uid}")
     try:
         layout = _layout(module.setup)
@@ -210,11 +213,11 @@ def _check_one_cpp(mod: Any, p: Program, twins: bool) -> list[Verdict]:
             return [Verdict(p, [f"C++ lowering: {type(e).__name__}: {str(e)[:300]}"], "cpp-vs-python", py, None)]
         seq = run(vf, module.setup, "sequential")
         dft = run(vf, module.setup, "auto")
-        verdicts = [_compare(p, "cpp", seq, dft, layout)]
-        if twins:
-            py = run(module.kernel, module.setup, "sequential")
-            verdicts.append(Verdict(p, differences(py, seq, layout, message=False), "cpp-vs-python", py, seq))
-        return verdicts
+        py = run(module.kernel, module.setup, "sequential")
+        return [
+            _compare(p, "cpp", seq, dft, layout),
+            Verdict(p, differences(py, seq, layout, message=False), "cpp-vs-python", py, seq),
+        ]
     finally:
         forget(pypath)
 
