@@ -1263,6 +1263,10 @@ class _Param:
                 return DTypeError, f"{want}; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
             tensor = isinstance(value, LocalTensor)
             return ParameterError, want + (" (pass the tensor's .GetPhyAddr())" if tensor else " (a LocalTensor's .GetPhyAddr())")
+        if t.what in ("int", "float") and self.decl.replace(" ", "").rpartition("&")[1]:  # `uint32_t& n`: C++ changes it
+            if isinstance(value, Ref):
+                return None
+            return ParameterError, f"an rs.Ref(...) for the reference `{self.decl}` (the VF updates it in place)"
         if t.what in ("int", "float") and not isinstance(value, int):  # (an int is any scalar's argument)
             if not isinstance(value, (numbers.Real, np.bool_)):
                 hint = " (pass its .value)" if isinstance(value, Ref) else ""

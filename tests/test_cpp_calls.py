@@ -184,3 +184,35 @@ def test_the_command_line_reports_a_cpp_error_on_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("regsim run: "), err
     assert re.search(pattern.format(div=line_of("div"), forever=line_of("forever")), err), err
+
+
+REF_SOURCE = """
+template <typename T>
+__simd_vf__ inline void TailVF(__ubuf__ T* dst, uint32_t& count, uint16_t rows)
+{
+    AscendC::Reg::RegTensor<T> x;
+    for (uint16_t i = 0; i < rows; i++) {
+        AscendC::Reg::MaskReg m = AscendC::Reg::UpdateMask<T>(count);
+        AscendC::Reg::Duplicate(x, (T)1, m);
+        AscendC::Reg::StoreAlign(dst + i * 64, x, m);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_a_reference_parameter_takes_an_rs_ref_and_nothing_else(tmp_path: Path, loops: str) -> None:
+    """`uint32_t& count` is an rs.Ref (the VF counts it down, as C++ would through the reference);
+    a plain number there is a ParameterError saying so, before anything runs."""
+    src = tmp_path / "tail.asc"
+    src.write_text(REF_SOURCE)
+    mod = rs.cpp.load(src)
+    ub = rs.UnifiedBuffer(4096)
+    d = ub.alloc(rs.float32, 192)
+    d.set(np.zeros(192, np.float32))
+    count = rs.Ref(100)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        mod.TailVF[rs.float32](d.GetPhyAddr(), count, 3)
+        assert count.value == 0 and (d.numpy() == (np.arange(192) % 64 < np.array([64, 36, 0])[np.arange(192) // 64])).all()
+        with pytest.raises(rs.errors.ParameterError, match=r"an rs\.Ref\(\.\.\.\) for the reference `uint32_t ?& ?count`"):
+            mod.TailVF[rs.float32](d.GetPhyAddr(), 100, 3)
