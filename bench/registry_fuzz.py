@@ -1,6 +1,6 @@
 """Nothing stray, nothing hung: a registry-driven fuzz of regsim's public calls.
 
-Random, mostly valid and deliberately invalid calls of every Reg op of the registry (`regsim._src.spec.REGISTRY`:
+Random, mostly valid and deliberately invalid calls of every Reg op of the registry (`regsim._src.engine.spec.REGISTRY`:
 operands drawn from each op's operand kinds and dtype rules, then wrong dtypes, register traits (RegTraitNumTwo),
 enum values, out-of-range scalars, misaligned and out-of-bounds pointers, never-written registers, complex and
 fp8 / hifloat8 / fp4 types, missing and extra arguments), some inside small VF loops, in both loop modes
@@ -33,8 +33,8 @@ import numpy as np
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.dtypes import EVERY_DTYPE
-from regsim._src.spec import FACES, REGISTRY, Kind, OneOf, Operand, OpSpec, Paired, SameAs
+from regsim._src.engine.spec import FACES, REGISTRY, Kind, OneOf, Operand, OpSpec, Paired, SameAs
+from regsim._src.model.dtypes import EVERY_DTYPE
 from regsim.errors import RegsimError
 
 A = rs.AscendC

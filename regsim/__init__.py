@@ -8,10 +8,9 @@ C++ maps to Python.
 """
 
 from regsim import capi, cpp, errors, strategies, testing
-from regsim._src import ascendc as AscendC
-from regsim._src import reg as Reg
-from regsim._src.ascendc import GetVecLen
-from regsim._src.context import (
+from regsim._src.api import ascendc as AscendC
+from regsim._src.api.ascendc import GetVecLen
+from regsim._src.engine.context import (
     VEC_SCOPE,
     Config,
     Ref,
@@ -20,8 +19,8 @@ from regsim._src.context import (
     simd_callee,
     simd_vf,
 )
-from regsim._src.debug import asc_dump, asc_dump_reg, asc_dump_ubuf, printf
-from regsim._src.dtypes import (
+from regsim._src.lowerings.elementwise import lower
+from regsim._src.model.dtypes import (
     DType,
     bfloat16,
     bool_,
@@ -46,11 +45,12 @@ from regsim._src.dtypes import (
     uint32,
     uint64,
 )
-from regsim._src.enums import CMPMODE
-from regsim._src.loops import explain, vf_range
-from regsim._src.memory import LocalTensor, UbPtr, UnifiedBuffer
-from regsim._src.memvec import lower
-from regsim._src.trace import Trace, trace
+from regsim._src.model.enums import CMPMODE
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.ops import namespace as Reg
+from regsim._src.vf.debug import asc_dump, asc_dump_reg, asc_dump_ubuf, printf
+from regsim._src.vf.loops import explain, vf_range
+from regsim._src.vf.trace import Trace, trace
 
 MicroAPI = Reg
 

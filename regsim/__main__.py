@@ -2,6 +2,6 @@
 
 import sys
 
-from regsim._src.cli import main
+from regsim._src.api.cli import main
 
 sys.exit(main())

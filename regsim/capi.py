@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Never, Protocol, TypeVar, overload
 
-from regsim._src import dtypes as dt
-from regsim._src.binding import host_api
-from regsim._src.capi_mem import COMPARE_API, compare, compare_scalar, get_cmp_mask, set_cmp_mask
-from regsim._src.capi_reg import FORMS, c_function, dispatch, function
-from regsim._src.enums import CMPMODE, MEM_TYPE, MaskPattern
-from regsim._src.memory import LocalTensor, UbPtr
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import _value
+from regsim._src.engine.spec import _value
+from regsim._src.frontends.capi_register import FORMS, c_function, dispatch, function
+from regsim._src.lowerings.capi_compare import COMPARE_API, compare, compare_scalar, get_cmp_mask, set_cmp_mask
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import host_api
+from regsim._src.model.enums import CMPMODE, MEM_TYPE, MaskPattern
+from regsim._src.model.memory import LocalTensor, UbPtr
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim.errors import ParameterError, message
 
 Ptr = UbPtr[Any] | LocalTensor[Any]

@@ -33,13 +33,13 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src import enums
-from regsim._src.batched import Affine, Unbatchable
-from regsim._src.context import Ref, simd_callee, simd_vf, vf_context
-from regsim._src.cpp_decls import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
-from regsim._src.memory import LocalTensor, UbPtr
-from regsim._src.registers import MaskReg, RegTensor
+from regsim._src.engine.context import Ref, simd_callee, simd_vf, vf_context
+from regsim._src.frontends.cpp_declarations import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
+from regsim._src.model import dtypes as dt
+from regsim._src.model import enums
+from regsim._src.model.memory import LocalTensor, UbPtr
+from regsim._src.model.registers import MaskReg, RegTensor
+from regsim._src.vf.batched import Affine, Unbatchable
 from regsim.errors import DTypeError, ParameterError, RegsimError, UnsupportedError, message
 
 __all__ = ["CppError", "CppModule", "VfFunction", "load"]
@@ -200,7 +200,7 @@ def _cxx(v: Any) -> str:
 
 def _c_forms(name: str) -> list[Any]:
     """The C overloads of a register-level C API function (`rs.capi`'s), none for another name."""
-    from regsim._src.capi_reg import FORMS
+    from regsim._src.frontends.capi_register import FORMS
 
     return FORMS.get(name, [])
 
@@ -232,7 +232,7 @@ _STRUCTS = {
 _TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
 
 
-#: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.debug runs them
+#: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
 _DEBUG_CALLS = ("printf", "asc_dump", "asc_dump_ubuf", "asc_dump_reg")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -623,8 +623,8 @@ class _Lowerer:
             raise self.fail(t, f"the template argument {inner['s'] or t['k']} (not a constant)") from None
 
     def call(self, n: dict[str, Any]) -> str:
-        from regsim._src import reg as Reg
-        from regsim._src.spec import REGISTRY, Kind
+        from regsim._src.engine.spec import REGISTRY, Kind
+        from regsim._src.ops import namespace as Reg
 
         name, targs, in_reg = self.callee_ref(n)
         args = n["c"][1:]
@@ -712,7 +712,7 @@ class _Lowerer:
     def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:
         """A call of the register-level C API (`asc_add(dst, src0, src1, mask)`): `rs.capi`'s function of
         that name, which runs the Reg op its C overload spells (the arguments pick the overload)."""
-        from regsim._src.spec import Kind
+        from regsim._src.engine.spec import Kind
 
         fit = [f for f in forms if len(f.cname.params) == len(args)]
         ok: list[tuple[Any, Any]] = []
@@ -746,7 +746,7 @@ class _Lowerer:
 
     def debug_call(self, name: str, targs: list[dict[str, Any]], args: list[dict[str, Any]], n: dict[str, Any]) -> str:
         """`printf(fmt, args...)`, `asc_dump_ubuf<T>(p, desc, size)`, `asc_dump_reg<T>(reg, desc, size)`,
-        `asc_dump<T>(p or reg, desc, size)`: the regsim._src.debug functions (`rs.printf`, ...)."""
+        `asc_dump<T>(p or reg, desc, size)`: the regsim._src.vf.debug functions (`rs.printf`, ...)."""
         if name == "printf":
             if not args:
                 raise self.fail(n, "printf without a format")
@@ -1098,7 +1098,7 @@ class _Lowerer:
     # --- the function ---
     def find_refvars(self) -> None:
         """Scalars passed to a C++ `T&` (an `UpdateMask` count, a callee's reference parameter)."""
-        from regsim._src.spec import REGISTRY, Kind
+        from regsim._src.engine.spec import REGISTRY, Kind
 
         for x in _walk(self.fn.body):
             if x["k"] != "CALL_EXPR" or not x["c"]:
@@ -1132,7 +1132,7 @@ class _Lowerer:
 
     def written_registers(self) -> set[str]:
         """The variables passed to a Reg op as an output (any overload of its name)."""
-        from regsim._src.spec import REGISTRY, Kind, Role
+        from regsim._src.engine.spec import REGISTRY, Kind, Role
 
         out: set[str] = set()
         for x in _walk(self.fn.body):
@@ -1395,7 +1395,7 @@ class CppModule:
         self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
         import regsim as rs
-        from regsim._src import reg as Reg
+        from regsim._src.ops import namespace as Reg
 
         self.globals: dict[str, Any] = {"rs": rs, "Reg": Reg, **RUNTIME, "__name__": "regsim_cpp"}
         self._callees: dict[Any, str] = {}
@@ -1590,7 +1590,7 @@ def _template_kind(p: dict[str, Any]) -> tuple[Callable[[Any], bool], str] | Non
     t = _strip(p.get("t", "")).replace("&", "").strip()
     cls = getattr(enums, t, None)
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
-        from regsim._src import reg as Reg
+        from regsim._src.ops import namespace as Reg
 
         names, where = list(cls.__members__), "rs.Reg" if hasattr(Reg, t) else "rs.AscendC"
         return (lambda v: isinstance(v, cls)), f"a member of {where}.{t} ({', '.join(names[:4])}{', ...' * (len(names) > 4)})"
@@ -1621,7 +1621,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     `args` are extra clang arguments (`-D...`, `-I...`). Parse errors raise `CppError` listing
     each diagnostic as file:line.
     """
-    from regsim._src.cpp_decls import header
+    from regsim._src.frontends.cpp_declarations import header
 
     if not isinstance(path, (str, os.PathLike)):
         raise ParameterError(message("rs.cpp.load", "path", _shown(path), "the path of a C++ source file (a str or Path)"))
@@ -1636,7 +1636,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     args = tuple(args)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
     if key not in _MODULES:
-        from regsim._src import cpp_parse
+        from regsim._src.frontends import cpp_parse
 
         request = json.dumps({"path": path, "header": header(), "args": list(args)})
         # the child runs the parser file itself (it imports only the standard library and clang)
@@ -1742,7 +1742,7 @@ def run_cli(
     (and, with `explain`, how each of its loops ran). `defines` are macros (`SCENARIO_NUM=2`)."""
     import zlib
 
-    from regsim._src.loops import explain as explain_loops
+    from regsim._src.vf.loops import explain as explain_loops
 
     mod = load(path, args=tuple(f"-D{d}" for d in defines or ()))
     fn = mod.instantiate(vf, **parse_template_args(template))

@@ -39,10 +39,10 @@ import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src import dtypes as dt
-from regsim._src.binding import as_int, host_api
-from regsim._src.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
-from regsim._src.registers import (
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
+from regsim._src.model.registers import (
     MASK_BITS,
     TRAIT_TWO_DTYPES,
     MaskReg,

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import regsim as rs
-from regsim._src import cli
-from regsim._src.loops import Decision, _explaining
+from regsim._src.api import cli
+from regsim._src.vf.loops import Decision, _explaining
 
 
 def ub_state(ub: rs.UnifiedBuffer) -> tuple[bytes, bytes | None]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
-from regsim._src.dtypes import ALL_DTYPES
+from regsim._src.model.dtypes import ALL_DTYPES
 from regsim.testing import reference as O
 
 #: Add/Sub dtypes on Ascend 950 (the Add page), written independently of the op specs

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
-from regsim._src.spec import REGISTRY, Kind, Role
+from regsim._src.engine.spec import REGISTRY, Kind, Role
 from regsim.testing import reference as O
 
 ONE, TWO = Reg.RegTraitNumOne, Reg.RegTraitNumTwo

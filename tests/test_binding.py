@@ -71,7 +71,7 @@ def test_the_message_lists_the_parameters() -> None:
 
 
 def test_a_type_error_inside_a_call_that_binds_stays_what_it_is() -> None:
-    from regsim._src.binding import host_api
+    from regsim._src.model.binding import host_api
 
     @host_api("f")
     def f(x: int) -> None:

@@ -1,5 +1,5 @@
 """rs.capi: the memory-level C API compares (asc_eq ... asc_le, _sync, _scalar, the compare-mask register)
-against the independent addressing oracle (regsim.testing.memvec_reference), and the 950 register-level C
+against the independent addressing oracle (regsim.testing.lowering_reference), and the 950 register-level C
 API against the Reg ops it spells."""
 
 from __future__ import annotations
@@ -513,7 +513,7 @@ DOCUMENTED = {
 
 
 def test_every_registry_c_name_is_exposed() -> None:
-    from regsim._src.spec import REGISTRY
+    from regsim._src.engine.spec import REGISTRY
 
     names = {c.name for s in REGISTRY.specs.values() if not s.unmodelled for c in s.c_names}
     for name in names:
@@ -535,7 +535,7 @@ def _random_reg(dtype: Any, rng: np.random.Generator) -> Any:
 def _operand(
     o: Any, dtype: Any, alt: Any, chosen: dict[str, Any], fixed: dict[str, Any], rng: np.random.Generator, typed: Any = None
 ) -> Any:
-    from regsim._src.spec import Kind, OneOf, Paired, SameAs
+    from regsim._src.engine.spec import Kind, OneOf, Paired, SameAs
 
     if o.name in fixed:
         return fixed[o.name]
@@ -577,7 +577,7 @@ def _state(v: Any) -> Any:
 REG_FORMS = [
     f
     for name in sorted(capi.REGISTER_API)
-    for f in __import__("regsim._src.capi_reg", fromlist=["FORMS"]).FORMS[name]
+    for f in __import__("regsim._src.frontends.capi_register", fromlist=["FORMS"]).FORMS[name]
     if f.cname.derive is None  # (asc_mem_bar, asc_update_addr_reg: tests/test_capi_addr_reg.py)
     and not any(f.spec.operand(p).kind.name in ("PTR", "ADDR", "INT") for p in f.cname.params)
 ]
@@ -586,7 +586,7 @@ REG_FORMS = [
 @pytest.mark.parametrize("form", REG_FORMS, ids=[f"{f.name}-{f.spec.key}" for f in REG_FORMS])
 def test_register_c_function_is_its_reg_op(form: Any) -> None:
     """Each generated C function on registers gives the same bits as the Reg op it spells (same inputs)."""
-    from regsim._src.spec import REGISTRY, Kind
+    from regsim._src.engine.spec import REGISTRY, Kind
 
     spec, fixed, typed = form.spec, dict(form.fixed), dict(form.cname.types)
     dtypes = sorted(form.cname.dtypes or spec.dtypes or {rs.uint16}, key=lambda d: d.name)

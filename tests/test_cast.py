@@ -274,7 +274,7 @@ def test_cast_trait_is_a_struct() -> None:
 def test_hif8_codes_round_trip() -> None:
     """All 256 HiFloat8 codes decode as the oracle reads the format, and every finite value
     encodes back to its code (float → hifloat8, CAST_ROUND, not saturating)."""
-    from regsim._src import formats
+    from regsim._src.model import formats
 
     codes = np.arange(256, dtype=np.uint8)
     want = [O.hif8_value(int(c)) for c in codes]
@@ -408,7 +408,7 @@ def _batch_kernel(traits: list[Any], n_src: int, n_dst: int, src_trait: Any = No
 def test_batched_loops_with_two_register_tensors(pair: tuple[str, str]) -> None:
     """The 64-bit side as a RegTraitNumTwo tensor (element for element, mask in b32 lanes): batched and
     sequential loops store the same bytes, and iteration 0 of the first trait is the oracle's."""
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     src, dst = pair
     layouts, sats, rounds = TABLE[pair]
@@ -448,7 +448,7 @@ def test_batched_loops_give_the_sequential_bits(pair: tuple[str, str], settings:
     """Every layout, satMode and roundMode the pair accepts (CAST_HYBRID included: its threshold comes
     from the source's own bits), a different mask and source per iteration: the loop runs batched and
     stores the bits of running it in order, which are the oracle's (O.cast_oracle) for iteration 0."""
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     src, dst = pair
     layouts, sats, rounds = TABLE[pair]

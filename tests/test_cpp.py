@@ -212,8 +212,8 @@ def test_a_missing_vf_or_template_argument_is_named(tmp_path: Path) -> None:
 
 
 def test_the_generated_declarations_cover_every_modelled_op() -> None:
-    from regsim._src.cpp_decls import header
-    from regsim._src.spec import REGISTRY
+    from regsim._src.engine.spec import REGISTRY
+    from regsim._src.frontends.cpp_declarations import header
 
     text = header()
     for spec in REGISTRY.specs.values():
@@ -239,7 +239,7 @@ def test_host_code_around_the_vf_is_left_alone() -> None:
 
 
 def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
-    from regsim._src import cli
+    from regsim._src.api import cli
 
     argv = ["run", str(HERE / "add_carry.asc"), "--vf", "AddCarryVF", "--template", "T=uint32_t"]
     argv += ["--args", "uint32[128]=0", "uint32[16]=0", "uint32[100]=iota", "uint32[100]=0xFFFFFFFF", "100", "2", "64"]
@@ -583,7 +583,7 @@ def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pyte
     import subprocess
 
     import regsim.cpp as cpp
-    from regsim._src import cpp_parse
+    from regsim._src.frontends import cpp_parse
 
     src = tmp_path / "k.asc"
     src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")

@@ -178,7 +178,7 @@ def test_hasattr_is_false_for_a_name_that_is_no_vf(mod: rs.cpp.CppModule) -> Non
 def test_the_command_line_reports_a_cpp_error_on_one_line(
     argv: list[str], pattern: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from regsim._src import cli
+    from regsim._src.api import cli
 
     assert cli.main(["run", str(SOURCE), *argv]) == 1
     err = capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""printf and asc_dump from C++ VF source (regsim.cpp onto regsim._src.debug).
+"""printf and asc_dump from C++ VF source (regsim.cpp onto regsim._src.vf.debug).
 
 The quoted kernels are regsim's own (they run without the devkit); the vendor's two examples,
 simd_vf_printf.asc and simd_vf_dump.asc, run from their unmodified files when REGSIM_ASC_DEVKIT

@@ -8,7 +8,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.dtypes import ALL_DTYPES
+from regsim._src.model.dtypes import ALL_DTYPES
 from regsim.testing import reference as O
 
 #: every dtype with RegTraitNumOne (b8, b16, b32, b64 widths) and the RegTraitNumTwo types

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
-from regsim._src.dtypes import ALL_DTYPES
+from regsim._src.model.dtypes import ALL_DTYPES
 from regsim.testing import reference as O
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE

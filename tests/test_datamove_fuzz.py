@@ -17,7 +17,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.dtypes import EVERY_DTYPE
+from regsim._src.model.dtypes import EVERY_DTYPE
 from regsim.errors import RegsimError
 
 UB_SIZE = 8192

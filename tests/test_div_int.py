@@ -263,7 +263,7 @@ def test_complex_algorithms_not_listed_are_refused(name: str, algo: str) -> None
 def test_batched_loop_gives_the_sequential_bits(name: str) -> None:
     """A loop of Div over UB rows runs batched (the lane functions take a leading iteration axis) and
     stores the bytes of running it in order; row 0 is the oracle's."""
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     dtype = INTS.get(name) or COMPLEX[name][0]
     n = 256 // dtype.itemsize

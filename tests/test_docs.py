@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from regsim._src.spec import markdown
+from regsim._src.engine.spec import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 

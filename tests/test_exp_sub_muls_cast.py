@@ -296,7 +296,7 @@ def test_overlapping_registers():
 # --- batched loops ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("op", ["ExpSub-half", "ExpSub-float32", "MulsCast"])
 def test_batched_loop_gives_the_bits_of_the_sequential_one(op):
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     src_t = rs.half if op == "ExpSub-half" else rs.float32
     dst_t = rs.half if op == "MulsCast" else rs.float32

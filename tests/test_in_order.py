@@ -14,8 +14,8 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src import executors
-from regsim._src.spec import REGISTRY
+from regsim._src.engine import executors
+from regsim._src.engine.spec import REGISTRY
 
 ZEROING, MERGING = Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING
 ONE, TWO = Reg.RegTraitNumOne, Reg.RegTraitNumTwo

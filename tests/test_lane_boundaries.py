@@ -14,7 +14,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.spec import REGISTRY, OpSpec
+from regsim._src.engine.spec import REGISTRY, OpSpec
 from regsim.testing import reference as O
 
 INTS = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.int32, rs.uint32, rs.int64, rs.uint64]

@@ -327,7 +327,7 @@ def test_mask_stores_packed_from_lanes_have_the_bit_layout() -> None:
     pattern of every width against packing the bits of the MaskReg layout."""
     import itertools
 
-    from regsim._src.batched import _lanes_to_bits, _pack_lanes
+    from regsim._src.vf.batched import _lanes_to_bits, _pack_lanes
 
     rng = np.random.default_rng(0)
     for width in (1, 2, 4, 8):

@@ -18,7 +18,7 @@ from loop_support import load_kernels, run_both
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.loops import Decision
+from regsim._src.vf.loops import Decision
 
 TEMPLATE = """
 import numpy as np
@@ -288,7 +288,7 @@ def test_d12_a_forced_mode_is_the_users_loops_only() -> None:
 def test_internal_errors_of_the_batched_path_are_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
     """D11: an exception regsim's own code raises on the batched backend is a bug: it is raised,
     with a note, not covered by an in-order rerun."""
-    from regsim._src import batched
+    from regsim._src.vf import batched
 
     # a method of regsim's own that fails when called with commit's arguments (raised in regsim's code)
     monkeypatch.setattr(batched.BatchedBackend, "commit", batched._step)

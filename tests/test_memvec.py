@@ -1,5 +1,5 @@
 """The memory-level (LocalTensor) APIs lowered onto Reg ops: every API x interface x dtype against the
-independent addressing oracle (regsim.testing.memvec_reference), Hypothesis over masks, strides, repeats
+independent addressing oracle (regsim.testing.lowering_reference), Hypothesis over masks, strides, repeats
 and mask modes, constraint violations that raise and write nothing, both loop modes, the lowering
 explorer, and the seed pages' worked examples."""
 
@@ -426,7 +426,7 @@ def test_lower_cli() -> None:
 )
 def test_lower_explains_every_seed_api(call: str, ops: dict[str, int], capsys: pytest.CaptureFixture[str]) -> None:
     """`regsim lower` on the seed pages' memory-level APIs (And, Gather, asc_eq / asc_eq_sync): their Reg calls."""
-    from regsim._src import cli
+    from regsim._src.api import cli
 
     assert cli.main(["lower", call]) == 0
     out = capsys.readouterr().out
@@ -437,7 +437,7 @@ def test_lower_explains_every_seed_api(call: str, ops: dict[str, int], capsys: p
 
 def test_lower_says_what_a_reg_op_is(capsys: pytest.CaptureFixture[str]) -> None:
     """The register-level seed API (AddC) is not lowered: the command says so, with its form."""
-    from regsim._src import cli
+    from regsim._src.api import cli
 
     assert cli.main(["lower", "AddC(uint32)"]) == 0
     out = capsys.readouterr().out

@@ -1,5 +1,5 @@
-"""The memory-level Cast (regsim._src.memvec_cast): every lowered pair x round mode x interface against the
-independent oracle of regsim.testing.memvec_reference (numpy rounding by neighbour search, the addressing
+"""The memory-level Cast (regsim._src.lowerings.cast): every lowered pair x round mode x interface against the
+independent oracle of regsim.testing.lowering_reference (numpy rounding by neighbour search, the addressing
 model of the mask/repeat interfaces), every 16-bit source exhaustively (all 65,536 codes) and every 8-bit one,
 Hypothesis over masks, repeats, strides and mask modes, constraint violations that raise and write nothing,
 the in-order and default loop runs agreeing bit for bit, and the lowering explorer."""

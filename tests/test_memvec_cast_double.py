@@ -1,4 +1,4 @@
-"""The memory-level Cast pairs with `double` (regsim._src.memvec_cast_double, decisions §92) against a per-lane
+"""The memory-level Cast pairs with `double` (regsim._src.lowerings.cast_double, decisions §92) against a per-lane
 oracle of Python ints and `fractions.Fraction` (the exact value rounded by the mode, then the library's
 special-value rules): random bit patterns over every exponent range (zeros, subnormals, the flush and overflow
 edges, ties, inf, NaN payloads), Hypothesis over bit patterns and counts, counts with tails, both loop modes,

@@ -1,7 +1,7 @@
 """The 950 flexible-scalar overloads (灵活标量位置) of Adds, Muls, Maxs, Mins, Compares and Select: the scalar is a
 LocalTensor's element 0 (`src1Local[k]`), first or second as `BinaryConfig(scalarTensorIndex)` says, or an immediate
 first. Every API x
-interface x dtype x side against the independent addressing oracle (regsim.testing.memvec_reference, the scalar
+interface x dtype x side against the independent addressing oracle (regsim.testing.lowering_reference, the scalar
 as the left operand for index 0), Hypothesis over masks, strides, repeats and mask modes, both loop modes, the
 lowering (a broadcast load of the element, then the tensor-tensor Reg op), and violations that raise and write
 nothing (decisions §124)."""

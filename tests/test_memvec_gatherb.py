@@ -1,5 +1,5 @@
 """Gatherb (the "Gatherb(ISASI)" page of "Memory矢量计算/离散与聚合"): every 950 dtype against the oracle
-(regsim.testing.memvec_reference.gatherb, written from the page), Hypothesis over repeats, strides and offsets, both
+(regsim.testing.lowering_reference.gatherb, written from the page), Hypothesis over repeats, strides and offsets, both
 loop modes, the library's lowering, the page's example, and violations that raise and write nothing (decisions §129)."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
 
 def test_lower_spec() -> None:
     """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`."""
-    from regsim._src.memvec import lower_spec
+    from regsim._src.lowerings.elementwise import lower_spec
 
     low = lower_spec("Gatherb(int64, repeat_time=2, params=(2, 20))")
     assert [r.api.split("/")[0] for r in low.records].count("GatherB") == 2

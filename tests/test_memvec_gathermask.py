@@ -1,5 +1,5 @@
 """GatherMask (its page of "Memory矢量计算/比较与选择"): each built-in pattern 1..7 and a pattern tensor x every 950 dtype x
-reduceMode (normal, counter) against the oracle (regsim.testing.memvec_reference.gather_mask, written from the page), the
+reduceMode (normal, counter) against the oracle (regsim.testing.lowering_reference.gather_mask, written from the page), the
 kept count rsvdCnt checked, Hypothesis over patterns, masks, repeats and strides, both loop modes, the library's
 lowerings, the page's examples, and violations that raise and write nothing (decisions §127)."""
 

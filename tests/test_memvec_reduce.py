@@ -1,5 +1,5 @@
-"""The memory-level Div, Exp, ReduceSum, ReduceMax and ReduceMin (regsim._src.memvec_reduce): every API x
-interface x dtype against the independent oracles of regsim.testing.memvec_reference (the addressing
+"""The memory-level Div, Exp, ReduceSum, ReduceMax and ReduceMin (regsim._src.lowerings.reduce): every API x
+interface x dtype against the independent oracles of regsim.testing.lowering_reference (the addressing
 model, and for the reductions the 950 library's order of float adds computed step by step), Hypothesis
 over masks, repeats, strides and mask modes, constraint violations that raise and write nothing, the
 in-order and the default loop runs agreeing bit for bit, the lowering explorer and the pages' examples."""

@@ -1,6 +1,6 @@
 """The memory-level ReduceRepeat (SUM / MAX / MIN, every ReduceOrder), ReduceDataBlock and ReducePairElem
-(regsim._src.memvec_reduce_repeat): every API x reduce type x dtype against the independent oracle of
-regsim.testing.memvec_reference (`reduce_per_repeat`), Hypothesis over masks (continuous, bit, the vector mask
+(regsim._src.lowerings.reduce_repeat): every API x reduce type x dtype against the independent oracle of
+regsim.testing.lowering_reference (`reduce_per_repeat`), Hypothesis over masks (continuous, bit, the vector mask
 register), repeats, the three strides and both mask modes, constraint violations that raise and write nothing,
 both loop modes agreeing bit for bit, the lowering explorer and the pages' examples."""
 

@@ -14,7 +14,7 @@ import pytest
 from registry_fuzz_support import rf
 
 import regsim as rs
-from regsim._src.ctrl import current_ctrl
+from regsim._src.model.ctrl import current_ctrl
 from regsim.errors import ParameterError, RegsimError
 
 A = rs.AscendC

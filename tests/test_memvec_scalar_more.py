@@ -1,6 +1,6 @@
 """The 950 tensor-scalar APIs Subs, Divs, Ands, Ors (only in their flexible-scalar form: an immediate second or first,
 or a LocalTensor element on either side) and LeakyRelu, on the scalar family's skeletons. Every API x interface x
-dtype x scalar form against the independent addressing oracle (regsim.testing.memvec_reference), Hypothesis over masks,
+dtype x scalar form against the independent addressing oracle (regsim.testing.lowering_reference), Hypothesis over masks,
 strides, repeats and mask modes, both loop modes, the lowerings (the library's `Duplicate` + tensor-tensor op; Subs2 /
 Divs2 for an immediate first; the element broadcast for a LocalTensor scalar), the pages' examples, and violations
 that raise and write nothing (decisions §125)."""

@@ -1,5 +1,5 @@
 """Scatter (the "Scatter(ISASI)" page of "Memory矢量计算/离散与聚合"), its first-n interface: every 950 dtype against the
-oracle (regsim.testing.memvec_reference.scatter, written from the page: src[i] at byte dstBaseAddr + dstOffset[i] from
+oracle (regsim.testing.lowering_reference.scatter, written from the page: src[i] at byte dstBaseAddr + dstOffset[i] from
 dst), Hypothesis over counts, offsets (any distinct element-aligned offsets in range inside dst) and
 dstBaseAddr, both loop modes, the library's lowerings, the page's example, and violations that raise and write nothing
 (decisions §129)."""
@@ -16,7 +16,7 @@ from memvec_support import draw_mask, run_both, run_in_form, values
 
 import regsim as rs
 from regsim import errors
-from regsim._src.memvec import vector_mask
+from regsim._src.lowerings.elementwise import vector_mask
 from regsim.testing import memvec_reference as MO
 
 A = rs.AscendC
@@ -244,7 +244,7 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
 
 def test_lower_spec() -> None:
     """`regsim lower "Scatter(half, count=130)"`: two iterations, one Reg Scatter each."""
-    from regsim._src.memvec import lower_spec
+    from regsim._src.lowerings.elementwise import lower_spec
 
     low = lower_spec("Scatter(half, count=130)")
     assert [r.api for r in low.records].count("Scatter") == 2

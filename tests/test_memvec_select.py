@@ -1,5 +1,5 @@
 """Compare, Compares, Duplicate, ShiftLeft and ShiftRight on LocalTensors, lowered onto Reg ops: every API x
-interface x dtype against the independent addressing oracle (regsim.testing.memvec_reference), Hypothesis over
+interface x dtype against the independent addressing oracle (regsim.testing.lowering_reference), Hypothesis over
 masks, strides, repeats and mask modes, constraint violations that raise and write nothing, both loop modes,
 the lowering explorer, and the Compare page's worked example."""
 

@@ -1,6 +1,6 @@
 """ShiftLeft / ShiftRight with a LocalTensor of shift amounts (the pages "ShiftLeft（左移位数为Tensor）",
 "ShiftRight（右移位数为Tensor）"): every dtype pair of the first-n interface against the independent oracle
-(regsim.testing.memvec_reference, amounts up to twice the width), Hypothesis over sizes, counts and amounts, both loop
+(regsim.testing.lowering_reference, amounts up to twice the width), Hypothesis over sizes, counts and amounts, both loop
 modes, the lowering (the two-type binary skeleton over the tensor-tensor Reg shifts), the pages' examples, and
 violations that raise and write nothing (decisions §125)."""
 

@@ -241,7 +241,7 @@ def _cross_lane_loop_vf(out: rs.UbPtr[rs.float32], idx_out: rs.UbPtr[rs.uint32],
 
 
 def test_cross_lane_ops_batch_with_identical_bits():
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     x = np.random.default_rng(11).standard_normal(64 * 6).astype(np.float32)
     results = {}

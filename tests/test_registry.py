@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import regsim as rs
-from regsim._src.dtypes import ALL_DTYPES, EVERY_DTYPE, DType
-from regsim._src.spec import FACES, REGISTRY, Kind, OpSpec
+from regsim._src.engine.spec import FACES, REGISTRY, Kind, OpSpec
+from regsim._src.model.dtypes import ALL_DTYPES, EVERY_DTYPE, DType
 from regsim.testing import reference as O
 
 TESTS = Path(__file__).resolve().parent
@@ -152,7 +152,7 @@ def test_oracles_do_not_import_regsim() -> None:
 @pytest.mark.parametrize("spec", MODELLED, ids=lambda s: s.key)
 def test_every_op_has_a_batching_rule(spec: OpSpec) -> None:
     """An op runs in batched loops (its executor is batchable) or says why it runs in order."""
-    from regsim._src.spec import Batching
+    from regsim._src.engine.spec import Batching
 
     assert isinstance(spec.batching, Batching)
     if spec.batching is Batching.SEQUENTIAL:

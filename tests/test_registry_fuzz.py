@@ -29,7 +29,7 @@ def memory_apis() -> set[str]:
     for n in A.__all__:
         obj = getattr(A, n)
         module = getattr(obj, "__module__", "") if callable(obj) and not isinstance(obj, type) else ""
-        if module.startswith("regsim._src.memvec") and n not in _STATE:
+        if module.startswith("regsim._src.lowerings.elementwise") and n not in _STATE:
             names.add(n)
     return names
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import regsim as rs
 from regsim import Reg
 from regsim import strategies as rst
-from regsim._src.dtypes import ALL_DTYPES
-from regsim._src.registers import TRAIT_TWO_DTYPES, lane_count
+from regsim._src.model.dtypes import ALL_DTYPES
+from regsim._src.model.registers import TRAIT_TWO_DTYPES, lane_count
 
 
 def find(strategy, condition):

@@ -324,7 +324,7 @@ def test_boundary_value_tables(saturating):
     ("op", "algo"), [("Div", "PRECISION_0ULP_FTZ_FALSE"), ("Div", None), ("Sqrt", "FAST_INVERSE"), ("Log2", None)]
 )
 def test_batched_loop_gives_the_bits_of_the_sequential_one(op, algo):
-    from regsim._src.loops import _explaining
+    from regsim._src.vf.loops import _explaining
 
     arity = 2 if op == "Div" else 1
     mode = _mode(op, algo)

@@ -111,10 +111,10 @@ def test_the_typing_page_shows_what_mypy_says(mypy_options: list[str], pass_run:
 def _refused_calls() -> list[str]:
     """One call per (elementwise op, dtype its spec refuses) and per (op, merge mode it refuses),
     generated from the op registry: the faces' type variables and Literal modes must reject each."""
-    from regsim._src.dtypes import ALL_DTYPES
-    from regsim._src.enums import MaskMergeMode
-    from regsim._src.executors import Elementwise
-    from regsim._src.spec import REGISTRY, Kind, OneOf
+    from regsim._src.engine.executors import Elementwise
+    from regsim._src.engine.spec import REGISTRY, Kind, OneOf
+    from regsim._src.model.dtypes import ALL_DTYPES
+    from regsim._src.model.enums import MaskMergeMode
 
     calls = []
     for spec in REGISTRY.specs.values():

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src import dtypes as dt
-from regsim._src.binding import host_api
-from regsim._src.memory import LocalTensor
-from regsim._src.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne, check_dtype, check_trait, to_lanes
-from regsim._src.registers import lane_count as _lane_count
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import host_api
+from regsim._src.model.memory import LocalTensor
+from regsim._src.model.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne, check_dtype, check_trait, to_lanes
+from regsim._src.model.registers import lane_count as _lane_count
 from regsim.errors import ParameterError, message
 from regsim.testing import reference
 

@@ -12,12 +12,8 @@ from typing import Any, Final, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.enums import CMPMODE
-from regsim._src.executors import MaskBits, PredicateOut, SelectLanes
-from regsim._src.ops.scalars import Float3T, FloatScalar, IntScalar
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import (
+from regsim._src.engine.executors import MaskBits, PredicateOut, SelectLanes
+from regsim._src.engine.spec import (
     DOC,
     Batching,
     CName,
@@ -34,6 +30,10 @@ from regsim._src.spec import (
     register,
     scalar,
 )
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import CMPMODE
+from regsim._src.model.registers import MaskReg, RegTensor
+from regsim._src.ops.scalars import Float3T, FloatScalar, IntScalar
 
 # The dtypes on Ascend 950 (the Compare and Select pages), as constrained type variables of the faces.
 CmpT = TypeVar(

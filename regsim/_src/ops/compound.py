@@ -16,10 +16,12 @@ from typing import Any, Final, Literal, TypeVar, overload
 import ml_dtypes
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.ctrl import LAUNCH_CTRL
-from regsim._src.enums import MaskMergeMode, RegLayout, RoundMode
-from regsim._src.executors import Regrouped
+from regsim._src.engine.executors import Regrouped
+from regsim._src.engine.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register, scalar
+from regsim._src.model import dtypes as dt
+from regsim._src.model.ctrl import LAUNCH_CTRL
+from regsim._src.model.enums import MaskMergeMode, RegLayout, RoundMode
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops.arith import (
     _EW,
     _LANES,
@@ -37,8 +39,6 @@ from regsim._src.ops.arith import (
 from regsim._src.ops.convert import to_float
 from regsim._src.ops.scalars import Float2T, FloatScalar, IntScalar
 from regsim._src.ops.transcendental import exp
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register, scalar
 
 _COMPOUND = DOC + "复合计算/"
 

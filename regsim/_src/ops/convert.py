@@ -13,13 +13,8 @@ from typing import Any, Final, Literal, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src import ctrl as ctrl_bits
-from regsim._src import dtypes as dt
-from regsim._src import formats as F
-from regsim._src.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode, _Struct
-from regsim._src.executors import Convert, ElementwiseTemplated
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import (
+from regsim._src.engine.executors import Convert, ElementwiseTemplated
+from regsim._src.engine.spec import (
     DOC,
     NO_DEFAULT,
     Batching,
@@ -36,6 +31,11 @@ from regsim._src.spec import (
     reg,
     register,
 )
+from regsim._src.model import ctrl as ctrl_bits
+from regsim._src.model import dtypes as dt
+from regsim._src.model import formats as F
+from regsim._src.model.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode, _Struct
+from regsim._src.model.registers import MaskReg, RegTensor
 
 Array = Any
 R = RoundMode

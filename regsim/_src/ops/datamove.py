@@ -3,7 +3,7 @@ API, contiguous and MaskReg forms) and `CreateAddrReg` (the AddrReg page).
 
 Loads are unpredicated and read whole registers, checked against the UB; stores write only
 active lanes, each checked against the destination pointer's LocalTensor. The distributions are
-data (`regsim/_src/dists.py`); one load and one store executor serve registers and MaskRegs.
+data (`regsim/_src/engine/dists.py`); one load and one store executor serve registers and MaskRegs.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from typing import Any, Final, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.context import in_vf
-from regsim._src.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
-from regsim._src.executors import (
+from regsim._src.engine.context import in_vf
+from regsim._src.engine.executors import (
     AddrGen,
     ArFlush,
     ArStore,
@@ -31,10 +29,7 @@ from regsim._src.executors import (
     UnalignPre,
     UnalignStore,
 )
-from regsim._src.loops import iterations
-from regsim._src.memory import UbPtr
-from regsim._src.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore
-from regsim._src.spec import (
+from regsim._src.engine.spec import (
     DOC,
     Batching,
     CName,
@@ -52,6 +47,11 @@ from regsim._src.spec import (
     reg,
     register,
 )
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
+from regsim._src.model.memory import UbPtr
+from regsim._src.model.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore
+from regsim._src.vf.loops import iterations
 from regsim.errors import ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)

@@ -13,11 +13,8 @@ from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.enums import MaskMergeMode
-from regsim._src.executors import SCALAR_CTYPES, Elementwise, MaskBits
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import (
+from regsim._src.engine.executors import SCALAR_CTYPES, Elementwise, MaskBits
+from regsim._src.engine.spec import (
     DOC,
     Batching,
     CName,
@@ -35,6 +32,9 @@ from regsim._src.spec import (
     register,
     scalar,
 )
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import MaskMergeMode
+from regsim._src.model.registers import MaskReg, RegTensor
 
 ZEROING = MaskMergeMode.ZEROING
 

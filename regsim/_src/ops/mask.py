@@ -6,13 +6,13 @@ from typing import Any, Final
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.backend import pset_width
-from regsim._src.context import Ref
-from regsim._src.enums import MaskPattern
-from regsim._src.executors import MaskGen, UpdateMaskCounter
-from regsim._src.registers import MaskReg, RegTrait, RegTraitNumOne, lane_count
-from regsim._src.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, enum_param, face, register
+from regsim._src.engine.backend import pset_width
+from regsim._src.engine.context import Ref
+from regsim._src.engine.executors import MaskGen, UpdateMaskCounter
+from regsim._src.engine.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, enum_param, face, register
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import MaskPattern
+from regsim._src.model.registers import MaskReg, RegTrait, RegTraitNumOne, lane_count
 from regsim.errors import ParameterError, message
 
 #: the dtypes a mask can be made for (`CreateMask<T>`, `UpdateMask<T>`): every register width

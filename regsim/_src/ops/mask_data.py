@@ -8,10 +8,10 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.executors import MaskFromRegister, MaskFromVectorMask
-from regsim._src.registers import MASK_BITS, MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, face, int_param, mask, reg, register
+from regsim._src.engine.executors import MaskFromRegister, MaskFromVectorMask
+from regsim._src.engine.spec import DOC, Batching, CName, Kind, OneOf, Operand, OpSpec, Role, face, int_param, mask, reg, register
+from regsim._src.model import dtypes as dt
+from regsim._src.model.registers import MASK_BITS, MaskReg, RegTensor
 
 #: b16 and b32 types (the library static_asserts `SupportBytes<T, 2, 4>`)
 MaskT = TypeVar("MaskT", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.complex32)

@@ -14,14 +14,8 @@ from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
-from regsim._src.executors import BroadcastLowest, CompressToAr, CrossLane
-from regsim._src.memory import UbPtr
-from regsim._src.ops.datamove import B8_INT, GD, GI, GS, P_B16, U16, U32, c_indexed
-from regsim._src.ops.scalars import ComplexScalar, CplxT, Float2T, FloatScalar, IntScalar
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import (
+from regsim._src.engine.executors import BroadcastLowest, CompressToAr, CrossLane
+from regsim._src.engine.spec import (
     DOC,
     Batching,
     CName,
@@ -39,6 +33,12 @@ from regsim._src.spec import (
     register,
     scalar,
 )
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import GatherMaskMode, HighLowPart, HistogramsBinType, HistogramsType, IndexOrder, MaskMergeMode
+from regsim._src.model.memory import UbPtr
+from regsim._src.model.registers import MaskReg, RegTensor
+from regsim._src.ops.datamove import B8_INT, GD, GI, GS, P_B16, U16, U32, c_indexed
+from regsim._src.ops.scalars import ComplexScalar, CplxT, Float2T, FloatScalar, IntScalar
 from regsim.errors import DTypeError, UnsupportedError, message
 
 ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING

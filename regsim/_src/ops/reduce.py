@@ -13,11 +13,11 @@ from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.enums import MaskMergeMode, PairReduce, ReduceType
-from regsim._src.executors import CrossLane
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.engine.executors import CrossLane
+from regsim._src.engine.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import MaskMergeMode, PairReduce, ReduceType
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim.errors import DTypeError, message
 
 ZEROING = MaskMergeMode.ZEROING

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from regsim._src import dtypes as dt
+from regsim._src.model import dtypes as dt
 
 IntScalar = int | np.integer[Any]
 FloatScalar = float | np.floating[Any] | np.integer[Any]  #: (an int is a float to mypy)

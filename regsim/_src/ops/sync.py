@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from regsim._src.context import vf_context
-from regsim._src.enums import MEM_TYPE, MemType, SpecialPurposeReg
-from regsim._src.executors import Barrier, ClearSpecial
-from regsim._src.spec import DOC, Batching, CName, OpSpec, enum_param, face, register
+from regsim._src.engine.context import vf_context
+from regsim._src.engine.executors import Barrier, ClearSpecial
+from regsim._src.engine.spec import DOC, Batching, CName, OpSpec, enum_param, face, register
+from regsim._src.model.enums import MEM_TYPE, MemType, SpecialPurposeReg
 
 VS, VL, SS, SL, VA, SA = (
     MemType.VEC_STORE,

@@ -14,9 +14,11 @@ from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
-from regsim._src import dtypes as dt
-from regsim._src.ctrl import LAUNCH_CTRL
-from regsim._src.enums import (
+from regsim._src.engine.executors import Elementwise, ElementwiseSpecific
+from regsim._src.engine.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
+from regsim._src.model import dtypes as dt
+from regsim._src.model.ctrl import LAUNCH_CTRL
+from regsim._src.model.enums import (
     DivAlgo,
     DivSpecificMode,
     ExpAlgo,
@@ -33,11 +35,9 @@ from regsim._src.enums import (
     SqrtAlgo,
     SqrtSpecificMode,
 )
-from regsim._src.executors import Elementwise, ElementwiseSpecific
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops.arith import abs_, add, complex_components, mul, saturate_half, sub
 from regsim._src.ops.convert import struct_param
-from regsim._src.registers import MaskReg, RegTensor
-from regsim._src.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
 from regsim.errors import UnsupportedError, message
 
 ZEROING = MaskMergeMode.ZEROING

@@ -1,0 +1,663 @@
+"""The backend seam: the only code that touches register bytes, predicate bits and UB bytes.
+
+Executors (one per op shape) compute lane values with pure lane functions and hand them here:
+read the lanes of a register, the lanes a predicate selects, commit a result under ZEROING or
+MERGING, write a predicate in the MaskReg layout, read UB bytes, store lanes. Data checks
+(alignment, bounds, never-written bytes) live here too, so another backend (a batched one, a
+tracing one) can do them its own way; static checks (dtypes, traits, enums) are the op specs'.
+
+Masking happens once, here (Sail's `init_masked_result`): lane functions never see a mask.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import MaskMergeMode
+from regsim._src.model.memory import SpecialRegisters, UbPtr
+from regsim._src.model.registers import (
+    LSB,
+    MASK_BITS,
+    Active,
+    AddrReg,
+    Bools,
+    Bytes,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    _prefix,
+    halves_to_natural,
+    lane_count,
+    lanes_to_bits,
+    mask_stride,
+    natural_to_halves,
+)
+from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
+
+ZEROING = MaskMergeMode.ZEROING
+UINT32_MAX = 2**32 - 1
+
+Lanes = npt.NDArray[Any]
+
+
+@functools.cache
+def group_pattern(dtype: type[dt.DType], trait: RegTrait, fill: str) -> bytes:
+    """The bits a mask-producing op sets in an active lane's group of `sizeof(T)` bits.
+
+    "lsb": only the lowest bit (the Add page: "每4bit的最低位写1"). "group": the bits the
+    hardware's `pset` of that width sets; a one-register b64 or complex type's masks are made at
+    half width and then `punpack`ed, which doubles each bit into an even bit and a zero odd bit.
+    """
+    stride = dtype.itemsize // trait.REG_NUM
+    pattern = np.zeros(stride, np.bool_)
+    if fill == "lsb":
+        pattern[0] = True
+    elif stride > pset_width(dtype):
+        pattern[::2] = True
+    else:
+        pattern[:] = True
+    return pattern.tobytes()
+
+
+def pset_width(dtype: type[dt.DType]) -> int:
+    """Bytes per lane of the `pset` instruction that makes masks for `dtype` (b8, b16 or b32)."""
+    return 2 if dtype is dt.complex32 else min(dtype.itemsize, 4)
+
+
+class NumpyBackend:
+    """The sequential backend: one call at a time on the registers' and the UB's numpy bytes."""
+
+    def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
+        self.check = check_uninitialized
+        self.mask_fill = mask_fill
+        #: the core's special registers (AR); a VF started with a UB pointer argument uses that
+        #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
+        self.spr = SpecialRegisters()
+
+    # --- predicates ------------------------------------------------------------------------------
+    def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
+        """The lanes `mask` selects at `stride` (bit `i * stride`); a never-written bit raises."""
+        written = mask._written
+        if written is not None and self.check and not written[::stride].all():
+            lane = int(np.argmin(written[::stride]))
+            raise UninitializedReadError(
+                f"{api}: {param} is a MaskReg whose bit for lane {lane} (bit {lane * stride}) was never written"
+            )
+        return mask._active(stride)
+
+    def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> None:
+        """dst = the predicate with `lanes` set, in the MaskReg layout of `dtype`."""
+        dst._assign(lanes_to_bits(lanes, group_pattern(dtype, trait, self.mask_fill)))
+
+    def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
+        """The bits of `mask` a mask store writes (`index`: which; None: all 256)."""
+        bits, written = mask._bits, mask._written
+        if index is not None:
+            bits = bits[index]
+            written = None if written is None else written[index]
+        if written is not None and self.check and not written.all():
+            raise UninitializedReadError(f"{api}: {param} is a MaskReg with bits that were never written")
+        return bits
+
+    def predicate_bytes(self, api: str, param: str, mask: MaskReg, index: Any) -> Bytes:
+        """`predicate_bits` packed into bytes as a MaskReg store writes them (bit 0 of byte 0 first)."""
+        return np.packbits(self.predicate_bits(api, param, mask, index), axis=-1, bitorder="little")
+
+    def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None:
+        """dst = the bits of `raw` (bit 0 of byte 0 first), mapped by `index` (None: as they are)."""
+        bits = np.unpackbits(raw, bitorder="little").view(np.bool_)
+        written = None if valid is None else np.repeat(valid, 8)
+        if index is not None:
+            bits = bits[index]
+            written = None if written is None else written[index]
+        dst._assign(bits, None if written is None or written.all() else written)
+
+    def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None:
+        """dst = the predicate selecting lanes [0, count) of `dtype` (cached)."""
+        dst._assign_prefix(count, group_pattern(dtype, trait, self.mask_fill))
+
+    # --- loop-carried operands ----------------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """Run an elementwise op whose operand a batched loop carries across iterations, as a
+        scan over the iterations; False where there is none (always, here: no loop axis)."""
+        return False
+
+    # --- counters (rs.Ref) -------------------------------------------------------------------------
+    def new_ref(self, ref: Any) -> None:
+        """A `rs.Ref` was made inside the VF (nothing to note here: one iteration at a time)."""
+
+    def read_ref(self, ref: Any) -> Any:
+        """`ref.value` read inside the VF."""
+        return ref._value
+
+    def write_ref(self, ref: Any, value: Any) -> None:
+        """`ref.value = value` inside the VF."""
+        ref._value = value
+
+    def count_down(self, api: str, ref: Any, n: int) -> Any:
+        """UpdateMask's `uint32_t&` counter: the lanes this call selects, min(count, n); the
+        counter drops by them (to 0 below n)."""
+        count = ref._value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= UINT32_MAX:
+                raise ParameterError(message(api, "scalar_value.value", repr(count), f"a uint32_t: an int in [0, {UINT32_MAX}]"))
+            count = int(count)
+        ref._value = count - n if count > n else 0
+        return count if count < n else n
+
+    # --- scalars -----------------------------------------------------------------------------------
+    def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """A scalar operand as a numpy scalar of `dtype`: integers must fit the type (C++ would
+        wrap silently, which is never what a kernel meant); floats round to the type once."""
+        target = dtype.np_dtype
+        if np.issubdtype(target, np.integer):
+            if isinstance(value, (float, complex, np.floating, np.complexfloating)) or not (
+                np.iinfo(target).min <= int(value) <= np.iinfo(target).max
+            ):
+                info = np.iinfo(target)
+                raise ParameterError(message(api, param, repr(value), f"an int in [{info.min}, {info.max}] ({dtype.name})"))
+            return target.type(int(value))
+        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c" and target != dt.complex32.np_dtype:
+            raise ParameterError(message(api, param, repr(value), f"a real number ({dtype.name} has no imaginary part)"))
+        return np.asarray(value).astype(target)[()]
+
+    # --- registers -------------------------------------------------------------------------------
+    def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Lanes:
+        """The lanes of a source register (read-only); an active lane never written raises."""
+        if self.check and reg._storage.valid is not None:
+            valid = reg._lane_valid()
+            if valid is not None:
+                bad = ~valid if active is None else active[0] & ~valid
+                if bad.any():
+                    lane = int(np.flatnonzero(bad)[0])
+                    origin = reg._storage.origin
+                    raise UninitializedReadError(
+                        f"{api}: {param} lane {lane} is read by an active lane but was never written"
+                        + (f" (its bytes came from {origin}, which were never written)" if origin else "")
+                    )
+        return reg._rview if reg._rview is not None else reg._get()
+
+    def commit(self, dst: RegTensor[Any], values: Lanes, active: Active, mode: MaskMergeMode) -> None:
+        """dst[i] = active[i] ? values[i] : (ZEROING ? 0 : dst[i]) — the one place masking happens.
+
+        Active lanes are written first and inactive lanes zeroed after, so a result that is a
+        view of dst itself is never destroyed.
+        """
+        lanes, count = active
+        full = count == lanes.size
+        view = dst._view
+        if view is not None:
+            if full:
+                view[...] = values
+            else:
+                np.copyto(view, values, where=lanes)
+                if mode is ZEROING:
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
+        elif full:
+            dst._put(values)
+        else:
+            dst._put(np.where(lanes, values, dst._get() if mode is not ZEROING else np.zeros_like(values)))
+        if dst._storage.valid is not None:
+            dst._mark_lanes(None if full or mode is ZEROING else lanes)
+
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        """`fill` of a two-register tensor from whole elements in UB order (low halves go to the
+        first register, high halves to the second)."""
+        size = dst.dtype.itemsize
+        self.fill(dst, natural_to_halves(raw, size), None if valid is None else natural_to_halves(valid, size), origin)
+
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        """dst's bytes = raw (already in register order), with their written flags; `origin`
+        names where they came from, for the message of a later read of never-written bytes."""
+        dst._raw[...] = raw
+        st = dst._storage
+        if valid is None:
+            if st.valid is not None:
+                st.valid[dst._span] = True
+                st.summarise()
+        else:
+            if st.valid is None:
+                st.valid = np.ones(st.data.size, np.bool_)
+            st.valid[dst._span] = valid
+            st.origin = origin
+
+    # --- the Unified Buffer ----------------------------------------------------------------------
+    def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: int, align: int, why: str) -> None:
+        if addr % align:
+            raise AlignmentError(
+                message(api, param, f"UB byte {addr}{_where(ptr, addr)}", f"a multiple of {align} bytes ({why})")
+            )
+
+    def read(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> tuple[Bytes, Bools | None]:
+        """`nbytes` of UB from `addr` and their written flags (None: all written).
+
+        Loads read whole registers unpredicated, so they are checked against the UB, not the
+        tensor: reading past a LocalTensor's end is legal, as the library's tail loops do.
+        """
+        ub = ptr.ub
+        end = addr + nbytes
+        if addr < 0 or end > ub.size:
+            raise OutOfBoundsError(
+                message(api, param, f"UB bytes [{addr}, {end}){_where(ptr, addr)}", f"within the UB [0, {ub.size})")
+            )
+        st = ub.storage
+        return st.data[addr:end], None if st.all_written(addr, end) else st.valid[addr:end]  # type: ignore[index]
+
+    def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
+        """Write each chunk's bytes at its address, `unit` bytes per lane, the lanes where its
+        `active` says (None: all). Every chunk is checked before any is written.
+
+        Each active lane must lie inside the pointer's LocalTensor; inactive lanes leave their
+        UB bytes untouched and are not checked (a fully masked store writes nothing).
+        """
+        st = ptr.ub.storage
+        if len(chunks) == 1:  # the common case: one register, every lane active, inside its tensor
+            addr, raw, active = chunks[0]
+            end = addr + raw.size
+            if active is None and ptr.lo <= addr and end <= ptr.hi:
+                st.data[addr:end] = raw
+                if st.valid is not None:
+                    st.mark_stored(addr, end)
+                return
+        writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
+        for addr, raw, active in writes:
+            end = addr + raw.size
+            if active is None:
+                st.data[addr:end] = raw
+                st.mark_stored(addr, end)
+            elif active.size:
+                np.copyto(st.data[addr:end].reshape(-1, unit), raw.reshape(-1, unit), where=active[:, None])
+                if st.valid is not None:
+                    written = st.valid[addr:end].reshape(-1, unit)
+                    written |= active[:, None]
+
+    def _store_range(
+        self, api: str, param: str, ptr: UbPtr[Any], addr: int, raw: Bytes, active: Bools | None, unit: int
+    ) -> tuple[int, Bytes, Bools | None]:
+        """Check a store's active lanes against the tensor; trim it to its active span."""
+        end = addr + raw.size
+        if ptr.lo <= addr and end <= ptr.hi:
+            return addr, raw, active
+        lanes = np.arange(raw.size // unit) if active is None else np.flatnonzero(active)
+        if lanes.size == 0:
+            return addr, raw[:0], active[:0]  # type: ignore[index]
+        first, last = int(lanes[0]), int(lanes[-1]) + 1
+        lo, hi = addr + first * unit, addr + last * unit
+        if lo < ptr.lo or hi > ptr.hi:
+            self._out_of_tensor(api, param, ptr, addr, unit, lanes)
+        return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
+
+    def scalar_access(self, api: str) -> None:
+        """A scalar UB read or write (`p[k]`, `p[k] = v`) is about to happen (nothing to do here)."""
+
+    def post_address(self, ptr: UbPtr[Any]) -> Any:
+        """The address a post-update access of `ptr` uses (before the pointer moves)."""
+        return ptr.addr
+
+    def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg:
+        """CreateAddrReg's result (a batched loop's has one offset per iteration)."""
+        return AddrReg(dtype, offset)
+
+    def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
+        """The post-update of a load or store: the pointer moves in place (C++ `T*&`)."""
+        ptr.addr += nbytes
+
+    def check_span(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> None:
+        """An unaligned store's bytes `[addr, addr + nbytes)` must all lie in the pointer's tensor."""
+        ptr.check_tensor(api, param, addr, nbytes)
+
+    # --- gathers and scatters (UB Gather / GatherB / Scatter) ----------------------------------
+    def gather(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]:
+        """`unit` bytes at each active lane's address (lanes x unit; inactive lanes read 0, unchecked)
+        and their written flags (None: all written). Active lanes are checked against the tensor."""
+        _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        st = ptr.ub.storage
+        where = np.where(active, addrs, 0)[:, None] + np.arange(unit)
+        raw = np.where(active[:, None], st.data[where], 0).astype(np.uint8)
+        if st.valid is None:
+            return raw, None
+        valid = st.valid[where] | ~active[:, None]
+        return raw, None if valid.all() else valid
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
+        """Write raw[lane] (lanes x unit bytes) at each active lane's address, checked first."""
+        unit = raw.shape[1]
+        _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        st = ptr.ub.storage
+        where = addrs[active][:, None] + np.arange(unit)
+        st.data[where] = raw[active]
+        if st.valid is not None:
+            st.valid[where] = True
+
+    def _out_of_tensor(self, api: str, param: str, ptr: UbPtr[Any], addr: int, unit: int, lanes: npt.NDArray[Any]) -> None:
+        starts = addr + lanes * unit
+        bad = lanes[(starts < ptr.lo) | (starts + unit > ptr.hi)]
+        first, last = int(bad[0]), int(bad[-1])
+        lo, hi = addr + first * unit, addr + (last + 1) * unit
+        raise OutOfBoundsError(
+            message(
+                api,
+                param,
+                f"lanes {first}..{last} at UB bytes [{lo}, {hi}){_where(ptr, lo)}",
+                f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
+            )
+        )
+
+    # --- logic, compare and select ------------------------------------------------------------------
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None:
+        """dst = the 256 predicate bits `bits` as they are (MaskReg logic, Interleave, Pack, Move,
+        MoveMask, MaskGenWithRegTensor)."""
+        dst._assign(np.array(bits, np.bool_))
+
+    # --- whole-register writes, MaskReg bits and special registers (rearrange, reduce, sync) ----------
+    def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None:
+        """dst = values, every lane (ops without a destination predicate: Arange, Gather, Reduce, ...)."""
+        self.commit(dst, values, _every_lane(lane_count(dst.dtype, dst.trait)), ZEROING)
+
+    def ar_add(self, nbytes: int) -> None:
+        """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
+        self.spr.ar += nbytes
+        self.spr.last = nbytes
+        self.spr.unstored = True
+
+    def ar_clear(self) -> None:
+        """ClearSpr<AR>: AR = 0."""
+        self.spr.ar = 0
+        self.spr.last = 0
+        self.spr.unstored = False
+
+    def ar_take(self, api: str) -> tuple[int, int]:
+        """For the AR-form StoreUnAlign: (AR before the latest Squeeze, that Squeeze's bytes); a
+        store without a STORE_REG Squeeze since the last one (or since ClearSpr) is an error."""
+        if not self.spr.unstored:
+            raise VfContextError(
+                message(
+                    api,
+                    "AR",
+                    "no Squeeze<T, GatherMaskMode::STORE_REG> since the last AR-form StoreUnAlign or ClearSpr",
+                    "Squeeze (STORE_REG) and StoreUnAlign called alternately (the Squeeze page)",
+                )
+            )
+        self.spr.unstored = False
+        return self.spr.ar - self.spr.last, self.spr.last
+
+    # --- copies: a C++ register copy (`RegTensor<T> b = a;`, `MaskReg m = full;`, `b = a;`) -------------
+    def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:
+        """dst's bytes and written flags = src's (dst a register of src's type, not sharing its storage)."""
+        st = src._storage
+        self.fill(dst, src._raw.copy(), None if st.valid is None else st.valid[src._span].copy(), st.origin)
+
+    def copy_mask(self, dst: MaskReg, src: MaskReg) -> None:
+        """dst's bits and written flags = src's (bits are never written in place, so they may be shared)."""
+        dst._assign(src._bits, src._written)
+
+
+@functools.cache
+def _every_lane(n: int) -> Active:
+    lanes = np.ones(n, np.bool_)
+    lanes.flags.writeable = False
+    return lanes, n
+
+
+def _where(ptr: UbPtr[Any], addr: int) -> str:
+    """Where `addr` is in the pointer's tensor, in elements: ' (element 1000 of the tensor at ...)'."""
+    size = ptr.dtype.itemsize
+    offset = (addr - ptr.lo) / size
+    shown = int(offset) if offset == int(offset) else round(offset, 2)
+    return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
+
+
+def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools) -> None:
+    """Every active lane's `unit` bytes at addrs[lane] must lie inside the pointer's LocalTensor."""
+    bad = active & ((addrs < ptr.lo) | (addrs + unit > ptr.hi))
+    if bad.any():
+        lane = int(np.flatnonzero(bad)[0])
+        lo = int(addrs[lane])
+        raise OutOfBoundsError(
+            message(
+                api,
+                param,
+                f"lane {lane} at UB bytes [{lo}, {lo + unit}){_where(ptr, lo)}",
+                f"active lanes within its LocalTensor, UB bytes [{ptr.lo}, {ptr.hi})",
+            )
+        )
+
+
+# --- in-order calls, one closure per plan (`Executor.specialise`) -----------------------------------
+# Each factory below makes the closure of one op shape's common case on the sequential backend:
+# clean operands (every byte written, no per-byte flags to keep), an aligned address inside its
+# tensor, a full predicate where that matters. Anything else goes to `generic` (bind, then the
+# executor's `run` on the backend methods above) before anything is written, so every check,
+# message and partial state stays theirs; the closures only skip what the common case never needs.
+Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
+_FILLS = ("lsb", "group")
+_packbits = np.packbits
+
+
+def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
+    """UpdateMask: mask = lanes [0, min(count, n)) of `dtype`; count -= that (see `count_down`)."""
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    stride = mask_stride(dtype, trait)
+    #: per mask_fill and lane count: the bits and the lanes cache (shared: masks of equal bits
+    #: select equal lanes, and a MaskReg's bits and cache are replaced, never changed in place)
+    made: dict[str, list[tuple[Bools, dict[int, Active]] | None]] = {fill: [None] * (n + 1) for fill in _FILLS}
+    new = object.__new__
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ref = args[1]
+        count = ref._value
+        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+            return generic(ctx, args, kwargs)
+        k = count if count < n else n
+        ref._value = count - k
+        fill = ctx.backend.mask_fill
+        entry = made[fill][k]
+        if entry is None:
+            bits, active = _prefix(k, patterns[fill])
+            entry = made[fill][k] = (bits, {stride: active})
+        dst = new(MaskReg)
+        dst._bits, dst._lanes = entry
+        dst._written = None
+        return dst
+
+    return call
+
+
+def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
+    """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
+    itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order."""
+    ones = b"\x01" * nbytes
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dst, ptr = args
+        addr = ptr.addr
+        end = addr + nbytes
+        ub = ptr.ub
+        st = ub.storage
+        valid = st.valid
+        if (
+            addr % align
+            or addr < 0
+            or end > ub.size
+            or dst._storage.valid is not None
+            or (valid is not None and valid[addr:end].tobytes() != ones)
+        ):
+            return generic(ctx, args, kwargs)
+        if halves:
+            dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
+        else:
+            dst._bytes[:] = st.buffer[addr:end]
+
+    return call
+
+
+def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: Call) -> Call:
+    """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
+    (a two-register tensor's itemsize; no post-update, so its second register follows the first)
+    its whole elements."""
+    lanes = MASK_BITS // stride
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, src, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if (
+            addr % align
+            or addr < ptr.lo
+            or end > ptr.hi
+            or mask._written is not None
+            or src._storage.valid is not None
+            or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
+        ):
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
+        if st.valid is not None:
+            st.mark_stored(addr, end)
+
+    return call
+
+
+def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> Call:
+    """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte."""
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        ptr, mask = args
+        addr = ptr.addr
+        end = addr + nbytes
+        if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        st = ptr.ub.storage
+        st.buffer[addr:end] = _packbits(
+            mask._bits if index is None else mask._bits[index], None, "little"
+        )  # (positional: cheaper)
+        if st.valid is not None:
+            st.mark_stored(addr, end)
+
+    return call
+
+
+def in_order_elementwise(
+    api: str,
+    lane: Callable[..., Any],
+    ctrl: bool,
+    inputs: tuple[tuple[int, str, str, Any], ...],
+    pred: int,
+    dst: int,
+    predicates_out: tuple[int, ...],
+    mode: MaskMergeMode,
+    dtype: type[dt.DType],
+    trait: RegTrait,
+    generic: Call,
+) -> Call:
+    """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
+    predicate outputs (carry) written as lane predicates. `inputs`: (index, name, kind, scalar
+    dtype) per lane-function input, kind "reg", "mask" or "scalar"."""
+    stride = mask_stride(dtype, trait)
+    lanes = MASK_BITS // stride
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
+    regs = tuple(i for i, _, kind, _ in inputs if kind == "reg")
+    two = regs if len(regs) == len(inputs) == 2 else None
+    zeros, bool_ = np.zeros, np.bool_
+
+    def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
+        """The lane function's operands; None where `generic` must run (a flag to check)."""
+        for i in regs:
+            if args[i]._storage.valid is not None:
+                return None
+        operands = []
+        for i, name, kind, fixed in inputs:
+            if kind == "reg":
+                view = args[i]._rview
+                operands.append(args[i]._get() if view is None else view)  # (`_get`: two registers)
+            elif kind == "mask":
+                m = args[i]
+                if m._written is not None:
+                    return None
+                operands.append((m._lanes.get(stride) or m._active(stride))[0])
+            else:
+                operands.append(ctx.backend.scalar(api, name, args[i], fixed or dtype))
+        return operands
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        mask = args[pred]
+        if mask._written is not None:  # (checked first, as `run` does)
+            return generic(ctx, args, kwargs)
+        operands = read(ctx, args)
+        if operands is None:
+            return generic(ctx, args, kwargs)
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
+        if predicates_out:
+            out, *preds = out
+        finish(ctx, args, out, active)
+        if predicates_out:
+            for i, p in zip(predicates_out, preds, strict=True):
+                write(ctx, args[i], p, active)
+
+    def finish(ctx: Any, args: tuple[Any, ...], out: Any, active: Active) -> None:
+        """The commit: a plain copy for a full predicate into a clean one-register destination."""
+        d = args[dst]
+        view = d._view
+        if active[1] == lanes and view is not None and d._storage.valid is None:
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+        """A predicate output (`write_predicate`, inlined)."""
+        if active[1] != lanes:
+            p = p & active[0]
+        fill = ctx.backend.mask_fill
+        if lsb[fill]:
+            bits = zeros(MASK_BITS, bool_)
+            bits[::stride] = p
+        else:
+            bits = lanes_to_bits(p, patterns[fill])
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    if two is None or len(predicates_out) > 1:
+        return call
+    ia, ib = two
+    carry = bool(predicates_out)
+    out_index = predicates_out[0] if carry else -1
+
+    def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Two register inputs, at most one predicate output (Add, Mul, AddC, Add with carry out, ...)."""
+        mask, ra, rb = args[pred], args[ia], args[ib]
+        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+            return generic(ctx, args, kwargs)
+        a, b = ra._rview, rb._rview
+        if a is None or b is None:  # two registers: their lanes assembled
+            a, b = ra._get(), rb._get()
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+        if carry:
+            out, p = out
+        d = args[dst]
+        view = d._view
+        full = active[1] == lanes
+        if full and view is not None and d._storage.valid is None:  # (`finish`, inlined)
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+        if not carry:
+            return
+        if not full or not lsb[ctx.backend.mask_fill]:
+            write(ctx, args[out_index], p, active)
+            return
+        bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+        bits[::stride] = p
+        m = args[out_index]
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    return binary

@@ -1,0 +1,363 @@
+"""The libclang side of the C++ front end: runs in a child process (`python -m regsim._src.frontends.cpp_parse`).
+
+It parses one source file with the generated declarations (`cpp_decls.header()`) force-included,
+and prints, as JSON, the diagnostics (file:line) and the AST of every `__simd_vf__` and
+`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines.
+A libclang crash ends only this process; the caller reports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from typing import Any
+
+_OPS = (
+    "<<=", ">>=", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+    "++", "--", "+", "-", "*", "/", "%", "<", ">", "=", "&", "|", "^", "!", "~",
+)  # fmt: skip
+
+
+#: the compiler's own headers the standard library includes (clang's resource directory, which the
+#: libclang wheel does not ship): what host code around a VF needs of them
+_BUILTIN_HEADERS = {
+    "stddef.h": """#pragma once
+typedef __SIZE_TYPE__ size_t;
+typedef __PTRDIFF_TYPE__ ptrdiff_t;
+typedef struct { long long a __attribute__((aligned(8))); long double b __attribute__((aligned(16))); } max_align_t;
+#define NULL __null
+#define offsetof(t, d) __builtin_offsetof(t, d)
+""",
+    "stdarg.h": """#pragma once
+typedef __builtin_va_list va_list;
+typedef __builtin_va_list __gnuc_va_list;
+#define va_start(ap, param) __builtin_va_start(ap, param)
+#define va_end(ap) __builtin_va_end(ap)
+#define va_arg(ap, type) __builtin_va_arg(ap, type)
+#define va_copy(dest, src) __builtin_va_copy(dest, src)
+""",
+    "stdbool.h": "#pragma once\n",
+    "float.h": """#pragma once
+#define FLT_MAX __FLT_MAX__
+#define FLT_MIN __FLT_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_MAX __DBL_MAX__
+#define DBL_MIN __DBL_MIN__
+#define DBL_EPSILON __DBL_EPSILON__
+""",
+}
+
+
+def _evaluate(c: Any) -> str | None:
+    """clang_Cursor_Evaluate (not wrapped by the Python bindings): a literal's value as text."""
+    import ctypes
+
+    import clang.cindex as ci
+
+    lib = ci.conf.lib
+    f = lib.clang_Cursor_Evaluate
+    f.restype, f.argtypes = ctypes.c_void_p, [ci.Cursor]
+    res = f(c)
+    if not res:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind
+        kind.restype, kind.argtypes = ctypes.c_int, [ctypes.c_void_p]
+        what = kind(res)
+        if what == 1:  # CXEval_Int
+            uns = lib.clang_EvalResult_isUnsignedInt
+            uns.restype, uns.argtypes = ctypes.c_uint, [ctypes.c_void_p]
+            get = lib.clang_EvalResult_getAsUnsigned if uns(res) else lib.clang_EvalResult_getAsLongLong
+            get.restype = ctypes.c_ulonglong if uns(res) else ctypes.c_longlong
+            get.argtypes = [ctypes.c_void_p]
+            return str(get(res))
+        if what == 2:  # CXEval_Float
+            dbl = lib.clang_EvalResult_getAsDouble
+            dbl.restype, dbl.argtypes = ctypes.c_double, [ctypes.c_void_p]
+            return repr(dbl(res))
+        return None
+    finally:
+        dispose = lib.clang_EvalResult_dispose
+        dispose.argtypes = [ctypes.c_void_p]
+        dispose(res)
+
+
+#: member reads clang would not fold: (cursor, node), for _fold_unions
+_UNION_READS: list[tuple[Any, dict[str, Any]]] = []
+
+
+def _fold_unions(path: str, text: str, args: list[str]) -> None:
+    """A constant union read through another member than the one its constructor set
+    (`constexpr U x(0x00800000u); ... x.f`) is not a C++ constant expression, but the kernel reads
+    the bits: fold it as `__builtin_bit_cast(float, x.u)` for the member `u` that does fold,
+    by parsing the file again with those probes appended."""
+    import clang.cindex as ci
+
+    probes: list[str] = []
+    owners: list[dict[str, Any]] = []
+    for c, n in _UNION_READS:
+        kids = list(c.get_children())
+        decl = kids[0].type.get_canonical().get_declaration() if kids else None
+        if decl is None or decl.kind != ci.CursorKind.UNION_DECL:
+            continue
+        base = " ".join(t.spelling for t in kids[0].get_tokens())
+        target = c.type.get_canonical().spelling
+        for field in decl.type.get_fields():
+            if field.spelling != c.spelling and field.type.get_size() == c.type.get_size():
+                probes.append(
+                    f"constexpr auto __regsim_probe_{len(probes)} = __builtin_bit_cast({target}, {base}.{field.spelling});"
+                )
+                owners.append(n)
+    if not probes:
+        return
+    source = text + "\n" + "\n".join(probes) + "\n"
+    tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)], options=0x200)
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.VAR_DECL and c.spelling.startswith("__regsim_probe_"):
+            value = _evaluate(c)
+            n = owners[int(c.spelling.rsplit("_", 1)[1])]
+            if value is not None and "v" not in n:
+                n["v"] = value
+
+
+_TEXTS: dict[str, bytes] = {}
+
+
+def _op_between(kids: list[Any]) -> str:
+    """A binary operator from the source text between its operands: libclang gives no tokens for an
+    expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
+    a, b = kids[0].extent.end, kids[-1].extent.start
+    if len(kids) != 2 or a.file is None or b.file is None or a.file.name != b.file.name:
+        return "?"
+    name = a.file.name
+    if name not in _TEXTS:
+        with open(name, "rb") as f:
+            _TEXTS[name] = f.read()
+    return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
+
+
+def _node(c: Any, main: str) -> dict[str, Any]:
+    import clang.cindex as ci
+
+    k = c.kind
+    n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
+    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
+        t = c.type
+        n["t"] = t.spelling
+        n["tk"] = t.get_canonical().kind.name
+        n["ts"] = t.get_canonical().spelling
+    kids = list(c.get_children())
+    if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
+        end = kids[0].extent.end.offset
+        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None) or _op_between(kids)
+    elif k == ci.CursorKind.UNARY_OPERATOR:
+        toks = [t.spelling for t in c.get_tokens()]
+        if toks and toks[0] in _OPS:
+            n["op"] = toks[0]
+        elif toks and toks[-1] in ("++", "--"):
+            n["op"] = "post" + toks[-1]
+        elif toks and toks[0] in ("sizeof", "alignof"):
+            n["op"] = toks[0]
+        else:
+            n["op"] = toks[0] if toks else "?"
+    elif k in (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CXX_BOOL_LITERAL_EXPR):
+        value = _evaluate(c)  # the literal's value, also where a macro spells it
+        toks = [t.spelling for t in c.get_tokens()]
+        n["v"] = value if value is not None else toks[0] if toks else "0"
+    elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
+        value = _evaluate(c)
+        if value is not None:
+            n["v"] = value
+        else:  # perhaps a union read through another member than the one set: a bit cast (see _fold_unions)
+            _UNION_READS.append((c, n))
+    elif k == ci.CursorKind.DECL_REF_EXPR and n["tk"] == "DEPENDENT":  # IsSameType<T, float>::value: its spelling
+        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k == ci.CursorKind.STRING_LITERAL:  # its tokens: adjacent literals ("a" "b") are one string
+        n["toks"] = [t.spelling for t in c.get_tokens()]
+    elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
+        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k == ci.CursorKind.IF_STMT:
+        toks = [t.spelling for t in c.get_tokens()][:2]
+        n["constexpr"] = toks == ["if", "constexpr"]
+    elif k == ci.CursorKind.FOR_STMT:
+        # which of init; cond; inc are present (libclang omits the missing ones)
+        toks = [t.spelling for t in c.get_tokens()]
+        depth, parts, cur = 0, [], 0
+        for tok in toks[1:]:
+            if tok == "(":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif tok == ")":
+                depth -= 1
+                if depth == 0:
+                    parts.append(cur)
+                    break
+            elif tok == ";" and depth == 1:
+                parts.append(cur)
+                cur = 0
+                continue
+            cur += 1
+        n["parts"] = [p > 0 for p in parts]
+    ref = c.referenced
+    if ref is not None and k not in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FUNCTION_TEMPLATE):
+        n["rk"] = ref.kind.name
+        n["rs"] = ref.spelling
+        if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.location.file is not None:
+            # the definition a resolved call names (an overload, an explicit specialization): its line in this file
+            n["rl"] = ref.location.line if os.path.abspath(ref.location.file.name) == main else 0
+        if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.get_num_template_arguments() > 0:
+            # a resolved call's first template argument (its T, also where it is a builtin type
+            # that has no TYPE_REF child)
+            try:
+                kind0 = ref.get_template_argument_kind(0)
+            except ValueError:  # a kind the bindings do not name (a pack: printf's Args...)
+                kind0 = None
+            if kind0 == ci.TemplateArgumentKind.TYPE:
+                n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
+        if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
+            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in ("BOOL", "INT", "UINT", "LONG", "ULONG"):
+                value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
+                if value is not None:
+                    n["v"] = value
+    if k == ci.CursorKind.VAR_DECL:
+        toks = [t.spelling for t in c.get_tokens()][:3]
+        n["constexpr"] = "constexpr" in toks
+        # the children after the declared name are its initializer (those before spell its type:
+        # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
+        at = c.location.offset
+        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at)
+    n["c"] = [_node(ch, main) for ch in kids]
+    return n
+
+
+def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] | None:
+    import clang.cindex as ci
+
+    kids = list(c.get_children())
+    tags = [ch.spelling for ch in kids if ch.kind == ci.CursorKind.ANNOTATE_ATTR]
+    what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else "plain"
+    body = next((ch for ch in kids if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
+    template = c.kind == ci.CursorKind.FUNCTION_TEMPLATE
+    if body is None and not (template and what != "plain"):
+        return None  # (a primary template declared without a body is kept: its specializations need it)
+    tparams = [*outer] + [
+        {
+            "name": ch.spelling,
+            "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
+            # a non-type parameter's type (int, an enum, bool), for checking the argument given for it
+            "t": "" if ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER else ch.type.get_canonical().spelling,
+        }
+        for ch in kids
+        if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
+    ]
+    params = [
+        {"name": ch.spelling, "t": ch.type.spelling, "tk": ch.type.get_canonical().kind.name, "l": ch.location.line}
+        for ch in kids
+        if ch.kind == ci.CursorKind.PARM_DECL
+    ]
+    return {
+        "name": c.spelling,
+        "what": what,
+        "line": c.location.line,
+        "end": c.extent.end.line,
+        "tparams": tparams,
+        "params": params,
+        "ret": c.result_type.spelling,
+        "template": template,
+        "spec": _specialization(c),
+        "body": _node(body, main) if body is not None else None,
+    }
+
+
+def _specialization(c: Any) -> list[dict[str, Any]] | None:
+    """An explicit specialization's template arguments (`template <> void F<float, 3>(...)`): a type's
+    canonical spelling or an integral value (an enum's too); None for any other function."""
+    import clang.cindex as ci
+
+    n = c.get_num_template_arguments() if c.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.CXX_METHOD) else -1
+    if n <= 0:
+        return None
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        kind = c.get_template_argument_kind(i)
+        if kind == ci.TemplateArgumentKind.TYPE:
+            out.append({"type": c.get_template_argument_type(i).get_canonical().spelling})
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            out.append({"value": c.get_template_argument_value(i)})
+        else:
+            out.append({"other": kind.name})
+    return out
+
+
+def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
+    import clang.cindex as ci
+
+    with tempfile.TemporaryDirectory() as tmp:
+        hpath = os.path.join(tmp, "regsim_decls.h")
+        with open(hpath, "w") as f:
+            f.write(header)
+        keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
+        # the libclang wheel has no compiler headers (stddef.h, stdarg.h): minimal ones, searched last
+        os.mkdir(os.path.join(tmp, "builtin"))
+        for name, text in _BUILTIN_HEADERS.items():
+            with open(os.path.join(tmp, "builtin", name), "w") as f:
+                f.write(text)
+        args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0"]
+        args += ["-D__NPU_ARCH__=3510", *extra_args]  # regsim models the Ascend 950 (arch 3510)
+        args += ["-idirafter", os.path.join(tmp, "builtin")]
+        with open(path, encoding="utf-8", errors="replace") as f:
+            if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
+                args.append("-DREGSIM_NO_STD_TRAITS")
+        tu = ci.Index.create().parse(path, args=args, options=keep_going)
+        diags = []
+        main_path = os.path.abspath(path)
+        for d in tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                loc = d.location
+                in_main = loc.file is not None and os.path.abspath(loc.file.name) == main_path
+                where = f"{loc.file.name if loc.file else path}:{loc.line}"
+                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
+        funcs: list[dict[str, Any]] = []
+        consts: dict[str, Any] = {}
+        main = os.path.abspath(path)
+        classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
+        tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
+
+        def visit(c: Any, outer: list[dict[str, Any]]) -> None:
+            for ch in c.get_children():
+                if ch.location.file is None or os.path.abspath(ch.location.file.name) != main:
+                    continue
+                if ch.kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC):
+                    visit(ch, outer)
+                elif ch.kind in classes:  # static member VFs of a (template) class: its parameters come first
+                    inner = [
+                        {"name": t.spelling, "type": t.kind == tkinds[0], "outer": True}
+                        for t in ch.get_children()
+                        if t.kind in tkinds
+                    ]
+                    visit(ch, outer + inner)
+                elif ch.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD):
+                    fn = _function(ch, main, outer)
+                    if fn is not None:
+                        funcs.append(fn)
+                elif ch.kind == ci.CursorKind.VAR_DECL and not outer:
+                    consts[ch.spelling] = _node(ch, main)
+
+        visit(tu.cursor, [])
+        if _UNION_READS:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                _fold_unions(path, f.read(), args)
+    return {"diagnostics": diags, "functions": funcs, "consts": consts}
+
+
+def main() -> None:
+    request = json.load(sys.stdin)
+    json.dump(parse(request["path"], request["header"], request.get("args", [])), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""The memory-level fill APIs besides Duplicate (kernel_operator_vec_brcb_impl.h, kernel_operator_vec_createvecindex_impl.h
+for dav_3510):
+
+- `Brcb` (the Brcb page of "Memory矢量计算"): each repeat takes the next 8 elements of src and fills one 32-byte
+  DataBlock of dst with each, the blocks `dstBlkStride` DataBlocks apart and the repeats `dstRepStride` apart
+  (`BrcbRepeatParams`). The library's three VFs, by element width: `BrcbCommonImpl` (b16, b32: an element-to-block load
+  and a DATA_BLOCK_COPY store), `BrcbB8Impl` and `BrcbB64Impl` (a broadcast load per block).
+- `CreateVecIndex` (the CreateVecIndex page): dst = firstValue, firstValue + 1, ... — `Reg::Arange`, then per register
+  (repeat) a store and `Adds` of the lanes per register (int64: an `Arange` per register).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import attrs
+import numpy as np
+
+from regsim._src.engine.context import Ref, simd_vf
+from regsim._src.lowerings.elementwise import (
+    SPEC_BUILDERS,
+    UnaryRepeatParams,
+    _check_count,
+    _check_repeat,
+    _check_tensors,
+    _host,
+    _repeat_plan,
+    _run_lowering,
+    _stride,
+    _uint,
+    unchanged_on_error,
+    vec_micro_mask,
+)
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import host_api
+from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.model.registers import VL
+from regsim._src.ops import namespace as Reg
+from regsim.errors import ParameterError, message
+
+BRCB_BROADCAST_NUMBER: Final = 8  #: elements of src per repeat, one DataBlock of dst each
+_TYPES: Final = frozenset(
+    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
+)
+
+
+@attrs.frozen
+class BrcbRepeatParams:
+    """`BrcbRepeatParams(dstBlkStride, dstRepStride)` (the C++ constructor's order; defaults 1 and 8; uint16_t each): the
+    DataBlock stride between a repeat's 8 destination blocks and between repeats. The struct's other fields (source
+    strides, modes) are not read by the 950 Brcb."""
+
+    dstBlkStride: int = _stride(1, 16)  # noqa: N815 (C++ field name)
+    dstRepStride: int = _stride(8, 16)  # noqa: N815
+
+
+@simd_vf
+def brcb_common_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stride: int, dst_blk_stride: int) -> None:
+    """`BrcbCommonImpl` (b16, b32): per repeat `LoadAlign<T, DIST_E2B_B16/B32>` of 8 elements (each to a block) and a
+    `DATA_BLOCK_COPY` store of the 8 blocks under a full mask."""
+    T = dst.dtype
+    src_reg = Reg.RegTensor(T)
+    one_blk = ONE_BLOCK_SIZE // T.itemsize  # oneBlkSize
+    full_mask = Reg.CreateMask(T, pattern=Reg.MaskPattern.ALL)  # CreateMask<T, MaskPattern::ALL>();
+    dist = Reg.LoadDist.DIST_E2B_B16 if T.itemsize == 2 else Reg.LoadDist.DIST_E2B_B32
+    for i in range(repeat_time):
+        Reg.LoadAlign(src_reg, src + i * BRCB_BROADCAST_NUMBER, dist=dist)  # LoadAlign<T, DIST_E2B_B16/B32>(...);
+        Reg.StoreAlign(  # StoreAlign<T, DATA_BLOCK_COPY>(dst + i * dstRepStride * oneBlkSize, srcReg, dstBlkStride, fullMask);
+            dst + i * dst_rep_stride * one_blk, src_reg, dst_blk_stride, full_mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY
+        )
+
+
+@simd_vf
+def brcb_b8_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stride: int, dst_blk_stride: int) -> None:
+    """`BrcbB8Impl`: per element a `LoadAlign<T, DIST_BRC_B8>`, `Duplicate` of lane 0 into the first 32 lanes, a store of
+    the 32 bytes at its block."""
+    T = dst.dtype
+    one_blk = ONE_BLOCK_SIZE // T.itemsize  # oneBlkSize
+    src_reg = Reg.RegTensor(T)
+    preg = Reg.UpdateMask(T, Ref(one_blk))  # MaskReg preg = UpdateMask<T>(sreg1);  (sreg1 = oneBlkSize)
+    for i in range(repeat_time):
+        sreg0 = dst_rep_stride * i * one_blk
+        for j in range(BRCB_BROADCAST_NUMBER):
+            dst_rep_offset = sreg0 + dst_blk_stride * j * one_blk
+            Reg.LoadAlign(src_reg, src + i * BRCB_BROADCAST_NUMBER + j, dist=Reg.LoadDist.DIST_BRC_B8)
+            Reg.Duplicate(src_reg, src_reg, preg)  # Reg::Duplicate(srcReg, srcReg, preg);
+            Reg.StoreAlign(dst + dst_rep_offset, src_reg, preg)  # Reg::StoreAlign(dst + dstRepOffset, srcReg, preg);
+
+
+@simd_vf
+def brcb_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stride: int, dst_blk_stride: int) -> None:
+    """`BrcbB64Impl`: per element its two 32-bit words broadcast (`LoadAlign<uint32_t, DIST_BRC_B32>` each, `Duplicate`),
+    `Interleave`d back into 64-bit lanes, and the first 8 words (one block) stored."""
+    u32 = dt.uint32
+    one_blk_float = ONE_BLOCK_SIZE // 4  # ONE_BLK_FLOAT_NUM
+    src_words, dst_words = src.reinterpret(u32), dst.reinterpret(u32)
+    src_reg_low, src_reg_high, dst_reg, tmp_reg = (Reg.RegTensor(u32) for _ in range(4))
+    preg = Reg.UpdateMask(u32, Ref(one_blk_float))  # MaskReg preg = UpdateMask<uint32_t>(sreg1);
+    for i in range(repeat_time):
+        sreg0 = dst_rep_stride * i * one_blk_float
+        for j in range(BRCB_BROADCAST_NUMBER):
+            dst_rep_offset = sreg0 + dst_blk_stride * j * one_blk_float
+            word = (i * BRCB_BROADCAST_NUMBER + j) * 2
+            Reg.LoadAlign(src_reg_low, src_words + word, dist=Reg.LoadDist.DIST_BRC_B32)
+            Reg.LoadAlign(src_reg_high, src_words + word + 1, dist=Reg.LoadDist.DIST_BRC_B32)
+            Reg.Duplicate(src_reg_low, src_reg_low, preg)  # Reg::Duplicate(srcRegLow, srcRegLow, preg);
+            Reg.Duplicate(src_reg_high, src_reg_high, preg)  # Reg::Duplicate(srcRegHigh, srcRegHigh, preg);
+            Reg.Interleave(dst_reg, tmp_reg, src_reg_low, src_reg_high)  # Reg::Interleave(dstReg, tmpReg, low, high);
+            Reg.StoreAlign(dst_words + dst_rep_offset, dst_reg, preg)  # StoreAlign((uint32_t*)dst + dstRepOffset, ...);
+
+
+@host_api("Brcb")
+@unchanged_on_error
+def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_params: BrcbRepeatParams) -> None:
+    """`AscendC::Brcb(dst, src, repeatTime, repeatParams)`: for repeat i and j < 8, src[8 i + j] fills the DataBlock of dst
+    starting `i * dstRepStride + j * dstBlkStride` DataBlocks from dst's start."""
+    _host("Brcb")
+    names, ts = ("dst", "src"), (dst, src)
+    dtype = _check_tensors("Brcb", _TYPES, names, ts)
+    r = _check_repeat("Brcb", repeat_time)
+    if not isinstance(repeat_params, BrcbRepeatParams):
+        raise ParameterError(message("Brcb", "repeat_params", repr(repeat_params), "a BrcbRepeatParams"))
+    if repeat_params.dstBlkStride == 0:  # the page: "dstBlkStride不支持设置为0"
+        raise ParameterError(message("Brcb", "repeat_params.dstBlkStride", 0, "a stride in [1, 65535] (0 is not supported)"))
+    if src.size < BRCB_BROADCAST_NUMBER * r:  # the page: "src的元素个数不小于8 * repeatTime"
+        accepted = f"a src of at least 8 * repeat_time = {BRCB_BROADCAST_NUMBER * r} elements"
+        raise ParameterError(message("Brcb", "src", f"a LocalTensor of {src.size} elements", accepted))
+    if src.addr < dst.addr + dst.nbytes and dst.addr < src.addr + src.nbytes:  # "不支持源操作数与目的操作数使用同一块内存地址"
+        raise ParameterError(message("Brcb", "src", repr(src), "a src outside dst (they must not overlap)"))
+    vf = brcb_b8_vf if dtype.itemsize == 1 else brcb_b64_vf if dtype.itemsize == 8 else brcb_common_vf
+    p = repeat_params
+    _run_lowering("Brcb", vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
+
+
+def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+    """`regsim lower "Brcb(half, repeat_time=2, repeat_params=(1, 8))"`: the call on fresh tensors of random data."""
+    from regsim._src.lowerings.elementwise import lower
+    from regsim._src.model.memory import UnifiedBuffer
+
+    if not {"repeat_time"} <= set(kw) <= {"repeat_time", "repeat_params"}:
+        raise ParameterError(
+            message("lower", "arguments", sorted(kw), "repeat_time=R [, repeat_params=(dstBlkStride, dstRepStride)]")
+        )
+    params = BrcbRepeatParams(*kw.get("repeat_params", ()))
+    r = int(kw["repeat_time"])
+    blocks = max(r - 1, 0) * params.dstRepStride + 7 * params.dstBlkStride + 1
+    dst_n = blocks * ONE_BLOCK_SIZE // dtype.itemsize
+    src_n = max(BRCB_BROADCAST_NUMBER * r, 1)
+    ub = UnifiedBuffer(-(-(dst_n + src_n) * dtype.itemsize // 256) * 256 + 512)
+    dst, src = ub.alloc(dtype, dst_n), ub.alloc(dtype, src_n)
+    rng = np.random.default_rng(0)
+    for t in (dst, src):
+        ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
+    return lower(Brcb, dst, src, r, params)
+
+
+SPEC_BUILDERS["Brcb"] = lower_fresh
+
+
+# --- CreateVecIndex ---------------------------------------------------------------------------------------------------------
+_VCI_COUNT: Final = frozenset({dt.int8, dt.int16, dt.int32, dt.half, dt.float32, dt.int64})  #: level-2 (first-n)
+_VCI_REPEAT: Final = frozenset({dt.int16, dt.int32, dt.half, dt.float32})  #: level-0 (mask/repeat)
+
+
+def _as_element(T: type[dt.DType], value: int) -> Any:
+    """A `uint32_t` converted to T as C++ does when the library passes it to `Adds<T>` (`sregLower`): integers wrap
+    (256 → 0 for int8), floats are the value."""
+    npd = np.dtype(T.np_dtype)
+    if npd.kind == "f" or T is dt.bfloat16:
+        return float(value)
+    bits = 8 * T.itemsize
+    v = value & (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+@simd_vf
+def create_vec_index_count_vf(dst: UbPtr[Any], first_value: Any, count: int) -> None:
+    """`CreateVecIndexCalcVci2` (the first-n interface but int64): `Arange(vreg0, firstValue)`, then per register
+    `UpdateMask`, `StoreAlign` and `Adds(vreg0, vreg0, sregLower)`."""
+    T = dst.dtype
+    vreg0 = Reg.RegTensor(T)
+    sreg = Ref(count)
+    sreg_lower = VL // T.itemsize  # GetVecLen() / sizeof(T)
+    repeat_time = -(-count // sreg_lower)  # CeilDivision(calCount, sregLower)
+    Reg.Arange(vreg0, first_value)  # Reg::Arange(vreg0, firstValue);
+    step = _as_element(T, sreg_lower)
+    for i in range(repeat_time):
+        preg = Reg.UpdateMask(T, sreg)  # preg = UpdateMask<T>(sreg);
+        Reg.StoreAlign(dst + i * sreg_lower, vreg0, preg)  # StoreAlign(dstLocalAddr + i * sregLower, vreg0, preg);
+        Reg.Adds(vreg0, vreg0, step, preg)  # Reg::Adds(vreg0, vreg0, sregLower, preg);
+
+
+@simd_vf
+def create_vec_index_b64_vf(dst: UbPtr[Any], first_value: int, count: int) -> None:
+    """`CreateVecIndexCalcVic` (int64, first-n): per RegTraitNumTwo register an `Arange` from firstValue + i * 64
+    (int64 arithmetic) and a `StoreAlign`."""
+    vreg0 = Reg.RegTensor(dt.int64, trait=Reg.RegTraitNumTwo)
+    sreg = Ref(count)
+    sreg_lower = VL // 4  # GetVecLen() / sizeof(float): 64 int64 per RegTraitNumTwo register
+    repeat_time = -(-count // sreg_lower)
+    for i in range(repeat_time):
+        preg = Reg.UpdateMask(dt.int64, sreg, trait=Reg.RegTraitNumTwo)  # UpdateMask<int64_t, RegTraitNumTwo>(sreg);
+        offset = _as_element(dt.int64, first_value + i * sreg_lower)  # static_cast<int64_t>(firstValue + i * sregLower)
+        Reg.Arange(vreg0, offset)  # Reg::Arange(vreg0, offset);
+        Reg.StoreAlign(dst + i * sreg_lower, vreg0, preg)
+
+
+@simd_vf
+def create_vec_index_repeat_vf(
+    dst: UbPtr[Any],
+    first_value: Any,
+    mask_count: int,
+    repeat_time: int,
+    dst_blk_stride: int,
+    dst_rep_stride: int,
+    normal_mode: bool,
+    spr_mask: bool,
+) -> None:
+    """`VecCreateVecIndexLevel0VFImpl`: `Arange(dstVreg, firstValue)` once, then per repeat a DATA_BLOCK_COPY store with
+    the dst strides and `Adds(dstVreg, dstVreg, sreg)` (sreg: the lanes per register), the predicate as the other
+    mask/repeat VFs make it."""
+    T = dst.dtype
+    sreg = VL // T.itemsize  # constexpr uint32_t sreg = GetVecLen() / sizeof(T);
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    e = ONE_BLOCK_SIZE // T.itemsize  # ElePerBlkT
+    dst_vreg = Reg.RegTensor(T)
+    Reg.Arange(dst_vreg, first_value)  # Reg::Arange(dstVreg, firstValue);
+    step = _as_element(T, sreg)
+    for index in range(new_repeat_times):
+        if not normal_mode:
+            mask_reg = Reg.UpdateMask(T, count)
+        Reg.StoreAlign(  # StoreAlign<T, DATA_BLOCK_COPY>(dst + index * dstRepStride * ElePerBlkT, dstVreg, ...);
+            dst + index * dst_rep_stride * e, dst_vreg, dst_blk_stride, mask_reg, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY
+        )
+        Reg.Adds(dst_vreg, dst_vreg, step, mask_reg)  # Reg::Adds(dstVreg, dstVreg, sreg, maskReg);
+
+
+def _check_first_value(dtype: type[dt.DType], first_value: object) -> Any:
+    """firstValue of dst's type (the page: "firstValue需保证不超出dst中元素数据类型对应的大小范围")."""
+    npd = np.dtype(dtype.np_dtype)
+    if npd.kind in "iu":
+        if type(first_value) is not int and not isinstance(first_value, np.integer):
+            raise ParameterError(message("CreateVecIndex", "first_value", repr(first_value), f"an int of {dtype.name}"))
+        info = np.iinfo(npd)
+        if not info.min <= int(first_value) <= info.max:
+            accepted = f"an int in [{info.min}, {info.max}] ({dtype.name})"
+            raise ParameterError(message("CreateVecIndex", "first_value", int(first_value), accepted))
+        return int(first_value)
+    if isinstance(first_value, (bool, np.bool_)) or not isinstance(first_value, (int, float, np.integer, np.floating)):
+        raise ParameterError(message("CreateVecIndex", "first_value", repr(first_value), f"a number ({dtype.name})"))
+    return first_value
+
+
+@host_api("CreateVecIndex")
+@unchanged_on_error
+def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
+    """`AscendC::CreateVecIndex(dst, firstValue, count)` and `CreateVecIndex(dst, firstValue, mask, repeatTime,
+    dstBlkStride, dstRepStride)` (mask continuous or a mask[2] bit mask; normal or counter mode): dst[i] = firstValue + i
+    (in the mask/repeat interfaces: element k of repeat r is firstValue + r * lanes + k, at the repeat's DataBlock
+    address)."""
+    _host("CreateVecIndex")
+    if len(args) == 1:
+        dtype = _check_tensors("CreateVecIndex", _VCI_COUNT, ("dst",), (dst,))
+        first = _check_first_value(dtype, first_value)
+        n = _check_count("CreateVecIndex", args[0], ("dst",), (dst,))
+        vf = create_vec_index_b64_vf if dtype is dt.int64 else create_vec_index_count_vf
+        _run_lowering("CreateVecIndex", vf, dst.GetPhyAddr(), first, n)
+        return
+    if len(args) != 4:
+        forms = "(dst, first_value, count) or (dst, first_value, mask, repeat_time, dst_blk_stride, dst_rep_stride)"
+        raise ParameterError(message("CreateVecIndex", "arguments", len(args) + 2, forms))
+    mask, repeat_time, blk, rep = args
+    dtype = _check_tensors("CreateVecIndex", _VCI_REPEAT, ("dst",), (dst,))
+    first = _check_first_value(dtype, first_value)
+    blk = _uint("CreateVecIndex", "dst_blk_stride", blk, 16)
+    rep = _uint("CreateVecIndex", "dst_rep_stride", rep, 8)
+    plan = _repeat_plan("CreateVecIndex", dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, True)
+    _run_lowering(
+        "CreateVecIndex",
+        create_vec_index_repeat_vf,
+        dst.GetPhyAddr(),
+        first,
+        plan[0],
+        plan[1],
+        blk,
+        rep,
+        plan[2],
+        plan[3],
+    )

@@ -1,0 +1,1 @@
+"""The model: dtypes and their codecs, enums and structs, registers, one core's UB and special registers."""

@@ -1,0 +1,361 @@
+"""One core's Unified Buffer (UB), the `LocalTensor`s allocated in it and `__ubuf__ T*` pointers.
+
+Every UB byte carries a 'was written' flag, so reading never-written bytes can be reported
+(`Config.check_uninitialized`). Bounds: loads are checked against the UB,
+stores and scalar accesses per active lane against the `LocalTensor` the pointer came from.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any, Generic, TypeVar, overload
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src.engine.context import _VF, DEFAULT_CONFIG, current_config
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.enums import TPosition, expected_member
+from regsim._src.model.registers import Storage, check_dtype, host_read, to_lanes
+from regsim.errors import (
+    AlignmentError,
+    OutOfBoundsError,
+    ParameterError,
+    UninitializedReadError,
+    message,
+)
+
+T = TypeVar("T", bound=dt.DType)
+U = TypeVar("U", bound=dt.DType)
+
+U64_MAX = 2**64 - 1
+#: the core whose special registers `SetVectorMask` writes and `MoveMask` reads: the UnifiedBuffer
+#: made last (a kernel models one core with one UB)
+_CORE: contextvars.ContextVar[UnifiedBuffer | None] = contextvars.ContextVar("regsim_core", default=None)
+
+
+def current_core(api: str) -> UnifiedBuffer:
+    """The core's UB, which holds its special registers; a `ParameterError` before any UB exists."""
+    ub = _CORE.get()
+    if ub is None:
+        raise ParameterError(
+            message(api, "core", "no rs.UnifiedBuffer yet", "a kernel that made its core's rs.UnifiedBuffer() first")
+        )
+    return ub
+
+
+TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
+#: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
+#: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
+MAX_UB_SIZE = 2**31
+ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
+
+
+@attrs.define
+class SpecialRegisters:
+    """A core's special registers that Reg ops read and write (the Ascend C `ClearSpr` and
+    `Squeeze` pages): `ar`, the AR register (bytes squeezed with GatherMaskMode STORE_REG since
+    the last `ClearSpr<AR>`), and `last`, the byte count of the latest such Squeeze."""
+
+    ar: int = 0
+    last: int = 0
+    #: a STORE_REG Squeeze's bytes wait for the AR-form StoreUnAlign (the two must alternate)
+    unstored: bool = False
+
+
+def check_ub_size(api: str, param: str, size: object) -> int:
+    """A UB size: a positive multiple of 32 bytes, at most `MAX_UB_SIZE`."""
+    n = as_int(api, param, size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
+    if n % ONE_BLOCK_SIZE:
+        raise ParameterError(message(api, param, n, "a positive multiple of 32 bytes, at most 2**31"))
+    return n
+
+
+class UnifiedBuffer:
+    """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
+
+    `size` defaults to the configured `ub_size` (`rs.configure(ub_size=...)`, `regsim run --ub-size`;
+    the 950's 248 KiB unless changed); any positive multiple of 32 bytes up to `MAX_UB_SIZE` (2**31)
+    is accepted, so tests can use a small UB and a large kernel a larger one.
+    """
+
+    @host_api("UnifiedBuffer")
+    def __init__(self, size: int | None = None) -> None:
+        self.size = current_config().ub_size if size is None else check_ub_size("UnifiedBuffer", "size", size)
+        self.storage = Storage.fresh(self.size)
+        self._next = 0
+        #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
+        #: as `InitSocState()` leaves it on Ascend 950
+        self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
+        #: the core's compare-mask special register (CMPMASK, 128 bits, element i at bit i), which the
+        #: memory-level C API compares write and `asc_get_cmp_mask` / `asc_set_cmp_mask` read and write
+        self.cmp_mask: int = 0
+        _CORE.set(self)
+        #: this core's special registers (AR), shared by the VFs started with pointers into this UB
+        self.spr = SpecialRegisters()
+
+    @host_api("UnifiedBuffer.alloc")
+    def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
+        """A new `LocalTensor` of `count` elements at the next 32-byte aligned free address."""
+        check_dtype("UnifiedBuffer.alloc", "dtype", dtype)
+        count = as_int("UnifiedBuffer.alloc", "count", count, 1)
+        if not isinstance(position, TPosition):
+            raise ParameterError(
+                message("UnifiedBuffer.alloc", "position", repr(position), expected_member(TPosition, position, "rs.AscendC"))
+            )
+        nbytes = count * dtype.itemsize
+        if self._next + nbytes > self.size:
+            raise ParameterError(
+                message(
+                    "UnifiedBuffer.alloc",
+                    "count",
+                    count,
+                    f"at most {(self.size - self._next) // dtype.itemsize} "
+                    f"more {dtype!r} elements ({self.size - self._next} of {self.size} UB bytes are free; a larger UB: "
+                    "UnifiedBuffer(size=...), rs.configure(ub_size=...) or regsim run --ub-size)",
+                )
+            )
+        tensor = LocalTensor(self, dtype, self._next, count, position)
+        self._next += -(-nbytes // ONE_BLOCK_SIZE) * ONE_BLOCK_SIZE
+        return tensor
+
+    def __repr__(self) -> str:
+        return f"UnifiedBuffer(size={self.size}, allocated={self._next})"
+
+    # --- byte access, bounds-checked by the callers ----------------------------------------
+    def check_range(self, api: str, param: str, start: int, nbytes: int) -> None:
+        """A whole-register load: the bytes must lie in the UB (past a tensor's end is legal)."""
+        if start < 0 or start + nbytes > self.size:
+            raise OutOfBoundsError(
+                message(api, param, f"UB bytes [{start}, {start + nbytes})", f"within the UB [0, {self.size})")
+            )
+
+
+class LocalTensor(Generic[T]):
+    """`LocalTensor<T>`: `size` elements of `dtype` at UB byte address `addr`."""
+
+    __slots__ = ("addr", "dtype", "position", "size", "ub")
+
+    @host_api("LocalTensor")
+    def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, size: int, position: TPosition) -> None:
+        self.ub, self.dtype, self.addr, self.size, self.position = ub, dtype, addr, size, position
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @host_api("LocalTensor.GetPhyAddr")
+    def GetPhyAddr(self) -> UbPtr[T]:
+        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+        return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
+
+    @host_api("LocalTensor.GetSize")
+    def GetSize(self) -> int:
+        return self.size
+
+    def __getitem__(self, offset: int) -> LocalTensor[T]:
+        """`tensor[offset]`: the tensor starting `offset` elements in, as in C++."""
+        offset = as_int("LocalTensor[]", "offset", offset, 0, self.size - 1)
+        return LocalTensor(self.ub, self.dtype, self.addr + offset * self.dtype.itemsize, self.size - offset, self.position)
+
+    @host_api("LocalTensor.ReinterpretCast")
+    def ReinterpretCast(self, dtype: type[U]) -> LocalTensor[U]:
+        """`tensor.ReinterpretCast<U>()`: the same UB bytes as a tensor of `dtype` (its size the bytes over
+        `sizeof(U)`, rounded down)."""
+        check_dtype("LocalTensor.ReinterpretCast", "dtype", dtype)
+        return LocalTensor(self.ub, dtype, self.addr, self.nbytes // dtype.itemsize, self.position)
+
+    @host_api("LocalTensor.numpy")
+    def numpy(self) -> npt.NDArray[Any]:
+        """A copy of the elements (never-written bytes read as 0)."""
+        host_read("LocalTensor.numpy")
+        return self.ub.storage.data[self.addr : self.addr + self.nbytes].view(self.dtype.np_dtype).copy()
+
+    @host_api("LocalTensor.set")
+    def set(self, values: npt.ArrayLike, *, cast: bool = False) -> None:
+        """Write `values` from the start of the tensor (at most `GetSize()` of them).
+
+        Each value must be one the dtype holds exactly (70000 in a half tensor, 0.1 in a float32
+        one or an imaginary part in a real one is a `ParameterError`); `cast=True` converts
+        instead, as numpy's `astype` does (round to nearest even, overflow to inf, wrap integers).
+        """
+        host_read("LocalTensor.set")
+        arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
+        if arr.size > self.size:
+            raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
+        self.ub.storage.write(self.addr, arr.view(np.uint8))
+
+    def __repr__(self) -> str:
+        return f"LocalTensor[{self.dtype.name}](addr={self.addr}, size={self.size})"
+
+    # --- the whole-tensor operator form of the memory-level APIs (`dst = src0 & src1;` in C++) ---------------
+    def __add__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Add", self, other)
+
+    def __sub__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Sub", self, other)
+
+    def __mul__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Mul", self, other)
+
+    def __truediv__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Div", self, other)
+
+    def __and__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("And", self, other)
+
+    def __or__(self, other: LocalTensor[T]) -> TensorExpr:
+        return TensorExpr("Or", self, other)
+
+    def __setitem__(self, key: slice, value: TensorExpr) -> None:
+        """`dst[:] = src0 + src1` is C++'s `dst = src0 + src1;`: the API over the whole of `dst`
+        (the And page: "运算量为目的LocalTensor的总长度")."""
+        if key != slice(None) or not isinstance(value, TensorExpr):
+            raise ParameterError(
+                message("LocalTensor[:] =", "assignment", f"[{key!r}] = {value!r}", "dst[:] = src0 <op> src1 (+ - * / & |)")
+            )
+        value.run(self)
+
+
+class TensorExpr:
+    """`src0 <op> src1` on LocalTensors: evaluated when assigned to a destination (`dst[:] = ...`)."""
+
+    __slots__ = ("api", "src0", "src1")
+
+    def __init__(self, api: str, src0: LocalTensor[Any], src1: LocalTensor[Any]) -> None:
+        self.api, self.src0, self.src1 = api, src0, src1
+
+    def run(self, dst: LocalTensor[Any]) -> None:
+        from regsim._src.lowerings.elementwise import APIS
+        from regsim.errors import UnsupportedError
+
+        api = APIS.get(self.api)
+        if api is None:
+            raise UnsupportedError(
+                message(
+                    self.api,
+                    "operator form",
+                    repr(self),
+                    f"one of {', '.join(sorted(APIS))} (the Reg op {self.api} is not modelled yet)",
+                )
+            )
+        api(dst, self.src0, self.src1, dst.GetSize())
+
+    def __repr__(self) -> str:
+        op = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "And": "&", "Or": "|"}[self.api]
+        return f"`src0 {op} src1` on LocalTensors (computed only by an assignment: dst[:] = src0 {op} src1)"
+
+
+_new = object.__new__
+
+
+class UbPtr(Generic[T]):
+    """A `__ubuf__ T*`: a UB byte address typed by `dtype`, bounded by the tensor it came from.
+
+    `p + n` moves `n` elements; a post-update load/store moves the pointer in place (C++ passes
+    it by reference), so `q = p` aliases and `p.copy()` (or `p + 0`) makes a new pointer.
+    """
+
+    __slots__ = ("_sig", "addr", "dtype", "hi", "lo", "ub")
+
+    def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, lo: int, hi: int) -> None:
+        self.ub, self.dtype, self.addr, self.lo, self.hi = ub, dtype, addr, lo, hi
+        self._sig = dtype._ptr_sig  # the static type, as the op engine's plan cache keys it
+
+    def __add__(self, n: int) -> UbPtr[T]:
+        """`p + n`: `n` elements further on (a new pointer)."""
+        if type(n) is int:  # the hot path: the new pointer's fields set directly (cheaper than UbPtr(...))
+            p: UbPtr[T] = _new(UbPtr)
+            p.ub, p.lo, p.hi, p._sig = self.ub, self.lo, self.hi, self._sig
+            dtype = p.dtype = self.dtype
+            p.addr = self.addr + n * dtype.itemsize
+            return p
+        if hasattr(n, "_offset_pointer"):  # a batched loop's index expression
+            return n._offset_pointer(self)  # type: ignore[no-any-return]
+        step = as_int("UbPtr +", "n", n)
+        return UbPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
+
+    __radd__ = __add__
+
+    @overload
+    def __sub__(self, other: int) -> UbPtr[T]: ...
+    @overload
+    def __sub__(self, other: UbPtr[T]) -> int: ...
+    def __sub__(self, other: int | UbPtr[T]) -> UbPtr[T] | int:
+        """`p - n`: `n` elements back; `q - p`: the elements from `p` to `q` (C's `ptrdiff_t`),
+        for two pointers of one dtype into one UB whose distance is whole elements."""
+        if not isinstance(other, UbPtr):
+            return self + -as_int("UbPtr -", "n", other)
+        distance, size = self.addr - other.addr, self.dtype.itemsize
+        if other.ub is not self.ub or other.dtype is not self.dtype or distance % size:
+            raise ParameterError(
+                message("UbPtr -", "other", repr(other), f"a pointer of {self.dtype!r} into the same UB, whole elements apart")
+            )
+        return distance // size
+
+    @host_api("UbPtr.copy")
+    def copy(self) -> UbPtr[T]:
+        return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+
+    _vf_argument_copy = copy
+
+    @host_api("UbPtr.reinterpret")
+    def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
+        """`(__ubuf__ U*)p`: the same address, read as another type."""
+        check_dtype("UbPtr.reinterpret", "dtype", dtype)
+        p: UbPtr[U] = _new(UbPtr)
+        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, dtype, self.addr, self.lo, self.hi, dtype._ptr_sig
+        return p
+
+    def advance_bytes(self, nbytes: int) -> None:
+        """The post-update of a load/store: move this pointer in place."""
+        self.addr += nbytes
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UbPtr) and other.ub is self.ub and other.addr == self.addr
+
+    #: a pointer is mutable (post-update moves it in place), so it is not hashable
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"UbPtr[{self.dtype.name}](UB byte {self.addr})"
+
+    # --- aux-scalar access ---------------------------------------------------------------
+    def _scalar_addr(self, api: str, i: int) -> int:
+        ctx = _VF.get()
+        if ctx is not None:  # (a batched loop's attempt refuses it: the loop runs in order)
+            ctx.backend.scalar_access(api)
+        s = self.dtype.itemsize
+        a = self.addr + as_int(api, "index", i) * s
+        if a % s:
+            raise AlignmentError(message(api, "address", f"UB byte {a}", f"a multiple of {s} bytes for {self.dtype!r}"))
+        self.check_tensor(api, "index", a, s)
+        return a
+
+    def __getitem__(self, i: int) -> Any:
+        a = self._scalar_addr("UbPtr[]", i)
+        st = self.ub.storage
+        if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
+            raise UninitializedReadError(f"UbPtr[]: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
+        return st.data[a : a + self.dtype.itemsize].view(self.dtype.np_dtype)[0].item()
+
+    def __setitem__(self, i: int, value: Any) -> None:
+        a = self._scalar_addr("UbPtr[]=", i)
+        raw = to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8)
+        st = self.ub.storage
+        st.data[a : a + raw.size] = raw
+        st.mark(a, a + raw.size)
+
+    def check_tensor(self, api: str, param: str, start: int, nbytes: int) -> None:
+        """An access of `nbytes` at `start` must lie inside the pointer's LocalTensor."""
+        if start < self.lo or start + nbytes > self.hi:
+            raise OutOfBoundsError(
+                message(
+                    api,
+                    param,
+                    f"UB bytes [{start}, {start + nbytes})",
+                    f"within its LocalTensor, UB bytes [{self.lo}, {self.hi})",
+                )
+            )

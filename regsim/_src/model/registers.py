@@ -1,0 +1,556 @@
+"""The 950 register file: `RegTensor` (256 B vector registers), `MaskReg` (256-bit predicates),
+`AddrReg`, and the unaligned-access buffers (the Ascend C `RegTensor`, `MaskReg`, `AddrReg`
+and `UnalignReg` pages).
+
+Registers are bytes seen through typed views (Spike's `elt<T>`): a `RegTensor` owns its bytes
+and a per-byte written flag; lanes are `bytes.view(dtype)`; a reinterpret cast is another view
+of the same bytes. A `MaskReg` is 256 bits; the one rule mapping a lane to its predicate bit is
+`mask_stride` below.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import as_int, host_api
+from regsim.errors import DTypeError, ParameterError, message
+
+#: set while a VF loop runs batched: called before Python reads the values of a register, a mask
+#: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
+HOST_READ: contextvars.ContextVar[Callable[[str, str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
+
+
+def host_read(api: str, what: str = "reads register, mask or UB values inside the loop (they differ by iteration)") -> None:
+    """Python is about to read register, mask or UB values (a debug accessor, a print)."""
+    hook = HOST_READ.get()
+    if hook is not None:
+        hook(api, what)
+
+
+T = TypeVar("T", bound=dt.DType)
+U = TypeVar("U", bound=dt.DType)
+
+VL = 256  #: bytes in one vector register (`VECTOR_REG_WIDTH`)
+MASK_BITS = VL  # 256 predicate bits: one per byte of a vector register
+
+Bools = npt.NDArray[np.bool_]
+Bytes = npt.NDArray[np.uint8]
+
+
+@attrs.frozen
+class RegTrait:
+    """`RegTrait`: how many vector registers one `RegTensor` spans."""
+
+    REG_NUM: int
+
+    def __repr__(self) -> str:
+        return "RegTraitNumOne" if self.REG_NUM == 1 else "RegTraitNumTwo"
+
+
+RegTraitNumOne = RegTrait(1)
+RegTraitNumTwo = RegTrait(2)
+
+#: dtypes a RegTensor may hold on Ascend 950 (the Ascend C `RegTensor` page): every dtype but complex ones
+#: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32 (float64 too: the 950 library's
+#: double emulations declare `RegTensor<double, RegTraitNumTwo>`, decisions §92).
+TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.float64, dt.complex64, dt.complex32})
+
+
+def check_trait(api: str, dtype: type[dt.DType], trait: object) -> RegTrait:
+    if not isinstance(trait, RegTrait):
+        raise ParameterError(message(api, "trait", repr(trait), "Reg.RegTraitNumOne, Reg.RegTraitNumTwo"))
+    if trait.REG_NUM == 2 and dtype not in TRAIT_TWO_DTYPES:
+        raise DTypeError(
+            message(api, "trait", f"RegTraitNumTwo with {dtype!r}", f"RegTraitNumTwo only with {dt.names(TRAIT_TWO_DTYPES)}")
+        )
+    return trait
+
+
+def check_dtype(api: str, param: str, dtype: object) -> type[dt.DType]:
+    if not dt.is_dtype(dtype):
+        raise DTypeError(message(api, param, repr(dtype), "a regsim dtype class such as rs.float32"))
+    return dtype  # type: ignore[return-value]
+
+
+def mask_stride(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
+    """Predicate bits per element: lane `i` of `dtype` is governed by bit `i * mask_stride`.
+
+    b8 → 1, b16 → 2, b32 → 4, b64 RegTraitNumOne → 8 (32 lanes), b64 RegTraitNumTwo → 4
+    (64 lanes, the b32 layout), complex32 RegTraitNumTwo → 2 (128 lanes).
+    """
+    return dtype.itemsize // trait.REG_NUM
+
+
+def lane_count(dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> int:
+    """Elements in one register of `dtype`: 256 // itemsize, doubled by RegTraitNumTwo."""
+    return MASK_BITS // mask_stride(dtype, trait)
+
+
+@attrs.define(eq=False)
+class Storage:
+    """Bytes plus a per-byte 'was written' flag.
+
+    `valid` is None when every byte was written: the summary that makes the common case (fully
+    written registers and buffers) free of byte scans.
+    """
+
+    data: Bytes
+    valid: Bools | None
+    #: where never-written bytes came from, for error messages (e.g. "LoadAlign of UB bytes [0, 256)")
+    origin: str = ""
+    #: bytes stores may still mark written before the flags are summarised again (`mark_stored`)
+    until: int = 0
+    #: `data` as a memoryview: slices of it copy a register's bytes in a third of numpy's time
+    buffer: memoryview = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.buffer = memoryview(self.data)  # type: ignore[arg-type]  # (numpy arrays are buffers)
+
+    @classmethod
+    def fresh(cls, nbytes: int) -> Storage:
+        return cls(np.zeros(nbytes, np.uint8), np.zeros(nbytes, np.bool_))
+
+    def write(self, start: int, raw: Bytes) -> None:
+        """Copy `raw` to `[start, start + raw.size)` and record those bytes as written (host side:
+        the flags are summarised once every byte is written)."""
+        end = start + raw.size
+        self.data[start:end] = raw
+        self.mark(start, end)
+        self.summarise()
+
+    def mark(self, start: int, end: int) -> None:
+        """Record bytes `[start, end)` as written."""
+        if self.valid is not None:
+            self.valid[start:end] = True
+
+    def mark_stored(self, start: int, end: int) -> None:
+        """`mark`, for a store, with an amortised summary: the flags are counted again (and dropped
+        once every byte is written) only after stores marked as many bytes as were missing at the
+        last count, or a quarter of the storage if more: never before the buffer can be complete,
+        and at most four counts per storage-size of stored bytes (under a nanosecond a byte)."""
+        valid = self.valid
+        if valid is not None:
+            valid[start:end] = True
+            self.until -= end - start
+            if self.until <= 0:
+                missing = valid.size - int(np.count_nonzero(valid))
+                if missing:
+                    self.until = max(missing, valid.size // 4)
+                else:
+                    self.valid = None
+
+    def all_written(self, start: int, end: int) -> bool:
+        """Whether every byte of `[start, end)` was written (no numpy reduction on the fast path)."""
+        valid = self.valid
+        return valid is None or valid[start:end].tobytes() == _ONES[: end - start]
+
+    def summarise(self) -> None:
+        """Drop the per-byte flags once every byte is written."""
+        valid = self.valid
+        if valid is not None and (valid.tobytes() == _ONES[: valid.size] if valid.size <= len(_ONES) else valid.all()):
+            self.valid = None
+
+
+_ONES = b"\x01" * (2 * VL)
+
+
+class RegTensor(Generic[T]):
+    """`RegTensor<T, regTrait>`: one (or, with RegTraitNumTwo, two) 256-byte vector registers.
+
+    RegTraitNumTwo b64 keeps the low 32-bit words of its 64 elements in the first register and
+    the high words in the second; complex types keep real parts first, imaginary parts second.
+    """
+
+    __slots__ = ("_bytes", "_raw", "_rview", "_sig", "_span", "_storage", "_view", "dtype", "trait")
+
+    dtype: type[T]
+    trait: RegTrait
+
+    @host_api("RegTensor")
+    def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
+        self.dtype = check_dtype("RegTensor", "T", dtype)  # type: ignore[assignment]
+        self.trait = check_trait("RegTensor", self.dtype, trait)
+        self._bind(Storage.fresh(VL * trait.REG_NUM))
+
+    def _bind(self, storage: Storage, offset: int = 0) -> None:
+        """View `storage` from byte `offset` (nonzero for `reg[1]` of a two-register tensor)."""
+        self._storage = storage
+        self._span = slice(offset, offset + VL * self.trait.REG_NUM)
+        self._raw: Bytes = storage.data[self._span]
+        self._bytes = storage.buffer[self._span]  #: the same bytes as a memoryview (the in-order fast paths copy them)
+        #: the static type of the register, as the op engine's validation cache keys it
+        self._sig = self.dtype._reg_sigs[self.trait.REG_NUM]
+        # One register: the lanes are a typed view of the bytes (None: assembled from two).
+        self._view: npt.NDArray[Any] | None = self._raw.view(self.dtype.np_dtype) if self.trait.REG_NUM == 1 else None
+        #: the same lanes, read-only: what lane functions are given
+        self._rview: npt.NDArray[Any] | None = None
+        if self._view is not None:
+            self._rview = self._view.view()
+            self._rview.flags.writeable = False
+
+    # --- constructors and debug accessors: usable anywhere -------------------------------
+    @classmethod
+    @host_api("RegTensor.from_numpy")
+    def from_numpy(
+        cls, array: npt.ArrayLike, *, dtype: type[T] | None = None, trait: RegTrait = RegTraitNumOne, cast: bool = False
+    ) -> RegTensor[T]:
+        """A register holding `array`'s values, one per lane (length must equal the lane count).
+
+        Values must fit `dtype` exactly unless `cast=True`, as for `LocalTensor.set`."""
+        arr = np.asarray(array)
+        if dtype is None:
+            found = [d for d in dt.ALL_DTYPES if d.np_dtype == arr.dtype and not d.bits_only]
+            if not found:
+                raise DTypeError(
+                    message("RegTensor.from_numpy", "array.dtype", arr.dtype, "the numpy dtype of a regsim dtype, or pass dtype=")
+                )
+            dtype = found[0]  # type: ignore[assignment]
+        reg: RegTensor[T] = cls(dtype, trait)  # type: ignore[arg-type]
+        n = lane_count(reg.dtype, reg.trait)
+        if arr.shape != (n,):
+            raise ParameterError(
+                message("RegTensor.from_numpy", "array.shape", arr.shape, f"({n},) for {reg.dtype!r} with {reg.trait!r}")
+            )
+        reg._put(to_lanes("RegTensor.from_numpy", reg.dtype, arr, cast=cast))
+        reg._storage.valid = None
+        return reg
+
+    @host_api("RegTensor.numpy")
+    def numpy(self) -> npt.NDArray[Any]:
+        """The lanes, as a new 1-D array of the register's numpy dtype (never-written bytes read 0)."""
+        host_read("RegTensor.numpy")
+        return np.array(self._get(), copy=True)
+
+    @host_api("RegTensor.reinterpret")
+    def reinterpret(self, dtype: type[U], trait: RegTrait = RegTraitNumOne) -> RegTensor[U]:
+        """`(RegTensor<U>&)reg`: a view of the same bytes as another type.
+
+        As in C++, the default target holds one register, so a cast of a two-register tensor
+        sees its first register; pass `trait=RegTraitNumTwo` to view both.
+        """
+        check_dtype("RegTensor.reinterpret", "dtype", dtype)
+        check_trait("RegTensor.reinterpret", dtype, trait)
+        if trait.REG_NUM > self.trait.REG_NUM:
+            raise ParameterError(message("RegTensor.reinterpret", "trait", trait, "at most the source's register count"))
+        return self._view_as(dtype, trait, self._span.start)
+
+    @property
+    def reg(self) -> tuple[RegTensor[T], ...]:
+        """`reg.reg[k]`: the k-th hardware register of the tensor, as a one-register view.
+
+        For a RegTraitNumTwo b64 tensor, `reg[0]` holds the low 32-bit words and `reg[1]` the
+        high words, so `(RegTensor<uint32_t>&)r.reg[1]` is `r.reg[1].reinterpret(rs.uint32)`.
+        """
+        return _Registers(self._view_as(self.dtype, RegTraitNumOne, self._span.start + k * VL) for k in range(self.trait.REG_NUM))
+
+    def _view_as(self, dtype: type[U], trait: RegTrait, offset: int) -> RegTensor[U]:
+        view: RegTensor[U] = object.__new__(RegTensor)
+        view.dtype, view.trait = dtype, trait
+        view._bind(self._storage, offset)
+        return view
+
+    @host_api("RegTensor.Print")
+    def Print(self) -> None:
+        """Print the lanes, as the C++ `Print()` does, 16 per line."""
+        host_read("RegTensor.Print")
+        values = self._get()
+        name = f"RegTensor<{self.dtype.name}{', RegTraitNumTwo' if self.trait.REG_NUM == 2 else ''}>"
+        rows = [" ".join(str(v) for v in values[i : i + 16]) for i in range(0, len(values), 16)]
+        sys.stdout.write(name + "\n" + "\n".join(rows) + "\n")
+
+    def __repr__(self) -> str:
+        host_read("RegTensor.__repr__")
+        return f"RegTensor[{self.dtype.name}]({np.array2string(self._get(), threshold=16)})"
+
+    # --- byte/lane plumbing used by the backend ----------------------------------------------
+    def _get(self) -> npt.NDArray[Any]:
+        """The lanes: a view for one register; assembled from the word halves for two."""
+        if self._view is not None:
+            return self._view
+        return halves_to_natural(self._raw, self.dtype.itemsize).view(self.dtype.np_dtype)
+
+    def _put(self, values: npt.NDArray[Any]) -> None:
+        """Write all lanes (values already of the register's numpy dtype)."""
+        if self._view is not None:
+            self._view[...] = values
+        else:
+            self._raw[...] = natural_to_halves(np.ascontiguousarray(values).view(np.uint8), self.dtype.itemsize)
+
+    def _lane_valid(self) -> Bools | None:
+        """Per lane, whether every byte of it was written (None: all were)."""
+        valid = self._storage.valid
+        if valid is None:
+            return None
+        v = valid[self._span]
+        if v.tobytes() == _ONES[: v.size]:
+            return None
+        if self._view is None:
+            v = halves_to_natural(v, self.dtype.itemsize)
+        per_lane: Bools = np.logical_and.reduce(v.reshape(-1, self.dtype.itemsize), axis=1)
+        return per_lane
+
+    def _mark_lanes(self, lanes: Bools | None) -> None:
+        """Record lanes as written (None: every lane)."""
+        st = self._storage
+        if st.valid is None:
+            return
+        span = st.valid[self._span]
+        if lanes is None:
+            span[...] = True
+        else:
+            per_byte = np.repeat(lanes, self.dtype.itemsize)
+            span |= per_byte if self._view is not None else natural_to_halves(per_byte, self.dtype.itemsize)
+        st.summarise()
+
+
+def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
+    """Bytes of 2-register elements in memory order → RegTraitNumTwo order (low halves, then high);
+    along the last axis."""
+    lead, half = x.shape[:-1], itemsize // 2
+    if x.size >= _WIDE and x.dtype == np.uint8 and x.strides[-1] == 1 and half in (2, 4):  # whole halves, not bytes
+        return _halves_view(x, half).reshape(*lead, -1, 2).swapaxes(-2, -1).copy().view(np.uint8).reshape(x.shape)
+    return x.reshape(*lead, -1, 2, half).swapaxes(-3, -2).reshape(x.shape)
+
+
+#: from this many bytes (a batched loop's registers) the half shuffles move words; one register's
+#: bytes are faster moved by the plain reshape (fewer numpy calls)
+_WIDE = 16 * 1024
+
+
+def _halves_view(x: npt.NDArray[Any], half: int) -> npt.NDArray[Any]:
+    """Bytes (last axis contiguous) as unsigned integers of `half` bytes, so a shuffle of halves
+    copies words rather than bytes."""
+    return np.ascontiguousarray(x).view(np.uint16 if half == 2 else np.uint32)
+
+
+def halves_to_natural(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
+    """RegTraitNumTwo bytes (low halves, then high halves) → memory order of whole elements;
+    along the last axis."""
+    lead, half = x.shape[:-1], itemsize // 2
+    if x.size >= _WIDE and x.dtype == np.uint8 and x.strides[-1] == 1 and half in (2, 4):  # whole halves, not bytes
+        w = _halves_view(x, half).reshape(*lead, 2, -1)
+        return np.stack((w[..., 0, :], w[..., 1, :]), axis=-1).view(np.uint8).reshape(x.shape)
+    return x.reshape(*lead, 2, -1, half).swapaxes(-3, -2).reshape(x.shape)
+
+
+def to_lanes(api: str, dtype: type[dt.DType], values: npt.ArrayLike, *, cast: bool = False) -> npt.NDArray[Any]:
+    """`values` as `dtype`'s numpy dtype. Every value must be one `dtype` holds exactly (a float
+    that would round, overflow to inf or lose an imaginary part is a `ParameterError`) unless
+    `cast`, which converts as numpy's `astype` does (round to nearest even, wrap integers).
+    Integer dtypes take only integers and bools; bits-only types take their uint8 bits."""
+    arr = np.asarray(values)
+    target = dtype.np_dtype
+    if arr.dtype == target:
+        return arr
+    integral = np.issubdtype(target, np.integer)
+    if arr.dtype.kind in "OSUMm" or (integral and arr.dtype.kind not in "iub"):  # objects, text, times
+        kind = f"integers{' (the bits)' if dtype.bits_only else ''}" if integral else "numbers"
+        raise DTypeError(message(api, "values.dtype", arr.dtype, f"{kind} for {dtype!r}"))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        out = arr.astype(target)
+        back = out.astype(arr.dtype)
+    inexact = (back != arr) & ~(np.isnan(back) & np.isnan(arr)) if arr.dtype.kind in "fc" else back != arr
+    if cast or not inexact.any():
+        return out
+    bad = arr[inexact][0]
+    if integral:
+        info = np.iinfo(target)
+        accepted = f"{dtype!r} values in [{info.min}, {info.max}]"
+    elif dtype is dt.bool_:
+        accepted = "bools, or the ints 0 and 1"
+    else:
+        accepted = f"values {dtype!r} holds exactly (or cast=True, where the call takes it, to round as numpy's astype does)"
+    raise ParameterError(message(api, "value", bad.item(), accepted))
+
+
+class _Registers(tuple[RegTensor[T], ...]):
+    """`reg.reg`: the hardware registers of a tensor; `reg.reg[k]` for k in [0, REG_NUM)."""
+
+    def __getitem__(self, k: Any) -> Any:
+        return super().__getitem__(as_int("RegTensor.reg[]", "k", k, 0, len(self) - 1))
+
+
+def _frozen(bits: Bools) -> Bools:
+    bits.flags.writeable = False
+    return bits
+
+
+_NO_BITS = _frozen(np.zeros(MASK_BITS, np.bool_))
+
+#: the lanes a predicate selects at one stride: (one bool per lane, how many are true)
+Active = tuple[Bools, int]
+
+
+@functools.lru_cache(maxsize=4096)
+def _prefix(count: int, pattern: bytes) -> tuple[Bools, Active]:
+    """The bits of a predicate selecting lanes [0, count) (each lane's group of bits set as
+    `pattern` says), and its lanes at its own stride."""
+    stride = len(pattern)
+    lanes = np.zeros(MASK_BITS // stride, np.bool_)
+    lanes[:count] = True
+    return _frozen(lanes_to_bits(lanes, pattern)), (_frozen(lanes), count)
+
+
+class MaskReg:
+    """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`.
+
+    Its bits array is never written in place, only replaced, so masks may share (read-only) bits;
+    `_lanes` caches, per stride, the lanes the bits select and their count.
+    """
+
+    __slots__ = ("_bits", "_lanes", "_written")
+
+    _sig: ClassVar[Any] = dt.InstanceSig()  #: the op engine's cache key for a MaskReg argument
+
+    @host_api("MaskReg")
+    def __init__(self) -> None:
+        self._bits: Bools = _NO_BITS
+        #: per bit, whether it was ever written (None: every bit was)
+        self._written: Bools | None = _NO_BITS
+        self._lanes: dict[int, Active] = {}
+
+    @classmethod
+    @host_api("MaskReg.from_bits")
+    def from_bits(cls, bits: npt.ArrayLike) -> MaskReg:
+        """A mask of the 256 given bits (bools, or the ints 0 and 1), bit 0 first."""
+        arr = np.asarray(bits)
+        if arr.shape != (MASK_BITS,):
+            raise ParameterError(message("MaskReg.from_bits", "bits.shape", arr.shape, f"({MASK_BITS},)"))
+        m = cls()
+        m._assign(np.array(to_lanes("MaskReg.from_bits", dt.bool_, arr)))  # a copy: never shared with the caller
+        return m
+
+    @classmethod
+    @host_api("MaskReg.from_lanes")
+    def from_lanes(cls, dtype: type[dt.DType], lanes: npt.ArrayLike, trait: RegTrait = RegTraitNumOne) -> MaskReg:
+        """A mask with bit `i * mask_stride` set for each true lane (the other bits clear)."""
+        check_dtype("MaskReg.from_lanes", "dtype", dtype)
+        check_trait("MaskReg.from_lanes", dtype, trait)
+        arr = np.asarray(lanes)
+        n = lane_count(dtype, trait)
+        if arr.shape != (n,):
+            raise ParameterError(message("MaskReg.from_lanes", "lanes.shape", arr.shape, f"({n},) for {dtype!r} with {trait!r}"))
+        m = cls()
+        m._assign(lanes_to_bits(to_lanes("MaskReg.from_lanes", dt.bool_, arr), LSB[mask_stride(dtype, trait)]))
+        return m
+
+    @host_api("MaskReg.bits")
+    def bits(self) -> Bools:
+        """The 256 bits, bit 0 first (a copy)."""
+        host_read("MaskReg.bits")
+        return self._bits.copy()
+
+    @host_api("MaskReg.lanes")
+    def lanes(self, dtype: type[dt.DType], trait: RegTrait = RegTraitNumOne) -> Bools:
+        """One bool per element of `dtype`: bit `i * mask_stride(dtype, trait)`."""
+        check_dtype("MaskReg.lanes", "dtype", dtype)
+        check_trait("MaskReg.lanes", dtype, trait)
+        host_read("MaskReg.lanes")
+        return self._bits[:: mask_stride(dtype, trait)].copy()
+
+    @host_api("MaskReg.Print")
+    def Print(self, dtype: type[dt.DType] | None = None, trait: RegTrait = RegTraitNumOne) -> None:
+        """Print the 256 bits as 64 hex digits, bit 0 rightmost; with `dtype`, also the lanes a
+        `dtype` operand reads (bit `i * mask_stride`), lane 0 first, 1 active and . inactive,
+        32 a line with the first lane's index."""
+        host_read("MaskReg.Print")
+        sys.stdout.write(f"MaskReg: 0x{self._as_int():064x}\n")
+        if dtype is not None:
+            lanes = self.lanes(dtype, trait)
+            name = f"{dtype.name}{', RegTraitNumTwo' if trait.REG_NUM == 2 else ''}"
+            sys.stdout.write(f"lanes of {name}: {int(lanes.sum())} of {lanes.size} active\n")
+            for i in range(0, lanes.size, 32):
+                row = "".join("1" if x else "." for x in lanes[i : i + 32])
+                sys.stdout.write(f"  {i:3d}: {' '.join(row[k : k + 8] for k in range(0, len(row), 8))}\n")
+
+    def _as_int(self) -> int:
+        return int.from_bytes(np.packbits(self._bits, bitorder="little").tobytes(), "little")
+
+    def __repr__(self) -> str:
+        host_read("MaskReg.__repr__")
+        return f"MaskReg(0x{self._as_int():064x})"
+
+    # --- used by the backend --------------------------------------------------------------------
+    def _assign(self, bits: Bools, written: Bools | None = None) -> None:
+        """Replace the bits (never mutated afterwards) and their written flags."""
+        self._bits = bits
+        self._written = written
+        self._lanes = {}
+
+    def _assign_prefix(self, count: int, pattern: bytes) -> None:
+        """Write a predicate selecting lanes [0, count) (bits per lane as `pattern`), from a cache."""
+        bits, active = _prefix(count, pattern)
+        self._bits, self._written, self._lanes = bits, None, {len(pattern): active}
+
+    def _active(self, stride: int) -> Active:
+        """The lanes selected at `stride` (bit `i * stride`) and how many there are."""
+        active = self._lanes.get(stride)
+        if active is None:
+            lanes = self._bits[::stride]
+            active = self._lanes[stride] = (lanes, int(np.count_nonzero(lanes)))
+        return active
+
+
+def lanes_to_bits(lanes: Bools, pattern: bytes) -> Bools:
+    """A predicate in the MaskReg layout: active lane `i` sets the bits of `pattern` (one byte
+    per bit of its group) from bit `i * len(pattern)`; inactive lanes set none."""
+    if pattern == LSB[len(pattern)]:
+        bits = np.zeros(MASK_BITS, np.bool_)
+        bits[:: len(pattern)] = lanes
+        return bits
+    return np.logical_and(lanes[:, None], np.frombuffer(pattern, np.bool_)).reshape(-1)
+
+
+#: per stride, the group pattern that sets only the lowest bit
+LSB: dict[int, bytes] = {k: b"\x01" + b"\x00" * (k - 1) for k in (1, 2, 4, 8)}
+
+
+@attrs.frozen
+class AddrReg:
+    """`AddrReg` (`vector_address`): an offset of `Σ index_k * stride_k` elements of `dtype`."""
+
+    _sig: ClassVar[Any] = dt.InstanceSig()
+    dtype: type[dt.DType]
+    offset: int
+
+    @property
+    def byte_offset(self) -> int:
+        return self.offset * self.dtype.itemsize
+
+
+@attrs.define(eq=False)
+class UnalignRegForLoad:
+    """`UnalignRegForLoad` (`vector_align`): the 32-byte buffer of a streaming unaligned load.
+
+    `base` is the 32-byte aligned UB address whose bytes `data` holds (None until a
+    `LoadUnAlignPre`); each `LoadUnAlign` consumes it and buffers the next 32 bytes.
+    """
+
+    _sig: ClassVar[Any] = dt.InstanceSig()
+    data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
+    valid: Bools | None = None  #: written flags of `data` (None: all written)
+    base: int | None = None
+
+
+@attrs.define(eq=False)
+class UnalignRegForStore:
+    """`UnalignRegForStore` (`vector_align`): the tail of an unaligned store stream not yet
+    written: `pending` bytes for UB address `start` on, left by the call `origin`."""
+
+    _sig: ClassVar[Any] = dt.InstanceSig()
+    pending: Bytes = attrs.field(factory=lambda: np.zeros(0, np.uint8))
+    start: int = 0
+    origin: str = ""
+    ptr: Any = None  #: the pointer of the call that left them (its tensor bounds the flush)
+    watched: Any = None  #: the VF context whose end checks this stream was flushed

@@ -1,0 +1,1111 @@
+"""The batched backend: a VF loop's body run once over all its iterations.
+
+Registers and masks written in the body get a leading iteration axis (row b = iteration b);
+the loop index is an `Affine` array, so `p + i * k` is a `BatchedPtr` whose address is one per
+row; loads gather and stores scatter. Everything that could make the result differ from running
+the iterations in order is detected and raises `Unbatchable` (the loop runner then restores
+the state and runs the loop in order): a register or mask read before it is written in the body
+(carried across iterations, MERGING into one included), UB bytes one iteration writes and another
+reads or writes, a data check (alignment, bounds, never-written bytes) failing in any row, the
+loop index used as a Python value, a scalar UB access, a post-update pointer whose stride is not
+known yet (`PostUpdate`: the runner runs iteration 0 in order to learn it, then posts the
+pointer: row b at base + b·stride), an op whose executor has no batching rule. So batching is
+exact or not used at all.
+
+Nothing is copied that need not be: a load's register is a strided view of the UB (copied only
+before something writes those bytes), a result becomes its register as it is, masks stay in lane
+form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
+(`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
+they overwrite), and an accumulator's running sums are computed only if the body reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, group_pattern
+from regsim._src.engine.context import _VF
+from regsim._src.engine.spec import Kind
+from regsim._src.model import dtypes as dt
+from regsim._src.model.enums import MaskMergeMode
+from regsim._src.model.memory import UbPtr, UnifiedBuffer
+from regsim._src.model.registers import (
+    LSB,
+    MASK_BITS,
+    Active,
+    AddrReg,
+    Bools,
+    Bytes,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    Storage,
+    halves_to_natural,
+    natural_to_halves,
+)
+
+ZEROING = MaskMergeMode.ZEROING
+
+
+class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by users)
+    """The loop cannot run batched exactly; `args[0]` says why. A BaseException, so that no
+    `except Exception` on its way (the kernel's, numpy's) can swallow it."""
+
+
+class PostUpdate(Unbatchable):
+    """A post-update pointer the batched attempt has no stride for yet: the loop runner runs
+    iteration 0 in order to learn it, then batches the rest."""
+
+
+@attrs.define(eq=False)
+class _Posted:
+    """A post-update pointer of the loop: row b starts at `base + b * stride`; the body must move
+    it by exactly `stride` bytes (as iteration 0, run in order, did)."""
+
+    ptr: UbPtr[Any]
+    cls: type
+    base: int
+    stride: int
+    moved: int = 0
+
+
+class Affine:
+    """An integer that differs by iteration (the loop index, or a value made from it or from a
+    counter made in the body): one Python-int-exact value per iteration (row). Integer
+    arithmetic with ints and other Affines gives Affines; anything that needs one Python value
+    (`if`, a comparison, `int()`, indexing, a range bound) sends the loop in order."""
+
+    __slots__ = ("values",)
+
+    LIMIT = 1 << 62  #: beyond it an int64 row could wrap where a Python int would not: in order
+
+    def __init__(self, values: npt.NDArray[np.int64]) -> None:
+        self.values = values
+
+    def _with(self, other: object, op: Any, reflected: bool = False) -> Affine:
+        if isinstance(other, Affine):
+            b: Any = other.values
+        elif isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
+            b = int(other)
+            if not -self.LIMIT <= b <= self.LIMIT:
+                raise Unbatchable("a value that differs by iteration is combined with an int beyond 2**62")
+        else:
+            raise Unbatchable(f"a value that differs by iteration (the loop index ...) is combined with {type(other).__name__}")
+        with np.errstate(all="ignore"):
+            out = op(b, self.values) if reflected else op(self.values, b)
+        if out.dtype != np.int64 or (out.size and (int(out.min()) < -self.LIMIT or int(out.max()) > self.LIMIT)):
+            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+        return Affine(out)
+
+    def __add__(self, other: object) -> Affine:
+        return self._with(other, np.add)
+
+    def __radd__(self, other: object) -> Affine:
+        return self._with(other, np.add, True)
+
+    def __sub__(self, other: object) -> Affine:
+        return self._with(other, np.subtract)
+
+    def __rsub__(self, other: object) -> Affine:
+        return self._with(other, np.subtract, True)
+
+    def __mul__(self, other: object) -> Affine:
+        self._small(other)
+        return self._with(other, np.multiply)
+
+    def __rmul__(self, other: object) -> Affine:
+        return self.__mul__(other)
+
+    def _small(self, other: object) -> None:
+        """A product that could wrap int64 before `_with` sees it: the factors' bits must sum to at most 62."""
+        if isinstance(other, (Affine, int, np.integer)) and not isinstance(other, bool):
+            factor = other.values if isinstance(other, Affine) else np.asarray(int(other) if abs(int(other)) <= self.LIMIT else 0)
+            bits = [max(abs(int(v.min())), abs(int(v.max()))).bit_length() for v in (self.values, factor) if v.size]
+            if sum(bits) > 62:
+                raise Unbatchable("a product of values that differ by iteration beyond 2**62")
+
+    def __floordiv__(self, other: object) -> Affine:
+        self._nonzero(other)
+        return self._with(other, np.floor_divide)
+
+    def __rfloordiv__(self, other: object) -> Affine:
+        self._nonzero(self)
+        return self._with(other, np.floor_divide, True)
+
+    def __mod__(self, other: object) -> Affine:
+        self._nonzero(other)
+        return self._with(other, np.mod)
+
+    def __rmod__(self, other: object) -> Affine:
+        self._nonzero(self)
+        return self._with(other, np.mod, True)
+
+    def _nonzero(self, divisor: object) -> None:
+        if (isinstance(divisor, Affine) and not divisor.values.all()) or (isinstance(divisor, int) and divisor == 0):
+            raise Unbatchable("a division by zero in some iteration (the in-order run raises it there)")
+
+    def __lshift__(self, other: object) -> Affine:
+        if not isinstance(other, int) or not 0 <= other < 31:
+            raise Unbatchable("a shift of a value that differs by iteration by other than an int in [0, 31)")
+        self._small(1 << other)
+        return self._with(other, np.left_shift)
+
+    def __rshift__(self, other: object) -> Affine:
+        if not isinstance(other, int) or other < 0:
+            raise Unbatchable("a shift of a value that differs by iteration by other than a non-negative int")
+        return self._with(min(other, 63), np.right_shift)
+
+    def __and__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_and)
+
+    __rand__ = __and__
+
+    def __or__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_or)
+
+    __ror__ = __or__
+
+    def __xor__(self, other: object) -> Affine:
+        return self._with(other, np.bitwise_xor)
+
+    __rxor__ = __xor__
+
+    def __neg__(self) -> Affine:
+        return Affine(-self.values)
+
+    def __pos__(self) -> Affine:
+        return self
+
+    def __abs__(self) -> Affine:
+        return Affine(np.abs(self.values))
+
+    def __invert__(self) -> Affine:
+        return Affine(~self.values)
+
+    def within(self, bounds: tuple[int, int]) -> npt.NDArray[np.int64]:
+        """The values, each in [bounds[0], bounds[1]] (else the in-order run raises the error)."""
+        if int(self.values.min()) < bounds[0] or int(self.values.max()) > bounds[1]:
+            raise Unbatchable("a loop-index operand out of its C++ type's range in some iteration")
+        return self.values
+
+    def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
+        """`ptr + i * k`: one address per iteration."""
+        return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * ptr.dtype.itemsize, ptr.lo, ptr.hi)
+
+    def _python_value(self, *args: object) -> Any:
+        raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")
+
+    __bool__ = __index__ = __int__ = __float__ = __complex__ = __round__ = __trunc__ = __floor__ = __ceil__ = _python_value
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __len__ = __iter__ = __format__ = __truediv__ = _python_value
+    __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
+    __hash__ = None  # type: ignore[assignment]
+
+
+class BatchedPtr(UbPtr[Any]):
+    """A pointer with one address per iteration (`addr` is an int64 array). The batched backend
+    keeps each one, to leave it at the last iteration's address when the loop ends."""
+
+    __slots__ = ()
+
+    def __init__(self, ub: UnifiedBuffer, dtype: Any, addr: Any, lo: int, hi: int) -> None:
+        super().__init__(ub, dtype, addr, lo, hi)
+        ctx = _VF.get()
+        if ctx is not None and isinstance(ctx.backend, BatchedBackend):
+            ctx.backend.pointers.append(self)
+
+    def __add__(self, n: Any) -> BatchedPtr:
+        step = n.values if isinstance(n, Affine) else n
+        if not isinstance(step, np.ndarray) and (isinstance(step, bool) or not isinstance(step, (int, np.integer))):
+            raise Unbatchable(f"a batched pointer plus {type(n).__name__}")
+        return BatchedPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
+
+    def __sub__(self, n: Any) -> Any:
+        raise Unbatchable("pointer arithmetic other than + on a per-iteration pointer")
+
+    def reinterpret(self, dtype: Any) -> BatchedPtr:
+        return BatchedPtr(self.ub, dtype, self.addr, self.lo, self.hi)
+
+    def copy(self) -> BatchedPtr:
+        return BatchedPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+
+    def __getitem__(self, i: Any) -> Any:
+        raise Unbatchable("a scalar UB read through a per-iteration pointer")
+
+    def __setitem__(self, i: Any, value: Any) -> None:
+        raise Unbatchable("a scalar UB write through a per-iteration pointer")
+
+    def __eq__(self, other: object) -> bool:
+        raise Unbatchable("a per-iteration pointer compared")
+
+    __hash__ = None
+
+
+class _Regs:
+    """One register storage's bytes in every iteration: `data` (rows, bytes) in register order,
+    and for a two-register tensor possibly `natural`, the same bytes as whole elements (UB order),
+    which is what its ops read and write; each is made from the other when first needed."""
+
+    __slots__ = ("_data", "itemsize", "last", "natural", "origin", "shared", "storage", "thunk", "thunk_inputs", "valid")
+
+    def __init__(self, storage: Storage, data: Bytes | None, valid: Bools | None, shared: bool = False) -> None:
+        self.storage = storage
+        self._data = data
+        self.valid = valid  #: (rows, bytes); None: every byte written in every row
+        #: `data` (or `natural`) is not this state's own (a load's view of the UB, an op's result that
+        #: may be another array's view): copied before it is written in place, or before what it views
+        #: is written
+        self.shared = shared
+        self.origin = ""  #: where the last iteration's never-written bytes came from (for error messages)
+        self.natural: Bytes | None = None
+        self.itemsize = 0  #: with `natural`: the element size
+        #: a scan not computed yet (the body may never read its rows): its rows as bytes, what it
+        #: reads (computed before anything writes those), and its last row, known already
+        self.thunk: Callable[[], Bytes] | None = None
+        self.thunk_inputs: list[Any] = []
+        self.last: Bytes | None = None
+
+    @property
+    def data(self) -> Bytes:
+        if self._data is None:
+            if self.thunk is not None:
+                self._data, self.thunk, self.thunk_inputs = self.thunk(), None, []
+                return self._data
+            assert self.natural is not None
+            self._data = natural_to_halves(self.natural, self.itemsize)
+        return self._data
+
+    @data.setter
+    def data(self, data: Bytes) -> None:
+        self._data, self.natural = data, None
+
+    def arrays(self) -> list[Bytes]:
+        """The arrays holding the state's bytes now (to test for aliasing without making any)."""
+        return [a for a in (self._data, self.natural) if a is not None]
+
+    def last_row(self) -> Bytes:
+        if self._data is None and self.thunk is not None:
+            assert self.last is not None
+            return self.last
+        if self._data is None:
+            assert self.natural is not None
+            row: Bytes = natural_to_halves(self.natural[-1], self.itemsize)
+        else:
+            row = self._data[-1]
+        return row
+
+    def summarise(self) -> None:
+        if self.valid is not None and self.valid.all():
+            self.valid = None
+
+
+@attrs.define(eq=False)
+class _Mask:
+    """A MaskReg written in the body: its bits, or (as an op wrote it) its lanes and the bit pattern
+    an active lane sets, turned into bits only when something reads them as bits."""
+
+    mask: MaskReg
+    bits: Bools | None  #: (rows, 256), or (256,) when the same in every row
+    written: Bools | None
+    lanes: Bools | None = None  #: (rows, lanes), or (lanes,) when the same in every row
+    pattern: bytes = b""  #: with `lanes`: the bits of an active lane's group
+    count: int | None = None  #: with `lanes`: its active lanes (all rows), once counted
+
+    def get_bits(self) -> Bools:
+        if self.bits is None:
+            assert self.lanes is not None
+            self.bits = _lanes_to_bits(self.lanes, self.pattern)
+        return self.bits
+
+
+@attrs.define(eq=False)
+class _Store:
+    """A store not yet made (UB bytes are written when the loop is kept, or when a read needs them):
+    `values` (rows, lanes, unit) to the strided view `at` of `storage`, where `where` says."""
+
+    storage: Storage
+    at: tuple[int, tuple[int, ...], tuple[int, ...]]
+    values: npt.NDArray[Any]
+    where: Bools | None
+    lo: int  #: the UB bytes [lo, hi) it may write
+    hi: int
+
+
+class BatchedBackend(NumpyBackend):
+    """The sequential backend's interface over all iterations of one loop at once."""
+
+    current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
+
+    def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int) -> None:
+        super().__init__(check_uninitialized, mask_fill)
+        self.rows = rows
+        self.regs: dict[int, _Regs] = {}
+        self.masks: dict[int, _Mask] = {}
+        self.outside: set[int] = set()  #: registers and masks read before the body wrote them
+        self.counted: dict[int, tuple[Any, Any]] = {}  #: counters made before the loop: id → (ref, value before)
+        self.made_refs: dict[int, Any] = {}  #: counters (rs.Ref) made in the body, by id: one per iteration
+        self.ref_reads: dict[int, Any] = {}  #: counters made before the loop whose value the body read
+        self.facts: set[str] = set()  #: what the attempt relied on, for rs.explain
+        #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
+        self.undo: list[tuple[Storage, Any, Bytes, Bools | None]] = []
+        self.pending: list[_Store] = []  #: stores not yet made, in program order
+        self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
+        #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
+        self.accesses: list[tuple[int, Any, Any, Any, bool]] = []
+        self.pointers: list[BatchedPtr] = []
+        self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
+        self.posted: dict[int, _Posted] = {}  #: post-update pointers, by id
+        self.peeled = False  #: iteration 0 ran in order: every pointer the loop carries is posted
+        self.addr_regs: list[AddrReg] = []  #: AddrRegs with one offset per iteration
+
+    # --- state -----------------------------------------------------------------------------------
+    def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
+        """The batched state of `reg`'s storage, ready to be written in place when `writing`; a
+        first write makes it (`whole`: the write covers every byte of the storage, so its old
+        bytes need not be copied in)."""
+        st = reg._storage
+        state = self.regs.get(id(st))
+        if writing:
+            self._check_writable(st)
+        if state is None and writing:
+            whole = whole and reg._span.stop - reg._span.start == st.data.size
+            shape = (self.rows, st.data.size)
+            data = np.empty(shape, np.uint8) if whole else np.broadcast_to(st.data, shape).copy()
+            valid = None if whole or st.valid is None else np.broadcast_to(st.valid, shape).copy()
+            state = self.regs[id(st)] = _Regs(st, data, valid)
+        elif state is None:
+            self.outside.add(id(st))
+        elif writing:
+            self._own(state)
+        return state
+
+    def _check_writable(self, st: Storage) -> None:
+        if id(st) in self.scanned:
+            raise Unbatchable("a register a scan carries across iterations is written again")
+        if id(st) not in self.regs and id(st) in self.outside:
+            raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
+
+    def _adopt(self, reg: RegTensor[Any], data: Bytes) -> bool:
+        """reg's bytes in every row = `data` (rows, bytes), kept as it is (no copy) when it covers
+        the whole storage; False (nothing done) when it does not."""
+        st = reg._storage
+        if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
+            return False
+        self._check_writable(st)
+        state = self.regs.get(id(st))
+        if state is None:
+            self.regs[id(st)] = _Regs(st, data, None, shared=True)
+        else:
+            state.data, state.valid, state.shared = data, None, True
+        return True
+
+    def _own(self, state: _Regs) -> None:
+        """Before `state.data` is written in place: stores waiting to be made that read it are
+        made first, and data that is not the state's own is copied."""
+        if any(np.may_share_memory(p.values, a) for p in self.pending for a in state.arrays()):
+            self._flush()
+        if state.shared:
+            state.data, state.shared = np.array(state.data, order="C"), False
+        else:
+            state.data = state.data  # (the element-order copy goes stale)
+        self._release(state.data, state)
+
+    def _release(self, target: npt.NDArray[Any], but: _Regs | None = None) -> None:
+        """Before `target` is written in place: states that view its bytes get copies of their own."""
+        for other in self.regs.values():
+            if other.thunk is not None and any(np.may_share_memory(a, target) for a in other.thunk_inputs):
+                other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
+            if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
+                if other._data is not None:
+                    other._data = np.array(other._data, order="C")
+                if other.natural is not None:
+                    other.natural = np.array(other.natural, order="C")
+                other.shared = False
+
+    def _adopt_elements(self, reg: RegTensor[Any], natural: Bytes) -> bool:
+        """A two-register tensor's bytes in every row = `natural` (rows, bytes) as whole elements,
+        kept as they are; False (nothing done) unless it covers the whole storage."""
+        if not self._adopt(reg, natural):
+            return False
+        state = self.regs[id(reg._storage)]
+        state._data, state.natural, state.itemsize = None, natural, reg.dtype.itemsize
+        return True
+
+    def _mask(self, mask: MaskReg) -> tuple[Bools, Bools | None]:
+        state = self.masks.get(id(mask))
+        if state is None:
+            self.outside.add(id(mask))
+            return mask._bits, mask._written
+        return state.get_bits(), state.written
+
+    def _set_mask(self, mask: MaskReg, state: _Mask) -> None:
+        if id(mask) in self.scanned:
+            raise Unbatchable("a MaskReg a scan carries across iterations is written again")
+        if id(mask) in self.outside:
+            raise Unbatchable("a MaskReg is read before the loop body writes it (carried across iterations)")
+        self.masks[id(mask)] = state
+
+    # --- loop-carried operands: scans ----------------------------------------------------------------
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool:
+        """An elementwise op reading its own output of the previous iteration (an input register
+        that is its destination, or an input MaskReg that is its carry output, not yet written in
+        this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
+        spec = plan.spec
+        if spec.scan is None:
+            return False
+        dst = values[prepared.dst]
+        outs = {id(values[i]) for i in prepared.predicates_out}
+        carried = None
+        for k, (i, _, kind) in enumerate(prepared.inputs):
+            v = values[i]
+            if (kind is Kind.REG and v._storage is dst._storage and v._span == dst._span) or (
+                kind is Kind.MASK and id(v) in outs
+            ):
+                carried = k
+        if carried is None:
+            return False
+        i, _, kind = prepared.inputs[carried]
+        key = id(dst._storage) if kind is Kind.REG else id(values[i])
+        if key in self.regs or key in self.masks or key in self.outside:
+            return False  # written before in the body, or read stale by an earlier op: the usual rules
+        api = spec.name
+        operands = []
+        for k, (j, param, kind_k) in enumerate(prepared.inputs):
+            v = values[j]
+            if k == carried:  # the value before the loop, as the first iteration reads it
+                operands.append(
+                    super().lanes(api, param, v, None)
+                    if kind_k is Kind.REG
+                    else super().predicate(api, param, v, prepared.stride)[0]
+                )
+            elif kind_k is Kind.REG:
+                operands.append(self.lanes(api, param, v, active))
+            elif kind_k is Kind.MASK:
+                operands.append(self.predicate(api, param, v, prepared.stride)[0])
+            else:
+                operands.append(self.scalar(api, param, v, plan.dtype))
+        lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
+        ctx = _VF.get()
+        ctrl = ctx.ctrl if ctx is not None else 0
+        what = "its destination" if kind is Kind.REG else "its carry"
+        self.facts.add(f"Reg.{api} carries {what} across iterations: an exact scan")
+        if self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
+            self.scanned.add(key)
+            return True
+        out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        if out is None:
+            raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
+        everything: Active = (np.ones(lanes.shape, np.bool_), lanes.size)
+        result, *preds = out if prepared.predicates_out else (out,)
+        self.commit(dst, result, everything, ZEROING)
+        for j, bits in zip(prepared.predicates_out, preds, strict=True):
+            self.write_predicate(values[j], bits, plan.dtype, plan.trait)
+        self.scanned.add(key)
+        return True
+
+    def _scan_later(
+        self, spec: Any, dst: RegTensor[Any], kind: Kind, prepared: Any, operands: list[Any], carried: int, lanes: Any, ctrl: int
+    ) -> bool:
+        """A one-register accumulator whose scan can give its last row alone: that row now (the
+        loop leaves it in the register), the other rows only if something in the body reads them."""
+        last_row = getattr(spec.scan, "last", None)
+        st = dst._storage
+        if last_row is None or kind is not Kind.REG or prepared.predicates_out or dst.trait.REG_NUM != 1:
+            return False
+        if dst._span.stop - dst._span.start != st.data.size:
+            return False
+        last = last_row(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        np_dtype = dst.dtype.np_dtype
+        if last is None or last.dtype != np_dtype:
+            return False
+        self._check_writable(st)
+        state = _Regs(st, None, None)
+
+        def rows() -> Bytes:
+            out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+            full: Bytes = np.ascontiguousarray(np.broadcast_to(out, lanes.shape), np_dtype).view(np.uint8)
+            return full
+
+        state.thunk, state.thunk_inputs = rows, [o for o in operands if isinstance(o, np.ndarray)]
+        state.last = np.ascontiguousarray(last).view(np.uint8)
+        self.regs[id(st)] = state
+        return True
+
+    # --- predicates ------------------------------------------------------------------------------
+    def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
+        state = self.masks.get(id(mask))
+        if state is not None and state.lanes is not None and len(state.pattern) == stride:
+            if state.count is None:
+                state.count = int(np.count_nonzero(state.lanes))
+            active: Active = (state.lanes, state.count)
+        else:
+            bits, written = self._mask(mask)
+            if written is not None and self.check and not written[..., ::stride].all():
+                raise Unbatchable("a never-written predicate bit")
+            lanes = bits[..., ::stride]
+            active = lanes, int(np.count_nonzero(lanes))
+        if self.current is not None and param == "mask" and self.current.active is None:
+            self._note(*active)
+        return active
+
+    def _note(self, lanes: Bools, count: int) -> None:
+        """A traced call's active lanes, over every iteration (lanes the same in every row: `count` is one row's)."""
+        assert self.current is not None
+        per_row = lanes.ndim == 1
+        self.current.active = count * self.rows if per_row else count
+        self.current.lanes = lanes.shape[-1] * self.rows
+
+    def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> None:
+        if self.current is not None and self.current.active is None:  # a mask maker: the lanes it selects
+            self._note(lanes, int(np.count_nonzero(lanes)))
+        self._set_mask(dst, _Mask(dst, None, None, lanes, group_pattern(dtype, trait, self.mask_fill)))
+
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None:
+        self._set_mask(dst, _Mask(dst, np.array(bits, np.bool_, order="C"), None))
+
+    def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
+        n = MASK_BITS * trait.REG_NUM // dtype.itemsize
+        counts = np.asarray(count)
+        if (counts >= n).all():  # every lane of every row: one row stands for all
+            lanes, active = _all_lanes(n), n
+        else:
+            lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
+        if self.current is not None:
+            self._note(lanes, active)
+        pattern = group_pattern(dtype, trait, self.mask_fill)
+        self._set_mask(dst, _Mask(dst, None, None, lanes, pattern, active))
+
+    # --- counters (rs.Ref) ----------------------------------------------------------------------------
+    def new_ref(self, ref: Any) -> None:
+        """A counter made in the body: one per iteration (its value may differ by iteration)."""
+        self.facts.add("a counter made in the body is one per iteration")
+        self.made_refs[id(ref)] = ref
+
+    def read_ref(self, ref: Any) -> Any:
+        key = id(ref)
+        if key in self.made_refs:
+            value = ref._value
+            return Affine(value) if isinstance(value, np.ndarray) else value
+        if key in self.counted:
+            raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) that UpdateMask counts down in it")
+        self.ref_reads[key] = ref
+        return ref._value
+
+    def write_ref(self, ref: Any, value: Any) -> None:
+        if id(ref) not in self.made_refs:
+            raise Unbatchable("the body writes a counter made before the loop (an rs.Ref)")
+        ref._value = value.values if isinstance(value, Affine) else value
+
+    def count_down(self, api: str, ref: Any, n: int) -> Any:
+        """UpdateMask's counter. One made in the body counts down per iteration, as many times as
+        the body asks; one made before the loop, once per iteration, in closed form: iteration b
+        selects clip(count - b·n, 0, n) and the counter ends where the in-order loop leaves it."""
+        key = id(ref)
+        if key in self.made_refs:
+            value = ref._value
+            if not isinstance(value, (np.ndarray, Affine)):  # the same in every iteration: the in-order rule
+                return super().count_down(api, ref, n)
+            counts = value.values if isinstance(value, Affine) else value
+            if int(counts.min()) < 0 or int(counts.max()) > UINT32_MAX:
+                raise Unbatchable("a counter outside the uint32_t range in some iteration")
+            ref._value = np.where(counts > n, counts - n, 0)
+            return np.minimum(counts, n)
+        if key in self.counted:
+            raise Unbatchable("UpdateMask counts a counter made before the loop down twice in one iteration")
+        if key in self.ref_reads:
+            raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) before UpdateMask counts it down")
+        before = ref._value
+        super().count_down(api, ref, n)  # the checks, on the value before the loop
+        self.counted[key] = (ref, before)
+        self.facts.add(f"the counter made before the loop counts down {n} lanes an iteration, in closed form")
+        start = np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0)
+        ref._value = max(before - self.rows * n, 0)
+        return np.minimum(start, n)
+
+    def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
+        bits, written = self._mask(mask)
+        if index is not None:
+            bits = bits[..., index]
+            written = None if written is None else written[..., index]
+        if written is not None and self.check and not written.all():
+            raise Unbatchable("a never-written predicate bit")
+        return bits
+
+    def predicate_bytes(self, api: str, param: str, mask: MaskReg, index: Any) -> Bytes:
+        state = self.masks.get(id(mask))
+        if state is not None and state.bits is None and index is None:
+            assert state.lanes is not None
+            return _pack_lanes(state.lanes, state.pattern)
+        return super().predicate_bytes(api, param, mask, index)
+
+    def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None:
+        bits = np.unpackbits(raw, axis=-1, bitorder="little").view(np.bool_)
+        written = None if valid is None else np.repeat(valid, 8, axis=-1)
+        if index is not None:
+            bits = bits[..., index]
+            written = None if written is None else written[..., index]
+        self._set_mask(dst, _Mask(dst, bits, None if written is None or written.all() else written))
+
+    # --- registers -------------------------------------------------------------------------------
+    def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
+        state = self._reg(reg, writing=False)
+        span = reg._span
+        if state is None:
+            data, valid = reg._storage.data[span], reg._storage.valid
+            valid = None if valid is None else valid[span]
+        else:
+            whole = reg.trait.REG_NUM == 2 and span.stop - span.start == reg._storage.data.size
+            if whole and state.natural is None and state.valid is None:
+                state.natural, state.itemsize = halves_to_natural(state.data, reg.dtype.itemsize), reg.dtype.itemsize
+            data = state.natural if whole and state.natural is not None else state.data[:, span]
+            valid = None if state.valid is None else state.valid[:, span]
+        size = reg.dtype.itemsize
+        if reg.trait.REG_NUM == 2 and (state is None or data is not state.natural):  # low halves, then high → whole elements
+            data = halves_to_natural(data, size)
+            valid = None if valid is None else halves_to_natural(valid, size)
+        if valid is not None and self.check:
+            per_lane = valid.reshape(*valid.shape[:-1], -1, size).all(axis=-1)
+            if ((~per_lane) if active is None else (active[0] & ~per_lane)).any():
+                raise Unbatchable("an active lane reads a never-written register lane")
+        lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
+        lanes.flags.writeable = False
+        return lanes
+
+    def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
+        lanes, count = active
+        size, full = dst.dtype.itemsize, count == lanes.size
+        two = dst.trait.REG_NUM == 2
+        if full:  # the result becomes the register as it is: no copy
+            rows = np.broadcast_to(values, (self.rows, values.shape[-1]))
+            if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
+                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
+                    return
+        if mode is not ZEROING and count != lanes.size and id(dst._storage) not in self.regs:
+            self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
+        state = self._reg(dst, writing=True, whole=count == lanes.size or mode is ZEROING)
+        assert state is not None
+        if two:  # compute in whole elements, then split into the two registers
+            old = np.ascontiguousarray(halves_to_natural(state.data[:, dst._span], size)).view(dst.dtype.np_dtype)
+            merged = np.broadcast_to(values, old.shape) if full else np.where(lanes, values, old if mode is not ZEROING else 0)
+            state.data[:, dst._span] = natural_to_halves(np.ascontiguousarray(merged).view(np.uint8), size)
+        else:
+            view = state.data[:, dst._span].view(dst.dtype.np_dtype)
+            if full:
+                view[...] = values
+            else:
+                np.copyto(view, values, where=lanes)
+                if mode is ZEROING:
+                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
+        if state.valid is not None:
+            span = state.valid[:, dst._span]
+            if full or mode is ZEROING:
+                span[...] = True
+                state.summarise()
+            else:
+                per_byte = np.repeat(np.broadcast_to(lanes, (self.rows, lanes.shape[-1])), size, axis=-1)
+                span |= natural_to_halves(per_byte, size) if two else per_byte
+
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        if valid is None and self._adopt_elements(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
+            return
+        super().fill_elements(dst, raw, valid, origin)
+
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+        if valid is None and self._adopt(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
+            return  # (a load's bytes stay a view of the UB until something writes them)
+        state = self._reg(dst, writing=True, whole=True)
+        assert state is not None
+        state.data[:, dst._span] = raw
+        if valid is None:
+            if state.valid is not None:
+                state.valid[:, dst._span] = True
+                state.summarise()
+        else:
+            if state.valid is None:
+                state.valid = np.ones(state.data.shape, np.bool_)
+            state.valid[:, dst._span] = valid
+            if not np.broadcast_to(valid, (self.rows, valid.shape[-1]))[-1].all():
+                state.origin = self.origin
+
+    # --- copies -----------------------------------------------------------------------------------
+    def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:
+        state = self._reg(src, writing=False)
+        if state is None:
+            super().copy_register(dst, src)
+            return
+        valid = None if state.valid is None else state.valid[:, src._span].copy()
+        self.fill(dst, state.data[:, src._span].copy(), valid, src._storage.origin)
+
+    def copy_mask(self, dst: MaskReg, src: MaskReg) -> None:
+        bits, written = self._mask(src)
+        self._set_mask(dst, _Mask(dst, bits.copy(), None if written is None else written.copy()))
+
+    # --- the Unified Buffer ----------------------------------------------------------------------
+    def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, align: int, why: str) -> None:
+        if isinstance(addr, np.ndarray):
+            if (addr % align).any():
+                raise Unbatchable("a misaligned address in some iteration")
+            return
+        super().check_aligned(api, param, ptr, addr, align, why)
+
+    def read(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, nbytes: int) -> tuple[Bytes, Bools | None]:
+        if not isinstance(addr, np.ndarray):
+            self._sync(addr, addr + nbytes)
+            self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
+            raw, valid = super().read(api, param, ptr, addr, nbytes)
+            self.accesses.append((id(ptr.ub), np.array([addr]), np.array([addr + nbytes]), None, False))
+            return raw, valid
+        ub = ptr.ub
+        lo, hi = int(addr.min()), int(addr.max()) + nbytes
+        if lo < 0 or hi > ub.size:
+            raise Unbatchable("a load outside the UB in some iteration")
+        self._sync(lo, hi)
+        st = ub.storage
+        raw, valid = _rows(st.data, addr, nbytes), None if st.valid is None else _rows(st.valid, addr, nbytes)
+        self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False))
+        last = int(addr[-1])
+        self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
+        return raw, None if valid is None or valid.all() else valid
+
+    def _sync(self, lo: int, hi: int) -> None:
+        """Before UB bytes [lo, hi) are read: the stores waiting to be made that may write them are
+        made (all of them, in order)."""
+        if any(p.lo < hi and lo < p.hi for p in self.pending):
+            self._flush()
+
+    def _flush(self) -> None:
+        """Make the waiting stores now, recording what they overwrite (the attempt may yet fail)."""
+        pending, self.pending = self.pending, []
+        for p in pending:
+            self._write(p, undo=True)
+
+    def _write(self, p: _Store, undo: bool) -> None:
+        st = p.storage
+        target, flags = _strided(st.data, p.at), None if st.valid is None else _strided(st.valid, p.at)
+        self._release(target)
+        if undo:
+            self.undo.append((st, p.at, target.copy(), None if flags is None else flags.copy()))
+        if p.where is None:
+            target[...] = p.values
+            if flags is not None:
+                flags[...] = True
+        else:
+            np.copyto(target, p.values, where=p.where)
+            if flags is not None:
+                np.copyto(flags, True, where=p.where)
+
+    def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
+        for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
+            self._check_store(ptr, addr, raw, active, unit)
+        for addr, raw, active in chunks:
+            self._store_chunk(ptr, addr, raw, active, unit)
+
+    def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
+        rows, lanes = self.rows, raw.shape[-1] // unit
+        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        if act is None:
+            lo, hi = addrs, addrs + lanes * unit
+        else:
+            used = np.flatnonzero(act.any(axis=-1))
+            lo = addrs[used] + act[used].argmax(axis=-1) * unit
+            hi = addrs[used] + (lanes - act[used, ::-1].argmax(axis=-1)) * unit
+        if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
+            raise Unbatchable("a store outside its tensor in some iteration")
+
+    def _store_chunk(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
+        rows = self.rows
+        lanes = raw.shape[-1] // unit
+        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        if act is None:
+            used, first, last = np.arange(rows), np.zeros(rows, np.int64), np.full(rows, lanes)
+        else:
+            any_row = act.any(axis=-1)
+            used = np.flatnonzero(any_row)
+            first = act[used].argmax(axis=-1)
+            last = lanes - act[used, ::-1].argmax(axis=-1)
+        lo, hi = addrs[used] + first * unit, addrs[used] + last * unit
+        ub = ptr.ub
+        st = ub.storage
+        values = np.broadcast_to(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        where = None if act is None else np.broadcast_to(act[..., None], values.shape)
+        step = _step(addrs)
+        self.accesses.append((id(ub), lo, hi, used, True))
+        if step is not None and step >= lanes * unit:  # rows do not overlap: a strided view of the UB, written later
+            start = int(addrs[0])
+            if any(np.may_share_memory(values, _strided(p.storage.data, p.at)) for p in self.pending):
+                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
+            self.pending.append(
+                _Store(st, (start, values.shape, (step, unit, 1)), values, where, start, start + (rows - 1) * step + lanes * unit)
+            )
+            return
+        # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway)
+        self._flush()
+        idx = addrs[:, None, None] + np.arange(lanes)[:, None] * unit + np.arange(unit)
+        at = idx[np.ones(values.shape, np.bool_) if where is None else where]
+        if at.size:
+            self._release(st.data[int(at.min()) : int(at.max()) + 1])
+        self.undo.append((st, at, st.data[at], None if st.valid is None else st.valid[at]))
+        st.data[at] = values[np.ones(values.shape, np.bool_) if where is None else where]
+        if st.valid is not None:
+            st.valid[at] = True
+
+    def scalar_access(self, api: str) -> None:
+        raise Unbatchable(f"a scalar UB access ({api}) inside the loop")
+
+    def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """A scalar operand; one that differs by iteration (the loop index, a counter made in the
+        body) is a column (rows, 1) of the type, converted as the in-order call converts it."""
+        if not isinstance(value, Affine):
+            return super().scalar(api, param, value, dtype)
+        target, values = dtype.np_dtype, value.values
+        if np.issubdtype(target, np.integer):
+            info = np.iinfo(target)
+            if int(values.min()) < info.min or int(values.max()) > info.max:
+                raise Unbatchable(f"{param}, which differs by iteration, is outside {dtype.name}'s range in some iteration")
+        self.facts.add(f"{param} differs by iteration (one value per row)")
+        return values.astype(target)[:, None]
+
+    # --- post-update pointers and address registers --------------------------------------------
+    def post_update(self, ptr: UbPtr[Any], stride: int) -> None:
+        """`ptr` moves `stride` bytes per iteration (as iteration 0 showed): row b sees base + b·stride,
+        and every use of the pointer in the body (`p + k` included) is per iteration."""
+        base = ptr.addr
+        if type(ptr) is not UbPtr or isinstance(base, np.ndarray):
+            raise Unbatchable("a post-update pointer that is already per-iteration")
+        base = int(base)
+        self.peeled = True
+        self.posted[id(ptr)] = _Posted(ptr, type(ptr), base, stride)
+        ptr.addr = base + np.arange(self.rows, dtype=np.int64) * stride  # type: ignore[assignment]
+        ptr.__class__ = BatchedPtr
+
+    def post_address(self, ptr: UbPtr[Any]) -> Any:
+        if isinstance(ptr.addr, np.ndarray) or self.peeled:
+            # a posted pointer, one per iteration (p + i * k), or (once iteration 0 has shown which
+            # pointers the loop carries) one the body made, at the same address in every iteration
+            return ptr.addr
+        raise PostUpdate("a post-update pointer: its stride per iteration is not known yet")
+
+    def advance(self, ptr: UbPtr[Any], nbytes: int) -> None:
+        if not isinstance(ptr.addr, np.ndarray):
+            if not self.peeled:
+                raise Unbatchable("a post-update pointer (carried across iterations)")
+            ptr.addr += nbytes
+            return
+        posted = self.posted.get(id(ptr))
+        if posted is not None:
+            posted.moved += nbytes
+        ptr.addr = ptr.addr + nbytes
+
+    def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg:
+        """An AddrReg with one offset per iteration (CreateAddrReg of the loop index); the loop
+        leaves it holding the last iteration's."""
+        areg = AddrReg(dtype, offset)
+        self.addr_regs.append(areg)
+        return areg
+
+    # --- the end of the loop ---------------------------------------------------------------------
+    def check_independent(self) -> None:
+        """No UB byte written by one iteration is read or written by another (nor written twice
+        in one iteration: refused too, to keep the check simple and exact)."""
+        for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
+            if p.moved not in (p.stride, 0):
+                raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
+        by_ub: dict[int, list[tuple[Any, Any, Any, bool]]] = {}
+        for ub, lo, hi, rows, write in self.accesses:
+            by_ub.setdefault(ub, []).append((lo, hi, rows, write))
+        for accesses in by_ub.values():
+            if not _disjoint(accesses, self.rows):
+                _check_rows(accesses)
+        if any(write for *_, write in self.accesses):
+            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
+
+    def collapse(self) -> None:
+        """Leave every register, mask and pointer as the last iteration left it; make the stores."""
+        last_rows = [(state, state.last_row()) for state in self.regs.values()]  # (before any storage changes)
+        for state, last_row in last_rows:
+            st = state.storage
+            st.data[...] = last_row
+            st.valid = None if state.valid is None else state.valid[-1].copy()
+            st.origin = state.origin or st.origin
+            st.summarise()
+        for m in self.masks.values():
+            if m.bits is None:
+                assert m.lanes is not None
+                bits = _lanes_to_bits(m.lanes if m.lanes.ndim == 1 else m.lanes[-1], m.pattern)
+            else:
+                bits = m.bits if m.bits.ndim == 1 else m.bits[-1]
+            written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
+            m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
+        for p in self.pointers:
+            p.addr = int(np.asarray(p.addr)[-1])
+        for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
+            last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
+            posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
+        for areg in self.addr_regs:
+            object.__setattr__(areg, "offset", int(np.asarray(areg.offset)[-1]))
+        for ref in self.made_refs.values():  # the last iteration's counter is the one its name still holds
+            if isinstance(ref._value, np.ndarray):
+                ref._value = int(ref._value[-1])
+        self.regs.clear()
+        for store in self.pending:
+            self._write(store, undo=False)
+        for st in {id(s): s for s in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]}.values():
+            st.summarise()
+        self.pending = []
+
+    def rollback(self) -> None:
+        """Undo what the attempt changed outside its own state: UB bytes (last store first) and
+        counters. Stores still waiting are dropped."""
+        self.pending = []
+        for st, at, data, valid in reversed(self.undo):
+            if isinstance(at, tuple):
+                _strided(st.data, at)[...] = data
+                if valid is not None and st.valid is not None:
+                    _strided(st.valid, at)[...] = valid
+            else:
+                st.data[at] = data
+                if valid is not None and st.valid is not None:
+                    st.valid[at] = valid
+        for ref, before in self.counted.values():
+            ref._value = before
+        for posted in self.posted.values():
+            posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
+
+
+def _disjoint(accesses: list[tuple[Any, Any, Any, bool]], rows: int) -> bool:
+    """Whether one UB's accesses certainly have no hazard: each write's rows are in ascending,
+    non-overlapping order, and every two accesses (one a write) either have disjoint address
+    ranges or are both affine in the iteration with one step, at offsets where iteration b of
+    one meets no iteration of the other but b (none at all for two writes)."""
+    boxes = []
+    for lo, hi, used, write in accesses:
+        if not lo.size:
+            continue
+        if write and lo.size > 1 and not (lo[1:] >= hi[:-1]).all():
+            return False
+        boxes.append((int(lo.min()), int(hi.max()), write, _affine(lo, hi, used, rows)))
+    for k, (lo_a, hi_a, write_a, affine_a) in enumerate(boxes):
+        for lo_b, hi_b, write_b, affine_b in boxes[k + 1 :]:
+            if (write_a or write_b) and lo_a < hi_b and lo_b < hi_a and not _apart(affine_a, affine_b, write_a and write_b):
+                return False
+    return True
+
+
+def _affine(lo: Any, hi: Any, used: Any, rows: int) -> tuple[int, int, int] | None:
+    """(start, step, width) of an access made by every iteration at start + b·step, `width` bytes."""
+    if used is None or lo.size != rows or rows < 2:
+        return None
+    step = _step(lo)
+    width = int(hi[0] - lo[0])
+    if step is None or not (hi - lo == width).all():
+        return None
+    return int(lo[0]), step, width
+
+
+def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_write: bool) -> bool:
+    """Whether iteration b of one affine access overlaps iteration b + k of the other only for
+    k = 0 (for two writes: for no k). Iteration b of `a` covers [sa + b·s, +wa), of `b`
+    [sb + b·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
+    if a is None or b is None or a[1] != b[1]:
+        return False
+    (sa, s, wa), (sb, _, wb) = a, b
+    d = sa - sb
+    k_min, k_max = (d - wb) // s + 1, -((-(d + wa)) // s) - 1  # the k with k·s strictly inside
+    return k_min > k_max or (not both_write and k_min == k_max == 0)
+
+
+def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
+    """The exact check: every byte a write covers is touched by no other row."""
+    writes = [(lo, hi, rows) for lo, hi, rows, write in accesses if write]
+    if not writes:
+        return
+    w_lo, w_hi, w_row = (np.concatenate(parts) for parts in zip(*writes, strict=True))
+    order = np.argsort(w_lo, kind="stable")
+    w_lo, w_hi, w_row = w_lo[order], w_hi[order], w_row[order]
+    if (w_lo[1:] < np.maximum.accumulate(w_hi)[:-1]).any():
+        raise Unbatchable("UB bytes written twice in the loop (by two iterations, or twice in one)")
+    changes = np.concatenate(([0], np.cumsum(w_row[1:] != w_row[:-1])))  # row changes up to each write
+    for lo, hi, rows, write in accesses:
+        if write:
+            continue
+        # the disjoint, sorted writes overlapping each read: indices [s, e)
+        s_idx = np.searchsorted(w_hi, lo, side="right")
+        e_idx = np.searchsorted(w_lo, hi, side="left")
+        hit = e_idx > s_idx
+        if not hit.any():
+            continue
+        if rows is None:
+            raise Unbatchable("an iteration reads UB bytes another iteration writes")
+        # the writes a read overlaps must all be its own iteration's: one row over [s, e)
+        s_hit, e_hit = s_idx[hit], e_idx[hit]
+        if (changes[e_hit - 1] != changes[s_hit]).any() or (w_row[s_hit] != rows[hit]).any():
+            raise Unbatchable("an iteration reads UB bytes another iteration writes")
+
+
+def _step(addrs: npt.NDArray[np.int64]) -> int | None:
+    """The constant positive step of per-iteration addresses, if they have one."""
+    if addrs.size < 2:
+        return None
+    step = int(addrs[1] - addrs[0])
+    if step <= 0 or not (np.diff(addrs) == step).all():
+        return None
+    return step
+
+
+def _rows(data: npt.NDArray[Any], addrs: npt.NDArray[np.int64], nbytes: int) -> npt.NDArray[Any]:
+    """`nbytes` of `data` from each address: a read-only strided view where the addresses step
+    evenly, else a gather."""
+    step = _step(addrs)
+    if step is not None:
+        view = np.lib.stride_tricks.as_strided(data[int(addrs[0]) :], (addrs.size, nbytes), (step, data.itemsize))
+        view.flags.writeable = False
+        return view
+    gathered: npt.NDArray[Any] = data[addrs[:, None] + np.arange(nbytes)]
+    return gathered
+
+
+def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, ...]]) -> npt.NDArray[Any]:
+    """A writable strided view of `data` from byte `at[0]`, of shape `at[1]` and strides `at[2]`."""
+    start, shape, strides = at
+    view: npt.NDArray[Any] = np.lib.stride_tricks.as_strided(data[start:], shape, strides)
+    return view
+
+
+def _all_lanes(n: int) -> Bools:
+    lanes = np.ones(n, np.bool_)
+    lanes.flags.writeable = False
+    return lanes
+
+
+def _lanes_to_bits(lanes: Bools, pattern: bytes) -> Bools:
+    """Lanes (leading axes allowed) in the MaskReg layout: active lane i sets `pattern`'s bits from
+    bit i * len(pattern)."""
+    if pattern == LSB[len(pattern)]:
+        bits = np.zeros((*lanes.shape[:-1], MASK_BITS), np.bool_)
+        bits[..., :: len(pattern)] = lanes
+        return bits
+    return np.logical_and(lanes[..., None], np.frombuffer(pattern, np.bool_)).reshape(*lanes.shape[:-1], MASK_BITS)
+
+
+def _pack_lanes(lanes: Bools, pattern: bytes) -> Bytes:
+    """`np.packbits(_lanes_to_bits(lanes, pattern), axis=-1, bitorder="little")` without the bits."""
+    s, lead = len(pattern), lanes.shape[:-1]
+    bits = np.frombuffer(pattern, np.bool_)
+    lane_bytes = lanes.view(np.uint8)
+    if pattern == b"\x01":
+        return np.packbits(lanes, axis=-1, bitorder="little")
+    if s >= 8:  # whole bytes per lane
+        group = np.packbits(bits, bitorder="little")
+        return (lane_bytes[..., None] * group).reshape(*lead, MASK_BITS // 8)
+    per_byte = 8 // s
+    group_value = int(np.packbits(bits, bitorder="little")[0])
+    out = np.zeros((*lead, MASK_BITS // 8), np.uint8)
+    for j in range(per_byte):
+        out |= lane_bytes[..., j::per_byte] * np.uint8(group_value << (j * s))
+    return out

@@ -1,0 +1,539 @@
+"""VF loops run batched over their iterations where that is exact, else in order.
+
+`@rs.simd_vf` and `@rs.simd_callee` rewrite each `for i in range(...)` (or `rs.vf_range(...)`)
+loop of the function, once, into: try the body once with `i` standing for every iteration on the
+batched backend; if that is exact (no iteration depends on another, every check passes in every
+row) keep it, else restore what the attempt changed and run the loop in order. A loop the rewrite
+can already see is not batchable (a `break`, Python state carried across iterations) runs in
+order from the start. Kernels need no edits, and an error is always raised by the in-order run:
+same class, same message, same partial state as without batching.
+
+    for i in range(n):          becomes     loop = run_loop(site, range(n))
+        BODY                                while loop.attempt():
+                                                try:
+                                                    i = loop.index
+                                                    BODY
+                                                except BaseException as e:
+                                                    if loop.failed(e):
+                                                        raise
+                                                else:
+                                                    loop.finished()
+                                            if loop.batched:
+                                                i = loop.last
+                                            else:
+                                                for i in loop.range:
+                                                    BODY
+
+A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
+bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
+far each pointer moved), and the attempt over the other iterations gives row b the address
+`p + b * moved`; the pointer ends where the in-order loop leaves it.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import contextvars
+import functools
+import inspect
+import itertools
+import os
+import sys
+import textwrap
+import types
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal, TypeVar
+
+import attrs
+import numpy as np
+
+from regsim._src.engine.context import _VF, VfContext, current_config
+from regsim._src.model.registers import HOST_READ
+from regsim._src.vf import loop_rules as rules
+from regsim._src.vf.batched import Affine, BatchedBackend, PostUpdate, Unbatchable
+from regsim.errors import ParameterError, RegsimError, VfContextError, message
+
+F = TypeVar("F", bound=Callable[..., Any])
+Mode = Literal["auto", "batched", "sequential"]
+MODES = ("auto", "batched", "sequential")
+#: regsim's own source (its library VFs' loops are not the user's)
+_REGSIM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: the most iterations a batched attempt holds at once (its registers take 256 B an iteration each)
+BATCH_ROWS = 1 << 16
+
+
+@attrs.frozen
+class LoopSite:
+    """One loop of a kernel's source, and what the rewrite saw in it."""
+
+    where: str  #: "file.py:42 (in add_vf)"
+    static_reason: str  #: why it can never run batched ("" if it might)
+    #: the S4/S5 check of the functions and methods the body calls, run when the loop starts
+    check_calls: Callable[[tuple[Mapping[str, Any], ...]], str] | None = None
+    library: bool = False  #: a loop of regsim's own library VFs (a forced mode applies to the user's loops)
+
+
+@attrs.define
+class Decision:
+    """How one run of a loop went."""
+
+    site: LoopSite
+    iterations: int
+    how: str  #: "batched" or "sequential"
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.site.where}: {self.how} ({self.iterations} iterations){': ' + self.why if self.why else ''}"
+
+
+_EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar("regsim_explain", default=None)
+#: an outer loop is running its iteration 0 in order to learn its post-update strides: the loops
+#: inside run in order too, so that every pointer move reaches the recording backend
+_PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
+#: the iteration numbers (0 for the first iteration) of the rewritten loops running now, outermost
+#: first: an int for a loop running in order, an `Affine` over the iterations of a batched attempt
+_ITERATIONS: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar("regsim_iterations", default=())
+
+
+def iterations() -> tuple[Any, ...]:
+    """The iteration numbers of the VF loops around the current call, outermost first (the hardware
+    loops' counters that `asc_update_addr_reg_*` reads: 0, 1, ... whatever the loop variable's values)."""
+    return _ITERATIONS.get()
+
+
+class vf_range:
+    """`for i in rs.vf_range(n, loops="batched"):` — a VF loop forced batched or sequential.
+
+    Takes `range`'s arguments; `loops` overrides `rs.configure(loops=...)` for this loop.
+    Outside a rewritten kernel it iterates like `range`.
+    """
+
+    def __init__(self, *args: int, loops: Mode | None = None) -> None:
+        if loops is not None and loops not in MODES:
+            raise ParameterError(message("vf_range", "loops", repr(loops), ", ".join(f'"{m}"' for m in MODES)))
+        try:
+            self.range = range(*args)
+        except TypeError as e:
+            raise ParameterError(message("vf_range", "arguments", repr(args), f"range()'s arguments ({e})")) from None
+        self.loops = loops
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.range)
+
+    def __len__(self) -> int:
+        return len(self.range)
+
+
+class LoopRun:
+    """One execution of a rewritten loop: `attempt()` says whether to run the body once more as
+    an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
+    post-update pointers); what the attempts leave undone runs in order over `range`."""
+
+    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "") -> None:
+        self.site = site
+        forced = iterable.loops if isinstance(iterable, vf_range) else None
+        self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
+        self.iterations = len(self.range) if isinstance(self.range, range) else 0
+        config = current_config()
+        if self.iterations > config.max_loop_iterations:
+            raise ParameterError(
+                message(
+                    "range",
+                    "iterations",
+                    f"{self.iterations} ({site.where})",
+                    f"at most {config.max_loop_iterations} a VF loop (rs.configure(max_loop_iterations=...))",
+                )
+            )
+        # a forced mode is the user's: regsim's own library loops batch where exact whatever it says
+        self.mode: Mode = forced or ("auto" if site.library and config.loops == "batched" else config.loops)
+        self.call_reason = call_reason
+        self.batched = False
+        self.index: Any = None
+        self.last: Any = None
+        self._ctx: VfContext | None = None
+        self._saved: tuple[Any, Any] | None = None
+        self._backend: BatchedBackend | None = None
+        self._next = "batched"  #: the next attempt: "batched", "peel" (iteration 0 in order), "" (none)
+        self._peeled: dict[int, list[Any]] | None = None  #: after the peel: id → [pointer, bytes moved]
+        self._peel_backend: Any = None
+        self._peel_token: Any = None
+        self._first = 0  #: the iteration number of range[0] (1 once iteration 0 was peeled)
+        self._iter_token: Any = None
+        self._host_token: Any = None
+        self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
+        self._regsim_error = False
+        self._decision: Decision | None = None
+
+    def attempt(self) -> bool:
+        step, self._next = self._next, ""
+        if step == "batched":
+            return self.try_batched()
+        if step == "peel":
+            return self._peel()
+        return False
+
+    def try_batched(self) -> bool:
+        if self.mode == "sequential":
+            return self._decide("sequential", 'loops="sequential"')
+        reason = self._why_not()
+        if reason:
+            return self._decide("sequential", reason)
+        ctx = _VF.get()
+        assert ctx is not None
+        rng = self.range
+        self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
+        self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
+        self._backend.spr = ctx.backend.spr  # (the core's special registers)
+        ctx.backend, ctx.trace = self._backend, _BatchGuard(ctx.trace)
+        self._host_token = HOST_READ.set(_refuse_host_read)
+        if self._peeled is not None:
+            self._backend.peeled = True
+            for ptr, moved in self._peeled.values():
+                self._backend.post_update(ptr, moved)
+        self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
+        self._enter(Affine(np.arange(self._first, self._first + len(rng), dtype=np.int64)))
+        return True
+
+    def _enter(self, number: Any) -> None:
+        self._iter_token = _ITERATIONS.set((*_ITERATIONS.get(), number))
+
+    def _leave(self) -> None:
+        if self._iter_token is not None:
+            _ITERATIONS.reset(self._iter_token)
+            self._iter_token = None
+
+    def ordered(self) -> Iterator[Any]:
+        """The loop's values in order, each iteration's number on the iteration stack while it runs."""
+        outer = _ITERATIONS.get()
+        try:
+            for number, value in enumerate(self.range, self._first):
+                _ITERATIONS.set((*outer, number))
+                yield value
+        finally:
+            _ITERATIONS.set(outer)
+        if self._raised and self._decision is not None:  # (the explanation must stay true)
+            self._decision.why = f"the batched attempt raised {self._raised}, which no iteration raises in order " + (
+                "(a regsim bug: please report it); ran in order"
+                if self._regsim_error
+                else "(a value that differs by iteration, used where regsim has no batched form of it); ran in order"
+            )
+
+    def _peel(self) -> bool:
+        """Run iteration 0 in order, recording how far each post-update moves each pointer; the
+        batched attempt over the other iterations then gives row b the address base + b·moved."""
+        ctx = _VF.get()
+        assert ctx is not None
+        backend = ctx.backend
+        moved: dict[int, list[Any]] = {}
+
+        def advance(ptr: Any, nbytes: int) -> None:
+            moved.setdefault(id(ptr), [ptr, 0])[1] += nbytes
+            type(backend).advance(backend, ptr, nbytes)
+
+        backend.advance = advance  # (an instance attribute over the method, removed after the iteration)
+        self._peeled, self._peel_backend = moved, backend
+        self._peel_token = _PEELING.set(True)
+        self.index = self.range[0]
+        self._enter(0)
+        return True
+
+    def _end_peel(self) -> None:
+        self._leave()
+        self._first = 1
+        del self._peel_backend.advance
+        _PEELING.reset(self._peel_token)
+        self._peel_backend = None
+        self.range = self.range[1:]
+
+    def in_order(self) -> Any:
+        """The range of a loop whose source rules batching out, the decision logged."""
+        self._decide("sequential", self.site.static_reason)
+        return self.ordered()
+
+    def _why_not(self) -> str:
+        if self.site.static_reason or self.call_reason:
+            return self.site.static_reason or self.call_reason
+        if not isinstance(self.range, range):
+            return f"iterates over a {type(self.range).__name__}, not a range"
+        if len(self.range) > BATCH_ROWS:
+            return f"{len(self.range)} iterations: regsim batches at most {BATCH_ROWS} at once"
+        if len(self.range) < 2:
+            return "fewer than 2 iterations" + (
+                " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
+            )
+        ctx = _VF.get()
+        if ctx is None:
+            return "not inside a vector function"
+        if _PEELING.get():
+            return "inside iteration 0 of an outer loop, run in order to learn its post-update strides"
+        if isinstance(ctx.backend, BatchedBackend):
+            return "inside a batched loop (the outer loop carries the batch)"
+        return ""
+
+    def _restore(self) -> None:
+        self._leave()
+        assert self._ctx is not None and self._saved is not None
+        self._ctx.backend, self._ctx.trace = self._saved
+        HOST_READ.reset(self._host_token)
+
+    def failed(self, error: BaseException) -> bool:
+        """The attempt raised: undo it; the loop runs in order (and raises there, with the same
+        class, message and partial state, if the error is real). True: re-raise it now (it came
+        from iteration 0 run in order, so it is the in-order error already)."""
+        if self._peel_backend is not None:
+            self._end_peel()
+            return True
+        assert self._backend is not None
+        self._backend.rollback()
+        self._restore()
+        error = _unbatchable_cause(error)
+        if not isinstance(error, (Exception, Unbatchable)):  # KeyboardInterrupt, SystemExit: at once
+            return True
+        if isinstance(error, PostUpdate) and self._peeled is None:
+            self._next = "peel"
+        elif isinstance(error, Unbatchable):
+            self._decide("sequential", error.args[0])
+        elif isinstance(error, RegsimError) or not _raised_in_regsim(error):
+            # a kernel's error, or the kernel's own Python raising: the in-order run raises it where it belongs
+            self._raised, self._regsim_error = f"{type(error).__name__}: {error}", isinstance(error, RegsimError)
+            why = f"a call raised {type(error).__name__} in some iteration: ran in order to raise it there"
+            self._decision = self._log("sequential", why)
+        else:  # regsim's own code failed on the batched backend: a bug to see, not to hide behind the in-order run
+            error.add_note(
+                f"regsim: raised while running the loop at {self.site.where} batched (a regsim bug: please report it; "
+                'rs.configure(loops="sequential") runs loops in order meanwhile)'
+            )
+            return True
+        return False
+
+    def finished(self) -> None:
+        """The body ran over every iteration: keep it if no iteration depended on another."""
+        if self._peel_backend is not None:
+            self._end_peel()
+            self._next = "batched"
+            return
+        assert self._backend is not None
+        try:
+            self._backend.check_independent()
+        except Unbatchable as e:
+            self._backend.rollback()
+            self._restore()
+            self._decide("sequential", e.args[0])
+            return
+        self._backend.collapse()
+        self._restore()
+        self.batched = True
+        self.last = self.range[-1]
+        facts = sorted(self._backend.facts)
+        self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
+
+    def _peel_note(self) -> str:
+        assert self._backend is not None
+        moves = sorted({p.stride for p in self._backend.posted.values() if p.moved})
+        if self._peeled is None:
+            return ""
+        if not moves:
+            return "iteration 0 ran in order (a post-update pointer, made in the body: none carried); the others batched"
+        return (
+            "iteration 0 ran in order to learn the post-update strides "
+            f"({', '.join(f'{m:+d} B' for m in moves)} per iteration); the others batched"
+        )
+
+    def _decide(self, how: str, why: str) -> bool:
+        if how == "sequential" and self.mode == "batched" and why != 'loops="sequential"':
+            raise VfContextError(
+                message("vf_range", "loops", '"batched"', f"a loop that can run batched; {self.site.where} cannot: {why}")
+            )
+        self._log(how, why)
+        return False
+
+    def _log(self, how: str, why: str) -> Decision | None:
+        log = _EXPLAIN.get()
+        if log is None:
+            return None
+        decision = Decision(self.site, self.iterations, how, why)
+        log.append(decision)
+        return decision
+
+
+class _BatchGuard:
+    """The op engine's per-call hook while a loop runs batched: an op whose executor has no
+    batching rule makes the loop run in order; the others run, through the trace if one records."""
+
+    def __init__(self, trace: Any) -> None:
+        self.trace = trace
+
+    def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
+        spec = plan.spec
+        if not spec.executor.batchable:
+            raise Unbatchable(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
+        if self.trace is not None:
+            return self.trace.record(ctx, plan, values)
+        return plan.run(ctx, plan, values)
+
+
+def _refuse_host_read(api: str, what: str) -> None:
+    raise Unbatchable(f"{api} {what}")
+
+
+# --- the rewrite -----------------------------------------------------------------------------------
+
+
+def instrument(f: F) -> F:
+    """`f` with each `for ... in range(...)` loop rewritten to run batched where exact; `f`
+    itself where its source is not available."""
+    try:
+        source = textwrap.dedent(inspect.getsource(f))
+        filename = inspect.getsourcefile(f) or "<kernel>"
+        first_line = f.__code__.co_firstlineno
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):  # no source (exec, a REPL): loops run in order
+        return f
+    fdef = tree.body[0]
+    if not isinstance(fdef, ast.FunctionDef) or fdef.name != f.__name__:
+        return f
+    fdef.decorator_list = []
+    sites: list[LoopSite] = []
+    rewriter = _Rewriter(filename, first_line, f.__name__, sites)
+    rewriter.visit(fdef)
+    if not sites:
+        return f
+    # Compile `f` inside a factory whose parameters are its free variables and the loop runner,
+    # so the new function shares f's globals and closure cells (nothing is patched anywhere).
+    free = list(f.__code__.co_freevars)
+    factory = ast.parse(f"def __regsim_factory({', '.join([*free, '__regsim_loop'])}): pass").body[0]
+    assert isinstance(factory, ast.FunctionDef)
+    factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    ast.increment_lineno(module, first_line - 1)
+    code = compile(module, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
+    cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
+    runner = functools.partial(_run_loop, sites)
+    closure = tuple(cells[name] if name in cells else types.CellType(runner) for name in inner.co_freevars)
+    new = types.FunctionType(inner, f.__globals__, f.__name__, f.__defaults__, closure)
+    new.__kwdefaults__ = f.__kwdefaults__
+    functools.update_wrapper(new, f)
+    return new  # type: ignore[return-value]
+
+
+def _unbatchable_cause(error: BaseException) -> BaseException:
+    """The `Unbatchable` behind an error (numpy turns one raised while it converts a value, e.g.
+    `np.float16(i)`, into a ValueError it causes), else the error itself."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, Unbatchable):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return error
+
+
+def _raised_in_regsim(error: BaseException) -> bool:
+    """Whether `error` was raised by regsim's own code (its innermost frame is in the package)
+    rather than by the kernel's Python."""
+    tb = error.__traceback__
+    last = None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    return last is not None and os.path.abspath(last.tb_frame.f_code.co_filename).startswith(_REGSIM_DIR)
+
+
+def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
+    site = sites[k]
+    calls = ""
+    if site.check_calls is not None and not site.static_reason:  # S4/S5, in the scopes of the VF running the loop
+        frame = sys._getframe(1)
+        calls = site.check_calls((frame.f_locals, frame.f_globals, frame.f_builtins))
+        del frame
+    return LoopRun(site, iterable, calls)
+
+
+class _Rewriter(ast.NodeTransformer):
+    def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
+        self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
+        self.names = (f"__regsim_loop{k}" for k in itertools.count())
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        if node.name != self.func:  # a nested function: its loops are its own business
+            return node
+        self.generic_visit(node)
+        return node
+
+    def visit_For(self, node: ast.For) -> Any:
+        call = node.iter
+        if not (isinstance(call, ast.Call) and rules.called_name(call.func) in rules.LOOP_FUNCS and not node.orelse):
+            self.generic_visit(node)
+            return node
+        k = len(self.sites)
+        where = f"{self.filename.rsplit('/', 1)[-1]}:{node.lineno + self.first_line - 1} (in {self.func})"
+        first = self.first_line  # the file's line of the function source's line 1
+        reason = rules.shift_lines(rules.state_reason(node.body, in_loop=True), first)  # read from the source as written
+        carried = rules.carried_names(node)
+        if not reason and carried:
+            reason = f"{', '.join(carried)} carried across iterations (read before the body assigns it) (S2)"
+        calls = rules.calls(node.body, first)
+        check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR)))
+        self.generic_visit(node)  # then the loops inside
+        load, store = ast.Load(), ast.Store()
+        if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
+            run = ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], [])
+            node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
+            ast.fix_missing_locations(node)
+            return node
+        loop = next(self.names)
+
+        def attr(name: str) -> ast.Attribute:
+            return ast.Attribute(ast.Name(loop, load), name, load)
+
+        def method(name: str, *args: ast.expr) -> ast.Expr:
+            return ast.Expr(ast.Call(attr(name), list(args), []))
+
+        target_store = node.target
+        body = node.body
+        attempt = ast.Try(
+            body=[ast.Assign([target_store], attr("index")), *body],
+            handlers=[
+                ast.ExceptHandler(
+                    ast.Name("BaseException", load),
+                    "__regsim_error",
+                    [ast.If(ast.Call(attr("failed"), [ast.Name("__regsim_error", load)], []), [ast.Raise()], [])],
+                )
+            ],
+            orelse=[method("finished")],
+            finalbody=[],
+        )
+        batched = ast.While(ast.Call(attr("attempt"), [], []), [attempt], [])
+        ordered = ast.If(
+            attr("batched"),
+            [ast.Assign([target_store], attr("last"))],
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), body, [], None)],
+        )
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
+        new = [setup, batched, ordered]
+        for n in new:
+            ast.copy_location(n, node)
+            ast.fix_missing_locations(n)
+        return new
+
+
+# --- explain ----------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _explaining() -> Iterator[list[Decision]]:
+    log: list[Decision] = []
+    token = _EXPLAIN.set(log)
+    try:
+        yield log
+    finally:
+        _EXPLAIN.reset(token)
+
+
+def explain(kernel: Callable[..., None], *args: Any, **kwargs: Any) -> str:
+    """Run `kernel(*args, **kwargs)` (it runs for real: its stores land) and say, per loop
+    run, whether it ran batched or sequential and why."""
+    with _explaining() as log:
+        kernel(*args, **kwargs)
+    return "\n".join(str(d) for d in log) or "no VF loops ran"

@@ -1,0 +1,229 @@
+"""`rs.trace()`: a record of every Reg call a kernel makes, op by op.
+
+    with rs.trace() as t:
+        add_vf(...)
+    print(t.table())                     # API, dtypes, active lanes, UB ranges, kernel line
+    t.save_chrome("add_vf.json")         # chrome://tracing or ui.perfetto.dev
+
+Each record holds the API (and overload), the operand dtypes, the active-lane count of the
+governing predicate, the UB byte ranges read and written, and the line of the kernel that made
+the call. Recording happens in the backend seam (`TracingBackend`), so every op is traced
+without knowing it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from regsim._src.engine.backend import NumpyBackend
+from regsim._src.model.memory import UbPtr
+from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
+
+_REGSIM_DIR = str(Path(__file__).resolve().parent.parent)
+
+
+@attrs.define
+class Record:
+    """One Reg call."""
+
+    api: str  #: e.g. "Add/carry"
+    dtypes: str  #: the register and pointer operands' types, e.g. "MaskReg, uint32, uint32, uint32"
+    line: str  #: "file.py:27" of the kernel line that made the call
+    active: int | None = None  #: lanes the governing predicate selected (None: unpredicated)
+    lanes: int | None = None  #: lanes of the op's type
+    reads: list[tuple[int, int]] = attrs.field(factory=list)  #: UB byte ranges [start, end)
+    writes: list[tuple[int, int]] = attrs.field(factory=list)
+    start: float = 0.0  #: seconds of host time since the trace began (the simulator's, not the device's)
+    duration: float = 0.0
+    #: iterations the call ran for at once: a call in a batched loop is one record for all of them
+    #: (its active lanes, and its UB ranges, are those of every iteration together)
+    rows: int = 1
+
+
+class Trace:
+    """The records of one `rs.trace()` block."""
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self._t0 = time.perf_counter()
+
+    def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
+        """Run one call (the op engine hands every call here while a trace is on)."""
+        spec = plan.spec
+        rec = Record(spec.key, ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr))), _caller())
+        backend = ctx.backend
+        batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
+        backend.current = rec
+        seen = len(backend.accesses) if batched else 0
+        rec.start = time.perf_counter() - self._t0
+        try:
+            return plan.run(ctx, plan, values)
+        finally:
+            rec.duration = time.perf_counter() - self._t0 - rec.start
+            backend.current = None
+            if batched:
+                rec.rows = batched
+                for _, lo, hi, _, write in backend.accesses[seen:]:
+                    (rec.writes if write else rec.reads).extend(_merged(lo, hi))
+            self.records.append(rec)
+
+    def table(self) -> str:
+        """The records as a text table, one call a line (a batched call: `xN`, its N iterations)."""
+        rows = [("#", "API", "operands", "active", "UB read", "UB written", "kernel line")]
+        for i, r in enumerate(self.records):
+            active = "-" if r.active is None else f"{r.active}/{r.lanes}"
+            api = r.api if r.rows == 1 else f"{r.api} x{r.rows}"
+            rows.append((str(i), api, r.dtypes, active, _ranges(r.reads), _ranges(r.writes), r.line))
+        widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+        return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+
+    def chrome(self) -> dict[str, Any]:
+        """The records as Chrome / Perfetto trace-event JSON: one complete event per call, on the
+        host's clock (microseconds of simulation time since the trace began, not device cycles),
+        in process "regsim", thread "Reg calls"; a batched call's `rows` says how many iterations
+        it ran for at once."""
+        names = [
+            {"name": "process_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "regsim (host time of the simulation)"}},
+            {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "Reg calls"}},
+        ]
+        events = [
+            {
+                "name": r.api,
+                "ph": "X",
+                "ts": r.start * 1e6,
+                "dur": max(r.duration * 1e6, 0.001),
+                "pid": 1,
+                "tid": 1,
+                "args": {
+                    "operands": r.dtypes,
+                    "active": r.active,
+                    "lanes": r.lanes,
+                    "rows": r.rows,
+                    "reads": r.reads,
+                    "writes": r.writes,
+                    "line": r.line,
+                },
+            }
+            for r in self.records
+        ]
+        return {"traceEvents": names + events, "displayTimeUnit": "ns", "otherData": {"clock": "host microseconds"}}
+
+    def save_chrome(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_text(json.dumps(self.chrome()))
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __repr__(self) -> str:
+        return f"<Trace of {len(self.records)} Reg calls>"
+
+
+class TracingBackend(NumpyBackend):
+    """The sequential backend, noting into the current record what each call touches."""
+
+    current: Record | None = None
+
+    def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
+        active = super().predicate(api, param, mask, stride)
+        if self.current is not None and param == "mask" and self.current.active is None:
+            self.current.active, self.current.lanes = active[1], active[0].size
+        return active
+
+    def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: Any, trait: Any) -> None:
+        super().write_predicate(dst, lanes, dtype, trait)
+        if self.current is not None and self.current.active is None:  # a mask maker: the lanes it selects
+            self.current.active, self.current.lanes = int(lanes.sum()), lanes.size
+
+    def write_prefix(self, dst: MaskReg, count: int, dtype: Any, trait: Any) -> None:
+        super().write_prefix(dst, count, dtype, trait)
+        if self.current is not None:
+            self.current.active, self.current.lanes = count, lane_count(dtype, trait)
+
+    def read(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> tuple[Bytes, Bools | None]:
+        out = super().read(api, param, ptr, addr, nbytes)
+        if self.current is not None:
+            self.current.reads.append((addr, addr + nbytes))
+        return out
+
+    def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
+        super().store(api, param, ptr, chunks, unit)
+        if self.current is not None:
+            for addr, raw, active in chunks:
+                if active is None or active.all():
+                    self.current.writes.append((addr, addr + raw.size))
+                elif active.any():  # the span from the first to the last active lane
+                    idx = active.nonzero()[0]
+                    self.current.writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
+
+    def gather(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
+        out = super().gather(api, param, ptr, addrs, unit, active)
+        if self.current is not None and active.any():  # the span of the active lanes' addresses
+            self.current.reads.append((int(addrs[active].min()), int(addrs[active].max()) + unit))
+        return out
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, raw: Bytes, active: Bools) -> None:
+        super().scatter(api, param, ptr, addrs, raw, active)
+        if self.current is not None and active.any():
+            self.current.writes.append((int(addrs[active].min()), int(addrs[active].max()) + raw.shape[1]))
+
+
+_TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("regsim_trace", default=None)
+
+
+@contextlib.contextmanager
+def trace() -> Iterator[Trace]:
+    """`with rs.trace() as t:` — every VF started inside records its Reg calls into `t`."""
+    t = Trace()
+    token = _TRACE.set(t)
+    try:
+        yield t
+    finally:
+        _TRACE.reset(token)
+
+
+def current_trace() -> Trace | None:
+    return _TRACE.get()
+
+
+def _type_of(v: Any) -> str:
+    if isinstance(v, MaskReg):
+        return "MaskReg"
+    if isinstance(v, UbPtr):
+        return f"{v.dtype.name}*"
+    reg: RegTensor[Any] = v
+    return f"{reg.dtype.name}{'x2' if reg.trait.REG_NUM == 2 else ''}"
+
+
+def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
+    """Byte ranges [lo[k], hi[k]) as sorted, disjoint ranges (adjacent ones joined)."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(zip(map(int, lo), map(int, hi), strict=True)):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _ranges(ranges: list[tuple[int, int]]) -> str:
+    return " ".join(f"[{a},{b})" for a, b in ranges) or "-"
+
+
+def _caller() -> str:
+    """The first frame outside regsim: the kernel line that made the call."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_REGSIM_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return "?"
+    return f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno}"
