@@ -10,16 +10,9 @@ C++ maps to Python.
 from regsim import capi, cpp, errors, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
-from regsim._src.engine.context import (
-    VEC_SCOPE,
-    Config,
-    Ref,
-    asc_vf_call,
-    configure,
-    simd_callee,
-    simd_vf,
-)
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import lower
+from regsim._src.model.config import Config, configure
 from regsim._src.model.dtypes import (
     DType,
     bfloat16,
@@ -50,6 +43,7 @@ from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.ops import namespace as Reg
 from regsim._src.vf.debug import asc_dump, asc_dump_reg, asc_dump_ubuf, printf
 from regsim._src.vf.loops import explain, vf_range
+from regsim._src.vf.runtime import VEC_SCOPE, asc_vf_call, simd_callee, simd_vf
 from regsim._src.vf.trace import Trace, trace
 
 MicroAPI = Reg

@@ -2,6 +2,6 @@
 
 import sys
 
-from regsim._src.api.cli import main
+from regsim._src.frontends.cli import main
 
 sys.exit(main())

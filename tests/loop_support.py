@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import regsim as rs
-from regsim._src.api import cli
+from regsim._src.frontends import cli
 from regsim._src.vf.loops import Decision, _explaining
 
 

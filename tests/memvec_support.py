@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import regsim as rs
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 MODES = ["LT", "GT", "EQ", "LE", "GE", "NE"]
@@ -73,14 +73,14 @@ def counter_mode() -> Iterator[None]:
 def run_both(call: Any, ub: rs.UnifiedBuffer) -> np.ndarray:
     """Run `call()` in order (loops="sequential"), then by default (loops="auto": batched where exact) from
     the same UB and compare-mask register; the two must agree bit for bit; returns the UB bytes after."""
-    before, cmp = ub.storage.data.copy(), ub.cmp_mask
+    before, cmp = ub.storage.data.copy(), ub.core.cmp_mask
     with rs.configure(loops="sequential"):
         call()
-    seq, seq_cmp = ub.storage.data.copy(), ub.cmp_mask
+    seq, seq_cmp = ub.storage.data.copy(), ub.core.cmp_mask
     ub.storage.data[:] = before
-    ub.cmp_mask = cmp
+    ub.core.cmp_mask = cmp
     call()
-    assert np.array_equal(seq, ub.storage.data) and seq_cmp == ub.cmp_mask, "sequential and batched loops disagree"
+    assert np.array_equal(seq, ub.storage.data) and seq_cmp == ub.core.cmp_mask, "sequential and batched loops disagree"
     return seq
 
 

@@ -19,7 +19,7 @@ from memvec_support import counter_mode, run_both
 
 import regsim as rs
 from regsim import Reg, capi, errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 CMPS = ("eq", "ne", "gt", "ge", "lt", "le")
@@ -339,7 +339,7 @@ def test_violations_write_nothing(api: str, what: str, error: type[Exception], p
     dst.set(np.full(64, 0xA5))
     short.set(np.full(8, 0x5A))
     set_mask(ub, 0xDEAD_BEEF)
-    before, mask_before = ub.storage.data.copy(), ub.cmp_mask
+    before, mask_before = ub.storage.data.copy(), ub.core.cmp_mask
     s6 = (1, 1, 1, 8, 8, 8)
     calls = {
         "misaligned src1": lambda: capi.asc_eq(ptr(h0), ptr(h1) + 1, 1, *s6),
@@ -367,7 +367,7 @@ def test_violations_write_nothing(api: str, what: str, error: type[Exception], p
     with pytest.raises(error, match=rf"^{api}: .*{param}") as info:
         call()
     assert "accepted" in str(info.value)
-    assert np.array_equal(ub.storage.data, before) and ub.cmp_mask == mask_before
+    assert np.array_equal(ub.storage.data, before) and ub.core.cmp_mask == mask_before
 
 
 def test_memory_api_outside_vf_only() -> None:

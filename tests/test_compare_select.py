@@ -252,7 +252,7 @@ def test_batched_loops_give_the_bits_of_in_order_loops(seed):
         rs.AscendC.SetVectorMask(rs.float32, 0, int(rng.integers(0, 2**63)) if loops == "sequential" else results[0][2])
         with rs.configure(loops=loops):
             _mixed_vf(out.GetPhyAddr(), bits.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n)
-        results.append((out.numpy().tobytes(), bits.numpy().tobytes(), ub.vector_mask[1]))
+        results.append((out.numpy().tobytes(), bits.numpy().tobytes(), ub.core.vector_mask[1]))
     assert results[0] == results[1]
     assert "batched (6 iterations)" in rs.explain(
         _mixed_vf, out.GetPhyAddr(), bits.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n

@@ -213,7 +213,7 @@ def test_a_missing_vf_or_template_argument_is_named(tmp_path: Path) -> None:
 
 def test_the_generated_declarations_cover_every_modelled_op() -> None:
     from regsim._src.engine.spec import REGISTRY
-    from regsim._src.frontends.cpp_declarations import header
+    from regsim._src.frontends.cpp.declarations import header
 
     text = header()
     for spec in REGISTRY.specs.values():
@@ -239,7 +239,7 @@ def test_host_code_around_the_vf_is_left_alone() -> None:
 
 
 def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
-    from regsim._src.api import cli
+    from regsim._src.frontends import cli
 
     argv = ["run", str(HERE / "add_carry.asc"), "--vf", "AddCarryVF", "--template", "T=uint32_t"]
     argv += ["--args", "uint32[128]=0", "uint32[16]=0", "uint32[100]=iota", "uint32[100]=0xFFFFFFFF", "100", "2", "64"]
@@ -350,7 +350,7 @@ def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
 def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    import regsim.cpp as cpp
+    from regsim._src.frontends.cpp import lowering as cpp
 
     src = tmp_path / "crash.asc"
     src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
@@ -582,8 +582,8 @@ def test_the_unmodified_example_file_gives_the_ports_bits(twin: cpp_twins.Twin, 
 def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    import regsim.cpp as cpp
-    from regsim._src.frontends import cpp_parse
+    from regsim._src.frontends.cpp import lowering as cpp
+    from regsim._src.frontends.cpp import parse as cpp_parse
 
     src = tmp_path / "k.asc"
     src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")

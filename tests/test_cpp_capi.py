@@ -19,7 +19,7 @@ pytest.importorskip("clang.cindex")
 
 import regsim as rs
 from regsim._src.frontends.capi_register import FORMS
-from regsim._src.frontends.cpp_declarations import C_TYPES, header
+from regsim._src.frontends.cpp.declarations import C_TYPES, header
 from regsim.cpp import CppError
 
 DEVKIT = os.environ.get("REGSIM_ASC_DEVKIT")
@@ -474,7 +474,7 @@ def test_quoted_a_divided_loop_index_runs_batched(tmp_path: Path, loops: str) ->
 
 
 def test_c_division_of_a_batched_loop_index_truncates_toward_zero() -> None:
-    from regsim._src.vf.batched import Affine, Unbatchable
+    from regsim._src.engine.per_iteration import Affine, Unbatchable
     from regsim.cpp import _c_div, _c_rem
 
     a = Affine(np.array([-7, -6, -1, 0, 5, 7], np.int64))

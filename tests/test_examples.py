@@ -1,4 +1,4 @@
-"""The bundled example kernels (vf_examples) and the `regsim` console command (regsim._src.api.cli)."""
+"""The bundled example kernels (vf_examples) and the `regsim` console command (regsim._src.frontends.cli)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 import vf_examples
 from regsim import Reg
-from regsim._src.api import cli
+from regsim._src.frontends import cli
 
 EXAMPLES_DIR = Path(vf_examples.__file__).parent
 NAMES = cli.example_names()
@@ -260,7 +260,7 @@ def test_console_script_from_another_directory(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1] == f"{len(NAMES)} passed, 0 failed"
 
 
-@pytest.mark.parametrize("module", ["regsim", "regsim._src.api.cli"])
+@pytest.mark.parametrize("module", ["regsim", "regsim._src.frontends.cli"])
 def test_python_dash_m(module: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", module, "run", str(EXAMPLES_DIR / "add_carry_vf.py")],

@@ -21,7 +21,7 @@ from loop_support import hows as _both
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.api import cli
+from regsim._src.frontends import cli
 from regsim._src.vf.loops import _explaining
 
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE

@@ -17,7 +17,7 @@ from memvec_support import assert_same, counter_mode, run_both, tensors, values
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 BLK_PARAMS = A.BinaryRepeatParams
@@ -202,7 +202,7 @@ def test_bit_mode_sets_the_vector_mask() -> None:
     _, (dst, s0, s1) = tensors(rs.int16, 256, seed=5)
     A.Add(dst, s0, s1, [5, 7], 1, BLK_PARAMS())
     try:
-        assert rs._src.memvec.vector_mask() == (7, 5)
+        assert rs._src.lowerings.elementwise.vector_mask() == (7, 5)
     finally:
         A.ResetMask()
 
@@ -365,9 +365,9 @@ def test_set_vector_mask_ranges() -> None:
         A.SetVectorMask(rs.float32, 1, 2, 3)  # type: ignore[call-overload]
     with counter_mode():
         A.SetVectorMask(rs.float32, 1000)
-        assert rs._src.memvec.vector_mask() == (0, 1000)
+        assert rs._src.lowerings.elementwise.vector_mask() == (0, 1000)
     A.ResetMask()
-    assert rs._src.memvec.vector_mask() == (2**64 - 1, 2**64 - 1)
+    assert rs._src.lowerings.elementwise.vector_mask() == (2**64 - 1, 2**64 - 1)
 
 
 # --- the lowering explorer -----------------------------------------------------------------------------------------
@@ -426,7 +426,7 @@ def test_lower_cli() -> None:
 )
 def test_lower_explains_every_seed_api(call: str, ops: dict[str, int], capsys: pytest.CaptureFixture[str]) -> None:
     """`regsim lower` on the seed pages' memory-level APIs (And, Gather, asc_eq / asc_eq_sync): their Reg calls."""
-    from regsim._src.api import cli
+    from regsim._src.frontends import cli
 
     assert cli.main(["lower", call]) == 0
     out = capsys.readouterr().out
@@ -437,7 +437,7 @@ def test_lower_explains_every_seed_api(call: str, ops: dict[str, int], capsys: p
 
 def test_lower_says_what_a_reg_op_is(capsys: pytest.CaptureFixture[str]) -> None:
     """The register-level seed API (AddC) is not lowered: the command says so, with its form."""
-    from regsim._src.api import cli
+    from regsim._src.frontends import cli
 
     assert cli.main(["lower", "AddC(uint32)"]) == 0
     out = capsys.readouterr().out

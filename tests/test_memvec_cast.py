@@ -18,7 +18,7 @@ from memvec_support import bits, counter_mode, run_both
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 RM = A.RoundMode

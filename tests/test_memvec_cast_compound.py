@@ -18,7 +18,7 @@ from memvec_support import assert_same, counter_mode, draw_mask, run_both
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 LANES = 64  #: elements per repeat: the float dst's (the pages: "一个迭代处理内最多处理64个输入数据")

@@ -16,7 +16,7 @@ from memvec_support import counter_mode
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 TYPES = [rs.half, rs.float32]  # the Compare（结果存入寄存器） page's "数据类型"
@@ -90,7 +90,7 @@ def test_compare_cmp_mask_hypothesis(data: st.DataObject) -> None:
     e = 32 // dtype.itemsize
     ub, s0, s1, dst = setup(dtype, max(7 * max(blk) * e + e, lanes), data.draw(st.integers(0, 99), "seed"))
     old = data.draw(st.integers(0, 2**128 - 1), "register before")
-    ub.cmp_mask = old
+    ub.core.cmp_mask = old
     params = A.BinaryRepeatParams(1, blk[0], blk[1], 8, 8, 8)
     is_set_mask = True
     if form == "continuous":
@@ -114,7 +114,7 @@ def test_compare_cmp_mask_hypothesis(data: st.DataObject) -> None:
     want = MO.compare_cmp_mask(mode.lower(), 0, s0.numpy(), s1.numpy(), selected, blk[0], blk[1])
     results = []
     for loops in ("sequential", None):
-        ub.cmp_mask = old
+        ub.core.cmp_mask = old
         with rs.configure(**({"loops": loops} if loops else {})):
             if form.startswith("counter"):
                 with counter_mode():
@@ -134,20 +134,20 @@ def test_set_get_round_trip_and_shared_with_capi() -> None:
     raw = np.arange(1, 17, dtype=np.uint8) * 13
     src.set(raw.view(np.uint64))
     A.SetCmpMask(src)
-    assert ub.cmp_mask == int.from_bytes(raw.tobytes(), "little")
+    assert ub.core.cmp_mask == int.from_bytes(raw.tobytes(), "little")
     A.GetCmpMask(dst)
     assert dst.numpy()[:16].tolist() == raw.tolist()
     back = ub.alloc(rs.uint8, 16)
     rs.capi.asc_get_cmp_mask(back.GetPhyAddr())
     assert back.numpy().tolist() == raw.tolist()
-    ub.cmp_mask = 0x1234
+    ub.core.cmp_mask = 0x1234
     A.GetCmpMask(dst)
     assert dst.numpy()[:3].tolist() == [0x34, 0x12, 0]
 
 
 def test_violations_change_nothing() -> None:
     ub, s0, s1, dst = setup(rs.float32, 64, seed=1)
-    ub.cmp_mask = 0xDEAD
+    ub.core.cmp_mask = 0xDEAD
     before = ub.storage.data.copy()
     p = A.BinaryRepeatParams()
     big = ub.alloc(rs.uint8, 256)
@@ -166,12 +166,12 @@ def test_violations_change_nothing() -> None:
     for call, exc, param in cases:
         with pytest.raises(exc, match=rf"^(Compare|GetCmpMask|SetCmpMask): {param}"):
             call()
-        assert ub.cmp_mask == 0xDEAD
+        assert ub.core.cmp_mask == 0xDEAD
     assert np.array_equal(ub.storage.data[: before.size], before)
     fresh = ub.alloc(rs.uint8, 32)
     with rs.configure(check_uninitialized=True), pytest.raises(errors.UninitializedReadError, match=r"^SetCmpMask: src"):
         A.SetCmpMask(fresh)
-    assert ub.cmp_mask == 0xDEAD
+    assert ub.core.cmp_mask == 0xDEAD
     A.GetCmpMask(big[16])  # 16-byte aligned is enough
     assert big.numpy()[16:18].tolist() == [0xAD, 0xDE]
     with rs.VEC_SCOPE(), pytest.raises(errors.VfContextError, match=r"^GetCmpMask"):
@@ -226,7 +226,7 @@ def test_select_by_cmp_mask_hypothesis(data: st.DataObject) -> None:
     register = int(data.draw(st.integers(0, 2**128 - 1), "register"))
     if mode is S2:
         register = register >> 32 << 32 | sel.addr  # the low 32 bits are selMask's (32-bit __ubuf__) address
-    ub.cmp_mask = register
+    ub.core.cmp_mask = register
     if mode is S0:
         bits_src: np.ndarray = np.frombuffer(register.to_bytes(16, "little"), np.uint8)
         other: Any = s1.numpy()
@@ -305,7 +305,7 @@ def test_select_violations_write_nothing() -> None:
     sel.set(np.zeros(8, np.uint8))
     i8.set(np.zeros(64, np.int8))
     p = A.BinaryRepeatParams()
-    ub.cmp_mask = 1 << 100 | 8190  # mode 2: selMask's bits would run past the UB (8192 bytes)
+    ub.core.cmp_mask = 1 << 100 | 8190  # mode 2: selMask's bits would run past the UB (8192 bytes)
     before = ub.storage.data.copy()
     cases: list[tuple[Any, type[Exception], str]] = [
         (lambda: A.Select(dst, s0, s1, 1, p, sel_mode=S1), errors.ParameterError, "sel_mode"),
@@ -320,7 +320,7 @@ def test_select_violations_write_nothing() -> None:
             call()
     assert np.array_equal(ub.storage.data, before)
     fresh = ub.alloc(rs.uint8, 32)
-    ub.cmp_mask = fresh.addr
+    ub.core.cmp_mask = fresh.addr
     with rs.configure(check_uninitialized=True), pytest.raises(errors.UninitializedReadError, match=r"^Select: the compare"):
         A.Select(dst, s0, s1, 1, p, sel_mode=S2)
     assert np.array_equal(ub.storage.data[: before.size], before)

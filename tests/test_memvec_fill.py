@@ -14,7 +14,7 @@ from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, ru
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64, rs.uint64]

@@ -35,7 +35,7 @@ from memvec_support import (
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 from tests.test_memvec import COUNT_DTYPES, SCALAR_B16_B32
 
 A = rs.AscendC
@@ -357,7 +357,7 @@ def test_violations_write_nothing(what: str, call: Any, error: type[Exception], 
         call(d, a, b, i, m)
     assert str(info.value).startswith(start), str(info.value)
     assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"
-    assert rs._src.memvec.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
+    assert rs._src.lowerings.elementwise.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
 
 
 @pytest.mark.parametrize("api", ["Adds", "Compares", "Select"])

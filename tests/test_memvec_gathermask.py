@@ -15,7 +15,7 @@ from memvec_support import assert_same, run_both, values
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 U16 = rs.uint16
@@ -145,15 +145,15 @@ def test_builtin_patterns_leave_the_vector_mask() -> None:
     ub, dst, src0, _ = operands(rs.half, False, 0, (1, 1, 8, 8), False, seed=1)
     A.ResetMask()
     A.GatherMask(dst, src0, 3, False, 0, A.GatherMaskParams(1, 1, 8, 8), rs.Ref(0))
-    assert ub.vector_mask == (0x1111111111111111, 0x1111111111111111)
+    assert ub.core.vector_mask == (0x1111111111111111, 0x1111111111111111)
     ub, dst, src0, _ = operands(rs.float32, False, 0, (1, 1, 8, 8), False, seed=1)
     A.GatherMask(dst, src0, 6, False, 0, A.GatherMaskParams(1, 1, 8, 8), rs.Ref(0))
-    assert ub.vector_mask == (0, 0x8888888888888888)
+    assert ub.core.vector_mask == (0, 0x8888888888888888)
     A.ResetMask()
     for dtype, pattern in ((rs.int8, 2), (rs.half, 7)):
         ub, dst, src0, _ = operands(dtype, False, 0, (1, 1, 8, 8), False, seed=1)
         A.GatherMask(dst, src0, pattern, False, 0, A.GatherMaskParams(1, 1, 8, 8), rs.Ref(0))
-        assert ub.vector_mask == (2**64 - 1, 2**64 - 1)
+        assert ub.core.vector_mask == (2**64 - 1, 2**64 - 1)
 
 
 def test_lowerings() -> None:
@@ -212,12 +212,12 @@ def _violations() -> list[tuple[str, Any, type[Exception]]]:
 def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Exception]) -> None:
     ub, dst, src0, tensor = operands(rs.half, False, 0, (1, 2, 8, 8), True, seed=3)
     A.SetVectorMask(rs.half, 5, 7)
-    before, ar = ub.storage.data.copy(), ub.spr.ar
+    before, ar = ub.storage.data.copy(), ub.core.ar
     with pytest.raises(error) as info:
         call(dst, src0, tensor, ub)
     assert str(info.value).split(":")[0] in ("GatherMask", "GatherMaskParams"), str(info.value)
     assert np.array_equal(ub.storage.data[: before.size], before), f"{what}: the UB changed"
-    assert ub.vector_mask == (5, 7) and ub.spr.ar == ar, f"{what}: a special register changed"
+    assert ub.core.vector_mask == (5, 7) and ub.core.ar == ar, f"{what}: a special register changed"
     A.ResetMask()
 
 

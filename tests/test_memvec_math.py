@@ -17,7 +17,7 @@ from memvec_support import tensors as memvec_tensors
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 FLOATS = [rs.half, rs.float32]

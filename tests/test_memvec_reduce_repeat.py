@@ -18,7 +18,7 @@ from memvec_support import bits, counter_mode, run_both
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 RT, RO = A.ReduceType, A.ReduceOrder
@@ -355,11 +355,11 @@ def _tensors() -> tuple[Any, dict[str, Any]]:
 def test_violations_raise_and_write_nothing(what: str, call: Any, err: type[Exception]) -> None:
     ub, t = _tensors()
     before = ub.storage.data.copy()
-    mask_before = rs._src.memvec.vector_mask()
+    mask_before = rs._src.lowerings.elementwise.vector_mask()
     with pytest.raises(err):
         call(t)
     assert (ub.storage.data == before).all(), what
-    assert rs._src.memvec.vector_mask() == mask_before
+    assert rs._src.lowerings.elementwise.vector_mask() == mask_before
 
 
 def test_counter_mode_violations() -> None:

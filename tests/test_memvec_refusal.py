@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import numpy as np
 import pytest
 from registry_fuzz_support import rf
 
 import regsim as rs
-from regsim._src.model.ctrl import current_ctrl
+from regsim._src.model.core import current_ctrl
 from regsim.errors import ParameterError, RegsimError
 
 A = rs.AscendC
@@ -23,7 +22,15 @@ A = rs.AscendC
 def state(ub: rs.UnifiedBuffer, refs: list[Any]) -> tuple[Any, ...]:
     st = ub.storage
     valid = None if st.valid is None else st.valid.copy()
-    return (st.data.copy(), valid, ub.vector_mask, ub.cmp_mask, attrs.asdict(ub.spr), current_ctrl(), [r.value for r in refs])
+    return (
+        st.data.copy(),
+        valid,
+        ub.core.vector_mask,
+        ub.core.cmp_mask,
+        ub.core.snapshot(),
+        current_ctrl(),
+        [r.value for r in refs],
+    )
 
 
 def assert_same_state(before: tuple[Any, ...], after: tuple[Any, ...], what: str) -> None:
@@ -36,9 +43,9 @@ def assert_same_state(before: tuple[Any, ...], after: tuple[Any, ...], what: str
 def prime(fz: Any) -> None:
     """Registers at values a call could not restore by chance: a random vector mask, compare mask, AR, CTRL bit."""
     r = fz.rng
-    fz.ub.vector_mask = (int(r.integers(1, 2**63)), int(r.integers(1, 2**63)))
-    fz.ub.cmp_mask = int(r.integers(1, 2**63))
-    fz.ub.spr.ar = int(r.integers(0, 4096))
+    fz.ub.core.vector_mask = (int(r.integers(1, 2**63)), int(r.integers(1, 2**63)))
+    fz.ub.core.cmp_mask = int(r.integers(1, 2**63))
+    fz.ub.core.ar = int(r.integers(0, 4096))
     A.SetCtrlSpr(int(r.integers(2)), start_bit=53, end_bit=53)
 
 
@@ -82,7 +89,7 @@ def test_reduce_max_refused_in_its_lowering_keeps_the_vector_mask(loops: str) ->
     with rs.configure(loops=loops), pytest.raises(rs.errors.UninitializedReadError, match="ReduceMax"):  # type: ignore[arg-type]
         A.ReduceMax(dst, src, tmp, [0xF0F0, 0], 2, 8)
     assert_same_state(before, state(ub, []), "ReduceMax")
-    assert ub.vector_mask == (0x1234, 0x5678)
+    assert ub.core.vector_mask == (0x1234, 0x5678)
 
 
 # --- the counter-mode count ---------------------------------------------------------------------------------------

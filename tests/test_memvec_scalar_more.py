@@ -17,7 +17,7 @@ from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, ru
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 HALF_FLOAT = [rs.half, rs.float32]

@@ -17,7 +17,7 @@ from memvec_support import draw_mask, run_both, run_in_form, values
 import regsim as rs
 from regsim import errors
 from regsim._src.lowerings.elementwise import vector_mask
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 #: the page's Ascend 950 list (int8/uint8 on the first-n interface only)

@@ -16,7 +16,7 @@ from memvec_support import assert_same, run_both
 
 import regsim as rs
 from regsim import errors
-from regsim.testing import memvec_reference as MO
+from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.int32, rs.uint32, rs.int64, rs.uint64]

@@ -21,7 +21,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg, capi
-from regsim._src.api import cli
+from regsim._src.frontends import cli
 from regsim.errors import (
     AlignmentError,
     DTypeError,

@@ -156,7 +156,7 @@ RUNTIME: list[tuple[str, Call, type[RegsimError], list[str]]] = [
      [rf"{at('forever')} \(in Forever\): the calls nest \d+ deep, past Python's recursion limit", "unbounded recursion"]),
     ("while (1) without a break", lambda m, b: m.WhileOneVF(b.u32.GetPhyAddr()), CppError,
      [rf"{at('while-one')} \(in WhileOneVF\): the loop ran 100 iterations without ending",
-      r"regsim\.cpp\.LOOP_LIMIT = 100 bounds a while loop; raise it if the loop is meant to run longer"]),
+      r"rs\.configure\(max_loop_iterations=100\) bounds a loop; raise it if the loop is meant to run longer"]),
     ("for (;;) without a break", lambda m, b: m.ForEverVF(b.u32.GetPhyAddr()), CppError,
      [rf"{at('for-ever')} \(in ForEverVF\): the loop ran 100 iterations"]),
     ("a while loop one iteration past the bound", lambda m, b: m.SpinVF(b.u32.GetPhyAddr(), 101), CppError,
@@ -199,8 +199,7 @@ def test_a_refused_call_names_what_to_change_and_changes_nothing(
 def test_an_error_while_a_vf_runs_names_its_cpp_line(
     mod: rs.cpp.CppModule, loops: str, mistake: Call, cls: type[RegsimError], patterns: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rs.cpp, "LOOP_LIMIT", 100)
-    with rs.configure(loops=loops):  # type: ignore[arg-type]
+    with rs.configure(loops=loops, max_loop_iterations=100):  # type: ignore[arg-type]
         _raises(mod, Buffers.make(), mistake, cls, patterns)
 
 

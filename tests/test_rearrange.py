@@ -385,12 +385,12 @@ def test_squeeze_store_reg_accumulates_bytes_in_ar():
     x = ub.alloc(rs.float32, 256)
     x.set(np.arange(256, dtype=np.float32))
     rs.asc_vf_call(_squeeze_store_vf, x.GetPhyAddr(), 4, True)
-    assert ub.spr.ar == O.ar_oracle(["clear"] + [O.squeeze_oracle([0.0] * 64, [i % 4 == 0 for i in range(64)], 4)[1]] * 4) == 256
+    assert ub.core.ar == O.ar_oracle(["clear"] + [O.squeeze_oracle([0.0] * 64, [i % 4 == 0 for i in range(64)], 4)[1]] * 4) == 256
     rs.asc_vf_call(_squeeze_store_vf, x.GetPhyAddr(), 2, False)
-    assert ub.spr.ar == O.ar_oracle(["clear", 64, 64, 64, 64, 64, 64]) == 384
+    assert ub.core.ar == O.ar_oracle(["clear", 64, 64, 64, 64, 64, 64]) == 384
     rs.asc_vf_call(_squeeze_store_vf, x.GetPhyAddr(), 1, True)
-    assert ub.spr.ar == 64 and ub.spr.last == 64
-    assert rs.UnifiedBuffer().spr.ar == 0
+    assert ub.core.ar == 64 and ub.core.last == 64
+    assert rs.UnifiedBuffer().core.ar == 0
 
 
 @pytest.mark.parametrize("dtype", UNSQUEEZE, ids=lambda d: d.name)
@@ -586,7 +586,7 @@ def test_squeeze_store_reg_stream(dtype, data):
     want = O.ar_store_oracle(before, dst_t.addr, chunks)
     got = ub.storage.data.tobytes()
     O.assert_lanes(np.frombuffer(got, np.uint8), np.frombuffer(want, np.uint8), what="UB after the AR stream")
-    assert ub.spr.ar == O.ar_oracle(["clear", *(len(c) for c in chunks)])
+    assert ub.core.ar == O.ar_oracle(["clear", *(len(c) for c in chunks)])
 
 
 def test_ar_store_normal_mode_and_alternation():

@@ -69,9 +69,9 @@ def test_clear_spr_and_squeeze_on_the_cores_ar(events):
     x.set(np.arange(128, dtype=np.int16))
     rs.asc_vf_call(_ar_vf, x.GetPhyAddr(), events)
     counts = [e if e == "clear" else PATTERN_BYTES[e] for e in events]  # type: ignore[index]
-    assert ub.spr.ar == O.ar_oracle(counts)
+    assert ub.core.ar == O.ar_oracle(counts)
     rs.asc_vf_call(_ar_vf, x.GetPhyAddr(), [Reg.MaskPattern.VL16])
-    assert ub.spr.ar == O.ar_oracle([*counts, 32])
+    assert ub.core.ar == O.ar_oracle([*counts, 32])
 
 
 def test_clear_spr_rules():

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from mypy_support import ROOT, run_mypy
 
-from regsim._src.api import cli
+from regsim._src.frontends import cli
 
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 #: a block, and the claim of the paragraph after it: "prints `...`" or "passes (`...`)"

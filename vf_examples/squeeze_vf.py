@@ -63,5 +63,5 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     x_ub, y_ub = ub.alloc(rs.float32, SRC_LENGTH), ub.alloc(rs.float32, DST_LENGTH)
     x_ub.set(x.reshape(-1))
     rs.asc_vf_call(squeeze_vf, x_ub.GetPhyAddr(), y_ub.GetPhyAddr(), SRC_LENGTH // ONE_REPEAT, ONE_REPEAT)
-    ar = np.array([ub.spr.ar], np.int64)  # GetSpr<SpecialPurposeReg::AR>() after the VF
+    ar = np.array([ub.core.ar], np.int64)  # GetSpr<SpecialPurposeReg::AR>() after the VF
     return {"y": (y_ub.numpy(), golden), "AR (bytes)": (ar, np.array([DST_LENGTH * 4], np.int64))}

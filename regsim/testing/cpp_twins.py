@@ -25,7 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import regsim as rs
+from regsim import cpp
+from regsim._src.model.config import configure
 
 _EX = "examples/01_simd_cpp_api/03_basic_api/"
 
@@ -226,7 +227,7 @@ def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
             scenario = args[twin.scenario_arg]
             args = args[: twin.scenario_arg] + args[twin.scenario_arg + 1 :]
             others = tuple(a for a in twin.args if not a.startswith("-DSCENARIO_NUM="))
-            cpp = rs.cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
+            cpp = cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
         targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
         cpp.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
 
@@ -244,7 +245,7 @@ def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
 def run_port(twin: Twin, mod: Any | None, seed: int, loops: str = "auto") -> dict[str, tuple[Any, Any]]:
     """The port's `run(seed)` with its Python VF (mod None) or the C++ VF of `mod`."""
     module = port(twin)
-    with rs.configure(loops=loops):  # type: ignore[arg-type]
+    with configure(loops=loops):  # type: ignore[arg-type]
         if mod is None:
             return module.run(seed)  # type: ignore[no-any-return]
         with cpp_kernel(twin, mod):
@@ -274,8 +275,8 @@ def check(twin: Twin, mod: Any, seed: int = 0, loops: tuple[str, ...] = ("auto",
 def load_twin(twin: Twin, root: Path | None, tmp: Path) -> Any:
     """The twin's C++ module: the example file under `root`, else the port's docstring quote."""
     if root is not None:
-        return rs.cpp.load(example_source(root, twin), args=twin.args)
+        return cpp.load(example_source(root, twin), args=twin.args)
     path = tmp / f"{twin.port}.asc"
     if not path.exists():
         path.write_text(docstring_source(port(twin)))
-    return rs.cpp.load(path)
+    return cpp.load(path)

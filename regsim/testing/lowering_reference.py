@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from regsim.testing.reference import cast_saturation, cast_value, compare_oracle, complex_div_oracle, shift_oracle
+
 BLOCK_BYTES = 32  #: one DataBlock
 REPEAT_BYTES = 256  #: one repeat = 8 DataBlocks
 
@@ -250,7 +252,6 @@ def _int_div(a: int, b: int) -> int:
 def _complex_div(dtype: np.dtype[Any], a: Any, b: Any) -> Any:
     """The Div page's complex quotient, Smith's algorithm step by step in the component type, as the Reg
     oracle computes it (launch CTRL: no half saturation)."""
-    from regsim.testing.reference import complex_div_oracle
 
     name = "complex32" if dtype.name == "complex32" else "complex64"
     parts = complex_div_oracle(name, complex(a), complex(b))  # (NaN components: any NaN, the tests compare them as NaN)
@@ -262,7 +263,6 @@ def _shift(dtype: np.dtype[Any], value: int, amount: int, left: bool, scalar_for
     """The ShiftLeft / ShiftRight pages' shift of one element by a scalar amount (passed on as int16_t; `scalar_form`)
     or by an element of a shift-amount tensor, as the Reg oracle computes it (64-bit types: the library's
     composition of 32-bit shifts)."""
-    from regsim.testing.reference import shift_oracle
 
     return shift_oracle(dtype.name, left, [value], [amount], [True], scalar_form=scalar_form)[0]
 
@@ -651,7 +651,6 @@ def reduce_dst(dst: npt.NDArray[Any], value: Any, index: int | None) -> npt.NDAr
 # --- Compare / Compares: one result bit per element ---------------------------------------------------------
 def _cmp(mode: str, x: Any, y: Any) -> bool:
     """x <mode> y on Python values, as the Reg Compare oracle compares them (IEEE for floats)."""
-    from regsim.testing.reference import compare_oracle
 
     return compare_oracle(mode, [x], [y], [True])[0]
 
@@ -882,7 +881,6 @@ LAUNCH_CTRL = 0x1001_0000_0000_0008
 
 def _sat(src_name: str, dst_name: str) -> bool:
     """Whether the memory-level Cast of this pair saturates at the launch CTRL value."""
-    from regsim.testing.reference import cast_saturation
 
     return cast_saturation(dst_name, (src_name, dst_name) not in UNSATURATED, True, LAUNCH_CTRL)[0]
 
@@ -964,8 +962,6 @@ def cast_elements(
     if FOUR_BIT & {src_name, dst_name}:
         return _four_bit_elements(src, src_name, dst_name, dst, round_mode)
     if src_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2") or dst_name in ("hifloat8", "fp8_e4m3fn", "fp8_e5m2"):
-        from regsim.testing.reference import cast_value
-
         rm = 0xFF if round_mode == 0 else round_mode
         sat = _sat(src_name, dst_name)
         codes = [cast_value(src_name, dst_name, int(c), rm, sat) for c in _codes(np.ascontiguousarray(src)).tolist()]
@@ -997,7 +993,6 @@ def _four_bit_elements(
     """The 4-bit pairs through `regsim.testing.reference.cast_value`, one 4-bit value at a time: a 4-bit
     array is bytes, two values each (the even one in the low nibble); the result is such bytes for a 4-bit
     destination."""
-    from regsim.testing.reference import cast_value
 
     rm = 0xFF if round_mode == 0 else round_mode
     sat = _sat(src_name, dst_name)

@@ -13,10 +13,9 @@ Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Ax
 `regsim._src.lowerings.unary_math`).
 """
 
-from regsim._src.engine.context import VF_CALL
 from regsim._src.lowerings.cast import Cast, SetDeqScale
 from regsim._src.lowerings.cmpmask import GetCmpMask, SetCmpMask
-from regsim._src.lowerings.compare_select import SELMODE, Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
+from regsim._src.lowerings.compare_select import Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.lowerings.elementwise import (
     DEFAULT_BINARY_CONFIG,
     MASK_PLACEHOLDER,
@@ -102,9 +101,10 @@ from regsim._src.lowerings.unary_math import (
     Truncate,
 )
 from regsim._src.model.binding import host_api
-from regsim._src.model.ctrl import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
+from regsim._src.model.core import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.model.enums import (
     CMPMODE,
+    SELMODE,
     DivAlgo,
     ExpAlgo,
     LnAlgo,
@@ -119,6 +119,7 @@ from regsim._src.model.enums import (
 )
 from regsim._src.model.registers import VL
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import VF_CALL
 
 MicroAPI = Reg
 

@@ -19,8 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src.model import dtypes as dt
+from regsim._src.model.core import Core, current_core
 from regsim._src.model.enums import MaskMergeMode
-from regsim._src.model.memory import SpecialRegisters, UbPtr
+from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import (
     LSB,
     MASK_BITS,
@@ -78,7 +79,7 @@ class NumpyBackend:
         self.mask_fill = mask_fill
         #: the core's special registers (AR); a VF started with a UB pointer argument uses that
         #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
-        self.spr = SpecialRegisters()
+        self.core: Core = current_core()
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -293,8 +294,8 @@ class NumpyBackend:
             self._out_of_tensor(api, param, ptr, addr, unit, lanes)
         return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
 
-    def scalar_access(self, api: str) -> None:
-        """A scalar UB read or write (`p[k]`, `p[k] = v`) is about to happen (nothing to do here)."""
+    def new_pointer(self, ptr: UbPtr[Any]) -> None:
+        """A pointer with one address per iteration was made (a batched loop's: nothing to do here)."""
 
     def post_address(self, ptr: UbPtr[Any]) -> Any:
         """The address a post-update access of `ptr` uses (before the pointer moves)."""
@@ -364,20 +365,20 @@ class NumpyBackend:
 
     def ar_add(self, nbytes: int) -> None:
         """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
-        self.spr.ar += nbytes
-        self.spr.last = nbytes
-        self.spr.unstored = True
+        self.core.ar += nbytes
+        self.core.last = nbytes
+        self.core.unstored = True
 
     def ar_clear(self) -> None:
         """ClearSpr<AR>: AR = 0."""
-        self.spr.ar = 0
-        self.spr.last = 0
-        self.spr.unstored = False
+        self.core.ar = 0
+        self.core.last = 0
+        self.core.unstored = False
 
     def ar_take(self, api: str) -> tuple[int, int]:
         """For the AR-form StoreUnAlign: (AR before the latest Squeeze, that Squeeze's bytes); a
         store without a STORE_REG Squeeze since the last one (or since ClearSpr) is an error."""
-        if not self.spr.unstored:
+        if not self.core.unstored:
             raise VfContextError(
                 message(
                     api,
@@ -386,8 +387,8 @@ class NumpyBackend:
                     "Squeeze (STORE_REG) and StoreUnAlign called alternately (the Squeeze page)",
                 )
             )
-        self.spr.unstored = False
-        return self.spr.ar - self.spr.last, self.spr.last
+        self.core.unstored = False
+        return self.core.ar - self.core.last, self.core.last
 
     # --- copies: a C++ register copy (`RegTensor<T> b = a;`, `MaskReg m = full;`, `b = a;`) -------------
     def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:

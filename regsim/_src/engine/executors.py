@@ -19,9 +19,11 @@ import numpy as np
 from regsim._src.engine import backend, dists
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.dists import Dist
+from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Call, Kind, OpSpec, Plan, Role
 from regsim._src.model import dtypes as dt
-from regsim._src.model.enums import MaskMergeMode, PostLiteral
+from regsim._src.model import formats
+from regsim._src.model.enums import MaskMergeMode, PostLiteral, RegLayout, RoundMode
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import (
     VL,
@@ -34,7 +36,6 @@ from regsim._src.model.registers import (
     mask_stride,
     natural_to_halves,
 )
-from regsim._src.vf.batched import Affine, Unbatchable
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UnsupportedError, VfContextError, message
 
 ZEROING = MaskMergeMode.ZEROING
@@ -1140,9 +1141,7 @@ class MaskFromVectorMask(Executor):
     batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> MaskReg:
-        from regsim._src.model.memory import current_core
-
-        high, low = current_core(plan.spec.name).vector_mask
+        high, low = ctx.backend.core.vector_mask  # (the core the VF runs on)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         dst = MaskReg()
         ctx.backend.write_bits(dst, lane(plan.dtype.itemsize, high, low))
@@ -1406,13 +1405,13 @@ class Convert(Executor):
 
     batchable = True
 
-    def __init__(self) -> None:
+    def __init__(self, pairs: Mapping[Any, Any], saturation: Callable[..., tuple[bool, bool]]) -> None:
+        """`pairs`: (src dtype, dst dtype) → the pair's rules (the Cast page's table); `saturation`: the
+        pair's saturation and NaN keeping from its trait's satMode and the CTRL bits (regsim._src.ops.convert)."""
         self._cache: dict[Any, _Conversion] = {}
+        self.pairs, self.saturation = pairs, saturation
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
-        from regsim._src.model import formats
-        from regsim._src.ops.convert import cast_saturation
-
         dst: RegTensor[Any] = values[0]
         src: RegTensor[Any] = values[1]
         key = (src.dtype, src.trait.REG_NUM, dst.dtype, dst.trait.REG_NUM, values[3])
@@ -1428,7 +1427,7 @@ class Convert(Executor):
         x = be.lanes(api, "src_reg", src, (read, int(read.sum())))
         four_src = src.dtype.itemsize == 1 and src.dtype.bits_only and src.dtype.name != "hifloat8"
         elems = formats.unpack_nibbles(x) if four_src else x
-        sat, keep_nan = cast_saturation(c.pair, c.sat_mode, dst.dtype, ctx.ctrl)
+        sat, keep_nan = self.saturation(c.pair, c.sat_mode, dst.dtype, ctx.ctrl)
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         converted = lane(elems[..., c.src_idx], src.dtype, dst.dtype, c.round_mode, sat, keep_nan=keep_nan)
         four_dst = dst.dtype.itemsize == 1 and dst.dtype.bits_only and dst.dtype.name != "hifloat8"
@@ -1442,13 +1441,10 @@ class Convert(Executor):
         be.commit(dst, np.ascontiguousarray(out).view(dst.dtype.np_dtype), (np.ones(n, np.bool_), n), ZEROING)
 
     def _layout(self, spec: OpSpec, src: RegTensor[Any], dst: RegTensor[Any], trait: Any) -> _Conversion:
-        from regsim._src.model.enums import RegLayout, RoundMode
-        from regsim._src.ops.convert import PAIRS
-
         api = spec.name
-        pair = PAIRS.get((src.dtype, dst.dtype))
+        pair = self.pairs.get((src.dtype, dst.dtype))
         if pair is None:
-            accepted = ", ".join(t.name for s, t in PAIRS if s is src.dtype) or "none"
+            accepted = ", ".join(t.name for s, t in self.pairs if s is src.dtype) or "none"
             raise DTypeError(
                 message(
                     api,

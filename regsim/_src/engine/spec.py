@@ -28,9 +28,22 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import _VF, VfContext, vf_context
+from regsim._src.engine.context import Ref, VfContext, vf_context
+from regsim._src.engine.per_iteration import Affine
 from regsim._src.model import dtypes as dt
-from regsim._src.model.enums import expected_member
+from regsim._src.model.config import _VF
+from regsim._src.model.enums import _Struct, expected_member
+from regsim._src.model.memory import LocalTensor, TensorExpr, UbPtr
+from regsim._src.model.registers import (
+    AddrReg,
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    RegTraitNumOne,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+    check_trait,
+)
 from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
 
 DTypes = frozenset[type[dt.DType]]
@@ -331,8 +344,6 @@ class OpSpec:
                 if not isinstance(v, o.struct):  # type: ignore[arg-type]
                     raise ParameterError(message(api, o.name, _value(v), f"a Reg.{o.struct.__name__ if o.struct else ''}(...)"))
             elif o.kind is Kind.TRAIT:
-                from regsim._src.model.registers import check_trait
-
                 check_trait(api, by_name["T"], v)
             if o.dtypes is None:
                 continue
@@ -366,8 +377,6 @@ class OpSpec:
                 first = got
         if self.unmodelled:
             raise UnsupportedError(message(api, "overload", self.signature(), self.unmodelled))
-        from regsim._src.model.registers import RegTraitNumOne
-
         templates = {o.name: v for o, v in zip(self.operands, values, strict=True) if o.keyword}
         regs = [v for o, v in zip(self.operands, values, strict=True) if o.kind is Kind.REG and o.dtypes is not None]
         dtype = regs[0].dtype if regs else first[0] if first else by_name.get("T")
@@ -433,8 +442,6 @@ def _show(o: Operand, t: tuple[Any, Any]) -> str:
 def _describe(o: Operand, given: object = None) -> str:
     """What operand `o` accepts (for an enum, the member `given` names, if it names one; for a pointer given a
     LocalTensor, its `GetPhyAddr()`, as C++ passes it)."""
-    from regsim._src.model.memory import LocalTensor
-
     if o.kind is Kind.PTR and isinstance(given, LocalTensor):
         return f"{Kind.PTR.value}: pass the tensor's pointer, tensor.GetPhyAddr() (+ an element offset)"
     if o.kind is Kind.ENUM and o.enum is not None:
@@ -454,13 +461,8 @@ def _check_enum(api: str, o: Operand, v: object) -> None:
 
 
 # --- dispatch: one Python name serves every C++ overload of that name --------------------------------
+@functools.cache
 def _kind_types() -> dict[Kind, tuple[type, ...]]:
-    from regsim._src.engine.context import Ref
-    from regsim._src.model.enums import _Struct
-    from regsim._src.model.memory import UbPtr
-    from regsim._src.model.registers import AddrReg, MaskReg, RegTensor, RegTrait, UnalignRegForLoad, UnalignRegForStore
-    from regsim._src.vf.batched import Affine
-
     return {
         Kind.REG: (RegTensor,),
         Kind.MASK: (MaskReg,),
@@ -619,8 +621,6 @@ def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
 def _value(v: object) -> str:
     """An argument as an error message shows it: scalars by value, objects by type (with their element
     type: `LocalTensor[float32]`), an unevaluated tensor expression in the user's words."""
-    from regsim._src.model.memory import TensorExpr
-
     if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None:
         return repr(v)
     dtype: Any = getattr(v, "dtype", None)

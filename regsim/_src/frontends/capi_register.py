@@ -17,11 +17,12 @@ from typing import Any, Final
 
 import attrs
 
-from regsim._src.engine.spec import REGISTRY, CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
+from regsim._src.engine.per_iteration import Affine
+from regsim._src.engine.spec import CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MEM_TYPE, MaskPattern
 from regsim._src.model.memory import UbPtr
-from regsim._src.vf.batched import Affine
+from regsim._src.ops import REGISTRY
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
 #: width suffixes of the C functions whose element type is not deducible (`asc_create_mask_b8` ...)
@@ -209,6 +210,7 @@ def c_function(name: str, run: Callable[[tuple[Any, ...]], Any], signatures: str
     return call
 
 
+@functools.cache
 def function(name: str) -> Callable[..., Any]:
     """The Python callable of the register-level C function `name`."""
     call = c_function(name, functools.partial(dispatch, name), "; ".join(sorted({f.signature() for f in FORMS[name]})))

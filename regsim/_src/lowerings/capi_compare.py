@@ -22,11 +22,10 @@ from typing import Any, Final
 
 import numpy as np
 
-from regsim._src.engine.context import Ref, current_config, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.engine.spec import _value
 from regsim._src.lowerings.cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
     _host,
     _run_lowering,
     _uint,
@@ -36,10 +35,13 @@ from regsim._src.lowerings.elementwise import (
     unchanged_on_error,
 )
 from regsim._src.model import dtypes as dt
+from regsim._src.model.config import ONE_BLOCK_SIZE, current_config
+from regsim._src.model.core import current_core
 from regsim._src.model.enums import CMPMODE
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, current_core
+from regsim._src.model.memory import LocalTensor, UbPtr
 from regsim._src.model.registers import VL, MaskReg
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BITS: Final = 128  #: the compare-mask register: element i of the last compare at bit i
@@ -182,7 +184,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         dtype = _check_ptrs(api, _REG_FORM, names, ptrs)
         _uint(api, "repeat", args[2], 8)  # a uint8_t; the register form does one repeat whatever it says
         strides = _check_strides(api, _BINARY_STRIDES, args[3:], 8)
-        core = current_core(api)
+        core = current_core()
         lanes = VL // dtype.itemsize
         normal = not counter_mode()
         count = 0 if normal else spr_count(api, dtype)  # counter mode: SPR.MASK's low word
@@ -243,7 +245,7 @@ def get_cmp_mask(dst: object) -> None:
     _host(api)
     p = _ptr(api, "dst", dst)
     check_cmp_mask_addr(api, "dst", p.addr)
-    core = current_core(api)
+    core = current_core()
     p.check_tensor(api, "dst", p.addr, CMP_MASK_BYTES)
     raw = np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8)
     p.ub.storage.write(p.addr, raw)
@@ -256,7 +258,7 @@ def set_cmp_mask(sel_mask: object) -> None:
     _host(api)
     p = _ptr(api, "sel_mask", sel_mask)
     check_cmp_mask_addr(api, "sel_mask", p.addr)
-    core = current_core(api)
+    core = current_core()
     p.check_tensor(api, "sel_mask", p.addr, CMP_MASK_BYTES)
     st = p.ub.storage
     if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
@@ -266,47 +268,7 @@ def set_cmp_mask(sel_mask: object) -> None:
     core.cmp_mask = int.from_bytes(st.data[p.addr : p.addr + CMP_MASK_BYTES].tobytes(), "little")
 
 
-# --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
-def _lower_compare(api: str) -> Any:
-    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R`
-    the bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask
-    register form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
-    from regsim import capi
-    from regsim._src.lowerings.elementwise import Lowering, lower
-    from regsim._src.model.memory import UnifiedBuffer
-
-    scalar = "_scalar" in api
-    n_strides = len(_SCALAR_STRIDES if scalar else _BINARY_STRIDES)
-    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
-
-    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
-        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
-            forms = (
-                "repeat=R, value=V [, strides=(4 strides)]" if scalar else "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
-            )
-            raise ParameterError(message("lower", "arguments", sorted(kw), f"{forms} ({api})"))
-        repeat = int(kw["repeat"])
-        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
-        if len(strides) != n_strides:
-            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
-        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
-        ub = UnifiedBuffer(3 * span + VL)
-        dst, *srcs = (ub.alloc(t, span // t.itemsize) for t in (dt.uint8, dtype, dtype))
-        rng = np.random.default_rng(0)
-        for t in srcs:
-            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-        if scalar:
-            args: tuple[Any, ...] = (dst, srcs[0], kw["value"], repeat, *strides)
-        else:
-            args = (*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)
-        low = lower(getattr(capi, api), *args)
-        return Lowering(f"{api}({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
-
-    return build
-
-
 #: the memory-level compare family, by C name
 COMPARE_API: Final = tuple(
     f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")
 )
-SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})

@@ -12,12 +12,11 @@ roundMode}` (float -> float: `Reg::Truncate`).
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Final
 
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, current_config, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings import cast_double as cast_double
 from regsim._src.lowerings.elementwise import (
     SPEC_BUILDERS,
@@ -29,16 +28,19 @@ from regsim._src.lowerings.elementwise import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    lower,
     unchanged_on_error,
     vector_mask,
 )
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
-from regsim._src.model.ctrl import current_ctrl
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
+from regsim._src.model.core import current_core, current_ctrl
 from regsim._src.model.enums import RoundMode, expected_member
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 R = RoundMode
@@ -473,13 +475,10 @@ def _extent_check(t: LocalTensor[Any], name: str, r: int, k: int, blk: int, rep:
     _extent(name, t, r * rep * e + (k // e) * blk * e + k % e, what, value)
 
 
-#: the block-local `g_deqValue` of the 950 library, per core (`SetDeqScale(half scale)`); zero-initialised
-_DEQ_VALUE: Final[weakref.WeakKeyDictionary[UnifiedBuffer, Any]] = weakref.WeakKeyDictionary()
-
-
 def deq_value(api: str) -> Any:
     """The core's `g_deqValue` (half): what the last `SetDeqScale(half)` set, 0 before any."""
-    return _DEQ_VALUE.get(current_core(api), np.float16(0))
+    value = current_core().deq_value
+    return np.float16(0) if value is None else value
 
 
 @host_api("SetDeqScale")
@@ -497,7 +496,7 @@ def SetDeqScale(scale: Any, *args: Any) -> None:
     if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.floating, np.integer)):
         raise ParameterError(message(api, "scale", repr(scale), "a half (or a number converted to half)"))
     with np.errstate(over="ignore"):
-        _DEQ_VALUE[current_core(api)] = np.float16(scale)
+        current_core().deq_value = np.float16(scale)
 
 
 def _check_written(api: str, src: LocalTensor[Any], count: int) -> None:
@@ -615,8 +614,6 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     """`regsim lower "Cast(float32, dst=half, round_mode=CAST_RINT, count=300)"`: the call on fresh tensors of
     random data (src of `dtype`; `mask=`, `repeat_time=` and optional `repeat_params=(...)` for the
     mask/repeat interfaces)."""
-    from regsim._src.lowerings.elementwise import lower
-    from regsim._src.model.memory import UnifiedBuffer
 
     dst_name = kw.pop("dst", None)
     D = getattr(dt, str(dst_name), None)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from regsim._src.engine.context import Ref, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import CMPMODE, RoundMode
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 
 R = RoundMode
 C = CMPMODE

@@ -16,15 +16,18 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, current_config, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings import elementwise as mv
-from regsim._src.lowerings.compare_select import SELMODE, select_blocks
+from regsim._src.lowerings.elementwise import select_blocks
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
-from regsim._src.model.enums import CMPMODE, expected_member
-from regsim._src.model.memory import LocalTensor, UbPtr, current_core
+from regsim._src.model.config import configure, current_config
+from regsim._src.model.core import current_core
+from regsim._src.model.enums import CMPMODE, SELMODE, expected_member
+from regsim._src.model.memory import LocalTensor, UbPtr
 from regsim._src.model.registers import VL, MaskReg
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCmpMask reads 16 bytes
@@ -68,7 +71,7 @@ def compare_to_cmp_mask(
     if type(is_set_mask) is not bool:
         raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
     dtype = mv._check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
-    core = current_core(api)
+    core = current_core()
     count, _, _, from_spr = mv._repeat_plan(api, dtype, mask, 1, repeat_params, mv.BinaryRepeatParams, is_set_mask)
     p: Any = repeat_params
     out = Reg.MaskReg()
@@ -105,7 +108,7 @@ def GetCmpMask(dst: LocalTensor[Any]) -> None:
     api = "GetCmpMask"
     mv._host(api)
     p = _cmp_mask_tensor(api, "dst", dst, GET_TYPES, GET_CMP_MASK_MIN_BYTES)
-    core = current_core(api)
+    core = current_core()
     p.ub.storage.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
 
 
@@ -117,7 +120,7 @@ def SetCmpMask(src: LocalTensor[Any]) -> None:
     api = "SetCmpMask"
     mv._host(api)
     p = _cmp_mask_tensor(api, "src", src, SET_TYPES, CMP_MASK_BYTES)
-    core = current_core(api)
+    core = current_core()
     st = p.ub.storage
     if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
         raise UninitializedReadError(
@@ -201,8 +204,8 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
         if sel_mask.ub is not dst.ub:
             raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
     repeat = mv._check_repeat(api, repeat_time)
-    core = current_core(api)
-    if core is not dst.ub:
+    core = current_core()
+    if core is not dst.ub.core:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
     normal = not mv.counter_mode()
     count = 0 if normal else mv.spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
@@ -222,7 +225,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
         sel = MaskReg.from_lanes(dtype, np.array([cmp >> k & 1 for k in range(lanes)], np.bool_))
     else:  # mode 2: `(__ubuf__ uint8_t*)g_cmpMaskLow`: a UB address is 32 bits, the register's low 32
         addr = cmp & 0xFFFFFFFF
-        sel = UbPtr(core, dt.uint8, addr, 0, core.size)
+        sel = UbPtr(dst.ub, dt.uint8, addr, 0, dst.ub.size)
         _check_sel_written(api, "the compare-mask register (selMask's address)", sel, repeats * lanes)
     fields = attrs.astuple(params)
     with configure(check_uninitialized=False):  # Reg::Select reads every lane; the selMask bits are checked above

@@ -17,21 +17,24 @@ skeletons of `regsim._src.lowerings.elementwise` (parameter checks, the vector-m
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar, cast
 
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, current_config, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings import elementwise as mv
+from regsim._src.lowerings.cmpmask import compare_to_cmp_mask, select_by_cmp_mask
+from regsim._src.lowerings.elementwise import select_blocks
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
-from regsim._src.model.enums import CMPMODE, expected_member
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
+from regsim._src.model.enums import CMPMODE, SELMODE, expected_member
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -233,8 +236,6 @@ class _CompareApi:
         if not self.scalar and config is not None:
             raise ParameterError(message(api, "config", repr(config), "no config (Compare has no BinaryConfig)"))
         if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
-            from regsim._src.lowerings.cmpmask import compare_to_cmp_mask
-
             return compare_to_cmp_mask(dst, src0, src1, cmp_mode, args[0], is_set_mask)
         mv._host(api)
         if self.scalar and (isinstance(src1, LocalTensor) or not isinstance(src0, LocalTensor)):
@@ -552,7 +553,6 @@ ShiftRight: Final = _ShiftApi("ShiftRight", reg_shift_rights, SHIFT_COUNT, SHIFT
 # --- the lowering explorer (`regsim lower "Compare(float32, cmp_mode=LT, count=256)"`) ------------------------------
 def _fresh(tensors: Sequence[tuple[type[dt.DType], int]]) -> list[LocalTensor[Any]]:
     """Tensors of (dtype, elements), each rounded up to whole registers, of random bytes in one fresh UB."""
-    from regsim._src.model.memory import UnifiedBuffer
 
     sizes = [-(-max(n, 1) * d.itemsize // mv.REPEAT_BYTES) * mv.REPEAT_BYTES for d, n in tensors]
     ub = UnifiedBuffer(sum(sizes) + 2 * mv.REPEAT_BYTES)
@@ -739,30 +739,6 @@ def select_continuous_vf(
 
 
 @simd_callee
-def select_blocks(
-    i: int,
-    dst: UbPtr[Any],
-    src0: UbPtr[Any] | None,
-    src1: UbPtr[Any] | None,
-    regs: tuple[RegTensor[Any], RegTensor[Any], RegTensor[Any]],
-    sel_mask: MaskReg,
-    mask_reg: MaskReg,
-    p: tuple[int, ...],
-    scalar_idx: int = -1,
-) -> None:
-    """One repeat of `SelectMode{0,1,2}Level0`: the sources' DataBlocks at their strides, `Reg::Select`, dst's
-    DataBlocks stored under the mask (unselected elements keep their UB bytes). `p`: BinaryRepeatParams' fields.
-    Source `scalar_idx` (a flexible-scalar call's scalar, already broadcast in its register) is not loaded."""
-    src0_reg, src1_reg, dst_reg = regs
-    e = ONE_BLOCK_SIZE // dst.dtype.itemsize
-    if scalar_idx != 0:
-        mv.load_blocks(src0_reg, cast("UbPtr[Any]", src0) + i * p[4] * e, p[1], mask_reg)
-    if src1 is not None and scalar_idx != 1:
-        mv.load_blocks(src1_reg, src1 + i * p[5] * e, p[2], mask_reg)
-    Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)
-    mv.store_blocks(dst + i * p[3] * e, dst_reg, p[0], mask_reg)
-
-
 @simd_vf
 def select_repeat_vf(
     dst: UbPtr[Any],
@@ -818,14 +794,6 @@ def select_repeat_vf(
             select_blocks(i, dst, src0, src1, regs, sel_load(T, sel, i), mask_reg, p, scalar_idx)
 
 
-class SELMODE(enum.IntEnum):
-    """`AscendC::SELMODE`: how `Select` reads selMask."""
-
-    VSEL_CMPMASK_SPR = 0  #: the first 256 / sizeof(T) bits, for every iteration
-    VSEL_TENSOR_SCALAR_MODE = 1  #: src1 is a scalar; the bits consumed iteration by iteration
-    VSEL_TENSOR_TENSOR_MODE = 2  #: the bits consumed iteration by iteration
-
-
 @host_api("Select")
 @mv.unchanged_on_error
 def Select(
@@ -850,8 +818,6 @@ def Select(
         if config is not None:
             accepted = "no config (the forms without a mask argument have no BinaryConfig)"
             raise ParameterError(message(api, "config", repr(config), accepted))
-        from regsim._src.lowerings.cmpmask import select_by_cmp_mask
-
         return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
     if sel_mode is None and args:
         sel_mode, args = args[0], args[1:]

@@ -25,18 +25,22 @@ from __future__ import annotations
 import contextvars
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar, overload
+from typing import Any, Final, TypeVar, cast, overload
 
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, current_config, in_vf, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
-from regsim._src.model.ctrl import current_ctrl, set_ctrl, set_ctrl_bit
-from regsim._src.model.memory import _CORE, ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config, in_vf
+from regsim._src.model.core import current_core, current_ctrl, set_ctrl_bit
+from regsim._src.model.memory import TENSOR_OPERATORS, LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor, check_dtype
+from regsim._src.ops import REGISTRY
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
+from regsim._src.vf.trace import trace
 from regsim.errors import (
     AlignmentError,
     DTypeError,
@@ -145,11 +149,11 @@ def counter_mode() -> bool:
 
 def vector_mask(api: str = "vector mask") -> tuple[int, int]:
     """The core's vector mask register as (maskHigh, maskLow)."""
-    return current_core(api).vector_mask
+    return current_core().vector_mask
 
 
 def _set_vector_mask(api: str, high: int, low: int) -> None:
-    current_core(api).vector_mask = (high, low)
+    current_core().vector_mask = (high, low)
 
 
 @host_api("SetMaskCount")
@@ -219,29 +223,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _snapshot(values: Sequence[object]) -> Callable[[], None]:
-    """What a memory-level call may change, saved: CTRL, the current core, and of the core and of every UB an
-    argument lives in (or an item of a list or tuple argument: the C API's) the bytes with their written flags, the
-    vector mask, the compare mask and the special registers (AR); the values of `Ref` arguments. Returns the
-    function that puts it all back."""
-    ctrl, core = current_ctrl(), _CORE.get()
+    """What a memory-level call may change, saved: the special registers of the current core and of the core of
+    every UB an argument lives in (or an item of a list or tuple argument: the C API's), those UBs' bytes with
+    their written flags, and the values of `Ref` arguments. Returns the function that puts it all back."""
     values = [*values, *(x for v in values if isinstance(v, (list, tuple)) for x in v)]
-    ubs = {id(u): u for u in (core, *(getattr(v, "ub", None) for v in values)) if isinstance(u, UnifiedBuffer)}
+    ubs = {id(u): u for u in (getattr(v, "ub", None) for v in values) if isinstance(u, UnifiedBuffer)}
+    cores = {id(c): c for c in (current_core(), *(u.core for u in ubs.values()))}
     saved = [
-        (u, u.storage.data.copy(), None if u.storage.valid is None else u.storage.valid.copy(), u.storage.until,
-         u.vector_mask, u.cmp_mask, attrs.asdict(u.spr))
+        (u, u.storage.data.copy(), None if u.storage.valid is None else u.storage.valid.copy(), u.storage.until)
         for u in ubs.values()
-    ]  # fmt: skip
+    ]
+    registers = [(c, c.snapshot()) for c in cores.values()]
     refs = [(v, v.value) for v in values if isinstance(v, Ref)]
 
     def restore() -> None:
-        set_ctrl(ctrl)
-        _CORE.set(core)
-        for u, data, valid, until, vmask, cmp, spr in saved:
+        for u, data, valid, until in saved:
             u.storage.data[:] = data
             u.storage.valid, u.storage.until = valid, until
-            u.vector_mask, u.cmp_mask = vmask, cmp
-            for name, value in spr.items():
-                setattr(u.spr, name, value)
+        for c, regs in registers:
+            c.restore(regs)
         for ref, value in refs:
             ref.value = value
 
@@ -450,6 +450,30 @@ def load_blocks(dst_reg: RegTensor[Any], src: UbPtr[Any], block_stride: int, mas
 def store_blocks(dst: UbPtr[Any], src_reg: RegTensor[Any], block_stride: int, mask: MaskReg) -> None:
     """`StoreAlign<T, DataCopyMode::DATA_BLOCK_COPY>(dst, src, blkStride, mask)`: one repeat's 8 DataBlocks."""
     Reg.StoreAlign(dst, src_reg, block_stride, mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
+
+
+def select_blocks(
+    i: int,
+    dst: UbPtr[Any],
+    src0: UbPtr[Any] | None,
+    src1: UbPtr[Any] | None,
+    regs: tuple[RegTensor[Any], RegTensor[Any], RegTensor[Any]],
+    sel_mask: MaskReg,
+    mask_reg: MaskReg,
+    p: tuple[int, ...],
+    scalar_idx: int = -1,
+) -> None:
+    """One repeat of `SelectMode{0,1,2}Level0`: the sources' DataBlocks at their strides, `Reg::Select`, dst's
+    DataBlocks stored under the mask (unselected elements keep their UB bytes). `p`: BinaryRepeatParams' fields.
+    Source `scalar_idx` (a flexible-scalar call's scalar, already broadcast in its register) is not loaded."""
+    src0_reg, src1_reg, dst_reg = regs
+    e = ONE_BLOCK_SIZE // dst.dtype.itemsize
+    if scalar_idx != 0:
+        load_blocks(src0_reg, cast("UbPtr[Any]", src0) + i * p[4] * e, p[1], mask_reg)
+    if src1 is not None and scalar_idx != 1:
+        load_blocks(src1_reg, src1 + i * p[5] * e, p[2], mask_reg)
+    Reg.Select(dst_reg, src0_reg, src1_reg, sel_mask)
+    store_blocks(dst + i * p[3] * e, dst_reg, p[0], mask_reg)
 
 
 _BRC: Final = {1: Reg.LoadDist.DIST_BRC_B8, 2: Reg.LoadDist.DIST_BRC_B16, 4: Reg.LoadDist.DIST_BRC_B32}
@@ -947,6 +971,7 @@ APIS: Final[dict[str, Any]] = {  # (the other memvec_* modules add theirs)
     a.name: a
     for a in (Add, Sub, Mul, Max, Min, And, Or, Abs, Relu, Not, Adds, Muls, Maxs, Mins, Subs, Divs, Ands, Ors, LeakyRelu)
 }
+TENSOR_OPERATORS.update({a.name: a for a in (Add, Sub, Mul, And, Or)})  # dst[:] = src0 + src1 ... (Div: reduce.py)
 
 
 # --- the lowering explorer ------------------------------------------------------------------------------------
@@ -1001,7 +1026,6 @@ def lower(api: Callable[..., None], *args: Any, **kwargs: Any) -> Lowering:
     """`rs.lower(AscendC.Add, dst, src0, src1, 256)`: run the call (it runs for real: its stores land)
     and return the Reg-op sequence it became, with op counts and UB bytes read and written per op
     (its loops run in order, so the sequence is each iteration's)."""
-    from regsim._src.vf.trace import trace
 
     name = getattr(api, "name", getattr(api, "__name__", repr(api)))
     shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
@@ -1018,7 +1042,6 @@ def lowerable() -> list[str]:
 def reg_op_note(text: str) -> str | None:
     """What `regsim lower` says of a register-level (Reg) op, which is not lowered (it is one Reg call itself):
     its C++ forms and where its semantics are written; None for a name that is not a Reg op (or is lowered)."""
-    from regsim._src.engine.spec import REGISTRY
 
     name = text.partition("(")[0].strip()
     if name in lowerable() or name not in REGISTRY.entries:
@@ -1062,7 +1085,6 @@ def lower_spec(text: str) -> Lowering:
     }
     if api is None:
         return Lowering(text.strip(), SPEC_BUILDERS[node.func.id](dtype, kw).records)
-    from regsim._src.model.memory import UnifiedBuffer
 
     binary = isinstance(api, BinaryApi)
     lead: tuple[Any, ...] = ()
@@ -1372,7 +1394,6 @@ def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
         raise ParameterError(
             message("lower", "arguments", sorted(kw), "count=N, or mask=M, repeat_time=R [, dst_rep_stride=S] (Gather)")
         )
-    from regsim._src.model.memory import UnifiedBuffer
 
     lanes = VL // dtype.itemsize
     size = -(-max(n, 1) // lanes) * lanes  # whole registers of src and offsets

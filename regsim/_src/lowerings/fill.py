@@ -16,7 +16,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     SPEC_BUILDERS,
     UnaryRepeatParams,
@@ -28,14 +28,17 @@ from regsim._src.lowerings.elementwise import (
     _run_lowering,
     _stride,
     _uint,
+    lower,
     unchanged_on_error,
     vec_micro_mask,
 )
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.model.config import ONE_BLOCK_SIZE
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_vf
 from regsim.errors import ParameterError, message
 
 BRCB_BROADCAST_NUMBER: Final = 8  #: elements of src per repeat, one DataBlock of dst each
@@ -134,8 +137,6 @@ def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     """`regsim lower "Brcb(half, repeat_time=2, repeat_params=(1, 8))"`: the call on fresh tensors of random data."""
-    from regsim._src.lowerings.elementwise import lower
-    from regsim._src.model.memory import UnifiedBuffer
 
     if not {"repeat_time"} <= set(kw) <= {"repeat_time", "repeat_params"}:
         raise ParameterError(

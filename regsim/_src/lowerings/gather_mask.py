@@ -23,7 +23,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     SPEC_BUILDERS,
     _check_tensors,
@@ -32,14 +32,18 @@ from regsim._src.lowerings.elementwise import (
     _set_vector_mask,
     _stride,
     _uint,
+    lower,
     unchanged_on_error,
 )
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
+from regsim._src.model.config import ONE_BLOCK_SIZE
+from regsim._src.model.core import current_core, use_core
 from regsim._src.model.enums import SpecialPurposeReg
-from regsim._src.model.memory import _CORE, ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_vf
 from regsim.errors import DTypeError, ParameterError, message
 
 API: Final = "GatherMask"
@@ -345,9 +349,9 @@ def _run(
     if 1 <= solid <= 6:
         if T.itemsize == 1:
             # GetTemporaryBufferAddr<uint8_t>(GetRuntimeUBSize(), 32): the 32 bytes past the UB the kernel sees (§127)
-            core = _CORE.get()
+            core = current_core()
             temp_buf = UnifiedBuffer(ONE_BLOCK_SIZE).alloc(dt.uint8, ONE_BLOCK_SIZE).GetPhyAddr()
-            _CORE.set(core)  # (the scratch is not a core: the call's core stays current)
+            use_core(core)  # (the scratch is not the kernel's core: the call's core stays current)
         else:
             _set_vector_mask(API, *_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
     if src1 is None and solid == 7 and not reduce:
@@ -362,13 +366,12 @@ def _run(
         _run_lowering(API, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
     else:
         _run_lowering(API, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
-    rsvd_cnt.value = ub.spr.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
+    rsvd_cnt.value = ub.core.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     """`regsim lower "GatherMask(half, src1_pattern=2, reduce_mode=False, params=(1, 4, 8, 0))"` (`src1_pattern=0`:
     a pattern tensor of random bits; `mask=` for counter mode): the call on fresh tensors of random data."""
-    from regsim._src.lowerings.elementwise import lower
 
     allowed = {"src1_pattern", "reduce_mode", "mask", "params"}
     if not {"src1_pattern", "params"} <= set(kw) <= allowed:

@@ -9,14 +9,13 @@ inside fail, exactly as the APIs of `regsim._src.lowerings.elementwise`.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     APIS,
     BLOCKS_PER_REPEAT,
@@ -30,14 +29,18 @@ from regsim._src.lowerings.elementwise import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    lower,
     unchanged_on_error,
 )
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
+from regsim._src.model.config import ONE_BLOCK_SIZE
+from regsim._src.model.core import current_core
 from regsim._src.model.enums import CMPMODE, DivAlgo, ExpAlgo, _Struct
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer, current_core
+from regsim._src.model.memory import TENSOR_OPERATORS, LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import DTypeError, ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -532,7 +535,7 @@ class ReduceApi:
             self._check_work(shared_tmp_buffer, count, lanes, e)
             self._run(ts, ptrs, count, BLOCKS_PER_REPEAT, bool(cal_index))
             if summing and dtype in _ACC_TYPES:  # accValHalf / accValFloat = dstLocal[0]
-                _ACC_VAL.setdefault(current_core(api), {})[dtype] = dst.numpy()[0]
+                current_core().acc_val[dtype] = dst.numpy()[0]
             return
         mask, repeat_time, src_rep_stride = args
         bit_mode, mask_count, bits = _check_mask(api, dtype, mask, True)
@@ -565,8 +568,6 @@ class ReduceApi:
     def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         """`regsim lower "ReduceMax(half, count=1000, cal_index=True)"` or `"ReduceSum(float32, mask=64,
         repeat_time=20, src_rep_stride=8)"`: the call on fresh tensors of random data."""
-        from regsim._src.lowerings.elementwise import lower
-        from regsim._src.model.memory import UnifiedBuffer
 
         tail: tuple[Any, ...] = () if self.kind is Reg.ReduceType.SUM else (bool(kw.pop("cal_index", False)),)
         if set(kw) == {"count"}:
@@ -618,8 +619,6 @@ class ReduceApi:
         _run_lowering(self.name, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
 
 
-#: the block-local `accValHalf` / `accValFloat` of the 950 library, per core: the last first-n ReduceSum's result
-_ACC_VAL: Final[weakref.WeakKeyDictionary[UnifiedBuffer, dict[type[dt.DType], Any]]] = weakref.WeakKeyDictionary()
 _ACC_TYPES: Final = frozenset({dt.half, dt.float32})
 
 
@@ -631,7 +630,7 @@ def GetReduceRepeatSumSpr(T: type[dt.DType]) -> Any:
     _host("GetReduceRepeatSumSpr")
     if T not in _ACC_TYPES:
         raise DTypeError(message("GetReduceRepeatSumSpr", "T", getattr(T, "name", repr(T)), "half or float32"))
-    value = _ACC_VAL.get(current_core("GetReduceRepeatSumSpr"), {}).get(T)
+    value = current_core().acc_val.get(T)
     return np.zeros((), T.np_dtype)[()] if value is None else value
 
 
@@ -645,4 +644,5 @@ ReduceMin = ReduceApi("ReduceMin", _MINMAX | _B64, _MINMAX)
 #: the lowering explorer's and the operator form's names (`dst[:] = src0 / src1` is Div)
 #: (Div and Exp with the default config, the operator form's and the explorer's)
 APIS.update({a.name: a for a in (Div.by_algo[DivAlgo.INTRINSIC], Exp.by_algo[ExpAlgo.INTRINSIC])})
+TENSOR_OPERATORS["Div"] = APIS["Div"]  # dst[:] = src0 / src1
 SPEC_BUILDERS.update({a.name: a.lower_fresh for a in (ReduceSum, ReduceMax, ReduceMin)})

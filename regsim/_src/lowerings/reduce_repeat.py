@@ -23,7 +23,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     SPEC_BUILDERS,
     _arguments_error,
@@ -33,16 +33,19 @@ from regsim._src.lowerings.elementwise import (
     _run_lowering,
     _set_vector_mask,
     counter_mode,
+    lower,
     unchanged_on_error,
     vector_mask,
 )
 from regsim._src.lowerings.reduce import _check_range
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_method
+from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.enums import ReduceOrder, ReduceType, expected_member
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, message
 
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
@@ -371,8 +374,6 @@ class RepeatReduceApi:
     def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         """`regsim lower "ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_INDEX_VALUE)"`:
         the call on fresh tensors of random data (strides default 1, 1, 8)."""
-        from regsim._src.lowerings.elementwise import lower
-        from regsim._src.model.memory import UnifiedBuffer
 
         kw = dict(kw)
         kind = _member("reduce_type", ReduceType, kw.pop("reduce_type", "SUM"))

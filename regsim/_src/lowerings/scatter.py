@@ -26,7 +26,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, current_config, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     SPEC_BUILDERS,
     _check_mask,
@@ -39,13 +39,16 @@ from regsim._src.lowerings.elementwise import (
     _uint,
     _uint_field,
     counter_mode,
+    lower,
     unchanged_on_error,
 )
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
-from regsim._src.model.memory import ONE_BLOCK_SIZE, LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
+from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 API: Final = "Scatter"
@@ -502,7 +505,6 @@ def Gatherb(
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     """`regsim lower "Scatter(half, count=128)"`: the call on fresh tensors (dst_offset a random permutation of
     dst's element offsets)."""
-    from regsim._src.lowerings.elementwise import lower
 
     if set(kw) != {"count"}:
         raise ParameterError(message("lower", "arguments", sorted(kw), "count=N"))
@@ -524,7 +526,6 @@ SPEC_BUILDERS["Scatter"] = lower_fresh
 def lower_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`: the call on fresh tensors (random DataBlock
     offsets into a 16-block src)."""
-    from regsim._src.lowerings.elementwise import lower
 
     if not {"repeat_time"} <= set(kw) <= {"repeat_time", "params"}:
         raise ParameterError(message("lower", "arguments", sorted(kw), "repeat_time=R [, params=(dstBlkStride, dstRepStride)]"))

@@ -16,7 +16,7 @@ from typing import Any, Final
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, configure, simd_callee, simd_vf
+from regsim._src.engine.context import Ref
 from regsim._src.lowerings.elementwise import (
     APIS,
     BinaryApi,
@@ -39,6 +39,7 @@ from regsim._src.lowerings.elementwise import (
 from regsim._src.lowerings.reduce import ConfigApi, _with_mode
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
+from regsim._src.model.config import configure
 from regsim._src.model.enums import (
     CMPMODE,
     DivAlgo,
@@ -53,6 +54,7 @@ from regsim._src.model.enums import (
 from regsim._src.model.memory import LocalTensor, UbPtr
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import ParameterError, message
 
 _FLOAT: Final = frozenset({dt.half, dt.float32})

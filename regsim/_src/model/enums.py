@@ -408,3 +408,11 @@ class SqrtSpecificMode(_Struct):
     mrgMode: MaskMergeMode = MaskMergeMode.ZEROING  # noqa: N815
     precisionMode: bool = False  # noqa: N815
     algo: SqrtAlgo = SqrtAlgo.INTRINSIC
+
+
+class SELMODE(enum.IntEnum):
+    """`AscendC::SELMODE`: how `Select` reads selMask."""
+
+    VSEL_CMPMASK_SPR = 0  #: the first 256 / sizeof(T) bits, for every iteration
+    VSEL_TENSOR_SCALAR_MODE = 1  #: src1 is a scalar; the bits consumed iteration by iteration
+    VSEL_TENSOR_TENSOR_MODE = 2  #: the bits consumed iteration by iteration

@@ -7,16 +7,15 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 
 from __future__ import annotations
 
-import contextvars
 from typing import Any, Generic, TypeVar, overload
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.engine.context import _VF, DEFAULT_CONFIG, current_config
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.config import DEFAULT_CONFIG, MAX_UB_SIZE, ONE_BLOCK_SIZE, check_ub_size, current_config
+from regsim._src.model.core import Core, use_core
 from regsim._src.model.enums import TPosition, expected_member
 from regsim._src.model.registers import Storage, check_dtype, host_read, to_lanes
 from regsim.errors import (
@@ -24,53 +23,15 @@ from regsim.errors import (
     OutOfBoundsError,
     ParameterError,
     UninitializedReadError,
+    UnsupportedError,
     message,
 )
 
 T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
 
-U64_MAX = 2**64 - 1
-#: the core whose special registers `SetVectorMask` writes and `MoveMask` reads: the UnifiedBuffer
-#: made last (a kernel models one core with one UB)
-_CORE: contextvars.ContextVar[UnifiedBuffer | None] = contextvars.ContextVar("regsim_core", default=None)
-
-
-def current_core(api: str) -> UnifiedBuffer:
-    """The core's UB, which holds its special registers; a `ParameterError` before any UB exists."""
-    ub = _CORE.get()
-    if ub is None:
-        raise ParameterError(
-            message(api, "core", "no rs.UnifiedBuffer yet", "a kernel that made its core's rs.UnifiedBuffer() first")
-        )
-    return ub
-
-
 TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
-#: the largest `UnifiedBuffer(size=...)`: UB addresses are 32-bit in C (`__ubuf__` pointers), and
-#: regsim keeps two bytes of host memory per UB byte (the byte and its written flag)
-MAX_UB_SIZE = 2**31
-ONE_BLOCK_SIZE = 32  #: bytes in one DataBlock; LocalTensor start addresses are aligned to it
-
-
-@attrs.define
-class SpecialRegisters:
-    """A core's special registers that Reg ops read and write (the Ascend C `ClearSpr` and
-    `Squeeze` pages): `ar`, the AR register (bytes squeezed with GatherMaskMode STORE_REG since
-    the last `ClearSpr<AR>`), and `last`, the byte count of the latest such Squeeze."""
-
-    ar: int = 0
-    last: int = 0
-    #: a STORE_REG Squeeze's bytes wait for the AR-form StoreUnAlign (the two must alternate)
-    unstored: bool = False
-
-
-def check_ub_size(api: str, param: str, size: object) -> int:
-    """A UB size: a positive multiple of 32 bytes, at most `MAX_UB_SIZE`."""
-    n = as_int(api, param, size, ONE_BLOCK_SIZE, MAX_UB_SIZE)
-    if n % ONE_BLOCK_SIZE:
-        raise ParameterError(message(api, param, n, "a positive multiple of 32 bytes, at most 2**31"))
-    return n
+__all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "LocalTensor", "UbPtr", "UnifiedBuffer", "check_ub_size"]
 
 
 class UnifiedBuffer:
@@ -86,15 +47,10 @@ class UnifiedBuffer:
         self.size = current_config().ub_size if size is None else check_ub_size("UnifiedBuffer", "size", size)
         self.storage = Storage.fresh(self.size)
         self._next = 0
-        #: the core's vector-mask special register {MASK1, MASK0} (`SetVectorMask`): all ones,
-        #: as `InitSocState()` leaves it on Ascend 950
-        self.vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
-        #: the core's compare-mask special register (CMPMASK, 128 bits, element i at bit i), which the
-        #: memory-level C API compares write and `asc_get_cmp_mask` / `asc_set_cmp_mask` read and write
-        self.cmp_mask: int = 0
-        _CORE.set(self)
-        #: this core's special registers (AR), shared by the VFs started with pointers into this UB
-        self.spr = SpecialRegisters()
+        #: the core whose UB this is (a new one, made current: `rs.UnifiedBuffer()` is one core's UB and
+        #: that core's special registers): VFs run with pointers into it use its special registers
+        self.core = Core()
+        use_core(self.core)
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
@@ -219,6 +175,10 @@ class LocalTensor(Generic[T]):
         value.run(self)
 
 
+#: the memory-level APIs the LocalTensor operators (+ - * / & |) run, by name: the lowerings register theirs
+TENSOR_OPERATORS: dict[str, Any] = {}
+
+
 class TensorExpr:
     """`src0 <op> src1` on LocalTensors: evaluated when assigned to a destination (`dst[:] = ...`)."""
 
@@ -228,17 +188,14 @@ class TensorExpr:
         self.api, self.src0, self.src1 = api, src0, src1
 
     def run(self, dst: LocalTensor[Any]) -> None:
-        from regsim._src.lowerings.elementwise import APIS
-        from regsim.errors import UnsupportedError
-
-        api = APIS.get(self.api)
+        api = TENSOR_OPERATORS.get(self.api)
         if api is None:
             raise UnsupportedError(
                 message(
                     self.api,
                     "operator form",
                     repr(self),
-                    f"one of {', '.join(sorted(APIS))} (the Reg op {self.api} is not modelled yet)",
+                    f"one of {', '.join(sorted(TENSOR_OPERATORS))} (the Reg op {self.api} is not modelled yet)",
                 )
             )
         api(dst, self.src0, self.src1, dst.GetSize())
@@ -324,9 +281,7 @@ class UbPtr(Generic[T]):
 
     # --- aux-scalar access ---------------------------------------------------------------
     def _scalar_addr(self, api: str, i: int) -> int:
-        ctx = _VF.get()
-        if ctx is not None:  # (a batched loop's attempt refuses it: the loop runs in order)
-            ctx.backend.scalar_access(api)
+        host_read(api, "accesses UB bytes through a scalar pointer inside the loop")  # (a batched loop runs in order)
         s = self.dtype.itemsize
         a = self.addr + as_int(api, "index", i) * s
         if a % s:

@@ -6,7 +6,7 @@ pure lane function and its typed face. `Add` and `Sub` serve two C++ overloads e
 first operand selects the carry-out form, as C++ overload resolution does.
 
 Lane functions of ops whose results the CTRL register changes take `ctrl=` (the value the VF
-started with, regsim._src.model.ctrl): half results saturate when CTRL[60] = 1 and CTRL[48] = 0, and
+started with, regsim._src.model.core): half results saturate when CTRL[60] = 1 and CTRL[48] = 0, and
 int16 / int32 Add, Adds, Sub, Mul, Muls saturate when CTRL[53] = 1 (the boundary-value appendix,
 "Reg矢量计算接口边界值汇总", second column).
 """
@@ -38,7 +38,7 @@ from regsim._src.engine.spec import (
     scalar,
 )
 from regsim._src.model import dtypes as dt
-from regsim._src.model.ctrl import LAUNCH_CTRL, half_saturates, int_saturates
+from regsim._src.model.core import LAUNCH_CTRL, half_saturates, int_saturates
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops.scalars import ComplexScalar, CplxT, Float2T, Float3T, FloatScalar, IntScalar

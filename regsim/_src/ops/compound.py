@@ -19,7 +19,7 @@ import numpy as np
 from regsim._src.engine.executors import Regrouped
 from regsim._src.engine.spec import DOC, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register, scalar
 from regsim._src.model import dtypes as dt
-from regsim._src.model.ctrl import LAUNCH_CTRL
+from regsim._src.model.core import LAUNCH_CTRL
 from regsim._src.model.enums import MaskMergeMode, RegLayout, RoundMode
 from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops.arith import (

@@ -31,7 +31,7 @@ from regsim._src.engine.spec import (
     reg,
     register,
 )
-from regsim._src.model import ctrl as ctrl_bits
+from regsim._src.model import core as ctrl_bits
 from regsim._src.model import dtypes as dt
 from regsim._src.model import formats as F
 from regsim._src.model.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode, _Struct
@@ -398,7 +398,7 @@ register(
             pred(),
             struct_param("trait", CastTrait, CastTrait()),
         ),
-        Convert(),
+        Convert(PAIRS, cast_saturation),
         "dst[layout(i)] = mask_src[i] ? convert(src[i], roundMode, satMode) : 0 (all other dst elements 0)",
         DOC + "类型转换/Cast.md",
         Batching.CROSS_LANE,

@@ -13,7 +13,6 @@ from typing import Any, Final, TypeVar, overload
 
 import numpy as np
 
-from regsim._src.engine.context import in_vf
 from regsim._src.engine.executors import (
     AddrGen,
     ArFlush,
@@ -48,6 +47,7 @@ from regsim._src.engine.spec import (
     register,
 )
 from regsim._src.model import dtypes as dt
+from regsim._src.model.config import in_vf
 from regsim._src.model.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import AddrReg, MaskReg, RegTensor, UnalignRegForLoad, UnalignRegForStore

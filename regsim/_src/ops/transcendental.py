@@ -17,7 +17,7 @@ import numpy as np
 from regsim._src.engine.executors import Elementwise, ElementwiseSpecific
 from regsim._src.engine.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
 from regsim._src.model import dtypes as dt
-from regsim._src.model.ctrl import LAUNCH_CTRL
+from regsim._src.model.core import LAUNCH_CTRL
 from regsim._src.model.enums import (
     DivAlgo,
     DivSpecificMode,

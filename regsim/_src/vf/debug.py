@@ -21,9 +21,11 @@ from typing import Any, overload
 
 import numpy as np
 
-from regsim._src.engine.context import VfContext, current_config, vf_context
+from regsim._src.engine.context import VfContext, vf_context
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.config import current_config
+from regsim._src.model.formats import hif8_decode
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import RegTensor, check_dtype, host_read
 from regsim.errors import (
@@ -256,8 +258,6 @@ def _dump(ctx: VfContext, api: str, dtype: type[dt.DType], values: Any, desc: in
     if not _reserve(ctx, DUMP_HEADER + ((nbytes + 31) & ~31), fits):
         return
     if dtype is dt.hifloat8:
-        from regsim._src.model.formats import hif8_decode
-
         values = hif8_decode(np.asarray(values))
     body = ", ".join(_element(v, dtype) for v in np.asarray(values).tolist())
     sys.stdout.write(

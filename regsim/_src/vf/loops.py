@@ -48,10 +48,12 @@ from typing import Any, Literal, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import _VF, VfContext, current_config
+from regsim._src.engine.context import VfContext
+from regsim._src.engine.per_iteration import Affine, PostUpdate, Unbatchable
+from regsim._src.model.config import _VF, current_config
 from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import loop_rules as rules
-from regsim._src.vf.batched import Affine, BatchedBackend, PostUpdate, Unbatchable
+from regsim._src.vf.batched import BatchedBackend
 from regsim.errors import ParameterError, RegsimError, VfContextError, message
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -184,7 +186,7 @@ class LoopRun:
         rng = self.range
         self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
-        self._backend.spr = ctx.backend.spr  # (the core's special registers)
+        self._backend.core = ctx.backend.core  # (the core's special registers)
         ctx.backend, ctx.trace = self._backend, _BatchGuard(ctx.trace)
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:

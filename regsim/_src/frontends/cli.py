@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import functools
 import importlib
+import importlib.metadata
 import importlib.util
 import inspect
 import os
@@ -46,6 +47,15 @@ from typing import Any, NoReturn, TextIO
 import attrs
 import numpy as np
 import numpy.typing as npt
+
+from regsim._src.frontends.cpp import lowering as cpp
+from regsim._src.frontends.cpp.declarations import CTYPES
+from regsim._src.lowerings.elementwise import lower_spec, reg_op_note
+from regsim._src.model import dtypes as dt
+from regsim._src.model.config import check_ub_size, configure
+from regsim._src.vf.loops import _explaining
+from regsim._src.vf.trace import trace
+from regsim.errors import ParameterError, RegsimError
 
 #: what an example's `run(seed)` returns: output name → (got, expected)
 Outputs = dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]
@@ -180,7 +190,6 @@ def describe_error(e: BaseException, full_traceback: bool = False) -> str:
     """A regsim error (or a syntax error in a kernel file) in one line, `file.py:LINE: ErrorClass: message`,
     at the kernel's line that made the failing call; any other exception, or with `full_traceback`,
     its traceback."""
-    from regsim.errors import RegsimError
 
     if full_traceback or not isinstance(e, (RegsimError, SyntaxError)):
         tb = e.__traceback__
@@ -296,9 +305,6 @@ def _observing(args: argparse.Namespace, out: TextIO) -> Callable[[Callable[[], 
     and its Reg calls (--trace) after its verdict."""
 
     def around(f: Callable[[], Result]) -> Result:
-        from regsim._src.engine.context import configure
-        from regsim._src.vf.loops import _explaining
-        from regsim._src.vf.trace import trace
 
         with (
             configure(loops=args.loops, ub_size=args.ub_size),
@@ -342,8 +348,6 @@ def _seed(text: str) -> int:
 
 def _ub_size(text: str) -> int:
     """A `--ub-size`: bytes, a positive multiple of 32 up to 2**31 (an int, or with a K/KiB or M/MiB suffix)."""
-    from regsim._src.model.memory import check_ub_size
-    from regsim.errors import ParameterError
 
     number = text.strip().upper().removesuffix("IB").removesuffix("B")
     scale = {"K": 1024, "M": 1024 * 1024}.get(number[-1:], 1)
@@ -356,7 +360,6 @@ def _ub_size(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from regsim import __version__
 
     parser = _Parser(
         prog="regsim",
@@ -365,7 +368,7 @@ def _parser() -> argparse.ArgumentParser:
         "got and expected are compared by their raw bits. Exit status: 0 all pass, 1 a mismatch or error, "
         "2 a mistake on the command line.",
     )
-    parser.add_argument("--version", action="version", version=f"regsim {__version__}")
+    parser.add_argument("--version", action="version", version=f"regsim {importlib.metadata.version('regsim')}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = sub.add_parser(
         "run",
@@ -456,9 +459,6 @@ def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out = sys.stdout
     if args.command == "lower":
-        from regsim._src.lowerings.elementwise import lower_spec, reg_op_note
-        from regsim.errors import RegsimError
-
         note = reg_op_note(args.call)
         if note is not None:
             out.write(note + "\n")
@@ -493,9 +493,6 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
     """`regsim run kernel.asc --vf NAME [--template T=uint32] --args ...` (regsim.cpp.run_cli): a mistake on the
     command line (the VF's name, its template arguments, its arguments) is a usage error, told in one line
     naming the VF's file and line; an error the kernel raises is one line, exit status 1."""
-    from regsim import cpp
-    from regsim._src.engine.context import configure
-    from regsim.errors import RegsimError
 
     if args.vf is None or len(args.paths) != 1:
         raise UsageError("regsim run: error: a C++ file needs --vf NAME (one file at a time)")
@@ -520,8 +517,6 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
 def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:
     """`--vf`, `--template` and `--args` against the VF's C++ declaration (a `UsageError` naming what to change);
     returns where the --args tensors will lie in the UB (`z at UB bytes [0, 256)`, for a kernel's error)."""
-    from regsim import cpp
-    from regsim.errors import RegsimError
 
     if args.vf not in mod.vf_names:
         raise UsageError(
@@ -564,10 +559,6 @@ def _check_arguments(
     """`--args` against the VF's parameters: their count, a tensor for each pointer and a number for each scalar,
     the pointers' element types, each value's syntax, and room for the tensors in the UB; returns the tensors
     (`regsim.cpp.make_arguments`, which the run makes again alike)."""
-    from regsim import cpp
-    from regsim._src.frontends.cpp_declarations import CTYPES
-    from regsim._src.model import dtypes as dt
-    from regsim.errors import RegsimError
 
     if len(args.args) != len(params):
         signature = ", ".join(f"{p['t']} {p['name']}" for p in params)
@@ -605,7 +596,6 @@ def _check_arguments(
 
 def _elem(ctype: str, targs: dict[str, Any]) -> str | None:
     """The regsim name of a C++ pointer's element type (`__ubuf__ float*` → float32; `T*` with T=uint32 → uint32)."""
-    from regsim._src.frontends.cpp_declarations import CTYPES
 
     pointee = ctype.replace("__ubuf__", "").replace("const", "").rstrip("*& ").strip()
     if pointee in CTYPES:

@@ -1,4 +1,4 @@
-"""The libclang side of the C++ front end: runs in a child process (`python -m regsim._src.frontends.cpp_parse`).
+"""The libclang side of the C++ front end: runs in a child process (`python -m regsim._src.frontends.cpp.parse`).
 
 It parses one source file with the generated declarations (`cpp_decls.header()`) force-included,
 and prints, as JSON, the diagnostics (file:line) and the AST of every `__simd_vf__` and

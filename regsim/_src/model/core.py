@@ -1,4 +1,17 @@
-"""The core's CTRL register (`SetCtrlSpr` / `GetCtrlSpr` / `ResetCtrlSpr`, the "特殊寄存器访问" pages).
+"""One AIV core: its special registers, in one object (`Core`), and the CTRL register's host-side
+APIs (`SetCtrlSpr` / `GetCtrlSpr` / `ResetCtrlSpr`, the "特殊寄存器访问" pages).
+
+A core's special registers are CTRL, the vector-mask register {MASK1, MASK0} (`SetVectorMask`), the
+compare-mask register CMPMASK (the memory-level compares), AR (bytes a STORE_REG `Squeeze` counted), and
+the library's per-core scalars `g_deqValue` (`SetDeqScale`) and `accValHalf` / `accValFloat`
+(`GetReduceRepeatSumSpr`). They belong to the core, not to a vector function: scalar (`__aicore__`) code
+sets them and every VF started afterwards runs with the values they have then (a VF keeps the CTRL it
+started with, as it keeps its `Config`).
+
+Outside a kernel launch, one Python context (thread or asyncio task) is one core: `current_core()`, made
+when first asked for; every `rs.UnifiedBuffer()` made in that context is that core's UB. A kernel launch
+runs each block on a core of its own (`use_core`).
+The core's CTRL register (`SetCtrlSpr` / `GetCtrlSpr` / `ResetCtrlSpr`, the "特殊寄存器访问" pages).
 
 CTRL belongs to the AI core, not to a vector function: scalar (`__aicore__`) code sets it and every VF
 started afterwards runs with the value it had when it started (as a VF keeps its `Config`). regsim
@@ -24,10 +37,12 @@ bit 48. `ResetCtrlSpr` restores bits from the library's documented default (bit 
 from __future__ import annotations
 
 import contextvars
-from typing import Final
+from typing import Any, Final
 
-from regsim._src.engine.context import in_vf
+import attrs
+
 from regsim._src.model.binding import host_api
+from regsim._src.model.config import in_vf
 from regsim.errors import ParameterError, VfContextError, message
 
 DEFAULT_CTRL: Final = 0x1000000000000008  #: `ResetCtrlSpr`'s `defaultCtrl` (the SetCtrlSpr table's defaults)
@@ -36,15 +51,65 @@ INT_SAT: Final = 53
 GLOBAL_SAT: Final = 60
 LAUNCH_CTRL: Final = DEFAULT_CTRL | (1 << HALF_NONSAT)
 
-_CTRL: contextvars.ContextVar[int] = contextvars.ContextVar("regsim_ctrl", default=LAUNCH_CTRL)
 #: the single bits SetCtrlSpr / ResetCtrlSpr accept on Ascend 950 (besides a range inside [6, 10])
 _SINGLE_BITS: Final = frozenset({45, 48, 50, 53, 59, 60})
 _MASK64: Final = (1 << 64) - 1
 
 
+U64_MAX: Final = 2**64 - 1
+
+
+@attrs.define(eq=False)
+class Core:
+    """One AIV core's special registers (the UBs made on it hold `core` pointing here)."""
+
+    #: CTRL, at its launch value (docs/semantics-decisions.md §20)
+    ctrl: int = LAUNCH_CTRL
+    #: the vector-mask register {MASK1, MASK0} (`SetVectorMask`): all ones, as `InitSocState()` leaves it
+    vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)
+    #: CMPMASK, 128 bits (element i at bit i): what the memory-level C API compares write and
+    #: `asc_get_cmp_mask` / `asc_set_cmp_mask` read and write
+    cmp_mask: int = 0
+    #: AR: bytes squeezed with GatherMaskMode STORE_REG since the last `ClearSpr<AR>` (the ClearSpr and
+    #: Squeeze pages); `last`: the byte count of the latest such Squeeze, whose bytes wait (`unstored`) for
+    #: the AR-form StoreUnAlign (the two must alternate)
+    ar: int = 0
+    last: int = 0
+    unstored: bool = False
+    #: the library's block-local `g_deqValue` (`SetDeqScale(half scale)`), zero-initialised
+    deq_value: Any = None
+    #: the library's block-local `accValHalf` / `accValFloat`: the last first-n ReduceSum's result, by type
+    acc_val: dict[Any, Any] = attrs.field(factory=dict)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every register's value (to put back with `restore`)."""
+        return {k: dict(v) if isinstance(v, dict) else v for k, v in attrs.asdict(self, recurse=False).items()}
+
+    def restore(self, values: dict[str, Any]) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
+_CORE: contextvars.ContextVar[Core | None] = contextvars.ContextVar("regsim_core", default=None)
+
+
+def current_core() -> Core:
+    """The core this context runs on (made when first asked for)."""
+    core = _CORE.get()
+    if core is None:
+        core = Core()
+        _CORE.set(core)
+    return core
+
+
+def use_core(core: Core) -> contextvars.Token[Core | None]:
+    """Run this context on `core` from here on (a kernel launch's block); `_CORE.reset(token)` undoes it."""
+    return _CORE.set(core)
+
+
 def current_ctrl() -> int:
     """The CTRL value a VF started now would run with (an unsigned 64-bit int)."""
-    return _CTRL.get()
+    return current_core().ctrl
 
 
 def half_saturates(ctrl: int) -> bool:
@@ -93,7 +158,8 @@ def SetCtrlSpr(value: int, *, start_bit: int, end_bit: int) -> None:
     if type(value) is not int or not 0 <= value < 1 << width:
         raise ParameterError(message("SetCtrlSpr", "value", repr(value), f"an int in [0, {(1 << width) - 1}] ({width} bits)"))
     field = ((1 << width) - 1) << lo
-    _CTRL.set((_CTRL.get() & ~field & _MASK64) | value << lo)
+    core = current_core()
+    core.ctrl = (core.ctrl & ~field & _MASK64) | value << lo
 
 
 @host_api("GetCtrlSpr")
@@ -101,7 +167,7 @@ def GetCtrlSpr(*, start_bit: int, end_bit: int) -> int:
     """`AscendC::GetCtrlSpr<startBit, endBit>()`: CTRL[end_bit:start_bit] (an int64_t)."""
     _host("GetCtrlSpr")
     lo, hi = _bits("GetCtrlSpr", start_bit, end_bit, False)
-    value = _CTRL.get() >> lo & ((1 << (hi - lo + 1)) - 1)
+    value = current_core().ctrl >> lo & ((1 << (hi - lo + 1)) - 1)
     return value - (1 << 64) if value >> 63 else value
 
 
@@ -112,18 +178,15 @@ def ResetCtrlSpr(*, start_bit: int, end_bit: int) -> None:
     _host("ResetCtrlSpr")
     lo, hi = _bits("ResetCtrlSpr", start_bit, end_bit, True)
     field = ((1 << (hi - lo + 1)) - 1) << lo
-    _CTRL.set((_CTRL.get() & ~field & _MASK64) | (DEFAULT_CTRL & field))
-
-
-def set_ctrl(value: int) -> None:
-    """Put CTRL back to `value` (a refused memory-level call restores what it found)."""
-    _CTRL.set(value & _MASK64)
+    core = current_core()
+    core.ctrl = (core.ctrl & ~field & _MASK64) | (DEFAULT_CTRL & field)
 
 
 def set_ctrl_bit(bit: int, value: int) -> None:
     """Set one CTRL bit from library code (e.g. `SetMaskCount` / `SetMaskNorm`: CTRL[56]), bypassing the
     bit whitelist `SetCtrlSpr` applies to user calls."""
-    _CTRL.set((_CTRL.get() & ~(1 << bit) & _MASK64) | (value & 1) << bit)
+    core = current_core()
+    core.ctrl = (core.ctrl & ~(1 << bit) & _MASK64) | (value & 1) << bit
 
 
 # --- conversion saturation (Cast: the Cast page's table 5, the SetCtrlSpr page's CTRL table) ----------

@@ -1,0 +1,127 @@
+"""The ways a vector function runs: `@rs.simd_vf` / `@rs.simd_callee` functions (their loops rewritten to
+run batched where exact, regsim._src.vf.loops), `rs.asc_vf_call` / `AscendC.VF_CALL`, and `with
+rs.VEC_SCOPE():` blocks. Each enters a `VfContext` (regsim._src.engine.context) on a core: the core of the
+UB its pointer arguments point into, else the current one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from typing import ParamSpec, TypeVar
+
+import numpy as np
+
+from regsim._src.engine.backend import NumpyBackend
+from regsim._src.engine.context import VfContext, vf_context
+from regsim._src.model.binding import host_api
+from regsim._src.model.config import _VF, configured
+from regsim._src.model.core import Core, current_core
+from regsim._src.vf.loops import instrument
+from regsim._src.vf.trace import TracingBackend, current_trace
+from regsim.errors import ParameterError, VfContextError, message
+
+P = ParamSpec("P")
+R = TypeVar("R")
+V = TypeVar("V")
+
+
+@host_api("VEC_SCOPE")
+def VEC_SCOPE() -> contextlib.AbstractContextManager[VfContext]:
+    """`__VEC_SCOPE__ { ... }`: the body of the `with` block runs as a vector function (on the current core)."""
+    return _scope(current_core())
+
+
+@contextlib.contextmanager
+def _scope(core: Core) -> Iterator[VfContext]:
+    """A vector function running on `core`: with its CTRL as it is now, the configuration in force, and
+    the in-order backend (the tracing one while `rs.trace()` records)."""
+    if _VF.get() is not None:
+        raise VfContextError(
+            "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
+        )
+    config = configured()
+    trace = current_trace()
+    backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
+    backend.core = core
+    ctx = VfContext(config, backend, trace, ctrl=core.ctrl)
+    token = _VF.set(ctx)
+    try:
+        # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
+        with np.errstate(all="ignore"):
+            yield ctx
+        for check in ctx.exit_checks:
+            check()
+    finally:
+        _VF.reset(token)
+
+
+def _by_value(arg: V) -> V:
+    """C++ passes VF arguments by value: a `UbPtr` is copied, so post-updates stay inside."""
+    copy = getattr(arg, "_vf_argument_copy", None)
+    return copy() if copy is not None else arg
+
+
+def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+    """Run `body` as a vector function, its arguments passed by value."""
+    # the VF runs on the core of the UB its pointers point into (else the current one): its special registers
+    core = next((c for a in (*args, *kwargs.values()) if (c := getattr(getattr(a, "ub", None), "core", None))), None)
+    with _scope(core or current_core()):
+        body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+
+
+@host_api("asc_vf_call")
+def asc_vf_call(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
+    """`asc_vf_call<F>(args...)`: run `F`, a `@rs.simd_vf` function, as a vector function, its
+    arguments passed by value. As in C++, where `F` must be a `__simd_vf__` function, any other
+    callable is a `VfContextError`."""
+    _run_vf(_vf_body("asc_vf_call", f), args, kwargs)
+
+
+@host_api("VF_CALL")
+def VF_CALL(f: Callable[P, None], /, *args: P.args, **kwargs: P.kwargs) -> None:
+    """`AscendC::VF_CALL<F>(args...)`: the older spelling of `asc_vf_call`."""
+    _run_vf(_vf_body("VF_CALL", f), args, kwargs)
+
+
+def _vf_body(api: str, f: object) -> Callable[..., None]:
+    body: Callable[..., None] | None = getattr(f, "__regsim_vf_body__", None)
+    if body is None:
+        name = getattr(f, "__qualname__", repr(f))
+        raise VfContextError(message(api, "F", name, "a function decorated with @rs.simd_vf (a __simd_vf__ function)"))
+    return body
+
+
+@host_api("simd_vf")
+def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
+    """`__simd_vf__`: calling the decorated function runs it as a vector function.
+
+    Arguments are passed by value as in C++ (a `UbPtr` is copied on entry).
+    """
+    if not callable(f):
+        raise ParameterError(message("simd_vf", "f", repr(f), "a function"))
+    body = host_api(f.__name__)(instrument(f))  # arguments that do not bind: a ParameterError naming the parameter
+
+    @functools.wraps(f)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        _run_vf(body, args, kwargs)
+
+    run.__regsim_vf_body__ = body  # type: ignore[attr-defined]
+    return run
+
+
+@host_api("simd_callee")
+def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
+    """`__simd_callee__`: a helper callable only from inside a vector function."""
+    if not callable(f):
+        raise ParameterError(message("simd_callee", "f", repr(f), "a function"))
+    body = instrument(f)
+
+    @functools.wraps(f)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        vf_context(f.__qualname__)
+        return body(*args, **kwargs)
+
+    call.__regsim_callee__ = f  # type: ignore[attr-defined]  # (what a batched loop calling it checks: loop_rules)
+    return host_api(f.__name__)(call)  # arguments that do not bind: a ParameterError naming the parameter
