@@ -256,7 +256,7 @@ def test_get_mask_spr_page_example(loops: str) -> None:
 
 
 # --- asc_mem_bar ----------------------------------------------------------------------------------------------------
-ALL_MEM_TYPES = [getattr(capi, n) for n in rs._src.enums.MEM_TYPE.__members__]
+ALL_MEM_TYPES = [getattr(capi, n) for n in rs._src.model.enums.MEM_TYPE.__members__]
 
 
 @pytest.mark.parametrize("mem_type", ALL_MEM_TYPES, ids=lambda m: m.name)

@@ -174,7 +174,7 @@ def test_counter_mode(dtype: Any, count: int) -> None:
         with counter_mode():
             run_both(lambda: A.Add(dst, s0, s1, mask, 1, BLK_PARAMS(*strides)), ub)  # noqa: B023
         assert_same(dst.numpy(), MO.counter_mode("Add", d0, [a, b], count, strides), f"counter {count}")
-    assert not rs._src.memvec.counter_mode()
+    assert not rs._src.lowerings.elementwise.counter_mode()
 
 
 def test_is_set_mask_false_reads_the_vector_mask() -> None:

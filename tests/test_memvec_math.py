@@ -257,7 +257,7 @@ def test_lowerings() -> None:
     assert rs.lower(A.Reciprocal, d, s, 64).counts()["Select"] == 3
     assert rs.lower(A.Neg, d, s, 64).counts() == {"UpdateMask": 1, "LoadAlign": 1, "Neg": 1, "StoreAlign": 1}
     for spec in ("Ln(half, count=10)", "Sqrt(float32, mask=64, repeat_time=2)", "Rsqrt(half, count=3)", "Neg(int8, count=9)"):
-        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.memvec.lower_spec(spec).counts()
+        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.lowerings.elementwise.lower_spec(spec).counts()
 
 
 # --- violations raise and write nothing --------------------------------------------------------------------------------

@@ -442,20 +442,20 @@ def test_a_call_that_does_not_bind_names_the_api_and_the_parameter(kind: str) ->
 def test_configure_as_a_statement_changes_the_configuration() -> None:
     """`rs.configure(...)` called as a statement sets the configuration from there on; as a `with`, it
     restores the previous one on exit."""
-    before = rs._src.context.current_config()
+    before = rs._src.model.config.current_config()
     with rs.configure(loops="batched"):
         rs.configure(ub_size=2048, loops="sequential")  # a statement inside the block
-        assert rs._src.context.current_config().loops == "sequential" and rs.UnifiedBuffer().size == 2048
-    assert rs._src.context.current_config() == before  # the block's exit undoes both
+        assert rs._src.model.config.current_config().loops == "sequential" and rs.UnifiedBuffer().size == 2048
+    assert rs._src.model.config.current_config() == before  # the block's exit undoes both
     token = rs.configure(mask_fill="group")
     try:
-        assert rs._src.context.current_config().mask_fill == "group"
+        assert rs._src.model.config.current_config().mask_fill == "group"
         with rs.VEC_SCOPE():
             m = Reg.CreateMask(rs.float32)  # "group": every bit of an element's 4-bit group
         assert m.bits()[:4].tolist() == [True] * 4
     finally:
         token.__exit__(None, None, None)
-    assert rs._src.context.current_config() == before
+    assert rs._src.model.config.current_config() == before
 
 
 def test_the_compare_mask_register_takes_one_alignment_rule() -> None:
@@ -660,7 +660,7 @@ def test_the_ub_size_option_gives_the_kernel_its_room(tmp_path: Path, capsys: py
 
 def test_cmpmode_is_one_enum_wherever_c_plus_plus_finds_it() -> None:
     assert rs.CMPMODE is Reg.CMPMODE is A.CMPMODE
-    for spec in rs._src.spec.REGISTRY.specs.values():  # every enum a Reg op takes is importable from Reg
+    for spec in rs._src.engine.spec.REGISTRY.specs.values():  # every enum a Reg op takes is importable from Reg
         for o in spec.operands:
             if o.enum is not None:
                 assert getattr(Reg, o.enum.__name__) is o.enum, (spec.key, o.name)
