@@ -11,7 +11,7 @@ exception is *stray*, and a call that runs longer than the time limit is a *hang
 
 Run: `python bench/registry_fuzz.py [--calls N] [--seed S] [--jobs J] [--limit SECONDS]`; it prints every kind
 of stray exception and hang it met (with one example call each) and, last, `N calls, S stray exceptions,
-H hangs`. tests/test_registry_fuzz.py runs a small tier of it.
+H hangs`. tests/engine/test_registry_fuzz.py runs a small tier of it.
 """
 
 from __future__ import annotations

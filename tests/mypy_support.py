@@ -1,7 +1,7 @@
 """Running mypy from the tests: `mypy.api` with its own minimal config (so neither pyproject.toml's
 `[tool.mypy]` nor unrelated files are picked up) and a cache directory shared by the test session
 (conftest.py's `mypy_options` fixture): the first run fills it with numpy's and regsim's stubs, the
-others reuse them (tests/test_typing.py, tests/test_tutorial.py)."""
+others reuse them (tests/project/test_typing.py, tests/project/test_tutorial.py)."""
 
 from __future__ import annotations
 

@@ -711,7 +711,7 @@ def markdown() -> str:
     rows = [
         "# Reg operations modelled by regsim",
         "",
-        "Generated from the op registry (`regsim/_src/ops/`); `tests/test_docs.py` keeps it current",
+        "Generated from the op registry (`regsim/_src/ops/`); `tests/project/test_docs.py` keeps it current",
         "(regenerate: `python -c 'from regsim._src.engine.spec import markdown; print(markdown(), end=\"\")' > docs/ops.md`).",
         "",
         "| op | overload | lane equation | dtypes on Ascend 950 | MaskMergeMode | C API | legacy names |",

@@ -45,7 +45,7 @@ ZEROING, MERGING = MaskMergeMode.ZEROING, MaskMergeMode.MERGING
 LOWEST, HIGHEST = HighLowPart.LOWEST, HighLowPart.HIGHEST
 
 # --- dtypes on Ascend 950 (the pages' tables), as the faces' type variables; the specs' dtype sets
-# are their constraints, so the two cannot drift apart (tests/test_registry.py checks faces vs specs)
+# are their constraints, so the two cannot drift apart (tests/engine/test_registry.py checks faces vs specs)
 DupT = TypeVar(
     "DupT",
     dt.bool_,

@@ -21,7 +21,7 @@ from regsim import Reg
 from regsim.cpp import CppError
 from vf_examples import add_carry_vf
 
-HERE = Path(__file__).parent / "cpp"
+HERE = Path(__file__).resolve().parents[1] / "cpp"
 
 
 def _add_carry(vf: object, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import counter_mode
+from lowering_support import counter_mode
 
 import regsim as rs
 from regsim import errors

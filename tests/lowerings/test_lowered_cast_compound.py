@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, draw_mask, run_both
+from lowering_support import assert_same, counter_mode, draw_mask, run_both
 
 import regsim as rs
 from regsim import errors

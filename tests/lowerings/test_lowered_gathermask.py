@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, run_both, values
+from lowering_support import assert_same, run_both, values
 
 import regsim as rs
 from regsim import errors

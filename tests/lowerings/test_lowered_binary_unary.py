@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, run_both, tensors, values
+from lowering_support import assert_same, counter_mode, run_both, tensors, values
 
 import regsim as rs
 from regsim import errors

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from memvec_support import run_both
+from lowering_support import run_both
 
 import regsim as rs
 from regsim import Reg, capi
@@ -39,7 +39,7 @@ def edge_values(dtype: Any, n: int, seed: int) -> list[int]:
 
 # --- every front end: the plain shift where the page's reading differs ---------------------------------------------
 A = rs.AscendC
-HERE = Path(__file__).parent / "cpp"
+HERE = Path(__file__).resolve().parents[1] / "cpp"
 #: (dtype, value, amount, the plain shift's result): where the page's sign-keeping reading gives 0, 0x4800 and 0x70
 PLAIN_SHIFTS = [(rs.int32, 0x40000000, 1, -(2**31)), (rs.int16, 0x00C8, 8, 0xC800 - 2**16), (rs.int8, 0x0F, 4, 0xF0 - 2**8)]
 

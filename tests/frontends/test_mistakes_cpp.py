@@ -24,7 +24,7 @@ import regsim as rs
 from regsim.cpp import CppError
 from regsim.errors import AlignmentError, DTypeError, OutOfBoundsError, ParameterError, RegsimError, UninitializedReadError
 
-HERE = Path(__file__).parent / "cpp"
+HERE = Path(__file__).resolve().parents[1] / "cpp"
 SOURCE = HERE / "mistakes.asc"
 LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
 

@@ -34,7 +34,7 @@ from regsim.errors import (
 )
 
 A = rs.AscendC
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/
 
 
 class K:

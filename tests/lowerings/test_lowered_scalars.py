@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import assert_same, counter_mode, draw_mask, repeat_span, run_both, tensors
+from lowering_support import assert_same, counter_mode, draw_mask, repeat_span, run_both, tensors
 
 import regsim as rs
 from regsim import errors

@@ -1,7 +1,7 @@
 """Program-level differential testing of VF loops: random programs (tests/progen.py) run with
 `loops="sequential"` and in the default mode must leave identical UB bytes, written flags, counters
 and pointers (the kernels store theirs to `info`), and raise the same error (class, message, partial
-UB state). The C++ twins are checked in tests/test_progen_cpp.py; `bench/loop_campaign.py` runs
+UB state). The C++ twins are checked in tests/frontends/test_progen_cpp.py; `bench/loop_campaign.py` runs
 the same check on as many programs as asked.
 """
 

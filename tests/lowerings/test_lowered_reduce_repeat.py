@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import bits, counter_mode, run_both
+from lowering_support import bits, counter_mode, run_both
 
 import regsim as rs
 from regsim import errors

@@ -8,7 +8,7 @@ import pytest
 
 from regsim._src.engine.spec import markdown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_ops_md_is_generated_from_the_table() -> None:

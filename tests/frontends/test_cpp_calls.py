@@ -4,7 +4,7 @@ Python and through `regsim run`).
 
 The kernels are tests/cpp/mistakes.asc (regsim's own code); expected values are written out from the
 C++ source by hand (each kernel writes a constant or a small integer function of its arguments).
-Every kernel runs in both loop modes; tests/test_mistakes_cpp.py has the user mistakes.
+Every kernel runs in both loop modes; tests/frontends/test_mistakes_cpp.py has the user mistakes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import regsim as rs
 from regsim.cpp import CppError
 from regsim.errors import OutOfBoundsError, VfContextError
 
-SOURCE = Path(__file__).parent / "cpp" / "mistakes.asc"
+SOURCE = Path(__file__).resolve().parents[1] / "cpp" / "mistakes.asc"
 LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
 
 

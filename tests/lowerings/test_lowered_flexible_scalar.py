@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import (
+from lowering_support import (
     CMP_COUNT,
     CMP_REPEAT,
     FORMS,
@@ -32,11 +32,11 @@ from memvec_support import (
     tensors,
     values,
 )
+from tests.test_lowered_binary_unary import COUNT_DTYPES, SCALAR_B16_B32
 
 import regsim as rs
 from regsim import errors
 from regsim.testing import lowering_reference as MO
-from tests.test_memvec import COUNT_DTYPES, SCALAR_B16_B32
 
 A = rs.AscendC
 ARITH = ("Adds", "Muls", "Maxs", "Mins")

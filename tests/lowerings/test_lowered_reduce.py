@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import bits, counter_mode, run_both  # (run_both: loops="sequential" vs the default, same UB bytes)
+from lowering_support import bits, counter_mode, run_both  # (run_both: loops="sequential" vs the default, same UB bytes)
 
 import regsim as rs
 from regsim import errors

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import (
+from lowering_support import (
     CMP_COUNT,
     CMP_REPEAT,
     FORMS,
@@ -36,7 +36,7 @@ from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
 #: 950 dtype lists, written from the pages' "数据类型" sections (Duplicate, ShiftLeft, ShiftRight; Compare, Compares and
-#: Select's are memvec_support's)
+#: Select's are lowering_support's)
 DUP_COUNT = [
     *[rs.bool_, rs.int8, rs.uint8, rs.fp4x2_e2m1, rs.fp4x2_e1m2, rs.hifloat8, rs.fp8_e8m0, rs.fp8_e5m2, rs.fp8_e4m3fn],
     *[
@@ -309,7 +309,7 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, {form}, mask={mask}, repeat={repeats})")
 
 
-# --- Gather on 8- and 64-bit types (their Hypothesis test is test_memvec.py's test_gather_hypothesis) ---------------
+# --- Gather on 8- and 64-bit types (their Hypothesis test is test_lowered_binary_unary.py's test_gather_hypothesis) ---------------
 def test_gather_b8_offset_range() -> None:
     """b8 byte offsets lie in [0, 2**16 - 1] (the Gather page); b64 offsets are multiples of 8."""
     ub = rs.UnifiedBuffer(4096)

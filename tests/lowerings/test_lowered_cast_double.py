@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import run_both
+from lowering_support import run_both
 
 import regsim as rs
 from regsim import errors

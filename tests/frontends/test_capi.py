@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from memvec_support import counter_mode, run_both
+from lowering_support import counter_mode, run_both
 
 import regsim as rs
 from regsim import Reg, capi, errors
@@ -578,7 +578,7 @@ REG_FORMS = [
     f
     for name in sorted(capi.REGISTER_API)
     for f in __import__("regsim._src.frontends.capi_register", fromlist=["FORMS"]).FORMS[name]
-    if f.cname.derive is None  # (asc_mem_bar, asc_update_addr_reg: tests/test_capi_addr_reg.py)
+    if f.cname.derive is None  # (asc_mem_bar, asc_update_addr_reg: tests/frontends/test_capi_addr_reg.py)
     and not any(f.spec.operand(p).kind.name in ("PTR", "ADDR", "INT") for p in f.cname.params)
 ]
 

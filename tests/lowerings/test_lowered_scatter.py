@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memvec_support import draw_mask, run_both, run_in_form, values
+from lowering_support import draw_mask, run_both, run_in_form, values
 
 import regsim as rs
 from regsim import errors

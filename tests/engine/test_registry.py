@@ -17,8 +17,8 @@ from regsim._src.engine.spec import FACES, REGISTRY, Kind, OpSpec
 from regsim._src.model.dtypes import ALL_DTYPES, EVERY_DTYPE, DType
 from regsim.testing import reference as O
 
-TESTS = Path(__file__).resolve().parent
-SOURCES = {p.name: p.read_text(encoding="utf-8") for p in TESTS.glob("test_*.py") if p.name != Path(__file__).name}
+TESTS = Path(__file__).resolve().parents[1]  # every layer's tests
+SOURCES = {p.name: p.read_text(encoding="utf-8") for p in TESTS.rglob("test_*.py") if p.name != Path(__file__).name}
 SPECS = list(REGISTRY.specs.values())
 MODELLED = [s for s in SPECS if not s.unmodelled]
 
