@@ -1,6 +1,7 @@
 """Helpers shared by the memory-level (LocalTensor) API tests: random elements and the tensors holding them, the
 bit-exact comparison, both loop modes and counter mode, and the setups and mask draws of the compare and select
-tests (test_lowered_compare_select.py's tensor-tensor and tensor-scalar forms, test_lowered_flexible_scalar.py's flexible scalar)."""
+tests (test_lowered_compare_select.py's tensor-tensor and tensor-scalar forms, test_lowered_flexible_scalar.py's
+flexible scalar)."""
 
 from __future__ import annotations
 

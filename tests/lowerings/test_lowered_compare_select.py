@@ -309,7 +309,7 @@ def test_select_repeat_hypothesis(data: st.DataObject) -> None:
     assert_same(dst.numpy(), want, f"Select({dtype.name}, {mode.name}, {form}, mask={mask}, repeat={repeats})")
 
 
-# --- Gather on 8- and 64-bit types (their Hypothesis test is test_lowered_binary_unary.py's test_gather_hypothesis) ---------------
+# --- Gather on 8- and 64-bit types (their Hypothesis test: test_lowered_binary_unary.py's test_gather_hypothesis) ---
 def test_gather_b8_offset_range() -> None:
     """b8 byte offsets lie in [0, 2**16 - 1] (the Gather page); b64 offsets are multiples of 8."""
     ub = rs.UnifiedBuffer(4096)
