@@ -163,3 +163,28 @@ def select_tensors(dtype: Any, n: int, sel_bytes: int, sel_type: Any, seed: int)
     sel = ub.alloc(sel_type, -(-sel_bytes // sel_type.itemsize))
     ub.storage.write(sel.addr, rng.integers(0, 256, sel.nbytes, dtype=np.uint8))
     return ub, dst, sel, s0, s1
+
+
+#: 950 dtype lists, written from the library's static_asserts (kernel_operator_vec_{binary,binary_continuous,
+#: unary,binary_scalar}_impl.h for dav_3510)
+B16_B32 = [rs.half, rs.uint16, rs.int16, rs.bfloat16, rs.uint32, rs.int32, rs.float32]
+SCALAR_B16_B32 = [rs.half, rs.bfloat16, rs.float32, rs.int16, rs.int32]
+B8 = [rs.uint8, rs.int8]
+B64 = [rs.int64, rs.uint64]
+CPLX = [rs.complex32, rs.complex64]
+COUNT_DTYPES = {
+    "Add": [*B16_B32, *B8, *B64, *CPLX],
+    "Sub": [*B16_B32, *B8, *B64, *CPLX],
+    "Mul": [*B16_B32, *B64, *CPLX],
+    "Max": [*B16_B32, *B8, *B64],
+    "Min": [*B16_B32, *B8, *B64],
+    "And": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
+    "Or": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
+    "Not": [rs.int8, rs.uint8, rs.half, rs.float32, rs.uint16, rs.int16, rs.uint32, rs.int32, rs.uint64, rs.int64],
+    "Abs": [rs.int8, rs.half, rs.int16, rs.float32, rs.int32, rs.int64],
+    "Relu": [rs.half, rs.float32, rs.int32, rs.int64],
+    "Adds": [*SCALAR_B16_B32, *B8, *B64, *CPLX],
+    "Muls": [*SCALAR_B16_B32, *B64, *CPLX],
+    "Maxs": [*SCALAR_B16_B32, *B8, *B64],
+    "Mins": [*SCALAR_B16_B32, *B8, *B64],
+}

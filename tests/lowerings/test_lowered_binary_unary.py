@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lowering_support import assert_same, counter_mode, run_both, tensors, values
+from lowering_support import (
+    B16_B32,
+    COUNT_DTYPES,
+    SCALAR_B16_B32,
+    assert_same,
+    counter_mode,
+    run_both,
+    tensors,
+    values,
+)
 
 import regsim as rs
 from regsim import errors
@@ -22,29 +31,6 @@ from regsim.testing import lowering_reference as MO
 A = rs.AscendC
 BLK_PARAMS = A.BinaryRepeatParams
 
-#: 950 dtype lists, written from the library's static_asserts (kernel_operator_vec_{binary,binary_continuous,
-#: unary,binary_scalar}_impl.h for dav_3510)
-B16_B32 = [rs.half, rs.uint16, rs.int16, rs.bfloat16, rs.uint32, rs.int32, rs.float32]
-SCALAR_B16_B32 = [rs.half, rs.bfloat16, rs.float32, rs.int16, rs.int32]
-B8 = [rs.uint8, rs.int8]
-B64 = [rs.int64, rs.uint64]
-CPLX = [rs.complex32, rs.complex64]
-COUNT_DTYPES = {
-    "Add": [*B16_B32, *B8, *B64, *CPLX],
-    "Sub": [*B16_B32, *B8, *B64, *CPLX],
-    "Mul": [*B16_B32, *B64, *CPLX],
-    "Max": [*B16_B32, *B8, *B64],
-    "Min": [*B16_B32, *B8, *B64],
-    "And": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
-    "Or": [rs.uint8, rs.int8, rs.int16, rs.uint16, rs.uint32, rs.int32, rs.int64, rs.uint64],
-    "Not": [rs.int8, rs.uint8, rs.half, rs.float32, rs.uint16, rs.int16, rs.uint32, rs.int32, rs.uint64, rs.int64],
-    "Abs": [rs.int8, rs.half, rs.int16, rs.float32, rs.int32, rs.int64],
-    "Relu": [rs.half, rs.float32, rs.int32, rs.int64],
-    "Adds": [*SCALAR_B16_B32, *B8, *B64, *CPLX],
-    "Muls": [*SCALAR_B16_B32, *B64, *CPLX],
-    "Maxs": [*SCALAR_B16_B32, *B8, *B64],
-    "Mins": [*SCALAR_B16_B32, *B8, *B64],
-}
 REPEAT_DTYPES = {
     **{name: B16_B32 for name in ("Add", "Sub", "Mul", "Max", "Min")},
     "And": [rs.int16, rs.uint16, rs.uint32, rs.int32],

@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from lowering_support import (
     CMP_COUNT,
     CMP_REPEAT,
+    COUNT_DTYPES,
     FORMS,
     MODES,
+    SCALAR_B16_B32,
     SEL_COUNT,
     SEL_REPEAT,
     assert_same,
@@ -32,7 +34,6 @@ from lowering_support import (
     tensors,
     values,
 )
-from tests.test_lowered_binary_unary import COUNT_DTYPES, SCALAR_B16_B32
 
 import regsim as rs
 from regsim import errors
