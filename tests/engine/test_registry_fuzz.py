@@ -24,12 +24,12 @@ _STATE = {"SetMaskCount", "SetMaskNorm", "SetVectorMask", "ResetMask", "SetDeqSc
 
 
 def memory_apis() -> set[str]:
-    """Every memory-level API of rs.AscendC (the names the memvec modules define)."""
+    """Every memory-level API of rs.AscendC (the names the lowerings define)."""
     names = set()
     for n in A.__all__:
         obj = getattr(A, n)
         module = getattr(obj, "__module__", "") if callable(obj) and not isinstance(obj, type) else ""
-        if module.startswith("regsim._src.lowerings.elementwise") and n not in _STATE:
+        if module.startswith("regsim._src.lowerings.") and n not in _STATE:
             names.add(n)
     return names
 

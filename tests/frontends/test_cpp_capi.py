@@ -53,7 +53,7 @@ def test_every_register_level_c_name_is_declared() -> None:
 def test_a_name_added_to_the_registry_is_declared_and_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a C spelling the registry gains later needs no front-end code: the same forms rs.capi runs
     from regsim._src.frontends import capi_register as capi_reg
-    from regsim._src.frontends import cpp_declarations as cpp_decls
+    from regsim._src.frontends.cpp import declarations as cpp_decls
 
     monkeypatch.setitem(capi_reg.FORMS, "asc_regsim_test_neg", capi_reg.FORMS["asc_neg"])
     monkeypatch.setattr(rs.capi, "asc_regsim_test_neg", capi_reg.function("asc_regsim_test_neg"), raising=False)
@@ -475,7 +475,7 @@ def test_quoted_a_divided_loop_index_runs_batched(tmp_path: Path, loops: str) ->
 
 def test_c_division_of_a_batched_loop_index_truncates_toward_zero() -> None:
     from regsim._src.engine.per_iteration import Affine, Unbatchable
-    from regsim.cpp import _c_div, _c_rem
+    from regsim._src.frontends.cpp.lowering import _c_div, _c_rem
 
     a = Affine(np.array([-7, -6, -1, 0, 5, 7], np.int64))
     assert _c_div(a, 2).values.tolist() == [-3, -3, 0, 0, 2, 3]

@@ -276,7 +276,7 @@ def test_a_scalar_ub_access_in_the_body_runs_the_loop_in_order() -> None:
     decisions, _ = _both(lambda: _world(kernel, (64 * 4, 64 * 8)))
     assert decisions == ["sequential"]
     _, run = _world(kernel, (64 * 4, 64 * 8))
-    assert "a scalar UB access (UbPtr[]) inside the loop" in rs.explain(run)
+    assert "UbPtr[] is a scalar UB access inside the loop" in rs.explain(run)
 
 
 # --- accumulators: the last row alone unless the body reads the others ---------------------------------------

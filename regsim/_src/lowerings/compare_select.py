@@ -738,7 +738,6 @@ def select_continuous_vf(
             one(i, sel_load(T, sel, i))
 
 
-@simd_callee
 @simd_vf
 def select_repeat_vf(
     dst: UbPtr[Any],

@@ -452,6 +452,7 @@ def store_blocks(dst: UbPtr[Any], src_reg: RegTensor[Any], block_stride: int, ma
     Reg.StoreAlign(dst, src_reg, block_stride, mask, data_mode=Reg.DataCopyMode.DATA_BLOCK_COPY)
 
 
+@simd_callee
 def select_blocks(
     i: int,
     dst: UbPtr[Any],

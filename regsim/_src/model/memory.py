@@ -281,7 +281,7 @@ class UbPtr(Generic[T]):
 
     # --- aux-scalar access ---------------------------------------------------------------
     def _scalar_addr(self, api: str, i: int) -> int:
-        host_read(api, "accesses UB bytes through a scalar pointer inside the loop")  # (a batched loop runs in order)
+        host_read(api, "is a scalar UB access inside the loop")  # (a batched loop runs in order)
         s = self.dtype.itemsize
         a = self.addr + as_int(api, "index", i) * s
         if a % s:

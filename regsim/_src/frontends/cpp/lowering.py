@@ -158,10 +158,26 @@ for _b, _s in {(1, False), (8, True), (8, False), (16, True), (16, False), (32, 
     RUNTIME[f"_{'i' if _s else 'u'}{_b}"] = _wrap(_b, _s)
 
 
-#: what the generated code spells `rs.<name>`: the dtypes, the C API and the VF debug calls
-_RS = types.SimpleNamespace(
+def _runtime_module(name: str, doc: str, **attrs: Any) -> types.ModuleType:
+    """A module object holding `attrs` (regsim's own, as the loop rules see it: calls on it keep no state)."""
+    module = types.ModuleType(f"regsim._src.frontends.cpp.{name}", doc)
+    vars(module).update(attrs)
+    return module
+
+
+def _c_api_function(name: str) -> Any:
+    """`rs.capi.<name>` in generated code: the register-level C function of that name (any the registry has)."""
+    if name not in FORMS:
+        raise AttributeError(name)
+    return function(name)
+
+
+#: what the generated code spells `rs.<name>`: the dtypes, the register-level C API and the VF debug calls
+_RS = _runtime_module(
+    "rs",
+    "The names lowered C++ spells rs.<name>.",
     **{name: d for name, d in vars(dt).items() if dt.is_dtype(d)},
-    capi=types.SimpleNamespace(**{name: function(name) for name in FORMS}),  # (a VF calls the register-level C API)
+    capi=_runtime_module("capi", "The register-level C API a VF calls (any name of FORMS).", __getattr__=_c_api_function),
     printf=debug.printf,
     asc_dump=debug.asc_dump,
     asc_dump_reg=debug.asc_dump_reg,
