@@ -28,6 +28,7 @@ from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import (
     VL,
     AddrReg,
+    Bools,
     MaskReg,
     RegTensor,
     UnalignRegForLoad,
@@ -421,7 +422,7 @@ class StoreAligned(Executor):
             parts = []
             for k, i in enumerate(a.data):
                 reg: RegTensor[Any] = values[i]
-                use = needed[k * VL : (k + 1) * VL].reshape(-1, a.itemsize).any(axis=1)
+                use: Bools = np.asarray(needed[k * VL : (k + 1) * VL].reshape(-1, a.itemsize).any(axis=1))
                 parts.append(be.lanes(api, plan.spec.operands[i].name, reg, (use, int(use.sum()))).view(np.uint8).reshape(-1))
             out = np.concatenate(parts)[a.dist.index]
             be.store(api, "dst_addr", ptr, [(addr, out, act)], a.dist.unit)
@@ -1279,6 +1280,7 @@ class CrossLane(Executor):
             if kind is Kind.MASK:
                 be.write_bits(values[i], result)
             elif p.mode is not None:
+                assert active is not None  # (a masked op has a predicate)
                 be.commit(values[i], result, active, p.mode)
             else:
                 be.commit_all(values[i], result)

@@ -524,9 +524,9 @@ class Overloads:
                 self._plans[key] = hit
                 self._calls[key] = hit[2]
         plan, direct, call = hit
-        if ctx.trace is None:
+        if ctx.hook is None:
             return call(ctx, args, kwargs)
-        return ctx.trace.record(ctx, plan, _bind(plan, direct, args, kwargs))
+        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
     def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
         """Resolve, bind and check a call of a new signature (raising for a bad one)."""
@@ -671,7 +671,7 @@ def face(name: str) -> Callable[[F], F]:
         def call(*args: Any, **kwargs: Any) -> Any:
             # the hot path, inlined: a running VF, no trace, a signature seen before
             ctx = current()
-            if ctx is not None and ctx.trace is None:
+            if ctx is not None and ctx.hook is None:
                 try:
                     key: Any = keys[len(args)](args)
                 except (IndexError, AttributeError):  # many arguments, or one without a `_sig` (an int)
