@@ -696,4 +696,3 @@ def face(name: str) -> Callable[[F], F]:
 
 
 FACES: Final[dict[str, Callable[..., Any]]] = {}
-
