@@ -37,9 +37,9 @@ import numpy as np
 from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
-from regsim._src.frontends.capi_register import FORMS, function
+from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function
 from regsim._src.frontends.cpp import parse as cpp_parse
-from regsim._src.frontends.cpp.declarations import C_CONSTANTS, C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, header, leading_t
+from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, header, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
