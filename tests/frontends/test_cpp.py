@@ -350,7 +350,7 @@ def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
 def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    from regsim._src.frontends.cpp import lowering as cpp
+    from regsim._src.frontends.cpp import module as cpp
 
     src = tmp_path / "crash.asc"
     src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
@@ -582,7 +582,7 @@ def test_the_unmodified_example_file_gives_the_ports_bits(twin: cpp_twins.Twin, 
 def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    from regsim._src.frontends.cpp import lowering as cpp
+    from regsim._src.frontends.cpp import module as cpp
     from regsim._src.frontends.cpp import parse as cpp_parse
 
     src = tmp_path / "k.asc"
