@@ -12,6 +12,7 @@ source line.
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import types
 from collections.abc import Callable, Iterator
@@ -169,6 +170,32 @@ _RS = _runtime_module(
 def runtime_names() -> dict[str, Any]:
     """The names the generated code of one file runs with (its module globals, before its functions)."""
     return {"rs": _RS, "Reg": Reg, **RUNTIME, "__name__": "regsim_cpp"}
+
+
+#: what `known` gives for a name whose value is not known when lowering
+_UNKNOWN: Any = object()
+#: C's operators on constants (the results converted to the expression's type by `Lowerer.value_as`)
+_UNARY: dict[str, Callable[[Any], Any]] = {"-": operator.neg, "+": operator.pos, "~": operator.invert, "!": lambda a: int(not a)}
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": _c_div,
+    "%": _c_rem,
+    "<<": operator.lshift,
+    ">>": operator.rshift,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+    "&&": lambda a, b: int(bool(a) and bool(b)),
+    "||": lambda a, b: int(bool(a) or bool(b)),
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+}
 
 
 class Ty:
@@ -528,38 +555,115 @@ class Lowerer:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
         if n.get("tk") == "DEPENDENT" and n.get("toks"):
             return self.type_trait(n)
-        if rk == "ENUM_CONSTANT_DECL":
-            enum_name = strip(n["t"])
-            return f"_E.{enum_name}.{name}"
-        if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
-            raise self.fail(n, f"the template argument {name} (not given)")
-        if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):
-            return repr(self.env[name]) if not hasattr(self.env[name], "name") else self.pyvalue(self.env[name])
-        if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
-            return f"Reg.{name}"
+        value = self.known(n)
+        if value is not _UNKNOWN:
+            return self.pyvalue(value)
         if rk in ("VAR_DECL", "PARM_DECL"):
-            if n.get("global") and name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
-                return self.pyvalue(C_CONSTANTS[name])
-            if n.get("global") and "v" in n:  # a constant clang folded (a static constexpr member)
-                return str(int(n["v"]))
-            if n.get("global") and name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
-                lay, sat, rnd = CAST_TRAITS[name]
-                trait = enums.CastTrait(
-                    enums.RegLayout[lay], enums.SatMode[sat], enums.MaskMergeMode.ZEROING, enums.RoundMode[rnd]
-                )
-                return self.pyvalue(trait)
             if n.get("global"):
-                const = self.mod.consts.get(name)
-                if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
-                    raise self.fail(n, f"the global variable {name} (only constants are supported)")
-                init = [x for x in const["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-                if not init:
-                    raise self.fail(n, f"the global constant {name} without an initializer")
-                return f"({self.convert(self.expr(init[-1]), self.ty(init[-1]), self.ty(const))})"
+                init, const = self.global_constant(n)
+                return f"({self.convert(self.expr(init), self.ty(init), self.ty(const))})"
             return self.read(name)
         if rk == "FUNCTION_DECL":
             raise self.fail(n, f"a function reference {name}")
         raise self.fail(n, f"the name {name} ({rk})")
+
+    def known(self, n: dict[str, Any]) -> Any:
+        """The value of a name known when the function is lowered (an enumerator, a template argument,
+        `RegTraitNumOne/Two`, a C API constant, one of AscendC's CastTrait constants, a constant clang
+        folded), else `_UNKNOWN`."""
+        rk, name = n.get("rk", ""), n.get("rs", n["s"])
+        if rk == "ENUM_CONSTANT_DECL":
+            return getattr(getattr(enums, strip(n["t"])), name)
+        if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
+            raise self.fail(n, f"the template argument {name} (not given)")
+        if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):
+            return self.env[name]
+        if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
+            return getattr(Reg, name)
+        if rk in ("VAR_DECL", "PARM_DECL") and n.get("global"):
+            if name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
+                return C_CONSTANTS[name]
+            if "v" in n:  # a constant clang folded (a static constexpr member)
+                return int(n["v"])
+            if name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
+                lay, sat, rnd = CAST_TRAITS[name]
+                return enums.CastTrait(
+                    enums.RegLayout[lay], enums.SatMode[sat], enums.MaskMergeMode.ZEROING, enums.RoundMode[rnd]
+                )
+        return _UNKNOWN
+
+    def global_constant(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The initializer and the declaration of the file's global constant `n` names."""
+        name = n.get("rs", n["s"])
+        const = self.mod.consts.get(name)
+        if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
+            raise self.fail(n, f"the global variable {name} (only constants are supported)")
+        init = [x for x in const["c"] if x["k"] not in _TYPE_KIDS]
+        if not init:
+            raise self.fail(n, f"the global constant {name} without an initializer")
+        return init[-1], const
+
+    # --- constants: template arguments, enum and struct constants (folded from the AST, never evaluated as text) ---
+    def constant(self, n: dict[str, Any], what: str) -> Any:
+        """The value of the constant expression `n` (`what` it is, for the error where it is not one): literals,
+        the names `known` knows, the function's and the file's constants, `sizeof`, type traits, casts, a
+        struct's initializer list and C's operators, with the C semantics the lowered code has (the same
+        runtime helpers wrap and round)."""
+        k = n["k"]
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        if k == "INTEGER_LITERAL":
+            return int(n["v"].rstrip("uUlL"), 0)
+        if k == "FLOATING_LITERAL":
+            return self.value_as(float(n["v"].rstrip("fFlL")), self.ty(n))
+        if k == "CXX_BOOL_LITERAL_EXPR":
+            return int(n["v"] in ("true", "1"))
+        if k == "DECL_REF_EXPR":
+            if n.get("tk") == "DEPENDENT" and n.get("toks"):
+                return int(self.type_trait(n))
+            value = self.known(n)
+            name = n.get("rs", n["s"])
+            if value is _UNKNOWN and n.get("rk") == "VAR_DECL" and name in self.constants:
+                value = self.constants[name]  # a local constant (`static constexpr CastTrait castTrait = {...}`)
+            elif value is _UNKNOWN and n.get("rk") == "VAR_DECL" and n.get("global"):
+                init, const = self.global_constant(n)
+                value = self.value_as(self.constant(init, what), self.ty(const))
+            if value is not _UNKNOWN:
+                return value
+        elif k in ("PAREN_EXPR", "UNEXPOSED_EXPR", *_CASTS) and kids:  # (a cast: to its type)
+            return self.value_as(self.constant(kids[-1], what), self.ty(n))
+        elif k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(n["c"]) == 1:
+            return self.constant(n["c"][0], what)
+        elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
+            return int(self.leaf(n))
+        elif k == "INIT_LIST_EXPR" and self.ty(n).what == "struct":  # CastTrait{...}
+            return self.ty(n).elem(
+                *(bool(self.constant(x, what)) if x.get("tk") == "BOOL" else self.constant(x, what) for x in n["c"])
+            )
+        elif k == "MEMBER_REF_EXPR" and "v" in n:  # a member of a constant struct, folded by clang
+            return self.value_as(int(n["v"]) if self.ty(n).what == "int" else float(n["v"]), self.ty(n))
+        elif k == "UNARY_OPERATOR" and n.get("op") in _UNARY:
+            return self.value_as(_UNARY[n["op"]](self.constant(kids[0], what)), self.ty(n))
+        elif k == "BINARY_OPERATOR" and n.get("op") in _BINARY:
+            a, b = (self.constant(x, what) for x in kids)
+            t, left = self.ty(n), self.ty(kids[0])
+            if t.what == "other" and left.what in ("int", "float"):  # a dependent type: the left side's, as `binary`
+                t = left if left.what == "float" or left.bits >= 32 else Ty("other")
+            return self.value_as(_BINARY[n["op"]](a, b), t)
+        elif k == "CONDITIONAL_OPERATOR":
+            cond, yes, no = kids
+            return self.constant(yes if self.constant(cond, what) else no, what)
+        raise self.fail(n, f"{what} {n.get('s') or k} (not a constant)")
+
+    @staticmethod
+    def value_as(value: Any, t: Ty) -> Any:
+        """A constant's value converted to the C type `t` (integers wrap, floats round), as `convert` converts code."""
+        if isinstance(value, enum.Enum) or not isinstance(value, (int, float)):
+            return value
+        if t.what == "int":
+            return RUNTIME[t.wrap](int(value))
+        if t.what == "float":
+            return RUNTIME[t.rnd](value) if t.rnd else float(value)
+        return value
 
     def pyvalue(self, v: Any) -> str:
         if dt.is_dtype(v):
@@ -641,17 +745,7 @@ class Lowerer:
             return self.dtype(s, t)
         if t["k"] == "UNARY_OPERATOR" and t.get("op") == "&":  # Div<T, &mode>: the struct itself
             return self.targ(t["c"][0])
-        inner = t
-        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
-            inner = inner["c"][0]
-        name = inner.get("rs", inner["s"])
-        if inner["k"] == "DECL_REF_EXPR" and inner.get("rk") == "VAR_DECL" and name in self.constants:
-            return self.constants[name]  # a local constexpr (`static constexpr CastTrait castTrait = {...}`)
-        code = self.expr(t)
-        try:
-            return eval(code, self.mod.globals)
-        except Exception:
-            raise self.fail(t, f"the template argument {inner['s'] or t['k']} (not a constant)") from None
+        return self.constant(t, "the template argument")
 
     def call(self, n: dict[str, Any]) -> str:
 
@@ -1029,12 +1123,8 @@ class Lowerer:
         if t.what in ("enum", "struct"):
             if not (v.get("constexpr") or "const" in v["t"].split()) or not init:
                 raise self.fail(v, f"the variable {name} of type {v['t']} (only constants)")
-            code = self.expr(init[0])
-            try:
-                self.constants[name] = eval(code, self.mod.globals)
-            except Exception:
-                raise self.fail(v, f"the constant {name} (its value is not known when the VF is lowered)") from None
-            self.emit(d, f"{target} = {code}  # line {v['l']}")
+            self.constants[name] = self.constant(init[0], f"the constant {name}: its initializer")
+            self.emit(d, f"{target} = {self.pyvalue(self.constants[name])}  # line {v['l']}")
             return
         if t.what == "other" and "(lambda at " in v["t"]:
             raise self.fail(v, f"the lambda {name}")
