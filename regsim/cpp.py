@@ -7,7 +7,7 @@ Needs the `libclang` wheel (`pip install regsim[cpp]`); anything it cannot run f
 `CppError` naming the file and line.
 """
 
-from regsim._src.frontends.cpp.lowering import (
+from regsim._src.frontends.cpp.module import (
     CppError,
     CppModule,
     VfFunction,

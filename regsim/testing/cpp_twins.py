@@ -222,14 +222,14 @@ def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
         if twin.nargs is not None and len(args) > twin.nargs:
             original.__regsim_vf_body__(*args)
             return
-        cpp = mod
+        source = mod
         if twin.scenario_arg is not None:
             scenario = args[twin.scenario_arg]
             args = args[: twin.scenario_arg] + args[twin.scenario_arg + 1 :]
             others = tuple(a for a in twin.args if not a.startswith("-DSCENARIO_NUM="))
-            cpp = cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
+            source = cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
         targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
-        cpp.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
+        source.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
 
     class _Vf:
         __regsim_vf_body__ = staticmethod(body)

@@ -577,7 +577,7 @@ def _state(v: Any) -> Any:
 REG_FORMS = [
     f
     for name in sorted(capi.REGISTER_API)
-    for f in __import__("regsim._src.frontends.capi_register", fromlist=["FORMS"]).FORMS[name]
+    for f in __import__("regsim._src.frontends.capi.register", fromlist=["FORMS"]).FORMS[name]
     if f.cname.derive is None  # (asc_mem_bar, asc_update_addr_reg: tests/frontends/test_capi_addr_reg.py)
     and not any(f.spec.operand(p).kind.name in ("PTR", "ADDR", "INT") for p in f.cname.params)
 ]

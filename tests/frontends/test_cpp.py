@@ -350,7 +350,7 @@ def test_a_non_template_float_vf_with_resolved_calls_and_merging() -> None:
 def test_a_crashing_parser_process_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    from regsim._src.frontends.cpp import lowering as cpp
+    from regsim._src.frontends.cpp import module as cpp
 
     src = tmp_path / "crash.asc"
     src.write_text("static __simd_vf__ inline void V(__ubuf__ float* p) {}\n")
@@ -555,6 +555,79 @@ def test_a_non_constant_struct_variable_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, "struct.asc", source, "StructVF", r"struct\.asc:2: the variable t of type .*CastTrait \(only constants\)")
 
 
+FOLDED = """
+template <int32_t K>
+__simd_callee__ inline void Put(__ubuf__ int32_t* p, int32_t i)
+{
+    p[i] = K;
+}
+
+template <int32_t N>
+static __simd_vf__ inline void FoldVF(__ubuf__ int32_t* p)
+{
+    Put<N * 3 + 1>(p, 0);
+    Put<(N > 2 ? -N : N) * 4>(p, 1);
+    Put<sizeof(float) * N>(p, 2);
+    Put<(uint8_t)(N * 100)>(p, 3);
+    Put<(N - 10) / 4>(p, 4);
+    Put<(N - 10) % 4>(p, 5);
+    Put<!(N == 3) && true>(p, 6);
+    Put<~N>(p, 7);
+}
+
+constexpr int32_t Three() { return 3; }
+
+static __simd_vf__ inline void CallVF(__ubuf__ int32_t* p)
+{
+    Put<Three()>(p, 0);  // @call
+}
+"""
+
+
+@pytest.mark.parametrize("loops", ["auto", "sequential"])
+@pytest.mark.parametrize("n", [3, 5, -7])
+def test_template_arguments_are_folded_with_c_semantics(tmp_path: Path, loops: str, n: int) -> None:
+    src = tmp_path / "fold.asc"
+    src.write_text(FOLDED)
+    t = rs.UnifiedBuffer().alloc(rs.int32, 8)
+    t.set(np.zeros(8, np.int32))
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
+        rs.cpp.load(src).FoldVF[n](t.GetPhyAddr())
+    toward_zero = int((n - 10) / 4)  # C's / and % truncate toward zero
+    want = [
+        n * 3 + 1,
+        (-n if n > 2 else n) * 4,
+        4 * n,
+        (n * 100) % 256,
+        toward_zero,
+        (n - 10) - 4 * toward_zero,
+        int(n != 3),
+        -n - 1,
+    ]
+    assert t.numpy().tolist() == want
+
+
+def test_a_template_argument_that_is_not_a_constant_is_refused(tmp_path: Path) -> None:
+    line = FOLDED.splitlines().index(next(x for x in FOLDED.splitlines() if x.endswith("// @call"))) + 1
+    src = tmp_path / "fold.asc"
+    src.write_text(FOLDED)
+    with pytest.raises(CppError, match=rf"fold\.asc:{line}: the template argument Three \(not a constant\) \(in CallVF\)"):
+        rs.cpp.load(src).CallVF(rs.UnifiedBuffer().alloc(rs.int32, 8).GetPhyAddr())
+
+
+def test_the_front_end_evaluates_no_text() -> None:
+    """Template arguments (from C++, from Python, from the command line) are folded or parsed, never eval'd: the
+    only `exec` of the front ends runs the Python a VF was lowered to, compiled from the generated source."""
+    import ast
+
+    calls = []
+    for path in sorted((Path(rs.__file__).parent / "_src" / "frontends").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec"):
+                calls.append((path.name, node.func.id, ast.unparse(node.args[0])))
+    assert calls == [("module.py", "exec", "compile(source, filename, 'exec')")]
+
+
 # --- the example ports' C++ twins -------------------------------------------------------------------
 from regsim.testing import cpp_twins  # noqa: E402
 
@@ -582,7 +655,7 @@ def test_the_unmodified_example_file_gives_the_ports_bits(twin: cpp_twins.Twin, 
 def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import subprocess
 
-    from regsim._src.frontends.cpp import lowering as cpp
+    from regsim._src.frontends.cpp import module as cpp
     from regsim._src.frontends.cpp import parse as cpp_parse
 
     src = tmp_path / "k.asc"

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 import regsim as rs
-from regsim._src.frontends.capi_register import FORMS
+from regsim._src.frontends.capi.register import FORMS
 from regsim._src.frontends.cpp.declarations import C_TYPES, header
 from regsim.cpp import CppError
 
@@ -52,7 +52,7 @@ def test_every_register_level_c_name_is_declared() -> None:
 
 def test_a_name_added_to_the_registry_is_declared_and_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a C spelling the registry gains later needs no front-end code: the same forms rs.capi runs
-    from regsim._src.frontends import capi_register as capi_reg
+    from regsim._src.frontends.capi import register as capi_reg
     from regsim._src.frontends.cpp import declarations as cpp_decls
 
     monkeypatch.setitem(capi_reg.FORMS, "asc_regsim_test_neg", capi_reg.FORMS["asc_neg"])

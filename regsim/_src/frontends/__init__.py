@@ -1,1 +1,1 @@
-"""Front ends: the register-level C API, the C++ front end's parser and declarations."""
+"""Front ends: the C API (capi), the C++ front end (cpp), the `regsim` command (cli)."""

@@ -48,7 +48,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.frontends.cpp import lowering as cpp
+from regsim._src.frontends.cpp import module as cpp
 from regsim._src.frontends.cpp.declarations import CTYPES
 from regsim._src.lowerings.elementwise import lower_spec, reg_op_note
 from regsim._src.model import dtypes as dt

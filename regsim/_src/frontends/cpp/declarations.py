@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from regsim._src.engine.spec import CName, Kind, Operand, OpSpec
-from regsim._src.frontends.capi_register import FORMS
+from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, result
 from regsim._src.model import enums
 from regsim._src.ops import REGISTRY
 
@@ -165,12 +165,8 @@ _FIXED = {
 
 def _ret(spec: OpSpec) -> str:
     """The C++ return type of an op (the same for its C API spelling)."""
-    if spec.name in ("CreateMask", "UpdateMask", "MoveMask", "CreateAddrReg"):
-        return "AddrReg" if spec.name == "CreateAddrReg" else "MaskReg"
-    for o in spec.positional:
-        if o.kind is not Kind.DTYPE and o.role.name == "RET":
-            return {Kind.MASK: "MaskReg", Kind.PRED: "MaskReg", Kind.ADDR: "AddrReg"}.get(o.kind, "auto")
-    return "void"
+    returned = result(spec)
+    return "void" if returned == "None" else returned
 
 
 def _function(spec: OpSpec) -> str:
@@ -224,11 +220,6 @@ C_TYPES |= {
     "vector_load_unalign": "UnalignRegForLoad",
     "vector_store_unalign": "UnalignRegForStore",
 }
-
-#: the `pat_mode` constants of `asc_create_mask_b8/_b16/_b32` (`PAT_ALL` ...): the MaskPattern members;
-#: `asc_mem_bar`'s `MEM_TYPE` values (`VST_VLD` ...)
-C_CONSTANTS: dict[str, enum.Enum] = {f"PAT_{n}": m for n, m in enums.MaskPattern.__members__.items()}
-C_CONSTANTS |= dict(enums.MEM_TYPE.__members__)
 
 #: how long a vector register is, in bytes (`asc_get_vf_len()`, `AscendC::GetVecLen()`)
 VF_LEN = 256

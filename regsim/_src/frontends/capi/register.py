@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -23,6 +24,7 @@ from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MEM_TYPE, MaskPattern
 from regsim._src.model.memory import UbPtr
 from regsim._src.ops import REGISTRY
+from regsim._src.ops import namespace as Reg
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
 #: width suffixes of the C functions whose element type is not deducible (`asc_create_mask_b8` ...)
@@ -118,6 +120,11 @@ class CForm:
 
 #: the C names of the enum constants a C function takes (`PAT_ALL` is `MaskPattern.ALL`; `VV_ALL` is `MEM_TYPE.VV_ALL`)
 C_CONSTANT_PREFIX: Final[Mapping[type[enum.Enum], str]] = {MaskPattern: "PAT_", MEM_TYPE: ""}
+#: those constants by C name: the `pat_mode` values of asc_create_mask_b8/_b16/_b32 (the asc_create_mask page),
+#: the `mem_type` values of asc_mem_bar (the asc_mem_bar page's table 2)
+C_CONSTANTS: Final[Mapping[str, enum.Enum]] = {
+    prefix + name: member for kind, prefix in C_CONSTANT_PREFIX.items() for name, member in kind.__members__.items()
+}
 
 
 def _c_constants(kind: type[enum.Enum], given: object) -> str:
@@ -157,6 +164,18 @@ def _forms() -> dict[str, list[CForm]]:
 
 #: every register-level C name → its overloads
 FORMS: Final = _forms()
+#: every register-level C name, sorted (`rs.capi.REGISTER_API`)
+REGISTER_API: Final = tuple(sorted(FORMS))
+
+
+def result(spec: OpSpec) -> str:
+    """What a call of the op returns, as its Reg face declares it: "None", "MaskReg" (`CreateMask`, `UpdateMask`,
+    `MoveMask`) or "AddrReg" (`CreateAddrReg`); the C function that spells the op returns the same."""
+    face = getattr(Reg, spec.name)
+    hints = {typing.get_type_hints(f)["return"] for f in typing.get_overloads(face) or [face]}
+    assert len(hints) == 1, f"{spec.key}: its face's overloads return {hints}"
+    returned = hints.pop()
+    return "None" if returned is type(None) else str(returned.__name__)
 
 
 def dispatch(name: str, args: Sequence[Any]) -> Any:

@@ -1,0 +1,31 @@
+"""The C API (`rs.capi`, whose public face is regsim/capi.py and its typed face regsim/capi.pyi).
+
+- register: the 950 register-level C API, generated from the op registry's C spellings (`OpSpec.c_api`);
+- compare: the compares whose C names both levels share (the memory-level forms of the A2/A3 pages and the
+  950 register forms), and the compare-mask register;
+- stub: regsim/capi.pyi, the signatures mypy checks, generated from the same C forms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regsim._src.frontends.capi.compare import COMPARES, MEMORY_API, Ptr, U8Ptr, asc_get_cmp_mask, asc_set_cmp_mask
+from regsim._src.frontends.capi.register import C_CONSTANTS, REGISTER_API, function
+from regsim._src.model.enums import MEM_TYPE
+
+
+def namespace() -> dict[str, Any]:
+    """`rs.capi`'s names: every C function (a compare name runs its memory-level and register forms), the C
+    constants (`PAT_ALL`, `VST_VLD`, ...), the lists `REGISTER_API` and `MEMORY_API`, and `MEM_TYPE`, `Ptr`, `U8Ptr`."""
+    names: dict[str, Any] = {name: function(name) for name in REGISTER_API}
+    names |= COMPARES
+    names |= {"asc_get_cmp_mask": asc_get_cmp_mask, "asc_set_cmp_mask": asc_set_cmp_mask}
+    names |= C_CONSTANTS
+    names |= {"REGISTER_API": REGISTER_API, "MEMORY_API": MEMORY_API, "MEM_TYPE": MEM_TYPE, "Ptr": Ptr, "U8Ptr": U8Ptr}
+    return names
+
+
+def public_names() -> list[str]:
+    """`rs.capi.__all__`: the C functions and constants."""
+    return sorted({*MEMORY_API, *REGISTER_API, *C_CONSTANTS})
