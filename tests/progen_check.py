@@ -81,7 +81,7 @@ def run(kernel: Callable[..., None], setup: Callable[[], tuple[rs.UnifiedBuffer,
     error: tuple[str, str] | None = None
     regsim_error = True
     explain = ""
-    with rs.configure(loops=mode):  # type: ignore[arg-type]
+    with rs.configure(loops=mode, batch_min_iterations=2):  # type: ignore[arg-type]  # (batch every loop that can be)
         try:
             if mode == "sequential":
                 kernel(*args)

@@ -133,9 +133,15 @@ CASES: list[tuple[str, str, str, str]] = [
     (
         "D2 scans",
         "Reg.LoadAlign(x, src + i * 64)\nReg.Add(acc, acc, x, full)",
-        "y = Reg.RegTensor(rs.float32)\nReg.Duplicate(y, 1.5, Reg.CreateMask(rs.float32))\n"
-        "Reg.Add(facc, facc, y, Reg.CreateMask(rs.float32))",
+        "c2 = Reg.MaskReg()\nReg.LoadAlign(x, src + i * 64)\nReg.AddC(c2, acc, acc, x, full, full)",
         "carries a value across iterations that has no exact scan",
+    ),
+    (
+        "D2 rows in order",
+        "y = Reg.RegTensor(rs.float32)\nReg.LoadAlign(y, src.reinterpret(rs.float32) + i * 64)\n"
+        "Reg.Add(facc, facc, y, Reg.CreateMask(rs.float32))",
+        "Reg.LoadAlign(x, src + i * 64)\nReg.ReduceSum(acc, acc, full)",
+        "a register is read before the loop body writes it",
     ),
     (
         "D3 counter before the loop",
@@ -309,6 +315,38 @@ def test_internal_errors_of_the_batched_path_are_not_hidden(monkeypatch: pytest.
     assert any("a regsim bug" in note for note in info.value.__notes__)
     with rs.configure(loops="sequential"):
         kernel(t.GetPhyAddr())  # (the in-order path does not use the batched backend)
+
+
+@pytest.mark.parametrize("phase", ["check_independent", "collapse"])
+def test_an_internal_error_when_the_batch_ends_is_raised_and_leaves_no_loop_state(
+    phase: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D11 at the loop's end (the hazard check, the stores made): raised with the note, and the
+    context the loop set (its backend, the host-read guard) is gone: host code runs on after it."""
+    from regsim._src.vf import batched
+
+    def broken(self: Any) -> None:
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(batched.BatchedBackend, phase, broken)
+
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32]) -> None:
+        r = Reg.RegTensor(rs.int32)
+        m = Reg.CreateMask(rs.int32)
+        for i in range(4):
+            Reg.LoadAlign(r, p + i * 64)
+            Reg.Adds(r, r, 1, m)
+            Reg.StoreAlign(p + i * 64, r, m)
+
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 256)
+    t.set(np.zeros(256, np.int32))
+    with pytest.raises(ValueError, match="broken on purpose") as info:
+        kernel(t.GetPhyAddr())
+    assert any("a regsim bug" in note for note in info.value.__notes__)
+    t.set(np.arange(256, dtype=np.int32))  # (a host write: refused inside a batched loop, fine after it)
+    assert (t.numpy() == np.arange(256)).all()
 
 
 def test_a_callee_counting_its_own_rows_batches_with_the_in_order_bits() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from loop_support import hows as _both
 
@@ -88,12 +88,13 @@ def _explain_loop(kernel: Callable[..., None], *args: Any) -> str:
     return rs.explain(kernel, *args)
 
 
-@pytest.mark.parametrize("dtype", [rs.int32, rs.uint16, rs.int8, rs.float32], ids=lambda d: d.name)
+@pytest.mark.parametrize("dtype", [rs.int32, rs.uint16, rs.int8, rs.float32, rs.half, rs.bfloat16], ids=lambda d: d.name)
 @pytest.mark.parametrize("mode", [Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING], ids=lambda m: m.name)
-def test_accumulators_scan_when_exact(dtype: Any, mode: Reg.MaskMergeMode) -> None:
-    """acc = Add(acc, x) across iterations: integers wrap, so a running sum over the iterations
-    is exact and the loop batches (inactive lanes reset under ZEROING, keep under MERGING);
-    a float accumulator rounds at every step, so its loop runs in order."""
+def test_accumulators_batch_bit_identical(dtype: Any, mode: Reg.MaskMergeMode) -> None:
+    """acc = Add(acc, x) across iterations batches: integers wrap, so a running sum over the
+    iterations is exact (inactive lanes reset under ZEROING, keep under MERGING); a float sum rounds
+    at every step: an in-order accumulation, or the rows one after another (bf16, ZEROING resets,
+    NaNs under MERGING). Random bytes as floats: NaNs, infinities, subnormals and -0 among them."""
     lanes = 256 // dtype.itemsize
 
     @rs.simd_vf
@@ -120,7 +121,116 @@ def test_accumulators_scan_when_exact(dtype: Any, mode: Reg.MaskMergeMode) -> No
         return ub, lambda: running_sum(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
 
     decisions, _ = _both(world)
-    assert decisions == (["sequential"] if dtype is rs.float32 else ["batched"])
+    assert decisions == ["batched"]
+
+
+_FLOAT_EDGES = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e-40, -1e-45, 5e-8, 65504.0, 3.4e38, -3.4e38, 1.0, -1.0)
+
+
+#: (dtype, op, merge mode): Div takes no bf16; only Add, Max and Min merge
+_FLOAT_CARRIED = [
+    pytest.param(dtype, op, mode, id=f"{dtype.name}-{op}-{mode.name}")
+    for dtype in (rs.float32, rs.half, rs.bfloat16)
+    for op in ("Add", "Max", "Min", "Mul", "Div", "Sub")
+    for mode in (Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING)
+    if not (dtype is rs.bfloat16 and op == "Div") and (mode is Reg.MaskMergeMode.ZEROING or op in ("Add", "Max", "Min"))
+]
+
+
+@pytest.mark.parametrize(("dtype", "op", "mode"), _FLOAT_CARRIED)
+@settings(max_examples=6)
+@given(
+    rows=st.integers(2, 12),
+    seed=st.integers(0, 2**32 - 1),
+    edges=st.floats(0, 1),
+    half_saturates=st.booleans(),
+)
+def test_float_accumulators_batch_bit_identical(
+    dtype: Any, op: str, mode: Reg.MaskMergeMode, rows: int, seed: int, edges: float, half_saturates: bool
+) -> None:
+    """acc = op(acc, x) (or op(x, acc)) across iterations under per-iteration masks: each step rounds,
+    so the batched loop must give the in-order run's bits, NaN payloads, -0 and saturation included."""
+    lanes = 256 // dtype.itemsize
+    merging = mode is Reg.MaskMergeMode.MERGING
+    reflected = bool(seed & 1)
+    fn = getattr(Reg, op)
+
+    @rs.simd_vf
+    def running(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        acc, x, m = Reg.RegTensor(dtype), Reg.RegTensor(dtype), Reg.MaskReg()
+        Reg.LoadAlign(acc, src)
+        for i in range(1, rows + 1):
+            Reg.LoadAlign(x, src + i * lanes)
+            Reg.LoadAlign(m, masks + i * 32)
+            if merging:
+                fn(acc, *(x, acc) if reflected else (acc, x), m, mode=Reg.MaskMergeMode.MERGING)
+            else:
+                fn(acc, *(x, acc) if reflected else (acc, x), m)
+            Reg.StoreAlign(dst + i * lanes, acc, Reg.CreateMask(dtype))
+        Reg.StoreAlign(dst, acc, Reg.CreateMask(dtype))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        src, dst = ub.alloc(dtype, (rows + 1) * lanes), ub.alloc(dtype, (rows + 1) * lanes)
+        masks = ub.alloc(rs.uint8, (rows + 1) * 32)
+        rng = np.random.default_rng(seed)
+        values = rng.standard_normal((rows + 1) * lanes) * 4.0 ** rng.integers(-3, 4)
+        pick = rng.random(values.size) < edges
+        values[pick] = rng.choice(np.array(_FLOAT_EDGES), int(pick.sum()))
+        with np.errstate(over="ignore"):
+            src.set(values.astype(dtype.np_dtype))
+        kinds = rng.integers(0, 3, (rows + 1, 1))  # a row's mask: none, all or random lanes
+        bits = rng.integers(0, 256, ((rows + 1), 32), dtype=np.uint8)
+        masks.set(np.where(kinds == 0, 0, np.where(kinds == 1, 0xFF, bits)).astype(np.uint8).reshape(-1))
+        dst.set(np.zeros((rows + 1) * lanes, dtype.np_dtype))
+        if half_saturates:
+            rs.AscendC.SetCtrlSpr(1, start_bit=48, end_bit=48)
+        return ub, lambda: running(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+@pytest.mark.parametrize("nan", [False, True])
+def test_a_merging_float_sum_keeps_inactive_lanes_bit_for_bit(dtype: Any, nan: bool) -> None:
+    """Inactive lanes of a MERGING float sum keep the accumulator's exact bits: -0, subnormals,
+    infinities and (where present) NaN payloads, quiet and signalling, as the in-order run."""
+    lanes = 256 // dtype.itemsize
+    bits = np.dtype(f"u{dtype.itemsize}")
+    info = np.finfo(dtype.np_dtype)
+    special = [-0.0, 0.0, float(info.smallest_subnormal), -np.inf, np.inf, 1.0]
+    start = np.resize(np.array(special, dtype.np_dtype), lanes)
+    if nan:  # a quiet NaN with a payload and a signalling one
+        start.view(bits)[-2:] = [0x7FC00123, 0xFF800001] if dtype.itemsize == 4 else [0x7E01, 0xFC01]
+
+    @rs.simd_vf
+    def running(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        acc, x, m = Reg.RegTensor(dtype), Reg.RegTensor(dtype), Reg.MaskReg()
+        Reg.LoadAlign(acc, src)
+        for i in range(1, 5):
+            Reg.LoadAlign(x, src + i * lanes)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.Add(acc, acc, x, m, mode=Reg.MaskMergeMode.MERGING)
+            Reg.StoreAlign(dst + i * lanes, acc, Reg.CreateMask(dtype))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        src, dst = ub.alloc(dtype, 5 * lanes), ub.alloc(dtype, 5 * lanes)
+        masks = ub.alloc(rs.uint8, 5 * 32)
+        src.set(np.concatenate([start, np.full(4 * lanes, -0.0, dtype.np_dtype)]))
+        masks.set(np.array([0] * 64 + [0xAA] * 32 + [0] * 32 + [0x0F] * 32, np.uint8))
+        dst.set(np.zeros(5 * lanes, dtype.np_dtype))
+        return ub, lambda: running(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["batched"]
+    ub, run = world()
+    run()
+    rows = ub.storage.data[5 * 256 : 10 * 256].view(bits).reshape(5, lanes)
+    assert (rows[1] == start.view(bits)).all()  # row 1 is all inactive: every bit kept
+    plain = ~np.isnan(start)  # x + (-0) = x exactly for every other value, active or not
+    assert (rows[4][plain] == start.view(bits)[plain]).all() and np.isnan(rows[4].view(dtype.np_dtype)[~plain]).all()
 
 
 @pytest.mark.parametrize("op", ["AddC", "SubC"])
@@ -172,6 +282,7 @@ def test_loop_carried_register_without_a_scan_runs_in_order_with_the_reason() ->
         Reg.LoadAlign(acc, src)
         for i in range(1, 4):
             Reg.LoadAlign(x, src + i * 64)
+            Reg.ReduceSum(acc, acc, all_)  # (a cross-lane op: no row of it stands alone)
             Reg.Sub(acc, acc, x, all_)
         Reg.StoreAlign(dst, acc, all_)
 
@@ -377,8 +488,9 @@ def test_two_register_loops_batch_with_identical_bits(dtype: Any, count: int, mo
     assert decisions == ["batched"]
 
 
-def test_a_saturating_accumulator_runs_in_order() -> None:
-    """With CTRL[53] set, int32 Add saturates at every step: no running sum, the loop runs in order."""
+def test_a_saturating_accumulator_runs_its_rows_in_order() -> None:
+    """With CTRL[53] set, int32 Add saturates at every step: no running sum, the rows run in order
+    (one lane call each) inside the batched loop, and the sum saturates as in the in-order run."""
 
     @rs.simd_vf
     def running_sum(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
@@ -400,5 +512,5 @@ def test_a_saturating_accumulator_runs_in_order() -> None:
     decisions, _ = _both(world)
     ub, run = world()
     run()
-    assert decisions == ["sequential"]
+    assert decisions == ["batched"]
     assert (ub.storage.data[384 * 4 : 448 * 4].view(np.int32) == 2**31 - 1).all()

@@ -135,7 +135,8 @@ class Backend(Protocol):
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None: ...
 
-    def new_pointer(self, ptr: UbPtr[Any]) -> None: ...
+    def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None: ...
+    def prog(self, addr: Any) -> tuple[int, int] | None: ...
 
     def post_address(self, ptr: UbPtr[Any]) -> Any: ...
 
@@ -395,8 +396,12 @@ class NumpyBackend:
             self._out_of_tensor(api, param, ptr, addr, unit, lanes)
         return lo, raw[first * unit : last * unit], None if active is None else active[first:last]
 
-    def new_pointer(self, ptr: UbPtr[Any]) -> None:
+    def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
         """A pointer with one address per iteration was made (a batched loop's: nothing to do here)."""
+
+    def prog(self, addr: Any) -> tuple[int, int] | None:
+        """(start, step) of per-iteration addresses that are an arithmetic progression (none here)."""
+        return None
 
     def post_address(self, ptr: UbPtr[Any]) -> Any:
         """The address a post-update access of `ptr` uses (before the pointer moves)."""

@@ -8,6 +8,7 @@ needs a single Python value raises `Unbatchable`, which the loop runner catches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,14 +32,60 @@ class Affine:
     """An integer that differs by iteration (the loop index, or a value made from it or from a
     counter made in the body): one Python-int-exact value per iteration (row). Integer
     arithmetic with ints and other Affines gives Affines; anything that needs one Python value
-    (`if`, a comparison, `int()`, indexing, a range bound) sends the loop in order."""
+    (`if`, a comparison, `int()`, indexing, a range bound) sends the loop in order.
 
-    __slots__ = ("values",)
+    The loop index and what `+ - *` make of it with ints stay an arithmetic progression
+    `start + step * b` (`prog`), whose bounds, alignment and stride need no array; other values are
+    rows of int64 (`values`, made from the progression when first asked for)."""
+
+    __slots__ = ("_values", "prog", "rows")
 
     LIMIT = 1 << 62  #: beyond it an int64 row could wrap where a Python int would not: in order
 
-    def __init__(self, values: npt.NDArray[np.int64]) -> None:
-        self.values = values
+    def __init__(self, values: npt.NDArray[np.int64] | None = None, prog: tuple[int, int] | None = None, rows: int = 0) -> None:
+        self._values = values
+        self.prog = prog  #: (start, step): row b holds start + step * b
+        self.rows = rows if values is None else len(values)
+        if (
+            prog is not None
+            and not -self.LIMIT
+            <= min(prog[0], prog[0] + prog[1] * (self.rows - 1))
+            <= max(prog[0], prog[0] + prog[1] * (self.rows - 1))
+            <= self.LIMIT
+        ):
+            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+
+    @classmethod
+    def progression(cls, start: int, step: int, rows: int) -> Affine:
+        return cls(None, (start, step), rows)
+
+    @property
+    def values(self) -> npt.NDArray[np.int64]:
+        if self._values is None:
+            assert self.prog is not None
+            self._values = self.prog[0] + self.prog[1] * np.arange(self.rows, dtype=np.int64)
+        return self._values
+
+    def bounds(self) -> tuple[int, int]:
+        """The smallest and the largest value over the rows."""
+        if self.prog is not None:
+            first, last = self.prog[0], self.prog[0] + self.prog[1] * (self.rows - 1)
+            return min(first, last), max(first, last)
+        return int(self.values.min()), int(self.values.max())
+
+    def _linear(self, other: object, sign: int, reflected: bool = False) -> Affine | None:
+        """`self ± other` (sign +1 / -1, `other - self` when reflected) as a progression, where both are."""
+        if self.prog is None:
+            return None
+        s0, s1 = self.prog if not reflected else (-self.prog[0], -self.prog[1])
+        if isinstance(other, Affine):
+            if other.prog is None or other.rows != self.rows:
+                return None
+            o0, o1 = other.prog
+            return Affine.progression(s0 + sign * o0, s1 + sign * o1, self.rows)
+        if isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
+            return Affine.progression(s0 + sign * int(other) if not reflected else int(other) + s0, s1, self.rows)
+        return None
 
     def _with(self, other: object, op: Any, reflected: bool = False) -> Affine:
         if isinstance(other, Affine):
@@ -56,18 +103,21 @@ class Affine:
         return Affine(out)
 
     def __add__(self, other: object) -> Affine:
-        return self._with(other, np.add)
+        return _either(self._linear(other, 1), lambda: self._with(other, np.add))
 
     def __radd__(self, other: object) -> Affine:
-        return self._with(other, np.add, True)
+        return _either(self._linear(other, 1), lambda: self._with(other, np.add, True))
 
     def __sub__(self, other: object) -> Affine:
-        return self._with(other, np.subtract)
+        return _either(self._linear(other, -1), lambda: self._with(other, np.subtract))
 
     def __rsub__(self, other: object) -> Affine:
-        return self._with(other, np.subtract, True)
+        return _either(self._linear(other, 1, reflected=True), lambda: self._with(other, np.subtract, True))
 
     def __mul__(self, other: object) -> Affine:
+        if self.prog is not None and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
+            k = int(other)
+            return Affine.progression(self.prog[0] * k, self.prog[1] * k, self.rows)
         self._small(other)
         return self._with(other, np.multiply)
 
@@ -77,9 +127,9 @@ class Affine:
     def _small(self, other: object) -> None:
         """A product that could wrap int64 before `_with` sees it: the factors' bits must sum to at most 62."""
         if isinstance(other, (Affine, int, np.integer)) and not isinstance(other, bool):
-            factor = other.values if isinstance(other, Affine) else np.asarray(int(other) if abs(int(other)) <= self.LIMIT else 0)
-            bits = [max(abs(int(v.min())), abs(int(v.max()))).bit_length() for v in (self.values, factor) if v.size]
-            if sum(bits) > 62:
+            mine = max(map(abs, self.bounds())).bit_length()
+            theirs = max(map(abs, other.bounds())) if isinstance(other, Affine) else abs(int(other))
+            if mine + theirs.bit_length() > 62:
                 raise Unbatchable("a product of values that differ by iteration beyond 2**62")
 
     def __floordiv__(self, other: object) -> Affine:
@@ -105,8 +155,7 @@ class Affine:
     def __lshift__(self, other: object) -> Affine:
         if not isinstance(other, int) or not 0 <= other < 31:
             raise Unbatchable("a shift of a value that differs by iteration by other than an int in [0, 31)")
-        self._small(1 << other)
-        return self._with(other, np.left_shift)
+        return self.__mul__(1 << other)
 
     def __rshift__(self, other: object) -> Affine:
         if not isinstance(other, int) or other < 0:
@@ -129,7 +178,7 @@ class Affine:
     __rxor__ = __xor__
 
     def __neg__(self) -> Affine:
-        return Affine(-self.values)
+        return self.__mul__(-1)
 
     def __pos__(self) -> Affine:
         return self
@@ -142,13 +191,16 @@ class Affine:
 
     def within(self, bounds: tuple[int, int]) -> npt.NDArray[np.int64]:
         """The values, each in [bounds[0], bounds[1]] (else the in-order run raises the error)."""
-        if int(self.values.min()) < bounds[0] or int(self.values.max()) > bounds[1]:
+        lo, hi = self.bounds()
+        if lo < bounds[0] or hi > bounds[1]:
             raise Unbatchable("a loop-index operand out of its C++ type's range in some iteration")
         return self.values
 
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
-        return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * ptr.dtype.itemsize, ptr.lo, ptr.hi)
+        size = ptr.dtype.itemsize
+        prog = None if self.prog is None else (ptr.addr + self.prog[0] * size, self.prog[1] * size)
+        return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi, prog)
 
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")
@@ -159,32 +211,47 @@ class Affine:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _either(fast: Affine | None, general: Callable[[], Affine]) -> Affine:
+    """The progression where there is one, else the general row arithmetic (never `or`: an Affine has
+    no truth value)."""
+    return general() if fast is None else fast
+
+
 class BatchedPtr(UbPtr[Any]):
-    """A pointer with one address per iteration (`addr` is an int64 array). The batched backend
-    keeps each one, to leave it at the last iteration's address when the loop ends."""
+    """A pointer with one address per iteration (`addr` is an int64 array). The batched backend keeps
+    each one (to leave it at the last iteration's address when the loop ends) and, where the addresses
+    are an arithmetic progression (as `p + i * k` makes them), their start and step (`backend.prog`)."""
 
     __slots__ = ()
 
-    def __init__(self, ub: UnifiedBuffer, dtype: Any, addr: Any, lo: int, hi: int) -> None:
+    def __init__(self, ub: UnifiedBuffer, dtype: Any, addr: Any, lo: int, hi: int, prog: tuple[int, int] | None = None) -> None:
         super().__init__(ub, dtype, addr, lo, hi)
         ctx = _VF.get()
         if ctx is not None:
-            ctx.backend.new_pointer(self)
+            ctx.backend.new_pointer(self, prog)
+
+    def _prog(self) -> tuple[int, int] | None:
+        ctx = _VF.get()
+        return None if ctx is None else ctx.backend.prog(self.addr)
 
     def __add__(self, n: Any) -> BatchedPtr:
-        step = n.values if isinstance(n, Affine) else n
-        if not isinstance(step, np.ndarray) and (isinstance(step, bool) or not isinstance(step, (int, np.integer))):
+        size, mine = self.dtype.itemsize, self._prog()
+        if isinstance(n, Affine):
+            prog = (mine[0] + n.prog[0] * size, mine[1] + n.prog[1] * size) if mine and n.prog else None
+            return BatchedPtr(self.ub, self.dtype, self.addr + n.values * size, self.lo, self.hi, prog)
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise Unbatchable(f"a batched pointer plus {type(n).__name__}")
-        return BatchedPtr(self.ub, self.dtype, self.addr + step * self.dtype.itemsize, self.lo, self.hi)
+        prog = (mine[0] + int(n) * size, mine[1]) if mine else None
+        return BatchedPtr(self.ub, self.dtype, self.addr + int(n) * size, self.lo, self.hi, prog)
 
     def __sub__(self, n: Any) -> Any:
         raise Unbatchable("pointer arithmetic other than + on a per-iteration pointer")
 
     def reinterpret(self, dtype: Any) -> BatchedPtr:
-        return BatchedPtr(self.ub, dtype, self.addr, self.lo, self.hi)
+        return BatchedPtr(self.ub, dtype, self.addr, self.lo, self.hi, self._prog())
 
     def copy(self) -> BatchedPtr:
-        return BatchedPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+        return BatchedPtr(self.ub, self.dtype, self.addr, self.lo, self.hi, self._prog())
 
     def __getitem__(self, i: Any) -> Any:
         raise Unbatchable("a scalar UB read through a per-iteration pointer")

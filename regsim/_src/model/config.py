@@ -58,6 +58,10 @@ class Config:
         counting loop past it is a `ParameterError` before it starts, a C++ `while` loop a
         `CppError` when it passes it. A loop that would run for hours is a mistake to report, not
         to run (the vendor's VFs count their loops in uint16_t, to 65535).
+    batch_min_iterations: in the "auto" mode, a loop of fewer iterations runs in order (default 32):
+        batching costs a fixed few hundred microseconds a loop that in order pays back only past a few
+        dozen iterations (`bench/bench_loops.py`); 2 batches every loop that can be (the test suite
+        does, to exercise the batched path on small loops). A forced "batched" ignores it.
     ub_size: the size in bytes of a `rs.UnifiedBuffer()` made without one (default the 950's
         248 KiB; `regsim run --ub-size`).
     """
@@ -66,6 +70,7 @@ class Config:
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
     max_loop_iterations: int = 1 << 20
+    batch_min_iterations: int = 32
     ub_size: int = 248 * 1024  #: the 950's UB (memory.TOTAL_UB_SIZE is this default)
 
 
@@ -94,6 +99,7 @@ def configure(
     mask_fill: Literal["lsb", "group"] | None = None,
     loops: Literal["auto", "batched", "sequential"] | None = None,
     max_loop_iterations: int | None = None,
+    batch_min_iterations: int | None = None,
     ub_size: int | None = None,
 ) -> Configured:
     """Change the configuration VFs start with (arguments left None keep their value).
@@ -119,6 +125,9 @@ def configure(
         max_loop_iterations=old.max_loop_iterations
         if max_loop_iterations is None
         else as_int("configure", "max_loop_iterations", max_loop_iterations, 1),
+        batch_min_iterations=old.batch_min_iterations
+        if batch_min_iterations is None
+        else as_int("configure", "batch_min_iterations", batch_min_iterations, 2),
         ub_size=old.ub_size if ub_size is None else ub_size,
     )
     return Configured(new, _CONFIG.set(new))

@@ -72,6 +72,7 @@ SubMode = Literal[MaskMergeMode.ZEROING]
 
 # --- lane semantics ------------------------------------------------------------------------------
 _F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
 _HALF_MAX = np.float16(65504.0)
 _SATURABLE = (np.dtype(np.int16), np.dtype(np.int32))
 
@@ -160,10 +161,14 @@ def _last_known(known: Any) -> Any:
 
 def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode, *, ctrl: int = LAUNCH_CTRL) -> Any:
     """acc = Add(acc, x) across iterations (integers, which wrap, so a running sum is exact):
-    MERGING keeps acc on inactive lanes, ZEROING resets it to 0 there."""
+    MERGING keeps acc on inactive lanes, ZEROING resets it to 0 there. float / half sums round at
+    every step: `np.add.accumulate` adds row after row in the iterations' order, each sum rounded
+    once as the lane function rounds it (None, for the rows in order, where that could differ)."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
+    if init.dtype.kind == "f":
+        return _float_add_scan(init, x, active, mode, ctrl)
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
-        return None  # floats: each sum rounds; saturating sums clamp at every step: in order
+        return None  # saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
     every = bool(active.all())  # (every lane of every iteration: nothing kept, nothing reset)
     sums = np.cumsum((x if every else np.where(active, x, 0)).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
@@ -180,6 +185,9 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     sum over the iterations, no running sum; None where only the whole scan says (floats,
     saturation, ZEROING with inactive lanes, which reset the sum)."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
+    if init.dtype.kind == "f":
+        rows = _float_add_scan(init, x, active, mode, ctrl)
+        return None if rows is None else rows[-1]
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None
     every = bool(active.all())
@@ -189,6 +197,23 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     xs = x if every else np.where(active, x, 0)
     xs = xs if xs.dtype == init.dtype else xs.astype(init.dtype)
     return (init.view(unsigned) + xs.view(unsigned).sum(axis=0, dtype=unsigned)).view(init.dtype)
+
+
+def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: int) -> Any:
+    """The running float / half sums of `add_scan`, or None where the lane could differ from numpy's
+    add: half saturation (CTRL[48]), ZEROING resets, bf16 (numpy accumulates through ml_dtypes'
+    loop, untested here). MERGING's inactive lanes add -0.0, which keeps every acc but a NaN's
+    payload: a NaN anywhere then sends the rows in order."""
+    if init.dtype not in (_F16, _F32) or (init.dtype == _F16 and half_saturates(ctrl)):
+        return None
+    every = bool(active.all())
+    if not every and mode is MaskMergeMode.ZEROING:
+        return None
+    xs = x if every else np.where(active, x, init.dtype.type(-0.0))
+    sums = np.add.accumulate(np.concatenate([init[None], xs.astype(init.dtype, copy=False)]), axis=0)[1:]
+    if not every and np.isnan(sums).any():
+        return None
+    return sums
 
 
 class LastRowScan:

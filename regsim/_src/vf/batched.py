@@ -175,8 +175,12 @@ class BatchedBackend(NumpyBackend):
         self.pending: list[_Store] = []  #: stores not yet made, in program order
         self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
         #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
-        self.accesses: list[tuple[int, Any, Any, Any, bool]] = []
+        self.accesses: list[
+            tuple[int, Any, Any, Any, bool, Any]
+        ] = []  #: (ub id, starts, ends, rows, write, (start, step, width) or None)
         self.pointers: list[BatchedPtr] = []
+        #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
+        self.progs: dict[int, tuple[Any, tuple[int, int]]] = {}
         self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
         self.posted: dict[int, _Posted] = {}  #: post-update pointers, by id
         self.peeled = False  #: iteration 0 ran in order: every pointer the loop carries is posted
@@ -275,7 +279,8 @@ class BatchedBackend(NumpyBackend):
         that is its destination, or an input MaskReg that is its carry output, not yet written in
         this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
         spec = plan.spec
-        if spec.scan is None:
+        lane = getattr(spec.executor, "lane", None)
+        if spec.scan is None and lane is None:
             return False
         dst = values[prepared.dst]
         outs = {id(values[i]) for i in prepared.predicates_out}
@@ -313,12 +318,18 @@ class BatchedBackend(NumpyBackend):
         ctrl = ctx.ctrl if ctx is not None else 0
         what = "its destination" if kind is Kind.REG else "its carry"
         self.facts.add(f"Reg.{api} carries {what} across iterations: an exact scan")
-        if self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
+        if spec.scan is not None and self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
             self.scanned.add(key)
             return True
-        out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
-        if out is None:
-            raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
+        out = None if spec.scan is None else spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        if out is None:  # no closed form (a float sum rounds at every step): the rows in order, one lane call each
+            if kind is not Kind.REG or prepared.predicates_out or lane is None:
+                raise Unbatchable(f"Reg.{api} carries a value across iterations that has no exact scan here")
+            self.facts.discard(f"Reg.{api} carries {what} across iterations: an exact scan")
+            self.facts.add(f"Reg.{api} carries its destination across iterations: its rows run in order, one lane call each")
+            out = _rows_in_order(
+                lane(plan), spec.executor.ctrl, operands, carried, lanes, prepared.mode, ctrl, dst.dtype.np_dtype
+            )
         everything: Active = (np.ones(lanes.shape, np.bool_), lanes.size)
         result, *preds = out if prepared.predicates_out else (out,)
         self.commit(dst, result, everything, ZEROING)
@@ -500,7 +511,7 @@ class BatchedBackend(NumpyBackend):
         size, full = dst.dtype.itemsize, count == lanes.size
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
-            rows = np.broadcast_to(values, (self.rows, values.shape[-1]))
+            rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
                 if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
                     return
@@ -528,12 +539,12 @@ class BatchedBackend(NumpyBackend):
                 span |= natural_to_halves(per_byte, size) if two else per_byte
 
     def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
-        if valid is None and self._adopt_elements(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
+        if valid is None and self._adopt_elements(dst, _rows_of(raw, self.rows)):
             return
         super().fill_elements(dst, raw, valid, origin)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
-        if valid is None and self._adopt(dst, np.broadcast_to(raw, (self.rows, raw.shape[-1]))):
+        if valid is None and self._adopt(dst, _rows_of(raw, self.rows)):
             return  # (a load's bytes stay a view of the UB until something writes them)
         state = self._reg(dst, writing=True, whole=True)
         assert state is not None
@@ -565,7 +576,8 @@ class BatchedBackend(NumpyBackend):
     # --- the Unified Buffer ----------------------------------------------------------------------
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, align: int, why: str) -> None:
         if isinstance(addr, np.ndarray):
-            if (addr % align).any():
+            prog = self.prog(addr)
+            if (prog[0] % align or prog[1] % align) if prog is not None else (addr % align).any():
                 raise Unbatchable("a misaligned address in some iteration")
             return
         super().check_aligned(api, param, ptr, addr, align, why)
@@ -575,18 +587,22 @@ class BatchedBackend(NumpyBackend):
             self._sync(addr, addr + nbytes)
             self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
             raw, valid = super().read(api, param, ptr, addr, nbytes)
-            self.accesses.append((id(ptr.ub), np.array([addr]), np.array([addr + nbytes]), None, False))
+            self.accesses.append((id(ptr.ub), np.array([addr]), np.array([addr + nbytes]), None, False, None))
             return raw, valid
         ub = ptr.ub
-        lo, hi = int(addr.min()), int(addr.max()) + nbytes
+        prog = self.prog(addr)
+        lo, hi = _span(addr, prog)
+        hi += nbytes
         if lo < 0 or hi > ub.size:
             raise Unbatchable("a load outside the UB in some iteration")
         self._sync(lo, hi)
         st = ub.storage
         if ub.observer is not None:
             ub.observer("read", api, addr, addr + nbytes)
-        raw, valid = _rows(st.data, addr, nbytes), None if st.valid is None else _rows(st.valid, addr, nbytes)
-        self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False))
+        step = _step(addr) if prog is None else prog[1]
+        raw, valid = _rows(st.data, addr, nbytes, step), None if st.valid is None else _rows(st.valid, addr, nbytes, step)
+        affine = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
+        self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False, affine))
         last = int(addr[-1])
         self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
         return raw, None if valid is None or valid.all() else valid
@@ -632,6 +648,12 @@ class BatchedBackend(NumpyBackend):
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
+        prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
+        if prog is not None and active is None:  # every lane of every row: the progression's ends
+            first, last = _span(addr, prog)
+            if first < ptr.lo or last + lanes * unit > ptr.hi:
+                raise Unbatchable("a store outside its tensor in some iteration")
+            return
         addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
         act = None if active is None else np.broadcast_to(active, (rows, lanes))
         if act is None:
@@ -660,17 +682,19 @@ class BatchedBackend(NumpyBackend):
         st = ub.storage
         values = np.broadcast_to(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else np.broadcast_to(act[..., None], values.shape)
-        step = _step(addrs)
-        self.accesses.append((id(ub), lo, hi, used, True))
-        if step is not None and step >= lanes * unit:  # rows do not overlap: a strided view of the UB, written later
-            start = int(addrs[0])
+        prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
+        step = _step(addrs) if prog is None else prog[1]
+        affine = (prog[0], prog[1], lanes * unit) if prog is not None and act is None and rows > 1 else None
+        self.accesses.append((id(ub), lo, hi, used, True, affine))
+        start = int(addrs[0]) if prog is None else prog[0]
+        end = None if step is None else start + (rows - 1) * step + lanes * unit
+        # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
+        if step is not None and step >= lanes * unit and end is not None and end <= st.data.size:
             if any(np.may_share_memory(values, _strided(p.storage.data, p.at)) for p in self.pending):
                 values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
-            self.pending.append(
-                _Store(st, (start, values.shape, (step, unit, 1)), values, where, start, start + (rows - 1) * step + lanes * unit)
-            )
+            self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
             return
-        # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway)
+        # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
         idx = addrs[:, None, None] + np.arange(lanes)[:, None] * unit + np.arange(unit)
         at = idx[np.ones(values.shape, np.bool_) if where is None else where]
@@ -681,8 +705,14 @@ class BatchedBackend(NumpyBackend):
         if st.valid is not None:
             st.valid[at] = True
 
-    def new_pointer(self, ptr: UbPtr[Any]) -> None:
+    def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
         self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
+        if prog is not None:
+            self.progs[id(ptr.addr)] = (ptr.addr, prog)
+
+    def prog(self, addr: Any) -> tuple[int, int] | None:
+        hit = self.progs.get(id(addr))
+        return hit[1] if hit is not None and hit[0] is addr else None
 
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
         """A scalar operand; one that differs by iteration (the loop index, a counter made in the
@@ -709,6 +739,7 @@ class BatchedBackend(NumpyBackend):
         self.posted[id(ptr)] = _Posted(ptr, type(ptr), base, stride)
         ptr.addr = base + np.arange(self.rows, dtype=np.int64) * stride  # type: ignore[assignment]
         ptr.__class__ = BatchedPtr
+        self.progs[id(ptr.addr)] = (ptr.addr, (base, stride))
 
     def post_address(self, ptr: UbPtr[Any]) -> Any:
         if isinstance(ptr.addr, np.ndarray) or self.peeled:
@@ -726,7 +757,10 @@ class BatchedBackend(NumpyBackend):
         posted = self.posted.get(id(ptr))
         if posted is not None:
             posted.moved += nbytes
+        prog = self.prog(ptr.addr)
         ptr.addr = ptr.addr + nbytes
+        if prog is not None:
+            self.progs[id(ptr.addr)] = (ptr.addr, (prog[0] + nbytes, prog[1]))
 
     def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg:
         """An AddrReg with one offset per iteration (CreateAddrReg of the loop index); the loop
@@ -742,13 +776,13 @@ class BatchedBackend(NumpyBackend):
         for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
-        by_ub: dict[int, list[tuple[Any, Any, Any, bool]]] = {}
-        for ub, lo, hi, rows, write in self.accesses:
-            by_ub.setdefault(ub, []).append((lo, hi, rows, write))
+        by_ub: dict[int, list[tuple[Any, Any, Any, bool, Any]]] = {}
+        for ub, lo, hi, rows, write, affine in self.accesses:
+            by_ub.setdefault(ub, []).append((lo, hi, rows, write, affine))
         for accesses in by_ub.values():
             if not _disjoint(accesses, self.rows):
-                _check_rows(accesses)
-        if any(write for *_, write in self.accesses):
+                _check_rows([a[:4] for a in accesses])
+        if any(a[4] for a in self.accesses):
             self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
 
     def collapse(self) -> None:
@@ -804,13 +838,20 @@ class BatchedBackend(NumpyBackend):
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
 
 
-def _disjoint(accesses: list[tuple[Any, Any, Any, bool]], rows: int) -> bool:
+def _disjoint(accesses: list[tuple[Any, Any, Any, bool, Any]], rows: int) -> bool:
     """Whether one UB's accesses certainly have no hazard: each write's rows are in ascending,
     non-overlapping order, and every two accesses (one a write) either have disjoint address
     ranges or are both affine in the iteration with one step, at offsets where iteration b of
     one meets no iteration of the other but b (none at all for two writes)."""
     boxes = []
-    for lo, hi, used, write in accesses:
+    for lo, hi, used, write, affine in accesses:
+        if affine is not None:  # (start, step, width), known: no arrays to look at
+            start, step, width = affine
+            if write and (step < width):  # rows out of order or overlapping
+                return False
+            last = start + step * (rows - 1)
+            boxes.append((min(start, last), max(start, last) + width, write, affine))
+            continue
         if not lo.size:
             continue
         if write and lo.size > 1 and not (lo[1:] >= hi[:-1]).all():
@@ -884,12 +925,39 @@ def _step(addrs: npt.NDArray[np.int64]) -> int | None:
     return step
 
 
-def _rows(data: npt.NDArray[Any], addrs: npt.NDArray[np.int64], nbytes: int) -> npt.NDArray[Any]:
+def _rows_in_order(
+    lane: Callable[..., Any], uses_ctrl: bool, operands: list[Any], carried: int, active: Bools, mode: Any, ctrl: int, dtype: Any
+) -> npt.NDArray[Any]:
+    """An elementwise op whose destination is its input `carried`, over the rows one after another, as
+    the iterations run in order: row b = lane(row b - 1's result, the other operands' row b), committed
+    under row b's predicate (`merged`: ZEROING zeroes the inactive lanes, MERGING keeps row b - 1's)."""
+    rows = active.shape[0]
+    acc = np.asarray(operands[carried])
+    out = np.empty((rows, active.shape[-1]), dtype)
+    for b in range(rows):
+        args = [
+            acc if k == carried else (x[b] if isinstance(x, np.ndarray) and x.ndim == 2 else x) for k, x in enumerate(operands)
+        ]
+        result = lane(*args, ctrl=ctrl) if uses_ctrl else lane(*args)
+        row = active[b]
+        acc = np.asarray(result, dtype) if row.all() else merged(np.asarray(result, dtype), acc, row, mode)
+        out[b] = acc
+    return out
+
+
+def _span(addrs: npt.NDArray[np.int64], prog: tuple[int, int] | None) -> tuple[int, int]:
+    """The lowest and highest of per-iteration addresses (from their progression when known)."""
+    if prog is None:
+        return int(addrs.min()), int(addrs.max())
+    last = prog[0] + prog[1] * (addrs.size - 1)
+    return min(prog[0], last), max(prog[0], last)
+
+
+def _rows(data: npt.NDArray[Any], addrs: npt.NDArray[np.int64], nbytes: int, step: int | None) -> npt.NDArray[Any]:
     """`nbytes` of `data` from each address: a read-only strided view where the addresses step
-    evenly, else a gather."""
-    step = _step(addrs)
-    if step is not None:
-        view = np.lib.stride_tricks.as_strided(data[int(addrs[0]) :], (addrs.size, nbytes), (step, data.itemsize))
+    evenly (by a positive `step`), else a gather."""
+    if step is not None and step > 0:
+        view = _strided(data, (int(addrs[0]), (addrs.size, nbytes), (step, data.itemsize)))
         view.flags.writeable = False
         return view
     gathered: npt.NDArray[Any] = data[addrs[:, None] + np.arange(nbytes)]
@@ -897,10 +965,19 @@ def _rows(data: npt.NDArray[Any], addrs: npt.NDArray[np.int64], nbytes: int) -> 
 
 
 def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, ...]]) -> npt.NDArray[Any]:
-    """A writable strided view of `data` from byte `at[0]`, of shape `at[1]` and strides `at[2]`."""
+    """A writable strided view of `data` (contiguous, one-byte items) from byte `at[0]`, of shape `at[1]`
+    and strides `at[2]` (numpy's `as_strided`, without its Python-level overhead)."""
     start, shape, strides = at
-    view: npt.NDArray[Any] = np.lib.stride_tricks.as_strided(data[start:], shape, strides)
-    return view
+    return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
+
+
+def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
+    """`np.broadcast_to(x, (rows, x.shape[-1]))`, read-only (cheaper for one contiguous row)."""
+    if x.ndim == 1 and x.flags.c_contiguous:
+        view = np.ndarray((rows, x.shape[0]), x.dtype, buffer=x, strides=(0, x.itemsize))
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(x, (rows, x.shape[-1]))
 
 
 def _all_lanes(n: int) -> Bools:

@@ -46,7 +46,6 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs
-import numpy as np
 
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.per_iteration import Affine, PostUpdate, Unbatchable
@@ -184,6 +183,10 @@ class LoopRun:
         ctx = _VF.get()
         assert ctx is not None
         rng = self.range
+        try:
+            index, number = Affine.progression(rng.start, rng.step, len(rng)), Affine.progression(self._first, 1, len(rng))
+        except Unbatchable as e:  # (an index beyond what int64 rows hold exactly)
+            return self._decide("sequential", e.args[0])
         self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
@@ -193,8 +196,8 @@ class LoopRun:
             self._backend.peeled = True
             for ptr, moved in self._peeled.values():
                 self._backend.post_update(ptr, moved)
-        self.index = Affine(np.arange(rng.start, rng.stop, rng.step, dtype=np.int64))
-        self._enter(Affine(np.arange(self._first, self._first + len(rng), dtype=np.int64)))
+        self.index = index
+        self._enter(number)
         return True
 
     def _enter(self, number: Any) -> None:
@@ -264,6 +267,9 @@ class LoopRun:
             return "fewer than 2 iterations" + (
                 " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
             )
+        few = current_config().batch_min_iterations
+        if self.mode == "auto" and self._peeled is None and len(self.range) < few:
+            return f"fewer than {few} iterations: in order is cheaper than batching here (rs.configure(batch_min_iterations=...))"
         ctx = _VF.get()
         if ctx is None:
             return "not inside a vector function"
@@ -302,12 +308,16 @@ class LoopRun:
             why = f"a call raised {type(error).__name__} in some iteration: ran in order to raise it there"
             self._decision = self._log("sequential", why)
         else:  # regsim's own code failed on the batched backend: a bug to see, not to hide behind the in-order run
-            error.add_note(
-                f"regsim: raised while running the loop at {self.site.where} batched (a regsim bug: please report it; "
-                'rs.configure(loops="sequential") runs loops in order meanwhile)'
-            )
+            self._bug(error)
             return True
         return False
+
+    def _bug(self, error: BaseException) -> None:
+        """Note on `error`, raised by regsim's own code on the batched backend, that it is a regsim bug."""
+        error.add_note(
+            f"regsim: raised while running the loop at {self.site.where} batched (a regsim bug: please report it; "
+            'rs.configure(loops="sequential") runs loops in order meanwhile)'
+        )
 
     def finished(self) -> None:
         """The body ran over every iteration: keep it if no iteration depended on another."""
@@ -318,13 +328,21 @@ class LoopRun:
         assert self._backend is not None
         try:
             self._backend.check_independent()
-        except Unbatchable as e:
+        except BaseException as e:
             self._backend.rollback()
             self._restore()
+            if not isinstance(e, Unbatchable):
+                self._bug(e)
+                raise
             self._decide("sequential", e.args[0])
             return
-        self._backend.collapse()
-        self._restore()
+        try:
+            self._backend.collapse()
+        except BaseException as e:
+            self._bug(e)
+            raise
+        finally:
+            self._restore()
         self.batched = True
         self.last = self.range[-1]
         facts = sorted(self._backend.facts)

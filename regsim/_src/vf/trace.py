@@ -73,7 +73,7 @@ class Trace:
             backend.current = None
             if batched:
                 rec.rows = batched
-                for _, lo, hi, _, write in backend.accesses[seen:]:
+                for _, lo, hi, _, write, _ in backend.accesses[seen:]:
                     (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
 
