@@ -17,7 +17,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final, Literal, TypeVar, overload
 
-import ml_dtypes
 import numpy as np
 
 from regsim._src.engine.executors import Elementwise, ElementwiseMulti, Magnitude
@@ -424,12 +423,16 @@ MaxT = TypeVar(
 SlopeT = TypeVar("SlopeT", dt.half, dt.float32)
 ZeroingOnly = Literal[MaskMergeMode.ZEROING]
 
-_BF16 = np.dtype(ml_dtypes.bfloat16)
 _SIGN: dict[int, Any] = {2: np.uint16(0x8000), 4: np.uint32(0x80000000)}
 
 
+def _is_bf16(a: Any) -> bool:
+    """Whether `a` holds bfloat16 (asked by name: ml_dtypes loads when a bfloat16 is first made, model/lazy.py)."""
+    return bool(a.dtype.name == "bfloat16")
+
+
 def _is_float(a: Any) -> bool:
-    return bool(a.dtype.kind == "f" or a.dtype == _BF16)
+    return bool(a.dtype.kind == "f" or _is_bf16(a))
 
 
 def _bits(a: Any) -> Any:
@@ -520,9 +523,9 @@ def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
 
 @int_saturating
 def _real_mul(a: Any, b: Any) -> Any:
-    if a.dtype == _BF16:
+    if _is_bf16(a):
         return (a.astype(np.float32) * np.float32(b) if np.ndim(b) == 0 else a.astype(np.float32) * b.astype(np.float32)).astype(
-            _BF16
+            a.dtype
         )
     return a * b
 

@@ -93,6 +93,21 @@ def _vf_body(api: str, f: object) -> Callable[..., None]:
     return body
 
 
+def _instrumented(f: Callable[P, R]) -> Callable[P, R]:
+    """`f` with its loops rewritten (`loops.instrument`) when it is first called: the rewrite parses and
+    compiles its source, which a module defining many VFs (the lowerings) would otherwise pay at import."""
+    body: Callable[P, R] | None = None
+
+    @functools.wraps(f)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        nonlocal body
+        if body is None:
+            body = instrument(f)
+        return body(*args, **kwargs)
+
+    return call
+
+
 @host_api("simd_vf")
 def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     """`__simd_vf__`: calling the decorated function runs it as a vector function.
@@ -101,7 +116,7 @@ def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     """
     if not callable(f):
         raise ParameterError(message("simd_vf", "f", repr(f), "a function"))
-    body = host_api(f.__name__)(instrument(f))  # arguments that do not bind: a ParameterError naming the parameter
+    body = host_api(f.__name__)(_instrumented(f))  # arguments that do not bind: a ParameterError naming the parameter
 
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -116,7 +131,7 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
     """`__simd_callee__`: a helper callable only from inside a vector function."""
     if not callable(f):
         raise ParameterError(message("simd_callee", "f", repr(f), "a function"))
-    body = instrument(f)
+    body = _instrumented(f)
 
     @functools.wraps(f)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
