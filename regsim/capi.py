@@ -241,8 +241,6 @@ ST_LD: Final = MEM_TYPE.ST_LD
 LD_ST: Final = MEM_TYPE.LD_ST
 ST_ST: Final = MEM_TYPE.ST_ST
 
-globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
-
 
 # --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
 def _lower_compare(api: str) -> Any:
@@ -283,8 +281,15 @@ SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})  # (`reg
 
 
 def __getattr__(name: str) -> Callable[..., Any]:
-    """The generated register-level functions are module attributes; this stub types them for mypy."""
+    """A generated register-level function (made at its first use: there are hundreds); typed `Callable` for mypy."""
+    if name in FORMS:
+        call = globals()[name] = function(name)
+        return call
     raise AttributeError(f"module 'regsim.capi' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *REGISTER_API})
 
 
 __all__ = [*MEMORY_API, *REGISTER_API, *(n for n in globals() if n.startswith("PAT_")), *MEM_TYPE.__members__]

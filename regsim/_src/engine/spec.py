@@ -469,9 +469,9 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer, Affine),  # (Affine: a batched loop's index; executors that take it say so)
-        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number);
-        # an Affine: a value that differs by iteration in a batched loop (the backend makes it a column)
-        Kind.SCALAR: (int, float, complex, np.number, Affine, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
+        # numbers and numpy's bools (ml_dtypes' scalars, not np.number either: `fits`); an Affine: a value that
+        # differs by iteration in a batched loop (the backend makes it a column)
+        Kind.SCALAR: (int, float, complex, np.number, np.bool_, Affine),
         Kind.ADDR: (AddrReg,),
         Kind.ULOAD: (UnalignRegForLoad,),
         Kind.USTORE: (UnalignRegForStore,),
@@ -481,6 +481,20 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.TRAIT: (RegTrait,),
         Kind.STRUCT: (_Struct,),
     }
+
+
+@functools.cache
+def _element_scalars() -> frozenset[type]:
+    """The numpy scalar types of every element type (ml_dtypes' among them: it loads here, model/lazy.py)."""
+    return frozenset(d.np_dtype.type for d in dt.ALL_DTYPES)
+
+
+def fits(kind: Kind, v: object) -> bool:
+    """Whether `v` is a value of an operand of `kind` (a bool is no INT; a numpy scalar of an element type,
+    an ml_dtypes one too, is a SCALAR)."""
+    if isinstance(v, _kind_types()[kind]):
+        return not (kind is Kind.INT and isinstance(v, bool))
+    return kind is Kind.SCALAR and isinstance(v, np.generic) and type(v) in _element_scalars()
 
 
 class Overloads:
@@ -548,10 +562,9 @@ class Overloads:
         preferred (`post_mode=` picks the post-update form); otherwise the first fitting one
         is taken and binding names what is missing.
         """
-        kinds = _kind_types()
 
         def misfit(o: Operand, v: object) -> str | None:
-            if isinstance(v, kinds[o.kind]) and not (o.kind is Kind.INT and isinstance(v, bool)):
+            if fits(o.kind, v):
                 return None
             return message(self.name, o.name, _value(v), _describe(o, v))
 
