@@ -427,8 +427,8 @@ _SIGN: dict[int, Any] = {2: np.uint16(0x8000), 4: np.uint32(0x80000000)}
 
 
 def _is_bf16(a: Any) -> bool:
-    """Whether `a` holds bfloat16 (asked by name: ml_dtypes loads when a bfloat16 is first made, model/lazy.py)."""
-    return bool(a.dtype.name == "bfloat16")
+    """Whether `a` holds bfloat16 (asked by name, not loading ml_dtypes: model/lazy.py)."""
+    return bool(a.dtype.type.__name__ == "bfloat16")
 
 
 def _is_float(a: Any) -> bool:
