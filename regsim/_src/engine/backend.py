@@ -266,7 +266,7 @@ class NumpyBackend:
                 info = np.iinfo(target)
                 raise ParameterError(message(api, param, repr(value), f"an int in [{info.min}, {info.max}] ({dtype.name})"))
             return target.type(int(value))
-        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c" and target != dt.complex32.np_dtype:
+        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c":  # (complex32's kind is "c" too)
             raise ParameterError(message(api, param, repr(value), f"a real number ({dtype.name} has no imaginary part)"))
         return np.asarray(value).astype(target)[()]
 

@@ -67,7 +67,7 @@ def round_once(x: Any, dtype: np.dtype[Any]) -> Any:
     """float64 `x`, already rounded to odd, rounded to nearest-even into `dtype`. numpy rounds
     float64 to half and float32 directly; ml_dtypes rounds float64 to bfloat16 through float32,
     so bfloat16 goes to float32 by rounding to odd first (24 ≥ 8 + 2)."""
-    if dtype.type.__name__ != "bfloat16":
+    if dtype.type.__name__ != "bfloat16":  # (by name: `dt.holds_bfloat16`)
         return x.astype(dtype)
     f = x.astype(np.float32)
     back = f.astype(np.float64)

@@ -133,7 +133,7 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
     covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
     if a.dtype.kind in "iu":
         return int_div(a, b)
-    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+    if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
     return _rounded(np.divide, algo, ctrl, a, b)
 
