@@ -283,7 +283,9 @@ def memory_gather(n: int, rng: np.random.Generator) -> Kernel:
 
 
 def memory_reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
-    """`AscendC::ReduceSum(dst, src, work, n)`, float32: dst[0] = the sum (the library's order; numpy's own here)."""
+    """`AscendC::ReduceSum(dst, src, work, n)`, float32: dst[0] = the sum as the library's counter mode builds it
+    (per-register sums, their sums by 64, then one register of those: past 64^3 elements it reaches the first 64^3
+    only, as regsim's lowering and the 950 library's ReduceSumCounterMode do); numpy's summation order."""
     specs = ((rs.float32, 8), (rs.float32, n), (rs.float32, n // LANES + LANES))
     ub = ub_of(*specs)
     dst, src, work = tensors(ub, *specs)
@@ -291,14 +293,20 @@ def memory_reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
     src.set(x)
     out = np.zeros(1, np.float32)
 
+    def finish(parts: Array) -> None:
+        """The sums of the registers on to dst[0]: by 64, then (past 64^2 registers' worth) one register of those."""
+        if parts.size > LANES:
+            parts = np.add.reduceat(parts, registers(parts.size))
+        out[0] = parts[:LANES].sum()
+
     def whole() -> None:
-        out[0] = x.sum()
+        finish(x.reshape(-1, LANES).sum(axis=1))
 
     def loop() -> None:
         parts = np.empty(n // LANES, np.float32)
         for i, lo in enumerate(registers(n)):
             parts[i] = x[lo : lo + LANES].sum()
-        out[0] = parts.sum()
+        finish(parts)
 
     def sim() -> None:
         A.ReduceSum(dst, src, work, n)
