@@ -28,16 +28,17 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def best_of(runs: int, f: Callable[[], None]) -> float:
-    """The best time of `runs` runs, the garbage collector off while timing (as timeit does: a
-    collection, some 16 ms here, would land in whichever side's run it happened to fall)."""
+    """The best CPU time of `runs` runs (this process's: other processes on a busy machine disturb it far less than
+    wall time), the garbage collector off while timing (as timeit does: a collection, some 16 ms here, would land
+    in whichever side's run it happened to fall)."""
     best = float("inf")
     for _ in range(runs):
         gc.collect()
         gc.disable()
         try:
-            t = time.perf_counter()
+            t = time.process_time()
             f()
-            best = min(best, time.perf_counter() - t)
+            best = min(best, time.process_time() - t)
         finally:
             gc.enable()
     return best
@@ -63,37 +64,41 @@ def recorded_calls(module: Any, attr: str, host: Callable[[], object]) -> list[t
     return calls
 
 
-def ratio(py: Any, cpp: list[Any], calls: list[tuple[Any, ...]], repeat: int) -> tuple[float, float]:
-    """The Python VF's and the C++ VFs' times over the recorded calls: each call timed alone, best
-    of `repeat` (alternating sides), and the bests summed, so a preemption of this process by a busy
-    machine's scheduler (some ms) lands in one discarded sample, not in the total."""
+def ratio(runs: list[tuple[Any, tuple[Any, ...], Any, tuple[Any, ...]]], repeat: int) -> tuple[float, float]:
+    """The Python VFs' and the C++ VFs' times over the recorded calls, each run a (Python VF, its arguments, C++ VF,
+    its arguments): each call timed alone, best of `repeat` (alternating sides), and the bests summed, so a
+    preemption of this process by a busy machine's scheduler (some ms) lands in one discarded sample, not in the
+    total."""
     tp = tc = 0.0
-    for f, a in zip(cpp, calls, strict=True):
+    for py, pa, cpp, ca in runs:
         bp = bc = float("inf")
         for _ in range(repeat):
-            bp = min(bp, best_of(1, lambda a=a: rs.asc_vf_call(py, *a)))  # type: ignore[misc]
-            bc = min(bc, best_of(1, lambda f=f, a=a: rs.asc_vf_call(f, *a)))  # type: ignore[misc]
+            bp = min(bp, best_of(1, lambda py=py, pa=pa: rs.asc_vf_call(py, *pa)))  # type: ignore[misc]
+            bc = min(bc, best_of(1, lambda cpp=cpp, ca=ca: rs.asc_vf_call(cpp, *ca)))  # type: ignore[misc]
         tp += bp
         tc += bc
     return tp, tc
 
 
 def twin_ratio(twin: cpp_twins.Twin, mod: Any, repeat: int) -> tuple[float, float]:
+    """The port's VF against its C++ twin on the calls the port's host code makes (those the C++ VF takes: a port
+    call with more arguments than the example's VF has runs the port's own variant, untimed)."""
     module = cpp_twins.port(twin)
     calls = recorded_calls(module, twin.attr, lambda: module.run(0))
-
-    def cpp_vf(args: tuple[Any, ...]) -> Any:
-        targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
-        return mod.instantiate(twin.vf, **targs).vf
-
-    return ratio(getattr(module, twin.attr), [cpp_vf(a) for a in calls], calls, repeat)  # lowered before timing
+    py = getattr(module, twin.attr)
+    runs = []
+    for args in calls:
+        found = cpp_twins.cpp_call(twin, mod, args)  # (lowered before timing)
+        if found is not None:
+            runs.append((py, args, *found))
+    return ratio(runs, repeat)
 
 
 def add_carry_ratio(count: int, repeat: int) -> tuple[float, float]:
     """The seed AddCarryVF on a long batched loop (the port's host code, `kernel`, on `count` elements)."""
     cpp = rs.cpp.load(HERE / "tests" / "cpp" / "add_carry.asc").instantiate("AddCarryVF", T=rs.uint32).vf
     calls = recorded_calls(add_carry_vf, "add_vf", lambda: add_carry_vf.kernel(*add_carry_vf.inputs(0, count)))
-    return ratio(add_carry_vf.add_vf, [cpp] * len(calls), calls, repeat)
+    return ratio([(add_carry_vf.add_vf, args, cpp, args) for args in calls], repeat)
 
 
 def main() -> None:

@@ -25,3 +25,13 @@ from regsim._src.frontends import capi as _capi
 globals().update(_capi.namespace())
 
 __all__ = _capi.public_names()
+
+
+def __getattr__(name: str) -> object:
+    """A register-level function, made at its first use and kept (import stays fast: there are hundreds)."""
+    call = globals()[name] = _capi.lazy_function(name)
+    return call
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -35,12 +35,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import attrs
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.lazy import ml_dtypes
 from regsim._src.model.memory import TOTAL_UB_SIZE, LocalTensor, UnifiedBuffer
 from regsim._src.model.registers import (
     MASK_BITS,
@@ -78,8 +78,6 @@ UINT32_MAX = 2**32 - 1  #: the largest `uint32_t` count `UpdateMask` accepts
 MaskFill = Literal["lsb", "group", "noise"]
 T = TypeVar("T", bound=dt.DType)
 V = TypeVar("V")
-
-_finfo: Callable[[np.dtype[Any]], Any] = ml_dtypes.finfo  # ml_dtypes' finfo is untyped
 
 
 # --- dtypes ------------------------------------------------------------------------------------
@@ -151,7 +149,7 @@ def edge_bits(dtype: type[dt.DType]) -> tuple[int, ...]:
     top, sign = (1 << bits) - 1, 1 << (bits - 1)
     edges = [0, 1, 2, sign - 1, sign, sign + 1, top, top - 1]
     if _is_float(dtype):
-        fi = _finfo(unit)
+        fi = ml_dtypes.finfo(unit)
         values = np.array([1.0, np.inf, float(fi.max), float(fi.tiny), float(fi.smallest_subnormal), np.nan], np.float64)
         with np.errstate(all="ignore"):
             for v in values.astype(unit).view(f"u{unit.itemsize}"):

@@ -211,6 +211,22 @@ def example_source(root: Path, twin: Twin) -> Path:
     return root / twin.example
 
 
+def cpp_call(twin: Twin, mod: Any, args: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]] | None:
+    """The C++ VF of `mod` (instantiated for the dtypes of the pointer arguments the twin names) that runs a call
+    of the port's VF with `args`, and the arguments it takes (a SCENARIO_NUM argument becomes the file's
+    `-DSCENARIO_NUM`); None where the port's Python VF runs it (more arguments than the C++ VF has)."""
+    if twin.nargs is not None and len(args) > twin.nargs:
+        return None
+    source = mod
+    if twin.scenario_arg is not None:
+        scenario = args[twin.scenario_arg]
+        args = args[: twin.scenario_arg] + args[twin.scenario_arg + 1 :]
+        others = tuple(a for a in twin.args if not a.startswith("-DSCENARIO_NUM="))
+        source = cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
+    targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
+    return source.instantiate(twin.vf, **targs).vf, args
+
+
 @contextmanager
 def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
     """Inside: the port's `twin.attr` is the C++ VF, instantiated per call for the dtypes of the
@@ -219,17 +235,11 @@ def cpp_kernel(twin: Twin, mod: Any) -> Iterator[None]:
     original = getattr(module, twin.attr)
 
     def body(*args: Any) -> None:
-        if twin.nargs is not None and len(args) > twin.nargs:
+        found = cpp_call(twin, mod, args)
+        if found is None:
             original.__regsim_vf_body__(*args)
-            return
-        source = mod
-        if twin.scenario_arg is not None:
-            scenario = args[twin.scenario_arg]
-            args = args[: twin.scenario_arg] + args[twin.scenario_arg + 1 :]
-            others = tuple(a for a in twin.args if not a.startswith("-DSCENARIO_NUM="))
-            source = cpp.load(mod.path, args=(*others, f"-DSCENARIO_NUM={scenario}"))
-        targs = {k: args[v].dtype if isinstance(v, int) else v for k, v in twin.targs.items()}
-        source.instantiate(twin.vf, **targs).vf.__regsim_vf_body__(*args)
+        else:
+            found[0].__regsim_vf_body__(*found[1])
 
     class _Vf:
         __regsim_vf_body__ = staticmethod(body)

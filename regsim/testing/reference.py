@@ -33,12 +33,12 @@ and both results in hex.
 from __future__ import annotations
 
 import bisect
+import importlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 M32 = 0xFFFFFFFF
@@ -56,7 +56,29 @@ ITEMSIZE = {
 TRAIT_TWO = frozenset({"int64", "uint64", "complex64", "complex32"})
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 UNSIGNED = frozenset({"uint8", "uint16", "uint32", "uint64"})
-FLOATS = {"half": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32}
+
+
+class _Types(Mapping[str, Any]):
+    """Element name -> its numpy scalar type; a type of ml_dtypes (named "ml_dtypes.<name>") is looked up
+    when first read, so importing this module does not import ml_dtypes (about a second)."""
+
+    def __init__(self, **types: Any) -> None:
+        self._types = types
+
+    def __getitem__(self, name: str) -> Any:
+        t = self._types[name]
+        if isinstance(t, str):
+            t = self._types[name] = getattr(importlib.import_module("ml_dtypes"), t.removeprefix("ml_dtypes."))
+        return t
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types)
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+
+FLOATS = _Types(half=np.float16, bfloat16="ml_dtypes.bfloat16", float32=np.float32)
 #: complex type -> its component float type
 COMPLEX = {"complex32": np.float16, "complex64": np.float32}
 
@@ -1137,10 +1159,10 @@ def fp4_value(name: str, code: int) -> float:
     return sign * mag
 
 
-_NP = {
-    "half": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32,
-    "fp8_e4m3fn": ml_dtypes.float8_e4m3fn, "fp8_e5m2": ml_dtypes.float8_e5m2,
-}  # fmt: skip
+_NP = _Types(
+    half=np.float16, bfloat16="ml_dtypes.bfloat16", float32=np.float32,
+    fp8_e4m3fn="ml_dtypes.float8_e4m3fn", fp8_e5m2="ml_dtypes.float8_e5m2",
+)  # fmt: skip
 
 
 def element_value(name: str, code: int) -> float | int:

@@ -29,6 +29,10 @@ def _clear_plans() -> None:
         entry._calls.clear()
 
 
+def _subclasses(cls: type) -> set[type]:
+    return {c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))}
+
+
 @pytest.fixture
 def generic_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bool], None]]:
     """`use(False)`: every executor's `specialise` declines, so calls bind and run `run`."""
@@ -38,8 +42,9 @@ def generic_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bool], N
             monkeypatch.undo()
         else:
             monkeypatch.setattr(executors.Executor, "specialise", lambda self, spec, plan, generic: None)
-            for cls in (executors.Elementwise, executors.UpdateMaskCounter, executors.LoadAligned, executors.StoreAligned):
-                monkeypatch.setattr(cls, "specialise", executors.Executor.specialise)
+            for cls in _subclasses(executors.Executor):
+                if "specialise" in vars(cls):
+                    monkeypatch.setattr(cls, "specialise", executors.Executor.specialise)
         _clear_plans()
 
     yield use
@@ -67,6 +72,8 @@ class World:
         self.regs.append(Reg.RegTensor.from_numpy(lanes, dtype=dtype, trait=trait))
         self.masks = [Reg.MaskReg(), Reg.MaskReg.from_bits(rng.integers(0, 2, 256).astype(bool))]
         self.refs = [rs.Ref(int(rng.integers(0, 400))), rs.Ref(-1), rs.Ref(np.uint32(70))]
+        #: pointers a post-update load or store moves: into a (read) and out (written)
+        self.ptrs = [self.a.GetPhyAddr(), self.out.GetPhyAddr()]
 
     def state(self) -> list[Any]:
         st = self.ub.storage
@@ -75,7 +82,7 @@ class World:
             out += [r._raw.copy(), None if r._storage.valid is None else r._storage.valid.copy()]
         for m in self.masks:
             out += [m._bits.copy(), None if m._written is None else m._written.copy()]
-        return out + [ref._value for ref in self.refs]
+        return out + [ref._value for ref in self.refs] + [p.addr for p in self.ptrs]
 
 
 def _program(seed: int, dtype: type[rs.DType]) -> list[tuple[Any, ...]]:
@@ -91,8 +98,13 @@ def _program(seed: int, dtype: type[rs.DType]) -> list[tuple[Any, ...]]:
 
     carry = dtype in (rs.uint32, rs.int32)
     program: list[tuple[Any, ...]] = []
+    ops = ["update", "create", "load", "store", "store_mask", "add", "add_carry", "addc", "adds"]
+    ops += ["load_post", "store_post", "compare", "compares", "select", "muls", "duplicate", "reduce", "barrier"]
+    #: post-update strides in elements: a register on or back, none, misaligned, past int32_t
+    steps = [256 // size, -256 // size, 0, 1, 2**31]
+    scalars = [3, -1, 300, 1.5, np.float32(2.5), np.int16(-7), True, 2**40]
     for _ in range(40):
-        op = ["update", "create", "load", "store", "store_mask", "add", "add_carry", "addc", "adds"][pick(9)]
+        op = ops[pick(len(ops))]
         if op in ("add_carry", "addc") and not carry:
             continue
         regs, masks = [pick(4) for _ in range(3)], [pick(2) for _ in range(3)]
@@ -104,6 +116,12 @@ def _program(seed: int, dtype: type[rs.DType]) -> list[tuple[Any, ...]]:
             "store_mask": ([Reg.MaskDist.DIST_NORM, Reg.MaskDist.DIST_PACK][pick(2)], [0, 32, 48, 240, 5, 256][pick(6)]),
             "add": ([ZEROING, MERGING][pick(2)],),
             "adds": ([3, -1, 300, 1.5][pick(4)],),
+            "load_post": (steps[pick(5)],),
+            "store_post": (steps[pick(5)],),
+            "compare": ([rs.CMPMODE.GT, rs.CMPMODE.EQ, rs.CMPMODE.LE][pick(3)],),
+            "compares": (scalars[pick(8)],),
+            "muls": (scalars[pick(8)],),
+            "duplicate": (scalars[pick(8)], [ZEROING, MERGING, None][pick(3)]),
         }.get(op, ())
         program.append((op, regs, masks, *choice))
     return program
@@ -128,8 +146,29 @@ def _apply(w: World, call: tuple[Any, ...]) -> None:
         Reg.Add(masks[m1], regs[r0], regs[r1], regs[r2], masks[m0])
     elif op == "addc":
         Reg.AddC(masks[m1], regs[r0], regs[r1], regs[r2], masks[m2], masks[m0])
-    else:
+    elif op == "adds":
         Reg.Adds(regs[r0], regs[r1], more[0], masks[m0])
+    elif op == "load_post":
+        Reg.LoadAlign(regs[r0], w.ptrs[0], more[0], post_mode=Reg.PostLiteral.POST_MODE_UPDATE)
+    elif op == "store_post":
+        Reg.StoreAlign(w.ptrs[1], regs[r0], more[0], masks[m0], post_mode=Reg.PostLiteral.POST_MODE_UPDATE)
+    elif op == "compare":
+        Reg.Compare(masks[m1], regs[r0], regs[r1], masks[m0], mode=more[0])
+    elif op == "compares":
+        Reg.Compares(masks[m1], regs[r0], more[0], masks[m0], mode=rs.CMPMODE.GT)
+    elif op == "select":
+        Reg.Select(regs[r0], regs[r1], regs[r2], masks[m0])
+    elif op == "muls":
+        Reg.Muls(regs[r0], regs[r1], more[0], masks[m0])
+    elif op == "duplicate":
+        if more[1] is None:
+            Reg.Duplicate(regs[r0], more[0])
+        else:
+            Reg.Duplicate(regs[r0], more[0], masks[m0], mode=more[1])
+    elif op == "reduce":
+        Reg.Reduce(regs[r0], regs[r1], masks[m0], type=Reg.ReduceType.SUM)
+    else:
+        Reg.LocalMemBar(src=Reg.MemType.VEC_STORE, dst=Reg.MemType.VEC_LOAD)
 
 
 def _run(seed: int, dtype: type[rs.DType], trait: Reg.RegTrait, fill: str, check: bool) -> list[Any]:
@@ -173,15 +212,15 @@ def test_fast_paths_match_the_generic_run(
 
 
 def test_the_closures_are_in_use() -> None:
-    """The calls of the AddVF example run through specialised closures, not the generic binding."""
-    from vf_examples import add_carry_vf
+    """The calls of the AddVF and CompareVF examples (UpdateMask, CreateMask, aligned loads and stores, post-update
+    ones too, Add with a carry out, Compare, Compares, Select) run through specialised closures, not the generic
+    binding."""
+    from vf_examples import add_carry_vf, compare_vf
 
     _clear_plans()
     with rs.configure(loops="sequential"):
         add_carry_vf.run()
-    names = {
-        call.__qualname__.split(".")[0]
-        for name in ("UpdateMask", "LoadAlign", "Add", "StoreAlign")
-        for call in REGISTRY.entry(name)._calls.values()
-    }
-    assert {"in_order_prefix", "in_order_load", "in_order_elementwise", "in_order_store", "in_order_mask_store"} <= names
+        compare_vf.run()
+    names = ("UpdateMask", "CreateMask", "LoadAlign", "Add", "StoreAlign", "Compare", "Compares", "Select")
+    used = {name: {call.__qualname__.split(".")[0] for call in REGISTRY.entry(name)._calls.values()} for name in names}
+    assert all(kinds and "Overloads" not in kinds for kinds in used.values()), used  # (`Overloads._plan`'s generic)

@@ -4,6 +4,8 @@ and `Move` pages, RegTensor and MaskReg forms) against the lane oracles, with th
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -131,6 +133,38 @@ def test_duplicate_scalar_conversion_and_errors():
         Reg.Duplicate(dst, src, full(rs.float32), pos=Reg.HighLowPart.HIGHEST)
     with rs.VEC_SCOPE(), pytest.raises(rs.errors.DTypeError):
         Reg.Duplicate(Reg.RegTensor(rs.int4x2), 1)
+
+
+def _near_halfway(dtype: Any) -> st.SearchStrategy[float]:
+    """Doubles just off the midpoint of two neighbours of `dtype` (where rounding twice, through a wider type, errs)."""
+
+    def make(code: int, nudge: int) -> float:
+        lo = float(np.array([code], f"u{dtype.itemsize}").view(dtype.np_dtype)[0])
+        hi = float(np.nextafter(dtype.np_dtype.type(lo), dtype.np_dtype.type(np.inf)))
+        return float(np.nextafter(np.float64((lo + hi) / 2), np.inf if nudge > 0 else -np.inf)) if nudge else (lo + hi) / 2
+
+    top = 0x7BFF if dtype is rs.half else 0x7F7FFFFE
+    return st.builds(make, st.integers(0, top), st.integers(-1, 1))
+
+
+@pytest.mark.parametrize("dtype", [rs.half, rs.float32], ids=lambda d: d.name)
+@settings(max_examples=300)
+@given(data=st.data())
+def test_duplicate_rounds_a_python_number_once(dtype: Any, data: Any) -> None:
+    """A Python float or int scalar is rounded once to nearest-even into the element type (subnormals, overflow to
+    ±inf, ties and near-ties, a zero keeping its sign), against the exact rational rounding of the oracle; every lane
+    holds it."""
+    value = data.draw(
+        st.floats(allow_nan=False) | st.integers(-(2**53), 2**53) | st.floats(-1e-36, 1e-36) | _near_halfway(dtype), "value"
+    )
+    dst = Reg.RegTensor(dtype)
+    run(Reg.Duplicate, dst, value)
+    if value == 0 or math.isinf(value):
+        want = value * 1.0  # (a zero keeps the float's sign)
+    else:
+        want = O.round_exact(Fraction(value), dtype.name)
+    got = dst.numpy()
+    assert np.array_equal(got.view(f"u{dtype.itemsize}"), np.full(got.size, want, dtype.np_dtype).view(f"u{dtype.itemsize}"))
 
 
 # --- Arange -------------------------------------------------------------------------------------------

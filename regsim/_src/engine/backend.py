@@ -43,6 +43,7 @@ from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, Unin
 
 ZEROING = MaskMergeMode.ZEROING
 UINT32_MAX = 2**32 - 1
+INT32 = (-(2**31), 2**31 - 1)
 
 Lanes = npt.NDArray[Any]
 
@@ -252,6 +253,12 @@ class NumpyBackend:
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
         """A scalar operand as a numpy scalar of `dtype`: integers must fit the type (C++ would
         wrap silently, which is never what a kernel meant); floats round to the type once."""
+        made, lo, hi, rounds = _scalar_rule(dtype)
+        kind = type(value)
+        if kind is made:  # (already a numpy scalar of the type)
+            return value
+        if (kind is int and lo <= value <= hi) or (kind is float and rounds):  # (the common cases, converted at once)
+            return made(value)
         target = dtype.np_dtype
         if np.issubdtype(target, np.integer):
             if isinstance(value, (float, complex, np.floating, np.complexfloating)) or not (
@@ -260,7 +267,7 @@ class NumpyBackend:
                 info = np.iinfo(target)
                 raise ParameterError(message(api, param, repr(value), f"an int in [{info.min}, {info.max}] ({dtype.name})"))
             return target.type(int(value))
-        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c" and target != dt.complex32.np_dtype:
+        if isinstance(value, (complex, np.complexfloating)) and target.kind != "c":  # (complex32's kind is "c" too)
             raise ParameterError(message(api, param, repr(value), f"a real number ({dtype.name} has no imaginary part)"))
         return np.asarray(value).astype(target)[()]
 
@@ -512,6 +519,21 @@ class NumpyBackend:
 
 
 @functools.cache
+def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float, bool]:
+    """How `NumpyBackend.scalar` converts the common operands to `dtype` at once: (its numpy scalar type, the range
+    of Python ints it converts exactly, whether a Python float rounds to it by that type's constructor as by a cast).
+    An int type takes its range; half, float32 and float64 take floats and the ints of at most 53 bits (exact in a
+    double, so one rounding either way); every other value goes through the checks and the cast."""
+    target = dtype.np_dtype
+    if np.issubdtype(target, np.integer):
+        info = np.iinfo(target)
+        return target.type, int(info.min), int(info.max), False
+    if target in (np.float16, np.float32, np.float64):
+        return target.type, -(2**53), 2**53, True
+    return target.type, 1, 0, False  # (an empty range: ints go the checked way)
+
+
+@functools.cache
 def _every_lane(n: int) -> Active:
     lanes = np.ones(n, np.bool_)
     lanes.flags.writeable = False
@@ -565,7 +587,11 @@ def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Cal
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ref = args[1]
         count = ref._value
-        if type(count) is not int or not 0 <= count <= UINT32_MAX:
+        if type(count) is not int:
+            if not isinstance(count, np.integer):
+                return generic(ctx, args, kwargs)
+            count = int(count)  # (as `count_down` takes it)
+        if not 0 <= count <= UINT32_MAX:
             return generic(ctx, args, kwargs)
         k = count if count < n else n
         ref._value = count - k
@@ -582,20 +608,25 @@ def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Cal
     return call
 
 
-def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
+def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: int, generic: Call) -> Call:
     """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
-    itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order."""
+    itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order. `post`: the
+    index of a post-update stride (in units of `unit` bytes): the pointer then moves by it."""
     ones = b"\x01" * nbytes
+    low, high = INT32
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        dst, ptr = args
+        dst, ptr = args[0], args[1]
+        step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
         ub = ptr.ub
         st = ub.storage
         valid = st.valid
         if (
-            addr % align
+            type(step) is not int
+            or not low <= step <= high
+            or addr % align
             or addr < 0
             or end > ub.size
             or ub.observer is not None
@@ -607,22 +638,32 @@ def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
             dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
         else:
             dst._bytes[:] = st.buffer[addr:end]
+        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
+            ctx.backend.advance(ptr, step * unit)
 
     return call
 
 
-def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: Call) -> Call:
+def in_order_store(
+    nbytes: int, align: int, stride: int, halves: int, at: tuple[int, int, int], post: int | None, unit: int, generic: Call
+) -> Call:
     """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
     (a two-register tensor's itemsize; no post-update, so its second register follows the first)
-    its whole elements."""
+    its whole elements. `at`: the indices of the pointer, the source and the predicate; `post`: of a
+    post-update stride (in units of `unit` bytes; one register only): the pointer then moves by it."""
     lanes = MASK_BITS // stride
+    low, high = INT32
+    i_ptr, i_src, i_mask = at
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        ptr, src, mask = args
+        ptr, src, mask = args[i_ptr], args[i_src], args[i_mask]
+        step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
         if (
-            addr % align
+            type(step) is not int
+            or not low <= step <= high
+            or addr % align
             or addr < ptr.lo
             or end > ptr.hi
             or ptr.ub.observer is not None
@@ -635,6 +676,8 @@ def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: C
         st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
         if st.valid is not None:
             st.mark_stored(addr, end)
+        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
+            ctx.backend.advance(ptr, step * unit)
 
     return call
 
@@ -658,32 +701,16 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
     return call
 
 
-def in_order_elementwise(
-    api: str,
-    lane: Callable[..., Any],
-    ctrl: bool,
-    inputs: tuple[tuple[int, str, str, Any], ...],
-    pred: int,
-    dst: int,
-    predicates_out: tuple[int, ...],
-    mode: MaskMergeMode,
-    dtype: type[dt.DType],
-    trait: RegTrait,
-    generic: Call,
-) -> Call:
-    """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
-    predicate outputs (carry) written as lane predicates. `inputs`: (index, name, kind, scalar
-    dtype) per lane-function input, kind "reg", "mask" or "scalar"."""
-    stride = mask_stride(dtype, trait)
-    lanes = MASK_BITS // stride
-    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
-    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
+Input = tuple[int, str, str, Any]  #: (index, name, kind "reg", "mask" or "scalar", the dtype a scalar converts to or None)
+
+
+def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.DType]) -> Callable[[Any, tuple[Any, ...]], Any]:
+    """`read(ctx, args)`: a lane function's operands (registers' lanes, MaskRegs' lanes at `stride`, scalars of their
+    type), or None where `generic` must run (a register or MaskReg with never-written bytes or bits: flags to check).
+    A scalar that does not convert raises here as `generic` would (every register before it is clean)."""
     regs = tuple(i for i, _, kind, _ in inputs if kind == "reg")
-    two = regs if len(regs) == len(inputs) == 2 else None
-    zeros, bool_ = np.zeros, np.bool_
 
     def read(ctx: Any, args: tuple[Any, ...]) -> list[Any] | None:
-        """The lane function's operands; None where `generic` must run (a flag to check)."""
         for i in regs:
             if args[i]._storage.valid is not None:
                 return None
@@ -701,6 +728,68 @@ def in_order_elementwise(
                 operands.append(ctx.backend.scalar(api, name, args[i], fixed or dtype))
         return operands
 
+    return read
+
+
+def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], None]:
+    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`)."""
+    stride = mask_stride(dtype, trait)
+    lanes = MASK_BITS // stride
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
+    zeros, bool_ = np.zeros, np.bool_
+
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+        if active[1] != lanes:
+            p = p & active[0]
+        fill = ctx.backend.mask_fill
+        if lsb[fill]:
+            bits = zeros(MASK_BITS, bool_)
+            bits[::stride] = p
+        else:
+            bits = lanes_to_bits(p, patterns[fill])
+        m._bits, m._written, m._lanes = bits, None, {}
+
+    return write
+
+
+def _committer(mode: MaskMergeMode) -> Callable[[Any, RegTensor[Any], Any, Active, int], None]:
+    """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a clean
+    one-register destination, else the backend's `commit` under `mode`."""
+
+    def commit(ctx: Any, d: RegTensor[Any], out: Any, active: Active, lanes: int) -> None:
+        view = d._view
+        if active[1] == lanes and view is not None and d._storage.valid is None:
+            view[...] = out
+        else:
+            ctx.backend.commit(d, out, active, mode)
+
+    return commit
+
+
+def in_order_elementwise(
+    api: str,
+    lane: Callable[..., Any],
+    ctrl: bool,
+    inputs: tuple[Input, ...],
+    pred: int,
+    dst: int,
+    predicates_out: tuple[int, ...],
+    mode: MaskMergeMode,
+    dtype: type[dt.DType],
+    trait: RegTrait,
+    generic: Call,
+) -> Call:
+    """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
+    predicate outputs (carry) written as lane predicates."""
+    stride = mask_stride(dtype, trait)
+    lanes = MASK_BITS // stride
+    read = _operands(api, inputs, stride, dtype)
+    write = _predicate_writer(dtype, trait)
+    commit = _committer(mode)
+    lsb = {fill: group_pattern(dtype, trait, fill) == LSB[stride] for fill in _FILLS}
+    zeros, bool_ = np.zeros, np.bool_
+
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         mask = args[pred]
         if mask._written is not None:  # (checked first, as `run` does)
@@ -712,46 +801,34 @@ def in_order_elementwise(
         out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
         if predicates_out:
             out, *preds = out
-        finish(ctx, args, out, active)
+        commit(ctx, args[dst], out, active, lanes)
         if predicates_out:
             for i, p in zip(predicates_out, preds, strict=True):
                 write(ctx, args[i], p, active)
 
-    def finish(ctx: Any, args: tuple[Any, ...], out: Any, active: Active) -> None:
-        """The commit: a plain copy for a full predicate into a clean one-register destination."""
-        d = args[dst]
-        view = d._view
-        if active[1] == lanes and view is not None and d._storage.valid is None:
-            view[...] = out
-        else:
-            ctx.backend.commit(d, out, active, mode)
-
-    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
-        """A predicate output (`write_predicate`, inlined)."""
-        if active[1] != lanes:
-            p = p & active[0]
-        fill = ctx.backend.mask_fill
-        if lsb[fill]:
-            bits = zeros(MASK_BITS, bool_)
-            bits[::stride] = p
-        else:
-            bits = lanes_to_bits(p, patterns[fill])
-        m._bits, m._written, m._lanes = bits, None, {}
-
-    if two is None or len(predicates_out) > 1:
+    kinds = tuple(kind for _, _, kind, _ in inputs)
+    if len(predicates_out) > 1 or kinds not in (("reg", "reg"), ("reg", "scalar")):
         return call
-    ia, ib = two
+    (ia, _, _, _), (ib, name, _, fixed) = inputs
+    scalar = "scalar" in kinds
     carry = bool(predicates_out)
     out_index = predicates_out[0] if carry else -1
 
     def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Two register inputs, at most one predicate output (Add, Mul, AddC, Add with carry out, ...)."""
+        """Two inputs, a register and a register or a scalar; at most one predicate output (Add, Mul, AddC, Add with
+        carry out, Adds, Muls, ...): `call`, inlined."""
         mask, ra, rb = args[pred], args[ia], args[ib]
-        if ra._storage.valid is not None or rb._storage.valid is not None or mask._written is not None:
+        if ra._storage.valid is not None or mask._written is not None or (not scalar and rb._storage.valid is not None):
             return generic(ctx, args, kwargs)
-        a, b = ra._rview, rb._rview
-        if a is None or b is None:  # two registers: their lanes assembled
-            a, b = ra._get(), rb._get()
+        a = ra._rview
+        if a is None:  # two registers: their lanes assembled
+            a = ra._get()
+        if scalar:
+            b = ctx.backend.scalar(api, name, rb, fixed or dtype)
+        else:
+            b = rb._rview
+            if b is None:
+                b = rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
         if carry:
@@ -759,7 +836,7 @@ def in_order_elementwise(
         d = args[dst]
         view = d._view
         full = active[1] == lanes
-        if full and view is not None and d._storage.valid is None:  # (`finish`, inlined)
+        if full and view is not None and d._storage.valid is None:  # (`commit`, inlined)
             view[...] = out
         else:
             ctx.backend.commit(d, out, active, mode)
@@ -774,3 +851,140 @@ def in_order_elementwise(
         m._bits, m._written, m._lanes = bits, None, {}
 
     return binary
+
+
+def in_order_compare(
+    api: str,
+    lane: Callable[..., Any],
+    mode: Any,
+    inputs: tuple[Input, ...],
+    pred: int,
+    dtype: type[dt.DType],
+    trait: RegTrait,
+    generic: Call,
+) -> Call:
+    """Compare, Compares (see `executors.PredicateOut`): operand 0 = the predicate of lane(mode, inputs) on the active
+    lanes."""
+    stride = mask_stride(dtype, trait)
+    read = _operands(api, inputs, stride, dtype)
+    write = _predicate_writer(dtype, trait)
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        mask = args[pred]
+        if mask._written is not None:
+            return generic(ctx, args, kwargs)
+        operands = read(ctx, args)
+        if operands is None:
+            return generic(ctx, args, kwargs)
+        write(ctx, args[0], lane(mode, *operands), mask._lanes.get(stride) or mask._active(stride))
+
+    return call
+
+
+def in_order_select(stride: int, generic: Call) -> Call:
+    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane."""
+    lanes = MASK_BITS // stride
+    where = np.where
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dst, ra, rb, mask = args
+        if mask._written is not None or ra._storage.valid is not None or rb._storage.valid is not None:
+            return generic(ctx, args, kwargs)
+        a, b = ra._rview, rb._rview
+        if a is None or b is None:  # two registers: their lanes assembled
+            a, b = ra._get(), rb._get()
+        active = mask._lanes.get(stride) or mask._active(stride)
+        out = a if active[1] == lanes else where(active[0], a, b)
+        view = dst._view
+        if view is not None and dst._storage.valid is None:
+            view[...] = out
+        else:
+            ctx.backend.commit_all(dst, np.array(out))
+
+    return call
+
+
+def in_order_mask(lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> Call:
+    """CreateMask (see `executors.MaskGen`): a new MaskReg selecting `lanes`, its bits made once per mask_fill (shared:
+    a MaskReg's bits are replaced, never changed in place)."""
+    made = {fill: lanes_to_bits(lanes, group_pattern(dtype, trait, fill)) for fill in _FILLS}
+    for bits in made.values():
+        bits.flags.writeable = False
+    new = object.__new__
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        dst = new(MaskReg)
+        dst._bits, dst._written, dst._lanes = made[ctx.backend.mask_fill], None, {}
+        return dst
+
+    return call
+
+
+def in_order_cross_lane(
+    api: str,
+    lane: Callable[..., Any],
+    inputs: tuple[tuple[int, str, str], ...],
+    outputs: tuple[tuple[int, bool], ...],
+    pred: int | None,
+    ruled: int,
+    mode: MaskMergeMode | None,
+    options: dict[str, Any],
+    sized: bool,
+    dtype: type[dt.DType],
+    checked: bool,
+    generic: Call,
+) -> Call:
+    """A cross-lane op (see `executors.CrossLane`) on clean operands: outputs = lane(inputs, **options), a register
+    written whole (`mode` given: under the predicate), a MaskReg's bits replaced. `inputs`: (index, name, kind "reg",
+    "mask", "pred" or "scalar"); `outputs`: (index, whether a MaskReg); `ruled`: the register whose lanes the predicate
+    selects. `checked` False: the op has a per-call check of the operands' types, which depends on the signature alone,
+    so the first call runs `generic` (which checks) and the later ones are as clean as it was."""
+    ready = False  #: the predicate's stride and the lane function's options, made at the first call (static types)
+    stride, keywords = 0, options
+    commit = _committer(ZEROING if mode is None else mode)
+
+    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        nonlocal checked, ready, stride, keywords
+        if not checked:
+            generic(ctx, args, kwargs)
+            checked = True
+            return
+        if not ready:
+            if pred is not None:
+                stride = mask_stride(args[ruled].dtype, args[ruled].trait)
+            if sized:
+                first = args[outputs[0][0]]
+                keywords = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+            ready = True
+        active: Any = None
+        if pred is not None:
+            m = args[pred]
+            if m._written is not None:
+                return generic(ctx, args, kwargs)
+            active = m._lanes.get(stride) or m._active(stride)
+        operands = []
+        for i, name, kind in inputs:
+            v = args[i]
+            if kind == "reg":
+                if v._storage.valid is not None:
+                    return generic(ctx, args, kwargs)
+                operands.append(v._get() if v._rview is None else v._rview)
+            elif kind == "mask":
+                if v._written is not None:
+                    return generic(ctx, args, kwargs)
+                operands.append(v._bits)
+            elif kind == "pred":
+                operands.append(active[0])
+            else:
+                operands.append(ctx.backend.scalar(api, name, v, dtype))
+        out = lane(*operands, **keywords)
+        for (i, is_mask), result in zip(outputs, out if isinstance(out, tuple) else (out,), strict=True):
+            d = args[i]
+            if is_mask:
+                d._bits, d._written, d._lanes = np.array(result, np.bool_), None, {}  # (`write_bits`)
+            else:
+                n = lane_count(d.dtype, d.trait)
+                commit(ctx, d, result, _every_lane(n) if mode is None else active, n)
+        return None
+
+    return call

@@ -394,19 +394,16 @@ class OpSpec:
 #: an argument's part of a call's cache key: `getattr(v, "_sig", type(v))`, mapped in C
 _SIGS = itertools.repeat("_sig")
 
-#: the same key for calls of up to 8 arguments that all have a `_sig` (AttributeError otherwise):
-#: a tuple display is three times cheaper than the `map` above
-_KEYS: tuple[Callable[[tuple[Any, ...]], tuple[Any, ...]], ...] = (
-    lambda a: (),
-    lambda a: (a[0]._sig,),
-    lambda a: (a[0]._sig, a[1]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig, a[6]._sig),
-    lambda a: (a[0]._sig, a[1]._sig, a[2]._sig, a[3]._sig, a[4]._sig, a[5]._sig, a[6]._sig, a[7]._sig),
-)
+
+@functools.cache
+def _key_function(n: int, numbers: frozenset[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The plan-cache key of a call of `n` arguments, as the `map` over `_SIGS` makes it, as one tuple display (three
+    times cheaper): argument k's `_sig`, or at the `numbers` positions (an INT or SCALAR operand: a Python number has
+    no `_sig`) its `_sig` else its type. Another argument without a `_sig` raises AttributeError (the caller then maps).
+    Written out as the source of a lambda once per shape."""
+    parts = "".join((f"getattr(a[{k}], '_sig', type(a[{k}]))" if k in numbers else f"a[{k}]._sig") + ", " for k in range(n))
+    key: Callable[[tuple[Any, ...]], tuple[Any, ...]] = eval(f"lambda a: ({parts})", {"getattr": getattr, "type": type})
+    return key
 
 
 def _bind(plan: Plan, direct: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
@@ -469,9 +466,9 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.PRED: (MaskReg,),
         Kind.PTR: (UbPtr,),
         Kind.INT: (int, np.integer, Affine),  # (Affine: a batched loop's index; executors that take it say so)
-        # numbers, and numpy scalars of every element type (np.bool_ and ml_dtypes' scalars are not np.number);
-        # an Affine: a value that differs by iteration in a batched loop (the backend makes it a column)
-        Kind.SCALAR: (int, float, complex, np.number, Affine, *{d.np_dtype.type for d in dt.ALL_DTYPES}),
+        # numbers and numpy's bools (ml_dtypes' scalars, not np.number either: `fits`); an Affine: a value that
+        # differs by iteration in a batched loop (the backend makes it a column)
+        Kind.SCALAR: (int, float, complex, np.number, np.bool_, Affine),
         Kind.ADDR: (AddrReg,),
         Kind.ULOAD: (UnalignRegForLoad,),
         Kind.USTORE: (UnalignRegForStore,),
@@ -481,6 +478,20 @@ def _kind_types() -> dict[Kind, tuple[type, ...]]:
         Kind.TRAIT: (RegTrait,),
         Kind.STRUCT: (_Struct,),
     }
+
+
+@functools.cache
+def _element_scalars() -> frozenset[type]:
+    """The numpy scalar types of every element type (ml_dtypes' among them: it loads here, model/lazy.py)."""
+    return frozenset(d.np_dtype.type for d in dt.ALL_DTYPES)
+
+
+def fits(kind: Kind, v: object) -> bool:
+    """Whether `v` is a value of an operand of `kind` (a bool is no INT; a numpy scalar of an element type,
+    an ml_dtypes one too, is a SCALAR)."""
+    if isinstance(v, _kind_types()[kind]):
+        return not (kind is Kind.INT and isinstance(v, bool))
+    return kind is Kind.SCALAR and isinstance(v, np.generic) and type(v) in _element_scalars()
 
 
 class Overloads:
@@ -548,10 +559,9 @@ class Overloads:
         preferred (`post_mode=` picks the post-update form); otherwise the first fitting one
         is taken and binding names what is missing.
         """
-        kinds = _kind_types()
 
         def misfit(o: Operand, v: object) -> str | None:
-            if isinstance(v, kinds[o.kind]) and not (o.kind is Kind.INT and isinstance(v, bool)):
+            if fits(o.kind, v):
                 return None
             return message(self.name, o.name, _value(v), _describe(o, v))
 
@@ -665,7 +675,8 @@ def face(name: str) -> Callable[[F], F]:
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
         calls = entry._calls
-        keys = _KEYS
+        numbers = {k for spec in entry.specs for k, o in enumerate(spec.positional) if o.kind in (Kind.INT, Kind.SCALAR)}
+        keys = tuple(_key_function(n, frozenset(k for k in numbers if k < n)) for n in range(9))
         current = _VF.get
 
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -674,7 +685,7 @@ def face(name: str) -> Callable[[F], F]:
             if ctx is not None and ctx.hook is None:
                 try:
                     key: Any = keys[len(args)](args)
-                except (IndexError, AttributeError):  # many arguments, or one without a `_sig` (an int)
+                except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
                     key = tuple(map(getattr, args, _SIGS, map(type, args)))
                 if kwargs:
                     key = (key, *kwargs.items())

@@ -4,19 +4,31 @@ A dtype class is never instantiated: it names a type and carries its facts. `ite
 size in bytes of one register element (fp4x2 / int4x2 pack two 4-bit values in one byte);
 `np_dtype` is the numpy dtype that holds the element's bits: the ml_dtypes type where ml_dtypes
 has the exact format, `uint8` bits where it has none (hifloat8, fp4x2_e1m2, the packed pairs).
+An ml_dtypes type is looked up at the first read of `np_dtype` (ml_dtypes loads then: model/lazy.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-import ml_dtypes
 import numpy as np
+
+from regsim._src.model.lazy import ml_dtypes
 
 
 class _DTypeMeta(type):
     def __repr__(cls) -> str:
         return f"rs.{getattr(cls, 'name', cls.__name__)}"
+
+    if not TYPE_CHECKING:  # (mypy sees `DType.np_dtype`; a misspelt attribute stays an error)
+
+        def __getattr__(cls, name: str) -> Any:
+            """`np_dtype` of an ml_dtypes type, looked up when first read and then kept on the class."""
+            ml_name = cls.__dict__.get("_ml_name")
+            if name != "np_dtype" or ml_name is None:
+                raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
+            cls.np_dtype = np.dtype(getattr(ml_dtypes, ml_name))
+            return cls.np_dtype
 
 
 class Sig:
@@ -63,15 +75,21 @@ class DType(metaclass=_DTypeMeta):
     _sig: ClassVar[Any]
     _ptr_sig: ClassVar[Any]
     _reg_sigs: ClassVar[tuple[Any, ...]]
+    _ml_name: ClassVar[str]  #: the ml_dtypes type of `np_dtype`, where one holds it
 
-    def __init_subclass__(cls, np_type: Any = None, bits_only: bool = False) -> None:
+    def __init_subclass__(cls, np_type: Any = None, bits_only: bool = False, ml_name: str = "", itemsize: int = 0) -> None:
+        """A dtype of the numpy type `np_type`, or of the ml_dtypes type `ml_name` of `itemsize` bytes."""
         super().__init_subclass__()
         cls._sig, cls._ptr_sig = cls, Sig(f"UbPtr[{cls.__name__}]")
         cls._reg_sigs = (None, Sig(f"RegTensor[{cls.__name__}]"), Sig(f"RegTensor[{cls.__name__}] (RegTraitNumTwo)"))
         if np_type is not None:
-            cls.name = cls.__name__
             cls.np_dtype = np.dtype(np_type)
-            cls.itemsize = cls.np_dtype.itemsize
+            itemsize = cls.np_dtype.itemsize
+        elif ml_name:
+            cls._ml_name = ml_name  # (`np_dtype`: the metaclass looks it up when first read)
+        if itemsize:
+            cls.name = cls.__name__
+            cls.itemsize = itemsize
             cls.bits_only = bits_only
 
 
@@ -140,7 +158,7 @@ class half(Floating, np_type=np.float16):
     pass
 
 
-class bfloat16(Floating, np_type=ml_dtypes.bfloat16):
+class bfloat16(Floating, ml_name="bfloat16", itemsize=2):
     pass
 
 
@@ -152,15 +170,15 @@ class hifloat8(Floating, np_type=np.uint8, bits_only=True):
     """HiFloat8: no numpy or ml_dtypes format exists, so regsim keeps its bits."""
 
 
-class fp8_e4m3fn(Floating, np_type=ml_dtypes.float8_e4m3fn):
+class fp8_e4m3fn(Floating, ml_name="float8_e4m3fn", itemsize=1):
     pass
 
 
-class fp8_e5m2(Floating, np_type=ml_dtypes.float8_e5m2):
+class fp8_e5m2(Floating, ml_name="float8_e5m2", itemsize=1):
     pass
 
 
-class fp8_e8m0(Floating, np_type=ml_dtypes.float8_e8m0fnu):
+class fp8_e8m0(Floating, ml_name="float8_e8m0fnu", itemsize=1):
     pass
 
 
@@ -178,7 +196,7 @@ class float64(Floating, np_type=np.float64):
     emulations do (docs/decisions/model.md#float64-element-type)."""
 
 
-class complex32(ComplexFloating, np_type=ml_dtypes.complex32):
+class complex32(ComplexFloating, ml_name="complex32", itemsize=4):
     """`Complex<half>`: real half then imaginary half."""
 
 
@@ -211,6 +229,12 @@ def is_dtype(obj: object) -> bool:
 def names(dtypes: tuple[type[DType], ...] | frozenset[type[DType]]) -> str:
     """`int32, uint32` — a dtype set for an error message, in table order."""
     return ", ".join(d.name for d in EVERY_DTYPE if d in dtypes)
+
+
+def holds_bfloat16(a: Any) -> bool:
+    """Whether the numpy array `a` holds bfloat16 (told by its type's name: this loads no ml_dtypes, model/lazy.py,
+    and costs a fraction of `a.dtype.name`)."""
+    return bool(a.dtype.type.__name__ == "bfloat16")
 
 
 def same_width_uint(dtype: type[DType]) -> np.dtype[Any]:

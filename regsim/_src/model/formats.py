@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 import attrs
-import ml_dtypes
 import numpy as np
 
 from regsim._src.model.enums import RoundMode
+from regsim._src.model.lazy import ml_dtypes
 
 Array = Any  # numpy arrays (typed loosely: ml_dtypes scalars and arrays mix)
 
@@ -182,15 +182,17 @@ def hif8_code(sign: Array, ev: Array, m: Array) -> Array:
 def _hif8_table() -> Array:
     """The value of each of the 256 HiFloat8 codes (float64; 0x80 NaN, 0x6F/0xEF ±inf)."""
     table = np.full(256, np.nan)
-    for sign in (0, 1):
-        table[sign << 7] = -0.0 if sign else 0.0
-        for ev in range(-22, 16):
-            bits = 3 if abs(ev) <= 3 else 2 if abs(ev) <= 7 else 1 if ev >= -15 else 0
-            for m in range(1 << bits):
-                value = 2.0**ev * (1 + m / (1 << bits))
-                code = int(hif8_code(np.array(sign), np.array(ev), np.array(m)))
-                table[code] = -value if sign else value
-    table[0x80] = np.nan
+    fields = [
+        (sign, ev, m, bits)
+        for sign in (0, 1)
+        for ev in range(-22, 16)
+        for bits in [3 if abs(ev) <= 3 else 2 if abs(ev) <= 7 else 1 if ev >= -15 else 0]
+        for m in range(1 << bits)
+    ]
+    sign, ev, m, bits = (np.array(f) for f in zip(*fields, strict=True))
+    value = 2.0**ev * (1 + m / (1 << bits))
+    table[hif8_code(sign, ev, m)] = np.where(sign == 1, -value, value)
+    table[0], table[0x80] = 0.0, np.nan  # (±0: the code of sign 0 and 0x80, which is NaN)
     table[HIF8_INF], table[HIF8_INF | 0x80] = np.inf, -np.inf
     return table
 

@@ -17,7 +17,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final, Literal, TypeVar, overload
 
-import ml_dtypes
 import numpy as np
 
 from regsim._src.engine.executors import Elementwise, ElementwiseMulti, Magnitude
@@ -81,8 +80,8 @@ def saturate_half(out: Any, ctrl: int) -> Any:
     """The CTRL[48] saturation mode (the SetCtrlSpr page; the boundary-value appendix's
     "饱和模式" column): half results +inf → 65504, -inf → -65504, NaN → 0. complex32 results
     are pairs of halves. Other types, and the INF/NAN mode, pass through."""
-    if not half_saturates(ctrl) or out.dtype not in (_F16, dt.complex32.np_dtype):
-        return out
+    if not half_saturates(ctrl) or not (out.dtype == _F16 or (out.dtype.kind == "c" and out.dtype.itemsize == 4)):
+        return out  # (complex32: ml_dtypes' complex of 4 bytes)
     halves = np.ascontiguousarray(out).view(np.float16)
     halves = np.where(np.isnan(halves), np.float16(0), np.clip(halves, -_HALF_MAX, _HALF_MAX))
     return halves.view(out.dtype).reshape(np.shape(out))
@@ -449,12 +448,11 @@ MaxT = TypeVar(
 SlopeT = TypeVar("SlopeT", dt.half, dt.float32)
 ZeroingOnly = Literal[MaskMergeMode.ZEROING]
 
-_BF16 = np.dtype(ml_dtypes.bfloat16)
 _SIGN: dict[int, Any] = {2: np.uint16(0x8000), 4: np.uint32(0x80000000)}
 
 
 def _is_float(a: Any) -> bool:
-    return bool(a.dtype.kind == "f" or a.dtype == _BF16)
+    return bool(a.dtype.kind == "f" or dt.holds_bfloat16(a))
 
 
 def _bits(a: Any) -> Any:
@@ -521,7 +519,7 @@ def min_(a: Any, b: Any) -> Any:
 def complex_components(a: Any, b: Any) -> tuple[Any, Any]:
     """Complex lanes `a` and `b` (arrays with leading axes, or `b` one number) in one shape, each as
     its component type's lanes, real and imaginary parts interleaved."""
-    comp = np.float16 if a.dtype == dt.complex32.np_dtype else np.float32
+    comp = np.float16 if a.dtype.itemsize == 4 else np.float32  # (complex32 of 4 bytes, complex64 of 8)
     b = np.asarray(b).reshape(np.shape(b) or (1,))
     a, b = (np.ascontiguousarray(v) for v in np.broadcast_arrays(a, b))
     return a.view(comp), b.view(comp)
@@ -545,9 +543,9 @@ def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
 
 @int_saturating
 def _real_mul(a: Any, b: Any) -> Any:
-    if a.dtype == _BF16:
+    if dt.holds_bfloat16(a):
         return (a.astype(np.float32) * np.float32(b) if np.ndim(b) == 0 else a.astype(np.float32) * b.astype(np.float32)).astype(
-            _BF16
+            a.dtype
         )
     return a * b
 
@@ -559,7 +557,7 @@ def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     rounding back to half is the only one; float32 is numpy's IEEE product. bfloat16 is, as the
     precision appendix defines it, rint_to_bf16(Mul(cast_to_f32(x), cast_to_f32(y))) (exact
     except below float32's normal range). Complex types: `complex_mul`."""
-    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+    if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_mul(a, b, ctrl=ctrl)
     return _real_mul(a, b, ctrl=ctrl)
 
@@ -587,7 +585,7 @@ def complex_abs(src: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     im² exceeds 65504. Sqrt is taken correctly rounded (the precision appendix allows it 1 ulp;
     float32's sqrt rounded to half is one correct rounding, 24 ≥ 2·11 + 2) and, as that appendix
     says it does "not support denormalized numbers", a subnormal sum counts as 0."""
-    comp = np.float16 if src.dtype == dt.complex32.np_dtype else np.float32
+    comp = np.float16 if src.dtype.itemsize == 4 else np.float32  # (complex32 of 4 bytes, complex64 of 8)
     x = src.view(comp)
     re, im = x[..., 0::2], x[..., 1::2]
     total = add(mul(re, re, ctrl=ctrl), mul(im, im, ctrl=ctrl), ctrl=ctrl)

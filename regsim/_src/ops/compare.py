@@ -62,7 +62,7 @@ SELECT_T: Final = frozenset(SelT.__constraints__)
 # --- lane semantics ----------------------------------------------------------------------------------
 def _ordered(a: Any) -> Any:
     """Lanes as numpy compares them IEEE-correctly: bfloat16 widened to float32 (exact)."""
-    return a.astype(np.float32) if a.dtype == dt.bfloat16.np_dtype else a
+    return a.astype(np.float32) if dt.holds_bfloat16(a) else a
 
 
 _COMPARE = {

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, TypeVar, overload
 
-import ml_dtypes
 import numpy as np
 
 from regsim._src.engine.executors import Regrouped
@@ -52,8 +51,6 @@ AxpyT = TypeVar("AxpyT", dt.half, dt.float32, dt.int64, dt.uint64)
 MadT = TypeVar("MadT", dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64)
 MdaT = TypeVar("MdaT", dt.half, dt.bfloat16, dt.float32)
 
-_BF16 = np.dtype(ml_dtypes.bfloat16)
-
 
 # --- one rounding of x·y + z -----------------------------------------------------------------------
 def _round_to_odd(s: Any, err: Any) -> Any:
@@ -70,14 +67,14 @@ def round_once(x: Any, dtype: np.dtype[Any]) -> Any:
     """float64 `x`, already rounded to odd, rounded to nearest-even into `dtype`. numpy rounds
     float64 to half and float32 directly; ml_dtypes rounds float64 to bfloat16 through float32,
     so bfloat16 goes to float32 by rounding to odd first (24 ≥ 8 + 2)."""
-    if dtype != _BF16:
+    if dtype.type.__name__ != "bfloat16":  # (by name: `dt.holds_bfloat16`)
         return x.astype(dtype)
     f = x.astype(np.float32)
     back = f.astype(np.float64)
     even = (f.view(np.uint32) & np.uint32(1)) == 0
     toward = np.where(x > back, np.float32(np.inf), np.float32(-np.inf))
     f = np.where((back != x) & np.isfinite(x) & even, np.nextafter(f, toward), f)
-    return f.astype(_BF16)
+    return f.astype(dtype)
 
 
 def fma(x: Any, y: Any, z: Any) -> Any:

@@ -79,8 +79,13 @@ ALGO_DTYPES: Final[dict[Any, frozenset[type[dt.DType]]]] = {
     SqrtAlgo.PRECISION_0ULP_FTZ_FALSE: _FLOAT_ONLY,
 }
 
-_UINT = {2: np.uint16, 4: np.uint32}
-_FIELDS = {2: (0x7C00, 0x8000), 4: (0x7F800000, 0x80000000)}  # exponent field, sign bit
+# (bit patterns as 0-d arrays: a ufunc takes one at a fraction of a numpy scalar's cost)
+_UINT = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
+_EXPONENT: dict[int, Any] = {2: np.array(0x7C00, np.uint16), 4: np.array(0x7F800000, np.uint32)}  #: the exponent field
+_SIGN: dict[int, Any] = {2: np.array(0x8000, np.uint16), 4: np.array(0x80000000, np.uint32)}
+_UNIT: dict[int, Any] = {2: np.array(0x0400, np.uint16), 4: np.array(0x00800000, np.uint32)}  #: its lowest bit
+_SPECIAL = {size: np.array(_EXPONENT[size] - _UNIT[size]) for size in _UNIT}  #: the all-ones field less its lowest bit
+_count = np.count_nonzero
 #: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
 _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
 
@@ -88,24 +93,35 @@ _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
 # --- lane semantics ------------------------------------------------------------------------------
 def flush(x: Any) -> Any:
     """Subnormals → zero of the same sign (FTZ, the pages' "当结果为Subnormal时，将其直接清零"; the Div
-    page's table shows inputs flushed too: 1 / -5.0e-39 → -inf, 1.9e-39 / 7.7e-39 → NaN)."""
+    page's table shows inputs flushed too: 1 / -5.0e-39 → -inf, 1.9e-39 / 7.7e-39 → NaN). Zeros, whose
+    exponent field is 0 too, flush to themselves."""
     size = x.dtype.itemsize
-    exponent, sign = _FIELDS[size]
     bits = x.view(_UINT[size])
-    subnormal = (bits & _UINT[size](exponent)) == 0
-    return np.where(subnormal, bits & _UINT[size](sign), bits).astype(_UINT[size]).view(x.dtype)
+    return np.where((bits & _EXPONENT[size]) == 0, bits & _SIGN[size], bits).view(x.dtype)
+
+
+def _ordinary(x: Any) -> bool:
+    """Whether every element of `x` (half or float32) is a normal number: no zero, subnormal, infinity or NaN, so
+    flushing and the pages' NaN change nothing (one pass: the exponent field less its lowest bit, which wraps for a
+    zero field, stays below the all-ones field less it)."""
+    size = x.dtype.itemsize
+    field = x.view(_UINT[size]) & _EXPONENT[size]
+    field -= _UNIT[size]
+    return not _count(field >= _SPECIAL[size])
 
 
 def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
-    results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式")."""
+    results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
+    Operands and results of normal numbers alone (the common case) skip the flushing and the NaN."""
     ftz = algo not in KEEP_SUBNORMALS
-    args = [(flush(x) if ftz else x).astype(np.float64) for x in xs]
-    with np.errstate(all="ignore"):
-        out = f(*args).astype(xs[0].dtype)
-    out = flush(out) if ftz else out
-    return saturate_half(np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out), ctrl)
+    args = [(flush(x) if ftz and not _ordinary(x) else x).astype(np.float64) for x in xs]
+    out = f(*args).astype(xs[0].dtype)  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
+    if not _ordinary(out):
+        out = flush(out) if ftz else out
+        out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
+    return saturate_half(out, ctrl)
 
 
 def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -117,7 +133,7 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
     covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
     if a.dtype.kind in "iu":
         return int_div(a, b)
-    if a.dtype.kind == "c" or a.dtype == dt.complex32.np_dtype:
+    if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
     return _rounded(np.divide, algo, ctrl, a, b)
 

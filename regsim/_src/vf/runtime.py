@@ -93,6 +93,31 @@ def _vf_body(api: str, f: object) -> Callable[..., None]:
     return body
 
 
+def _instrumented(f: Callable[P, R]) -> tuple[Callable[P, R], Callable[[], object]]:
+    """`f` with its loops rewritten (`loops.instrument`) when it is first called (the rewrite parses and compiles
+    its source, which a module defining many VFs, as the lowerings do, would otherwise pay at import), and the
+    function that rewrites them at once (`rewrite_now`)."""
+    body: Callable[P, R] | None = None
+
+    def rewrite() -> Callable[P, R]:
+        nonlocal body
+        if body is None:
+            body = instrument(f)
+        return body
+
+    @functools.wraps(f)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        return (body or rewrite())(*args, **kwargs)
+
+    return call, rewrite
+
+
+def rewrite_now(vf: Callable[..., object]) -> None:
+    """Rewrite the loops of a `simd_vf` or `simd_callee` function now, not at its first call (the C++ front end's
+    generated VFs: an error of the rewrite is then the C++ file's, raised where the VF is instantiated)."""
+    vf.__regsim_rewrite__()  # type: ignore[attr-defined]
+
+
 @host_api("simd_vf")
 def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     """`__simd_vf__`: calling the decorated function runs it as a vector function.
@@ -101,13 +126,15 @@ def simd_vf(f: Callable[P, None]) -> Callable[P, None]:
     """
     if not callable(f):
         raise ParameterError(message("simd_vf", "f", repr(f), "a function"))
-    body = host_api(f.__name__)(instrument(f))  # arguments that do not bind: a ParameterError naming the parameter
+    instrumented, rewrite = _instrumented(f)
+    body = host_api(f.__name__)(instrumented)  # arguments that do not bind: a ParameterError naming the parameter
 
     @functools.wraps(f)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         _run_vf(body, args, kwargs)
 
     run.__regsim_vf_body__ = body  # type: ignore[attr-defined]
+    run.__regsim_rewrite__ = rewrite  # type: ignore[attr-defined]
     return run
 
 
@@ -116,7 +143,7 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
     """`__simd_callee__`: a helper callable only from inside a vector function."""
     if not callable(f):
         raise ParameterError(message("simd_callee", "f", repr(f), "a function"))
-    body = instrument(f)
+    body, rewrite = _instrumented(f)
 
     @functools.wraps(f)
     def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -124,4 +151,5 @@ def simd_callee(f: Callable[P, R]) -> Callable[P, R]:
         return body(*args, **kwargs)
 
     call.__regsim_callee__ = f  # type: ignore[attr-defined]  # (what a batched loop calling it checks: loop_rules)
+    call.__regsim_rewrite__ = rewrite  # type: ignore[attr-defined]
     return host_api(f.__name__)(call)  # arguments that do not bind: a ParameterError naming the parameter

@@ -2,8 +2,9 @@
 precompute (once per operand types and template values) and runs a call through the backend; a new shape is a
 new executor, never an `if` in an old one."""
 
+from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.executors.access import BLOCK, UINT16_MAX, AddrGen, BlockCopy, LoadAligned, StoreAligned
-from regsim._src.engine.executors.base import INT32, SCALAR_CTYPES, UINT32_MAX, Executor, Unmodelled
+from regsim._src.engine.executors.base import SCALAR_CTYPES, Executor, Unmodelled
 from regsim._src.engine.executors.convert import Convert
 from regsim._src.engine.executors.cross_lane import (
     ArFlush,

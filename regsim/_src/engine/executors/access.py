@@ -9,9 +9,10 @@ import attrs
 import numpy as np
 
 from regsim._src.engine import backend, dists
+from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.dists import Dist
-from regsim._src.engine.executors.base import INT32, UINT32_MAX, Executor, _int, _slot, _trait_one
+from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Call, Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode, PostLiteral
@@ -170,9 +171,10 @@ class LoadAligned(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.is_mask or self.dual or a.extra is not None or a.dist.index is not None:
+        if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None:
             return None
-        return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, a.itemsize if a.regs == 2 else 0, generic)
+        halves = a.itemsize if a.regs == 2 else 0
+        return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, halves, a.extra, a.unit, generic)
 
 
 class StoreAligned(Executor):
@@ -229,15 +231,16 @@ class StoreAligned(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.dual or a.extra is not None:
-            return None
-        if self.is_mask:
+        if self.is_mask and not self.dual and a.extra is None:
             return backend.in_order_mask_store(a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
-        if a.dist.index is not None:
+        # a register: one (or two, without a post-update) with the identity distribution
+        if self.is_mask or self.dual or (a.extra is not None and not (a.post and a.regs == 1)) or a.dist.index is not None:
             return None
-        halves = a.itemsize if a.regs == 2 else 0
+        assert a.pred is not None
+        stride = mask_stride(plan.dtype, plan.trait)
+        at = (a.ptr, a.data[0], a.pred)
         return backend.in_order_store(
-            a.dist.ub_bytes * a.regs, a.dist.align, mask_stride(plan.dtype, plan.trait), halves, generic
+            a.dist.ub_bytes * a.regs, a.dist.align, stride, a.itemsize if a.regs == 2 else 0, at, a.extra, a.unit, generic
         )
 
     @staticmethod

@@ -62,15 +62,6 @@ def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -
 SCALAR_CTYPES: dict[str, Any] = {"int16_t": dt.int16}
 
 
-# --- elementwise ------------------------------------------------------------------------------
-
-
-UINT32_MAX = 2**32 - 1
-
-
-INT32 = (-(2**31), 2**31 - 1)
-
-
 class Unmodelled(Executor):
     """A documented overload regsim does not model yet: its spec's validation refuses it."""
 

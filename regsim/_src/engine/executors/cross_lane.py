@@ -8,11 +8,12 @@ from typing import Any
 import attrs
 import numpy as np
 
+from regsim._src.engine import backend
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.access import _POST_UPDATE
 from regsim._src.engine.executors.base import Executor, _trait_one
 from regsim._src.engine.executors.streams import _stream_store
-from regsim._src.engine.spec import Kind, OpSpec, Plan, Role
+from regsim._src.engine.spec import Call, Kind, OpSpec, Plan, Role
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import (
@@ -132,6 +133,27 @@ class CrossLane(Executor):
         """What a call does besides writing its outputs (a special register); returns the call's value."""
         return None
 
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        if type(self).run is not CrossLane.run or type(self).after is not CrossLane.after:
+            return None  # (a shape of its own: the generic run)
+        p: _CrossLane = plan.prepared
+        kinds = {Kind.REG: "reg", Kind.MASK: "mask", Kind.PRED: "pred", Kind.SCALAR: "scalar"}
+        lane: Callable[..., Any] = spec.lane  # type: ignore[assignment]
+        return backend.in_order_cross_lane(
+            spec.name,
+            lane,
+            tuple((i, name, kinds[kind]) for i, name, kind in p.inputs),
+            tuple((i, kind is Kind.MASK) for i, kind in p.outputs),
+            p.pred,
+            p.governs if p.governs is not None else p.outputs[0][0],
+            p.mode,
+            dict(p.options),
+            self.sized,
+            plan.dtype,
+            self.check is None,
+            generic,
+        )
+
 
 def _same_leading_axes(operands: list[Any], scalars: set[int]) -> list[Any]:
     """The lane function's operands broadcast to one leading shape: in a batched loop some carry an
@@ -178,6 +200,13 @@ class Barrier(Executor):
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         return None
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return _nothing
+
+
+def _nothing(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """An in-order call with nothing to do (LocalMemBar: its pipe pair was checked with the plan)."""
 
 
 class ClearSpecial(Executor):

@@ -62,6 +62,12 @@ def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequenc
     ]
 
 
+def in_order_inputs(p: _Elementwise) -> tuple[backend.Input, ...]:
+    """The lane function's inputs as the in-order closures take them (`backend.Input`)."""
+    kinds = {Kind.REG: "reg", Kind.MASK: "mask", Kind.SCALAR: "scalar"}
+    return tuple((i, name, kinds[kind], fixed) for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True))
+
+
 class Elementwise(Executor):
     """dst[i] = active[i] ? lane(inputs...)[i] : (ZEROING ? 0 : dst[i]); predicate outputs (carry)
     are lane predicates, 0 on inactive lanes. The lane function gets, in operand order, whole
@@ -112,13 +118,11 @@ class Elementwise(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared
-        kinds = {Kind.REG: "reg", Kind.MASK: "mask", Kind.SCALAR: "scalar"}
-        inputs = tuple((i, name, kinds[kind], fixed) for (i, name, kind), fixed in zip(p.inputs, p.scalar_types, strict=True))
         return backend.in_order_elementwise(
             spec.name,
             self.lane(plan),
             self.ctrl,
-            inputs,
+            in_order_inputs(p),
             p.pred,
             p.dst,
             p.predicates_out,

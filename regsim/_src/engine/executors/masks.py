@@ -10,7 +10,7 @@ import numpy as np
 from regsim._src.engine import backend
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.base import Executor
-from regsim._src.engine.executors.elementwise import _Elementwise, _lane_inputs, _read_inputs
+from regsim._src.engine.executors.elementwise import _Elementwise, _lane_inputs, _read_inputs, in_order_inputs
 from regsim._src.engine.spec import Call, OpSpec, Plan, Role
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.registers import (
@@ -38,6 +38,9 @@ class MaskGen(Executor):
         dst = MaskReg()
         ctx.backend.write_predicate(dst, plan.prepared, plan.dtype, plan.trait)
         return dst
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return backend.in_order_mask(plan.prepared, plan.dtype, plan.trait)
 
 
 class UpdateMaskCounter(Executor):
@@ -103,6 +106,13 @@ class PredicateOut(Executor):
         lanes = lane(plan.values["mode"], *_read_inputs(be, api, plan, p, values, active))
         be.write_predicate(values[0], lanes & active[0], plan.dtype, plan.trait)
 
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        p: _Elementwise = plan.prepared
+        lane: Callable[..., Any] = spec.lane  # type: ignore[assignment]
+        return backend.in_order_compare(
+            spec.name, lane, plan.values["mode"], in_order_inputs(p), p.pred, plan.dtype, plan.trait, generic
+        )
+
 
 class SelectLanes(Executor):
     """dst[i] = mask[i] ? src0[i] : src1[i] on every lane (nothing zeroed), bit for bit."""
@@ -120,6 +130,9 @@ class SelectLanes(Executor):
         b = be.lanes(api, "src_reg1", values[2], (~lanes, lanes.size - count))
         result = np.where(lanes, a, b) if count < lanes.size else np.array(a)
         be.commit(values[0], result, (np.ones_like(lanes), lanes.size), ZEROING)
+
+    def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return backend.in_order_select(plan.prepared, generic)
 
 
 class MaskFromVectorMask(Executor):

@@ -8,9 +8,10 @@ from typing import Any
 import attrs
 import numpy as np
 
+from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.access import _POST_UPDATE, BLOCK
-from regsim._src.engine.executors.base import INT32, UINT32_MAX, Executor, _int, _slot, _trait_one
+from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
 from regsim._src.engine.spec import Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import UbPtr

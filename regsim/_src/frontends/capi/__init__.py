@@ -16,14 +16,21 @@ from regsim._src.model.enums import MEM_TYPE
 
 
 def namespace() -> dict[str, Any]:
-    """`rs.capi`'s names: every C function (a compare name runs its memory-level and register forms), the C
-    constants (`PAT_ALL`, `VST_VLD`, ...), the lists `REGISTER_API` and `MEMORY_API`, and `MEM_TYPE`, `Ptr`, `U8Ptr`."""
-    names: dict[str, Any] = {name: function(name) for name in REGISTER_API}
-    names |= COMPARES
+    """`rs.capi`'s names made at import: the compares (a compare name runs its memory-level and register forms), the C
+    constants (`PAT_ALL`, `VST_VLD`, ...), the lists `REGISTER_API` and `MEMORY_API`, and `MEM_TYPE`, `Ptr`, `U8Ptr`.
+    The other register-level functions (hundreds) are made at their first use by `lazy_function`."""
+    names: dict[str, Any] = dict(COMPARES)
     names |= {"asc_get_cmp_mask": asc_get_cmp_mask, "asc_set_cmp_mask": asc_set_cmp_mask}
     names |= C_CONSTANTS
     names |= {"REGISTER_API": REGISTER_API, "MEMORY_API": MEMORY_API, "MEM_TYPE": MEM_TYPE, "Ptr": Ptr, "U8Ptr": U8Ptr}
     return names
+
+
+def lazy_function(name: str) -> Any:
+    """A register-level C function not made at import (`rs.capi`'s module `__getattr__`), or AttributeError."""
+    if name in REGISTER_API:
+        return function(name)
+    raise AttributeError(f"module 'regsim.capi' has no attribute {name!r}")
 
 
 def public_names() -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any, Final
 import attrs
 
 from regsim._src.engine.per_iteration import Affine
-from regsim._src.engine.spec import CName, DTypes, Kind, OneOf, Operand, OpSpec, _kind_types, _value
+from regsim._src.engine.spec import CName, DTypes, Kind, OneOf, Operand, OpSpec, _value, fits
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MEM_TYPE, MaskPattern
 from regsim._src.model.memory import UbPtr
@@ -52,7 +52,6 @@ class CForm:
         """The message for the first of `args` (as many as this overload's C parameters) this overload does not
         take, by kind: a register, a pointer, an `rs.Ref` ..., or one of the `rs.capi` constants of an enum
         parameter (`asc_create_mask_b32("PAT_ALL")`); None when all fit."""
-        kinds = _kind_types()
         c_params = dict(self.cname.c_params)
         for name, v in zip(self.cname.params, args, strict=True):
             if name in c_params:
@@ -63,7 +62,7 @@ class CForm:
                 continue
             o = None if self._is_offset(name) else self.spec.operand(name)
             kind = Kind.INT if o is None else o.kind
-            if not isinstance(v, kinds[kind]) or (kind is Kind.INT and isinstance(v, bool)):
+            if not fits(kind, v):
                 accepted = _c_constants(o.enum, v) if o is not None and o.enum is not None else kind.value
                 return message(self.name, name, _value(v), f"{accepted} (in {self.signature()})")
         return None

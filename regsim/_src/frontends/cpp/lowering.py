@@ -18,7 +18,6 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
-import ml_dtypes
 import numpy as np
 
 from regsim._src.engine.context import Ref, vf_context
@@ -29,6 +28,7 @@ from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES,
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
+from regsim._src.model.lazy import ml_dtypes
 from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops import REGISTRY
 from regsim._src.ops import namespace as Reg
@@ -158,7 +158,7 @@ def _c_api_function(name: str) -> Any:
 _RS = _runtime_module(
     "rs",
     "The names lowered C++ spells rs.<name>.",
-    **{name: d for name, d in vars(dt).items() if dt.is_dtype(d)},
+    **{d.__name__: d for d in dt.EVERY_DTYPE},
     capi=_runtime_module("capi", "The register-level C API a VF calls (any name of FORMS).", __getattr__=_c_api_function),
     printf=debug.printf,
     asc_dump=debug.asc_dump,

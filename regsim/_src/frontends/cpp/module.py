@@ -49,7 +49,7 @@ from regsim._src.model import enums
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.ops import namespace as Reg
 from regsim._src.vf.loops import explain as explain_loops
-from regsim._src.vf.runtime import simd_callee, simd_vf
+from regsim._src.vf.runtime import rewrite_now, simd_callee, simd_vf
 from regsim.errors import DTypeError, ParameterError, RegsimError, message
 
 __all__ = ["CppError", "CppModule", "VfFunction", "load", "make_arguments", "parse_template_args", "run_cli"]
@@ -434,7 +434,9 @@ class CppModule:
             exec(compile(source, filename, "exec"), ns)
             for cname in callees:
                 ns[cname] = simd_callee(ns[cname])
+                rewrite_now(ns[cname])
             run = simd_vf(ns[pyname])
+            rewrite_now(run)
         except SyntaxError as e:  # Python's own limits (20 nested blocks), before or after the loop rewrite
             line = where[e.lineno - 1] if e.lineno and 0 < e.lineno <= len(where) else fn.line
             raise CppError(f"{self.path}:{line} (in {display}): {_syntax_limit(e)}") from None

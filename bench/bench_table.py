@@ -1,0 +1,424 @@
+"""regsim against numpy, kernel by kernel and size by size: the one table of how fast regsim runs.
+
+For each kernel and element count n it times, in this process:
+- regsim in the default mode (`loops="auto"`: loops batched where exact) and with `loops="sequential"`;
+- a whole-array numpy computation of everything the kernel outputs (the same arrays, tail mask and
+  carry bits included; float results in the same operation order where that is one numpy expression);
+- a per-register numpy loop doing the same, 64 lanes (one 256-byte register) at a time.
+It prints default / whole-array numpy, sequential / per-register loop and default / sequential, then
+the issue's targets with the ratios that decide them. Times are CPU time (`time.process_time`: a busy
+machine's other processes disturb it far less than wall time), the garbage collector off; each is the
+best of --runs samples, a sample repeating the function until it lasts --sample seconds. Every kernel's
+regsim outputs are checked against the numpy ones (exactly, except where numpy's float32 `exp` or a
+summation order differs from the kernel's: there to a relative 1e-5).
+Kernels: AddVF of the AddC page (sums and carry masks), GeLU (gelu_high_performance), Compare+Select
+(compare example), ReduceSum (reduce example: a tree per register, accumulated in order), the
+two-register u64 add, and the memory-level `AscendC::Add`, `Compare` (GT, a bit per element),
+`Gather` (byte offsets) and `ReduceSum` on float32 tensors.
+Run: `python bench/bench_table.py [--sizes 10 14 18 20] [--kernels AddVF GeLU ...] [--runs 3] [--sample 0.05]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+import regsim as rs
+from regsim import Reg
+from vf_examples import add_carry_vf, compare_vf, gelu_high_performance, reduce_vf
+
+A = rs.AscendC
+LANES = 64  #: 32-bit lanes in one 256-byte register
+Array = npt.NDArray[Any]
+
+
+@rs.simd_vf
+def u64_add_vf(dst: rs.UbPtr[rs.uint64], a: rs.UbPtr[rs.uint64], b: rs.UbPtr[rs.uint64], repeat: int) -> None:
+    """dst = a + b on uint64, 64 elements (two registers, RegTraitNumTwo) a repeat."""
+    x = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+    y = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+    z = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+    m = Reg.CreateMask(rs.uint64, trait=Reg.RegTraitNumTwo)
+    for i in range(repeat):
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.LoadAlign(y, b + i * 64)
+        Reg.Add(z, x, y, m)
+        Reg.StoreAlign(dst + i * 64, z, m)
+
+
+class Kernel(NamedTuple):
+    """One kernel on n elements: the functions timed and the check of their outputs."""
+
+    sim: Callable[[], None]  #: regsim (run in each loop mode)
+    whole: Callable[[], None]  #: whole-array numpy, every output
+    loop: Callable[[], None]  #: the same, one register at a time
+    check: Callable[[], None]  #: regsim's outputs against numpy's (after both ran)
+
+
+def same(got: Array, want: Array, what: str, exact: bool = True) -> None:
+    if exact:
+        assert np.array_equal(got, want), f"{what}: regsim and numpy disagree"
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5, err_msg=f"{what}: regsim and numpy disagree")
+
+
+def tensors(ub: rs.UnifiedBuffer, *specs: tuple[Any, int]) -> list[rs.LocalTensor[Any]]:
+    return [ub.alloc(dtype, n) for dtype, n in specs]
+
+
+def ub_of(*specs: tuple[Any, int]) -> rs.UnifiedBuffer:
+    """A UB just large enough for tensors of these (dtype, count)s (32-byte aligned each)."""
+    return rs.UnifiedBuffer(size=sum(-(-n * d.itemsize // 32) * 32 for d, n in specs))
+
+
+def registers(n: int) -> range:
+    return range(0, n, LANES)
+
+
+def add_vf(n: int, rng: np.random.Generator) -> Kernel:
+    """The AddC page's AddVF: uint32 sums (the first `count` lanes) and a carry mask (bit 4i) of 32 bytes a register."""
+    regs = n // LANES
+    specs = ((rs.uint32, n), (rs.uint32, n), (rs.uint32, n), (rs.uint32, regs * 8))
+    ub = ub_of(*specs)
+    a, b, d0, d1 = tensors(ub, *specs)
+    x, y = (rng.integers(0, 2**32, n, dtype=np.uint32) for _ in range(2))
+    a.set(x)
+    b.set(y)
+    sums, carry = np.empty(n, np.uint32), np.empty(regs * 32, np.uint8)
+
+    def whole() -> None:
+        total = x.astype(np.uint64) + y
+        sums[:] = total
+        c = (total >> np.uint64(32)).astype(np.uint8)  # lane i's carry: bit 4i, i.e. bit 0 or 4 of byte i // 2
+        carry[:] = c[0::2] | (c[1::2] << np.uint8(4))
+
+    def loop() -> None:
+        left = n
+        for i, lo in enumerate(registers(n)):
+            k = min(left, LANES)  # UpdateMask: the lanes left
+            left -= k
+            total = x[lo : lo + LANES].astype(np.uint64) + y[lo : lo + LANES]
+            sums[lo : lo + k] = total[:k]
+            c = (total >> np.uint64(32)).astype(np.uint8)
+            c[k:] = 0
+            carry[i * 32 : (i + 1) * 32] = c[0::2] | (c[1::2] << np.uint8(4))
+
+    def sim() -> None:
+        add_carry_vf.add_vf(d0.GetPhyAddr(), d1.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, regs, LANES)
+
+    def check() -> None:
+        same(d0.numpy(), sums, "AddVF sums")
+        same(d1.numpy().view(np.uint8), carry, "AddVF carry bits")
+
+    return Kernel(sim, whole, loop, check)
+
+
+def gelu(n: int, rng: np.random.Generator) -> Kernel:
+    """GeluVfBasic: y = x / (1 + exp(B * (x + A * x^3))), float32, in the kernel's operation order."""
+    specs = ((rs.float32, n), (rs.float32, n))
+    ub = ub_of(*specs)
+    xt, yt = tensors(ub, *specs)
+    x = rng.uniform(-10, 10, n).astype(np.float32)
+    xt.set(x)
+    y = np.empty(n, np.float32)
+    ca, cb, one = np.float32(gelu_high_performance.COEFF_A), np.float32(gelu_high_performance.COEFF_B), np.float32(1)
+
+    def steps(xs: Array, out: Array) -> None:
+        np.multiply(xs, xs, out=out)
+        out *= xs
+        out *= ca
+        np.add(xs, out, out=out)
+        out *= cb
+        np.exp(out, out=out)
+        out += one
+        np.divide(xs, out, out=out)
+
+    def loop() -> None:
+        for lo in registers(n):
+            steps(x[lo : lo + LANES], y[lo : lo + LANES])
+
+    def sim() -> None:
+        gelu_high_performance.gelu_vf_basic(xt.GetPhyAddr(), yt.GetPhyAddr(), n, n // LANES)
+
+    return Kernel(sim, lambda: steps(x, y), loop, lambda: same(yt.numpy(), y, "GeLU", exact=False))
+
+
+def compare_select(n: int, rng: np.random.Generator) -> Kernel:
+    """CompareVF: z = x > y ? x : y (Compare GT, then Select), post-update loads and stores."""
+    specs = ((rs.float32, n),) * 3
+    ub = ub_of(*specs)
+    xt, yt, zt = tensors(ub, *specs)
+    x, y = (rng.uniform(-2, 2, n).astype(np.float32) for _ in range(2))
+    xt.set(x)
+    yt.set(y)
+    z = np.empty(n, np.float32)
+
+    def loop() -> None:
+        for lo in registers(n):
+            xs, ys = x[lo : lo + LANES], y[lo : lo + LANES]
+            np.copyto(z[lo : lo + LANES], np.where(xs > ys, xs, ys))
+
+    def sim() -> None:
+        compare_vf.compare_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), n // LANES, LANES)
+
+    return Kernel(sim, lambda: np.copyto(z, np.where(x > y, x, y)), loop, lambda: same(zt.numpy(), z, "Compare+Select"))
+
+
+def reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
+    """ReduceSumVF: per register a pairwise tree of its 64 lanes (Reduce SUM), accumulated in order; dst lane 0."""
+    specs = ((rs.float32, n), (rs.float32, LANES))
+    ub = ub_of(*specs)
+    src, dst = tensors(ub, *specs)
+    x = rng.uniform(0, 1, n).astype(np.float32)
+    src.set(x)
+    out = np.zeros(LANES, np.float32)
+
+    def whole() -> None:
+        level = x.reshape(-1, LANES)
+        while level.shape[1] > 1:
+            level = level[:, 0::2] + level[:, 1::2]
+        out[0] = np.add.accumulate(level[:, 0])[-1]  # (in order, as the loop adds)
+
+    def loop() -> None:
+        acc = np.float32(0)
+        for lo in registers(n):
+            level = x[lo : lo + LANES]
+            while level.size > 1:
+                level = level[0::2] + level[1::2]
+            acc = acc + level[0]
+        out[0] = acc
+
+    def sim() -> None:
+        reduce_vf.reduce_sum_vf(dst.GetPhyAddr(), src.GetPhyAddr(), n, n // LANES, LANES)
+
+    return Kernel(sim, whole, loop, lambda: same(dst.numpy(), out, "ReduceSum"))
+
+
+def u64_add(n: int, rng: np.random.Generator) -> Kernel:
+    """uint64 dst = a + b on two-register tensors (RegTraitNumTwo), 64 elements a repeat."""
+    specs = ((rs.uint64, n),) * 3
+    ub = ub_of(*specs)
+    a, b, d = tensors(ub, *specs)
+    x, y = (rng.integers(0, 2**64, n, dtype=np.uint64) for _ in range(2))
+    a.set(x)
+    b.set(y)
+    z = np.empty(n, np.uint64)
+
+    def loop() -> None:
+        for lo in registers(n):
+            np.add(x[lo : lo + LANES], y[lo : lo + LANES], out=z[lo : lo + LANES])
+
+    def sim() -> None:
+        u64_add_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n // LANES)
+
+    return Kernel(sim, lambda: np.add(x, y, out=z), loop, lambda: same(d.numpy(), z, "u64 add"))
+
+
+def memory_add(n: int, rng: np.random.Generator) -> Kernel:
+    """`AscendC::Add(z, x, y, n)`, float32."""
+    specs = ((rs.float32, n),) * 3
+    ub = ub_of(*specs)
+    xt, yt, zt = tensors(ub, *specs)
+    x, y = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(2))
+    xt.set(x)
+    yt.set(y)
+    z = np.empty(n, np.float32)
+
+    def loop() -> None:
+        for lo in registers(n):
+            np.add(x[lo : lo + LANES], y[lo : lo + LANES], out=z[lo : lo + LANES])
+
+    return Kernel(lambda: A.Add(zt, xt, yt, n), lambda: np.add(x, y, out=z), loop, lambda: same(zt.numpy(), z, "Add"))
+
+
+def memory_compare(n: int, rng: np.random.Generator) -> Kernel:
+    """`AscendC::Compare(dst, x, y, CMPMODE::GT, n)`, float32: a bit per element, packed 8 a byte."""
+    specs = ((rs.uint8, n // 8), (rs.float32, n), (rs.float32, n))
+    ub = ub_of(*specs)
+    dt_, xt, yt = tensors(ub, *specs)
+    x, y = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(2))
+    xt.set(x)
+    yt.set(y)
+    bits = np.empty(n // 8, np.uint8)
+
+    def whole() -> None:
+        bits[:] = np.packbits(x > y, bitorder="little")
+
+    def loop() -> None:
+        for lo in registers(n):
+            bits[lo // 8 : (lo + LANES) // 8] = np.packbits(x[lo : lo + LANES] > y[lo : lo + LANES], bitorder="little")
+
+    def sim() -> None:
+        A.Compare(dt_, xt, yt, A.CMPMODE.GT, n)
+
+    return Kernel(sim, whole, loop, lambda: same(dt_.numpy(), bits, "Compare"))
+
+
+def memory_gather(n: int, rng: np.random.Generator) -> Kernel:
+    """`AscendC::Gather(dst, src, offsets, 0, n)`, float32, random byte offsets into src."""
+    specs = ((rs.float32, n), (rs.float32, n), (rs.uint32, n))
+    ub = ub_of(*specs)
+    dst, src, off = tensors(ub, *specs)
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    offsets = (rng.integers(0, n, n) * 4).astype(np.uint32)
+    src.set(x)
+    off.set(offsets)
+    out = np.empty(n, np.float32)
+
+    def loop() -> None:
+        for lo in registers(n):
+            np.take(x, offsets[lo : lo + LANES] >> np.uint32(2), out=out[lo : lo + LANES])
+
+    def sim() -> None:
+        A.Gather(dst, src, off, 0, n)
+
+    return Kernel(sim, lambda: np.take(x, offsets >> np.uint32(2), out=out), loop, lambda: same(dst.numpy(), out, "Gather"))
+
+
+def memory_reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
+    """`AscendC::ReduceSum(dst, src, work, n)`, float32: dst[0] = the sum as the library's counter mode builds it
+    (per-register sums, their sums by 64, then one register of those: past 64^3 elements it reaches the first 64^3
+    only, as regsim's lowering and the 950 library's ReduceSumCounterMode do); numpy's summation order."""
+    specs = ((rs.float32, 8), (rs.float32, n), (rs.float32, n // LANES + LANES))
+    ub = ub_of(*specs)
+    dst, src, work = tensors(ub, *specs)
+    x = rng.uniform(0, 1, n).astype(np.float32)
+    src.set(x)
+    out = np.zeros(1, np.float32)
+
+    def finish(parts: Array) -> None:
+        """The sums of the registers on to dst[0]: by 64, then (past 64^2 registers' worth) one register of those."""
+        if parts.size > LANES:
+            parts = np.add.reduceat(parts, registers(parts.size))
+        out[0] = parts[:LANES].sum()
+
+    def whole() -> None:
+        finish(x.reshape(-1, LANES).sum(axis=1))
+
+    def loop() -> None:
+        parts = np.empty(n // LANES, np.float32)
+        for i, lo in enumerate(registers(n)):
+            parts[i] = x[lo : lo + LANES].sum()
+        finish(parts)
+
+    def sim() -> None:
+        A.ReduceSum(dst, src, work, n)
+
+    return Kernel(sim, whole, loop, lambda: same(dst.numpy()[:1], out, "memory-level ReduceSum", exact=False))
+
+
+KERNELS: dict[str, Callable[[int, np.random.Generator], Kernel]] = {
+    "AddVF": add_vf,
+    "GeLU": gelu,
+    "Compare+Select": compare_select,
+    "ReduceSum": reduce_sum,
+    "u64 add": u64_add,
+    "Add (memory)": memory_add,
+    "Compare (memory)": memory_compare,
+    "Gather (memory)": memory_gather,
+    "ReduceSum (memory)": memory_reduce_sum,
+}
+MEMORY = [name for name in KERNELS if name.endswith("(memory)")]
+
+
+def timed(f: Callable[[], object], runs: int, sample: float) -> float:
+    """The best CPU time of one call of `f` over `runs` samples, each repeating `f` for about `sample` s."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        f()
+        once = time.process_time() - start
+        reps = max(1, math.ceil(sample / max(once, 1e-6)))
+        best = once
+        for _ in range(runs):
+            start = time.process_time()
+            for _ in range(reps):
+                f()
+            best = min(best, (time.process_time() - start) / reps)
+        return best
+    finally:
+        gc.enable()
+
+
+class Row(NamedTuple):
+    kernel: str
+    log2n: int
+    default: float
+    sequential: float
+    whole: float
+    loop: float
+
+
+def measure(name: str, log2n: int, runs: int, sample: float) -> Row:
+    k = KERNELS[name](2**log2n, np.random.default_rng(log2n))
+
+    def sequential() -> None:
+        with rs.configure(loops="sequential"):
+            k.sim()
+
+    t_whole = timed(k.whole, runs, sample)
+    t_seq = timed(sequential, runs, sample)
+    k.check()
+    t_sim = timed(k.sim, runs, sample)
+    k.check()
+    t_loop = timed(k.loop, runs, sample)
+    k.check()
+    return Row(name, log2n, t_sim, t_seq, t_whole, t_loop)
+
+
+def report(rows: list[Row]) -> None:
+    """The issue's targets, each with the ratios that decide it."""
+    by = {(r.kernel, r.log2n): r for r in rows}
+
+    def verdict(title: str, limit: float, picks: list[tuple[str, float]]) -> None:
+        if not picks:
+            return
+        worst = max(v for _, v in picks)
+        shown = ", ".join(f"{k} {v:.2f}x" for k, v in picks)
+        print(f"- {title} (<= {limit}x): {'met' if worst <= limit else 'NOT met'}: {shown}")
+
+    print("\ntargets:")
+    kernels = [k for k in KERNELS if k not in MEMORY]
+    verdict("default, 2^20, / whole-array numpy", 2, [(k, by[k, 20].default / by[k, 20].whole) for k in kernels if (k, 20) in by])
+    verdict("default, 2^10, / whole-array numpy", 3, [(k, by[k, 10].default / by[k, 10].whole) for k in kernels if (k, 10) in by])
+    for k, limit in (("AddVF", 2), ("Compare+Select", 3)):
+        verdict(
+            f"sequential {k} / per-register loop (every size)",
+            limit,
+            [(f"2^{r.log2n}", r.sequential / r.loop) for r in rows if r.kernel == k],
+        )
+    verdict("memory-level, 2^20, default / numpy", 5, [(k, by[k, 20].default / by[k, 20].whole) for k in MEMORY if (k, 20) in by])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 14, 18, 20], help="log2 of the element counts")
+    parser.add_argument("--kernels", nargs="+", choices=list(KERNELS), default=list(KERNELS), metavar="KERNEL")
+    parser.add_argument("--runs", type=int, default=3, help="samples of each timing, best kept (default 3)")
+    parser.add_argument("--sample", type=float, default=0.05, help="seconds a sample lasts at least (default 0.05)")
+    args = parser.parse_args()
+    head = f"{'kernel':<19} {'n':>5}  {'default/whole':>13}  {'sequential/loop':>15}  {'default/sequential':>18}"
+    print(f"{head}  {'default':>10}  {'whole numpy':>11}")
+    rows = []
+    for name in args.kernels:
+        for log2n in args.sizes:
+            r = measure(name, log2n, args.runs, args.sample)
+            rows.append(r)
+            print(
+                f"{name:<19} {'2^' + str(log2n):>5}  {r.default / r.whole:>12.2f}x  {r.sequential / r.loop:>14.2f}x"
+                f"  {r.default / r.sequential:>17.3f}x  {r.default * 1e3:>8.3f}ms  {r.whole * 1e3:>9.3f}ms",
+                flush=True,
+            )
+    report(rows)
+
+
+if __name__ == "__main__":
+    main()
