@@ -584,7 +584,7 @@ class BatchedBackend(NumpyBackend):
         self._sync(lo, hi)
         st = ub.storage
         if ub.observer is not None:
-            ub.observer("read", api, addr, addr + nbytes)
+            ub.observer("read", api, addr, addr + nbytes, within=(ptr.lo, ptr.hi))
         raw, valid = _rows(st.data, addr, nbytes), None if st.valid is None else _rows(st.valid, addr, nbytes)
         self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False))
         last = int(addr[-1])
