@@ -20,10 +20,13 @@ could do instead, and says when it would break the program:
   copies of one pipe into the same bytes need a `PipeBarrier`.
 - Two accesses to the same bytes, one of them a write, race when the later one's pipe does not know the
   earlier one complete: a `RaceError` naming both (file:line, pipe, API, bytes).
+- The scalar unit issues every pipe's instructions, so a WaitFlag whose destination is PIPE_S holds back every
+  pipe's later instructions (the pages "基本架构", "抽象硬件架构").
 - The scalar accesses the compiler synchronises itself (`LocalTensor.GetValue` / `SetValue`,
   `GlobalTensor.GetValue` / `SetValue`: the page "关键特性说明", cce-auto-sync, on by default) never race: the
-  compiler puts the flags their dependencies need around them. A pointer access outside a VF (`p[i]`) is
-  not among them and races like any other (the page's own counter-example).
+  compiler puts the flags their dependencies need around them (before the access, a WaitFlag<Q_S> for each pipe
+  Q whose unfinished access it depends on; after it, a flag to each pipe that later depends on it). A pointer
+  access outside a VF (`p[i]`) is not among them and races like any other (the page's own counter-example).
 
 Every access also lands in `events`, one record an access or a sync call (pipe, kind, API, bytes, kernel line,
 memory): the pipe activity a cost model reads.
@@ -32,7 +35,7 @@ memory): the pipe activity a cost model reads.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -119,9 +122,11 @@ class PipeEvent(NamedTuple):
     pipe: str  #: "S", "V", "MTE2", "MTE3"
     kind: str
     api: str  #: e.g. "DataCopy", "LoadAlign", "SetFlag<MTE2_V>(0)"
-    nbytes: int  #: bytes the access touches (0 for a sync call)
+    nbytes: int  #: bytes the access moves (0 for a sync call)
     line: str  #: "file.py:LINE" of the kernel's call
     space: str  #: "UB", or "GM x" (the kernel parameter the GM buffer was passed as); "" for a sync call
+    lo: int = 0  #: the first byte of the access (of its tensor's, for a load)
+    hi: int = 0  #: one past its last byte
 
 
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
@@ -205,14 +210,19 @@ class PipeState:
         anything is recorded (the caller has written nothing yet)."""
         auto = pipe == S and api in AUTO_SYNCED
         for space, write, ranges, _ in accesses:
-            if ranges is not None and space == "UB" and self.closed:
+            if ranges is None:
+                continue
+            if space == "UB" and self.closed:
                 self._check_open(pipe, write, ranges, api, line)
-            if ranges is not None and not auto:
-                self._check(pipe, space, write, ranges, api, line)
+            for q, e, both in self._unordered(pipe, space, write, ranges):
+                if not auto:
+                    raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
+                self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         self.issued[pipe] += 1
         seq = self.issued[pipe]
         for space, write, ranges, moved in accesses:
-            self.events.append(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space))
+            lo, hi = (0, 0) if ranges is None else ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
+            self.events.append(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi))
             if ranges is None:
                 continue
             if space != "UB":
@@ -225,7 +235,9 @@ class PipeState:
             history[0][pipe].append(Access(seq, write, ranges, api, line))
             history[1][pipe].append(seq)
 
-    def _check(self, pipe: int, space: str, write: bool, ranges: Ranges, api: str, line: str) -> None:
+    def _unordered(self, pipe: int, space: str, write: bool, ranges: Ranges) -> Iterator[tuple[int, Access, tuple[int, int]]]:
+        """The recorded accesses an access of `pipe` conflicts with (the same bytes, one of the two a write) that
+        `pipe` does not know complete: (their pipe, the access, the first bytes both touch)."""
         history = self.history.get(space)
         if history is None:
             return
@@ -238,7 +250,23 @@ class PipeState:
                 if write or e.write:
                     both = overlap(ranges, e.ranges)
                     if both is not None:
-                        raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
+                        yield q, e, both
+                        break
+
+    def _finished(self, src: int) -> list[int]:
+        """What a flag set now on `src` holds: every instruction `src` issued, and what `src` knows."""
+        state = list(self.known[src])
+        state[src] = self.issued[src]
+        return state
+
+    def _join(self, dst: int, state: Sequence[int]) -> None:
+        """`dst` waits for `state`. The scalar unit issues every pipe's instructions (the page "抽象硬件架构": it
+        "把矢量计算、矩阵计算、数据搬运、同步指令发射给对应单元执行"), so a wait of PIPE_S holds back every pipe's
+        later instructions."""
+        for known in self.known if dst == S else (self.known[dst],):
+            for q, n in enumerate(state):
+                if n > known[q]:
+                    known[q] = n
 
     def _race(self, pipe: int, write: bool, api: str, line: str, q: int, e: Access, space: str, both: tuple[int, int]) -> str:
         where = "UB" if space == "UB" else f"GM ({space.removeprefix('GM ')})"
@@ -274,9 +302,7 @@ class PipeState:
                     "a WaitFlag of the same event and id before it is set again (setting it twice is undefined behaviour)",
                 )
             )
-        state = list(self.known[src])
-        state[src] = self.issued[src]
-        self.flags[key] = (state, label, line)
+        self.flags[key] = (self._finished(src), label, line)
         self.events.append(PipeEvent(PIPE_NAMES[src], "set", label, 0, line, ""))
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:
@@ -291,10 +317,7 @@ class PipeState:
                     "a SetFlag of the same HardEvent and event id before each WaitFlag (on the device it waits for ever)",
                 )
             )
-        known = self.known[dst]
-        for q, n in enumerate(pending[0]):
-            if n > known[q]:
-                known[q] = n
+        self._join(dst, pending[0])
         self.events.append(PipeEvent(PIPE_NAMES[dst], "wait", label, 0, line, ""))
 
     def barrier(self, pipe: int | None, label: str, line: str) -> None:
