@@ -158,11 +158,13 @@ def _ub_write(t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: n
     else:
         np.copyto(target, rows, where=where)
     if st.valid is not None:  # (every row has the same written columns)
-        row = np.ones(length, np.int8) if where is None else where[0].astype(np.int8)
-        cols = np.flatnonzero(np.diff(np.r_[0, row, 0]))
+        if where is None:
+            cols = [0, length]
+        else:
+            cols = np.flatnonzero(np.diff(np.concatenate(([0], where[0].astype(np.int8), [0])))).tolist()
         for r in range(count):
             for a, b in zip(cols[::2], cols[1::2], strict=True):
-                st.mark_stored(start + r * pitch + int(a), start + r * pitch + int(b))
+                st.mark_stored(start + r * pitch + a, start + r * pitch + b)
 
 
 def _gm_side(api: str, param: str, g: GlobalTensor[Any], count: int, length: int, pitch: int, align: bool) -> tuple[Any, int]:

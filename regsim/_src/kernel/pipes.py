@@ -140,20 +140,29 @@ def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
     los = np.asarray(lo, np.int64).ravel()
     his = np.broadcast_to(np.asarray(hi, np.int64), los.shape).ravel()
     keep = his > los
-    los, his = los[keep], his[keep]
-    if los.size > 1 and bool((los[1:] < los[:-1]).any()):
+    if not keep.all():
+        los, his = los[keep], his[keep]
+    if los.size <= 1:
+        return (int(los[0]), int(his[0])) if los.size else None
+    if (los[1:] == his[:-1]).all():  # (one run of adjacent ranges: a store's lanes)
+        return int(los[0]), int(his[-1])
+    if (los[1:] < los[:-1]).any():
         order = np.argsort(los, kind="stable")
         los, his = los[order], his[order]
-    if los.size == 0:
-        return None
     top = np.maximum.accumulate(his)
-    starts = np.flatnonzero(np.r_[True, los[1:] > top[:-1]])
-    los, his = los[starts], top[np.r_[starts[1:] - 1, los.size - 1]]
-    return (int(los[0]), int(his[0])) if los.size == 1 else (los, his)
+    gaps = np.flatnonzero(los[1:] > top[:-1])  # a new range starts after each gap
+    if gaps.size == 0:
+        return int(los[0]), int(top[-1])
+    starts = np.concatenate(([0], gaps + 1))
+    ends = np.concatenate((gaps, [los.size - 1]))
+    return los[starts], top[ends]
 
 
 def clip(ranges: Ranges, lo: int, hi: int) -> Ranges | None:
     """The parts of `ranges` inside [lo, hi)."""
+    if type(ranges[0]) is int:
+        a, b = max(ranges[0], lo), min(ranges[1], hi)
+        return (a, b) if a < b else None
     return byte_ranges(np.maximum(ranges[0], lo), np.minimum(ranges[1], hi))
 
 
@@ -174,7 +183,9 @@ def overlap(a: Ranges, b: Ranges) -> tuple[int, int] | None:
 
 
 def nbytes(ranges: Ranges) -> int:
-    return int(np.sum(np.asarray(ranges[1]) - np.asarray(ranges[0])))
+    if type(ranges[0]) is int:
+        return int(ranges[1] - ranges[0])
+    return int((ranges[1] - ranges[0]).sum())
 
 
 class Access(NamedTuple):

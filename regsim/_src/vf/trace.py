@@ -233,4 +233,11 @@ def kernel_line(frame: FrameType | None = None) -> str:
         frame = frame.f_back
     if frame is None:
         return "?"
-    return f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno}"
+    filename = frame.f_code.co_filename
+    name = _NAMES.get(filename)
+    if name is None:
+        name = _NAMES[filename] = Path(filename).name
+    return f"{name}:{frame.f_lineno}"
+
+
+_NAMES: dict[str, str] = {}  #: a file's name by its path (kernel_line runs once a recorded call)
