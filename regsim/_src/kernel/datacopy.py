@@ -79,7 +79,7 @@ class DataCopyExtParams:
 
 
 def _pad_value(inst: Any, attribute: Any, value: Any) -> None:
-    raw = to_lanes("DataCopyPadExtParams", inst.dtype, np.asarray([value]))
+    raw = to_lanes("DataCopyPadExtParams.paddingValue", inst.dtype, np.asarray([value]))
     if inst.dtype.itemsize == 8 and raw.view(np.uint8).any():
         raise ParameterError(message("DataCopyPadExtParams", "paddingValue", repr(value), "0 for a 64-bit type (the page)"))
 

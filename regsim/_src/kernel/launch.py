@@ -52,7 +52,7 @@ class Kernel(Generic[P]):
 
     def __init__(self, f: Callable[P, None]) -> None:
         self.f = f
-        self.name = getattr(f, "__qualname__", repr(f))
+        self.name = getattr(f, "__name__", repr(f))
         self.signature = inspect.signature(f)
         try:
             hints = typing.get_type_hints(f)
