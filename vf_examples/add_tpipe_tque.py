@@ -86,4 +86,6 @@ def run(seed: int = 0) -> dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     y = rng.uniform(1, 10, [8, 2048]).astype(np.float32)
     z = np.zeros_like(x)
     add_custom[NUM_BLOCKS](x, y, z, TOTAL_LENGTH)  # add_custom<<<numBlocks, 0, stream>>>(xDevice, yDevice, zDevice, totalLength);
-    return {"z = x + y (8 cores, TPipe/TQue)": (z, x + y)}
+    z_workers = np.zeros_like(x)
+    rs.launch(add_custom, NUM_BLOCKS, x, y, z_workers, TOTAL_LENGTH, workers=2)  # (the blocks in two processes)
+    return {"z = x + y (8 cores, TPipe/TQue)": (z, x + y), "z, the cores in 2 worker processes": (z_workers, x + y)}
