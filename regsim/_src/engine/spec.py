@@ -696,35 +696,3 @@ def face(name: str) -> Callable[[F], F]:
 
 
 FACES: Final[dict[str, Callable[..., Any]]] = {}
-
-
-def _c_list(spec: OpSpec) -> str:
-    """The C names of an op for the table: each once, a long list (Cast's conversions) shortened."""
-    names = list(dict.fromkeys(c.name for c in spec.c_names))
-    if len(names) > 12:
-        return f"{', '.join(names[:4])} … ({len(names)} names; `rs.capi.REGISTER_API`)"
-    return ", ".join(names) or "-"
-
-
-def markdown() -> str:
-    """The registry as the Markdown of docs/ops.md (a test keeps that file current)."""
-    rows = [
-        "# Reg operations modelled by regsim",
-        "",
-        "Generated from the op registry (`regsim/_src/ops/`); `tests/project/test_docs.py` keeps it current",
-        "(regenerate: `python -c 'from regsim._src.engine.spec import markdown; print(markdown(), end=\"\")' > docs/ops.md`).",
-        "",
-        "| op | overload | lane equation | dtypes on Ascend 950 | MaskMergeMode | C API | legacy names |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for spec in REGISTRY.specs.values():
-        if spec.unmodelled:
-            continue
-        modes = ", ".join(m.name for m in sorted(spec.modes, key=lambda m: m.value)) or "n/a"
-        dtypes = "all" if spec.dtypes == frozenset(dt.ALL_DTYPES) else dt.names(spec.dtypes) or "n/a"
-        equation = spec.equation.replace("|", "\\|")
-        rows.append(
-            f"| `{spec.name}` | {spec.variant or '-'} | `{equation}` | {dtypes} | {modes} | "
-            f"{_c_list(spec)} | {', '.join(spec.aliases) or '-'} |"
-        )
-    return "\n".join(rows) + "\n"

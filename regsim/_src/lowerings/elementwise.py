@@ -315,7 +315,8 @@ MAX_COUNTER_REPEATS: Final = 65535  #: the 950 library's counter-mode repeat cou
 
 def counter_count(api: str, name: str, count: int, dtype: type[dt.DType]) -> int:
     """A counter-mode element count, checked: the library runs ceil(count / elements per repeat) repeats, a
-    uint16_t, so a count needing more than 65535 repeats would wrap (decisions §132): a `ParameterError`."""
+    uint16_t, so a count needing more than 65535 repeats would wrap (docs/decisions/memory-level.md#memory-counter-count): a
+    `ParameterError`."""
     lanes = VL // dtype.itemsize
     if -(-count // lanes) > MAX_COUNTER_REPEATS:
         hint = " (the register's reset value: SetVectorMask<T>(len) sets the count)" if count == 0xFFFFFFFF else ""
@@ -1095,7 +1096,9 @@ def lower_spec(text: str) -> Lowering:
         lead = (kw.pop("scalar_value"),)
     extra: dict[str, Any] = {"is_set_mask": kw.pop("is_set_mask")} if "is_set_mask" in kw else {}
     src_dtype = dtype
-    if "src" in kw:  # `src=half`: sources of another type than dst (MulAddDst's and Axpy's half → float rows, §128)
+    # `src=half`: sources of another type than dst (MulAddDst's and Axpy's half → float rows,
+    # decisions/arithmetic.md#memory-half-float-rows)
+    if "src" in kw:
         name = str(kw.pop("src"))
         found = getattr(dt, name, None)
         if not (isinstance(found, type) and issubclass(found, dt.DType)):

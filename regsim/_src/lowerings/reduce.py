@@ -83,7 +83,8 @@ _FIRST_N_DIV: Final = frozenset({dt.int64, dt.uint64, dt.complex32, dt.complex64
 
 def _div_types(algo: DivAlgo) -> tuple[frozenset[type[dt.DType]], frozenset[type[dt.DType]]]:
     """(first-n, mask/repeat) dtypes per algorithm: the Div page's "数据类型" (complex32, int64, uint64 and
-    complex64 first-n only) as far as the Reg::Div the library calls takes them (decisions §84, §121): the
+    complex64 first-n only) as far as the Reg::Div the library calls takes them (docs/decisions/transcendental.md#div-integer,
+    docs/decisions/transcendental.md#memory-div-exp): the
     integer and complex types INTRINSIC and PRECISION_1ULP_FTZ_TRUE, complex64 also the two FTZ 0-ulp
     algorithms; the 0-ulp algorithms are float only among the real types."""
     if algo in (DivAlgo.INTRINSIC, DivAlgo.PRECISION_1ULP_FTZ_TRUE):
@@ -134,7 +135,7 @@ class ConfigApi:
         self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
 
 
-#: `Div`: every type of the Div page per interface and algorithm (decisions §61, §121)
+#: `Div`: every type of the Div page per interface and algorithm (docs/decisions/transcendental.md#memory-div-exp)
 Div = ConfigApi(
     "Div",
     DivConfig,
@@ -152,7 +153,7 @@ Exp = ConfigApi(
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
 MERGING: Final = Reg.MaskMergeMode.MERGING
 _BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_LOAD}  # LocalMemBar<VEC_STORE, VEC_LOAD>
-MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (decisions §62)
+MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (docs/decisions/reduce.md#memory-reduce)
 _REDUCE_TYPE: Final = {"ReduceSum": Reg.ReduceType.SUM, "ReduceMax": Reg.ReduceType.MAX, "ReduceMin": Reg.ReduceType.MIN}
 
 

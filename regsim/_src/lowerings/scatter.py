@@ -16,7 +16,7 @@ for dav_3510, `ScatterImplB8/B16/B32/B64`). The first-n forms:
 The mask/repeat forms (`ScatterImplB16/B32/B64<T, isNormalMode, isMaskBitMode>`) do the same per repeat (256 bytes
 of offsets each) with the source register `srcRepStride` DataBlocks on, under the bit mask (`SetVectorMask`, then
 `MoveMask`, `MaskPack`, `MaskUnPack`), the continuous mask (`UpdateMask` once) or, in counter mode, `UpdateMask`
-each repeat over ceil(mask / lanes) repeats. Decisions: docs/semantics-decisions.md §129.
+each repeat over ceil(mask / lanes) repeats. Decisions: docs/decisions/datamove.md#memory-scatter.
 """
 
 from __future__ import annotations
@@ -469,7 +469,10 @@ def Gatherb(
         raise ParameterError(message(GATHERB, "repeat_params", repr(repeat_params), "a GatherRepeatParams"))
     blk, rep = repeat_params.dstBlkStride, repeat_params.dstRepStride
     if blk == 0:  # the page: handled as 1; the 950 lowering passes 0 to the block store (all 8 blocks at one address)
-        accepted = "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, §129)"
+        accepted = (
+            "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, "
+            "decisions/datamove.md#memory-gatherb)"
+        )
         raise ParameterError(message(GATHERB, "repeat_params.dstBlkStride", 0, accepted))
     if r == 0:
         return  # (the loop runs zero times)

@@ -468,7 +468,8 @@ class CastPairBinaryApi(BinaryApi):
 
 
 #: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused): the page's same-type pairs
-#: (half, float; int64, uint64 first-n) and its half-sources / float-dst pair (every interface; decisions §128)
+#: (half, float; int64, uint64 first-n) and its half-sources / float-dst pair (every interface;
+#: decisions/arithmetic.md#memory-half-float-rows)
 MulAddDst = CastPairBinaryApi("MulAddDst", reg_mul_add_dst, _FLOAT | _B64, _FLOAT, dst_input=True, cast_vf=mul_add_dst_cast_vf)
 
 
@@ -523,7 +524,8 @@ class CastPairAxpyApi(UnaryApi):
             _check_cast_pair(self.name, names, ts)
             n = _check_count(self.name, args[1], names, ts)
             # The VF loads a whole register of halves (128) at every 64 elements and unpacks it: the upper 64 lanes
-            # never reach dst, but `UnPack` reads every lane; the elements used are checked here (decisions §128).
+            # never reach dst, but `UnPack` reads every lane; the elements used are checked here
+            # (decisions/arithmetic.md#memory-half-float-rows).
             check_written(self.name, "src", src, n * dt.half.itemsize)
             with configure(check_uninitialized=False):
                 _run_lowering(self.name, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
@@ -542,7 +544,7 @@ def half_scalar(api: str, value: object) -> float:
 
 
 #: `Axpy(dst, src, scalarValue, ...)`: dst = src * scalar + dst; the page's same-type rows (half, float, bfloat16;
-#: int64, uint64 first-n) and its half-src / float-dst row (every interface; decisions §128)
+#: int64, uint64 first-n) and its half-src / float-dst row (every interface; decisions/arithmetic.md#memory-half-float-rows)
 Axpy = CastPairAxpyApi("Axpy", reg_axpy, _AXPY_REPEAT | _B64, _AXPY_REPEAT, scalar=True, dst_input=True)
 
 

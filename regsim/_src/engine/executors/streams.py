@@ -86,7 +86,7 @@ def _unaligned_step(
 
     `reread` (`vldus`: the plain and post-update LoadUnAlign, Load): an address outside the
     buffered block reads its own block first, so dst is UB[addr : addr + 256] for any address
-    (decisions §18: the 950 library's 64-bit Select streams its mask that way). The AddrReg form
+    (docs/decisions/datamove.md#unaligned-load: the 950 library's 64-bit Select streams its mask that way). The AddrReg form
     (`vldu`) still needs the address where the stream left off."""
     if u_base is None:
         raise VfContextError(
