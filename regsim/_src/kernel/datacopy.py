@@ -212,55 +212,37 @@ def DataCopy(dst: Any, src: Any, count: Any, /) -> None:
 def _copy(
     api: str, block: Block, dst: Any, src: Any, blocks: int, length: int, dst_pitch: int, src_pitch: int, align: bool
 ) -> None:
-    """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart, checked, then recorded on the
-    copy's pipe, then moved."""
-    extent = (blocks - 1) * dst_pitch + length
-    line = kernel_line()
-    if isinstance(src, GlobalTensor):  # GM -> UB: MTE2
-        buf, g = _gm_side(api, "src", src, blocks, length, src_pitch, align)
-        _ub_check(api, "dst", dst, dst.addr, dst.addr + extent, block)
-        rows = _rows(buf.data, g, blocks, length, src_pitch)
-        moved = blocks * length
-        block.pipes.access(
-            MTE2,
-            [
-                ("UB", True, _ranges(dst.addr, blocks, length, dst_pitch), moved),
-                (buf.space, False, _ranges(g, blocks, length, src_pitch), moved),
-            ],
-            api,
-            line,
-        )
-        _ub_write(dst, dst.addr, rows, dst_pitch)
-    elif isinstance(dst, GlobalTensor):  # UB -> GM: MTE3
-        buf, g = _gm_side(api, "dst", dst, blocks, length, dst_pitch, align)
-        _ub_check(api, "src", src, src.addr, src.addr + (blocks - 1) * src_pitch + length, block)
-        rows = _ub_read(api, src, src.addr, blocks, length, src_pitch)
-        moved = blocks * length
-        block.pipes.access(
-            MTE3,
-            [
-                ("UB", False, _ranges(src.addr, blocks, length, src_pitch), moved),
-                (buf.space, True, _ranges(g, blocks, length, dst_pitch), moved),
-            ],
-            api,
-            line,
-        )
-        _rows(buf.data, g, blocks, length, dst_pitch)[...] = rows
-    else:  # UB -> UB: V
-        _ub_check(api, "src", src, src.addr, src.addr + (blocks - 1) * src_pitch + length, block)
-        _ub_check(api, "dst", dst, dst.addr, dst.addr + extent, block)
-        rows = _ub_read(api, src, src.addr, blocks, length, src_pitch)
-        moved = blocks * length
-        block.pipes.access(
-            V,
-            [
-                ("UB", False, _ranges(src.addr, blocks, length, src_pitch), moved),
-                ("UB", True, _ranges(dst.addr, blocks, length, dst_pitch), moved),
-            ],
-            api,
-            line,
-        )
-        _ub_write(dst, dst.addr, rows, dst_pitch)
+    """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, the access
+    recorded on the copy's pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes moved."""
+    where = []  # per side: (its memory's name, the GM buffer or None for the UB, the first row's byte address)
+    for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
+        if isinstance(t, GlobalTensor):
+            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
+            where.append((buf.space, buf, start))
+        else:
+            _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
+            where.append(("UB", None, t.addr))
+    (src_space, src_buf, src_at), (dst_space, dst_buf, dst_at) = where
+    pipe = MTE2 if src_buf is not None else MTE3 if dst_buf is not None else V
+    rows = (
+        _rows(src_buf.data, src_at, blocks, length, src_pitch)
+        if src_buf is not None
+        else _ub_read(api, src, src_at, blocks, length, src_pitch)
+    )
+    moved = blocks * length
+    block.pipes.access(
+        pipe,
+        [
+            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved),
+            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved),
+        ],
+        api,
+        kernel_line(),
+    )
+    if dst_buf is not None:
+        _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
+    else:
+        _ub_write(dst, dst_at, rows, dst_pitch)
 
 
 # --- DataCopyPad ---------------------------------------------------------------------------------------------
