@@ -239,3 +239,48 @@ def test_double_buffered_edge_pair_removed_is_redundant(pair: str, loops: str, d
             assert touches.index(p) < touches.index(q)
         else:
             assert p not in touches[len(touches) - touches[::-1].index(q) :]
+
+
+# --- the pipe event log (what a cost model reads) ------------------------------------------------------------------
+def _log(scenario: int, workers: int | None = None) -> rs.KernelRun:
+    x, y = _data(scenario)
+    with rs.configure(ub_size=ex.UB_SIZE):
+        return rs.launch(
+            ex.add_custom,
+            CORES,
+            x,
+            y,
+            np.zeros_like(x),
+            total_m=ROWS,
+            total_n=COLS,
+            split_m=CORES,
+            split_n=1,
+            data_copy_len=TILE,
+            scenario=scenario,
+            workers=workers,
+        )
+
+
+@pytest.mark.parametrize("scenario", [2, 4])
+def test_the_event_log_is_one_record_an_access_of_each_instruction(scenario: int) -> None:
+    """Per tile of TILE halves: MTE2 two copies (GM x, GM y -> UB), V one vector function (the Add: two tensors
+    loaded, one stored), MTE3 one copy (UB -> GM z); each copy's records share its instruction number, the VF's
+    bytes are its whole loop's; the log is the same in both loop modes and in worker processes."""
+    with rs.configure(loops="sequential"):
+        sequential = _log(scenario)
+    auto = _log(scenario)
+    assert sequential.events == auto.events == _log(scenario, workers=2).events
+    tile = TILE * 2
+    tiles = ROWS * COLS // CORES // TILE
+    for block in range(CORES):
+        moves = [(e.pipe, e.kind, e.space, e.nbytes, e.instr) for e in auto.events[block] if e.kind in ("read", "write")]
+        expected = []
+        for t in range(tiles):
+            expected += [("MTE2", "read", "GM x", tile, 2 * t + 1), ("MTE2", "write", "UB", tile, 2 * t + 1)]
+            expected += [("MTE2", "read", "GM y", tile, 2 * t + 2), ("MTE2", "write", "UB", tile, 2 * t + 2)]
+            expected += [("V", "read", "UB", 2 * tile, t + 1), ("V", "write", "UB", tile, t + 1)]
+            expected += [("MTE3", "read", "UB", tile, t + 1), ("MTE3", "write", "GM z", tile, t + 1)]
+        assert moves == expected
+        gm = [(e.space, e.lo, e.hi) for e in auto.events[block] if e.space.startswith("GM")]
+        base = block * tiles * tile  # (this core's rows of x, y and z)
+        assert gm == [(f"GM {n}", base + t * tile, base + (t + 1) * tile) for t in range(tiles) for n in "xyz"]

@@ -11,8 +11,10 @@ import contextvars
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip, nbytes
-from regsim._src.model.config import in_vf
+from regsim._src.model.config import _VF, in_vf
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
 from regsim.errors import SyncError, VfContextError, message
@@ -40,7 +42,9 @@ class Block:
         if ranges is None:
             return
         ordered = clip(ranges, *within) if within is not None else ranges
-        self.pipes.access(V if in_vf() else S, [("UB", kind == "write", ordered, nbytes(ranges))], api, kernel_line())
+        moved = int(np.sum(np.subtract(hi, lo))) if isinstance(lo, np.ndarray) or isinstance(hi, np.ndarray) else nbytes(ranges)
+        vf = _VF.get()
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved)], api, kernel_line(), vf)
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""

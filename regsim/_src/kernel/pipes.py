@@ -28,8 +28,9 @@ could do instead, and says when it would break the program:
   Q whose unfinished access it depends on; after it, a flag to each pipe that later depends on it). A pointer
   access outside a VF (`p[i]`) is not among them and races like any other (the page's own counter-example).
 
-Every access also lands in `events`, one record an access or a sync call (pipe, kind, API, bytes, kernel line,
-memory): the pipe activity a cost model reads.
+Every access also lands in `events` (`PipeEvent`: pipe, kind, API, bytes, kernel line, memory, bytes touched,
+instruction number), one record an access or a sync call, a vector function's accesses one record per Reg op,
+kind and memory (one V instruction, the same in both loop modes): the pipe activity a cost model reads.
 """
 
 from __future__ import annotations
@@ -117,7 +118,12 @@ AUTO_SYNCED: Final = frozenset({"LocalTensor.GetValue", "LocalTensor.SetValue", 
 
 class PipeEvent(NamedTuple):
     """One record of a core's pipe activity: an access (kind "read" / "write") or a sync call ("set", "wait",
-    "barrier"; pipe "ALL" for a PIPE_ALL barrier)."""
+    "barrier"; pipe "ALL" for a PIPE_ALL barrier).
+
+    An instruction is one call the scalar unit issues to a pipe: a DataCopy (two records: its read and its
+    write), a vector function (every memory-level API runs as one: one record per Reg op, kind and memory it
+    uses, its bytes summed over the VF's loop iterations, so the same in both loop modes), a scalar access.
+    Records of one instruction share `instr`."""
 
     pipe: str  #: "S", "V", "MTE2", "MTE3"
     kind: str
@@ -127,6 +133,9 @@ class PipeEvent(NamedTuple):
     space: str  #: "UB", or "GM x" (the kernel parameter the GM buffer was passed as); "" for a sync call
     lo: int = 0  #: the first byte of the access (of its tensor's, for a load)
     hi: int = 0  #: one past its last byte
+    #: an access: its instruction's number on its pipe (from 1); a sync call: the instructions its pipe had
+    #: issued before it (0 for a PIPE_ALL barrier)
+    instr: int = 0
 
 
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
@@ -211,13 +220,18 @@ class PipeState:
         #: UB bytes no tensor may touch: a queue buffer freed (FreeTensor) or not allocated yet, by buffer
         self.closed: dict[Hashable, tuple[int, int, str]] = {}
         self.events: list[PipeEvent] = []
+        self._vf: object = None  #: the vector function whose accesses make the last V instruction
+        self._vf_records: dict[tuple[str, str, str], int] = {}  #: its records in `events`, by (api, kind, space)
         #: this core's GM accesses since the last SyncAll: (space, write, ranges, pipe, api, line)
         self.gm_log: list[tuple[str, bool, Ranges, int, str, str]] = []
 
     # --- accesses ------------------------------------------------------------------------------------------
-    def access(self, pipe: int, accesses: Sequence[tuple[str, bool, Ranges | None, int]], api: str, line: str) -> None:
+    def access(
+        self, pipe: int, accesses: Sequence[tuple[str, bool, Ranges | None, int]], api: str, line: str, vf: object = None
+    ) -> None:
         """One instruction of `pipe` making `accesses` (memory, is a write, the bytes it orders by, the bytes it
-        moves): checked against every access not known complete to `pipe`, then recorded. Raises before
+        moves), or part of one: the accesses of one running vector function `vf` (its context) are one V
+        instruction. Checked against every access not known complete to `pipe`, then recorded. Raises before
         anything is recorded (the caller has written nothing yet)."""
         auto = pipe == S and api in AUTO_SYNCED
         for space, write, ranges, _ in accesses:
@@ -229,11 +243,13 @@ class PipeState:
                 if not auto:
                     raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
                 self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
-        self.issued[pipe] += 1
+        if vf is None or vf is not self._vf:
+            self.issued[pipe] += 1
+            self._vf, self._vf_records = vf, {}
         seq = self.issued[pipe]
         for space, write, ranges, moved in accesses:
             lo, hi = (0, 0) if ranges is None else ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
-            self.events.append(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi))
+            self._record(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi, seq))
             if ranges is None:
                 continue
             if space != "UB":
@@ -245,6 +261,26 @@ class PipeState:
                 history = self.history[space] = ([[], [], [], []], [[], [], [], []])
             history[0][pipe].append(Access(seq, write, ranges, api, line))
             history[1][pipe].append(seq)
+
+    def _record(self, event: PipeEvent) -> None:
+        """Log `event`; inside a vector function, into the VF's record of the same Reg op, kind and memory."""
+        if self._vf is None:
+            self.events.append(event)
+            return
+        key = (event.api, event.kind, event.space)
+        at = self._vf_records.get(key)
+        if at is None:
+            self._vf_records[key] = len(self.events)
+            self.events.append(event)
+        else:
+            e = self.events[at]
+            self.events[at] = e._replace(nbytes=e.nbytes + event.nbytes, lo=min(e.lo, event.lo), hi=max(e.hi, event.hi))
+
+    def _sync_event(self, pipe: int | None, kind: str, label: str, line: str) -> None:
+        """Log a sync call (it ends the running VF's instruction, if any)."""
+        self._vf = None
+        issued = 0 if pipe is None else self.issued[pipe]
+        self.events.append(PipeEvent("ALL" if pipe is None else PIPE_NAMES[pipe], kind, label, 0, line, "", 0, 0, issued))
 
     def _unordered(self, pipe: int, space: str, write: bool, ranges: Ranges) -> Iterator[tuple[int, Access, tuple[int, int]]]:
         """The recorded accesses an access of `pipe` conflicts with (the same bytes, one of the two a write) that
@@ -314,7 +350,7 @@ class PipeState:
                 )
             )
         self.flags[key] = (self._finished(src), label, line)
-        self.events.append(PipeEvent(PIPE_NAMES[src], "set", label, 0, line, ""))
+        self._sync_event(src, "set", label, line)
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:
         """`WaitFlag`: `dst`'s later instructions start after what the flag holds."""
@@ -329,7 +365,7 @@ class PipeState:
                 )
             )
         self._join(dst, pending[0])
-        self.events.append(PipeEvent(PIPE_NAMES[dst], "wait", label, 0, line, ""))
+        self._sync_event(dst, "wait", label, line)
 
     def barrier(self, pipe: int | None, label: str, line: str) -> None:
         """`PipeBarrier<pipe>`; None: PIPE_ALL (every pipe after everything issued, and the histories drop)."""
@@ -339,7 +375,7 @@ class PipeState:
             self.history.clear()
         else:
             self.known[pipe][pipe] = self.issued[pipe]
-        self.events.append(PipeEvent("ALL" if pipe is None else PIPE_NAMES[pipe], "barrier", label, 0, line, ""))
+        self._sync_event(pipe, "barrier", label, line)
 
     def pending(self) -> list[str]:
         """The user flags set and never waited for (a kernel must end with none)."""
