@@ -49,7 +49,7 @@ def test_the_vendor_tile_lengths_and_a_partial_last_tile(loops: str) -> None:
     _assert_sum(ex.run_case(3, x, y, 2, ex.CASES[3][2]), x, y)
 
 
-def test_worker_processes_give_the_in_order_bits() -> None:
+def test_worker_processes_give_the_in_order_bits(loops: str) -> None:
     x, y = _data(5)
     in_order = ex.run_case(4, x, y, 4, 256)
     in_workers = ex.run_case(4, x, y, 4, 256, workers=2)

@@ -21,7 +21,7 @@ def test_the_kernel_examples_pass(example: Any, loops: str) -> None:
         assert got.dtype == expected.dtype and np.array_equal(got.view(np.uint8), expected.view(np.uint8)), name
 
 
-def test_workers_give_the_in_order_bits_across_sync_all() -> None:
+def test_workers_give_the_in_order_bits_across_sync_all(loops: str) -> None:
     x = np.random.default_rng(2).uniform(-10, 10, sync_all.TOTAL_LENGTH).astype(np.float32)
     in_order = sync_all.launch(x)
     for workers in (2, 3):
@@ -175,3 +175,23 @@ def test_a_block_error_names_its_block(loops: str) -> None:
     with pytest.raises(rs.errors.OutOfBoundsError) as e:
         rs.launch(k, 2, np.zeros(8, np.float32))
     assert "GlobalTensor[float32] on GM x" in str(e.value) and "(in block 1 of 2 of kernel" in "".join(e.value.__notes__)
+
+
+def test_global_tensor_values_offsets_and_size(loops: str) -> None:
+    """GetValue / SetValue on the host's array itself (no copy), `g[off]` starting `off` elements in, GetSize, and a
+    pointer cast: each block negates its half of x through a GlobalTensor at its offset."""
+    seen: list[tuple[int, int, int]] = []
+
+    @rs.kernel
+    def k(x: rs.GmPtr[rs.uint8], n: int) -> None:
+        g = A.GlobalTensor(rs.int16)
+        g.SetGlobalBuffer(x.reinterpret(rs.int16) + n * A.GetBlockIdx(), n)
+        h = g[1]
+        seen.append((g.GetSize(), h.GetSize(), int(h.GetValue(0))))
+        for i in range(n):
+            g.SetValue(i, -int(g.GetValue(i)))
+
+    x = np.arange(1, 65, dtype=np.int16)
+    rs.launch(k, 2, x, 32)  # (32 elements a block: SetValue writes back whole 64-byte cache lines)
+    assert x.tolist() == list(range(-1, -65, -1))
+    assert seen == [(32, 32, 2), (32, 32, 34)]  # (g[off] keeps the size, as in C++)
