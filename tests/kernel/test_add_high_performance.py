@@ -107,6 +107,29 @@ def _run(scenario: int, loops: str) -> tuple[Any, Any, Any]:
     return ex.run_case(scenario, x, y, 1 if scenario < 2 else CORES, TILE), x, y
 
 
+def _launch(scenario: int, workers: int | None = None) -> tuple[rs.KernelRun, tuple[Any, Any, Any]]:
+    """The kernel launched on `_data(scenario)` as main() launches it (CORES cores, tiles of TILE): the run and
+    (z, x, y)."""
+    x, y = _data(scenario)
+    z = np.zeros_like(x)
+    with rs.configure(ub_size=ex.UB_SIZE):
+        run = rs.launch(
+            ex.add_custom,
+            CORES,
+            x,
+            y,
+            z,
+            total_m=ROWS,
+            total_n=COLS,
+            split_m=CORES,
+            split_n=1,
+            data_copy_len=TILE,
+            scenario=scenario,
+            workers=workers,
+        )
+    return run, (z, x, y)
+
+
 SINGLE = {  # Process: each pair is a SetFlag and the WaitFlag that consumes it (the next iteration's, or the same one's)
     "V_MTE2": ("A.SetFlag(A.EVENT_ID0, event=HE.V_MTE2)", "A.WaitFlag(A.EVENT_ID0, event=HE.V_MTE2)"),
     "MTE2_V": ("A.SetFlag(A.EVENT_ID0, event=HE.MTE2_V)", "A.WaitFlag(A.EVENT_ID0, event=HE.MTE2_V)"),
@@ -223,13 +246,8 @@ def test_double_buffered_edge_pair_removed_is_redundant(pair: str, loops: str, d
     the same, and the pipe log shows why: for a pair Q_P, the prologue's, P's first access to the id's buffers
     comes before any access of Q to them; the epilogue's, P makes none after Q's last."""
     drop(EDGES[pair])
-    x, y = _data(4)
-    z = np.zeros_like(x)
-    with rs.configure(ub_size=ex.UB_SIZE):
-        run = rs.launch(
-            ex.add_custom, CORES, x, y, z, total_m=ROWS, total_n=COLS, split_m=CORES, split_n=1, data_copy_len=TILE, scenario=4
-        )
-    _assert_sum(z, x, y)
+    run, arrays = _launch(4)
+    _assert_sum(*arrays)
     event, edge, n = pair.split()[0], pair.split()[1], int(pair[-2])
     q, p = event.split("_")
     bufs = [(a, a + ex.MAX_DATA_COPY_LEN * 2) for a in ex.PING_PONG_ADDRS[3 * n : 3 * n + 3]]
@@ -242,34 +260,15 @@ def test_double_buffered_edge_pair_removed_is_redundant(pair: str, loops: str, d
 
 
 # --- the pipe event log (what a cost model reads) ------------------------------------------------------------------
-def _log(scenario: int, workers: int | None = None) -> rs.KernelRun:
-    x, y = _data(scenario)
-    with rs.configure(ub_size=ex.UB_SIZE):
-        return rs.launch(
-            ex.add_custom,
-            CORES,
-            x,
-            y,
-            np.zeros_like(x),
-            total_m=ROWS,
-            total_n=COLS,
-            split_m=CORES,
-            split_n=1,
-            data_copy_len=TILE,
-            scenario=scenario,
-            workers=workers,
-        )
-
-
 @pytest.mark.parametrize("scenario", [2, 4])
 def test_the_event_log_is_one_record_an_access_of_each_instruction(scenario: int) -> None:
     """Per tile of TILE halves: MTE2 two copies (GM x, GM y -> UB), V one vector function (the Add: two tensors
     loaded, one stored), MTE3 one copy (UB -> GM z); each copy's records share its instruction number, the VF's
     bytes are its whole loop's; the log is the same in both loop modes and in worker processes."""
     with rs.configure(loops="sequential"):
-        sequential = _log(scenario)
-    auto = _log(scenario)
-    assert sequential.events == auto.events == _log(scenario, workers=2).events
+        sequential = _launch(scenario)[0]
+    auto = _launch(scenario)[0]
+    assert sequential.events == auto.events == _launch(scenario, workers=2)[0].events
     tile = TILE * 2
     tiles = ROWS * COLS // CORES // TILE
     for block in range(CORES):
