@@ -11,6 +11,9 @@ from regsim import capi, cpp, errors, registry, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
 from regsim._src.engine.context import Ref
+from regsim._src.kernel.gm import GmPtr
+from regsim._src.kernel.launch import Kernel, KernelRun, kernel, launch
+from regsim._src.kernel.pipes import PipeEvent
 from regsim._src.lowerings.elementwise import lower
 from regsim._src.model.config import Config, configure
 from regsim._src.model.dtypes import (
@@ -57,8 +60,12 @@ __all__ = [
     "Config",
     "DType",
     "GetVecLen",
+    "GmPtr",
+    "Kernel",
+    "KernelRun",
     "LocalTensor",
     "MicroAPI",
+    "PipeEvent",
     "Ref",
     "Reg",
     "Trace",
@@ -91,6 +98,8 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "kernel",
+    "launch",
     "lower",
     "printf",
     "registry",

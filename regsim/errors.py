@@ -33,11 +33,25 @@ class UnsupportedError(RegsimError, NotImplementedError):
 
 
 class VfContextError(RegsimError, RuntimeError):
-    """A Reg function called outside a vector function, or a VF-only rule broken."""
+    """A call outside the context it needs: a Reg function outside a vector function (or a VF-only rule
+    broken), a kernel API (`DataCopy`, `SetFlag`, `GetBlockIdx`, `TPipe` ...) outside a running kernel."""
 
 
 class UninitializedReadError(RegsimError, RuntimeError):
     """An active lane read a register or UB bytes that were never written."""
+
+
+class RaceError(RegsimError, RuntimeError):
+    """Two accesses to the same bytes with no ordering between them that the hardware would keep: UB bytes
+    touched by two pipes of one core (MTE2, V, MTE3, S) with no flag, queue or barrier between them, or GM
+    bytes touched by two cores with no `SyncAll` between them (one of the two accesses a write). The message
+    names both accesses: file:line, pipe or core, API, bytes."""
+
+
+class SyncError(RegsimError, RuntimeError):
+    """A flag, queue or buffer used against its rules: `WaitFlag` with no pending `SetFlag`, a `SetFlag`
+    whose event id is still pending, `DeQue` of an empty queue, more `AllocTensor` than buffers, a tensor
+    used after `FreeTensor`, flags or buffers still held at kernel end, a `SyncAll` some cores never reach."""
 
 
 def message(api: str, param: str, value: object, accepted: str) -> str:
@@ -50,7 +64,9 @@ __all__ = [
     "DTypeError",
     "OutOfBoundsError",
     "ParameterError",
+    "RaceError",
     "RegsimError",
+    "SyncError",
     "UninitializedReadError",
     "UnsupportedError",
     "VfContextError",

@@ -17,7 +17,9 @@ from regsim.errors import (
     DTypeError,
     OutOfBoundsError,
     ParameterError,
+    RaceError,
     RegsimError,
+    SyncError,
     UninitializedReadError,
     UnsupportedError,
     VfContextError,
@@ -115,6 +117,25 @@ class Case:
 
 
 R, M, P = "regs", "masks", "ptrs"
+A = rs.AscendC
+
+
+def _in_kernel(body: Callable[[object, object], object]) -> None:
+    """Run `body(gm, ub)` in a one-block kernel: a float32 GlobalTensor of 128 elements over a host array, and a
+    LocalTensor of 64 at UB address 0; the array must come out unchanged."""
+
+    @rs.kernel
+    def k(x: rs.GmPtr[rs.float32]) -> None:
+        g = A.GlobalTensor(rs.float32)
+        g.SetGlobalBuffer(x, 128)
+        body(g, A.LocalTensor(rs.float32, A.TPosition.VECCALC, 0, 64))
+
+    x = np.arange(128, dtype=np.float32)
+    try:
+        rs.launch(k, 1, x)
+    finally:
+        assert np.array_equal(x, np.arange(128, dtype=np.float32)), "the refused kernel wrote GM"
+
 
 CASES = [
     # --- AlignmentError ---
@@ -372,6 +393,21 @@ CASES = [
         lambda w: Reg.Add(w.regs["dst"], w.regs["a"], w.regs["fresh_load"], w.masks["all"]),
         ("Add", "src_reg1", "lane 0", "its bytes came from LoadAlign of UB bytes [0, 256)"),
         setup=lambda w: Reg.LoadAlign(w.regs["fresh_load"], w.ptrs["fresh"]),  # legal: copies the written flags
+    ),
+    # --- RaceError, SyncError (a kernel's pipes: tests/kernel has the rest) ---
+    Case(
+        "a UB -> GM copy of bytes a GM -> UB copy wrote, with no flag between",
+        RaceError,
+        lambda w: _in_kernel(lambda g, t: (A.DataCopy(t, g, 64), A.DataCopy(g[64], t, 64))),
+        ("DataCopy", "MTE3 reads UB bytes [0, 256)", "MTE2 wrote", "HardEvent.MTE2_MTE3"),
+        in_vf=False,
+    ),
+    Case(
+        "WaitFlag with no SetFlag",
+        SyncError,
+        lambda w: _in_kernel(lambda g, t: A.WaitFlag(A.EVENT_ID0, event=A.HardEvent.MTE2_V)),
+        ("WaitFlag<MTE2_V>(0)", "event id", "not set"),
+        in_vf=False,
     ),
 ]
 

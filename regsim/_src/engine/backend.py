@@ -349,7 +349,7 @@ class NumpyBackend:
                 message(api, param, f"UB bytes [{addr}, {end}){_where(ptr, addr)}", f"within the UB [0, {ub.size})")
             )
         if ub.observer is not None:
-            ub.observer("read", api, addr, end)
+            ub.observer("read", api, addr, end, within=(ptr.lo, ptr.hi))
         st = ub.storage
         return st.data[addr:end], None if st.all_written(addr, end) else st.valid[addr:end]  # type: ignore[index]
 

@@ -1,6 +1,7 @@
 """The `regsim` console command: run example kernels and check them bit-exactly.
 
     regsim run vf_examples/add_carry_vf.py     # example files, by path (one or several)
+    regsim run k.py --kernel add_custom --block-dim 8 --args x.npy half[16384] half[16384]=0   # launch a kernel
     regsim examples                            # every module of the installed vf_examples package
     regsim lower "Add(int16, count=256)"       # the Reg-op sequence a memory-level API call becomes
     python -m regsim ...                       # the same, without the console script
@@ -50,6 +51,8 @@ import numpy.typing as npt
 
 from regsim._src.frontends.cpp import module as cpp
 from regsim._src.frontends.cpp.declarations import CTYPES
+from regsim._src.frontends.kernel_cli import run_kernel
+from regsim._src.kernel.launch import Kernel
 from regsim._src.lowerings.elementwise import lower_spec, reg_op_note
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import check_ub_size, configure
@@ -394,8 +397,13 @@ def _parser() -> argparse.ArgumentParser:
         nargs="*",
         default=[],
         help="with --vf: one per VF parameter: DTYPE[N] (a UB tensor of N random elements), DTYPE[N]=V (filled with V), "
-        "DTYPE[N]=iota (0, 1, 2, ...), or a number",
+        "DTYPE[N]=iota (0, 1, 2, ...), or a number; with --kernel: one per kernel parameter, the same spellings as host "
+        "arrays (DTYPE[R,C] too), FILE.npy, or none",
     )
+    run.add_argument("--kernel", help="with a Python file: the @rs.kernel function to launch (instead of run(seed))")
+    run.add_argument("--block-dim", type=int, default=1, help="with --kernel: the blocks to launch (default 1)")
+    run.add_argument("--workers", type=int, default=None, help="with --kernel: run the blocks in this many worker processes")
+    run.add_argument("--save", metavar="DIR", help="with --kernel: write each array argument after the launch as DIR/NAME.npy")
     _observation_flags(run)
     ex = sub.add_parser(
         "examples",
@@ -474,6 +482,8 @@ def _main(argv: list[str]) -> int:
                 raise UsageError(f"regsim run: error: {path}: {'not a file' if Path(path).exists() else 'no such file'}")
         if args.vf is not None or not args.paths[0].endswith(".py"):
             return _run_cpp(args, out)
+        if args.kernel is not None:
+            return _run_kernel(args, out)
         around = _observing(args, out)
         results = [around(functools.partial(run_file, path, args.seed, args.traceback)) for path in args.paths]
     else:
@@ -512,6 +522,43 @@ def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:
             told += f" [the --args tensors: {tensors}]"
         sys.stderr.write("".join(traceback.format_exception(e)) if args.traceback else f"regsim run: {told}\n")
         return 1
+
+
+def _run_kernel(args: argparse.Namespace, out: TextIO) -> int:
+    """`regsim run k.py --kernel NAME --block-dim N --args ...` (regsim._src.frontends.kernel_cli): a mistake on the
+    command line (the kernel's name, its arguments' spelling or count) is a usage error; an error the kernel raises
+    is one line at the kernel's line, exit status 1."""
+
+    if len(args.paths) != 1:
+        raise UsageError("regsim run: error: --kernel runs one file at a time")
+    path = args.paths[0]
+    with _first_on_path(Path(path).resolve().parent):
+        try:
+            module = load_file(path)
+        except Exception as e:
+            out.write(f"ERROR {Path(path).stem}\n  {describe_error(e, args.traceback)}\n")
+            return 1
+        k = getattr(module, args.kernel, None)
+        if not isinstance(k, Kernel):
+            kernels = [n for n, v in vars(module).items() if isinstance(v, Kernel)]
+            raise UsageError(
+                f"regsim run: error: --kernel {args.kernel}: {path} has no @rs.kernel {args.kernel}; "
+                f"its kernels: {', '.join(kernels) or 'none'}"
+            )
+        if args.block_dim < 1 or (args.workers is not None and args.workers < 1):
+            raise UsageError("regsim run: error: --block-dim and --workers take a positive number")
+        try:
+            with configure(loops=args.loops, ub_size=args.ub_size):
+                run_kernel(k, args.block_dim, args.args, args.template, args.workers, args.seed, args.save, out)
+        except ValueError as e:
+            if isinstance(e, RegsimError):
+                out.write(f"ERROR {Path(path).stem}\n  {describe_error(e, args.traceback)}\n")
+                return 1
+            raise UsageError(f"regsim run: error: {e}") from None
+        except RegsimError as e:
+            out.write(f"ERROR {Path(path).stem}\n  {describe_error(e, args.traceback)}\n")
+            return 1
+    return 0
 
 
 def _check_cpp_command(mod: Any, args: argparse.Namespace) -> str:

@@ -35,9 +35,11 @@ __all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "LocalTensor", "UbP
 
 
 class UbObserver(Protocol):
-    """What listens to a UB's accesses (a pipe race detector, a profiler)."""
+    """What listens to a UB's accesses (a pipe race detector, a profiler). A load is also told `within`: the
+    bytes [lo, hi) of the LocalTensor its pointer came from (a whole-register load may read past them; the
+    lanes it reads there are not the tensor's data)."""
 
-    def __call__(self, kind: str, api: str, lo: Any, hi: Any, /) -> None: ...
+    def __call__(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None: ...
 
 
 class UnifiedBuffer:
@@ -120,6 +122,17 @@ class LocalTensor(Generic[T]):
     @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
         return self.size
+
+    @host_api("LocalTensor.GetValue")
+    def GetValue(self, index: int) -> Any:
+        """`tensor.GetValue(index)`: element `index`, read by the scalar unit (PIPE_S)."""
+        return self.GetPhyAddr().load_scalar("LocalTensor.GetValue", index)
+
+    @host_api("LocalTensor.SetValue")
+    def SetValue(self, index: int, value: Any) -> None:
+        """`tensor.SetValue(index, value)`: element `index` = `value` (one the dtype holds exactly), written by
+        the scalar unit (PIPE_S)."""
+        self.GetPhyAddr().store_scalar("LocalTensor.SetValue", index, value)
 
     def __getitem__(self, offset: int) -> LocalTensor[T]:
         """`tensor[offset]`: the tensor starting `offset` elements in, as in C++."""
@@ -300,19 +313,27 @@ class UbPtr(Generic[T]):
         return a
 
     def __getitem__(self, i: int) -> Any:
-        a = self._scalar_addr("UbPtr[]", i)
-        if self.ub.observer is not None:
-            self.ub.observer("read", "UbPtr[]", a, a + self.dtype.itemsize)
-        st = self.ub.storage
-        if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
-            raise UninitializedReadError(f"UbPtr[]: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
-        return st.data[a : a + self.dtype.itemsize].view(self.dtype.np_dtype)[0].item()
+        return self.load_scalar("UbPtr[]", i)
 
     def __setitem__(self, i: int, value: Any) -> None:
-        a = self._scalar_addr("UbPtr[]=", i)
-        raw = to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8)
+        self.store_scalar("UbPtr[]=", i, value)
+
+    def load_scalar(self, api: str, i: int) -> Any:
+        """Element `i` (a scalar access, as `api`: `p[i]`, `LocalTensor.GetValue`)."""
+        a = self._scalar_addr(api, i)
         if self.ub.observer is not None:
-            self.ub.observer("write", "UbPtr[]=", a, a + raw.size)
+            self.ub.observer("read", api, a, a + self.dtype.itemsize)
+        st = self.ub.storage
+        if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
+            raise UninitializedReadError(f"{api}: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
+        return st.data[a : a + self.dtype.itemsize].view(self.dtype.np_dtype)[0].item()
+
+    def store_scalar(self, api: str, i: int, value: Any) -> None:
+        """Element `i` = `value` (a scalar access, as `api`: `p[i] = v`, `LocalTensor.SetValue`)."""
+        a = self._scalar_addr(api, i)
+        raw = to_lanes(api, self.dtype, np.asarray([value])).view(np.uint8)
+        if self.ub.observer is not None:
+            self.ub.observer("write", api, a, a + raw.size)
         st = self.ub.storage
         st.data[a : a + raw.size] = raw
         st.mark(a, a + raw.size)

@@ -598,7 +598,7 @@ class BatchedBackend(NumpyBackend):
         self._sync(lo, hi)
         st = ub.storage
         if ub.observer is not None:
-            ub.observer("read", api, addr, addr + nbytes)
+            ub.observer("read", api, addr, addr + nbytes, within=(ptr.lo, ptr.hi))
         step = _step(addr) if prog is None else prog[1]
         raw, valid = _rows(st.data, addr, nbytes, step), None if st.valid is None else _rows(st.valid, addr, nbytes, step)
         affine = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None

@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import attrs
@@ -221,9 +222,22 @@ def _ranges(ranges: list[tuple[int, int]]) -> str:
 
 def _caller() -> str:
     """The first frame outside regsim: the kernel line that made the call."""
-    frame = sys._getframe(2)
+    return kernel_line(sys._getframe(2))
+
+
+def kernel_line(frame: FrameType | None = None) -> str:
+    """`file.py:LINE` of the first frame outside regsim from `frame` (default: the caller's) outwards: the
+    kernel line that made the call being recorded."""
+    frame = sys._getframe(1) if frame is None else frame
     while frame is not None and frame.f_code.co_filename.startswith(_REGSIM_DIR):
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     if frame is None:
         return "?"
-    return f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno}"
+    filename = frame.f_code.co_filename
+    name = _NAMES.get(filename)
+    if name is None:
+        name = _NAMES[filename] = Path(filename).name
+    return f"{name}:{frame.f_lineno}"
+
+
+_NAMES: dict[str, str] = {}  #: a file's name by its path (kernel_line runs once a recorded call)

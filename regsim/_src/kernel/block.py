@@ -1,0 +1,94 @@
+"""One block of a running kernel: its core's UB (and so CTRL, masks, AR: `ub.core`), its pipes, and the scalar
+state the kernel APIs keep per core (the pad value of `SetPadValue`, the `TPipe`, the queues).
+
+`current_block(api)` is how a kernel API finds the block it runs on; outside a kernel, or inside a VF, it is a
+`VfContextError` naming the API.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip, nbytes
+from regsim._src.model.config import _VF, in_vf
+from regsim._src.model.memory import UnifiedBuffer
+from regsim._src.vf.trace import kernel_line
+from regsim.errors import SyncError, VfContextError, message
+
+
+class Block:
+    """Block `idx` of `num`: one AIV core running the kernel."""
+
+    def __init__(self, idx: int, num: int, ub: UnifiedBuffer, sync_all: Callable[[Block], None]) -> None:
+        self.idx, self.num, self.ub = idx, num, ub
+        self.pipes = PipeState(f"core {idx} of {num}")
+        self.sync_all = sync_all  #: SyncAll's wait for every other block (the runner's)
+        #: `SetPadValue`'s register: (dtype, the value's bytes), None until set
+        self.pad_value: tuple[Any, bytes] | None = None
+        self.tpipe: Any = None  #: the live TPipe
+        self.allocator: Any = None  #: the live LocalMemAllocator
+        self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
+        ub.observer = self.observe
+
+    def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
+        """The UB's observer: a Reg op's access (inside a VF: PIPE_V) or a scalar access (outside: PIPE_S). A
+        load is ordered by the bytes of its tensor only (`within`): the rest of a whole register is read but
+        not used."""
+        ranges = byte_ranges(lo, hi)
+        if ranges is None:
+            return
+        ordered = clip(ranges, *within) if within is not None else ranges
+        moved = int(np.sum(np.subtract(hi, lo))) if isinstance(lo, np.ndarray) or isinstance(hi, np.ndarray) else nbytes(ranges)
+        vf = _VF.get()
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved)], api, kernel_line(), vf)
+
+    def finish(self) -> None:
+        """The kernel's end on this core: every flag waited for, every queue buffer freed."""
+        pending = self.pipes.pending()
+        if pending:
+            raise SyncError(
+                message(
+                    "kernel end",
+                    "flags",
+                    f"{', '.join(pending)} set and never waited for ({self.pipes.core})",
+                    "every SetFlag matched by a WaitFlag of the same event and id (the SetFlag page: they come in pairs)",
+                )
+            )
+        held = [what for q in self.queues for what in q.held()]
+        if held:
+            raise SyncError(
+                message(
+                    "kernel end",
+                    "buffers",
+                    f"{'; '.join(held)} still held ({self.pipes.core})",
+                    "every AllocTensor matched by a FreeTensor before the kernel ends",
+                )
+            )
+
+
+_BLOCK: contextvars.ContextVar[Block | None] = contextvars.ContextVar("regsim_block", default=None)
+
+
+def current_block(api: str) -> Block:
+    """The block the calling kernel code runs on."""
+    block = _BLOCK.get()
+    if block is None:
+        raise VfContextError(
+            message(api, "context", "called outside a running kernel", "a call from a kernel started by rs.launch(kernel, ...)")
+        )
+    if in_vf():
+        raise VfContextError(message(api, "context", "called inside a vector function", "scalar (__aicore__) kernel code"))
+    return block
+
+
+def use_block(block: Block) -> contextvars.Token[Block | None]:
+    return _BLOCK.set(block)
+
+
+def sync_line() -> str:
+    """The kernel line of a sync call (for the event log and messages)."""
+    return kernel_line()

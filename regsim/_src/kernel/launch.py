@@ -1,0 +1,434 @@
+"""A grid of cores: `@rs.kernel` (a `__global__ __aicore__` function) and `rs.launch(kernel, block_dim, *args)`
+(`kernel<<<blockDim, nullptr, stream>>>(args...)`, also spelled `kernel[block_dim](*args)`).
+
+Each block runs on a core of its own: its own UB (and so its own CTRL, masks and AR), its own pipes, sharing
+the GM: the numpy arrays passed for the kernel's `GmPtr` parameters, written in place. Blocks run one at a time,
+in order of their index, each until it ends or reaches a `SyncAll`; when every block has reached it, they go on
+in order again (a block runs in a thread of its own so that `SyncAll` can pause it; only one runs at a time, so
+a run is deterministic and `pdb` stops in the block that hit a breakpoint). A kernel's error stops the launch;
+what ran before stays in GM, as on a device.
+
+`workers=N` runs the blocks in N processes (forked; GM in shared memory, copied back into the arrays the blocks
+wrote), each process running its share of the blocks as above, the `SyncAll`s met across processes: the same
+GM bytes as the in-order run.
+
+Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
+`RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+import mmap
+import multiprocessing
+import pickle
+import threading
+import traceback
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, ParamSpec
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from regsim._src.kernel.block import Block, use_block
+from regsim._src.kernel.gm import GmBuffer, GmPtr
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges
+from regsim._src.model import dtypes as dt
+from regsim._src.model.binding import as_int, binding_error, host_api
+from regsim._src.model.memory import UnifiedBuffer
+from regsim._src.vf.trace import kernel_line
+from regsim.errors import ParameterError, RaceError, SyncError, UnsupportedError, VfContextError, message
+
+P = ParamSpec("P")
+MAX_BLOCK_DIM = 65535  #: the largest blockDim a launch takes
+
+
+class Kernel(Generic[P]):
+    """A `__global__ __aicore__` function: launch it with `rs.launch(k, block_dim, *args)` or `k[block_dim](*args)`."""
+
+    def __init__(self, f: Callable[P, None]) -> None:
+        self.f = f
+        self.name = getattr(f, "__name__", repr(f))
+        self.signature = inspect.signature(f)
+        try:
+            hints = typing.get_type_hints(f)
+        except Exception:  # (annotations that do not resolve: the arrays' pointers are GM_ADDR)
+            hints = {}
+        #: the element type of each GmPtr parameter (`GM_ADDR`: uint8)
+        self.pointers = {
+            name: (typing.get_args(h) or (dt.uint8,))[0] for name, h in hints.items() if (typing.get_origin(h) or h) is GmPtr
+        }
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        raise VfContextError(
+            message(
+                self.name,
+                "call",
+                "called like a function",
+                f"a launch: rs.launch({self.name}, block_dim, ...) or {self.name}[block_dim](...)",
+            )
+        )
+
+    def __getitem__(self, config: int | tuple[Any, ...]) -> Callable[..., KernelRun]:
+        """`k[block_dim]` or `k[block_dim, l2ctrl, stream]`: the `<<<...>>>` of C++ (l2ctrl None or 0, any stream)."""
+        block_dim, *rest = config if isinstance(config, tuple) else (config,)
+        if len(rest) > 2 or (rest and rest[0] not in (None, 0)):
+            raise ParameterError(
+                message(self.name, "launch configuration", repr(config), "[block_dim] or [block_dim, None, stream]")
+            )
+        return functools.partial(launch, self, block_dim)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.name}>"
+
+
+@host_api("kernel")
+def kernel(f: Callable[P, None]) -> Kernel[P]:
+    """`@rs.kernel`: mark `f` as a kernel (`extern "C" __global__ __aicore__ void f(GM_ADDR x, ...)`). Parameters
+    annotated `rs.GmPtr[T]` take numpy arrays (the GM); the others are passed as given."""
+    if not callable(f):
+        raise ParameterError(message("kernel", "f", repr(f), "a function"))
+    return Kernel(f)
+
+
+@attrs.frozen
+class KernelRun:
+    """What a launch did: each block's pipe activity (`events[block]`, in issue order)."""
+
+    kernel: str
+    block_dim: int
+    workers: int | None
+    events: tuple[tuple[PipeEvent, ...], ...]
+
+    def pipe_events(self, block: int, pipe: str) -> list[PipeEvent]:
+        """Block `block`'s events on one pipe ("S", "V", "MTE2", "MTE3"; "ALL" for PIPE_ALL barriers)."""
+        return [e for e in self.events[block] if e.pipe == pipe]
+
+
+@host_api("launch")
+def launch(k: Kernel[Any], block_dim: int, *args: Any, workers: int | None = None, **kwargs: Any) -> KernelRun:
+    """`k<<<block_dim, nullptr, stream>>>(args...)`: run kernel `k` on `block_dim` cores. Numpy arrays passed for
+    its `GmPtr` parameters (or for unannotated ones) are the GM, written in place; keyword arguments are its
+    keyword-only (C++ template) parameters. `workers=N`: the blocks run in N processes, with the same results."""
+    if not isinstance(k, Kernel):
+        raise ParameterError(message("launch", "kernel", repr(k), "a function decorated with @rs.kernel"))
+    block_dim = as_int("launch", "block_dim", block_dim, 1, MAX_BLOCK_DIM)
+    if workers is not None:
+        workers = min(as_int("launch", "workers", workers, 1), block_dim)
+    try:
+        bound = k.signature.bind(*args, **kwargs)
+    except TypeError:
+        raise binding_error(k.name, k.signature, args, kwargs) from None
+    buffers = _gm_buffers(k, bound.arguments)
+    grid = _Grid(k, block_dim, bound, buffers)
+    events = grid.run_in_order() if workers is None else grid.run_in_processes(workers)
+    return KernelRun(k.name, block_dim, workers, tuple(tuple(e) for e in events))
+
+
+def _gm_buffers(k: Kernel[Any], arguments: dict[str, Any]) -> dict[str, GmBuffer]:
+    """A GM buffer for each array argument (the same array twice: one buffer)."""
+    out: dict[str, GmBuffer] = {}
+    seen: list[tuple[npt.NDArray[Any], GmBuffer]] = []
+    for name, value in arguments.items():
+        if not isinstance(value, np.ndarray):
+            if name in k.pointers and value is not None:
+                raise ParameterError(message(k.name, name, repr(value), "a numpy array (the GM buffer), or None (nullptr)"))
+            continue
+        if not (value.flags.c_contiguous and value.flags.writeable and value.flags.aligned):
+            raise ParameterError(
+                message(
+                    k.name,
+                    name,
+                    "a non-contiguous, read-only or unaligned array",
+                    "a C-contiguous, writeable array (np.ascontiguousarray copies one)",
+                )
+            )
+        same = next((b for a, b in seen if a is value), None)
+        if same is None:
+            other = next((b for a, b in seen if np.may_share_memory(a, value)), None)
+            if other is not None:
+                raise ParameterError(
+                    message(
+                        k.name,
+                        name,
+                        "an array sharing memory with " + other.name,
+                        "separate arrays, or the same array object twice",
+                    )
+                )
+            same = GmBuffer(name, value.reshape(-1).view(np.uint8))
+            seen.append((value, same))
+        out[name] = same
+    return out
+
+
+class _Cancelled(BaseException):
+    """Unwinds a block paused at `SyncAll` when the launch stops."""
+
+
+class _BlockRun:
+    """One block, run in a thread of its own one turn at a time: until it ends or reaches a `SyncAll`."""
+
+    def __init__(self, grid: _Grid, idx: int) -> None:
+        self.grid, self.idx = grid, idx
+        self.state = "new"  #: "new", "running", "sync" (paused at SyncAll), "done"
+        self.error: BaseException | None = None
+        self.epoch = 0  #: the SyncAlls passed
+        self.sync_line = ""
+        self.cancelled = False
+        self.events: list[PipeEvent] = []
+        self.gm_logs: list[list[Any]] = []  #: the block's GM accesses, by epoch
+        self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
+        ctx = contextvars.copy_context()
+        self.thread = threading.Thread(target=ctx.run, args=(self._main,), name=f"regsim block {idx}", daemon=True)
+
+    def resume(self) -> None:
+        """Run the block's next turn (in its thread, while this one waits)."""
+        if self.state == "new":
+            self.thread.start()
+        self.state = "running"
+        self._go.release()
+        self._back.acquire()
+
+    def cancel(self) -> None:
+        if self.state == "sync":
+            self.cancelled = True
+            self._go.release()
+            self.thread.join()
+
+    def _main(self) -> None:
+        self._go.acquire()
+        block = None
+        try:
+            block = Block(self.idx, self.grid.block_dim, UnifiedBuffer(), self._sync_all)
+            use_block(block)
+            args, kwargs = self.grid.arguments()
+            self.grid.kernel.f(*args, **kwargs)
+            block.finish()
+        except _Cancelled:
+            pass
+        except BaseException as e:
+            e.add_note(f"(in block {self.idx} of {self.grid.block_dim} of kernel {self.grid.kernel.name})")
+            e._regsim_where = (self.epoch, self.idx)  # type: ignore[attr-defined]  # (which error a launch raises)
+            self.error = e
+        finally:
+            if block is not None:
+                self.gm_logs.append(block.pipes.gm_log)
+                self.events = block.pipes.events
+            self.state = "done"
+            self._back.release()
+
+    def _sync_all(self, block: Block) -> None:
+        """SyncAll, in the block's thread: hand over the epoch's GM accesses, wait for the next turn."""
+        self.gm_logs.append(block.pipes.gm_log)
+        block.pipes.gm_log = []
+        self.state, self.sync_line = "sync", kernel_line()
+        self._back.release()
+        self._go.acquire()
+        if self.cancelled:
+            raise _Cancelled
+        self.epoch += 1
+
+
+class _Grid:
+    """The blocks of one launch and the GM they share."""
+
+    def __init__(self, k: Kernel[Any], block_dim: int, bound: inspect.BoundArguments, buffers: dict[str, GmBuffer]) -> None:
+        self.kernel, self.block_dim, self.bound, self.buffers = k, block_dim, bound, buffers
+
+    def arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The kernel's arguments for one block: a fresh pointer to each GM buffer."""
+        b = inspect.BoundArguments(self.bound.signature, self.bound.arguments.copy())
+        for name, buf in self.buffers.items():
+            b.arguments[name] = GmPtr(buf, self.kernel.pointers.get(name, dt.uint8))
+        return b.args, b.kwargs
+
+    def run_in_order(self) -> list[list[PipeEvent]]:
+        runs = _run_blocks(self, range(self.block_dim), _local_round)
+        return [r.events for r in runs]
+
+    def run_in_processes(self, workers: int) -> list[list[PipeEvent]]:
+        if "fork" not in multiprocessing.get_all_start_methods():
+            raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
+        ctx = multiprocessing.get_context("fork")
+        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}
+        for b in self.buffers.values():
+            np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes] = b.data
+        barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
+        shares = np.array_split(np.arange(self.block_dim), workers)
+        procs = [
+            ctx.Process(target=_worker, args=(self, w, list(map(int, shares[w])), shared, barrier, status, results), daemon=True)
+            for w in range(workers)
+        ]
+        for p in procs:
+            p.start()
+        reports = [_collect(results, procs, barrier) for _ in procs]
+        for p in procs:
+            p.join()
+        by_block: dict[int, tuple[list[PipeEvent], list[list[Any]]]] = {}
+        errors: list[tuple[int, int, BaseException]] = []
+        written: set[str] = set()
+        for blocks, error in reports:
+            for idx, events, logs in blocks:
+                by_block[idx] = (events, logs)
+                written |= {space for log in logs for space, write, *_ in log if write}
+            if error is not None:
+                errors.append(error)
+        for b in self.buffers.values():  # the GM bytes the blocks wrote, back into the host's arrays
+            if b.space in written:
+                b.data[:] = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+        if errors:
+            raise min(errors, key=lambda e: (e[0], e[1]))[2]
+        epochs = max(len(logs) for _, logs in by_block.values())
+        for epoch in range(epochs):
+            check_gm_races([(idx, logs[epoch]) for idx, (_, logs) in sorted(by_block.items()) if epoch < len(logs)])
+        return [by_block[i][0] for i in range(self.block_dim)]
+
+
+Round = Callable[[str], list[str]]  #: a round's end: this share's state ("sync", "done", "error") -> every share's
+
+
+def _local_round(state: str) -> list[str]:
+    return [state]
+
+
+def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_BlockRun]:
+    """Run blocks `indices` of the grid turn by turn: each until it ends or reaches a SyncAll. When every block
+    of the grid waits at a SyncAll (`round_end` tells of the other shares), the next turn starts; in order, the
+    epoch's GM accesses are checked first. Raises the first block's error (after stopping the others)."""
+    runs = [_BlockRun(grid, i) for i in indices]
+    in_order = round_end is _local_round
+    try:
+        while True:
+            for r in runs:
+                if r.state != "done":
+                    r.resume()
+                if r.error is not None:
+                    round_end("error")
+                    raise r.error
+            waiting = [r for r in runs if r.state == "sync"]
+            states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed")
+            if "error" in states:
+                raise _Cancelled
+            if in_order:
+                check_gm_races([(r.idx, r.gm_logs[-1]) for r in runs])
+            if all(s == "done" for s in states):
+                return runs
+            if any(s != "sync" for s in states):
+                ended = [r.idx for r in runs if r.state == "done"]
+                told = f"block {waiting[0].idx} waits at {waiting[0].sync_line}" if waiting else "blocks of another worker wait"
+                told += f" while blocks {ended} ended without reaching it" if ended else " while blocks of another worker ended"
+                raise SyncError(
+                    message(
+                        "SyncAll",
+                        "blocks",
+                        told,
+                        "every block of the grid reaching each SyncAll (on the device the others wait for ever)",
+                    )
+                )
+    finally:
+        for r in runs:
+            r.cancel()
+
+
+def check_gm_races(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, int, str, str]]]]) -> None:
+    """The GM accesses of one epoch (between two SyncAlls), by block: two blocks touching the same bytes, one
+    of them writing, race. A sweep over the accesses sorted by start address, keeping for reads-or-writes and
+    for writes the two furthest-reaching accesses of different blocks."""
+    by_space: dict[str, list[tuple[int, int, int, bool, int, str, str]]] = {}
+    for idx, log in logs:
+        for space, write, ranges, pipe, api, line in log:
+            los, his = np.atleast_1d(ranges[0]), np.atleast_1d(ranges[1])
+            rows = by_space.setdefault(space, [])
+            rows.extend((int(lo), int(hi), idx, write, pipe, api, line) for lo, hi in zip(los, his, strict=True))
+    for space, rows in by_space.items():
+        rows.sort(key=lambda r: r[0])
+        reach: tuple[list[Any], list[Any]] = ([None, None], [None, None])  # (any access, writes): best, second
+        for row in rows:
+            lo, idx, write = row[0], row[2], row[3]
+            best, second = reach[0] if write else reach[1]
+            other = best if best is not None and best[2] != idx else second
+            if other is not None and other[1] > lo:
+                raise RaceError(_gm_race(space, other, row))
+            for t in reach if write else reach[:1]:
+                _keep(t, row)
+
+
+def _keep(t: list[Any], row: tuple[Any, ...]) -> None:
+    """Keep in `t` the furthest-reaching row, and the furthest-reaching row of another block."""
+    best, second = t
+    if best is None:
+        t[0] = row
+    elif row[2] == best[2]:
+        if row[1] > best[1]:
+            t[0] = row
+    elif row[1] > best[1]:
+        t[0], t[1] = row, best
+    elif second is None or row[1] > second[1]:
+        t[1] = row
+
+
+def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
+    lo, hi = max(a[0], b[0]), min(a[1], b[1])
+
+    def who(r: tuple[Any, ...]) -> str:
+        return f"block {r[2]} {'writes' if r[3] else 'reads'} them ({r[5]} on {PIPE_NAMES[r[4]]}, at {r[6]})"
+
+    return (
+        f"{space} bytes [{lo}, {hi}): {who(a)} and {who(b)} with no SyncAll between the two; "
+        "accepted: a SyncAll() between them, or disjoint bytes for each block"
+    )
+
+
+# --- worker processes ----------------------------------------------------------------------------------------
+def _worker(
+    grid: _Grid, w: int, indices: list[int], shared: dict[int, mmap.mmap], barrier: Any, status: Any, results: Any
+) -> None:
+    """A forked worker: its GM is the shared memory; it runs its blocks and reports their events, GM accesses
+    and its first error."""
+    for b in grid.buffers.values():
+        b.data = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+    codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
+    names = {v: k for k, v in codes.items()}
+
+    def round_end(state: str) -> list[str]:
+        status[w] = codes[state]
+        barrier.wait()
+        states = [names[status[i]] for i in range(len(status))]
+        barrier.wait()
+        return states
+
+    error = None
+    runs: list[_BlockRun] = []
+    try:
+        runs = _run_blocks(grid, indices, round_end)
+    except _Cancelled:
+        pass
+    except BaseException as e:
+        epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
+        error = (epoch, idx, _picklable(e))
+    results.put(([(r.idx, r.events, r.gm_logs) for r in runs], error))
+
+
+def _picklable(e: BaseException) -> BaseException:
+    try:
+        pickle.dumps(e)
+        return e
+    except Exception:
+        return RuntimeError("".join(traceback.format_exception(e)))
+
+
+def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
+    """One worker's report; should a worker die without one, the others are released and its death reported."""
+    while True:
+        if not results.empty():
+            return results.get()
+        dead = [p for p in procs if p.exitcode not in (None, 0)]
+        if dead:
+            barrier.abort()
+            raise RuntimeError(f"launch: a worker process died (exit code {dead[0].exitcode})")
+        threading.Event().wait(0.01)
