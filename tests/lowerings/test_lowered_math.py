@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lowering_support import assert_same, counter_mode, draw_mask, repeat_span, run_both
-from lowering_support import tensors as memvec_tensors
+from lowering_support import tensors as fresh_tensors
 
 import regsim as rs
 from regsim import errors
@@ -402,7 +402,7 @@ def test_add_sub_relu_first_n(api: str, dtype: Any) -> None:
     """max(src0 ± src1, 0) (`Add` / `Sub`, then `Maxs(dst, dst, 0)`; on uint64 the Maxs changes nothing)."""
     lanes = 256 // dtype.itemsize
     for count in (0, 1, lanes - 1, 2 * lanes + 3):
-        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        ub, ts = fresh_tensors(dtype, 3 * lanes, seed=count)
         arrays = [t.numpy() for t in ts]
         run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
         assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], arrays[1:], count), f"{api}({dtype.name}, {count})")
@@ -421,7 +421,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
-    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    ub, ts = fresh_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     arrays = [t.numpy() for t in ts]
     mask = draw_mask(data, mode, lanes, count)
     call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
@@ -436,7 +436,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 def test_add_sub_relu_lowering_and_refusals() -> None:
-    ub, ts = memvec_tensors(rs.half, 256, seed=1)
+    ub, ts = fresh_tensors(rs.half, 256, seed=1)
     assert [r.api for r in rs.lower(A.AddRelu, *ts, 128).records] == [
         "UpdateMask",
         "LoadAlign",
@@ -447,9 +447,9 @@ def test_add_sub_relu_lowering_and_refusals() -> None:
     ]
     before = ub.storage.data.copy()
     with pytest.raises(errors.DTypeError, match=r"^SubRelu: dst"):
-        A.SubRelu(*memvec_tensors(rs.int64, 64, seed=2)[1], 8, 1, A.BinaryRepeatParams())  # 64-bit: first-n only
+        A.SubRelu(*fresh_tensors(rs.int64, 64, seed=2)[1], 8, 1, A.BinaryRepeatParams())  # 64-bit: first-n only
     with pytest.raises(errors.DTypeError, match=r"^AddRelu: dst"):
-        A.AddRelu(*memvec_tensors(rs.int32, 64, seed=2)[1], 8)
+        A.AddRelu(*fresh_tensors(rs.int32, 64, seed=2)[1], 8)
     with pytest.raises(errors.ParameterError, match=r"^AddRelu"):
         A.AddRelu(*ts, 300)
     assert np.array_equal(ub.storage.data, before)
@@ -471,7 +471,7 @@ def test_fma_first_n(api: str, dtype: Any) -> None:
     floats rounded once, the integers wrapped."""
     lanes = 256 // dtype.itemsize
     for count in (0, 1, lanes - 1, 2 * lanes + 3):
-        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        ub, ts = fresh_tensors(dtype, 3 * lanes, seed=count)
         arrays = [t.numpy() for t in ts]
         run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
         want = MO.first_n(api, arrays[0], arrays[1:], count, dst_input=True)
@@ -491,7 +491,7 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
-    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    ub, ts = fresh_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     rng = np.random.default_rng(n)
     for t in ts:  # small values: a dst that repeats re-read (dstRepStride 0) grows at most 3x per repeat
         t.set(rng.uniform(-2, 2, n).astype(np.dtype(dtype.np_dtype)))
@@ -509,18 +509,18 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 def test_fma_lowerings_and_refusals() -> None:
-    ub, ts = memvec_tensors(rs.float32, 128, seed=1)
+    ub, ts = fresh_tensors(rs.float32, 128, seed=1)
     ops = [r.api for r in rs.lower(A.FusedMulAdd, *ts, 64).records]
     assert ops == ["UpdateMask", "LoadAlign", "LoadAlign", "LoadAlign", "MulDstAdd", "StoreAlign"]
     low = rs.lower(A.MulAddRelu, *ts, 64, 1, A.BinaryRepeatParams())
     assert low.counts()["LoadAlign/block"] == 3 and low.counts()["Maxs"] == 1
-    _, t64 = memvec_tensors(rs.int64, 64, seed=2)
+    _, t64 = fresh_tensors(rs.int64, 64, seed=2)
     assert [r.api for r in rs.lower(A.FusedMulAdd, *t64, 32).records][4:6] == ["Mul", "Add"]  # unfused for 64-bit
     before = ub.storage.data.copy()
     for call, error in (
-        (lambda: A.MulAddDst(*memvec_tensors(rs.int64, 64, seed=3)[1], 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
-        (lambda: A.MulAddRelu(*memvec_tensors(rs.bfloat16, 64, seed=3)[1], 8), errors.DTypeError),
-        (lambda: A.FusedMulAdd(*memvec_tensors(rs.int32, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.MulAddDst(*fresh_tensors(rs.int64, 64, seed=3)[1], 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+        (lambda: A.MulAddRelu(*fresh_tensors(rs.bfloat16, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.FusedMulAdd(*fresh_tensors(rs.int32, 64, seed=3)[1], 8), errors.DTypeError),
         (lambda: A.FusedMulAdd(*ts, 65, 1, A.BinaryRepeatParams()), errors.ParameterError),
         (lambda: A.MulAddDst(*ts, 64, 3, A.BinaryRepeatParams(1, 1, 1, 100, 8, 8)), errors.OutOfBoundsError),
     ):
@@ -540,7 +540,7 @@ def axpy_scalar(dtype: Any) -> Any:
 
 def small_tensors(dtype: Any, n: int, seed: int) -> tuple[rs.UnifiedBuffer, list[Any]]:
     """dst and src of values in [-2, 2) (integers: any bits), so a dst re-read across repeats stays finite."""
-    ub, ts = memvec_tensors(dtype, n, seed=seed, count=2)
+    ub, ts = fresh_tensors(dtype, n, seed=seed, count=2)
     if dtype not in (rs.int64, rs.uint64):
         rng = np.random.default_rng(seed)
         for t in ts:

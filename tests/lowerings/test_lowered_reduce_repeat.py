@@ -355,11 +355,11 @@ def _tensors() -> tuple[Any, dict[str, Any]]:
 def test_violations_raise_and_write_nothing(what: str, call: Any, err: type[Exception]) -> None:
     ub, t = _tensors()
     before = ub.storage.data.copy()
-    mask_before = rs._src.lowerings.elementwise.vector_mask()
+    mask_before = rs._src.lowerings.vector_mask.vector_mask()
     with pytest.raises(err):
         call(t)
     assert (ub.storage.data == before).all(), what
-    assert rs._src.lowerings.elementwise.vector_mask() == mask_before
+    assert rs._src.lowerings.vector_mask.vector_mask() == mask_before
 
 
 def test_counter_mode_violations() -> None:

@@ -16,7 +16,7 @@ from lowering_support import draw_mask, run_both, run_in_form, values
 
 import regsim as rs
 from regsim import errors
-from regsim._src.lowerings.elementwise import vector_mask
+from regsim._src.lowerings.vector_mask import vector_mask
 from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC

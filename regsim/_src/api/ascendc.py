@@ -17,17 +17,12 @@ from regsim._src.lowerings.cast import Cast, SetDeqScale
 from regsim._src.lowerings.cmpmask import GetCmpMask, SetCmpMask
 from regsim._src.lowerings.compare_select import Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
 from regsim._src.lowerings.elementwise import (
-    DEFAULT_BINARY_CONFIG,
-    MASK_PLACEHOLDER,
     Abs,
     Add,
     Adds,
     And,
     Ands,
-    BinaryConfig,
-    BinaryRepeatParams,
     Divs,
-    Gather,
     LeakyRelu,
     Max,
     Maxs,
@@ -39,28 +34,13 @@ from regsim._src.lowerings.elementwise import (
     Or,
     Ors,
     Relu,
-    ResetMask,
-    SetMaskCount,
-    SetMaskNorm,
-    SetVectorMask,
     Sub,
     Subs,
-    UnaryRepeatParams,
 )
-from regsim._src.lowerings.fill import Brcb, BrcbRepeatParams, CreateVecIndex
-from regsim._src.lowerings.gather_mask import GatherMask, GatherMaskParams
-from regsim._src.lowerings.reduce import (
-    DEFAULT_DIV_CONFIG,
-    DEFAULT_EXP_CONFIG,
-    Div,
-    DivConfig,
-    Exp,
-    ExpConfig,
-    GetReduceRepeatSumSpr,
-    ReduceMax,
-    ReduceMin,
-    ReduceSum,
-)
+from regsim._src.lowerings.fill import Brcb, CreateVecIndex
+from regsim._src.lowerings.gather import Gather, Gatherb
+from regsim._src.lowerings.gather_mask import GatherMask
+from regsim._src.lowerings.reduce import Div, Exp, GetReduceRepeatSumSpr, ReduceMax, ReduceMin, ReduceSum
 from regsim._src.lowerings.reduce_repeat import (
     BlockReduceMax,
     BlockReduceMin,
@@ -74,32 +54,47 @@ from regsim._src.lowerings.reduce_repeat import (
     WholeReduceMin,
     WholeReduceSum,
 )
-from regsim._src.lowerings.scatter import Gatherb, GatherRepeatParams, Scatter
-from regsim._src.lowerings.unary_math import (
+from regsim._src.lowerings.scatter import Scatter
+from regsim._src.lowerings.structs import (
+    DEFAULT_BINARY_CONFIG,
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
     DEFAULT_LN_CONFIG,
     DEFAULT_RECIPROCAL_CONFIG,
     DEFAULT_RSQRT_CONFIG,
     DEFAULT_SQRT_CONFIG,
+    MASK_PLACEHOLDER,
+    BinaryConfig,
+    BinaryRepeatParams,
+    BrcbRepeatParams,
+    DivConfig,
+    ExpConfig,
+    GatherMaskParams,
+    GatherRepeatParams,
+    LnConfig,
+    ReciprocalConfig,
+    RsqrtConfig,
+    SqrtConfig,
+    UnaryRepeatParams,
+)
+from regsim._src.lowerings.unary_math import (
     AbsSub,
     AddRelu,
     Axpy,
     FusedMulAdd,
     Ln,
-    LnConfig,
     MulAddDst,
     MulAddRelu,
     Mull,
     Neg,
     Prelu,
     Reciprocal,
-    ReciprocalConfig,
     Rsqrt,
-    RsqrtConfig,
     Sqrt,
-    SqrtConfig,
     SubRelu,
     Truncate,
 )
+from regsim._src.lowerings.vector_mask import ResetMask, SetMaskCount, SetMaskNorm, SetVectorMask
 from regsim._src.model.binding import host_api
 from regsim._src.model.core import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.model.enums import (

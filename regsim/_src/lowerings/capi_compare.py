@@ -24,16 +24,10 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.engine.spec import _value
+from regsim._src.lowerings.checks import as_uint, host_only, run_lowering, unchanged_on_error
 from regsim._src.lowerings.cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
-from regsim._src.lowerings.elementwise import (
-    _host,
-    _run_lowering,
-    _uint,
-    counter_mode,
-    load_blocks,
-    spr_count,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.skeletons import load_blocks
+from regsim._src.lowerings.vector_mask import counter_mode, spr_count
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import ONE_BLOCK_SIZE, current_config
 from regsim._src.model.core import current_core
@@ -144,7 +138,7 @@ def _check_ptrs(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[str
 
 
 def _check_strides(api: str, names: Sequence[str], values: Sequence[object], bits: int) -> list[int]:
-    return [_uint(api, n, v, bits) for n, v in zip(names, values, strict=True)]
+    return [as_uint(api, n, v, bits) for n, v in zip(names, values, strict=True)]
 
 
 def _check_value(api: str, dtype: type[dt.DType], value: object) -> Any:
@@ -177,12 +171,12 @@ SCALAR_ARGS: Final = 8  #: (dst, src, value, repeat, 4 strides)
 def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (9 arguments: into the compare-mask register) or
     `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (10 arguments: into the uint8_t bit array)."""
-    _host(api)
+    host_only(api)
     if len(args) == REG_FORM_ARGS:
         names: tuple[str, ...] = ("src0", "src1")
         ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
         dtype = _check_ptrs(api, _REG_FORM, names, ptrs)
-        _uint(api, "repeat", args[2], 8)  # a uint8_t; the register form does one repeat whatever it says
+        as_uint(api, "repeat", args[2], 8)  # a uint8_t; the register form does one repeat whatever it says
         strides = _check_strides(api, _BINARY_STRIDES, args[3:], 8)
         core = current_core()
         lanes = VL // dtype.itemsize
@@ -190,7 +184,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         count = 0 if normal else spr_count(api, dtype)  # counter mode: SPR.MASK's low word
         old_bits = np.array([core.cmp_mask >> i & 1 for i in range(lanes)], np.bool_)
         old, new = MaskReg.from_lanes(dtype, old_bits), Reg.MaskReg()
-        _run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
+        run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
         got = new.lanes(dtype)
         keep = core.cmp_mask >> lanes << lanes  # the bits past this type's elements stay
         core.cmp_mask = keep | int.from_bytes(np.packbits(got, bitorder="little").tobytes(), "little")
@@ -200,10 +194,10 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:3], strict=True)]
         dtypes = _EQ_DST if mode is CMPMODE.EQ else _REG_FORM
         dtype = _check_ptrs(api, dtypes, names, ptrs)
-        repeat = _uint(api, "repeat", args[3], 8)
+        repeat = as_uint(api, "repeat", args[3], 8)
         s = _check_strides(api, _BINARY_STRIDES, args[4:], 8)
         dst = ptrs[0].reinterpret(dtype)
-        _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
+        run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
         return
     forms = (
         f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
@@ -219,7 +213,7 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
 def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>_scalar[_sync](dst, src, value, repeat, dst_block_stride, src_block_stride,
     dst_repeat_stride, src_repeat_stride)`: dst bit i = (src[i] <mode> value); strides are uint16_t."""
-    _host(api)
+    host_only(api)
     if len(args) != SCALAR_ARGS:
         forms = f"{SCALAR_ARGS}: (dst, src, value, repeat, {', '.join(_SCALAR_STRIDES)})"
         if len(args) < SCALAR_ARGS:
@@ -231,10 +225,10 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     dtypes = frozenset(_SCALAR_TYPES) if mode is CMPMODE.EQ else _REG_FORM
     dtype = _check_ptrs(api, dtypes, names, ptrs)
     value = _check_value(api, dtype, args[2])
-    repeat = _uint(api, "repeat", args[3], 8)
+    repeat = as_uint(api, "repeat", args[3], 8)
     s = _check_strides(api, _SCALAR_STRIDES, args[4:], 16)
     dst = ptrs[0].reinterpret(dtype)
-    _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
+    run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
 
 
 @unchanged_on_error
@@ -242,7 +236,7 @@ def get_cmp_mask(dst: object) -> None:
     """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to 16 bytes at dst
     (element i of the last compare at bit i % 8 of byte i // 8)."""
     api = "asc_get_cmp_mask"
-    _host(api)
+    host_only(api)
     p = _ptr(api, "dst", dst)
     check_cmp_mask_addr(api, "dst", p.addr)
     core = current_core()
@@ -255,7 +249,7 @@ def get_cmp_mask(dst: object) -> None:
 def set_cmp_mask(sel_mask: object) -> None:
     """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: 16 bytes at sel_mask into the compare-mask register."""
     api = "asc_set_cmp_mask"
-    _host(api)
+    host_only(api)
     p = _ptr(api, "sel_mask", sel_mask)
     check_cmp_mask_addr(api, "sel_mask", p.addr)
     core = current_core()

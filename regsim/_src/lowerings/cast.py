@@ -18,20 +18,10 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.lowerings import cast_double as cast_double
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    UnaryRepeatParams,
-    _arguments_error,
-    _check_mask,
-    _check_repeat,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-    vector_mask,
-)
+from regsim._src.lowerings.checks import arguments_error, check_repeat, host_only, run_lowering, unchanged_on_error
+from regsim._src.lowerings.elementwise import SPEC_BUILDERS, lower
+from regsim._src.lowerings.structs import UnaryRepeatParams
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
@@ -488,7 +478,7 @@ def SetDeqScale(scale: Any, *args: Any) -> None:
     The page's other overloads (`(float scale, int16_t offset, bool signMode)`, `(vdeq, vdeqInfo)`) configure
     `CastDeq`, which regsim does not model: an `UnsupportedError`."""
     api = "SetDeqScale"
-    _host(api)
+    host_only(api)
     if args:
         raise UnsupportedError(
             message(api, "arguments", len(args) + 1, "(scale,): the CastDeq overloads are not modelled (no CastDeq)")
@@ -518,7 +508,7 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     repeatTime, repeatParams)` (mask continuous or `mask[2]` bit mode): dst = src converted with `roundMode`.
     A repeat covers 256 bytes of the wider type; the mask selects its elements."""
     api = "Cast"
-    _host(api)
+    host_only(api)
     S, D = _check_pair_tensors(api, dst, src)
     if len(args) == 1:  # tensor 前n个数据计算
         if not is_set_mask:
@@ -536,41 +526,41 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             # the converted source elements are checked here (decisions §92).
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
+                run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
             return
         if S in FOUR_BIT or D in FOUR_BIT:
             if n % 2:
                 raise ParameterError(message(api, "count", n, "an even count for a 4-bit dst or src"))
-            _run_lowering(api, cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            run_lowering(api, cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) == (dt.complex32, dt.complex64):
             # The library unpacks whole registers, past the elements a call converts: those lanes are never
             # stored, so their bytes may be unwritten; the elements that are converted are checked here.
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+                run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) in _B64 | _COMPLEX:
             vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_complex_vf
-            _run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         scale = deq_value(api)
-        _run_lowering(api, cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
+        run_lowering(api, cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
         return
     if len(args) != 3:
         forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
-        raise _arguments_error(api, len(args) + 3, forms)
+        raise arguments_error(api, len(args) + 3, forms)
     mode = round_for(api, S, D, round_mode, False)
     mask, repeat_time, params = args
     W = _wide(S, D)
     lanes = VL // W.itemsize
-    bit_mode, mask_count, bits = _check_mask(api, W, mask, is_set_mask)
+    bit_mode, mask_count, bits = check_mask(api, W, mask, is_set_mask)
     if (S in FOUR_BIT or D in FOUR_BIT) and is_set_mask:  # the page: both 4-bit values of a byte alike
         word = mask_count if bits is None else bits[0] << 64 | bits[1]
         if (bits is None and word % 2) or (bits is not None and (word ^ word >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555):
             accepted = "an even count, or bit masks whose bits 2j and 2j + 1 are equal, for a 4-bit dst or src"
             raise ParameterError(message(api, "mask", repr(mask), accepted))
-    repeats = _check_repeat(api, repeat_time)
+    repeats = check_repeat(api, repeat_time)
     if not isinstance(params, UnaryRepeatParams):
         raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
     counting = counter_mode()
@@ -587,7 +577,7 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             touched += [(last, min(width, mask_count - last * per) - 1)] if mask_count else []
             what, value = "mask", mask_count
         else:
-            high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
+            high, low = bits if bits is not None else vector_mask() if not is_set_mask else (0, (1 << mask_count) - 1)
             word = (high << 64 | low) & ((1 << lanes) - 1)
             touched = [(repeats - 1, word.bit_length() - 1)] if repeats and word else []
             what, value = "repeat_time", repeats
@@ -597,17 +587,17 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     scale = deq_value(api)
     if counting:
         if b64:
-            _run_lowering(api, cast_b64_counter_vf, *ptrs, mask_count, params, mode)
+            run_lowering(api, cast_b64_counter_vf, *ptrs, mask_count, params, mode)
         else:
-            _run_lowering(api, cast_counter_vf, *ptrs, mask_count, params, mode, scale)
+            run_lowering(api, cast_counter_vf, *ptrs, mask_count, params, mode, scale)
         return
     if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
-        _set_vector_mask(api, *bits)
+        set_vector_mask(*bits)
     spr = bit_mode or not is_set_mask
     if b64:
-        _run_lowering(api, cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
+        run_lowering(api, cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
     else:
-        _run_lowering(api, cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
+        run_lowering(api, cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:

@@ -17,8 +17,10 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings import elementwise as mv
-from regsim._src.lowerings.elementwise import select_blocks
+from regsim._src.lowerings.checks import check_repeat, check_tensors, host_only, run_lowering, unchanged_on_error
+from regsim._src.lowerings.skeletons import load_blocks, select_blocks, vec_micro_mask
+from regsim._src.lowerings.structs import BinaryRepeatParams
+from regsim._src.lowerings.vector_mask import counter_mode, repeat_plan, spr_count
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import configure, current_config
@@ -54,8 +56,8 @@ def compare_cmp_mask_vf(
     mask = Reg.MoveMask(T) if from_spr else Reg.UpdateMask(T, Ref(count))
     src_reg0 = Reg.RegTensor(T)
     src_reg1 = Reg.RegTensor(T)
-    mv.load_blocks(src_reg0, src0, blk0, mask)
-    mv.load_blocks(src_reg1, src1, blk1, mask)
+    load_blocks(src_reg0, src0, blk0, mask)
+    load_blocks(src_reg1, src1, blk1, mask)
     Reg.Compare(out, src_reg0, src_reg1, mask, mode=mode)
 
 
@@ -65,18 +67,18 @@ def compare_to_cmp_mask(
     """`AscendC::Compare(src0, src1, cmpMode, mask[] / mask, repeatParams)` (`VcmpImpl`): one repeat into the
     compare-mask register."""
     api = "Compare"
-    mv._host(api)
+    host_only(api)
     if not isinstance(cmp_mode, CMPMODE):
         raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), expected_member(CMPMODE, cmp_mode, "rs.AscendC")))
     if type(is_set_mask) is not bool:
         raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
-    dtype = mv._check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
+    dtype = check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
     core = current_core()
-    count, _, _, from_spr = mv._repeat_plan(api, dtype, mask, 1, repeat_params, mv.BinaryRepeatParams, is_set_mask)
+    count, _, _, from_spr = repeat_plan(api, dtype, mask, 1, repeat_params, BinaryRepeatParams, is_set_mask)
     p: Any = repeat_params
     out = Reg.MaskReg()
     ptrs = (src0.GetPhyAddr(), src1.GetPhyAddr())
-    mv._run_lowering(api, compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
+    run_lowering(api, compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
     bits = out.lanes(dtype)  # b16: 128 bits (g_cmpMaskLow, g_cmpMaskHigh); b32: 64 bits, g_cmpMaskHigh = 0
     core.cmp_mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
@@ -101,24 +103,24 @@ def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.D
 
 
 @host_api("GetCmpMask")
-@mv.unchanged_on_error
+@unchanged_on_error
 def GetCmpMask(dst: LocalTensor[Any]) -> None:
     """`AscendC::GetCmpMask(dst)`: the compare-mask register's 128 bits to dst's first 16 bytes, little-endian
     (element i of the last register compare at bit i % 8 of byte i // 8)."""
     api = "GetCmpMask"
-    mv._host(api)
+    host_only(api)
     p = _cmp_mask_tensor(api, "dst", dst, GET_TYPES, GET_CMP_MASK_MIN_BYTES)
     core = current_core()
     p.ub.storage.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
 
 
 @host_api("SetCmpMask")
-@mv.unchanged_on_error
+@unchanged_on_error
 def SetCmpMask(src: LocalTensor[Any]) -> None:
     """`AscendC::SetCmpMask(src)`: src's first 16 bytes into the compare-mask register (what the Select forms
     without a selMask tensor read)."""
     api = "SetCmpMask"
-    mv._host(api)
+    host_only(api)
     p = _cmp_mask_tensor(api, "src", src, SET_TYPES, CMP_MASK_BYTES)
     core = current_core()
     st = p.ub.storage
@@ -170,7 +172,7 @@ def select_no_mask_vf(
     and 2: the selMask bits of that repeat), dst's DataBlocks stored under the predicate. Mode 1: src1 is a
     register of the scalar (`Duplicate`)."""
     T = dst.dtype
-    sreg, repeats, mask_reg = mv.vec_micro_mask(T, count, repeat_time, normal_mode, True)
+    sreg, repeats, mask_reg = vec_micro_mask(T, count, repeat_time, normal_mode, True)
     regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
     if src1 is None:
         Reg.Duplicate(regs[1], scalar[0])  # Duplicate(srcReg1, scalar);
@@ -186,7 +188,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
     `Select<T, U>(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), after `SetCmpMask` / a register
     Compare and `SetVectorMask` (decisions §123)."""
     api = "Select"
-    mv._host(api)
+    host_only(api)
     names: tuple[str, ...]
     ts: tuple[Any, ...]
     if sel_mode is None:
@@ -196,19 +198,19 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
     else:
         accepted = "SELMODE.VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE (mode 1 is Select(dst, sel_mask, src0, ...))"
         raise ParameterError(message(api, "sel_mode", repr(sel_mode), accepted))
-    dtype = mv._check_tensors(api, SELECT_TYPES, names, ts)
+    dtype = check_tensors(api, SELECT_TYPES, names, ts)
     if sel_mask is not None:
         if not isinstance(sel_mask, LocalTensor):
             raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
-        mv._check_tensors(api, SEL_MASK_TYPES, ("sel_mask",), (sel_mask,))
+        check_tensors(api, SEL_MASK_TYPES, ("sel_mask",), (sel_mask,))
         if sel_mask.ub is not dst.ub:
             raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
-    repeat = mv._check_repeat(api, repeat_time)
+    repeat = check_repeat(api, repeat_time)
     core = current_core()
     if core is not dst.ub.core:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
-    normal = not mv.counter_mode()
-    count = 0 if normal else mv.spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
+    normal = not counter_mode()
+    count = 0 if normal else spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
     lanes = VL // dtype.itemsize
     repeats = repeat if normal else -(-count // lanes)
     cmp = core.cmp_mask
@@ -229,7 +231,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
         _check_sel_written(api, "the compare-mask register (selMask's address)", sel, repeats * lanes)
     fields = attrs.astuple(params)
     with configure(check_uninitialized=False):  # Reg::Select reads every lane; the selMask bits are checked above
-        mv._run_lowering(api, select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
+        run_lowering(api, select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
 
 
 def _check_sel_written(api: str, name: str, sel: UbPtr[Any], bits: int) -> None:

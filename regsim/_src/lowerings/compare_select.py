@@ -24,9 +24,32 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings import elementwise as mv
+from regsim._src.lowerings.checks import (
+    arguments_error,
+    as_uint,
+    check_config,
+    check_count,
+    check_set_mask,
+    check_tensors,
+    flexible_operands,
+    host_only,
+    run_flexible,
+    run_lowering,
+    unchanged_on_error,
+)
 from regsim._src.lowerings.cmpmask import compare_to_cmp_mask, select_by_cmp_mask
-from regsim._src.lowerings.elementwise import select_blocks
+from regsim._src.lowerings.elementwise import APIS, SPEC_BUILDERS, Lowering, UnaryApi, lower
+from regsim._src.lowerings.skeletons import (
+    binary_continuous_vf,
+    load_blocks,
+    load_scalar,
+    select_blocks,
+    store_blocks,
+    trait_for,
+    vec_micro_mask,
+)
+from regsim._src.lowerings.structs import REPEAT_BYTES, BinaryConfig, BinaryRepeatParams, UnaryRepeatParams
+from regsim._src.lowerings.vector_mask import repeat_plan
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
@@ -94,10 +117,10 @@ def compare_continuous_vf(
     if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
         Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
     elif scalar_idx == 0:
-        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
+        load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
     elif scalar_idx == 1:
         assert src1 is not None
-        mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
+        load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
     for i in range(repeat_time):
         mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T[, RegTraitNumTwo]>(sreg);
         if scalar_idx != 0:
@@ -139,7 +162,7 @@ def compare_repeat_vf(
     `CompareSrc0ScalarLevel0*Mode` (an immediate first: `Duplicate` of it)."""
     p0 = cast("UbPtr[Any]", src0)  # (None only for an immediate first, which is never loaded)
     T = (src1 if src1 is not None and scalar_idx == 0 else p0).dtype
-    count, new_repeat_times, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     e = ONE_BLOCK_SIZE // T.itemsize
     src0_reg = Reg.RegTensor(T)
     src1_reg = Reg.RegTensor(T)
@@ -149,22 +172,22 @@ def compare_repeat_vf(
     if scalar_idx == 0 and scalar:  # CompareSrc0Scalar*: an immediate first
         Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, src0);
     elif scalar_idx == 0:
-        mv.load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
+        load_scalar(src0_reg, p0)  # LoadAlign<T, pattern>(src0Reg, src0);
     elif scalar_idx == 1:
         assert src1 is not None
-        mv.load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
+        load_scalar(src1_reg, src1)  # LoadAlign<T, pattern>(src1Reg, src1);
     for i in range(new_repeat_times):
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)  # maskReg = UpdateMask<T>(sreg);
         if scalar_idx != 0:
-            mv.load_blocks(src0_reg, p0 + i * strides[1] * e, strides[0], mask_reg)
+            load_blocks(src0_reg, p0 + i * strides[1] * e, strides[0], mask_reg)
         if src1 is None:
             Reg.Compares(dst_reg, src0_reg, scalar[0], mask_reg, mode=cmp_mode)
         else:
             if scalar_idx == 0:
-                mv.load_blocks(src1_reg, src1 + i * strides[1] * e, strides[0], mask_reg)
+                load_blocks(src1_reg, src1 + i * strides[1] * e, strides[0], mask_reg)
             elif scalar_idx != 1:
-                mv.load_blocks(src1_reg, src1 + i * strides[3] * e, strides[2], mask_reg)
+                load_blocks(src1_reg, src1 + i * strides[3] * e, strides[2], mask_reg)
             Reg.Compare(dst_reg, src0_reg, src1_reg, mask_reg, mode=cmp_mode)
         Reg.StoreUnAlign(stream, dst_reg, ureg)  # StoreUnAlign((__ubuf__ T*&)dst, dstReg, uReg);
     Reg.StoreUnAlignPost(stream, ureg, 0)  # StoreUnAlignPost<U, POST_MODE_NORMAL>(dst, uReg, 0): a post-update by 0
@@ -185,7 +208,7 @@ def _check_dst_bytes(api: str, dst: LocalTensor[Any], needed: int) -> None:
 def _check_cmp_dst(api: str, dst: object, accepted: frozenset[type[dt.DType]], src: LocalTensor[Any]) -> LocalTensor[Any]:
     if not isinstance(dst, LocalTensor):
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
-    mv._check_tensors(api, accepted, ("dst",), (dst,))
+    check_tensors(api, accepted, ("dst",), (dst,))
     if dst.ub is not src.ub:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor in the same UnifiedBuffer as src0"))
     return dst
@@ -200,9 +223,9 @@ def _plan(
     is_set_mask: bool,
     check: Callable[[int], None],
 ) -> tuple[int, int, bool, bool]:
-    """`memvec._repeat_plan` (which sets the vector mask register for a bit mask), then `check(iterations)` (should
+    """`repeat_plan` (which sets the vector mask register for a bit mask), then `check(iterations)` (should
     that check fail, the API's entry puts the vector mask register back)."""
-    plan = mv._repeat_plan(api, dtype, mask, repeat_time, params, type(params), is_set_mask)
+    plan = repeat_plan(api, dtype, mask, repeat_time, params, type(params), is_set_mask)
     check(plan[1] if plan[2] else -(-plan[0] // (VL // dtype.itemsize)))
     return plan
 
@@ -221,7 +244,7 @@ class _CompareApi:
         return f"AscendC.{self.name}"
 
     @host_method
-    @mv.unchanged_on_error
+    @unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[Any],
@@ -230,43 +253,43 @@ class _CompareApi:
         cmp_mode: Any,
         *args: Any,
         is_set_mask: bool = True,
-        config: mv.BinaryConfig | None = None,
+        config: BinaryConfig | None = None,
     ) -> None:
         api = self.name
         if not self.scalar and config is not None:
             raise ParameterError(message(api, "config", repr(config), "no config (Compare has no BinaryConfig)"))
         if not self.scalar and isinstance(src1, CMPMODE) and len(args) == 1:  # Compare(src0, src1, cmpMode, mask, params)
             return compare_to_cmp_mask(dst, src0, src1, cmp_mode, args[0], is_set_mask)
-        mv._host(api)
+        host_only(api)
         if self.scalar and (isinstance(src1, LocalTensor) or not isinstance(src0, LocalTensor)):
             return self._flexible(dst, src0, src1, cmp_mode, args, is_set_mask, config)
         if config is not None:
-            mv.check_config(api, config)  # (C++ ignores config when the scalar is not a LocalTensor element)
+            check_config(api, config)  # (C++ ignores config when the scalar is not a LocalTensor element)
         src_names = ("src0",) if self.scalar else ("src0", "src1")
         srcs = (src0,) if self.scalar else (src0, src1)
         head = "(dst, src0, src1_scalar, cmp_mode, " if self.scalar else "(dst, src0, src1, cmp_mode, "
         if len(args) not in (1, 3):
-            raise mv._arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+            raise arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
         mode = _check_cmp_mode(api, cmp_mode)
         if not self.scalar and not is_set_mask:
             raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "True (a reserved parameter: keep the default)"))
         if len(args) == 1:  # tensor 前n个数据计算
-            mv._check_set_mask(api, is_set_mask)
-            dtype = mv._check_tensors(api, COMPARE_COUNT, src_names, srcs)
+            check_set_mask(api, is_set_mask)
+            dtype = check_tensors(api, COMPARE_COUNT, src_names, srcs)
             _check_cmp_dst(api, dst, COMPARES_DST if self.scalar else COMPARE_DST, src0)
-            n = mv._check_count(api, args[0], src_names, srcs)
-            if n * dtype.itemsize % mv.REPEAT_BYTES:
-                accepted = f"a count whose elements fill whole 256 bytes (a multiple of {mv.REPEAT_BYTES // dtype.itemsize})"
+            n = check_count(api, args[0], src_names, srcs)
+            if n * dtype.itemsize % REPEAT_BYTES:
+                accepted = f"a count whose elements fill whole 256 bytes (a multiple of {REPEAT_BYTES // dtype.itemsize})"
                 raise ParameterError(message(api, "count", n, accepted))
             per = _cmp_elements(dtype)
             _check_dst_bytes(api, dst, -(-n // per) * per // 8)
             scalar = (self._scalar(dtype, src1),) if self.scalar else ()
             ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), None if self.scalar else src1.GetPhyAddr())
-            mv._run_lowering(api, compare_continuous_vf, *ptrs, scalar, mode, n)
+            run_lowering(api, compare_continuous_vf, *ptrs, scalar, mode, n)
             return
-        dtype = mv._check_tensors(api, COMPARE_REPEAT, src_names, srcs)
+        dtype = check_tensors(api, COMPARE_REPEAT, src_names, srcs)
         _check_cmp_dst(api, dst, COMPARES_DST if self.scalar else COMPARE_DST, src0)
-        params_type = mv.UnaryRepeatParams if self.scalar else mv.BinaryRepeatParams
+        params_type = UnaryRepeatParams if self.scalar else BinaryRepeatParams
         lanes = VL // dtype.itemsize
         if not isinstance(args[2], params_type):  # checked here so that a bad struct writes no vector mask
             raise ParameterError(message(api, "repeat_params", repr(args[2]), f"a {params_type.__name__}"))
@@ -280,7 +303,7 @@ class _CompareApi:
             strides = (p.src0BlkStride, p.src0RepStride, p.src1BlkStride, p.src1RepStride)
         scalar = (self._scalar(dtype, src1),) if self.scalar else ()
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), None if self.scalar else src1.GetPhyAddr())
-        mv._run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr)
+        run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr)
 
     def _flexible(
         self, dst: Any, src0: Any, src1: Any, cmp_mode: Any, args: tuple[Any, ...], is_set_mask: bool, config: object
@@ -291,39 +314,39 @@ class _CompareApi:
         api = self.name
         head = "(dst, src0, src1, cmp_mode, "
         if len(args) not in (1, 3):
-            raise mv._arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+            raise arguments_error(api, len(args) + 4, f"{head}count) or {head}mask, repeat_time, repeat_params)")
         mode = _check_cmp_mode(api, cmp_mode)
         dtypes = COMPARE_COUNT if len(args) == 1 else COMPARE_REPEAT
         scalar: tuple[Any, ...] = ()
         if isinstance(src0, LocalTensor):
-            dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config, dst_typed=False)
+            dtype, idx, vec_name, vec = flexible_operands(api, dtypes, dst, src0, src1, config, dst_typed=False)
         elif isinstance(src1, LocalTensor):  # an immediate first: `VcmpvsImpl(dst, src0, src1Ptr, ...)`
-            mv.check_config(api, config)
-            dtype, idx, vec_name, vec, scalar = mv._check_tensors(api, dtypes, ("src1",), (src1,)), 0, "src1", src1, (src0,)
+            check_config(api, config)
+            dtype, idx, vec_name, vec, scalar = check_tensors(api, dtypes, ("src1",), (src1,)), 0, "src1", src1, (src0,)
         else:
             raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
         if len(args) == 1:  # tensor 前n个数据计算
-            mv._check_set_mask(api, is_set_mask)
+            check_set_mask(api, is_set_mask)
             _check_cmp_dst(api, dst, COMPARES_DST, vec)
-            n = mv._check_count(api, args[0], (vec_name,), (vec,))
-            if n * dtype.itemsize % mv.REPEAT_BYTES:
-                accepted = f"a count whose elements fill whole 256 bytes (a multiple of {mv.REPEAT_BYTES // dtype.itemsize})"
+            n = check_count(api, args[0], (vec_name,), (vec,))
+            if n * dtype.itemsize % REPEAT_BYTES:
+                accepted = f"a count whose elements fill whole 256 bytes (a multiple of {REPEAT_BYTES // dtype.itemsize})"
                 raise ParameterError(message(api, "count", n, accepted))
             per = _cmp_elements(dtype)
             _check_dst_bytes(api, dst, -(-n // per) * per // 8)
             ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
-            mv.run_flexible(api, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
+            run_flexible(api, (vec_name, vec, n), compare_continuous_vf, *ptrs, scalar, mode, n, idx)
             return
         _check_cmp_dst(api, dst, COMPARES_DST, vec)
         lanes = VL // dtype.itemsize
-        if not isinstance(args[2], mv.UnaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+        if not isinstance(args[2], UnaryRepeatParams):  # checked here so that a bad struct writes no vector mask
             raise ParameterError(message(api, "repeat_params", repr(args[2]), "a UnaryRepeatParams"))
         mask_count, repeats, normal, spr = _plan(
             api, dtype, args[0], args[1], args[2], is_set_mask, lambda it: _check_dst_bytes(api, dst, it * lanes // 8)
         )
         strides = (args[2].srcBlkStride, args[2].srcRepStride)
         ptrs = (dst.GetPhyAddr(), None if scalar else src0.GetPhyAddr(), src1.GetPhyAddr())
-        mv._run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
+        run_lowering(api, compare_repeat_vf, *ptrs, scalar, mode, strides, mask_count, repeats, normal, spr, idx)
 
     def _scalar(self, dtype: type[dt.DType], value: object) -> Any:
         if isinstance(value, LocalTensor):
@@ -387,7 +410,7 @@ def duplicate_repeat_vf(
     """`VecDupLevel0VFImpl`: the scalar broadcast once under a full mask, then one DATA_BLOCK_COPY store per
     repeat with the predicate of `vec_binary_vf`."""
     T = dst.dtype
-    count, new_repeat_times, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     mask_full = Reg.CreateMask(T, pattern=Reg.MaskPattern.ALL)
     dst_reg = Reg.RegTensor(T)
     e = ONE_BLOCK_SIZE // T.itemsize
@@ -395,27 +418,27 @@ def duplicate_repeat_vf(
     for i in range(new_repeat_times):
         if not normal_mode:
             mask_reg = Reg.UpdateMask(T, count)
-        mv.store_blocks(dst + i * dst_repeat_stride * e, dst_reg, dst_block_stride, mask_reg)
+        store_blocks(dst + i * dst_repeat_stride * e, dst_reg, dst_block_stride, mask_reg)
 
 
 @host_api("Duplicate")
-@mv.unchanged_on_error
+@unchanged_on_error
 def Duplicate(dst: LocalTensor[T], value: Any, *args: Any, is_set_mask: bool = True) -> None:
     """`AscendC::Duplicate(dst, scalarValue, count)`, `Duplicate(dst, src, count)` (src's element 0; Ascend 950
     only) and `Duplicate(dst, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride)`."""
     api = "Duplicate"
-    mv._host(api)
+    host_only(api)
     forms = (
         "(dst, scalar_value, count), (dst, src, count) or "
         "(dst, scalar_value, mask, repeat_time, dst_block_stride, dst_repeat_stride)"
     )
     if len(args) not in (1, 4):
-        raise mv._arguments_error(api, len(args) + 2, forms)
+        raise arguments_error(api, len(args) + 2, forms)
     if len(args) == 1:
-        mv._check_set_mask(api, is_set_mask)
+        check_set_mask(api, is_set_mask)
         if isinstance(value, LocalTensor):
-            dtype = mv._check_tensors(api, DUPLICATE_COUNT, ("dst", "src"), (dst, value))
-            n = mv._check_count(api, args[0], ("dst",), (dst,))
+            dtype = check_tensors(api, DUPLICATE_COUNT, ("dst", "src"), (dst, value))
+            n = check_count(api, args[0], ("dst",), (dst,))
             valid = value.ub.storage.valid
             if (
                 valid is not None
@@ -426,22 +449,22 @@ def Duplicate(dst: LocalTensor[T], value: Any, *args: Any, is_set_mask: bool = T
             # The library loads a whole register from src and broadcasts its element 0: only that element is
             # checked for initialisation (above); the rest of the register is never used.
             with configure(check_uninitialized=False):
-                mv._run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), None, value.GetPhyAddr(), n)
+                run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), None, value.GetPhyAddr(), n)
             return
-        dtype = mv._check_tensors(api, DUPLICATE_COUNT, ("dst",), (dst,))
-        n = mv._check_count(api, args[0], ("dst",), (dst,))
-        mv._run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), value, None, n)
+        dtype = check_tensors(api, DUPLICATE_COUNT, ("dst",), (dst,))
+        n = check_count(api, args[0], ("dst",), (dst,))
+        run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), value, None, n)
         return
     if isinstance(value, LocalTensor):
         raise ParameterError(
             message(api, "scalar_value", repr(value), "a scalar (the mask/repeat interfaces take no src tensor)")
         )
-    dtype = mv._check_tensors(api, DUPLICATE_REPEAT, ("dst",), (dst,))
+    dtype = check_tensors(api, DUPLICATE_REPEAT, ("dst",), (dst,))
     mask, repeat_time, blk, rep = args
-    blk = mv._uint(api, "dst_block_stride", blk, 16)
-    rep = mv._uint(api, "dst_repeat_stride", rep, 8)
-    plan = mv._repeat_plan(api, dtype, mask, repeat_time, mv.UnaryRepeatParams(), mv.UnaryRepeatParams, is_set_mask)
-    mv._run_lowering(api, duplicate_repeat_vf, dst.GetPhyAddr(), value, plan[0], plan[1], blk, rep, plan[2], plan[3])
+    blk = as_uint(api, "dst_block_stride", blk, 16)
+    rep = as_uint(api, "dst_repeat_stride", rep, 8)
+    plan = repeat_plan(api, dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, is_set_mask)
+    run_lowering(api, duplicate_repeat_vf, dst.GetPhyAddr(), value, plan[0], plan[1], blk, rep, plan[2], plan[3])
 
 
 # --- ShiftLeft / ShiftRight --------------------------------------------------------------------------------------
@@ -462,24 +485,24 @@ def reg_shift_rights(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], scalar_va
     Reg.ShiftRights(dst_reg, src_reg, np.int16(scalar_value), mask, mode=mode)
 
 
-class _ShiftApi(mv.UnaryApi):
+class _ShiftApi(UnaryApi):
     """`ShiftLeft` / `ShiftRight(dst, src, scalarValue, ...)`: the tensor-scalar skeleton over `Reg::ShiftLefts` /
     `ShiftRights`; the scalar (the shift amount, of type T) must be >= 0 (the pages) and at most 2**15 - 1 (the
     library passes it on as an int16_t); `ShiftRight`'s `roundEn` must be false on Ascend 950."""
 
     @host_method
-    @mv.unchanged_on_error
+    @unchanged_on_error
     def __call__(
         self,
         dst: LocalTensor[T],
         src: LocalTensor[T],
         *args: Any,
         is_set_mask: bool = True,
-        config: mv.BinaryConfig | None = None,
+        config: BinaryConfig | None = None,
         round_en: bool = False,
     ) -> None:
         api = self.name
-        mv._host(api)
+        host_only(api)
         if config is not None:
             raise ParameterError(message(api, "config", repr(config), f"no config ({api} has no BinaryConfig)"))
         rest = list(args)
@@ -513,21 +536,21 @@ class _ShiftApi(mv.UnaryApi):
         api = self.name
         if len(rest) != 1:
             forms = "(dst, src0, src1, count): a shift-amount tensor has the first-n interface only"
-            raise mv._arguments_error(api, len(rest) + 3, forms)
+            raise arguments_error(api, len(rest) + 3, forms)
         if round_en is not False:
             accepted = "only ShiftRight's mask/repeat interfaces take roundEn"
             raise ParameterError(message(api, "round_en", repr(round_en), accepted))
-        mv._check_set_mask(api, is_set_mask)
-        dtype = mv._check_tensors(api, SHIFT_COUNT, ("dst", "src0"), (dst, src0))
+        check_set_mask(api, is_set_mask)
+        dtype = check_tensors(api, SHIFT_COUNT, ("dst", "src0"), (dst, src0))
         amount_type = _SHIFT_AMOUNT[dtype.itemsize]
         if src1.dtype is not amount_type:
             given, accepted = f"a LocalTensor[{src1.dtype.name}]", f"a LocalTensor[{amount_type.name}] for {dtype.name}"
             raise DTypeError(message(api, "src1", given, accepted))
-        mv._check_tensors(api, frozenset({amount_type}), ("src1",), (src1,))
+        check_tensors(api, frozenset({amount_type}), ("src1",), (src1,))
         if src1.ub is not dst.ub:
             raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor in the same UnifiedBuffer as dst"))
         names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
-        n = mv._check_count(api, rest[0], names, ts)
+        n = check_count(api, rest[0], names, ts)
         amounts = src1.numpy()[:n]
         valid = src1.ub.storage.valid
         if valid is not None and n:  # (an unwritten amount is the lowering's UninitializedReadError)
@@ -536,7 +559,7 @@ class _ShiftApi(mv.UnaryApi):
         if negative.size:
             raise ParameterError(message(api, "src1", f"[..., {int(negative[0])}, ...]", "shift amounts >= 0"))
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-        mv._run_lowering(api, mv.binary_continuous_vf, self.tensor_op, *ptrs, n, mv._trait_for(dtype))
+        run_lowering(api, binary_continuous_vf, self.tensor_op, *ptrs, n, trait_for(dtype))
 
     @property
     def tensor_op(self) -> Any:
@@ -554,8 +577,8 @@ ShiftRight: Final = _ShiftApi("ShiftRight", reg_shift_rights, SHIFT_COUNT, SHIFT
 def _fresh(tensors: Sequence[tuple[type[dt.DType], int]]) -> list[LocalTensor[Any]]:
     """Tensors of (dtype, elements), each rounded up to whole registers, of random bytes in one fresh UB."""
 
-    sizes = [-(-max(n, 1) * d.itemsize // mv.REPEAT_BYTES) * mv.REPEAT_BYTES for d, n in tensors]
-    ub = UnifiedBuffer(sum(sizes) + 2 * mv.REPEAT_BYTES)
+    sizes = [-(-max(n, 1) * d.itemsize // REPEAT_BYTES) * REPEAT_BYTES for d, n in tensors]
+    ub = UnifiedBuffer(sum(sizes) + 2 * REPEAT_BYTES)
     rng = np.random.default_rng(0)
     out = []
     for (d, _), nbytes in zip(tensors, sizes, strict=True):
@@ -577,8 +600,8 @@ def _spec_repeat(dtype: type[dt.DType], kw: dict[str, Any], struct: type) -> tup
     return n, (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], params)
 
 
-def _compare_spec(api: _CompareApi) -> Callable[[type[dt.DType], dict[str, Any]], mv.Lowering]:
-    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
+def _compare_spec(api: _CompareApi) -> Callable[[type[dt.DType], dict[str, Any]], Lowering]:
+    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
         mode_name = kw.pop("cmp_mode", None)
         mode = getattr(CMPMODE, str(mode_name), None)
         if not isinstance(mode, CMPMODE):
@@ -587,22 +610,22 @@ def _compare_spec(api: _CompareApi) -> Callable[[type[dt.DType], dict[str, Any]]
         if set(kw) == {"count"}:
             n, rest = int(kw["count"]), (kw["count"],)
         elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
-            n, rest = _spec_repeat(dtype, kw, mv.UnaryRepeatParams if api.scalar else mv.BinaryRepeatParams)
+            n, rest = _spec_repeat(dtype, kw, UnaryRepeatParams if api.scalar else BinaryRepeatParams)
         else:
             forms = "cmp_mode=M and count=N, or mask=M, repeat_time=R [, repeat_params]"
             raise ParameterError(message("lower", "arguments", sorted(kw), forms))
         bits = -(-max(n, 1) // 8) + 2 * ONE_BLOCK_SIZE
         dst, *srcs = _fresh([(dt.uint8, bits), *[(dtype, n)] * (1 if api.scalar else 2)])
-        return mv.lower(api, dst, srcs[0], scalar if api.scalar else srcs[1], mode, *rest)
+        return lower(api, dst, srcs[0], scalar if api.scalar else srcs[1], mode, *rest)
 
     return build
 
 
-def _duplicate_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
+def _duplicate_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
     value = kw.pop("scalar_value", 1)
     if set(kw) == {"count"}:
         (dst,) = _fresh([(dtype, int(kw["count"]))])
-        return mv.lower(Duplicate, dst, value, kw["count"])
+        return lower(Duplicate, dst, value, kw["count"])
     keys = {"mask", "repeat_time", "dst_block_stride", "dst_repeat_stride"}
     if set(kw) != keys:
         forms = "scalar_value=V and count=N, or mask=M, repeat_time=R, dst_block_stride=B, dst_repeat_stride=S"
@@ -617,7 +640,7 @@ def _duplicate_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
         kw["dst_block_stride"],
         kw["dst_repeat_stride"],
     )
-    return mv.lower(Duplicate, dst, value, *args)
+    return lower(Duplicate, dst, value, *args)
 
 
 # --- Select ---------------------------------------------------------------------------------------------------------
@@ -711,7 +734,7 @@ def select_continuous_vf(
     elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level2: an immediate first
         Reg.Duplicate(src0_reg, scalar[0])  # Duplicate(src0Reg, (const T&)src0);
     elif scalar_idx >= 0:
-        mv.load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else p0)  # LoadAlign<T, pattern>(...)
+        load_scalar(src1_reg if scalar_idx else src0_reg, src1 if scalar_idx else p0)  # LoadAlign<T, pattern>(...)
     first = sel_load_first(T, sel) if sel_mode == 0 else Reg.MaskReg()
 
     def one(i: int, sel_mask: MaskReg) -> None:
@@ -759,14 +782,14 @@ def select_repeat_vf(
     from its element 0 once, before the loop, the other read with its own strides (`scalar_idx` 0 with `scalar`:
     `SelectSrc0ScalarMode1Level0`, the immediate `Duplicate`d)."""
     T = dst.dtype
-    count, repeats, mask_reg = mv.vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    count, repeats, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
     regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
     if src1 is None:
         Reg.Duplicate(regs[1], scalar[0])  # Duplicate(scalarReg, (const T&)src1);
     elif scalar_idx == 0 and scalar:  # SelectSrc0ScalarMode1Level0: an immediate first
         Reg.Duplicate(regs[0], scalar[0])  # Duplicate(src0Reg, (const T&)src0);
     elif scalar_idx >= 0:
-        mv.load_scalar(regs[scalar_idx], src1 if scalar_idx else cast("UbPtr[Any]", src0))  # LoadAlign<T, pattern>(...);
+        load_scalar(regs[scalar_idx], src1 if scalar_idx else cast("UbPtr[Any]", src0))  # LoadAlign<T, pattern>(...);
     if sel_mode == 0:
         first = sel_load_first(T, sel)
         for i in range(repeats):
@@ -794,7 +817,7 @@ def select_repeat_vf(
 
 
 @host_api("Select")
-@mv.unchanged_on_error
+@unchanged_on_error
 def Select(
     dst: LocalTensor[T],
     sel_mask: Any,
@@ -802,7 +825,7 @@ def Select(
     src1: Any,
     *args: Any,
     sel_mode: SELMODE | None = None,
-    config: mv.BinaryConfig | None = None,
+    config: BinaryConfig | None = None,
 ) -> None:
     """`AscendC::Select(dst, selMask, src0, src1, selMode, count)` and `Select(dst, selMask, src0, src1, selMode, mask,
     repeatTime, repeatParams)`: dst[i] = bit i of selMask ? src0[i] : src1[i] (mode 1: the scalar src1); mode 0 reuses
@@ -813,22 +836,22 @@ def Select(
     both sources LocalTensors is the 950 flexible-scalar overload (`Select<T0, T1, config>`, "Select（灵活标量位置）"):
     `config=BinaryConfig(i)` says whose element 0 is the scalar (default 1: src1[0])."""
     api = "Select"
-    if len(args) == 1 and isinstance(args[0], mv.BinaryRepeatParams) and not isinstance(src1, SELMODE):
+    if len(args) == 1 and isinstance(args[0], BinaryRepeatParams) and not isinstance(src1, SELMODE):
         if config is not None:
             accepted = "no config (the forms without a mask argument have no BinaryConfig)"
             raise ParameterError(message(api, "config", repr(config), accepted))
         return select_by_cmp_mask(dst, sel_mask, src0, src1, args[0], sel_mode)
     if sel_mode is None and args:
         sel_mode, args = args[0], args[1:]
-    mv._host(api)
+    host_only(api)
     head = "(dst, sel_mask, src0, src1, sel_mode, "
     if len(args) not in (1, 3):
-        raise mv._arguments_error(api, len(args) + 5, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+        raise arguments_error(api, len(args) + 5, f"{head}count) or {head}mask, repeat_time, repeat_params)")
     if not isinstance(sel_mode, SELMODE):
         raise ParameterError(message(api, "sel_mode", repr(sel_mode), expected_member(SELMODE, sel_mode, "rs.AscendC")))
     scalar_form = sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE
     if config is not None:
-        mv.check_config(api, config)
+        check_config(api, config)
         if not scalar_form:
             accepted = "VSEL_TENSOR_SCALAR_MODE with config= (the flexible-scalar overload is mode 1's)"
             raise ParameterError(message(api, "sel_mode", sel_mode.name, accepted))
@@ -840,10 +863,10 @@ def Select(
         raise ParameterError(message(api, "src1", repr(src1), accepted))
     names, ts = (("dst", "src0"), (dst, src0)) if scalar_form else (("dst", "src0", "src1"), (dst, src0, src1))
     dtypes = SELECT_COUNT if len(args) == 1 else SELECT_REPEAT
-    dtype = mv._check_tensors(api, dtypes, names, ts)
+    dtype = check_tensors(api, dtypes, names, ts)
     if not isinstance(sel_mask, LocalTensor):
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
-    mv._check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
+    check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
     if sel_mask.ub is not dst.ub:
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
     scalar = (src1,) if scalar_form else ()
@@ -858,17 +881,17 @@ def Select(
         None if scalar_form else src1.GetPhyAddr().reinterpret(bits_type),
     )
     if len(args) == 1:
-        n = mv._check_count(api, args[0], names, ts)
+        n = check_count(api, args[0], names, ts)
         _check_sel_bytes(sel_mask, min(n, VL // dtype.itemsize) if sel_mode is SELMODE.VSEL_CMPMASK_SPR else n)
         for name, t in zip(names[1:], ts[1:], strict=True):
             _check_written(api, name, t, n * t.dtype.itemsize)
         # The lowering selects whole registers, past `count`: those lanes are never stored, so their source bytes
         # may be unwritten; the elements the call uses were checked above.
         with configure(check_uninitialized=False):
-            mv._run_lowering(api, select_continuous_vf, *ptrs, scalar, int(sel_mode), n)
+            run_lowering(api, select_continuous_vf, *ptrs, scalar, int(sel_mode), n)
         return
     lanes = VL // dtype.itemsize
-    if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+    if not isinstance(args[2], BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
         raise ParameterError(message(api, "repeat_params", repr(args[2]), "a BinaryRepeatParams"))
     mask_count, repeats, normal, spr = _plan(
         api,
@@ -883,7 +906,7 @@ def Select(
     # selMask bits (below); a source element the mask selects is not checked in this interface
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
-        mv._run_lowering(api, select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
+        run_lowering(api, select_repeat_vf, *ptrs, scalar, int(sel_mode), fields, mask_count, repeats, normal, spr)
 
 
 def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[Any, ...], config: object) -> None:
@@ -894,16 +917,16 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
     dtypes = SELECT_COUNT if len(args) == 1 else SELECT_REPEAT
     scalar: tuple[Any, ...] = ()
     if isinstance(src0, LocalTensor):
-        dtype, idx, vec_name, vec = mv.flexible_operands(api, dtypes, dst, src0, src1, config)
+        dtype, idx, vec_name, vec = flexible_operands(api, dtypes, dst, src0, src1, config)
     elif isinstance(src1, LocalTensor):  # an immediate first: `VselImpl(dst, sel, src0, src1Ptr, ...)`
-        mv.check_config(api, config)
-        dtype, idx, vec_name, vec = mv._check_tensors(api, dtypes, ("dst", "src1"), (dst, src1)), 0, "src1", src1
+        check_config(api, config)
+        dtype, idx, vec_name, vec = check_tensors(api, dtypes, ("dst", "src1"), (dst, src1)), 0, "src1", src1
         scalar = (src0,)
     else:
         raise ParameterError(message(api, "src1", repr(src1), "a LocalTensor (one of src0 and src1 must be a tensor)"))
     if not isinstance(sel_mask, LocalTensor):
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
-    mv._check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
+    check_tensors(api, SELECT_MASK, ("sel_mask",), (sel_mask,))
     if sel_mask.ub is not dst.ub:
         raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
     bits_type = _SELECT_BITS.get(dtype, dtype)  # Select moves bits: complex32 / complex64 as uint32 / uint64
@@ -916,23 +939,23 @@ def _select_flexible(dst: Any, sel_mask: Any, src0: Any, src1: Any, args: tuple[
         src1.GetPhyAddr().reinterpret(bits_type),
     )
     if len(args) == 1:
-        n = mv._check_count(api, args[0], ("dst", vec_name), (dst, vec))
+        n = check_count(api, args[0], ("dst", vec_name), (dst, vec))
         _check_sel_bytes(sel_mask, n)
         _check_written(api, vec_name, vec, n * dtype.itemsize)
         # Whole registers are selected, past `count` (and the b64 scalar load reads a register past the element):
         # those lanes are never stored; the elements the call uses were checked above.
         with configure(check_uninitialized=False):
-            mv._run_lowering(api, select_continuous_vf, *ptrs, scalar, 1, n, idx)
+            run_lowering(api, select_continuous_vf, *ptrs, scalar, 1, n, idx)
         return
     lanes = VL // dtype.itemsize
-    if not isinstance(args[2], mv.BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
+    if not isinstance(args[2], BinaryRepeatParams):  # checked here so that a bad struct writes no vector mask
         raise ParameterError(message(api, "repeat_params", repr(args[2]), "a BinaryRepeatParams"))
     mask_count, repeats, normal, spr = _plan(
         api, dtype, args[0], args[1], args[2], True, lambda it: _check_sel_bytes(sel_mask, it * lanes)
     )
     fields = attrs.astuple(args[2])
     with configure(check_uninitialized=False):
-        mv._run_lowering(api, select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
+        run_lowering(api, select_repeat_vf, *ptrs, scalar, 1, fields, mask_count, repeats, normal, spr, idx)
 
 
 def _check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:
@@ -954,7 +977,7 @@ def _check_sel_bytes(sel_mask: LocalTensor[Any], bits: int) -> None:
     _check_written("Select", "sel_mask", sel_mask, -(-bits // 8))
 
 
-def _select_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
+def _select_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
     mode_name = kw.pop("sel_mode", None)
     mode = getattr(SELMODE, str(mode_name), None)
     if not isinstance(mode, SELMODE):
@@ -963,15 +986,15 @@ def _select_spec(dtype: type[dt.DType], kw: dict[str, Any]) -> mv.Lowering:
     if set(kw) == {"count"}:
         n, rest = int(kw["count"]), (kw["count"],)
     elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
-        n, rest = _spec_repeat(dtype, kw, mv.BinaryRepeatParams)
+        n, rest = _spec_repeat(dtype, kw, BinaryRepeatParams)
     else:
         forms = "sel_mode=M [, scalar_value=V] and count=N, or mask=M, repeat_time=R [, repeat_params]"
         raise ParameterError(message("lower", "arguments", sorted(kw), forms))
     dst, s0, s1, sel = _fresh([(dtype, n), (dtype, n), (dtype, n), (dt.uint8, 2 * n // 8 + ONE_BLOCK_SIZE)])
-    return mv.lower(Select, dst, sel, s0, scalar if mode is SELMODE.VSEL_TENSOR_SCALAR_MODE else s1, mode, *rest)
+    return lower(Select, dst, sel, s0, scalar if mode is SELMODE.VSEL_TENSOR_SCALAR_MODE else s1, mode, *rest)
 
 
-mv.SPEC_BUILDERS.update(
+SPEC_BUILDERS.update(
     {"Compare": _compare_spec(Compare), "Compares": _compare_spec(Compares), "Duplicate": _duplicate_spec, "Select": _select_spec}
 )
-mv.APIS.update({"ShiftLeft": ShiftLeft, "ShiftRight": ShiftRight})
+APIS.update({"ShiftLeft": ShiftLeft, "ShiftRight": ShiftRight})

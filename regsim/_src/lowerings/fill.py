@@ -13,25 +13,22 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    UnaryRepeatParams,
-    _check_count,
-    _check_repeat,
-    _check_tensors,
-    _host,
-    _repeat_plan,
-    _run_lowering,
-    _stride,
-    _uint,
-    lower,
+from regsim._src.lowerings.checks import (
+    as_uint,
+    check_count,
+    check_repeat,
+    check_tensors,
+    host_only,
+    run_lowering,
     unchanged_on_error,
-    vec_micro_mask,
 )
+from regsim._src.lowerings.elementwise import SPEC_BUILDERS, lower
+from regsim._src.lowerings.skeletons import vec_micro_mask
+from regsim._src.lowerings.structs import BrcbRepeatParams, UnaryRepeatParams
+from regsim._src.lowerings.vector_mask import repeat_plan
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE
@@ -45,16 +42,6 @@ BRCB_BROADCAST_NUMBER: Final = 8  #: elements of src per repeat, one DataBlock o
 _TYPES: Final = frozenset(
     {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
 )
-
-
-@attrs.frozen
-class BrcbRepeatParams:
-    """`BrcbRepeatParams(dstBlkStride, dstRepStride)` (the C++ constructor's order; defaults 1 and 8; uint16_t each): the
-    DataBlock stride between a repeat's 8 destination blocks and between repeats. The struct's other fields (source
-    strides, modes) are not read by the 950 Brcb."""
-
-    dstBlkStride: int = _stride(1, 16)  # noqa: N815 (C++ field name)
-    dstRepStride: int = _stride(8, 16)  # noqa: N815
 
 
 @simd_vf
@@ -117,10 +104,10 @@ def brcb_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stri
 def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_params: BrcbRepeatParams) -> None:
     """`AscendC::Brcb(dst, src, repeatTime, repeatParams)`: for repeat i and j < 8, src[8 i + j] fills the DataBlock of dst
     starting `i * dstRepStride + j * dstBlkStride` DataBlocks from dst's start."""
-    _host("Brcb")
+    host_only("Brcb")
     names, ts = ("dst", "src"), (dst, src)
-    dtype = _check_tensors("Brcb", _TYPES, names, ts)
-    r = _check_repeat("Brcb", repeat_time)
+    dtype = check_tensors("Brcb", _TYPES, names, ts)
+    r = check_repeat("Brcb", repeat_time)
     if not isinstance(repeat_params, BrcbRepeatParams):
         raise ParameterError(message("Brcb", "repeat_params", repr(repeat_params), "a BrcbRepeatParams"))
     if repeat_params.dstBlkStride == 0:  # the page: "dstBlkStride不支持设置为0"
@@ -132,7 +119,7 @@ def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_
         raise ParameterError(message("Brcb", "src", repr(src), "a src outside dst (they must not overlap)"))
     vf = brcb_b8_vf if dtype.itemsize == 1 else brcb_b64_vf if dtype.itemsize == 8 else brcb_common_vf
     p = repeat_params
-    _run_lowering("Brcb", vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
+    run_lowering("Brcb", vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
 
 
 def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
@@ -259,24 +246,24 @@ def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
     dstBlkStride, dstRepStride)` (mask continuous or a mask[2] bit mask; normal or counter mode): dst[i] = firstValue + i
     (in the mask/repeat interfaces: element k of repeat r is firstValue + r * lanes + k, at the repeat's DataBlock
     address)."""
-    _host("CreateVecIndex")
+    host_only("CreateVecIndex")
     if len(args) == 1:
-        dtype = _check_tensors("CreateVecIndex", _VCI_COUNT, ("dst",), (dst,))
+        dtype = check_tensors("CreateVecIndex", _VCI_COUNT, ("dst",), (dst,))
         first = _check_first_value(dtype, first_value)
-        n = _check_count("CreateVecIndex", args[0], ("dst",), (dst,))
+        n = check_count("CreateVecIndex", args[0], ("dst",), (dst,))
         vf = create_vec_index_b64_vf if dtype is dt.int64 else create_vec_index_count_vf
-        _run_lowering("CreateVecIndex", vf, dst.GetPhyAddr(), first, n)
+        run_lowering("CreateVecIndex", vf, dst.GetPhyAddr(), first, n)
         return
     if len(args) != 4:
         forms = "(dst, first_value, count) or (dst, first_value, mask, repeat_time, dst_blk_stride, dst_rep_stride)"
         raise ParameterError(message("CreateVecIndex", "arguments", len(args) + 2, forms))
     mask, repeat_time, blk, rep = args
-    dtype = _check_tensors("CreateVecIndex", _VCI_REPEAT, ("dst",), (dst,))
+    dtype = check_tensors("CreateVecIndex", _VCI_REPEAT, ("dst",), (dst,))
     first = _check_first_value(dtype, first_value)
-    blk = _uint("CreateVecIndex", "dst_blk_stride", blk, 16)
-    rep = _uint("CreateVecIndex", "dst_rep_stride", rep, 8)
-    plan = _repeat_plan("CreateVecIndex", dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, True)
-    _run_lowering(
+    blk = as_uint("CreateVecIndex", "dst_blk_stride", blk, 16)
+    rep = as_uint("CreateVecIndex", "dst_rep_stride", rep, 8)
+    plan = repeat_plan("CreateVecIndex", dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, True)
+    run_lowering(
         "CreateVecIndex",
         create_vec_index_repeat_vf,
         dst.GetPhyAddr(),

@@ -20,21 +20,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    _check_tensors,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    _stride,
-    _uint,
-    lower,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.checks import as_uint, check_tensors, host_only, run_lowering, unchanged_on_error
+from regsim._src.lowerings.elementwise import SPEC_BUILDERS, lower
+from regsim._src.lowerings.structs import GatherMaskParams
+from regsim._src.lowerings.vector_mask import set_vector_mask
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE
@@ -55,18 +47,6 @@ PATTERN_BYTE: Final = {1: 0x55, 2: 0xAA, 3: 0x11, 4: 0x22, 5: 0x44, 6: 0x88}
 _BLOCK: Final = Reg.DataCopyMode.DATA_BLOCK_COPY
 _POST: Final = Reg.PostLiteral.POST_MODE_UPDATE
 _MAX_INNER: Final = 0xFFFF  #: `uint16_t innerRepeatTimes = CeilDivision(mask, ElePerVec)`
-
-
-@attrs.frozen
-class GatherMaskParams:
-    """`GatherMaskParams(src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride)` (the C++ constructor's
-    order; defaults 1, 0, 8, 8; uint8_t, uint16_t, uint16_t, uint8_t): src0's DataBlock stride inside a repeat, the
-    repeat count, and the repeat strides of src0 and of the pattern tensor, in DataBlocks (32 bytes)."""
-
-    src0BlockStride: int = _stride(1, 8)  # noqa: N815 (C++ field name)
-    repeatTimes: int = _stride(0, 16)  # noqa: N815
-    src0RepeatStride: int = _stride(8, 16)  # noqa: N815
-    src1RepeatStride: int = _stride(8, 8)  # noqa: N815
 
 
 def _squeeze(dst_reg: Any, src_reg: Any, mask: Any) -> None:
@@ -279,8 +259,8 @@ def GatherMask(
     is set to the number kept. `reduce_mode` False: `repeatTimes` repeats of 256 bytes each (`mask` unused); True:
     each repeat the first `mask` elements at the repeat's address. Patterns 1..6 on b16/b32 leave the core's vector
     mask register holding the pattern (the library sets it with `SetVectorMask`)."""
-    _host(API)
-    dtype = _check_tensors(API, TYPES, ("dst", "src0"), (dst, src0))
+    host_only(API)
+    dtype = check_tensors(API, TYPES, ("dst", "src0"), (dst, src0))
     user = isinstance(src1_pattern, LocalTensor)
     if user:
         assert isinstance(src1_pattern, LocalTensor)
@@ -288,7 +268,7 @@ def GatherMask(
         if src1_pattern.dtype is not want:
             accepted = f"a LocalTensor[{want.name}] for {dtype.name} src0 (the page's 950 table)"
             raise DTypeError(message(API, "src1_pattern", f"a LocalTensor[{src1_pattern.dtype.name}]", accepted))
-        _check_tensors(API, frozenset({want}), ("src1_pattern",), (src1_pattern,))
+        check_tensors(API, frozenset({want}), ("src1_pattern",), (src1_pattern,))
         if src1_pattern.ub is not dst.ub:
             raise ParameterError(
                 message(API, "src1_pattern", repr(src1_pattern), "a LocalTensor in the same UnifiedBuffer as dst")
@@ -303,7 +283,7 @@ def GatherMask(
     if not isinstance(reduce_mode, (bool, np.bool_)):
         raise ParameterError(message(API, "reduce_mode", repr(reduce_mode), "a bool (False: normal mode, True: counter mode)"))
     reduce = bool(reduce_mode)
-    m = _uint(API, "mask", mask, 32)
+    m = as_uint(API, "mask", mask, 32)
     lanes = VL // dtype.itemsize
     if reduce and m == 0:
         raise ParameterError(message(API, "mask", 0, "an int in [1, 2**32 - 1] in counter mode (reduce_mode=True)"))
@@ -353,19 +333,19 @@ def _run(
             temp_buf = UnifiedBuffer(ONE_BLOCK_SIZE).alloc(dt.uint8, ONE_BLOCK_SIZE).GetPhyAddr()
             use_core(core)  # (the scratch is not the kernel's core: the call's core stays current)
         else:
-            _set_vector_mask(API, *_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
+            set_vector_mask(*_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
     if src1 is None and solid == 7 and not reduce:
-        _run_lowering(API, all_normal_vf, d, s0, blk, r, rep)
+        run_lowering(API, all_normal_vf, d, s0, blk, r, rep)
         rsvd_cnt.value = lanes * r  # rsvdCnt = ElePerVec * repeatTimes;
         return
     if reduce:
         inner = -(-mask // lanes)
         s1 = None if src1 is None else src1.GetPhyAddr()
-        _run_lowering(API, counter_vf, d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
+        run_lowering(API, counter_vf, d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
     elif src1 is None:
-        _run_lowering(API, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
+        run_lowering(API, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
     else:
-        _run_lowering(API, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
+        run_lowering(API, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
     rsvd_cnt.value = ub.core.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
 
 

@@ -16,27 +16,15 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    APIS,
-    BLOCKS_PER_REPEAT,
-    SPEC_BUILDERS,
-    BinaryApi,
-    UnaryApi,
-    _arguments_error,
-    _check_mask,
-    _check_tensors,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.checks import arguments_error, check_range, check_tensors, host_only, run_lowering, unchanged_on_error
+from regsim._src.lowerings.elementwise import APIS, SPEC_BUILDERS, BinaryApi, UnaryApi, lower
+from regsim._src.lowerings.structs import BLOCKS_PER_REPEAT, DivConfig, ExpConfig
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
 from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.core import current_core
-from regsim._src.model.enums import CMPMODE, DivAlgo, ExpAlgo, _Struct
+from regsim._src.model.enums import CMPMODE, DivAlgo, ExpAlgo
 from regsim._src.model.memory import TENSOR_OPERATORS, LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
@@ -50,22 +38,6 @@ ZEROING: Final = Reg.MaskMergeMode.ZEROING
 
 
 # --- Div and Exp, with their config template parameter -------------------------------------------------------
-@attrs.frozen
-class DivConfig(_Struct):
-    """`AscendC::DivConfig {DivAlgo algo = DivAlgo::INTRINSIC;}`: the Div page's `config` template parameter."""
-
-    algo: DivAlgo = attrs.field(default=DivAlgo.INTRINSIC, validator=attrs.validators.instance_of(DivAlgo))
-
-
-@attrs.frozen
-class ExpConfig(_Struct):
-    """`AscendC::ExpConfig {ExpAlgo algo = ExpAlgo::INTRINSIC;}`: the Exp page's `config` template parameter."""
-
-    algo: ExpAlgo = attrs.field(default=ExpAlgo.INTRINSIC, validator=attrs.validators.instance_of(ExpAlgo))
-
-
-DEFAULT_DIV_CONFIG: Final = DivConfig()
-DEFAULT_EXP_CONFIG: Final = ExpConfig()
 
 
 def _div_mode(algo: DivAlgo) -> Any:
@@ -100,7 +72,7 @@ def _exp_mode(algo: ExpAlgo) -> Any:
     return ZEROING if algo is not ExpAlgo.PRECISION_1ULP_FTZ_FALSE else Reg.ExpSpecificMode(ZEROING, algo)
 
 
-def _with_mode(op: Callable[..., None], mode: Any) -> Callable[..., None]:
+def with_mode(op: Callable[..., None], mode: Any) -> Callable[..., None]:
     """`op` with the mode a config picks, called as the lowering skeletons call their op (`mode=ZEROING`)."""
 
     def call(*args: Any, **kwargs: Any) -> None:  # (the skeleton's mode=ZEROING is replaced)
@@ -138,13 +110,13 @@ class ConfigApi:
 Div = ConfigApi(
     "Div",
     DivConfig,
-    {a: BinaryApi("Div", _with_mode(Reg.Div, _div_mode(a)), *_div_types(a)) for a in DivAlgo},
+    {a: BinaryApi("Div", with_mode(Reg.Div, _div_mode(a)), *_div_types(a)) for a in DivAlgo},
 )
 #: `Exp`: half and float, both interfaces (ExpImpl's static_asserts for dav_3510)
 Exp = ConfigApi(
     "Exp",
     ExpConfig,
-    {a: UnaryApi("Exp", _with_mode(Reg.Exp, _exp_mode(a)), _FLOAT, _FLOAT) for a in ExpAlgo},
+    {a: UnaryApi("Exp", with_mode(Reg.Exp, _exp_mode(a)), _FLOAT, _FLOAT) for a in ExpAlgo},
 )
 
 
@@ -474,15 +446,6 @@ def reduce_extreme_index_mask_vf(
     store_value_and_index(kind, dst, dst_value, tmp_value, dst_index, tmp_index, mask_index, sub_index, preg, False)
 
 
-def _check_range(api: str, name: str, value: object, hi: int) -> int:
-    if type(value) is not int and not isinstance(value, np.integer):
-        raise ParameterError(message(api, name, repr(value), f"an int in [0, {hi}]"))
-    v = int(value)
-    if not 0 <= v <= hi:
-        raise ParameterError(message(api, name, v, f"an int in [0, {hi}]"))
-    return v
-
-
 def _last_element(api: str, src: LocalTensor[Any], last: int, what: str, value: int) -> None:
     """The highest src element a call reads must lie in src."""
     if last >= src.size:
@@ -510,20 +473,20 @@ class ReduceApi:
         self, dst: LocalTensor[T], src: LocalTensor[T], shared_tmp_buffer: LocalTensor[T], *args: Any, cal_index: bool = False
     ) -> None:
         api, summing = self.name, self.kind is Reg.ReduceType.SUM
-        _host(api)
+        host_only(api)
         tail = "" if summing else "[, cal_index]"
         head = "(dst, src, shared_tmp_buffer, "
         forms = f"{head}count{tail}) or {head}mask, repeat_time, src_rep_stride{tail})"
         n_args = len(args) - (0 if summing else len(args) in (2, 4))
         if n_args not in (1, 3) or (summing and len(args) not in (1, 3)):
-            raise _arguments_error(api, len(args) + 3, forms)
+            raise arguments_error(api, len(args) + 3, forms)
         if n_args < len(args):
             cal_index = args[-1]
             args = args[:-1]
         if type(cal_index) is not bool and not isinstance(cal_index, np.bool_):
             raise ParameterError(message(api, "cal_index", repr(cal_index), "a bool"))
         names, ts = ("dst", "src", "shared_tmp_buffer"), (dst, src, shared_tmp_buffer)
-        dtype = _check_tensors(api, self.count_dtypes if n_args == 1 else self.repeat_dtypes, names, ts)
+        dtype = check_tensors(api, self.count_dtypes if n_args == 1 else self.repeat_dtypes, names, ts)
         need = 2 if cal_index else 1
         if dst.size < need:
             raise ParameterError(message(api, "dst", f"a LocalTensor of {dst.size} element(s)", f"at least {need} element(s)"))
@@ -531,16 +494,16 @@ class ReduceApi:
         e = ONE_BLOCK_SIZE // dtype.itemsize
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
         if n_args == 1:  # tensor 前n个数据计算
-            count = _check_range(api, "count", args[0], src.size)
+            count = check_range(api, "count", args[0], src.size)
             self._check_work(shared_tmp_buffer, count, lanes, e)
             self._run(ts, ptrs, count, BLOCKS_PER_REPEAT, bool(cal_index))
             if summing and dtype in _ACC_TYPES:  # accValHalf / accValFloat = dstLocal[0]
                 current_core().acc_val[dtype] = dst.numpy()[0]
             return
         mask, repeat_time, src_rep_stride = args
-        bit_mode, mask_count, bits = _check_mask(api, dtype, mask, True)
-        repeat = _check_range(api, "repeat_time", repeat_time, MAX_REDUCE_REPEAT)
-        stride = _check_range(api, "src_rep_stride", src_rep_stride, MAX_REDUCE_REPEAT)
+        bit_mode, mask_count, bits = check_mask(api, dtype, mask, True)
+        repeat = check_range(api, "repeat_time", repeat_time, MAX_REDUCE_REPEAT)
+        stride = check_range(api, "src_rep_stride", src_rep_stride, MAX_REDUCE_REPEAT)
         if counter_mode():  # the mask is the element count; repeatTime is not used
             if mask_count:
                 last = (mask_count - 1) // lanes * stride * e + (mask_count - 1) % lanes
@@ -555,15 +518,15 @@ class ReduceApi:
         if summing and repeat > 1:
             self._need_work(shared_tmp_buffer, -(-repeat // e) * e, f"repeat_time {repeat}")
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
-            _set_vector_mask(api, *bits)
+            set_vector_mask(*bits)
         if summing:
-            _run_lowering(api, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
+            run_lowering(api, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
         elif cal_index:
             vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, reduce_extreme_index_mask_vf, *vf_args)
+            run_lowering(api, reduce_extreme_index_mask_vf, *vf_args)
         else:
             vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, reduce_extreme_mask_vf, *vf_args)
+            run_lowering(api, reduce_extreme_mask_vf, *vf_args)
 
     def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         """`regsim lower "ReduceMax(half, count=1000, cal_index=True)"` or `"ReduceSum(float32, mask=64,
@@ -611,12 +574,12 @@ class ReduceApi:
         dtype = ts[1].dtype
         if self.kind is Reg.ReduceType.SUM:
             if dtype.itemsize == 8:
-                _run_lowering(self.name, reduce_b64_sum_vf, *ptrs, count)
+                run_lowering(self.name, reduce_b64_sum_vf, *ptrs, count)
             else:
-                _run_lowering(self.name, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
+                run_lowering(self.name, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
-        _run_lowering(self.name, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
+        run_lowering(self.name, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
 
 
 _ACC_TYPES: Final = frozenset({dt.half, dt.float32})
@@ -627,7 +590,7 @@ def GetReduceRepeatSumSpr(T: type[dt.DType]) -> Any:
     """`AscendC::GetReduceRepeatSumSpr<T>()` (half, float): on 950 the value the last first-n `ReduceSum` of
     that type stored to `dst[0]` (the library keeps it in a block-local variable, `GetAccValImpl`), 0 before
     any; the mask/repeat forms do not set it."""
-    _host("GetReduceRepeatSumSpr")
+    host_only("GetReduceRepeatSumSpr")
     if T not in _ACC_TYPES:
         raise DTypeError(message("GetReduceRepeatSumSpr", "T", getattr(T, "name", repr(T)), "half or float32"))
     value = current_core().acc_val.get(T)

@@ -24,20 +24,9 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    _arguments_error,
-    _check_mask,
-    _check_repeat,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-    vector_mask,
-)
-from regsim._src.lowerings.reduce import _check_range
+from regsim._src.lowerings.checks import arguments_error, check_range, check_repeat, host_only, run_lowering, unchanged_on_error
+from regsim._src.lowerings.elementwise import SPEC_BUILDERS, lower
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_method
 from regsim._src.model.config import ONE_BLOCK_SIZE
@@ -253,18 +242,18 @@ class RepeatReduceApi:
         _label: str = "",
     ) -> None:
         api = _label or self.name  # (the deprecated names' errors name them)
-        _host(api)
+        host_only(api)
         has_order = self.name == "ReduceRepeat"
         forms = "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride" + (
             "[, order])" if has_order else ")"
         )
         if len(args) == 6 and has_order:
             if order is not None:
-                raise _arguments_error(api, 2 + len(args) + 1, forms + " (order once)")
+                raise arguments_error(api, 2 + len(args) + 1, forms + " (order once)")
             order = args[5]
             args = args[:5]
         if len(args) != 5:
-            raise _arguments_error(api, 2 + len(args), forms)
+            raise arguments_error(api, 2 + len(args), forms)
         if not isinstance(reduce_type, ReduceType) or reduce_type not in self.kinds:
             accepted = expected_member(ReduceType, reduce_type, "rs.AscendC", sorted(self.kinds, key=lambda k: k.value))
             raise ParameterError(message(api, "reduce_type", repr(reduce_type), accepted))
@@ -297,9 +286,9 @@ class RepeatReduceApi:
         if dst.addr % dst_align:
             raise AlignmentError(message(api, "dst", f"UB byte {dst.addr}", f"a start address aligned to {dst_align} bytes"))
         mask = args[0]
-        bit_mode, count, bits = _check_mask(api, T, mask, is_set_mask)
-        repeat = _check_repeat(api, args[1])
-        dst_rep, src_blk, src_rep = (_check_range(api, n, v, MAX_STRIDE) for n, v in zip(_STRIDES, args[2:], strict=True))
+        bit_mode, count, bits = check_mask(api, T, mask, is_set_mask)
+        repeat = check_repeat(api, args[1])
+        dst_rep, src_blk, src_rep = (check_range(api, n, v, MAX_STRIDE) for n, v in zip(_STRIDES, args[2:], strict=True))
         counter = counter_mode()
         lanes = VL // T.itemsize
         e = ONE_BLOCK_SIZE // T.itemsize
@@ -309,7 +298,7 @@ class RepeatReduceApi:
             if bits is not None:
                 sel_bits = bits[0] << 64 | bits[1]
             elif not is_set_mask:
-                high, low = vector_mask(api)
+                high, low = vector_mask()
                 sel_bits = (high << 64 | low) & ((1 << lanes) - 1)
             else:
                 sel_bits = (1 << count) - 1
@@ -335,19 +324,19 @@ class RepeatReduceApi:
         plan = Plan(runs, src_shift, tuple(r * step for r in range(runs)), _selected(T, counter, count, sel_bits, runs))
         self._check_extent(api, dst, src, plan, one_rep, (mask, repeat, dst_rep, src_blk, src_rep), e)
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
-            _set_vector_mask(api, *bits)
+            set_vector_mask(*bits)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr() + src_shift)
         vf_runs = 1 if shifted else repeat
         if pair:  # PairReduceTemplate: dstRepOffset = oneRepOffset * dstRepStride
             vf_args = (*ptrs, vf_runs, one_rep * dst_rep, src_blk, src_rep, count, counter, spr)
-            _run_lowering(api, reduce_align_vf, *vf_args)
+            run_lowering(api, reduce_align_vf, *vf_args)
             return
         # ReduceTemplate's branches: dstRepStride 0 (the last repeat, withStride), 1 (one stream), else (withStride)
         with_stride = dst_rep != 1 or repeat == 0
         post = one_rep * (dst_rep - 1) if with_stride and not shifted else 0
         func = _reduce_func(self.name, kind)
         vf_args2 = (func, *ptrs, vf_runs, one_rep, post, src_blk, src_rep, count, counter, spr, with_stride, order)
-        _run_lowering(api, reduce_unalign_vf, *vf_args2)
+        run_lowering(api, reduce_unalign_vf, *vf_args2)
 
     @staticmethod
     def _check_extent(
@@ -440,7 +429,7 @@ class LegacyReduce:
     def __call__(
         self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, order: ReduceOrder | None = None, is_set_mask: bool = True
     ) -> None:
-        _host(self.name)
+        host_only(self.name)
         n = {"whole": 5, "block": 5, "repeat": 6}[self.layout]
         order_ok = self.layout == "whole" and self.kind is not SUM
         if not (len(args) == n or (order_ok and len(args) == n + 1)):
@@ -450,14 +439,14 @@ class LegacyReduce:
                 "block": "(dst, src, repeat_time, mask, dst_rep_stride, src_blk_stride, src_rep_stride)",
                 "repeat": "(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride, src_rep_stride)",
             }[self.layout]
-            raise _arguments_error(self.name, 2 + len(args), forms)
+            raise arguments_error(self.name, 2 + len(args), forms)
         if self.layout == "whole":
             mask, repeat, rest = args[0], args[1], args[2:]
         elif self.layout == "block":
             repeat, mask, rest = args[0], args[1], args[2:]
         else:
             repeat, mask = args[0], args[1]
-            _check_range(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
+            check_range(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
             rest = (args[4], args[3], args[5])
             if not isinstance(mask, (int, np.integer)):
                 raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))

@@ -17,26 +17,28 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    APIS,
-    BinaryApi,
-    BinaryRepeatParams,
-    UnaryApi,
-    UnaryRepeatParams,
-    _arguments_error,
-    _check_count,
-    _check_set_mask,
-    _check_tensors,
-    _host,
-    _repeat_plan,
-    _run_lowering,
+from regsim._src.lowerings.checks import (
+    arguments_error,
+    check_count,
+    check_set_mask,
+    check_tensors,
     check_written,
-    unary_continuous_vf,
+    host_only,
+    run_lowering,
     unchanged_on_error,
-    vec_binary_vf,
-    vec_unary_vf,
 )
-from regsim._src.lowerings.reduce import ConfigApi, _with_mode
+from regsim._src.lowerings.elementwise import APIS, BinaryApi, UnaryApi
+from regsim._src.lowerings.reduce import ConfigApi, with_mode
+from regsim._src.lowerings.skeletons import unary_continuous_vf, vec_binary_vf, vec_unary_vf
+from regsim._src.lowerings.structs import (
+    BinaryRepeatParams,
+    LnConfig,
+    ReciprocalConfig,
+    RsqrtConfig,
+    SqrtConfig,
+    UnaryRepeatParams,
+)
+from regsim._src.lowerings.vector_mask import repeat_plan
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api, host_method
 from regsim._src.model.config import configure
@@ -48,7 +50,6 @@ from regsim._src.model.enums import (
     RoundMode,
     RsqrtAlgo,
     SqrtAlgo,
-    _Struct,
     expected_member,
 )
 from regsim._src.model.memory import LocalTensor, UbPtr
@@ -64,38 +65,6 @@ ZEROING: Final = Reg.MaskMergeMode.ZEROING
 
 
 # --- the config structs (the pages' `config` template parameters) ---------------------------------------------------
-@attrs.frozen
-class LnConfig(_Struct):
-    """`AscendC::LnConfig {LnAlgo algo = LnAlgo::INTRINSIC;}`: the Ln page's `config`."""
-
-    algo: LnAlgo = attrs.field(default=LnAlgo.INTRINSIC, validator=attrs.validators.instance_of(LnAlgo))
-
-
-@attrs.frozen
-class SqrtConfig(_Struct):
-    """`AscendC::SqrtConfig {SqrtAlgo algo = SqrtAlgo::INTRINSIC;}`: the Sqrt page's `config`."""
-
-    algo: SqrtAlgo = attrs.field(default=SqrtAlgo.INTRINSIC, validator=attrs.validators.instance_of(SqrtAlgo))
-
-
-@attrs.frozen
-class RsqrtConfig(_Struct):
-    """`AscendC::RsqrtConfig {RsqrtAlgo algo = RsqrtAlgo::INTRINSIC;}`: the Rsqrt page's `config`."""
-
-    algo: RsqrtAlgo = attrs.field(default=RsqrtAlgo.INTRINSIC, validator=attrs.validators.instance_of(RsqrtAlgo))
-
-
-@attrs.frozen
-class ReciprocalConfig(_Struct):
-    """`AscendC::ReciprocalConfig {ReciprocalAlgo algo = ReciprocalAlgo::INTRINSIC;}`: the Reciprocal page's `config`."""
-
-    algo: ReciprocalAlgo = attrs.field(default=ReciprocalAlgo.INTRINSIC, validator=attrs.validators.instance_of(ReciprocalAlgo))
-
-
-DEFAULT_LN_CONFIG: Final = LnConfig()
-DEFAULT_SQRT_CONFIG: Final = SqrtConfig()
-DEFAULT_RSQRT_CONFIG: Final = RsqrtConfig()
-DEFAULT_RECIPROCAL_CONFIG: Final = ReciprocalConfig()
 
 
 # --- Ln, Sqrt: the Reg op with the mode the algorithm picks ------------------------------------------------------------
@@ -113,7 +82,7 @@ def _sqrt_mode(algo: SqrtAlgo) -> Any:
 
 
 #: `Ln`: half and float, every interface (the Ln page; LnImpl's static_asserts)
-Ln = ConfigApi("Ln", LnConfig, {a: UnaryApi("Ln", _with_mode(Reg.Ln, _ln_mode(a)), _FLOAT, _FLOAT) for a in LnAlgo})
+Ln = ConfigApi("Ln", LnConfig, {a: UnaryApi("Ln", with_mode(Reg.Ln, _ln_mode(a)), _FLOAT, _FLOAT) for a in LnAlgo})
 #: `Sqrt`: half and float; FAST_INVERSE and PRECISION_0ULP_FTZ_FALSE float only (the Sqrt page: "该算法仅支持float数据类型")
 Sqrt = ConfigApi(
     "Sqrt",
@@ -121,7 +90,7 @@ Sqrt = ConfigApi(
     {
         a: UnaryApi(
             "Sqrt",
-            _with_mode(Reg.Sqrt, _sqrt_mode(a)),
+            with_mode(Reg.Sqrt, _sqrt_mode(a)),
             *((_F32, _F32) if a in (SqrtAlgo.FAST_INVERSE, SqrtAlgo.PRECISION_0ULP_FTZ_FALSE) else (_FLOAT, _FLOAT)),
         )
         for a in SqrtAlgo
@@ -178,7 +147,7 @@ def _reciprocal_mode(algo: ReciprocalAlgo) -> Any:
 Reciprocal = ConfigApi(
     "Reciprocal",
     ReciprocalConfig,
-    {a: UnaryApi("Reciprocal", _with_mode(reg_reciprocal, _reciprocal_mode(a)), _FLOAT | _B64, _FLOAT) for a in ReciprocalAlgo},
+    {a: UnaryApi("Reciprocal", with_mode(reg_reciprocal, _reciprocal_mode(a)), _FLOAT | _B64, _FLOAT) for a in ReciprocalAlgo},
 )
 
 
@@ -284,21 +253,19 @@ class RsqrtPrecise:
         if len(args) != 1 or not isinstance(dst, LocalTensor) or dst.dtype is not dt.float32:
             self.skeleton(dst, src, *args, is_set_mask=is_set_mask)
             return
-        _host(self.name)
-        _check_set_mask(self.name, is_set_mask)
+        host_only(self.name)
+        check_set_mask(self.name, is_set_mask)
         names, ts = ("dst", "src"), (dst, src)
-        _check_tensors(self.name, _F32, names, ts)
-        n = _check_count(self.name, args[0], names, ts)
-        _run_lowering(self.name, rsqrt_fast_inverse_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n)
+        check_tensors(self.name, _F32, names, ts)
+        n = check_count(self.name, args[0], names, ts)
+        run_lowering(self.name, rsqrt_fast_inverse_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n)
 
 
 _RSQRT_INTRINSIC: Final = (RsqrtAlgo.INTRINSIC, RsqrtAlgo.PRECISION_1ULP_FTZ_TRUE)
-_RSQRT_PRECISE: Final = UnaryApi("Rsqrt", _with_mode(reg_rsqrt_precise, ZEROING), _FLOAT, _FLOAT)
+_RSQRT_PRECISE: Final = UnaryApi("Rsqrt", with_mode(reg_rsqrt_precise, ZEROING), _FLOAT, _FLOAT)
 #: one lowering per algorithm: the unary skeleton, or `RsqrtPrecise` (its first-n float VF) for the precise ones
 _RSQRT_BY_ALGO: dict[Any, Any] = {
-    a: UnaryApi("Rsqrt", _with_mode(reg_rsqrt, ZEROING), _FLOAT, _FLOAT)
-    if a in _RSQRT_INTRINSIC
-    else RsqrtPrecise(_RSQRT_PRECISE)
+    a: UnaryApi("Rsqrt", with_mode(reg_rsqrt, ZEROING), _FLOAT, _FLOAT) if a in _RSQRT_INTRINSIC else RsqrtPrecise(_RSQRT_PRECISE)
     for a in RsqrtAlgo
 }
 #: `Rsqrt`: half and float in every interface and algorithm (the Rsqrt page, RsqrtImpl)
@@ -422,11 +389,11 @@ def _is_cast_pair(dst: object, src: object) -> bool:
 
 
 def _check_cast_pair(api: str, names: tuple[str, ...], ts: tuple[LocalTensor[Any], ...]) -> None:
-    """dst float, the sources half, one UnifiedBuffer, 32-byte aligned starts (the checks `_check_tensors` makes)."""
-    _check_tensors(api, frozenset({dt.half}), names[1:], ts[1:])
+    """dst float, the sources half, one UnifiedBuffer, 32-byte aligned starts (the checks `check_tensors` makes)."""
+    check_tensors(api, frozenset({dt.half}), names[1:], ts[1:])
     if ts[0].ub is not ts[1].ub:
         raise ParameterError(message(api, names[0], repr(ts[0]), f"a LocalTensor in the same UnifiedBuffer as {names[1]}"))
-    _check_tensors(api, frozenset({dt.float32}), names[:1], ts[:1])
+    check_tensors(api, frozenset({dt.float32}), names[:1], ts[:1])
     dst = ts[0]
     for name, t in zip(names[1:], ts[1:], strict=True):  # the pages: "…half、…float的情况下，不支持地址重叠"
         if t.addr < dst.addr + dst.nbytes and dst.addr < t.addr + t.nbytes:
@@ -449,22 +416,22 @@ class CastPairBinaryApi(BinaryApi):
         if not _is_cast_pair(dst, src0):
             BinaryApi.__call__(self, dst, src0, src1, *args, is_set_mask=is_set_mask)
             return
-        _host(self.name)
+        host_only(self.name)
         names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
         ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
         if len(args) == 1:
-            _check_set_mask(self.name, is_set_mask)
+            check_set_mask(self.name, is_set_mask)
             _check_cast_pair(self.name, names, ts)
-            n = _check_count(self.name, args[0], names, ts)
-            _run_lowering(self.name, self.cast_vf, *ptrs, n)
+            n = check_count(self.name, args[0], names, ts)
+            run_lowering(self.name, self.cast_vf, *ptrs, n)
             return
         if len(args) != 3:
-            raise _arguments_error(
+            raise arguments_error(
                 self.name, len(args) + 3, "(dst, src0, src1, count) or (dst, src0, src1, mask, repeat_time, repeat_params)"
             )
         _check_cast_pair(self.name, names, ts)
-        plan = _repeat_plan(self.name, dt.float32, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
-        _run_lowering(self.name, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, True)
+        plan = repeat_plan(self.name, dt.float32, args[0], args[1], args[2], BinaryRepeatParams, is_set_mask)
+        run_lowering(self.name, vec_binary_vf, self.op, *ptrs, plan[0], plan[1], args[2], plan[2], plan[3], -1, True)
 
 
 #: `MulAddDst(dst, src0, src1, ...)`: dst = src0 * src1 + dst, `Reg::MulAddDst` (fused): the page's same-type pairs
@@ -511,26 +478,26 @@ class CastPairAxpyApi(UnaryApi):
         if not _is_cast_pair(dst, src) or config is not None:
             UnaryApi.__call__(self, dst, src, *args, is_set_mask=is_set_mask, config=config)
             return
-        _host(self.name)
+        host_only(self.name)
         names, ts = ("dst", "src"), (dst, src)
         head = "(dst, src, scalar_value, "
         if len(args) not in (2, 4):
-            raise _arguments_error(self.name, len(args) + 2, f"{head}count) or {head}mask, repeat_time, repeat_params)")
+            raise arguments_error(self.name, len(args) + 2, f"{head}count) or {head}mask, repeat_time, repeat_params)")
         scalar = half_scalar(self.name, args[0])
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
         if len(args) == 2:
-            _check_set_mask(self.name, is_set_mask)
+            check_set_mask(self.name, is_set_mask)
             _check_cast_pair(self.name, names, ts)
-            n = _check_count(self.name, args[1], names, ts)
+            n = check_count(self.name, args[1], names, ts)
             # The VF loads a whole register of halves (128) at every 64 elements and unpacks it: the upper 64 lanes
             # never reach dst, but `UnPack` reads every lane; the elements used are checked here (decisions §128).
             check_written(self.name, "src", src, n * dt.half.itemsize)
             with configure(check_uninitialized=False):
-                _run_lowering(self.name, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
+                run_lowering(self.name, unary_continuous_vf, self.op, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)
             return
         _check_cast_pair(self.name, names, ts)
-        plan = _repeat_plan(self.name, dt.float32, args[1], args[2], args[3], UnaryRepeatParams, is_set_mask)
-        _run_lowering(self.name, vec_unary_vf, self.op, *ptrs, (scalar,), plan[0], plan[1], args[3], plan[2], plan[3], True)
+        plan = repeat_plan(self.name, dt.float32, args[1], args[2], args[3], UnaryRepeatParams, is_set_mask)
+        run_lowering(self.name, vec_unary_vf, self.op, *ptrs, (scalar,), plan[0], plan[1], args[3], plan[2], plan[3], True)
 
 
 def half_scalar(api: str, value: object) -> float:
@@ -576,12 +543,12 @@ def mull_vf(dst0: UbPtr[Any], dst1: UbPtr[Any], src0: UbPtr[Any], src1: UbPtr[An
 def Mull(dst0: LocalTensor[Any], dst1: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], count: int) -> None:
     """`AscendC::Mull(dst0, dst1, src0, src1, count)` (the Mull(ISASI) page): the 64-bit product of src0[i] and src1[i],
     its low 32 bits to dst0[i], its high 32 bits to dst1[i], for i < count (int32, uint32; the first-n interface only)."""
-    _host("Mull")
+    host_only("Mull")
     names, ts = ("dst0", "dst1", "src0", "src1"), (dst0, dst1, src0, src1)
-    _check_tensors("Mull", _MULL, names, ts)
-    n = _check_count("Mull", count, names, ts)
+    check_tensors("Mull", _MULL, names, ts)
+    n = check_count("Mull", count, names, ts)
     ptrs = (dst0.GetPhyAddr(), dst1.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
-    _run_lowering("Mull", mull_vf, *ptrs, n)
+    run_lowering("Mull", mull_vf, *ptrs, n)
 
 
 # --- Truncate (ISASI): round to an integral value in the same type, first-n only (kernel_operator_vec_vconv_impl.h) -----------
@@ -614,7 +581,7 @@ def Truncate(dst: LocalTensor[Any], src: LocalTensor[Any], count: int, *, round_
     integral value of the same type by `round_mode` (the template argument, required: CAST_RINT, CAST_FLOOR, CAST_CEIL,
     CAST_ROUND, CAST_TRUNC), i < count; half, float, bfloat16; `TruncateImpl`, the unary first-n skeleton over
     `Reg::Truncate`."""
-    _host("Truncate")
+    host_only("Truncate")
     if not isinstance(round_mode, RoundMode) or round_mode not in _TRUNCATE:
         accepted = expected_member(RoundMode, round_mode, "rs.AscendC", _TRUNCATE_MODES)
         raise ParameterError(message("Truncate", "round_mode", repr(round_mode), accepted))
