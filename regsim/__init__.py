@@ -11,7 +11,7 @@ from regsim import capi, cpp, errors, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import lower
+from regsim._src.lowerings.explorer import lower
 from regsim._src.model.config import Config, configure
 from regsim._src.model.dtypes import (
     DType,

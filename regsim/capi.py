@@ -22,25 +22,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, Never, Protocol, TypeVar, overload
 
-import numpy as np
-
 from regsim._src.engine.spec import _value
 from regsim._src.frontends.capi_register import FORMS, c_function, dispatch, function
 from regsim._src.lowerings.capi_compare import (
-    _BINARY_STRIDES,
-    _SCALAR_STRIDES,
     COMPARE_API,
     compare,
     compare_scalar,
     get_cmp_mask,
     set_cmp_mask,
 )
-from regsim._src.lowerings.elementwise import SPEC_BUILDERS, Lowering, lower
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.enums import CMPMODE, MEM_TYPE, MaskPattern
-from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
-from regsim._src.model.registers import VL, MaskReg, RegTensor
+from regsim._src.model.memory import LocalTensor, UbPtr
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim.errors import ParameterError, message
 
 Ptr = UbPtr[Any] | LocalTensor[Any]
@@ -242,44 +237,6 @@ LD_ST: Final = MEM_TYPE.LD_ST
 ST_ST: Final = MEM_TYPE.ST_ST
 
 globals().update({name: function(name) for name in REGISTER_API if name not in globals()})
-
-
-# --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
-def _lower_compare(api: str) -> Any:
-    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R`
-    the bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask
-    register form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
-    scalar = "_scalar" in api
-    n_strides = len(_SCALAR_STRIDES if scalar else _BINARY_STRIDES)
-    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
-
-    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
-        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
-            forms = (
-                "repeat=R, value=V [, strides=(4 strides)]" if scalar else "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
-            )
-            raise ParameterError(message("lower", "arguments", sorted(kw), f"{forms} ({api})"))
-        repeat = int(kw["repeat"])
-        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
-        if len(strides) != n_strides:
-            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
-        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
-        ub = UnifiedBuffer(3 * span + VL)
-        dst, *srcs = (ub.alloc(t, span // t.itemsize) for t in (dt.uint8, dtype, dtype))
-        rng = np.random.default_rng(0)
-        for t in srcs:
-            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-        if scalar:
-            args: tuple[Any, ...] = (dst, srcs[0], kw["value"], repeat, *strides)
-        else:
-            args = (*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)
-        low = lower(globals()[api], *args)
-        return Lowering(f"{api}({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
-
-    return build
-
-
-SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})  # (`regsim lower "asc_eq(half, repeat=2)"`)
 
 
 def __getattr__(name: str) -> Callable[..., Any]:

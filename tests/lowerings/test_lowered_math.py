@@ -257,7 +257,7 @@ def test_lowerings() -> None:
     assert rs.lower(A.Reciprocal, d, s, 64).counts()["Select"] == 3
     assert rs.lower(A.Neg, d, s, 64).counts() == {"UpdateMask": 1, "LoadAlign": 1, "Neg": 1, "StoreAlign": 1}
     for spec in ("Ln(half, count=10)", "Sqrt(float32, mask=64, repeat_time=2)", "Rsqrt(half, count=3)", "Neg(int8, count=9)"):
-        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.lowerings.elementwise.lower_spec(spec).counts()
+        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.lowerings.explorer.lower_spec(spec).counts()
 
 
 # --- violations raise and write nothing --------------------------------------------------------------------------------
@@ -275,7 +275,8 @@ VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
     ("Rsqrt precise is_set_mask first-n", lambda h, f, i: A.Rsqrt(*f, 8, config=RSQ, is_set_mask=False), errors.ParameterError),
     ("Ln int32", lambda h, f, i: A.Ln(*i, 8), errors.DTypeError),
     ("Reciprocal int32", lambda h, f, i: A.Reciprocal(*i, 8), errors.DTypeError),
-    ("Neg mask/repeat (first-n only)", lambda h, f, i: A.Neg(*f, 8, 1, A.UnaryRepeatParams()), errors.DTypeError),
+    # (no such form: the arguments are refused, the first-n form named)
+    ("Neg mask/repeat (first-n only)", lambda h, f, i: A.Neg(*f, 8, 1, A.UnaryRepeatParams()), errors.ParameterError),
     ("Ln config of another API", lambda h, f, i: A.Ln(*f, 8, config=A.SqrtConfig()), errors.ParameterError),
     ("Sqrt count > size", lambda h, f, i: A.Sqrt(*f, 65), errors.ParameterError),
     ("Rsqrt mask 65 for float", lambda h, f, i: A.Rsqrt(*f, 65, 1, A.UnaryRepeatParams()), errors.ParameterError),
@@ -367,7 +368,7 @@ def test_binary_isasi_page_examples() -> None:
 
 
 BINARY_VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
-    ("Prelu mask/repeat (first-n only)", lambda f, i: A.Prelu(*f, 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+    ("Prelu mask/repeat (first-n only)", lambda f, i: A.Prelu(*f, 8, 1, A.BinaryRepeatParams()), errors.ParameterError),
     ("AbsSub int32", lambda f, i: A.AbsSub(*i[:3], 8), errors.DTypeError),
     ("Mull float", lambda f, i: A.Mull(*f, f[0], 8), errors.DTypeError),
     ("Mull count > size", lambda f, i: A.Mull(*i, 65), errors.ParameterError),

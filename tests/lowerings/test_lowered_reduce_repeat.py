@@ -402,7 +402,7 @@ def test_lower_shows_the_template_branches() -> None:
 
 
 def test_lower_spec_and_cli() -> None:
-    spec = rs._src.lowerings.elementwise.lower_spec
+    spec = rs._src.lowerings.explorer.lower_spec
     low = spec("ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_ONLY_INDEX)")
     ops = [r.api.split("/")[0] for r in low.records]
     assert ops.count("Interleave") == 8

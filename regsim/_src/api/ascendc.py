@@ -13,48 +13,79 @@ Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Ax
 `regsim._src.lowerings.unary_math`).
 """
 
-from regsim._src.lowerings.cast import Cast, SetDeqScale
-from regsim._src.lowerings.cmpmask import GetCmpMask, SetCmpMask
-from regsim._src.lowerings.compare_select import Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
-from regsim._src.lowerings.elementwise import (
+from regsim._src.lowerings.faces import (
     Abs,
+    AbsSub,
     Add,
+    AddRelu,
     Adds,
     And,
     Ands,
+    Axpy,
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    Brcb,
+    Cast,
+    Compare,
+    Compares,
+    CreateVecIndex,
+    Div,
     Divs,
+    Duplicate,
+    Exp,
+    FusedMulAdd,
+    Gather,
+    Gatherb,
+    GatherMask,
+    GetCmpMask,
+    GetReduceRepeatSumSpr,
     LeakyRelu,
+    Ln,
     Max,
     Maxs,
     Min,
     Mins,
     Mul,
+    MulAddDst,
+    MulAddRelu,
+    Mull,
     Muls,
+    Neg,
     Not,
     Or,
     Ors,
-    Relu,
-    Sub,
-    Subs,
-)
-from regsim._src.lowerings.fill import Brcb, CreateVecIndex
-from regsim._src.lowerings.gather import Gather, Gatherb
-from regsim._src.lowerings.gather_mask import GatherMask
-from regsim._src.lowerings.reduce import Div, Exp, GetReduceRepeatSumSpr, ReduceMax, ReduceMin, ReduceSum
-from regsim._src.lowerings.reduce_repeat import (
-    BlockReduceMax,
-    BlockReduceMin,
-    BlockReduceSum,
     PairReduceSum,
+    Prelu,
+    Reciprocal,
     ReduceDataBlock,
+    ReduceMax,
+    ReduceMin,
     ReducePairElem,
     ReduceRepeat,
+    ReduceSum,
+    Relu,
     RepeatReduceSum,
+    ResetMask,
+    Rsqrt,
+    Scatter,
+    Select,
+    SetCmpMask,
+    SetDeqScale,
+    SetMaskCount,
+    SetMaskNorm,
+    SetVectorMask,
+    ShiftLeft,
+    ShiftRight,
+    Sqrt,
+    Sub,
+    SubRelu,
+    Subs,
+    Truncate,
     WholeReduceMax,
     WholeReduceMin,
     WholeReduceSum,
 )
-from regsim._src.lowerings.scatter import Scatter
 from regsim._src.lowerings.structs import (
     DEFAULT_BINARY_CONFIG,
     DEFAULT_DIV_CONFIG,
@@ -77,24 +108,6 @@ from regsim._src.lowerings.structs import (
     SqrtConfig,
     UnaryRepeatParams,
 )
-from regsim._src.lowerings.unary_math import (
-    AbsSub,
-    AddRelu,
-    Axpy,
-    FusedMulAdd,
-    Ln,
-    MulAddDst,
-    MulAddRelu,
-    Mull,
-    Neg,
-    Prelu,
-    Reciprocal,
-    Rsqrt,
-    Sqrt,
-    SubRelu,
-    Truncate,
-)
-from regsim._src.lowerings.vector_mask import ResetMask, SetMaskCount, SetMaskNorm, SetVectorMask
 from regsim._src.model.binding import host_api
 from regsim._src.model.core import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
 from regsim._src.model.enums import (

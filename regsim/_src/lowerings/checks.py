@@ -80,25 +80,32 @@ def snapshot(values: Sequence[object]) -> Callable[[], None]:
 
 
 def unchanged_on_error(f: F) -> F:
-    """A memory-level API's entry: should the call raise a `RegsimError` (a parameter check, or a Reg op inside its
-    lowering), everything it changed is put back first (`snapshot`): a refused call changes no UB byte, no written
-    flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`."""
+    """A memory-level function's entry (`keep_unchanged` of its arguments): should the call raise, everything it
+    changed is put back first."""
 
     @functools.wraps(f)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if _IN_CALL.get():
-            return f(*args, **kwargs)
-        restore = snapshot([*args, *kwargs.values()])
-        token = _IN_CALL.set(True)
-        try:
-            return f(*args, **kwargs)
-        except BaseException:
-            restore()
-            raise
-        finally:
-            _IN_CALL.reset(token)
+        return keep_unchanged([*args, *kwargs.values()], f, *args, **kwargs)
 
     return call  # type: ignore[return-value]
+
+
+def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`f(*args, **kwargs)`, a memory-level call on `values`: should it raise a `RegsimError` (a parameter check, or a
+    Reg op inside its lowering), everything it changed is put back first (`snapshot`): a refused call changes no UB
+    byte, no written flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`. The
+    memory-level calls a call makes are part of it (one snapshot)."""
+    if _IN_CALL.get():
+        return f(*args, **kwargs)
+    restore = snapshot(values)
+    token = _IN_CALL.set(True)
+    try:
+        return f(*args, **kwargs)
+    except BaseException:
+        restore()
+        raise
+    finally:
+        _IN_CALL.reset(token)
 
 
 def run_lowering(api: str, vf: Callable[..., None], *args: Any) -> None:
@@ -241,12 +248,3 @@ def flexible_operands(
             raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor"))
     check_scalar_element(api, names[idx], scalar, like, dst)
     return dtype, idx, vec_name, vec
-
-
-def check_set_mask(api: str, is_set_mask: object) -> None:
-    if not is_set_mask:
-        raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "True (the first-n interface has no isSetMask)"))
-
-
-def arguments_error(api: str, given: int, forms: str) -> ParameterError:
-    return ParameterError(message(api, "arguments", given, forms))

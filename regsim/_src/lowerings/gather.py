@@ -1,6 +1,7 @@
-"""The memory-level `Gather` (the Gather page): dst[i] = the element at byte `srcBaseAddr + srcOffset[i]` of src, in
-the first-n interface and the mask/repeat interfaces, lowered onto Reg ops as the 950 library builds it
-(kernel_operator_vec_gather_impl.h for dav_3510: `VfGatherApi0B16/B32/B64`, `VfGatherApi2B8/B16/B32/B64`).
+"""The memory-level gathers, lowered onto Reg ops as the 950 library builds them (kernel_operator_vec_gather_impl.h
+for dav_3510): `Gather` (the Gather page: dst[i] = the element at byte `srcBaseAddr + srcOffset[i]` of src, in the
+first-n interface and the mask/repeat interfaces; `VfGatherApi0B16/B32/B64`, `VfGatherApi2B8/B16/B32/B64`) and
+`Gatherb` (the "Gatherb(ISASI)" page: DataBlocks of src at byte offsets, 8 per repeat; `GatherbImpl`).
 """
 
 from __future__ import annotations
@@ -10,22 +11,13 @@ from typing import Any, Final, TypeVar
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.checks import (
-    arguments_error,
-    as_uint,
-    check_count,
-    check_repeat,
-    check_tensors,
-    host_only,
-    run_lowering,
-    unchanged_on_error,
-)
-from regsim._src.lowerings.dtype_sets import B8_TO_B64
-from regsim._src.lowerings.elementwise import SPEC_BUILDERS, Lowering, lower
-from regsim._src.lowerings.structs import BinaryRepeatParams, GatherRepeatParams
+from regsim._src.lowerings.checks import as_uint, check_count, check_repeat, check_tensors, run_lowering
+from regsim._src.lowerings.dtype_sets import UINT32
+from regsim._src.lowerings.fresh import FreshCall, arguments, mask_arg
+from regsim._src.lowerings.spec import Call, Form
+from regsim._src.lowerings.structs import GatherRepeatParams
 from regsim._src.lowerings.vector_mask import repeat_plan, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
@@ -184,10 +176,6 @@ def gather_b64_vf(
         Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
 
 
-_GATHER_B8 = frozenset({dt.uint8, dt.int8})  #: the first-n interface only (the Gather page, Ascend 950)
-_GATHER_B16 = frozenset({dt.uint16, dt.int16, dt.half, dt.bfloat16})
-_GATHER_B32 = frozenset({dt.uint32, dt.int32, dt.float32})
-_GATHER_B64 = frozenset({dt.uint64, dt.int64})
 #: srcOffset ranges on Ascend 950 (the Gather page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 _GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
@@ -219,45 +207,40 @@ def _check_offsets(
         raise OutOfBoundsError(message("Gather", "src_offset", given, accepted))
 
 
-@host_api("Gather")
-@unchanged_on_error
-def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.uint32], src_base_addr: int, *args: Any) -> None:
+def gather(c: Call) -> None:
     """`AscendC::Gather(dst, src, srcOffset, srcBaseAddr, count)` and
     `Gather(dst, src, srcOffset, srcBaseAddr, mask, repeatTime, dstRepStride)`: dst[i] = the element at
     byte `srcBaseAddr + srcOffset[i]` from `src`'s start. b8 (the first-n interface only), b16, b32 and b64
     types; the repeat interface's repeats each gather 256 bytes of elements (128 b16 / 64 b32 / 32 b64, the
     next offsets) and store them `dstRepStride` DataBlocks after the previous ones."""
-    host_only("Gather")
-    dtypes = _GATHER_B8 | _GATHER_B16 | _GATHER_B32 | _GATHER_B64
-    if len(args) == 3:  # the mask/repeat interfaces: no b8 (the Gather page)
-        dtypes = _GATHER_B16 | _GATHER_B32 | _GATHER_B64
-    dtype = check_tensors("Gather", dtypes, ("dst", "src"), (dst, src))
-    if not isinstance(src_offset, LocalTensor) or src_offset.dtype is not dt.uint32:
-        raise DTypeError(message("Gather", "src_offset", repr(src_offset), "a LocalTensor[uint32] of byte offsets"))
-    check_tensors("Gather", frozenset({dt.uint32}), ("src_offset",), (src_offset,))
+    api, dst, src, src_offset = c.api, c["dst"], c["src"], c["src_offset"]
+    dtype = check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
+    if src_offset.dtype is not dt.uint32:
+        raise DTypeError(message(api, "src_offset", repr(src_offset), "a LocalTensor[uint32] of byte offsets"))
+    check_tensors(api, UINT32, ("src_offset",), (src_offset,))
     if src_offset.ub is not dst.ub:
-        raise ParameterError(message("Gather", "src_offset", repr(src_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
-    base = as_uint("Gather", "src_base_addr", src_base_addr, 32)
+        raise ParameterError(message(api, "src_offset", repr(src_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    base = as_uint(api, "src_base_addr", c["src_base_addr"], 32)
     if base % dtype.itemsize:
-        raise ParameterError(message("Gather", "src_base_addr", base, f"a multiple of {dtype.itemsize} bytes for {dtype.name}"))
+        raise ParameterError(message(api, "src_base_addr", base, f"a multiple of {dtype.itemsize} bytes for {dtype.name}"))
     if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Gather takes src + srcBaseAddr as its 32-byte aligned base
         raise AlignmentError(
-            message("Gather", "src_base_addr", base, "a multiple of 32 bytes (it becomes the base address of Reg::Gather)")
+            message(api, "src_base_addr", base, "a multiple of 32 bytes (it becomes the base address of Reg::Gather)")
         )
     lanes = VL // dtype.itemsize
     vf = gather_b16_vf if dtype.itemsize == 2 else gather_b32_vf
     mask_source = "count"
-    if len(args) == 1:  # tensor 前n个数据计算
-        n = check_count("Gather", args[0], ("dst", "src_offset"), (dst, src_offset))
+    if c.form is Form.COUNT:  # tensor 前n个数据计算
+        n = check_count(api, c["count"], ("dst", "src_offset"), (dst, src_offset))
         _check_offsets(dtype, src, base, src_offset, np.ones(n, np.bool_))
         repeats, step, count, per_repeat = -(-n // lanes), lanes, n, True
-    elif len(args) == 3:
-        mask, repeat_time, dst_rep_stride = args
-        stride = as_uint("Gather", "dst_rep_stride", dst_rep_stride, 16)
-        plan = repeat_plan("Gather", dtype, mask, repeat_time, BinaryRepeatParams(), BinaryRepeatParams, True)
+    else:
+        mask = c["mask"]
+        stride = as_uint(api, "dst_rep_stride", c["dst_rep_stride"], 16)
+        plan = repeat_plan(api, dtype, mask, c["repeat_time"], True)
         count, repeats, normal, _ = plan
         if normal:
-            if not isinstance(mask, (list, tuple, np.ndarray)):  # SetVectorMask<T>(mask): the first `mask` elements
+            if c.form is Form.CONTINUOUS:  # SetVectorMask<T>(mask): the first `mask` elements
                 bits = (1 << count) - 1
                 set_vector_mask(bits >> 64, bits & _U64)
             high, low = vector_mask()
@@ -269,27 +252,24 @@ def Gather(dst: LocalTensor[T], src: LocalTensor[T], src_offset: LocalTensor[dt.
         last = int(np.flatnonzero(used)[-1]) if used.any() else -1
         if last >= src_offset.size:
             accepted = f"repeats whose active elements' offsets lie in src_offset ({src_offset.size} elements)"
-            raise ParameterError(message("Gather", "repeat_time", repeats, accepted))
+            raise ParameterError(message(api, "repeat_time", repeats, accepted))
         _check_offsets(dtype, src, base, src_offset, used)
         step, per_repeat = stride * (ONE_BLOCK_SIZE // dtype.itemsize), not normal
         if normal:
-            mask_source = "bits" if isinstance(mask, (list, tuple, np.ndarray)) else "continuous"
-    else:
-        forms = "(dst, src, src_offset, src_base_addr, count) or (..., mask, repeat_time, dst_rep_stride)"
-        raise arguments_error("Gather", len(args) + 4, forms)
+            mask_source = "bits" if c.form is Form.BITS else "continuous"
     ptrs = (dst.GetPhyAddr(), src.GetPhyAddr(), src_offset.GetPhyAddr())
     # The library shifts whole offset registers (all lanes), past the offsets the call uses: those lanes are
     # never gathered, so their bytes may be unwritten; the offsets that are used were checked above.
     with configure(check_uninitialized=False):
         if dtype.itemsize == 1:
-            run_lowering("Gather", gather_b8_vf, *ptrs, base, count)
+            run_lowering(api, gather_b8_vf, *ptrs, base, count)
         elif dtype.itemsize == 8:  # in u32 words: srcBaseIndex = srcBaseAddr / 4, 2 words per element
-            run_lowering("Gather", gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
+            run_lowering(api, gather_b64_vf, *ptrs, base // 4, repeats, 2 * step, 2 * count, mask_source)
         else:
-            run_lowering("Gather", vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
+            run_lowering(api, vf, *ptrs, base // dtype.itemsize, repeats, step, count, per_repeat)
 
 
-def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
+def explore_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Gather(half, count=128)"` or `"Gather(half, mask=128, repeat_time=4, dst_rep_stride=8)"`: the
     call on fresh tensors, src of random data and src_offset its element offsets from the last down (the Gather
     page's example), src_base_addr 0."""
@@ -300,13 +280,10 @@ def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
     elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "dst_rep_stride"}:
         r, stride = int(kw["repeat_time"]), int(kw.get("dst_rep_stride", 8))
         n = r * VL // dtype.itemsize
-        mask = kw["mask"]
-        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, r, stride)
+        rest = (mask_arg(kw["mask"]), r, stride)
         dst_elems = ((max(r, 1) - 1) * stride * ONE_BLOCK_SIZE + VL) // dtype.itemsize
     else:
-        raise ParameterError(
-            message("lower", "arguments", sorted(kw), "count=N, or mask=M, repeat_time=R [, dst_rep_stride=S] (Gather)")
-        )
+        raise arguments(kw, "count=N, or mask=M, repeat_time=R [, dst_rep_stride=S] (Gather)")
 
     lanes = VL // dtype.itemsize
     size = -(-max(n, 1) // lanes) * lanes  # whole registers of src and offsets
@@ -315,15 +292,10 @@ def lower_gather(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
     offsets = ub.alloc(dt.uint32, size + lanes)
     ub.storage.write(src.addr, np.random.default_rng(0).integers(0, 256, src.nbytes, dtype=np.uint8))
     offsets.set(((size - 1 - np.arange(offsets.size) % size) * dtype.itemsize).astype(np.uint32))
-    low = lower(Gather, dst, src, offsets, 0, *rest)
-    return Lowering(f"Gather({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
-
-
-SPEC_BUILDERS["Gather"] = lower_gather
+    return (dst, src, offsets, 0, *rest), {}
 
 
 # --- Gatherb (the "Gatherb(ISASI)" page): DataBlocks of src at byte offsets ------------------------------------------
-GATHERB: Final = "Gatherb"
 
 
 @simd_vf
@@ -348,45 +320,39 @@ def gatherb_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], repe
             Reg.StoreAlign(dst + i * rep * one_blk_num, dst_reg, blk, full_preg, data_mode=_BLOCK)
 
 
-@host_api("Gatherb")
-@unchanged_on_error
-def Gatherb(
-    dst: LocalTensor[Any], src: LocalTensor[Any], offset: LocalTensor[dt.uint32], repeat_time: int, repeat_params: Any
-) -> None:
+def gatherb(c: Call) -> None:
     """`AscendC::Gatherb(dst, src, offset, repeatTime, repeatParams)`: DataBlock k of repeat r of dst (at DataBlock
     r * dstRepStride + k * dstBlkStride) is the 32 bytes at byte offset[8 * r + k] of src. All eleven 950 types."""
-    host_only(GATHERB)
-    check_tensors(GATHERB, B8_TO_B64, ("dst", "src"), (dst, src))
-    if not isinstance(offset, LocalTensor) or offset.dtype is not dt.uint32:
-        raise DTypeError(message(GATHERB, "offset", repr(offset), "a LocalTensor[uint32] of byte offsets"))
-    check_tensors(GATHERB, frozenset({dt.uint32}), ("offset",), (offset,))
+    api, dst, src, offset, repeat_params = c.api, c["dst"], c["src"], c["offset"], c["repeat_params"]
+    check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
+    if offset.dtype is not dt.uint32:
+        raise DTypeError(message(api, "offset", repr(offset), "a LocalTensor[uint32] of byte offsets"))
+    check_tensors(api, UINT32, ("offset",), (offset,))
     if offset.ub is not dst.ub:
-        raise ParameterError(message(GATHERB, "offset", repr(offset), "a LocalTensor in the same UnifiedBuffer as dst"))
-    r = check_repeat(GATHERB, repeat_time)
-    if not isinstance(repeat_params, GatherRepeatParams):
-        raise ParameterError(message(GATHERB, "repeat_params", repr(repeat_params), "a GatherRepeatParams"))
+        raise ParameterError(message(api, "offset", repr(offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    r = check_repeat(api, c["repeat_time"])
     blk, rep = repeat_params.dstBlkStride, repeat_params.dstRepStride
     if blk == 0:  # the page: handled as 1; the 950 lowering passes 0 to the block store (all 8 blocks at one address)
         accepted = "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, §129)"
-        raise ParameterError(message(GATHERB, "repeat_params.dstBlkStride", 0, accepted))
+        raise ParameterError(message(api, "repeat_params.dstBlkStride", 0, accepted))
     if r == 0:
         return  # (the loop runs zero times)
     if 8 * r > offset.size:
         accepted = f"a LocalTensor of at least {8 * r} elements (8 offsets per repeat)"
-        raise ParameterError(message(GATHERB, "offset", f"a LocalTensor of {offset.size} elements", accepted))
+        raise ParameterError(message(api, "offset", f"a LocalTensor of {offset.size} elements", accepted))
     blocks = (r - 1) * rep + 7 * blk + 1
     if blocks * ONE_BLOCK_SIZE > dst.nbytes:
         accepted = f"a dst of at least {blocks * ONE_BLOCK_SIZE} bytes (the DataBlocks the repeats write)"
-        raise ParameterError(message(GATHERB, "dst", f"a LocalTensor of {dst.nbytes} bytes", accepted))
+        raise ParameterError(message(api, "dst", f"a LocalTensor of {dst.nbytes} bytes", accepted))
     valid = offset.ub.storage.valid
     if valid is not None and current_config().check_uninitialized:
         if not valid[offset.addr : offset.addr + 32 * r].all():
-            raise UninitializedReadError(f"{GATHERB}: an offset element of the first {8 * r} is read but was never written")
+            raise UninitializedReadError(f"{api}: an offset element of the first {8 * r} is read but was never written")
     offs = offset.numpy()[: 8 * r].astype(np.int64)
     bad = offs[(offs % ONE_BLOCK_SIZE != 0) | (offs + ONE_BLOCK_SIZE > src.nbytes)]
     if bad.size:
         accepted = f"multiples of 32 bytes whose DataBlock lies in src ([0, {src.nbytes - ONE_BLOCK_SIZE}])"
-        raise ParameterError(message(GATHERB, "offset", f"[..., {int(bad[0])}, ...]", accepted))
+        raise ParameterError(message(api, "offset", f"[..., {int(bad[0])}, ...]", accepted))
     # the page: "不支持源操作数与目的操作数使用同一块内存地址": no written DataBlock may be one the call reads
     rows = np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk
     written = dst.addr + rows.reshape(-1) * ONE_BLOCK_SIZE
@@ -395,17 +361,17 @@ def Gatherb(
         if clash.size:
             accepted = f"dst DataBlocks distinct from the {name} DataBlocks the call reads (the page: no shared memory)"
             given = f"a DataBlock at UB byte {int(clash[0])} also read from {name}"
-            raise ParameterError(message(GATHERB, "dst", given, accepted))
+            raise ParameterError(message(api, "dst", given, accepted))
     with configure(check_uninitialized=False):
-        run_lowering(GATHERB, gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
+        run_lowering(api, gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
 
 
-def lower_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`: the call on fresh tensors (random DataBlock
     offsets into a 16-block src)."""
 
     if not {"repeat_time"} <= set(kw) <= {"repeat_time", "params"}:
-        raise ParameterError(message("lower", "arguments", sorted(kw), "repeat_time=R [, params=(dstBlkStride, dstRepStride)]"))
+        raise arguments(kw, "repeat_time=R [, params=(dstBlkStride, dstRepStride)]")
     r = int(kw["repeat_time"])
     params = GatherRepeatParams(*kw.get("params", ()))
     blocks = max((r - 1) * params.dstRepStride + 7 * params.dstBlkStride + 1, 1)
@@ -416,7 +382,4 @@ def lower_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     rng = np.random.default_rng(0)
     ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
     offset.set((rng.integers(0, 16, offset.size) * ONE_BLOCK_SIZE).astype(np.uint32))
-    return lower(Gatherb, dst, src, offset, r, params)
-
-
-SPEC_BUILDERS["Gatherb"] = lower_gatherb
+    return (dst, src, offset, r, params), {}

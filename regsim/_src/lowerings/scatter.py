@@ -26,11 +26,12 @@ from typing import Any, Final
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.checks import as_uint, check_repeat, check_tensors, host_only, run_lowering, unchanged_on_error
-from regsim._src.lowerings.elementwise import SPEC_BUILDERS, lower
+from regsim._src.lowerings.checks import as_uint, check_repeat, check_tensors, run_lowering
+from regsim._src.lowerings.dtype_sets import UINT32
+from regsim._src.lowerings.fresh import FreshCall, arguments
+from regsim._src.lowerings.spec import Call, Form
 from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
@@ -39,10 +40,6 @@ from regsim._src.vf.runtime import simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 API: Final = "Scatter"
-#: the page's Ascend 950 list (int8/uint8 on the first-n interface only)
-TYPES: Final = frozenset(
-    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
-)
 #: dstOffset ranges on Ascend 950 (the page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 MAX_OFFSET: Final = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 _U32_PER_REG: Final = VL // 4  #: indexRepElems / srcRepElems: 64
@@ -282,38 +279,28 @@ def _check_overlap(dst: LocalTensor[Any], base: int, offsets: np.ndarray, reads:
             raise ParameterError(message(API, "dst_offset", given, accepted))
 
 
-@host_api("Scatter")
-@unchanged_on_error
-def Scatter(
-    dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[dt.uint32], dst_base_addr: int, *args: Any
-) -> None:
+def scatter(c: Call) -> None:
     """`AscendC::Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count the element src[i] is written at
     byte `dstBaseAddr + dstOffset[i]` from dst's start (inside dst). All eleven 950 types. And
     `Scatter(dst, src, dstOffset, dstBaseAddr, mask, repeatTime, srcRepStride)` (b16/b32/b64; `mask` an int or
     `[mask0, mask1]`): element k of repeat r, when the mask selects it, is src element
     r * srcRepStride * (32 / sizeof(T)) + k, written at byte dstBaseAddr + dstOffset[r * 256 / sizeof(T) + k]."""
-    host_only(API)
-    if len(args) not in (1, 3):
-        forms = "(dst, src, dst_offset, dst_base_addr, count) or (..., mask, repeat_time, src_rep_stride)"
-        raise ParameterError(message(API, "arguments", len(args) + 4, forms))
-    dtype = check_tensors(API, TYPES, ("dst", "src"), (dst, src))
-    if not isinstance(dst_offset, LocalTensor) or dst_offset.dtype is not dt.uint32:
-        raise DTypeError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
-    check_tensors(API, frozenset({dt.uint32}), ("dst_offset",), (dst_offset,))
+    api, dst, src, dst_offset = c.api, c["dst"], c["src"], c["dst_offset"]
+    dtype = check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
+    if dst_offset.dtype is not dt.uint32:
+        raise DTypeError(message(api, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
+    check_tensors(api, UINT32, ("dst_offset",), (dst_offset,))
     if dst_offset.ub is not dst.ub:
-        raise ParameterError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
-    base = as_uint(API, "dst_base_addr", dst_base_addr, 32)
+        raise ParameterError(message(api, "dst_offset", repr(dst_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    base = as_uint(api, "dst_base_addr", c["dst_base_addr"], 32)
     w = dtype.itemsize
     if base % w:
         raise ParameterError(message(API, "dst_base_addr", base, f"a multiple of {w} bytes for {dtype.name}"))
     if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Scatter takes dst + dstBaseAddr as its 32-byte aligned base
         accepted = "a multiple of 32 bytes (it becomes the base address of Reg::Scatter)"
         raise AlignmentError(message(API, "dst_base_addr", base, accepted))
-    if len(args) == 1:  # tensor前n个数据计算
-        count = args[0]
-        if type(count) is not int and not isinstance(count, np.integer):
-            raise ParameterError(message(API, "count", repr(count), "an int"))
-        n = int(count)
+    if c.form is Form.COUNT:  # tensor前n个数据计算
+        n = int(c["count"])
         limit = min(src.size, dst_offset.size)
         if not 0 <= n <= limit:
             smallest = "src" if src.size == limit else "dst_offset"
@@ -323,14 +310,11 @@ def Scatter(
         # are never scattered, so their bytes may be unwritten; the ones used were checked above.
         with configure(check_uninitialized=False):
             # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
-            run_lowering(API, _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
+            run_lowering(api, _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
         return
-    mask, repeat_time, src_rep_stride = args
-    if w == 1:
-        raise DTypeError(message(API, "dst", f"a LocalTensor[{dtype.name}]", "int8/uint8 on the first-n interface only"))
-    bit_mode, mask_count, bits = check_mask(API, dtype, mask, True)
-    r = check_repeat(API, repeat_time)
-    rep = as_uint(API, "src_rep_stride", src_rep_stride, 8)
+    bit_mode, mask_count, bits = check_mask(api, dtype, c["mask"], True)
+    r = check_repeat(api, c["repeat_time"])
+    rep = as_uint(api, "src_rep_stride", c["src_rep_stride"], 8)
     lanes = VL // w
     if counter_mode():  # newRepeatTimes = VecMicroGetRepeatTimes<T, false>(mask, repeatTime): ceil(mask / lanes)
         r = -(-mask_count // lanes)
@@ -354,7 +338,7 @@ def Scatter(
     # maskV = static_cast<uint32_t>(mask) (b64: evenMask = static_cast<uint32_t>(mask * 2))
     mask_v = (mask_count * (2 if w == 8 else 1)) & 0xFFFFFFFF
     with configure(check_uninitialized=False):
-        run_lowering(API, _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
+        run_lowering(api, _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
 
 
 def _ptrs(dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[Any]) -> tuple[Any, ...]:
@@ -393,12 +377,12 @@ def _merge(reads: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     return out
 
 
-def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Scatter(half, count=128)"`: the call on fresh tensors (dst_offset a random permutation of
     dst's element offsets)."""
 
     if set(kw) != {"count"}:
-        raise ParameterError(message("lower", "arguments", sorted(kw), "count=N"))
+        raise arguments(kw, "count=N")
     n = int(kw["count"])
     per = max(-(-n * dtype.itemsize // VL), 1) * VL + VL
     ub = UnifiedBuffer(3 * per + 2 * VL * 4)
@@ -408,7 +392,4 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
     perm = rng.permutation(dst.size)[: offsets.size] * dtype.itemsize
     offsets.set(np.resize(perm, offsets.size).astype(np.uint32))
-    return lower(Scatter, dst, src, offsets, 0, n)
-
-
-SPEC_BUILDERS["Scatter"] = lower_fresh
+    return (dst, src, offsets, 0, n), {}

@@ -9,14 +9,14 @@ for a bit-mode mask as the library's `Vec*Level0Template` does before its VF.
 
 from __future__ import annotations
 
-from typing import Final, overload
+from typing import Final
 
 import numpy as np
 
-from regsim._src.lowerings.checks import as_uint, check_repeat, host_only
+from regsim._src.lowerings.checks import as_uint, check_repeat
+from regsim._src.lowerings.spec import Call
 from regsim._src.lowerings.structs import MASK_PLACEHOLDER
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.core import current_core, current_ctrl, set_ctrl_bit
 from regsim._src.model.registers import VL, check_dtype
 from regsim.errors import ParameterError, message
@@ -40,54 +40,40 @@ def set_vector_mask(high: int, low: int) -> None:
     current_core().vector_mask = (high, low)
 
 
-@host_api("SetMaskCount")
-def SetMaskCount() -> None:
+def set_mask_count(c: Call) -> None:
     """`AscendC::SetMaskCount()`: counter mode (CTRL[56] = 1): a mask argument is an element count."""
-    host_only("SetMaskCount")
     set_ctrl_bit(CTRL_COUNTER_MODE, 1)
 
 
-@host_api("SetMaskNorm")
-def SetMaskNorm() -> None:
+def set_mask_norm(c: Call) -> None:
     """`AscendC::SetMaskNorm()`: normal mode (CTRL[56] = 0, the launch value): a mask selects elements per repeat."""
-    host_only("SetMaskNorm")
     set_ctrl_bit(CTRL_COUNTER_MODE, 0)
 
 
-@overload
-def SetVectorMask(T: type[dt.DType], mask_high: int, mask_low: int, /) -> None: ...
-@overload
-def SetVectorMask(T: type[dt.DType], length: int, /) -> None: ...
-@host_api("SetVectorMask")
-def SetVectorMask(T: type[dt.DType], *args: int) -> None:
+def set_vector_mask_api(c: Call) -> None:
     """`AscendC::SetVectorMask<T>(maskHigh, maskLow)` / `SetVectorMask<T>(len)`.
 
     Two values set the mask register's bits (element i of a repeat is bit i of maskLow, bit i - 64 of
     maskHigh). One value `len`: in normal mode the first `len` elements of each repeat; in counter
     mode the element count (maskLow = len, maskHigh = 0)."""
-    host_only("SetVectorMask")
-    check_dtype("SetVectorMask", "T", T)
-    if len(args) == 2:
-        high, low = (as_uint("SetVectorMask", n, v, 64) for n, v in zip(("mask_high", "mask_low"), args, strict=True))
-        set_vector_mask(high, low)
-    elif len(args) == 1:
-        lanes = VL // T.itemsize
-        if counter_mode():
-            set_vector_mask(0, as_uint("SetVectorMask", "length", args[0], 32))
-        else:
-            n = args[0]
-            if type(n) is not int or not 0 <= n <= min(lanes, 128):
-                raise ParameterError(message("SetVectorMask", "length", repr(n), f"an int in [0, {min(lanes, 128)}]"))
-            bits = (1 << n) - 1
-            set_vector_mask(bits >> 64, bits & _U64)
-    else:
-        raise ParameterError(message("SetVectorMask", "arguments", len(args), "(mask_high, mask_low) or (length,)"))
+    api, T = c.api, c["T"]
+    check_dtype(api, "T", T)
+    if "mask_high" in c.args:
+        set_vector_mask(as_uint(api, "mask_high", c["mask_high"], 64), as_uint(api, "mask_low", c["mask_low"], 64))
+        return
+    lanes = VL // T.itemsize
+    if counter_mode():
+        set_vector_mask(0, as_uint(api, "length", c["length"], 32))
+        return
+    n = c["length"]
+    if not 0 <= n <= min(lanes, 128):
+        raise ParameterError(message(api, "length", repr(n), f"an int in [0, {min(lanes, 128)}]"))
+    bits = (1 << n) - 1
+    set_vector_mask(bits >> 64, bits & _U64)
 
 
-@host_api("ResetMask")
-def ResetMask() -> None:
+def reset_mask(c: Call) -> None:
     """`AscendC::ResetMask()`: every bit of the vector mask register set (all elements selected)."""
-    host_only("ResetMask")
     set_vector_mask(_U64, _U64)
 
 
@@ -151,15 +137,13 @@ def check_mask(api: str, dtype: type[dt.DType], mask: object, is_set_mask: bool)
 
 
 def repeat_plan(
-    api: str, dtype: type[dt.DType], mask: object, repeat_time: object, params: object, params_type: type, is_set_mask: bool
+    api: str, dtype: type[dt.DType], mask: object, repeat_time: object, is_set_mask: bool
 ) -> tuple[int, int, bool, bool]:
     """Check the mask/repeat arguments and do what the library's `Vec*Level0Template` does before the VF:
     returns (maskCount, repeatTime, normal mode?, predicate from the vector mask register?) and, for a bit
     mask in normal mode, sets the vector mask register (`SetVectorMask<T>(mask[1], mask[0])`)."""
     bit_mode, mask_count, bits = check_mask(api, dtype, mask, is_set_mask)
     r = check_repeat(api, repeat_time)
-    if not isinstance(params, params_type):
-        raise ParameterError(message(api, "repeat_params", repr(params), f"a {params_type.__name__}"))
     normal = not counter_mode()
     if bits is not None:
         set_vector_mask(*bits)
