@@ -193,12 +193,58 @@ ELEMENT_ORACLES: Final = ("first_n", "normal_mode", "counter_mode")
 S1: Final = SELMODE.VSEL_TENSOR_SCALAR_MODE
 
 
-def _arith(name: str, run: Callable[..., Any], callees: tuple[str, ...], page: str, summary: str, **kw: Any) -> Api:
-    skeleton = kw.pop("skeleton", ELEMENTWISE)
-    oracle = kw.pop("oracle", ELEMENT_ORACLES)
-    return Api(name, kw.pop("family", "arith"), kw.pop("interfaces"), run, callees, skeleton, oracle, doc(page), summary, **kw)
+#: the pages' folders by family (a page is `<folder>/<API>.md` unless its row says otherwise)
+FOLDERS: Final = {
+    "arith": "基础算术",
+    "compound": "复合计算",
+    "logic": "逻辑计算",
+    "compare_select": "比较与选择",
+    "cast": "类型转换",
+    "reduce": "归约计算",
+    "fill": "数据填充",
+    "gather_scatter": "离散与聚合",
+    "mask": "掩码操作",
+}
 
 
+def elementwise(
+    shape: str, name: str, run: Callable[..., Any], count: DTypeSet, repeat: DTypeSet | None, summary: str, **kw: Any
+) -> Api:
+    """A row of an elementwise API on its skeletons: `shape` "binary" (dst = src0 op src1), "unary" (dst = op(src)) or
+    "scalar" / "flexible" (dst = op(src, scalar), the latter with the flexible-scalar overloads); first-n dtypes
+    `count`, mask/repeat dtypes `repeat` (None: the first-n interface only). Keywords: `keywords=` the interfaces'
+    template parameters, `family=` the chapter (default "arith"), `callees=` (default the API's name), `page=` (default
+    `<folder>/<name>.md`), `interfaces=` more interfaces, and any other `Api` field."""
+    keywords = kw.pop("keywords", ())
+    if shape == "binary":
+        interfaces = binary(count, repeat, keywords)
+        skeleton = "binary_continuous_vf" + (" / vec_binary_vf" if repeat else "")
+    elif shape == "unary":
+        interfaces = unary(count, repeat, keywords)
+        skeleton = "unary_continuous_vf" + (" / vec_unary_vf" if repeat else "")
+    else:
+        interfaces = tensor_scalar(count, repeat, flexible=shape == "flexible")
+        skeleton = UNARY_SKELETONS + ("; flexible scalar: " + ELEMENTWISE if shape == "flexible" else "")
+    family = kw.pop("family", "arith")
+    return Api(
+        name,
+        family,
+        (*interfaces, *kw.pop("interfaces", ())),
+        run,
+        kw.pop("callees", (name,)),
+        kw.pop("skeleton", skeleton),
+        kw.pop("oracle", ELEMENT_ORACLES),
+        doc(kw.pop("page", f"{FOLDERS[family]}/{name}.md")),
+        summary,
+        **kw,
+    )
+
+
+#: ShiftLeft's and ShiftRight's `(dst, src0, src1, count)` with src1 a LocalTensor of shift amounts, the signed type of
+#: src0's width (the pages "ShiftLeft（左移位数为Tensor）", "ShiftRight（右移位数为Tensor）": the first-n interface only)
+SHIFT_AMOUNTS: Final = Interface(
+    Form.COUNT, (DST, SRC0, tensor("src1", Paired("src0", SHIFT_AMOUNT)), COUNT), INTS, (NO_SET_MASK,), AMOUNTS
+)
 _STRIDES: Final = tuple(integer(n, "an int in [0, 65535]") for n in ("dst_rep_stride", "src_blk_stride", "src_rep_stride"))
 REDUCE_TYPE: Final = enum_param("reduce_type", ReduceType, keyword=True)
 ORDER: Final = Param("order", Kind.ENUM, enum=ReduceOrder, default=None, nullable=True)
@@ -233,213 +279,137 @@ def _repeat_reduce_sum() -> tuple[Interface, ...]:
 
 # --- the rows ------------------------------------------------------------------------------------------------------------------
 APIS: Final[tuple[Api, ...]] = (
-    # 基础算术 (arith): binary, unary, tensor-scalar -----------------------------------------------------------------------
-    _arith(
-        "Add", Binary(Reg.Add), ("Add",), "基础算术/Add.md", "dst = src0 + src1", interfaces=binary(B8_TO_B64_COMPLEX, B16_B32)
-    ),
-    _arith(
-        "Sub", Binary(Reg.Sub), ("Sub",), "基础算术/Sub.md", "dst = src0 - src1", interfaces=binary(B8_TO_B64_COMPLEX, B16_B32)
-    ),
-    _arith(
-        "Mul", Binary(Reg.Mul), ("Mul",), "基础算术/Mul.md", "dst = src0 * src1", interfaces=binary(B16_B32_B64_COMPLEX, B16_B32)
-    ),
-    _arith("Max", Binary(Reg.Max), ("Max",), "基础算术/Max.md", "dst = max(src0, src1)", interfaces=binary(B8_TO_B64, B16_B32)),
-    _arith("Min", Binary(Reg.Min), ("Min",), "基础算术/Min.md", "dst = min(src0, src1)", interfaces=binary(B8_TO_B64, B16_B32)),
-    _arith(
+    # 基础算术 (arith) ---------------------------------------------------------------------------------------------------------
+    elementwise("binary", "Add", Binary(Reg.Add), B8_TO_B64_COMPLEX, B16_B32, "dst = src0 + src1"),
+    elementwise("binary", "Sub", Binary(Reg.Sub), B8_TO_B64_COMPLEX, B16_B32, "dst = src0 - src1"),
+    elementwise("binary", "Mul", Binary(Reg.Mul), B16_B32_B64_COMPLEX, B16_B32, "dst = src0 * src1"),
+    elementwise("binary", "Max", Binary(Reg.Max), B8_TO_B64, B16_B32, "dst = max(src0, src1)"),
+    elementwise("binary", "Min", Binary(Reg.Min), B8_TO_B64, B16_B32, "dst = min(src0, src1)"),
+    elementwise(
+        "binary",
         "Div",
         algorithms.DIV,
-        ("Div",),
-        "基础算术/Div.md",
+        DIV_COUNT,
+        B16_B32_NO_BF16,
         "dst = src0 / src1 (integers: truncated, x / 0 all ones; the algorithm of config)",
-        interfaces=binary(DIV_COUNT, B16_B32_NO_BF16, (config(DivConfig),)),
+        keywords=(config(DivConfig),),
         by_algo=algorithms.DIV_BY_ALGO,
     ),
-    _arith(
-        "Abs",
-        Unary(Reg.Abs),
-        ("Abs",),
-        "基础算术/Abs.md",
-        "dst = |src|",
-        interfaces=unary(SIGNED_HALF_FLOAT, SIGNED16_32_HALF_FLOAT),
-        skeleton=UNARY_SKELETONS,
-    ),
-    _arith(
-        "Relu",
-        Unary(Reg.Relu),
-        ("Relu",),
-        "基础算术/Relu.md",
-        "dst = max(src, 0)",
-        interfaces=unary(RELU_COUNT, HALF_FLOAT_S32),
-        skeleton=UNARY_SKELETONS,
-    ),
-    _arith(
-        "Exp",
-        algorithms.EXP,
-        ("Exp",),
-        "基础算术/Exp.md",
-        "dst = e ** src",
-        interfaces=unary(HALF_FLOAT, HALF_FLOAT, (config(ExpConfig),)),
-        skeleton=UNARY_SKELETONS,
-    ),
-    _arith(
-        "Ln",
-        algorithms.LN,
-        ("Ln",),
-        "基础算术/Ln.md",
-        "dst = ln(src)",
-        interfaces=unary(HALF_FLOAT, HALF_FLOAT, (config(LnConfig),)),
-        skeleton=UNARY_SKELETONS,
-    ),
-    _arith(
+    elementwise("unary", "Abs", Unary(Reg.Abs), SIGNED_HALF_FLOAT, SIGNED16_32_HALF_FLOAT, "dst = |src|"),
+    elementwise("unary", "Relu", Unary(Reg.Relu), RELU_COUNT, HALF_FLOAT_S32, "dst = max(src, 0)"),
+    elementwise("unary", "Exp", algorithms.EXP, HALF_FLOAT, HALF_FLOAT, "dst = e ** src", keywords=(config(ExpConfig),)),
+    elementwise("unary", "Ln", algorithms.LN, HALF_FLOAT, HALF_FLOAT, "dst = ln(src)", keywords=(config(LnConfig),)),
+    elementwise(
+        "unary",
         "Sqrt",
         algorithms.SQRT,
-        ("Sqrt",),
-        "基础算术/Sqrt.md",
+        HALF_FLOAT,
+        HALF_FLOAT,
         "dst = sqrt(src)",
-        interfaces=unary(HALF_FLOAT, HALF_FLOAT, (config(SqrtConfig),)),
-        skeleton=UNARY_SKELETONS,
+        keywords=(config(SqrtConfig),),
         by_algo=algorithms.SQRT_BY_ALGO,
     ),
-    _arith(
+    elementwise(
+        "unary",
         "Rsqrt",
         algorithms.RSQRT,
-        ("Duplicate", "Sqrt", "Div", "Select"),
-        "基础算术/Rsqrt.md",
+        HALF_FLOAT,
+        HALF_FLOAT,
         "dst = 1 / sqrt(src) (two roundings)",
-        interfaces=unary(HALF_FLOAT, HALF_FLOAT, (config(RsqrtConfig),)),
+        callees=("Duplicate", "Sqrt", "Div", "Select"),
+        keywords=(config(RsqrtConfig),),
         skeleton=UNARY_SKELETONS + "; float first-n precise: rsqrt_fast_inverse_vf",
     ),
-    _arith(
+    elementwise(
+        "unary",
         "Reciprocal",
         algorithms.RECIPROCAL,
-        ("Duplicate", "Div", "Compares", "Select"),
-        "基础算术/Reciprocal.md",
+        HALF_FLOAT_B64,
+        HALF_FLOAT,
         "dst = 1 / src (int64, uint64: 1 / 0 all ones, 1, -1, else 0)",
-        interfaces=unary(HALF_FLOAT_B64, HALF_FLOAT, (config(ReciprocalConfig),)),
-        skeleton=UNARY_SKELETONS,
+        callees=("Duplicate", "Div", "Compares", "Select"),
+        keywords=(config(ReciprocalConfig),),
         examples=(
             "Reciprocal(float32, count=200)",
             "Reciprocal(int64, count=200)",
             "Reciprocal(half, mask=[3, 0], repeat_time=2)",
         ),
     ),
-    _arith(
-        "Neg",
-        Unary(Reg.Neg),
-        ("Neg",),
-        "基础算术/Neg(ISASI).md",
-        "dst = -src",
-        interfaces=unary(SIGNED_HALF_FLOAT, None),
-        skeleton="unary_continuous_vf",
-    ),
-    _arith(
+    elementwise("unary", "Neg", Unary(Reg.Neg), SIGNED_HALF_FLOAT, None, "dst = -src", page="基础算术/Neg(ISASI).md"),
+    elementwise(
+        "binary",
         "Prelu",
         Binary(Reg.Prelu),
-        ("Prelu",),
-        "基础算术/Prelu(ISASI).md",
+        HALF_FLOAT,
+        None,
         "dst = src0 if src0 >= 0 else src0 * src1",
-        interfaces=binary(HALF_FLOAT, None),
-        skeleton="binary_continuous_vf",
+        page="基础算术/Prelu(ISASI).md",
     ),
-    _arith(
+    Api(
         "Mull",
+        "arith",
+        (Interface(Form.COUNT, (tensor("dst0"), tensor("dst1"), SRC0, SRC1, COUNT), INT32S),),
         isasi.mull,
         ("Mull",),
-        "基础算术/Mull(ISASI).md",
+        "mull_vf",
+        ("mull_first_n",),
+        doc("基础算术/Mull(ISASI).md"),
         "dst0, dst1 = the low and high 32 bits of src0 * src1",
-        interfaces=(Interface(Form.COUNT, (tensor("dst0"), tensor("dst1"), SRC0, SRC1, COUNT), INT32S),),
-        skeleton="mull_vf",
-        oracle=("mull_first_n",),
     ),
-    _arith(
-        "Adds",
-        Unary(Reg.Adds, flex_op=Reg.Add),
-        ("Adds",),
-        "基础算术/Adds.md",
-        "dst = src + scalar",
-        interfaces=tensor_scalar(ADDS_COUNT, SCALAR_REPEAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
-    ),
-    _arith(
-        "Muls",
-        Unary(reg_muls, flex_op=Reg.Mul),
-        ("Muls",),
-        "基础算术/Muls.md",
-        "dst = src * scalar",
-        interfaces=tensor_scalar(MULS_COUNT, SCALAR_REPEAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
-    ),
-    _arith(
-        "Maxs",
-        Unary(Reg.Maxs, flex_op=Reg.Max),
-        ("Maxs",),
-        "基础算术/Maxs.md",
-        "dst = max(src, scalar)",
-        interfaces=tensor_scalar(MAXS_COUNT, SCALAR_REPEAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
-    ),
-    _arith(
-        "Mins",
-        Unary(Reg.Mins, flex_op=Reg.Min),
-        ("Mins",),
-        "基础算术/Mins.md",
-        "dst = min(src, scalar)",
-        interfaces=tensor_scalar(MAXS_COUNT, SCALAR_REPEAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
-    ),
-    _arith(
+    elementwise("flexible", "Adds", Unary(Reg.Adds, Reg.Add), ADDS_COUNT, SCALAR_REPEAT, "dst = src + scalar"),
+    elementwise("flexible", "Muls", Unary(reg_muls, Reg.Mul), MULS_COUNT, SCALAR_REPEAT, "dst = src * scalar"),
+    elementwise("flexible", "Maxs", Unary(Reg.Maxs, Reg.Max), MAXS_COUNT, SCALAR_REPEAT, "dst = max(src, scalar)"),
+    elementwise("flexible", "Mins", Unary(Reg.Mins, Reg.Min), MAXS_COUNT, SCALAR_REPEAT, "dst = min(src, scalar)"),
+    elementwise(
+        "flexible",
         "Subs",
-        Unary(reg_subs, flex_op=Reg.Sub, first_op=reg_subs2),
-        ("Duplicate", "Sub"),
-        "基础算术/Subs（灵活标量位置）.md",
+        Unary(reg_subs, Reg.Sub, reg_subs2),
+        MULS_COUNT,
+        SCALAR_REPEAT,
         "dst = src - scalar (scalar first: scalar - src)",
-        interfaces=tensor_scalar(MULS_COUNT, SCALAR_REPEAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
+        callees=("Duplicate", "Sub"),
+        page="基础算术/Subs（灵活标量位置）.md",
     ),
-    _arith(
+    elementwise(
+        "flexible",
         "Divs",
-        Unary(reg_divs, flex_op=Reg.Div, first_op=reg_divs2),
-        ("Duplicate", "Div"),
-        "基础算术/Divs（灵活标量位置）.md",
+        Unary(reg_divs, Reg.Div, reg_divs2),
+        DIVS_COUNT,
+        HALF_FLOAT,
         "dst = src / scalar (scalar first: scalar / src)",
-        interfaces=tensor_scalar(DIVS_COUNT, HALF_FLOAT, flexible=True),
-        skeleton=SCALAR_SKELETONS,
+        callees=("Duplicate", "Div"),
+        page="基础算术/Divs（灵活标量位置）.md",
     ),
-    _arith(
-        "LeakyRelu",
-        Unary(Reg.LeakyRelu),
-        ("LeakyRelu",),
-        "基础算术/LeakyRelu.md",
-        "dst = src if src >= 0 else src * scalar",
-        interfaces=tensor_scalar(HALF_FLOAT, HALF_FLOAT),
-        skeleton=UNARY_SKELETONS,
-    ),
+    elementwise("scalar", "LeakyRelu", Unary(Reg.LeakyRelu), HALF_FLOAT, HALF_FLOAT, "dst = src if src >= 0 else src * scalar"),
     # 复合计算 (compound) --------------------------------------------------------------------------------------------------------
-    _arith(
+    elementwise(
+        "binary",
         "AddRelu",
         fused.ADD_RELU,
-        ("Add", "Maxs"),
-        "复合计算/AddRelu.md",
+        ADD_RELU_COUNT,
+        ADD_RELU_REPEAT,
         "dst = max(src0 + src1, 0)",
-        interfaces=binary(ADD_RELU_COUNT, ADD_RELU_REPEAT),
+        callees=("Add", "Maxs"),
         family="compound",
     ),
-    _arith(
+    elementwise(
+        "binary",
         "SubRelu",
         fused.SUB_RELU,
-        ("Sub", "Maxs"),
-        "复合计算/SubRelu.md",
+        ADD_RELU_COUNT,
+        ADD_RELU_REPEAT,
         "dst = max(src0 - src1, 0)",
-        interfaces=binary(ADD_RELU_COUNT, ADD_RELU_REPEAT),
+        callees=("Sub", "Maxs"),
         family="compound",
     ),
-    _arith(
+    elementwise(
+        "binary",
         "FusedMulAdd",
         fused.FUSED_MUL_ADD,
-        ("MulDstAdd", "Mul", "Add"),
-        "复合计算/FusedMulAdd.md",
-        "dst = src0 * dst + src1 (fused)",
-        interfaces=binary(FLOATS_B64, FLOATS),
+        FLOATS_B64,
+        FLOATS,
+        "dst = src0 * dst + src1 (fused; 64-bit types: Mul, then Add)",
+        callees=("MulDstAdd", "Mul", "Add"),
         family="compound",
         examples=(
             "FusedMulAdd(float32, count=200)",
@@ -447,13 +417,14 @@ APIS: Final[tuple[Api, ...]] = (
             "FusedMulAdd(half, mask=[3, 0], repeat_time=2)",
         ),
     ),
-    _arith(
+    elementwise(
+        "binary",
         "MulAddRelu",
         fused.MUL_ADD_RELU,
-        ("MulDstAdd", "Mul", "Add", "Maxs"),
-        "复合计算/MulAddRelu.md",
+        HALF_FLOAT_B64,
+        HALF_FLOAT,
         "dst = max(src0 * dst + src1, 0)",
-        interfaces=binary(HALF_FLOAT_B64, HALF_FLOAT),
+        callees=("MulDstAdd", "Mul", "Add", "Maxs"),
         family="compound",
         examples=(
             "MulAddRelu(float32, count=200)",
@@ -461,117 +432,94 @@ APIS: Final[tuple[Api, ...]] = (
             "MulAddRelu(half, mask=[3, 0], repeat_time=2)",
         ),
     ),
-    _arith(
+    elementwise(
+        "binary",
         "MulAddDst",
         fused.mul_add_dst,
-        ("MulAddDst",),
-        "复合计算/MulAddDst.md",
+        HALF_FLOAT_B64,
+        HALF_FLOAT,
         "dst = src0 * src1 + dst (fused; half sources and a float dst: widened, rounded once)",
-        interfaces=binary(HALF_FLOAT_B64, HALF_FLOAT)
-        + forms((tensor("dst", FLOAT32), tensor("src0", HALF), tensor("src1", HALF)), FLOAT32, FLOAT32, variant=HALF_TO_FLOAT),
         family="compound",
+        interfaces=forms(
+            (tensor("dst", FLOAT32), tensor("src0", HALF), tensor("src1", HALF)), FLOAT32, FLOAT32, variant=HALF_TO_FLOAT
+        ),
         examples=("MulAddDst(half, count=256)", "MulAddDst(float32, src=half, count=64)"),
     ),
-    _arith(
+    elementwise(
+        "scalar",
         "Axpy",
         fused.axpy,
-        ("Axpy", "Muls", "Add"),
-        "复合计算/Axpy.md",
+        FLOATS_B64,
+        FLOATS,
         "dst = src * scalar + dst (fused; a half src and a float dst: widened, rounded once)",
-        interfaces=tensor_scalar(FLOATS_B64, FLOATS)
-        + forms((tensor("dst", FLOAT32), tensor("src", HALF), SCALAR), FLOAT32, FLOAT32, (UNARY_PARAMS,), variant=HALF_TO_FLOAT),
+        callees=("Axpy", "Muls", "Add"),
         family="compound",
-        skeleton=UNARY_SKELETONS,
+        interfaces=forms(
+            (tensor("dst", FLOAT32), tensor("src", HALF), SCALAR), FLOAT32, FLOAT32, (UNARY_PARAMS,), variant=HALF_TO_FLOAT
+        ),
         examples=("Axpy(half, scalar_value=2.0, count=256)", "Axpy(float32, src=half, scalar_value=0.5, count=64)"),
     ),
-    _arith(
+    elementwise(
+        "binary",
         "AbsSub",
         Binary(Reg.FusedAbsSub),
-        ("AbsSub",),
-        "复合计算/AbsSub(ISASI).md",
+        HALF_FLOAT,
+        None,
         "dst = |src0 - src1|",
-        interfaces=binary(HALF_FLOAT, None),
+        page="复合计算/AbsSub(ISASI).md",
         family="compound",
-        skeleton="binary_continuous_vf",
     ),
     # 逻辑计算 (logic) ----------------------------------------------------------------------------------------------------------
-    _arith(
-        "And",
-        Binary(Reg.And),
-        ("And",),
-        "逻辑计算/And.md",
-        "dst = src0 & src1",
-        interfaces=binary(INTS, B16_B32_INTS),
-        family="logic",
-    ),
-    _arith(
-        "Or",
-        Binary(Reg.Or),
-        ("Or",),
-        "逻辑计算/Or.md",
-        "dst = src0 | src1",
-        interfaces=binary(INTS, B16_B32_INTS),
-        family="logic",
-    ),
-    _arith(
-        "Not",
-        Unary(Reg.Not),
-        ("Not",),
-        "逻辑计算/Not.md",
-        "dst = ~src",
-        interfaces=unary(NOT_COUNT, B16_B32_NO_BF16),
-        family="logic",
-        skeleton=UNARY_SKELETONS,
-    ),
-    _arith(
+    elementwise("binary", "And", Binary(Reg.And), INTS, B16_B32_INTS, "dst = src0 & src1", family="logic"),
+    elementwise("binary", "Or", Binary(Reg.Or), INTS, B16_B32_INTS, "dst = src0 | src1", family="logic"),
+    elementwise("unary", "Not", Unary(Reg.Not), NOT_COUNT, B16_B32_NO_BF16, "dst = ~src", family="logic"),
+    elementwise(
+        "flexible",
         "Ands",
-        Unary(reg_ands, flex_op=Reg.And),
-        ("Duplicate", "And"),
-        "逻辑计算/Ands.md",
+        Unary(reg_ands, Reg.And),
+        ANDS_COUNT,
+        ANDS_REPEAT,
         "dst = src & scalar",
-        interfaces=tensor_scalar(ANDS_COUNT, ANDS_REPEAT, flexible=True),
+        callees=("Duplicate", "And"),
         family="logic",
-        skeleton=SCALAR_SKELETONS,
     ),
-    _arith(
+    elementwise(
+        "flexible",
         "Ors",
-        Unary(reg_ors, flex_op=Reg.Or),
-        ("Duplicate", "Or"),
-        "逻辑计算/Ors.md",
+        Unary(reg_ors, Reg.Or),
+        ANDS_COUNT,
+        ANDS_REPEAT,
         "dst = src | scalar",
-        interfaces=tensor_scalar(ANDS_COUNT, ANDS_REPEAT, flexible=True),
+        callees=("Duplicate", "Or"),
         family="logic",
-        skeleton=SCALAR_SKELETONS,
     ),
-    _arith(
+    elementwise(
+        "scalar",
         "ShiftLeft",
         SHIFT_LEFT,
-        ("ShiftLefts",),
-        "逻辑计算/ShiftLeft.md",
+        INTS,
+        B16_B32_INTS,
         "dst = src << scalar (a shift-amount tensor: src0 << src1)",
-        interfaces=(
-            *tensor_scalar(INTS, B16_B32_INTS),
-            Interface(
-                Form.COUNT, (DST, SRC0, tensor("src1", Paired("src0", SHIFT_AMOUNT)), COUNT), INTS, (NO_SET_MASK,), AMOUNTS
-            ),
-        ),
+        callees=("ShiftLefts",),
         family="logic",
-        skeleton="unary_continuous_vf / vec_unary_vf; shift-amount tensor: binary_continuous_vf",
+        interfaces=(SHIFT_AMOUNTS,),
+        skeleton=UNARY_SKELETONS + "; shift-amount tensor: binary_continuous_vf",
+        examples=("ShiftLeft(uint16, scalar_value=3, count=300)", "ShiftLeft(int32, scalar_value=1, mask=[3, 0], repeat_time=2)"),
     ),
-    _arith(
+    Api(
         "ShiftRight",
+        "logic",
+        (
+            *forms((DST, SRC, SCALAR), INTS, B16_B32_INTS, (UNARY_PARAMS, flag("round_en", keyword=False))),
+            SHIFT_AMOUNTS,
+        ),
         SHIFT_RIGHT,
         ("ShiftRights",),
-        "逻辑计算/ShiftRight.md",
+        UNARY_SKELETONS + "; shift-amount tensor: binary_continuous_vf",
+        ELEMENT_ORACLES,
+        doc("逻辑计算/ShiftRight.md"),
         "dst = src >> scalar, arithmetic for signed types (a shift-amount tensor: src0 >> src1)",
-        interfaces=(
-            *forms((DST, SRC, SCALAR), INTS, B16_B32_INTS, (UNARY_PARAMS, flag("round_en", keyword=False))),
-            Interface(
-                Form.COUNT, (DST, SRC0, tensor("src1", Paired("src0", SHIFT_AMOUNT)), COUNT), INTS, (NO_SET_MASK,), AMOUNTS
-            ),
-        ),
-        family="logic",
-        skeleton="unary_continuous_vf / vec_unary_vf; shift-amount tensor: binary_continuous_vf",
+        examples=("ShiftRight(int16, scalar_value=3, count=300)", "ShiftRight(uint32, scalar_value=1, mask=40, repeat_time=2)"),
     ),
     # 比较与选择 (compare_select) ----------------------------------------------------------------------------------------------
     Api(
@@ -774,15 +722,16 @@ APIS: Final[tuple[Api, ...]] = (
             "Cast(half, dst=int32, round_mode=CAST_ROUND, mask=64, repeat_time=2, repeat_params=(1, 1, 8, 4))",
         ),
     ),
-    _arith(
+    elementwise(
+        "unary",
         "Truncate",
         isasi.truncate,
-        ("Truncate",),
-        "类型转换/Truncate(ISASI).md",
+        FLOATS,
+        None,
         "dst = src rounded to an integral value by round_mode",
-        interfaces=(Interface(Form.COUNT, (DST, SRC, COUNT), FLOATS, (enum_param("round_mode", RoundMode, keyword=True),)),),
+        page="类型转换/Truncate(ISASI).md",
+        keywords=(enum_param("round_mode", RoundMode, keyword=True),),
         family="cast",
-        skeleton="unary_continuous_vf",
         examples=("Truncate(half, round_mode=CAST_FLOOR, count=200)",),
     ),
     Api(
