@@ -7,7 +7,7 @@ See README.md for a tour, docs/api.md for the public API and docs/cpp-to-python.
 C++ maps to Python.
 """
 
-from regsim import capi, cpp, errors, strategies, testing
+from regsim import capi, cpp, errors, registry, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
 from regsim._src.engine.context import Ref
@@ -93,6 +93,7 @@ __all__ = [
     "int64",
     "lower",
     "printf",
+    "registry",
     "simd_callee",
     "simd_vf",
     "strategies",

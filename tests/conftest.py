@@ -7,17 +7,29 @@ examples while iterating), "thorough" (many examples, for a nightly run).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import regsim as rs
+from regsim._src.model.core import _CORE, Core, use_core
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 settings.register_profile("ci", max_examples=60, **_COMMON)
 settings.register_profile("dev", max_examples=15, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_core() -> Iterator[Core]:
+    """Every test starts on a core of its own (fresh special registers: CTRL at its launch value, the
+    vector mask all ones, ...), as a kernel launch gives each block one; whatever it leaves is dropped."""
+    core = Core()
+    token = use_core(core)
+    yield core
+    _CORE.reset(token)
 
 
 @pytest.fixture

@@ -110,7 +110,8 @@ def element_op(api: str, np_dtype: Any) -> Callable[..., Any]:
         # float64 quotient rounded once: 53 >= 2 * 24 + 2, the double rounding is innocuous; x / ±0 = ±inf (x != 0)
         "Div": lambda a, b: a / b if b else math.copysign(math.inf, a) * math.copysign(1.0, b),
         "Exp": math.exp,  # float64 e**x (under 1 ulp of float64) rounded once
-        # the LeakyRelu page's src >= 0 ? src : src * scalar, by the sign bit (semantics-decisions §22); the float64
+        # the LeakyRelu page's src >= 0 ? src : src * scalar, by the sign bit
+        # (docs/decisions/arithmetic.md#signbit-prelu-leakyrelu); the float64
         # product of two half or float32 values is exact, so it is rounded once
         "LeakyRelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,
         "Prelu": lambda a, k: a * k if math.copysign(1.0, a) < 0 else a,  # (the Prelu page: src1 is the slope)

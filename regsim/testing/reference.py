@@ -8,7 +8,7 @@ Written from the public Ascend C API pages (`Add`, `AddC`, `Sub`, `SubC`, `Abs`,
 `Arange`, `Gather`, `Interleave`, `DeInterleave`, `Pack`, `UnPack`, `Squeeze`, `Unsqueeze`,
 `Histograms`, `Move`, `Reduce`, `ReduceDataBlock`, `PairReduceElem`, `LocalMemBar`, `ClearSpr`),
 their boundary-value and precision appendices, and the decisions of
-docs/semantics-decisions.md, never from regsim's code: this module imports nothing of regsim,
+docs/decisions/, never from regsim's code: this module imports nothing of regsim,
 so a test comparing regsim with it compares two independent readings of the documentation.
 
 Every oracle works lane by lane on Python ints (bit patterns) or Python floats, with explicit
@@ -698,7 +698,7 @@ def mask_logic_oracle(op: str, src0: Sequence[int], src1: Sequence[int] | None, 
 
 def _shift_value(value: int, amount: int, bits: int, signed: bool, left: bool) -> int:
     """One width's shift primitive on a two's-complement value (the ShiftLeft/ShiftRight pages,
-    decisions §27): a left shift is (value << amount) mod 2**bits for signed and unsigned types
+    docs/decisions/arithmetic.md#shift-signed-left): a left shift is (value << amount) mod 2**bits for signed and unsigned types
     alike (the 950 library's reading, not the pages' "次高位被丢弃"); unsigned right shifts are
     logical, signed ones arithmetic; a shift by the width or more leaves 0 (a signed right shift:
     the sign). A negative amount shifts the other way (decision: the 64-bit shifts are built on it)."""

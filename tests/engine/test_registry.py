@@ -1,6 +1,7 @@
-"""Meta-tests of the op registry: every spec is public with its legacy aliases, its face's typed
-signature matches its operands, dtypes and modes (so mypy refuses what the spec refuses), and
-every modelled op has an oracle in regsim.testing.reference that some test uses."""
+"""Meta-tests of the op registry, read through its public face `rs.registry`: every op is public with
+its legacy aliases, its face's typed signature matches its operands, dtypes and modes (so mypy refuses
+what the spec refuses), every modelled op has an oracle in regsim.testing.reference that some test uses,
+and the registry's views are read-only values that say what the ops do."""
 
 from __future__ import annotations
 
@@ -10,58 +11,63 @@ import re
 import typing
 from pathlib import Path
 
+import attrs
 import pytest
 
 import regsim as rs
-from regsim._src.engine.spec import FACES, REGISTRY, Kind, OpSpec
 from regsim._src.model.dtypes import ALL_DTYPES, EVERY_DTYPE, DType
+from regsim.registry import OneOf, Op, Overload
 from regsim.testing import reference as O
 
 TESTS = Path(__file__).resolve().parents[1]  # every layer's tests
+ROOT = TESTS.parent
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in TESTS.rglob("test_*.py") if p.name != Path(__file__).name}
-SPECS = list(REGISTRY.specs.values())
-MODELLED = [s for s in SPECS if not s.unmodelled]
+OPS = rs.registry.ops()
+OVERLOADS = rs.registry.overloads()
+MODELLED = [ov for ov in OVERLOADS if not ov.unmodelled]
 
 
-def oracle_key(spec: OpSpec) -> str:
-    """The oracle of a spec: one per op and overload family; address forms (post, addr) and
+def oracle_key(ov: Overload) -> str:
+    """The oracle of an overload: one per op and overload family; address forms (post, addr) and
     arities (CreateAddrReg/1..4) share it."""
-    family = spec.variant.split("_")[0]
-    return spec.name if family in ("", "post", "addr") or family.isdigit() else f"{spec.name}/{family}"
+    family = ov.variant.split("_")[0]
+    return ov.name if family in ("", "post", "addr") or family.isdigit() else f"{ov.name}/{family}"
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
-def test_op_is_public_with_its_aliases(spec: OpSpec) -> None:
-    f = getattr(rs.Reg, spec.name, None)
-    assert callable(f) and f is FACES[spec.name], f"rs.Reg.{spec.name} is not the registered face"
-    assert spec.name in rs.Reg.__all__
-    for alias in spec.aliases:
-        assert callable(getattr(rs.Reg, alias, None)), f"legacy alias rs.Reg.{alias} of {spec.key} missing"
+@pytest.mark.parametrize("op", OPS, ids=lambda o: o.name)
+def test_op_is_public_with_its_aliases(op: Op) -> None:
+    f = getattr(rs.Reg, op.name, None)
+    assert callable(f) and f is op.face, f"rs.Reg.{op.name} is not the op's face"
+    assert op.name in rs.Reg.__all__
+    for ov in op.overloads:  # the face's docstring is made from the overloads it runs
+        assert ov.unmodelled or ov.equation in (f.__doc__ or ""), f"rs.Reg.{op.name} is not the registered face of {ov.key}"
+    for alias in op.aliases:
+        assert callable(getattr(rs.Reg, alias, None)), f"legacy alias rs.Reg.{alias} of {op.name} missing"
         assert alias in rs.Reg.__all__
+        assert op in (rs.registry.op(alias),) if sum(alias in o.aliases for o in OPS) == 1 else alias != op.name
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
-def test_op_spec_is_well_formed(spec: OpSpec) -> None:
-    assert spec.dtypes <= set(EVERY_DTYPE)
-    if rs.float64 in spec.dtypes:  # double: moved by the aligned register loads and stores only (decisions §92)
-        assert spec.name in ("LoadAlign", "StoreAlign") and spec.variant in ("", "post", "addr"), spec.key
-    assert all(re.fullmatch(r"[a-z_][a-z0-9_]*|T", o.name) for o in spec.operands), spec.operands
-    assert spec.equation and spec.doc.endswith(".md")
-    positional = [o.keyword for o in spec.operands]
-    assert positional == sorted(positional), f"{spec.key}: template (keyword) operands must follow the positional ones"
-    if not spec.unmodelled:
-        doc = getattr(rs.Reg, spec.name).__doc__ or ""
-        assert spec.equation in doc, f"{spec.key}: docstring lacks its equation"
+@pytest.mark.parametrize("ov", OVERLOADS, ids=lambda s: s.key)
+def test_op_spec_is_well_formed(ov: Overload) -> None:
+    assert ov.dtypes <= set(EVERY_DTYPE)
+    if (
+        rs.float64 in ov.dtypes
+    ):  # double: moved by the aligned register loads and stores only (decisions/model.md#float64-element-type)
+        assert ov.name in ("LoadAlign", "StoreAlign") and ov.variant in ("", "post", "addr"), ov.key
+    assert all(re.fullmatch(r"[a-z_][a-z0-9_]*|T", o.name) for o in ov.operands), ov.operands
+    assert ov.equation and ov.doc.endswith(".md")
+    templates = [o.template for o in ov.operands]
+    assert templates == sorted(templates), f"{ov.key}: template (keyword) operands must follow the positional ones"
 
 
 # --- faces and specs agree (the typed signature is written by hand; this keeps it honest) -----------
 def _overloads(name: str) -> list[typing.Any]:
-    face = FACES[name]
+    face = rs.registry.op(name).face
     found = list(typing.get_overloads(face))
     return found or [face.__wrapped__]  # type: ignore[attr-defined]
 
 
-def _face_for(spec: OpSpec) -> inspect.Signature | None:
+def _face_for(spec: Overload) -> inspect.Signature | None:
     """The face overload whose positional parameter names are the spec's positional operands
     (where several overloads share the names, as Abs's real and complex forms do, the one whose
     register annotations admit the spec's first register dtypes)."""
@@ -77,8 +83,8 @@ def _face_for(spec: OpSpec) -> inspect.Signature | None:
             found.append((ov, sig))
     for ov, sig in found:
         hints = typing.get_type_hints(ov, globalns=vars(inspect.getmodule(ov)))
-        first = next((o for o in spec.operands if o.kind is Kind.REG and hasattr(o.dtypes, "dtypes")), None)
-        if len(found) == 1 or first is None or _dtypes_of(hints.get(first.name)) == first.dtypes.dtypes:  # type: ignore[union-attr]
+        first = next((o for o in spec.operands if o.kind == "reg" and isinstance(o.dtypes, OneOf)), None)
+        if len(found) == 1 or first is None or _dtypes_of(hints.get(first.name)) == getattr(first.dtypes, "dtypes", None):
             return sig
     return None
 
@@ -99,7 +105,7 @@ def _dtypes_of(hint: typing.Any) -> frozenset[type[DType]] | None:
 
 
 @pytest.mark.parametrize("spec", MODELLED, ids=lambda s: s.key)
-def test_face_signature_matches_spec(spec: OpSpec) -> None:
+def test_face_signature_matches_spec(spec: Overload) -> None:
     sig = _face_for(spec)
     assert sig is not None, (
         f"{spec.key}: no overload of rs.Reg.{spec.name} has the positional parameters {[o.name for o in spec.positional]}"
@@ -112,17 +118,18 @@ def test_face_signature_matches_spec(spec: OpSpec) -> None:
         if o.name not in hints:
             continue  # *args of a variadic face
         hint = hints[o.name]
-        if o.kind in (Kind.REG, Kind.DTYPE) or (o.kind is Kind.PTR and o.dtypes is not None):
+        if o.kind in ("reg", "dtype") or (o.kind == "ptr" and o.dtypes is not None):
             admitted = _dtypes_of(hint)
             rule = o.dtypes
-            if admitted is not None and rule is not None and hasattr(rule, "dtypes"):
+            if admitted is not None and isinstance(rule, OneOf):
                 # (a face typed by a DType-bound T admits rs.float64 too: mypy passes a double LoadAlign / StoreAlign,
                 # and leaves the runtime check to refuse it elsewhere)
                 assert admitted == rule.dtypes - {rs.float64}, (
                     f"{spec.key}.{o.name}: face admits {sorted(d.name for d in admitted)}"
                 )
-        if o.kind is Kind.ENUM and o.name == "mode":  # merge modes: mypy refuses what the spec refuses
-            literal = {a for a in typing.get_args(hint) if isinstance(a, enum.Enum)}
+        if o.kind == "enum" and o.name == "mode":  # merge modes: mypy refuses what the spec refuses
+            # a Literal of members, or the enum class itself (every member)
+            literal = {a for a in typing.get_args(hint) if isinstance(a, enum.Enum)} or set(hint if hint is o.enum else ())
             assert literal == set(o.accepted), f"{spec.key}.mode: the face admits {literal}, the spec {set(o.accepted)}"
 
 
@@ -150,12 +157,74 @@ def test_oracles_do_not_import_regsim() -> None:
 
 
 @pytest.mark.parametrize("spec", MODELLED, ids=lambda s: s.key)
-def test_every_op_has_a_batching_rule(spec: OpSpec) -> None:
-    """An op runs in batched loops (its executor is batchable) or says why it runs in order."""
-    from regsim._src.engine.spec import Batching
+def test_every_op_has_a_batching_rule(spec: Overload) -> None:
+    """An op runs in batched loops (its executor is batchable) or says why it runs in order. (Its executor is
+    an implementation detail the public registry leaves out: read from the private spec.)"""
+    from regsim._src.ops import REGISTRY
 
-    assert isinstance(spec.batching, Batching)
-    if spec.batching is Batching.SEQUENTIAL:
+    assert spec.batching in typing.get_args(rs.registry.Batching)
+    if spec.batching == "sequential":
         assert spec.sequential_reason, f"{spec.key}: sequential-only without a reason"
     else:
-        assert spec.executor.batchable, f"{spec.key}: batching rule {spec.batching.name} but its executor cannot run batched"
+        executor = REGISTRY.specs[spec.key].executor
+        assert executor.batchable, f"{spec.key}: batching rule {spec.batching} but its executor cannot run batched"
+
+
+# --- the public registry's views ---------------------------------------------------------------------
+def test_registry_views_are_read_only_values() -> None:
+    """Every view is a frozen attrs value holding tuples and frozensets: a tool cannot change the registry."""
+    op = rs.registry.op("ShiftLeft")
+    ov = op.overloads[0]
+    views = [op, ov, *ov.operands, *ov.c_api, *op.decisions, *(o.dtypes for o in ov.operands if o.dtypes is not None)]
+    for view in views:
+        assert attrs.has(type(view)) and attrs.fields(type(view))
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            view.name = "x"  # type: ignore[misc,union-attr]
+        for field in attrs.fields(type(view)):
+            value = getattr(view, field.name)
+            assert not isinstance(value, (list, dict, set)), f"{type(view).__name__}.{field.name} is mutable"
+    assert rs.registry.ops() is rs.registry.ops() and rs.registry.overloads() == tuple(o for p in OPS for o in p.overloads)
+
+
+def test_registry_says_what_the_ops_are() -> None:
+    """Facts of the documentation read back through the registry (the Add page's carry overload, the shift
+    amounts' signed type of the data's width, Sub's and Max's merge modes, Cast's trait, the conversions'
+    C names, a legacy alias)."""
+    add = rs.registry.op("Add")
+    assert [ov.key for ov in add.overloads] == ["Add", "Add/carry"] and rs.registry.op("AddCarryOut") is add
+    carry = add.overloads[1]
+    assert [(o.name, o.kind, o.role) for o in carry.positional][:2] == [("carry", "mask", "out"), ("dst_reg", "reg", "out")]
+    assert carry.merge_modes == frozenset() and "asc_add" in {c.name for c in carry.c_api}
+    assert rs.registry.op("Sub").overloads[0].merge_modes == {rs.Reg.MaskMergeMode.ZEROING}
+    assert rs.registry.op("Max").overloads[0].merge_modes == {rs.Reg.MaskMergeMode.ZEROING, rs.Reg.MaskMergeMode.MERGING}
+    mode = next(o for o in rs.registry.op("Sub").overloads[0].templates if o.name == "mode")
+    assert mode.enum is rs.Reg.MaskMergeMode and mode.accepted == (rs.Reg.MaskMergeMode.ZEROING,) and not mode.required
+    amounts = next(
+        o.dtypes for o in rs.registry.op("ShiftLeft").overloads[0].operands if isinstance(o.dtypes, rs.registry.Paired)
+    )
+    assert amounts.get(rs.uint8) is rs.int8 and amounts.get(rs.int64) is rs.int64 and amounts.get(rs.half) is None
+    (cast,) = rs.registry.op("Cast").overloads
+    trait = cast.templates[0]
+    assert (trait.name, trait.kind, trait.template, trait.struct) == ("trait", "struct", True, rs.Reg.CastTrait)
+    assert len({c.name for c in cast.c_api}) == 437 and all(c.name.startswith("asc_") for c in cast.c_api)
+    assert {k for k, _ in rs.registry.OPERAND_KINDS} == set(typing.get_args(rs.registry.OperandKind))
+    assert {o.kind for ov in OVERLOADS for o in ov.operands} <= set(typing.get_args(rs.registry.OperandKind))
+
+
+def test_registry_decisions_are_entries_on_disk() -> None:
+    cast = rs.registry.op("Cast")
+    assert "docs/decisions/cast.md#cast-saturation" in [d.path for d in cast.decisions]
+    for op in OPS:
+        for d in op.decisions:
+            page, _, anchor = d.path.partition("#")
+            assert f'<a id="{anchor}"></a>' in (ROOT / page).read_text(encoding="utf-8"), d.path
+
+
+def test_registry_refuses_an_unknown_name() -> None:
+    for name in ("Nope", 3, "add"):
+        with pytest.raises(rs.errors.ParameterError, match=r"^registry\.op: name = .*; accepted: the name or a legacy alias"):
+            rs.registry.op(name)  # type: ignore[arg-type]
+    with pytest.raises(
+        rs.errors.ParameterError, match=r"^registry\.op: name = 'DataCopy'; accepted: one of .*LoadAlign, StoreAlign"
+    ):
+        rs.registry.op("DataCopy")  # the C++ name of both LoadAlign and StoreAlign

@@ -1,5 +1,6 @@
 """The C API's address registers (`asc_update_addr_reg_b8/_b16/_b32`), `asc_get_mask_spr_b16/_b32` and
-`asc_mem_bar` (decisions §42), against per-lane oracles written here, in both loop modes."""
+`asc_mem_bar` (docs/decisions/capi.md#capi-addr-reg, docs/decisions/capi.md#capi-mask-spr,
+docs/decisions/capi.md#capi-mem-bar), against per-lane oracles written here, in both loop modes."""
 
 from __future__ import annotations
 

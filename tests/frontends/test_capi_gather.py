@@ -19,7 +19,7 @@ from regsim import Reg, capi, errors
 
 LOOPS = pytest.mark.parametrize("loops", ["sequential", "auto"])
 U8, U16, U32 = rs.uint8, rs.uint16, rs.uint32
-#: asc_gather from UB: (dst, src, index) of the page's prototypes regsim generates (decisions §42)
+#: asc_gather from UB: (dst, src, index) of the page's prototypes regsim generates (docs/decisions/capi.md#capi-gather-scatter)
 UB_GATHER = [
     (rs.int16, rs.int8, U16), (rs.uint16, rs.uint8, U16), (rs.int16, rs.int16, U16), (rs.uint16, rs.uint16, U16),
     (rs.half, rs.half, U16), (rs.bfloat16, rs.bfloat16, U16),
@@ -331,7 +331,8 @@ def test_scatter_hypothesis(loops: str, data: st.DataObject) -> None:
 
 
 def test_scatter_repeated_index_equal_values_runs() -> None:
-    """Two active lanes with one index and equal values: every choice writes the same bytes (decisions §19)."""
+    """Two active lanes with one index and equal values: every choice writes the same bytes
+    (docs/decisions/datamove.md#gather-scatter)."""
     index, values = [5, 5, *range(6, 68)], [7, 7, *range(62)]
     run_scatter((rs.int32, U32), [index], [[True] * 64], words(values, rs.int32), "sequential")
 
@@ -354,7 +355,7 @@ def test_errors_name_the_c_function_and_write_nothing() -> None:
         capi.asc_gather(i16, sp, u16, Reg.MaskReg())
     with rs.VEC_SCOPE():
         m = capi.asc_create_mask_b8(capi.PAT_ALL)
-        # element types the pages do not list, or that regsim does not generate (decisions §42)
+        # element types the pages do not list, or that regsim does not generate (decisions/capi.md#capi-gather-scatter)
         with pytest.raises(errors.DTypeError, match=r"^asc_gather: dst_reg = a vector of hifloat8; accepted: one of "):
             capi.asc_gather(hif8, sp.reinterpret(rs.hifloat8), u16, m)
         with pytest.raises(errors.DTypeError, match=r"^asc_gather: index = a vector of uint32; accepted: one of uint16 on"):

@@ -1,6 +1,6 @@
 """The C API's unaligned streams (`asc_loadunalign_pre`, `asc_loadunalign`, `asc_loadunalign_postupdate`,
 `asc_storeunalign`, `asc_storeunalign_postupdate`, `asc_storeunalign_post`, `asc_storeunalign_post_postupdate`;
-decisions §42) against byte oracles written here (UB slices and concatenations), in both loop modes."""
+docs/decisions/capi.md#capi-unaligned) against byte oracles written here (UB slices and concatenations), in both loop modes."""
 
 from __future__ import annotations
 
@@ -312,7 +312,8 @@ def test_stream_refusals_name_the_c_function_and_write_nothing() -> None:
 
 
 def test_storeunalign_with_a_gap_is_the_stream_error() -> None:
-    # asc_storeunalign leaves dst alone: the caller moves it by each count; a gap is §18's VfContextError
+    # asc_storeunalign leaves dst alone: the caller moves it by each count; a gap is decisions/datamove.md#unaligned-store's
+    # VfContextError
     ub = rs.UnifiedBuffer()
     t = ub.alloc(rs.uint32, 256)
     t.set(np.zeros(256, np.uint32))

@@ -622,7 +622,8 @@ def test_the_basic_apis_cast_trait_constants_are_declared(tmp_path: Path) -> Non
 
 
 def test_double_moves_from_cpp() -> None:
-    """C++ `double` is rs.float64: double pointers, RegTensor<double> (both traits) loads and stores (§92)."""
+    """C++ `double` is rs.float64: double pointers, RegTensor<double> (both traits) loads and stores
+    (decisions/model.md#float64-element-type)."""
     ub = rs.UnifiedBuffer()
     src, dst = ub.alloc(rs.float64, 128), ub.alloc(rs.float64, 128)
     x = np.arange(128) * 0.75 - 20

@@ -577,8 +577,8 @@ def test_div_normal_inputs_and_the_subnormal_golden(loops: str) -> None:
     want = (x.astype(np.float64) / y.astype(np.float64)).astype(np.float32)  # gen_data.py's formula
     np.testing.assert_array_equal(z.view(np.uint32), want.view(np.uint32))
     # gen_data.py's own inputs are all subnormal cases, its golden keeps subnormals; asc_div is the
-    # plain vdiv (MODE_ZEROING), which regsim flushes as the Div page's default algorithm (decisions
-    # §40: inputs and results flushed), the subnormal example's README table: the golden is not met
+    # plain vdiv (MODE_ZEROING), which regsim flushes as the Div page's default algorithm (inputs and results
+    # flushed, decisions/transcendental.md#transcendental-ftz), the subnormal example's README table: the golden is not met
     xs = np.array([2.0**-126, 2.0**-125, 2.0**-130, 2.0**-130, 2.0**-140])
     ys = np.array([4.0, 2.0**-127, 2.0, 2.0**-20, 2.0**-145])
     x, y = np.tile(xs, 205)[:1024].astype(np.float32), np.tile(ys, 205)[:1024].astype(np.float32)

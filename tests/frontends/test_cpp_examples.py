@@ -245,7 +245,7 @@ def test_reg_move_scenario_2_selects_by_the_mask_bits_it_reads_through_a_float_p
     args = (xt.GetPhyAddr(), yt.GetPhyAddr(), mt.GetPhyAddr(), zt.GetPhyAddr())
     # The VF moves its LoadUnAlign stream by maskRepeatSize = 2 floats (8 bytes) a repeat while each
     # LoadUnAlign reads a whole register: from the second repeat on the address is not where the
-    # previous read ended, and the vldus re-reads its own block (decisions §18), so each repeat's
+    # previous read ended, and the vldus re-reads its own block (docs/decisions/datamove.md#unaligned-load), so each repeat's
     # register starts at its 8 mask bytes, as gen_data.py's golden expects.
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         vf(*args, total // one_repeat, one_repeat, one_repeat // 32)

@@ -147,7 +147,8 @@ FLOAT8 = ("bfloat16", "float8_e4m3fn", "float8_e5m2")
 def assert_same(got: np.ndarray, want: np.ndarray, src: np.ndarray, what: str) -> None:
     g, w = bits(got).reshape(got.size, -1), bits(want).reshape(want.size, -1)
     differ = (g != w).any(axis=1)
-    if got.dtype.kind == "f" or got.dtype.name in FLOAT8:  # NaN lanes: any NaN (payload and sign not pinned, §91)
+    # NaN lanes: any NaN (payload and sign not pinned, decisions/cast.md#memory-cast-conversion)
+    if got.dtype.kind == "f" or got.dtype.name in FLOAT8:
         with np.errstate(invalid="ignore"):
             differ &= ~(np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32)))
     bad = np.nonzero(differ)[0]
@@ -210,9 +211,9 @@ def touched(itemsize: int, repeats: int, blk: int, rep: int) -> int:
 
 
 def b64_counter(before: np.ndarray, conv: np.ndarray, src_size: int, count: int, strides: tuple[int, ...]) -> np.ndarray:
-    """Counter mode for the b64 pairs as the library's VF runs it (decisions §91): ceil(count / 32) repeats;
-    repeat r selects the b32 lanes k < 64 with 64 r + k < count; elements k < 32 are converted; b64 -> b32
-    also writes 0 to the b32 lanes 32-63 it selects (the DeInterleave's zero half)."""
+    """Counter mode for the b64 pairs as the library's VF runs it (docs/decisions/cast.md#memory-cast-repeat):
+    ceil(count / 32) repeats; repeat r selects the b32 lanes k < 64 with 64 r + k < count; elements k < 32 are
+    converted; b64 -> b32 also writes 0 to the b32 lanes 32-63 it selects (the DeInterleave's zero half)."""
     out = before.copy()
     dblk, sblk, drep, srep = strides
     ed, es = 32 // before.itemsize, 32 // src_size

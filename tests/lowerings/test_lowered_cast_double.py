@@ -1,5 +1,5 @@
-"""The memory-level Cast pairs with `double` (regsim._src.lowerings.cast_double, decisions §92) against a per-lane
-oracle of Python ints and `fractions.Fraction` (the exact value rounded by the mode, then the library's
+"""The memory-level Cast pairs with `double` (regsim._src.lowerings.cast_double, docs/decisions/cast.md#cast-double)
+against a per-lane oracle of Python ints and `fractions.Fraction` (the exact value rounded by the mode, then the library's
 special-value rules): random bit patterns over every exponent range (zeros, subnormals, the flush and overflow
 edges, ties, inf, NaN payloads), Hypothesis over bit patterns and counts, counts with tails, both loop modes,
 both `GetOverflow()` states, and the refused round modes and interfaces."""
@@ -55,7 +55,8 @@ def double_value(b: int) -> Fraction:
 
 
 def narrow_oracle(b: int, mode: Any, kept: int, overflow: bool) -> int:
-    """double bits -> float (kept = 23) / bfloat16 (kept = 7) bits as the library's emulation gives them (§92)."""
+    """double bits -> float (kept = 23) / bfloat16 (kept = 7) bits as the library's emulation gives them
+    (decisions/cast.md#cast-double-to-float)."""
     sign, e, f = b >> 63, b >> 52 & 0x7FF, b & FRAC
     width, dropped = kept + 9, 52 - kept
     top, inf = 1 << (width - 1), 0xFF << kept
@@ -342,8 +343,9 @@ INT64_EDGES = [
 
 
 def test_double_to_int64_edges() -> None:
-    """double -> int64 runs (decisions §92) and is exact at the edges, both loop modes: 2**31 and -2**63 among them,
-    which the library's int32 left shifts into bit 31 get right only as plain bit shifts (§27)."""
+    """double -> int64 runs (decisions/cast.md#cast-double-to-int64) and is exact at the edges, both loop modes: 2**31
+    and -2**63 among them, which the library's int32 left shifts into bit 31 get right only as plain bit shifts
+    (decisions/arithmetic.md#shift-signed-left)."""
     bits = np.array(INT64_EDGES, dtype=np.float64).view(np.uint64)
     check_double_to_int(rs.int64, bits, bits.size, seed=5)
     src = np.array([2.0**31, -(2.0**63), 2.0**53 + 2, -(2.0**31) - 1])

@@ -1,8 +1,9 @@
 """The compare-mask register forms of the memory-level APIs (regsim._src.lowerings.cmpmask): `Compare(src0, src1,
-cmpMode, mask, repeatParams)` into the register, `GetCmpMask` / `SetCmpMask`, against the independent
-register-compare oracle of regsim.testing.lowering_reference (bits the predicate leaves out 0, decisions §122);
-the Compare page's worked example; Hypothesis over masks, mask modes and block strides; violations that
-raise and change nothing; the in-order and the default loop runs agreeing; the state shared with the C API."""
+cmpMode, mask, repeatParams)` into the register, `GetCmpMask` / `SetCmpMask`, against the independent register-compare
+oracle of regsim.testing.lowering_reference (bits the predicate leaves out 0,
+docs/decisions/compare.md#compare-cmpmask); the Compare page's worked example; Hypothesis over masks, mask modes and
+block strides; violations that raise and change nothing; the in-order and the default loop runs agreeing; the state
+shared with the C API."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Brcb and CreateVecIndex (their pages of "Memory矢量计算"): every dtype against the pages' pseudocode and the oracles
 (regsim.testing.lowering_reference: brcb, create_vec_index_*), Hypothesis over repeats, masks and strides, both loop
-modes, the library's lowerings, the pages' examples, and violations that raise and write nothing (decisions §125)."""
+modes, the library's lowerings, the pages' examples, and violations that raise and write nothing
+(docs/decisions/datamove.md#memory-brcb, docs/decisions/datamove.md#memory-createvecindex)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ first. Every API x
 interface x dtype x side against the independent addressing oracle (regsim.testing.lowering_reference, the scalar
 as the left operand for index 0), Hypothesis over masks, strides, repeats and mask modes, both loop modes, the
 lowering (a broadcast load of the element, then the tensor-tensor Reg op), and violations that raise and write
-nothing (decisions §124)."""
+nothing (docs/decisions/memory-level.md#flexible-scalar)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Gatherb (the "Gatherb(ISASI)" page of "Memory矢量计算/离散与聚合"): every 950 dtype against the oracle
 (regsim.testing.lowering_reference.gatherb, written from the page), Hypothesis over repeats, strides and offsets, both
-loop modes, the library's lowering, the page's example, and violations that raise and write nothing (decisions §129)."""
+loop modes, the library's lowering, the page's example, and violations that raise and write nothing
+(docs/decisions/datamove.md#memory-gatherb)."""
 
 from __future__ import annotations
 

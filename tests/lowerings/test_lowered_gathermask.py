@@ -1,7 +1,7 @@
 """GatherMask (its page of "Memory矢量计算/比较与选择"): each built-in pattern 1..7 and a pattern tensor x every 950 dtype x
 reduceMode (normal, counter) against the oracle (regsim.testing.lowering_reference.gather_mask, written from the page), the
 kept count rsvdCnt checked, Hypothesis over patterns, masks, repeats and strides, both loop modes, the library's
-lowerings, the page's examples, and violations that raise and write nothing (decisions §127)."""
+lowerings, the page's examples, and violations that raise and write nothing (docs/decisions/datamove.md#memory-gathermask)."""
 
 from __future__ import annotations
 
@@ -222,8 +222,9 @@ def test_violations_raise_and_write_nothing(what: str, call: Any, error: type[Ex
 
 
 def test_b32_pattern_at_the_end_of_the_ub() -> None:
-    """§127: the b32 pattern's LoadUnAlign reads a whole register from the pattern address; at the very end of the UB
-    that is the load's OutOfBoundsError, raised as GatherMask's, the UB unchanged."""
+    """The b32 pattern's LoadUnAlign reads a whole register from the pattern address
+    (decisions/datamove.md#memory-gathermask); at the very end of the UB that is the load's OutOfBoundsError, raised
+    as GatherMask's, the UB unchanged."""
     ub = rs.UnifiedBuffer(544)
     dst, src0, pattern = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64), ub.alloc(rs.uint32, 8)
     src0.set(np.arange(64, dtype=np.float32))

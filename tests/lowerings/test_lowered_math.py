@@ -2,7 +2,9 @@
 every API x algorithm x interface x dtype against the independent addressing oracle (regsim.testing.lowering_reference;
 the flushing algorithms against its ":ftz" element functions) on inputs with subnormals, Hypothesis over masks,
 strides, repeats and mask modes, both loop modes, the lowerings (the library's callees), special values, and
-violations that raise and write nothing (decisions §125)."""
+violations that raise and write nothing (docs/decisions/transcendental.md#memory-ln-sqrt,
+docs/decisions/transcendental.md#memory-rsqrt, docs/decisions/transcendental.md#memory-reciprocal,
+docs/decisions/arithmetic.md#memory-neg)."""
 
 from __future__ import annotations
 
@@ -47,7 +49,8 @@ REPEAT_CASES = cases("repeat")
 
 def oracle(api: str, algo: str, dtype: Any = None, first_n: bool = False) -> str:
     """The flushing algorithms' ":ftz" element function; the first-n Rsqrt of float with a precise algorithm is the
-    library's fast-inverse VF, 1 / sqrt(x) rounded once (in the range the tests use, below 2**124: decisions §125)."""
+    library's fast-inverse VF, 1 / sqrt(x) rounded once (in the range the tests use, below 2**124:
+    decisions/transcendental.md#memory-rsqrt)."""
     if api == "Rsqrt" and first_n and dtype is rs.float32 and algo not in CONFIGS[api][2]:
         return "Rsqrt:exact"
     return f"{api}:ftz" if algo in CONFIGS[api][2] else api
@@ -157,7 +160,7 @@ def test_rsqrt_fast_inverse_vf() -> None:
     library's `VecUnaryLevel2ImplFloat`: over the float range (subnormals included) up to 2**112 it is 1 / sqrt(x)
     rounded once; +0 → +inf, -0 → -inf, +inf → +0; above 2**126 it gives +0 (1 / x is flushed: the page's bound
     85070596800837026223494223584045301760); from about 2**114 to 2**126 the VF's own arithmetic (t = r - y * y is
-    subnormal there) leaves a few results 1 ulp from the nearest (decisions §125)."""
+    subnormal there) leaves a few results 1 ulp from the nearest (decisions/transcendental.md#memory-rsqrt)."""
     n = 2048
     ub = rs.UnifiedBuffer(2 * n * 4 + 256)
     dst, src = ub.alloc(rs.float32, n), ub.alloc(rs.float32, n)
@@ -219,9 +222,9 @@ def test_reciprocal_b64_first_n(dtype: Any) -> None:
 
 
 def test_special_values() -> None:
-    """IEEE special values through the lowerings (decisions §40): Ln(0) = -inf, Ln(-1) NaN, Sqrt(-0) = -0, Sqrt(-1)
-    NaN, Rsqrt(+0) = +inf, Rsqrt(-0) = -inf, Rsqrt(+inf) = +0, Rsqrt(-4) NaN (the Sqrt's, by the Select),
-    Reciprocal(±0) = ±inf."""
+    """IEEE special values through the lowerings (decisions/transcendental.md#transcendental-special-values): Ln(0) =
+    -inf, Ln(-1) NaN, Sqrt(-0) = -0, Sqrt(-1) NaN, Rsqrt(+0) = +inf, Rsqrt(-0) = -inf, Rsqrt(+inf) = +0, Rsqrt(-4) NaN
+    (the Sqrt's, by the Select), Reciprocal(±0) = ±inf."""
     ub = rs.UnifiedBuffer(2048)
     dst, src = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64)
     x = np.array([0.0, -0.0, -1.0, np.inf, -4.0, 4.0, 0.25, 1.0], np.float32)
@@ -321,7 +324,8 @@ def test_prelu_abssub_first_n(api: str, dtype: Any) -> None:
         rng = np.random.default_rng(count)
         for t in ts:
             t.set(rng.uniform(-100, 100, n).astype(npd))
-        ts[1].set(np.concatenate([[0.0, -0.0], ts[1].numpy()[2:]]).astype(npd))  # the sign bit decides (decisions §22)
+        # the sign bit decides (decisions/arithmetic.md#signbit-prelu-leakyrelu)
+        ts[1].set(np.concatenate([[0.0, -0.0], ts[1].numpy()[2:]]).astype(npd))
         arrays = [t.numpy() for t in ts]
         run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
         assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], arrays[1:], count), f"{api}({dtype.name}, {count})")

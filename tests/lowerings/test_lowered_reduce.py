@@ -180,7 +180,7 @@ def test_div_operator_form() -> None:
         a[:] = b / c
 
 
-# --- Div on the integer and complex types (decisions §121) --------------------------------------------------------
+# --- Div on the integer and complex types (docs/decisions/transcendental.md#memory-div-exp) ----------------------------
 #: the Div page's "数据类型" for 950: these four in every interface, the 64-bit and complex types first-n only
 DIV_INT = [rs.int16, rs.uint16, rs.int32, rs.uint32]
 DIV_FIRST_N_ONLY = [rs.int64, rs.uint64, rs.complex32, rs.complex64]

@@ -1,8 +1,8 @@
-"""A refused memory-level call changes nothing (decisions §132): no UB byte or written flag, no special register
-(the vector mask, the mask mode and every other CTRL bit, the compare mask, AR), no `Ref`. Every memory-level
-API is driven with random calls of its interfaces (bench/registry_fuzz.py's forms) from a core whose registers
-hold non-default values, and every refusal is compared with the state before it. Also: the counter-mode count
-is checked before anything runs."""
+"""A refused memory-level call changes nothing (docs/decisions/memory-level.md#memory-refused-call): no UB byte or
+written flag, no special register (the vector mask, the mask mode and every other CTRL bit, the compare mask, AR), no
+`Ref`. Every memory-level API is driven with random calls of its interfaces (bench/registry_fuzz.py's forms) from a
+core whose registers hold non-default values, and every refusal is compared with the state before it. Also: the
+counter-mode count is checked before anything runs."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ or a LocalTensor element on either side) and LeakyRelu, on the scalar family's s
 dtype x scalar form against the independent addressing oracle (regsim.testing.lowering_reference), Hypothesis over masks,
 strides, repeats and mask modes, both loop modes, the lowerings (the library's `Duplicate` + tensor-tensor op; Subs2 /
 Divs2 for an immediate first; the element broadcast for a LocalTensor scalar), the pages' examples, and violations
-that raise and write nothing (decisions §125)."""
+that raise and write nothing (docs/decisions/memory-level.md#memory-scalar-forms,
+docs/decisions/arithmetic.md#memory-leakyrelu)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ def immediate(api: str, dtype: Any) -> Any:
 
 
 def oracle_api(api: str, dtype: Any) -> str:
-    """Divs on half / float32 is Reg::Div's INTRINSIC algorithm, which flushes subnormals (decisions §40)."""
+    """Divs on half / float32 is Reg::Div's INTRINSIC algorithm, which flushes subnormals
+    (decisions/transcendental.md#transcendental-ftz)."""
     return "Divs:ftz" if api == "Divs" and dtype in HALF_FLOAT else api
 
 
@@ -203,7 +205,8 @@ def test_scalar_first_is_not_commuted() -> None:
 
 
 def test_integer_divs() -> None:
-    """Divs on int64 / uint64 is Reg::Div's: truncation toward zero, x / 0 all ones, MIN / -1 = MIN (decisions §84)."""
+    """Divs on int64 / uint64 is Reg::Div's: truncation toward zero, x / 0 all ones, MIN / -1 = MIN
+    (decisions/transcendental.md#div-integer)."""
     ub = rs.UnifiedBuffer(4096)
     dst, src = ub.alloc(rs.int64, 8), ub.alloc(rs.int64, 8)
     src.set(np.array([7, -7, 0, 1, -(2**63), 2**63 - 1, 3, -3], np.int64))

@@ -2,7 +2,7 @@
 oracle (regsim.testing.lowering_reference.scatter, written from the page: src[i] at byte dstBaseAddr + dstOffset[i] from
 dst), Hypothesis over counts, offsets (any distinct element-aligned offsets in range inside dst) and
 dstBaseAddr, both loop modes, the library's lowerings, the page's example, and violations that raise and write nothing
-(decisions §129)."""
+(docs/decisions/datamove.md#memory-scatter)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 "ShiftRight（右移位数为Tensor）"): every dtype pair of the first-n interface against the independent oracle
 (regsim.testing.lowering_reference, amounts up to twice the width), Hypothesis over sizes, counts and amounts, both loop
 modes, the lowering (the two-type binary skeleton over the tensor-tensor Reg shifts), the pages' examples, and
-violations that raise and write nothing (decisions §125)."""
+violations that raise and write nothing (docs/decisions/arithmetic.md#memory-shift-tensor)."""
 
 from __future__ import annotations
 

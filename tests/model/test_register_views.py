@@ -62,7 +62,7 @@ def test_dual_register_load_and_store_forms_round_trip(ub: rs.UnifiedBuffer) -> 
 
 def test_two_register_post_update_store_checks_the_second_halfs_alignment(ub: rs.UnifiedBuffer) -> None:
     """With a stride under 32 elements the second register is stored `stride` elements after the
-    first (docs/semantics-decisions.md §7); that address must be 32-byte aligned too."""
+    first (docs/decisions/datamove.md#two-register-load-store); that address must be 32-byte aligned too."""
     t = ub.alloc(rs.uint64, 256)
     before = ub.storage.data.copy()
     r = Reg.RegTensor.from_numpy(np.arange(64, dtype=np.uint64), trait=Reg.RegTraitNumTwo)

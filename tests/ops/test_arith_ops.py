@@ -417,7 +417,7 @@ def test_half_saturation_needs_the_global_bit(ctrl: Any) -> None:
 def test_sub_of_signed_zeros_follows_ieee(dtype: Any) -> None:
     """(-0) - (-0) = +0 and (+0) - (+0) = +0, (-0) - (+0) = -0, (+0) - (-0) = +0: IEEE 754 §6.3, and the
     precision appendix's Sub(x, y) = Add(x, Neg(y)) with Add(-0, +0) = +0 (its Add table); the Sub
-    table's "-0.0 | -0.0 | -0.0" row contradicts both (docs/semantics-decisions.md §21)."""
+    table's "-0.0 | -0.0 | -0.0" row contradicts both (docs/decisions/arithmetic.md#sub-zero-sign)."""
     comp = {"complex32": np.float16, "complex64": np.float32}.get(dtype.name)
     n = 256 // dtype.itemsize * (2 if comp else 1)
     a_np = np.array([-0.0, 0.0, -0.0, 0.0] * (n // 4), comp or dtype.np_dtype)

@@ -1,4 +1,4 @@
-"""CreateMask (the Ascend C `CreateMask` page; docs/semantics-decisions.md §5): every MaskPattern for every
+"""CreateMask (the Ascend C `CreateMask` page; docs/decisions/masks.md#createmask-patterns): every MaskPattern for every
 register width, its bit layout under mask_fill "lsb" and "group", and which VLn are errors."""
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def test_masked_store_forms(data, pair, form):
         assert p.addr == at + stride * dtype.itemsize
     values, active = _reg_bits(reg), list(mask.lanes(dtype, trait))
     if form == "post" and trait is Reg.RegTraitNumTwo and stride < n // 2:
-        # docs/semantics-decisions.md: two post-updating stores, the second half min(stride, VL_T/2) on
+        # docs/decisions/datamove.md#two-register-load-store: two post-updating stores, the second half min(stride, VL_T/2) on
         h = n // 2
         want = O.store_oracle(before, at, dtype.itemsize, values[:h], active[:h])
         want = O.store_oracle(want, at + stride * dtype.itemsize, dtype.itemsize, values[h:], active[h:])
@@ -146,7 +146,7 @@ def test_masked_store_forms(data, pair, form):
 
 @pytest.mark.parametrize("dtype", [rs.int64, rs.complex32], ids=lambda d: d.name)
 def test_trait_two_post_update_store_with_full_stride_is_natural(dtype):
-    """docs/semantics-decisions.md §7: a RegTraitNumTwo post-update store with stride >= VL_T/2
+    """docs/decisions/datamove.md#two-register-load-store: a RegTraitNumTwo post-update store with stride >= VL_T/2
     elements writes the natural layout; the pointer advances by stride elements."""
     ub = rs.UnifiedBuffer()
     n, nbytes, _ = _geometry(dtype, Reg.RegTraitNumTwo)

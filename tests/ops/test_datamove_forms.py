@@ -373,7 +373,7 @@ def test_unaligned_load_and_store_streams(data, repeats, style):
 )
 def test_unaligned_load_at_any_address_after_one_pre(data, strides, style):
     """The plain and post-update LoadUnAlign (one vldus) give UB[p : p + 256] for any p after a
-    single LoadUnAlignPre, also where p is not where the previous read ended (decisions §18: the
+    single LoadUnAlignPre, also where p is not where the previous read ended (docs/decisions/datamove.md#unaligned-load: the
     950 library's 64-bit Select and the reg_move example stream 8-byte steps that way)."""
     dtype = data.draw(st.sampled_from(B8 + B16 + B32 + B64), "dtype")
     size = dtype.itemsize
@@ -434,7 +434,8 @@ def test_stream_protocol_errors(ub):
         u = Reg.UnalignRegForLoad()
         Reg.LoadUnAlignPre(u, t.GetPhyAddr() + 1)
         Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)
-        Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)  # vldus re-reads the block of an address off the stream (§18)
+        # vldus re-reads the block of an address off the stream (decisions/datamove.md#unaligned-load)
+        Reg.LoadUnAlign(reg, u, t.GetPhyAddr() + 1)
         assert reg.numpy().tolist() == list(range(1, 65))
         areg = Reg.CreateAddrReg(rs.float32, 0, 64)
         Reg.LoadUnAlignPre(u, t.GetPhyAddr() + 1, areg)
@@ -486,7 +487,8 @@ def test_two_register_unaligned_streams(ub, dtype):
     assert reg.numpy().tobytes() == want
     short = Reg.RegTensor(dtype, Reg.RegTraitNumTwo)
     q = src.GetPhyAddr() + 3
-    with rs.VEC_SCOPE():  # a stride under VL_T: the second vldus reads at q + stride, off the stream (§18)
+    # a stride under VL_T: the second vldus reads at q + stride, off the stream (decisions/datamove.md#unaligned-load)
+    with rs.VEC_SCOPE():
         v = Reg.UnalignRegForLoad()
         Reg.LoadUnAlignPre(v, q)
         Reg.LoadUnAlign(short, v, q, n // 8)

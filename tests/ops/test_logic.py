@@ -253,8 +253,8 @@ def test_8bit_shifts_exhaustive(dtype, left):
 def test_shift_pages_examples():
     """The ShiftLeft page: 1010101010101010 as uint16 << 1 = 0101010101010100; amounts of the width or more give 0,
     signed right the sign. As int16 the page gives << 1 = 1101010101010100 and << 3 = 1101010101010000 (the sign
-    kept); regsim shifts the bits as the 950 library's code does (decisions §27): 0101010101010100, 0101010101010000,
-    the uint16 results."""
+    kept); regsim shifts the bits as the 950 library's code does (docs/decisions/arithmetic.md#shift-signed-left):
+    0101010101010100, 0101010101010000, the uint16 results."""
     x = Reg.RegTensor.from_numpy(np.full(128, 0b1010101010101010, np.uint16))
     s = Reg.RegTensor.from_numpy(np.array([1, 3, 16, 17] * 32, np.int16))
     dst_u, dst_i = Reg.RegTensor(rs.uint16), Reg.RegTensor(rs.int16)

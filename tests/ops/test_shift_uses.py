@@ -1,6 +1,7 @@
-"""Shifts as the 950 library and the operator kernels use them (decisions §27): a signed left shift is the plain bit
-shift, which the library's 64-bit shifts, ops-nn's MXFP4 weight unpacking and ops-nn's non_zero_with_value rely on.
-Each kernel is a small VF doing what the library or kernel code does, run in both loop modes against Python ints."""
+"""Shifts as the 950 library and the operator kernels use them (docs/decisions/arithmetic.md#shift-signed-left): a
+signed left shift is the plain bit shift, which the library's 64-bit shifts, ops-nn's MXFP4 weight unpacking and
+ops-nn's non_zero_with_value rely on. Each kernel is a small VF doing what the library or kernel code does, run in
+both loop modes against Python ints."""
 
 from __future__ import annotations
 

@@ -244,7 +244,7 @@ def test_sqrt_page_subnormal_table():
 
 def test_exp_page_subnormal_table():
     """The Exp page's table 3 rows whose output is the correctly rounded one (rows 2 and 4; rows 1 and 3
-    are 2 and 25 ulps from e**x: docs/semantics-decisions.md §40); flushing gives 0."""
+    are 2 and 25 ulps from e**x: docs/decisions/transcendental.md#transcendental-rounding); flushing gives 0."""
     for dtype, x, bits in ((rs.half, -16.640625, 0x0001), (rs.float32, -103.2789306640625, 0x00000001)):
         n = 256 // dtype.np_dtype.itemsize
         src = Reg.RegTensor.from_numpy(np.full(n, x, dtype.np_dtype))
@@ -289,7 +289,8 @@ BOUNDARY = [
     ("Exp", "float32", (3.4028234663852886e38,), math.inf, math.inf),
     ("Exp", "float32", (math.nan,), math.nan, math.nan),
     ("Sqrt", "half", (-M,), math.nan, 0.0),
-    # the table prints 256.0; sqrt(65504) = 255.93749... rounds to 255.875, 1 ulp below (semantics-decisions §40)
+    # the table prints 256.0; sqrt(65504) = 255.93749... rounds to 255.875, 1 ulp below
+    # (decisions/transcendental.md#transcendental-rounding)
     ("Sqrt", "half", (M,), 255.875, 255.875),
     ("Sqrt", "half", (-0.0,), -0.0, -0.0),
     ("Div", "half", (-M, -M), 1.0, 1.0),

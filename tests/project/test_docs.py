@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from regsim._src.engine.spec import markdown
+import regsim as rs
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_ops_md_is_generated_from_the_table() -> None:
-    assert (ROOT / "docs" / "ops.md").read_text(encoding="utf-8") == markdown(), (
+    assert (ROOT / "docs" / "ops.md").read_text(encoding="utf-8") == rs.registry.markdown(), (
         "docs/ops.md is stale: regenerate it from the op registry (command in its header)"
     )
 
@@ -43,7 +43,7 @@ def test_readme_keeps_its_quick_start_and_links_every_doc() -> None:
 
 
 def test_relative_links_in_the_docs_resolve() -> None:
-    for page in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+    for page in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
             assert (page.parent / target).exists(), f"{page.name} links {target}, which does not exist"
 

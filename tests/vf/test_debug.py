@@ -1,7 +1,7 @@
 """The VF debugging functions: `rs.printf`, `rs.asc_dump_ubuf`, `rs.asc_dump_reg`, `rs.asc_dump`.
 
 Expected texts are written out by hand from the printf page (C's conversions), the DumpTensor
-page's format and the library's record sizes (semantics-decisions §131), not produced by regsim.
+page's format and the library's record sizes (docs/decisions/debug.md#debug-buffer), not produced by regsim.
 Every kernel runs in both loop modes.
 """
 

@@ -49,6 +49,6 @@ with rs.VEC_SCOPE():
     Reg.AddC(carry, u32, i32, i32, carry_src, mask)  # E: misc
     Reg.SubC(carry, i32, i32, u32, carry_src, mask)  # E: misc
     Reg.AddC(carry, i32, i32, i32, i32, mask)  # E: arg-type
-    f64 = Reg.RegTensor(rs.float64)  # C++ double: moved, never computed on (decisions §92)
+    f64 = Reg.RegTensor(rs.float64)  # C++ double: moved, never computed on (docs/decisions/model.md#float64-element-type)
     Reg.Add(f64, f64, f64, mask)  # E: type-var
     Reg.Muls(f64, f64, 2.0, mask)  # E: type-var

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +47,22 @@ UINT32_MAX = 2**32 - 1
 Lanes = npt.NDArray[Any]
 
 
+def merge_into(view: Lanes, values: Any, lanes: Bools, mode: MaskMergeMode) -> None:
+    """view[i] = lanes[i] ? values[i] : (ZEROING ? 0 : view[i]), in place: the MaskMergeMode rule, written once
+    (both backends commit through it). Active lanes first, inactive ones zeroed after, so `values` may be a view
+    of `view` itself."""
+    np.copyto(view, values, where=lanes)
+    if mode is ZEROING:
+        np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
+
+
+def merged(values: Any, old: Lanes, lanes: Bools, mode: MaskMergeMode) -> Lanes:
+    """`merge_into` as a new array (for lanes that are not one view: a two-register tensor's elements)."""
+    out = np.array(np.broadcast_to(old, np.broadcast_shapes(np.shape(old), np.shape(values), np.shape(lanes))))
+    merge_into(out, values, lanes, mode)
+    return out
+
+
 @functools.cache
 def group_pattern(dtype: type[dt.DType], trait: RegTrait, fill: str) -> bytes:
     """The bits a mask-producing op sets in an active lane's group of `sizeof(T)` bits.
@@ -69,6 +85,85 @@ def group_pattern(dtype: type[dt.DType], trait: RegTrait, fill: str) -> bytes:
 def pset_width(dtype: type[dt.DType]) -> int:
     """Bytes per lane of the `pset` instruction that makes masks for `dtype` (b8, b16 or b32)."""
     return 2 if dtype is dt.complex32 else min(dtype.itemsize, 4)
+
+
+class Backend(Protocol):
+    """What an executor may ask of the backend its VF runs on (the only code touching register,
+    predicate and UB bytes): `NumpyBackend` one call at a time, `BatchedBackend` (regsim._src.vf.batched)
+    every iteration of a loop at once, `TracingBackend` in order while noting what each call touches.
+    Each method's contract is `NumpyBackend`'s docstring."""
+
+    core: Core  #: the core the VF runs on (its special registers)
+    mask_fill: str  #: `Config.mask_fill`
+    check: bool  #: `Config.check_uninitialized`
+
+    def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active: ...
+
+    def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> None: ...
+
+    def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools: ...
+
+    def predicate_bytes(self, api: str, param: str, mask: MaskReg, index: Any) -> Bytes: ...
+
+    def fill_predicate(self, dst: MaskReg, raw: Bytes, valid: Bools | None, index: Any) -> None: ...
+
+    def write_prefix(self, dst: MaskReg, count: int, dtype: type[dt.DType], trait: RegTrait) -> None: ...
+
+    def scan(self, plan: Any, prepared: Any, values: Any, active: Active) -> bool: ...
+
+    def new_ref(self, ref: Any) -> None: ...
+
+    def read_ref(self, ref: Any) -> Any: ...
+
+    def write_ref(self, ref: Any, value: Any) -> None: ...
+
+    def count_down(self, api: str, ref: Any, n: int) -> Any: ...
+
+    def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any: ...
+
+    def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Lanes: ...
+
+    def commit(self, dst: RegTensor[Any], values: Lanes, active: Active, mode: MaskMergeMode) -> None: ...
+
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None: ...
+
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None: ...
+
+    def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: int, align: int, why: str) -> None: ...
+
+    def read(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> tuple[Bytes, Bools | None]: ...
+
+    def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None: ...
+
+    def new_pointer(self, ptr: UbPtr[Any]) -> None: ...
+
+    def post_address(self, ptr: UbPtr[Any]) -> Any: ...
+
+    def addr_reg(self, dtype: type[dt.DType], offset: Any) -> AddrReg: ...
+
+    def advance(self, ptr: UbPtr[Any], nbytes: int) -> None: ...
+
+    def check_span(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> None: ...
+
+    def gather(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]: ...
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None: ...
+
+    def write_bits(self, dst: MaskReg, bits: Bools) -> None: ...
+
+    def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None: ...
+
+    def ar_add(self, nbytes: int) -> None: ...
+
+    def ar_clear(self) -> None: ...
+
+    def ar_take(self, api: str) -> tuple[int, int]: ...
+
+    def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None: ...
+
+    def copy_mask(self, dst: MaskReg, src: MaskReg) -> None: ...
 
 
 class NumpyBackend:
@@ -197,13 +292,11 @@ class NumpyBackend:
             if full:
                 view[...] = values
             else:
-                np.copyto(view, values, where=lanes)
-                if mode is ZEROING:
-                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
+                merge_into(view, values, lanes, mode)
         elif full:
             dst._put(values)
         else:
-            dst._put(np.where(lanes, values, dst._get() if mode is not ZEROING else np.zeros_like(values)))
+            dst._put(merged(values, dst._get(), lanes, mode))
         if dst._storage.valid is not None:
             dst._mark_lanes(None if full or mode is ZEROING else lanes)
 
@@ -247,6 +340,8 @@ class NumpyBackend:
             raise OutOfBoundsError(
                 message(api, param, f"UB bytes [{addr}, {end}){_where(ptr, addr)}", f"within the UB [0, {ub.size})")
             )
+        if ub.observer is not None:
+            ub.observer("read", api, addr, end)
         st = ub.storage
         return st.data[addr:end], None if st.all_written(addr, end) else st.valid[addr:end]  # type: ignore[index]
 
@@ -257,8 +352,9 @@ class NumpyBackend:
         Each active lane must lie inside the pointer's LocalTensor; inactive lanes leave their
         UB bytes untouched and are not checked (a fully masked store writes nothing).
         """
-        st = ptr.ub.storage
-        if len(chunks) == 1:  # the common case: one register, every lane active, inside its tensor
+        ub = ptr.ub
+        st = ub.storage
+        if len(chunks) == 1 and ub.observer is None:  # the common case: one register, every lane active, inside its tensor
             addr, raw, active = chunks[0]
             end = addr + raw.size
             if active is None and ptr.lo <= addr and end <= ptr.hi:
@@ -267,6 +363,11 @@ class NumpyBackend:
                     st.mark_stored(addr, end)
                 return
         writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
+        if ub.observer is not None:
+            for addr, raw, active in writes:
+                if active is None or active.any():
+                    lanes = np.flatnonzero(active) if active is not None else np.arange(raw.size // unit)
+                    ub.observer("write", api, addr + lanes * unit, addr + (lanes + 1) * unit)
         for addr, raw, active in writes:
             end = addr + raw.size
             if active is None:
@@ -320,6 +421,8 @@ class NumpyBackend:
         """`unit` bytes at each active lane's address (lanes x unit; inactive lanes read 0, unchecked)
         and their written flags (None: all written). Active lanes are checked against the tensor."""
         _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("read", api, addrs[active], addrs[active] + unit)
         st = ptr.ub.storage
         where = np.where(active, addrs, 0)[:, None] + np.arange(unit)
         raw = np.where(active[:, None], st.data[where], 0).astype(np.uint8)
@@ -332,6 +435,8 @@ class NumpyBackend:
         """Write raw[lane] (lanes x unit bytes) at each active lane's address, checked first."""
         unit = raw.shape[1]
         _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("write", api, addrs[active], addrs[active] + unit)
         st = ptr.ub.storage
         where = addrs[active][:, None] + np.arange(unit)
         st.data[where] = raw[active]
@@ -488,6 +593,7 @@ def in_order_load(nbytes: int, align: int, halves: int, generic: Call) -> Call:
             addr % align
             or addr < 0
             or end > ub.size
+            or ub.observer is not None
             or dst._storage.valid is not None
             or (valid is not None and valid[addr:end].tobytes() != ones)
         ):
@@ -514,6 +620,7 @@ def in_order_store(nbytes: int, align: int, stride: int, halves: int, generic: C
             addr % align
             or addr < ptr.lo
             or end > ptr.hi
+            or ptr.ub.observer is not None
             or mask._written is not None
             or src._storage.valid is not None
             or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
@@ -534,7 +641,7 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
         ptr, mask = args
         addr = ptr.addr
         end = addr + nbytes
-        if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None:
+        if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None or ptr.ub.observer is not None:
             return generic(ctx, args, kwargs)
         st = ptr.ub.storage
         st.buffer[addr:end] = _packbits(

@@ -10,10 +10,11 @@ The ways to start a VF are the VF runtime's (regsim._src.vf.runtime).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import attrs
 
+from regsim._src.engine.backend import Backend
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import _VF, Config, in_vf
 from regsim._src.model.dtypes import InstanceSig
@@ -24,14 +25,23 @@ V = TypeVar("V")
 __all__ = ["_VF", "Config", "Ref", "VfContext", "in_vf", "vf_context"]
 
 
+class CallHook(Protocol):
+    """What the op engine hands a Reg call to, when the running VF has one (see `VfContext.hook`)."""
+
+    def record(self, ctx: VfContext, plan: Any, values: Any) -> Any: ...
+
+
 @attrs.define(eq=False)
 class VfContext:
     """One running vector function: its configuration, the backend its ops run on (the only
     code touching register and UB bytes) and the trace recording its calls, if any."""
 
     config: Config
-    backend: Any
-    trace: Any = None
+    backend: Backend
+    #: the per-call hook (`hook.record(ctx, plan, values)` runs each Reg call when set): the `rs.trace()`
+    #: recording calls, or a batched loop's guard (which sends the loop in order at an op with no batching
+    #: rule, and hands the others to the trace inside it, if any); None: calls run as they are
+    hook: CallHook | None = None
     #: checks run when the VF body returns normally (e.g. an unaligned store stream never
     #: flushed); each raises naming the call that broke the rule
     exit_checks: list[Callable[[], None]] = attrs.field(factory=list)

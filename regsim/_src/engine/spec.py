@@ -524,9 +524,9 @@ class Overloads:
                 self._plans[key] = hit
                 self._calls[key] = hit[2]
         plan, direct, call = hit
-        if ctx.trace is None:
+        if ctx.hook is None:
             return call(ctx, args, kwargs)
-        return ctx.trace.record(ctx, plan, _bind(plan, direct, args, kwargs))
+        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
     def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
         """Resolve, bind and check a call of a new signature (raising for a bad one)."""
@@ -671,7 +671,7 @@ def face(name: str) -> Callable[[F], F]:
         def call(*args: Any, **kwargs: Any) -> Any:
             # the hot path, inlined: a running VF, no trace, a signature seen before
             ctx = current()
-            if ctx is not None and ctx.trace is None:
+            if ctx is not None and ctx.hook is None:
                 try:
                     key: Any = keys[len(args)](args)
                 except (IndexError, AttributeError):  # many arguments, or one without a `_sig` (an int)
@@ -696,35 +696,3 @@ def face(name: str) -> Callable[[F], F]:
 
 
 FACES: Final[dict[str, Callable[..., Any]]] = {}
-
-
-def _c_list(spec: OpSpec) -> str:
-    """The C names of an op for the table: each once, a long list (Cast's conversions) shortened."""
-    names = list(dict.fromkeys(c.name for c in spec.c_names))
-    if len(names) > 12:
-        return f"{', '.join(names[:4])} … ({len(names)} names; `rs.capi.REGISTER_API`)"
-    return ", ".join(names) or "-"
-
-
-def markdown() -> str:
-    """The registry as the Markdown of docs/ops.md (a test keeps that file current)."""
-    rows = [
-        "# Reg operations modelled by regsim",
-        "",
-        "Generated from the op registry (`regsim/_src/ops/`); `tests/project/test_docs.py` keeps it current",
-        "(regenerate: `python -c 'from regsim._src.engine.spec import markdown; print(markdown(), end=\"\")' > docs/ops.md`).",
-        "",
-        "| op | overload | lane equation | dtypes on Ascend 950 | MaskMergeMode | C API | legacy names |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for spec in REGISTRY.specs.values():
-        if spec.unmodelled:
-            continue
-        modes = ", ".join(m.name for m in sorted(spec.modes, key=lambda m: m.value)) or "n/a"
-        dtypes = "all" if spec.dtypes == frozenset(dt.ALL_DTYPES) else dt.names(spec.dtypes) or "n/a"
-        equation = spec.equation.replace("|", "\\|")
-        rows.append(
-            f"| `{spec.name}` | {spec.variant or '-'} | `{equation}` | {dtypes} | {modes} | "
-            f"{_c_list(spec)} | {', '.join(spec.aliases) or '-'} |"
-        )
-    return "\n".join(rows) + "\n"

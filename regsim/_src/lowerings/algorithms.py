@@ -93,7 +93,8 @@ def _sqrt_mode(algo: SqrtAlgo) -> Any:
 
 
 #: Div's dtypes per algorithm: the Div page's "数据类型" (complex32, int64, uint64 and complex64 first-n only) as far as the
-#: Reg::Div the library calls takes them (decisions §84, §121): the integer and complex types INTRINSIC and
+#: Reg::Div the library calls takes them (docs/decisions/transcendental.md#div-integer,
+#: docs/decisions/transcendental.md#memory-div-exp): the integer and complex types INTRINSIC and
 #: PRECISION_1ULP_FTZ_TRUE (the interfaces' lists), complex64 also the two FTZ 0-ulp algorithms; the 0-ulp algorithms
 #: are float only among the real types
 DIV_BY_ALGO: Final[ByAlgo] = {

@@ -6,7 +6,7 @@ top of the 950 Reg layer the way the 950 library builds its own memory-level `Co
 (kernel_operator_vec_cmp_impl.h: `CompareWithoutDst*ModeImplVF` for the register form,
 `CompareLevel0NormalMode` for the bit-array form): DataBlock loads with the block strides,
 `Reg::Compare` / `Reg::Compares`, the predicate packed one bit per element (`StoreUnAlign` of the MaskReg).
-Two points follow the pages rather than that library (docs/semantics-decisions.md §41):
+Two points follow the pages rather than that library (docs/decisions/capi.md#capi-memory-compares):
 
 - register form: the compare-mask register (CMPMASK) keeps its bits where the vector mask is 0 (the
   page's residue rule) — a `Select` of the new bits over the old under the mask; one repeat (256 bytes)

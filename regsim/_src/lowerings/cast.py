@@ -333,7 +333,7 @@ def cast_b64_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRe
     """`CastIntrinsicsB64ImplCounterVF`: ceil(count / 32) repeats; each takes its b32 predicate from
     `UpdateMask<uint32_t>` over the count (up to 64 of it per repeat) and the b64 one by `MaskInterleave` (its
     first 32 elements), so a repeat converts up to 32 elements, and b64 -> b32 also stores zeros from the
-    `DeInterleave` in the b32 lanes 32-63 it selects: decisions §91."""
+    `DeInterleave` in the b32 lanes 32-63 it selects: docs/decisions/cast.md#memory-cast-repeat."""
     sreg = Ref(count)
     regs = b64_regs(src.dtype, dst.dtype)
     for i in range(-(-count // (VL // 8))):
@@ -517,7 +517,7 @@ def cast(c: Call) -> None:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
         if dt.float64 in (S, D):  # (every double pair of the page; round_for refused the others)
             # The library's VFs read scratch registers past the elements a call converts (lanes never stored):
-            # the converted source elements are checked here (decisions §92).
+            # the converted source elements are checked here (docs/decisions/cast.md#memory-cast-scratch-lanes).
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
                 run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
@@ -558,7 +558,8 @@ def cast(c: Call) -> None:
         (src, "src", params.srcBlkStride, params.srcRepStride),
         (dst, "dst", params.dstBlkStride, params.dstRepStride),
     ):
-        if counting:  # (the b64 pairs: the b32 side's predicate takes up to 64 of the count per repeat, decisions §91)
+        # (the b64 pairs: the b32 side's predicate takes up to 64 of the count per repeat, decisions/cast.md#memory-cast-repeat)
+        if counting:
             per = 64 if b64 else lanes
             width = 64 if b64 and t.dtype.itemsize == 4 else lanes
             last = (mask_count - 1) // per  # the last repeat that selects anything

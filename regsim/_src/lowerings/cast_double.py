@@ -2,7 +2,7 @@
 with Reg integer ops (kernel_operator_vec_vconv_impl.h for dav_3510: `CastDouble` picks `CastDoubleToFloat`,
 `CastDoubleToBf16`, `CastInt64ToDouble`, `CastDoubleToInt32` or `CastDoubleToInt64`). The Cast page of
 "Memory矢量计算" gives these pairs on the first-n interface only. What the emulations compute, quirks included,
-is settled in docs/semantics-decisions.md §92.
+is settled in docs/decisions/cast.md#cast-double.
 
 Each VF here follows the library's statement by statement (its helper functions are `@simd_callee`s of the
 same names); Reg has no `double` arithmetic, so a `double` register is only loaded, stored and reinterpreted.
@@ -485,7 +485,8 @@ def shift_right_dual32(
     Reg.And(t1, t1, m_high, cm1)
     Reg.Duplicate(scalar, 32, cm1)
     Reg.Sub(scalar, scalar, shift, cm1)
-    Reg.ShiftLeft(t1, t1, scalar, cm1)  # (an int32 left shift into bit 31: the plain bit shift, decisions §27)
+    # (an int32 left shift into bit 31: the plain bit shift, decisions/arithmetic.md#shift-signed-left)
+    Reg.ShiftLeft(t1, t1, scalar, cm1)
     Reg.Or(t0, t1, t0, cm1)
     Reg.ShiftRight(t1, m_high, shift, cm1)
     Reg.Select(low_out, t0, low_out, cm1)
@@ -522,7 +523,7 @@ def shift_left_dual32(
     Reg.Sub(scalar, scalar, shift, cm1)
     Reg.ShiftRight(t1.reinterpret(U32), m_low.reinterpret(U32), scalar, cm1)
     Reg.Or(t0, t1, t0, cm1)
-    Reg.ShiftLeft(t1, m_low, shift, cm1)  # (likewise, decisions §27)
+    Reg.ShiftLeft(t1, m_low, shift, cm1)  # (likewise, decisions/arithmetic.md#shift-signed-left)
     Reg.Select(low_out, t1, low_out, cm1)
     Reg.Select(high_out, t0, high_out, cm1)
     Reg.CompareScalar(cm0, shift, 0, mask, mode=C.EQ)

@@ -6,7 +6,7 @@ result goes to the register, `CompareWithoutDst{Normal,Counter}ModeImplVF`), `Ge
 The register is the core's `UnifiedBuffer.cmp_mask`, the state the C API's `asc_get_cmp_mask` /
 `asc_set_cmp_mask` and register-form compares share (regsim._src.lowerings.capi_compare). The compare is one repeat
 (256 bytes) under the predicate the library makes; its bits are element i at bit i, the bits the predicate
-leaves out 0, and for float the high 64 bits 0 (decisions §122).
+leaves out 0, and for float the high 64 bits 0 (docs/decisions/compare.md#compare-cmpmask).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCmpMask reads 16 bytes
-#: the bytes GetCmpMask writes; the page asks 128 ("dst的空间大小不能少于128字节"), its own example's dst holds 32 (§122)
+#: the bytes GetCmpMask writes; the page asks 128 ("dst的空间大小不能少于128字节"), its own example's dst holds 32
+#: (decisions/compare.md#compare-cmpmask)
 GET_CMP_MASK_MIN_BYTES: Final = CMP_MASK_BYTES
 CMP_MASK_ALIGN: Final = 16  #: both pages: "LocalTensor的起始地址需要16字节对齐"
 
@@ -159,7 +160,7 @@ def select_no_mask_vf(
 def select_by_cmp_mask(c: Call) -> None:
     """`Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode` given: modes 0 and 2) and
     `Select<T, U>(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), after `SetCmpMask` / a register
-    Compare and `SetVectorMask` (decisions §123)."""
+    Compare and `SetVectorMask` (docs/decisions/compare.md#select-without-mask)."""
     api, dst, params = c.api, c["dst"], c["repeat_params"]
     sel_mode = c.args.get("sel_mode")
     names: tuple[str, ...]

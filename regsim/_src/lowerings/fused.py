@@ -5,7 +5,8 @@ kernel_operator_vec_binary_continuous_impl.h, kernel_operator_vec_ternary_scalar
 - `AddRelu`, `SubRelu`: the op, then `Maxs(dst, dst, 0)`;
 - `FusedMulAdd` (dst = src0 * dst + src1), `MulAddRelu` (its max with 0), `MulAddDst` (dst = src0 * src1 + dst) and
   `Axpy` (dst = src * scalar + dst): dst is an operand too (`BinaryFuncMode::DST_SRC_INPUT`); MulAddDst and Axpy also
-  have the pages' half-sources / float-dst row, each source's lower 64 halves widened to float (decisions §128).
+  have the pages' half-sources / float-dst row, each source's lower 64 halves widened to float
+  (decisions/arithmetic.md#memory-half-float-rows).
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ def axpy(c: Call) -> None:
     if c.form is Form.COUNT:
         n = check_count(api, c["count"], names, ts)
         # The VF loads a whole register of halves (128) at every 64 elements and unpacks it: the upper 64 lanes
-        # never reach dst, but `UnPack` reads every lane; the elements used are checked here (decisions §128).
+        # never reach dst, but `UnPack` reads every lane; the elements used are checked here
+        # (decisions/arithmetic.md#memory-half-float-rows).
         check_written(api, "src", src, n * dt.half.itemsize)
         with configure(check_uninitialized=False):
             run_lowering(api, unary_continuous_vf, reg_axpy, *ptrs, (scalar,), n, Reg.RegTraitNumOne, True)

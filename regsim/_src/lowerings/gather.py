@@ -333,7 +333,10 @@ def gatherb(c: Call) -> None:
     r = check_repeat(api, c["repeat_time"])
     blk, rep = repeat_params.dstBlkStride, repeat_params.dstRepStride
     if blk == 0:  # the page: handled as 1; the 950 lowering passes 0 to the block store (all 8 blocks at one address)
-        accepted = "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, §129)"
+        accepted = (
+            "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, "
+            "decisions/datamove.md#memory-gatherb)"
+        )
         raise ParameterError(message(api, "repeat_params.dstBlkStride", 0, accepted))
     if r == 0:
         return  # (the loop runs zero times)

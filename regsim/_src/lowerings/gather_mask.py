@@ -13,7 +13,7 @@
   ANDed with the load mask, then `Squeeze` and `StoreUnAlign` as above.
 
 `reduceMode` false (normal: each repeat one register of 256 bytes) or true (counter: each repeat `mask` elements,
-ceil(mask / lanes) registers, each under `UpdateMask`). Decisions: docs/semantics-decisions.md §127.
+ceil(mask / lanes) registers, each under `UpdateMask`). Decisions: docs/decisions/datamove.md#memory-gathermask.
 """
 
 from __future__ import annotations
@@ -308,7 +308,8 @@ def _run(
     temp_buf = None
     if 1 <= solid <= 6:
         if T.itemsize == 1:
-            # GetTemporaryBufferAddr<uint8_t>(GetRuntimeUBSize(), 32): the 32 bytes past the UB the kernel sees (§127)
+            # GetTemporaryBufferAddr<uint8_t>(GetRuntimeUBSize(), 32): the 32 bytes past the UB the kernel sees
+            # (decisions/datamove.md#memory-gathermask)
             core = current_core()
             temp_buf = UnifiedBuffer(ONE_BLOCK_SIZE).alloc(dt.uint8, ONE_BLOCK_SIZE).GetPhyAddr()
             use_core(core)  # (the scratch is not the kernel's core: the call's core stays current)

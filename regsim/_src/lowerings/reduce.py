@@ -31,7 +31,7 @@ from regsim.errors import DTypeError, ParameterError, message
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
 MERGING: Final = Reg.MaskMergeMode.MERGING
 _BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_LOAD}  # LocalMemBar<VEC_STORE, VEC_LOAD>
-MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (decisions §62)
+MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (docs/decisions/reduce.md#memory-reduce)
 
 
 @simd_callee

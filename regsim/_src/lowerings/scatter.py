@@ -16,7 +16,7 @@ for dav_3510, `ScatterImplB8/B16/B32/B64`). The first-n forms:
 The mask/repeat forms (`ScatterImplB16/B32/B64<T, isNormalMode, isMaskBitMode>`) do the same per repeat (256 bytes
 of offsets each) with the source register `srcRepStride` DataBlocks on, under the bit mask (`SetVectorMask`, then
 `MoveMask`, `MaskPack`, `MaskUnPack`), the continuous mask (`UpdateMask` once) or, in counter mode, `UpdateMask`
-each repeat over ceil(mask / lanes) repeats. Decisions: docs/semantics-decisions.md §129.
+each repeat over ceil(mask / lanes) repeats. Decisions: docs/decisions/datamove.md#memory-scatter.
 """
 
 from __future__ import annotations

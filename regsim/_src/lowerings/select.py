@@ -191,7 +191,8 @@ def select_repeat_vf(
                 mask_reg = Reg.UpdateMask(T, count)
             select_blocks(2 * q + 1, dst, src0, src1, regs, sel1, mask_reg, p, scalar_idx)
         for _ in range(repeats % 2):
-            if not normal_mode:  # the library recomputes this count wrongly (§ decisions); regsim continues the count
+            # the library recomputes this count wrongly (decisions/compare.md#select-local-tensors); regsim continues the count
+            if not normal_mode:
                 mask_reg = Reg.UpdateMask(T, count)
             select_blocks(repeats - 1, dst, src0, src1, regs, sel_load(T, sel, repeats - 1), mask_reg, p, scalar_idx)
     else:

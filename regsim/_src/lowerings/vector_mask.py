@@ -82,7 +82,8 @@ MAX_COUNTER_REPEATS: Final = 65535  #: the 950 library's counter-mode repeat cou
 
 def counter_count(api: str, name: str, count: int, dtype: type[dt.DType]) -> int:
     """A counter-mode element count, checked: the library runs ceil(count / elements per repeat) repeats, a
-    uint16_t, so a count needing more than 65535 repeats would wrap (decisions §132): a `ParameterError`."""
+    uint16_t, so a count needing more than 65535 repeats would wrap (docs/decisions/memory-level.md#memory-counter-count): a
+    `ParameterError`."""
     lanes = VL // dtype.itemsize
     if -(-count // lanes) > MAX_COUNTER_REPEATS:
         hint = " (the register's reset value: SetVectorMask<T>(len) sets the count)" if count == 0xFFFFFFFF else ""

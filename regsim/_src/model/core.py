@@ -28,7 +28,7 @@ The bits the Reg ops read (the `SetCtrlSpr` page, table "Ascend 950PR/Ascend 950
   1: truncation (the low bits).
 - CTRL[60]: 1 = the global bits (48, 59) govern; 0 = each instruction's own setting.
 
-The launch value (docs/semantics-decisions.md §20) is `LAUNCH_CTRL` = 0x1001000000000008: the
+The launch value (docs/decisions/core.md#ctrl-register) is `LAUNCH_CTRL` = 0x1001000000000008: the
 library's default 0x1000000000000008 with bit 48 set, because the boundary-value appendix says half
 ops output the INF/NAN column by default and the library's `InitSocState` keeps the launch value of
 bit 48. `ResetCtrlSpr` restores bits from the library's documented default (bit 48 = 0: saturation).
@@ -63,7 +63,7 @@ U64_MAX: Final = 2**64 - 1
 class Core:
     """One AIV core's special registers (the UBs made on it hold `core` pointing here)."""
 
-    #: CTRL, at its launch value (docs/semantics-decisions.md §20)
+    #: CTRL, at its launch value (docs/decisions/core.md#ctrl-register)
     ctrl: int = LAUNCH_CTRL
     #: the vector-mask register {MASK1, MASK0} (`SetVectorMask`): all ones, as `InitSocState()` leaves it
     vector_mask: tuple[int, int] = (U64_MAX, U64_MAX)

@@ -175,7 +175,7 @@ class fp4x2_e1m2(Floating, np_type=np.uint8, bits_only=True):
 class float64(Floating, np_type=np.float64):
     """C++ `double`. No Reg compute op takes it: the Reg pages list no `double`; it lives in UB tensors and is
     moved (`LoadAlign` / `StoreAlign`) and reinterpreted in registers, as the 950 library's memory-level `Cast`
-    emulations do (decisions §92)."""
+    emulations do (docs/decisions/model.md#float64-element-type)."""
 
 
 class complex32(ComplexFloating, np_type=ml_dtypes.complex32):

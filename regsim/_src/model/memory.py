@@ -7,7 +7,7 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,12 @@ TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_
 __all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "LocalTensor", "UbPtr", "UnifiedBuffer", "check_ub_size"]
 
 
+class UbObserver(Protocol):
+    """What listens to a UB's accesses (a pipe race detector, a profiler)."""
+
+    def __call__(self, kind: str, api: str, lo: Any, hi: Any, /) -> None: ...
+
+
 class UnifiedBuffer:
     """One core's UB: `size` bytes, all allocatable from address 0, never-written until set.
 
@@ -51,6 +57,10 @@ class UnifiedBuffer:
         #: that core's special registers): VFs run with pointers into it use its special registers
         self.core = Core()
         use_core(self.core)
+        #: told of every access to the UB's bytes the kernel makes (Reg ops, scalar accesses), before the
+        #: bytes change: `observer(kind, api, lo, hi)` with kind "read" or "write" and the byte ranges
+        #: [lo, hi) (ints, or equal-length int arrays for several ranges); None: nobody listens
+        self.observer: UbObserver | None = None
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
@@ -291,6 +301,8 @@ class UbPtr(Generic[T]):
 
     def __getitem__(self, i: int) -> Any:
         a = self._scalar_addr("UbPtr[]", i)
+        if self.ub.observer is not None:
+            self.ub.observer("read", "UbPtr[]", a, a + self.dtype.itemsize)
         st = self.ub.storage
         if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
             raise UninitializedReadError(f"UbPtr[]: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
@@ -299,6 +311,8 @@ class UbPtr(Generic[T]):
     def __setitem__(self, i: int, value: Any) -> None:
         a = self._scalar_addr("UbPtr[]=", i)
         raw = to_lanes("UbPtr[]=", self.dtype, np.asarray([value])).view(np.uint8)
+        if self.ub.observer is not None:
+            self.ub.observer("write", "UbPtr[]=", a, a + raw.size)
         st = self.ub.storage
         st.data[a : a + raw.size] = raw
         st.mark(a, a + raw.size)

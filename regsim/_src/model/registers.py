@@ -62,7 +62,7 @@ RegTraitNumTwo = RegTrait(2)
 
 #: dtypes a RegTensor may hold on Ascend 950 (the Ascend C `RegTensor` page): every dtype but complex ones
 #: are accepted with RegTraitNumOne; RegTraitNumTwo only for b64 and complex32 (float64 too: the 950 library's
-#: double emulations declare `RegTensor<double, RegTraitNumTwo>`, decisions §92).
+#: double emulations declare `RegTensor<double, RegTraitNumTwo>`, docs/decisions/model.md#float64-element-type).
 TRAIT_TWO_DTYPES = frozenset({dt.int64, dt.uint64, dt.float64, dt.complex64, dt.complex32})
 
 

@@ -551,7 +551,7 @@ def mull(a: Any, b: Any) -> tuple[Any, Any]:
 def prelu(a: Any, slope: Any) -> Any:
     """signbit(a) ? a × slope : a — the sign-bit reading of "src > 0 ? src : src × slope" the
     Prelu / LeakyRelu boundary tables require (+0 with slope inf or NaN → 0.0, -0 with NaN → NaN;
-    docs/semantics-decisions.md §22). The product rounds once, as Mul's."""
+    docs/decisions/arithmetic.md#signbit-prelu-leakyrelu). The product rounds once, as Mul's."""
     return np.where(np.signbit(a), a * slope, a)
 
 

@@ -233,7 +233,7 @@ def muls_cast(a: Any, scalar: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     """a · scalar rounded once to half by CAST_ROUND (to nearest, ties away from zero): the float64
     product of two float32 values is exact (24 + 24 bits, exponents within float64's normal range),
     so one rounding of it is the precision appendix's `cast_to_f16<roundingmode>(x * y)` of the exact
-    product (docs/semantics-decisions.md §71); subnormal inputs and results kept, an overflow is ±inf
+    product (docs/decisions/transcendental.md#expsub-mulscast); subnormal inputs and results kept, an overflow is ±inf
     (as IEEE 754 for a nearest mode), then the CTRL[48] half saturation (the boundary table 30)."""
     with np.errstate(all="ignore"):
         v = a.astype(np.float64) * np.float64(scalar)

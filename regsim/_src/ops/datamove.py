@@ -71,7 +71,7 @@ GS = TypeVar(
 GI = TypeVar("GI", dt.uint16, dt.uint32, dt.uint64)
 ALL: Final = frozenset(dt.ALL_DTYPES)
 #: the aligned register loads and stores also move C++ `double` (the 950 library's double emulations,
-#: decisions §92); no other Reg op takes it
+#: docs/decisions/model.md#float64-element-type); no other Reg op takes it
 MOVES: Final = ALL | {dt.float64}
 B8S: Final = frozenset(
     {dt.bool_, dt.int8, dt.uint8, dt.int4x2, dt.hifloat8, dt.fp8_e4m3fn, dt.fp8_e5m2, dt.fp8_e8m0, dt.fp4x2_e2m1, dt.fp4x2_e1m2}
@@ -639,7 +639,7 @@ for _form, _ops in {
     )
 
 # The AR forms: the count is the AR special register's, which Squeeze<T, STORE_REG> sets
-# (semantics-decisions: the AR special register).
+# (docs/decisions/datamove.md#squeeze-ar).
 register(
     OpSpec(
         "StoreUnAlign",
@@ -706,7 +706,7 @@ register(
         sequential_reason=GATHER_WHY,
         aliases=("DataCopyGather",),
         # the asc_gather page's UB prototypes that are Gather's (the b8 sources only into b16 registers);
-        # its fp8 registers and its b16 data with a uint32 index are not generated (decisions §42)
+        # its fp8 registers and its b16 data with a uint32 index are not generated (docs/decisions/capi.md#capi-gather-scatter)
         c_api=c_indexed("asc_gather", ("dst_reg", "src_addr", "index", "mask"), "index", (P_B16, U16), (P_B32, U32)),
     )
 )

@@ -113,7 +113,7 @@ def _shift(x: Any, amount: Any, left: bool) -> Any:
 
     - a left shift is the plain bit shift for every type, `(x << n) mod 2**width` (a signed type's
       bits move into and through the sign bit), as the 950 library's code and the operator kernels
-      rely on; the ShiftLeft page's "算术左移 ... 次高位被丢弃" reads otherwise (decisions §27);
+      rely on; the ShiftLeft page's "算术左移 ... 次高位被丢弃" reads otherwise (docs/decisions/arithmetic.md#shift-signed-left);
     - unsigned right shifts are logical, signed ones arithmetic;
     - an amount of at least the width gives 0 (a signed right shift: the sign, -1 or 0). The pages
       say "大于数据类型位宽则输出0"; equal to the width must give 0 too, as the library's 64-bit

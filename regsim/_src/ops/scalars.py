@@ -1,5 +1,5 @@
 """The scalar operand of the scalar ops (`Adds`, `Muls`, `Compares`, `Duplicate` ...), typed by the register's
-element-type family, as the runtime converts it (docs/semantics-decisions.md §12): every register takes an
+element-type family, as the runtime converts it (docs/decisions/model.md#scalar-operands): every register takes an
 integer, a float register a real number too, a complex register any number. The faces overload on these, so
 mypy refuses an int32 `Muls` given 2.5 (docs/typing.md)."""
 

@@ -5,7 +5,7 @@ Log2 and Log10 of the Reg API) on half and float32.
 `*SpecificMode` struct {mrgMode, [precisionMode,] algo}: the two forms are two specs, told apart by
 the keyword's kind. The algorithm decides only whether subnormals are flushed ("配置Subnormal模式"):
 regsim computes every algorithm as the correctly rounded result, which meets each documented bound
-(0 or 1 ulp) — docs/semantics-decisions.md §40.
+(0 or 1 ulp) — docs/decisions/transcendental.md#transcendental-rounding.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def int_div(a: Any, b: Any) -> Any:
     every width: the quotient truncated toward zero (|a| / |b| with the sign of a·b), MIN / -1 wrapping
     to MIN, and a division by zero giving all ones (-1 signed, the maximum unsigned): the
     implementation's final `Select(dst, all-ones, quotient, src1 == 0)`. Neither the Div page nor the
-    boundary-value appendix says more (docs/semantics-decisions.md §84)."""
+    boundary-value appendix says more (docs/decisions/transcendental.md#div-integer)."""
     unsigned = np.dtype(f"u{a.dtype.itemsize}")
     zero = b == 0
     safe = np.where(zero, np.ones((), b.dtype), b)

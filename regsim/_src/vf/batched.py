@@ -28,7 +28,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, group_pattern
+from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, group_pattern, merge_into, merged
 from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
@@ -510,16 +510,14 @@ class BatchedBackend(NumpyBackend):
         assert state is not None
         if two:  # compute in whole elements, then split into the two registers
             old = np.ascontiguousarray(halves_to_natural(state.data[:, dst._span], size)).view(dst.dtype.np_dtype)
-            merged = np.broadcast_to(values, old.shape) if full else np.where(lanes, values, old if mode is not ZEROING else 0)
-            state.data[:, dst._span] = natural_to_halves(np.ascontiguousarray(merged).view(np.uint8), size)
+            result = np.broadcast_to(values, old.shape) if full else merged(values, old, lanes, mode)
+            state.data[:, dst._span] = natural_to_halves(np.ascontiguousarray(result).view(np.uint8), size)
         else:
             view = state.data[:, dst._span].view(dst.dtype.np_dtype)
             if full:
                 view[...] = values
             else:
-                np.copyto(view, values, where=lanes)
-                if mode is ZEROING:
-                    np.copyto(view, np.zeros((), view.dtype), where=~lanes)  # zero bits (e8m0 has no 0; bool takes no int)
+                merge_into(view, values, lanes, mode)
         if state.valid is not None:
             span = state.valid[:, dst._span]
             if full or mode is ZEROING:
@@ -585,6 +583,8 @@ class BatchedBackend(NumpyBackend):
             raise Unbatchable("a load outside the UB in some iteration")
         self._sync(lo, hi)
         st = ub.storage
+        if ub.observer is not None:
+            ub.observer("read", api, addr, addr + nbytes)
         raw, valid = _rows(st.data, addr, nbytes), None if st.valid is None else _rows(st.valid, addr, nbytes)
         self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False))
         last = int(addr[-1])
@@ -621,6 +621,12 @@ class BatchedBackend(NumpyBackend):
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
             self._check_store(ptr, addr, raw, active, unit)
+        if ptr.ub.observer is not None:  # every active lane of every iteration
+            for addr, raw, active in chunks:
+                lanes = raw.shape[-1] // unit
+                starts = np.broadcast_to(np.asarray(addr, np.int64), (self.rows,))[:, None] + np.arange(lanes) * unit
+                picked = starts.ravel() if active is None else starts[np.broadcast_to(active, starts.shape)]
+                ptr.ub.observer("write", api, picked, picked + unit)
         for addr, raw, active in chunks:
             self._store_chunk(ptr, addr, raw, active, unit)
 

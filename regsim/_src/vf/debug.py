@@ -6,7 +6,7 @@ On the 950 a VF's `printf` / `asc_dump_*` calls write records into a 2 KiB UB ar
 the host prints them in call order. regsim prints each record to `sys.stdout` when it is made, in the
 same format and order, and keeps the same budget per VF call: a record that does not fit is dropped
 with every later one of that call, and the call ends with the library's overflow warning
-(semantics-decisions §131).
+(docs/decisions/debug.md#debug-buffer).
 
 A loop whose body prints runs in order (a batched loop has no iteration order to print in).
 """

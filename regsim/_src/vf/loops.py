@@ -184,10 +184,10 @@ class LoopRun:
         ctx = _VF.get()
         assert ctx is not None
         rng = self.range
-        self._ctx, self._saved = ctx, (ctx.backend, ctx.trace)
+        self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
-        ctx.backend, ctx.trace = self._backend, _BatchGuard(ctx.trace)
+        ctx.backend, ctx.hook = self._backend, _BatchGuard(ctx.hook)
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
             self._backend.peeled = True
@@ -276,7 +276,7 @@ class LoopRun:
     def _restore(self) -> None:
         self._leave()
         assert self._ctx is not None and self._saved is not None
-        self._ctx.backend, self._ctx.trace = self._saved
+        self._ctx.backend, self._ctx.hook = self._saved
         HOST_READ.reset(self._host_token)
 
     def failed(self, error: BaseException) -> bool:
