@@ -1,5 +1,5 @@
 """The half-sources / float-dst rows of the memory-level MulAddDst and Axpy (the pages' "half half float" rows;
-regsim._src.lowerings.unary_math, docs/decisions/arithmetic.md#memory-half-float-rows): every interface against the
+regsim._src.lowerings.fused, docs/decisions/arithmetic.md#memory-half-float-rows): every interface against the
 independent addressing oracle (regsim.testing.lowering_reference, each source addressed in its own half DataBlocks,
 the result the exact value rounded once to float), Hypothesis over masks, strides, repeats and mask modes, both loop
 modes, the lowerings (the library's UnPack + Cast + MulAddDst / Muls + Add), special values, the pages' worked

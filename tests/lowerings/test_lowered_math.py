@@ -1,5 +1,6 @@
-"""The memory-level Ln, Sqrt, Rsqrt, Reciprocal (each algorithm of their `config`) and Neg (regsim._src.lowerings.unary_math):
-every API x algorithm x interface x dtype against the independent addressing oracle (regsim.testing.lowering_reference;
+"""The memory-level Ln, Sqrt, Rsqrt, Reciprocal (each algorithm of their `config`) and Neg
+(regsim._src.lowerings.algorithms, elementwise): every API x algorithm x interface x dtype against the independent
+addressing oracle (regsim.testing.lowering_reference;
 the flushing algorithms against its ":ftz" element functions) on inputs with subnormals, Hypothesis over masks,
 strides, repeats and mask modes, both loop modes, the lowerings (the library's callees), special values, and
 violations that raise and write nothing (docs/decisions/transcendental.md#memory-ln-sqrt,

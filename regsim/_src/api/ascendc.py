@@ -1,16 +1,10 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
-(`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
-and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
-with their repeat-parameter structs and the vector-mask state live in `regsim._src.lowerings.elementwise` (Div, Exp and
-the reductions in `regsim._src.lowerings.reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem and
-their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
-`regsim._src.lowerings.reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.lowerings.compare_select`;
-GatherMask in `regsim._src.lowerings.gather_mask`; Scatter, Gatherb in `regsim._src.lowerings.scatter`;
-Brcb, CreateVecIndex in `regsim._src.lowerings.fill`;
-Cast in `regsim._src.lowerings.cast`; Ln, Sqrt,
-Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
-`regsim._src.lowerings.unary_math`).
+(`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums, and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the
+memory-level (LocalTensor) APIs, lowered onto Reg ops: every one a row of the spec table
+(`regsim._src.lowerings.table`), its typed face generated from it (`regsim._src.lowerings.faces`), its lowering in the
+module of its family beside them (elementwise, algorithms, fused, isasi, compare, select, cmpmask, shift, fill, gather,
+gather_mask, scatter, cast, cast_double, reduce, reduce_repeat, vector_mask), with the structs they take
+(`regsim._src.lowerings.structs`).
 """
 
 from regsim._src.lowerings.faces import (

@@ -6,7 +6,9 @@ dtype and keyword arguments) on fresh tensors of random data: an API's own build
 offsets inside a tensor, a selection mask, a pattern, a dst of another type), else from the interface the keywords
 name (`count=` the first-n interface; `mask=`, `repeat_time=`, optional `repeat_params=(...)` and `is_set_mask=` the
 mask/repeat ones; `scalar_value=`, `first_value=` the scalars; `round_mode=CAST_FLOOR` an enum member by name;
-`src=half` sources of another type than dst), tensors of the interface's extent rounded up to whole registers.
+`src=half` sources of another type than dst), tensors of the interface's extent rounded up to whole registers. A host
+API of the core's state (`"SetVectorMask(half, length=8)"`, `"GetCmpMask(uint8)"`, `"SetMaskCount(half)"`) runs on a
+fresh core and makes no Reg call: its lowering is empty, and says so.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import attrs
 from regsim._src.lowerings import capi_compare
 from regsim._src.lowerings.fresh import FreshCall, arguments, dtype_named, fresh, mask_arg, member
 from regsim._src.lowerings.spec import CMP_MASK, FLEXIBLE, SCALAR_FIRST, Entry, Interface, Kind, Param
-from regsim._src.lowerings.structs import BLOCKS_PER_REPEAT
+from regsim._src.lowerings.structs import BLOCKS_PER_REPEAT, REPEAT_BYTES
 from regsim._src.lowerings.table import ENTRIES
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure
@@ -35,6 +37,8 @@ class Lowering:
 
     call: str
     records: tuple[Any, ...]
+    #: what a call of no Reg op does instead (a host API of the core's state), shown by `table`
+    note: str = ""
 
     def counts(self) -> dict[str, int]:
         """Reg calls per op, in first-call order."""
@@ -52,6 +56,8 @@ class Lowering:
         return out
 
     def table(self) -> str:
+        if not self.records:
+            return f"{self.call}: 0 Reg calls" + (f" {self.note}" if self.note else "")
         rows = [("#", "Reg op", "operands", "active", "UB read", "UB written")]
         for i, r in enumerate(self.records):
             active = "-" if r.active is None else f"{r.active}/{r.lanes}"
@@ -88,9 +94,9 @@ C_API: Final = {name: (capi_compare.memory_form(name), capi_compare.explore(name
 
 
 def lowerable() -> list[str]:
-    """The names `regsim lower` lowers: every memory-level API of the spec table that runs a lowering (and its
-    deprecated aliases), and the memory-level C API compares."""
-    return sorted({*(n for n, e in ENTRIES.items() if e.api.lowered), *C_API})
+    """The names `regsim lower` knows: every name of the spec table (its APIs and their deprecated aliases; a host API
+    of the core's state lowers to no Reg call) and the memory-level C API compares."""
+    return sorted({*ENTRIES, *C_API})
 
 
 def reg_op_note(text: str) -> str | None:
@@ -132,6 +138,7 @@ def lower_spec(text: str) -> Lowering:
         str(k.arg): k.value.id if isinstance(k.value, ast.Name) else ast.literal_eval(k.value) for k in node.keywords
     }
     call: Callable[..., Any]
+    note = ""
     if name in C_API:
         call, build = C_API[name]
         args, kwargs = build(dtype, kw)
@@ -140,7 +147,9 @@ def lower_spec(text: str) -> Lowering:
         call = ENTRIES[alias.api.name]
         args, kwargs = alias.api.explore(dtype, kw) if alias.api.explore else fresh_call(call, dtype, kw)
         kwargs.update(alias.fixed)
-    return Lowering(text.strip(), lower(call, *args, **kwargs).records)
+        if not alias.api.lowered:
+            note = f"(a host API of the core's state, no lowering: {alias.api.summary})"
+    return Lowering(text.strip(), lower(call, *args, **kwargs).records, note)
 
 
 def _value(p: Param, text: Any) -> Any:
@@ -163,7 +172,7 @@ def _fitting(entry: Entry, kw: dict[str, Any]) -> tuple[Interface, dict[str, Any
         for p in iface.params:
             if p.kind is Kind.STRUCT and p.name not in values and p.struct is not None:
                 values[p.name] = p.struct()
-        given = all(p.name in values for p in iface.all_params if p.required and p.kind is not Kind.TENSOR)
+        given = all(p.name in values for p in iface.all_params if p.required and p.kind not in (Kind.TENSOR, Kind.DTYPE))
         if given and all(iface.param(n).fits(v) for n, v in values.items()):
             return iface, values
     plain = (i.form_text() for i in entry.interfaces if i.variant not in (FLEXIBLE, SCALAR_FIRST, CMP_MASK))
@@ -176,8 +185,11 @@ def fresh_call(entry: Entry, dtype: type[dt.DType], kw: dict[str, Any]) -> Fresh
     kw = dict(kw)
     src_dtype = dtype_named("src", kw.pop("src")) if "src" in kw else dtype
     iface, values = _fitting(entry, kw)
+    values.update({p.name: dtype for p in iface.params if p.kind is Kind.DTYPE})
     if "count" in values:
         n = int(values["count"])
+    elif "repeat_time" not in values:  # (a host API of the core's state: one register of each tensor, on a fresh core)
+        n = REPEAT_BYTES // dtype.itemsize
     else:
         blk, rep = _strides(values)
         repeats = max(int(values["repeat_time"]), 1)

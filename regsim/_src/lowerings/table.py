@@ -655,6 +655,7 @@ APIS: Final[tuple[Api, ...]] = (
         ("compare_cmp_mask",),
         doc("比较与选择/GetCmpMask(ISASI).md"),
         "dst's first 16 bytes = the compare-mask register",
+        examples=("GetCmpMask(uint8)",),
     ),
     Api(
         "SetCmpMask",
@@ -666,6 +667,7 @@ APIS: Final[tuple[Api, ...]] = (
         ("select_repeat",),
         doc("比较与选择/SetCmpMask(ISASI).md"),
         "the compare-mask register = src's first 16 bytes",
+        examples=("SetCmpMask(uint8)",),
     ),
     Api(
         "GatherMask",
@@ -753,6 +755,7 @@ APIS: Final[tuple[Api, ...]] = (
         ("cast_elements",),
         doc("类型转换辅助配置接口/SetDeqScale.md"),
         "the scale the int32 -> half Cast multiplies by",
+        examples=("SetDeqScale(half, scale=0.5)",),
     ),
     # 归约计算 (reduce) --------------------------------------------------------------------------------------------------------
     *(
@@ -837,6 +840,7 @@ APIS: Final[tuple[Api, ...]] = (
         ("reduce_sum_count",),
         doc("归约计算辅助配置接口/GetReduceRepeatSumSpr(ISASI).md"),
         "the last first-n ReduceSum's result of type T",
+        examples=("GetReduceRepeatSumSpr(half)",),
     ),
     *(
         Api(
@@ -1013,9 +1017,21 @@ APIS: Final[tuple[Api, ...]] = (
         ("mask_elements", "counter_mode"),
         doc("掩码操作/SetVectorMask.md"),
         "the vector mask register = (mask_high, mask_low), or the first length elements (counter mode: the count)",
+        examples=("SetVectorMask(half, mask_high=0, mask_low=255)", "SetVectorMask(half, length=8)"),
     ),
     *(
-        Api(name, "mask", (Interface(Form.NONE, (), frozenset()),), run, (), "-", oracle, doc(f"掩码操作/{name}.md"), summary)
+        Api(
+            name,
+            "mask",
+            (Interface(Form.NONE, (), frozenset()),),
+            run,
+            (),
+            "-",
+            oracle,
+            doc(f"掩码操作/{name}.md"),
+            summary,
+            examples=(f"{name}(half)",),
+        )
         for name, run, oracle, summary in (
             ("ResetMask", vm.reset_mask, ("normal_mode",), "every bit of the vector mask register set"),
             ("SetMaskCount", vm.set_mask_count, ("counter_mode",), "counter mask mode: a mask is an element count"),
