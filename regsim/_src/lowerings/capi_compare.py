@@ -28,7 +28,7 @@ from regsim._src.lowerings.cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
 from regsim._src.lowerings.dtype_sets import HALF_FLOAT, HALF_FLOAT_S32
 from regsim._src.lowerings.fresh import FreshCall, arguments, fresh
 from regsim._src.lowerings.skeletons import load_blocks
-from regsim._src.lowerings.spec import shown
+from regsim._src.lowerings.spec import CMP_MASK, Form, Interface, Kind, Param, bind, integer, shown
 from regsim._src.lowerings.vector_mask import counter_mode, spr_count
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import ONE_BLOCK_SIZE, current_config
@@ -164,22 +164,37 @@ BINARY_STRIDES = (
     "src1_repeat_stride",
 )
 SCALAR_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
-REG_FORM_ARGS: Final = 9  #: (src0, src1, repeat, 6 strides): the compare-mask register form
-DST_FORM_ARGS: Final = 10  #: (dst, src0, src1, repeat, 6 strides): the bit-array form
-SCALAR_ARGS: Final = 8  #: (dst, src, value, repeat, 4 strides)
+
+
+def _form(pointers: Sequence[str], scalar: bool, strides: Sequence[str], bits: int, variant: str = "") -> Interface:
+    """One of the pages' overloads: its pointers, the scalar `value` (the `_scalar` forms), `repeat` (a uint8_t) and the
+    strides (`bits` wide)."""
+    value = (Param("value", Kind.SCALAR),) if scalar else ()
+    uints = (integer("repeat", "an unsigned 8-bit int"), *(integer(s, f"an unsigned {bits}-bit int") for s in strides))
+    params = (*(Param(n, Kind.POINTER) for n in pointers), *value, *uints)
+    return Interface(Form.NONE, params, frozenset(), variant=variant)
+
+
+#: `asc_<mode>[_sync]`: into the compare-mask register (no dst), or into the uint8_t bit array dst; told apart by the kind
+#: of the third argument (a pointer: dst's form), as C++ overload resolution does
+REG_FORM: Final = _form(("src0", "src1"), False, BINARY_STRIDES, 8, CMP_MASK)
+DST_FORM: Final = _form(("dst", "src0", "src1"), False, BINARY_STRIDES, 8)
+#: `asc_<mode>_scalar[_sync]`: its one form
+SCALAR_FORM: Final = _form(("dst", "src"), True, SCALAR_STRIDES, 16)
 
 
 @unchanged_on_error
 def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
-    """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (9 arguments: into the compare-mask register) or
-    `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (10 arguments: into the uint8_t bit array)."""
+    """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (into the compare-mask register) or
+    `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (into the uint8_t bit array), resolved by `bind`."""
     host_only(api)
-    if len(args) == REG_FORM_ARGS:
+    call = bind(api, (REG_FORM, DST_FORM), tuple(args), {})
+    if call.iface is REG_FORM:
         names: tuple[str, ...] = ("src0", "src1")
-        ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
+        ptrs = [_ptr(api, n, call[n]) for n in names]
         dtype = _check_ptrs(api, _REG_FORM, names, ptrs)
-        as_uint(api, "repeat", args[2], 8)  # a uint8_t; the register form does one repeat whatever it says
-        strides = _check_strides(api, BINARY_STRIDES, args[3:], 8)
+        as_uint(api, "repeat", call["repeat"], 8)  # a uint8_t; the register form does one repeat whatever it says
+        strides = _check_strides(api, BINARY_STRIDES, [call[s] for s in BINARY_STRIDES], 8)
         core = current_core()
         lanes = VL // dtype.itemsize
         normal = not counter_mode()
@@ -191,24 +206,14 @@ def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
         keep = core.cmp_mask >> lanes << lanes  # the bits past this type's elements stay
         core.cmp_mask = keep | int.from_bytes(np.packbits(got, bitorder="little").tobytes(), "little")
         return
-    if len(args) == DST_FORM_ARGS:
-        names = ("dst", "src0", "src1")
-        ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:3], strict=True)]
-        dtypes = _EQ_DST if mode is CMPMODE.EQ else _REG_FORM
-        dtype = _check_ptrs(api, dtypes, names, ptrs)
-        repeat = as_uint(api, "repeat", args[3], 8)
-        s = _check_strides(api, BINARY_STRIDES, args[4:], 8)
-        dst = ptrs[0].reinterpret(dtype)
-        run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
-        return
-    forms = (
-        f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(BINARY_STRIDES)}) into the compare-mask register, or "
-        f"{DST_FORM_ARGS} (dst, src0, src1, repeat, ...) into dst"
-    )
-    if len(args) < REG_FORM_ARGS:  # too few for either form: the register form's first missing parameter
-        missing = ("src0", "src1", "repeat", *BINARY_STRIDES)[len(args)]
-        raise ParameterError(message(api, missing, "missing", forms))
-    raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
+    names = ("dst", "src0", "src1")
+    ptrs = [_ptr(api, n, call[n]) for n in names]
+    dtypes = _EQ_DST if mode is CMPMODE.EQ else _REG_FORM
+    dtype = _check_ptrs(api, dtypes, names, ptrs)
+    repeat = as_uint(api, "repeat", call["repeat"], 8)
+    s = _check_strides(api, BINARY_STRIDES, [call[n] for n in BINARY_STRIDES], 8)
+    dst = ptrs[0].reinterpret(dtype)
+    run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
 
 
 @unchanged_on_error
@@ -216,19 +221,14 @@ def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>_scalar[_sync](dst, src, value, repeat, dst_block_stride, src_block_stride,
     dst_repeat_stride, src_repeat_stride)`: dst bit i = (src[i] <mode> value); strides are uint16_t."""
     host_only(api)
-    if len(args) != SCALAR_ARGS:
-        forms = f"{SCALAR_ARGS}: (dst, src, value, repeat, {', '.join(SCALAR_STRIDES)})"
-        if len(args) < SCALAR_ARGS:
-            missing = ("dst", "src", "value", "repeat", *SCALAR_STRIDES)[len(args)]
-            raise ParameterError(message(api, missing, "missing", forms))
-        raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
+    call = bind(api, (SCALAR_FORM,), tuple(args), {})
     names = ("dst", "src")
-    ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
+    ptrs = [_ptr(api, n, call[n]) for n in names]
     dtypes = frozenset(_SCALAR_TYPES) if mode is CMPMODE.EQ else _REG_FORM
     dtype = _check_ptrs(api, dtypes, names, ptrs)
-    value = _check_value(api, dtype, args[2])
-    repeat = as_uint(api, "repeat", args[3], 8)
-    s = _check_strides(api, SCALAR_STRIDES, args[4:], 16)
+    value = _check_value(api, dtype, call["value"])
+    repeat = as_uint(api, "repeat", call["repeat"], 8)
+    s = _check_strides(api, SCALAR_STRIDES, [call[n] for n in SCALAR_STRIDES], 16)
     dst = ptrs[0].reinterpret(dtype)
     run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
 

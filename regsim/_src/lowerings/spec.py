@@ -27,7 +27,7 @@ from regsim._src.lowerings.checks import host_only, keep_unchanged
 from regsim._src.lowerings.dtype_sets import NAMES, DTypeSet
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import expected_member
-from regsim._src.model.memory import LocalTensor, TensorExpr
+from regsim._src.model.memory import LocalTensor, TensorExpr, UbPtr
 from regsim.errors import ParameterError, message
 
 
@@ -44,6 +44,7 @@ class Kind(enum.Enum):
     ENUM = "an enum member"  #: a member of the parameter's `enum`
     REF = "an rs.Ref (C++ takes a reference and sets it)"
     DTYPE = "a regsim dtype class such as rs.float32"
+    POINTER = "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"  #: a C API's `__ubuf__ T*`
 
 
 _INTS: Final = (int, np.integer)
@@ -55,6 +56,7 @@ _TYPES: Final[dict[Kind, tuple[type, ...]]] = {
     Kind.SCALAR: (int, float, complex, np.generic),
     Kind.BOOL: (bool, np.bool_),
     Kind.REF: (Ref,),
+    Kind.POINTER: (UbPtr, LocalTensor),
 }
 
 REQUIRED: Final = object()  #: a parameter without a default
