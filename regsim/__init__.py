@@ -14,7 +14,7 @@ from regsim._src.engine.context import Ref
 from regsim._src.kernel.gm import GmPtr
 from regsim._src.kernel.launch import Kernel, KernelRun, kernel, launch
 from regsim._src.kernel.pipes import PipeEvent
-from regsim._src.lowerings.elementwise import lower
+from regsim._src.lowerings.explorer import lower
 from regsim._src.model.config import Config, configure
 from regsim._src.model.dtypes import (
     DType,

@@ -160,7 +160,7 @@ def test_counter_mode(dtype: Any, count: int) -> None:
         with counter_mode():
             run_both(lambda: A.Add(dst, s0, s1, mask, 1, BLK_PARAMS(*strides)), ub)  # noqa: B023
         assert_same(dst.numpy(), MO.counter_mode("Add", d0, [a, b], count, strides), f"counter {count}")
-    assert not rs._src.lowerings.elementwise.counter_mode()
+    assert not rs._src.lowerings.vector_mask.counter_mode()
 
 
 def test_is_set_mask_false_reads_the_vector_mask() -> None:
@@ -188,7 +188,7 @@ def test_bit_mode_sets_the_vector_mask() -> None:
     _, (dst, s0, s1) = tensors(rs.int16, 256, seed=5)
     A.Add(dst, s0, s1, [5, 7], 1, BLK_PARAMS())
     try:
-        assert rs._src.lowerings.elementwise.vector_mask() == (7, 5)
+        assert rs._src.lowerings.vector_mask.vector_mask() == (7, 5)
     finally:
         A.ResetMask()
 
@@ -351,9 +351,9 @@ def test_set_vector_mask_ranges() -> None:
         A.SetVectorMask(rs.float32, 1, 2, 3)  # type: ignore[call-overload]
     with counter_mode():
         A.SetVectorMask(rs.float32, 1000)
-        assert rs._src.lowerings.elementwise.vector_mask() == (0, 1000)
+        assert rs._src.lowerings.vector_mask.vector_mask() == (0, 1000)
     A.ResetMask()
-    assert rs._src.lowerings.elementwise.vector_mask() == (2**64 - 1, 2**64 - 1)
+    assert rs._src.lowerings.vector_mask.vector_mask() == (2**64 - 1, 2**64 - 1)
 
 
 # --- the lowering explorer -----------------------------------------------------------------------------------------

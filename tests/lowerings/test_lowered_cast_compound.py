@@ -1,5 +1,5 @@
 """The half-sources / float-dst rows of the memory-level MulAddDst and Axpy (the pages' "half half float" rows;
-regsim._src.lowerings.unary_math, docs/decisions/arithmetic.md#memory-half-float-rows): every interface against the
+regsim._src.lowerings.fused, docs/decisions/arithmetic.md#memory-half-float-rows): every interface against the
 independent addressing oracle (regsim.testing.lowering_reference, each source addressed in its own half DataBlocks,
 the result the exact value rounded once to float), Hypothesis over masks, strides, repeats and mask modes, both loop
 modes, the lowerings (the library's UnPack + Cast + MulAddDst / Muls + Add), special values, the pages' worked
@@ -242,7 +242,7 @@ def test_overlap_refused() -> None:
 
 def test_lower_spec() -> None:
     """The `regsim lower` explorer: `src=half` gives the sources their own type."""
-    spec = rs._src.lowerings.elementwise.lower_spec
+    spec = rs._src.lowerings.explorer.lower_spec
     assert spec("MulAddDst(float32, src=half, count=64)").counts()["Cast"] == 2
     counts = spec("Axpy(float32, src=half, scalar_value=2.0, mask=64, repeat_time=2, repeat_params=(1, 1, 8, 4))").counts()
     assert counts["UnPack"] == 2 and counts["Muls"] == 2

@@ -401,7 +401,7 @@ def test_violations_write_nothing(what: str, call: Any, error: type[Exception], 
         call(d, a, b, i)
     assert str(info.value).startswith(start), str(info.value)
     assert np.array_equal(ub.storage.data[: before.size], before), f"{what}: the UB changed"
-    assert rs._src.lowerings.elementwise.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
+    assert rs._src.lowerings.vector_mask.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
 
 
 def test_calls_are_host_side() -> None:

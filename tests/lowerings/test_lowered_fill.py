@@ -85,7 +85,7 @@ def test_lowerings() -> None:
 
 
 def test_lower_spec() -> None:
-    counts = rs._src.lowerings.elementwise.lower_spec("Brcb(float32, repeat_time=3, repeat_params=(2, 16))").counts()
+    counts = rs._src.lowerings.explorer.lower_spec("Brcb(float32, repeat_time=3, repeat_params=(2, 16))").counts()
     assert counts == {"CreateMask": 1, "LoadAlign": 3, "StoreAlign/block": 3}
 
 

@@ -358,7 +358,7 @@ def test_violations_write_nothing(what: str, call: Any, error: type[Exception], 
         call(d, a, b, i, m)
     assert str(info.value).startswith(start), str(info.value)
     assert np.array_equal(ub.storage.data, before), f"{what}: the UB changed"
-    assert rs._src.lowerings.elementwise.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
+    assert rs._src.lowerings.vector_mask.vector_mask() == (2**64 - 1, 2**64 - 1), f"{what}: the vector mask changed"
 
 
 @pytest.mark.parametrize("api", ["Adds", "Compares", "Select"])

@@ -154,7 +154,7 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
 
 def test_lower_spec() -> None:
     """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`."""
-    from regsim._src.lowerings.elementwise import lower_spec
+    from regsim._src.lowerings.explorer import lower_spec
 
     low = lower_spec("Gatherb(int64, repeat_time=2, params=(2, 20))")
     assert [r.api.split("/")[0] for r in low.records].count("GatherB") == 2

@@ -159,7 +159,7 @@ def test_builtin_patterns_leave_the_vector_mask() -> None:
 def test_lowerings() -> None:
     """The library's VFs: built-in b16 (MoveMask), b8 (the pattern staged through a temporary buffer), pattern 7 in
     normal mode (whole registers, no Squeeze), the pattern tensor per width."""
-    lower = rs._src.lowerings.elementwise.lower_spec
+    lower = rs._src.lowerings.explorer.lower_spec
     assert lower("GatherMask(half, src1_pattern=2, params=(1, 2, 8, 0))").counts() == {
         "CreateMask": 1, "ClearSpr": 1, "MoveMask": 1, "And/mask": 1, "LoadAlign/block_post": 2, "Squeeze": 2,
         "StoreUnAlign/ar": 2, "StoreUnAlignPost/ar": 1,

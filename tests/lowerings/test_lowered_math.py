@@ -1,5 +1,6 @@
-"""The memory-level Ln, Sqrt, Rsqrt, Reciprocal (each algorithm of their `config`) and Neg (regsim._src.lowerings.unary_math):
-every API x algorithm x interface x dtype against the independent addressing oracle (regsim.testing.lowering_reference;
+"""The memory-level Ln, Sqrt, Rsqrt, Reciprocal (each algorithm of their `config`) and Neg
+(regsim._src.lowerings.algorithms, elementwise): every API x algorithm x interface x dtype against the independent
+addressing oracle (regsim.testing.lowering_reference;
 the flushing algorithms against its ":ftz" element functions) on inputs with subnormals, Hypothesis over masks,
 strides, repeats and mask modes, both loop modes, the lowerings (the library's callees), special values, and
 violations that raise and write nothing (docs/decisions/transcendental.md#memory-ln-sqrt,
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lowering_support import assert_same, counter_mode, draw_mask, repeat_span, run_both
-from lowering_support import tensors as memvec_tensors
+from lowering_support import tensors as fresh_tensors
 
 import regsim as rs
 from regsim import errors
@@ -260,7 +261,7 @@ def test_lowerings() -> None:
     assert rs.lower(A.Reciprocal, d, s, 64).counts()["Select"] == 3
     assert rs.lower(A.Neg, d, s, 64).counts() == {"UpdateMask": 1, "LoadAlign": 1, "Neg": 1, "StoreAlign": 1}
     for spec in ("Ln(half, count=10)", "Sqrt(float32, mask=64, repeat_time=2)", "Rsqrt(half, count=3)", "Neg(int8, count=9)"):
-        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.lowerings.elementwise.lower_spec(spec).counts()
+        assert spec.split("(")[0].replace("Rsqrt", "Select") in rs._src.lowerings.explorer.lower_spec(spec).counts()
 
 
 # --- violations raise and write nothing --------------------------------------------------------------------------------
@@ -278,7 +279,8 @@ VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
     ("Rsqrt precise is_set_mask first-n", lambda h, f, i: A.Rsqrt(*f, 8, config=RSQ, is_set_mask=False), errors.ParameterError),
     ("Ln int32", lambda h, f, i: A.Ln(*i, 8), errors.DTypeError),
     ("Reciprocal int32", lambda h, f, i: A.Reciprocal(*i, 8), errors.DTypeError),
-    ("Neg mask/repeat (first-n only)", lambda h, f, i: A.Neg(*f, 8, 1, A.UnaryRepeatParams()), errors.DTypeError),
+    # (no such form: the arguments are refused, the first-n form named)
+    ("Neg mask/repeat (first-n only)", lambda h, f, i: A.Neg(*f, 8, 1, A.UnaryRepeatParams()), errors.ParameterError),
     ("Ln config of another API", lambda h, f, i: A.Ln(*f, 8, config=A.SqrtConfig()), errors.ParameterError),
     ("Sqrt count > size", lambda h, f, i: A.Sqrt(*f, 65), errors.ParameterError),
     ("Rsqrt mask 65 for float", lambda h, f, i: A.Rsqrt(*f, 65, 1, A.UnaryRepeatParams()), errors.ParameterError),
@@ -371,7 +373,7 @@ def test_binary_isasi_page_examples() -> None:
 
 
 BINARY_VIOLATIONS: list[tuple[str, Any, type[Exception]]] = [
-    ("Prelu mask/repeat (first-n only)", lambda f, i: A.Prelu(*f, 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+    ("Prelu mask/repeat (first-n only)", lambda f, i: A.Prelu(*f, 8, 1, A.BinaryRepeatParams()), errors.ParameterError),
     ("AbsSub int32", lambda f, i: A.AbsSub(*i[:3], 8), errors.DTypeError),
     ("Mull float", lambda f, i: A.Mull(*f, f[0], 8), errors.DTypeError),
     ("Mull count > size", lambda f, i: A.Mull(*i, 65), errors.ParameterError),
@@ -406,7 +408,7 @@ def test_add_sub_relu_first_n(api: str, dtype: Any) -> None:
     """max(src0 ± src1, 0) (`Add` / `Sub`, then `Maxs(dst, dst, 0)`; on uint64 the Maxs changes nothing)."""
     lanes = 256 // dtype.itemsize
     for count in (0, 1, lanes - 1, 2 * lanes + 3):
-        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        ub, ts = fresh_tensors(dtype, 3 * lanes, seed=count)
         arrays = [t.numpy() for t in ts]
         run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
         assert_same(ts[0].numpy(), MO.first_n(api, arrays[0], arrays[1:], count), f"{api}({dtype.name}, {count})")
@@ -425,7 +427,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
-    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    ub, ts = fresh_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     arrays = [t.numpy() for t in ts]
     mask = draw_mask(data, mode, lanes, count)
     call = lambda: getattr(A, api)(*ts, mask, repeats, A.BinaryRepeatParams(*strides))  # noqa: E731
@@ -440,7 +442,7 @@ def test_add_sub_relu_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 def test_add_sub_relu_lowering_and_refusals() -> None:
-    ub, ts = memvec_tensors(rs.half, 256, seed=1)
+    ub, ts = fresh_tensors(rs.half, 256, seed=1)
     assert [r.api for r in rs.lower(A.AddRelu, *ts, 128).records] == [
         "UpdateMask",
         "LoadAlign",
@@ -451,9 +453,9 @@ def test_add_sub_relu_lowering_and_refusals() -> None:
     ]
     before = ub.storage.data.copy()
     with pytest.raises(errors.DTypeError, match=r"^SubRelu: dst"):
-        A.SubRelu(*memvec_tensors(rs.int64, 64, seed=2)[1], 8, 1, A.BinaryRepeatParams())  # 64-bit: first-n only
+        A.SubRelu(*fresh_tensors(rs.int64, 64, seed=2)[1], 8, 1, A.BinaryRepeatParams())  # 64-bit: first-n only
     with pytest.raises(errors.DTypeError, match=r"^AddRelu: dst"):
-        A.AddRelu(*memvec_tensors(rs.int32, 64, seed=2)[1], 8)
+        A.AddRelu(*fresh_tensors(rs.int32, 64, seed=2)[1], 8)
     with pytest.raises(errors.ParameterError, match=r"^AddRelu"):
         A.AddRelu(*ts, 300)
     assert np.array_equal(ub.storage.data, before)
@@ -475,7 +477,7 @@ def test_fma_first_n(api: str, dtype: Any) -> None:
     floats rounded once, the integers wrapped."""
     lanes = 256 // dtype.itemsize
     for count in (0, 1, lanes - 1, 2 * lanes + 3):
-        ub, ts = memvec_tensors(dtype, 3 * lanes, seed=count)
+        ub, ts = fresh_tensors(dtype, 3 * lanes, seed=count)
         arrays = [t.numpy() for t in ts]
         run_both(lambda: getattr(A, api)(*ts, count), ub)  # noqa: B023
         want = MO.first_n(api, arrays[0], arrays[1:], count, dst_input=True)
@@ -495,7 +497,7 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
     strides = (*blk, *rep)
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     _, n = repeat_span(dtype, mode, count, repeats, blk, rep, slack=lanes)
-    ub, ts = memvec_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
+    ub, ts = fresh_tensors(dtype, n, seed=data.draw(st.integers(0, 999), "seed"))
     rng = np.random.default_rng(n)
     for t in ts:  # small values: a dst that repeats re-read (dstRepStride 0) grows at most 3x per repeat
         t.set(rng.uniform(-2, 2, n).astype(np.dtype(dtype.np_dtype)))
@@ -513,18 +515,18 @@ def test_fma_repeat_hypothesis(data: st.DataObject) -> None:
 
 
 def test_fma_lowerings_and_refusals() -> None:
-    ub, ts = memvec_tensors(rs.float32, 128, seed=1)
+    ub, ts = fresh_tensors(rs.float32, 128, seed=1)
     ops = [r.api for r in rs.lower(A.FusedMulAdd, *ts, 64).records]
     assert ops == ["UpdateMask", "LoadAlign", "LoadAlign", "LoadAlign", "MulDstAdd", "StoreAlign"]
     low = rs.lower(A.MulAddRelu, *ts, 64, 1, A.BinaryRepeatParams())
     assert low.counts()["LoadAlign/block"] == 3 and low.counts()["Maxs"] == 1
-    _, t64 = memvec_tensors(rs.int64, 64, seed=2)
+    _, t64 = fresh_tensors(rs.int64, 64, seed=2)
     assert [r.api for r in rs.lower(A.FusedMulAdd, *t64, 32).records][4:6] == ["Mul", "Add"]  # unfused for 64-bit
     before = ub.storage.data.copy()
     for call, error in (
-        (lambda: A.MulAddDst(*memvec_tensors(rs.int64, 64, seed=3)[1], 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
-        (lambda: A.MulAddRelu(*memvec_tensors(rs.bfloat16, 64, seed=3)[1], 8), errors.DTypeError),
-        (lambda: A.FusedMulAdd(*memvec_tensors(rs.int32, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.MulAddDst(*fresh_tensors(rs.int64, 64, seed=3)[1], 8, 1, A.BinaryRepeatParams()), errors.DTypeError),
+        (lambda: A.MulAddRelu(*fresh_tensors(rs.bfloat16, 64, seed=3)[1], 8), errors.DTypeError),
+        (lambda: A.FusedMulAdd(*fresh_tensors(rs.int32, 64, seed=3)[1], 8), errors.DTypeError),
         (lambda: A.FusedMulAdd(*ts, 65, 1, A.BinaryRepeatParams()), errors.ParameterError),
         (lambda: A.MulAddDst(*ts, 64, 3, A.BinaryRepeatParams(1, 1, 1, 100, 8, 8)), errors.OutOfBoundsError),
     ):
@@ -544,7 +546,7 @@ def axpy_scalar(dtype: Any) -> Any:
 
 def small_tensors(dtype: Any, n: int, seed: int) -> tuple[rs.UnifiedBuffer, list[Any]]:
     """dst and src of values in [-2, 2) (integers: any bits), so a dst re-read across repeats stays finite."""
-    ub, ts = memvec_tensors(dtype, n, seed=seed, count=2)
+    ub, ts = fresh_tensors(dtype, n, seed=seed, count=2)
     if dtype not in (rs.int64, rs.uint64):
         rng = np.random.default_rng(seed)
         for t in ts:

@@ -355,11 +355,11 @@ def _tensors() -> tuple[Any, dict[str, Any]]:
 def test_violations_raise_and_write_nothing(what: str, call: Any, err: type[Exception]) -> None:
     ub, t = _tensors()
     before = ub.storage.data.copy()
-    mask_before = rs._src.lowerings.elementwise.vector_mask()
+    mask_before = rs._src.lowerings.vector_mask.vector_mask()
     with pytest.raises(err):
         call(t)
     assert (ub.storage.data == before).all(), what
-    assert rs._src.lowerings.elementwise.vector_mask() == mask_before
+    assert rs._src.lowerings.vector_mask.vector_mask() == mask_before
 
 
 def test_counter_mode_violations() -> None:
@@ -402,7 +402,7 @@ def test_lower_shows_the_template_branches() -> None:
 
 
 def test_lower_spec_and_cli() -> None:
-    spec = rs._src.lowerings.elementwise.lower_spec
+    spec = rs._src.lowerings.explorer.lower_spec
     low = spec("ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_ONLY_INDEX)")
     ops = [r.api.split("/")[0] for r in low.records]
     assert ops.count("Interleave") == 8

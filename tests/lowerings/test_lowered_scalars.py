@@ -351,4 +351,4 @@ def test_lower_cli_names() -> None:
         ("Ors(int64, scalar_value=1, count=10)", "Or"),
         ("LeakyRelu(half, scalar_value=0.1, mask=64, repeat_time=1)", "LeakyRelu"),
     ):
-        assert op in rs._src.lowerings.elementwise.lower_spec(spec).counts()
+        assert op in rs._src.lowerings.explorer.lower_spec(spec).counts()

@@ -16,7 +16,7 @@ from lowering_support import draw_mask, run_both, run_in_form, values
 
 import regsim as rs
 from regsim import errors
-from regsim._src.lowerings.elementwise import vector_mask
+from regsim._src.lowerings.vector_mask import vector_mask
 from regsim.testing import lowering_reference as MO
 
 A = rs.AscendC
@@ -244,7 +244,7 @@ def test_violations_raise_and_write_nothing(what: str, error: type[Exception]) -
 
 def test_lower_spec() -> None:
     """`regsim lower "Scatter(half, count=130)"`: two iterations, one Reg Scatter each."""
-    from regsim._src.lowerings.elementwise import lower_spec
+    from regsim._src.lowerings.explorer import lower_spec
 
     low = lower_spec("Scatter(half, count=130)")
     assert [r.api for r in low.records].count("Scatter") == 2

@@ -329,7 +329,7 @@ C_API: dict[str, Mistake] = {
         lambda k: capi.asc_update_mask_b32(64), ParameterError, ("scalar_value", "rs.Ref(count)"), in_vf=True
     ),
     "asc_eq with too few arguments": Mistake(
-        lambda k: capi.asc_eq(k.f, k.g), ParameterError, ("repeat = missing", "9 (src0, src1, repeat")
+        lambda k: capi.asc_eq(k.f, k.g), ParameterError, ("(repeat or src1 missing)", "(src0, src1, repeat, dst_block_stride")
     ),
     "asc_eq on int32 into the register": Mistake(
         lambda k: capi.asc_eq(k.i, k.i, 1, 1, 1, 1, 8, 8, 8), DTypeError, ("src0", "__ubuf__ float32*")

@@ -1,17 +1,11 @@
 """`AscendC::`: the namespace above `Reg` (`rs.AscendC`). So far: `VF_CALL`, `GetVecLen`, the CTRL register
-(`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums,
-and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the memory-level (LocalTensor) APIs, lowered onto Reg ops,
-with their repeat-parameter structs and the vector-mask state live in `regsim._src.lowerings.elementwise` (Div, Exp and
-the reductions in `regsim._src.lowerings.reduce`; ReduceRepeat, ReduceDataBlock, ReducePairElem and
-their deprecated names WholeReduceSum/Max/Min, RepeatReduceSum, BlockReduceSum/Max/Min, PairReduceSum in
-`regsim._src.lowerings.reduce_repeat`; Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight in
-`regsim._src.lowerings.compare_select`;
-GatherMask in `regsim._src.lowerings.gather_mask`; Scatter, Gatherb in `regsim._src.lowerings.scatter`;
-Brcb, CreateVecIndex in `regsim._src.lowerings.fill`;
-Cast in `regsim._src.lowerings.cast`; the kernel side (GlobalTensor, DataCopy, DataCopyPad, TPipe, TQue, TBuf,
-LocalTensor at an address, SetFlag / WaitFlag / PipeBarrier, GetBlockIdx, SyncAll ...) in `regsim._src.kernel`; Ln, Sqrt,
-Rsqrt, Reciprocal, Neg, AddRelu, SubRelu, FusedMulAdd, MulAddRelu, MulAddDst, Axpy, Prelu, AbsSub, Mull, Truncate in
-`regsim._src.lowerings.unary_math`).
+(`SetCtrlSpr`, `GetCtrlSpr`, `ResetCtrlSpr`), the shared enums, and `Reg` itself (`rs.AscendC.Reg is rs.Reg`); the
+memory-level (LocalTensor) APIs, lowered onto Reg ops: every one a row of the spec table
+(`regsim._src.lowerings.table`), its typed face generated from it (`regsim._src.lowerings.faces`), its lowering in the
+module of its family beside them (elementwise, algorithms, fused, isasi, compare, select, cmpmask, shift, fill, gather,
+gather_mask, scatter, cast, cast_double, reduce, reduce_repeat, vector_mask), with the structs they take
+(`regsim._src.lowerings.structs`); the kernel side (GlobalTensor, DataCopy, DataCopyPad, TPipe, TQue, TBuf, LocalTensor
+at an address, SetFlag / WaitFlag / PipeBarrier, GetBlockIdx, SyncAll ...) in `regsim._src.kernel`.
 """
 
 from regsim._src.kernel.datacopy import (
@@ -44,92 +38,100 @@ from regsim._src.kernel.sync import (
     WaitFlag,
 )
 from regsim._src.kernel.tpipe import Hardware, LocalMemAllocator, LocalTensor, TBuf, TPipe, TQue
-from regsim._src.lowerings.cast import Cast, SetDeqScale
-from regsim._src.lowerings.cmpmask import GetCmpMask, SetCmpMask
-from regsim._src.lowerings.compare_select import Compare, Compares, Duplicate, Select, ShiftLeft, ShiftRight
-from regsim._src.lowerings.elementwise import (
-    DEFAULT_BINARY_CONFIG,
-    MASK_PLACEHOLDER,
+from regsim._src.lowerings.faces import (
     Abs,
+    AbsSub,
     Add,
+    AddRelu,
     Adds,
     And,
     Ands,
-    BinaryConfig,
-    BinaryRepeatParams,
+    Axpy,
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    Brcb,
+    Cast,
+    Compare,
+    Compares,
+    CreateVecIndex,
+    Div,
     Divs,
+    Duplicate,
+    Exp,
+    FusedMulAdd,
     Gather,
+    Gatherb,
+    GatherMask,
+    GetCmpMask,
+    GetReduceRepeatSumSpr,
     LeakyRelu,
+    Ln,
     Max,
     Maxs,
     Min,
     Mins,
     Mul,
+    MulAddDst,
+    MulAddRelu,
+    Mull,
     Muls,
+    Neg,
     Not,
     Or,
     Ors,
+    PairReduceSum,
+    Prelu,
+    Reciprocal,
+    ReduceDataBlock,
+    ReduceMax,
+    ReduceMin,
+    ReducePairElem,
+    ReduceRepeat,
+    ReduceSum,
     Relu,
+    RepeatReduceSum,
     ResetMask,
+    Rsqrt,
+    Scatter,
+    Select,
+    SetCmpMask,
+    SetDeqScale,
     SetMaskCount,
     SetMaskNorm,
     SetVectorMask,
+    ShiftLeft,
+    ShiftRight,
+    Sqrt,
     Sub,
+    SubRelu,
     Subs,
-    UnaryRepeatParams,
-)
-from regsim._src.lowerings.fill import Brcb, BrcbRepeatParams, CreateVecIndex
-from regsim._src.lowerings.gather_mask import GatherMask, GatherMaskParams
-from regsim._src.lowerings.reduce import (
-    DEFAULT_DIV_CONFIG,
-    DEFAULT_EXP_CONFIG,
-    Div,
-    DivConfig,
-    Exp,
-    ExpConfig,
-    GetReduceRepeatSumSpr,
-    ReduceMax,
-    ReduceMin,
-    ReduceSum,
-)
-from regsim._src.lowerings.reduce_repeat import (
-    BlockReduceMax,
-    BlockReduceMin,
-    BlockReduceSum,
-    PairReduceSum,
-    ReduceDataBlock,
-    ReducePairElem,
-    ReduceRepeat,
-    RepeatReduceSum,
+    Truncate,
     WholeReduceMax,
     WholeReduceMin,
     WholeReduceSum,
 )
-from regsim._src.lowerings.scatter import Gatherb, GatherRepeatParams, Scatter
-from regsim._src.lowerings.unary_math import (
+from regsim._src.lowerings.structs import (
+    DEFAULT_BINARY_CONFIG,
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
     DEFAULT_LN_CONFIG,
     DEFAULT_RECIPROCAL_CONFIG,
     DEFAULT_RSQRT_CONFIG,
     DEFAULT_SQRT_CONFIG,
-    AbsSub,
-    AddRelu,
-    Axpy,
-    FusedMulAdd,
-    Ln,
+    MASK_PLACEHOLDER,
+    BinaryConfig,
+    BinaryRepeatParams,
+    BrcbRepeatParams,
+    DivConfig,
+    ExpConfig,
+    GatherMaskParams,
+    GatherRepeatParams,
     LnConfig,
-    MulAddDst,
-    MulAddRelu,
-    Mull,
-    Neg,
-    Prelu,
-    Reciprocal,
     ReciprocalConfig,
-    Rsqrt,
     RsqrtConfig,
-    Sqrt,
     SqrtConfig,
-    SubRelu,
-    Truncate,
+    UnaryRepeatParams,
 )
 from regsim._src.model.binding import host_api
 from regsim._src.model.core import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr

@@ -53,7 +53,7 @@ from regsim._src.frontends.cpp import module as cpp
 from regsim._src.frontends.cpp.declarations import CTYPES
 from regsim._src.frontends.kernel_cli import run_kernel
 from regsim._src.kernel.launch import Kernel
-from regsim._src.lowerings.elementwise import lower_spec, reg_op_note
+from regsim._src.lowerings.explorer import lower_spec, reg_op_note
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import check_ub_size, configure
 from regsim._src.vf.loops import _explaining

@@ -17,23 +17,19 @@ Two points follow the pages rather than that library (docs/decisions/capi.md#cap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.engine.spec import _value
+from regsim._src.lowerings.checks import as_uint, host_only, run_lowering, unchanged_on_error
 from regsim._src.lowerings.cmpmask import CMP_MASK_BYTES, check_cmp_mask_addr
-from regsim._src.lowerings.elementwise import (
-    _host,
-    _run_lowering,
-    _uint,
-    counter_mode,
-    load_blocks,
-    spr_count,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.dtype_sets import HALF_FLOAT, HALF_FLOAT_S32
+from regsim._src.lowerings.fresh import FreshCall, arguments, fresh
+from regsim._src.lowerings.skeletons import load_blocks
+from regsim._src.lowerings.spec import CMP_MASK, Form, Interface, Kind, Param, bind, integer, shown
+from regsim._src.lowerings.vector_mask import counter_mode, spr_count
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import ONE_BLOCK_SIZE, current_config
 from regsim._src.model.core import current_core
@@ -47,8 +43,8 @@ from regsim.errors import AlignmentError, DTypeError, ParameterError, Uninitiali
 CMP_MASK_BITS: Final = 128  #: the compare-mask register: element i of the last compare at bit i
 
 #: the element types of each form on the pages (A2/A3: int32 only for EQ, and only into dst)
-_REG_FORM = frozenset({dt.half, dt.float32})
-_EQ_DST = frozenset({dt.half, dt.float32, dt.int32})
+_REG_FORM = HALF_FLOAT
+_EQ_DST = HALF_FLOAT_S32
 _SCALAR_TYPES = {dt.half: float, dt.float32: float, dt.int32: int}
 
 
@@ -119,7 +115,7 @@ def _ptr(api: str, name: str, p: object) -> UbPtr[Any]:
     if isinstance(p, LocalTensor):
         return p.GetPhyAddr()
     if not isinstance(p, UbPtr):
-        raise ParameterError(message(api, name, _value(p), "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
+        raise ParameterError(message(api, name, shown(p), "an rs.UbPtr (a __ubuf__ pointer) or a LocalTensor"))
     return p
 
 
@@ -144,7 +140,7 @@ def _check_ptrs(api: str, dtypes: frozenset[type[dt.DType]], names: Sequence[str
 
 
 def _check_strides(api: str, names: Sequence[str], values: Sequence[object], bits: int) -> list[int]:
-    return [_uint(api, n, v, bits) for n, v in zip(names, values, strict=True)]
+    return [as_uint(api, n, v, bits) for n, v in zip(names, values, strict=True)]
 
 
 def _check_value(api: str, dtype: type[dt.DType], value: object) -> Any:
@@ -159,7 +155,7 @@ def _check_value(api: str, dtype: type[dt.DType], value: object) -> Any:
 
 
 # --- the APIs ----------------------------------------------------------------------------------------------------
-_BINARY_STRIDES = (
+BINARY_STRIDES = (
     "dst_block_stride",
     "src0_block_stride",
     "src1_block_stride",
@@ -167,74 +163,74 @@ _BINARY_STRIDES = (
     "src0_repeat_stride",
     "src1_repeat_stride",
 )
-_SCALAR_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
-REG_FORM_ARGS: Final = 9  #: (src0, src1, repeat, 6 strides): the compare-mask register form
-DST_FORM_ARGS: Final = 10  #: (dst, src0, src1, repeat, 6 strides): the bit-array form
-SCALAR_ARGS: Final = 8  #: (dst, src, value, repeat, 4 strides)
+SCALAR_STRIDES = ("dst_block_stride", "src_block_stride", "dst_repeat_stride", "src_repeat_stride")
+
+
+def _form(pointers: Sequence[str], scalar: bool, strides: Sequence[str], bits: int, variant: str = "") -> Interface:
+    """One of the pages' overloads: its pointers, the scalar `value` (the `_scalar` forms), `repeat` (a uint8_t) and the
+    strides (`bits` wide)."""
+    value = (Param("value", Kind.SCALAR),) if scalar else ()
+    uints = (integer("repeat", "an unsigned 8-bit int"), *(integer(s, f"an unsigned {bits}-bit int") for s in strides))
+    params = (*(Param(n, Kind.POINTER) for n in pointers), *value, *uints)
+    return Interface(Form.NONE, params, frozenset(), variant=variant)
+
+
+#: `asc_<mode>[_sync]`: into the compare-mask register (no dst), or into the uint8_t bit array dst; told apart by the kind
+#: of the third argument (a pointer: dst's form), as C++ overload resolution does
+REG_FORM: Final = _form(("src0", "src1"), False, BINARY_STRIDES, 8, CMP_MASK)
+DST_FORM: Final = _form(("dst", "src0", "src1"), False, BINARY_STRIDES, 8)
+#: `asc_<mode>_scalar[_sync]`: its one form
+SCALAR_FORM: Final = _form(("dst", "src"), True, SCALAR_STRIDES, 16)
 
 
 @unchanged_on_error
 def compare(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
-    """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (9 arguments: into the compare-mask register) or
-    `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (10 arguments: into the uint8_t bit array)."""
-    _host(api)
-    if len(args) == REG_FORM_ARGS:
+    """`asc_<mode>[_sync](src0, src1, repeat, strides...)` (into the compare-mask register) or
+    `asc_<mode>[_sync](dst, src0, src1, repeat, strides...)` (into the uint8_t bit array), resolved by `bind`."""
+    host_only(api)
+    call = bind(api, (REG_FORM, DST_FORM), tuple(args), {})
+    if call.iface is REG_FORM:
         names: tuple[str, ...] = ("src0", "src1")
-        ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
+        ptrs = [_ptr(api, n, call[n]) for n in names]
         dtype = _check_ptrs(api, _REG_FORM, names, ptrs)
-        _uint(api, "repeat", args[2], 8)  # a uint8_t; the register form does one repeat whatever it says
-        strides = _check_strides(api, _BINARY_STRIDES, args[3:], 8)
+        as_uint(api, "repeat", call["repeat"], 8)  # a uint8_t; the register form does one repeat whatever it says
+        strides = _check_strides(api, BINARY_STRIDES, [call[s] for s in BINARY_STRIDES], 8)
         core = current_core()
         lanes = VL // dtype.itemsize
         normal = not counter_mode()
         count = 0 if normal else spr_count(api, dtype)  # counter mode: SPR.MASK's low word
         old_bits = np.array([core.cmp_mask >> i & 1 for i in range(lanes)], np.bool_)
         old, new = MaskReg.from_lanes(dtype, old_bits), Reg.MaskReg()
-        _run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
+        run_lowering(api, cmp_mask_vf, mode, *ptrs, strides[1], strides[2], normal, count, old, new)
         got = new.lanes(dtype)
         keep = core.cmp_mask >> lanes << lanes  # the bits past this type's elements stay
         core.cmp_mask = keep | int.from_bytes(np.packbits(got, bitorder="little").tobytes(), "little")
         return
-    if len(args) == DST_FORM_ARGS:
-        names = ("dst", "src0", "src1")
-        ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:3], strict=True)]
-        dtypes = _EQ_DST if mode is CMPMODE.EQ else _REG_FORM
-        dtype = _check_ptrs(api, dtypes, names, ptrs)
-        repeat = _uint(api, "repeat", args[3], 8)
-        s = _check_strides(api, _BINARY_STRIDES, args[4:], 8)
-        dst = ptrs[0].reinterpret(dtype)
-        _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
-        return
-    forms = (
-        f"{REG_FORM_ARGS} (src0, src1, repeat, {', '.join(_BINARY_STRIDES)}) into the compare-mask register, or "
-        f"{DST_FORM_ARGS} (dst, src0, src1, repeat, ...) into dst"
-    )
-    if len(args) < REG_FORM_ARGS:  # too few for either form: the register form's first missing parameter
-        missing = ("src0", "src1", "repeat", *_BINARY_STRIDES)[len(args)]
-        raise ParameterError(message(api, missing, "missing", forms))
-    raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
+    names = ("dst", "src0", "src1")
+    ptrs = [_ptr(api, n, call[n]) for n in names]
+    dtypes = _EQ_DST if mode is CMPMODE.EQ else _REG_FORM
+    dtype = _check_ptrs(api, dtypes, names, ptrs)
+    repeat = as_uint(api, "repeat", call["repeat"], 8)
+    s = _check_strides(api, BINARY_STRIDES, [call[n] for n in BINARY_STRIDES], 8)
+    dst = ptrs[0].reinterpret(dtype)
+    run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], ptrs[2], None, repeat, tuple(s[1:]))
 
 
 @unchanged_on_error
 def compare_scalar(api: str, mode: CMPMODE, args: Sequence[Any]) -> None:
     """`asc_<mode>_scalar[_sync](dst, src, value, repeat, dst_block_stride, src_block_stride,
     dst_repeat_stride, src_repeat_stride)`: dst bit i = (src[i] <mode> value); strides are uint16_t."""
-    _host(api)
-    if len(args) != SCALAR_ARGS:
-        forms = f"{SCALAR_ARGS}: (dst, src, value, repeat, {', '.join(_SCALAR_STRIDES)})"
-        if len(args) < SCALAR_ARGS:
-            missing = ("dst", "src", "value", "repeat", *_SCALAR_STRIDES)[len(args)]
-            raise ParameterError(message(api, missing, "missing", forms))
-        raise ParameterError(message(api, "arguments", f"{len(args)} positional", forms))
+    host_only(api)
+    call = bind(api, (SCALAR_FORM,), tuple(args), {})
     names = ("dst", "src")
-    ptrs = [_ptr(api, n, p) for n, p in zip(names, args[:2], strict=True)]
+    ptrs = [_ptr(api, n, call[n]) for n in names]
     dtypes = frozenset(_SCALAR_TYPES) if mode is CMPMODE.EQ else _REG_FORM
     dtype = _check_ptrs(api, dtypes, names, ptrs)
-    value = _check_value(api, dtype, args[2])
-    repeat = _uint(api, "repeat", args[3], 8)
-    s = _check_strides(api, _SCALAR_STRIDES, args[4:], 16)
+    value = _check_value(api, dtype, call["value"])
+    repeat = as_uint(api, "repeat", call["repeat"], 8)
+    s = _check_strides(api, SCALAR_STRIDES, [call[n] for n in SCALAR_STRIDES], 16)
     dst = ptrs[0].reinterpret(dtype)
-    _run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
+    run_lowering(api, cmp_bits_vf, mode, dst, ptrs[1], None, value, repeat, (s[1], 0, s[2], s[3], 0))
 
 
 @unchanged_on_error
@@ -242,7 +238,7 @@ def get_cmp_mask(dst: object) -> None:
     """`asc_get_cmp_mask(__ubuf__ void* dst)`: the compare-mask register's 128 bits to 16 bytes at dst
     (element i of the last compare at bit i % 8 of byte i // 8)."""
     api = "asc_get_cmp_mask"
-    _host(api)
+    host_only(api)
     p = _ptr(api, "dst", dst)
     check_cmp_mask_addr(api, "dst", p.addr)
     core = current_core()
@@ -255,7 +251,7 @@ def get_cmp_mask(dst: object) -> None:
 def set_cmp_mask(sel_mask: object) -> None:
     """`asc_set_cmp_mask(__ubuf__ void* sel_mask)`: 16 bytes at sel_mask into the compare-mask register."""
     api = "asc_set_cmp_mask"
-    _host(api)
+    host_only(api)
     p = _ptr(api, "sel_mask", sel_mask)
     check_cmp_mask_addr(api, "sel_mask", p.addr)
     core = current_core()
@@ -272,3 +268,42 @@ def set_cmp_mask(sel_mask: object) -> None:
 COMPARE_API: Final = tuple(
     f"asc_{m}{s}" for m in ("eq", "ne", "gt", "ge", "lt", "le") for s in ("", "_sync", "_scalar", "_scalar_sync")
 )
+
+
+def memory_form(api: str) -> Callable[..., None]:
+    """The memory-level forms of the C API compare `api` (what `rs.capi.<api>` runs on pointers)."""
+    mode = CMPMODE[api.split("_")[1].upper()]
+    run = compare_scalar if "_scalar" in api else compare
+
+    def call(*args: Any) -> None:
+        run(api, mode, args)
+
+    call.__name__ = api
+    return call
+
+
+def explore(api: str) -> Callable[[type[dt.DType], dict[str, Any]], FreshCall]:
+    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R` the
+    bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask register
+    form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
+    scalar = "_scalar" in api
+    n_strides = len(SCALAR_STRIDES if scalar else BINARY_STRIDES)
+    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
+
+    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
+        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
+            forms = "repeat=R, value=V [, strides=(4 strides)]"
+            if not scalar:
+                forms = "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
+            raise arguments(kw, f"{forms} ({api})")
+        repeat = int(kw["repeat"])
+        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
+        if len(strides) != n_strides:
+            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
+        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
+        dst, *srcs = fresh([(dt.uint8, span), (dtype, span // dtype.itemsize), (dtype, span // dtype.itemsize)])
+        if scalar:
+            return (dst, srcs[0], kw["value"], repeat, *strides), {}
+        return ((*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)), {}
+
+    return build

@@ -18,22 +18,12 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.lowerings import cast_double as cast_double
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    UnaryRepeatParams,
-    _arguments_error,
-    _check_mask,
-    _check_repeat,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-    vector_mask,
-)
+from regsim._src.lowerings.checks import check_repeat, run_lowering
+from regsim._src.lowerings.fresh import FreshCall, arguments, dtype_named, mask_arg, member
+from regsim._src.lowerings.spec import CAST_DEQ, Call, Form
+from regsim._src.lowerings.structs import UnaryRepeatParams
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
 from regsim._src.model.core import current_core, current_ctrl
 from regsim._src.model.enums import RoundMode, expected_member
@@ -78,6 +68,14 @@ _HYBRID: Final = {(d.float32, d.hifloat8), (d.half, d.hifloat8), (d.int32, d.hal
 #: the double pairs (`cast_double` / `cast_double0` of CastImpl; first-n only): the five modes / CAST_TRUNC only
 _DOUBLE_COUNT: Final = {(d.int64, d.float64), (d.float64, d.bfloat16), (d.float64, d.float32)}
 _DOUBLE_TRUNC_COUNT: Final = {(d.float64, d.int32), (d.float64, d.int64)}
+
+
+#: the (src, dst) pairs of the first-n interface and of the mask/repeat interfaces (the Cast page, CastImpl /
+#: CastImplCommon): every pair some round mode converts
+PAIRS_REPEAT: Final = frozenset(_ROUND_ALL | _RINT_ONLY | _ROUND_ONLY | _ODD | _HYBRID | _NONE | _NONE_IS_RINT)
+PAIRS_COUNT: Final = (
+    PAIRS_REPEAT | _ROUND_ALL_COUNT | _DOUBLE_COUNT | _DOUBLE_TRUNC_COUNT | _ODD_COUNT | _NONE_COUNT | _NONE_IS_RINT_COUNT
+)
 
 
 def round_for(api: str, src: type[dt.DType], dst: type[dt.DType], mode: object, first_n: bool) -> RoundMode:
@@ -449,11 +447,7 @@ def cast_counter_vf(dst: UbPtr[Any], src: UbPtr[Any], count: int, p: UnaryRepeat
         gen_store_l0(dst, dst_vreg, st, p, i, S.itemsize)
 
 
-def _check_pair_tensors(api: str, dst: object, src: object) -> tuple[type[dt.DType], type[dt.DType]]:
-    for name, t in (("dst", dst), ("src", src)):
-        if not isinstance(t, LocalTensor):
-            raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
-    assert isinstance(dst, LocalTensor) and isinstance(src, LocalTensor)
+def _check_pair_tensors(api: str, dst: LocalTensor[Any], src: LocalTensor[Any]) -> tuple[type[dt.DType], type[dt.DType]]:
     if src.ub is not dst.ub:
         raise ParameterError(message(api, "src", repr(src), "a LocalTensor in the same UnifiedBuffer as dst"))
     for name, t in (("dst", dst), ("src", src)):
@@ -481,18 +475,16 @@ def deq_value(api: str) -> Any:
     return np.float16(0) if value is None else value
 
 
-@host_api("SetDeqScale")
-def SetDeqScale(scale: Any, *args: Any) -> None:
+def set_deq_scale(c: Call) -> None:
     """`AscendC::SetDeqScale(half scale)`: the scale the memory-level int32 -> half `Cast` multiplies by (the
     library's block-local `g_deqValue`; a float argument is converted to half as C++ does, to nearest even).
     The page's other overloads (`(float scale, int16_t offset, bool signMode)`, `(vdeq, vdeqInfo)`) configure
     `CastDeq`, which regsim does not model: an `UnsupportedError`."""
-    api = "SetDeqScale"
-    _host(api)
-    if args:
-        raise UnsupportedError(
-            message(api, "arguments", len(args) + 1, "(scale,): the CastDeq overloads are not modelled (no CastDeq)")
-        )
+    api = c.api
+    if c.iface.variant == CAST_DEQ:
+        given = len([v for v in c.args.values() if v is not None])
+        raise UnsupportedError(message(api, "arguments", given, "(scale,): the CastDeq overloads are not modelled (no CastDeq)"))
+    scale = c["scale"]
     if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (int, float, np.floating, np.integer)):
         raise ParameterError(message(api, "scale", repr(scale), "a half (or a number converted to half)"))
     with np.errstate(over="ignore"):
@@ -511,23 +503,15 @@ def _check_written(api: str, src: LocalTensor[Any], count: int) -> None:
         raise UninitializedReadError(f"{api}: src element {int(missing[0])} is read but was never written")
 
 
-@host_api("Cast")
-@unchanged_on_error
-def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *args: Any, is_set_mask: bool = True) -> None:
+def cast(c: Call) -> None:
     """`AscendC::Cast(dst, src, roundMode, count)` and `Cast<T, U, isSetMask>(dst, src, roundMode, mask,
     repeatTime, repeatParams)` (mask continuous or `mask[2]` bit mode): dst = src converted with `roundMode`.
     A repeat covers 256 bytes of the wider type; the mask selects its elements."""
-    api = "Cast"
-    _host(api)
+    api, dst, src, round_mode, is_set_mask = c.api, c["dst"], c["src"], c["round_mode"], c["is_set_mask"]
     S, D = _check_pair_tensors(api, dst, src)
-    if len(args) == 1:  # tensor 前n个数据计算
-        if not is_set_mask:
-            raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "True (the first-n interface has no isSetMask)"))
+    if c.form is Form.COUNT:  # tensor 前n个数据计算
         mode = round_for(api, S, D, round_mode, True)
-        count = args[0]
-        if type(count) is not int and not isinstance(count, np.integer):
-            raise ParameterError(message(api, "count", repr(count), "an int"))
-        n = int(count)
+        n = int(c["count"])
         limit = min(t.size * (2 if t.dtype in FOUR_BIT else 1) for t in (dst, src))  # (a 4-bit tensor: 2 per element)
         if not 0 <= n <= limit:
             raise ParameterError(message(api, "count", n, f"an int in [0, {limit}] (the smaller of dst's and src's sizes)"))
@@ -536,43 +520,38 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             # the converted source elements are checked here (docs/decisions/cast.md#memory-cast-scratch-lanes).
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
+                run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
             return
         if S in FOUR_BIT or D in FOUR_BIT:
             if n % 2:
                 raise ParameterError(message(api, "count", n, "an even count for a 4-bit dst or src"))
-            _run_lowering(api, cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            run_lowering(api, cast_four_bit_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) == (dt.complex32, dt.complex64):
             # The library unpacks whole registers, past the elements a call converts: those lanes are never
             # stored, so their bytes may be unwritten; the elements that are converted are checked here.
             _check_written(api, src, n)
             with configure(check_uninitialized=False):
-                _run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+                run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         if (S, D) in _B64 | _COMPLEX:
             vf = cast_b64_continuous_vf if (S, D) in _B64 else cast_complex_vf
-            _run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
+            run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
         scale = deq_value(api)
-        _run_lowering(api, cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
+        run_lowering(api, cast_continuous_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, scale)
         return
-    if len(args) != 3:
-        forms = "(dst, src, round_mode, count) or (dst, src, round_mode, mask, repeat_time, repeat_params)"
-        raise _arguments_error(api, len(args) + 3, forms)
     mode = round_for(api, S, D, round_mode, False)
-    mask, repeat_time, params = args
+    mask, repeat_time, params = c["mask"], c["repeat_time"], c["repeat_params"]
     W = _wide(S, D)
     lanes = VL // W.itemsize
-    bit_mode, mask_count, bits = _check_mask(api, W, mask, is_set_mask)
+    bit_mode, mask_count, bits = check_mask(api, W, mask, is_set_mask)
     if (S in FOUR_BIT or D in FOUR_BIT) and is_set_mask:  # the page: both 4-bit values of a byte alike
         word = mask_count if bits is None else bits[0] << 64 | bits[1]
         if (bits is None and word % 2) or (bits is not None and (word ^ word >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555):
             accepted = "an even count, or bit masks whose bits 2j and 2j + 1 are equal, for a 4-bit dst or src"
             raise ParameterError(message(api, "mask", repr(mask), accepted))
-    repeats = _check_repeat(api, repeat_time)
-    if not isinstance(params, UnaryRepeatParams):
-        raise ParameterError(message(api, "repeat_params", repr(params), "a UnaryRepeatParams"))
+    repeats = check_repeat(api, repeat_time)
     counting = counter_mode()
     b64 = (S, D) in _B64
     for t, name, blk, rep in (
@@ -588,7 +567,7 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
             touched += [(last, min(width, mask_count - last * per) - 1)] if mask_count else []
             what, value = "mask", mask_count
         else:
-            high, low = bits if bits is not None else vector_mask(api) if not is_set_mask else (0, (1 << mask_count) - 1)
+            high, low = bits if bits is not None else vector_mask() if not is_set_mask else (0, (1 << mask_count) - 1)
             word = (high << 64 | low) & ((1 << lanes) - 1)
             touched = [(repeats - 1, word.bit_length() - 1)] if repeats and word else []
             what, value = "repeat_time", repeats
@@ -598,58 +577,43 @@ def Cast(dst: LocalTensor[Any], src: LocalTensor[Any], round_mode: RoundMode, *a
     scale = deq_value(api)
     if counting:
         if b64:
-            _run_lowering(api, cast_b64_counter_vf, *ptrs, mask_count, params, mode)
+            run_lowering(api, cast_b64_counter_vf, *ptrs, mask_count, params, mode)
         else:
-            _run_lowering(api, cast_counter_vf, *ptrs, mask_count, params, mode, scale)
+            run_lowering(api, cast_counter_vf, *ptrs, mask_count, params, mode, scale)
         return
     if bits is not None:  # SetVectorMask<wider type, or uint32_t for the b64 pairs>(mask[1], mask[0])
-        _set_vector_mask(api, *bits)
+        set_vector_mask(*bits)
     spr = bit_mode or not is_set_mask
     if b64:
-        _run_lowering(api, cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
+        run_lowering(api, cast_b64_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr)
     else:
-        _run_lowering(api, cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
+        run_lowering(api, cast_repeat_vf, *ptrs, mask_count, repeats, params, mode, spr, scale)
 
 
-def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Cast(float32, dst=half, round_mode=CAST_RINT, count=300)"`: the call on fresh tensors of
     random data (src of `dtype`; `mask=`, `repeat_time=` and optional `repeat_params=(...)` for the
     mask/repeat interfaces)."""
-
-    dst_name = kw.pop("dst", None)
-    D = getattr(dt, str(dst_name), None)
-    if not (isinstance(D, type) and issubclass(D, dt.DType)):
-        raise ParameterError(message("lower", "dst", repr(dst_name), "dst=<a regsim dtype name>, e.g. dst=half"))
-    mode_name = kw.pop("round_mode", "CAST_NONE")
-    mode = getattr(RoundMode, str(mode_name), None)
-    if mode is None:
-        raise ParameterError(message("lower", "round_mode", repr(mode_name), "a RoundMode name such as CAST_RINT"))
+    D = dtype_named("dst", kw.pop("dst", None))
+    mode = member("round_mode", RoundMode, kw.pop("round_mode", "CAST_NONE"))
     lanes = VL // max(dtype.itemsize, D.itemsize)
     if set(kw) == {"count"}:
         rest: tuple[Any, ...] = (kw["count"],)
         n = int(kw["count"])
     elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "repeat_params"}:
         params = UnaryRepeatParams(*kw.get("repeat_params", ()))
-        mask = kw["mask"]
-        rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], params)
+        rest = (mask_arg(kw["mask"]), kw["repeat_time"], params)
         per_block = ONE_BLOCK_SIZE // min(dtype.itemsize, D.itemsize)
         n = (
             max(params.dstRepStride, params.srcRepStride) * max(int(kw["repeat_time"]), 1)
             + 8 * max(params.dstBlkStride, params.srcBlkStride, 1)
         ) * per_block
     else:
-        raise ParameterError(
-            message(
-                "lower", "arguments", sorted(kw), "dst=T, [round_mode=M,] count=N, or mask=M, repeat_time=R [, repeat_params]"
-            )
-        )
+        raise arguments(kw, "dst=T, [round_mode=M,] count=N, or mask=M, repeat_time=R [, repeat_params]")
     n = -(-max(n, 1) // lanes) * lanes
     ub = UnifiedBuffer(n * (dtype.itemsize + D.itemsize) + 2 * VL)
     dst_t, src_t = ub.alloc(D, n), ub.alloc(dtype, n)
     rng = np.random.default_rng(0)
     for t in (dst_t, src_t):
         ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-    return lower(Cast, dst_t, src_t, mode, *rest)
-
-
-SPEC_BUILDERS["Cast"] = lower_fresh
+    return (dst_t, src_t, mode, *rest), {}

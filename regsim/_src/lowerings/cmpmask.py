@@ -17,13 +17,14 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings import elementwise as mv
-from regsim._src.lowerings.elementwise import select_blocks
+from regsim._src.lowerings.checks import check_repeat, check_tensors, run_lowering
+from regsim._src.lowerings.skeletons import load_blocks, select_blocks, vec_micro_mask
+from regsim._src.lowerings.spec import Call
+from regsim._src.lowerings.vector_mask import counter_mode, repeat_plan, spr_count
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import configure, current_config
 from regsim._src.model.core import current_core
-from regsim._src.model.enums import CMPMODE, SELMODE, expected_member
+from regsim._src.model.enums import CMPMODE, SELMODE
 from regsim._src.model.memory import LocalTensor, UbPtr
 from regsim._src.model.registers import VL, MaskReg
 from regsim._src.ops import namespace as Reg
@@ -35,13 +36,6 @@ CMP_MASK_BYTES: Final = 16  #: the 128-bit register: GetCmpMask writes and SetCm
 #: (decisions/compare.md#compare-cmpmask)
 GET_CMP_MASK_MIN_BYTES: Final = CMP_MASK_BYTES
 CMP_MASK_ALIGN: Final = 16  #: both pages: "LocalTensor的起始地址需要16字节对齐"
-#: the pages' "数据类型": Compare half, float; GetCmpMask b8, b16, b32; SetCmpMask b8 ... b64
-COMPARE_TYPES: Final = frozenset({dt.half, dt.float32})
-_B8_B32: Final = frozenset(
-    {dt.uint8, dt.int8, dt.uint16, dt.int16, dt.half, dt.bfloat16, dt.uint32, dt.int32, dt.float32, dt.bool_}
-)
-GET_TYPES: Final = _B8_B32
-SET_TYPES: Final = _B8_B32 | {dt.uint64, dt.int64}
 
 
 @simd_vf
@@ -55,29 +49,22 @@ def compare_cmp_mask_vf(
     mask = Reg.MoveMask(T) if from_spr else Reg.UpdateMask(T, Ref(count))
     src_reg0 = Reg.RegTensor(T)
     src_reg1 = Reg.RegTensor(T)
-    mv.load_blocks(src_reg0, src0, blk0, mask)
-    mv.load_blocks(src_reg1, src1, blk1, mask)
+    load_blocks(src_reg0, src0, blk0, mask)
+    load_blocks(src_reg1, src1, blk1, mask)
     Reg.Compare(out, src_reg0, src_reg1, mask, mode=mode)
 
 
-def compare_to_cmp_mask(
-    src0: LocalTensor[Any], src1: LocalTensor[Any], cmp_mode: object, mask: object, repeat_params: object, is_set_mask: bool
-) -> None:
+def compare_to_cmp_mask(c: Call) -> None:
     """`AscendC::Compare(src0, src1, cmpMode, mask[] / mask, repeatParams)` (`VcmpImpl`): one repeat into the
     compare-mask register."""
-    api = "Compare"
-    mv._host(api)
-    if not isinstance(cmp_mode, CMPMODE):
-        raise ParameterError(message(api, "cmp_mode", repr(cmp_mode), expected_member(CMPMODE, cmp_mode, "rs.AscendC")))
-    if type(is_set_mask) is not bool:
-        raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
-    dtype = mv._check_tensors(api, COMPARE_TYPES, ("src0", "src1"), (src0, src1))
+    api, mode, p = c.api, c["cmp_mode"], c["repeat_params"]
+    src0, src1 = c["src0"], c["src1"]
+    dtype = check_tensors(api, c.iface.dtypes, ("src0", "src1"), (src0, src1))
     core = current_core()
-    count, _, _, from_spr = mv._repeat_plan(api, dtype, mask, 1, repeat_params, mv.BinaryRepeatParams, is_set_mask)
-    p: Any = repeat_params
+    count, _, _, from_spr = repeat_plan(api, dtype, c["mask"], 1, c["is_set_mask"])
     out = Reg.MaskReg()
     ptrs = (src0.GetPhyAddr(), src1.GetPhyAddr())
-    mv._run_lowering(api, compare_cmp_mask_vf, cmp_mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
+    run_lowering(api, compare_cmp_mask_vf, mode, *ptrs, p.src0BlkStride, p.src1BlkStride, count, from_spr, out)
     bits = out.lanes(dtype)  # b16: 128 bits (g_cmpMaskLow, g_cmpMaskHigh); b32: 64 bits, g_cmpMaskHigh = 0
     core.cmp_mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
@@ -89,9 +76,7 @@ def check_cmp_mask_addr(api: str, name: str, addr: int) -> None:
         raise AlignmentError(message(api, name, f"UB byte {addr}", "a start address aligned to 16 bytes"))
 
 
-def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.DType]], min_bytes: int) -> UbPtr[Any]:
-    if not isinstance(t, LocalTensor):
-        raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
+def _cmp_mask_tensor(api: str, name: str, t: LocalTensor[Any], dtypes: frozenset[type[dt.DType]], min_bytes: int) -> UbPtr[Any]:
     if t.dtype not in dtypes:
         accepted = ", ".join(sorted(d.name for d in dtypes))
         raise DTypeError(message(api, name, f"LocalTensor[{t.dtype.name}]", f"one of {accepted}"))
@@ -101,26 +86,19 @@ def _cmp_mask_tensor(api: str, name: str, t: object, dtypes: frozenset[type[dt.D
     return t.GetPhyAddr()
 
 
-@host_api("GetCmpMask")
-@mv.unchanged_on_error
-def GetCmpMask(dst: LocalTensor[Any]) -> None:
+def get_cmp_mask(c: Call) -> None:
     """`AscendC::GetCmpMask(dst)`: the compare-mask register's 128 bits to dst's first 16 bytes, little-endian
     (element i of the last register compare at bit i % 8 of byte i // 8)."""
-    api = "GetCmpMask"
-    mv._host(api)
-    p = _cmp_mask_tensor(api, "dst", dst, GET_TYPES, GET_CMP_MASK_MIN_BYTES)
+    p = _cmp_mask_tensor(c.api, "dst", c["dst"], c.iface.dtypes, GET_CMP_MASK_MIN_BYTES)
     core = current_core()
     p.ub.storage.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
 
 
-@host_api("SetCmpMask")
-@mv.unchanged_on_error
-def SetCmpMask(src: LocalTensor[Any]) -> None:
+def set_cmp_mask(c: Call) -> None:
     """`AscendC::SetCmpMask(src)`: src's first 16 bytes into the compare-mask register (what the Select forms
     without a selMask tensor read)."""
-    api = "SetCmpMask"
-    mv._host(api)
-    p = _cmp_mask_tensor(api, "src", src, SET_TYPES, CMP_MASK_BYTES)
+    api = c.api
+    p = _cmp_mask_tensor(api, "src", c["src"], c.iface.dtypes, CMP_MASK_BYTES)
     core = current_core()
     st = p.ub.storage
     if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
@@ -131,9 +109,6 @@ def SetCmpMask(src: LocalTensor[Any]) -> None:
 
 
 # --- Select without a mask argument (kernel_operator_vec_sel_impl.h for dav_3510: SelectCal) ------------------------
-#: the Select page / SelectCal's static_asserts: T; U (selMask) of the mode-1 form
-SELECT_TYPES: Final = frozenset({dt.half, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.float32, dt.bfloat16})
-SEL_MASK_TYPES: Final = frozenset({dt.uint8, dt.uint16, dt.uint32, dt.uint64})
 
 
 @simd_callee
@@ -171,7 +146,7 @@ def select_no_mask_vf(
     and 2: the selMask bits of that repeat), dst's DataBlocks stored under the predicate. Mode 1: src1 is a
     register of the scalar (`Duplicate`)."""
     T = dst.dtype
-    sreg, repeats, mask_reg = mv.vec_micro_mask(T, count, repeat_time, normal_mode, True)
+    sreg, repeats, mask_reg = vec_micro_mask(T, count, repeat_time, normal_mode, True)
     regs = (Reg.RegTensor(T), Reg.RegTensor(T), Reg.RegTensor(T))
     if src1 is None:
         Reg.Duplicate(regs[1], scalar[0])  # Duplicate(srcReg1, scalar);
@@ -182,34 +157,32 @@ def select_no_mask_vf(
         select_blocks(i, dst, src0, src1, regs, sel_mask, mask_reg, p)
 
 
-def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: Any, sel_mode: object) -> None:
+def select_by_cmp_mask(c: Call) -> None:
     """`Select<T, selMode>(dst, src0, src1, repeatTime, repeatParams)` (`sel_mode` given: modes 0 and 2) and
     `Select<T, U>(dst, selMask, src0, repeatTime, repeatParams)` (mode 1), after `SetCmpMask` / a register
     Compare and `SetVectorMask` (docs/decisions/compare.md#select-without-mask)."""
-    api = "Select"
-    mv._host(api)
+    api, dst, params = c.api, c["dst"], c["repeat_params"]
+    sel_mode = c.args.get("sel_mode")
     names: tuple[str, ...]
     ts: tuple[Any, ...]
     if sel_mode is None:
-        sel_mask, names, ts = a, ("dst", "src0"), (dst, b)
+        sel_mask, names, ts = c["sel_mask"], ("dst", "src0"), (dst, c["src0"])
     elif sel_mode in (SELMODE.VSEL_CMPMASK_SPR, SELMODE.VSEL_TENSOR_TENSOR_MODE):
-        sel_mask, names, ts = None, ("dst", "src0", "src1"), (dst, a, b)
+        sel_mask, names, ts = None, ("dst", "src0", "src1"), (dst, c["src0"], c["src1"])
     else:
         accepted = "SELMODE.VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE (mode 1 is Select(dst, sel_mask, src0, ...))"
         raise ParameterError(message(api, "sel_mode", repr(sel_mode), accepted))
-    dtype = mv._check_tensors(api, SELECT_TYPES, names, ts)
+    dtype = check_tensors(api, c.iface.dtypes, names, ts)
     if sel_mask is not None:
-        if not isinstance(sel_mask, LocalTensor):
-            raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor"))
-        mv._check_tensors(api, SEL_MASK_TYPES, ("sel_mask",), (sel_mask,))
+        check_tensors(api, c.iface.param("sel_mask").dtypes, ("sel_mask",), (sel_mask,))  # type: ignore[arg-type]
         if sel_mask.ub is not dst.ub:
             raise ParameterError(message(api, "sel_mask", repr(sel_mask), "a LocalTensor in the same UnifiedBuffer as dst"))
-    repeat = mv._check_repeat(api, repeat_time)
+    repeat = check_repeat(api, c["repeat_time"])
     core = current_core()
     if core is not dst.ub.core:
         raise ParameterError(message(api, "dst", repr(dst), "a LocalTensor of the current core's UnifiedBuffer"))
-    normal = not mv.counter_mode()
-    count = 0 if normal else mv.spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
+    normal = not counter_mode()
+    count = 0 if normal else spr_count(api, dtype)  # the vector mask's low word (MoveMask<uint16_t>)
     lanes = VL // dtype.itemsize
     repeats = repeat if normal else -(-count // lanes)
     cmp = core.cmp_mask
@@ -230,7 +203,7 @@ def select_by_cmp_mask(dst: Any, a: Any, b: Any, repeat_time: object, params: An
         _check_sel_written(api, "the compare-mask register (selMask's address)", sel, repeats * lanes)
     fields = attrs.astuple(params)
     with configure(check_uninitialized=False):  # Reg::Select reads every lane; the selMask bits are checked above
-        mv._run_lowering(api, select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
+        run_lowering(api, select_no_mask_vf, ptrs[0], ptrs[1], src1, scalar, sel, fields, count, repeat, normal)
 
 
 def _check_sel_written(api: str, name: str, sel: UbPtr[Any], bits: int) -> None:

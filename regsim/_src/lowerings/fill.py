@@ -1,5 +1,5 @@
-"""The memory-level fill APIs besides Duplicate (kernel_operator_vec_brcb_impl.h, kernel_operator_vec_createvecindex_impl.h
-for dav_3510):
+"""The memory-level fill APIs (kernel_operator_vec_brcb_impl.h, kernel_operator_vec_createvecindex_impl.h,
+kernel_operator_vec_duplicate_impl.h for dav_3510):
 
 - `Brcb` (the Brcb page of "Memory矢量计算"): each repeat takes the next 8 elements of src and fills one 32-byte
   DataBlock of dst with each, the blocks `dstBlkStride` DataBlocks apart and the repeats `dstRepStride` apart
@@ -7,54 +7,32 @@ for dav_3510):
   and a DATA_BLOCK_COPY store), `BrcbB8Impl` and `BrcbB64Impl` (a broadcast load per block).
 - `CreateVecIndex` (the CreateVecIndex page): dst = firstValue, firstValue + 1, ... — `Reg::Arange`, then per register
   (repeat) a store and `Adds` of the lanes per register (int64: an `Arange` per register).
+- `Duplicate` (the Duplicate page): `DuplicateFromScalarImpl` / `DuplicateFromTensorImpl` / `VecDupLevel0VFImpl`: one
+  `Reg::Duplicate` under a full mask, then stores.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    UnaryRepeatParams,
-    _check_count,
-    _check_repeat,
-    _check_tensors,
-    _host,
-    _repeat_plan,
-    _run_lowering,
-    _stride,
-    _uint,
-    lower,
-    unchanged_on_error,
-    vec_micro_mask,
-)
+from regsim._src.lowerings.checks import as_uint, check_count, check_repeat, check_tensors, run_lowering
+from regsim._src.lowerings.fresh import FreshCall, arguments, fresh, mask_arg
+from regsim._src.lowerings.skeletons import store_blocks, trait_for, vec_micro_mask
+from regsim._src.lowerings.spec import FROM_TENSOR, Call, Form
+from regsim._src.lowerings.structs import BrcbRepeatParams
+from regsim._src.lowerings.vector_mask import repeat_plan
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
-from regsim._src.model.config import ONE_BLOCK_SIZE
-from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
+from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import VL
 from regsim._src.ops import namespace as Reg
 from regsim._src.vf.runtime import simd_vf
-from regsim.errors import ParameterError, message
+from regsim.errors import ParameterError, UninitializedReadError, message
 
 BRCB_BROADCAST_NUMBER: Final = 8  #: elements of src per repeat, one DataBlock of dst each
-_TYPES: Final = frozenset(
-    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
-)
-
-
-@attrs.frozen
-class BrcbRepeatParams:
-    """`BrcbRepeatParams(dstBlkStride, dstRepStride)` (the C++ constructor's order; defaults 1 and 8; uint16_t each): the
-    DataBlock stride between a repeat's 8 destination blocks and between repeats. The struct's other fields (source
-    strides, modes) are not read by the 950 Brcb."""
-
-    dstBlkStride: int = _stride(1, 16)  # noqa: N815 (C++ field name)
-    dstRepStride: int = _stride(8, 16)  # noqa: N815
 
 
 @simd_vf
@@ -112,55 +90,36 @@ def brcb_b64_vf(dst: UbPtr[Any], src: UbPtr[Any], repeat_time: int, dst_rep_stri
             Reg.StoreAlign(dst_words + dst_rep_offset, dst_reg, preg)  # StoreAlign((uint32_t*)dst + dstRepOffset, ...);
 
 
-@host_api("Brcb")
-@unchanged_on_error
-def Brcb(dst: LocalTensor[Any], src: LocalTensor[Any], repeat_time: int, repeat_params: BrcbRepeatParams) -> None:
+def brcb(c: Call) -> None:
     """`AscendC::Brcb(dst, src, repeatTime, repeatParams)`: for repeat i and j < 8, src[8 i + j] fills the DataBlock of dst
     starting `i * dstRepStride + j * dstBlkStride` DataBlocks from dst's start."""
-    _host("Brcb")
+    api, dst, src, p = c.api, c["dst"], c["src"], c["repeat_params"]
     names, ts = ("dst", "src"), (dst, src)
-    dtype = _check_tensors("Brcb", _TYPES, names, ts)
-    r = _check_repeat("Brcb", repeat_time)
-    if not isinstance(repeat_params, BrcbRepeatParams):
-        raise ParameterError(message("Brcb", "repeat_params", repr(repeat_params), "a BrcbRepeatParams"))
-    if repeat_params.dstBlkStride == 0:  # the page: "dstBlkStride不支持设置为0"
-        raise ParameterError(message("Brcb", "repeat_params.dstBlkStride", 0, "a stride in [1, 65535] (0 is not supported)"))
+    dtype = check_tensors(api, c.iface.dtypes, names, ts)
+    r = check_repeat(api, c["repeat_time"])
+    if p.dstBlkStride == 0:  # the page: "dstBlkStride不支持设置为0"
+        raise ParameterError(message(api, "repeat_params.dstBlkStride", 0, "a stride in [1, 65535] (0 is not supported)"))
     if src.size < BRCB_BROADCAST_NUMBER * r:  # the page: "src的元素个数不小于8 * repeatTime"
         accepted = f"a src of at least 8 * repeat_time = {BRCB_BROADCAST_NUMBER * r} elements"
-        raise ParameterError(message("Brcb", "src", f"a LocalTensor of {src.size} elements", accepted))
+        raise ParameterError(message(api, "src", f"a LocalTensor of {src.size} elements", accepted))
     if src.addr < dst.addr + dst.nbytes and dst.addr < src.addr + src.nbytes:  # "不支持源操作数与目的操作数使用同一块内存地址"
-        raise ParameterError(message("Brcb", "src", repr(src), "a src outside dst (they must not overlap)"))
+        raise ParameterError(message(api, "src", repr(src), "a src outside dst (they must not overlap)"))
     vf = brcb_b8_vf if dtype.itemsize == 1 else brcb_b64_vf if dtype.itemsize == 8 else brcb_common_vf
-    p = repeat_params
-    _run_lowering("Brcb", vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
+    run_lowering(api, vf, dst.GetPhyAddr(), src.GetPhyAddr(), r, p.dstRepStride, p.dstBlkStride)
 
 
-def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore_brcb(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Brcb(half, repeat_time=2, repeat_params=(1, 8))"`: the call on fresh tensors of random data."""
-
     if not {"repeat_time"} <= set(kw) <= {"repeat_time", "repeat_params"}:
-        raise ParameterError(
-            message("lower", "arguments", sorted(kw), "repeat_time=R [, repeat_params=(dstBlkStride, dstRepStride)]")
-        )
+        raise arguments(kw, "repeat_time=R [, repeat_params=(dstBlkStride, dstRepStride)]")
     params = BrcbRepeatParams(*kw.get("repeat_params", ()))
     r = int(kw["repeat_time"])
     blocks = max(r - 1, 0) * params.dstRepStride + 7 * params.dstBlkStride + 1
-    dst_n = blocks * ONE_BLOCK_SIZE // dtype.itemsize
-    src_n = max(BRCB_BROADCAST_NUMBER * r, 1)
-    ub = UnifiedBuffer(-(-(dst_n + src_n) * dtype.itemsize // 256) * 256 + 512)
-    dst, src = ub.alloc(dtype, dst_n), ub.alloc(dtype, src_n)
-    rng = np.random.default_rng(0)
-    for t in (dst, src):
-        ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-    return lower(Brcb, dst, src, r, params)
-
-
-SPEC_BUILDERS["Brcb"] = lower_fresh
+    dst, src = fresh([(dtype, blocks * ONE_BLOCK_SIZE // dtype.itemsize), (dtype, max(BRCB_BROADCAST_NUMBER * r, 1))])
+    return (dst, src, r, params), {}
 
 
 # --- CreateVecIndex ---------------------------------------------------------------------------------------------------------
-_VCI_COUNT: Final = frozenset({dt.int8, dt.int16, dt.int32, dt.half, dt.float32, dt.int64})  #: level-2 (first-n)
-_VCI_REPEAT: Final = frozenset({dt.int16, dt.int32, dt.half, dt.float32})  #: level-0 (mask/repeat)
 
 
 def _as_element(T: type[dt.DType], value: int) -> Any:
@@ -252,39 +211,112 @@ def _check_first_value(dtype: type[dt.DType], first_value: object) -> Any:
     return first_value
 
 
-@host_api("CreateVecIndex")
-@unchanged_on_error
-def CreateVecIndex(dst: LocalTensor[Any], first_value: Any, *args: Any) -> None:
+def create_vec_index(c: Call) -> None:
     """`AscendC::CreateVecIndex(dst, firstValue, count)` and `CreateVecIndex(dst, firstValue, mask, repeatTime,
     dstBlkStride, dstRepStride)` (mask continuous or a mask[2] bit mask; normal or counter mode): dst[i] = firstValue + i
     (in the mask/repeat interfaces: element k of repeat r is firstValue + r * lanes + k, at the repeat's DataBlock
     address)."""
-    _host("CreateVecIndex")
-    if len(args) == 1:
-        dtype = _check_tensors("CreateVecIndex", _VCI_COUNT, ("dst",), (dst,))
-        first = _check_first_value(dtype, first_value)
-        n = _check_count("CreateVecIndex", args[0], ("dst",), (dst,))
+    api, dst = c.api, c["dst"]
+    dtype = check_tensors(api, c.iface.dtypes, ("dst",), (dst,))
+    first = _check_first_value(dtype, c["first_value"])
+    if c.form is Form.COUNT:
+        n = check_count(api, c["count"], ("dst",), (dst,))
         vf = create_vec_index_b64_vf if dtype is dt.int64 else create_vec_index_count_vf
-        _run_lowering("CreateVecIndex", vf, dst.GetPhyAddr(), first, n)
+        run_lowering(api, vf, dst.GetPhyAddr(), first, n)
         return
-    if len(args) != 4:
-        forms = "(dst, first_value, count) or (dst, first_value, mask, repeat_time, dst_blk_stride, dst_rep_stride)"
-        raise ParameterError(message("CreateVecIndex", "arguments", len(args) + 2, forms))
-    mask, repeat_time, blk, rep = args
-    dtype = _check_tensors("CreateVecIndex", _VCI_REPEAT, ("dst",), (dst,))
-    first = _check_first_value(dtype, first_value)
-    blk = _uint("CreateVecIndex", "dst_blk_stride", blk, 16)
-    rep = _uint("CreateVecIndex", "dst_rep_stride", rep, 8)
-    plan = _repeat_plan("CreateVecIndex", dtype, mask, repeat_time, UnaryRepeatParams(), UnaryRepeatParams, True)
-    _run_lowering(
-        "CreateVecIndex",
-        create_vec_index_repeat_vf,
-        dst.GetPhyAddr(),
-        first,
-        plan[0],
-        plan[1],
-        blk,
-        rep,
-        plan[2],
-        plan[3],
-    )
+    blk = as_uint(api, "dst_blk_stride", c["dst_blk_stride"], 16)
+    rep = as_uint(api, "dst_rep_stride", c["dst_rep_stride"], 8)
+    count, repeats, normal, spr = repeat_plan(api, dtype, c["mask"], c["repeat_time"], True)
+    run_lowering(api, create_vec_index_repeat_vf, dst.GetPhyAddr(), first, count, repeats, blk, rep, normal, spr)
+
+
+# --- Duplicate ---------------------------------------------------------------------------------------------------------------
+@simd_vf
+def duplicate_continuous_vf(dst: UbPtr[Any], value: Any, src: UbPtr[Any] | None, count: int) -> None:
+    """`DuplicateFromScalarImpl` / `DuplicateFromTensorImpl`: one `Reg::Duplicate` under a full mask (of the
+    scalar, or of element 0 of a register loaded from src), then `UpdateMask` + `StoreAlign` per register."""
+    T = dst.dtype
+    trait = trait_for(T)
+    dst_reg = Reg.RegTensor(T, trait=trait)  # RegType dstReg;
+    sreg = Ref(count)  # uint32_t sreg = calCount;
+    repeat_stride = VL // T.itemsize * trait.REG_NUM
+    repeat_time = -(-count // repeat_stride)
+    mask_full = Reg.CreateMask(T, pattern=Reg.MaskPattern.ALL, trait=trait)  # CreateMask<T, ALL, trait>();
+    if src is None:
+        Reg.Duplicate(dst_reg, value, mask_full)  # Duplicate(dstReg, scalarValue, maskFull);
+    else:
+        src_reg = Reg.RegTensor(T, trait=trait)
+        Reg.LoadAlign(src_reg, src)  # LoadAlign(srcReg, srcLocal);
+        Reg.Duplicate(dst_reg, src_reg, mask_full)  # Duplicate(dstReg, srcReg, maskFull);
+    for i in range(repeat_time):
+        mask = Reg.UpdateMask(T, sreg, trait=trait)  # mask = UpdateMask<T, trait>(sreg);
+        Reg.StoreAlign(dst + i * repeat_stride, dst_reg, mask)  # StoreAlign(dstLocal + i * repeatStride, dstReg, mask);
+
+
+@simd_vf
+def duplicate_repeat_vf(
+    dst: UbPtr[Any],
+    value: Any,
+    mask_count: int,
+    repeat_time: int,
+    dst_block_stride: int,
+    dst_repeat_stride: int,
+    normal_mode: bool,
+    spr_mask: bool,
+) -> None:
+    """`VecDupLevel0VFImpl`: the scalar broadcast once under a full mask, then one DATA_BLOCK_COPY store per
+    repeat with the predicate of `vec_binary_vf`."""
+    T = dst.dtype
+    count, new_repeat_times, mask_reg = vec_micro_mask(T, mask_count, repeat_time, normal_mode, spr_mask)
+    mask_full = Reg.CreateMask(T, pattern=Reg.MaskPattern.ALL)
+    dst_reg = Reg.RegTensor(T)
+    e = ONE_BLOCK_SIZE // T.itemsize
+    Reg.Duplicate(dst_reg, value, mask_full)  # Duplicate(dstVreg, scalarValue, maskFull);
+    for i in range(new_repeat_times):
+        if not normal_mode:
+            mask_reg = Reg.UpdateMask(T, count)
+        store_blocks(dst + i * dst_repeat_stride * e, dst_reg, dst_block_stride, mask_reg)
+
+
+def duplicate(c: Call) -> None:
+    """`AscendC::Duplicate(dst, scalarValue, count)`, `Duplicate(dst, src, count)` (src's element 0; Ascend 950
+    only) and `Duplicate(dst, scalarValue, mask, repeatTime, dstBlockStride, dstRepeatStride)`."""
+    api, dst = c.api, c["dst"]
+    if c.iface.variant == FROM_TENSOR:
+        src = c["src"]
+        dtype = check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
+        n = check_count(api, c["count"], ("dst",), (dst,))
+        valid = src.ub.storage.valid
+        if valid is not None and current_config().check_uninitialized and not valid[src.addr : src.addr + dtype.itemsize].all():
+            raise UninitializedReadError(f"{api}: src element 0 is read but was never written")
+        # The library loads a whole register from src and broadcasts its element 0: only that element is
+        # checked for initialisation (above); the rest of the register is never used.
+        with configure(check_uninitialized=False):
+            run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), None, src.GetPhyAddr(), n)
+        return
+    dtype = check_tensors(api, c.iface.dtypes, ("dst",), (dst,))
+    value = c["scalar_value"]
+    if c.form is Form.COUNT:
+        n = check_count(api, c["count"], ("dst",), (dst,))
+        run_lowering(api, duplicate_continuous_vf, dst.GetPhyAddr(), value, None, n)
+        return
+    blk = as_uint(api, "dst_block_stride", c["dst_block_stride"], 16)
+    rep = as_uint(api, "dst_repeat_stride", c["dst_repeat_stride"], 8)
+    count, repeats, normal, spr = repeat_plan(api, dtype, c["mask"], c["repeat_time"], c["is_set_mask"])
+    run_lowering(api, duplicate_repeat_vf, dst.GetPhyAddr(), value, count, repeats, blk, rep, normal, spr)
+
+
+def explore_duplicate(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
+    """`regsim lower "Duplicate(int32, scalar_value=2, mask=64, repeat_time=2, dst_block_stride=1,
+    dst_repeat_stride=8)"`: the call on a fresh dst."""
+    value = kw.pop("scalar_value", 1)
+    if set(kw) == {"count"}:
+        (dst,) = fresh([(dtype, int(kw["count"]))])
+        return (dst, value, kw["count"]), {}
+    keys = {"mask", "repeat_time", "dst_block_stride", "dst_repeat_stride"}
+    if set(kw) != keys:
+        raise arguments(kw, "scalar_value=V and count=N, or mask=M, repeat_time=R, dst_block_stride=B, dst_repeat_stride=S")
+    e = ONE_BLOCK_SIZE // dtype.itemsize
+    n = int(kw["dst_repeat_stride"]) * max(int(kw["repeat_time"]) - 1, 0) * e + max(int(kw["dst_block_stride"]), 1) * 8 * e
+    (dst,) = fresh([(dtype, n)])
+    return (dst, value, mask_arg(kw["mask"]), kw["repeat_time"], kw["dst_block_stride"], kw["dst_repeat_stride"]), {}

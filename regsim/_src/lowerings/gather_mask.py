@@ -20,23 +20,15 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    _check_tensors,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    _stride,
-    _uint,
-    lower,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.checks import as_uint, check_tensors, run_lowering
+from regsim._src.lowerings.fresh import FreshCall, arguments
+from regsim._src.lowerings.spec import PATTERN_TENSOR, Call
+from regsim._src.lowerings.structs import GatherMaskParams
+from regsim._src.lowerings.vector_mask import set_vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.core import current_core, use_core
 from regsim._src.model.enums import SpecialPurposeReg
@@ -46,27 +38,13 @@ from regsim._src.ops import namespace as Reg
 from regsim._src.vf.runtime import simd_vf
 from regsim.errors import DTypeError, ParameterError, message
 
-API: Final = "GatherMask"
-#: the page's Ascend 950 table: src0 / dst types, and the src1Pattern type of each width
-TYPES: Final = frozenset({dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32})
+#: the src1Pattern type of each width (the page's Ascend 950 table)
 PATTERN_TYPE: Final = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32}
 #: the built-in patterns 1..6 as one byte of bits (element k of a group of 8 selected by bit k)
 PATTERN_BYTE: Final = {1: 0x55, 2: 0xAA, 3: 0x11, 4: 0x22, 5: 0x44, 6: 0x88}
 _BLOCK: Final = Reg.DataCopyMode.DATA_BLOCK_COPY
 _POST: Final = Reg.PostLiteral.POST_MODE_UPDATE
 _MAX_INNER: Final = 0xFFFF  #: `uint16_t innerRepeatTimes = CeilDivision(mask, ElePerVec)`
-
-
-@attrs.frozen
-class GatherMaskParams:
-    """`GatherMaskParams(src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride)` (the C++ constructor's
-    order; defaults 1, 0, 8, 8; uint8_t, uint16_t, uint16_t, uint8_t): src0's DataBlock stride inside a repeat, the
-    repeat count, and the repeat strides of src0 and of the pattern tensor, in DataBlocks (32 bytes)."""
-
-    src0BlockStride: int = _stride(1, 8)  # noqa: N815 (C++ field name)
-    repeatTimes: int = _stride(0, 16)  # noqa: N815
-    src0RepeatStride: int = _stride(8, 16)  # noqa: N815
-    src1RepeatStride: int = _stride(8, 8)  # noqa: N815
 
 
 def _squeeze(dst_reg: Any, src_reg: Any, mask: Any) -> None:
@@ -262,73 +240,55 @@ def _pattern_bytes(T: type[dt.DType], reduce_mode: bool, mask: int, p: GatherMas
     return (r - 1) * p.src1RepeatStride * ONE_BLOCK_SIZE + inner * per
 
 
-@host_api("GatherMask")
-@unchanged_on_error
-def GatherMask(
-    dst: LocalTensor[Any],
-    src0: LocalTensor[Any],
-    src1_pattern: LocalTensor[Any] | int,
-    reduce_mode: bool,
-    mask: int,
-    gather_mask_params: GatherMaskParams,
-    rsvd_cnt: Ref[int],
-) -> None:
+def gather_mask(c: Call) -> None:
     """`AscendC::GatherMask(dst, src0, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt)`: the elements of src0
     whose gather-mask bit is 1 (a built-in pattern 1..7 or the bits of a pattern tensor: element k of repeat i is bit
     i * src1RepeatStride * 256 + k of it), packed from dst's start; `rsvd_cnt.value` (a `Ref`, the C++ `uint64_t&`)
     is set to the number kept. `reduce_mode` False: `repeatTimes` repeats of 256 bytes each (`mask` unused); True:
     each repeat the first `mask` elements at the repeat's address. Patterns 1..6 on b16/b32 leave the core's vector
     mask register holding the pattern (the library sets it with `SetVectorMask`)."""
-    _host(API)
-    dtype = _check_tensors(API, TYPES, ("dst", "src0"), (dst, src0))
-    user = isinstance(src1_pattern, LocalTensor)
+    api, dst, src0, src1_pattern = c.api, c["dst"], c["src0"], c["src1_pattern"]
+    reduce_mode, mask, gather_mask_params, rsvd_cnt = c["reduce_mode"], c["mask"], c["gather_mask_params"], c["rsvd_cnt"]
+    dtype = check_tensors(api, c.iface.dtypes, ("dst", "src0"), (dst, src0))
+    user = c.iface.variant == PATTERN_TENSOR
     if user:
-        assert isinstance(src1_pattern, LocalTensor)
         want = PATTERN_TYPE[dtype.itemsize]
         if src1_pattern.dtype is not want:
             accepted = f"a LocalTensor[{want.name}] for {dtype.name} src0 (the page's 950 table)"
-            raise DTypeError(message(API, "src1_pattern", f"a LocalTensor[{src1_pattern.dtype.name}]", accepted))
-        _check_tensors(API, frozenset({want}), ("src1_pattern",), (src1_pattern,))
+            raise DTypeError(message(api, "src1_pattern", f"a LocalTensor[{src1_pattern.dtype.name}]", accepted))
+        check_tensors(api, frozenset({want}), ("src1_pattern",), (src1_pattern,))
         if src1_pattern.ub is not dst.ub:
             raise ParameterError(
-                message(API, "src1_pattern", repr(src1_pattern), "a LocalTensor in the same UnifiedBuffer as dst")
+                message(api, "src1_pattern", repr(src1_pattern), "a LocalTensor in the same UnifiedBuffer as dst")
             )
         solid = 0
     else:
-        if type(src1_pattern) is not int and not isinstance(src1_pattern, np.integer):
-            raise ParameterError(message(API, "src1_pattern", repr(src1_pattern), "an int in [1, 7] or a pattern LocalTensor"))
         solid = int(src1_pattern)
         if not 1 <= solid <= 7:
-            raise ParameterError(message(API, "src1_pattern", solid, "a built-in pattern in [1, 7] (the page: 取值范围为[1, 7])"))
-    if not isinstance(reduce_mode, (bool, np.bool_)):
-        raise ParameterError(message(API, "reduce_mode", repr(reduce_mode), "a bool (False: normal mode, True: counter mode)"))
+            raise ParameterError(message(api, "src1_pattern", solid, "a built-in pattern in [1, 7] (the page: 取值范围为[1, 7])"))
     reduce = bool(reduce_mode)
-    m = _uint(API, "mask", mask, 32)
+    m = as_uint(api, "mask", mask, 32)
     lanes = VL // dtype.itemsize
     if reduce and m == 0:
-        raise ParameterError(message(API, "mask", 0, "an int in [1, 2**32 - 1] in counter mode (reduce_mode=True)"))
+        raise ParameterError(message(api, "mask", 0, "an int in [1, 2**32 - 1] in counter mode (reduce_mode=True)"))
     if reduce and -(-m // lanes) > _MAX_INNER:
         accepted = f"at most {_MAX_INNER * lanes} for {dtype.name} (uint16_t innerRepeatTimes = ceil(mask / {lanes}))"
-        raise ParameterError(message(API, "mask", m, accepted))
-    if not isinstance(gather_mask_params, GatherMaskParams):
-        raise ParameterError(message(API, "gather_mask_params", repr(gather_mask_params), "a GatherMaskParams"))
-    if not isinstance(rsvd_cnt, Ref):
-        raise ParameterError(message(API, "rsvd_cnt", repr(rsvd_cnt), "a Ref (the uint64_t& output), e.g. rs.Ref(0)"))
+        raise ParameterError(message(api, "mask", m, accepted))
     p = gather_mask_params
     blocks = _blocks_needed(dtype, reduce, m, p)
     if blocks * ONE_BLOCK_SIZE > src0.nbytes:
         accepted = f"a src0 of at least {blocks * ONE_BLOCK_SIZE} bytes (the DataBlocks the repeats read)"
-        raise ParameterError(message(API, "src0", f"a LocalTensor of {src0.nbytes} bytes", accepted))
+        raise ParameterError(message(api, "src0", f"a LocalTensor of {src0.nbytes} bytes", accepted))
     if user:
-        assert isinstance(src1_pattern, LocalTensor)
         need = _pattern_bytes(dtype, reduce, m, p)
         if need > src1_pattern.nbytes:
             accepted = f"a src1_pattern of at least {need} bytes (the pattern bits the repeats read)"
-            raise ParameterError(message(API, "src1_pattern", f"a LocalTensor of {src1_pattern.nbytes} bytes", accepted))
-    _run(dst, src0, src1_pattern if user else None, solid, reduce, m, p, rsvd_cnt)  # type: ignore[arg-type]
+            raise ParameterError(message(api, "src1_pattern", f"a LocalTensor of {src1_pattern.nbytes} bytes", accepted))
+    _run(api, dst, src0, src1_pattern if user else None, solid, reduce, m, p, rsvd_cnt)
 
 
 def _run(
+    api: str,
     dst: LocalTensor[Any],
     src0: LocalTensor[Any],
     src1: LocalTensor[Any] | None,
@@ -354,23 +314,23 @@ def _run(
             temp_buf = UnifiedBuffer(ONE_BLOCK_SIZE).alloc(dt.uint8, ONE_BLOCK_SIZE).GetPhyAddr()
             use_core(core)  # (the scratch is not the kernel's core: the call's core stays current)
         else:
-            _set_vector_mask(API, *_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
+            set_vector_mask(*_vector_mask_for(T, solid))  # SetVectorMaskForGatherMaskSqueeze<T, solidPattern>();
     if src1 is None and solid == 7 and not reduce:
-        _run_lowering(API, all_normal_vf, d, s0, blk, r, rep)
+        run_lowering(api, all_normal_vf, d, s0, blk, r, rep)
         rsvd_cnt.value = lanes * r  # rsvdCnt = ElePerVec * repeatTimes;
         return
     if reduce:
         inner = -(-mask // lanes)
         s1 = None if src1 is None else src1.GetPhyAddr()
-        _run_lowering(API, counter_vf, d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
+        run_lowering(api, counter_vf, d, s0, s1, temp_buf, solid, mask, blk, r, rep, p.src1RepeatStride, inner)
     elif src1 is None:
-        _run_lowering(API, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
+        run_lowering(api, squeeze_normal_vf, d, s0, temp_buf, solid, blk, r, rep)
     else:
-        _run_lowering(API, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
+        run_lowering(api, user_normal_vf, d, s0, src1.GetPhyAddr(), blk, r, rep, p.src1RepeatStride)
     rsvd_cnt.value = ub.core.ar // T.itemsize  # rsvdCnt = GetSpr<SpecialPurposeReg::AR>() / sizeof(T);
 
 
-def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "GatherMask(half, src1_pattern=2, reduce_mode=False, params=(1, 4, 8, 0))"` (`src1_pattern=0`:
     a pattern tensor of random bits; `mask=` for counter mode): the call on fresh tensors of random data."""
 
@@ -378,7 +338,7 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     if not {"src1_pattern", "params"} <= set(kw) <= allowed:
         accepted = "src1_pattern=1..7 or 0 (a random pattern tensor), params=(blk, repeatTimes, rep, src1Rep)"
         accepted += " [, reduce_mode, mask]"
-        raise ParameterError(message("lower", "arguments", sorted(kw), accepted))
+        raise arguments(kw, accepted)
     params = GatherMaskParams(*kw["params"])
     reduce, m = bool(kw.get("reduce_mode", False)), int(kw.get("mask", 0))
     n_src = max(_blocks_needed(dtype, reduce, m, params), 1) * ONE_BLOCK_SIZE
@@ -399,7 +359,4 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
         U = PATTERN_TYPE[dtype.itemsize]
         pattern = ub.alloc(U, pad(n_pat) // U.itemsize)
         ub.storage.write(pattern.addr, rng.integers(0, 256, pattern.nbytes, dtype=np.uint8))
-    return lower(GatherMask, dst, src0, pattern, reduce, m, params, Ref(0))
-
-
-SPEC_BUILDERS["GatherMask"] = lower_fresh
+    return (dst, src0, pattern, reduce, m, params, Ref(0)), {}

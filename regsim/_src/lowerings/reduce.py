@@ -1,160 +1,37 @@
-"""More memory-level (`LocalTensor`) Ascend C APIs lowered onto the Reg layer as the 950 library builds them:
-`Div`, `Exp` (on the binary / unary skeletons of `regsim._src.lowerings.elementwise`) and the reductions `ReduceSum`,
-`ReduceMax`, `ReduceMin` (kernel_operator_vec_reduce_impl.h for dav_3510: `ReduceCount`, `ReduceMask`,
+"""The memory-level reductions `ReduceSum`, `ReduceMax`, `ReduceMin` (and `GetReduceRepeatSumSpr`), lowered onto the
+Reg layer as the 950 library builds them (kernel_operator_vec_reduce_impl.h for dav_3510: `ReduceCount`, `ReduceMask`,
 `ReduceSumCounterMode`, `ReduceSumNormalMode`, `ReduceB64SumImpl`, `Reduce[B64]{No,}IndexTemplate`).
-
-Each API is a `@simd_vf` kernel over `Reg` calls, checked before it runs and rolled back should a Reg op
-inside fail, exactly as the APIs of `regsim._src.lowerings.elementwise`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    APIS,
-    BLOCKS_PER_REPEAT,
-    SPEC_BUILDERS,
-    BinaryApi,
-    UnaryApi,
-    _arguments_error,
-    _check_mask,
-    _check_tensors,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.checks import check_range, check_tensors, run_lowering
+from regsim._src.lowerings.dtype_sets import HALF_FLOAT
+from regsim._src.lowerings.fresh import FreshCall, arguments, fresh, mask_arg
+from regsim._src.lowerings.spec import Call, Form
+from regsim._src.lowerings.structs import BLOCKS_PER_REPEAT
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api, host_method
 from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.core import current_core
-from regsim._src.model.enums import CMPMODE, DivAlgo, ExpAlgo, _Struct
-from regsim._src.model.memory import TENSOR_OPERATORS, LocalTensor, UbPtr, UnifiedBuffer
+from regsim._src.model.enums import CMPMODE
+from regsim._src.model.memory import LocalTensor, UbPtr
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
 from regsim._src.vf.runtime import simd_callee, simd_vf
 from regsim.errors import DTypeError, ParameterError, message
-
-T = TypeVar("T", bound=dt.DType)
-
-_FLOAT: Final = frozenset({dt.half, dt.float32})
-ZEROING: Final = Reg.MaskMergeMode.ZEROING
-
-
-# --- Div and Exp, with their config template parameter -------------------------------------------------------
-@attrs.frozen
-class DivConfig(_Struct):
-    """`AscendC::DivConfig {DivAlgo algo = DivAlgo::INTRINSIC;}`: the Div page's `config` template parameter."""
-
-    algo: DivAlgo = attrs.field(default=DivAlgo.INTRINSIC, validator=attrs.validators.instance_of(DivAlgo))
-
-
-@attrs.frozen
-class ExpConfig(_Struct):
-    """`AscendC::ExpConfig {ExpAlgo algo = ExpAlgo::INTRINSIC;}`: the Exp page's `config` template parameter."""
-
-    algo: ExpAlgo = attrs.field(default=ExpAlgo.INTRINSIC, validator=attrs.validators.instance_of(ExpAlgo))
-
-
-DEFAULT_DIV_CONFIG: Final = DivConfig()
-DEFAULT_EXP_CONFIG: Final = ExpConfig()
-
-
-def _div_mode(algo: DivAlgo) -> Any:
-    """The Reg::Div mode `DivImpl` picks per algorithm (kernel_operator_vec_binary_impl.h for dav_3510)."""
-    if algo in (DivAlgo.INTRINSIC, DivAlgo.PRECISION_1ULP_FTZ_TRUE):
-        return ZEROING
-    if algo in (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE):
-        return Reg.DivSpecificMode(ZEROING, True, DivAlgo.PRECISION_0ULP_FTZ_TRUE)
-    return Reg.DivSpecificMode(ZEROING, False, algo)
-
-
-_INT_DIV: Final = frozenset({dt.int16, dt.uint16, dt.int32, dt.uint32})
-_FIRST_N_DIV: Final = frozenset({dt.int64, dt.uint64, dt.complex32, dt.complex64})
-
-
-def _div_types(algo: DivAlgo) -> tuple[frozenset[type[dt.DType]], frozenset[type[dt.DType]]]:
-    """(first-n, mask/repeat) dtypes per algorithm: the Div page's "数据类型" (complex32, int64, uint64 and
-    complex64 first-n only) as far as the Reg::Div the library calls takes them (docs/decisions/transcendental.md#div-integer,
-    docs/decisions/transcendental.md#memory-div-exp): the
-    integer and complex types INTRINSIC and PRECISION_1ULP_FTZ_TRUE, complex64 also the two FTZ 0-ulp
-    algorithms; the 0-ulp algorithms are float only among the real types."""
-    if algo in (DivAlgo.INTRINSIC, DivAlgo.PRECISION_1ULP_FTZ_TRUE):
-        return _FLOAT | _INT_DIV | _FIRST_N_DIV, _FLOAT | _INT_DIV
-    if algo in (DivAlgo.DIFF_COMPENSATION, DivAlgo.PRECISION_0ULP_FTZ_TRUE):
-        return frozenset({dt.float32, dt.complex64}), frozenset({dt.float32})
-    if algo is DivAlgo.PRECISION_0ULP_FTZ_FALSE:
-        return frozenset({dt.float32}), frozenset({dt.float32})
-    return _FLOAT, _FLOAT
-
-
-def _exp_mode(algo: ExpAlgo) -> Any:
-    """The Reg::Exp mode `ExpImpl` picks per algorithm (kernel_operator_vec_unary_impl.h for dav_3510)."""
-    return ZEROING if algo is not ExpAlgo.PRECISION_1ULP_FTZ_FALSE else Reg.ExpSpecificMode(ZEROING, algo)
-
-
-def _with_mode(op: Callable[..., None], mode: Any) -> Callable[..., None]:
-    """`op` with the mode a config picks, called as the lowering skeletons call their op (`mode=ZEROING`)."""
-
-    def call(*args: Any, **kwargs: Any) -> None:  # (the skeleton's mode=ZEROING is replaced)
-        op(*args, mode=mode)
-
-    return call
-
-
-@attrs.frozen
-class ConfigApi:
-    """A memory-level API with a `config` template parameter (`Div<T, isSetMask, config>`,
-    `Exp<T, isSetMask, config>`): one lowering per algorithm, the skeleton of `regsim._src.lowerings.elementwise`."""
-
-    name: str
-    config_type: type[Any]
-    by_algo: dict[Any, BinaryApi | UnaryApi]
-
-    @host_method
-    @unchanged_on_error
-    def __call__(self, *args: Any, config: Any = None, is_set_mask: bool = True) -> None:
-        cfg: Any = self.config_type() if config is None else config
-        if not isinstance(cfg, self.config_type):
-            raise ParameterError(
-                message(
-                    self.name,
-                    "config",
-                    repr(cfg),
-                    f"{self.config_type.__name__}(...), e.g. rs.AscendC.{self.config_type.__name__}()",
-                )
-            )
-        self.by_algo[cfg.algo](*args, is_set_mask=is_set_mask)
-
-
-#: `Div`: every type of the Div page per interface and algorithm (docs/decisions/transcendental.md#memory-div-exp)
-Div = ConfigApi(
-    "Div",
-    DivConfig,
-    {a: BinaryApi("Div", _with_mode(Reg.Div, _div_mode(a)), *_div_types(a)) for a in DivAlgo},
-)
-#: `Exp`: half and float, both interfaces (ExpImpl's static_asserts for dav_3510)
-Exp = ConfigApi(
-    "Exp",
-    ExpConfig,
-    {a: UnaryApi("Exp", _with_mode(Reg.Exp, _exp_mode(a)), _FLOAT, _FLOAT) for a in ExpAlgo},
-)
-
 
 # --- the reductions: ReduceSum, ReduceMax, ReduceMin ------------------------------------------------------------
 UPDATE: Final = Reg.PostLiteral.POST_MODE_UPDATE
 MERGING: Final = Reg.MaskMergeMode.MERGING
 _BAR: Final = {"src": Reg.MemType.VEC_STORE, "dst": Reg.MemType.VEC_LOAD}  # LocalMemBar<VEC_STORE, VEC_LOAD>
 MAX_REDUCE_REPEAT: Final = 2**16 - 1  #: the lowering's loop counters are uint16_t (docs/decisions/reduce.md#memory-reduce)
-_REDUCE_TYPE: Final = {"ReduceSum": Reg.ReduceType.SUM, "ReduceMax": Reg.ReduceType.MAX, "ReduceMin": Reg.ReduceType.MIN}
 
 
 @simd_callee
@@ -475,15 +352,6 @@ def reduce_extreme_index_mask_vf(
     store_value_and_index(kind, dst, dst_value, tmp_value, dst_index, tmp_index, mask_index, sub_index, preg, False)
 
 
-def _check_range(api: str, name: str, value: object, hi: int) -> int:
-    if type(value) is not int and not isinstance(value, np.integer):
-        raise ParameterError(message(api, name, repr(value), f"an int in [0, {hi}]"))
-    v = int(value)
-    if not 0 <= v <= hi:
-        raise ParameterError(message(api, name, v, f"an int in [0, {hi}]"))
-    return v
-
-
 def _last_element(api: str, src: LocalTensor[Any], last: int, what: str, value: int) -> None:
     """The highest src element a call reads must lie in src."""
     if last >= src.size:
@@ -492,158 +360,114 @@ def _last_element(api: str, src: LocalTensor[Any], last: int, what: str, value: 
 
 
 @attrs.frozen
-class ReduceApi:
-    """`ReduceSum` / `ReduceMax` / `ReduceMin(dst, src, sharedTmpBuffer, ...)`: the first-n interface
-    `(count)` and the mask/repeat interfaces `(mask, repeatTime, srcRepStride)`, each as the 950 library
-    lowers it; `calIndex` (ReduceMax / ReduceMin) also stores the index of the (first) extreme."""
+class Reduce:
+    """`ReduceSum` / `ReduceMax` / `ReduceMin(dst, src, sharedTmpBuffer, ...)`: the first-n interface `(count)` and the
+    mask/repeat interfaces `(mask, repeatTime, srcRepStride)`, each as the 950 library lowers it; `calIndex` (ReduceMax /
+    ReduceMin) also stores the index of the (first) extreme."""
 
-    name: str
-    count_dtypes: frozenset[type[dt.DType]]
-    repeat_dtypes: frozenset[type[dt.DType]]
+    kind: Any  #: Reg.ReduceType
 
-    @property
-    def kind(self) -> Any:
-        return _REDUCE_TYPE[self.name]
-
-    @host_method
-    @unchanged_on_error
-    def __call__(
-        self, dst: LocalTensor[T], src: LocalTensor[T], shared_tmp_buffer: LocalTensor[T], *args: Any, cal_index: bool = False
-    ) -> None:
-        api, summing = self.name, self.kind is Reg.ReduceType.SUM
-        _host(api)
-        tail = "" if summing else "[, cal_index]"
-        head = "(dst, src, shared_tmp_buffer, "
-        forms = f"{head}count{tail}) or {head}mask, repeat_time, src_rep_stride{tail})"
-        n_args = len(args) - (0 if summing else len(args) in (2, 4))
-        if n_args not in (1, 3) or (summing and len(args) not in (1, 3)):
-            raise _arguments_error(api, len(args) + 3, forms)
-        if n_args < len(args):
-            cal_index = args[-1]
-            args = args[:-1]
-        if type(cal_index) is not bool and not isinstance(cal_index, np.bool_):
-            raise ParameterError(message(api, "cal_index", repr(cal_index), "a bool"))
-        names, ts = ("dst", "src", "shared_tmp_buffer"), (dst, src, shared_tmp_buffer)
-        dtype = _check_tensors(api, self.count_dtypes if n_args == 1 else self.repeat_dtypes, names, ts)
+    def __call__(self, c: Call) -> None:
+        api, summing, cal_index = c.api, self.kind is Reg.ReduceType.SUM, bool(c.args.get("cal_index", False))
+        dst, src, work = c["dst"], c["src"], c["shared_tmp_buffer"]
+        names, ts = ("dst", "src", "shared_tmp_buffer"), (dst, src, work)
+        dtype = check_tensors(api, c.iface.dtypes, names, ts)
         need = 2 if cal_index else 1
         if dst.size < need:
             raise ParameterError(message(api, "dst", f"a LocalTensor of {dst.size} element(s)", f"at least {need} element(s)"))
         lanes = VL // dtype.itemsize
         e = ONE_BLOCK_SIZE // dtype.itemsize
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr())
-        if n_args == 1:  # tensor 前n个数据计算
-            count = _check_range(api, "count", args[0], src.size)
-            self._check_work(shared_tmp_buffer, count, lanes, e)
-            self._run(ts, ptrs, count, BLOCKS_PER_REPEAT, bool(cal_index))
-            if summing and dtype in _ACC_TYPES:  # accValHalf / accValFloat = dstLocal[0]
+        if c.form is Form.COUNT:  # tensor 前n个数据计算
+            count = check_range(api, "count", c["count"], src.size)
+            self._check_work(api, work, count, lanes, e)
+            self._run(api, ts, ptrs, count, BLOCKS_PER_REPEAT, cal_index)
+            if summing and dtype in HALF_FLOAT:  # accValHalf / accValFloat = dstLocal[0]
                 current_core().acc_val[dtype] = dst.numpy()[0]
             return
-        mask, repeat_time, src_rep_stride = args
-        bit_mode, mask_count, bits = _check_mask(api, dtype, mask, True)
-        repeat = _check_range(api, "repeat_time", repeat_time, MAX_REDUCE_REPEAT)
-        stride = _check_range(api, "src_rep_stride", src_rep_stride, MAX_REDUCE_REPEAT)
+        mask = c["mask"]
+        bit_mode, mask_count, bits = check_mask(api, dtype, mask, True)
+        repeat = check_range(api, "repeat_time", c["repeat_time"], MAX_REDUCE_REPEAT)
+        stride = check_range(api, "src_rep_stride", c["src_rep_stride"], MAX_REDUCE_REPEAT)
         if counter_mode():  # the mask is the element count; repeatTime is not used
             if mask_count:
                 last = (mask_count - 1) // lanes * stride * e + (mask_count - 1) % lanes
                 _last_element(api, src, last, "mask[0]" if bit_mode else "mask", mask_count)
-            self._check_work(shared_tmp_buffer, mask_count, lanes, e)
-            self._run(ts, ptrs, mask_count, stride, bool(cal_index))
+            self._check_work(api, work, mask_count, lanes, e)
+            self._run(api, ts, ptrs, mask_count, stride, cal_index)
             return
         sel = (1 << mask_count) - 1 if bits is None else bits[0] << 64 | bits[1]
         runs = max(repeat, 1) if summing else repeat  # ReduceSum runs one repeat for repeatTime 0
         if runs:
             _last_element(api, src, (runs - 1) * stride * e + sel.bit_length() - 1, "repeat_time", repeat)
         if summing and repeat > 1:
-            self._need_work(shared_tmp_buffer, -(-repeat // e) * e, f"repeat_time {repeat}")
+            _need_work(api, work, -(-repeat // e) * e, f"repeat_time {repeat}")
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
-            _set_vector_mask(api, *bits)
+            set_vector_mask(*bits)
         if summing:
-            _run_lowering(api, reduce_sum_normal_vf, *ptrs, shared_tmp_buffer.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
-        elif cal_index:
-            vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, reduce_extreme_index_mask_vf, *vf_args)
+            run_lowering(api, reduce_sum_normal_vf, *ptrs, work.GetPhyAddr(), mask_count, repeat, stride, bit_mode)
         else:
-            vf_args = (self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
-            _run_lowering(api, reduce_extreme_mask_vf, *vf_args)
+            vf = reduce_extreme_index_mask_vf if cal_index else reduce_extreme_mask_vf
+            run_lowering(api, vf, self.kind, *ptrs, mask_count, repeat, stride, init_value(dtype, self.kind), bit_mode)
 
-    def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
-        """`regsim lower "ReduceMax(half, count=1000, cal_index=True)"` or `"ReduceSum(float32, mask=64,
-        repeat_time=20, src_rep_stride=8)"`: the call on fresh tensors of random data."""
-
+    def explore(self, dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
+        """`regsim lower "ReduceMax(half, count=1000, cal_index=True)"` or `"ReduceSum(float32, mask=64, repeat_time=20,
+        src_rep_stride=8)"`: the call on fresh tensors of random data."""
         tail: tuple[Any, ...] = () if self.kind is Reg.ReduceType.SUM else (bool(kw.pop("cal_index", False)),)
         if set(kw) == {"count"}:
             rest: tuple[Any, ...] = (kw["count"],)
             n = int(kw["count"])
         elif {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", "src_rep_stride"}:
             stride = int(kw.get("src_rep_stride", BLOCKS_PER_REPEAT))
-            mask = kw["mask"]
-            rest = (list(mask) if isinstance(mask, (list, tuple)) else mask, kw["repeat_time"], stride)
+            rest = (mask_arg(kw["mask"]), kw["repeat_time"], stride)
             n = max(int(kw["repeat_time"]), 1) * max(stride, BLOCKS_PER_REPEAT) * ONE_BLOCK_SIZE // dtype.itemsize
         else:
-            accepted = "count=N, or mask=M, repeat_time=R [, src_rep_stride=S]" + ("" if not tail else " [, cal_index=True]")
-            raise ParameterError(message("lower", "arguments", sorted(kw), accepted))
+            raise arguments(
+                kw, "count=N, or mask=M, repeat_time=R [, src_rep_stride=S]" + ("" if not tail else " [, cal_index=True]")
+            )
         lanes = VL // dtype.itemsize
         padded = -(-max(n, 1) // lanes) * lanes
-        ub = UnifiedBuffer(-(-(2 * padded + 2 * lanes) * dtype.itemsize // VL) * VL + VL)
-        dst, src, work = ub.alloc(dtype, lanes), ub.alloc(dtype, padded), ub.alloc(dtype, padded)
-        rng = np.random.default_rng(0)
-        for t in (dst, src, work):
-            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-        return lower(self, dst, src, work, *rest, *tail)
+        dst, src, work = fresh([(dtype, lanes), (dtype, padded), (dtype, padded)])
+        return (dst, src, work, *rest, *tail), {}
 
-    def _need_work(self, work: LocalTensor[Any], elements: int, why: str) -> None:
-        if work.size < elements:
-            raise ParameterError(
-                message(
-                    self.name, "shared_tmp_buffer", f"a LocalTensor of {work.size} elements", f"at least {elements} for {why}"
-                )
-            )
-
-    def _check_work(self, work: LocalTensor[Any], count: int, lanes: int, e: int) -> None:
+    def _check_work(self, api: str, work: LocalTensor[Any], count: int, lanes: int, e: int) -> None:
         """ReduceSum past 4 registers (not b64) keeps one partial sum per register in the work tensor."""
         if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8 and count > 4 * lanes:
             partials = -(-count // lanes)  # one per register
-            self._need_work(work, -(-partials // e) * e, f"count {count}")
+            _need_work(api, work, -(-partials // e) * e, f"count {count}")
 
     def _run(
-        self, ts: tuple[LocalTensor[Any], ...], ptrs: tuple[UbPtr[Any], ...], count: int, stride: int, cal_index: bool
+        self, api: str, ts: tuple[LocalTensor[Any], ...], ptrs: tuple[UbPtr[Any], ...], count: int, stride: int, cal_index: bool
     ) -> None:
         """The count-driven lowerings: the first-n interface and counter mask mode."""
         dtype = ts[1].dtype
         if self.kind is Reg.ReduceType.SUM:
             if dtype.itemsize == 8:
-                _run_lowering(self.name, reduce_b64_sum_vf, *ptrs, count)
+                run_lowering(api, reduce_b64_sum_vf, *ptrs, count)
             else:
-                _run_lowering(self.name, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
+                run_lowering(api, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
-        _run_lowering(self.name, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
+        run_lowering(api, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
 
 
-_ACC_TYPES: Final = frozenset({dt.half, dt.float32})
+def _need_work(api: str, work: LocalTensor[Any], elements: int, why: str) -> None:
+    if work.size < elements:
+        accepted = f"at least {elements} for {why}"
+        raise ParameterError(message(api, "shared_tmp_buffer", f"a LocalTensor of {work.size} elements", accepted))
 
 
-@host_api("GetReduceRepeatSumSpr")
-def GetReduceRepeatSumSpr(T: type[dt.DType]) -> Any:
-    """`AscendC::GetReduceRepeatSumSpr<T>()` (half, float): on 950 the value the last first-n `ReduceSum` of
-    that type stored to `dst[0]` (the library keeps it in a block-local variable, `GetAccValImpl`), 0 before
-    any; the mask/repeat forms do not set it."""
-    _host("GetReduceRepeatSumSpr")
-    if T not in _ACC_TYPES:
-        raise DTypeError(message("GetReduceRepeatSumSpr", "T", getattr(T, "name", repr(T)), "half or float32"))
+def get_reduce_repeat_sum_spr(c: Call) -> Any:
+    """`AscendC::GetReduceRepeatSumSpr<T>()` (half, float): on 950 the value the last first-n `ReduceSum` of that type
+    stored to `dst[0]` (the library keeps it in a block-local variable, `GetAccValImpl`), 0 before any; the mask/repeat
+    forms do not set it."""
+    T = c["T"]
+    if T not in c.iface.dtypes:
+        raise DTypeError(message(c.api, "T", getattr(T, "name", repr(T)), "half or float32"))
     value = current_core().acc_val.get(T)
     return np.zeros((), T.np_dtype)[()] if value is None else value
 
 
-_B32_SUM = frozenset({dt.half, dt.float32, dt.int32, dt.uint32})
-_B64 = frozenset({dt.int64, dt.uint64})
-_MINMAX = frozenset({dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32})
-ReduceSum = ReduceApi("ReduceSum", _B32_SUM | _B64, _B32_SUM)
-ReduceMax = ReduceApi("ReduceMax", _MINMAX | _B64, _MINMAX)
-ReduceMin = ReduceApi("ReduceMin", _MINMAX | _B64, _MINMAX)
-
-#: the lowering explorer's and the operator form's names (`dst[:] = src0 / src1` is Div)
-#: (Div and Exp with the default config, the operator form's and the explorer's)
-APIS.update({a.name: a for a in (Div.by_algo[DivAlgo.INTRINSIC], Exp.by_algo[ExpAlgo.INTRINSIC])})
-TENSOR_OPERATORS["Div"] = APIS["Div"]  # dst[:] = src0 / src1
-SPEC_BUILDERS.update({a.name: a.lower_fresh for a in (ReduceSum, ReduceMax, ReduceMin)})
+REDUCE_SUM: Final = Reduce(Reg.ReduceType.SUM)
+REDUCE_MAX: Final = Reduce(Reg.ReduceType.MAX)
+REDUCE_MIN: Final = Reduce(Reg.ReduceType.MIN)

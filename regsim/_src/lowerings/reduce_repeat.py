@@ -24,22 +24,13 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    _arguments_error,
-    _check_mask,
-    _check_repeat,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-    vector_mask,
-)
-from regsim._src.lowerings.reduce import _check_range
+from regsim._src.lowerings.checks import check_range, check_repeat, run_lowering
+from regsim._src.lowerings.dtype_sets import B16_B32_NO_BF16, HALF_FLOAT
+from regsim._src.lowerings.fresh import FreshCall, arguments, mask_arg, member
+from regsim._src.lowerings.spec import Call
+from regsim._src.lowerings.structs import BLOCKS_PER_REPEAT
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_method
 from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.enums import ReduceOrder, ReduceType, expected_member
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
@@ -67,10 +58,6 @@ REPEAT_SUM: Final = frozenset(
         (dt.float32, dt.float32),
     }
 )
-#: ReduceRepeat<MAX/MIN>: dst of src's type (WholeReduceMaxImpl / WholeReduceMinImpl)
-REPEAT_MINMAX: Final = frozenset({dt.int16, dt.uint16, dt.half, dt.int32, dt.uint32, dt.float32})
-#: ReduceDataBlock and ReducePairElem: half, float (BlockReduce*Impl, PairReduceSumImpl)
-HALF_FLOAT: Final = frozenset({dt.half, dt.float32})
 
 
 def one_rep_offset(api: str, dtype: type[dt.DType], kind: ReduceType, order: ReduceOrder | None) -> int:
@@ -86,9 +73,6 @@ def one_rep_offset(api: str, dtype: type[dt.DType], kind: ReduceType, order: Red
     if order in (VALUE_INDEX, INDEX_VALUE):
         return 2
     return 2 if dtype.itemsize == 2 and order is ONLY_INDEX else 1
-
-
-BLOCKS_PER_REPEAT: Final = VL // ONE_BLOCK_SIZE  #: 8
 
 
 # --- the VFs: ReduceUnalignCall / WholeReduceUnalignCall and ReduceAlignCall ---------------------------------
@@ -220,68 +204,41 @@ def _selected(dtype: type[dt.DType], counter: bool, count: int, bits: int, runs:
 
 
 @attrs.frozen
-class RepeatReduceApi:
+class RepeatReduce:
     """`ReduceRepeat` / `ReduceDataBlock` / `ReducePairElem<reduceType, T, U, isSetMask>(dst, src, mask,
     repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`: mask continuous or bit mode
-    (`mask[2]`), normal or counter mask mode, `is_set_mask = False` with MASK_PLACEHOLDER."""
+    (`mask[2]`), normal or counter mask mode, `is_set_mask = False` with MASK_PLACEHOLDER; a deprecated name's call
+    (`WholeReduceMax`, ...) comes with its `reduce_type` fixed, and its errors name it."""
 
     name: str
     kinds: frozenset[ReduceType]
 
     def dtypes_ok(self, kind: ReduceType, dst: type[dt.DType], src: type[dt.DType]) -> bool:
         if self.name == "ReduceRepeat":
-            return (dst, src) in REPEAT_SUM if kind is SUM else dst is src and src in REPEAT_MINMAX
+            return (dst, src) in REPEAT_SUM if kind is SUM else dst is src and src in B16_B32_NO_BF16
         return dst is src and src in HALF_FLOAT
 
     def accepted(self, kind: ReduceType) -> str:
         if self.name == "ReduceRepeat" and kind is SUM:
             pairs = sorted(REPEAT_SUM, key=lambda p: (p[0].name, p[1].name))
             return "(dst, src) one of " + ", ".join(f"({d.name}, {s.name})" for d, s in pairs)
-        types = REPEAT_MINMAX if self.name == "ReduceRepeat" else HALF_FLOAT
+        types = B16_B32_NO_BF16 if self.name == "ReduceRepeat" else HALF_FLOAT
         return "dst of src's dtype, one of " + dt.names(types)
 
-    @host_method
-    @unchanged_on_error
-    def __call__(
-        self,
-        dst: LocalTensor[Any],
-        src: LocalTensor[Any],
-        *args: Any,
-        reduce_type: ReduceType,
-        order: ReduceOrder | None = None,
-        is_set_mask: bool = True,
-        _label: str = "",
-    ) -> None:
-        api = _label or self.name  # (the deprecated names' errors name them)
-        _host(api)
-        has_order = self.name == "ReduceRepeat"
-        forms = "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride" + (
-            "[, order])" if has_order else ")"
-        )
-        if len(args) == 6 and has_order:
-            if order is not None:
-                raise _arguments_error(api, 2 + len(args) + 1, forms + " (order once)")
-            order = args[5]
-            args = args[:5]
-        if len(args) != 5:
-            raise _arguments_error(api, 2 + len(args), forms)
-        if not isinstance(reduce_type, ReduceType) or reduce_type not in self.kinds:
+    def __call__(self, c: Call) -> None:
+        api, reduce_type, dst, src = c.api, c["reduce_type"], c["dst"], c["src"]
+        if c.api == "RepeatReduceSum":
+            check_range(api, "dst_blk_stride", c["dst_blk_stride"], MAX_STRIDE)
+        if reduce_type not in self.kinds:
             accepted = expected_member(ReduceType, reduce_type, "rs.AscendC", sorted(self.kinds, key=lambda k: k.value))
             raise ParameterError(message(api, "reduce_type", repr(reduce_type), accepted))
         kind = reduce_type
-        if has_order:
+        order = c.args.get("order")
+        if "order" in c.args:
             order = VALUE_INDEX if order is None else order
-            if not isinstance(order, ReduceOrder):
-                raise ParameterError(message(api, "order", repr(order), expected_member(ReduceOrder, order, "rs.AscendC")))
-        elif order is not None:
-            raise ParameterError(message(api, "order", repr(order), f"no order ({self.name} has none)"))
         if kind is SUM:
             order = None  # "归约操作类型为SUM时，该参数不生效"
-        if type(is_set_mask) is not bool:
-            raise ParameterError(message(api, "is_set_mask", repr(is_set_mask), "a bool"))
-        for name, t in (("dst", dst), ("src", src)):
-            if not isinstance(t, LocalTensor):
-                raise ParameterError(message(api, name, repr(t), "a LocalTensor"))
+        is_set_mask = c["is_set_mask"]
         if src.ub is not dst.ub:
             raise ParameterError(message(api, "src", repr(src), "a LocalTensor in the same UnifiedBuffer as dst"))
         if not self.dtypes_ok(kind, dst.dtype, src.dtype):
@@ -296,10 +253,10 @@ class RepeatReduceApi:
             raise AlignmentError(message(api, "src", f"UB byte {src.addr}", "a start address aligned to 32 bytes"))
         if dst.addr % dst_align:
             raise AlignmentError(message(api, "dst", f"UB byte {dst.addr}", f"a start address aligned to {dst_align} bytes"))
-        mask = args[0]
-        bit_mode, count, bits = _check_mask(api, T, mask, is_set_mask)
-        repeat = _check_repeat(api, args[1])
-        dst_rep, src_blk, src_rep = (_check_range(api, n, v, MAX_STRIDE) for n, v in zip(_STRIDES, args[2:], strict=True))
+        mask = c["mask"]
+        bit_mode, count, bits = check_mask(api, T, mask, is_set_mask)
+        repeat = check_repeat(api, c["repeat_time"])
+        dst_rep, src_blk, src_rep = (check_range(api, n, c[n], MAX_STRIDE) for n in _STRIDES)
         counter = counter_mode()
         lanes = VL // T.itemsize
         e = ONE_BLOCK_SIZE // T.itemsize
@@ -309,7 +266,7 @@ class RepeatReduceApi:
             if bits is not None:
                 sel_bits = bits[0] << 64 | bits[1]
             elif not is_set_mask:
-                high, low = vector_mask(api)
+                high, low = vector_mask()
                 sel_bits = (high << 64 | low) & ((1 << lanes) - 1)
             else:
                 sel_bits = (1 << count) - 1
@@ -335,19 +292,19 @@ class RepeatReduceApi:
         plan = Plan(runs, src_shift, tuple(r * step for r in range(runs)), _selected(T, counter, count, sel_bits, runs))
         self._check_extent(api, dst, src, plan, one_rep, (mask, repeat, dst_rep, src_blk, src_rep), e)
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
-            _set_vector_mask(api, *bits)
+            set_vector_mask(*bits)
         ptrs = (dst.GetPhyAddr(), src.GetPhyAddr() + src_shift)
         vf_runs = 1 if shifted else repeat
         if pair:  # PairReduceTemplate: dstRepOffset = oneRepOffset * dstRepStride
             vf_args = (*ptrs, vf_runs, one_rep * dst_rep, src_blk, src_rep, count, counter, spr)
-            _run_lowering(api, reduce_align_vf, *vf_args)
+            run_lowering(api, reduce_align_vf, *vf_args)
             return
         # ReduceTemplate's branches: dstRepStride 0 (the last repeat, withStride), 1 (one stream), else (withStride)
         with_stride = dst_rep != 1 or repeat == 0
         post = one_rep * (dst_rep - 1) if with_stride and not shifted else 0
         func = _reduce_func(self.name, kind)
         vf_args2 = (func, *ptrs, vf_runs, one_rep, post, src_blk, src_rep, count, counter, spr, with_stride, order)
-        _run_lowering(api, reduce_unalign_vf, *vf_args2)
+        run_lowering(api, reduce_unalign_vf, *vf_args2)
 
     @staticmethod
     def _check_extent(
@@ -371,19 +328,15 @@ class RepeatReduceApi:
             accepted = f"values whose last element written ({last}) lies in dst ({dst.size} elements)"
             raise ParameterError(message(api, "mask, repeat_time, dst_rep_stride", f"({mask!r}, {repeat}, {dst_rep})", accepted))
 
-    def lower_fresh(self, dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+    def explore(self, dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
         """`regsim lower "ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_INDEX_VALUE)"`:
         the call on fresh tensors of random data (strides default 1, 1, 8)."""
-
         kw = dict(kw)
-        kind = _member("reduce_type", ReduceType, kw.pop("reduce_type", "SUM"))
+        kind = member("reduce_type", ReduceType, kw.pop("reduce_type", "SUM"))
         order = kw.pop("order", None)
-        order = None if order is None else _member("order", ReduceOrder, order)
         if not {"mask", "repeat_time"} <= set(kw) <= {"mask", "repeat_time", *_STRIDES}:
             accepted = "reduce_type=..., mask=M, repeat_time=R [, dst_rep_stride, src_blk_stride, src_rep_stride, order]"
-            raise ParameterError(message("lower", "arguments", sorted(kw), accepted))
-        mask = kw["mask"]
-        mask = list(mask) if isinstance(mask, (list, tuple)) else mask
+            raise arguments(kw, accepted)
         strides = [int(kw.get(n, d)) for n, d in zip(_STRIDES, (1, 1, BLOCKS_PER_REPEAT), strict=True)]
         repeat = int(kw["repeat_time"])
         n = (max(repeat, 1) * max(strides[2], 1) + 8 * max(strides[1], 1)) * ONE_BLOCK_SIZE // dtype.itemsize
@@ -397,88 +350,14 @@ class RepeatReduceApi:
             src.set(rng.uniform(-100, 100, n).astype(dtype.np_dtype))
         extra: dict[str, Any] = {"reduce_type": kind}
         if order is not None:
-            extra["order"] = order
-        return lower(self, dst, src, mask, repeat, *strides, **extra)
+            extra["order"] = member("order", ReduceOrder, order)
+        return (dst, src, mask_arg(kw["mask"]), repeat, *strides), extra
 
 
 _STRIDES: Final = ("dst_rep_stride", "src_blk_stride", "src_rep_stride")
-
-
-def _member(name: str, enum: Any, text: object) -> Any:
-    """An enum member of the explorer's text (`reduce_type=MAX`, `order=ORDER_ONLY_INDEX`)."""
-    if isinstance(text, str) and text in enum.__members__:
-        return enum[text]
-    raise ParameterError(message("lower", name, repr(text), f"one of {', '.join(enum.__members__)}"))
-
-
 #: `ReduceRepeat<reduceType, T, U, isSetMask>`: SUM (widening 16-bit sums), MAX / MIN with index in `order`
-ReduceRepeat = RepeatReduceApi("ReduceRepeat", frozenset({SUM, MAX, MIN}))
+REDUCE_REPEAT: Final = RepeatReduce("ReduceRepeat", frozenset({SUM, MAX, MIN}))
 #: `ReduceDataBlock<reduceType, T, U, isSetMask>`: half, float
-ReduceDataBlock = RepeatReduceApi("ReduceDataBlock", frozenset({SUM, MAX, MIN}))
+REDUCE_DATA_BLOCK: Final = RepeatReduce("ReduceDataBlock", frozenset({SUM, MAX, MIN}))
 #: `ReducePairElem<ReduceType::SUM, T, U, isSetMask>`: half, float
-ReducePairElem = RepeatReduceApi("ReducePairElem", frozenset({SUM}))
-
-SPEC_BUILDERS.update({a.name: a.lower_fresh for a in (ReduceRepeat, ReduceDataBlock, ReducePairElem)})
-
-
-# --- the deprecated names the 950 library still defines (kernel_operator_vec_reduce_intf_impl.h) --------------
-@attrs.frozen
-class LegacyReduce:
-    """A deprecated name of ReduceRepeat / ReduceDataBlock / ReducePairElem, with its own argument order:
-    `WholeReduceSum/Max/Min(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride[, order])`,
-    `BlockReduceSum/Max/Min` and `PairReduceSum(dst, src, repeatTime, mask, dstRepStride, srcBlkStride,
-    srcRepStride)`, `RepeatReduceSum(dst, src, repeatTime, mask, dstBlkStride, srcBlkStride, dstRepStride,
-    srcRepStride)` (a continuous mask; dstBlkStride unused). Errors name the deprecated API."""
-
-    name: str
-    target: RepeatReduceApi
-    kind: ReduceType
-    layout: str  #: "whole" (mask first), "block" (repeatTime first), "repeat" (RepeatReduceSum's eight)
-
-    @host_method
-    @unchanged_on_error
-    def __call__(
-        self, dst: LocalTensor[Any], src: LocalTensor[Any], *args: Any, order: ReduceOrder | None = None, is_set_mask: bool = True
-    ) -> None:
-        _host(self.name)
-        n = {"whole": 5, "block": 5, "repeat": 6}[self.layout]
-        order_ok = self.layout == "whole" and self.kind is not SUM
-        if not (len(args) == n or (order_ok and len(args) == n + 1)):
-            forms = {
-                "whole": "(dst, src, mask, repeat_time, dst_rep_stride, src_blk_stride, src_rep_stride"
-                + ("[, order])" if order_ok else ")"),
-                "block": "(dst, src, repeat_time, mask, dst_rep_stride, src_blk_stride, src_rep_stride)",
-                "repeat": "(dst, src, repeat_time, mask, dst_blk_stride, src_blk_stride, dst_rep_stride, src_rep_stride)",
-            }[self.layout]
-            raise _arguments_error(self.name, 2 + len(args), forms)
-        if self.layout == "whole":
-            mask, repeat, rest = args[0], args[1], args[2:]
-        elif self.layout == "block":
-            repeat, mask, rest = args[0], args[1], args[2:]
-        else:
-            repeat, mask = args[0], args[1]
-            _check_range(self.name, "dst_blk_stride", args[2], MAX_STRIDE)
-            rest = (args[4], args[3], args[5])
-            if not isinstance(mask, (int, np.integer)):
-                raise ParameterError(message(self.name, "mask", repr(mask), "an int (RepeatReduceSum has no bit mode)"))
-        self.target(dst, src, mask, repeat, *rest, reduce_type=self.kind, order=order, is_set_mask=is_set_mask, _label=self.name)
-
-
-WholeReduceSum = LegacyReduce("WholeReduceSum", ReduceRepeat, SUM, "whole")
-WholeReduceMax = LegacyReduce("WholeReduceMax", ReduceRepeat, MAX, "whole")
-WholeReduceMin = LegacyReduce("WholeReduceMin", ReduceRepeat, MIN, "whole")
-RepeatReduceSum = LegacyReduce("RepeatReduceSum", ReduceRepeat, SUM, "repeat")
-BlockReduceSum = LegacyReduce("BlockReduceSum", ReduceDataBlock, SUM, "block")
-BlockReduceMax = LegacyReduce("BlockReduceMax", ReduceDataBlock, MAX, "block")
-BlockReduceMin = LegacyReduce("BlockReduceMin", ReduceDataBlock, MIN, "block")
-PairReduceSum = LegacyReduce("PairReduceSum", ReducePairElem, SUM, "block")
-LEGACY: Final = (
-    WholeReduceSum,
-    WholeReduceMax,
-    WholeReduceMin,
-    RepeatReduceSum,
-    BlockReduceSum,
-    BlockReduceMax,
-    BlockReduceMin,
-    PairReduceSum,
-)
+REDUCE_PAIR_ELEM: Final = RepeatReduce("ReducePairElem", frozenset({SUM}))

@@ -23,27 +23,15 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.elementwise import (
-    SPEC_BUILDERS,
-    _check_mask,
-    _check_repeat,
-    _check_tensors,
-    _host,
-    _run_lowering,
-    _set_vector_mask,
-    _stride,
-    _uint,
-    _uint_field,
-    counter_mode,
-    lower,
-    unchanged_on_error,
-)
+from regsim._src.lowerings.checks import as_uint, check_repeat, check_tensors, run_lowering
+from regsim._src.lowerings.dtype_sets import UINT32
+from regsim._src.lowerings.fresh import FreshCall, arguments
+from regsim._src.lowerings.spec import Call, Form
+from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.binding import host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL
@@ -52,10 +40,6 @@ from regsim._src.vf.runtime import simd_vf
 from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, message
 
 API: Final = "Scatter"
-#: the page's Ascend 950 list (int8/uint8 on the first-n interface only)
-TYPES: Final = frozenset(
-    {dt.int8, dt.uint8, dt.int16, dt.uint16, dt.half, dt.bfloat16, dt.int32, dt.uint32, dt.float32, dt.int64, dt.uint64}
-)
 #: dstOffset ranges on Ascend 950 (the page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 MAX_OFFSET: Final = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 _U32_PER_REG: Final = VL // 4  #: indexRepElems / srcRepElems: 64
@@ -295,38 +279,28 @@ def _check_overlap(dst: LocalTensor[Any], base: int, offsets: np.ndarray, reads:
             raise ParameterError(message(API, "dst_offset", given, accepted))
 
 
-@host_api("Scatter")
-@unchanged_on_error
-def Scatter(
-    dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[dt.uint32], dst_base_addr: int, *args: Any
-) -> None:
+def scatter(c: Call) -> None:
     """`AscendC::Scatter(dst, src, dstOffset, dstBaseAddr, count)`: for i < count the element src[i] is written at
     byte `dstBaseAddr + dstOffset[i]` from dst's start (inside dst). All eleven 950 types. And
     `Scatter(dst, src, dstOffset, dstBaseAddr, mask, repeatTime, srcRepStride)` (b16/b32/b64; `mask` an int or
     `[mask0, mask1]`): element k of repeat r, when the mask selects it, is src element
     r * srcRepStride * (32 / sizeof(T)) + k, written at byte dstBaseAddr + dstOffset[r * 256 / sizeof(T) + k]."""
-    _host(API)
-    if len(args) not in (1, 3):
-        forms = "(dst, src, dst_offset, dst_base_addr, count) or (..., mask, repeat_time, src_rep_stride)"
-        raise ParameterError(message(API, "arguments", len(args) + 4, forms))
-    dtype = _check_tensors(API, TYPES, ("dst", "src"), (dst, src))
-    if not isinstance(dst_offset, LocalTensor) or dst_offset.dtype is not dt.uint32:
-        raise DTypeError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
-    _check_tensors(API, frozenset({dt.uint32}), ("dst_offset",), (dst_offset,))
+    api, dst, src, dst_offset = c.api, c["dst"], c["src"], c["dst_offset"]
+    dtype = check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
+    if dst_offset.dtype is not dt.uint32:
+        raise DTypeError(message(api, "dst_offset", repr(dst_offset), "a LocalTensor[uint32] of byte offsets"))
+    check_tensors(api, UINT32, ("dst_offset",), (dst_offset,))
     if dst_offset.ub is not dst.ub:
-        raise ParameterError(message(API, "dst_offset", repr(dst_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
-    base = _uint(API, "dst_base_addr", dst_base_addr, 32)
+        raise ParameterError(message(api, "dst_offset", repr(dst_offset), "a LocalTensor in the same UnifiedBuffer as dst"))
+    base = as_uint(api, "dst_base_addr", c["dst_base_addr"], 32)
     w = dtype.itemsize
     if base % w:
         raise ParameterError(message(API, "dst_base_addr", base, f"a multiple of {w} bytes for {dtype.name}"))
     if base % ONE_BLOCK_SIZE:  # the lowering's Reg::Scatter takes dst + dstBaseAddr as its 32-byte aligned base
         accepted = "a multiple of 32 bytes (it becomes the base address of Reg::Scatter)"
         raise AlignmentError(message(API, "dst_base_addr", base, accepted))
-    if len(args) == 1:  # tensor前n个数据计算
-        count = args[0]
-        if type(count) is not int and not isinstance(count, np.integer):
-            raise ParameterError(message(API, "count", repr(count), "an int"))
-        n = int(count)
+    if c.form is Form.COUNT:  # tensor前n个数据计算
+        n = int(c["count"])
         limit = min(src.size, dst_offset.size)
         if not 0 <= n <= limit:
             smallest = "src" if src.size == limit else "dst_offset"
@@ -336,14 +310,11 @@ def Scatter(
         # are never scattered, so their bytes may be unwritten; the ones used were checked above.
         with configure(check_uninitialized=False):
             # dstBaseOffset = dstBaseAddr / sizeof(T) (b64: / sizeof(uint32_t), the lowering scatters u32 words)
-            _run_lowering(API, _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
+            run_lowering(api, _VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), n)
         return
-    mask, repeat_time, src_rep_stride = args
-    if w == 1:
-        raise DTypeError(message(API, "dst", f"a LocalTensor[{dtype.name}]", "int8/uint8 on the first-n interface only"))
-    bit_mode, mask_count, bits = _check_mask(API, dtype, mask, True)
-    r = _check_repeat(API, repeat_time)
-    rep = _uint(API, "src_rep_stride", src_rep_stride, 8)
+    bit_mode, mask_count, bits = check_mask(api, dtype, c["mask"], True)
+    r = check_repeat(api, c["repeat_time"])
+    rep = as_uint(api, "src_rep_stride", c["src_rep_stride"], 8)
     lanes = VL // w
     if counter_mode():  # newRepeatTimes = VecMicroGetRepeatTimes<T, false>(mask, repeatTime): ceil(mask / lanes)
         r = -(-mask_count // lanes)
@@ -363,11 +334,11 @@ def Scatter(
     src_idx = used // lanes * rep * (ONE_BLOCK_SIZE // w) + used % lanes
     _scatter_checked(dst, src, dst_offset, base, used, src_idx)
     if bits is not None and source == "bits":
-        _set_vector_mask(API, *bits)  # SetVectorMask<T>(mask[1], mask[0]) (b64: SetVectorMask<uint32_t>)
+        set_vector_mask(*bits)  # SetVectorMask<T>(mask[1], mask[0]) (b64: SetVectorMask<uint32_t>)
     # maskV = static_cast<uint32_t>(mask) (b64: evenMask = static_cast<uint32_t>(mask * 2))
     mask_v = (mask_count * (2 if w == 8 else 1)) & 0xFFFFFFFF
     with configure(check_uninitialized=False):
-        _run_lowering(API, _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
+        run_lowering(api, _REPEAT_VF[w], *_ptrs(dst, src, dst_offset), base // min(w, 4), source, mask_v, r, rep)
 
 
 def _ptrs(dst: LocalTensor[Any], src: LocalTensor[Any], dst_offset: LocalTensor[Any]) -> tuple[Any, ...]:
@@ -406,111 +377,12 @@ def _merge(reads: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     return out
 
 
-# --- Gatherb (the "Gatherb(ISASI)" page): DataBlocks of src at byte offsets ------------------------------------------
-GATHERB: Final = "Gatherb"
-
-
-@attrs.frozen
-class GatherRepeatParams:
-    """`GatherRepeatParams(dstBlkStride, dstRepStride)` (the C++ two-argument constructor; defaults 1 and 8; uint8_t and
-    uint16_t): dst's DataBlock stride inside a repeat and its repeat stride, in DataBlocks. The page's reserved fields
-    (blockNumber, src0BlkStride, src1BlkStride, src0RepStride, src1RepStride, repeatStrideMode, strideSizeMode) are
-    keyword-only, range-checked and not read ("该参数已废弃，不对其进行业务处理")."""
-
-    dstBlkStride: int = _stride(1, 8)  # noqa: N815 (C++ field name)
-    dstRepStride: int = _stride(8, 16)  # noqa: N815
-    blockNumber: int = attrs.field(default=8, kw_only=True, validator=_uint_field(32))  # noqa: N815
-    src0BlkStride: int = attrs.field(default=1, kw_only=True, validator=_uint_field(8))  # noqa: N815
-    src1BlkStride: int = attrs.field(default=1, kw_only=True, validator=_uint_field(8))  # noqa: N815
-    src0RepStride: int = attrs.field(default=8, kw_only=True, validator=_uint_field(8))  # noqa: N815
-    src1RepStride: int = attrs.field(default=8, kw_only=True, validator=_uint_field(8))  # noqa: N815
-    repeatStrideMode: bool = attrs.field(default=False, kw_only=True)  # noqa: N815
-    strideSizeMode: bool = attrs.field(default=False, kw_only=True)  # noqa: N815
-
-
-@simd_vf
-def gatherb_vf(dst: UbPtr[Any], src: UbPtr[Any], offsets: UbPtr[dt.uint32], repeat_time: int, blk: int, rep: int) -> None:
-    """`GatherbImpl` (kernel_operator_vec_gather_impl.h): per repeat a `LoadAlign` of the offset register at
-    srcOffsetLocal + 8 * i, `Reg::GatherB` of eight DataBlocks under a full predicate, and a DATA_BLOCK_COPY
-    `StoreAlign` (b64: as uint32 with POST_MODE_UPDATE by dstRepStride; else at dst + i * dstRepStride * 32 bytes)."""
-    T = dst.dtype
-    one_blk_num = ONE_BLOCK_SIZE // T.itemsize  # oneBlkNum
-    dst_reg = Reg.RegTensor(T)
-    index_reg = Reg.RegTensor(dt.uint32)
-    full_preg = Reg.CreateMask(dt.uint8)  # CreateMask<uint8_t>();
-    words = dst.reinterpret(dt.uint32)  # ((__ubuf__ uint32_t*&)dst, updated in place)
-    for i in range(repeat_time):
-        Reg.LoadAlign(index_reg, offsets + i * 8)  # LoadAlign(indexReg, srcOffsetLocal + i * DEFAULT_BLK_NUM);
-        Reg.GatherB(dst_reg, src, index_reg, full_preg)  # GatherB(dstReg, src, indexReg, fullPreg);
-        if T.itemsize == 8:
-            Reg.StoreAlign(  # StoreAlign<uint32_t, DATA_BLOCK_COPY, POST_MODE_UPDATE>(dst, dstReg, blk, rep, fullPreg);
-                words, dst_reg.reinterpret(dt.uint32), blk, rep, full_preg, data_mode=_BLOCK, post_mode=_POST
-            )
-        else:  # StoreAlign<T, DATA_BLOCK_COPY>(dst + i * dstRepStride * oneBlkNum, dstReg, dstBlkStride, fullPreg);
-            Reg.StoreAlign(dst + i * rep * one_blk_num, dst_reg, blk, full_preg, data_mode=_BLOCK)
-
-
-@host_api("Gatherb")
-@unchanged_on_error
-def Gatherb(
-    dst: LocalTensor[Any], src: LocalTensor[Any], offset: LocalTensor[dt.uint32], repeat_time: int, repeat_params: Any
-) -> None:
-    """`AscendC::Gatherb(dst, src, offset, repeatTime, repeatParams)`: DataBlock k of repeat r of dst (at DataBlock
-    r * dstRepStride + k * dstBlkStride) is the 32 bytes at byte offset[8 * r + k] of src. All eleven 950 types."""
-    _host(GATHERB)
-    _check_tensors(GATHERB, TYPES, ("dst", "src"), (dst, src))
-    if not isinstance(offset, LocalTensor) or offset.dtype is not dt.uint32:
-        raise DTypeError(message(GATHERB, "offset", repr(offset), "a LocalTensor[uint32] of byte offsets"))
-    _check_tensors(GATHERB, frozenset({dt.uint32}), ("offset",), (offset,))
-    if offset.ub is not dst.ub:
-        raise ParameterError(message(GATHERB, "offset", repr(offset), "a LocalTensor in the same UnifiedBuffer as dst"))
-    r = _check_repeat(GATHERB, repeat_time)
-    if not isinstance(repeat_params, GatherRepeatParams):
-        raise ParameterError(message(GATHERB, "repeat_params", repr(repeat_params), "a GatherRepeatParams"))
-    blk, rep = repeat_params.dstBlkStride, repeat_params.dstRepStride
-    if blk == 0:  # the page: handled as 1; the 950 lowering passes 0 to the block store (all 8 blocks at one address)
-        accepted = (
-            "an int in [1, 255] (the page handles 0 as 1, the 950 library's lowering does not: refused, "
-            "decisions/datamove.md#memory-gatherb)"
-        )
-        raise ParameterError(message(GATHERB, "repeat_params.dstBlkStride", 0, accepted))
-    if r == 0:
-        return  # (the loop runs zero times)
-    if 8 * r > offset.size:
-        accepted = f"a LocalTensor of at least {8 * r} elements (8 offsets per repeat)"
-        raise ParameterError(message(GATHERB, "offset", f"a LocalTensor of {offset.size} elements", accepted))
-    blocks = (r - 1) * rep + 7 * blk + 1
-    if blocks * ONE_BLOCK_SIZE > dst.nbytes:
-        accepted = f"a dst of at least {blocks * ONE_BLOCK_SIZE} bytes (the DataBlocks the repeats write)"
-        raise ParameterError(message(GATHERB, "dst", f"a LocalTensor of {dst.nbytes} bytes", accepted))
-    valid = offset.ub.storage.valid
-    if valid is not None and current_config().check_uninitialized:
-        if not valid[offset.addr : offset.addr + 32 * r].all():
-            raise UninitializedReadError(f"{GATHERB}: an offset element of the first {8 * r} is read but was never written")
-    offs = offset.numpy()[: 8 * r].astype(np.int64)
-    bad = offs[(offs % ONE_BLOCK_SIZE != 0) | (offs + ONE_BLOCK_SIZE > src.nbytes)]
-    if bad.size:
-        accepted = f"multiples of 32 bytes whose DataBlock lies in src ([0, {src.nbytes - ONE_BLOCK_SIZE}])"
-        raise ParameterError(message(GATHERB, "offset", f"[..., {int(bad[0])}, ...]", accepted))
-    # the page: "不支持源操作数与目的操作数使用同一块内存地址": no written DataBlock may be one the call reads
-    rows = np.arange(r)[:, None] * rep + np.arange(8)[None, :] * blk
-    written = dst.addr + rows.reshape(-1) * ONE_BLOCK_SIZE
-    for name, read in (("src", src.addr + offs), ("offset", offset.addr + ONE_BLOCK_SIZE * np.arange(r))):
-        clash = np.intersect1d(written, read)
-        if clash.size:
-            accepted = f"dst DataBlocks distinct from the {name} DataBlocks the call reads (the page: no shared memory)"
-            given = f"a DataBlock at UB byte {int(clash[0])} also read from {name}"
-            raise ParameterError(message(GATHERB, "dst", given, accepted))
-    with configure(check_uninitialized=False):
-        _run_lowering(GATHERB, gatherb_vf, dst.GetPhyAddr(), src.GetPhyAddr(), offset.GetPhyAddr(), r, blk, rep)
-
-
-def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
+def explore(dtype: type[dt.DType], kw: dict[str, Any]) -> FreshCall:
     """`regsim lower "Scatter(half, count=128)"`: the call on fresh tensors (dst_offset a random permutation of
     dst's element offsets)."""
 
     if set(kw) != {"count"}:
-        raise ParameterError(message("lower", "arguments", sorted(kw), "count=N"))
+        raise arguments(kw, "count=N")
     n = int(kw["count"])
     per = max(-(-n * dtype.itemsize // VL), 1) * VL + VL
     ub = UnifiedBuffer(3 * per + 2 * VL * 4)
@@ -520,29 +392,4 @@ def lower_fresh(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
     ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
     perm = rng.permutation(dst.size)[: offsets.size] * dtype.itemsize
     offsets.set(np.resize(perm, offsets.size).astype(np.uint32))
-    return lower(Scatter, dst, src, offsets, 0, n)
-
-
-SPEC_BUILDERS["Scatter"] = lower_fresh
-
-
-def lower_gatherb(dtype: type[dt.DType], kw: dict[str, Any]) -> Any:
-    """`regsim lower "Gatherb(half, repeat_time=2, params=(1, 8))"`: the call on fresh tensors (random DataBlock
-    offsets into a 16-block src)."""
-
-    if not {"repeat_time"} <= set(kw) <= {"repeat_time", "params"}:
-        raise ParameterError(message("lower", "arguments", sorted(kw), "repeat_time=R [, params=(dstBlkStride, dstRepStride)]"))
-    r = int(kw["repeat_time"])
-    params = GatherRepeatParams(*kw.get("params", ()))
-    blocks = max((r - 1) * params.dstRepStride + 7 * params.dstBlkStride + 1, 1)
-    e = ONE_BLOCK_SIZE // dtype.itemsize
-    ub = UnifiedBuffer(16 * ONE_BLOCK_SIZE + blocks * ONE_BLOCK_SIZE + max(32 * r, 32) + VL)
-    src, dst = ub.alloc(dtype, 16 * e), ub.alloc(dtype, blocks * e)
-    offset = ub.alloc(dt.uint32, max(8 * r, 8))
-    rng = np.random.default_rng(0)
-    ub.storage.write(src.addr, rng.integers(0, 256, src.nbytes, dtype=np.uint8))
-    offset.set((rng.integers(0, 16, offset.size) * ONE_BLOCK_SIZE).astype(np.uint32))
-    return lower(Gatherb, dst, src, offset, r, params)
-
-
-SPEC_BUILDERS["Gatherb"] = lower_gatherb
+    return (dst, src, offsets, 0, n), {}

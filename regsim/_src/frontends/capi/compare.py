@@ -14,25 +14,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeAlias
 
-import numpy as np
-
 from regsim._src.engine.spec import _value
 from regsim._src.frontends.capi.register import c_function, dispatch
 from regsim._src.lowerings.capi_compare import (
-    _BINARY_STRIDES,
-    _SCALAR_STRIDES,
     COMPARE_API,
+    DST_FORM,
+    REG_FORM,
+    SCALAR_FORM,
     compare,
     compare_scalar,
     get_cmp_mask,
     set_cmp_mask,
 )
-from regsim._src.lowerings.elementwise import SPEC_BUILDERS, Lowering, lower
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import host_api
 from regsim._src.model.enums import CMPMODE
-from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
-from regsim._src.model.registers import VL, MaskReg, RegTensor
+from regsim._src.model.memory import LocalTensor, UbPtr
+from regsim._src.model.registers import MaskReg, RegTensor
 from regsim.errors import ParameterError, message
 
 #: a memory-level `__ubuf__ T*` argument, and the `__ubuf__ uint8_t*` bit array
@@ -41,8 +39,8 @@ U8Ptr: TypeAlias = UbPtr[dt.uint8] | LocalTensor[dt.uint8]
 
 #: the memory-level C forms, their parameters in C order: the compare into the compare-mask register (9), into
 #: the bit array dst (10); the scalar compare (8)
-BINARY_FORMS: Final = (("src0", "src1", "repeat", *_BINARY_STRIDES), ("dst", "src0", "src1", "repeat", *_BINARY_STRIDES))
-SCALAR_FORMS: Final = (("dst", "src", "value", "repeat", *_SCALAR_STRIDES),)
+BINARY_FORMS: Final = tuple(tuple(p.name for p in form.params) for form in (REG_FORM, DST_FORM))
+SCALAR_FORMS: Final = (tuple(p.name for p in SCALAR_FORM.params),)
 
 
 def _registers(args: tuple[Any, ...]) -> bool:
@@ -114,41 +112,3 @@ def asc_set_cmp_mask(sel_mask: Ptr, /) -> None:
 
 #: the memory-level compare family, by C name
 MEMORY_API: Final = (*COMPARE_API, "asc_get_cmp_mask", "asc_set_cmp_mask")
-
-
-# --- `regsim lower "asc_eq(half, repeat=2)"` -------------------------------------------------------------------
-def _lower_compare(api: str) -> Any:
-    """The `regsim lower` builder of the memory-level compare `api`, on fresh tensors of random data: `repeat=R`
-    the bit-array form into a uint8 dst, `repeat=R, cmp_mask=True` (not the `_scalar` forms) the compare-mask
-    register form; `value=V` the scalar of the `_scalar` forms; `strides=(...)` the strides (default contiguous)."""
-    scalar = "_scalar" in api
-    n_strides = len(_SCALAR_STRIDES if scalar else _BINARY_STRIDES)
-    allowed = {"repeat", "strides", "value"} if scalar else {"repeat", "strides", "cmp_mask"}
-
-    def build(dtype: type[dt.DType], kw: dict[str, Any]) -> Lowering:
-        if "repeat" not in kw or not set(kw) <= allowed or (scalar and "value" not in kw):
-            forms = (
-                "repeat=R, value=V [, strides=(4 strides)]" if scalar else "repeat=R [, cmp_mask=True] [, strides=(6 strides)]"
-            )
-            raise ParameterError(message("lower", "arguments", sorted(kw), f"{forms} ({api})"))
-        repeat = int(kw["repeat"])
-        strides = tuple(kw.get("strides", (1, 1, 8, 8) if scalar else (1, 1, 1, 8, 8, 8)))
-        if len(strides) != n_strides:
-            raise ParameterError(message("lower", "strides", strides, f"{n_strides} strides ({api})"))
-        span = (max(repeat, 1) * max(strides[n_strides // 2 :]) + max(strides[: n_strides // 2])) * VL
-        ub = UnifiedBuffer(3 * span + VL)
-        dst, *srcs = (ub.alloc(t, span // t.itemsize) for t in (dt.uint8, dtype, dtype))
-        rng = np.random.default_rng(0)
-        for t in srcs:
-            ub.storage.write(t.addr, rng.integers(0, 256, t.nbytes, dtype=np.uint8))
-        if scalar:
-            args: tuple[Any, ...] = (dst, srcs[0], kw["value"], repeat, *strides)
-        else:
-            args = (*srcs, repeat, *strides) if kw.get("cmp_mask") else (dst, *srcs, repeat, *strides)
-        low = lower(COMPARES[api], *args)
-        return Lowering(f"{api}({dtype.name}, {', '.join(f'{k}={v!r}' for k, v in kw.items())})", low.records)
-
-    return build
-
-
-SPEC_BUILDERS.update({api: _lower_compare(api) for api in COMPARE_API})  # (`regsim lower "asc_eq(half, repeat=2)"`)
