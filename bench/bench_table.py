@@ -283,21 +283,23 @@ def memory_gather(n: int, rng: np.random.Generator) -> Kernel:
 
 
 def memory_reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
-    """`AscendC::ReduceSum(dst, src, work, n)`, float32: dst[0] = the sum as the library's counter mode builds it
-    (per-register sums, their sums by 64, then one register of those: past 64^3 elements it reaches the first 64^3
-    only, as regsim's lowering and the 950 library's ReduceSumCounterMode do); numpy's summation order."""
-    specs = ((rs.float32, 8), (rs.float32, n), (rs.float32, n // LANES + LANES))
+    """`AscendC::ReduceSum(dst, src, work, count)`, float32: dst[0] = the sum as the library's counter mode builds it
+    (per-register sums, then their sums a register at a time); numpy's summation order. One call covers at most
+    64^3 elements (the library's three summing levels; more than a 950 UB holds), so past that the kernel makes one
+    call per 64^3 elements, each into its own dst."""
+    chunk = min(n, LANES**3)
+    calls = n // chunk
+    specs = ((rs.float32, n), (rs.float32, chunk // LANES + LANES), *((rs.float32, 8),) * calls)
     ub = ub_of(*specs)
-    dst, src, work = tensors(ub, *specs)
+    src, work, *dsts = tensors(ub, *specs)
     x = rng.uniform(0, 1, n).astype(np.float32)
     src.set(x)
-    out = np.zeros(1, np.float32)
+    out = np.zeros(calls, np.float32)
 
     def finish(parts: Array) -> None:
-        """The sums of the registers on to dst[0]: by 64, then (past 64^2 registers' worth) one register of those."""
-        if parts.size > LANES:
-            parts = np.add.reduceat(parts, registers(parts.size))
-        out[0] = parts[:LANES].sum()
+        """Each call's register sums on to its dst[0]: by 64, then (past 64^2 registers' worth) one register of those."""
+        for j, p in enumerate(parts.reshape(calls, -1)):
+            out[j] = (np.add.reduceat(p, registers(p.size)) if p.size > LANES else p).sum()
 
     def whole() -> None:
         finish(x.reshape(-1, LANES).sum(axis=1))
@@ -309,9 +311,13 @@ def memory_reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
         finish(parts)
 
     def sim() -> None:
-        A.ReduceSum(dst, src, work, n)
+        for j, dst in enumerate(dsts):
+            A.ReduceSum(dst, src[j * chunk], work, chunk)
 
-    return Kernel(sim, whole, loop, lambda: same(dst.numpy()[:1], out, "memory-level ReduceSum", exact=False))
+    def check() -> None:
+        same(np.array([d.numpy()[0] for d in dsts]), out, "memory-level ReduceSum", exact=False)
+
+    return Kernel(sim, whole, loop, check)
 
 
 KERNELS: dict[str, Callable[[int, np.random.Generator], Kernel]] = {

@@ -697,3 +697,30 @@ def test_first_n_forced_batched(api: str, dtype: Any) -> None:
     with rs.configure(loops="batched"):
         _call_elementwise(api, ts, n)
     assert np.array_equal(seq, ub.storage.data)
+
+
+@pytest.mark.parametrize("form", ["count", "repeat_time"])
+def test_reduce_sum_past_the_three_levels_is_refused_not_summed_in_part(form: str) -> None:
+    """The library's three summing levels cover lanes**3 elements (lanes**2 repeats): at the limit every element is
+    summed (ones of int32: the sum is the element count), one past it is a ParameterError that writes nothing."""
+    lanes = lanes_of(rs.int32)
+    limit = lanes**3 if form == "count" else lanes**2
+    n = limit * (1 if form == "count" else lanes) + lanes
+    ub = rs.UnifiedBuffer(4 * n + 4 * limit + 1024)
+    dst, src, work = ub.alloc(rs.int32, 8), ub.alloc(rs.int32, n), ub.alloc(rs.int32, limit)
+    src.set(np.ones(n, np.int32))
+    dst.set(np.zeros(8, np.int32))
+    work.set(np.zeros(limit, np.int32))
+
+    def call(k: int) -> None:
+        if form == "count":
+            A.ReduceSum(dst, src, work, k)
+        else:
+            A.ReduceSum(dst, src, work, lanes, k, 8)
+
+    call(limit)
+    assert int(dst.numpy()[0]) == limit * (1 if form == "count" else lanes)
+    before = ub.storage.data.copy()
+    with pytest.raises(errors.ParameterError, match=rf"ReduceSum: {form} = {limit + 1}.*at most {limit}"):
+        call(limit + 1)
+    assert np.array_equal(ub.storage.data, before)

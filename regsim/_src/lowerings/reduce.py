@@ -401,6 +401,7 @@ class Reduce:
         if runs:
             _last_element(api, src, (runs - 1) * stride * e + sel.bit_length() - 1, "repeat_time", repeat)
         if summing and repeat > 1:
+            _within_levels(api, "repeat_time", repeat, lanes**2)
             _need_work(api, work, -(-repeat // e) * e, f"repeat_time {repeat}")
         if bits is not None:  # SetVectorMask<T>(mask[1], mask[0]): the VF reads it with MoveMask
             set_vector_mask(*bits)
@@ -431,7 +432,10 @@ class Reduce:
         return (dst, src, work, *rest, *tail), {}
 
     def _check_work(self, api: str, work: LocalTensor[Any], count: int, lanes: int, e: int) -> None:
-        """ReduceSum past 4 registers (not b64) keeps one partial sum per register in the work tensor."""
+        """ReduceSum past 4 registers (not b64) keeps one partial sum per register in the work tensor; its three
+        summing levels cover `lanes**3` elements (a count past them is refused, never summed in part)."""
+        if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8:
+            _within_levels(api, "count", count, lanes**3)
         if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8 and count > 4 * lanes:
             partials = -(-count // lanes)  # one per register
             _need_work(api, work, -(-partials // e) * e, f"count {count}")
@@ -449,6 +453,15 @@ class Reduce:
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
         run_lowering(api, vf, self.kind, *ptrs, count, stride, init_value(dtype, self.kind))
+
+
+def _within_levels(api: str, param: str, value: int, most: int) -> None:
+    """The 950 library's ReduceSum sums in at most three levels of one register each, so it covers `lanes**3` elements
+    (`lanes**2` repeats): more than a 950 UB holds (the page: the data must fit the UB). regsim's UB may be larger;
+    a call past the levels would sum only part of src, so it is refused
+    (docs/decisions/reduce.md#reduce-sum-levels)."""
+    if value > most:
+        raise ParameterError(message(api, param, value, f"at most {most} (the library's three summing levels)"))
 
 
 def _need_work(api: str, work: LocalTensor[Any], elements: int, why: str) -> None:
