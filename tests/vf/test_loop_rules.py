@@ -180,6 +180,14 @@ CASES: list[tuple[str, str, str, str]] = [
         "another iteration writes",
     ),
     (
+        "D6 gathers",  # each row gathers its own 64 src lanes by data-dependent indices (src >> 26): bytes no iteration writes
+        "idx = Reg.RegTensor(rs.uint32)\nReg.LoadAlign(idx, src.reinterpret(rs.uint32) + i * 64)\n"
+        "Reg.ShiftRights(idx, idx, 26, full)\nReg.Gather(x, src + i * 64, idx, full)\nReg.StoreAlign(dst + i * 64, x, full)",
+        "idx = Reg.RegTensor(rs.uint32)\nReg.LoadAlign(idx, src.reinterpret(rs.uint32) + i * 64)\n"
+        "Reg.ShiftRights(idx, idx, 26, full)\nReg.Gather(x, dst + i * 64, idx, full)\nReg.StoreAlign(dst + i * 64 + 64, x, full)",
+        "another iteration writes",
+    ),
+    (
         "D8 ops without a batching rule",
         LOAD_STORE,
         "Reg.LoadAlign(x, src + i * 64)\nu = Reg.UnalignRegForStore()\nd = dst + i * 64\nReg.StoreUnAlign(d, x, u, 64)\n"

@@ -514,3 +514,68 @@ def test_a_saturating_accumulator_runs_its_rows_in_order() -> None:
     run()
     assert decisions == ["batched"]
     assert (ub.storage.data[384 * 4 : 448 * 4].view(np.int32) == 2**31 - 1).all()
+
+
+#: (dst, src, index) triples of the register Gather, one per source width
+_GATHERS = [(rs.uint16, rs.uint8, rs.uint16), (rs.half, rs.half, rs.uint16), (rs.int32, rs.int32, rs.uint32)]
+
+
+@pytest.mark.parametrize(("dtype", "src_type", "index_type"), _GATHERS, ids=lambda d: d.name)
+@settings(max_examples=8, deadline=None)
+@given(rows=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), bad_row=st.integers(-1, 9), holes=st.booleans())
+def test_gathers_batch_bit_identical(
+    dtype: Any, src_type: Any, index_type: Any, rows: int, seed: int, bad_row: int, holes: bool
+) -> None:
+    """Per iteration, a Gather by indices and a mask loaded from the UB (so both differ by row), the result
+    stored: the default mode gives the in-order run's bytes, flags and error (an index past the source in one
+    row: OutOfBoundsError there when its lane is active, the rows before it written; never-written source
+    bytes), and, without those holes, numpy's take of the source, row by row up to the error."""
+    lanes = 256 // dtype.itemsize
+    n_src = 1024
+
+    @rs.simd_vf
+    def gathering(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], index: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, idx, m = Reg.RegTensor(dtype), Reg.RegTensor(index_type), Reg.MaskReg()
+        for i in range(rows):
+            Reg.LoadAlign(idx, index + i * lanes)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.Gather(x, src, idx, m)
+            Reg.StoreAlign(dst + i * lanes, x, Reg.CreateMask(dtype))
+
+    rng = np.random.default_rng(seed)
+    indices = rng.integers(0, n_src, (rows, lanes)).astype(index_type.np_dtype)  # (index lanes = dst lanes)
+    if 0 <= bad_row < rows:
+        indices[bad_row, rng.integers(0, lanes)] = n_src + 5
+    bits = rng.integers(0, 256, (rows, 32), dtype=np.uint8)
+    source = rng.integers(0, 256, n_src * src_type.itemsize, dtype=np.uint8)
+    first = 64 if holes else 0  #: source bytes never written
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        src, dst = ub.alloc(src_type, n_src), ub.alloc(dtype, rows * lanes)
+        index, masks = ub.alloc(index_type, rows * lanes), ub.alloc(rs.uint8, rows * 32)
+        ub.storage.write(src.GetPhyAddr().addr + first, source[first:])
+        index.set(indices.reshape(-1))
+        masks.set(bits.reshape(-1))
+        dst.set(np.zeros(rows * lanes, dtype.np_dtype))
+        return ub, lambda: gathering(dst.GetPhyAddr(), src.GetPhyAddr(), index.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    if holes:
+        return
+    clean = not 0 <= bad_row < rows
+    assert not clean or decisions == ["batched"], decisions
+    ub, run = world()
+    want = np.zeros((rows, lanes), dtype.np_dtype)
+    values = source.view(src_type.np_dtype)
+    for r in range(rows):
+        on = np.unpackbits(bits[r], bitorder="little").astype(bool)[:: dtype.itemsize]
+        if (on & (indices[r] >= n_src)).any():
+            with pytest.raises(rs.errors.OutOfBoundsError, match=r"Gather: src_addr = lane \d+"):
+                run()
+            break
+        want[r] = np.where(on, values[np.minimum(indices[r], n_src - 1)].astype(dtype.np_dtype), 0)
+    else:
+        run()
+    got = ub.storage.data[4 * n_src if src_type.itemsize == 4 else 2 * n_src if src_type.itemsize == 2 else n_src :]
+    assert np.array_equal(got[: want.nbytes], want.view(np.uint8).reshape(-1))  # (bytes: NaN payloads included)

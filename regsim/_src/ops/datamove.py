@@ -702,8 +702,7 @@ register(
         UbGather(),
         "dst[i] = mask[i] ? src_addr[index[i]] : 0  (index in elements; a b8 source zero-extended)",
         _IN + "离散搬入（Gather）.md",
-        _SEQ,
-        sequential_reason=GATHER_WHY,
+        _MEM,
         aliases=("DataCopyGather",),
         # the asc_gather page's UB prototypes that are Gather's (the b8 sources only into b16 registers);
         # its fp8 registers and its b16 data with a uint32 index are not generated (docs/decisions/capi.md#capi-gather-scatter)

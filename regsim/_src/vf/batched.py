@@ -607,6 +607,35 @@ class BatchedBackend(NumpyBackend):
         self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
         return raw, None if valid is None or valid.all() else valid
 
+    def gather(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]:
+        """Every iteration's gather at once, (rows, lanes, unit): an active lane outside the tensor in some
+        iteration sends the loop in order (which raises there); each row's reads, as the span of its active
+        lanes, go to the hazard check (a conservative span: a byte between two lanes another iteration writes
+        sends the loop in order too)."""
+        shape = (self.rows, max(np.shape(addrs)[-1], np.shape(active)[-1]))
+        at, on = np.broadcast_to(addrs, shape), np.broadcast_to(active, shape)
+        first = np.where(on, at, np.iinfo(np.int64).max).min(axis=-1)
+        last = np.where(on, at, np.iinfo(np.int64).min).max(axis=-1)
+        used = np.flatnonzero(on.any(axis=-1))
+        lo, hi = first[used], last[used] + unit
+        if used.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
+            raise Unbatchable("a gather outside its tensor in some iteration")
+        if used.size:
+            self._sync(int(lo.min()), int(hi.max()))
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("read", api, at[on], at[on] + unit)
+        self.accesses.append((id(ptr.ub), lo, hi, used, False, None))
+        st = ptr.ub.storage
+        where = np.where(on, at, ptr.lo)[..., None] + np.arange(unit)
+        raw = np.where(on[..., None], st.data[where], np.uint8(0))
+        self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
+        if st.valid is None:
+            return raw, None
+        valid = st.valid[where] | ~on[..., None]
+        return raw, None if valid.all() else valid
+
     def _sync(self, lo: int, hi: int) -> None:
         """Before UB bytes [lo, hi) are read: the stores waiting to be made that may write them are
         made (all of them, in order)."""

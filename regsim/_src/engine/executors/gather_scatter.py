@@ -32,7 +32,7 @@ def _index_words(be: Any, api: str, index: RegTensor[Any], count: int, active: A
     lanes = be.lanes(api, "index", index, None)
     if index.dtype.itemsize == 8:
         lanes = lanes.astype(np.uint64) & np.uint64(0xFFFFFFFF)
-    return lanes[:count].astype(np.int64)
+    return lanes[..., :count].astype(np.int64)  # (a batched loop's rows lead)
 
 
 #: Gather's documented (dst, src, index) type triples, by dtype name (the 离散搬入 Gather page, table 3)
@@ -75,7 +75,10 @@ def _index_trait(api: str, index: RegTensor[Any], data: RegTensor[Any], param: s
 
 class UbGather(Executor):
     """Gather from UB: dst[i] = active[i] ? base[index[i]] : 0 (index in elements of the source
-    type; a b8 source is zero-extended into the b16 lane)."""
+    type; a b8 source is zero-extended into the b16 lane). Batched: the index, the mask and the
+    base may differ by iteration (a leading rows axis); the backend checks the rows' reads."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
@@ -99,15 +102,16 @@ class UbGather(Executor):
         active = be.predicate(api, "mask", values[3], stride)
         src = ptr.dtype.itemsize
         idx = _index_words(be, api, index, n, active)
-        raw, valid = be.gather(api, "src_addr", ptr, ptr.addr + idx * src, src, active[0])
-        out = np.zeros((n, dst.dtype.itemsize), np.uint8)
-        out[:, :src] = raw
+        addrs = np.expand_dims(ptr.addr, -1) + idx * src  # (a batched pointer: one base per row)
+        raw, valid = be.gather(api, "src_addr", ptr, addrs, src, active[0])
+        out = np.zeros((*raw.shape[:-1], dst.dtype.itemsize), np.uint8)
+        out[..., :src] = raw
         ok = None
         if valid is not None:
-            ok = np.ones((n, dst.dtype.itemsize), np.bool_)
-            ok[:, :src] = valid
-            ok = ok.reshape(-1)
-        out = out.reshape(-1)
+            ok = np.ones(out.shape, np.bool_)
+            ok[..., :src] = valid
+            ok = ok.reshape(*ok.shape[:-2], -1)
+        out = out.reshape(*out.shape[:-2], -1)
         if dst.trait.REG_NUM == 2:
             out = natural_to_halves(out, dst.dtype.itemsize)
             ok = None if ok is None else natural_to_halves(ok, dst.dtype.itemsize)
