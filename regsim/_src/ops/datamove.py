@@ -573,8 +573,7 @@ for _form, _ops in {
             UnalignStore("reg"),
             "dst_addr[0:n] = src[0:n] through the stream ureg (n = post_update_stride, or a whole register at dst_addr + areg)",
             _UNALIGN_OUT,
-            _SEQ,
-            sequential_reason=STREAM_WHY,
+            _MEM,
             c_api=_c_store_unalign(_form, _ops),
             aliases=("DataCopyUnAlign",),
         )
@@ -588,8 +587,7 @@ register(
         UnalignStore("mask"),
         "dst_addr bytes = mask bits 0, w, 2w, … packed (w = sizeof(T): 16 B for b16, 8 B for b32) through ureg; dst += that",
         _OUT + "MaskReg非对齐搬出（StoreUnAlign）.md",
-        _SEQ,
-        sequential_reason=STREAM_WHY,
+        _MEM,
         # the asc_storeunalign_postupdate page's vector_bool form (`pstu`; dst a uint16_t*& or uint32_t*&)
         c_api=CName("asc_storeunalign_postupdate", ("dst_addr", "ureg", "mask"), types=(("dst_addr", P_U),)),
         aliases=("DataCopyUnAlign",),

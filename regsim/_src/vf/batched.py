@@ -46,6 +46,7 @@ from regsim._src.model.registers import (
     RegTensor,
     RegTrait,
     Storage,
+    UnalignRegForStore,
     halves_to_natural,
     natural_to_halves,
 )
@@ -173,6 +174,10 @@ class BatchedBackend(NumpyBackend):
         #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
         self.undo: list[tuple[Storage, Any, Bytes, Bools | None]] = []
         self.pending: list[_Store] = []  #: stores not yet made, in program order
+        #: UB bytes [lo, hi) of unaligned store streams: no later access of the attempt may touch them (a stream's
+        #: bytes reach the UB at 32-byte boundaries, not when stored), and the stream buffers as the attempt found them
+        self.streams: list[tuple[int, int]] = []
+        self.uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = {}
         self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
         #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
         self.accesses: list[
@@ -583,6 +588,7 @@ class BatchedBackend(NumpyBackend):
         super().check_aligned(api, param, ptr, addr, align, why)
 
     def read(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, nbytes: int) -> tuple[Bytes, Bools | None]:
+        self._stream_guard(addr, np.add(addr, nbytes))
         if not isinstance(addr, np.ndarray):
             self._sync(addr, addr + nbytes)
             self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
@@ -623,6 +629,7 @@ class BatchedBackend(NumpyBackend):
         if used.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
             raise Unbatchable("a gather outside its tensor in some iteration")
         if used.size:
+            self._stream_guard(lo, hi)
             self._sync(int(lo.min()), int(hi.max()))
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, at[on], at[on] + unit)
@@ -635,6 +642,35 @@ class BatchedBackend(NumpyBackend):
             return raw, None
         valid = st.valid[where] | ~on[..., None]
         return raw, None if valid.all() else valid
+
+    def stream_write(
+        self, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, start: int, raw: Bytes, rows: tuple[Any, Any, Any], end: int
+    ) -> None:
+        """An unaligned store stream over every iteration at once: `raw` written at `start` now, the bytes up to `end`
+        left in the stream buffer `u` (saved first, for a rollback); `rows` (starts, ends, row numbers) are the bytes
+        each iteration stored, for the hazard check."""
+        self.uregs.setdefault(id(u), (u, (u.pending, u.start, u.origin, u.ptr)))
+        self._stream_guard(start, end)
+        self._flush()
+        st = ptr.ub.storage
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("write", api, start, start + raw.size)
+        at = (start, (raw.size,), (1,))
+        target, flags = _strided(st.data, at), None if st.valid is None else _strided(st.valid, at)
+        self._release(target)
+        self.undo.append((st, at, target.copy(), None if flags is None else flags.copy()))
+        target[...] = raw
+        if flags is not None:
+            flags[...] = True
+        self.accesses.append((id(ptr.ub), *rows, True, None))
+        self.streams.append((start, end))
+
+    def _stream_guard(self, lo: Any, hi: Any) -> None:
+        """An access of UB bytes an unaligned store stream of this attempt stored sends the loop in order."""
+        if self.streams and np.size(lo):
+            lo, hi = int(np.min(lo)), int(np.max(hi))
+            if any(a < hi and lo < b for a, b in self.streams):
+                raise Unbatchable("an access of UB bytes an unaligned store stream of the loop stored")
 
     def _sync(self, lo: int, hi: int) -> None:
         """Before UB bytes [lo, hi) are read: the stores waiting to be made that may write them are
@@ -666,6 +702,7 @@ class BatchedBackend(NumpyBackend):
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
             self._check_store(ptr, addr, raw, active, unit)
+            self._stream_guard(addr, np.add(addr, raw.shape[-1]))
         if ptr.ub.observer is not None:  # every active lane of every iteration
             for addr, raw, active in chunks:
                 lanes = raw.shape[-1] // unit
@@ -865,6 +902,8 @@ class BatchedBackend(NumpyBackend):
             ref._value = before
         for posted in self.posted.values():
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
+        for u, saved in self.uregs.values():
+            u.pending, u.start, u.origin, u.ptr = saved
 
 
 def _disjoint(accesses: list[tuple[Any, Any, Any, bool, Any]], rows: int) -> bool:

@@ -12,6 +12,7 @@ from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.access import _POST_UPDATE, BLOCK
 from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
+from regsim._src.engine.per_iteration import Unbatchable
 from regsim._src.engine.spec import Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import UbPtr
@@ -216,11 +217,37 @@ def _stream_store(ctx: VfContext, api: str, ptr: UbPtr[Any], u: UnalignRegForSto
         _watch(ctx, u)
 
 
+def _stream_store_rows(ctx: VfContext, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, addrs: Any, data: Any) -> None:
+    """`_stream_store` over a batched loop's iterations at once: row b appends its bytes at addrs[b]. Exact when the
+    rows continue one stream (each starts where the one before ended), inside the tensor, where the stream left off;
+    anything else runs the loop in order (which raises where the in-order run raises)."""
+    batched: Any = ctx.backend  # (its `stream_write`)
+    n = data.shape[-1]
+    addrs = np.asarray(addrs, np.int64)
+    if n == 0 or not (np.diff(addrs) == n).all():
+        raise Unbatchable(f"{api}'s iterations do not continue one unaligned store stream")
+    first, end = int(addrs[0]), int(addrs[-1]) + n
+    if first < ptr.lo or end > ptr.hi or (u.pending.size and u.start + u.pending.size != first):
+        raise Unbatchable(f"{api} outside its tensor, or off its stream, in some iteration")
+    start = u.start if u.pending.size else first
+    stream = np.concatenate([u.pending, np.broadcast_to(data, (addrs.size, n)).reshape(-1)])
+    cut = max(start, _floor(end))
+    lo, hi = np.maximum(addrs, start), np.minimum(addrs + n, cut)
+    lo[0] = start
+    used = np.flatnonzero(lo < hi)
+    batched.stream_write(api, ptr, u, start, stream[: cut - start], (lo[used], hi[used], used), end)
+    u.pending, u.start, u.origin, u.ptr = stream[cut - start :].copy(), cut, f"{api} at UB byte {int(addrs[-1])}", ptr
+    if u.pending.size:
+        _watch(ctx, u)
+
+
 class UnalignStore(Executor):
-    """StoreUnAlign (registers and MaskRegs) and Store: `count` elements appended to the stream."""
+    """StoreUnAlign (registers and MaskRegs) and Store: `count` elements appended to the stream. Batched
+    (StoreUnAlign): the iterations' bytes at once, where they continue one stream (`_stream_store_rows`)."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind  #: "reg", "mask" or "store" (Store: its own stream, flushed at once)
+        self.batchable = kind != "store"
 
     def prepare(self, spec: OpSpec, plan: Plan) -> _Stream:
         if spec.variant.endswith("addr"):
@@ -232,12 +259,13 @@ class UnalignStore(Executor):
         be = ctx.backend
         api = plan.spec.name
         ptr: UbPtr[Any] = values[0]
-        addr = ptr.addr
+        moves = self.kind == "mask" or (self.kind == "reg" and s.post)
+        addr = be.post_address(ptr) if moves else ptr.addr  # (a batched loop: one address per iteration)
         if self.kind == "mask":
             w = s.itemsize
             be.check_aligned(api, "dst_addr", ptr, addr, VL // 8 // w, f"a MaskReg StoreUnAlign of {plan.dtype!r}")
             bits = be.predicate_bits(api, "mask", values[1], np.arange(0, VL, w))
-            data, advance = np.packbits(bits, bitorder="little"), VL // 8 // w
+            data, advance = np.packbits(bits, axis=-1, bitorder="little"), VL // 8 // w
         else:
             src: RegTensor[Any] = values[s.reg]  # type: ignore[index]
             total = lane_count(src.dtype, src.trait)
@@ -261,8 +289,8 @@ class UnalignStore(Executor):
                 )
             active = (np.arange(total) < count, count)
             lanes = be.lanes(api, "src_reg", src, active)
-            raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
-            data, advance = raw[: count * s.itemsize], (count * s.itemsize if s.post or self.kind == "store" else 0)
+            raw = lanes.view(np.uint8).reshape(*lanes.shape[:-1], -1)  # whole elements, in natural order
+            data, advance = raw[..., : count * s.itemsize], (count * s.itemsize if s.post or self.kind == "store" else 0)
         if self.kind == "store":
             u = UnalignRegForStore()
             _stream_store(ctx, api, ptr, u, addr, data, api)
@@ -271,7 +299,10 @@ class UnalignStore(Executor):
                 u.pending = u.pending[:0]
             return
         u = values[s.ureg]
-        _stream_store(ctx, api, ptr, u, addr, data, f"{api} at UB byte {addr}")
+        if isinstance(addr, np.ndarray):
+            _stream_store_rows(ctx, api, ptr, u, addr, data)
+        else:
+            _stream_store(ctx, api, ptr, u, addr, data, f"{api} at UB byte {addr}")
         if advance:
             be.advance(ptr, advance)
 
