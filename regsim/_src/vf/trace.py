@@ -25,7 +25,6 @@ from types import FrameType
 from typing import Any
 
 import attrs
-import numpy as np
 
 from regsim._src.engine.backend import NumpyBackend
 from regsim._src.model.memory import UbPtr
@@ -56,7 +55,7 @@ class Record:
     #: `Affine` over the rows of a batched call (kept when the trace is `detailed`)
     iteration: tuple[Any, ...] = ()
     #: a batched call's accesses row by row (kept when the trace is `detailed`): (is a write, first bytes,
-    #: ends, the rows they belong to: int arrays of one length)
+    #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
     spans: list[tuple[bool, Any, Any, Any]] = attrs.field(factory=list)
     #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
     #: active lanes' byte addresses, bytes per lane)
@@ -108,7 +107,7 @@ class Trace:
                 for _, lo, hi, rows, write, _ in backend.accesses[seen:]:
                     (rec.writes if write else rec.reads).extend(_merged(lo, hi))
                     if self.detailed:
-                        rec.spans.append((write, lo, hi, np.zeros(len(lo), np.int64) if rows is None else rows))
+                        rec.spans.append((write, lo, hi, rows))
             self.records.append(rec)
 
     def table(self) -> str:
