@@ -18,8 +18,10 @@ GEO = banks.Geometry()
 
 def one(*accesses: tuple[bool, int, int]) -> set[str]:
     """The conflict kinds of one beat of (is a write, first byte, bytes) accesses."""
-    acc = [(k, w, np.array([a]), np.array([a + n]), np.array([0])) for k, (w, a, n) in enumerate(accesses)]
-    result = banks.beat(GEO, acc, 1)
+    n = len(accesses)
+    lo = np.array([a for _, a, _ in accesses])
+    hi = lo + np.array([b for _, _, b in accesses])
+    result = banks.beat(GEO, np.arange(n), np.array([w for w, _, _ in accesses]), lo, hi, np.zeros(n, np.int64), 1)
     return {kind for kind, hit in zip(banks.KINDS, result.kinds[0], strict=True) if hit}
 
 

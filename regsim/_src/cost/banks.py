@@ -20,7 +20,6 @@ accesses a vector function makes together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +28,7 @@ import numpy.typing as npt
 KINDS = ("read-read", "read-write", "write-write")
 
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 
 
 class Geometry(NamedTuple):
@@ -50,20 +50,17 @@ class BeatResult(NamedTuple):
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
 
 
-def beat(geo: Geometry, accesses: Sequence[tuple[int, bool, Ints, Ints, Ints]], rows: int) -> BeatResult:
-    """The conflicts of one beat made by `rows` iterations at once: `accesses` are (an id naming the access, is a
-    write, first bytes, ends, the rows making them)."""
-    parts_row, parts_blk, parts_w, parts_id = [], [], [], []
-    for ident, write, lo, hi, at in accesses:
-        first, last = lo // geo.row, (hi - 1) // geo.row
-        width = int((last - first).max()) + 1
-        blk = first[:, None] + np.arange(width)
-        keep = blk <= last[:, None]
-        parts_blk.append(blk[keep])
-        parts_row.append(np.broadcast_to(at[:, None], blk.shape)[keep])
-        parts_w.append(np.full(int(keep.sum()), write))
-        parts_id.append(np.full(int(keep.sum()), ident))
-    row, blk, w, ident_of = (np.concatenate(p) for p in (parts_row, parts_blk, parts_w, parts_id))
+def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
+    """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
+    instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
+    first, last = lo // geo.row, (hi - 1) // geo.row
+    width = int((last - first).max()) + 1
+    blk: Ints = first[:, None] + np.arange(width, dtype=np.int64)
+    keep = blk <= last[:, None]
+    blk = blk[keep]
+    row: Ints = np.broadcast_to(at[:, None], keep.shape)[keep]
+    w: Ints = np.broadcast_to(write[:, None], keep.shape)[keep].astype(np.int64)
+    ident_of: Ints = np.broadcast_to(ident[:, None], keep.shape)[keep]
     key = (row * (int(blk.max()) + 1) + blk) * 2 + w
     _, first_at = np.unique(key, return_index=True)  # a row read twice in a beat is one read
     row, blk, w, ident_of = row[first_at], blk[first_at], w[first_at], ident_of[first_at]

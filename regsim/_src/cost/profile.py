@@ -191,12 +191,72 @@ def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
 
 
 def _accesses(r: Record, rows: int) -> list[tuple[bool, Any, Any, Any]]:
+    """A traced call's UB accesses as (is a write, first bytes, ends, rows) int arrays."""
     if r.spans:
         return [(w, *banks.as_rows(lo, hi, at, rows)) for w, lo, hi, at in r.spans]
-    zero = np.zeros(1, np.int64)
-    return [(False, np.array([a]), np.array([b]), zero) for a, b in r.reads] + [
-        (True, np.array([a]), np.array([b]), zero) for a, b in r.writes
-    ]
+    out = []
+    for w, ranges in ((False, r.reads), (True, r.writes)):
+        if ranges:
+            lo, hi = np.array(ranges, np.int64).T
+            out.append((w, lo, hi, np.zeros(len(ranges), np.int64)))
+    return out
+
+
+def _stacked(records: Sequence[Record]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
+    """The VF's load and store calls, iteration by iteration, consecutive iterations making the same calls stacked
+    as rows of one array (an in-order loop's iterations and a batched call's rows alike): (the first iteration's
+    calls, [(an iteration's or batch's calls, its rows, its first row)])."""
+    shape: Any = None
+    members: list[Record] = []
+    parts: list[tuple[list[Record], int, int]] = []
+    total = 0
+    for rows, segment in _segments(records):
+        mem = [r for r in segment if unit(r) in ("load", "store")]
+        if not mem:
+            continue
+        now = tuple((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem)
+        if now != shape and parts:
+            yield members, parts
+            parts, total = [], 0
+        if not parts:
+            shape, members = now, mem
+        parts.append((mem, rows, total))
+        total += rows
+    if parts:
+        yield members, parts
+
+
+def _pack(members: Sequence[Record], loads: int, stores: int) -> list[list[int]]:
+    """One iteration's load and store calls packed in program order into beats of at most `loads` loads and
+    `stores` stores (a gather or scatter alone): the calls' indices."""
+    beats: list[list[int]] = []
+    beat: list[int] = []
+    n_loads = n_stores = 0
+    for k, r in enumerate(members):
+        ld, st = int(bool(r.reads)), int(bool(r.writes))
+        if beat and (r.points or members[beat[0]].points or n_loads + ld > loads or n_stores + st > stores):
+            beats.append(beat)
+            beat, n_loads, n_stores = [], 0, 0
+        beat.append(k)
+        n_loads, n_stores = n_loads + ld, n_stores + st
+    if beat:
+        beats.append(beat)
+    return beats
+
+
+def _beat_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """One beat's accesses over every stacked iteration: (the call's index in the beat, is a write, first bytes, ends,
+    rows)."""
+    ident, write, lo, hi, at = [], [], [], [], []
+    for seg, rows, offset in parts:
+        for i, k in enumerate(beat):
+            for w, a, b, r in _accesses(seg[k], rows):
+                ident.append(np.full(a.size, i))
+                write.append(np.full(a.size, w))
+                lo.append(a)
+                hi.append(b)
+                at.append(r + offset)
+    return np.concatenate(ident), np.concatenate(write), np.concatenate(lo), np.concatenate(hi), np.concatenate(at)
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
@@ -214,52 +274,31 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             mask += float(table["mask.cycles"]) * r.rows
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
-        else:
+        elif r.spans:
             moved = [(w, int(np.sum(hi - lo))) for w, lo, hi, _ in _accesses(r, r.rows)]
+        else:
+            moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
         load_bytes += sum(n for w, n in moved if not w)
         store_bytes += sum(n for w, n in moved if w)
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
-    loads_cap, stores_cap = int(table["ub.beat_loads"]), int(table["ub.beat_stores"])
-    for rows, segment in _segments(records):
-        beat: list[Record] = []
-        n_loads = n_stores = 0
-        beats_list: list[list[Record]] = []
-        for r in segment:
-            u = unit(r)
-            if u not in ("load", "store"):
-                continue
-            if r.points:
-                if beat:
-                    beats_list.append(beat)
-                beats_list.append([r])
-                beat, n_loads, n_stores = [], 0, 0
-                continue
-            ld, st = int(bool(r.reads)), int(bool(r.writes))
-            if beat and (n_loads + ld > loads_cap or n_stores + st > stores_cap):
-                beats_list.append(beat)
-                beat, n_loads, n_stores = [], 0, 0
-            beat.append(r)
-            n_loads, n_stores = n_loads + ld, n_stores + st
-        if beat:
-            beats_list.append(beat)
-        for members in beats_list:
-            if members[0].points:
-                w, addrs, _ = members[0].points[0]
-                result = banks.lanes(geo, 0, w, np.asarray(addrs, np.int64))
+    for members, parts in _stacked(records):
+        for beat in _pack(members, int(table["ub.beat_loads"]), int(table["ub.beat_stores"])):
+            if members[beat[0]].points:  # a gather or scatter: each iteration on its own
+                results = [
+                    banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
+                ]
             else:
-                acc = [(k, w, lo, hi, at) for k, r in enumerate(members) for w, lo, hi, at in _accesses(r, rows)]
-                result = banks.beat(geo, acc, rows)
-            memory += int(result.cycles.sum())
-            beats_n += result.cycles.size
-            for k, kind in enumerate(banks.KINDS):
-                n = int(result.kinds[:, k].sum())
-                if not n:
-                    continue
-                addrs_k, who = result.examples[kind]
-                instrs = tuple(f"{members[i].api} at {members[i].line}" for i in who)
-                entry = conflicts.setdefault((kind, instrs), [addrs_k, 0])
-                entry[1] += n
+                results = [banks.beat(geo, *_beat_arrays(beat, parts), rows=sum(rows for _, rows, _ in parts))]
+            for result in results:
+                memory += int(result.cycles.sum())
+                beats_n += result.cycles.size
+                for k, kind in enumerate(banks.KINDS):
+                    n = int(result.kinds[:, k].sum())
+                    if n:
+                        addrs, who = result.examples[kind]
+                        instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
+                        conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
     cycles = int(np.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask)))
     name = records[0].line if records else "?"
     return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)

@@ -3,6 +3,7 @@ name, or "assumption: ..."), replaceable as a whole file or entry by entry."""
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from collections.abc import Mapping
@@ -33,7 +34,18 @@ class CostTable:
 
 
 def load(path: str | os.PathLike[str] | None = None, overrides: Mapping[str, Any] | None = None) -> CostTable:
-    """The table at `path` (default: the package's), with `overrides` ({"dotted.key": value}) applied."""
+    """The table at `path` (default: the package's, read once), with `overrides` ({"dotted.key": value}) applied."""
+    if path is None and not overrides:
+        return _default()
+    return _load(path, overrides)
+
+
+@functools.cache
+def _default() -> CostTable:
+    return _load(None, None)
+
+
+def _load(path: str | os.PathLike[str] | None, overrides: Mapping[str, Any] | None) -> CostTable:
     where = DEFAULT if path is None else Path(path)
     try:
         raw = tomllib.loads(where.read_text(encoding="utf-8"))

@@ -54,7 +54,8 @@ class Record:
     #: the iteration numbers of the VF loops around the call (`loops.iterations()`): ints, the innermost an
     #: `Affine` over the rows of a batched call (kept when the trace is `detailed`)
     iteration: tuple[Any, ...] = ()
-    #: a batched call's accesses row by row (kept when the trace is `detailed`): (is a write, first bytes,
+    #: a batched call's accesses row by row (kept when the trace is `detailed`, its `reads` and `writes` then
+    #: holding only each access's extent): (is a write, first bytes,
     #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
     spans: list[tuple[bool, Any, Any, Any]] = attrs.field(factory=list)
     #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
@@ -105,9 +106,11 @@ class Trace:
             if batched:
                 rec.rows = batched
                 for _, lo, hi, rows, write, _ in backend.accesses[seen:]:
-                    (rec.writes if write else rec.reads).extend(_merged(lo, hi))
-                    if self.detailed:
+                    if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
                         rec.spans.append((write, lo, hi, rows))
+                        (rec.writes if write else rec.reads).append((int(lo.min()), int(hi.max())))
+                    else:
+                        (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
 
     def table(self) -> str:
