@@ -10,6 +10,7 @@ C++ maps to Python.
 from regsim import capi, cpp, errors, registry, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
+from regsim._src.cost.profile import BankConflict, Profile, profile
 from regsim._src.engine.context import Ref
 from regsim._src.kernel.gm import GmPtr
 from regsim._src.kernel.launch import Kernel, KernelRun, kernel, launch
@@ -57,6 +58,7 @@ __all__ = [
     "CMPMODE",
     "VEC_SCOPE",
     "AscendC",
+    "BankConflict",
     "Config",
     "DType",
     "GetVecLen",
@@ -66,6 +68,7 @@ __all__ = [
     "LocalTensor",
     "MicroAPI",
     "PipeEvent",
+    "Profile",
     "Ref",
     "Reg",
     "Trace",
@@ -102,6 +105,7 @@ __all__ = [
     "launch",
     "lower",
     "printf",
+    "profile",
     "registry",
     "simd_callee",
     "simd_vf",

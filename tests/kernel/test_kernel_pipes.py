@@ -237,3 +237,26 @@ def test_a_reg_level_vf_in_a_kernel_is_the_v_pipe(loops: str) -> None:
     run = _launch(body, x)
     assert np.array_equal(x[256:384], np.arange(128, dtype=np.float32) * 2)
     assert {e.api for e in run.pipe_events(0, "V") if e.kind in ("read", "write")} == {"LoadAlign", "StoreAlign"}
+
+
+def test_gm_events_carry_the_l2_cache_hint() -> None:
+    """SetL2CacheHint's mode rides on the GM records of the copies it applies to (for a cost model), nothing else."""
+    A = rs.AscendC
+
+    @rs.kernel
+    def k(x: rs.GmPtr[rs.uint8], z: rs.GmPtr[rs.uint8]) -> None:
+        xg, zg = A.GlobalTensor(rs.float32), A.GlobalTensor(rs.float32)
+        xg.SetGlobalBuffer(x.reinterpret(rs.float32), 64)
+        zg.SetGlobalBuffer(z.reinterpret(rs.float32), 64)
+        xg.SetL2CacheHint(A.CacheMode.CACHE_MODE_DISABLE)
+        t = A.LocalTensor(rs.float32, A.TPosition.VECCALC, 0, 64)
+        A.DataCopy(t, xg, 64)
+        A.SetFlag(A.EVENT_ID0, event=A.HardEvent.MTE2_MTE3)
+        A.WaitFlag(A.EVENT_ID0, event=A.HardEvent.MTE2_MTE3)
+        A.DataCopy(zg, t, 64)
+
+    x, z = np.arange(64, dtype=np.float32), np.zeros(64, np.float32)
+    run = rs.launch(k, 1, x, z)
+    hints = {(e.pipe, e.space): e.l2 for e in run.events[0] if e.kind in ("read", "write")}
+    assert hints == {("MTE2", "GM x"): "CACHE_MODE_DISABLE", ("MTE2", "UB"): "", ("MTE3", "UB"): "", ("MTE3", "GM z"): ""}
+    np.testing.assert_array_equal(z, x)

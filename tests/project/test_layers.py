@@ -21,6 +21,7 @@ FLOORS = (
     ("regsim._src.ops",),
     ("regsim._src.lowerings",),
     ("regsim._src.kernel",),
+    ("regsim._src.cost",),
     ("regsim._src.frontends",),
     ("regsim._src.api",),
     ("regsim.registry", "regsim.capi", "regsim.cpp", "regsim.testing"),

@@ -79,3 +79,37 @@ def test_mask_print_shows_the_lanes_of_a_dtype(capsys) -> None:  # type: ignore[
     assert out[1] == "lanes of uint32: 36 of 64 active"
     assert out[2] == "    0: 11111111 11111111 11111111 11111111"
     assert out[3] == "   32: 1111.... ........ ........ ........"
+
+
+def test_an_undone_batched_attempt_leaves_no_records() -> None:
+    """A loop whose batched attempt stops at an op with no batching rule (Gather) runs in order: the trace holds
+    the in-order run's calls only, as with loops="sequential" (CreateMask, then LoadAlign, Gather, Adds, Scatter
+    an iteration)."""
+    from vf_examples import bank_conflict_3510 as bc
+
+    rng = np.random.default_rng(0)
+    x, y = bc.inputs(9, rng)
+    counts = []
+    for mode in ("sequential", "auto"):
+        with rs.configure(loops=mode), rs.trace(detailed=True) as t:
+            bc.kernel(9, x, y)
+        counts.append([r.api for r in t.records])
+        assert len(t.vfs) == 1 and t.vfs[0] == (0, len(t.records))
+    reps = bc.CASES[9][0] // bc.ONE_REP
+    assert counts[0] == counts[1] == ["CreateMask"] + ["LoadAlign", "Gather/ub", "Adds", "Scatter"] * reps
+
+
+def test_detailed_trace_keeps_rows() -> None:
+    """A batched call's rows, row by row: AddWithoutUnRollVF's loads, 256 B a repeat."""
+    from vf_examples import bank_conflict_3510 as bc
+
+    rng = np.random.default_rng(0)
+    x, y = bc.inputs(6, rng)
+    with rs.trace(detailed=True) as t:
+        bc.kernel(6, x, y)
+    load = next(r for r in t.records if r.api == "LoadAlign")
+    reps = bc.CASES[6][0] // bc.ONE_REP
+    assert load.rows == reps and len(load.spans) == 1
+    write, lo, hi, rows = load.spans[0]
+    assert not write and list(lo) == [256 * i for i in range(reps)] and list(hi - lo) == [256] * reps
+    assert list(rows) == list(range(reps))

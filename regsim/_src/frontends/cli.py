@@ -49,6 +49,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from regsim._src.cost.profile import profile_call
 from regsim._src.frontends.cpp import module as cpp
 from regsim._src.frontends.cpp.declarations import CTYPES
 from regsim._src.frontends.kernel_cli import run_kernel
@@ -314,12 +315,14 @@ def _observing(args: argparse.Namespace, out: TextIO) -> Callable[[Callable[[], 
             _explaining() as log,
             trace() if args.trace else contextlib.nullcontext() as t,
         ):
-            result = f()
+            result, prof = profile_call(f, "the example") if getattr(args, "profile", False) else (f(), None)
         _print(result, out)
         if args.explain:
             out.write("".join(f"  loop {d}\n" for d in log) or "  no VF loops ran\n")
         if t is not None:
             out.write(t.table() + "\n")
+        if prof is not None:
+            out.write(prof.report() + "\n")
         return result
 
     return around
@@ -404,6 +407,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--block-dim", type=int, default=1, help="with --kernel: the blocks to launch (default 1)")
     run.add_argument("--workers", type=int, default=None, help="with --kernel: run the blocks in this many worker processes")
     run.add_argument("--save", metavar="DIR", help="with --kernel: write each array argument after the launch as DIR/NAME.npy")
+    run.add_argument(
+        "--profile",
+        action="store_true",
+        help="model the run's cost on the 950 (rs.profile): instructions by unit and pipe, bytes, UB bank conflicts, "
+        "cycles from the package's cost table; with --kernel the launch's pipes",
+    )
+    run.add_argument(
+        "--chrome", metavar="FILE", help="with --profile --kernel: write the modelled pipe timeline as a Chrome trace"
+    )
     _observation_flags(run)
     ex = sub.add_parser(
         "examples",
@@ -549,7 +561,18 @@ def _run_kernel(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError("regsim run: error: --block-dim and --workers take a positive number")
         try:
             with configure(loops=args.loops, ub_size=args.ub_size):
-                run_kernel(k, args.block_dim, args.args, args.template, args.workers, args.seed, args.save, out)
+                run_kernel(
+                    k,
+                    args.block_dim,
+                    args.args,
+                    args.template,
+                    args.workers,
+                    args.seed,
+                    args.save,
+                    out,
+                    args.profile,
+                    args.chrome,
+                )
         except ValueError as e:
             if isinstance(e, RegsimError):
                 out.write(f"ERROR {Path(path).stem}\n  {describe_error(e, args.traceback)}\n")

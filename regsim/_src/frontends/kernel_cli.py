@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
+from regsim._src.cost.profile import profile_call
 from regsim._src.kernel.launch import Kernel, launch
 from regsim._src.model import dtypes as dt
 
@@ -83,6 +84,8 @@ def run_kernel(
     seed: int,
     save: str | None,
     out: TextIO,
+    profile: bool = False,
+    chrome: str | None = None,
 ) -> None:
     """Launch `k` on the host values `specs` describe; print each array's summary, save them if asked."""
     rng = np.random.default_rng(seed)
@@ -91,7 +94,15 @@ def run_kernel(
         names = ", ".join(p.name for p in params)
         raise ValueError(f"--args gives {len(specs)} values, kernel {k.name} takes {len(params)} ({names})")
     values = [host_value(spec, rng) for spec in specs]
-    launch(k, block_dim, *values, workers=workers, **template_values(template))
+    kw = template_values(template)
+    if profile:
+        if workers is not None:
+            raise ValueError("--profile runs the blocks in this process: drop --workers")
+        prof = profile_call(lambda: launch(k, block_dim, *values, **kw), k.name)[1]
+        if chrome is not None:
+            prof.chrome_trace(chrome)
+    else:
+        launch(k, block_dim, *values, workers=workers, **kw)
     how = "in order" if workers is None else f"in {workers} worker processes"
     out.write(f"OK kernel {k.name} on {block_dim} blocks ({how})\n")
     for p, v in zip(params, values, strict=True):
@@ -100,6 +111,8 @@ def run_kernel(
             if save is not None:
                 Path(save).mkdir(parents=True, exist_ok=True)
                 np.save(Path(save) / f"{p.name}.npy", v)
+    if profile:
+        out.write(prof.report() + "\n")
 
 
 def _summary(v: npt.NDArray[Any]) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src.kernel.block import Block, current_block
-from regsim._src.kernel.gm import GlobalTensor
+from regsim._src.kernel.gm import CacheMode, GlobalTensor
 from regsim._src.kernel.pipes import MTE2, MTE3, Ranges, V, byte_ranges
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
@@ -104,6 +104,14 @@ class PaddingMode(_Enum):
 
 
 # --- the two sides of a copy --------------------------------------------------------------------------------
+def _l2(*sides: Any) -> str:
+    """The `SetL2CacheHint` mode of a copy's GlobalTensor when not the default ("" otherwise): the event log's."""
+    for t in sides:
+        if isinstance(t, GlobalTensor) and t.l2_cache_mode is not CacheMode.CACHE_MODE_NORMAL:
+            return str(t.l2_cache_mode.name)
+    return ""
+
+
 def _rows(data: Bytes, start: int, count: int, length: int, pitch: int) -> Bytes:
     """`count` rows of `length` bytes, `pitch` bytes apart, from `start` (a view; the caller checked the bounds)."""
     if count == 1 or pitch == length:
@@ -238,6 +246,7 @@ def _copy(
         ],
         api,
         kernel_line(),
+        l2=_l2(src, dst),
     )
     if dst_buf is not None:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
@@ -357,6 +366,7 @@ def _pad_in(
         ],
         "DataCopyPad",
         kernel_line(),
+        l2=_l2(src),
     )
     _ub_write(dst, dst.addr, image, pitch, where)
 

@@ -136,6 +136,8 @@ class PipeEvent(NamedTuple):
     #: an access: its instruction's number on its pipe (from 1); a sync call: the instructions its pipe had
     #: issued before it (0 for a PIPE_ALL barrier)
     instr: int = 0
+    #: a GM access: its GlobalTensor's `SetL2CacheHint` mode when not the default ("CACHE_MODE_DISABLE" ...)
+    l2: str = ""
 
 
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
@@ -227,7 +229,13 @@ class PipeState:
 
     # --- accesses ------------------------------------------------------------------------------------------
     def access(
-        self, pipe: int, accesses: Sequence[tuple[str, bool, Ranges | None, int]], api: str, line: str, vf: object = None
+        self,
+        pipe: int,
+        accesses: Sequence[tuple[str, bool, Ranges | None, int]],
+        api: str,
+        line: str,
+        vf: object = None,
+        l2: str = "",
     ) -> None:
         """One instruction of `pipe` making `accesses` (memory, is a write, the bytes it orders by, the bytes it
         moves), or part of one: the accesses of one running vector function `vf` (its context) are one V
@@ -249,7 +257,8 @@ class PipeState:
         seq = self.issued[pipe]
         for space, write, ranges, moved in accesses:
             lo, hi = (0, 0) if ranges is None else ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
-            self._record(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi, seq))
+            hint = l2 if space != "UB" else ""
+            self._record(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi, seq, hint))
             if ranges is None:
                 continue
             if space != "UB":

@@ -165,6 +165,8 @@ class LoopRun:
         self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
         self._regsim_error = False
         self._decision: Decision | None = None
+        self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
+        self._trace_mark = 0  #: its record count when the batched attempt began
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
@@ -188,6 +190,8 @@ class LoopRun:
         except Unbatchable as e:  # (an index beyond what int64 rows hold exactly)
             return self._decide("sequential", e.args[0])
         self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
+        self._trace = _trace_of(ctx.hook)
+        self._trace_mark = len(self._trace.records) if self._trace is not None else 0
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
         ctx.backend, ctx.hook = self._backend, _BatchGuard(ctx.hook)
@@ -295,6 +299,8 @@ class LoopRun:
         assert self._backend is not None
         self._backend.rollback()
         self._restore()
+        if self._trace is not None:  # (the in-order run records the calls again)
+            self._trace.rollback(self._trace_mark)
         error = _unbatchable_cause(error)
         if not isinstance(error, (Exception, Unbatchable)):  # KeyboardInterrupt, SystemExit: at once
             return True
@@ -391,6 +397,13 @@ class _BatchGuard:
         if self.trace is not None:
             return self.trace.record(ctx, plan, values)
         return plan.run(ctx, plan, values)
+
+
+def _trace_of(hook: Any) -> Any:
+    """The `rs.trace()` behind a VF's call hook (a batched loop's guard wraps it), or None."""
+    while hook is not None and not hasattr(hook, "rollback"):
+        hook = getattr(hook, "trace", None)
+    return hook
 
 
 def _refuse_host_read(api: str, what: str) -> None:

@@ -47,6 +47,7 @@ def _scope(core: Core) -> Iterator[VfContext]:
     backend.core = core
     ctx = VfContext(config, backend, trace, ctrl=core.ctrl)
     token = _VF.set(ctx)
+    start = 0 if trace is None else len(trace.records)
     try:
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
         with np.errstate(all="ignore"):
@@ -55,6 +56,8 @@ def _scope(core: Core) -> Iterator[VfContext]:
             check()
     finally:
         _VF.reset(token)
+        if trace is not None:
+            trace.vf_ended(start)
 
 
 def _by_value(arg: V) -> V:

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -29,6 +29,7 @@ import attrs
 from regsim._src.engine.backend import NumpyBackend
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
+from regsim._src.vf.loops import iterations
 
 _REGSIM_DIR = str(Path(__file__).resolve().parent.parent)
 
@@ -49,19 +50,49 @@ class Record:
     #: iterations the call ran for at once: a call in a batched loop is one record for all of them
     #: (its active lanes, and its UB ranges, are those of every iteration together)
     rows: int = 1
+    family: str = ""  #: the op's family ("arith", "datamove", "mask" ...)
+    #: the iteration numbers of the VF loops around the call (`loops.iterations()`): ints, the innermost an
+    #: `Affine` over the rows of a batched call (kept when the trace is `detailed`)
+    iteration: tuple[Any, ...] = ()
+    #: a batched call's accesses row by row (kept when the trace is `detailed`, its `reads` and `writes` then
+    #: holding only each access's extent): (is a write, first bytes,
+    #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
+    spans: list[tuple[bool, Any, Any, Any]] = attrs.field(factory=list)
+    #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
+    #: active lanes' byte addresses, bytes per lane)
+    points: list[tuple[bool, Any, int]] = attrs.field(factory=list)
 
 
 class Trace:
     """The records of one `rs.trace()` block."""
 
-    def __init__(self) -> None:
+    def __init__(self, detailed: bool = False) -> None:
         self.records: list[Record] = []
         self._t0 = time.perf_counter()
+        #: keep what a cost model reads: each call's loop iterations, a batched call's rows, a gather's lanes
+        self.detailed = detailed
+        #: each vector function run while the trace was on: (its first record, one past its last)
+        self.vfs: list[tuple[int, int]] = []
+        #: called as each vector function ends, with its (first record, one past its last)
+        self.on_vf_end: Callable[[int, int], None] | None = None
+
+    def vf_ended(self, start: int) -> None:
+        """A vector function whose calls began at record `start` ended."""
+        self.vfs.append((start, len(self.records)))
+        if self.on_vf_end is not None:
+            self.on_vf_end(start, len(self.records))
+
+    def rollback(self, mark: int) -> None:
+        """Forget the records from `mark` on (a batched attempt undone: its loop runs again in order)."""
+        del self.records[mark:]
 
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
         """Run one call (the op engine hands every call here while a trace is on)."""
         spec = plan.spec
         rec = Record(spec.key, ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr))), _caller())
+        rec.family = spec.family
+        if self.detailed:
+            rec.iteration = iterations()
         backend = ctx.backend
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
@@ -74,8 +105,12 @@ class Trace:
             backend.current = None
             if batched:
                 rec.rows = batched
-                for _, lo, hi, _, write, _ in backend.accesses[seen:]:
-                    (rec.writes if write else rec.reads).extend(_merged(lo, hi))
+                for _, lo, hi, rows, write, _ in backend.accesses[seen:]:
+                    if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
+                        rec.spans.append((write, lo, hi, rows))
+                        (rec.writes if write else rec.reads).append((int(lo.min()), int(hi.max())))
+                    else:
+                        (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
 
     def table(self) -> str:
@@ -170,21 +205,24 @@ class TracingBackend(NumpyBackend):
         out = super().gather(api, param, ptr, addrs, unit, active)
         if self.current is not None and active.any():  # the span of the active lanes' addresses
             self.current.reads.append((int(addrs[active].min()), int(addrs[active].max()) + unit))
+            self.current.points.append((False, addrs[active], unit))
         return out
 
     def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, raw: Bytes, active: Bools) -> None:
         super().scatter(api, param, ptr, addrs, raw, active)
         if self.current is not None and active.any():
             self.current.writes.append((int(addrs[active].min()), int(addrs[active].max()) + raw.shape[1]))
+            self.current.points.append((True, addrs[active], raw.shape[1]))
 
 
 _TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("regsim_trace", default=None)
 
 
 @contextlib.contextmanager
-def trace() -> Iterator[Trace]:
-    """`with rs.trace() as t:` — every VF started inside records its Reg calls into `t`."""
-    t = Trace()
+def trace(*, detailed: bool = False) -> Iterator[Trace]:
+    """`with rs.trace() as t:` — every VF started inside records its Reg calls into `t` (`detailed`: with what
+    a cost model reads: loop iterations, a batched call's rows, a gather's lanes)."""
+    t = Trace(detailed)
     token = _TRACE.set(t)
     try:
         yield t

@@ -1,0 +1,74 @@
+"""What `rs.profile` costs: each workload run plainly and under `rs.profile`, in the default loop mode, in the
+same process, alternately; printed: the best CPU time of each and their ratio (the target: at most 2x).
+
+Workloads: the add_high_performance kernel (cases 2 and 4, `--rows` x 8192 half on `--cores` cores, the 950's
+dataCopyLen), and the bank_conflict_3510 sample's VFs of cases 6 (AddWithoutUnRollVF, 64 repeats) and 12
+(DataBlock stride 8).
+
+Run: `python bench/bench_profile.py [--rows 64] [--cores 8] [--runs 3]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import regsim as rs
+from vf_examples import add_high_performance as ahp
+from vf_examples import bank_conflict_3510 as bc
+
+
+def best(runs: int, f: Callable[[], Any]) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.process_time()
+        f()
+        times.append(time.process_time() - t)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=64, help="rows of the kernel's 8192-column inputs (default 64)")
+    parser.add_argument("--cores", type=int, default=8, help="cores of the kernel's multi-core cases (default 8)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each, the best kept (default 3)")
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    x = rng.uniform(1, 100, [args.rows, 8192]).astype(np.float16)
+    y = rng.uniform(1, 100, [args.rows, 8192]).astype(np.float16)
+    work: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {}
+    for case in (2, 4):
+        kw = dict(total_m=args.rows, total_n=8192, split_m=args.cores, split_n=1, data_copy_len=ahp.CASES[case][2], scenario=case)
+
+        def plain(kw: dict[str, Any] = kw) -> Any:
+            return rs.launch(ahp.add_custom, args.cores, x, y, np.zeros_like(x), **kw)
+
+        def profiled(kw: dict[str, Any] = kw) -> Any:
+            return rs.profile(ahp.add_custom, x, y, np.zeros_like(x), block_dim=args.cores, **kw)
+
+        work[f"add_high_performance case {case} ({args.rows} x 8192, {args.cores} cores)"] = (plain, profiled)
+    for case in (6, 12):
+        a, b = bc.inputs(case, rng)
+
+        def plain_vf(case: int = case, a: Any = a, b: Any = b) -> Any:
+            return bc.kernel(case, a, b)
+
+        def profiled_vf(case: int = case, a: Any = a, b: Any = b) -> Any:
+            return bc.profile(case, a, b)
+
+        work[f"bank_conflict_3510 case {case} VF"] = (plain_vf, profiled_vf)
+    worst = 0.0
+    with rs.configure(ub_size=ahp.UB_SIZE):
+        for name, (plain, profiled) in work.items():
+            base, prof = best(args.runs, plain), best(args.runs, profiled)
+            worst = max(worst, prof / base)
+            print(f"{name}: plain {base * 1e3:.1f} ms, profiled {prof * 1e3:.1f} ms, ratio {prof / base:.2f}")
+    print(f"worst ratio {worst:.2f} (target: at most 2)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""The 950 UB's banks, as the page "避免bank冲突（NPU架构版本3510）" describes them, and the conflicts of the
+accesses a vector function makes together.
+
+- The UB is `ub.bank_groups` (8) bank groups of `ub.banks_per_group` (2) banks; rows of `ub.row_bytes` (32) B,
+  low-bit interleaved: `UB_ADDR = {BANK_DEPTH[8:0], BANK[0], BG[2:0], BANK_WIDTH[4:0]}`, so the 32 B row at
+  address a is in group (a >> 5) & 7, bank (a >> 8) & 1, depth a >> 9.
+- A bank does one read or one write a cycle; a bank group at most two reads, or one read and one write.
+- A *beat* is what the model takes to access the UB together: a vector function's loads and stores, in program
+  order within one loop iteration, packed into beats of at most `ub.beat_loads` (2) loads and `ub.beat_stores`
+  (1) store (the page's "2读" / "1读1写", and the 二读一写 the bank_conflict_3510 sample measures). A
+  gather or scatter is a beat of its own, seen by 8 B subbank.
+- In a beat, reads of the same 32 B row are one read (the page: 起始地址重叠时，硬件会将指令优化为一条). The
+  conflicts, by the page's three kinds: read-read (two reads of one bank, or more than two in one group),
+  read-write (a read and a write in one bank, or two reads and a write in one group), write-write (two writes
+  in one group). A gather's or scatter's lanes conflict when different 8 B words fall in the same subbank
+  number of one group (the page: 同一subbank的不同起始地址 conflict, the same address does not).
+- A beat takes the cycles its busiest group needs: per bank one access a cycle; per group a write a cycle
+  (with at most one read beside it), the other reads two a cycle. A beat with no conflict takes one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+KINDS = ("read-read", "read-write", "write-write")
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+
+class Geometry(NamedTuple):
+    groups: int = 8
+    banks: int = 2
+    row: int = 32
+    sub: int = 8
+
+    def decode(self, addr: int) -> tuple[int, int, int]:
+        """(bank group, bank, depth) of UB byte `addr`."""
+        r = addr // self.row
+        return r % self.groups, (r // self.groups) % self.banks, r // (self.groups * self.banks)
+
+
+class BeatResult(NamedTuple):
+    cycles: Ints  #: per row (iteration) of the beat: the cycles it takes
+    kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
+    #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
+    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
+    """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
+    instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
+    first, last = lo // geo.row, (hi - 1) // geo.row
+    width = int((last - first).max()) + 1
+    blk: Ints = first[:, None] + np.arange(width, dtype=np.int64)
+    keep = blk <= last[:, None]
+    blk = blk[keep]
+    row: Ints = np.broadcast_to(at[:, None], keep.shape)[keep]
+    w: Ints = np.broadcast_to(write[:, None], keep.shape)[keep].astype(np.int64)
+    ident_of: Ints = np.broadcast_to(ident[:, None], keep.shape)[keep]
+    key = (row * (int(blk.max()) + 1) + blk) * 2 + w
+    _, first_at = np.unique(key, return_index=True)  # a row read twice in a beat is one read
+    row, blk, w, ident_of = row[first_at], blk[first_at], w[first_at], ident_of[first_at]
+    group, bank = blk % geo.groups, (blk // geo.groups) % geo.banks
+    cell = ((row * geo.groups + group) * geo.banks + bank) * 2 + w
+    counts = np.bincount(cell, minlength=rows * geo.groups * geo.banks * 2).reshape(rows, geo.groups, geo.banks, 2)
+    reads, writes = counts[..., 0], counts[..., 1]
+    r_g, w_g = reads.sum(-1), writes.sum(-1)
+    rr = (reads >= 2).any(-1) | (r_g > 2)
+    rw = ((reads >= 1) & (writes >= 1)).any(-1) | ((r_g >= 2) & (w_g >= 1))
+    ww = w_g >= 2
+    need = np.maximum((reads + writes).max(-1), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
+    cycles = np.maximum(need.max(-1), 1).astype(np.int64)
+    per_kind = np.stack([rr, rw, ww], axis=-1)  # rows x groups x 3
+    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for k, kind in enumerate(KINDS):
+        hit = np.argwhere(per_kind[..., k])
+        if hit.size:
+            r, g = int(hit[0, 0]), int(hit[0, 1])
+            sel = (row == r) & (group == g) & ((w == 0) if k == 0 else (w == 1) if k == 2 else True)
+            examples[kind] = (tuple(int(b) * geo.row for b in blk[sel]), tuple(sorted({int(i) for i in ident_of[sel]})))
+    return BeatResult(cycles, np.asarray(per_kind.any(axis=1)), examples)
+
+
+def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
+    """The conflicts of one gather (or scatter, `write`): its active lanes' byte addresses, by 8 B subbank."""
+    words = np.unique(addrs // geo.sub)
+    per_row = geo.row // geo.sub
+    key = ((words * geo.sub) // geo.row % geo.groups) * per_row + words % per_row  # (group, subbank number)
+    counts = np.bincount(key, minlength=geo.groups * per_row)
+    worst = int(counts.max()) if counts.size else 1
+    kinds = np.zeros((1, 3), np.bool_)
+    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    if worst > 1:
+        kind = 2 if write else 0
+        kinds[0, kind] = True
+        crowded = int(np.argmax(counts))
+        examples[KINDS[kind]] = (tuple(int(x) * geo.sub for x in words[key == crowded]), (ident,))
+    return BeatResult(np.array([max(worst, 1)], np.int64), kinds, examples)
+
+
+def as_rows(lo: Any, hi: Any, at: Any, rows: int) -> tuple[Ints, Ints, Ints]:
+    """A traced access as int arrays (first bytes, ends, rows): `at` None is one access every row makes."""
+    lo, hi = np.atleast_1d(np.asarray(lo, np.int64)), np.atleast_1d(np.asarray(hi, np.int64))
+    if at is None:
+        at = np.repeat(np.arange(rows, dtype=np.int64), lo.size)
+        lo, hi = np.tile(lo, rows), np.tile(hi, rows)
+    return lo, hi, np.asarray(at, np.int64)

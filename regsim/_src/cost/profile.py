@@ -1,0 +1,485 @@
+"""`rs.profile(F, *args, **launch_kw) -> Profile`: what a vector function or a whole kernel would cost on the 950.
+
+A VF runs under a detailed `rs.trace()`; a kernel is launched (in this process) under one, its pipe event log
+read as well. From them:
+
+- **counts**: instructions by unit inside vector functions ("vector", "load", "store", "mask", "scalar": a call
+  in a batched loop counts once an iteration, so both loop modes count the same) and, for a kernel, by pipe
+  ("V": vector functions and UB -> UB copies, "S", "MTE2", "MTE3"; the pipe event log's instructions);
+- **bytes**: UB bytes the vector functions loaded and stored, and each pipe's bytes moved;
+- **bank_conflicts**: the UB bank conflicts of each vector function's beats (`banks.py`), by kind and
+  instructions, with the addresses of the first beat that had them;
+- **cycles**: a vector function takes `vf.launch_cycles` and the longest of its load/store beats, its compute
+  instructions and its mask instructions (they overlap); a kernel's pipes run side by side, each instruction
+  starting when its pipe is free, the scalar unit has issued it and the flags, queues and barriers before it
+  allow (the pipe event log's set / wait / barrier records), the kernel's time the slowest block's;
+- **chrome_trace(path)**: each block's pipes as tracks, in modelled cycles.
+
+Every number comes from the cost table (`cost_table.toml`: each entry cites its page or says it is an
+assumption); `cost_table=` and `cost=` replace it or some of its entries.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from regsim._src.cost import banks
+from regsim._src.cost.table import CostTable, load
+from regsim._src.engine.per_iteration import Affine
+from regsim._src.kernel.block import _BLOCK
+from regsim._src.kernel.launch import Kernel, KernelRun, launch
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, V
+from regsim._src.vf.trace import Record, Trace, trace
+from regsim.errors import ParameterError, message
+
+UNITS = ("vector", "load", "store", "mask", "scalar")
+PIPES = PIPE_NAMES  #: ("S", "V", "MTE2", "MTE3")
+#: Reg ops run by the scalar side of a VF (address registers) rather than the vector unit
+_SCALAR_OPS = frozenset({"CreateAddrReg/1", "CreateAddrReg/2", "CreateAddrReg/3", "CreateAddrReg/4", "ClearSpr"})
+
+
+@attrs.frozen
+class BankConflict:
+    """UB bank conflicts of one kind among the same instructions (every beat that had them)."""
+
+    kind: str  #: "read-read", "read-write" or "write-write"
+    instructions: tuple[str, ...]  #: "LoadAlign at add.py:12", ...
+    addresses: tuple[int, ...]  #: UB byte addresses of the rows (or 8 B words) the first such beat collided on
+    beats: int  #: how many beats (iterations) had it
+
+    def __str__(self) -> str:
+        where = ", ".join(hex(a) for a in self.addresses[:8]) + (" ..." if len(self.addresses) > 8 else "")
+        return f"{self.kind} x{self.beats}: {'; '.join(self.instructions)} (UB {where})"
+
+
+@attrs.define
+class VfCost:
+    """One vector function run."""
+
+    name: str  #: the first call's kernel line
+    counts: dict[str, int]
+    load_bytes: int
+    store_bytes: int
+    beats: int  #: load/store beats (one per iteration and beat)
+    memory_cycles: int
+    compute_cycles: float
+    mask_cycles: float
+    cycles: int
+    conflicts: dict[tuple[str, tuple[str, ...]], list[Any]]  #: (kind, instructions) -> [addresses, beats]
+
+
+@attrs.define
+class Span:
+    """One instruction on the modelled timeline."""
+
+    block: int
+    pipe: str
+    name: str
+    line: str
+    start: float
+    cycles: float
+
+
+@attrs.define
+class Profile:
+    """What `rs.profile` modelled (see the module's docstring)."""
+
+    name: str
+    counts: dict[str, int]
+    bytes: dict[str, int]
+    bank_conflicts: list[BankConflict]
+    cycles: int
+    pipe_cycles: dict[str, float]  #: busy cycles by pipe (a kernel: summed over blocks; a VF: "V")
+    vfs: list[VfCost]
+    spans: list[Span]
+    table: CostTable
+    registers: Any = None  #: peak live registers (set by the register-pressure pass, when run)
+    run: KernelRun | None = None
+
+    @property
+    def dominant_pipe(self) -> str:
+        """The pipe busy longest."""
+        return max(self.pipe_cycles, key=lambda p: self.pipe_cycles[p])
+
+    @property
+    def microseconds(self) -> float:
+        return self.cycles / float(self.table["clock.hz"]) * 1e6
+
+    def report(self) -> str:
+        lines = [
+            f"profile of {self.name}: {self.cycles} cycles (~{self.microseconds:.3f} us at {self.table['clock.hz'] / 1e9:g} GHz)"
+        ]
+        lines.append("  instructions: " + ", ".join(f"{k} {v}" for k, v in self.counts.items() if v))
+        lines.append("  bytes: " + ", ".join(f"{k} {v}" for k, v in self.bytes.items() if v))
+        if len(self.pipe_cycles) > 1:
+            lines.append("  busy cycles by pipe: " + ", ".join(f"{k} {v:.0f}" for k, v in self.pipe_cycles.items()))
+            lines.append(f"  dominant pipe: {self.dominant_pipe}")
+        if self.bank_conflicts:
+            lines.append(f"  UB bank conflicts ({sum(c.beats for c in self.bank_conflicts)} beats):")
+            lines.extend(f"    {c}" for c in self.bank_conflicts)
+        else:
+            lines.append("  UB bank conflicts: none")
+        if self.registers is not None:
+            lines.append(f"  registers: {self.registers}")
+        lines.append(f"  cost table: {self.table.path}")
+        return "\n".join(lines)
+
+    def chrome(self) -> dict[str, Any]:
+        """Chrome / Perfetto trace-event JSON: a process per block, a thread per pipe, times in modelled cycles
+        (shown as microseconds: 1 us on the time axis is one cycle)."""
+        events: list[dict[str, Any]] = []
+        blocks = sorted({s.block for s in self.spans})
+        for b in blocks:
+            events.append({"name": "process_name", "ph": "M", "pid": b, "tid": 0, "args": {"name": f"block {b} (cycles)"}})
+            for k, pipe in enumerate(PIPES):
+                events.append({"name": "thread_name", "ph": "M", "pid": b, "tid": k, "args": {"name": pipe}})
+        for s in self.spans:
+            events.append(
+                {
+                    "name": s.name,
+                    "ph": "X",
+                    "ts": s.start,
+                    "dur": max(s.cycles, 0.001),
+                    "pid": s.block,
+                    "tid": PIPES.index(s.pipe),
+                    "args": {"line": s.line, "cycles": s.cycles},
+                }
+            )
+        return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": {"clock": "modelled cycles (1 us = 1 cycle)"}}
+
+    def chrome_trace(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_text(json.dumps(self.chrome()))
+
+    def __repr__(self) -> str:
+        return f"<Profile of {self.name}: {self.cycles} cycles, {len(self.bank_conflicts)} bank conflict kinds>"
+
+
+# --- vector functions ----------------------------------------------------------------------------------------
+def unit(r: Record) -> str:
+    """The unit a traced Reg call runs on."""
+    if r.api in _SCALAR_OPS:
+        return "scalar"
+    if r.writes or any(p[0] for p in r.points):
+        return "store"
+    if r.reads:
+        return "load"
+    return "mask" if r.family == "mask" else "vector"
+
+
+def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
+    """The records of one loop iteration at a time (of every iteration at once for a batched call): (rows, records)."""
+    key: Any = object()
+    rows, current = 1, list[Record]()
+    for r in records:
+        k = tuple(id(x) if isinstance(x, Affine) else x for x in r.iteration)
+        if k != key and current:
+            yield rows, current
+            current = []
+        key = k
+        rows = r.rows
+        current.append(r)
+    if current:
+        yield rows, current
+
+
+def _accesses(r: Record, rows: int) -> list[tuple[bool, Any, Any, Any]]:
+    """A traced call's UB accesses as (is a write, first bytes, ends, rows) int arrays."""
+    if r.spans:
+        return [(w, *banks.as_rows(lo, hi, at, rows)) for w, lo, hi, at in r.spans]
+    out = []
+    for w, ranges in ((False, r.reads), (True, r.writes)):
+        if ranges:
+            lo, hi = np.array(ranges, np.int64).T
+            out.append((w, lo, hi, np.zeros(len(ranges), np.int64)))
+    return out
+
+
+def _stacked(records: Sequence[Record]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
+    """The VF's load and store calls, iteration by iteration, consecutive iterations making the same calls stacked
+    as rows of one array (an in-order loop's iterations and a batched call's rows alike): (the first iteration's
+    calls, [(an iteration's or batch's calls, its rows, its first row)])."""
+    shape: Any = None
+    members: list[Record] = []
+    parts: list[tuple[list[Record], int, int]] = []
+    total = 0
+    for rows, segment in _segments(records):
+        mem = [r for r in segment if unit(r) in ("load", "store")]
+        if not mem:
+            continue
+        now = tuple((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem)
+        if now != shape and parts:
+            yield members, parts
+            parts, total = [], 0
+        if not parts:
+            shape, members = now, mem
+        parts.append((mem, rows, total))
+        total += rows
+    if parts:
+        yield members, parts
+
+
+def _pack(members: Sequence[Record], loads: int, stores: int) -> list[list[int]]:
+    """One iteration's load and store calls packed in program order into beats of at most `loads` loads and
+    `stores` stores (a gather or scatter alone): the calls' indices."""
+    beats: list[list[int]] = []
+    beat: list[int] = []
+    n_loads = n_stores = 0
+    for k, r in enumerate(members):
+        ld, st = int(bool(r.reads)), int(bool(r.writes))
+        if beat and (r.points or members[beat[0]].points or n_loads + ld > loads or n_stores + st > stores):
+            beats.append(beat)
+            beat, n_loads, n_stores = [], 0, 0
+        beat.append(k)
+        n_loads, n_stores = n_loads + ld, n_stores + st
+    if beat:
+        beats.append(beat)
+    return beats
+
+
+def _beat_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """One beat's accesses over every stacked iteration: (the call's index in the beat, is a write, first bytes, ends,
+    rows)."""
+    ident, write, lo, hi, at = [], [], [], [], []
+    for seg, rows, offset in parts:
+        for i, k in enumerate(beat):
+            for w, a, b, r in _accesses(seg[k], rows):
+                ident.append(np.full(a.size, i))
+                write.append(np.full(a.size, w))
+                lo.append(a)
+                hi.append(b)
+                at.append(r + offset)
+    return np.concatenate(ident), np.concatenate(write), np.concatenate(lo), np.concatenate(hi), np.concatenate(at)
+
+
+def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
+    """Count, price and check for bank conflicts the traced calls of one vector function run."""
+    geo = banks.Geometry(table["ub.bank_groups"], table["ub.banks_per_group"], table["ub.row_bytes"], table["ub.subbank_bytes"])
+    counts = dict.fromkeys(UNITS, 0)
+    compute = mask = 0.0
+    load_bytes = store_bytes = 0
+    for r in records:
+        u = unit(r)
+        counts[u] += r.rows
+        if u == "vector":
+            compute += table.op_cycles(r.api) * r.rows
+        elif u == "mask":
+            mask += float(table["mask.cycles"]) * r.rows
+        if r.points:  # a gather's or scatter's active lanes
+            moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
+        elif r.spans:
+            moved = [(w, int(np.sum(hi - lo))) for w, lo, hi, _ in _accesses(r, r.rows)]
+        else:
+            moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
+        load_bytes += sum(n for w, n in moved if not w)
+        store_bytes += sum(n for w, n in moved if w)
+    conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
+    memory = beats_n = 0
+    for members, parts in _stacked(records):
+        for beat in _pack(members, int(table["ub.beat_loads"]), int(table["ub.beat_stores"])):
+            if members[beat[0]].points:  # a gather or scatter: each iteration on its own
+                results = [
+                    banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
+                ]
+            else:
+                results = [banks.beat(geo, *_beat_arrays(beat, parts), rows=sum(rows for _, rows, _ in parts))]
+            for result in results:
+                memory += int(result.cycles.sum())
+                beats_n += result.cycles.size
+                for k, kind in enumerate(banks.KINDS):
+                    n = int(result.kinds[:, k].sum())
+                    if n:
+                        addrs, who = result.examples[kind]
+                        instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
+                        conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
+    cycles = int(np.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask)))
+    name = records[0].line if records else "?"
+    return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)
+
+
+def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
+    total: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
+    for v in vfs:
+        for key, (addrs, n) in v.conflicts.items():
+            entry = total.setdefault(key, [addrs, 0])
+            entry[1] += n
+    return [BankConflict(kind, instrs, tuple(addrs), n) for (kind, instrs), (addrs, n) in total.items()]
+
+
+# --- kernels ---------------------------------------------------------------------------------------------------
+def _flag_key(label: str) -> str:
+    """A set record's and its wait's common key: "SetFlag<MTE2_V>(0)" and "WaitFlag<MTE2_V>(0)" -> "<MTE2_V>(0)"."""
+    for prefix in ("SetFlag", "WaitFlag"):
+        if label.startswith(prefix):
+            return label[len(prefix) :]
+    return label
+
+
+def _instructions(events: Sequence[PipeEvent]) -> Iterator[list[PipeEvent]]:
+    """The event log as instructions (the access records of one instruction together) and sync records (alone)."""
+    current: list[PipeEvent] = []
+    for e in events:
+        if e.kind in ("read", "write"):
+            if current and (current[0].pipe, current[0].instr) == (e.pipe, e.instr):
+                current.append(e)
+                continue
+            if current:
+                yield current
+            current = [e]
+        else:
+            if current:
+                yield current
+                current = []
+            yield [e]
+    if current:
+        yield current
+
+
+def schedule(
+    block: int, events: Sequence[PipeEvent], vf_cycles: Mapping[int, float], table: CostTable
+) -> tuple[float, dict[str, float], list[Span]]:
+    """Block `block`'s instructions on the modelled timeline: (its end, busy cycles by pipe, spans)."""
+    free = dict.fromkeys(PIPES, 0.0)
+    gate = dict.fromkeys(PIPES, 0.0)
+    busy = dict.fromkeys(PIPES, 0.0)
+    ends: dict[str, list[float]] = {p: [0.0] for p in PIPES}
+    flags: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+    recent: collections.deque[tuple[str, int, int, float]] = collections.deque(maxlen=32)  # UB accesses of V / MTE
+    issue = float(table["scalar.instr_cycles"])
+    now = 0.0  # the scalar unit's clock: where it has issued up to
+    spans: list[Span] = []
+    for group in _instructions(events):
+        e = group[0]
+        if e.kind == "set":
+            flags[_flag_key(e.api)].append(ends[e.pipe][min(e.instr, len(ends[e.pipe]) - 1)] if e.pipe in ends else 0.0)
+            now += issue
+        elif e.kind == "wait":
+            queue = flags.get(_flag_key(e.api))
+            t = queue.popleft() if queue else 0.0
+            if e.pipe == "S":  # the scalar unit waits: every later instruction is issued after
+                now = max(now, t)
+            elif e.pipe in gate:
+                gate[e.pipe] = max(gate[e.pipe], t)
+            now += issue
+        elif e.kind == "barrier":
+            if e.pipe == "ALL":
+                t = max(free.values())
+                now = max(now, t)
+                for p in gate:
+                    gate[p] = t
+            else:
+                gate[e.pipe] = max(gate[e.pipe], free[e.pipe])
+            now += issue
+        else:
+            p = e.pipe
+            moved = max(x.nbytes for x in group)
+            if p == "V":
+                cost = vf_cycles.get(e.instr, np.ceil(moved / float(table["vector.bytes_per_cycle"])))
+            elif p in ("MTE2", "MTE3"):
+                bw = float(table[f"{p.lower()}.bytes_per_cycle"])
+                if p == "MTE2" and any(x.l2 == "CACHE_MODE_DISABLE" for x in group):
+                    bw *= float(table["mte2.l2_bypass_speedup"])
+                cost = float(table[f"{p.lower()}.latency_cycles"]) + moved / bw
+            else:
+                gm = any(x.space.startswith("GM") for x in group)
+                cost = float(table["scalar.gm_access_cycles" if gm else "scalar.ub_access_cycles"])
+            start = max(free[p], gate[p], now)
+            if p == "S":  # the compiler's own synchronisation of a scalar access: after what it depends on
+                for _, lo, hi, end in recent:
+                    if any(x.space == "UB" and x.lo < hi and lo < x.hi for x in group):
+                        start = max(start, end)
+            end = start + cost
+            free[p] = end
+            busy[p] += cost
+            ends[p].append(end)
+            now = end if p == "S" else now + issue
+            if p != "S":
+                for x in group:
+                    if x.space == "UB":
+                        recent.append((p, x.lo, x.hi, end))
+            spans.append(Span(block, p, e.api, e.line, start, cost))
+    return max(now, *free.values()), busy, spans
+
+
+# --- rs.profile ------------------------------------------------------------------------------------------------
+def profile(
+    F: Callable[..., Any],
+    *args: Any,
+    block_dim: int | None = None,
+    cost_table: str | os.PathLike[str] | None = None,
+    cost: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> Profile:
+    """Run `F(*args, **kwargs)` (a `@rs.simd_vf` function, or an `@rs.kernel` launched on `block_dim` cores) and
+    model its cost on the 950 (see the module's docstring)."""
+    table = load(cost_table, cost)
+    if isinstance(F, Kernel):
+        if block_dim is None:
+            raise ParameterError(message("profile", "block_dim", "None", "the number of blocks to launch the kernel on"))
+        if kwargs.get("workers") is not None:
+            raise ParameterError(
+                message("profile", "workers", repr(kwargs["workers"]), "None: a profiled kernel runs in this process")
+            )
+        kwargs.pop("workers", None)
+        k = F
+        return profile_call(lambda: launch(k, block_dim, *args, **kwargs), F.name, table)[1]
+    return profile_call(lambda: F(*args, **kwargs), getattr(F, "__name__", repr(F)), table)[1]
+
+
+def profile_call(f: Callable[[], Any], name: str, table: CostTable | None = None) -> tuple[Any, Profile]:
+    """Run `f()` under a detailed trace: (what it returned, its profile: the launch's when it returned a
+    `KernelRun`, else the vector functions it ran)."""
+    owners: list[tuple[int, int, int, int]] = []  # per VF run: (block, V instruction, first record, end)
+
+    def vf_done(start: int, end: int) -> None:
+        block = _BLOCK.get()
+        owners.append((-1, 0, start, end) if block is None else (block.idx, block.pipes.issued[V], start, end))
+
+    with trace(detailed=True) as t:
+        t.on_vf_end = vf_done
+        result = f()
+    run = result if isinstance(result, KernelRun) else None
+    return result, _build(name, t, owners, run, table or load())
+
+
+def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run: KernelRun | None, table: CostTable) -> Profile:
+    vfs = [vf_cost(t.records[a:b], table) for _, _, a, b in owners]
+    counts = dict.fromkeys(UNITS, 0)
+    nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
+    for v in vfs:
+        for k, n in v.counts.items():
+            counts[k] += n
+    spans: list[Span] = []
+    if run is None:
+        start = 0.0
+        for v in vfs:
+            spans.append(Span(0, "V", "vector function", v.name, start, v.cycles))
+            start += v.cycles
+        cycles, pipe_cycles = int(start), {"V": start}
+    else:
+        per_block: dict[int, dict[int, float]] = collections.defaultdict(dict)
+        for (block, instr, _, _), v in zip(owners, vfs, strict=True):
+            per_block[block][instr] = per_block[block].get(instr, 0.0) + v.cycles
+        pipe_cycles = dict.fromkeys(PIPES, 0.0)
+        end_all = 0.0
+        for b, events in enumerate(run.events):
+            end, busy, sp = schedule(b, events, per_block[b], table)
+            end_all = max(end_all, end)
+            spans.extend(sp)
+            for p, c in busy.items():
+                pipe_cycles[p] += c
+            for e in events:
+                if e.kind in ("read", "write"):
+                    if e.kind == "write" or e.pipe == "S":
+                        nbytes[e.pipe] = nbytes.get(e.pipe, 0) + e.nbytes
+        for p in PIPES:
+            counts[p] = sum(len({e.instr for e in ev if e.pipe == p and e.kind in ("read", "write")}) for ev in run.events)
+        cycles = int(np.ceil(end_all))
+    return Profile(name, counts, nbytes, _merge_conflicts(vfs), cycles, pipe_cycles, vfs, spans, table, run=run)
