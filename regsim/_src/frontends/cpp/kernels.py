@@ -199,6 +199,11 @@ class KernelLowerer(Lowerer):
         self.this = "self"
         self.scopes = 0
 
+    def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
+        line = n if isinstance(n, int) else n.get("l", 0)
+        where = self.fn.file or self.mod.path
+        return CppError(f"{where}:{line}: {what} (in {self.fn.name}): regsim's C++ front end does not support it")
+
     # --- object types ---
     def objkind(self, spelling: str) -> tuple[str, Any] | None:
         s = strip(spelling).replace("*", "").replace("&", "").strip()
@@ -226,7 +231,15 @@ class KernelLowerer(Lowerer):
         a = a.strip()
         if a in self.env:
             return self.env[a]
-        return _int_or_enum(a)
+        value = _int_or_enum(a)
+        if isinstance(value, str):  # a constant's name (`TQue<VECIN, BUFFER_NUM>`): its value
+            name = value.split("::")[-1]
+            decl = (self.cls or {}).get("statics", {}).get(name) or self.mod.consts.get(name)
+            init = [x for x in (decl or {"c": []})["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if not init:
+                raise self.fail(self.at, f"the template argument {a} (not a constant regsim found)")
+            value = self.constant(init[-1], f"the template argument {a}")
+        return value
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
         if kind in ("RECORD", "POINTER", "LVALUEREFERENCE", "ELABORATED", "UNEXPOSED", "") or spelling.endswith(("*", "&")):
@@ -335,32 +348,43 @@ class KernelLowerer(Lowerer):
             return self.tiling(n)
         if rk == "CXX_METHOD" and name == "operator[]":
             return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
-        if rk == "CXX_METHOD" and c and c[0]["k"] == "MEMBER_REF_EXPR":
-            ref = c[0]
-            kids = [x for x in ref["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        ref = c[0] if c else {"k": "", "c": []}
+        while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
+            ref = ref["c"][0]
+        if ref["k"] == "MEMBER_REF_EXPR" and ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF"):
+            # a member function call (in a template, not resolved yet: by its name and the object's type)
+            name, rloc = ref.get("rs", ref["s"]), ref.get("rloc", rloc)
+            skip = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+            kids = [x for x in ref["c"] if x["k"] not in skip]
             obj_node = kids[0] if kids else None
+            kind = self.objof(obj_node) if obj_node is not None else ("user", (self.cls, self.env))
+            if kind is None:
+                return None
             base = self.expr(obj_node) if obj_node is not None else self.this
             args = [self.expr(a) for a in c[1:]]
-            if _is_ours(rloc):
+            if kind[0] != "user":
                 targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
                 if name in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast"):
                     tv = targs[0] if targs else self.dtype(n.get("t", "").split("<")[-1].rstrip("> "), n)
                     return f"{base}.{name}({', '.join([f'rs.{tv.name}', *args])})"
                 if name in ("EnQue", "FreeTensor", "InitBuffer", "SetGlobalBuffer", "GetPhyAddr", "GetValue", "SetValue"):
                     return f"{base}.{name}({', '.join(args)})"
-                if name in ("GetSize", "Destroy", "Reset", "SetSize"):
-                    return f"{base}.{name}({', '.join(args)})" if name != "Reset" else "None"
+                if name in ("GetSize", "Destroy", "SetSize"):
+                    return f"{base}.{name}({', '.join(args)})"
+                if name == "Reset":
+                    return "None"
                 raise self.fail(n, f"the kernel method {name}")
-            kind = self.objof(obj_node) if obj_node is not None else ("user", (self.cls, self.env))
-            if kind is None or kind[0] != "user":
-                return None
             st, env = kind[1]
             py = self.build.method(st, env, name, rloc, len(args), n["l"])
             return f"{py}({', '.join([base, *args])})"
+        callee = self.callee_node(n) if c else {"c": []}
+        over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
+        if over and not rk:  # (a call in a template, resolved when instantiated)
+            name, rk = over[0]["s"], "FUNCTION_DECL"
+            defs = [f for f in self.mod.definitions.get(name, []) if f.defined]
+            rloc = f"{defs[0].file}:{defs[0].line}" if defs else "regsim_decls.h:0"
         if rk == "FUNCTION_DECL" and _is_ours(rloc):
-            targs = [
-                t for t in self.callee_node(n)["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")
-            ]
+            targs = [t for t in callee["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
             if name in _FREE:
                 args = [self.expr(a) for a in c[1:]]
                 kw = ""

@@ -35,8 +35,6 @@ from regsim._src.frontends.cpp import parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import CTYPES
 from regsim._src.frontends.cpp.kernel_decls import header
 from regsim._src.frontends.cpp.kernels import KernelBuild, KernelLowerer, kernel_namespace, struct_layout
-from regsim._src.kernel.launch import Kernel
-from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
     CppError,
@@ -48,6 +46,8 @@ from regsim._src.frontends.cpp.lowering import (
     runtime_names,
     strip,
 )
+from regsim._src.kernel.launch import Kernel
+from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
