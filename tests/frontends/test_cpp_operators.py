@@ -60,7 +60,8 @@ def _as(d: Any, x: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("dtype,key", [(rs.float32, F32_KEY), (rs.half, F16_KEY), (rs.bfloat16, BF16_KEY)])
 def test_floor(dtype: Any, key: int, tmp_path: Path) -> None:
     """ops-math Floor: y = floor(x), bit for bit (signed zeros included) for each element type."""
-    mod = _load(MATH, "math/floor", "op_kernel/floor_apt.cpp", "op_host/arch35/floor_tiling_arch35.h", "FloorTilingData", tmp_path)
+    host = "op_host/arch35/floor_tiling_arch35.h"
+    mod = _load(MATH, "math/floor", "op_kernel/floor_apt.cpp", host, "FloorTilingData", tmp_path)
     n, blocks = 3000, 3
     x = _as(dtype, np.random.default_rng(1).uniform(-300, 300, n))
     x[:4] = _as(dtype, [-0.5, 0.5, -0.0, 2.0])

@@ -292,7 +292,7 @@ class KernelLowerer(Lowerer):
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
         t = self.ty(n)
-        return t.elem if t.what == "obj" else None  # type: ignore[no-any-return]
+        return t.elem if t.what == "obj" else None
 
     # --- expressions ---
     def expr(self, n: dict[str, Any]) -> str:
@@ -348,7 +348,7 @@ class KernelLowerer(Lowerer):
             return self.tiling(n)
         if rk == "CXX_METHOD" and name == "operator[]":
             return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
-        ref = c[0] if c else {"k": "", "c": []}
+        ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
         while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
             ref = ref["c"][0]
         if ref["k"] == "MEMBER_REF_EXPR" and ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF"):
@@ -358,7 +358,7 @@ class KernelLowerer(Lowerer):
             kids = [x for x in ref["c"] if x["k"] not in skip]
             obj_node = kids[0] if kids else None
             kind = self.objof(obj_node) if obj_node is not None else ("user", (self.cls, self.env))
-            if kind is None:
+            if kind is None or (kind[0] == "user" and kind[1][0] is None):
                 return None
             base = self.expr(obj_node) if obj_node is not None else self.this
             args = [self.expr(a) for a in c[1:]]
@@ -375,7 +375,8 @@ class KernelLowerer(Lowerer):
                     return "None"
                 raise self.fail(n, f"the kernel method {name}")
             st, env = kind[1]
-            py = self.build.method(st, env, name, rloc, len(args), n["l"])
+            assert st is not None
+            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"])
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
         over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]

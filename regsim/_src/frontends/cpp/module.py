@@ -340,6 +340,12 @@ class CppModule:
             self._callees[key] = f"c_{fn.name}_{len(self._callees)}"
         return self._callees[key]
 
+    def _run_source(self, source: str, filename: str, where: list[int], names: dict[str, str]) -> None:
+        """Run generated Python in the file's namespace, each of its lines known by its C++ line (errors, tracebacks)."""
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        _ORIGINS[filename] = _Origin(self.path, where, names)
+        exec(compile(source, filename, "exec"), self.globals)
+
     @property
     def kernel_names(self) -> list[str]:
         """The file's `__global__` kernel entries."""
@@ -385,12 +391,9 @@ class CppModule:
             names[cname] = cfn.name
             callees += low2.callees
         source = "\n".join(lines) + "\n"
-        filename = f"<regsim-cpp {os.path.basename(self.path)} kernel {name}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        _ORIGINS[filename] = _Origin(self.path, where, names)
         ns = self.globals
         ns.update(kernel_namespace())
-        exec(compile(source, filename, "exec"), ns)
+        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} kernel {name}>", where, names)
         for cname in done:
             ns[cname] = simd_callee(ns[cname])
             rewrite_now(ns[cname])
@@ -514,12 +517,9 @@ class CppModule:
             callees.append(cname)
             todo += low.callees
         source = "\n".join(lines) + "\n"
-        filename = f"<regsim-cpp {os.path.basename(self.path)} {pyname}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        _ORIGINS[filename] = _Origin(self.path, where, names)
         ns = self.globals
         try:
-            exec(compile(source, filename, "exec"), ns)
+            self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} {pyname}>", where, names)
             for cname in callees:
                 ns[cname] = simd_callee(ns[cname])
                 rewrite_now(ns[cname])
