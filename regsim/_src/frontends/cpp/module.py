@@ -340,6 +340,24 @@ class CppModule:
             self._callees[key] = f"c_{fn.name}_{len(self._callees)}"
         return self._callees[key]
 
+    def _lower_callees(
+        self, todo: list[tuple[str, Fn, dict[str, Any]]], lines: list[str], where: list[int], names: dict[str, str]
+    ) -> list[str]:
+        """Lower the `__simd_callee__` helpers `todo` names and those they call (each once), appending their
+        Python to `lines`; their Python names."""
+        done: list[str] = []
+        while todo:
+            cname, cfn, env = todo.pop()
+            if cname in done or cname in self.globals:
+                continue
+            done.append(cname)
+            low = Lowerer(self, cfn, env, cname)
+            lines += ["", *low.lower()]
+            where += [cfn.line, *low.where]
+            names[cname] = cfn.name
+            todo += low.callees
+        return done
+
     def _run_source(self, source: str, filename: str, where: list[int], names: dict[str, str]) -> None:
         """Run generated Python in the file's namespace, each of its lines known by its C++ line (errors, tracebacks)."""
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -379,17 +397,7 @@ class CppModule:
             lines += ["", *vf_lines]
             where += [vf_where[0] if vf_where else 0, *vf_where]
             names |= vf_names
-        done: set[str] = set()
-        while callees:
-            cname, cfn, env = callees.pop()
-            if cname in done or cname in self.globals:
-                continue
-            done.add(cname)
-            low2 = Lowerer(self, cfn, env, cname)
-            lines += ["", *low2.lower()]
-            where += [cfn.line, *low2.where]
-            names[cname] = cfn.name
-            callees += low2.callees
+        done = self._lower_callees(callees, lines, where, names)
         source = "\n".join(lines) + "\n"
         ns = self.globals
         ns.update(kernel_namespace())
@@ -502,20 +510,7 @@ class CppModule:
                 " clang may have left types around them unresolved)"
             ) from None
         where, names = list(main.where), {pyname: display}
-        todo = list(main.callees)
-        done: set[str] = set()
-        callees: list[str] = []
-        while todo:
-            cname, cfn, env = todo.pop()
-            if cname in done or cname in self.globals:
-                continue
-            done.add(cname)
-            low = Lowerer(self, cfn, env, cname)
-            lines += ["", *low.lower()]
-            where += [cfn.line, *low.where]
-            names[cname] = cfn.name
-            callees.append(cname)
-            todo += low.callees
+        callees = self._lower_callees(list(main.callees), lines, where, names)
         source = "\n".join(lines) + "\n"
         ns = self.globals
         try:
