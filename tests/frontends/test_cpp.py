@@ -625,7 +625,7 @@ def test_the_front_end_evaluates_no_text() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec"):
                 calls.append((path.name, node.func.id, ast.unparse(node.args[0])))
-    assert calls == [("module.py", "exec", "compile(source, filename, 'exec')")]
+    assert calls == [("module.py", "exec", "compile(source, filename, 'exec')")]  # (CppModule._run_source)
 
 
 # --- the example ports' C++ twins -------------------------------------------------------------------

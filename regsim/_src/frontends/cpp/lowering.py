@@ -339,6 +339,11 @@ class Fn:
         #: False for a primary template declared without a body (its specializations are the definitions)
         self.defined = d["body"] is not None
         self.body: dict[str, Any] = d["body"] or {"k": "COMPOUND_STMT", "l": self.line, "c": []}
+        self.file: str = d.get("file", "")  #: the file defining it (the loaded file or a header it includes)
+        #: a member function's class (`file:line` of its definition), else None; a constructor's kind is CONSTRUCTOR
+        self.cls: str | None = d.get("cls")
+        self.kind: str = d.get("kind", "FUNCTION_DECL")
+        self.static: bool = d.get("static", False)
 
 
 class Source(Protocol):

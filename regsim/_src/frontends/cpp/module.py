@@ -32,7 +32,9 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.frontends.cpp import parse as cpp_parse
-from regsim._src.frontends.cpp.declarations import CTYPES, header
+from regsim._src.frontends.cpp.declarations import CTYPES
+from regsim._src.frontends.cpp.kernel_decls import header
+from regsim._src.frontends.cpp.kernels import KernelBuild, KernelLowerer, kernel_namespace, struct_layout
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
     CppError,
@@ -44,6 +46,8 @@ from regsim._src.frontends.cpp.lowering import (
     runtime_names,
     strip,
 )
+from regsim._src.kernel.launch import Kernel
+from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
@@ -257,8 +261,12 @@ def _matches(spec: list[dict[str, Any]], vals: list[Any]) -> bool:
 class CppModule:
     """A parsed C++ source: its `__simd_vf__` functions, instantiated on demand (and cached)."""
 
-    def __init__(self, path: str, functions: list[Fn], consts: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, path: str, functions: list[Fn], consts: dict[str, Any] | None = None, structs: list[dict[str, Any]] | None = None
+    ) -> None:
         self.path = path
+        #: the classes and structs of the file and its headers, by the place of their definition (`file:line`)
+        self.structs: dict[str, dict[str, Any]] = {s["place"]: s for s in structs or ()}
         self.consts: dict[str, Any] = consts or {}  #: the file's global constants (AST nodes)
         #: every definition of each name, in file order: overloads, explicit specializations, a primary
         #: template declared without a body
@@ -268,6 +276,7 @@ class CppModule:
         #: each name's primary: its template (or only function), the first defined one
         self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
+        self._kernels: dict[str, Kernel[Any]] = {}
 
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
@@ -330,6 +339,96 @@ class CppModule:
         if key not in self._callees:
             self._callees[key] = f"c_{fn.name}_{len(self._callees)}"
         return self._callees[key]
+
+    def _lower_callees(
+        self, todo: list[tuple[str, Fn, dict[str, Any]]], lines: list[str], where: list[int], names: dict[str, str]
+    ) -> list[str]:
+        """Lower the `__simd_callee__` helpers `todo` names and those they call (each once), appending their
+        Python to `lines`; their Python names."""
+        done: list[str] = []
+        while todo:
+            cname, cfn, env = todo.pop()
+            if cname in done or cname in self.globals:
+                continue
+            done.append(cname)
+            low = Lowerer(self, cfn, env, cname)
+            lines += ["", *low.lower()]
+            where += [cfn.line, *low.where]
+            names[cname] = cfn.name
+            todo += low.callees
+        return done
+
+    def _run_source(self, source: str, filename: str, where: list[int], names: dict[str, str]) -> None:
+        """Run generated Python in the file's namespace, each of its lines known by its C++ line (errors, tracebacks)."""
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        _ORIGINS[filename] = _Origin(self.path, where, names)
+        exec(compile(source, filename, "exec"), self.globals)
+
+    @property
+    def kernel_names(self) -> list[str]:
+        """The file's `__global__` kernel entries."""
+        return [n for n, f in self.functions.items() if f.what == "global"]
+
+    def kernel(self, name: str) -> Kernel[Any]:
+        """The `__global__ __aicore__` entry `name` as an `rs.kernel` (lowered once, with the classes, functions and
+        `__VEC_SCOPE__` blocks it reaches): launch it with `rs.launch(k, block_dim, *args, tiling_key=...)` or
+        `k[block_dim](*args)`, the `<<<block_dim, ...>>>` of C++."""
+        if name in self._kernels:
+            return self._kernels[name]
+        fn = self.functions.get(name)
+        if fn is None or fn.what != "global":
+            raise CppError(
+                f"{self.path}: no __global__ kernel {name!r}; the file defines: {', '.join(self.kernel_names) or 'none'}"
+            )
+        build = KernelBuild(self)
+        entry = build.function(fn, {}, None)
+        lines: list[str] = []
+        where: list[int] = []
+        names: dict[str, str] = {}
+        callees: list[tuple[str, Fn, dict[str, Any]]] = []
+        while build.todo:
+            py, f, env, cls = build.todo.pop()
+            low = KernelLowerer(build, f, env, py, cls)
+            lines += ["", *low.lower()]
+            where += [f.line, *low.where]
+            names[py] = f"{cls['name']}::{f.name}" if cls else f.name
+            callees += low.callees
+        for vf_lines, vf_where, vf_names in build.extra:
+            lines += ["", *vf_lines]
+            where += [vf_where[0] if vf_where else 0, *vf_where]
+            names |= vf_names
+        done = self._lower_callees(callees, lines, where, names)
+        source = "\n".join(lines) + "\n"
+        ns = self.globals
+        ns.update(kernel_namespace())
+        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} kernel {name}>", where, names)
+        for cname in done:
+            ns[cname] = simd_callee(ns[cname])
+            rewrite_now(ns[cname])
+        for py in build.vfs:
+            ns[py] = simd_vf(ns[py])
+            rewrite_now(ns[py])
+        f_entry = ns[entry]
+        f_entry.__name__ = f_entry.__qualname__ = name
+        k = make_kernel(f_entry)
+        k.source = source  # type: ignore[attr-defined]
+        self._kernels[name] = k
+        return k
+
+    def struct_dtype(self, name: str) -> np.dtype[Any]:
+        """The numpy dtype of the struct `name` with its C++ layout (to build a tiling struct's GM bytes)."""
+        st = next((s for s in self.structs.values() if s["name"] == name), None)
+        if st is None:
+            raise CppError(f"{self.path}: no struct {name!r} (the tiling header given with -include defines it?)")
+        layout = struct_layout(list(self.structs.values()), st)
+        return np.dtype(
+            {
+                "names": [n for n, _, _, _ in layout],
+                "formats": [(np.dtype(d), (k,)) if k >= 0 else np.dtype(d) for _, _, d, k in layout],
+                "offsets": [o for _, o, _, _ in layout],
+                "itemsize": st["size"],
+            }
+        )
 
     def check_template_arguments(self, fn: Fn, targs: dict[str, Any]) -> None:
         """Each template argument given names a template parameter and is of its kind (a dtype for a
@@ -411,27 +510,11 @@ class CppModule:
                 " clang may have left types around them unresolved)"
             ) from None
         where, names = list(main.where), {pyname: display}
-        todo = list(main.callees)
-        done: set[str] = set()
-        callees: list[str] = []
-        while todo:
-            cname, cfn, env = todo.pop()
-            if cname in done or cname in self.globals:
-                continue
-            done.add(cname)
-            low = Lowerer(self, cfn, env, cname)
-            lines += ["", *low.lower()]
-            where += [cfn.line, *low.where]
-            names[cname] = cfn.name
-            callees.append(cname)
-            todo += low.callees
+        callees = self._lower_callees(list(main.callees), lines, where, names)
         source = "\n".join(lines) + "\n"
-        filename = f"<regsim-cpp {os.path.basename(self.path)} {pyname}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        _ORIGINS[filename] = _Origin(self.path, where, names)
         ns = self.globals
         try:
-            exec(compile(source, filename, "exec"), ns)
+            self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} {pyname}>", where, names)
             for cname in callees:
                 ns[cname] = simd_callee(ns[cname])
                 rewrite_now(ns[cname])
@@ -527,12 +610,13 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
             raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
         out = json.loads(proc.stdout)
         functions = [Fn(f) for f in out["functions"]]
-        device = [(f.line, f.end) for f in functions if f.what != "plain"]
+        here = os.path.abspath(path)
+        device = [(f.line, f.end) for f in functions if f.what not in ("plain", "global") and f.file in (here, "")]
         errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
         errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in errors]
         if errors:
             raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
-        mod = CppModule(path, functions, out["consts"])
+        mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
         _MODULES[key] = mod
     return _MODULES[key]

@@ -125,6 +125,12 @@ def _fold_unions(path: str, text: str, args: list[str]) -> None:
 _TEXTS: dict[str, bytes] = {}
 
 
+#: the functions parse reports (free functions, templates, member functions and constructors)
+_FUNCTIONS = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
+#: what a call may name (its definition's place is reported as `rloc`)
+_CALLABLE = ("FUNCTION_DECL", "CXX_METHOD", "CONSTRUCTOR", "FUNCTION_TEMPLATE")
+
+
 def _op_between(kids: list[Any]) -> str:
     """A binary operator from the source text between its operands: libclang gives no tokens for an
     expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
@@ -208,6 +214,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.location.file is not None:
             # the definition a resolved call names (an overload, an explicit specialization): its line in this file
             n["rl"] = ref.location.line if os.path.abspath(ref.location.file.name) == main else 0
+        if ref.kind.name in _CALLABLE and ref.location.file is not None:  # the definition a call names, anywhere
+            n["rloc"] = f"{os.path.abspath(ref.location.file.name)}:{ref.location.line}"
         if ref.kind == ci.CursorKind.FUNCTION_DECL and k == ci.CursorKind.DECL_REF_EXPR and ref.get_num_template_arguments() > 0:
             # a resolved call's first template argument (its T, also where it is a builtin type
             # that has no TYPE_REF child)
@@ -240,6 +248,7 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
     kids = list(c.get_children())
     tags = [ch.spelling for ch in kids if ch.kind == ci.CursorKind.ANNOTATE_ATTR]
     what = "vf" if "regsim:simd_vf" in tags else "callee" if "regsim:simd_callee" in tags else "plain"
+    what = "global" if "regsim:global" in tags else what
     body = next((ch for ch in kids if ch.kind == ci.CursorKind.COMPOUND_STMT), None)
     template = c.kind == ci.CursorKind.FUNCTION_TEMPLATE
     if body is None and not (template and what != "plain"):
@@ -259,9 +268,20 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
     ]
+    parent = c.semantic_parent
+    member = parent is not None and parent.kind in (
+        ci.CursorKind.CLASS_DECL,
+        ci.CursorKind.STRUCT_DECL,
+        ci.CursorKind.CLASS_TEMPLATE,
+    )
     return {
         "name": c.spelling,
         "what": what,
+        "file": os.path.abspath(c.location.file.name),
+        # a member function's class (its spelling, and its definition's place), its kind (a constructor ...)
+        "cls": _place(parent) if member else None,
+        "kind": c.kind.name,
+        "static": c.kind == ci.CursorKind.CXX_METHOD and c.is_static_method(),
         "line": c.location.line,
         "end": c.extent.end.line,
         "tparams": tparams,
@@ -270,6 +290,52 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "template": template,
         "spec": _specialization(c),
         "body": _node(body, main) if body is not None else None,
+    }
+
+
+def _place(c: Any) -> str:
+    """A declaration's definition as `file:line` (a class's, for its members)."""
+    d = c.get_definition() or c
+    return f"{os.path.abspath(d.location.file.name) if d.location.file else ''}:{d.location.line}"
+
+
+def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
+    """A class or struct: its fields (types, byte offsets where the layout is known), its static constants and
+    base classes, for the kernel lowering (member variables, tiling structs)."""
+    import clang.cindex as ci
+
+    fields, statics, bases = [], {}, []
+    for ch in c.get_children():
+        if ch.kind == ci.CursorKind.FIELD_DECL:
+            off = c.type.get_offset(ch.spelling) if not tparams else -1
+            t = ch.type
+            init = [_node(x, main) for x in ch.get_children() if x.kind.is_expression()]
+            fields.append(
+                {
+                    "name": ch.spelling,
+                    "t": t.spelling,
+                    "tk": t.get_canonical().kind.name,
+                    "ts": t.get_canonical().spelling,
+                    "off": off // 8 if off >= 0 else -1,
+                    "size": t.get_size(),
+                    "n": t.get_array_size() if t.get_canonical().kind == ci.TypeKind.CONSTANTARRAY else -1,
+                    "init": init[-1] if init else None,
+                    "l": ch.location.line,
+                }
+            )
+        elif ch.kind == ci.CursorKind.VAR_DECL:
+            statics[ch.spelling] = _node(ch, main)
+        elif ch.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
+            bases.append(ch.type.spelling)
+    return {
+        "name": c.spelling,
+        "place": _place(c),
+        "line": c.location.line,
+        "tparams": tparams,
+        "fields": fields,
+        "statics": statics,
+        "bases": bases,
+        "size": c.type.get_size() if not tparams else -1,
     }
 
 
@@ -323,24 +389,34 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
                 diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
         funcs: list[dict[str, Any]] = []
         consts: dict[str, Any] = {}
+        structs: list[dict[str, Any]] = []
         main = os.path.abspath(path)
         classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
         tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
+        # the file and the headers it includes (not regsim's declarations nor the compiler's stand-ins)
+        ours = (os.path.abspath(tmp) + os.sep,)
 
         def visit(c: Any, outer: list[dict[str, Any]]) -> None:
             for ch in c.get_children():
-                if ch.location.file is None or os.path.abspath(ch.location.file.name) != main:
+                if ch.location.file is None or os.path.abspath(ch.location.file.name).startswith(ours):
                     continue
                 if ch.kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC):
                     visit(ch, outer)
                 elif ch.kind in classes:  # static member VFs of a (template) class: its parameters come first
                     inner = [
-                        {"name": t.spelling, "type": t.kind == tkinds[0], "outer": True}
+                        {
+                            "name": t.spelling,
+                            "type": t.kind == tkinds[0],
+                            "outer": True,
+                            "t": "" if t.kind == tkinds[0] else t.type.get_canonical().spelling,
+                        }
                         for t in ch.get_children()
                         if t.kind in tkinds
                     ]
+                    if ch.is_definition():
+                        structs.append(_class(ch, outer + inner, main))
                     visit(ch, outer + inner)
-                elif ch.kind in (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE, ci.CursorKind.CXX_METHOD):
+                elif ch.kind.name in _FUNCTIONS:
                     fn = _function(ch, main, outer)
                     if fn is not None:
                         funcs.append(fn)
@@ -351,7 +427,7 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         if _UNION_READS:
             with open(path, encoding="utf-8", errors="replace") as f:
                 _fold_unions(path, f.read(), args)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts}
+    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs}
 
 
 def main() -> None:

@@ -1,0 +1,604 @@
+"""Whole kernel files on the kernel floor: a `__global__ __aicore__` entry, the classes and `__aicore__` functions
+it reaches, and each `__VEC_SCOPE__` block as a VF (the C++ -> Python lowering of the kernel side).
+
+    mod = rs.cpp.load("floor_apt.cpp", args=("-include", "tiling.h", "-DREGSIM_TILING_DATA=FloorTilingData"))
+    k = mod.kernel("floor")                   # an rs.kernel: the entry, lowered once
+    rs.launch(k, 8, x, y, workspace, tiling, tiling_key=300000000000100)   # floor<<<8, nullptr, stream>>>(...)
+
+A class object is a Python object with the C++ member variables as attributes (made as C++ default-initializes
+them: a `GlobalTensor<T>` member is `GlobalTensor(T)`, a `TQue<pos, depth>` a `TQue`, a scalar 0, a pointer None),
+a member function a Python function taking the object first; a pointer or reference to an object is the object.
+A `__VEC_SCOPE__ { ... }` block is lowered as a `__simd_vf__` function whose parameters are the enclosing function's
+variables the block reads (by value, as the block sees them when it starts) and the object (`this`); it runs
+as one vector function on the V pipe. The tiling struct of `GET_TILING_DATA` is filled from the tiling GM
+buffer's bytes with the struct's C++ layout (`CppModule.struct_dtype` gives the numpy dtype to build them).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+import numpy as np
+
+from regsim._src.frontends.cpp.lowering import CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
+from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
+from regsim._src.kernel.launch import kernel as make_kernel
+from regsim._src.model import dtypes as dt
+from regsim._src.model import enums
+
+__all__ = ["KernelBuild", "tiling_structs"]
+
+
+class _Obj:
+    """A C++ class object: its member variables as attributes."""
+
+    def __init__(self, cname: str) -> None:
+        self.__cname = cname
+
+    def __repr__(self) -> str:
+        return f"<{self.__cname} { ({k: v for k, v in vars(self).items() if not k.startswith('_')}) }>"
+
+
+#: the kernel-floor names the generated code calls (`K.DataCopyPad(...)`)
+K = type(
+    "K",
+    (),
+    {
+        "GlobalTensor": gm.GlobalTensor,
+        "TPipe": tpipe.TPipe,
+        "TQue": tpipe.TQue,
+        "TBuf": tpipe.TBuf,
+        "DataCopy": datacopy.DataCopy,
+        "DataCopyPad": datacopy.DataCopyPad,
+        "DataCopyParams": datacopy.DataCopyParams,
+        "DataCopyExtParams": datacopy.DataCopyExtParams,
+        "DataCopyPadExtParams": datacopy.DataCopyPadExtParams,
+        "GetBlockIdx": sync.GetBlockIdx,
+        "GetBlockNum": sync.GetBlockNum,
+        "PipeBarrier": sync.PipeBarrier,
+        "SetFlag": sync.SetFlag,
+        "WaitFlag": sync.WaitFlag,
+        "SyncAll": sync.SyncAll,
+        "PIPE": pipes.PIPE,
+        "HardEvent": pipes.HardEvent,
+    },
+)
+
+#: the kernel-side structs regsim models as frozen attrs classes: a member write makes a new value
+_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams"}
+#: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
+_FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
+_NO_OPS = {"SetSysWorkspace", "InitSocState"}
+
+
+def _tiling(obj: Any, ptr: Any, layout: list[tuple[str, int, str, int]]) -> None:
+    """`GET_TILING_DATA`: the tiling struct's members read from the GM bytes at `ptr` (its C++ layout)."""
+    if ptr is None:
+        raise CppError("GET_TILING_DATA: the tiling pointer is null (pass the tiling struct's bytes as a uint8 array)")
+    data, base = ptr.buf.data, ptr.offset
+    for name, off, npd, n in layout:
+        size = np.dtype(npd).itemsize * max(n, 1)
+        if base + off + size > data.size:
+            raise CppError(
+                f"GET_TILING_DATA: the tiling buffer ({data.size} bytes) ends before the member {name}"
+                f" (bytes [{off}, {off + size}) of the struct)"
+            )
+        values = data[base + off : base + off + size].view(npd)
+        setattr(obj, name, [v.item() for v in values] if n >= 0 else values[0].item())
+
+
+def struct_layout(structs: list[dict[str, Any]], s: dict[str, Any]) -> list[tuple[str, int, str, int]]:
+    """A struct's scalar members as (name, byte offset, numpy dtype, array length or -1)."""
+    out = []
+    for f in s["fields"]:
+        base = re.sub(r"\[\d*\]$", "", strip(f["t"])).strip()
+        d = dtype_of(base)
+        if d is None or f["off"] < 0:
+            raise CppError(f"{s['place']}: the tiling struct member {f['name']} of type {f['t']} (scalars and arrays only)")
+        out.append((f["name"], f["off"], np.dtype(d.np_dtype).str, f["n"]))
+    return out
+
+
+def tiling_structs(text: str) -> str:
+    """The C++ structs a host tiling header's `BEGIN_TILING_DATA_DEF(Name)` / `TILING_DATA_FIELD_DEF(type, name)` /
+    `TILING_DATA_FIELD_DEF_ARR(type, n, name)` / `TILING_DATA_FIELD_DEF_STRUCT(Type, name)` / `END_TILING_DATA_DEF`
+    blocks define (what the operator build generates for its kernel), for `-include`."""
+    out = []
+    for m in re.finditer(r"BEGIN_TILING_DATA_DEF\((\w+)\)(.*?)END_TILING_DATA_DEF", text, re.S):
+        fields = []
+        for f in re.finditer(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\(([^;]*)\)\s*;", m[2]):
+            parts = [p.strip() for p in f[2].split(",")]
+            if f[1] == "_ARR":
+                fields.append(f"{parts[0]} {parts[2]}[{parts[1]}];")
+            else:
+                fields.append(f"{parts[0]} {parts[1]};")
+        out.append(f"struct {m[1]} {{\n    " + "\n    ".join(fields) + "\n};")
+    return "#pragma once\n#include <stdint.h>\n" + "\n".join(out) + "\n"
+
+
+class KernelBuild:
+    """The generated Python of one file's kernel side: every function, member function and VF block lowered
+    so far (each once), in one namespace (the module's)."""
+
+    def __init__(self, mod: Any) -> None:
+        self.mod = mod
+        self.by_place: dict[str, Fn] = {}
+        for fs in mod.definitions.values():
+            for f in fs:
+                if f.defined:
+                    self.by_place[f"{f.file}:{f.line}"] = f
+        self.by_name: dict[str, list[dict[str, Any]]] = {}
+        for s in mod.structs.values():
+            self.by_name.setdefault(s["name"], []).append(s)
+        self.names: dict[Any, str] = {}  #: lowered functions by (place, env) -> Python name
+        self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None]] = []
+        self.vfs: list[str] = []  #: the Python names of the VF blocks (made simd_vf after exec)
+        self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
+
+    def struct(self, spelling: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The user class a type names, and its template arguments (by parameter name)."""
+        s = strip(spelling).replace("*", "").replace("&", "").strip()
+        name, _, rest = s.partition("<")
+        name = name.split("::")[-1].strip()
+        cands = self.by_name.get(name)
+        if not cands:
+            return None
+        st = cands[0]
+        env: dict[str, Any] = {}
+        if rest:
+            for p, a in zip(st["tparams"], _split_targs(rest.rstrip().removesuffix(">")), strict=False):
+                d = dtype_of(a)
+                env[p["name"]] = d if d is not None else _int_or_enum(a)
+        return st, env
+
+    def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
+        key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
+        if key not in self.names:
+            self.names[key] = f"k_{fn.name}_{len(self.names)}"
+            self.todo.append((self.names[key], fn, env, cls))
+        return self.names[key]
+
+    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int) -> str:
+        fn = self.by_place.get(rloc)
+        if fn is None or fn.name != name:
+            cands = [
+                f
+                for f in self.by_place.values()
+                if f.cls == st["place"] and f.name == name and len(f.params) == nargs and f.kind != "FUNCTION_TEMPLATE"
+            ]
+            if not cands:
+                raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
+            fn = cands[0]
+        return self.function(fn, env, st)
+
+
+def _int_or_enum(text: str) -> Any:
+    t = text.strip()
+    m = re.fullmatch(r"(?:\w+::)*(\w+)::(\w+)", t)
+    cls = "TPosition" if m and m[1] == "QuePosition" else m[1] if m else ""
+    if m and isinstance(getattr(enums, cls, None), type):
+        return getattr(getattr(enums, cls), m[2])
+    try:
+        return int(t.rstrip("uUlL"), 0)
+    except ValueError:
+        return t
+
+
+def _is_ours(rloc: str) -> bool:
+    return rloc.rsplit(":", 1)[0].endswith("regsim_decls.h")
+
+
+class KernelLowerer(Lowerer):
+    """Lowers a kernel-side function (an entry, a member function, a free `__aicore__` function)."""
+
+    def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
+        super().__init__(build.mod, fn, env, pyname)
+        self.build, self.cls = build, cls
+        self.this = "self"
+        self.scopes = 0
+
+    def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
+        line = n if isinstance(n, int) else n.get("l", 0)
+        where = self.fn.file or self.mod.path
+        return CppError(f"{where}:{line}: {what} (in {self.fn.name}): regsim's C++ front end does not support it")
+
+    # --- object types ---
+    def objkind(self, spelling: str) -> tuple[str, Any] | None:
+        s = strip(spelling).replace("*", "").replace("&", "").strip()
+        name, _, rest = s.partition("<")
+        name = name.strip().split("::")[-1]
+        args = _split_targs(rest.rstrip().removesuffix(">")) if rest else []
+        if name in ("GlobalTensor", "LocalTensor"):
+            return name, self.dtype(args[0]) if args else None
+        if name == "TPipe":
+            return "TPipe", None
+        if name == "TQue":
+            return "TQue", (self.targ_text(args[0]), int(self.targ_text(args[1])) if len(args) > 1 else 1)
+        if name == "TBuf":
+            return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
+        if name in _FROZEN:
+            return name, self.dtype(args[0]) if args else None
+        hit = self.build.struct(s)
+        if hit is not None:
+            st, env = hit
+            env = {k: (self.env.get(v, v) if isinstance(v, str) else v) for k, v in env.items()}
+            return "user", (st, env)
+        return None
+
+    def targ_text(self, a: str) -> Any:
+        a = a.strip()
+        if a in self.env:
+            return self.env[a]
+        value = _int_or_enum(a)
+        if isinstance(value, str):  # a constant's name (`TQue<VECIN, BUFFER_NUM>`): its value
+            name = value.split("::")[-1]
+            decl = (self.cls or {}).get("statics", {}).get(name) or self.mod.consts.get(name)
+            init = [x for x in (decl or {"c": []})["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if not init:
+                raise self.fail(self.at, f"the template argument {a} (not a constant regsim found)")
+            value = self.constant(init[-1], f"the template argument {a}")
+        return value
+
+    def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
+        if kind in ("RECORD", "POINTER", "LVALUEREFERENCE", "ELABORATED", "UNEXPOSED", "") or spelling.endswith(("*", "&")):
+            k = self.objkind(spelling) if not spelling.startswith(("RegTensor", "AscendC::Reg")) else None
+            if k is not None:
+                return Ty("obj", elem=k)
+        return super().type_of(spelling, kind, n)
+
+    def new(self, kind: tuple[str, Any], args: list[str]) -> str:
+        """The code making a default-initialized object of `kind` (constructor arguments `args`)."""
+        what, a = kind
+        if what == "GlobalTensor":
+            return f"K.GlobalTensor(rs.{a.name})"
+        if what == "LocalTensor":
+            return "None"
+        if what == "TPipe":
+            return "K.TPipe()"
+        if what == "TQue":
+            return f"K.TQue(pos={self.pyvalue(a[0])}, depth={a[1]})"
+        if what == "TBuf":
+            return f"K.TBuf(pos={self.pyvalue(a)})"
+        if what == "DataCopyPadExtParams":
+            if args:
+                args = [f"bool({args[0]})", *args[1:]]
+            return f"K.{what}({', '.join([f'rs.{a.name}', *args])})"
+        if what in _FROZEN:
+            return f"K.{what}({', '.join(args)})"
+        st, env = a
+        return self.new_user(st, env)
+
+    def new_user(self, st: dict[str, Any], env: dict[str, Any]) -> str:
+        fields = []
+        saved = self.env
+        self.env = {**self.env, **env}
+        try:
+            for f in st["fields"]:
+                t = self.type_of(f["t"], f["tk"], f["l"])
+                if f["n"] >= 0:
+                    code = f"[0] * {f['n']}"
+                elif t.what == "obj" and not f["t"].rstrip().endswith("*"):
+                    code = self.new(t.elem, [])
+                elif t.what in ("int", "float") and f.get("init") is not None:
+                    code = self.expr(f["init"])
+                else:
+                    code = "0" if t.what == "int" else "0.0" if t.what == "float" else "None"
+                fields.append(f"{f['name']}={code}")
+        finally:
+            self.env = saved
+        return f"_new({st['name']!r}, {', '.join(fields)})"
+
+    def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
+        t = self.ty(n)
+        return t.elem if t.what == "obj" else None
+
+    # --- expressions ---
+    def expr(self, n: dict[str, Any]) -> str:
+        k, c = n["k"], n["c"]
+        if k == "CXX_THIS_EXPR":
+            return self.this
+        if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "FIELD_DECL":
+            kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            base = self.expr(kids[0]) if kids else self.this
+            return f"{base}.{n['rs']}"
+        if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "VAR_DECL" and self.cls is not None:
+            return self.static_member(n)
+        if k == "DECL_REF_EXPR" and n.get("rk") == "VAR_DECL" and self.cls is not None and n.get("global") and "v" not in n:
+            if n.get("rs", n["s"]) in self.cls["statics"]:
+                return self.static_member(n)
+        if k == "UNARY_OPERATOR" and n.get("op") in ("&", "*") and c and self.objof(c[0]) is not None:
+            return self.expr(c[0])
+        if k == "UNARY_OPERATOR" and n.get("op") == "&" and c and self.ty(c[0]).what == "obj":
+            return self.expr(c[0])
+        if k in ("CXX_NULL_PTR_LITERAL_EXPR", "GNU_NULL_EXPR"):
+            return "None"
+        if k == "CALL_EXPR":
+            code = self.kernel_call(n)
+            if code is not None:
+                return code
+        if k in ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") and self.ty(n).what == "obj":
+            kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if kids:
+                return self.expr(kids[-1])
+        if k == "BINARY_OPERATOR" and n.get("op") in ("==", "!=") and "None" in (self.expr(c[0]), self.expr(c[1])):
+            a, b = self.expr(c[0]), self.expr(c[1])
+            return f"int({a} {'is' if n['op'] == '==' else 'is not'} {b})"
+        return super().expr(n)
+
+    def static_member(self, n: dict[str, Any]) -> str:
+        assert self.cls is not None
+        decl = self.cls["statics"].get(n.get("rs", n["s"]))
+        init = [x for x in (decl or {"c": []})["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        if not init:
+            raise self.fail(n, f"the static member {n['s']} (only constants with an initializer)")
+        value = self.constant(init[-1], f"the static member {n['s']}")
+        return self.pyvalue(self.value_as(value, self.ty(decl or n)))
+
+    def kernel_call(self, n: dict[str, Any]) -> str | None:
+        """A call on the kernel side (a method, a constructor, a kernel-floor function), or None (a Reg call)."""
+        c = n["c"]
+        rk, rloc, name = n.get("rk", ""), n.get("rloc", ""), n.get("rs", n["s"])
+        if name == "__regsim_tiling_key_is":
+            return f"int(tiling_key == {self.expr(c[1])})"
+        if name in _NO_OPS:
+            return "None"
+        if name == "__regsim_tiling" or (c and self.callee_node(n).get("rs") == "__regsim_tiling"):
+            return self.tiling(n)
+        if rk == "CXX_METHOD" and name == "operator[]":
+            return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
+        ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
+        while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
+            ref = ref["c"][0]
+        if ref["k"] == "MEMBER_REF_EXPR" and ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF"):
+            # a member function call (in a template, not resolved yet: by its name and the object's type)
+            name, rloc = ref.get("rs", ref["s"]), ref.get("rloc", rloc)
+            skip = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+            kids = [x for x in ref["c"] if x["k"] not in skip]
+            obj_node = kids[0] if kids else None
+            kind = self.objof(obj_node) if obj_node is not None else ("user", (self.cls, self.env))
+            if kind is None or (kind[0] == "user" and kind[1][0] is None):
+                return None
+            base = self.expr(obj_node) if obj_node is not None else self.this
+            args = [self.expr(a) for a in c[1:]]
+            if kind[0] != "user":
+                targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
+                if name in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast"):
+                    tv = targs[0] if targs else self.dtype(n.get("t", "").split("<")[-1].rstrip("> "), n)
+                    return f"{base}.{name}({', '.join([f'rs.{tv.name}', *args])})"
+                if name in ("EnQue", "FreeTensor", "InitBuffer", "SetGlobalBuffer", "GetPhyAddr", "GetValue", "SetValue"):
+                    return f"{base}.{name}({', '.join(args)})"
+                if name in ("GetSize", "Destroy", "SetSize"):
+                    return f"{base}.{name}({', '.join(args)})"
+                if name == "Reset":
+                    return "None"
+                raise self.fail(n, f"the kernel method {name}")
+            st, env = kind[1]
+            assert st is not None
+            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"])
+            return f"{py}({', '.join([base, *args])})"
+        callee = self.callee_node(n) if c else {"c": []}
+        over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
+        if over and not rk:  # (a call in a template, resolved when instantiated)
+            name, rk = over[0]["s"], "FUNCTION_DECL"
+            defs = [f for f in self.mod.definitions.get(name, []) if f.defined]
+            rloc = f"{defs[0].file}:{defs[0].line}" if defs else "regsim_decls.h:0"
+        if rk == "FUNCTION_DECL" and _is_ours(rloc):
+            targs = [t for t in callee["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
+            if name in _FREE:
+                args = [self.expr(a) for a in c[1:]]
+                kw = ""
+                if name == "PipeBarrier" and targs:
+                    kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
+                elif name in ("SetFlag", "WaitFlag") and targs:
+                    kw = f"event=K.HardEvent.{targs[0]['s'].split('::')[-1]}"
+                return f"K.{name}({', '.join([*args, *([kw] if kw else [])])})"
+            if name == "GetUserWorkspace":
+                return self.expr(c[1])
+            return None
+        if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
+            fn = self.build.by_place[rloc]
+            if fn.what in ("plain", "global"):
+                py = self.build.function(fn, dict(self.env), None)
+                return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
+        return None
+
+    def tiling(self, n: dict[str, Any]) -> str:
+        obj, ptr = n["c"][-2], n["c"][-1]
+        while obj["k"] == "UNEXPOSED_EXPR" and obj["c"]:
+            obj = obj["c"][0]
+        kind = self.objof(obj)
+        if kind is None or kind[0] != "user":
+            raise self.fail(
+                n,
+                f"GET_TILING_DATA into {obj.get('t')!r}: the tiling struct is not declared"
+                " (load with -DREGSIM_TILING_DATA=<struct> and -include the header defining it)",
+            )
+        st = kind[1][0]
+        key = f"_L_{st['name']}"
+        self.mod.globals[key] = struct_layout(list(self.build.mod.structs.values()), st)
+        return f"_tiling({self.expr(obj)}, {self.expr(ptr)}, {key})"
+
+    # --- statements ---
+    def stmt(self, n: dict[str, Any], d: int) -> None:
+        k, c = n["k"], n["c"]
+        self.at = n.get("l") or self.at
+        if k == "IF_STMT" and c and self.is_vec_scope(c[0]):
+            self.vec_scope(c[1], d)
+            return
+        if k == "CALL_EXPR" and n["s"] == "operator=" and len(c) == 3 and self.ty(c[0]).what == "obj":
+            target, _ = self.target(c[0])
+            self.emit(d, f"{target} = {self.expr(c[2])}  # line {n['l']}")
+            return
+        if k == "UNEXPOSED_EXPR" and len(c) == 1 and c[0]["k"] == "CALL_EXPR":
+            self.stmt(c[0], d)
+            return
+        if k == "BINARY_OPERATOR" and n.get("op") == "=" and self.frozen_member(c[0]) is not None:
+            base, field = self.frozen_member(c[0])  # type: ignore[misc]
+            self.emit(d, f"{base} = _evolve({base}, {field}={self.field_value(c[0], c[1])})  # line {n['l']}")
+            return
+        super().stmt(n, d)
+
+    def field_value(self, target: dict[str, Any], value: dict[str, Any]) -> str:
+        code = self.convert(self.expr(value), self.ty(value), self.ty(target))
+        return f"bool({code})" if target.get("tk") == "BOOL" or target.get("t") == "bool" else code
+
+    def frozen_member(self, n: dict[str, Any]) -> tuple[str, str] | None:
+        if n["k"] != "MEMBER_REF_EXPR" or n.get("rk") != "FIELD_DECL":
+            return None
+        kids = [x for x in n["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        if not kids:
+            return None
+        kind = self.objof(kids[0])
+        if kind is None or kind[0] not in _FROZEN:
+            return None
+        return self.expr(kids[0]), n["rs"]
+
+    @staticmethod
+    def is_vec_scope(n: dict[str, Any]) -> bool:
+        return any(x["k"] == "CALL_EXPR" and x.get("rs") == "__regsim_vec_scope" for x in _walk(n))
+
+    def target(self, n: dict[str, Any]) -> tuple[str, Ty]:
+        inner = n
+        while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
+            inner = inner["c"][0]
+        if inner["k"] == "MEMBER_REF_EXPR" and inner.get("rk") == "FIELD_DECL":
+            return self.expr(inner), self.ty(inner)
+        return super().target(n)
+
+    def vardecl(self, v: dict[str, Any], d: int) -> None:
+        if v["k"] != "VAR_DECL":
+            return super().vardecl(v, d)
+        t = self.ty(v)
+        if t.what != "obj":
+            return super().vardecl(v, d)
+        self.at = v.get("l") or self.at
+        self.vartypes[v["s"]] = t
+        init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
+        target = self.var(v["s"])
+        pointer = v["t"].rstrip().endswith(("*", "&"))
+        if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
+            ctor = init[0]
+            args = [self.expr(a) for a in ctor["c"]]
+            kind = t.elem
+            if kind[0] == "user":
+                self.emit(d, f"{target} = {self.new(kind, [])}  # line {v['l']}")
+                fn = self.build.by_place.get(ctor.get("rloc", ""))
+                if fn is not None:
+                    st, env = kind[1]
+                    py = self.build.function(fn, {**self.env, **env}, st)
+                    self.emit(d, f"{py}({', '.join([target, *args])})")
+                return None
+            if len(ctor["c"]) == 1 and self.ty(ctor["c"][0]).what == "obj":  # a copy
+                self.emit(d, f"{target} = {args[0]}  # line {v['l']}")
+                return None
+            self.emit(d, f"{target} = {self.new(kind, args)}  # line {v['l']}")
+            return None
+        if init and init[0]["k"] == "INIT_LIST_EXPR" and t.elem[0] in _FROZEN:
+            args = [self.expr(a) for a in init[0]["c"]]
+            self.emit(d, f"{target} = {self.new(t.elem, args)}  # line {v['l']}")
+            return None
+        if init:
+            self.emit(d, f"{target} = {self.expr(init[0])}  # line {v['l']}")
+            return None
+        self.emit(d, f"{target} = {'None' if pointer else self.new(t.elem, [])}  # line {v['l']}")
+        return None
+
+    # --- __VEC_SCOPE__ ---
+    def vec_scope(self, block: dict[str, Any], d: int) -> None:
+        """A `__VEC_SCOPE__` block: a VF of its own, given the enclosing variables it reads and the object."""
+        declared = {x["s"] for x in _walk(block) if x["k"] == "VAR_DECL"}
+        reads: dict[str, dict[str, Any]] = {}
+        uses_this = False
+        for x in _walk(block):
+            if x["k"] == "DECL_REF_EXPR" and x.get("rk") in ("VAR_DECL", "PARM_DECL") and not x.get("global"):
+                name = x.get("rs", x["s"])
+                if name not in declared and name not in reads:
+                    reads[name] = x
+            if x["k"] == "CXX_THIS_EXPR" or (x["k"] == "MEMBER_REF_EXPR" and x.get("rk") in ("FIELD_DECL", "CXX_METHOD")):
+                uses_this = True
+        written = self.assigned(block) & set(reads)
+        if written:
+            raise self.fail(block, f"the __VEC_SCOPE__ block assigns {sorted(written)[0]}, a variable of the enclosing function")
+        self.scopes += 1
+        name = f"{self.fn.name}__vec_scope_{block['l']}"
+        params = [{"name": "this", "t": "", "tk": "", "l": block["l"]}] if uses_this and self.cls is not None else []
+        for r, x in reads.items():
+            t = x.get("t", "")
+            params.append({"name": r, "t": t, "tk": x.get("tk", ""), "l": x["l"]})
+        fn = Fn(
+            {
+                "name": name,
+                "what": "vf",
+                "line": block["l"],
+                "end": block["l"],
+                "tparams": [],
+                "params": params,
+                "ret": "void",
+                "template": False,
+                "spec": None,
+                "body": block,
+                "file": self.fn.file,
+                "cls": self.fn.cls,
+            }
+        )
+        pyname = f"vf_{self.pyname}_{self.scopes}"
+        low = ScopeLowerer(self.build, fn, dict(self.env), pyname, self.cls)
+        lines = low.lower()
+        self.build.extra.append((lines, low.where, {pyname: name}))
+        self.build.vfs.append(pyname)
+        self.callees += low.callees
+        args = [self.this if p["name"] == "this" else self.read(p["name"]) for p in params]
+        self.emit(d, f"{pyname}({', '.join(args)})  # line {block['l']}: __VEC_SCOPE__")
+
+    # --- the function ---
+    def lower(self) -> list[str]:
+        fn = self.fn
+        self.find_refvars()
+        names = [self.var(p["name"]) for p in fn.params]
+        if fn.what == "global":
+            cparams = [p["name"] for p in fn.params]
+            self.emit(0, f"def {self.pyname}({', '.join(cparams)}, *, tiling_key=0):  # {fn.name}, line {fn.line}")
+            for p in fn.params:
+                self.emit(1, f"{self.var(p['name'])} = {p['name']}")
+        else:
+            head = ["self"] if self.cls is not None and not fn.static else []
+            self.emit(0, f"def {self.pyname}({', '.join([*head, *names])}):  # {fn.name}, line {fn.line}")
+        for p in fn.params:
+            t = self.type_of(p["t"], p["tk"], p["l"])
+            if t.what == "int":
+                self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
+            if p["name"] in self.refvars:
+                self.emit(1, f"{self.var(p['name'])} = Ref({self.var(p['name'])})")
+        start = len(self.lines)
+        self.stmt(fn.body, 1)
+        if len(self.lines) == start:
+            self.emit(1, "pass")
+        return self.lines
+
+
+class ScopeLowerer(KernelLowerer):
+    """A `__VEC_SCOPE__` block lowered as a `__simd_vf__` function (the Reg calls of the base lowering, the
+    kernel side's member reads)."""
+
+    def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
+        super().__init__(build, fn, env, pyname, cls)
+        self.this = "v_this"
+
+    def lower(self) -> list[str]:
+        return Lowerer.lower(self)
+
+    def vec_scope(self, block: dict[str, Any], d: int) -> None:
+        self.stmt(block, d)  # (a scope inside a scope is the same VF)
+
+
+def kernel_namespace() -> dict[str, Any]:
+    """The names the kernel side's generated code adds to the module's runtime names."""
+
+    def new(cname: str, **fields: Any) -> _Obj:
+        o = _Obj(cname)
+        vars(o).update(fields)
+        return o
+
+    return {"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_make_kernel": make_kernel, "dt": dt}
