@@ -68,7 +68,8 @@ def main() -> None:
             call = add_call(size, args.n)
             with rs.configure(loops=mode):
                 times[size] = timed(call, args.runs, args.reps)
-            print(f"  loops={mode:<10} UB {size / 1024:>8.0f} KiB: {times[size] * 1e6:9.1f} us = {times[size] / t_numpy:7.1f}x numpy")
+            t = times[size]
+            print(f"  loops={mode:<10} UB {size / 1024:>8.0f} KiB: {t * 1e6:9.1f} us = {t / t_numpy:7.1f}x numpy")
         print(f"  loops={mode:<10} large / small UB: {times[large] / times[small]:.2f}x")
 
 
