@@ -3,41 +3,23 @@ at the start of a 248 KiB UB (the 950's) and of a 64 MiB one, in each loop mode,
 arrays in the same run.
 
 A call's price should depend on the elements it computes, not on the UB's size: the ratio large / small should
-be about 1. Times are CPU time (`time.process_time`), the garbage collector off; each the best of --runs samples
-of --reps calls.
+be about 1. Times are CPU time, the garbage collector off (bench_table.py's `timed`): each the best of --runs
+samples, a sample repeating the call until it lasts --sample seconds.
 
-Run: `python bench/bench_ub_size.py [--n 1024] [--sizes 253952 67108864] [--runs 5] [--reps 50]`.
+Run: `python bench/bench_ub_size.py [--n 1024] [--sizes 253952 67108864] [--runs 5] [--sample 0.2]`.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import time
 from collections.abc import Callable
 
 import numpy as np
+from bench_table import timed
 
 import regsim as rs
 
 A = rs.AscendC
-
-
-def timed(f: Callable[[], object], runs: int, reps: int) -> float:
-    """The best CPU time of one call of `f` over `runs` samples of `reps` calls."""
-    f()
-    gc.collect()
-    gc.disable()
-    try:
-        best = float("inf")
-        for _ in range(runs):
-            start = time.process_time()
-            for _ in range(reps):
-                f()
-            best = min(best, (time.process_time() - start) / reps)
-        return best
-    finally:
-        gc.enable()
 
 
 def add_call(ub_size: int, n: int) -> Callable[[], None]:
@@ -55,19 +37,19 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1024, help="elements added (default 1024)")
     parser.add_argument("--sizes", type=int, nargs=2, default=[248 * 1024, 64 * 2**20], help="the small and the large UB, bytes")
     parser.add_argument("--runs", type=int, default=5, help="samples, best kept (default 5)")
-    parser.add_argument("--reps", type=int, default=50, help="calls a sample (default 50)")
+    parser.add_argument("--sample", type=float, default=0.2, help="seconds a sample lasts at least (default 0.2)")
     args = parser.parse_args()
     small, large = args.sizes
     rng = np.random.default_rng(1)
     a, b = (rng.uniform(-1, 1, args.n).astype(np.float32) for _ in range(2))
-    t_numpy = timed(lambda: a + b, args.runs, args.reps)
+    t_numpy = timed(lambda: a + b, args.runs, args.sample)
     print(f"Add of {args.n} float32, CPU time a call (numpy x + y: {t_numpy * 1e6:.1f} us)")
     for mode in ("auto", "sequential"):
         times = {}
         for size in (small, large):
             call = add_call(size, args.n)
             with rs.configure(loops=mode):
-                times[size] = timed(call, args.runs, args.reps)
+                times[size] = timed(call, args.runs, args.sample)
             t = times[size]
             print(f"  loops={mode:<10} UB {size / 1024:>8.0f} KiB: {t * 1e6:9.1f} us = {t / t_numpy:7.1f}x numpy")
         print(f"  loops={mode:<10} large / small UB: {times[large] / times[small]:.2f}x")
