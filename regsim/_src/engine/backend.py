@@ -21,7 +21,7 @@ import numpy.typing as npt
 from regsim._src.model import dtypes as dt
 from regsim._src.model.core import Core, current_core
 from regsim._src.model.enums import MaskMergeMode
-from regsim._src.model.memory import UbPtr
+from regsim._src.model.memory import JOURNALING, UbPtr
 from regsim._src.model.registers import (
     LSB,
     MASK_BITS,
@@ -177,6 +177,8 @@ class NumpyBackend:
         #: the core's special registers (AR); a VF started with a UB pointer argument uses that
         #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
         self.core: Core = current_core()
+        if JOURNALING.get():  # made while a write journal is open: every store records in its UB's journal first
+            self.store, self.scatter = _journaled_store(self.store), _journaled_scatter(self.scatter)  # type: ignore[method-assign]
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -608,6 +610,44 @@ def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Cal
     return call
 
 
+def _span(addr: Any, nbytes: int) -> tuple[int, int]:
+    """The UB bytes a write of `nbytes` at `addr` (an int, or one per iteration of a batched loop) may reach."""
+    if type(addr) is int:
+        return addr, addr + nbytes
+    addrs = np.asarray(addr)
+    return int(addrs.min()), int(addrs.max()) + nbytes
+
+
+def _record(ptr: UbPtr[Any], addr: Any, nbytes: int) -> None:
+    """Before a write through `ptr` of `nbytes` at `addr`: its bytes (within the pointer's tensor, which no write
+    leaves) saved in the UB's journal, if one is open."""
+    journal = ptr.ub.journal
+    if journal is not None:
+        lo, hi = _span(addr, nbytes)
+        journal.record(max(lo, ptr.lo), min(hi, ptr.hi), ptr.hi)
+
+
+def _journaled_store(store: Callable[..., None]) -> Callable[..., None]:
+    """A backend's `store` that records the bytes of each chunk in the journal first (`_record`)."""
+
+    def journaled(api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[Any, Bytes, Bools | None]], unit: int) -> None:
+        for addr, raw, _ in chunks:
+            _record(ptr, addr, raw.shape[-1])
+        store(api, param, ptr, chunks, unit)
+
+    return journaled
+
+
+def _journaled_scatter(scatter: Callable[..., None]) -> Callable[..., None]:
+    """A backend's `scatter` that records the span of its lanes' addresses in the journal first (`_record`)."""
+
+    def journaled(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
+        _record(ptr, addrs, raw.shape[-1])
+        scatter(api, param, ptr, addrs, raw, active)
+
+    return journaled
+
+
 def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: int, generic: Call) -> Call:
     """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
     itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order. `post`: the
@@ -672,7 +712,10 @@ def in_order_store(
             or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
         ):
             return generic(ctx, args, kwargs)
-        st = ptr.ub.storage
+        ub = ptr.ub
+        if ub.journal is not None:
+            ub.journal.record(addr, end, ptr.hi)
+        st = ub.storage
         st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
         if st.valid is not None:
             st.mark_stored(addr, end)
@@ -691,7 +734,10 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
         end = addr + nbytes
         if addr % align or addr < ptr.lo or end > ptr.hi or mask._written is not None or ptr.ub.observer is not None:
             return generic(ctx, args, kwargs)
-        st = ptr.ub.storage
+        ub = ptr.ub
+        if ub.journal is not None:
+            ub.journal.record(addr, end, ptr.hi)
+        st = ub.storage
         st.buffer[addr:end] = _packbits(
             mask._bits if index is None else mask._bits[index], None, "little"
         )  # (positional: cheaper)

@@ -244,7 +244,7 @@ def get_cmp_mask(dst: object) -> None:
     core = current_core()
     p.check_tensor(api, "dst", p.addr, CMP_MASK_BYTES)
     raw = np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8)
-    p.ub.storage.write(p.addr, raw)
+    p.ub.write(p.addr, raw)
 
 
 @unchanged_on_error

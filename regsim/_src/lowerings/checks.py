@@ -21,7 +21,7 @@ from regsim._src.lowerings.structs import DEFAULT_BINARY_CONFIG, MAX_REPEAT, Bin
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config, in_vf
 from regsim._src.model.core import current_core
-from regsim._src.model.memory import LocalTensor, UnifiedBuffer
+from regsim._src.model.memory import Journal, LocalTensor, UnifiedBuffer
 from regsim.errors import (
     AlignmentError,
     DTypeError,
@@ -48,35 +48,36 @@ def as_uint(api: str, name: str, value: object, bits: int) -> int:
 
 
 # --- errors in the caller's terms, and "a refused call changes nothing" ------------------------------------
-#: a memory-level call is running: the calls it makes of other memory-level APIs are part of it (one snapshot)
+#: a memory-level call is running: the calls it makes of other memory-level APIs are part of it (one journal)
 _IN_CALL: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("regsim_memory_call", default=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def snapshot(values: Sequence[object]) -> Callable[[], None]:
-    """What a memory-level call may change, saved: the special registers of the current core and of the core of
-    every UB an argument lives in (or an item of a list or tuple argument: the C API's), those UBs' bytes with
-    their written flags, and the values of `Ref` arguments. Returns the function that puts it all back."""
+def journal(values: Sequence[object]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """What a memory-level call may change, journalled: the UBs an argument lives in (or an item of a list or tuple
+    argument: the C API's), each with its core's special registers (`Journal`: the bytes and written flags a write
+    changes, saved before its first write), the special registers of the current core and the values of `Ref`
+    arguments. Returns (restore: puts it all back, close: stops the journals)."""
     values = [*values, *(x for v in values if isinstance(v, (list, tuple)) for x in v)]
     ubs = {id(u): u for u in (getattr(v, "ub", None) for v in values) if isinstance(u, UnifiedBuffer)}
-    cores = {id(c): c for c in (current_core(), *(u.core for u in ubs.values()))}
-    saved = [
-        (u, u.storage.data.copy(), None if u.storage.valid is None else u.storage.valid.copy(), u.storage.until)
-        for u in ubs.values()
-    ]
-    registers = [(c, c.snapshot()) for c in cores.values()]
+    journals = [Journal(u) for u in ubs.values()]
+    core = current_core()
+    registers = None if any(u.core is core for u in ubs.values()) else core.snapshot()
     refs = [(v, v.value) for v in values if isinstance(v, Ref)]
 
     def restore() -> None:
-        for u, data, valid, until in saved:
-            u.storage.data[:] = data
-            u.storage.valid, u.storage.until = valid, until
-        for c, regs in registers:
-            c.restore(regs)
+        for j in journals:
+            j.restore()
+        if registers is not None:
+            core.restore(registers)
         for ref, value in refs:
             ref.value = value
 
-    return restore
+    def close() -> None:
+        for j in reversed(journals):
+            j.close()
+
+    return restore, close
 
 
 def unchanged_on_error(f: F) -> F:
@@ -91,13 +92,13 @@ def unchanged_on_error(f: F) -> F:
 
 
 def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """`f(*args, **kwargs)`, a memory-level call on `values`: should it raise a `RegsimError` (a parameter check, or a
-    Reg op inside its lowering), everything it changed is put back first (`snapshot`): a refused call changes no UB
-    byte, no written flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`. The
-    memory-level calls a call makes are part of it (one snapshot)."""
+    """`f(*args, **kwargs)`, a memory-level call on `values`: should it raise (a parameter check, or a Reg op inside
+    its lowering), everything it changed is put back first (`journal`): a refused call changes no UB byte, no written
+    flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`. The memory-level calls a
+    call makes are part of it (one journal); its cost is that of the bytes it writes, not of the UB's size."""
     if _IN_CALL.get():
         return f(*args, **kwargs)
-    restore = snapshot(values)
+    restore, close = journal(values)
     token = _IN_CALL.set(True)
     try:
         return f(*args, **kwargs)
@@ -105,6 +106,7 @@ def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, 
         restore()
         raise
     finally:
+        close()
         _IN_CALL.reset(token)
 
 

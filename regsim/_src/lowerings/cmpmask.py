@@ -91,7 +91,7 @@ def get_cmp_mask(c: Call) -> None:
     (element i of the last register compare at bit i % 8 of byte i // 8)."""
     p = _cmp_mask_tensor(c.api, "dst", c["dst"], c.iface.dtypes, GET_CMP_MASK_MIN_BYTES)
     core = current_core()
-    p.ub.storage.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
+    p.ub.write(p.addr, np.frombuffer(core.cmp_mask.to_bytes(CMP_MASK_BYTES, "little"), np.uint8))
 
 
 def set_cmp_mask(c: Call) -> None:

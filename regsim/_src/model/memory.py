@@ -7,7 +7,9 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar, overload
+import contextvars
+from bisect import bisect_left, bisect_right
+from typing import Any, Final, Generic, Protocol, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +33,7 @@ T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
 
 TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
-__all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "LocalTensor", "UbPtr", "UnifiedBuffer", "check_ub_size"]
+__all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "Journal", "LocalTensor", "UbPtr", "UnifiedBuffer", "check_ub_size"]
 
 
 class UbObserver(Protocol):
@@ -63,6 +65,8 @@ class UnifiedBuffer:
         #: bytes change: `observer(kind, api, lo, hi)` with kind "read" or "write" and the byte ranges
         #: [lo, hi) (ints, or equal-length int arrays for several ranges); None: nobody listens
         self.observer: UbObserver | None = None
+        #: the write journal open on this UB (`Journal`): every write records its bytes in it first; None: none
+        self.journal: Journal | None = None
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
@@ -93,6 +97,12 @@ class UnifiedBuffer:
         return f"UnifiedBuffer(size={self.size}, allocated={self._next})"
 
     # --- byte access, bounds-checked by the callers ----------------------------------------
+    def write(self, start: int, raw: npt.NDArray[np.uint8]) -> None:
+        """A host-side write of `raw` at byte `start` (recorded in the open journal first), its bytes then written."""
+        if self.journal is not None:
+            self.journal.record(start, start + raw.size)
+        self.storage.write(start, raw)
+
     def check_range(self, api: str, param: str, start: int, nbytes: int) -> None:
         """A whole-register load: the bytes must lie in the UB (past a tensor's end is legal)."""
         if start < 0 or start + nbytes > self.size:
@@ -164,7 +174,7 @@ class LocalTensor(Generic[T]):
         arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
         if arr.size > self.size:
             raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
-        self.ub.storage.write(self.addr, arr.view(np.uint8))
+        self.ub.write(self.addr, arr.view(np.uint8))
 
     def __repr__(self) -> str:
         return f"LocalTensor[{self.dtype.name}](addr={self.addr}, size={self.size})"
@@ -334,6 +344,8 @@ class UbPtr(Generic[T]):
         raw = to_lanes(api, self.dtype, np.asarray([value])).view(np.uint8)
         if self.ub.observer is not None:
             self.ub.observer("write", api, a, a + raw.size)
+        if self.ub.journal is not None:
+            self.ub.journal.record(a, a + raw.size)
         st = self.ub.storage
         st.data[a : a + raw.size] = raw
         st.mark(a, a + raw.size)
@@ -349,3 +361,88 @@ class UbPtr(Generic[T]):
                     f"within its LocalTensor, UB bytes [{self.lo}, {self.hi})",
                 )
             )
+
+
+# --- the write journal: what a call changed, put back should it fail -----------------------------------------
+#: journals open in this context: a backend made while one is (`engine.backend.NumpyBackend`, a batched loop's) records
+#: each UB store it makes in the journal of the store's UB
+JOURNALING: Final[contextvars.ContextVar[int]] = contextvars.ContextVar("regsim_journaling", default=0)
+#: bytes a record saves past a write's end, within its tensor (`limit`): the next writes of a stream find them saved
+AHEAD: Final = 16 * 1024
+
+
+class Journal:
+    """A write journal of one UB and its core, open from its making to `close()`: the first write of each UB byte
+    while it is open saves that byte and its written flag as they were (`record`, called by every writer before it
+    writes: the backends' stores, scalar stores, host writes), and the core's special registers are saved at the
+    start, so `restore()` puts back exactly what the writes and the registers were, at a cost of the bytes written
+    (plus at most `AHEAD` a run of writes), never of the UB's size.
+
+    The saved ranges are kept disjoint (a byte is saved once, before its first write), so bytes saved that were
+    never written (a read-ahead, a store's whole span) are put back as they already are. Journals nest: one opened
+    while another is open on the UB records in it too (its ranges as they were when first written in either).
+    """
+
+    __slots__ = ("copied", "core", "ends", "hi", "lo", "origin", "outer", "saved", "starts", "token", "ub", "until", "written")
+
+    def __init__(self, ub: UnifiedBuffer) -> None:
+        st = ub.storage
+        self.ub, self.outer = ub, ub.journal
+        self.written = st.valid is None  #: every byte was written at the start (no flags to put back)
+        self.until, self.origin = st.until, st.origin
+        self.core = ub.core.snapshot()
+        self.starts: list[int] = []  #: the saved ranges [starts[k], ends[k]), sorted, disjoint, not touching
+        self.ends: list[int] = []
+        self.lo = self.hi = 0  #: the saved range the latest record fell in (the common case: the next one is in it too)
+        #: the bytes (and flags, None: all written) of each range saved: (start, bytes, flags)
+        self.saved: list[tuple[int, npt.NDArray[np.uint8], npt.NDArray[np.bool_] | None]] = []
+        self.copied = 0  #: the UB bytes saved so far (the journal's cost)
+        ub.journal = self
+        self.token = JOURNALING.set(JOURNALING.get() + 1)
+
+    def record(self, lo: int, hi: int, limit: int = 0) -> None:
+        """UB bytes [lo, hi) are about to be written: save those not saved yet (with, when `limit` is given, the
+        bytes after them up to `AHEAD`, not past `limit`). Bytes outside the UB are not saved (no write reaches them)."""
+        if self.lo <= lo and hi <= self.hi:
+            return
+        if self.outer is not None:
+            self.outer.record(lo, hi, limit)
+        lo, hi = max(lo, 0), min(max(hi, min(limit, lo + AHEAD)), self.ub.size)
+        if lo >= hi:
+            return
+        starts, ends = self.starts, self.ends
+        i, j = bisect_left(ends, lo), bisect_right(starts, hi)  # the saved ranges [i, j) overlap or touch [lo, hi)
+        at = lo
+        for k in range(i, j):
+            if starts[k] > at:
+                self._save(at, starts[k])
+            at = max(at, ends[k])
+        if at < hi:
+            self._save(at, hi)
+        if i < j:
+            lo, hi = min(lo, starts[i]), max(hi, ends[j - 1])
+        starts[i:j], ends[i:j] = [lo], [hi]
+        self.lo, self.hi = lo, hi
+
+    def _save(self, lo: int, hi: int) -> None:
+        st = self.ub.storage
+        self.saved.append((lo, st.data[lo:hi].copy(), None if st.valid is None else st.valid[lo:hi].copy()))
+        self.copied += hi - lo
+
+    def restore(self) -> None:
+        """Put back every byte and written flag saved, and the core's special registers (the journal stays open)."""
+        st = self.ub.storage
+        valid = None
+        if not self.written:  # (flags only ever turn on, so every byte outside the saved ranges was written before)
+            valid = st.valid if st.valid is not None else np.ones(st.data.size, np.bool_)
+        for lo, data, flags in self.saved:
+            st.data[lo : lo + data.size] = data
+            if valid is not None:
+                valid[lo : lo + data.size] = True if flags is None else flags
+        st.valid, st.until, st.origin = valid, self.until, self.origin
+        self.ub.core.restore(self.core)
+
+    def close(self) -> None:
+        """Stop recording (journals close in the reverse order of their making)."""
+        self.ub.journal = self.outer
+        JOURNALING.reset(self.token)
