@@ -652,6 +652,8 @@ class BatchedBackend(NumpyBackend):
         self.uregs.setdefault(id(u), (u, (u.pending, u.start, u.origin, u.ptr)))
         self._stream_guard(start, end)
         self._flush()
+        if ptr.ub.journal is not None:  # (a memory-level call's write journal: the bytes before they change)
+            ptr.ub.journal.record(start, start + raw.size, ptr.hi)
         st = ptr.ub.storage
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
