@@ -77,8 +77,14 @@ def test_floor(dtype: Any, key: int, tmp_path: Path) -> None:
     assert y.view(np.uint8).tobytes() == expect.view(np.uint8).tobytes()
 
 
-def test_sigmoid_grad_f32(tmp_path: Path) -> None:
-    """ops-nn SigmoidGrad (float32): z = dy * y * (1 - y), each step rounded to float32."""
+#: SigmoidGrad's tiling keys (sigmoid_grad_apt.cpp numbers its dtypes f16, bf16, f32; Floor's order differs)
+SIGMOID_GRAD_KEYS = {rs.half: 100000000000100, rs.bfloat16: 200000000000100, rs.float32: 300000000000100}
+
+
+@pytest.mark.parametrize("dtype", list(SIGMOID_GRAD_KEYS), ids=lambda d: d.name)
+def test_sigmoid_grad(dtype: Any, tmp_path: Path) -> None:
+    """ops-nn SigmoidGrad: z = dy * (1 - y) * y, each step rounded to float32 (the half and bfloat16 kernels
+    widen their inputs to float32, exactly, and round the result once to their type, to nearest even)."""
     mod = _load(
         NN,
         "activation/sigmoid_grad",
@@ -89,15 +95,18 @@ def test_sigmoid_grad_f32(tmp_path: Path) -> None:
     )
     n, blocks = 2500, 2
     rng = np.random.default_rng(2)
-    y, dy = rng.uniform(0, 1, n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    y, dy = _as(dtype, rng.uniform(0, 1, n)), _as(dtype, rng.standard_normal(n))
     tiling = _split_tiling(mod, "SigmoidGradTilingData", n, blocks, 1024)
 
     def run() -> np.ndarray:
         z = np.zeros_like(y)
-        rs.launch(mod.kernel("sigmoid_grad"), blocks, y, dy, z, np.zeros(32, np.uint8), tiling, tiling_key=F32_KEY)
+        rs.launch(
+            mod.kernel("sigmoid_grad"), blocks, y, dy, z, np.zeros(32, np.uint8), tiling, tiling_key=SIGMOID_GRAD_KEYS[dtype]
+        )
         return z
 
     z = _both_modes(run)
-    one_minus = (np.float64(1) - y.astype(np.float64)).astype(np.float32)
-    expect = ((dy.astype(np.float64) * one_minus).astype(np.float32).astype(np.float64) * y).astype(np.float32)
-    assert z.tobytes() == expect.tobytes()
+    y64, dy64 = y.astype(np.float64), dy.astype(np.float64)
+    one_minus = (np.float64(1) - y64).astype(np.float32)
+    expect = ((dy64 * one_minus).astype(np.float32).astype(np.float64) * y64).astype(np.float32)
+    assert z.view(np.uint8).tobytes() == _as(dtype, expect).view(np.uint8).tobytes()
