@@ -339,6 +339,8 @@ class Fn:
         #: False for a primary template declared without a body (its specializations are the definitions)
         self.defined = d["body"] is not None
         self.body: dict[str, Any] = d["body"] or {"k": "COMPOUND_STMT", "l": self.line, "c": []}
+        #: the parse errors inside the function (file:line each): it is refused when lowered, its file still loads
+        self.errors: list[str] = []
 
 
 class Source(Protocol):
@@ -1269,6 +1271,8 @@ class Lowerer:
 
     def lower(self) -> list[str]:
         fn = self.fn
+        if fn.errors:
+            raise CppError(f"{self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
         self.find_refvars()
         if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
             by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams

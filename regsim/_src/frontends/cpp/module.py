@@ -527,13 +527,13 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
             raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
         out = json.loads(proc.stdout)
         functions = [Fn(f) for f in out["functions"]]
-        device = [(f.line, f.end) for f in functions if f.what != "plain"]
-        errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
-        errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in errors]
-        if errors:
-            raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
+        device = [f for f in functions if f.what != "plain"]
+        for f in device:  # a device function's own parse errors refuse it (when it is instantiated or called), not the file
+            f.errors = [d["text"] for d in out["diagnostics"] if f.line <= d["line"] <= f.end]
+            f.errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in f.errors]
         mod = CppModule(path, functions, out["consts"])
-        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
+        refused = {e for f in device for e in f.errors}
+        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod
     return _MODULES[key]
 
