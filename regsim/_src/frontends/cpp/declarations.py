@@ -18,6 +18,7 @@ import attrs
 
 from regsim._src.engine.spec import CName, Kind, Operand, OpSpec
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, result
+from regsim._src.frontends.cpp.signatures import Signature, TParam, signatures
 from regsim._src.model import enums
 from regsim._src.ops import REGISTRY
 
@@ -135,7 +136,53 @@ def _ctype_of_int(o: Operand) -> str:
     return o.ctype or "int32_t"
 
 
-def _template_param(o: Operand) -> str:
+def value_type(o: Operand) -> str:
+    """The C++ type of a template operand, as the recorded signatures spell it (`MaskMergeMode`, `RegTrait`)."""
+    if o.kind is Kind.ENUM:
+        assert o.enum is not None
+        return o.enum.__name__
+    if o.kind is Kind.TRAIT:
+        return "RegTrait"
+    if o.kind is Kind.INT:
+        return _ctype_of_int(o)
+    assert o.struct is not None
+    return o.struct.__name__
+
+
+def _fits(p: TParam, o: Operand) -> bool:
+    """Whether the recorded non-type parameter `p` is the template operand `o` (`auto mode` takes a merge
+    mode or a mode struct's address, as the headers' `auto` does)."""
+    t = value_type(o)
+    if p.type == "auto":
+        return t == "MaskMergeMode" or t.endswith("SpecificMode")
+    return p.type == t and (p.default is None) == o.required  # (overloads differ by a default: LoadAlign's dist)
+
+
+def n_args(spec: OpSpec) -> int:
+    """How many parameters the C++ function of an overload has."""
+    return sum(o.kind is not Kind.DTYPE and o.role.name != "RET" for o in spec.positional)
+
+
+def recorded(spec: OpSpec) -> tuple[Signature, dict[str, Operand]] | None:
+    """The recorded header overload an overload is (same parameter count, each template operand one of its
+    non-type parameters) and which operand each of those is; None where no recorded overload fits."""
+    for sig in signatures().get(spec.name, ()):
+        values = [p for p in sig.params if p.type]
+        if sig.nargs != n_args(spec) or len(values) != len(spec.templates):
+            continue
+        rest, pairs = list(spec.templates), {}
+        for p in values:
+            o = next((o for o in rest if _fits(p, o)), None)
+            if o is None:
+                break
+            rest.remove(o)
+            pairs[p.name] = o
+        else:
+            return sig, pairs
+    return None
+
+
+def _template_param(o: Operand, recorded: bool = False) -> str:
     if o.kind is Kind.ENUM:
         assert o.enum is not None
         head = f"{o.enum.__name__} {o.name}"
@@ -144,6 +191,8 @@ def _template_param(o: Operand) -> str:
         return f"const RegTrait& {o.name} = RegTraitNumOne"
     if o.kind is Kind.INT:
         return f"{_ctype_of_int(o)} {o.name}" + ("" if o.required else f" = {o.default}")
+    if o.kind is Kind.STRUCT and o.struct is enums.CastTrait and recorded:
+        return f"const CastTrait& {o.name} = castTrait"
     if o.kind is Kind.STRUCT and o.struct is enums.CastTrait:  # Cast<T, U, trait>: the source type comes first
         return f"typename U = DefaultType, const CastTrait& {o.name} = castTrait"
     if o.kind is Kind.STRUCT:  # Div<T, &mode>: the headers' `auto mode` given a `const DivSpecificMode*`
@@ -173,12 +222,17 @@ def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
     has_t = any(o.kind is Kind.DTYPE and o.name == "T" for o in spec.operands)
-    templates = list(spec.templates)
-    if templates and templates[0].kind is Kind.ENUM and templates[0].enum is enums.ReduceType:
-        tparams.append(_template_param(templates.pop(0)))  # the Reduce headers: `ReduceType type` before T
-    if leading_t(spec):
-        tparams.append("typename T" if has_t else "typename T = DefaultType")
-    tparams += [_template_param(o) for o in templates]
+    rec = recorded(spec)
+    if rec is not None:  # the headers' order: explicit template arguments bind as they do there
+        for p in rec[0].params:
+            if p.type:
+                tparams.append(_template_param(rec[1][p.name], recorded=True))
+            else:  # (a typename regsim's parameters do not deduce gets a default: the operands' own are below)
+                tparams.append(f"typename {p.name}" if p.name == "T" and has_t else f"typename {p.name} = DefaultType")
+    else:
+        if leading_t(spec):
+            tparams.append("typename T" if has_t else "typename T = DefaultType")
+        tparams += [_template_param(o) for o in spec.templates]
     params: list[str] = []
     post = any(o.name == "post_mode" for o in spec.templates)
     for i, o in enumerate(spec.positional):
