@@ -73,8 +73,57 @@ PRELUDE = """\
 #define __aicore__
 #define __vector__
 #define __global__
+#define __local_mem__ __ubuf__
 struct DefaultType {};
+typedef float float32_t;
 """
+
+#: the constants of namespace AscendC kernels use (the Ascend 950 values: one vector register is 256 bytes,
+#: one UB block 32 bytes, regsim's UB 248 KiB)
+ASCENDC_CONSTANTS = {
+    "VECTOR_REG_WIDTH": 256,
+    "VECTOR_REG_WIDTH_2XVL": 512,
+    "ONE_BLK_SIZE": 32,
+    "ONE_BLOCK_SIZE": 32,
+    "ONE_REPEAT_BYTE_SIZE": 256,
+    "TOTAL_UB_SIZE": 248 * 1024,
+}
+
+#: the helper headers operator kernels include from outside the Ascend C devkit (the operator libraries'
+#: shared `platform` and `ops` helpers, the `Ops::Base` ones of their base library, the elementwise
+#: base classes of its DAG framework): small stand-ins, searched after the kernel's own directory and
+#: include paths, so a header the kernel's tree has is used instead. By path relative to a search
+#: directory (`../inc/platform.h`, as the kernels spell it). The arithmetic helpers return the dividend
+#: for a zero divisor, as the libraries' `ops::CeilDiv` does.
+_ARITH = """\
+template <typename T, typename U> __aicore__ inline constexpr T CeilDiv(T a, U b) { return b == 0 ? a : (a + b - 1) / b; }
+template <typename T, typename U> __aicore__ inline constexpr T CeilAlign(T a, U b) { return b == 0 ? a : (a + b - 1) / b * b; }
+template <typename T, typename U> __aicore__ inline constexpr T FloorDiv(T a, U b) { return b == 0 ? a : a / b; }
+template <typename T, typename U> __aicore__ inline constexpr T FloorAlign(T a, U b) { return b == 0 ? a : a / b * b; }
+"""
+_SIZES = """\
+__aicore__ inline constexpr uint32_t GetVRegSize() { return 256; }
+__aicore__ inline constexpr uint32_t GetUbBlockSize() { return 32; }
+"""
+SHIM_HEADERS = {
+    "op_kernel/platform_util.h": f"#pragma once\nnamespace Ops {{ namespace Base {{\n{_SIZES}}} }}\n",
+    "op_kernel/math_util.h": f"#pragma once\nnamespace Ops {{ namespace Base {{\n{_ARITH}}} }}\n",
+    "../inc/platform.h": f"#pragma once\nnamespace platform {{\n{_SIZES}}}\n",
+    "../inc/kernel_utils.h": "#pragma once\nnamespace ops {\n"
+    "template <typename A, typename B> struct IsSame { static constexpr bool value = false; };\n"
+    "template <typename A> struct IsSame<A, A> { static constexpr bool value = true; };\n"
+    f"{_ARITH}"
+    "template <typename T> __aicore__ inline constexpr T Ceil(T a, T b) { return (a + b - 1) / b; }\n"
+    "template <typename T> __aicore__ inline constexpr T Aligned(T a, T b) { return b == 0 ? a : (a + b - 1) / b * b; }\n"
+    "}\n",
+    "atvoss/util/vec.h": "#pragma once\nnamespace Ops { namespace Base { namespace Vec {\n"
+    + "".join(
+        f"template <typename... Ts> struct Elemwise{n}OP {{}};\n" for n in ("Unary", "Binary", "Ternary", "Quaternary", "Quinary")
+    )
+    + "template <typename... Ts> struct Elemwise {};\n} } }\n",
+}
+#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs)
+SHIM_FUNCTIONS = ("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned")
 
 
 #: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
@@ -398,6 +447,7 @@ def header() -> str:
         out.append(f"struct {name} {{ uint8_t _b[{size}]; {ctor} }};")
     out.append("namespace AscendC {")
     out.append("constexpr uint32_t GetVecLen() { return 256; }")
+    out += [f"constexpr uint32_t {k} = {v};" for k, v in ASCENDC_CONSTANTS.items()]
     out.append("namespace Reg {")
     out += [_enum_decl(c) for c in _enum_classes()]
     out.append("struct RegTrait { int REG_NUM; };")
@@ -411,6 +461,7 @@ def header() -> str:
     out.append("struct AddrReg {};")
     out.append("struct UnalignRegForLoad {};")
     out.append("struct UnalignRegForStore {};")
+    out.append("struct UnalignReg : UnalignRegForLoad, UnalignRegForStore {};")  # (one vector_align: either use)
     out += [_struct_decl(c) for c in _struct_classes()]
     out.append("constexpr CastTrait castTrait = {};")
     seen: set[str] = set()
@@ -437,4 +488,5 @@ def header() -> str:
     out.append("using namespace AscendC;")
     out += c_api()
     out.append(DEBUG)
+    out.append("#define mem_bar(type) asc_mem_bar(type)")  # the compiler's spelling of asc_mem_bar
     return "\n".join(out) + "\n"

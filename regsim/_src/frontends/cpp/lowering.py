@@ -24,7 +24,7 @@ from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function
-from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
+from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
@@ -123,7 +123,25 @@ def _copy(src: Any, dst: Any = None) -> Any:
     return dst
 
 
+def _zero_keeps(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A divide-and-round helper that returns the dividend for a zero divisor (the libraries' `ops::CeilDiv` rule)."""
+    return lambda a, b: a if isinstance(b, int) and b == 0 else f(a, b)
+
+
+#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers
+_SHIM_RUN: dict[str, Callable[..., Any]] = {
+    "GetVRegSize": lambda: VF_LEN,
+    "GetUbBlockSize": lambda: 32,
+    "CeilDiv": _zero_keeps(lambda a, b: _c_div(a + b - 1, b)),
+    "CeilAlign": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+    "FloorDiv": _zero_keeps(_c_div),
+    "FloorAlign": _zero_keeps(lambda a, b: _c_div(a, b) * b),
+    "Ceil": lambda a, b: _c_div(a + b - 1, b),
+    "Aligned": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+}
+
 RUNTIME: dict[str, Any] = {
+    "_SHIM": _SHIM_RUN,
     "_copy": _copy,
     "_div": _c_div,
     "_rem": _c_rem,
@@ -408,7 +426,7 @@ class Lowerer:
             return self.type_of(s.rstrip("&").strip(), "", n)
         if s.endswith("*"):
             return Ty("ptr", elem=self.dtype(s[:-1], n))
-        if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+        if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
             return Ty("reg")
         if kind == "ENUM" and isinstance(getattr(enums, s, None), type):
             return Ty("enum", elem=getattr(enums, s))
@@ -779,6 +797,9 @@ class Lowerer:
             return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
+        if name in SHIM_FUNCTIONS and local is None:  # the helper headers' stand-ins (Ops::Base::CeilDiv ...)
+            parts = [self.expr(a) for a in args]
+            return self.convert(f"_SHIM[{name!r}]({', '.join(parts)})", Ty("other"), self.ty(n))
         forms = _c_forms(name)
         if forms:
             return self.c_call(n, name, forms, args)
@@ -1116,7 +1137,8 @@ class Lowerer:
                 code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
-        if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+        if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
+            s = self.unalign_use(name) if s == "UnalignReg" else s
             code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
             if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not init[0]["c"]):
                 code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
@@ -1143,6 +1165,19 @@ class Lowerer:
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def unalign_use(self, name: str) -> str:
+        """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's
+        where a Reg call takes it as its load buffer, else a store's."""
+        for x in _walk(self.fn.body):
+            if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
+                continue
+            entry = REGISTRY.entries.get(self.callee_ref(x)[0])
+            for spec in entry.specs if entry is not None else ():
+                ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
+                if any(o.kind is Kind.ULOAD and self.names(a) == {name} for o, a in zip(ops, x["c"][1:], strict=False)):
+                    return "UnalignRegForLoad"
+        return "UnalignRegForStore"
 
     def forstmt(self, n: dict[str, Any], d: int) -> None:
         parts = n.get("parts", [True, True, True])

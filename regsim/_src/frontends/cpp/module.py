@@ -32,7 +32,7 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.frontends.cpp import parse as cpp_parse
-from regsim._src.frontends.cpp.declarations import CTYPES, header
+from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS, header
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
     CppError,
@@ -507,7 +507,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     args = tuple(args)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
     if key not in _MODULES:
-        request = json.dumps({"path": path, "header": header(), "args": list(args)})
+        request = json.dumps({"path": path, "header": header(), "args": list(args), "shims": SHIM_HEADERS})
         # the child runs the parser file itself (it imports only the standard library and clang)
         try:
             proc = subprocess.run(

@@ -293,7 +293,7 @@ def _specialization(c: Any) -> list[dict[str, Any]] | None:
     return out
 
 
-def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
+def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] | None = None) -> dict[str, Any]:
     import clang.cindex as ci
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -309,6 +309,15 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0"]
         args += ["-D__NPU_ARCH__=3510", *extra_args]  # regsim models the Ascend 950 (arch 3510)
         args += ["-idirafter", os.path.join(tmp, "builtin")]
+        # stand-ins for helper headers from outside the devkit, searched last (by paths like `../inc/platform.h`)
+        shim_dir = os.path.join(tmp, "shim", "d")
+        for rel, text in (shims or {}).items():
+            target = os.path.normpath(os.path.join(shim_dir, rel))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as f:
+                f.write(text)
+        os.makedirs(shim_dir, exist_ok=True)
+        args += ["-idirafter", shim_dir]
         with open(path, encoding="utf-8", errors="replace") as f:
             if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
                 args.append("-DREGSIM_NO_STD_TRAITS")
@@ -356,7 +365,7 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
 
 def main() -> None:
     request = json.load(sys.stdin)
-    json.dump(parse(request["path"], request["header"], request.get("args", [])), sys.stdout)
+    json.dump(parse(request["path"], request["header"], request.get("args", []), request.get("shims")), sys.stdout)
 
 
 if __name__ == "__main__":
