@@ -137,6 +137,12 @@ namespace std {
 template <typename T, typename U> struct is_same { static constexpr bool value = false; };
 template <typename T> struct is_same<T, T> { static constexpr bool value = true; };
 template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;
+template <bool B, typename T, typename F> struct conditional { using type = T; };
+template <typename T, typename F> struct conditional<false, T, F> { using type = F; };
+template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;
+template <bool B, typename T = void> struct enable_if {};
+template <typename T> struct enable_if<true, T> { using type = T; };
+template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
 }  // namespace std
 #endif
 namespace AscendC {"""
@@ -457,6 +463,11 @@ def header() -> str:
         "template <typename T = DefaultType, const RegTrait& trait = RegTraitNumOne> struct RegTensor {"
         " RegTensor() = default; template <typename U, const RegTrait& u> explicit RegTensor(const RegTensor<U, u>&) {} };"
     )  # the explicit constructor: a cast to another register type (`(vector_int32_t)r`, a bit reinterpretation)
+    out.append(
+        "template <typename T> struct RegTensor<T, RegTraitNumTwo> { RegTensor() = default;"
+        " template <typename U, const RegTrait& u> explicit RegTensor(const RegTensor<U, u>&) {}"
+        " RegTensor<T, RegTraitNumOne> reg[2]; };"
+    )  # a two-register tensor's `reg[k]`: its k-th hardware register
     out.append("struct MaskReg {};")
     out.append("struct AddrReg {};")
     out.append("struct UnalignRegForLoad {};")

@@ -374,6 +374,32 @@ class Source(Protocol):
     def callee_name(self, fn: Fn, env: dict[str, Any]) -> str: ...
 
 
+#: declarations inside a function that only name things (clang resolved the names they bring)
+_NAME_ONLY_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS")
+
+
+def _alias_tokens(toks: list[str]) -> list[str]:
+    """The aliased type's tokens of `using X = ...` or `typedef ... X`."""
+    toks = [t for t in toks if t != ";"]
+    return toks[toks.index("=") + 1 :] if toks[:1] == ["using"] and "=" in toks else toks[1:-1]
+
+
+def _last_two_args(toks: list[str]) -> tuple[list[str], list[str]]:
+    """The last two template arguments among `toks` (a condition, then two types): read from the right, as
+    types have no comparison operators in them while the condition may."""
+    out: list[list[str]] = [[]]
+    depth = 0
+    for t in reversed(toks):
+        depth += {">": 1, "<": -1}.get(t, 0)
+        if t == "," and depth == 0:
+            if len(out) == 2:
+                break
+            out.append([])
+            continue
+        out[-1].insert(0, t)
+    return out[1], out[0]
+
+
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield n
     for c in n["c"]:
@@ -424,6 +450,8 @@ class Lowerer:
         s = strip(spelling)
         if kind in ("LVALUEREFERENCE", "RVALUEREFERENCE") or s.endswith("&"):
             return self.type_of(s.rstrip("&").strip(), "", n)
+        if s.endswith("*") and s.startswith(("RegTensor", "MaskReg")):
+            return Ty("other")  # an array of registers (`r.reg`, `RegTensor<T> regs[4]`) decayed to a pointer
         if s.endswith("*"):
             return Ty("ptr", elem=self.dtype(s[:-1], n))
         if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
@@ -440,6 +468,35 @@ class Lowerer:
             if d.name in _DT_FLOAT:
                 return Ty("float", rnd=_DT_FLOAT[d.name])
         return Ty("other")
+
+    def infer(self, n: dict[str, Any]) -> Ty:
+        """An expression's type in this instantiation, also where clang left it dependent (`n + T(2)`): C's usual
+        arithmetic conversions on its operands' types (a float operand wins, the wider one of two; integers
+        promote to at least 32 bits, unsigned where the unsigned one is at least as wide)."""
+        t = self.ty(n)
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        if t.what != "other" or not kids:
+            return t
+        if n["k"] in ("PAREN_EXPR", "UNEXPOSED_EXPR"):
+            return self.infer(kids[-1])
+        if n["k"] == "CONDITIONAL_OPERATOR" and len(kids) == 3:
+            return self.infer(kids[1])
+        if n["k"] != "BINARY_OPERATOR" or len(kids) != 2:
+            return t
+        if n.get("op") in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
+            return Ty("int", 1, False)
+        a, b = self.infer(kids[0]), self.infer(kids[1])
+        if "ptr" in (a.what, b.what) and n.get("op") in ("+", "-"):
+            return a if a.what == "ptr" else b
+        if n.get("op") in ("<<", ">>") and a.what == "int":
+            return Ty("int", max(32, a.bits), a.signed or a.bits < 32)
+        floats = [x for x in (a, b) if x.what == "float"]
+        if floats:
+            return min(floats, key=lambda x: ("", "_f32", "_f16", "_bf16").index(x.rnd))
+        if a.what == b.what == "int":
+            bits = max(32, a.bits, b.bits)
+            return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
+        return t
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
@@ -506,7 +563,7 @@ class Lowerer:
                 return self.leaf(n)
             inner = kids[-1]
             code = self.expr(inner)
-            src, dst = self.ty(inner), self.ty(n)
+            src, dst = self.infer(inner), self.ty(n)
             if dst.what == "ptr":
                 if src.what == "ptr" and k != "UNEXPOSED_EXPR":
                     return f"{code}.reinterpret(rs.{dst.elem.name})"
@@ -531,10 +588,14 @@ class Lowerer:
             return self.binary(n)
         if k == "CONDITIONAL_OPERATOR":
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
+        if k == "CALL_EXPR" and len(c) == 2 and c[0]["k"] == "TYPE_REF" and self.ty(n).what in ("int", "float"):
+            return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
             return self.call(n)
+        if k == "MEMBER_REF_EXPR" and n["s"] == "reg" and c and self.ty(c[0]).what == "reg":
+            return f"{self.expr(c[0])}.reg"  # `r.reg[k]`: the k-th register of a two-register tensor
         if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
             if "v" not in n:
                 raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
@@ -545,6 +606,8 @@ class Lowerer:
             t = self.ty(n)
             args = [f"bool({self.expr(x)})" if x.get("tk") == "BOOL" else self.expr(x) for x in c]
             return f"_E.{t.elem.__name__}({', '.join(args)})"
+        if k == "INIT_LIST_EXPR" and n.get("tk") == "CONSTANTARRAY":  # a constant array's elements
+            return f"[{', '.join(self.expr(x) for x in c)}]"
         if k == "STRING_LITERAL":  # a C string (a printf format or %s argument): a Python str
             text = _c_string(n.get("toks") or [n["s"]])
             if text is None:
@@ -701,7 +764,7 @@ class Lowerer:
     def binary(self, n: dict[str, Any]) -> str:
         op, (l, r) = n["op"], n["c"]
         a, b = self.expr(l), self.expr(r)
-        t, tl, tr = self.ty(n), self.ty(l), self.ty(r)
+        t, tl, tr = self.infer(n), self.infer(l), self.infer(r)
         if op in ("=",):
             raise self.fail(n, "an assignment inside an expression")
         if op == "&&":
@@ -961,9 +1024,10 @@ class Lowerer:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
         if k == "COMPOUND_STMT":
+            start = len(self.lines)
             for x in c:
                 self.stmt(x, d)
-            if not c:
+            if len(self.lines) == start:  # (empty, or declarations only: type aliases, `using namespace`)
                 self.emit(d, "pass")
         elif k == "DECL_STMT":
             for v in c:
@@ -1121,6 +1185,12 @@ class Lowerer:
         return inner["k"] not in ("DECL_REF_EXPR",)
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
+        if v["k"] in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL"):  # `using RT = std::conditional_t<...>;`: a type for this instantiation
+            conds = iter([x for x in v["c"] if x["k"] not in _TYPE_KIDS])
+            self.env[v["s"]] = self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
+            return
+        if v["k"] in _NAME_ONLY_DECLS:  # (`using namespace`, a local struct's definition: clang resolved the names)
+            return
         if v["k"] != "VAR_DECL":
             raise self.fail(v, f"the declaration {v['k']}")
         self.at = v.get("l") or self.at
@@ -1128,6 +1198,11 @@ class Lowerer:
         s = strip(v["t"])
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         t = self.ty(v)
+        if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
+            t = self.infer(init[-1])
+        if v.get("tk") == "CONSTANTARRAY":
+            self.array(v, init, d)
+            return
         self.vartypes[name] = t
         target = self.var(name)
         if s.startswith("RegTensor"):
@@ -1165,6 +1240,45 @@ class Lowerer:
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def array(self, v: dict[str, Any], init: list[dict[str, Any]], d: int) -> None:
+        """A local array (`constexpr uint32_t k[3] = {...}`, `RegTensor<T> regs[4]`): a Python list."""
+        name, s = v["s"], strip(v["t"])
+        m = re.fullmatch(r"(.*?)\s*\[(\d+)\]", s)
+        if m is None:
+            raise self.fail(v, f"the array {name} of type {v['t']}")
+        elem, count = m[1].strip(), int(m[2])
+        items = init[-1]["c"] if init and init[-1]["k"] == "INIT_LIST_EXPR" else []
+        et = self.type_of(elem, "", v)
+        if elem.startswith("RegTensor") and not items:
+            dtype, trait = self.regtensor(elem, v)
+            code = f"[Reg.RegTensor(rs.{dtype.name}{trait}) for _ in range({count})]"
+        elif et.what in ("int", "float"):
+            vals = [self.convert(self.expr(x), self.ty(x), et) for x in items]
+            vals += ["0" if et.what == "int" else "0.0"] * (count - len(vals))
+            code = f"[{', '.join(vals)}]"
+        else:
+            raise self.fail(v, f"the array {name} of {elem}")
+        self.vartypes[name] = Ty("other")
+        self.emit(d, f"{self.var(name)} = {code}  # line {v['l']}")
+
+    def alias_type(self, toks: list[str], conds: Iterator[dict[str, Any]], n: dict[str, Any]) -> Any:
+        """The dtype a type alias names for this instantiation: a type, or `std::conditional_t<c, A, B>` /
+        `std::conditional<c, A, B>::type` (nested too), `c` folded from its AST node (`conds`, in source order)."""
+        toks = [t for t in toks if t != "typename"]
+        while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
+            toks = toks[2:]
+        if toks[-2:] == ["::", "type"]:
+            toks = toks[:-2]
+        if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
+            a, b = _last_two_args(toks[2:-1])
+            if self.constant(next(conds), "the condition of std::conditional"):
+                value = self.alias_type(a, conds, n)
+                return value
+            for _ in range(a.count("conditional") + a.count("conditional_t")):
+                next(conds)  # (the conditions inside the branch not taken)
+            return self.alias_type(b, conds, n)
+        return self.dtype(" ".join(toks), n)
 
     def unalign_use(self, name: str) -> str:
         """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's

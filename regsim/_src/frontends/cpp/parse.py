@@ -178,6 +178,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         n["toks"] = [t.spelling for t in c.get_tokens()]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
+        n["toks"] = [t.spelling for t in c.get_tokens()][:80]
     elif k == ci.CursorKind.IF_STMT:
         toks = [t.spelling for t in c.get_tokens()][:2]
         n["constexpr"] = toks == ["if", "constexpr"]

@@ -1,0 +1,117 @@
+"""C++ the operator libraries' kernels use: local type aliases (`std::conditional_t`, nested, `typedef`), `auto`,
+functional casts `T(x)`, constant arrays (local and global), `using namespace` and local struct definitions inside
+a function, `.reg[k]` of a two-register tensor, explicit specializations each running its own body."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+
+LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
+
+SRC = """
+constexpr int32_t kSteps[4] = {1, 2, 4, 8};
+
+template <typename T>
+__simd_vf__ inline void ConstructsVF(__ubuf__ T* dst, __ubuf__ int32_t* out, uint32_t n)
+{
+    using namespace AscendC::Reg;
+    using RT = std::conditional_t<sizeof(T) <= sizeof(int16_t), int16_t,
+        typename std::conditional<std::is_same_v<T, float>, uint32_t, int64_t>::type>;
+    typedef T VT;
+    struct Unused { uint32_t a; };
+    constexpr uint32_t kTable[3] = {3, 5, 7};
+    auto k = n + T(2);
+    dst[0] = T(k) + VT(kTable[n]);
+    for (uint16_t i = 0; i < 4; i++) {
+        out[i] = kSteps[i] * (int32_t)sizeof(RT);
+    }
+    RegTensor<RT> r;
+    MaskReg m = CreateMask<RT>();
+    Duplicate(r, (RT)7, m);
+    StoreAlign((__ubuf__ RT*)(dst + 32 / sizeof(T)), r, m);
+}
+
+__simd_vf__ inline void TwoVF(__ubuf__ uint64_t* src, __ubuf__ uint32_t* dst)
+{
+    AscendC::Reg::RegTensor<uint64_t, AscendC::Reg::RegTraitNumTwo> x;
+    AscendC::Reg::RegTensor<uint32_t> y;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint32_t>();
+    AscendC::Reg::LoadAlign(x, src);
+    AscendC::Reg::Adds(y, (AscendC::Reg::RegTensor<uint32_t>&)x.reg[1], 1u, m);
+    AscendC::Reg::StoreAlign(dst, y, m);
+}
+
+template <typename T>
+__simd_vf__ inline void FillVF(__ubuf__ T* dst);
+template <>
+__simd_vf__ inline void FillVF<float>(__ubuf__ float* dst)
+{
+    for (uint16_t i = 0; i < 4; i++) {
+        dst[i] = 1.0f;
+    }
+}
+template <>
+__simd_vf__ inline void FillVF<half>(__ubuf__ half* dst)
+{
+    for (uint16_t i = 0; i < 4; i++) {
+        dst[i] = (half)2.0f;
+    }
+}
+"""
+
+
+@pytest.fixture
+def mod(tmp_path: Path) -> rs.cpp.CppModule:
+    path = tmp_path / "constructs.asc"
+    path.write_text(SRC)
+    return rs.cpp.load(path)
+
+
+@LOOPS
+@pytest.mark.parametrize(("dtype", "rt", "rt_np"), [(rs.float32, rs.uint32, np.uint32), (rs.int16, rs.int16, np.int16)])
+def test_aliases_auto_casts_and_arrays(mod: rs.cpp.CppModule, loops: str, dtype: object, rt: object, rt_np: type) -> None:
+    vf = mod.instantiate("ConstructsVF", T=dtype)
+    ub = rs.UnifiedBuffer()
+    elems = 256 // dtype.itemsize  # type: ignore[attr-defined]
+    dst, out = ub.alloc(dtype, elems * 2), ub.alloc(rs.int32, 8)
+    dst.set(np.zeros(elems * 2, dtype.np_dtype))  # type: ignore[attr-defined]
+    out.set(np.zeros(8, np.int32))
+    with rs.configure(loops=loops):
+        vf(dst.GetPhyAddr(), out.GetPhyAddr(), 1)
+    got = dst.numpy()
+    assert got[0] == (1 + 2) + 5  # T(n + T(2)) + T(kTable[1])
+    size = rt.itemsize  # type: ignore[attr-defined]
+    assert out.numpy()[:4].tolist() == [s * size for s in (1, 2, 4, 8)]
+    tail = got.view(np.uint8)[32 : 32 + 256].view(rt_np)
+    assert tail.tolist() == [7] * (256 // size)  # RT's register: Duplicate(7) under an all-true mask
+
+
+@LOOPS
+def test_reg_k_of_a_two_register_tensor(mod: rs.cpp.CppModule, loops: str) -> None:
+    ub = rs.UnifiedBuffer()
+    src, dst = ub.alloc(rs.uint64, 64), ub.alloc(rs.uint32, 64)
+    words = (np.arange(64, dtype=np.uint64) << np.uint64(32)) + np.uint64(5)
+    src.set(words)
+    with rs.configure(loops=loops):
+        mod.TwoVF(src.GetPhyAddr(), dst.GetPhyAddr())
+    assert dst.numpy().tolist() == [int(w >> 32) + 1 for w in words]  # reg[1]: the high words
+
+
+@LOOPS
+def test_explicit_specializations_each_run_their_own_body(mod: rs.cpp.CppModule, loops: str) -> None:
+    ub = rs.UnifiedBuffer()
+    f, h = ub.alloc(rs.float32, 8), ub.alloc(rs.half, 16)
+    f.set(np.zeros(8, np.float32))
+    h.set(np.zeros(16, np.float16))
+    with rs.configure(loops=loops):
+        mod.FillVF[rs.float32](f.GetPhyAddr())
+        mod.FillVF[rs.half](h.GetPhyAddr())
+    assert f.numpy()[:4].tolist() == [1.0] * 4
+    assert h.numpy()[:4].tolist() == [2.0] * 4
