@@ -221,10 +221,13 @@ def n_args(spec: OpSpec) -> int:
 def recorded(spec: OpSpec) -> tuple[Signature, dict[str, Operand]] | None:
     """The recorded header overload an overload is (same parameter count, each template operand one of its
     non-type parameters) and which operand each of those is; None where no recorded overload fits."""
+    registers = any(o.kind is Kind.REG for o in spec.positional)
     for sig in signatures().get(spec.name, ()):
         values = [p for p in sig.params if p.type]
         if sig.nargs != n_args(spec) or len(values) != len(spec.templates):
             continue
+        if registers != (sum(not p.type for p in sig.params) >= 2):  # (a register form deduces its register types)
+            continue  # the mask form of a name (`Pack<part>(MaskReg&, MaskReg&)`) is not its register form
         rest, pairs = list(spec.templates), {}
         for p in values:
             o = next((o for o in rest if _fits(p, o)), None)

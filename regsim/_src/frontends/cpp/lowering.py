@@ -12,6 +12,7 @@ source line.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import re
 import types
@@ -398,6 +399,16 @@ def _last_two_args(toks: list[str]) -> tuple[list[str], list[str]]:
             continue
         out[-1].insert(0, t)
     return out[1], out[0]
+
+
+@functools.cache
+def reg_specs(name: str) -> tuple[Any, ...]:
+    """The overloads a Reg function name has: its own, or those of every op it is a legacy alias of
+    (`DataCopy`: LoadAlign's and StoreAlign's)."""
+    entry = REGISTRY.entries.get(name)
+    if entry is not None:
+        return tuple(entry.specs)
+    return tuple(s for s in REGISTRY.specs.values() if name in s.aliases)
 
 
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -869,14 +880,11 @@ class Lowerer:
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
-        entry = REGISTRY.entries.get(name)
-        alias = next((s.name for s in REGISTRY.specs.values() if name in s.aliases), None)
-        if entry is None and alias is not None:
-            entry = REGISTRY.entries[alias]
-        if entry is None or not in_reg or not hasattr(Reg, name):
+        every = reg_specs(name)
+        if not every or not in_reg or not hasattr(Reg, name):
             raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))
-        specs = [s for s in entry.specs if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
-        specs = specs or entry.specs
+        specs = [s for s in every if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
+        specs = specs or every
         has_t = any(o.kind is Kind.DTYPE for o in specs[0].positional)
         positional: list[str] = []
         keywords: dict[str, str] = {}
@@ -1286,8 +1294,7 @@ class Lowerer:
         for x in _walk(self.fn.body):
             if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
                 continue
-            entry = REGISTRY.entries.get(self.callee_ref(x)[0])
-            for spec in entry.specs if entry is not None else ():
+            for spec in reg_specs(self.callee_ref(x)[0]):
                 ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
                 if any(o.kind is Kind.ULOAD and self.names(a) == {name} for o, a in zip(ops, x["c"][1:], strict=False)):
                     return "UnalignRegForLoad"
@@ -1377,11 +1384,9 @@ class Lowerer:
                 continue
             args = x["c"][1:]
             positions: set[int] = set()
-            entry = REGISTRY.entries.get(name)
-            if entry is not None:
-                for s in entry.specs:
-                    ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
-                    positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
+            for s in reg_specs(name):
+                ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
+                positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
             for f in _c_forms(name):  # `asc_update_mask_b32(uint32_t& count)`
                 positions |= {i for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF}
             for local in self.mod.definitions.get(name, ()):
@@ -1406,8 +1411,7 @@ class Lowerer:
             if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
                 continue
             name, _, _ = self.callee_ref(x)
-            entry = REGISTRY.entries.get(name)
-            for spec in entry.specs if entry is not None else ():
+            for spec in reg_specs(name):
                 ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
                 for o, a in zip(ops, x["c"][1:], strict=False):
                     if o.role in (Role.OUT, Role.INOUT):
