@@ -5,6 +5,7 @@ a function, `.reg[k]` of a two-register tensor, explicit specializations each ru
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -115,3 +116,38 @@ def test_explicit_specializations_each_run_their_own_body(mod: rs.cpp.CppModule,
         mod.FillVF[rs.half](h.GetPhyAddr())
     assert f.numpy()[:4].tolist() == [1.0] * 4
     assert h.numpy()[:4].tolist() == [2.0] * 4
+
+
+ALIASES = """
+using Flt = float;
+template <typename T>
+class Kern {
+public:
+    using RangeType = std::conditional_t<sizeof(T) <= sizeof(int16_t), int16_t, int32_t>;
+    typedef T DataT;
+    template <typename U>
+    __simd_vf__ static inline void AliasVF(__ubuf__ RangeType* dst, __ubuf__ Flt* f, __ubuf__ DataT* d)
+    {
+        for (uint16_t i = 0; i < 2; i++) {
+            dst[i] = (RangeType)sizeof(RangeType);
+            f[i] = (Flt)1.5f;
+            d[i] = DataT(3);
+        }
+    }
+};
+"""
+
+
+@LOOPS
+@pytest.mark.parametrize(("dtype", "range_type"), [(rs.float32, rs.int32), (rs.half, rs.int16)])
+def test_the_type_aliases_of_a_class_and_a_namespace(tmp_path: Path, loops: str, dtype: Any, range_type: Any) -> None:
+    path = tmp_path / "aliases.asc"
+    path.write_text(ALIASES)
+    vf = rs.cpp.load(path).instantiate("AliasVF", T=dtype, U=rs.int32)
+    ub = rs.UnifiedBuffer()
+    r, f, d = ub.alloc(range_type, 16), ub.alloc(rs.float32, 8), ub.alloc(dtype, 16)
+    with rs.configure(loops=loops):
+        vf(r.GetPhyAddr(), f.GetPhyAddr(), d.GetPhyAddr())
+    assert r.numpy()[:2].tolist() == [range_type.itemsize] * 2
+    assert f.numpy()[:2].tolist() == [1.5, 1.5]
+    assert d.numpy()[:2].tolist() == [3, 3]

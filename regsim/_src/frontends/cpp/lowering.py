@@ -445,6 +445,9 @@ class Lowerer:
         if s in self.env and dt.is_dtype(self.env[s]):
             return self.env[s]
         d = dtype_of(s)
+        canonical = n.get("ts", "") if isinstance(n, dict) else ""
+        if d is None and canonical and canonical != spelling and "type-parameter" not in canonical:
+            d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
@@ -884,7 +887,7 @@ class Lowerer:
         if not every or not in_reg or not hasattr(Reg, name):
             raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))
         specs = [s for s in every if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
-        specs = specs or every
+        specs = specs or list(every)
         has_t = any(o.kind is Kind.DTYPE for o in specs[0].positional)
         positional: list[str] = []
         keywords: dict[str, str] = {}
@@ -1422,10 +1425,25 @@ class Lowerer:
                         out |= self.names(a)
         return out
 
+    def scope_aliases(self) -> None:
+        """The type aliases of the classes and namespaces around the function (`using RangeType =
+        std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
+        is left out (a use of it is refused where it is used)."""
+        for a in getattr(self.mod, "aliases", ()):
+            first, last = a["scope"]
+            if first <= self.fn.line <= last and a["node"]["s"] not in self.env:
+                node = a["node"]
+                try:
+                    conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+                    self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+                except (CppError, StopIteration):
+                    continue
+
     def lower(self) -> list[str]:
         fn = self.fn
         if fn.errors:
             raise CppError(f"{self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
+        self.scope_aliases()
         self.find_refvars()
         if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
             by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams

@@ -269,6 +269,8 @@ class CppModule:
         self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
 
+        #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
+        self.aliases: list[dict[str, Any]] = []
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
         #: parse errors outside the device functions (host code, missing host headers): ignored
@@ -532,6 +534,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
             f.errors = [d["text"] for d in out["diagnostics"] if f.line <= d["line"] <= f.end]
             f.errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in f.errors]
         mod = CppModule(path, functions, out["consts"])
+        mod.aliases = out.get("aliases", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod

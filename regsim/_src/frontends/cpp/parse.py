@@ -334,6 +334,7 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                 diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
         funcs: list[dict[str, Any]] = []
         consts: dict[str, Any] = {}
+        aliases: list[dict[str, Any]] = []  #: type aliases of namespaces and classes, with their scope's lines
         main = os.path.abspath(path)
         classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
         tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -357,12 +358,17 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                         funcs.append(fn)
                 elif ch.kind == ci.CursorKind.VAR_DECL and not outer:
                     consts[ch.spelling] = _node(ch, main)
+                if ch.kind in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a class's or namespace's
+                    scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
+                    aliases.append(
+                        {"scope": [scope.start.line, scope.end.line] if scope else [0, 1 << 30], "node": _node(ch, main)}
+                    )
 
         visit(tu.cursor, [])
         if _UNION_READS:
             with open(path, encoding="utf-8", errors="replace") as f:
                 _fold_unions(path, f.read(), args)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts}
+    return {"diagnostics": diags, "functions": funcs, "consts": consts, "aliases": aliases}
 
 
 def main() -> None:
