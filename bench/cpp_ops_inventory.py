@@ -1,7 +1,7 @@
 """Inventory of the operator libraries' 950 kernels: every VF of `*/op_kernel/arch35/*`, through `rs.cpp.load`.
 
 A VF is a `__simd_vf__` function or a `__VEC_SCOPE__ { ... }` block. Each file is loaded as it is (with
-the library's `common/inc` on the include path; headers regsim does not have are parsed past) and each
+the include tree the library's build gives it: `layout`; headers regsim does not have are parsed past) and each
 VF lowered for the first element type of TRY that lowers (ints 1, enums their first member, for the
 other template parameters): a `__simd_vf__` function through `mod.instantiate`, a `__VEC_SCOPE__`
 block as the statements of the block inside the function that holds it (the names it reads from that
@@ -17,6 +17,7 @@ import collections
 import concurrent.futures
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -121,10 +122,25 @@ def _find_block(node: dict[str, Any], first: int, brace: int) -> dict[str, Any] 
     return None
 
 
-def inventory_file(path: Path, root: Path) -> list[tuple[str, str, str, str]]:
+def layout(root: Path, into: Path) -> Path:
+    """The include tree the libraries' build gives a kernel, as links under `into`: its shared headers as
+    `inc/` (`#include "../inc/platform.h"`) and each `*_common` operator directory by name
+    (`#include "../../norm_common/reduce_common_regbase.h"`); search `into/a` and `into/a/b`."""
+    (into / "a" / "b").mkdir(parents=True)
+    inc = root / "common" / "inc" / "op_kernel"
+    if inc.is_dir():
+        (into / "inc").symlink_to(inc)
+    for d in sorted(root.glob("*/*_common")) + sorted(root.glob("experimental/*/*_common")):
+        target = d / "op_kernel" if (d / "op_kernel").is_dir() else d
+        if d.is_dir() and not (into / d.name).exists():
+            (into / d.name).symlink_to(target)
+    return into
+
+
+def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:
     """(file, VF, "lowers" or "refused", cause) of each VF of one file."""
     rel = str(path.relative_to(root.parent))
-    args = ("-D__VEC_SCOPE__=", f"-I{root / 'common' / 'inc'}", "-D__CCE_AICORE__=310")
+    args = ("-D__VEC_SCOPE__=", f"-I{root / 'common' / 'inc'}", f"-I{tree / 'a'}", f"-I{tree / 'a' / 'b'}")
     text = path.read_text(errors="replace")
     blocks = scopes(text)
     try:
@@ -186,9 +202,10 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=40, help="how many causes to print")
     a = ap.parse_args()
     t0 = time.perf_counter()
-    work = [(p, Path(r)) for r in a.roots for p in files(Path(r))]
     rows: list[tuple[str, str, str, str]] = []
-    with concurrent.futures.ProcessPoolExecutor(a.jobs) as pool:
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ProcessPoolExecutor(a.jobs) as pool:
+        trees = {r: layout(Path(r), Path(tmp) / str(i)) for i, r in enumerate(a.roots)}
+        work = [(p, Path(r), trees[r]) for r in a.roots for p in files(Path(r))]
         for got in pool.map(_safe, work, chunksize=4):
             rows += got
     if a.rows:
@@ -208,7 +225,7 @@ def main() -> None:
         print(f"{n:5} | {c}")
 
 
-def _safe(item: tuple[Path, Path]) -> list[tuple[str, str, str, str]]:
+def _safe(item: tuple[Path, Path, Path]) -> list[tuple[str, str, str, str]]:
     try:
         return inventory_file(*item)
     except Exception as e:  # a crash of one file is a row, not the end of the inventory

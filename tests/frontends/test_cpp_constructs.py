@@ -151,3 +151,41 @@ def test_the_type_aliases_of_a_class_and_a_namespace(tmp_path: Path, loops: str,
     assert r.numpy()[:2].tolist() == [range_type.itemsize] * 2
     assert f.numpy()[:2].tolist() == [1.5, 1.5]
     assert d.numpy()[:2].tolist() == [3, 3]
+
+
+DEDUCED = """
+#define IS_TENS ((N % 10) == 0)
+template <typename T>
+__simd_callee__ inline void Put(__ubuf__ T* p, uint32_t i)
+{
+    p[i] = (T)sizeof(T);
+}
+
+template <typename U, int N>
+__simd_vf__ inline void DeduceVF(__ubuf__ U* a, __ubuf__ int8_t* b)
+{
+    for (uint16_t i = 0; i < 2; i++) {
+        Put(a, i);  // T deduced from the pointer: U here, int8_t below
+        Put(b, i);
+    }
+    if constexpr (IS_TENS) {
+        a[2] = (U)1;
+    } else {
+        a[2] = (U)2;
+    }
+}
+"""
+
+
+@LOOPS
+@pytest.mark.parametrize("n", [20, 21])
+def test_deduced_helper_template_arguments_and_a_macro_condition(tmp_path: Path, loops: str, n: int) -> None:
+    path = tmp_path / "deduce.asc"
+    path.write_text(DEDUCED)
+    vf = rs.cpp.load(path).instantiate("DeduceVF", U=rs.int32, N=n)
+    ub = rs.UnifiedBuffer()
+    a, b = ub.alloc(rs.int32, 8), ub.alloc(rs.int8, 32)
+    with rs.configure(loops=loops):
+        vf(a.GetPhyAddr(), b.GetPhyAddr())
+    assert a.numpy()[:3].tolist() == [4, 4, 1 if n % 10 == 0 else 2]
+    assert b.numpy()[:2].tolist() == [1, 1]

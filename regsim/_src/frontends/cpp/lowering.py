@@ -853,8 +853,10 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             local = self.mod.callee(name, tvals, self.callee_node(n).get("rl", 0), n["l"])
             env = dict(self.env)
-            for p, v in zip(self.mod.functions[name].tparams, tvals, strict=False):
+            given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
+            for p, v in given:
                 env[p["name"]] = v
+            env |= self.deduced(local, args, {p["name"] for p, _ in given})
             pyname = self.mod.callee_name(local, env)
             self.callees.append((pyname, local, env))
             parts = []
@@ -928,6 +930,23 @@ class Lowerer:
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
         return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
+
+    def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
+        """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
+        `T` of a `__ubuf__ T*` parameter from the pointer's element type, of a `RegTensor<T>&` from the
+        register's (those given explicitly stay)."""
+        names = {p["name"] for p in fn.tparams if p["type"] and not p.get("outer")} - given
+        out: dict[str, Any] = {}
+        for p, a in zip(fn.params, args, strict=False):
+            s = strip(p["t"]).rstrip("&").strip()
+            m = re.fullmatch(r"(\w+)\s*\*", s) or re.fullmatch(r"RegTensor<\s*(\w+)\s*(?:,.*)?>", s)
+            if m is None or m[1] not in names or m[1] in out:
+                continue
+            t = self.infer(a)
+            d = t.elem if t.what == "ptr" else self.reg_dtype(a) if s.startswith("RegTensor") else None
+            if d is not None:
+                out[m[1]] = d
+        return out
 
     def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:
         """A call of the register-level C API (`asc_add(dst, src0, src1, mask)`): `rs.capi`'s function of

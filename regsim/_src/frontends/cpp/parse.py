@@ -125,6 +125,25 @@ def _fold_unions(path: str, text: str, args: list[str]) -> None:
 _TEXTS: dict[str, bytes] = {}
 
 
+#: libclang's CXBinaryOperatorKind, in its order (clang_getCursorBinaryOperatorKind)
+_BINARY_KINDS = (
+    None, ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||",
+    "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",",
+)  # fmt: skip
+
+
+def _binary_kind(c: Any) -> str | None:
+    """A binary operator as libclang's AST has it (also inside a macro expansion, which has no tokens of its own)."""
+    import clang.cindex as ci
+
+    f = getattr(ci.conf.lib, "clang_getCursorBinaryOperatorKind", None)
+    if f is None:
+        return None
+    f.restype, f.argtypes = ci.c_uint, [ci.Cursor]
+    k = f(c)
+    return _BINARY_KINDS[k] if 0 < k < len(_BINARY_KINDS) else None
+
+
 def _op_between(kids: list[Any]) -> str:
     """A binary operator from the source text between its operands: libclang gives no tokens for an
     expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
@@ -151,7 +170,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     kids = list(c.get_children())
     if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
         end = kids[0].extent.end.offset
-        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None) or _op_between(kids)
+        n["op"] = (
+            _binary_kind(c)
+            or next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None)
+            or _op_between(kids)
+        )
     elif k == ci.CursorKind.UNARY_OPERATOR:
         toks = [t.spelling for t in c.get_tokens()]
         if toks and toks[0] in _OPS:
