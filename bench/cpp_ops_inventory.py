@@ -23,9 +23,17 @@ from pathlib import Path
 from typing import Any
 
 import regsim as rs
+from regsim._src.frontends.cpp import module
 from regsim._src.frontends.cpp.lowering import Fn, Lowerer
 from regsim._src.model import enums
 from regsim.cpp import CppError
+
+try:  # the kernel side of the front end (whole kernels, __VEC_SCOPE__ blocks), where it has one
+    from regsim._src.frontends.cpp import kernels as _kernels
+except ImportError:  # pragma: no cover
+    _kernels = None  # type: ignore[assignment]
+#: `__VEC_SCOPE__` as a plain block where the front end's declarations do not define it
+_SCOPE = () if "define __VEC_SCOPE__" in module.header() else ("-D__VEC_SCOPE__=",)
 
 #: element types tried, in order, for a VF's type template parameters
 TRY = (rs.float32, rs.half, rs.int32, rs.bfloat16, rs.uint8, rs.int64)
@@ -80,9 +88,18 @@ def _guesses(tparams: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{p["name"]: d if p["type"] else other(p) for p in tparams} for d in TRY]
 
 
-def _lower(mod: Any, fn: Fn, env: dict[str, Any]) -> None:
+def _lowerer(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None) -> Lowerer:
+    """The lowering of a VF, or of a `__VEC_SCOPE__` block (`fn`) inside the function `outer`: on the kernel
+    side's lowering where the front end has one (its class members and objects), else the VF lowering."""
+    if outer is None or _kernels is None:
+        return Lowerer(mod, fn, dict(env), "vf_probe")
+    cls = next((s for s in mod.structs.values() if s["place"] == outer.cls), None) if outer.cls else None
+    return _kernels.ScopeLowerer(_kernels.KernelBuild(mod), fn, dict(env), "vf_probe", cls)
+
+
+def _lower(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None = None) -> None:
     """Lower `fn` for `env` and every helper it calls (as `instantiate` does, without running anything)."""
-    main = Lowerer(mod, fn, dict(env), "vf_probe")
+    main = _lowerer(mod, fn, env, outer)
     main.lower()
     todo, done = list(main.callees), set()
     while todo:
@@ -98,12 +115,12 @@ def _first(e: CppError) -> str:
     return str(e).split("\n")[1 if str(e).endswith("does not parse:") or "does not parse:\n" in str(e) else 0]
 
 
-def _try(mod: Any, fn: Fn, tparams: list[dict[str, Any]]) -> str:
+def _try(mod: Any, fn: Fn, tparams: list[dict[str, Any]], outer: Fn | None = None) -> str:
     """'' if `fn` lowers for some guess of its template arguments, else the first guess's failure."""
     first = ""
     for env in _guesses(tparams) if any(p["type"] for p in tparams) else _guesses(tparams)[:1]:
         try:
-            _lower(mod, fn, {k: v for k, v in env.items()})
+            _lower(mod, fn, env, outer)
             return ""
         except CppError as e:
             first = first or _first(e)
@@ -140,7 +157,7 @@ def layout(root: Path, into: Path) -> Path:
 def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:
     """(file, VF, "lowers" or "refused", cause) of each VF of one file."""
     rel = str(path.relative_to(root.parent))
-    args = ("-D__VEC_SCOPE__=", f"-I{root / 'common' / 'inc'}", f"-I{tree / 'a'}", f"-I{tree / 'a' / 'b'}")
+    args = (*_SCOPE, f"-I{root / 'common' / 'inc'}", f"-I{tree / 'a'}", f"-I{tree / 'a' / 'b'}")
     text = path.read_text(errors="replace")
     blocks = scopes(text)
     try:
@@ -173,14 +190,14 @@ def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, s
             rows.append((rel, vf, "refused", f"the block is not in the AST of {fn.name}"))
             continue
         block = Fn({**_raw(fn), "name": f"{fn.name}", "what": "vf", "params": [], "body": body, "line": line, "end": end})
-        why = _try(mod, block, fn.tparams)
+        why = _try(mod, block, fn.tparams, fn)
         rows.append((rel, vf, "refused" if why else "lowers", why))
     return [(r, v, s, w.replace(str(path), path.name)) for r, v, s, w in rows]
 
 
 def _raw(fn: Fn) -> dict[str, Any]:
-    return {"name": fn.name, "what": fn.what, "line": fn.line, "end": fn.end, "tparams": fn.tparams, "params": fn.params,
-            "ret": fn.ret, "spec": fn.spec, "body": fn.body}  # fmt: skip
+    keys = ("name", "what", "line", "end", "tparams", "params", "ret", "spec", "body", "file", "cls", "kind", "static")
+    return {k: getattr(fn, k) for k in keys if hasattr(fn, k)}
 
 
 def cause(why: str) -> str:

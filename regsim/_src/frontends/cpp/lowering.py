@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import functools
 import operator
+import os
 import re
 import types
 from collections.abc import Callable, Iterator
@@ -1448,9 +1449,11 @@ class Lowerer:
         """The type aliases of the classes and namespaces around the function (`using RangeType =
         std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
         is left out (a use of it is refused where it is used)."""
+        here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
         for a in getattr(self.mod, "aliases", ()):
             first, last = a["scope"]
-            if first <= self.fn.line <= last and a["node"]["s"] not in self.env:
+            same_file = os.path.abspath(here) == a.get("file", os.path.abspath(here))
+            if same_file and first <= self.fn.line <= last and a["node"]["s"] not in self.env:
                 node = a["node"]
                 try:
                     conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])

@@ -383,9 +383,8 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     consts[ch.spelling] = _node(ch, main)
                 if ch.kind in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a class's or namespace's
                     scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
-                    aliases.append(
-                        {"scope": [scope.start.line, scope.end.line] if scope else [0, 1 << 30], "node": _node(ch, main)}
-                    )
+                    lines = [scope.start.line, scope.end.line] if scope else [0, 1 << 30]
+                    aliases.append({"scope": lines, "file": os.path.abspath(ch.location.file.name), "node": _node(ch, main)})
 
         visit(tu.cursor, [])
         if _UNION_READS:
