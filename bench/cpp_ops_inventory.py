@@ -83,6 +83,8 @@ def _guesses(tparams: list[dict[str, Any]]) -> list[dict[str, Any]]:
         cls = getattr(enums, t, None)
         if isinstance(cls, type) and issubclass(cls, enums.enum.Enum):
             return next(iter(cls))
+        if t == "RegTrait":
+            return rs.Reg.RegTraitNumOne
         return 1
 
     return [{p["name"]: d if p["type"] else other(p) for p in tparams} for d in TRY]

@@ -131,7 +131,7 @@ public:
         for (uint16_t i = 0; i < 2; i++) {
             dst[i] = (RangeType)sizeof(RangeType);
             f[i] = (Flt)1.5f;
-            d[i] = DataT(3);
+            d[i] = (Kern::DataT)DataT(3);  // (a class alias spelled with its class)
         }
     }
 };
@@ -189,3 +189,35 @@ def test_deduced_helper_template_arguments_and_a_macro_condition(tmp_path: Path,
         vf(a.GetPhyAddr(), b.GetPhyAddr())
     assert a.numpy()[:3].tolist() == [4, 4, 1 if n % 10 == 0 else 2]
     assert b.numpy()[:2].tolist() == [1, 1]
+
+
+MORE = """
+#define INFINITY (__builtin_inff())
+const uint16_t XOR_B16 = (uint16_t(1) << 15);
+const float kHalf = 0.5f;
+template <typename T>
+__simd_vf__ inline void MoreVF(__ubuf__ T* src, __ubuf__ uint16_t* out, __ubuf__ float32_t* f)
+{
+    auto p = (__ubuf__ T*)src;
+    for (uint16_t i = 0; i < 2; i++) {
+        auto q = p + i + 1;  // an auto pointer from an auto pointer
+        out[i] = (uint16_t)q[0];
+    }
+    out[2] = XOR_B16;  // constants of non-int types, folded where they are read
+    f[0] = INFINITY;
+    f[1] = kHalf;
+}
+"""
+
+
+@LOOPS
+def test_constants_builtins_and_auto_pointers(tmp_path: Path, loops: str) -> None:
+    path = tmp_path / "more.asc"
+    path.write_text(MORE)
+    ub = rs.UnifiedBuffer()
+    src, out, f = ub.alloc(rs.int32, 8), ub.alloc(rs.uint16, 16), ub.alloc(rs.float32, 8)
+    src.set(np.arange(8, dtype=np.int32) + 10)
+    with rs.configure(loops=loops):
+        rs.cpp.load(path).instantiate("MoreVF", T=rs.int32)(src.GetPhyAddr(), out.GetPhyAddr(), f.GetPhyAddr())
+    assert out.numpy()[:3].tolist() == [11, 12, 1 << 15]
+    assert f.numpy()[:2].tolist() == [float("inf"), 0.5]

@@ -251,7 +251,7 @@ _CNAMES = {v: k for k, v in CTYPES.items()}
 def dtype_of(spelling: str) -> Any:
     """The dtype a C++ element type spells (`float`, `AscendC::half`, `unsigned int`), None for another type."""
     s = strip(spelling).replace("*", "").replace("&", "").strip()
-    name = CTYPES.get(s) or _BUILTIN_INTS.get(s)
+    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or ("float32" if s == "float32_t" else None)  # (the compiler's float32_t)
     return getattr(dt, name) if name else None
 
 
@@ -376,6 +376,10 @@ class Source(Protocol):
     def callee_name(self, fn: Fn, env: dict[str, Any]) -> str: ...
 
 
+#: the compiler builtins kernels call for float constants
+_BUILTIN_VALUES = {"__builtin_inff": "float('inf')", "__builtin_inf": "float('inf')", "__builtin_huge_valf": "float('inf')"}
+_BUILTIN_VALUES |= {"__builtin_nanf": "float('nan')", "__builtin_nan": "float('nan')"}
+
 #: declarations inside a function that only name things (clang resolved the names they bring)
 _NAME_ONLY_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS")
 
@@ -443,17 +447,21 @@ class Lowerer:
 
     def dtype(self, spelling: str, n: dict[str, Any] | int = 0) -> Any:
         s = strip(spelling).replace("*", "").replace("&", "").strip()
+        s = s.rsplit("::", 1)[-1].strip() if s.rsplit("::", 1)[-1].strip() in self.env else s  # `Cls::RangeType`
         if s in self.env and dt.is_dtype(self.env[s]):
             return self.env[s]
         d = dtype_of(s)
-        canonical = n.get("ts", "") if isinstance(n, dict) else ""
-        if d is None and canonical and canonical != spelling and "type-parameter" not in canonical:
+        own = isinstance(n, dict) and strip(n.get("t", "")).replace("*", "").replace("&", "").strip() == s  # (n's type)
+        canonical = n.get("ts", "") if isinstance(n, dict) and own else ""
+        if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
 
     def ty(self, n: dict[str, Any]) -> Ty:
+        if n.get("tk") == "AUTO" and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
+            return self.vartypes[n.get("rs", n["s"])]  # an `auto` variable: the type its initializer gave it
         return self.type_of(n.get("t", ""), n.get("tk", ""), n)
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
@@ -681,8 +689,9 @@ class Lowerer:
         if rk in ("VAR_DECL", "PARM_DECL") and n.get("global"):
             if name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
                 return C_CONSTANTS[name]
-            if "v" in n:  # a constant clang folded (a static constexpr member)
-                return int(n["v"])
+            if "v" in n:  # a constant clang folded (a static constexpr member, a header's `const uint16_t K = ...;`)
+                t = self.ty(n)
+                return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
             if name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
                 lay, sat, rnd = CAST_TRAITS[name]
                 return enums.CastTrait(
@@ -877,6 +886,8 @@ class Lowerer:
             return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
+        if name in _BUILTIN_VALUES and local is None:  # the compiler's __builtin_inff() ...
+            return self.convert(_BUILTIN_VALUES[name], Ty("float"), self.ty(n))
         if name in SHIM_FUNCTIONS and local is None:  # the helper headers' stand-ins (Ops::Base::CeilDiv ...)
             parts = [self.expr(a) for a in args]
             return self.convert(f"_SHIM[{name!r}]({', '.join(parts)})", Ty("other"), self.ty(n))

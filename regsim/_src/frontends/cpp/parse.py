@@ -144,6 +144,13 @@ def _binary_kind(c: Any) -> str | None:
     return _BINARY_KINDS[k] if 0 < k < len(_BINARY_KINDS) else None
 
 
+#: the scalar types whose global constants are folded where they are read (`const uint16_t K = 1 << 15;`)
+_SCALAR_KINDS = (
+    *("BOOL", "CHAR_S", "SCHAR", "CHAR_U", "UCHAR", "SHORT", "USHORT", "INT", "UINT", "LONG", "ULONG"),
+    *("LONGLONG", "ULONGLONG", "FLOAT", "DOUBLE"),
+)
+
+
 def _op_between(kids: list[Any]) -> str:
     """A binary operator from the source text between its operands: libclang gives no tokens for an
     expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
@@ -244,7 +251,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
-            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in ("BOOL", "INT", "UINT", "LONG", "ULONG"):
+            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
                     n["v"] = value
