@@ -1315,8 +1315,7 @@ class Lowerer:
         if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
             if self.constant(next(conds), "the condition of std::conditional"):
-                value = self.alias_type(a, conds, n)
-                return value
+                return self.alias_type(a, conds, n)
             for _ in range(a.count("conditional") + a.count("conditional_t")):
                 next(conds)  # (the conditions inside the branch not taken)
             return self.alias_type(b, conds, n)
