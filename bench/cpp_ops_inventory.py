@@ -169,13 +169,14 @@ def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, s
         n = len(blocks) + len(re.findall(r"\b__simd_vf__\b", _code(text)))
         return [(rel, "-", "refused", f"load: {why}")] * max(n, 1)
     rows = []
+    here = str(path.absolute())  # (a function of a header the file includes is that header's, counted there)
     for name in mod.vf_names:
-        defs = [f for f in mod.definitions[name] if f.defined]
+        defs = [f for f in mod.definitions[name] if f.defined and getattr(f, "file", "") in ("", here)]
         for fn in defs:
             why = _try(mod, fn, fn.tparams)
             rows.append((rel, f"{name}@{fn.line}", "refused" if why else "lowers", why))
     diags = [d for d in mod.host_diagnostics if d.startswith(f"{path}:")]
-    fns = [f for fs in mod.definitions.values() for f in fs if f.defined]
+    fns = [f for fs in mod.definitions.values() for f in fs if f.defined and getattr(f, "file", "") in ("", here)]
     for line, brace, end in blocks:
         vf = f"__VEC_SCOPE__@{line}"
         errs = [d for d in diags if brace <= int(d.split(":")[1]) <= end]
