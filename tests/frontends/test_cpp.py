@@ -187,8 +187,29 @@ def test_a_parse_error_names_file_and_line(tmp_path: Path) -> None:
         "    AscendC::Reg::NoSuchOp(r, p);\n"
         "}\n"
     )
-    with pytest.raises(CppError, match=r"bad\.asc:3: .*NoSuchOp"):
-        rs.cpp.load(src)
+    mod = rs.cpp.load(src)  # the file loads: the function is refused when it is instantiated
+    with pytest.raises(CppError, match=r"bad\.asc:1: BadVF does not parse:\n.*bad\.asc:3: .*NoSuchOp"):
+        mod.instantiate("BadVF")
+
+
+def test_one_bad_function_does_not_refuse_its_file(tmp_path: Path) -> None:
+    src = tmp_path / "mixed.asc"
+    src.write_text(
+        "__simd_callee__ inline void Bad(AscendC::Reg::RegTensor<float>& r) { AscendC::Reg::NoSuchOp(r); }\n"
+        "static __simd_vf__ inline void CallsBadVF(__ubuf__ float* p) {\n"
+        "    AscendC::Reg::RegTensor<float> r;\n"
+        "    Bad(r);\n"
+        "}\n"
+        "static __simd_vf__ inline void GoodVF(__ubuf__ int32_t* p) { p[0] = 7; }\n"
+    )
+    mod = rs.cpp.load(src)
+    ub = rs.UnifiedBuffer()
+    t = ub.alloc(rs.int32, 8)
+    t.set(np.zeros(8, np.int32))
+    mod.GoodVF(t.GetPhyAddr())
+    assert t.numpy()[0] == 7
+    with pytest.raises(CppError, match=r"mixed\.asc:1: Bad does not parse:\n.*mixed\.asc:1: .*NoSuchOp"):
+        mod.instantiate("CallsBadVF")
 
 
 def test_an_unsupported_construct_names_it_and_its_line(tmp_path: Path) -> None:

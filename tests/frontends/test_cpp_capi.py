@@ -242,7 +242,7 @@ def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> Non
     line = _line(UNMODELLED_SRC, "asc_regsim_no_such")
     hint = r"\(a C API function regsim does not model: rs\.capi\.REGISTER_API"
     with pytest.raises(CppError, match=rf"k\.asc:{line}: use of undeclared identifier 'asc_regsim_no_such_function' {hint}"):
-        _source(tmp_path, UNMODELLED_SRC)
+        _source(tmp_path, UNMODELLED_SRC).instantiate("unmodelled_vf")
 
 
 GATHER_SRC = """

@@ -18,6 +18,7 @@ import attrs
 
 from regsim._src.engine.spec import CName, Kind, Operand, OpSpec
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, result
+from regsim._src.frontends.cpp.signatures import Signature, TParam, signatures
 from regsim._src.model import enums
 from regsim._src.ops import REGISTRY
 
@@ -72,8 +73,57 @@ PRELUDE = """\
 #define __aicore__
 #define __vector__
 #define __global__
+#define __local_mem__ __ubuf__
 struct DefaultType {};
+typedef float float32_t;
 """
+
+#: the constants of namespace AscendC kernels use (the Ascend 950 values: one vector register is 256 bytes,
+#: one UB block 32 bytes, regsim's UB 248 KiB)
+ASCENDC_CONSTANTS = {
+    "VECTOR_REG_WIDTH": 256,
+    "VECTOR_REG_WIDTH_2XVL": 512,
+    "ONE_BLK_SIZE": 32,
+    "ONE_BLOCK_SIZE": 32,
+    "ONE_REPEAT_BYTE_SIZE": 256,
+    "TOTAL_UB_SIZE": 248 * 1024,
+}
+
+#: the helper headers operator kernels include from outside the Ascend C devkit (the operator libraries'
+#: shared `platform` and `ops` helpers, the `Ops::Base` ones of their base library, the elementwise
+#: base classes of its DAG framework): small stand-ins, searched after the kernel's own directory and
+#: include paths, so a header the kernel's tree has is used instead. By path relative to a search
+#: directory (`../inc/platform.h`, as the kernels spell it). The arithmetic helpers return the dividend
+#: for a zero divisor, as the libraries' `ops::CeilDiv` does.
+_ARITH = """\
+template <typename T, typename U> __aicore__ inline constexpr T CeilDiv(T a, U b) { return b == 0 ? a : (a + b - 1) / b; }
+template <typename T, typename U> __aicore__ inline constexpr T CeilAlign(T a, U b) { return b == 0 ? a : (a + b - 1) / b * b; }
+template <typename T, typename U> __aicore__ inline constexpr T FloorDiv(T a, U b) { return b == 0 ? a : a / b; }
+template <typename T, typename U> __aicore__ inline constexpr T FloorAlign(T a, U b) { return b == 0 ? a : a / b * b; }
+"""
+_SIZES = """\
+__aicore__ inline constexpr uint32_t GetVRegSize() { return 256; }
+__aicore__ inline constexpr uint32_t GetUbBlockSize() { return 32; }
+"""
+SHIM_HEADERS = {
+    "op_kernel/platform_util.h": f"#pragma once\nnamespace Ops {{ namespace Base {{\n{_SIZES}}} }}\n",
+    "op_kernel/math_util.h": f"#pragma once\nnamespace Ops {{ namespace Base {{\n{_ARITH}}} }}\n",
+    "../inc/platform.h": f"#pragma once\nnamespace platform {{\n{_SIZES}}}\n",
+    "../inc/kernel_utils.h": "#pragma once\nnamespace ops {\n"
+    "template <typename A, typename B> struct IsSame { static constexpr bool value = false; };\n"
+    "template <typename A> struct IsSame<A, A> { static constexpr bool value = true; };\n"
+    f"{_ARITH}"
+    "template <typename T> __aicore__ inline constexpr T Ceil(T a, T b) { return (a + b - 1) / b; }\n"
+    "template <typename T> __aicore__ inline constexpr T Aligned(T a, T b) { return b == 0 ? a : (a + b - 1) / b * b; }\n"
+    "}\n",
+    "atvoss/util/vec.h": "#pragma once\nnamespace Ops { namespace Base { namespace Vec {\n"
+    + "".join(
+        f"template <typename... Ts> struct Elemwise{n}OP {{}};\n" for n in ("Unary", "Binary", "Ternary", "Quaternary", "Quinary")
+    )
+    + "template <typename... Ts> struct Elemwise {};\n} } }\n",
+}
+#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs)
+SHIM_FUNCTIONS = ("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned")
 
 
 #: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
@@ -87,6 +137,12 @@ namespace std {
 template <typename T, typename U> struct is_same { static constexpr bool value = false; };
 template <typename T> struct is_same<T, T> { static constexpr bool value = true; };
 template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;
+template <bool B, typename T, typename F> struct conditional { using type = T; };
+template <typename T, typename F> struct conditional<false, T, F> { using type = F; };
+template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;
+template <bool B, typename T = void> struct enable_if {};
+template <typename T> struct enable_if<true, T> { using type = T; };
+template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
 }  // namespace std
 #endif
 namespace AscendC {"""
@@ -135,7 +191,56 @@ def _ctype_of_int(o: Operand) -> str:
     return o.ctype or "int32_t"
 
 
-def _template_param(o: Operand) -> str:
+def value_type(o: Operand) -> str:
+    """The C++ type of a template operand, as the recorded signatures spell it (`MaskMergeMode`, `RegTrait`)."""
+    if o.kind is Kind.ENUM:
+        assert o.enum is not None
+        return o.enum.__name__
+    if o.kind is Kind.TRAIT:
+        return "RegTrait"
+    if o.kind is Kind.INT:
+        return _ctype_of_int(o)
+    assert o.struct is not None
+    return o.struct.__name__
+
+
+def _fits(p: TParam, o: Operand) -> bool:
+    """Whether the recorded non-type parameter `p` is the template operand `o` (`auto mode` takes a merge
+    mode or a mode struct's address, as the headers' `auto` does)."""
+    t = value_type(o)
+    if p.type == "auto":
+        return t == "MaskMergeMode" or t.endswith("SpecificMode")
+    return p.type == t and (p.default is None) == o.required  # (overloads differ by a default: LoadAlign's dist)
+
+
+def n_args(spec: OpSpec) -> int:
+    """How many parameters the C++ function of an overload has."""
+    return sum(o.kind is not Kind.DTYPE and o.role.name != "RET" for o in spec.positional)
+
+
+def recorded(spec: OpSpec) -> tuple[Signature, dict[str, Operand]] | None:
+    """The recorded header overload an overload is (same parameter count, each template operand one of its
+    non-type parameters) and which operand each of those is; None where no recorded overload fits."""
+    registers = any(o.kind is Kind.REG for o in spec.positional)
+    for sig in signatures().get(spec.name, ()):
+        values = [p for p in sig.params if p.type]
+        if sig.nargs != n_args(spec) or len(values) != len(spec.templates):
+            continue
+        if registers != (sum(not p.type for p in sig.params) >= 2):  # (a register form deduces its register types)
+            continue  # the mask form of a name (`Pack<part>(MaskReg&, MaskReg&)`) is not its register form
+        rest, pairs = list(spec.templates), {}
+        for p in values:
+            o = next((o for o in rest if _fits(p, o)), None)
+            if o is None:
+                break
+            rest.remove(o)
+            pairs[p.name] = o
+        else:
+            return sig, pairs
+    return None
+
+
+def _template_param(o: Operand, recorded: bool = False) -> str:
     if o.kind is Kind.ENUM:
         assert o.enum is not None
         head = f"{o.enum.__name__} {o.name}"
@@ -144,6 +249,8 @@ def _template_param(o: Operand) -> str:
         return f"const RegTrait& {o.name} = RegTraitNumOne"
     if o.kind is Kind.INT:
         return f"{_ctype_of_int(o)} {o.name}" + ("" if o.required else f" = {o.default}")
+    if o.kind is Kind.STRUCT and o.struct is enums.CastTrait and recorded:
+        return f"const CastTrait& {o.name} = castTrait"
     if o.kind is Kind.STRUCT and o.struct is enums.CastTrait:  # Cast<T, U, trait>: the source type comes first
         return f"typename U = DefaultType, const CastTrait& {o.name} = castTrait"
     if o.kind is Kind.STRUCT:  # Div<T, &mode>: the headers' `auto mode` given a `const DivSpecificMode*`
@@ -173,12 +280,17 @@ def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
     has_t = any(o.kind is Kind.DTYPE and o.name == "T" for o in spec.operands)
-    templates = list(spec.templates)
-    if templates and templates[0].kind is Kind.ENUM and templates[0].enum is enums.ReduceType:
-        tparams.append(_template_param(templates.pop(0)))  # the Reduce headers: `ReduceType type` before T
-    if leading_t(spec):
-        tparams.append("typename T" if has_t else "typename T = DefaultType")
-    tparams += [_template_param(o) for o in templates]
+    rec = recorded(spec)
+    if rec is not None:  # the headers' order: explicit template arguments bind as they do there
+        for p in rec[0].params:
+            if p.type:
+                tparams.append(_template_param(rec[1][p.name], recorded=True))
+            else:  # (a typename regsim's parameters do not deduce gets a default: the operands' own are below)
+                tparams.append(f"typename {p.name}" if p.name == "T" and has_t else f"typename {p.name} = DefaultType")
+    else:
+        if leading_t(spec):
+            tparams.append("typename T" if has_t else "typename T = DefaultType")
+        tparams += [_template_param(o) for o in spec.templates]
     params: list[str] = []
     post = any(o.name == "post_mode" for o in spec.templates)
     for i, o in enumerate(spec.positional):
@@ -344,6 +456,7 @@ def header() -> str:
         out.append(f"struct {name} {{ uint8_t _b[{size}]; {ctor} }};")
     out.append("namespace AscendC {")
     out.append("constexpr uint32_t GetVecLen() { return 256; }")
+    out += [f"constexpr uint32_t {k} = {v};" for k, v in ASCENDC_CONSTANTS.items()]
     out.append("namespace Reg {")
     out += [_enum_decl(c) for c in _enum_classes()]
     out.append("struct RegTrait { int REG_NUM; };")
@@ -353,10 +466,16 @@ def header() -> str:
         "template <typename T = DefaultType, const RegTrait& trait = RegTraitNumOne> struct RegTensor {"
         " RegTensor() = default; template <typename U, const RegTrait& u> explicit RegTensor(const RegTensor<U, u>&) {} };"
     )  # the explicit constructor: a cast to another register type (`(vector_int32_t)r`, a bit reinterpretation)
+    out.append(
+        "template <typename T> struct RegTensor<T, RegTraitNumTwo> { RegTensor() = default;"
+        " template <typename U, const RegTrait& u> explicit RegTensor(const RegTensor<U, u>&) {}"
+        " RegTensor<T, RegTraitNumOne> reg[2]; };"
+    )  # a two-register tensor's `reg[k]`: its k-th hardware register
     out.append("struct MaskReg {};")
     out.append("struct AddrReg {};")
     out.append("struct UnalignRegForLoad {};")
     out.append("struct UnalignRegForStore {};")
+    out.append("struct UnalignReg : UnalignRegForLoad, UnalignRegForStore {};")  # (one vector_align: either use)
     out += [_struct_decl(c) for c in _struct_classes()]
     out.append("constexpr CastTrait castTrait = {};")
     seen: set[str] = set()
@@ -383,4 +502,5 @@ def header() -> str:
     out.append("using namespace AscendC;")
     out += c_api()
     out.append(DEBUG)
+    out.append("#define mem_bar(type) asc_mem_bar(type)")  # the compiler's spelling of asc_mem_bar
     return "\n".join(out) + "\n"

@@ -12,7 +12,9 @@ source line.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
+import os
 import re
 import types
 from collections.abc import Callable, Iterator
@@ -24,7 +26,7 @@ from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function
-from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, VF_LEN, leading_t
+from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
@@ -123,7 +125,25 @@ def _copy(src: Any, dst: Any = None) -> Any:
     return dst
 
 
+def _zero_keeps(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A divide-and-round helper that returns the dividend for a zero divisor (the libraries' `ops::CeilDiv` rule)."""
+    return lambda a, b: a if isinstance(b, int) and b == 0 else f(a, b)
+
+
+#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers
+_SHIM_RUN: dict[str, Callable[..., Any]] = {
+    "GetVRegSize": lambda: VF_LEN,
+    "GetUbBlockSize": lambda: 32,
+    "CeilDiv": _zero_keeps(lambda a, b: _c_div(a + b - 1, b)),
+    "CeilAlign": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+    "FloorDiv": _zero_keeps(_c_div),
+    "FloorAlign": _zero_keeps(lambda a, b: _c_div(a, b) * b),
+    "Ceil": lambda a, b: _c_div(a + b - 1, b),
+    "Aligned": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+}
+
 RUNTIME: dict[str, Any] = {
+    "_SHIM": _SHIM_RUN,
     "_copy": _copy,
     "_div": _c_div,
     "_rem": _c_rem,
@@ -231,7 +251,7 @@ _CNAMES = {v: k for k, v in CTYPES.items()}
 def dtype_of(spelling: str) -> Any:
     """The dtype a C++ element type spells (`float`, `AscendC::half`, `unsigned int`), None for another type."""
     s = strip(spelling).replace("*", "").replace("&", "").strip()
-    name = CTYPES.get(s) or _BUILTIN_INTS.get(s)
+    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or ("float32" if s == "float32_t" else None)  # (the compiler's float32_t)
     return getattr(dt, name) if name else None
 
 
@@ -344,6 +364,8 @@ class Fn:
         self.cls: str | None = d.get("cls")
         self.kind: str = d.get("kind", "FUNCTION_DECL")
         self.static: bool = d.get("static", False)
+        #: the parse errors inside the function (file:line each): it is refused when lowered, its file still loads
+        self.errors: list[str] = []
 
 
 class Source(Protocol):
@@ -357,6 +379,46 @@ class Source(Protocol):
 
     def callee(self, name: str, tvals: list[Any], resolved: int, line: int) -> Fn: ...
     def callee_name(self, fn: Fn, env: dict[str, Any]) -> str: ...
+
+
+#: the compiler builtins kernels call for float constants
+_BUILTIN_VALUES = {"__builtin_inff": "float('inf')", "__builtin_inf": "float('inf')", "__builtin_huge_valf": "float('inf')"}
+_BUILTIN_VALUES |= {"__builtin_nanf": "float('nan')", "__builtin_nan": "float('nan')"}
+
+#: declarations inside a function that only name things (clang resolved the names they bring)
+_NAME_ONLY_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS")
+
+
+def _alias_tokens(toks: list[str]) -> list[str]:
+    """The aliased type's tokens of `using X = ...` or `typedef ... X`."""
+    toks = [t for t in toks if t != ";"]
+    return toks[toks.index("=") + 1 :] if toks[:1] == ["using"] and "=" in toks else toks[1:-1]
+
+
+def _last_two_args(toks: list[str]) -> tuple[list[str], list[str]]:
+    """The last two template arguments among `toks` (a condition, then two types): read from the right, as
+    types have no comparison operators in them while the condition may."""
+    out: list[list[str]] = [[]]
+    depth = 0
+    for t in reversed(toks):
+        depth += {">": 1, "<": -1}.get(t, 0)
+        if t == "," and depth == 0:
+            if len(out) == 2:
+                break
+            out.append([])
+            continue
+        out[-1].insert(0, t)
+    return out[1], out[0]
+
+
+@functools.cache
+def reg_specs(name: str) -> tuple[Any, ...]:
+    """The overloads a Reg function name has: its own, or those of every op it is a legacy alias of
+    (`DataCopy`: LoadAlign's and StoreAlign's)."""
+    entry = REGISTRY.entries.get(name)
+    if entry is not None:
+        return tuple(entry.specs)
+    return tuple(s for s in REGISTRY.specs.values() if name in s.aliases)
 
 
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -390,14 +452,21 @@ class Lowerer:
 
     def dtype(self, spelling: str, n: dict[str, Any] | int = 0) -> Any:
         s = strip(spelling).replace("*", "").replace("&", "").strip()
+        s = s.rsplit("::", 1)[-1].strip() if s.rsplit("::", 1)[-1].strip() in self.env else s  # `Cls::RangeType`
         if s in self.env and dt.is_dtype(self.env[s]):
             return self.env[s]
         d = dtype_of(s)
+        own = isinstance(n, dict) and strip(n.get("t", "")).replace("*", "").replace("&", "").strip() == s  # (n's type)
+        canonical = n.get("ts", "") if isinstance(n, dict) and own else ""
+        if d is None and canonical and "type-parameter" not in canonical:
+            d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
 
     def ty(self, n: dict[str, Any]) -> Ty:
+        if n.get("tk") == "AUTO" and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
+            return self.vartypes[n.get("rs", n["s"])]  # an `auto` variable: the type its initializer gave it
         return self.type_of(n.get("t", ""), n.get("tk", ""), n)
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
@@ -409,9 +478,11 @@ class Lowerer:
         s = strip(spelling)
         if kind in ("LVALUEREFERENCE", "RVALUEREFERENCE") or s.endswith("&"):
             return self.type_of(s.rstrip("&").strip(), "", n)
+        if s.endswith("*") and s.startswith(("RegTensor", "MaskReg")):
+            return Ty("other")  # an array of registers (`r.reg`, `RegTensor<T> regs[4]`) decayed to a pointer
         if s.endswith("*"):
             return Ty("ptr", elem=self.dtype(s[:-1], n))
-        if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+        if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
             return Ty("reg")
         if kind == "ENUM" and isinstance(getattr(enums, s, None), type):
             return Ty("enum", elem=getattr(enums, s))
@@ -425,6 +496,35 @@ class Lowerer:
             if d.name in _DT_FLOAT:
                 return Ty("float", rnd=_DT_FLOAT[d.name])
         return Ty("other")
+
+    def infer(self, n: dict[str, Any]) -> Ty:
+        """An expression's type in this instantiation, also where clang left it dependent (`n + T(2)`): C's usual
+        arithmetic conversions on its operands' types (a float operand wins, the wider one of two; integers
+        promote to at least 32 bits, unsigned where the unsigned one is at least as wide)."""
+        t = self.ty(n)
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        if t.what != "other" or not kids:
+            return t
+        if n["k"] in ("PAREN_EXPR", "UNEXPOSED_EXPR"):
+            return self.infer(kids[-1])
+        if n["k"] == "CONDITIONAL_OPERATOR" and len(kids) == 3:
+            return self.infer(kids[1])
+        if n["k"] != "BINARY_OPERATOR" or len(kids) != 2:
+            return t
+        if n.get("op") in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
+            return Ty("int", 1, False)
+        a, b = self.infer(kids[0]), self.infer(kids[1])
+        if "ptr" in (a.what, b.what) and n.get("op") in ("+", "-"):
+            return a if a.what == "ptr" else b
+        if n.get("op") in ("<<", ">>") and a.what == "int":
+            return Ty("int", max(32, a.bits), a.signed or a.bits < 32)
+        floats = [x for x in (a, b) if x.what == "float"]
+        if floats:
+            return min(floats, key=lambda x: ("", "_f32", "_f16", "_bf16").index(x.rnd))
+        if a.what == b.what == "int":
+            bits = max(32, a.bits, b.bits)
+            return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
+        return t
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
@@ -491,7 +591,7 @@ class Lowerer:
                 return self.leaf(n)
             inner = kids[-1]
             code = self.expr(inner)
-            src, dst = self.ty(inner), self.ty(n)
+            src, dst = self.infer(inner), self.ty(n)
             if dst.what == "ptr":
                 if src.what == "ptr" and k != "UNEXPOSED_EXPR":
                     return f"{code}.reinterpret(rs.{dst.elem.name})"
@@ -516,10 +616,14 @@ class Lowerer:
             return self.binary(n)
         if k == "CONDITIONAL_OPERATOR":
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
+        if k == "CALL_EXPR" and len(c) == 2 and c[0]["k"] == "TYPE_REF" and self.ty(n).what in ("int", "float"):
+            return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
             return self.call(n)
+        if k == "MEMBER_REF_EXPR" and n["s"] == "reg" and c and self.ty(c[0]).what == "reg":
+            return f"{self.expr(c[0])}.reg"  # `r.reg[k]`: the k-th register of a two-register tensor
         if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
             if "v" not in n:
                 raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
@@ -530,6 +634,8 @@ class Lowerer:
             t = self.ty(n)
             args = [f"bool({self.expr(x)})" if x.get("tk") == "BOOL" else self.expr(x) for x in c]
             return f"_E.{t.elem.__name__}({', '.join(args)})"
+        if k == "INIT_LIST_EXPR" and n.get("tk") == "CONSTANTARRAY":  # a constant array's elements
+            return f"[{', '.join(self.expr(x) for x in c)}]"
         if k == "STRING_LITERAL":  # a C string (a printf format or %s argument): a Python str
             text = _c_string(n.get("toks") or [n["s"]])
             if text is None:
@@ -588,8 +694,9 @@ class Lowerer:
         if rk in ("VAR_DECL", "PARM_DECL") and n.get("global"):
             if name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
                 return C_CONSTANTS[name]
-            if "v" in n:  # a constant clang folded (a static constexpr member)
-                return int(n["v"])
+            if "v" in n:  # a constant clang folded (a static constexpr member, a header's `const uint16_t K = ...;`)
+                t = self.ty(n)
+                return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
             if name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
                 lay, sat, rnd = CAST_TRAITS[name]
                 return enums.CastTrait(
@@ -686,7 +793,7 @@ class Lowerer:
     def binary(self, n: dict[str, Any]) -> str:
         op, (l, r) = n["op"], n["c"]
         a, b = self.expr(l), self.expr(r)
-        t, tl, tr = self.ty(n), self.ty(l), self.ty(r)
+        t, tl, tr = self.infer(n), self.infer(l), self.infer(r)
         if op in ("=",):
             raise self.fail(n, "an assignment inside an expression")
         if op == "&&":
@@ -761,8 +868,10 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             local = self.mod.callee(name, tvals, self.callee_node(n).get("rl", 0), n["l"])
             env = dict(self.env)
-            for p, v in zip(self.mod.functions[name].tparams, tvals, strict=False):
+            given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
+            for p, v in given:
                 env[p["name"]] = v
+            env |= self.deduced(local, args, {p["name"] for p, _ in given})
             pyname = self.mod.callee_name(local, env)
             self.callees.append((pyname, local, env))
             parts = []
@@ -782,20 +891,22 @@ class Lowerer:
             return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
+        if name in _BUILTIN_VALUES and local is None:  # the compiler's __builtin_inff() ...
+            return self.convert(_BUILTIN_VALUES[name], Ty("float"), self.ty(n))
+        if name in SHIM_FUNCTIONS and local is None:  # the helper headers' stand-ins (Ops::Base::CeilDiv ...)
+            parts = [self.expr(a) for a in args]
+            return self.convert(f"_SHIM[{name!r}]({', '.join(parts)})", Ty("other"), self.ty(n))
         forms = _c_forms(name)
         if forms:
             return self.c_call(n, name, forms, args)
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
-        entry = REGISTRY.entries.get(name)
-        alias = next((s.name for s in REGISTRY.specs.values() if name in s.aliases), None)
-        if entry is None and alias is not None:
-            entry = REGISTRY.entries[alias]
-        if entry is None or not in_reg or not hasattr(Reg, name):
+        every = reg_specs(name)
+        if not every or not in_reg or not hasattr(Reg, name):
             raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))
-        specs = [s for s in entry.specs if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
-        specs = specs or entry.specs
+        specs = [s for s in every if len(s.positional) - sum(o.kind is Kind.DTYPE for o in s.positional) == len(args)]
+        specs = specs or list(every)
         has_t = any(o.kind is Kind.DTYPE for o in specs[0].positional)
         positional: list[str] = []
         keywords: dict[str, str] = {}
@@ -836,6 +947,23 @@ class Lowerer:
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
         return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
+
+    def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
+        """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
+        `T` of a `__ubuf__ T*` parameter from the pointer's element type, of a `RegTensor<T>&` from the
+        register's (those given explicitly stay)."""
+        names = {p["name"] for p in fn.tparams if p["type"] and not p.get("outer")} - given
+        out: dict[str, Any] = {}
+        for p, a in zip(fn.params, args, strict=False):
+            s = strip(p["t"]).rstrip("&").strip()
+            m = re.fullmatch(r"(\w+)\s*\*", s) or re.fullmatch(r"RegTensor<\s*(\w+)\s*(?:,.*)?>", s)
+            if m is None or m[1] not in names or m[1] in out:
+                continue
+            t = self.infer(a)
+            d = t.elem if t.what == "ptr" else self.reg_dtype(a) if s.startswith("RegTensor") else None
+            if d is not None:
+                out[m[1]] = d
+        return out
 
     def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:
         """A call of the register-level C API (`asc_add(dst, src0, src1, mask)`): `rs.capi`'s function of
@@ -943,9 +1071,10 @@ class Lowerer:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
         if k == "COMPOUND_STMT":
+            start = len(self.lines)
             for x in c:
                 self.stmt(x, d)
-            if not c:
+            if len(self.lines) == start:  # (empty, or declarations only: type aliases, `using namespace`)
                 self.emit(d, "pass")
         elif k == "DECL_STMT":
             for v in c:
@@ -1103,6 +1232,12 @@ class Lowerer:
         return inner["k"] not in ("DECL_REF_EXPR",)
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
+        if v["k"] in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL"):  # `using RT = std::conditional_t<...>;`: a type for this instantiation
+            conds = iter([x for x in v["c"] if x["k"] not in _TYPE_KIDS])
+            self.env[v["s"]] = self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
+            return
+        if v["k"] in _NAME_ONLY_DECLS:  # (`using namespace`, a local struct's definition: clang resolved the names)
+            return
         if v["k"] != "VAR_DECL":
             raise self.fail(v, f"the declaration {v['k']}")
         self.at = v.get("l") or self.at
@@ -1110,6 +1245,11 @@ class Lowerer:
         s = strip(v["t"])
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         t = self.ty(v)
+        if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
+            t = self.infer(init[-1])
+        if v.get("tk") == "CONSTANTARRAY":
+            self.array(v, init, d)
+            return
         self.vartypes[name] = t
         target = self.var(name)
         if s.startswith("RegTensor"):
@@ -1119,7 +1259,8 @@ class Lowerer:
                 code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
             self.emit(d, f"{target} = {code}  # line {v['l']}")
             return
-        if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore"):
+        if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
+            s = self.unalign_use(name) if s == "UnalignReg" else s
             code = "None" if s == "AddrReg" else f"Reg.{s}()"  # an AddrReg is made by CreateAddrReg
             if init and not (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not init[0]["c"]):
                 code = f"_copy({self.expr(init[0])})" if self.register_copy(init[0]) else self.expr(init[0])
@@ -1146,6 +1287,56 @@ class Lowerer:
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def array(self, v: dict[str, Any], init: list[dict[str, Any]], d: int) -> None:
+        """A local array (`constexpr uint32_t k[3] = {...}`, `RegTensor<T> regs[4]`): a Python list."""
+        name, s = v["s"], strip(v["t"])
+        m = re.fullmatch(r"(.*?)\s*\[(\d+)\]", s)
+        if m is None:
+            raise self.fail(v, f"the array {name} of type {v['t']}")
+        elem, count = m[1].strip(), int(m[2])
+        items = init[-1]["c"] if init and init[-1]["k"] == "INIT_LIST_EXPR" else []
+        et = self.type_of(elem, "", v)
+        if elem.startswith("RegTensor") and not items:
+            dtype, trait = self.regtensor(elem, v)
+            code = f"[Reg.RegTensor(rs.{dtype.name}{trait}) for _ in range({count})]"
+        elif et.what in ("int", "float"):
+            vals = [self.convert(self.expr(x), self.ty(x), et) for x in items]
+            vals += ["0" if et.what == "int" else "0.0"] * (count - len(vals))
+            code = f"[{', '.join(vals)}]"
+        else:
+            raise self.fail(v, f"the array {name} of {elem}")
+        self.vartypes[name] = Ty("other")
+        self.emit(d, f"{self.var(name)} = {code}  # line {v['l']}")
+
+    def alias_type(self, toks: list[str], conds: Iterator[dict[str, Any]], n: dict[str, Any]) -> Any:
+        """The dtype a type alias names for this instantiation: a type, or `std::conditional_t<c, A, B>` /
+        `std::conditional<c, A, B>::type` (nested too), `c` folded from its AST node (`conds`, in source order)."""
+        toks = [t for t in toks if t != "typename"]
+        while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
+            toks = toks[2:]
+        if toks[-2:] == ["::", "type"]:
+            toks = toks[:-2]
+        if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
+            a, b = _last_two_args(toks[2:-1])
+            if self.constant(next(conds), "the condition of std::conditional"):
+                return self.alias_type(a, conds, n)
+            for _ in range(a.count("conditional") + a.count("conditional_t")):
+                next(conds)  # (the conditions inside the branch not taken)
+            return self.alias_type(b, conds, n)
+        return self.dtype(" ".join(toks), n)
+
+    def unalign_use(self, name: str) -> str:
+        """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's
+        where a Reg call takes it as its load buffer, else a store's."""
+        for x in _walk(self.fn.body):
+            if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
+                continue
+            for spec in reg_specs(self.callee_ref(x)[0]):
+                ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
+                if any(o.kind is Kind.ULOAD and self.names(a) == {name} for o, a in zip(ops, x["c"][1:], strict=False)):
+                    return "UnalignRegForLoad"
+        return "UnalignRegForStore"
 
     def forstmt(self, n: dict[str, Any], d: int) -> None:
         parts = n.get("parts", [True, True, True])
@@ -1231,11 +1422,9 @@ class Lowerer:
                 continue
             args = x["c"][1:]
             positions: set[int] = set()
-            entry = REGISTRY.entries.get(name)
-            if entry is not None:
-                for s in entry.specs:
-                    ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
-                    positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
+            for s in reg_specs(name):
+                ops = [o for o in s.positional if o.kind is not Kind.DTYPE]
+                positions |= {i for i, o in enumerate(ops) if o.kind is Kind.REF}
             for f in _c_forms(name):  # `asc_update_mask_b32(uint32_t& count)`
                 positions |= {i for i, p in enumerate(f.cname.params) if p in f.spec.slots and f.spec.operand(p).kind is Kind.REF}
             for local in self.mod.definitions.get(name, ()):
@@ -1260,8 +1449,7 @@ class Lowerer:
             if x["k"] != "CALL_EXPR" or not x["c"] or x["s"] == "operator=":
                 continue
             name, _, _ = self.callee_ref(x)
-            entry = REGISTRY.entries.get(name)
-            for spec in entry.specs if entry is not None else ():
+            for spec in reg_specs(name):
                 ops = [o for o in spec.positional if o.kind is not Kind.DTYPE]
                 for o, a in zip(ops, x["c"][1:], strict=False):
                     if o.role in (Role.OUT, Role.INOUT):
@@ -1272,8 +1460,27 @@ class Lowerer:
                         out |= self.names(a)
         return out
 
+    def scope_aliases(self) -> None:
+        """The type aliases of the classes and namespaces around the function (`using RangeType =
+        std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
+        is left out (a use of it is refused where it is used)."""
+        here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
+        for a in getattr(self.mod, "aliases", ()):
+            first, last = a["scope"]
+            same_file = os.path.abspath(here) == a.get("file", os.path.abspath(here))
+            if same_file and first <= self.fn.line <= last and a["node"]["s"] not in self.env:
+                node = a["node"]
+                try:
+                    conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+                    self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+                except (CppError, StopIteration):
+                    continue
+
     def lower(self) -> list[str]:
         fn = self.fn
+        if fn.errors:
+            raise CppError(f"{self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
+        self.scope_aliases()
         self.find_refvars()
         if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
             by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams

@@ -32,7 +32,7 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.frontends.cpp import parse as cpp_parse
-from regsim._src.frontends.cpp.declarations import CTYPES
+from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
 from regsim._src.frontends.cpp.kernels import KernelBuild, KernelLowerer, kernel_namespace, struct_layout
 from regsim._src.frontends.cpp.lowering import (
@@ -278,6 +278,8 @@ class CppModule:
         self._cache: dict[Any, VfFunction] = {}
         self._kernels: dict[str, Kernel[Any]] = {}
 
+        #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
+        self.aliases: list[dict[str, Any]] = []
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
         #: parse errors outside the device functions (host code, missing host headers): ignored
@@ -590,7 +592,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     args = tuple(args)
     key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
     if key not in _MODULES:
-        request = json.dumps({"path": path, "header": header(), "args": list(args)})
+        request = json.dumps({"path": path, "header": header(), "args": list(args), "shims": SHIM_HEADERS})
         # the child runs the parser file itself (it imports only the standard library and clang)
         try:
             proc = subprocess.run(
@@ -611,13 +613,14 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         out = json.loads(proc.stdout)
         functions = [Fn(f) for f in out["functions"]]
         here = os.path.abspath(path)
-        device = [(f.line, f.end) for f in functions if f.what not in ("plain", "global") and f.file in (here, "")]
-        errors = [d["text"] for d in out["diagnostics"] if any(a <= d["line"] <= b for a, b in device)]
-        errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in errors]
-        if errors:
-            raise CppError(f"{path}: parse errors:\n" + "\n".join(errors))
+        device = [f for f in functions if f.what != "plain" and f.file in (here, "")]
+        for f in device:  # a device function's own parse errors refuse it (when it is instantiated or called), not the file
+            f.errors = [d["text"] for d in out["diagnostics"] if f.line <= d["line"] <= f.end]
+            f.errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in f.errors]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
-        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in errors]
+        mod.aliases = out.get("aliases", [])
+        refused = {e for f in device for e in f.errors}
+        mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod
     return _MODULES[key]
 

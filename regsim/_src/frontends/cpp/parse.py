@@ -131,6 +131,32 @@ _FUNCTIONS = ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "CXX_METHOD", "CONSTRUCTOR")
 _CALLABLE = ("FUNCTION_DECL", "CXX_METHOD", "CONSTRUCTOR", "FUNCTION_TEMPLATE")
 
 
+#: libclang's CXBinaryOperatorKind, in its order (clang_getCursorBinaryOperatorKind)
+_BINARY_KINDS = (
+    None, ".*", "->*", "*", "/", "%", "+", "-", "<<", ">>", "<=>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&", "||",
+    "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",",
+)  # fmt: skip
+
+
+def _binary_kind(c: Any) -> str | None:
+    """A binary operator as libclang's AST has it (also inside a macro expansion, which has no tokens of its own)."""
+    import clang.cindex as ci
+
+    f = getattr(ci.conf.lib, "clang_getCursorBinaryOperatorKind", None)
+    if f is None:
+        return None
+    f.restype, f.argtypes = ci.c_uint, [ci.Cursor]
+    k = f(c)
+    return _BINARY_KINDS[k] if 0 < k < len(_BINARY_KINDS) else None
+
+
+#: the scalar types whose global constants are folded where they are read (`const uint16_t K = 1 << 15;`)
+_SCALAR_KINDS = (
+    *("BOOL", "CHAR_S", "SCHAR", "CHAR_U", "UCHAR", "SHORT", "USHORT", "INT", "UINT", "LONG", "ULONG"),
+    *("LONGLONG", "ULONGLONG", "FLOAT", "DOUBLE"),
+)
+
+
 def _op_between(kids: list[Any]) -> str:
     """A binary operator from the source text between its operands: libclang gives no tokens for an
     expression that starts with a macro (`SCENARIO == 1` with `-DSCENARIO=1`)."""
@@ -157,7 +183,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     kids = list(c.get_children())
     if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
         end = kids[0].extent.end.offset
-        n["op"] = next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None) or _op_between(kids)
+        n["op"] = (
+            _binary_kind(c)
+            or next((t.spelling for t in c.get_tokens() if t.extent.start.offset >= end), None)
+            or _op_between(kids)
+        )
     elif k == ci.CursorKind.UNARY_OPERATOR:
         toks = [t.spelling for t in c.get_tokens()]
         if toks and toks[0] in _OPS:
@@ -184,6 +214,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         n["toks"] = [t.spelling for t in c.get_tokens()]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
         n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+    elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
+        n["toks"] = [t.spelling for t in c.get_tokens()][:80]
     elif k == ci.CursorKind.IF_STMT:
         toks = [t.spelling for t in c.get_tokens()][:2]
         n["constexpr"] = toks == ["if", "constexpr"]
@@ -227,7 +259,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
-            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in ("BOOL", "INT", "UINT", "LONG", "ULONG"):
+            if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
                     n["v"] = value
@@ -359,7 +391,7 @@ def _specialization(c: Any) -> list[dict[str, Any]] | None:
     return out
 
 
-def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
+def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] | None = None) -> dict[str, Any]:
     import clang.cindex as ci
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -375,6 +407,15 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         args = ["-x", "c++", "-std=c++17", "-include", hpath, "-Wno-everything", "-ferror-limit=0"]
         args += ["-D__NPU_ARCH__=3510", *extra_args]  # regsim models the Ascend 950 (arch 3510)
         args += ["-idirafter", os.path.join(tmp, "builtin")]
+        # stand-ins for helper headers from outside the devkit, searched last (by paths like `../inc/platform.h`)
+        shim_dir = os.path.join(tmp, "shim", "d")
+        for rel, text in (shims or {}).items():
+            target = os.path.normpath(os.path.join(shim_dir, rel))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as f:
+                f.write(text)
+        os.makedirs(shim_dir, exist_ok=True)
+        args += ["-idirafter", shim_dir]
         with open(path, encoding="utf-8", errors="replace") as f:
             if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
                 args.append("-DREGSIM_NO_STD_TRAITS")
@@ -390,6 +431,7 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
         funcs: list[dict[str, Any]] = []
         consts: dict[str, Any] = {}
         structs: list[dict[str, Any]] = []
+        aliases: list[dict[str, Any]] = []  #: type aliases of namespaces and classes, with their scope's lines
         main = os.path.abspath(path)
         classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
         tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -422,17 +464,21 @@ def parse(path: str, header: str, extra_args: list[str]) -> dict[str, Any]:
                         funcs.append(fn)
                 elif ch.kind == ci.CursorKind.VAR_DECL and not outer:
                     consts[ch.spelling] = _node(ch, main)
+                if ch.kind in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a class's or namespace's
+                    scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
+                    lines = [scope.start.line, scope.end.line] if scope else [0, 1 << 30]
+                    aliases.append({"scope": lines, "file": os.path.abspath(ch.location.file.name), "node": _node(ch, main)})
 
         visit(tu.cursor, [])
         if _UNION_READS:
             with open(path, encoding="utf-8", errors="replace") as f:
                 _fold_unions(path, f.read(), args)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs}
+    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases}
 
 
 def main() -> None:
     request = json.load(sys.stdin)
-    json.dump(parse(request["path"], request["header"], request.get("args", [])), sys.stdout)
+    json.dump(parse(request["path"], request["header"], request.get("args", []), request.get("shims")), sys.stdout)
 
 
 if __name__ == "__main__":
