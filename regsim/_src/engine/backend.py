@@ -437,13 +437,7 @@ class NumpyBackend:
         _gather_scatter_bounds(api, param, ptr, addrs, unit, active)
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, addrs[active], addrs[active] + unit)
-        st = ptr.ub.storage
-        where = np.where(active, addrs, 0)[:, None] + np.arange(unit)
-        raw = np.where(active[:, None], st.data[where], 0).astype(np.uint8)
-        if st.valid is None:
-            return raw, None
-        valid = st.valid[where] | ~active[:, None]
-        return raw, None if valid.all() else valid
+        return gathered(ptr.ub.storage, addrs, unit, active)
 
     def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
         """Write raw[lane] (lanes x unit bytes) at each active lane's address, checked first."""
@@ -548,6 +542,17 @@ def _where(ptr: UbPtr[Any], addr: int) -> str:
     offset = (addr - ptr.lo) / size
     shown = int(offset) if offset == int(offset) else round(offset, 2)
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
+
+
+def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
+    """`unit` bytes of the storage at each active lane's address (lanes x unit, behind any leading axes; inactive
+    lanes read 0) and their written flags (None: all written; an inactive lane's count as written)."""
+    where = np.where(active, addrs, 0)[..., None] + np.arange(unit)
+    raw = np.where(active[..., None], st.data[where], np.uint8(0))
+    if st.valid is None:
+        return raw, None
+    valid = st.valid[where] | ~active[..., None]
+    return raw, None if valid.all() else valid
 
 
 def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools) -> None:

@@ -28,7 +28,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, group_pattern, merge_into, merged
+from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged
 from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
@@ -634,14 +634,8 @@ class BatchedBackend(NumpyBackend):
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, at[on], at[on] + unit)
         self.accesses.append((id(ptr.ub), lo, hi, used, False, None))
-        st = ptr.ub.storage
-        where = np.where(on, at, ptr.lo)[..., None] + np.arange(unit)
-        raw = np.where(on[..., None], st.data[where], np.uint8(0))
         self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
-        if st.valid is None:
-            return raw, None
-        valid = st.valid[where] | ~on[..., None]
-        return raw, None if valid.all() else valid
+        return gathered(ptr.ub.storage, at, unit, on)
 
     def stream_write(
         self, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, start: int, raw: Bytes, rows: tuple[Any, Any, Any], end: int
@@ -654,16 +648,9 @@ class BatchedBackend(NumpyBackend):
         self._flush()
         if ptr.ub.journal is not None:  # (a memory-level call's write journal: the bytes before they change)
             ptr.ub.journal.record(start, start + raw.size, ptr.hi)
-        st = ptr.ub.storage
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
-        at = (start, (raw.size,), (1,))
-        target, flags = _strided(st.data, at), None if st.valid is None else _strided(st.valid, at)
-        self._release(target)
-        self.undo.append((st, at, target.copy(), None if flags is None else flags.copy()))
-        target[...] = raw
-        if flags is not None:
-            flags[...] = True
+        self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
         self.accesses.append((id(ptr.ub), *rows, True, None))
         self.streams.append((start, end))
 
