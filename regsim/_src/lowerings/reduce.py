@@ -434,9 +434,10 @@ class Reduce:
     def _check_work(self, api: str, work: LocalTensor[Any], count: int, lanes: int, e: int) -> None:
         """ReduceSum past 4 registers (not b64) keeps one partial sum per register in the work tensor; its three
         summing levels cover `lanes**3` elements (a count past them is refused, never summed in part)."""
-        if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8:
-            _within_levels(api, "count", count, lanes**3)
-        if self.kind is Reg.ReduceType.SUM and work.dtype.itemsize != 8 and count > 4 * lanes:
+        if self.kind is not Reg.ReduceType.SUM or work.dtype.itemsize == 8:
+            return
+        _within_levels(api, "count", count, lanes**3)
+        if count > 4 * lanes:
             partials = -(-count // lanes)  # one per register
             _need_work(api, work, -(-partials // e) * e, f"count {count}")
 
