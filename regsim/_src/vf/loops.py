@@ -564,6 +564,11 @@ def _explaining() -> Iterator[list[Decision]]:
         _EXPLAIN.reset(token)
 
 
+def explaining() -> bool:
+    """Whether `rs.explain` is recording loop decisions (work done without a loop would be missing from them)."""
+    return _EXPLAIN.get() is not None
+
+
 def explain(kernel: Callable[..., None], *args: Any, **kwargs: Any) -> str:
     """Run `kernel(*args, **kwargs)` (it runs for real: its stores land) and say, per loop
     run, whether it ran batched or sequential and why."""
