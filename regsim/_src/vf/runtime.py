@@ -60,6 +60,12 @@ def _scope(core: Core) -> Iterator[VfContext]:
             trace.vf_ended(start)
 
 
+def on_core(core: Core) -> contextlib.AbstractContextManager[VfContext]:
+    """A vector function running on `core`, as `simd_vf` runs one (for a lowering that does a VF's work without its
+    Reg calls: the pipes see its accesses as one V instruction, under the VF's CTRL)."""
+    return _scope(core)
+
+
 def _by_value(arg: V) -> V:
     """C++ passes VF arguments by value: a `UbPtr` is copied, so post-updates stay inside."""
     copy = getattr(arg, "_vf_argument_copy", None)
