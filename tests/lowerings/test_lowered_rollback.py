@@ -6,7 +6,7 @@ part of the outermost one) writes through every kind of writer (the batched loop
 the unaligned store stream, host writes of the compare mask) and sets special registers, then fails at a random
 point of its last lowering (a source element never written, at a random index); the UB's bytes, its written flags
 and the core's registers must be exactly as before, in both loop modes. And the journal of a 1,024-element Add
-copies the same bytes (its destination's) in a 248 KiB UB as in a 64 MiB one."""
+copies the same bytes (at most its destination's) in a 248 KiB UB as in a 64 MiB one."""
 
 from __future__ import annotations
 
@@ -117,4 +117,5 @@ def test_the_cost_does_not_depend_on_the_ub_size(loops: str, journal_costs: list
         with rs.configure(loops=loops):
             A.Add(z, x, y, n)
         assert np.array_equal(z.numpy(), a + b)
-    assert journal_costs == [n * 4, n * 4], "the journal copies the destination's bytes, whatever the UB's size"
+    # (at most the destination's bytes; none where the call writes them as its last act, after every check)
+    assert journal_costs[0] == journal_costs[1] <= n * 4, "the journal's copies do not depend on the UB's size"

@@ -48,8 +48,8 @@ def as_uint(api: str, name: str, value: object, bits: int) -> int:
 
 
 # --- errors in the caller's terms, and "a refused call changes nothing" ------------------------------------
-#: a memory-level call is running: the calls it makes of other memory-level APIs are part of it (one journal)
-_IN_CALL: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("regsim_memory_call", default=False)
+#: how many memory-level calls are running: the calls one makes of other memory-level APIs are part of it (one journal)
+_DEPTH: Final[contextvars.ContextVar[int]] = contextvars.ContextVar("regsim_memory_call", default=0)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -96,10 +96,14 @@ def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, 
     its lowering), everything it changed is put back first (`journal`): a refused call changes no UB byte, no written
     flag, no special register (vector mask, mask mode, compare mask, AR, CTRL) and no `Ref`. The memory-level calls a
     call makes are part of it (one journal); its cost is that of the bytes it writes, not of the UB's size."""
-    if _IN_CALL.get():
-        return f(*args, **kwargs)
+    depth = _DEPTH.get()
+    token = _DEPTH.set(depth + 1)
+    if depth:
+        try:
+            return f(*args, **kwargs)
+        finally:
+            _DEPTH.reset(token)
     restore, close = journal(values)
-    token = _IN_CALL.set(True)
     try:
         return f(*args, **kwargs)
     except BaseException:
@@ -107,7 +111,13 @@ def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, 
         raise
     finally:
         close()
-        _IN_CALL.reset(token)
+        _DEPTH.reset(token)
+
+
+def outermost() -> bool:
+    """Whether the running memory-level call is no part of another: its journal is its own, so a write it makes as its
+    last act, after its last check, needs no record (nothing after it can fail and put bytes back)."""
+    return _DEPTH.get() == 1
 
 
 def run_lowering(api: str, vf: Callable[..., None], *args: Any) -> None:

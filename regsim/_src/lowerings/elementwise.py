@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from regsim._src.lowerings import direct
 from regsim._src.lowerings.checks import check_count, check_tensors, flexible_operands, run_flexible, run_lowering
 from regsim._src.lowerings.skeletons import (
     binary_continuous_vf,
@@ -52,6 +53,8 @@ class Binary:
         ptrs = tuple(t.GetPhyAddr() for t in ts)
         if c.form is Form.COUNT:  # tensor 前n个数据计算
             n = check_count(c.api, c["count"], names, ts)
+            if not self.dst_input and direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], n):  # (the common case at once)
+                return
             run_lowering(c.api, binary_continuous_vf, self.op, *ptrs, n, trait_for(dtype), -1, self.dst_input)
             return
         count, repeats, normal, spr = repeat_plan(c.api, dtype, c["mask"], c["repeat_time"], c["is_set_mask"])

@@ -1,0 +1,128 @@
+"""The first-n binary lowering's common case run at once (`regsim._src.lowerings.direct`) leaves exactly what the
+skeleton's loop leaves: the UB's bytes and written flags, bit for bit, for every elementwise binary API, one-register
+dtypes, counts around register edges, the saturating CTRL modes, dst disjoint from or equal to a source, and the
+layouts it hands to the skeleton (a source overlapping dst at another address, a never-written source byte); the
+skeleton runs under `rs.trace()` (which records its Reg calls, so nothing is done at once there). In a kernel, the
+pipe event log is the skeleton's too. The values themselves are checked against the oracle by the API tests."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import regsim as rs
+from regsim._src.lowerings import direct
+from regsim._src.model.core import GLOBAL_SAT, HALF_NONSAT, INT_SAT, LAUNCH_CTRL
+from regsim._src.model.registers import VL
+from vf_examples import add_high_performance as ex
+
+A = rs.AscendC
+APIS = {
+    "Add": [rs.int8, rs.uint16, rs.int16, rs.half, rs.bfloat16, rs.int32, rs.float32],
+    "Sub": [rs.uint8, rs.int16, rs.half, rs.int32, rs.float32],
+    "Mul": [rs.int16, rs.half, rs.bfloat16, rs.uint32, rs.float32],
+    "Max": [rs.int8, rs.half, rs.int32, rs.float32],
+    "Min": [rs.uint8, rs.half, rs.int32, rs.float32],
+    "And": [rs.uint8, rs.int16, rs.int32],
+    "Or": [rs.int8, rs.uint16, rs.uint32],
+}
+CTRLS = [LAUNCH_CTRL, LAUNCH_CTRL | 1 << INT_SAT, (LAUNCH_CTRL | 1 << GLOBAL_SAT) & ~(1 << HALF_NONSAT)]
+LAYOUTS = ["apart", "dst is src0", "dst is src1", "src1 inside dst", "unwritten"]
+
+
+def state(ub: rs.UnifiedBuffer) -> tuple[Any, Any]:
+    s = ub.storage
+    return s.data.copy(), None if s.valid is None else s.valid.copy()
+
+
+def values(rng: np.random.Generator, dtype: Any, n: int) -> Any:
+    if np.issubdtype(dtype.np_dtype, np.integer):
+        info = np.iinfo(dtype.np_dtype)
+        return rng.integers(info.min, info.max, n, endpoint=True).astype(dtype.np_dtype)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 6e4, -6e4], np.float32)
+    x = np.where(rng.random(n) < 0.1, rng.choice(special, n), rng.uniform(-1e3, 1e3, n))
+    return x.astype(np.float32).astype(dtype.np_dtype)
+
+
+def call(api: str, dtype: Any, n: int, layout: str, ctrl: int, seed: int, traced: bool) -> tuple[tuple[Any, Any], list[bool]]:
+    """The call on a fresh UB (under `rs.trace()`: the skeleton's loop): the UB's state after it, and what the direct
+    path answered."""
+    rng = np.random.default_rng(seed)
+    size = -(-(n + 3 * VL // dtype.itemsize) // 32) * 32  # (room past n: the last register's loads, a shifted source)
+    ub = rs.UnifiedBuffer(3 * size * dtype.itemsize + VL)
+    x, y, z = (ub.alloc(dtype, size) for _ in range(3))
+    for t in (x, y):
+        t.set(values(rng, dtype, size))
+    z.set(values(rng, dtype, size // 2))  # (z half written: the flags must come out the same)
+    if layout == "unwritten":
+        ub.storage.valid[y.addr + (n - 1) * dtype.itemsize] = False  # type: ignore[index]
+    shifted = x[VL // dtype.itemsize]
+    dst, src0, src1 = {"dst is src0": (x, x, y), "dst is src1": (y, x, y), "src1 inside dst": (x, y, shifted)}.get(
+        layout, (z, x, y)
+    )
+    ub.core.ctrl = ctrl
+    answers: list[bool] = []
+    run_binary = direct.run_binary
+
+    def spy(*args: Any) -> bool:
+        answers.append(run_binary(*args))
+        return answers[-1]
+
+    with mock.patch.object(direct, "run_binary", spy), rs.trace() if traced else contextlib.nullcontext():
+        try:
+            getattr(A, api)(dst, src0, src1, n)
+        except rs.errors.UninitializedReadError:
+            assert layout == "unwritten"
+    return state(ub), answers
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    api_dtype=st.sampled_from([(api, d) for api, ds in APIS.items() for d in ds]),
+    regs=st.integers(0, 3),
+    extra=st.sampled_from([-1, 0, 1]),
+    layout=st.sampled_from(LAYOUTS),
+    ctrl=st.sampled_from(CTRLS),
+    seed=st.integers(0, 2**16),
+)
+def test_the_direct_path_leaves_what_the_loop_leaves(
+    api_dtype: tuple[str, Any], regs: int, extra: int, layout: str, ctrl: int, seed: int
+) -> None:
+    api, dtype = api_dtype
+    n = max(1, regs * (VL // dtype.itemsize) + extra)
+    got, answers = call(api, dtype, n, layout, ctrl, seed, traced=False)
+    want, traced = call(api, dtype, n, layout, ctrl, seed, traced=True)
+    apart = layout != "src1 inside dst" or n * dtype.itemsize <= VL  # (one register: dst's bytes end before src1's)
+    assert answers == [apart and layout != "unwritten"] and traced == [False]
+    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
+    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+
+
+@pytest.mark.parametrize("case", [2, 4])
+def test_a_kernel_logs_the_loops_pipe_events(case: int) -> None:
+    rows, cols, split = ex.SHAPES[case]
+    rng = np.random.default_rng(case)
+    x, y = (rng.uniform(1, 100, [rows, cols]).astype(np.float16) for _ in range(2))
+
+    def launch() -> tuple[Any, Any]:
+        z = np.zeros_like(x)
+        with rs.configure(ub_size=ex.UB_SIZE):
+            run = rs.launch(
+                ex.add_custom, split, x, y, z, total_m=rows, total_n=cols, split_m=split, split_n=1,
+                data_copy_len=ex.CASES[case][2], scenario=case,
+            )  # fmt: skip
+        return z, run.events
+
+    z, events = launch()
+    with rs.trace():
+        z_loop, events_loop = launch()
+    assert np.array_equal(z.view(np.uint16), (x + y).view(np.uint16)) and np.array_equal(
+        z_loop.view(np.uint16), z.view(np.uint16)
+    )
+    assert events == events_loop
