@@ -325,6 +325,12 @@ def bind(api: str, interfaces: Sequence[Interface], args: tuple[Any, ...], kwarg
     None fitting: an unknown keyword is named (with the closest one); else the parameter that does not fit, in the
     interfaces that get furthest (their accepted kinds joined: `mask = 1.5; accepted: an int (continuous mode) or a
     mask[2] sequence (bit mode)`); else the first parameter missing; else the forms the API has."""
+    return resolve(api, interfaces, args, kwargs)[0]
+
+
+def resolve(api: str, interfaces: Sequence[Interface], args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Call, bool]:
+    """`bind`, and whether the interface it chose follows from the call's static signature (`signature`) alone: so
+    unless a `prefer` told fitting interfaces apart by value."""
     fitting: list[tuple[Interface, dict[str, Any]]] = []
     failures: list[_Failure] = []
     for iface in interfaces:
@@ -348,11 +354,35 @@ def bind(api: str, interfaces: Sequence[Interface], args: tuple[Any, ...], kwarg
         best = max(i.admitted(v) for i, v in fitting)
         admitted = [(i, v) for i, v in fitting if i.admitted(v) == best]
         iface, values = next(((i, v) for i, v in admitted if i.prefer is None or i.prefer(v)), admitted[0])
-        for p in iface.all_params:
-            if p.only and values[p.name] not in p.only:
-                raise ParameterError(message(api, p.name, shown(values[p.name]), p.describe()))
-        return Call(api, iface, values)
+        return _checked(api, iface, values), all(i.prefer is None for i, _ in admitted)
     raise _misfit(api, interfaces, args, kwargs, failures)
+
+
+def signature(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+    """What the interface a call binds to depends on: each argument's type (a parameter's kind is a set of types, see
+    `Param.fits`) and a tensor's dtype (`Interface.admitted`), by position and by keyword."""
+    return tuple(map(_static, args)), tuple((k, _static(v)) for k, v in kwargs.items())
+
+
+def _static(v: object) -> object:
+    return (LocalTensor, v.dtype) if isinstance(v, LocalTensor) else type(v)
+
+
+def bind_to(api: str, iface: Interface, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Call:
+    """A call bound to `iface`, which `resolve` chose for the call's signature: each parameter by name, the defaults
+    filled in, then the values the interface accepts only checked (as `bind` does)."""
+    values = dict(zip((p.name for p in iface.params), args, strict=False))
+    values.update(kwargs)
+    for p in iface.all_params:
+        values.setdefault(p.name, p.default)
+    return _checked(api, iface, values)
+
+
+def _checked(api: str, iface: Interface, values: dict[str, Any]) -> Call:
+    for p in iface.all_params:
+        if p.only and values[p.name] not in p.only:
+            raise ParameterError(message(api, p.name, shown(values[p.name]), p.describe()))
+    return Call(api, iface, values)
 
 
 @attrs.frozen
@@ -449,12 +479,21 @@ class Entry:
     api: Api
     interfaces: tuple[Interface, ...]
     fixed: Mapping[str, Any] = attrs.field(factory=dict)
+    #: the interface each static signature of a call binds to (`signature`), where it depends on nothing else
+    chosen: dict[Any, Interface] = attrs.field(factory=dict, init=False, repr=False)
 
     def __repr__(self) -> str:
         return f"AscendC.{self.name}"
 
     def bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Call:
-        call = bind(self.name, self.interfaces, args, kwargs)
+        key = signature(args, kwargs)
+        iface = self.chosen.get(key)
+        if iface is not None:
+            call = bind_to(self.name, iface, args, kwargs)
+        else:
+            call, static = resolve(self.name, self.interfaces, args, kwargs)
+            if static:
+                self.chosen[key] = call.iface
         return attrs.evolve(call, args={**call.args, **self.fixed}) if self.fixed else call
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
