@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -544,10 +544,27 @@ def _where(ptr: UbPtr[Any], addr: int) -> str:
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
 
 
+#: the unsigned type of each width a gather reads whole elements of (see `gathered`)
+_WORDS: Final = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+
+
 def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
     """`unit` bytes of the storage at each active lane's address (lanes x unit, behind any leading axes; inactive
-    lanes read 0) and their written flags (None: all written; an inactive lane's count as written)."""
-    where = np.where(active, addrs, 0)[..., None] + np.arange(unit)
+    lanes read 0) and their written flags (None: all written; an inactive lane's count as written). Addresses that
+    are all multiples of `unit` (the common case) are read as one gather of `unit`-byte words."""
+    every = bool(active.all())
+    at = addrs if every else np.where(active, addrs, 0)
+    word = _WORDS.get(unit)
+    if word is not None and st.data.size % unit == 0 and not (at & (unit - 1)).any():
+        index = at // unit
+        words = st.data.view(word)[index]
+        raw = (words if every else np.where(active, words, 0).astype(word, copy=False)).view(np.uint8).reshape(*at.shape, unit)
+        if st.valid is None:
+            return raw, None
+        written = st.valid.view(word)[index] == np.frombuffer(b"\x01" * unit, word)[0]
+        if written.all() if every else (written | ~active).all():
+            return raw, None
+    where = at[..., None] + np.arange(unit)
     raw = np.where(active[..., None], st.data[where], np.uint8(0))
     if st.valid is None:
         return raw, None

@@ -176,6 +176,7 @@ def gather_b64_vf(
         Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
 
 
+_WRITTEN: Final = np.frombuffer(b"\x01" * 4, np.uint32)[0]  #: four written flags seen as one uint32
 #: srcOffset ranges on Ascend 950 (the Gather page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 _GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
@@ -186,22 +187,27 @@ def _check_offsets(
     """Every srcOffset an active element reads: written (when the uninitialised-read check is on), a multiple
     of the element width, within the 950 range, the element it names inside src."""
     used = used[: src_offset.size]
-    valid = src_offset.ub.storage.valid
-    if valid is not None and current_config().check_uninitialized:
-        written = valid[src_offset.addr : src_offset.addr + used.size * 4].reshape(-1, 4).all(axis=1)
+    st = src_offset.ub.storage
+    span = slice(src_offset.addr, src_offset.addr + used.size * 4)
+    if st.valid is not None and current_config().check_uninitialized:
+        written = st.valid[span].view(np.uint32) == _WRITTEN  # (an element's four flags, all set)
         missing = np.flatnonzero(used & ~written)
         if missing.size:
             raise UninitializedReadError(f"Gather: src_offset element {int(missing[0])} is read but was never written")
-    offs = src_offset.numpy()[: used.size][used].astype(np.int64)
+    given = st.data[span].view(np.uint32)
+    every = bool(used.all())
+    offs = given if every else given[used]
     width = dtype.itemsize
     bad = offs[(offs % width != 0) | (offs > _GATHER_MAX_OFFSET[width])]
     if bad.size:
         accepted = f"byte offsets that are multiples of {width} in [0, {_GATHER_MAX_OFFSET[width]}] for {dtype.name}"
         raise ParameterError(message("Gather", "src_offset", f"[..., {int(bad[0])}, ...]", accepted))
-    outside = np.flatnonzero(used)[base + offs + width > src.nbytes]
+    room = src.nbytes - width - base  # the largest offset whose element lies inside src (uint32 offsets: none below 0)
+    past = offs > room if room >= 0 else np.ones(offs.shape, np.bool_)
+    outside = (np.flatnonzero(past) if every else np.flatnonzero(used)[past]) if past.any() else past[:0]
     if outside.size:  # (Reg::Gather reads per active lane inside the tensor its base address comes from)
         k = int(outside[0])
-        off = int(src_offset.numpy()[k])
+        off = int(given[k])
         given = f"{off} at element {k} (byte {base + off} of src, with src_base_addr {base})"
         accepted = f"offsets whose element lies inside src ({src.size} {dtype.name} elements, bytes [0, {src.nbytes}))"
         raise OutOfBoundsError(message("Gather", "src_offset", given, accepted))
