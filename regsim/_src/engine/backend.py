@@ -544,8 +544,8 @@ def _where(ptr: UbPtr[Any], addr: int) -> str:
     return f", element {shown} of the {ptr.dtype.name} tensor at UB byte {ptr.lo} ({(ptr.hi - ptr.lo) // size} elements)"
 
 
-#: the unsigned type of each width a gather reads whole elements of (see `gathered`)
-_WORDS: Final = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32), 8: np.dtype(np.uint64)}
+#: the unsigned type of each width a gather reads whole elements of (see `gathered`), and its value of written flags
+_WORDS: Final = {w: (np.dtype(f"u{w}"), int.from_bytes(b"\x01" * w, "little")) for w in (2, 4, 8)}
 
 
 def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
@@ -554,14 +554,14 @@ def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tupl
     are all multiples of `unit` (the common case) are read as one gather of `unit`-byte words."""
     every = bool(active.all())
     at = addrs if every else np.where(active, addrs, 0)
-    word = _WORDS.get(unit)
+    word, ones = _WORDS.get(unit, (None, 0))
     if word is not None and st.data.size % unit == 0 and not (at & (unit - 1)).any():
         index = at // unit
         words = st.data.view(word)[index]
         raw = (words if every else np.where(active, words, 0).astype(word, copy=False)).view(np.uint8).reshape(*at.shape, unit)
         if st.valid is None:
             return raw, None
-        written = st.valid.view(word)[index] == np.frombuffer(b"\x01" * unit, word)[0]
+        written = st.valid.view(word)[index] == ones
         if written.all() if every else (written | ~active).all():
             return raw, None
     where = at[..., None] + np.arange(unit)

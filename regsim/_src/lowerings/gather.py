@@ -176,7 +176,7 @@ def gather_b64_vf(
         Reg.StoreAlign(dst.reinterpret(dt.uint32) + i * dst_step, dst_reg, dst_mask)
 
 
-_WRITTEN: Final = np.frombuffer(b"\x01" * 4, np.uint32)[0]  #: four written flags seen as one uint32
+_WRITTEN: Final = 0x01010101  #: four written flags seen as one uint32
 #: srcOffset ranges on Ascend 950 (the Gather page): b8 [0, 2**16 - 1], b16 [0, 2**17 - 1], b32 and b64 the uint32_t range
 _GATHER_MAX_OFFSET = {1: 2**16 - 1, 2: 2**17 - 1, 4: 2**32 - 1, 8: 2**32 - 1}
 
@@ -194,9 +194,9 @@ def _check_offsets(
         missing = np.flatnonzero(used & ~written)
         if missing.size:
             raise UninitializedReadError(f"Gather: src_offset element {int(missing[0])} is read but was never written")
-    given = st.data[span].view(np.uint32)
+    words = st.data[span].view(np.uint32)
     every = bool(used.all())
-    offs = given if every else given[used]
+    offs = words if every else words[used]
     width = dtype.itemsize
     bad = offs[(offs % width != 0) | (offs > _GATHER_MAX_OFFSET[width])]
     if bad.size:
@@ -207,7 +207,7 @@ def _check_offsets(
     outside = (np.flatnonzero(past) if every else np.flatnonzero(used)[past]) if past.any() else past[:0]
     if outside.size:  # (Reg::Gather reads per active lane inside the tensor its base address comes from)
         k = int(outside[0])
-        off = int(given[k])
+        off = int(words[k])
         given = f"{off} at element {k} (byte {base + off} of src, with src_base_addr {base})"
         accepted = f"offsets whose element lies inside src ({src.size} {dtype.name} elements, bytes [0, {src.nbytes}))"
         raise OutOfBoundsError(message("Gather", "src_offset", given, accepted))
