@@ -8,8 +8,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import regsim as rs
+from regsim._src.kernel.launch import check_gm_races
 from vf_examples import add_tpipe_tque, data_copy_pad, sync_all
 
 A = rs.AscendC
@@ -195,3 +198,37 @@ def test_global_tensor_values_offsets_and_size(loops: str) -> None:
     rs.launch(k, 2, x, 32)  # (32 elements a block: SetValue writes back whole 64-byte cache lines)
     assert x.tolist() == list(range(-1, -65, -1))
     assert seen == [(32, 32, 2), (32, 32, 34)]  # (g[off] keeps the size, as in C++)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),  # block
+            st.sampled_from(["GM x", "GM y"]),
+            st.booleans(),  # a write
+            st.lists(st.tuples(st.integers(0, 60), st.integers(1, 12)), min_size=1, max_size=3),  # (start, length)s
+        ),
+        max_size=10,
+    )
+)
+def test_the_gm_race_check_finds_exactly_the_overlapping_pairs(accesses: list[tuple[int, str, bool, list[Any]]]) -> None:
+    """Two blocks race where they touch a byte in one memory, one of them writing (a pairwise oracle); access ranges
+    given as an int pair or as arrays of several ranges, as the pipes log them."""
+    logs: dict[int, list[Any]] = {}
+    for block, space, write, spans in accesses:
+        lo = np.array(sorted(s for s, _ in spans), np.int64)
+        hi = lo + np.array([n for _, n in spans], np.int64)
+        ranges = (int(lo[0]), int(hi[0])) if len(spans) == 1 else (lo, hi)
+        logs.setdefault(block, []).append((space, write, ranges, 2, "DataCopy", f"k.py:{block}"))
+
+    def touched(ranges: Any) -> set[int]:
+        return {b for lo, hi in zip(np.atleast_1d(ranges[0]), np.atleast_1d(ranges[1]), strict=True) for b in range(lo, hi)}
+
+    flat = [(b, a[0], a[1], touched(a[2])) for b, log in logs.items() for a in log]
+    race = any(b1 != b2 and s1 == s2 and (w1 or w2) and t1 & t2 for b1, s1, w1, t1 in flat for b2, s2, w2, t2 in flat)
+    if race:
+        with pytest.raises(rs.errors.RaceError):
+            check_gm_races(sorted(logs.items()))
+    else:
+        check_gm_races(sorted(logs.items()))

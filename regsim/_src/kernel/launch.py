@@ -338,10 +338,16 @@ def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_
 def check_gm_races(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, int, str, str]]]]) -> None:
     """The GM accesses of one epoch (between two SyncAlls), by block: two blocks touching the same bytes, one
     of them writing, race. A sweep over the accesses sorted by start address, keeping for reads-or-writes and
-    for writes the two furthest-reaching accesses of different blocks."""
+    for writes the two furthest-reaching accesses of different blocks; only in the memories where two blocks'
+    accesses overlap at all (`_shared_spaces`: in the usual grid, each block on its own slice, none)."""
+    shared = _shared_spaces(logs)
+    if not shared:
+        return
     by_space: dict[str, list[tuple[int, int, int, bool, int, str, str]]] = {}
     for idx, log in logs:
         for space, write, ranges, pipe, api, line in log:
+            if space not in shared:
+                continue
             los, his = np.atleast_1d(ranges[0]), np.atleast_1d(ranges[1])
             rows = by_space.setdefault(space, [])
             rows.extend((int(lo), int(hi), idx, write, pipe, api, line) for lo, hi in zip(los, his, strict=True))
@@ -356,6 +362,39 @@ def check_gm_races(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, i
                 raise RaceError(_gm_race(space, other, row))
             for t in reach if write else reach[:1]:
                 _keep(t, row)
+
+
+def _shared_spaces(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, int, str, str]]]]) -> set[str]:
+    """The memories some bytes of which two blocks both access (where a race may be): each block's ranges merged,
+    then the merged ranges of all blocks, sorted, checked for one starting before an earlier one ends."""
+    parts: dict[str, tuple[list[int], list[int], list[int], list[Any]]] = {}
+    for idx, log in logs:
+        for space, _, (lo, hi), *_ in log:
+            ints, ends, owners, arrays = parts.setdefault(space, ([], [], [], []))
+            if isinstance(lo, np.ndarray):
+                arrays.append((lo, hi, np.full(lo.size, idx, np.int64)))
+            else:
+                ints.append(lo)
+                ends.append(hi)
+                owners.append(idx)
+    shared = set()
+    for space, (ints, ends, owners, arrays) in parts.items():
+        lo, hi, idx = (
+            np.concatenate([np.array(a, np.int64), *(r[k] for r in arrays)]) for k, a in enumerate((ints, ends, owners))
+        )
+        if len(set(idx.tolist())) < 2:
+            continue
+        order = np.lexsort((lo, idx))
+        lo, hi, idx = lo[order], hi[order], idx[order]
+        shift = idx * (int(hi.max()) + 1)  # (each block's ranges apart from the others', for one running maximum)
+        top = np.maximum.accumulate(hi + shift) - shift
+        starts = np.flatnonzero(np.concatenate(([True], lo[1:] + shift[1:] >= top[:-1] + shift[:-1])))
+        merged_lo, merged_hi = lo[starts], np.maximum.reduceat(hi, starts)
+        order = np.argsort(merged_lo, kind="stable")
+        merged_lo, merged_hi = merged_lo[order], merged_hi[order]
+        if (merged_lo[1:] < np.maximum.accumulate(merged_hi)[:-1]).any():
+            shared.add(space)
+    return shared
 
 
 def _keep(t: list[Any], row: tuple[Any, ...]) -> None:
