@@ -255,9 +255,7 @@ class _Grid:
         if "fork" not in multiprocessing.get_all_start_methods():
             raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
         ctx = multiprocessing.get_context("fork")
-        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}
-        for b in self.buffers.values():
-            np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes] = b.data
+        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}  # (filled by the workers)
         barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
         shares = np.array_split(np.arange(self.block_dim), workers)
         procs = [
@@ -427,10 +425,15 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 def _worker(
     grid: _Grid, w: int, indices: list[int], shared: dict[int, mmap.mmap], barrier: Any, status: Any, results: Any
 ) -> None:
-    """A forked worker: its GM is the shared memory; it runs its blocks and reports their events, GM accesses
-    and its first error."""
+    """A forked worker: its GM is the shared memory, which the workers fill from the host's arrays first (each a
+    share of every buffer's bytes, side by side); it runs its blocks and reports their events, GM accesses and its
+    first error."""
     for b in grid.buffers.values():
-        b.data = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+        gm = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+        lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
+        gm[lo:hi] = b.data[lo:hi]
+        b.data = gm
+    barrier.wait()  # (every share copied)
     codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
     names = {v: k for k, v in codes.items()}
 
