@@ -366,15 +366,15 @@ def _shared_spaces(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, i
     """The memories some bytes of which two blocks both access (where a race may be): each block's ranges merged,
     then the merged ranges of all blocks, sorted, checked for one starting before an earlier one ends."""
     parts: dict[str, tuple[list[int], list[int], list[int], list[Any]]] = {}
-    for idx, log in logs:
-        for space, _, (lo, hi), *_ in log:
+    for block, log in logs:
+        for space, _, (start, end), *_ in log:
             ints, ends, owners, arrays = parts.setdefault(space, ([], [], [], []))
-            if isinstance(lo, np.ndarray):
-                arrays.append((lo, hi, np.full(lo.size, idx, np.int64)))
+            if isinstance(start, np.ndarray):
+                arrays.append((start, end, np.full(start.size, block, np.int64)))
             else:
-                ints.append(lo)
-                ends.append(hi)
-                owners.append(idx)
+                ints.append(start)
+                ends.append(end)
+                owners.append(block)
     shared = set()
     for space, (ints, ends, owners, arrays) in parts.items():
         lo, hi, idx = (
