@@ -198,7 +198,10 @@ def _check_offsets(
     every = bool(used.all())
     offs = words if every else words[used]
     width = dtype.itemsize
-    bad = offs[(offs % width != 0) | (offs > _GATHER_MAX_OFFSET[width])]
+    wrong = offs & (width - 1) != 0  # (not a multiple of the width, a power of two)
+    if _GATHER_MAX_OFFSET[width] < 2**32 - 1:  # (b32, b64: every uint32_t offset is in range)
+        wrong |= offs > _GATHER_MAX_OFFSET[width]
+    bad = offs[wrong] if wrong.any() else offs[:0]
     if bad.size:
         accepted = f"byte offsets that are multiples of {width} in [0, {_GATHER_MAX_OFFSET[width]}] for {dtype.name}"
         raise ParameterError(message("Gather", "src_offset", f"[..., {int(bad[0])}, ...]", accepted))
