@@ -2,8 +2,9 @@
 skeleton's loop leaves: the UB's bytes and written flags, bit for bit, for every elementwise binary API, one-register
 dtypes, counts around register edges, the saturating CTRL modes, dst disjoint from or equal to a source, and the
 layouts it hands to the skeleton (a source overlapping dst at another address, a never-written source byte); the
-skeleton runs under `rs.trace()` (which records its Reg calls, so nothing is done at once there). In a kernel, the
-pipe event log is the skeleton's too. The values themselves are checked against the oracle by the API tests."""
+skeleton runs under `rs.trace()` (which records its Reg calls, so nothing is done at once there), its loop in order
+or batched. In a kernel, the pipe event log is the skeleton's too. The values themselves are checked against the
+oracle by the API tests."""
 
 from __future__ import annotations
 
@@ -90,14 +91,16 @@ def call(api: str, dtype: Any, n: int, layout: str, ctrl: int, seed: int, traced
     layout=st.sampled_from(LAYOUTS),
     ctrl=st.sampled_from(CTRLS),
     seed=st.integers(0, 2**16),
+    sequential=st.booleans(),
 )
 def test_the_direct_path_leaves_what_the_loop_leaves(
-    api_dtype: tuple[str, Any], regs: int, extra: int, layout: str, ctrl: int, seed: int
+    api_dtype: tuple[str, Any], regs: int, extra: int, layout: str, ctrl: int, seed: int, sequential: bool
 ) -> None:
     api, dtype = api_dtype
     n = max(1, regs * (VL // dtype.itemsize) + extra)
     got, answers = call(api, dtype, n, layout, ctrl, seed, traced=False)
-    want, traced = call(api, dtype, n, layout, ctrl, seed, traced=True)
+    with rs.configure(loops="sequential" if sequential else "auto"):  # (the loop in order, or batched where exact)
+        want, traced = call(api, dtype, n, layout, ctrl, seed, traced=True)
     apart = layout != "src1 inside dst" or n * dtype.itemsize <= VL  # (one register: dst's bytes end before src1's)
     assert answers == [apart and layout != "unwritten"] and traced == [False]
     assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
