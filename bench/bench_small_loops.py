@@ -78,7 +78,8 @@ def main() -> None:
         for trips in args.trips:
             k = KERNELS[name](trips * LANES, np.random.default_rng(trips))
 
-            t_auto, t_batched, t_seq = best_of([k.sim, in_mode(k.sim, batch_min_iterations=2), in_mode(k.sim, loops="sequential")], args.runs, args.sample)
+            modes = [k.sim, in_mode(k.sim, batch_min_iterations=2), in_mode(k.sim, loops="sequential")]
+            t_auto, t_batched, t_seq = best_of(modes, args.runs, args.sample)
             k.whole()
             k.check()
             ratio = t_auto / t_seq

@@ -37,6 +37,11 @@ class PostUpdate(Unbatchable):
     iteration 0 in order to learn it, then batches the rest."""
 
 
+class InOrderOnly(Unbatchable):
+    """A call with no batching rule: the loop never batches while its body makes it (the loop's site keeps
+    this verdict for the static signature the loop started with, and runs in order at once the next time)."""
+
+
 class Affine:
     """An integer that differs by iteration (the loop index, or a value made from it or from a
     counter made in the body): one Python-int-exact value per iteration (row). Integer

@@ -927,7 +927,7 @@ def _disjoint(accesses: list[_Access], rows: int) -> bool:
     ranges or are both affine in the iteration with one step, at offsets where iteration b of
     one meets no iteration of the other but b (none at all for two writes). An access known to
     lie within an affine box is judged by its box (no hazard between boxes: none between what they hold)."""
-    boxes = []
+    boxes: list[tuple[int, int, bool, tuple[int, int, int] | None]] = []
     for a in accesses:
         write = a.write
         if a.box is not None:  # (start, step, width), known: no arrays to look at

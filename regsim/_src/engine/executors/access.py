@@ -13,7 +13,7 @@ from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.dists import Dist
 from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
-from regsim._src.engine.per_iteration import Affine, Unbatchable
+from regsim._src.engine.per_iteration import Affine, InOrderOnly
 from regsim._src.engine.spec import Call, Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode, PostLiteral
 from regsim._src.model.memory import UbPtr
@@ -199,7 +199,7 @@ class StoreAligned(Executor):
             be.store(api, "dst_addr", ptr, [(addr, be.predicate_bytes(api, "mask", values[1], a.dist.index), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
             if getattr(be, "rows", None) is not None:
-                raise Unbatchable(f"StoreAlign with {a.dist.name} runs in order only")
+                raise InOrderOnly(f"StoreAlign with {a.dist.name} runs in order only")
             act = None
             if a.dist.lane:
                 lanes, count = be.predicate(api, "mask", values[a.pred], a.dist.lane)  # type: ignore[index]
