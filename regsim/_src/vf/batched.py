@@ -735,8 +735,8 @@ class BatchedBackend(NumpyBackend):
                 return
             if active is None:
                 raise Unbatchable("a store outside its tensor in some iteration")
-        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
-        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else _shaped(active, (rows, lanes))
         if act is None:
             lo, hi = addrs, addrs + lanes * unit
         else:
@@ -749,8 +749,8 @@ class BatchedBackend(NumpyBackend):
     def _store_chunk(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows = self.rows
         lanes = raw.shape[-1] // unit
-        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
-        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else _shaped(active, (rows, lanes))
 
         def spans() -> tuple[Any, Any, Any]:  # each row's bytes from its first to its last active lane
             if act is None:
@@ -761,8 +761,8 @@ class BatchedBackend(NumpyBackend):
 
         ub = ptr.ub
         st = ub.storage
-        values = np.broadcast_to(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
-        where = None if act is None else np.broadcast_to(act[..., None], values.shape)
+        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], lanes * unit) if prog is not None and rows > 1 else None
@@ -1064,6 +1064,11 @@ def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
         view.flags.writeable = False
         return view
     return np.broadcast_to(x, (rows, x.shape[-1]))
+
+
+def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """`np.broadcast_to(x, shape)` (read it only), `x` itself where it has that shape already."""
+    return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
 def _all_lanes(n: int) -> Bools:
