@@ -1058,7 +1058,10 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
 
 
 def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
-    """`np.broadcast_to(x, (rows, x.shape[-1]))`, read-only (cheaper for one contiguous row)."""
+    """`np.broadcast_to(x, (rows, x.shape[-1]))` to read (cheaper for one contiguous row; `x` itself where it has a
+    row an iteration already: a state adopting it treats it as shared, copied before it is written)."""
+    if x.ndim == 2 and x.shape[0] == rows:  # (one row an iteration already)
+        return x
     if x.ndim == 1 and x.flags.c_contiguous:
         view = np.ndarray((rows, x.shape[0]), x.dtype, buffer=x, strides=(0, x.itemsize))
         view.flags.writeable = False

@@ -516,8 +516,10 @@ def _signature(scope: Mapping[str, Any]) -> Any:
     """The static signature of a VF's locals: plain values (ints, floats, strings, enum members) as they are,
     registers and pointers by their dtype and kind, anything else by its type."""
     return tuple(
-        (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-        for name, v in scope.items()
+        [
+            (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+            for name, v in scope.items()
+        ]
     )
 
 
