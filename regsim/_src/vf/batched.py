@@ -661,6 +661,36 @@ class BatchedBackend(NumpyBackend):
         self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
         return gathered(ptr.ub.storage, at, unit, on)
 
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
+        """Every iteration's scatter at once: `raw` (rows, lanes, unit) to `addrs` (rows, lanes) where `active`
+        (each may lack the rows axis: the same in every row). An active lane outside the tensor in some iteration
+        sends the loop in order (which raises there); the bytes are written now (the rows' lanes in order, what
+        they overwrite recorded), and each row's, one range a lane, go to the hazard check (a byte two rows write,
+        or one row writes and another reads, sends the loop in order)."""
+        unit = raw.shape[-1]
+        shape = (self.rows, max(addrs.shape[-1], active.shape[-1], raw.shape[-2]))
+        row, lane = np.nonzero(np.broadcast_to(active, shape))
+        starts = np.broadcast_to(addrs, shape)[row, lane]
+        if starts.size and (int(starts.min()) < ptr.lo or int(starts.max()) + unit > ptr.hi):
+            raise Unbatchable("a scatter outside its tensor in some iteration")
+        if self.streams:
+            self._stream_guard(starts, starts + unit)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("write", api, starts, starts + unit)
+        self._flush()
+        st = ptr.ub.storage
+        at = starts[:, None] + np.arange(unit)
+        if at.size:
+            self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
+        self.undo.append((st, at, st.data[at], None if st.valid is None else st.valid[at]))
+        st.data[at] = np.broadcast_to(raw, (*shape, unit))[row, lane]
+        if st.valid is not None:
+            st.valid[at] = True
+        # one range a lane (a lane an active duplicate of another in its row writes the same bytes: once)
+        key = np.unique(row * (st.data.size + 1) + starts)
+        row, starts = key // (st.data.size + 1), key % (st.data.size + 1)
+        self.accesses.append(_Access(id(ptr.ub), True, (starts, starts + unit, row)))
+
     def stream_write(
         self, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, start: int, raw: Bytes, rows: tuple[Any, Any, Any], end: int
     ) -> None:
