@@ -755,19 +755,19 @@ def test_scatters_batch_bit_identical(
     decisions, _ = _both(world)
     size = dtype.itemsize
     want = np.zeros(span * size, np.uint8)
-    error = None
+    error: type[Exception] | None = None
     for r in range(rows):  # the oracle: per lane, in order; lane k of a b8 source is its byte 2k, mask bit 2k
         step = 2 if size == 1 else size
         on = np.unpackbits(bits[r], bitorder="little").astype(bool)[::step][:n_lanes]
-        chunks = {}
+        chunks: dict[int, bytes] = {}
+        clash = outside = False  # (a clash is refused before the bounds are checked)
         for k in np.flatnonzero(on):
             at = r * stride + int(indices[r, k])
             data = bytes(values[r, 2 * k : 2 * k + 1]) if size == 1 else bytes(values[r, k * size : (k + 1) * size])
-            if not 0 <= at < span:
-                error = error or rs.errors.OutOfBoundsError
-            elif chunks.get(at, data) != data:
-                error = error or rs.errors.ParameterError
+            clash |= chunks.get(at, data) != data
+            outside |= not 0 <= at < span
             chunks[at] = data
+        error = rs.errors.ParameterError if clash else rs.errors.OutOfBoundsError if outside else None
         if error:
             break
         for at, data in chunks.items():
@@ -865,3 +865,78 @@ def test_block_gathers_batch_bit_identical(rows: int, seed: int, bad_row: int, o
         run()
         assert decisions == ["batched"], decisions
     assert np.array_equal(ub.storage.data[: rows * 256].reshape(rows, 256)[:r], want[:r])
+
+
+@pytest.mark.parametrize("dtype", [rs.uint8, rs.int16, rs.uint32], ids=lambda d: d.name)
+@settings(max_examples=8, deadline=None)
+@given(
+    rows=st.integers(2, 9),
+    seed=st.integers(0, 2**32 - 1),
+    load_stride=st.integers(0, 3),
+    store_stride=st.integers(1, 3),
+    shared=st.booleans(),
+    short=st.booleans(),
+    post=st.booleans(),
+)
+def test_block_copies_batch_bit_identical(
+    dtype: Any, rows: int, seed: int, load_stride: int, store_stride: int, shared: bool, short: bool, post: bool
+) -> None:
+    """Per iteration, a DATA_BLOCK_COPY load (block k from the row's base + k * load_stride blocks, read iff one of
+    its lanes is active, else zero) and store (block k's active lanes to the row's base + k * store_stride blocks)
+    under a mask loaded from the UB (it differs by row), the load's base a post-update pointer or an index offset:
+    the default mode gives the in-order run's bytes, flags and error (`short`: dst one row short, an active lane
+    of the last row past it: OutOfBoundsError there), batching where the rows' bytes are apart (not `shared`: every
+    row storing to one base); without an error, dst is the per-block oracle's (row by row, in order)."""
+    size = dtype.itemsize
+    per_block = 32 // size
+    src_row, dst_row = (7 * load_stride + 1) * 32, (7 * store_stride + 1) * 32  #: bytes a row's blocks span
+    dst_rows = 1 if shared else rows - short
+    mode = Reg.DataCopyMode.DATA_BLOCK_COPY
+    rng = np.random.default_rng(seed)
+    source = rng.integers(0, 256, rows * src_row, dtype=np.uint8)
+    bits = rng.integers(0, 256, (rows, 32), dtype=np.uint8)
+    bits[:, :4] = 0xFF  # (block 0 active in every row: the short dst's last row stores past it)
+    bits[:, 8:12] = np.where(rng.integers(0, 2, (rows, 1)) == 1, 0, bits[:, 8:12])  # whole blocks off, some rows
+
+    @rs.simd_vf
+    def copying(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, m = Reg.RegTensor(dtype), Reg.MaskReg()
+        p = src.copy()
+        for i in range(rows):
+            Reg.LoadAlign(m, masks + i * 32)
+            if post:
+                Reg.LoadAlign(x, p, load_stride, src_row // 32, m, data_mode=mode, post_mode=UPDATE)
+            else:
+                Reg.LoadAlign(x, src + i * (src_row // size), load_stride, m, data_mode=mode)
+            Reg.StoreAlign(dst + (0 if shared else i) * (dst_row // size), x, store_stride, m, data_mode=mode)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        dst, src = ub.alloc(dtype, dst_rows * dst_row // size), ub.alloc(dtype, rows * src_row // size)
+        masks = ub.alloc(rs.uint8, rows * 32)
+        src.set(source.view(dtype.np_dtype))
+        masks.set(bits.reshape(-1))
+        dst.set(np.zeros(dst.GetSize(), dtype.np_dtype))
+        return ub, lambda: copying(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    want = np.zeros(dst_rows * dst_row, np.uint8)
+    for r in range(rows):  # the oracle, per block and lane
+        on = np.unpackbits(bits[r], bitorder="little").astype(bool)[::size].reshape(8, per_block)
+        base = (0 if shared else r) * dst_row
+        for k in np.flatnonzero(on.any(axis=1)):
+            block = source[r * src_row + k * load_stride * 32 :][:32]
+            for j in np.flatnonzero(on[k]):
+                at = base + k * store_stride * 32 + j * size
+                if at + size > want.size:
+                    break
+                want[at : at + size] = block[j * size : (j + 1) * size]
+    ub, run = world()
+    if short and not shared:
+        with pytest.raises(rs.errors.OutOfBoundsError):
+            run()
+        return
+    run()
+    assert np.array_equal(ub.storage.data[: want.size], want)
+    if not shared and not (post and rows == 2):  # (iteration 0 runs in order for the post-update: one left)
+        assert decisions == ["batched"], decisions

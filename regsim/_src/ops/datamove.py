@@ -145,7 +145,6 @@ _IN, _OUT = DOC + "Reg数据搬入/", DOC + "Reg数据搬出/"
 _LOAD_PAGE, _STORE_PAGE = _IN + "连续对齐搬入（LoadAlign）.md", _OUT + "连续对齐搬出（StoreAlign）.md"
 _MEM = Batching.MEMORY
 _SEQ = Batching.SEQUENTIAL
-BLOCK_WHY = "no batching rule for DataBlock copies yet (per-block predication, block-strided addresses)"
 STREAM_WHY = "an unaligned stream carries its 32-byte buffer from one call to the next"
 
 
@@ -350,8 +349,7 @@ for _form, _ops in {
             BlockCopy(load=True),
             "dst block k = any lane of block k active ? src_addr[k * data_block_stride * 32 B, +32 B) : 0  (k < 8)",
             _IN + "非连续对齐搬入（LoadAlign）.md",
-            _SEQ,
-            sequential_reason=BLOCK_WHY,
+            _MEM,
             c_api=_c_block("asc_loadalign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
@@ -442,8 +440,7 @@ for _form, _ops in {
             BlockCopy(load=False),
             "mask[i] ? dst_addr[(i // per_block) * data_block_stride * 32 B + i % per_block] = src[i]  (8 blocks of 32 B)",
             _OUT + "非连续对齐搬出（StoreAlign）.md",
-            _SEQ,
-            sequential_reason=BLOCK_WHY,
+            _MEM,
             c_api=_c_block("asc_storealign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
