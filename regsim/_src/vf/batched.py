@@ -657,8 +657,33 @@ class BatchedBackend(NumpyBackend):
             self._sync(int(lo.min()), int(hi.max()))
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, at[on], at[on] + unit)
+        self._points(False, at, on, unit)
         self.accesses.append(_Access(id(ptr.ub), False, (lo, hi, used)))
         self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
+        return gathered(ptr.ub.storage, at, unit, on)
+
+    def read_blocks(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]:
+        """Every iteration's reads of `unit` bytes at each active address at once, (rows, n, unit), inactive ones
+        zero: what the in-order run reads with one `read` each (a DATA_BLOCK_COPY load's active blocks), so each
+        goes to the hazard check and the trace as a read of its own (not a gather's lanes); one outside the UB in
+        some iteration sends the loop in order (which raises there)."""
+        shape = (self.rows, max(addrs.shape[-1], active.shape[-1]))
+        at, on = np.broadcast_to(addrs, shape), np.broadcast_to(active, shape)
+        row, lane = np.nonzero(on)
+        starts = at[row, lane]
+        if starts.size:
+            lo, hi = int(starts.min()), int(starts.max()) + unit
+            if lo < 0 or hi > ptr.ub.size:
+                raise Unbatchable("a load outside the UB in some iteration")
+            if self.streams:
+                self._stream_guard(starts, starts + unit)
+            self._sync(lo, hi)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("read", api, starts, starts + unit, within=(ptr.lo, ptr.hi))
+        self.accesses.append(_Access(id(ptr.ub), False, (starts, starts + unit, row)))
+        self.origin = f"{api} of UB blocks from byte {ptr.lo}"
         return gathered(ptr.ub.storage, at, unit, on)
 
     def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
@@ -677,6 +702,7 @@ class BatchedBackend(NumpyBackend):
             self._stream_guard(starts, starts + unit)
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, starts, starts + unit)
+        self._points(True, np.broadcast_to(addrs, shape), np.broadcast_to(active, shape), unit)
         self._flush()
         st = ptr.ub.storage
         at = starts[:, None] + np.arange(unit)
@@ -690,6 +716,12 @@ class BatchedBackend(NumpyBackend):
         key = np.unique(row * (st.data.size + 1) + starts)
         row, starts = key // (st.data.size + 1), key % (st.data.size + 1)
         self.accesses.append(_Access(id(ptr.ub), True, (starts, starts + unit, row)))
+
+    def _points(self, write: bool, at: npt.NDArray[Any], on: Bools, unit: int) -> None:
+        """A traced gather's or scatter's active lanes, row by row (as the in-order run records them, an
+        iteration each: a cost model prices each row's lanes on their own)."""
+        if self.current is not None:
+            self.current.points += [(write, at[b][on[b]], unit) for b in np.flatnonzero(on.any(axis=-1))]
 
     def stream_write(
         self, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, start: int, raw: Bytes, rows: tuple[Any, Any, Any], end: int

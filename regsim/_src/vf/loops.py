@@ -146,9 +146,9 @@ class LoopRun:
     an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
     post-update pointers); what the attempts leave undone runs in order over `range`."""
 
-    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "", signature: Any = None) -> None:
+    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "", scope: Mapping[str, Any] | None = None) -> None:
         self.site = site
-        self.signature = signature  #: the VF's locals' static signature when the loop started (the site's memo key)
+        self._scope = scope  #: the VF's locals when the loop started
         forced = iterable.loops if isinstance(iterable, vf_range) else None
         self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
         self.iterations = len(self.range) if isinstance(self.range, range) else 0
@@ -184,6 +184,19 @@ class LoopRun:
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
 
+    @functools.cached_property
+    def signature(self) -> Any:
+        """The static signature of the VF's locals when the loop started (the key of its site's memo): plain
+        values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype and
+        kind, anything else by its type."""
+        scope = self._scope or {}
+        return tuple(
+            [
+                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                for name, v in scope.items()
+            ]
+        )
+
     def attempt(self) -> bool:
         step, self._next = self._next, ""
         if step == "batched":
@@ -198,7 +211,7 @@ class LoopRun:
         reason = self._why_not()
         if reason:
             return self._decide("sequential", reason)
-        verdict = self.site.memo.get(self.signature)
+        verdict = self.site.memo.get(self.signature) if self.site.memo else None
         if verdict == PEEL and self._peeled is None:
             return self._peel()
         if verdict and verdict != PEEL:
@@ -312,6 +325,15 @@ class LoopRun:
         self._ctx.backend, self._ctx.hook = self._saved
         HOST_READ.reset(self._host_token)
 
+    def _undo(self) -> None:
+        """Undo the batched attempt: what it changed, and what the trace recorded of it (the in-order run records
+        the calls again)."""
+        assert self._backend is not None
+        self._backend.rollback()
+        self._restore()
+        if self._trace is not None:
+            self._trace.rollback(self._trace_mark)
+
     def failed(self, error: BaseException) -> bool:
         """The attempt raised: undo it; the loop runs in order (and raises there, with the same
         class, message and partial state, if the error is real). True: re-raise it now (it came
@@ -319,11 +341,7 @@ class LoopRun:
         if self._peel_backend is not None:
             self._end_peel()
             return True
-        assert self._backend is not None
-        self._backend.rollback()
-        self._restore()
-        if self._trace is not None:  # (the in-order run records the calls again)
-            self._trace.rollback(self._trace_mark)
+        self._undo()
         error = _unbatchable_cause(error)
         if not isinstance(error, (Exception, Unbatchable)):  # KeyboardInterrupt, SystemExit: at once
             return True
@@ -361,8 +379,7 @@ class LoopRun:
         try:
             self._backend.check_independent()
         except BaseException as e:
-            self._backend.rollback()
-            self._restore()
+            self._undo()
             if not isinstance(e, Unbatchable):
                 self._bug(e)
                 raise
@@ -509,18 +526,7 @@ def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
     # S4/S5, in the scopes of the VF running the loop
     calls = "" if site.check_calls is None else site.check_calls((scope, frame.f_globals, frame.f_builtins))
     del frame
-    return LoopRun(site, iterable, calls, _signature(scope))
-
-
-def _signature(scope: Mapping[str, Any]) -> Any:
-    """The static signature of a VF's locals: plain values (ints, floats, strings, enum members) as they are,
-    registers and pointers by their dtype and kind, anything else by its type."""
-    return tuple(
-        [
-            (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-            for name, v in scope.items()
-        ]
-    )
+    return LoopRun(site, iterable, calls, dict(scope))  # (a copy: a nested loop's look at the frame updates its locals)
 
 
 class _Rewriter(ast.NodeTransformer):

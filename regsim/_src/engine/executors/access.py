@@ -338,9 +338,10 @@ class BlockCopy(Executor):
         lanes, count = be.predicate(api, "mask", values[b.pred], size)
         per = lanes.reshape(*lanes.shape[:-1], -1, per_block)  # (a batched loop's rows lead)
         offsets = np.arange(VL // BLOCK) * stride * BLOCK
-        if self.load and (per.ndim > 2 or np.ndim(addr)):  # every row's active blocks, gathered
+        if self.load and (per.ndim > 2 or np.ndim(addr)):  # a batched loop: every row's active blocks at once
+            batched: Any = be  # (its `read_blocks`)
             on: Bools = np.asarray(per.any(axis=-1))
-            raw, valid = be.gather(api, param, ptr, np.expand_dims(addr, -1) + offsets, BLOCK, on)
+            raw, valid = batched.read_blocks(api, param, ptr, np.expand_dims(addr, -1) + offsets, BLOCK, on)
             lead = raw.shape[:-2]
             origin = f"{api} (DATA_BLOCK_COPY) of UB blocks from byte {ptr.lo}"
             be.fill(values[b.reg], raw.reshape(*lead, VL), None if valid is None else valid.reshape(*lead, VL), origin)
