@@ -25,7 +25,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 @pytest.fixture(autouse=True)
 def batch_small_loops() -> Iterator[None]:
     """The suite batches every loop that can be (`batch_min_iterations=2`), small ones included, so the
-    batched path is what the default mode runs in its tests (by default loops under 32 iterations run
+    batched path is what the default mode runs in its tests (by default loops under 16 iterations run
     in order, where that is cheaper)."""
     with rs.configure(batch_min_iterations=2):
         yield

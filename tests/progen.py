@@ -17,8 +17,9 @@ float accumulators (Add, Max, Min, Mul, ZEROING and MERGING); AddC / SubC carry 
 iterations; Compare / Compares + Select; masked Duplicate; loads of what an earlier iteration
 stored, stores over what a later one loads; `if` on the index; `break`, `continue`, `while`; nested
 loops; callees that make counters, pointers and registers, take a counter or a pointer by
-reference, or run loops; and one error at iteration k (a store past a tensor, a misaligned
-address, a read of never-written UB bytes).
+reference, or run loops; register Gather and Scatter by an Arange index (T of 2 or 4 bytes);
+unaligned store streams (`StoreUnAlign` every iteration, flushed after the loop); and one error
+at iteration k (a store past a tensor, a misaligned address, a read of never-written UB bytes).
 """
 
 from __future__ import annotations
@@ -211,6 +212,7 @@ class Level:
     var: str
     trips: int  #: at most this many iterations
     pre: list[Stmt] = field(default_factory=list)
+    post: list[Stmt] = field(default_factory=list)  #: the statements to run after it (a stream's flush)
 
 
 @dataclass
@@ -397,8 +399,10 @@ class Gen:
         kinds = (
             ["elementwise"] * 4 + ["scalar"] * 2 + ["accumulate", "select", "carry", "duplicate", "fresh", "view", "roundtrip"]
         )
+        if self.t.size > 1:  # (a b8 T gathers into b16 registers: not generated)
+            kinds += ["gather", "scatter"]
         if s.levels:
-            kinds += ["post"] * 2
+            kinds += ["post"] * 2 + ["stream"]
             if self.wild:
                 kinds += ["branch", "exit", "chain", "chain"]
         if depth < 2:
@@ -643,6 +647,51 @@ class Gen:
         )
         return [line, self.reg("Adds", ["x", "x", "1", s.mask], tag="binary"), *self.store(s, "x")]
 
+    def index(self) -> tuple[str, list[Stmt]]:
+        """An index register of k, k + 1, ... k + VL - 1 (Arange on the signed type of T's width), as the
+        unsigned index type Gather and Scatter take: (its expression, the statements making it)."""
+        self.uses.add("ii")
+        bits = 8 * self.t.size
+        k = self.c.integer(0, self.t.lanes)
+        make = Line(f"Reg.Arange(ii, {k})", f"Reg::Arange(ii, (int{bits}_t){k});", "index-arange")
+        return f"ii.reinterpret(rs.uint{bits})", [make]
+
+    def r_gather(self, s: Scope, depth: int) -> list[Stmt]:
+        """x = the register Gather of src (or buf) at base + index (indices up to 2 VL - 1: two registers' room)."""
+        idx, out = self.index()
+        a = self.address(s, self.c.choice(("src", "src", "buf")), width=2)
+        cpp_idx = f"(Reg::RegTensor<uint{8 * self.t.size}_t>&)ii"
+        line = Line(
+            f"Reg.Gather(x, {a.py}, {idx}, {s.mask})", f"Reg::Gather(x, {a.cpp}, {cpp_idx}, {s.mask});", f"gather {a.tag}"
+        )
+        return [*out, *a.pre, line, *a.after, *self.store(s, "x")]
+
+    def r_scatter(self, s: Scope, depth: int) -> list[Stmt]:
+        """The register Scatter of a loaded x to dst (or buf) at base + index (distinct indices, two registers' room)."""
+        idx, out = self.index()
+        a = self.address(s, self.c.choice(("dst", "dst", "buf")), width=2, store=True)
+        cpp_idx = f"(Reg::RegTensor<uint{8 * self.t.size}_t>&)ii"
+        line = Line(
+            f"Reg.Scatter({a.py}, x, {idx}, {s.mask})", f"Reg::Scatter({a.cpp}, x, {cpp_idx}, {s.mask});", f"scatter {a.tag}"
+        )
+        return [*self.load(s, "x"), *out, *a.pre, line, *a.after]
+
+    def r_stream(self, s: Scope, depth: int) -> list[Stmt]:
+        """An unaligned store stream: a pointer and an UnalignRegForStore made before a loop of the nest,
+        `StoreUnAlign(q, x, u, k)` (k elements, the pointer moving by k) every iteration, flushed after that loop."""
+        tensor = self.c.choice(("dst", "dst", "buf"))
+        q, u = self.fresh("q"), self.fresh("u")
+        lvl = self.c.integer(0, len(s.levels) - 1)
+        execs = _product([lv.trips for lv in s.levels[lvl:]])
+        self.declare_pointer(s, lvl, q, tensor, self.c.integer(0, max(0, SLOTS - 2 - execs - 1)))
+        s.levels[lvl].pre.append(Line(f"{u} = Reg.UnalignRegForStore()", f"Reg::UnalignRegForStore {u};", "stream"))
+        s.levels[lvl].post.append(
+            Line(f"Reg.StoreUnAlignPost({q}, {u}, 0)", f"Reg::StoreUnAlignPost({q}, {u}, 0);", "stream-flush")
+        )
+        k = self.c.choice(("VL", "VL // 2", "1", str(self.c.integer(1, self.t.lanes))))
+        line = Line(f"Reg.StoreUnAlign({q}, x, {u}, {k})", f"Reg::StoreUnAlign({q}, x, {u}, {k});", f"stream-{tensor}")
+        return [*self.load(s, "x"), line]
+
     def r_branch(self, s: Scope, depth: int) -> list[Stmt]:
         var = s.levels[-1].var
         py, cpp = self.c.choice(((f"{var} % 2", f"{var} % 2"), (f"{var} == 0", f"{var} == 0"), (f"{var} > 1", f"{var} > 1")))
@@ -701,11 +750,12 @@ class Gen:
             body += self.recipe(inner, depth + 1)
         after = self.escape(s, inner, body) if not s.levels and self.c.chance(0.3) else []
         tag = ("nested-" if s.levels else "") + ("while" if kind == "while" else "loop")
+        level = inner.levels[-1]
         if kind == "while":
             init = Line(f"{var} = {start}", f"uint16_t {var} = {start};", "while")
-            return [*inner.levels[-1].pre, init, Loop(var, stop, body, start, "while", tag), *after]
+            return [*level.pre, init, Loop(var, stop, body, start, "while", tag), *level.post, *after]
         loop = Loop(var, stop, body, start, "for", tag + ("-step" if step > 1 else ""), step)
-        return [*inner.levels[-1].pre, loop, *after]
+        return [*level.pre, loop, *level.post, *after]
 
     def escape(self, s: Scope, inner: Scope, body: list[Stmt]) -> list[Stmt]:
         """Values the body makes, used after the loop: its last pointer and mask (and counter value)."""
@@ -943,6 +993,9 @@ class Gen:
             )
         if "c" in self.uses:
             head.append(Line("c = Reg.MaskReg()", "Reg::MaskReg c;"))
+        if "ii" in self.uses:
+            bits = 8 * self.t.size
+            head.append(Line(f"ii = Reg.RegTensor(rs.int{bits})", f"Reg::RegTensor<int{bits}_t> ii;"))
         if self.uses & {"carry", "m32"}:
             head.append(Line("m32 = Reg.CreateMask(rs.uint32)", "Reg::MaskReg m32 = Reg::CreateMask<uint32_t>();"))
         if "carry" in self.uses:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from loop_support import hows as _both
+from loop_support import run_both
 
 import regsim as rs
 from regsim import Reg
@@ -335,3 +336,71 @@ def test_mask_stores_packed_from_lanes_have_the_bit_layout() -> None:
             lanes = rng.integers(0, 2, (5, 256 // width)).astype(np.bool_)
             want = np.packbits(_lanes_to_bits(lanes, bytes(pattern)), axis=-1, bitorder="little")
             assert np.array_equal(_pack_lanes(lanes, bytes(pattern)), want), (width, pattern)
+
+
+# --- what a loop's site remembers per static signature ---------------------------------------------------
+def _attempts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The batched attempts that fail from now on, by the class of what stopped them."""
+    from regsim._src.vf import loops
+
+    failed: list[str] = []
+    original = loops.LoopRun.failed
+
+    def counting(self: Any, error: BaseException) -> bool:
+        failed.append(type(error).__name__)
+        return original(self, error)
+
+    monkeypatch.setattr(loops.LoopRun, "failed", counting)
+    return failed
+
+
+def test_a_loop_remembers_per_signature_that_it_post_updates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first run finds the post-update with a batched attempt (PostUpdate), then peels iteration 0;
+    later runs of the same static signature peel at once, with the same bits and the same explanation; a
+    signature whose body post-updates nothing (`post` False) still makes its own batched attempt."""
+
+    @rs.simd_vf
+    def kernel(a: rs.UbPtr[U32], d: rs.UbPtr[U32], n: rs.Ref[int], post: bool = True) -> None:
+        x = Reg.RegTensor(U32)
+        m = Reg.CreateMask(U32)
+        pa, pd = a.copy(), d.copy()
+        for i in range(5):
+            if post:
+                Reg.LoadAlign(x, pa, 64, post_mode=UPDATE)
+            else:
+                Reg.LoadAlign(x, a + i * 64)
+            Reg.Add(x, x, x, m)
+            Reg.StoreAlign(pd + i * 64, x, m)
+
+    failed = _attempts(monkeypatch)
+    runs = []
+    for post in (True, True, False, True, False):
+        failed.clear()
+        decisions, _ = run_both(lambda post=post: _world(lambda *args: kernel(*args, post), (64 * 6, 64 * 6)))
+        runs.append((post, [str(d) for d in decisions], list(failed)))
+    first, again, plain, third, plain_again = runs
+    assert first[2] == ["PostUpdate"] and again[2] == [] and third[2] == []
+    assert first[1] == again[1] == third[1] and "iteration 0 ran in order" in first[1][0]
+    assert plain[2] == plain_again[2] == [] and "iteration 0" not in plain[1][0] and "batched" in plain[1][0]
+
+
+def test_a_loop_remembers_per_signature_that_its_body_runs_in_order_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body calling an op with no batching rule: the first run's attempt stops there; later runs of the
+    same signature run in order at once, for the same reason, with the in-order bits."""
+
+    @rs.simd_vf
+    def kernel(a: rs.UbPtr[rs.uint16], d: rs.UbPtr[rs.uint16], n: rs.Ref[int]) -> None:
+        x = Reg.RegTensor(rs.uint16)
+        m = Reg.CreateMask(rs.uint16)
+        for i in range(4):
+            Reg.LoadAlign(x, a + i * 128)
+            Reg.StoreAlign(d + i * 64, x, m, dist=Reg.StoreDist.DIST_PACK_B16)
+
+    failed = _attempts(monkeypatch)
+    whys = []
+    for _ in range(3):
+        failed.clear()
+        decisions, _ = run_both(lambda: _world(kernel, (128 * 4, 64 * 4), dtype=rs.uint16))
+        whys.append(([d.how for d in decisions], [d.why for d in decisions], list(failed)))
+    assert whys[0][2] == ["InOrderOnly"] and whys[1][2] == whys[2][2] == []
+    assert whys[0][:2] == whys[1][:2] == whys[2][:2] and whys[0][0] == ["sequential"] and "runs in order only" in whys[0][1][0]

@@ -693,3 +693,250 @@ def test_a_read_of_a_streams_own_bytes_in_the_loop_runs_it_in_order() -> None:
     # iteration i's element 4 (UB bytes [20i + 16, 20i + 20)) is in the UB once the stream passed a boundary after it
     want = [64 * i + 4 if (20 * (i + 1)) // 32 * 32 >= 20 * i + 20 else -1 for i in range(8)]
     assert got.tolist() == want
+
+
+#: (data, index) pairs of the register Scatter, one per data width (b8 scatters its even bytes)
+_SCATTERS = [(rs.uint8, rs.uint16), (rs.half, rs.uint16), (rs.int32, rs.uint32), (rs.uint64, rs.uint32)]
+
+
+@pytest.mark.parametrize(("dtype", "index_type"), _SCATTERS, ids=lambda d: d.name)
+@settings(max_examples=8, deadline=None)
+@given(
+    rows=st.integers(2, 9),
+    seed=st.integers(0, 2**32 - 1),
+    shared=st.booleans(),
+    bad_row=st.integers(-1, 9),
+    dup_row=st.integers(-1, 9),
+)
+def test_scatters_batch_bit_identical(
+    dtype: Any, index_type: Any, rows: int, seed: int, shared: bool, bad_row: int, dup_row: int
+) -> None:
+    """Per iteration, a Scatter of a loaded register by indices and a mask loaded from the UB (all three differ by
+    row) into the iteration's own region of dst, or (`shared`) into one region every iteration scatters to: the
+    default mode gives the in-order run's bytes, flags and error (an active index past dst in one row:
+    OutOfBoundsError there; one index in two active lanes with different values: ParameterError there), batching
+    where the rows' bytes are apart; without errors, dst is the per-lane oracle's (in order, row by row)."""
+    lanes = 64 if dtype.itemsize == 1 else 256 // dtype.itemsize  # (b8: a u16 index's 128 lanes; 64 drawn here)
+    n_lanes = 128 if dtype.itemsize == 1 else lanes
+    region = 4 * n_lanes  #: dst elements an iteration may scatter to
+    rng = np.random.default_rng(seed)
+    indices = np.stack([rng.permutation(region)[:n_lanes] for _ in range(rows)]).astype(index_type.np_dtype)
+    if 0 <= bad_row < rows:
+        indices[bad_row, rng.integers(0, n_lanes)] = (rows + 1) * region
+    if 0 <= dup_row < rows:
+        indices[dup_row, 1] = indices[dup_row, 0]
+    bits = rng.integers(0, 256, (rows, 32), dtype=np.uint8)
+    values = rng.integers(0, 256, (rows, 256), dtype=np.uint8)
+    values[:, 1] ^= values[:, 0] ^ 0x5A  # (lanes 0 and 1 differ in every width)
+    span = region * (1 if shared else rows)
+    stride = 0 if shared else region
+
+    @rs.simd_vf
+    def scattering(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], index: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, idx, m = Reg.RegTensor(dtype), Reg.RegTensor(index_type), Reg.MaskReg()
+        for i in range(rows):
+            Reg.LoadAlign(idx, index + i * (256 // index_type.itemsize))
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.LoadAlign(x, src + i * (256 // dtype.itemsize))
+            Reg.Scatter(dst + i * stride, x, idx, m)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        dst, src = ub.alloc(dtype, span), ub.alloc(dtype, rows * 256 // dtype.itemsize)
+        index, masks = ub.alloc(index_type, rows * 256 // index_type.itemsize), ub.alloc(rs.uint8, rows * 32)
+        src.set(values.reshape(-1).view(dtype.np_dtype))
+        padded = np.zeros((rows, 256 // index_type.itemsize), index_type.np_dtype)
+        padded[:, :n_lanes] = indices
+        index.set(padded.reshape(-1))
+        masks.set(bits.reshape(-1))
+        dst.set(np.zeros(span, dtype.np_dtype))
+        return ub, lambda: scattering(dst.GetPhyAddr(), src.GetPhyAddr(), index.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    size = dtype.itemsize
+    want = np.zeros(span * size, np.uint8)
+    error: type[Exception] | None = None
+    for r in range(rows):  # the oracle: per lane, in order; lane k of a b8 source is its byte 2k, mask bit 2k
+        step = 2 if size == 1 else size
+        on = np.unpackbits(bits[r], bitorder="little").astype(bool)[::step][:n_lanes]
+        chunks: dict[int, bytes] = {}
+        clash = outside = False  # (a clash is refused before the bounds are checked)
+        for k in np.flatnonzero(on):
+            at = r * stride + int(indices[r, k])
+            data = bytes(values[r, 2 * k : 2 * k + 1]) if size == 1 else bytes(values[r, k * size : (k + 1) * size])
+            clash |= chunks.get(at, data) != data
+            outside |= not 0 <= at < span
+            chunks[at] = data
+        error = rs.errors.ParameterError if clash else rs.errors.OutOfBoundsError if outside else None
+        if error:
+            break
+        for at, data in chunks.items():
+            want[at * size : (at + 1) * size] = np.frombuffer(data, np.uint8)
+    ub, run = world()
+    if error:
+        with pytest.raises(error):
+            run()
+        return
+    run()
+    assert np.array_equal(ub.storage.data[: span * size], want)
+    if not shared:
+        assert decisions == ["batched"], decisions
+
+
+def test_a_scatter_into_bytes_another_iteration_reads_runs_in_order() -> None:
+    """The near twin: iteration i scatters into the bytes iteration i + 1 loads (a dependence): in order, the same bits."""
+
+    @rs.simd_vf
+    def chained(a: rs.UbPtr[rs.int32], index: rs.UbPtr[rs.uint32]) -> None:
+        x, idx = Reg.RegTensor(rs.int32), Reg.RegTensor(rs.uint32)
+        m = Reg.CreateMask(rs.int32)
+        Reg.LoadAlign(idx, index)
+        for i in range(4):
+            Reg.LoadAlign(x, a + i * 64)
+            Reg.Adds(x, x, 1, m)
+            Reg.Scatter(a + (i + 1) * 64, x, idx, m)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(8192)
+        a, index = ub.alloc(rs.int32, 64 * 5), ub.alloc(rs.uint32, 64)
+        a.set(np.arange(64 * 5, dtype=np.int32))
+        index.set(np.arange(64, dtype=np.uint32))
+        return ub, lambda: chained(a.GetPhyAddr(), index.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    assert decisions == ["sequential"]
+    ub, run = world()
+    run()
+    assert np.array_equal(ub.storage.data[: 64 * 5 * 4].view(np.int32)[256:], np.arange(64, dtype=np.int32) + 4)
+
+
+@settings(max_examples=8, deadline=None)
+@given(rows=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), bad_row=st.integers(-1, 9), overlap=st.booleans())
+def test_block_gathers_batch_bit_identical(rows: int, seed: int, bad_row: int, overlap: bool) -> None:
+    """Per iteration, a GatherB of 8 DataBlocks by byte offsets and a mask loaded from the UB, stored to the
+    iteration's register of dst: the default mode gives the in-order run's bytes, flags and error (a misaligned
+    offset in one row: AlignmentError there); `overlap`: the source is dst itself, so a block an iteration reads
+    may be one an earlier iteration stored (in order then); without errors and overlap, it batches and dst is the
+    oracle's: block k = mask bit 4k ? the 32 source bytes at offset k : 0."""
+    n_src = 2048  #: source bytes (64 DataBlocks)
+    rng = np.random.default_rng(seed)
+    offsets = (rng.integers(0, n_src // 32, (rows, 64)) * 32).astype(np.uint32)
+    if 0 <= bad_row < rows:
+        offsets[bad_row, rng.integers(0, 8)] += 4
+    bits = rng.integers(0, 256, (rows, 32), dtype=np.uint8)
+    source = rng.integers(0, 256, n_src, dtype=np.uint8)
+
+    @rs.simd_vf
+    def gathering(
+        dst: rs.UbPtr[rs.uint32], src: rs.UbPtr[rs.uint32], index: rs.UbPtr[rs.uint32], masks: rs.UbPtr[rs.uint8]
+    ) -> None:
+        x, idx, m = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.MaskReg()
+        for i in range(rows):
+            Reg.LoadAlign(idx, index + i * 64)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.GatherB(x, src, idx, m)
+            Reg.StoreAlign(dst + i * 64, x, Reg.CreateMask(rs.uint32))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        dst = ub.alloc(rs.uint32, max(rows * 64, n_src // 4))
+        src = dst if overlap else ub.alloc(rs.uint32, n_src // 4)
+        index, masks = ub.alloc(rs.uint32, rows * 64), ub.alloc(rs.uint8, rows * 32)
+        dst.set(np.zeros(dst.GetSize(), np.uint32))
+        ub.storage.write(src.GetPhyAddr().addr, source)
+        index.set(offsets.reshape(-1))
+        masks.set(bits.reshape(-1))
+        return ub, lambda: gathering(dst.GetPhyAddr(), src.GetPhyAddr(), index.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    if overlap:
+        return
+    want = np.zeros((rows, 256), np.uint8)
+    ub, run = world()
+    for r in range(rows):
+        on = np.unpackbits(bits[r], bitorder="little").astype(bool)[::4][:8]
+        if (on & (offsets[r, :8] % 32 != 0)).any():
+            with pytest.raises(rs.errors.AlignmentError, match="GatherB: index = "):
+                run()
+            break
+        for k in np.flatnonzero(on):
+            want[r, 32 * k : 32 * (k + 1)] = source[offsets[r, k] : offsets[r, k] + 32]
+    else:
+        run()
+        assert decisions == ["batched"], decisions
+    assert np.array_equal(ub.storage.data[: rows * 256].reshape(rows, 256)[:r], want[:r])
+
+
+@pytest.mark.parametrize("dtype", [rs.uint8, rs.int16, rs.uint32], ids=lambda d: d.name)
+@settings(max_examples=8, deadline=None)
+@given(
+    rows=st.integers(2, 9),
+    seed=st.integers(0, 2**32 - 1),
+    load_stride=st.integers(0, 3),
+    store_stride=st.integers(1, 3),
+    shared=st.booleans(),
+    short=st.booleans(),
+    post=st.booleans(),
+)
+def test_block_copies_batch_bit_identical(
+    dtype: Any, rows: int, seed: int, load_stride: int, store_stride: int, shared: bool, short: bool, post: bool
+) -> None:
+    """Per iteration, a DATA_BLOCK_COPY load (block k from the row's base + k * load_stride blocks, read iff one of
+    its lanes is active, else zero) and store (block k's active lanes to the row's base + k * store_stride blocks)
+    under a mask loaded from the UB (it differs by row), the load's base a post-update pointer or an index offset:
+    the default mode gives the in-order run's bytes, flags and error (`short`: dst one row short, an active lane
+    of the last row past it: OutOfBoundsError there), batching where the rows' bytes are apart (not `shared`: every
+    row storing to one base); without an error, dst is the per-block oracle's (row by row, in order)."""
+    size = dtype.itemsize
+    per_block = 32 // size
+    src_row, dst_row = (7 * load_stride + 1) * 32, (7 * store_stride + 1) * 32  #: bytes a row's blocks span
+    dst_rows = 1 if shared else rows - short
+    mode = Reg.DataCopyMode.DATA_BLOCK_COPY
+    rng = np.random.default_rng(seed)
+    source = rng.integers(0, 256, rows * src_row, dtype=np.uint8)
+    bits = rng.integers(0, 256, (rows, 32), dtype=np.uint8)
+    bits[:, :4] = 0xFF  # (block 0 active in every row: the short dst's last row stores past it)
+    bits[:, 8:12] = np.where(rng.integers(0, 2, (rows, 1)) == 1, 0, bits[:, 8:12])  # whole blocks off, some rows
+
+    @rs.simd_vf
+    def copying(dst: rs.UbPtr[Any], src: rs.UbPtr[Any], masks: rs.UbPtr[rs.uint8]) -> None:
+        x, m = Reg.RegTensor(dtype), Reg.MaskReg()
+        p = src.copy()
+        for i in range(rows):
+            Reg.LoadAlign(m, masks + i * 32)
+            if post:
+                Reg.LoadAlign(x, p, load_stride, src_row // 32, m, data_mode=mode, post_mode=UPDATE)
+            else:
+                Reg.LoadAlign(x, src + i * (src_row // size), load_stride, m, data_mode=mode)
+            Reg.StoreAlign(dst + (0 if shared else i) * (dst_row // size), x, store_stride, m, data_mode=mode)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        dst, src = ub.alloc(dtype, dst_rows * dst_row // size), ub.alloc(dtype, rows * src_row // size)
+        masks = ub.alloc(rs.uint8, rows * 32)
+        src.set(source.view(dtype.np_dtype))
+        masks.set(bits.reshape(-1))
+        dst.set(np.zeros(dst.GetSize(), dtype.np_dtype))
+        return ub, lambda: copying(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr())
+
+    decisions, _ = _both(world)
+    want = np.zeros(dst_rows * dst_row, np.uint8)
+    for r in range(rows):  # the oracle, per block and lane
+        on = np.unpackbits(bits[r], bitorder="little").astype(bool)[::size].reshape(8, per_block)
+        base = (0 if shared else r) * dst_row
+        for k in np.flatnonzero(on.any(axis=1)):
+            block = source[r * src_row + k * load_stride * 32 :][:32]
+            for j in np.flatnonzero(on[k]):
+                at = base + k * store_stride * 32 + j * size
+                if at + size > want.size:
+                    break
+                want[at : at + size] = block[j * size : (j + 1) * size]
+    ub, run = world()
+    if short and not shared:
+        with pytest.raises(rs.errors.OutOfBoundsError):
+            run()
+        return
+    run()
+    assert np.array_equal(ub.storage.data[: want.size], want)
+    if not shared and not (post and rows == 2):  # (iteration 0 runs in order for the post-update: one left)
+        assert decisions == ["batched"], decisions

@@ -8,6 +8,7 @@ needs a single Python value raises `Unbatchable`, which the loop runner catches.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,14 @@ from regsim._src.model.config import _VF
 from regsim._src.model.memory import UbPtr, UnifiedBuffer
 
 
+@functools.lru_cache(maxsize=16)
+def iota(rows: int) -> npt.NDArray[np.int64]:
+    """`np.arange(rows)` as int64, read-only and shared (a batched loop's row numbers, asked for by many calls)."""
+    rows_ = np.arange(rows, dtype=np.int64)
+    rows_.flags.writeable = False
+    return rows_
+
+
 class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by users)
     """The loop cannot run batched exactly; `args[0]` says why. A BaseException, so that no
     `except Exception` on its way (the kernel's, numpy's) can swallow it."""
@@ -26,6 +35,11 @@ class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by
 class PostUpdate(Unbatchable):
     """A post-update pointer the batched attempt has no stride for yet: the loop runner runs
     iteration 0 in order to learn it, then batches the rest."""
+
+
+class InOrderOnly(Unbatchable):
+    """A call with no batching rule: the loop never batches while its body makes it (the loop's site keeps
+    this verdict for the static signature the loop started with, and runs in order at once the next time)."""
 
 
 class Affine:
@@ -63,7 +77,7 @@ class Affine:
     def values(self) -> npt.NDArray[np.int64]:
         if self._values is None:
             assert self.prog is not None
-            self._values = self.prog[0] + self.prog[1] * np.arange(self.rows, dtype=np.int64)
+            self._values = self.prog[0] + self.prog[1] * iota(self.rows)
         return self._values
 
     def bounds(self) -> tuple[int, int]:
@@ -199,8 +213,10 @@ class Affine:
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
         size = ptr.dtype.itemsize
-        prog = None if self.prog is None else (ptr.addr + self.prog[0] * size, self.prog[1] * size)
-        return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi, prog)
+        if self.prog is None or isinstance(ptr.addr, np.ndarray):
+            return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi)
+        prog = (ptr.addr + self.prog[0] * size, self.prog[1] * size)
+        return BatchedPtr(ptr.ub, ptr.dtype, prog[0] + prog[1] * iota(self.rows), ptr.lo, ptr.hi, prog)
 
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")

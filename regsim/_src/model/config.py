@@ -58,10 +58,11 @@ class Config:
         counting loop past it is a `ParameterError` before it starts, a C++ `while` loop a
         `CppError` when it passes it. A loop that would run for hours is a mistake to report, not
         to run (the vendor's VFs count their loops in uint16_t, to 65535).
-    batch_min_iterations: in the "auto" mode, a loop of fewer iterations runs in order (default 32):
-        batching costs a fixed few hundred microseconds a loop that in order pays back only past a few
-        dozen iterations (`bench/bench_loops.py`); 2 batches every loop that can be (the test suite
-        does, to exercise the batched path on small loops). A forced "batched" ignores it.
+    batch_min_iterations: in the "auto" mode, a loop of fewer iterations runs in order (default 16):
+        batching costs a fixed couple of hundred microseconds a loop that the examples' kernels pay back
+        from 6 to 13 iterations on (`bench/bench_small_loops.py` prints auto / sequential per trip count);
+        2 batches every loop that can be (the test suite does, to exercise the batched path on small
+        loops). A forced "batched" ignores it.
     ub_size: the size in bytes of a `rs.UnifiedBuffer()` made without one (default the 950's
         248 KiB; `regsim run --ub-size`).
     """
@@ -70,7 +71,7 @@ class Config:
     mask_fill: Literal["lsb", "group"] = "lsb"
     loops: Literal["auto", "batched", "sequential"] = "auto"
     max_loop_iterations: int = 1 << 20
-    batch_min_iterations: int = 32
+    batch_min_iterations: int = 16
     ub_size: int = 248 * 1024  #: the 950's UB (memory.TOTAL_UB_SIZE is this default)
 
 

@@ -145,9 +145,7 @@ _IN, _OUT = DOC + "Reg数据搬入/", DOC + "Reg数据搬出/"
 _LOAD_PAGE, _STORE_PAGE = _IN + "连续对齐搬入（LoadAlign）.md", _OUT + "连续对齐搬出（StoreAlign）.md"
 _MEM = Batching.MEMORY
 _SEQ = Batching.SEQUENTIAL
-BLOCK_WHY = "no batching rule for DataBlock copies yet (per-block predication, block-strided addresses)"
 STREAM_WHY = "an unaligned stream carries its 32-byte buffer from one call to the next"
-GATHER_WHY = "no batching rule for data-dependent UB addresses yet"
 
 
 def _flat(*names: CName | tuple[CName, ...]) -> tuple[CName, ...]:
@@ -351,8 +349,7 @@ for _form, _ops in {
             BlockCopy(load=True),
             "dst block k = any lane of block k active ? src_addr[k * data_block_stride * 32 B, +32 B) : 0  (k < 8)",
             _IN + "非连续对齐搬入（LoadAlign）.md",
-            _SEQ,
-            sequential_reason=BLOCK_WHY,
+            _MEM,
             c_api=_c_block("asc_loadalign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
@@ -443,8 +440,7 @@ for _form, _ops in {
             BlockCopy(load=False),
             "mask[i] ? dst_addr[(i // per_block) * data_block_stride * 32 B + i % per_block] = src[i]  (8 blocks of 32 B)",
             _OUT + "非连续对齐搬出（StoreAlign）.md",
-            _SEQ,
-            sequential_reason=BLOCK_WHY,
+            _MEM,
             c_api=_c_block("asc_storealign_postupdate", _form, _ops),
             aliases=("DataCopy",),
         )
@@ -721,8 +717,7 @@ register(
         BlockGather(),
         "dst block k = mask bit 4k ? src_addr bytes [index[k], index[k] + 32) : 0  (k < 8; index in bytes)",
         _IN + "离散搬入（GatherB）.md",
-        _SEQ,
-        sequential_reason=GATHER_WHY,
+        _MEM,
         aliases=("DataCopyGatherB",),
         # the page's two forms: with a mask, and without one ("默认收集所有索引对应的数据块"): every block
         c_api=(
@@ -746,8 +741,7 @@ register(
         UbScatter(),
         "mask[i] ? dst_addr[index[i]] = src[i]  (index in elements; b8: the even bytes; duplicate active indices refused)",
         _OUT + "离散搬出（Scatter）.md",
-        _SEQ,
-        sequential_reason=GATHER_WHY,
+        _MEM,
         aliases=("DataCopyScatter",),
         c_api=c_indexed(
             "asc_scatter", ("dst_addr", "src_reg", "index", "mask"), "index", (B8_INT, U16), (P_B16, U16), (P_B32, U32)

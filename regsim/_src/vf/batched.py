@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged
-from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable
+from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import _VF
@@ -143,6 +143,32 @@ class _Mask:
         return self.bits
 
 
+class _Access:
+    """One call's UB bytes in a batched attempt, for the hazard check: `spans` (starts, ends, the row of each;
+    rows None: one range every row reads alike), made when first asked for; `box` (start, step, width) where
+    row b's bytes lie in [start + b·step, +width): exactly those where `exact`, else within them."""
+
+    __slots__ = ("_make", "_spans", "box", "exact", "ub", "write")
+
+    def __init__(
+        self,
+        ub: int,
+        write: bool,
+        spans: tuple[Any, Any, Any] | None = None,
+        box: tuple[int, int, int] | None = None,
+        exact: bool = True,
+        make: Callable[[], tuple[Any, Any, Any]] | None = None,
+    ) -> None:
+        self.ub, self.write, self._spans, self.box, self.exact, self._make = ub, write, spans, box, exact, make
+
+    @property
+    def spans(self) -> tuple[Any, Any, Any]:
+        if self._spans is None:
+            assert self._make is not None
+            self._spans, self._make = self._make(), None
+        return self._spans
+
+
 @attrs.define(eq=False)
 class _Store:
     """A store not yet made (UB bytes are written when the loop is kept, or when a read needs them):
@@ -179,10 +205,7 @@ class BatchedBackend(NumpyBackend):
         self.streams: list[tuple[int, int]] = []
         self.uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = {}
         self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
-        #: UB accesses: (ub id, starts, ends, row of each (None: every row), is a write)
-        self.accesses: list[
-            tuple[int, Any, Any, Any, bool, Any]
-        ] = []  #: (ub id, starts, ends, rows, write, (start, step, width) or None)
+        self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
         self.pointers: list[BatchedPtr] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
         self.progs: dict[int, tuple[Any, tuple[int, int]]] = {}
@@ -588,12 +611,13 @@ class BatchedBackend(NumpyBackend):
         super().check_aligned(api, param, ptr, addr, align, why)
 
     def read(self, api: str, param: str, ptr: UbPtr[Any], addr: Any, nbytes: int) -> tuple[Bytes, Bools | None]:
-        self._stream_guard(addr, np.add(addr, nbytes))
+        if self.streams:
+            self._stream_guard(addr, np.add(addr, nbytes))
         if not isinstance(addr, np.ndarray):
             self._sync(addr, addr + nbytes)
             self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
             raw, valid = super().read(api, param, ptr, addr, nbytes)
-            self.accesses.append((id(ptr.ub), np.array([addr]), np.array([addr + nbytes]), None, False, None))
+            self.accesses.append(_Access(id(ptr.ub), False, make=lambda: (np.array([addr]), np.array([addr + nbytes]), None)))
             return raw, valid
         ub = ptr.ub
         prog = self.prog(addr)
@@ -607,8 +631,8 @@ class BatchedBackend(NumpyBackend):
             ub.observer("read", api, addr, addr + nbytes, within=(ptr.lo, ptr.hi))
         step = _step(addr) if prog is None else prog[1]
         raw, valid = _rows(st.data, addr, nbytes, step), None if st.valid is None else _rows(st.valid, addr, nbytes, step)
-        affine = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
-        self.accesses.append((id(ub), addr, addr + nbytes, np.arange(self.rows), False, affine))
+        box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
+        self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         last = int(addr[-1])
         self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
         return raw, None if valid is None or valid.all() else valid
@@ -633,9 +657,71 @@ class BatchedBackend(NumpyBackend):
             self._sync(int(lo.min()), int(hi.max()))
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, at[on], at[on] + unit)
-        self.accesses.append((id(ptr.ub), lo, hi, used, False, None))
+        self._points(False, at, on, unit)
+        self.accesses.append(_Access(id(ptr.ub), False, (lo, hi, used)))
         self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
         return gathered(ptr.ub.storage, at, unit, on)
+
+    def read_blocks(
+        self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
+    ) -> tuple[Bytes, Bools | None]:
+        """Every iteration's reads of `unit` bytes at each active address at once, (rows, n, unit), inactive ones
+        zero: what the in-order run reads with one `read` each (a DATA_BLOCK_COPY load's active blocks), so each
+        goes to the hazard check and the trace as a read of its own (not a gather's lanes); one outside the UB in
+        some iteration sends the loop in order (which raises there)."""
+        shape = (self.rows, max(addrs.shape[-1], active.shape[-1]))
+        at, on = np.broadcast_to(addrs, shape), np.broadcast_to(active, shape)
+        row, lane = np.nonzero(on)
+        starts = at[row, lane]
+        if starts.size:
+            lo, hi = int(starts.min()), int(starts.max()) + unit
+            if lo < 0 or hi > ptr.ub.size:
+                raise Unbatchable("a load outside the UB in some iteration")
+            if self.streams:
+                self._stream_guard(starts, starts + unit)
+            self._sync(lo, hi)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("read", api, starts, starts + unit, within=(ptr.lo, ptr.hi))
+        self.accesses.append(_Access(id(ptr.ub), False, (starts, starts + unit, row)))
+        self.origin = f"{api} of UB blocks from byte {ptr.lo}"
+        return gathered(ptr.ub.storage, at, unit, on)
+
+    def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], raw: Bytes, active: Bools) -> None:
+        """Every iteration's scatter at once: `raw` (rows, lanes, unit) to `addrs` (rows, lanes) where `active`
+        (each may lack the rows axis: the same in every row). An active lane outside the tensor in some iteration
+        sends the loop in order (which raises there); the bytes are written now (the rows' lanes in order, what
+        they overwrite recorded), and each row's, one range a lane, go to the hazard check (a byte two rows write,
+        or one row writes and another reads, sends the loop in order)."""
+        unit = raw.shape[-1]
+        shape = (self.rows, max(addrs.shape[-1], active.shape[-1], raw.shape[-2]))
+        row, lane = np.nonzero(np.broadcast_to(active, shape))
+        starts = np.broadcast_to(addrs, shape)[row, lane]
+        if starts.size and (int(starts.min()) < ptr.lo or int(starts.max()) + unit > ptr.hi):
+            raise Unbatchable("a scatter outside its tensor in some iteration")
+        if self.streams:
+            self._stream_guard(starts, starts + unit)
+        if ptr.ub.observer is not None:
+            ptr.ub.observer("write", api, starts, starts + unit)
+        self._points(True, np.broadcast_to(addrs, shape), np.broadcast_to(active, shape), unit)
+        self._flush()
+        st = ptr.ub.storage
+        at = starts[:, None] + np.arange(unit)
+        if at.size:
+            self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
+        self.undo.append((st, at, st.data[at], None if st.valid is None else st.valid[at]))
+        st.data[at] = np.broadcast_to(raw, (*shape, unit))[row, lane]
+        if st.valid is not None:
+            st.valid[at] = True
+        # one range a lane (a lane an active duplicate of another in its row writes the same bytes: once)
+        key = np.unique(row * (st.data.size + 1) + starts)
+        row, starts = key // (st.data.size + 1), key % (st.data.size + 1)
+        self.accesses.append(_Access(id(ptr.ub), True, (starts, starts + unit, row)))
+
+    def _points(self, write: bool, at: npt.NDArray[Any], on: Bools, unit: int) -> None:
+        """A traced gather's or scatter's active lanes, row by row (as the in-order run records them, an
+        iteration each: a cost model prices each row's lanes on their own)."""
+        if self.current is not None:
+            self.current.points += [(write, at[b][on[b]], unit) for b in np.flatnonzero(on.any(axis=-1))]
 
     def stream_write(
         self, api: str, ptr: UbPtr[Any], u: UnalignRegForStore, start: int, raw: Bytes, rows: tuple[Any, Any, Any], end: int
@@ -651,7 +737,7 @@ class BatchedBackend(NumpyBackend):
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
         self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
-        self.accesses.append((id(ptr.ub), *rows, True, None))
+        self.accesses.append(_Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
 
     def _stream_guard(self, lo: Any, hi: Any) -> None:
@@ -691,7 +777,8 @@ class BatchedBackend(NumpyBackend):
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
             self._check_store(ptr, addr, raw, active, unit)
-            self._stream_guard(addr, np.add(addr, raw.shape[-1]))
+            if self.streams:
+                self._stream_guard(addr, np.add(addr, raw.shape[-1]))
         if ptr.ub.observer is not None:  # every active lane of every iteration
             for addr, raw, active in chunks:
                 lanes = raw.shape[-1] // unit
@@ -704,13 +791,14 @@ class BatchedBackend(NumpyBackend):
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
-        if prog is not None and active is None:  # every lane of every row: the progression's ends
+        if prog is not None:  # every lane of every row within the tensor (the progression's ends): its active lanes too
             first, last = _span(addr, prog)
-            if first < ptr.lo or last + lanes * unit > ptr.hi:
+            if ptr.lo <= first and last + lanes * unit <= ptr.hi:
+                return
+            if active is None:
                 raise Unbatchable("a store outside its tensor in some iteration")
-            return
-        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
-        act = None if active is None else np.broadcast_to(active, (rows, lanes))
+        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else _shaped(active, (rows, lanes))
         if act is None:
             lo, hi = addrs, addrs + lanes * unit
         else:
@@ -723,24 +811,24 @@ class BatchedBackend(NumpyBackend):
     def _store_chunk(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows = self.rows
         lanes = raw.shape[-1] // unit
-        addrs = np.broadcast_to(np.asarray(addr, np.int64), (rows,))
-        act = None if active is None else np.broadcast_to(active, (rows, lanes))
-        if act is None:
-            used, first, last = np.arange(rows), np.zeros(rows, np.int64), np.full(rows, lanes)
-        else:
-            any_row = act.any(axis=-1)
-            used = np.flatnonzero(any_row)
-            first = act[used].argmax(axis=-1)
-            last = lanes - act[used, ::-1].argmax(axis=-1)
-        lo, hi = addrs[used] + first * unit, addrs[used] + last * unit
+        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        act = None if active is None else _shaped(active, (rows, lanes))
+
+        def spans() -> tuple[Any, Any, Any]:  # each row's bytes from its first to its last active lane
+            if act is None:
+                return addrs, addrs + lanes * unit, iota(rows)
+            used = np.flatnonzero(act.any(axis=-1))
+            first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
+            return addrs[used] + first * unit, addrs[used] + last * unit, used
+
         ub = ptr.ub
         st = ub.storage
-        values = np.broadcast_to(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
-        where = None if act is None else np.broadcast_to(act[..., None], values.shape)
+        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
         step = _step(addrs) if prog is None else prog[1]
-        affine = (prog[0], prog[1], lanes * unit) if prog is not None and act is None and rows > 1 else None
-        self.accesses.append((id(ub), lo, hi, used, True, affine))
+        box = (prog[0], prog[1], lanes * unit) if prog is not None and rows > 1 else None
+        self.accesses.append(_Access(id(ub), True, box=box, exact=act is None, make=spans))
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + lanes * unit
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
@@ -831,13 +919,13 @@ class BatchedBackend(NumpyBackend):
         for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
-        by_ub: dict[int, list[tuple[Any, Any, Any, bool, Any]]] = {}
-        for ub, lo, hi, rows, write, affine in self.accesses:
-            by_ub.setdefault(ub, []).append((lo, hi, rows, write, affine))
+        by_ub: dict[int, list[_Access]] = {}
+        for a in self.accesses:
+            by_ub.setdefault(a.ub, []).append(a)
         for accesses in by_ub.values():
             if not _disjoint(accesses, self.rows):
-                _check_rows([a[:4] for a in accesses])
-        if any(a[4] for a in self.accesses):
+                _check_rows([(*a.spans, a.write) for a in accesses])
+        if any(a.box is not None and a.exact for a in self.accesses):
             self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
 
     def collapse(self) -> None:
@@ -895,20 +983,23 @@ class BatchedBackend(NumpyBackend):
             u.pending, u.start, u.origin, u.ptr = saved
 
 
-def _disjoint(accesses: list[tuple[Any, Any, Any, bool, Any]], rows: int) -> bool:
+def _disjoint(accesses: list[_Access], rows: int) -> bool:
     """Whether one UB's accesses certainly have no hazard: each write's rows are in ascending,
     non-overlapping order, and every two accesses (one a write) either have disjoint address
     ranges or are both affine in the iteration with one step, at offsets where iteration b of
-    one meets no iteration of the other but b (none at all for two writes)."""
-    boxes = []
-    for lo, hi, used, write, affine in accesses:
-        if affine is not None:  # (start, step, width), known: no arrays to look at
-            start, step, width = affine
+    one meets no iteration of the other but b (none at all for two writes). An access known to
+    lie within an affine box is judged by its box (no hazard between boxes: none between what they hold)."""
+    boxes: list[tuple[int, int, bool, tuple[int, int, int] | None]] = []
+    for a in accesses:
+        write = a.write
+        if a.box is not None:  # (start, step, width), known: no arrays to look at
+            start, step, width = affine = a.box
             if write and (step < width):  # rows out of order or overlapping
                 return False
             last = start + step * (rows - 1)
             boxes.append((min(start, last), max(start, last) + width, write, affine))
             continue
+        lo, hi, used = a.spans
         if not lo.size:
             continue
         if write and lo.size > 1 and not (lo[1:] >= hi[:-1]).all():
@@ -1029,12 +1120,20 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
 
 
 def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
-    """`np.broadcast_to(x, (rows, x.shape[-1]))`, read-only (cheaper for one contiguous row)."""
+    """`np.broadcast_to(x, (rows, x.shape[-1]))` to read (cheaper for one contiguous row; `x` itself where it has a
+    row an iteration already: a state adopting it treats it as shared, copied before it is written)."""
+    if x.ndim == 2 and x.shape[0] == rows:  # (one row an iteration already)
+        return x
     if x.ndim == 1 and x.flags.c_contiguous:
         view = np.ndarray((rows, x.shape[0]), x.dtype, buffer=x, strides=(0, x.itemsize))
         view.flags.writeable = False
         return view
     return np.broadcast_to(x, (rows, x.shape[-1]))
+
+
+def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """`np.broadcast_to(x, shape)` (read it only), `x` itself where it has that shape already."""
+    return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
 def _all_lanes(n: int) -> Bools:

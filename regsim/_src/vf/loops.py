@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import contextvars
+import enum
 import functools
 import inspect
 import itertools
@@ -48,7 +49,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from regsim._src.engine.context import VfContext
-from regsim._src.engine.per_iteration import Affine, PostUpdate, Unbatchable
+from regsim._src.engine.per_iteration import Affine, InOrderOnly, PostUpdate, Unbatchable
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import loop_rules as rules
@@ -62,6 +63,13 @@ MODES = ("auto", "batched", "sequential")
 _REGSIM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: the most iterations a batched attempt holds at once (its registers take 256 B an iteration each)
 BATCH_ROWS = 1 << 16
+#: what a loop's site remembers per static signature: its body post-updates a pointer (iteration 0 runs in
+#: order first, without a batched attempt finding that out again), or why it can never batch (`InOrderOnly`)
+PEEL = "peel"
+#: the most static signatures a loop's site remembers (then it forgets them all and learns again)
+MEMO_SIGNATURES = 64
+#: locals a loop's static signature holds by value (others by their static type: `_sig`, else the type)
+_BY_VALUE = frozenset({int, bool, float, str, type(None)})
 
 
 @attrs.frozen
@@ -73,6 +81,13 @@ class LoopSite:
     #: the S4/S5 check of the functions and methods the body calls, run when the loop starts
     check_calls: Callable[[tuple[Mapping[str, Any], ...]], str] | None = None
     library: bool = False  #: a loop of regsim's own library VFs (a forced mode applies to the user's loops)
+    #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
+    memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
+
+    def remember(self, signature: Any, verdict: str) -> None:
+        if len(self.memo) >= MEMO_SIGNATURES:
+            self.memo.clear()
+        self.memo[signature] = verdict
 
 
 @attrs.define
@@ -131,8 +146,9 @@ class LoopRun:
     an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
     post-update pointers); what the attempts leave undone runs in order over `range`."""
 
-    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "") -> None:
+    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "", scope: Mapping[str, Any] | None = None) -> None:
         self.site = site
+        self._scope = scope  #: the VF's locals when the loop started
         forced = iterable.loops if isinstance(iterable, vf_range) else None
         self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
         self.iterations = len(self.range) if isinstance(self.range, range) else 0
@@ -168,6 +184,19 @@ class LoopRun:
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
 
+    @functools.cached_property
+    def signature(self) -> Any:
+        """The static signature of the VF's locals when the loop started (the key of its site's memo): plain
+        values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype and
+        kind, anything else by its type."""
+        scope = self._scope or {}
+        return tuple(
+            [
+                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                for name, v in scope.items()
+            ]
+        )
+
     def attempt(self) -> bool:
         step, self._next = self._next, ""
         if step == "batched":
@@ -182,6 +211,11 @@ class LoopRun:
         reason = self._why_not()
         if reason:
             return self._decide("sequential", reason)
+        verdict = self.site.memo.get(self.signature) if self.site.memo else None
+        if verdict == PEEL and self._peeled is None:
+            return self._peel()
+        if verdict and verdict != PEEL:
+            return self._decide("sequential", verdict)
         ctx = _VF.get()
         assert ctx is not None
         rng = self.range
@@ -248,6 +282,8 @@ class LoopRun:
         return True
 
     def _end_peel(self) -> None:
+        if not self._peeled:  # no pointer post-updated in iteration 0: nothing for a later run to peel for
+            self.site.memo.pop(self.signature, None)
         self._leave()
         self._first = 1
         del self._peel_backend.advance
@@ -289,6 +325,15 @@ class LoopRun:
         self._ctx.backend, self._ctx.hook = self._saved
         HOST_READ.reset(self._host_token)
 
+    def _undo(self) -> None:
+        """Undo the batched attempt: what it changed, and what the trace recorded of it (the in-order run records
+        the calls again)."""
+        assert self._backend is not None
+        self._backend.rollback()
+        self._restore()
+        if self._trace is not None:
+            self._trace.rollback(self._trace_mark)
+
     def failed(self, error: BaseException) -> bool:
         """The attempt raised: undo it; the loop runs in order (and raises there, with the same
         class, message and partial state, if the error is real). True: re-raise it now (it came
@@ -296,17 +341,16 @@ class LoopRun:
         if self._peel_backend is not None:
             self._end_peel()
             return True
-        assert self._backend is not None
-        self._backend.rollback()
-        self._restore()
-        if self._trace is not None:  # (the in-order run records the calls again)
-            self._trace.rollback(self._trace_mark)
+        self._undo()
         error = _unbatchable_cause(error)
         if not isinstance(error, (Exception, Unbatchable)):  # KeyboardInterrupt, SystemExit: at once
             return True
         if isinstance(error, PostUpdate) and self._peeled is None:
+            self.site.remember(self.signature, PEEL)
             self._next = "peel"
         elif isinstance(error, Unbatchable):
+            if isinstance(error, InOrderOnly):
+                self.site.remember(self.signature, error.args[0])
             self._decide("sequential", error.args[0])
         elif isinstance(error, RegsimError) or not _raised_in_regsim(error):
             # a kernel's error, or the kernel's own Python raising: the in-order run raises it where it belongs
@@ -335,8 +379,7 @@ class LoopRun:
         try:
             self._backend.check_independent()
         except BaseException as e:
-            self._backend.rollback()
-            self._restore()
+            self._undo()
             if not isinstance(e, Unbatchable):
                 self._bug(e)
                 raise
@@ -393,7 +436,7 @@ class _BatchGuard:
     def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
         spec = plan.spec
         if not spec.executor.batchable:
-            raise Unbatchable(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
+            raise InOrderOnly(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
         if self.trace is not None:
             return self.trace.record(ctx, plan, values)
         return plan.run(ctx, plan, values)
@@ -476,12 +519,14 @@ def _raised_in_regsim(error: BaseException) -> bool:
 
 def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
     site = sites[k]
-    calls = ""
-    if site.check_calls is not None and not site.static_reason:  # S4/S5, in the scopes of the VF running the loop
-        frame = sys._getframe(1)
-        calls = site.check_calls((frame.f_locals, frame.f_globals, frame.f_builtins))
-        del frame
-    return LoopRun(site, iterable, calls)
+    if site.static_reason:
+        return LoopRun(site, iterable)
+    frame = sys._getframe(1)
+    scope = frame.f_locals
+    # S4/S5, in the scopes of the VF running the loop
+    calls = "" if site.check_calls is None else site.check_calls((scope, frame.f_globals, frame.f_builtins))
+    del frame
+    return LoopRun(site, iterable, calls, dict(scope))  # (a copy: a nested loop's look at the frame updates its locals)
 
 
 class _Rewriter(ast.NodeTransformer):

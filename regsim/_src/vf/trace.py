@@ -105,7 +105,8 @@ class Trace:
             backend.current = None
             if batched:
                 rec.rows = batched
-                for _, lo, hi, rows, write, _ in backend.accesses[seen:]:
+                for access in backend.accesses[seen:]:
+                    (lo, hi, rows), write = access.spans, access.write
                     if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
                         rec.spans.append((write, lo, hi, rows))
                         (rec.writes if write else rec.reads).append((int(lo.min()), int(hi.max())))

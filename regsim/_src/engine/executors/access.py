@@ -13,7 +13,7 @@ from regsim._src.engine.backend import INT32, UINT32_MAX
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.dists import Dist
 from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
-from regsim._src.engine.per_iteration import Affine, Unbatchable
+from regsim._src.engine.per_iteration import Affine, InOrderOnly
 from regsim._src.engine.spec import Call, Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode, PostLiteral
 from regsim._src.model.memory import UbPtr
@@ -199,7 +199,7 @@ class StoreAligned(Executor):
             be.store(api, "dst_addr", ptr, [(addr, be.predicate_bytes(api, "mask", values[1], a.dist.index), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
             if getattr(be, "rows", None) is not None:
-                raise Unbatchable(f"StoreAlign with {a.dist.name} runs in order only")
+                raise InOrderOnly(f"StoreAlign with {a.dist.name} runs in order only")
             act = None
             if a.dist.lane:
                 lanes, count = be.predicate(api, "mask", values[a.pred], a.dist.lane)  # type: ignore[index]
@@ -296,7 +296,11 @@ class BlockCopy(Executor):
     A load reads a block iff any of its lanes is active, else zero-fills it without reading
     ("所有元素都被mask筛选成无效元素时 … 对应位置的元素设置为0，即使UB越界也不会报错"); a store
     writes the active lanes. POST_MODE_UPDATE: access at A, then A += repeatStride * 32 B;
-    POST_MODE_NORMAL: access at A + repeatStride * 32 B, A unchanged."""
+    POST_MODE_NORMAL: access at A + repeatStride * 32 B, A unchanged. Batched: the base and the mask may
+    differ by iteration (a leading rows axis); a load's blocks are the rows' gather of their active blocks,
+    a store's one chunk a block; the backend checks the rows' bytes."""
+
+    batchable = True
 
     def __init__(self, load: bool) -> None:
         self.load = load
@@ -327,14 +331,23 @@ class BlockCopy(Executor):
             else _int(api, "repeat_stride", values[b.repeat_stride], field, "uint32_t holding a 16-bit field")
         )
         update = b.post is not None and values[b.post] is _POST_UPDATE
-        addr = ptr.addr + (repeat * BLOCK if b.post is not None and not update else 0)
+        addr = be.post_address(ptr) if update else ptr.addr + (repeat * BLOCK if b.post is not None else 0)
         be.check_aligned(api, param, ptr, addr, BLOCK, "DATA_BLOCK_COPY")
         size = plan.dtype.itemsize
         per_block = BLOCK // size
         lanes, count = be.predicate(api, "mask", values[b.pred], size)
-        starts = addr + np.arange(VL // BLOCK) * stride * BLOCK
-        if self.load:
-            on = lanes.reshape(-1, per_block).any(axis=1)
+        per = lanes.reshape(*lanes.shape[:-1], -1, per_block)  # (a batched loop's rows lead)
+        offsets = np.arange(VL // BLOCK) * stride * BLOCK
+        if self.load and (per.ndim > 2 or np.ndim(addr)):  # a batched loop: every row's active blocks at once
+            batched: Any = be  # (its `read_blocks`)
+            on: Bools = np.asarray(per.any(axis=-1))
+            raw, valid = batched.read_blocks(api, param, ptr, np.expand_dims(addr, -1) + offsets, BLOCK, on)
+            lead = raw.shape[:-2]
+            origin = f"{api} (DATA_BLOCK_COPY) of UB blocks from byte {ptr.lo}"
+            be.fill(values[b.reg], raw.reshape(*lead, VL), None if valid is None else valid.reshape(*lead, VL), origin)
+        elif self.load:
+            starts = addr + offsets
+            on = np.asarray(per.any(axis=1))
             raw = np.zeros(VL, np.uint8)
             valid = np.ones(VL, np.bool_)
             reads = [(k, *be.read(api, param, ptr, int(starts[k]), BLOCK)) for k in np.flatnonzero(on)]
@@ -351,12 +364,12 @@ class BlockCopy(Executor):
             )
         else:
             src: RegTensor[Any] = values[b.reg]
-            data = be.lanes(api, "src_reg", src, (lanes, count)).view(np.uint8).reshape(-1)
-            per = lanes.reshape(-1, per_block)
+            data = be.lanes(api, "src_reg", src, (lanes, count)).view(np.uint8)
+            data = data.reshape(*data.shape[:-1], VL)
             chunks = [
-                (int(starts[k]), data[k * BLOCK : (k + 1) * BLOCK], None if per[k].all() else per[k])
+                (addr + int(offsets[k]), data[..., k * BLOCK : (k + 1) * BLOCK], None if per[..., k, :].all() else per[..., k, :])
                 for k in range(VL // BLOCK)
-                if per[k].any()
+                if per[..., k, :].any()
             ]
             if chunks:
                 be.store(api, param, ptr, chunks, size)

@@ -10,6 +10,7 @@ import numpy as np
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.access import BLOCK
 from regsim._src.engine.executors.base import Executor, _trait_one
+from regsim._src.engine.per_iteration import Unbatchable
 from regsim._src.engine.spec import OpSpec, Plan
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MaskMergeMode
@@ -120,7 +121,10 @@ class UbGather(Executor):
 
 class BlockGather(Executor):
     """GatherB: dst block k = active[k] ? UB[base + index[k], +32) : 0, k < 8 (index in bytes,
-    32-byte aligned; block k governed by mask bit 4k, the b32 layout)."""
+    32-byte aligned; block k governed by mask bit 4k, the b32 layout). Batched: the index, the mask
+    and the base may differ by iteration (a leading rows axis); the backend checks the rows' reads."""
+
+    batchable = True
 
     def prepare(self, spec: OpSpec, plan: Plan) -> None:
         _trait_one(spec, plan, "GatherB")
@@ -131,19 +135,25 @@ class BlockGather(Executor):
         ptr: UbPtr[Any] = values[1]
         be.check_aligned(api, "src_addr", ptr, ptr.addr, BLOCK, "GatherB base")
         lanes, _ = be.predicate(api, "mask", values[3], 4)
-        on = lanes[: VL // BLOCK]
-        offsets = be.lanes(api, "index", values[2], (np.arange(64) < 8, 8))[:8].astype(np.int64)
+        on = lanes[..., : VL // BLOCK]
+        offsets = be.lanes(api, "index", values[2], (np.arange(64) < 8, 8))[..., :8].astype(np.int64)
         bad = on & (offsets % BLOCK != 0)
         if bad.any():
+            if bad.ndim > 1:
+                raise Unbatchable(f"{api}: a misaligned block offset in some iteration")
             k = int(np.flatnonzero(bad)[0])
             raise AlignmentError(
                 message(
                     api, "index", f"{int(offsets[k])} in lane {k}", "byte offsets that are multiples of 32 (one DataBlock each)"
                 )
             )
-        raw, valid = be.gather(api, "src_addr", ptr, ptr.addr + offsets, BLOCK, on)
+        raw, valid = be.gather(api, "src_addr", ptr, np.expand_dims(ptr.addr, -1) + offsets, BLOCK, on)
+        lead = raw.shape[:-2]  # (a batched loop's rows)
         be.fill(
-            values[0], raw.reshape(-1), None if valid is None else valid.reshape(-1), f"{api} from the UB tensor at byte {ptr.lo}"
+            values[0],
+            raw.reshape(*lead, -1),
+            None if valid is None else valid.reshape(*lead, -1),
+            f"{api} from the UB tensor at byte {ptr.lo}",
         )
 
 
@@ -151,7 +161,10 @@ class UbScatter(Executor):
     """Scatter: base[index[i]] = src[i] for active lanes (index in elements of T). A b8 source
     scatters its even bytes (lane k: byte 2k, mask bit 2k). Two active lanes with one index and
     different values are an error: the page keeps one of them, which one undefined (with equal
-    values every choice writes the same bytes)."""
+    values every choice writes the same bytes). Batched: the index, the source, the mask and the base
+    may differ by iteration (a leading rows axis); the backend checks the rows' writes."""
+
+    batchable = True
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
         be = ctx.backend
@@ -170,15 +183,14 @@ class UbScatter(Executor):
         active = be.predicate(api, "mask", values[3], stride)
         idx = _index_words(be, api, index, n, active)
         lanes = be.lanes(api, "src_reg", src, None if size == 1 else active)
-        raw = lanes.view(np.uint8).reshape(-1)  # whole elements, in natural order
-        raw = raw.reshape(-1, 2)[:, :1] if size == 1 else raw.reshape(n, size)
+        lead = lanes.shape[:-1]  # (a batched loop's rows)
+        raw = lanes.view(np.uint8).reshape(*lead, -1)  # whole elements, in natural order
+        raw = raw.reshape(*lead, -1, 2)[..., :1] if size == 1 else raw.reshape(*lead, n, size)
         on = active[0]
-        lanes_on = np.flatnonzero(on)
-        order = np.argsort(idx[lanes_on], kind="stable")
-        hit, rows = idx[lanes_on][order], raw[lanes_on][order]
-        clash = (hit[1:] == hit[:-1]) & (rows[1:] != rows[:-1]).any(axis=1)
-        if clash.any():
-            dup = int(hit[1:][clash][0])
+        dup = _clash(idx, raw, on)
+        if dup is not None:
+            if max(idx.ndim, on.ndim, raw.ndim - 1) > 1:
+                raise Unbatchable(f"{api}: one index in two active lanes with different values in some iteration")
             who = np.flatnonzero(on & (idx == dup)).tolist()
             raise ParameterError(
                 message(
@@ -189,7 +201,21 @@ class UbScatter(Executor):
                     "of the duplicates, which one undefined)",
                 )
             )
-        be.scatter(api, "dst_addr", ptr, ptr.addr + idx * size, np.ascontiguousarray(raw), on)
+        be.scatter(api, "dst_addr", ptr, np.expand_dims(ptr.addr, -1) + idx * size, np.ascontiguousarray(raw), on)
+
+
+def _clash(idx: Any, raw: Any, on: Any) -> int | None:
+    """An index two active lanes of one row share with different values (the first in index order), else None:
+    idx and on (rows, lanes) or (lanes,), raw (rows, lanes, unit) or (lanes, unit)."""
+    rows = max(idx.shape[:-1] + on.shape[:-1] + raw.shape[:-2], default=1)
+    shape = (rows, max(idx.shape[-1], on.shape[-1], raw.shape[-2]))
+    row, lane = np.nonzero(np.broadcast_to(on, shape))
+    hit = np.broadcast_to(idx, shape)[row, lane]
+    values = np.broadcast_to(raw, (*shape, raw.shape[-1]))[row, lane]
+    order = np.lexsort((hit, row))
+    row, hit, values = row[order], hit[order], values[order]
+    clash = (row[1:] == row[:-1]) & (hit[1:] == hit[:-1]) & (values[1:] != values[:-1]).any(axis=-1)
+    return int(hit[1:][clash][0]) if clash.any() else None
 
 
 # --- arithmetic: two register outputs (Mull), complex magnitude into the component type (Abs) ----------
