@@ -556,7 +556,7 @@ def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tupl
     at = addrs if every else np.where(active, addrs, 0)
     word, ones = _WORDS.get(unit, (None, 0))
     if word is not None and at.shape == active.shape and st.data.size % unit == 0 and not (at & (unit - 1)).any():
-        index = at >> (unit.bit_length() - 1)  # (at // unit: the unit a power of two)
+        index = np.ascontiguousarray(at >> (unit.bit_length() - 1))  # (at // unit; C order: the words are viewed as bytes)
         words = st.data.view(word)[index]
         raw = (words if every else np.where(active, words, 0).astype(word, copy=False)).view(np.uint8).reshape(*at.shape, unit)
         if st.valid is None:
