@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import contextvars
+import copy
 import functools
 import inspect
 import itertools
@@ -543,7 +544,8 @@ class _Rewriter(ast.NodeTransformer):
         ordered = ast.If(
             attr("batched"),
             [ast.Assign([target_store], attr("last"))],
-            [ast.For(target_store, ast.Call(attr("ordered"), [], []), body, [], None)],
+            # (a copy of the body: a node in the tree twice would have its line moved twice by `instrument`)
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), copy.deepcopy(body), [], None)],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]
