@@ -78,7 +78,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     need = np.maximum((reads + writes).max(0), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
     cycles = np.maximum(need.max(0), 1).astype(np.int64)
     per_kind = np.stack([rr, rw, ww])  # 3 x groups x rows
-    kinds = per_kind.any(1).T  # rows x 3
+    kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for k in np.flatnonzero(kinds.any(0)).tolist():
         r = int(kinds[:, k].argmax())

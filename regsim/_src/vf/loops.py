@@ -51,6 +51,7 @@ import attrs
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.per_iteration import Affine, PostUpdate, Unbatchable
 from regsim._src.model.config import _VF, current_config
+from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import loop_rules as rules
 from regsim._src.vf.batched import BatchedBackend
@@ -95,7 +96,8 @@ _EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar
 _PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
 #: the iteration numbers (0 for the first iteration) of the rewritten loops running now, outermost
 #: first: an int for a loop running in order, an `Affine` over the iterations of a batched attempt
-_ITERATIONS: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar("regsim_iterations", default=())
+#: (held in the memory model: each UB store notes them, for the provenance of a never-written read)
+_ITERATIONS = ITERATIONS
 
 
 def iterations() -> tuple[Any, ...]:
