@@ -505,11 +505,15 @@ def kernel_frame(frame: Any) -> Any:
     return frame
 
 
+def line_of(code: CodeType, at: int) -> int:
+    """The source line of instruction offset `at` of `code`."""
+    return next((n for start, end, n in code.co_lines() if start <= at < end and n is not None), code.co_firstlineno)
+
+
 def site_text(code: CodeType, at: int) -> str:
     """The line of instruction offset `at` of `code`, as "kern.py:12 (in add_vf)" (a C++ VF's generated file and line,
     which the C++ front end's messages give as the C++ file's)."""
-    line = next((n for start, end, n in code.co_lines() if start <= at < end and n is not None), code.co_firstlineno)
-    return f"{os.path.basename(code.co_filename)}:{line} (in {code.co_name})"
+    return f"{os.path.basename(code.co_filename)}:{line_of(code, at)} (in {code.co_name})"
 
 
 #: one store, as `Writes` keeps it: (api, the kernel line's code and instruction offset, first byte(s), end(s), each
@@ -585,7 +589,10 @@ class Writes:
         15 (a mask of 32 of 64 lanes)"."""
         lo, hi = min(within[0], gap[0]), max(within[1], gap[1])
         which, part = self._painted(lo, hi)
-        site = {k: self.entries[k][:3] for k in np.unique(which[which >= 0]).tolist()}
+        site = {}  # (a call site by its line: a rewritten loop runs its body from two copies, one tried batched, one in order)
+        for k in np.unique(which[which >= 0]).tolist():
+            api, code, at = self.entries[k][:3]
+            site[k] = (api, code, line_of(code, at))
         out = []
         for side, x in (("before", gap[0] - 1), ("after", gap[1])):
             if not lo <= x < hi or which[x - lo] < 0:
