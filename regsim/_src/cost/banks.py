@@ -63,7 +63,9 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
         blk, reps = np.repeat(first, n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)), n
     row, w, ident_of = np.repeat(at, reps), np.repeat(write, reps).astype(np.int64), np.repeat(ident, reps)
     key = (row * (int(blk.max()) + 1) + blk) * 2 + w
-    _, first_at = np.unique(key, return_index=True)  # a row read twice in a beat is one read
+    order = np.argsort(key, kind="stable")  # a row read twice in a beat is one read: the first of equal keys kept
+    sorted_key = key[order]
+    first_at = order[np.concatenate(([True], sorted_key[1:] != sorted_key[:-1]))]
     row, blk, w, ident_of = row[first_at], blk[first_at], w[first_at], ident_of[first_at]
     depth, group = np.divmod(blk, geo.groups)
     where = group * rows + row  # (group, row)
@@ -80,11 +82,16 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     per_kind = np.stack([rr, rw, ww])  # 3 x groups x rows
     kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for k in np.flatnonzero(kinds.any(0)).tolist():
-        r = int(kinds[:, k].argmax())
-        g = int(per_kind[k, :, r].argmax())
-        sel = (where == g * rows + r) & ((w == 0) if k == 0 else (w == 1) if k == 2 else True)
-        examples[KINDS[k]] = (tuple(int(b) * geo.row for b in blk[sel]), tuple(sorted({int(i) for i in ident_of[sel]})))
+    present = np.flatnonzero(kinds.any(0)).tolist()
+    if present:  # each kind's first row having it, and its first group there: the accesses involved, as Python values
+        first = kinds.argmax(0)
+        groups = per_kind[np.arange(3), :, first].argmax(-1).tolist()
+        starts, ends = np.searchsorted(row, first).tolist(), np.searchsorted(row, first + 1).tolist()  # (sorted by row)
+        for k in present:
+            a, b = starts[k], ends[k]
+            them = zip(blk[a:b].tolist(), group[a:b].tolist(), w[a:b].tolist(), ident_of[a:b].tolist(), strict=True)
+            picked = [(x, i) for x, g, wr, i in them if g == groups[k] and (k == 1 or wr == (k == 2))]
+            examples[KINDS[k]] = (tuple(x * geo.row for x, _ in picked), tuple(sorted({i for _, i in picked})))
     return BeatResult(cycles, kinds, examples)
 
 
