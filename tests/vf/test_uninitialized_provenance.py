@@ -70,7 +70,7 @@ def expected(base: int, where: str) -> str:
         f"(its bytes came from LoadAlign of UB bytes [{load}, {load + 256}): UB bytes [{written}, {end}) (elements "
         f"{COUNT - SHORT}..{COUNT - 1} of the {COUNT + LANES}-element float32 tensor at UB byte {base}) were never written; "
         f"UB bytes [{base}, {written}) before them were last written by StoreAlign at {where}, iteration {LAST} "
-        f"(a mask of {LANES - SHORT - (LANES - COUNT % LANES)} of {LANES} lanes))"
+        f"(a mask of {COUNT - SHORT - LAST * LANES} of {LANES} lanes))"
     )
 
 
