@@ -114,7 +114,7 @@ def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
 
 def as_rows(lo: Any, hi: Any, at: Any, rows: int) -> tuple[Ints, Ints, Ints]:
     """A traced access as int arrays (first bytes, ends, rows): `at` None is one access every row makes."""
-    lo, hi = np.atleast_1d(np.asarray(lo, np.int64)), np.atleast_1d(np.asarray(hi, np.int64))
+    lo, hi = np.asarray(lo, np.int64).reshape(-1), np.asarray(hi, np.int64).reshape(-1)
     if at is None:
         at = np.repeat(np.arange(rows, dtype=np.int64), lo.size)
         lo, hi = np.tile(lo, rows), np.tile(hi, rows)
