@@ -54,35 +54,45 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
     first, last = lo // geo.row, (hi - 1) // geo.row
-    width = int((last - first).max()) + 1
-    blk: Ints = first[:, None] + np.arange(width, dtype=np.int64)
-    keep = blk <= last[:, None]
-    blk = blk[keep]
-    row: Ints = np.broadcast_to(at[:, None], keep.shape)[keep]
-    w: Ints = np.broadcast_to(write[:, None], keep.shape)[keep].astype(np.int64)
-    ident_of: Ints = np.broadcast_to(ident[:, None], keep.shape)[keep]
+    n = last - first + 1  # the 32 B rows each access touches, listed one element each
+    width = int(n.max())
+    if int(n.min()) == width:  # (the common case: accesses of one size)
+        blk: Ints = (first[:, None] + np.arange(width, dtype=np.int64)).ravel()
+        reps: Any = width
+    else:
+        blk, reps = np.repeat(first, n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)), n
+    row, w, ident_of = np.repeat(at, reps), np.repeat(write, reps).astype(np.int64), np.repeat(ident, reps)
     key = (row * (int(blk.max()) + 1) + blk) * 2 + w
-    _, first_at = np.unique(key, return_index=True)  # a row read twice in a beat is one read
+    order = np.argsort(key, kind="stable")  # a row read twice in a beat is one read: the first of equal keys kept
+    sorted_key = key[order]
+    first_at = order[np.concatenate(([True], sorted_key[1:] != sorted_key[:-1]))]
     row, blk, w, ident_of = row[first_at], blk[first_at], w[first_at], ident_of[first_at]
-    group, bank = blk % geo.groups, (blk // geo.groups) % geo.banks
-    cell = ((row * geo.groups + group) * geo.banks + bank) * 2 + w
-    counts = np.bincount(cell, minlength=rows * geo.groups * geo.banks * 2).reshape(rows, geo.groups, geo.banks, 2)
-    reads, writes = counts[..., 0], counts[..., 1]
-    r_g, w_g = reads.sum(-1), writes.sum(-1)
-    rr = (reads >= 2).any(-1) | (r_g > 2)
-    rw = ((reads >= 1) & (writes >= 1)).any(-1) | ((r_g >= 2) & (w_g >= 1))
+    depth, group = np.divmod(blk, geo.groups)
+    where = group * rows + row  # (group, row)
+    # counts by (read or write, bank, group, row): every reduction below runs over a leading axis (numpy's fast one)
+    cell = (w * geo.banks + depth % geo.banks) * (geo.groups * rows) + where
+    counts = np.bincount(cell, minlength=2 * geo.banks * geo.groups * rows).reshape(2, geo.banks, geo.groups, rows)
+    reads, writes = counts[0], counts[1]
+    r_g, w_g = reads.sum(0), writes.sum(0)  # groups x rows
+    rr = (reads >= 2).any(0) | (r_g > 2)
+    rw = ((reads >= 1) & (writes >= 1)).any(0) | ((r_g >= 2) & (w_g >= 1))
     ww = w_g >= 2
-    need = np.maximum((reads + writes).max(-1), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
-    cycles = np.maximum(need.max(-1), 1).astype(np.int64)
-    per_kind = np.stack([rr, rw, ww], axis=-1)  # rows x groups x 3
+    need = np.maximum((reads + writes).max(0), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
+    cycles = np.maximum(need.max(0), 1).astype(np.int64)
+    per_kind = np.stack([rr, rw, ww])  # 3 x groups x rows
+    kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for k, kind in enumerate(KINDS):
-        hit = np.argwhere(per_kind[..., k])
-        if hit.size:
-            r, g = int(hit[0, 0]), int(hit[0, 1])
-            sel = (row == r) & (group == g) & ((w == 0) if k == 0 else (w == 1) if k == 2 else True)
-            examples[kind] = (tuple(int(b) * geo.row for b in blk[sel]), tuple(sorted({int(i) for i in ident_of[sel]})))
-    return BeatResult(cycles, np.asarray(per_kind.any(axis=1)), examples)
+    present = np.flatnonzero(kinds.any(0)).tolist()
+    if present:  # each kind's first row having it, and its first group there: the accesses involved, as Python values
+        first = kinds.argmax(0)
+        groups = per_kind[np.arange(3), :, first].argmax(-1).tolist()
+        starts, ends = np.searchsorted(row, first).tolist(), np.searchsorted(row, first + 1).tolist()  # (sorted by row)
+        for k in present:
+            a, b = starts[k], ends[k]
+            them = zip(blk[a:b].tolist(), group[a:b].tolist(), w[a:b].tolist(), ident_of[a:b].tolist(), strict=True)
+            picked = [(x, i) for x, g, wr, i in them if g == groups[k] and (k == 1 or wr == (k == 2))]
+            examples[KINDS[k]] = (tuple(x * geo.row for x, _ in picked), tuple(sorted({i for _, i in picked})))
+    return BeatResult(cycles, kinds, examples)
 
 
 def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
@@ -104,7 +114,7 @@ def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
 
 def as_rows(lo: Any, hi: Any, at: Any, rows: int) -> tuple[Ints, Ints, Ints]:
     """A traced access as int arrays (first bytes, ends, rows): `at` None is one access every row makes."""
-    lo, hi = np.atleast_1d(np.asarray(lo, np.int64)), np.atleast_1d(np.asarray(hi, np.int64))
+    lo, hi = np.asarray(lo, np.int64).reshape(-1), np.asarray(hi, np.int64).reshape(-1)
     if at is None:
         at = np.repeat(np.arange(rows, dtype=np.int64), lo.size)
         lo, hi = np.tile(lo, rows), np.tile(hi, rows)

@@ -190,7 +190,10 @@ def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
         yield rows, current
 
 
-def _accesses(r: Record, rows: int) -> list[tuple[bool, Any, Any, Any]]:
+Accesses = list[tuple[bool, Any, Any, Any]]
+
+
+def _accesses(r: Record, rows: int) -> Accesses:
     """A traced call's UB accesses as (is a write, first bytes, ends, rows) int arrays."""
     if r.spans:
         return [(w, *banks.as_rows(lo, hi, at, rows)) for w, lo, hi, at in r.spans]
@@ -244,19 +247,28 @@ def _pack(members: Sequence[Record], loads: int, stores: int) -> list[list[int]]
     return beats
 
 
-def _beat_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
-    """One beat's accesses over every stacked iteration: (the call's index in the beat, is a write, first bytes, ends,
-    rows)."""
-    ident, write, lo, hi, at = [], [], [], [], []
+def _beat_arrays(
+    beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]], accesses: Callable[[Record, int], Accesses]
+) -> tuple[Any, Any, Any, Any, Any]:
+    """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
+    index in the beat, is a write, first bytes, ends, rows)."""
+    ident, write, sizes, lo, hi, at = [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
-            for w, a, b, r in _accesses(seg[k], rows):
-                ident.append(np.full(a.size, i))
-                write.append(np.full(a.size, w))
+            for w, a, b, r in accesses(seg[k], rows):
+                ident.append(i)
+                write.append(w)
+                sizes.append(a.size)
                 lo.append(a)
                 hi.append(b)
-                at.append(r + offset)
-    return np.concatenate(ident), np.concatenate(write), np.concatenate(lo), np.concatenate(hi), np.concatenate(at)
+                at.append(r + offset if offset else r)
+    return (
+        np.repeat(np.array(ident, np.int64), sizes),
+        np.repeat(np.array(write, np.bool_), sizes),
+        np.concatenate(lo),
+        np.concatenate(hi),
+        np.concatenate(at),
+    )
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
@@ -265,6 +277,15 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     load_bytes = store_bytes = 0
+    made: dict[tuple[int, int], Accesses] = {}
+
+    def accesses(r: Record, rows: int) -> Accesses:  # (`_accesses`, made once a call: the counts and the beats read them)
+        key = (id(r), rows)
+        hit = made.get(key)
+        if hit is None:
+            hit = made[key] = _accesses(r, rows)
+        return hit
+
     for r in records:
         u = unit(r)
         counts[u] += r.rows
@@ -275,7 +296,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans:
-            moved = [(w, int(np.sum(hi - lo))) for w, lo, hi, _ in _accesses(r, r.rows)]
+            moved = [(w, int(np.sum(hi - lo))) for w, lo, hi, _ in accesses(r, r.rows)]
         else:
             moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
         load_bytes += sum(n for w, n in moved if not w)
@@ -289,12 +310,11 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                     banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
                 ]
             else:
-                results = [banks.beat(geo, *_beat_arrays(beat, parts), rows=sum(rows for _, rows, _ in parts))]
+                results = [banks.beat(geo, *_beat_arrays(beat, parts, accesses), rows=sum(rows for _, rows, _ in parts))]
             for result in results:
                 memory += int(result.cycles.sum())
                 beats_n += result.cycles.size
-                for k, kind in enumerate(banks.KINDS):
-                    n = int(result.kinds[:, k].sum())
+                for kind, n in zip(banks.KINDS, result.kinds.sum(axis=0).tolist(), strict=True):
                     if n:
                         addrs, who = result.examples[kind]
                         instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)

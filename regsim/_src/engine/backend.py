@@ -21,7 +21,7 @@ import numpy.typing as npt
 from regsim._src.model import dtypes as dt
 from regsim._src.model.core import Core, current_core
 from regsim._src.model.enums import MaskMergeMode
-from regsim._src.model.memory import JOURNALING, UbPtr
+from regsim._src.model.memory import JOURNALING, UbPtr, UbRead
 from regsim._src.model.registers import (
     LSB,
     MASK_BITS,
@@ -126,9 +126,9 @@ class Backend(Protocol):
 
     def commit(self, dst: RegTensor[Any], values: Lanes, active: Active, mode: MaskMergeMode) -> None: ...
 
-    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None: ...
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None: ...
 
-    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None: ...
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None: ...
 
     def check_aligned(self, api: str, param: str, ptr: UbPtr[Any], addr: int, align: int, why: str) -> None: ...
 
@@ -285,7 +285,7 @@ class NumpyBackend:
                     origin = reg._storage.origin
                     raise UninitializedReadError(
                         f"{api}: {param} lane {lane} is read by an active lane but was never written"
-                        + (f" (its bytes came from {origin}, which were never written)" if origin else "")
+                        + (f" (its bytes came from {_origin(origin, reg, bad)})" if origin else "")
                     )
         return reg._rview if reg._rview is not None else reg._get()
 
@@ -310,15 +310,16 @@ class NumpyBackend:
         if dst._storage.valid is not None:
             dst._mark_lanes(None if full or mode is ZEROING else lanes)
 
-    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         """`fill` of a two-register tensor from whole elements in UB order (low halves go to the
         first register, high halves to the second)."""
         size = dst.dtype.itemsize
         self.fill(dst, natural_to_halves(raw, size), None if valid is None else natural_to_halves(valid, size), origin)
 
-    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         """dst's bytes = raw (already in register order), with their written flags; `origin`
-        names where they came from, for the message of a later read of never-written bytes."""
+        names where they came from (its `str()`, built only then), for the message of a later read of
+        never-written bytes."""
         dst._raw[...] = raw
         st = dst._storage
         if valid is None:
@@ -370,9 +371,18 @@ class NumpyBackend:
             if active is None and ptr.lo <= addr and end <= ptr.hi:
                 st.data[addr:end] = raw
                 if st.valid is not None:
+                    n = raw.size // unit if unit > 1 else 0
+                    ub.writes.note(api, addr, end, n, n)
                     st.mark_stored(addr, end)
                 return
         writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
+        if st.valid is not None:  # noted once: each chunk's span from its first to its last active lane, all their lanes
+            spans = [_active_span(addr, raw.size // unit, a, unit) for addr, raw, a in writes]
+            kept = [span for span in spans if span[2]]
+            if kept:
+                total = sum(raw.size for _, raw, _ in chunks) // unit if unit > 1 else 0  # (bytes: no mask said)
+                lo, hi, on = np.array(kept).T
+                ub.writes.note(api, lo, hi, int(on.sum()), total)
         if ub.observer is not None:
             for addr, raw, active in writes:
                 if active is None or active.any():
@@ -449,6 +459,8 @@ class NumpyBackend:
         where = addrs[active][:, None] + np.arange(unit)
         st.data[where] = raw[active]
         if st.valid is not None:
+            on = int(np.count_nonzero(active))
+            ptr.ub.writes.note(api, addrs[active], addrs[active] + unit, on, active.size)
             st.valid[where] = True
 
     def _out_of_tensor(self, api: str, param: str, ptr: UbPtr[Any], addr: int, unit: int, lanes: npt.NDArray[Any]) -> None:
@@ -534,6 +546,25 @@ def _every_lane(n: int) -> Active:
     lanes = np.ones(n, np.bool_)
     lanes.flags.writeable = False
     return lanes, n
+
+
+def _active_span(addr: int, lanes: int, active: Bools | None, unit: int) -> tuple[int, int, int]:
+    """The UB bytes from the first to the last active lane of a store of `lanes` lanes at `addr`, and how many lanes
+    are active (`active` None: all)."""
+    if active is None:
+        return addr, addr + lanes * unit, lanes
+    on = np.flatnonzero(active)
+    return (addr + int(on[0]) * unit, addr + (int(on[-1]) + 1) * unit, on.size) if on.size else (addr, addr, 0)
+
+
+def _origin(origin: object, reg: RegTensor[Any], bad: Bools) -> str:
+    """Where the never-written bytes of `reg`'s lanes `bad` came from, as a message says it: a load (`UbRead`) says
+    which of the bytes those lanes read were never written and who wrote their neighbours; a plain text names the call
+    that read them."""
+    if isinstance(origin, UbRead):
+        lanes, size = np.flatnonzero(bad), reg.dtype.itemsize
+        return origin.describe((int(lanes[0]) * size, (int(lanes[-1]) + 1) * size) if reg._view is not None else None)
+    return f"{origin}, which were never written" if isinstance(origin, str) else str(origin)
 
 
 def _where(ptr: UbPtr[Any], addr: int) -> str:
@@ -707,7 +738,15 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
 
 
 def in_order_store(
-    nbytes: int, align: int, stride: int, halves: int, at: tuple[int, int, int], post: int | None, unit: int, generic: Call
+    api: str,
+    nbytes: int,
+    align: int,
+    stride: int,
+    halves: int,
+    at: tuple[int, int, int],
+    post: int | None,
+    unit: int,
+    generic: Call,
 ) -> Call:
     """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
     (a two-register tensor's itemsize; no post-update, so its second register follows the first)
@@ -740,6 +779,8 @@ def in_order_store(
         st = ub.storage
         st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
         if st.valid is not None:
+            n = lanes if stride > 1 else 0  # (as `store` notes it)
+            ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
         if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
             ctx.backend.advance(ptr, step * unit)
@@ -747,7 +788,7 @@ def in_order_store(
     return call
 
 
-def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> Call:
+def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: Call) -> Call:
     """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte."""
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -764,6 +805,7 @@ def in_order_mask_store(nbytes: int, align: int, index: Any, generic: Call) -> C
             mask._bits if index is None else mask._bits[index], None, "little"
         )  # (positional: cheaper)
         if st.valid is not None:
+            ub.writes.note(api, addr, end, 0, 0, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
 
     return call

@@ -156,8 +156,11 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     return _rows(st.data, start, count, length, pitch).copy()
 
 
-def _ub_write(t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: npt.NDArray[np.bool_] | None = None) -> None:
-    """Write `rows` into the UB, `pitch` bytes apart (only the bytes `where` says, if given), marking them written."""
+def _ub_write(
+    api: str, t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: npt.NDArray[np.bool_] | None = None
+) -> None:
+    """Write `rows` into the UB, `pitch` bytes apart (only the bytes `where` says, if given), marking them written (and
+    noting them, for the message of a later read of never-written bytes beside them)."""
     st = t.ub.storage
     count, length = rows.shape
     target = _rows(st.data, start, count, length, pitch)
@@ -170,6 +173,8 @@ def _ub_write(t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: n
             cols = [0, length]
         else:
             cols = np.flatnonzero(np.diff(np.concatenate(([0], where[0].astype(np.int8), [0])))).tolist()
+        firsts = start + np.arange(count) * pitch
+        t.ub.writes.note(api, np.add.outer(firsts, cols[::2]).ravel(), np.add.outer(firsts, cols[1::2]).ravel())
         for r in range(count):
             for a, b in zip(cols[::2], cols[1::2], strict=True):
                 st.mark_stored(start + r * pitch + a, start + r * pitch + b)
@@ -251,7 +256,7 @@ def _copy(
     if dst_buf is not None:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
     else:
-        _ub_write(dst, dst_at, rows, dst_pitch)
+        _ub_write(api, dst, dst_at, rows, dst_pitch)
 
 
 # --- DataCopyPad ---------------------------------------------------------------------------------------------
@@ -368,7 +373,7 @@ def _pad_in(
         kernel_line(),
         l2=_l2(src),
     )
-    _ub_write(dst, dst.addr, image, pitch, where)
+    _ub_write("DataCopyPad", dst, dst.addr, image, pitch, where)
 
 
 def _fill_value(block: Block, dtype: type[dt.DType], pad: DataCopyPadExtParams) -> Bytes | None:

@@ -8,7 +8,11 @@ stores and scalar accesses per active lane against the `LocalTensor` the pointer
 from __future__ import annotations
 
 import contextvars
+import copy
+import os
+import sys
 from bisect import bisect_left, bisect_right
+from types import CodeType
 from typing import Any, Final, Generic, Protocol, TypeVar, overload
 
 import numpy as np
@@ -33,7 +37,27 @@ T = TypeVar("T", bound=dt.DType)
 U = TypeVar("U", bound=dt.DType)
 
 TOTAL_UB_SIZE = DEFAULT_CONFIG.ub_size  #: bytes of UB on Ascend 950 (`TOTAL_UB_SIZE` for __NPU_ARCH__ 3510)
-__all__ = ["MAX_UB_SIZE", "ONE_BLOCK_SIZE", "TOTAL_UB_SIZE", "Journal", "LocalTensor", "UbPtr", "UnifiedBuffer", "check_ub_size"]
+__all__ = [
+    "ITERATIONS",
+    "MAX_UB_SIZE",
+    "ONE_BLOCK_SIZE",
+    "TOTAL_UB_SIZE",
+    "Journal",
+    "LocalTensor",
+    "UbPtr",
+    "UbRead",
+    "UnifiedBuffer",
+    "Writes",
+    "check_ub_size",
+]
+
+#: the iteration numbers (0 for the first) of the VF loops running now, outermost first: an int for a loop running in
+#: order, an `Affine` over the rows for a batched loop's attempt (regsim._src.vf.loops sets them; a UB's `Writes` notes
+#: them with each store)
+ITERATIONS: Final[contextvars.ContextVar[tuple[Any, ...]]] = contextvars.ContextVar("regsim_iterations", default=())
+#: regsim's own source: the first frame outside it is the kernel line making a call
+_REGSIM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+_getframe = sys._getframe
 
 
 class UbObserver(Protocol):
@@ -67,6 +91,8 @@ class UnifiedBuffer:
         self.observer: UbObserver | None = None
         #: the write journal open on this UB (`Journal`): every write records its bytes in it first; None: none
         self.journal: Journal | None = None
+        #: who wrote which bytes, while some were never written (for the message of a read of never-written bytes)
+        self.writes = Writes()
 
     @host_api("UnifiedBuffer.alloc")
     def alloc(self, dtype: type[T], count: int, position: TPosition = TPosition.VECCALC) -> LocalTensor[T]:
@@ -97,10 +123,13 @@ class UnifiedBuffer:
         return f"UnifiedBuffer(size={self.size}, allocated={self._next})"
 
     # --- byte access, bounds-checked by the callers ----------------------------------------
-    def write(self, start: int, raw: npt.NDArray[np.uint8]) -> None:
-        """A host-side write of `raw` at byte `start` (recorded in the open journal first), its bytes then written."""
+    def write(self, start: int, raw: npt.NDArray[np.uint8], api: str = "a host write") -> None:
+        """A host-side write of `raw` at byte `start` by `api` (recorded in the open journal first), its bytes then
+        written."""
         if self.journal is not None:
             self.journal.record(start, start + raw.size)
+        if self.storage.valid is not None:
+            self.writes.note(api, start, start + raw.size)
         self.storage.write(start, raw)
 
     def check_range(self, api: str, param: str, start: int, nbytes: int) -> None:
@@ -174,7 +203,7 @@ class LocalTensor(Generic[T]):
         arr = to_lanes("LocalTensor.set", self.dtype, np.ravel(np.asarray(values)), cast=cast)
         if arr.size > self.size:
             raise ParameterError(message("LocalTensor.set", "len(values)", arr.size, f"at most GetSize() = {self.size}"))
-        self.ub.write(self.addr, arr.view(np.uint8))
+        self.ub.write(self.addr, arr.view(np.uint8), "LocalTensor.set")
 
     def __repr__(self) -> str:
         return f"LocalTensor[{self.dtype.name}](addr={self.addr}, size={self.size})"
@@ -348,7 +377,9 @@ class UbPtr(Generic[T]):
             self.ub.journal.record(a, a + raw.size)
         st = self.ub.storage
         st.data[a : a + raw.size] = raw
-        st.mark(a, a + raw.size)
+        if st.valid is not None:
+            self.ub.writes.note(api, a, a + raw.size)
+            st.mark(a, a + raw.size)
 
     def check_tensor(self, api: str, param: str, start: int, nbytes: int) -> None:
         """An access of `nbytes` at `start` must lie inside the pointer's LocalTensor."""
@@ -383,7 +414,22 @@ class Journal:
     while another is open on the UB records in it too (its ranges as they were when first written in either).
     """
 
-    __slots__ = ("copied", "core", "ends", "hi", "lo", "origin", "outer", "saved", "starts", "token", "ub", "until", "written")
+    __slots__ = (
+        "copied",
+        "core",
+        "ends",
+        "hi",
+        "lo",
+        "logged",
+        "origin",
+        "outer",
+        "saved",
+        "starts",
+        "token",
+        "ub",
+        "until",
+        "written",
+    )
 
     def __init__(self, ub: UnifiedBuffer) -> None:
         st = ub.storage
@@ -391,6 +437,7 @@ class Journal:
         self.written = st.valid is None  #: every byte was written at the start (no flags to put back)
         self.until, self.origin = st.until, st.origin
         self.core = ub.core.snapshot()
+        self.logged = ub.writes.mark()  #: the stores noted before (those noted since are forgotten by `restore`)
         self.starts: list[int] = []  #: the saved ranges [starts[k], ends[k]), sorted, disjoint, not touching
         self.ends: list[int] = []
         self.lo = self.hi = 0  #: the saved range the latest record fell in (the common case: the next one is in it too)
@@ -441,8 +488,208 @@ class Journal:
                 valid[lo : lo + data.size] = True if flags is None else flags
         st.valid, st.until, st.origin = valid, self.until, self.origin
         self.ub.core.restore(self.core)
+        self.ub.writes.forget(self.logged)
 
     def close(self) -> None:
         """Stop recording (journals close in the reverse order of their making)."""
         self.ub.journal = self.outer
         JOURNALING.reset(self.token)
+
+
+# --- who wrote what: the provenance a read of never-written bytes reports -----------------------------------------
+def kernel_frame(frame: Any) -> Any:
+    """The kernel's frame making the call being noted: `frame`, or where that is regsim's own (a library VF, an
+    executor), the first frame outside regsim beyond it."""
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_REGSIM_DIR):
+        frame = frame.f_back
+    return frame
+
+
+def line_of(code: CodeType, at: int) -> int:
+    """The source line of instruction offset `at` of `code`."""
+    return next((n for start, end, n in code.co_lines() if start <= at < end and n is not None), code.co_firstlineno)
+
+
+def site_text(code: CodeType, at: int) -> str:
+    """The line of instruction offset `at` of `code`, as "kern.py:12 (in add_vf)" (a C++ VF's generated file and line,
+    which the C++ front end's messages give as the C++ file's)."""
+    return f"{os.path.basename(code.co_filename)}:{line_of(code, at)} (in {code.co_name})"
+
+
+#: one store, as `Writes` keeps it: (api, the kernel line's code and instruction offset, first byte(s), end(s), each
+#: range's loop row (None: one iteration), the loop iterations around the store, each range's active lanes, the lanes of
+#: the op (0: not lane-wise))
+Write = tuple[str, CodeType, int, Any, Any, Any, tuple[Any, ...], Any, int]
+
+
+class Writes:
+    """Who wrote a UB's bytes, kept while some of them were never written: the stores, in order, each noted by one
+    append (`note`: the API, the kernel line, the byte ranges, the loop iterations around it, its mask's active lanes).
+    Only the message of an `UninitializedReadError` reads it (`around`): which call last wrote the bytes beside the
+    never-written ones, so a tail-mask bug reads as one. At most `LIMIT` stores are kept (the oldest half dropped)."""
+
+    __slots__ = ("code", "dropped", "entries", "frame", "kernel")
+
+    LIMIT: Final = 1 << 16
+
+    def __init__(self) -> None:
+        self.entries: list[Write] = []
+        self.dropped = 0  #: entries dropped so far (a journal's mark counts them)
+        #: the frame the latest note came from, its kernel frame and that one's code (the stores of one VF run all come
+        #: from one frame: it is looked into once; kept until a note from another frame)
+        self.frame: Any = None
+        self.kernel: Any = None
+        self.code: Any = None
+
+    def note(self, api: str, lo: Any, hi: Any, active: Any = 0, lanes: int = 0, depth: int = 0) -> None:
+        """A store by `api` of UB bytes [lo, hi) (ints, or equal-length int arrays: several ranges), `active` of its
+        `lanes` lanes active, made from the kernel line `depth` frames above the caller (0: found by looking outwards).
+        The kernel line and the loop iterations around it are read here (one frame looked up, none made on the way,
+        when the caller knows how far the kernel line is: the in-order stores' cost)."""
+        frame = _getframe(depth + 1)
+        if frame is not self.frame:
+            self.frame = frame
+            self.kernel = kernel_frame(frame)
+            self.code = self.kernel.f_code
+        entries = self.entries
+        entries.append((api, self.code, self.kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
+        if len(entries) > self.LIMIT:
+            self._drop()
+
+    @staticmethod
+    def entry(api: str, lo: Any, hi: Any, active: Any, lanes: int, rows: Any) -> Write:
+        """`note`'s entry for a batched loop's store, kept once the loop is (`add`): `rows` the loop row of each
+        range, `active` the active lanes of each."""
+        kernel = kernel_frame(_getframe(1))
+        return api, kernel.f_code, kernel.f_lasti, lo, hi, rows, ITERATIONS.get(), active, lanes
+
+    def add(self, entry: Write) -> None:
+        """Keep a store's `entry`."""
+        self.entries.append(entry)
+        if len(self.entries) > self.LIMIT:
+            self._drop()
+
+    def _drop(self) -> None:
+        """Forget the older half of the stores kept."""
+        del self.entries[: self.LIMIT // 2]
+        self.dropped += self.LIMIT // 2
+
+    def mark(self) -> int:
+        """Where the log is now (`forget` goes back to it)."""
+        return self.dropped + len(self.entries)
+
+    def forget(self, mark: int) -> None:
+        """Drop the stores noted since `mark` (a call that failed put their bytes back)."""
+        del self.entries[max(mark - self.dropped, 0) :]
+
+    def around(self, gap: tuple[int, int], within: tuple[int, int]) -> list[str]:
+        """What wrote the bytes beside the never-written UB bytes [gap): for the byte before it and the byte after it,
+        the run of bytes (inside `within`) one call site last wrote, and which call, line, iteration and mask wrote
+        that byte: "UB bytes [0, 4000) before them were last written by StoreAlign at kern.py:12 (in add_vf), iteration
+        15 (a mask of 32 of 64 lanes)"."""
+        lo, hi = min(within[0], gap[0]), max(within[1], gap[1])
+        which, part = self._painted(lo, hi)
+        site = {}  # (a call site by its line: a rewritten loop runs its body from two copies, one tried batched, one in order)
+        for k in np.unique(which[which >= 0]).tolist():
+            api, code, at = self.entries[k][:3]
+            site[k] = (api, code, line_of(code, at))
+        out = []
+        for side, x in (("before", gap[0] - 1), ("after", gap[1])):
+            if not lo <= x < hi or which[x - lo] < 0:
+                continue
+            k, j = int(which[x - lo]), int(part[x - lo])
+            same = np.isin(which, [m for m, s in site.items() if s == site[k]])
+            if side == "before":
+                breaks = np.flatnonzero(~same[: x - lo])
+                start, end = lo + (int(breaks[-1]) + 1 if breaks.size else 0), gap[0]
+            else:
+                rest = np.flatnonzero(~same[x - lo :])
+                start, end = gap[1], (x + int(rest[0])) if rest.size else hi
+            out.append(f"UB bytes [{start}, {end}) {side} them were last written by {self._describe(k, j)}")
+        return out
+
+    def _painted(self, lo: int, hi: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """For each UB byte of [lo, hi): the entry that wrote it last (-1: none noted) and which of its ranges."""
+        which = np.full(hi - lo, -1, np.int64)
+        part = np.zeros(hi - lo, np.int64)
+        for k, (_, _, _, a, b, _, _, _, _) in enumerate(self.entries):
+            if type(a) is int:
+                a, b = max(a, lo), min(b, hi)
+                if a < b:
+                    which[a - lo : b - lo], part[a - lo : b - lo] = k, 0
+                continue
+            starts, ends = np.atleast_1d(a), np.atleast_1d(b)
+            for j in np.flatnonzero((starts < hi) & (ends > lo)).tolist():  # in the order written: the last one stays
+                s, e = max(int(starts[j]), lo), min(int(ends[j]), hi)
+                which[s - lo : e - lo], part[s - lo : e - lo] = k, j
+        return which, part
+
+    def _describe(self, k: int, j: int) -> str:
+        """Entry k's range j: "StoreAlign at kern.py:12 (in add_vf), iteration 15 (a mask of 32 of 64 lanes)"."""
+        api, code, at, _, _, rows, iteration, active, lanes = self.entries[k]
+        text = f"{api} at {site_text(code, at)}"
+        row = 0 if rows is None else int(np.atleast_1d(rows)[j])
+        numbers = [int(n) if isinstance(n, (int, np.integer)) else int(n.values[row]) for n in iteration]
+        if len(numbers) == 1:
+            text += f", iteration {numbers[0]}"
+        elif numbers:
+            text += f", iterations {', '.join(map(str, numbers))} (outermost loop first)"
+        if lanes:
+            text += f" (a mask of {int(active if np.ndim(active) == 0 else active[j])} of {lanes} lanes)"
+        return text
+
+
+class UbRead:
+    """Where a register's never-written bytes came from: `api` read UB bytes [addr, addr + nbytes) through a pointer
+    into the `dtype` tensor at UB bytes [lo, hi), byte k into the register's byte k when `identity`. Its text, built
+    only for an error message (`describe`), says which of those bytes were never written and who last wrote the bytes
+    beside them (`Writes.around`). A batched load's `addr` holds one address per iteration (`last`: the last one's)."""
+
+    __slots__ = ("addr", "api", "dtype", "hi", "identity", "lo", "nbytes", "ub")
+
+    def __init__(self, api: str, ptr: UbPtr[Any], addr: Any, nbytes: int, identity: bool = False) -> None:
+        self.api, self.ub, self.addr, self.nbytes, self.identity = api, ptr.ub, addr, nbytes, identity
+        self.dtype, self.lo, self.hi = ptr.dtype, ptr.lo, ptr.hi
+
+    def last(self) -> UbRead:
+        """The read of the last iteration (this one, if it is one iteration's)."""
+        if type(self.addr) is int:
+            return self
+        out = copy.copy(self)
+        out.addr = int(np.asarray(self.addr).ravel()[-1])
+        return out
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, span: tuple[int, int] | None = None) -> str:
+        """The read, the never-written bytes of it (of its register bytes [span) only, when given and the read maps
+        bytes one to one) and who last wrote the bytes beside them."""
+        start, end = self.addr, self.addr + self.nbytes
+        read = f"{self.api} of UB bytes [{start}, {end})"
+        valid = self.ub.storage.valid
+        if span is not None and self.identity:
+            start, end = max(start, self.addr + span[0]), min(end, self.addr + span[1])
+        missing = np.zeros(0, np.bool_) if valid is None else ~valid[start:end]
+        edges = np.flatnonzero(np.diff(np.concatenate(([False], missing, [False])).astype(np.int8))) + start
+        gaps = list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+        if valid is None or not gaps:  # (every byte was written since)
+            return f"{read}, which were never written then"
+        inside = [(max(a, self.lo), min(b, self.hi)) for a, b in gaps if a < self.hi and b > self.lo]
+        size = self.dtype.itemsize
+        if inside:
+            a, b = inside[0]
+            where = (
+                f"elements {(a - self.lo) // size}..{-(-(b - self.lo) // size) - 1} of the {(self.hi - self.lo) // size}-element "
+                f"{self.dtype.name} tensor at UB byte {self.lo}"
+            )
+        else:
+            a, b = gaps[0]
+            where = f"outside the {self.dtype.name} tensor at UB bytes [{self.lo}, {self.hi}) the pointer came from"
+        more = len(inside or gaps) - 1
+        text = f"{read}: UB bytes [{a}, {b}) ({where}) were never written" + (f", and {more} more runs" if more > 0 else "")
+        # the whole never-written run they are in (within the tensor and the read): its neighbours wrote last beside it
+        lo, hi = min(self.lo, start), max(self.hi, end)
+        before, after = np.flatnonzero(valid[lo:a]), np.flatnonzero(valid[b:hi])
+        run = (lo + int(before[-1]) + 1 if before.size else lo, b + int(after[0]) if after.size else hi)
+        return "; ".join([text, *self.ub.writes.around(run, (self.lo, self.hi))])

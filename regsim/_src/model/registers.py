@@ -106,8 +106,9 @@ class Storage:
 
     data: Bytes
     valid: Bools | None
-    #: where never-written bytes came from, for error messages (e.g. "LoadAlign of UB bytes [0, 256)")
-    origin: str = ""
+    #: where never-written bytes came from, for error messages: its `str()` (e.g. "LoadAlign of UB bytes [0, 256)"),
+    #: built only for a message (a load's `memory.UbRead` says who wrote the bytes beside them)
+    origin: object = ""
     #: bytes stores may still mark written before the flags are summarised again (`mark_stored`)
     until: int = 0
     #: `data` as a memoryview: slices of it copy a register's bytes in a third of numpy's time

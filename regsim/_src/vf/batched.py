@@ -34,7 +34,7 @@ from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import _VF
 from regsim._src.model.enums import MaskMergeMode
-from regsim._src.model.memory import UbPtr
+from regsim._src.model.memory import UbPtr, UbRead, Write, Writes
 from regsim._src.model.registers import (
     LSB,
     MASK_BITS,
@@ -81,7 +81,7 @@ class _Regs:
         #: may be another array's view): copied before it is written in place, or before what it views
         #: is written
         self.shared = shared
-        self.origin = ""  #: where the last iteration's never-written bytes came from (for error messages)
+        self.origin: object = ""  #: where the last iteration's never-written bytes came from (for error messages)
         self.natural: Bytes | None = None
         self.itemsize = 0  #: with `natural`: the element size
         #: a scan not computed yet (the body may never read its rows): its rows as bytes, what it
@@ -204,7 +204,8 @@ class BatchedBackend(NumpyBackend):
         #: bytes reach the UB at 32-byte boundaries, not when stored), and the stream buffers as the attempt found them
         self.streams: list[tuple[int, int]] = []
         self.uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = {}
-        self.origin = ""  #: the latest load's bytes, named as an in-order load's error message names them
+        self.origin: object = ""  #: the latest gather's bytes, named as an in-order message names them (a load brings its own)
+        self.noted: list[tuple[Writes, Write]] = []  #: the stores made, for their UBs' `Writes` once the loop is kept
         self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
         self.pointers: list[BatchedPtr] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
@@ -566,12 +567,12 @@ class BatchedBackend(NumpyBackend):
                 per_byte = np.repeat(np.broadcast_to(lanes, (self.rows, lanes.shape[-1])), size, axis=-1)
                 span |= natural_to_halves(per_byte, size) if two else per_byte
 
-    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+    def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         if valid is None and self._adopt_elements(dst, _rows_of(raw, self.rows)):
             return
         super().fill_elements(dst, raw, valid, origin)
 
-    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: str) -> None:
+    def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         if valid is None and self._adopt(dst, _rows_of(raw, self.rows)):
             return  # (a load's bytes stay a view of the UB until something writes them)
         state = self._reg(dst, writing=True, whole=True)
@@ -585,8 +586,8 @@ class BatchedBackend(NumpyBackend):
             if state.valid is None:
                 state.valid = np.ones(state.data.shape, np.bool_)
             state.valid[:, dst._span] = valid
-            if not np.broadcast_to(valid, (self.rows, valid.shape[-1]))[-1].all():
-                state.origin = self.origin
+            if not np.broadcast_to(valid, (self.rows, valid.shape[-1]))[-1].all():  # (the last iteration's, as in order)
+                state.origin = origin.last() if isinstance(origin, UbRead) else self.origin
 
     # --- copies -----------------------------------------------------------------------------------
     def copy_register(self, dst: RegTensor[Any], src: RegTensor[Any]) -> None:
@@ -615,7 +616,6 @@ class BatchedBackend(NumpyBackend):
             self._stream_guard(addr, np.add(addr, nbytes))
         if not isinstance(addr, np.ndarray):
             self._sync(addr, addr + nbytes)
-            self.origin = f"{api} of UB bytes [{addr}, {addr + nbytes})"
             raw, valid = super().read(api, param, ptr, addr, nbytes)
             self.accesses.append(_Access(id(ptr.ub), False, make=lambda: (np.array([addr]), np.array([addr + nbytes]), None)))
             return raw, valid
@@ -633,8 +633,6 @@ class BatchedBackend(NumpyBackend):
         raw, valid = _rows(st.data, addr, nbytes, step), None if st.valid is None else _rows(st.valid, addr, nbytes, step)
         box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
         self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
-        last = int(addr[-1])
-        self.origin = f"{api} of UB bytes [{last}, {last + nbytes})"  # (the last iteration's, as in order)
         return raw, None if valid is None or valid.all() else valid
 
     def gather(
@@ -739,6 +737,8 @@ class BatchedBackend(NumpyBackend):
         self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
         self.accesses.append(_Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
+        if ptr.ub.storage.valid is not None:
+            self.noted.append((ptr.ub.writes, Writes.entry(api, rows[0], rows[1], 0, 0, rows[2])))
 
     def _stream_guard(self, lo: Any, hi: Any) -> None:
         """An access of UB bytes an unaligned store stream of this attempt stored sends the loop in order."""
@@ -786,7 +786,7 @@ class BatchedBackend(NumpyBackend):
                 picked = starts.ravel() if active is None else starts[np.broadcast_to(active, starts.shape)]
                 ptr.ub.observer("write", api, picked, picked + unit)
         for addr, raw, active in chunks:
-            self._store_chunk(ptr, addr, raw, active, unit)
+            self._store_chunk(api, ptr, addr, raw, active, unit)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -808,7 +808,7 @@ class BatchedBackend(NumpyBackend):
         if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
             raise Unbatchable("a store outside its tensor in some iteration")
 
-    def _store_chunk(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
+    def _store_chunk(self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows = self.rows
         lanes = raw.shape[-1] // unit
         addrs = _shaped(np.asarray(addr, np.int64), (rows,))
@@ -823,6 +823,10 @@ class BatchedBackend(NumpyBackend):
 
         ub = ptr.ub
         st = ub.storage
+        if st.valid is not None:  # (as the in-order store notes it, row by row)
+            lo, hi, used = spans()
+            on = lanes if act is None else act[used].sum(axis=-1)
+            self.noted.append((ub.writes, Writes.entry(api, lo, hi, on, lanes if unit > 1 else 0, used)))
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
@@ -958,6 +962,9 @@ class BatchedBackend(NumpyBackend):
         self.regs.clear()
         for store in self.pending:
             self._write(store, undo=False)
+        for writes, entry in self.noted:
+            writes.add(entry)
+        self.noted = []
         for st in {id(s): s for s in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]}.values():
             st.summarise()
         self.pending = []
@@ -965,7 +972,7 @@ class BatchedBackend(NumpyBackend):
     def rollback(self) -> None:
         """Undo what the attempt changed outside its own state: UB bytes (last store first) and
         counters. Stores still waiting are dropped."""
-        self.pending = []
+        self.pending, self.noted = [], []
         for st, at, data, valid in reversed(self.undo):
             if isinstance(at, tuple):
                 _strided(st.data, at)[...] = data

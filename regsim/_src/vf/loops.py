@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import contextvars
+import copy
 import enum
 import functools
 import inspect
@@ -51,6 +52,7 @@ import attrs
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.per_iteration import Affine, InOrderOnly, PostUpdate, Unbatchable
 from regsim._src.model.config import _VF, current_config
+from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import loop_rules as rules
 from regsim._src.vf.batched import BatchedBackend
@@ -109,7 +111,8 @@ _EXPLAIN: contextvars.ContextVar[list[Decision] | None] = contextvars.ContextVar
 _PEELING: contextvars.ContextVar[bool] = contextvars.ContextVar("regsim_peeling", default=False)
 #: the iteration numbers (0 for the first iteration) of the rewritten loops running now, outermost
 #: first: an int for a loop running in order, an `Affine` over the iterations of a batched attempt
-_ITERATIONS: contextvars.ContextVar[tuple[Any, ...]] = contextvars.ContextVar("regsim_iterations", default=())
+#: (held in the memory model: each UB store notes them, for the provenance of a never-written read)
+_ITERATIONS = ITERATIONS
 
 
 def iterations() -> tuple[Any, ...]:
@@ -588,7 +591,8 @@ class _Rewriter(ast.NodeTransformer):
         ordered = ast.If(
             attr("batched"),
             [ast.Assign([target_store], attr("last"))],
-            [ast.For(target_store, ast.Call(attr("ordered"), [], []), body, [], None)],
+            # (a copy of the body: a node in the tree twice would have its line moved twice by `instrument`)
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), copy.deepcopy(body), [], None)],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]

@@ -89,7 +89,11 @@ class Trace:
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
         """Run one call (the op engine hands every call here while a trace is on)."""
         spec = plan.spec
-        rec = Record(spec.key, ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr))), _caller())
+        typed = _TYPES.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
+        if typed is None or typed[0] is not plan:
+            shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
+            typed = _TYPES[id(plan)] = (plan, shown)
+        rec = Record(spec.key, typed[1], _caller())
         rec.family = spec.family
         if self.detailed:
             rec.iteration = iterations()
@@ -107,9 +111,10 @@ class Trace:
                 rec.rows = batched
                 for access in backend.accesses[seen:]:
                     (lo, hi, rows), write = access.spans, access.write
+                    affine = access.box if access.exact else None  # (a masked store's box only bounds its bytes)
                     if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
                         rec.spans.append((write, lo, hi, rows))
-                        (rec.writes if write else rec.reads).append((int(lo.min()), int(hi.max())))
+                        (rec.writes if write else rec.reads).append(_extent(lo, hi, affine, batched))
                     else:
                         (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
@@ -244,6 +249,16 @@ def _type_of(v: Any) -> str:
     return f"{reg.dtype.name}{'x2' if reg.trait.REG_NUM == 2 else ''}"
 
 
+def _extent(lo: Any, hi: Any, affine: tuple[int, int, int] | None, rows: int) -> tuple[int, int]:
+    """The first byte and the end of a batched access's rows [lo[k], hi[k]); `affine` (start, step, width): row k's
+    are [start + k * step, + width), so no array need be read."""
+    if affine is None:
+        return int(lo.min()), int(hi.max())
+    start, step, width = affine
+    last = start + step * (rows - 1)
+    return min(start, last), max(start, last) + width
+
+
 def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
     """Byte ranges [lo[k], hi[k]) as sorted, disjoint ranges (adjacent ones joined)."""
     out: list[tuple[int, int]] = []
@@ -280,3 +295,5 @@ def kernel_line(frame: FrameType | None = None) -> str:
 
 
 _NAMES: dict[str, str] = {}  #: a file's name by its path (kernel_line runs once a recorded call)
+#: the operand types of a plan's calls, by the plan's id (with the plan, so an id is never taken for another's)
+_TYPES: dict[int, tuple[Any, str]] = {}

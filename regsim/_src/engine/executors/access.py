@@ -16,7 +16,7 @@ from regsim._src.engine.executors.base import Executor, _int, _slot, _trait_one
 from regsim._src.engine.per_iteration import Affine, InOrderOnly
 from regsim._src.engine.spec import Call, Kind, OpSpec, Plan
 from regsim._src.model.enums import MaskMergeMode, PostLiteral
-from regsim._src.model.memory import UbPtr
+from regsim._src.model.memory import UbPtr, UbRead
 from regsim._src.model.registers import (
     VL,
     AddrReg,
@@ -155,7 +155,8 @@ class LoadAligned(Executor):
         if self.is_mask:
             be.fill_predicate(values[0], raw, valid, a.dist.index)
         else:
-            origin = "" if valid is None else f"{plan.spec.name} of UB bytes [{addr}, {addr + raw.size})"
+            identity = a.dist.index is None and a.regs == 1 and len(a.data) == 1  # (register byte k = UB byte addr + k)
+            origin = "" if valid is None else UbRead(plan.spec.name, ptr, addr, a.dist.ub_bytes * a.regs, identity)
             if a.dist.index is not None:
                 raw, valid = _mapped(raw, valid, a.dist.index)
             if a.regs == 2:  # whole elements in UB → low halves in reg[0], high halves in reg[1]
@@ -232,7 +233,7 @@ class StoreAligned(Executor):
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
         if self.is_mask and not self.dual and a.extra is None:
-            return backend.in_order_mask_store(a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
+            return backend.in_order_mask_store(spec.name, a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
         # a register: one (or two, without a post-update) with the identity distribution
         if self.is_mask or self.dual or (a.extra is not None and not (a.post and a.regs == 1)) or a.dist.index is not None:
             return None
@@ -240,7 +241,15 @@ class StoreAligned(Executor):
         stride = mask_stride(plan.dtype, plan.trait)
         at = (a.ptr, a.data[0], a.pred)
         return backend.in_order_store(
-            a.dist.ub_bytes * a.regs, a.dist.align, stride, a.itemsize if a.regs == 2 else 0, at, a.extra, a.unit, generic
+            spec.name,
+            a.dist.ub_bytes * a.regs,
+            a.dist.align,
+            stride,
+            a.itemsize if a.regs == 2 else 0,
+            at,
+            a.extra,
+            a.unit,
+            generic,
         )
 
     @staticmethod
