@@ -1,0 +1,137 @@
+"""Register pressure: the registers of each file live at each statement of a vector function, against the 950's
+register files (the cost table's `registers.*`).
+
+Liveness is computed over the VF's code (vfcode.py), not over the traced calls: a value is live from the call
+that writes it to the last call that may read it, on any path, a loop's body live around its back edge (a
+value read in the next iteration), a branch's arms both. A call that writes a register fully (`OUT`) ends the
+value it held; one that reads and writes it (`INOUT`, MERGING) keeps it. At a statement the pressure of a file
+is the larger of what is live before it and what is live after it together with what it writes (a destination
+takes a register even where it is never read). A RegTensor with RegTraitNumTwo takes two registers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from regsim._src.cost.table import CostTable, load
+from regsim._src.cost.vfcode import KINDS, Node, VfCode
+
+
+@attrs.frozen
+class Peak:
+    """The most registers of one file live at once in a VF, and where."""
+
+    kind: str  #: "RegTensor", "MaskReg", "UnalignRegForLoad", "UnalignRegForStore", "AddrReg"
+    peak: int
+    limit: int  #: the file's size (the cost table's `registers.<kind>`)
+    lines: tuple[str, ...]  #: "file:line" of each statement where it peaks
+    live: tuple[str, ...]  #: the registers live at the first of them
+
+    @property
+    def over(self) -> bool:
+        return self.peak > self.limit
+
+    def __str__(self) -> str:
+        where = ", ".join(self.lines[:4]) + (" ..." if len(self.lines) > 4 else "")
+        return f"{self.kind} {self.peak}/{self.limit} at {where} ({', '.join(self.live)})"
+
+
+@attrs.frozen
+class Pressure:
+    """A VF's register pressure: its peak by file, and the counts at each statement's line."""
+
+    vf: str
+    file: str
+    line: int
+    peaks: Mapping[str, Peak]
+    points: tuple[tuple[int, Mapping[str, int]], ...]  #: (line, registers live by file), in source order
+
+    @property
+    def over(self) -> list[Peak]:
+        """The files the VF needs more registers of than the 950 has."""
+        return [p for p in self.peaks.values() if p.over]
+
+    def __str__(self) -> str:
+        used = [str(p) for p in self.peaks.values() if p.peak]
+        return f"{self.vf} ({self.file}:{self.line}): " + ("; ".join(used) or "no registers")
+
+
+def _reg_reads(n: Node, held: set[str]) -> set[str]:
+    if n.what != "stmt":
+        return n.reads & held
+    return set().union(*(c.reads for c in n.calls)) & held if n.calls else n.reads & held
+
+
+def _reg_writes(n: Node, held: set[str]) -> tuple[set[str], set[str]]:
+    """(registers written, registers whose value the statement ends: written and not read)."""
+    written = set().union(*(c.writes for c in n.calls)) & held if n.calls else set()
+    return written, written - _reg_reads(n, held)
+
+
+class _Liveness:
+    def __init__(self, code: VfCode) -> None:
+        self.held = set(code.registers)
+        self.points: dict[int, tuple[set[str], set[str]]] = {}  # node id -> (live before, live after + written)
+        self.lines: dict[int, int] = {}
+
+    def block(self, nodes: list[Node], out: set[str], record: bool) -> set[str]:
+        live = set(out)
+        for n in reversed(nodes):
+            live = self.node(n, live, record)
+        return live
+
+    def node(self, n: Node, out: set[str], record: bool) -> set[str]:
+        if n.what in ("for", "while", "do"):
+            carried: set[str] = set()
+            while True:  # to the fixed point: what the body needs at its start is live at its end
+                inside = self.block(n.body, out | carried, False)
+                if inside <= carried:
+                    break
+                carried |= inside
+            self.block(n.body, out | carried, record)
+            live = out | carried | _reg_reads(n, self.held)
+            before, after = live, live
+        elif n.what in ("if", "switch"):
+            live = self.block(n.body, out, record) | self.block(n.orelse, out, record) | _reg_reads(n, self.held)
+            before, after = live, out
+        else:
+            written, ended = _reg_writes(n, self.held)
+            live = (out - ended) | _reg_reads(n, self.held)
+            before, after = live, out | written
+        if record and n.what == "stmt":
+            key = id(n)
+            old = self.points.get(key, (set(), set()))
+            self.points[key] = (old[0] | before, old[1] | after)
+            self.lines[key] = n.line
+        return live
+
+
+def pressure(code: VfCode, table: CostTable | None = None) -> Pressure:
+    """The register pressure of a VF's code against the cost table's register files."""
+    table = table or load()
+    sizes = {r.name: (r.kind, r.size) for r in code.registers.values()}
+    lv = _Liveness(code)
+    lv.block(code.body, set(), True)
+    points: list[tuple[int, dict[str, int], list[str]]] = []
+    for key, (before, after) in lv.points.items():
+        counts, names = dict.fromkeys(KINDS, 0), []
+        for side in (before, after):
+            here = dict.fromkeys(KINDS, 0)
+            for name in side:
+                kind, size = sizes[name]
+                here[kind] += size
+            for k in KINDS:
+                counts[k] = max(counts[k], here[k])
+        names = sorted(before | after)
+        points.append((lv.lines[key], counts, names))
+    points.sort(key=lambda p: p[0])
+    peaks = {}
+    for kind in KINDS:
+        top = max((c[kind] for _, c, _ in points), default=0)
+        at = [p for p in points if p[1][kind] == top] if top else []
+        live = tuple(n for n in at[0][2] if sizes[n][0] == kind) if at else ()
+        lines = tuple(dict.fromkeys(f"{code.file}:{line}" for line, _, _ in at))
+        peaks[kind] = Peak(kind, top, int(table[f"registers.{kind}"]), lines, live)
+    return Pressure(code.name, code.file, code.line, peaks, tuple((line, c) for line, c, _ in points))
