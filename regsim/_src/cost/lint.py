@@ -95,15 +95,14 @@ def _rules(code: VfCode, table: CostTable | None) -> Iterator[Finding]:
             yield finding(
                 "loop-branch",
                 n.line,
-                f"an if inside the loop at line {inner.line}: a Software Loop; use if constexpr, or a for loop of 0 or 1 iterations",
+                f"an if inside the loop at line {inner.line}: a Software Loop; use if constexpr, or a for of 0 or 1 iterations",
             )
         for what, line in n.notes:
             if what == "ternary":
                 yield finding("loop-branch", line, f"a conditional expression inside the loop at line {inner.line}")
             elif what.startswith("member "):
-                yield finding(
-                    "loop-member", line, f"{what[7:]} read inside the loop at line {inner.line}: read it into a local before the loop"
-                )
+                text = f"{what[7:]} read inside the loop at line {inner.line}: copy it to a local before the loop"
+                yield finding("loop-member", line, text)
         yield from _invariant(n, inner, finding)
     for peak in pressure(code, table).over:
         yield finding(
@@ -117,7 +116,8 @@ def _loop_form(n: Node, finding: _Make) -> Iterator[Finding]:
     if n.start != 0 or n.step != 1:
         start = "?" if n.start is None else n.start
         step = "?" if n.step is None else n.step
-        yield finding("loop-form", n.line, f"the loop over {n.var} starts at {start} and steps by {step}: a Software Loop (start 0, step 1)")
+        text = f"the loop over {n.var} starts at {start} and steps by {step}: a Software Loop (start 0, step 1)"
+        yield finding("loop-form", n.line, text)
     if n.var_type and n.var_type not in ("uint16_t", "unsigned short"):
         yield finding("loop-var-type", n.line, f"the loop variable {n.var} is {n.var_type}, not uint16_t")
     changed = n.bound & set().union(*(m.writes for m in nodes_in(n.body))) if n.body else set()

@@ -11,12 +11,15 @@ takes a register even where it is never read). A RegTensor with RegTraitNumTwo t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
 
 import attrs
 
 from regsim._src.cost.table import CostTable, load
-from regsim._src.cost.vfcode import KINDS, Node, VfCode
+from regsim._src.cost.vfcode import KINDS, Node, VfCode, of_function
 
 
 @attrs.frozen
@@ -132,6 +135,41 @@ def pressure(code: VfCode, table: CostTable | None = None) -> Pressure:
         top = max((c[kind] for _, c, _ in points), default=0)
         at = [p for p in points if p[1][kind] == top] if top else []
         live = tuple(n for n in at[0][2] if sizes[n][0] == kind) if at else ()
-        lines = tuple(dict.fromkeys(f"{code.file}:{line}" for line, _, _ in at))
+        lines = tuple(dict.fromkeys(f"{Path(code.file).name}:{line}" for line, _, _ in at))
         peaks[kind] = Peak(kind, top, int(table[f"registers.{kind}"]), lines, live)
     return Pressure(code.name, code.file, code.line, peaks, tuple((line, c) for line, c, _ in points))
+
+
+class Registers(tuple[Pressure, ...]):
+    """The register pressure of each vector function a profile ran (`Profile.registers`)."""
+
+    @property
+    def over(self) -> list[Peak]:
+        return [p for vf in self for p in vf.over]
+
+    def __str__(self) -> str:
+        return "; ".join(str(p) for p in self) or "no vector function with readable source"
+
+
+def of_run(F: Callable[..., Any], lines: Iterable[str], table: CostTable | None = None) -> Registers:
+    """The pressure of what `rs.profile(F, ...)` ran: `F` itself, a `@rs.simd_vf` function; for a kernel, the
+    `@rs.simd_vf` functions of its module whose lines hold one of the traced calls' `lines` ("file.py:27")."""
+    if getattr(F, "__regsim_vf_body__", None) is not None:
+        candidates = [F]
+    else:
+        namespace = getattr(inspect.unwrap(getattr(F, "f", F)), "__globals__", {})
+        candidates = [v for v in namespace.values() if getattr(v, "__regsim_vf_body__", None) is not None]
+    seen = set(lines)
+    out = []
+    for f in candidates:
+        code = of_function(f)
+        if code is None:
+            continue
+        if f is not F:
+            body = inspect.unwrap(f)
+            first, n = body.__code__.co_firstlineno, len(inspect.getsourcelines(body)[0])
+            name = Path(code.file).name
+            if not any(f"{name}:{k}" in seen for k in range(first, first + n)):
+                continue
+        out.append(pressure(code, table))
+    return Registers(out)

@@ -130,7 +130,8 @@ def returned_file(api: str) -> str:
         ret = typing.get_type_hints(f).get("return")
     except Exception:  # (a hint that does not resolve: no register)
         return ""
-    return _CLASSES.get(typing.get_origin(ret) or ret, "")
+    origin = typing.get_origin(ret) or ret
+    return _CLASSES.get(origin, "") if isinstance(origin, type) else ""
 
 
 def roles(api: str, n_args: int) -> list[tuple[Role, Kind]] | None:
@@ -146,8 +147,8 @@ def roles(api: str, n_args: int) -> list[tuple[Role, Kind]] | None:
         if not ops:
             out.append((Role.IN, Kind.SCALAR))
             continue
-        role = Role.INOUT if any(o.role is Role.INOUT for o in ops) else Role.OUT if any(o.role is Role.OUT for o in ops) else Role.IN
-        out.append((role, ops[0].kind))
+        written = [o.role for o in ops if o.role in (Role.OUT, Role.INOUT)]
+        out.append((Role.INOUT if Role.INOUT in written else written[0] if written else Role.IN, ops[0].kind))
     return out
 
 
@@ -249,7 +250,8 @@ class _Python:
         if isinstance(s, ast.While):
             return [Node("while", s.lineno, _names(s.test), body=self.block(s.body), notes=self.notes(s.test))]
         if isinstance(s, ast.If):
-            return [Node("if", s.lineno, _names(s.test), body=self.block(s.body), orelse=self.block(s.orelse), notes=self.notes(s.test))]
+            body, orelse = self.block(s.body), self.block(s.orelse)
+            return [Node("if", s.lineno, _names(s.test), body=body, orelse=orelse, notes=self.notes(s.test))]
         if isinstance(s, ast.With):
             return self.block(s.body)
         target = ""

@@ -67,13 +67,13 @@ def _callee(n: dict[str, Any]) -> str:
     """A CALL_EXPR's function name ("" for a member call)."""
     kids = n.get("c", [])
     if not kids:
-        return n["s"]
+        return str(n["s"])
     for x in _walk(kids[0]):
         if x["k"] == "MEMBER_REF_EXPR":
             return ""
         if x.get("rk") in ("FUNCTION_DECL", "FUNCTION_TEMPLATE", "OVERLOADED_DECL_REF") and x.get("rs"):
             return str(x["rs"])
-    return n["s"]
+    return str(n["s"])
 
 
 def _file_of(type_text: str) -> tuple[str, int] | None:
@@ -235,6 +235,7 @@ def cpp_vfs(mod: cpp.CppModule) -> list[VfCode]:
                 out.append(from_cpp(fn, mod.path))
                 continue
             for x in _walk(fn.body):
-                if x["k"] == "IF_STMT" and any(_callee(y) == "__regsim_vec_scope" for y in _walk(x["c"][0]) if y["k"] == "CALL_EXPR"):
+                calls = {_callee(c) for c in _walk(x["c"][0]) if c["k"] == "CALL_EXPR"} if x["k"] == "IF_STMT" else set()
+                if "__regsim_vec_scope" in calls:
                     out.append(from_cpp(fn, mod.path, x["c"][1], f"__VEC_SCOPE__ in {fn.name}"))
     return out
