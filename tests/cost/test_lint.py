@@ -43,7 +43,8 @@ PY_RULES = {
 
 def _vf(body: str) -> str:
     return (
-        HEAD + "@rs.simd_vf\ndef vf(x: rs.UbPtr[rs.float32], y: rs.UbPtr[rs.float32], n: int, m: int, t: Tiling) -> None:\n"
+        HEAD
+        + "@rs.simd_vf\ndef vf(x: rs.UbPtr[rs.float32], y: rs.UbPtr[rs.float32], n: int, m: int, t: Tiling) -> None:\n"
         + textwrap.indent(body, "    ")
         + "\n"
     )
@@ -118,7 +119,7 @@ def test_lint_function_and_bad_input() -> None:
     assert [f.rule for f in rs.lint(duplicate_vf.duplicate_scalar_vf)] == ["loop-invariant"]
     with pytest.raises(rs.errors.ParameterError, match="lint"):
         rs.lint(len)
-    with pytest.raises(rs.errors.ParameterError, match="no_such.py"):
+    with pytest.raises(rs.errors.ParameterError, match=r"no_such\.py"):
         rs.lint("no_such.py")
 
 
@@ -160,9 +161,8 @@ def cpp_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[rs.
     for rule, (bad, good) in CPP_RULES.items():
         for which, body in (("Bad", bad), ("Good", good)):
             name = f"{which}_{rule.replace('-', '_')}"
-            parts.append(
-                f"__simd_vf__ inline void {name}(__ubuf__ float* y, uint16_t n, uint16_t m)\n{{\n{textwrap.indent(body, '  ')}\n}}\n"
-            )
+            head = f"__simd_vf__ inline void {name}(__ubuf__ float* y, uint16_t n, uint16_t m)"
+            parts.append(f"{head}\n{{\n{textwrap.indent(body, '  ')}\n}}\n")
     parts.append("__simd_vf__ inline void Bad_vf_reference_param(__ubuf__ float* y, uint16_t& n) {}\n")
     path = tmp_path_factory.mktemp("lint") / "rules.asc"
     path.write_text("\n".join(parts))
