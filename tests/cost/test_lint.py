@@ -181,3 +181,22 @@ def test_cpp_rule(rule: str, cpp_findings: dict[str, list[rs.Finding]]) -> None:
 
 def test_cpp_reference_param(cpp_findings: dict[str, list[rs.Finding]]) -> None:
     assert [f.rule for f in cpp_findings["Bad_vf_reference_param"]] == ["vf-reference-param"]
+
+
+def test_pressure_of_a_helper_and_tuple_declarations(tmp_path: Path) -> None:
+    """A helper's register parameters are live on entry and on return; `a, b = Reg.RegTensor(..), ..` declares both."""
+    (tmp_path / "k.py").write_text(
+        HEAD
+        + "@rs.simd_callee\ndef helper(y: Reg.RegTensor[rs.float32], x: Reg.RegTensor[rs.float32], m: Reg.MaskReg) -> None:\n"
+        "    a, b = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32)\n"
+        "    Reg.Mul(a, x, x, m)\n    Reg.Add(y, a, x, m)\n"
+    )
+    code = python_vfs(__import__("ast").parse((tmp_path / "k.py").read_text()), "k.py")[0]
+    assert {r.name: r.kind for r in code.registers.values()} == {"y": "RegTensor", "x": "RegTensor", "m": "MaskReg"} | {
+        "a": "RegTensor",
+        "b": "RegTensor",
+    }
+    counts = dict(pressure(code).points)
+    assert counts[7]["RegTensor"] == 1  # the declarations: x, live on entry (y's value is overwritten before any read)
+    assert counts[8]["RegTensor"] == 2  # Mul: x, and a written
+    assert counts[9]["RegTensor"] == 2 and counts[9]["MaskReg"] == 1  # Add: a and x in, y out (live on return)

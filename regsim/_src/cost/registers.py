@@ -116,7 +116,7 @@ def pressure(code: VfCode, table: CostTable | None = None) -> Pressure:
     table = table or load()
     sizes = {r.name: (r.kind, r.size) for r in code.registers.values()}
     lv = _Liveness(code)
-    lv.block(code.body, set(), True)
+    lv.block(code.body, code.register_params, True)
     points: list[tuple[int, dict[str, int], list[str]]] = []
     for key, (before, after) in lv.points.items():
         counts, names = dict.fromkeys(KINDS, 0), []

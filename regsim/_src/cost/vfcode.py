@@ -97,6 +97,11 @@ class VfCode:
     registers: dict[str, Register]
     params: list[tuple[str, str]] = attrs.field(factory=list)  #: (name, C++ type or Python annotation)
 
+    @property
+    def register_params(self) -> set[str]:
+        """The parameters that are registers (a helper's: live on entry, and on return to the caller)."""
+        return {name for name, _ in self.params if name in self.registers}
+
     def walk(self) -> Iterator[tuple[Node, tuple[Node, ...]]]:
         """Every node with the loops around it (outermost first)."""
 
@@ -174,6 +179,17 @@ def make_call(api: str, line: int, args: list[set[str]], registers: dict[str, Re
             reads |= names
     pure = table is not None and not any(kind in MEMORY_KINDS for _, kind in table)
     return Call(api, line, frozenset(reads), frozenset(writes), frozenset(updates), pure)
+
+
+def param_file(type_text: str) -> tuple[str, int] | None:
+    """A parameter's or variable's register file and size by its declared type's text (None: no register)."""
+    t = type_text.replace("const ", "").strip()
+    for kind in ("UnalignRegForLoad", "UnalignRegForStore", "MaskReg", "AddrReg"):
+        if kind in t:
+            return kind, 1
+    if "RegTensor" in t:
+        return "RegTensor", 2 if "RegTraitNumTwo" in t else 1
+    return None
 
 
 # --- Python ----------------------------------------------------------------------------------------------------
@@ -259,7 +275,11 @@ class _Python:
         if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = s.targets if isinstance(s, ast.Assign) else [s.target]
             for t in targets:
-                target = self.declare(t, s.value) or target
+                pairs: list[tuple[ast.expr, ast.expr | None]] = [(t, s.value)]
+                if isinstance(t, ast.Tuple) and isinstance(s.value, ast.Tuple):  # `x, y = Reg.RegTensor(F32), ...`
+                    pairs = list(zip(t.elts, s.value.elts, strict=False))
+                for one, value in pairs:
+                    target = self.declare(one, value) or target
                 written |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
         calls = self.calls(s, target)
         reads = _names(s) - (written if not isinstance(s, ast.AugAssign) else set())
@@ -306,6 +326,10 @@ def from_python(fn: ast.FunctionDef, file: str, offset: int = 0) -> VfCode:
     params = [(a.arg, ast.unparse(a.annotation) if a.annotation else "") for a in fn.args.args]
     structs = {n for n, ann in params if ann and not any(p in ann for p in _PLAIN)}
     b = _Python(structs)
+    for name, ann in params:
+        kind = param_file(ann)
+        if kind is not None:
+            b.registers[name] = Register(name, *kind)
     body = b.block(fn.body)
     code = VfCode(fn.name, file, fn.lineno, body, b.registers, params)
     if offset:

@@ -77,14 +77,11 @@ def _callee(n: dict[str, Any]) -> str:
 
 
 def _file_of(type_text: str) -> tuple[str, int] | None:
-    """A declared type's register file and size (None: no register)."""
-    t = type_text.replace("const ", "").strip()
-    for kind in ("UnalignRegForLoad", "UnalignRegForStore", "MaskReg", "AddrReg"):
-        if kind in t:
-            return kind, 1
-    if "RegTensor<" in t or t.endswith("RegTensor"):
-        return "RegTensor", 2 if "RegTraitNumTwo" in t else 1
-    c = C_TYPES.get(t.split("::")[-1])
+    """A declared type's register file and size (None: no register): a Reg type, or a C API `vector_*` one."""
+    reg = vfcode.param_file(type_text)
+    if reg is not None:
+        return reg
+    c = C_TYPES.get(type_text.replace("const ", "").replace("&", "").strip().split("::")[-1])
     if c is not None:
         return _C_FILES.get(str(c), "RegTensor"), 1
     return None
