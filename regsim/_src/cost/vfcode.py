@@ -139,16 +139,18 @@ def returned_file(api: str) -> str:
     return _CLASSES.get(origin, "") if isinstance(origin, type) else ""
 
 
-def roles(api: str, n_args: int) -> list[tuple[Role, Kind]] | None:
+def roles(api: str, n_args: int, cxx: bool = False) -> list[tuple[Role, Kind]] | None:
     """The roles and kinds of a Reg call's `n_args` positional arguments (None: not a Reg op): of the overload
-    with that many positional operands, an argument written by any such overload counted as written."""
+    with that many positional operands, an argument written by any such overload counted as written. `cxx`: a
+    C++ call, whose element type (`CreateMask<T>()`, Python's first argument) is a template argument."""
     entry = REGISTRY.entries.get(api)
     if entry is None:
         return None
-    fits = [s for s in entry.specs if len(s.positional) == n_args] or entry.specs
+    positional = {s.key: [o for o in s.positional if not (cxx and o.kind is Kind.DTYPE)] for s in entry.specs}
+    fits = [p for p in positional.values() if len(p) == n_args] or list(positional.values())
     out: list[tuple[Role, Kind]] = []
     for k in range(n_args):
-        ops = [s.positional[k] for s in fits if k < len(s.positional)]
+        ops = [p[k] for p in fits if k < len(p)]
         if not ops:
             out.append((Role.IN, Kind.SCALAR))
             continue
@@ -157,9 +159,11 @@ def roles(api: str, n_args: int) -> list[tuple[Role, Kind]] | None:
     return out
 
 
-def make_call(api: str, line: int, args: list[set[str]], registers: dict[str, Register], merging: bool, target: str = "") -> Call:
+def make_call(
+    api: str, line: int, args: list[set[str]], registers: dict[str, Register], merging: bool, target: str = "", cxx: bool = False
+) -> Call:
     """A call of `api` whose positional arguments read the names `args` (a register argument: its name)."""
-    table = roles(api, len(args))
+    table = roles(api, len(args), cxx)
     reads: set[str] = set()
     writes: set[str] = {target} if target else set()
     updates: set[str] = set()

@@ -26,9 +26,12 @@ _LOOPS = {"FOR_STMT": "for", "WHILE_STMT": "while", "DO_STMT": "do"}
 _C_FILES = {"MaskReg": "MaskReg", "UnalignRegForLoad": "UnalignRegForLoad", "UnalignRegForStore": "UnalignRegForStore"}
 
 
-def lint(F_or_path: Callable[..., Any] | str | os.PathLike[str], *, table: CostTable | None = None) -> list[Finding]:
+def lint(
+    F_or_path: Callable[..., Any] | str | os.PathLike[str], *, args: tuple[str, ...] = (), table: CostTable | None = None
+) -> list[Finding]:
     """What the 950 compiler refuses or makes slower in a VF (`@rs.simd_vf` function) or in every VF of a Python
-    or C++ file (.py; .asc, .cpp, .h ...): each `Finding` with its rule, `file:line`, message and page."""
+    or C++ file (.py; .asc, .cpp, .h ...): each `Finding` with its rule, `file:line`, message and page. `args`:
+    a C++ file's extra clang arguments (`-I...`, `-D...`, as `rs.cpp.load` takes them)."""
     codes: list[VfCode]
     if isinstance(F_or_path, (str, os.PathLike)):
         path = Path(F_or_path)
@@ -37,7 +40,7 @@ def lint(F_or_path: Callable[..., Any] | str | os.PathLike[str], *, table: CostT
         if path.suffix == ".py":
             codes = vfcode.python_vfs(ast.parse(path.read_text(encoding="utf-8"), str(path)), str(path))
         elif path.suffix in CPP_SUFFIXES:
-            codes = cpp_vfs(cpp.load(path))
+            codes = cpp_vfs(cpp.load(path, args=args))
         else:
             accepted = f"a .py file or a C++ file ({', '.join(CPP_SUFFIXES)})"
             raise ParameterError(message("lint", "F_or_path", repr(str(path)), accepted))
@@ -154,10 +157,10 @@ class _Cpp:
                 continue
             args = [_refs(a) for a in x.get("c", [])[1:]]
             returned = target if target and vfcode.returned_file(api) else ""
-            if vfcode.roles(api, len(args)) is None and not any(a & set(self.registers) for a in args):
+            if vfcode.roles(api, len(args), cxx=True) is None and not any(a & set(self.registers) for a in args):
                 continue
             merging = any("MERGING" in " ".join(str(t) for t in y.get("toks", [])) or y.get("rs") == "MERGING" for y in _walk(x))
-            calls.append(make_call(api, x["l"], args, self.registers, merging, returned))
+            calls.append(make_call(api, x["l"], args, self.registers, merging, returned, cxx=True))
         for c in calls:
             written |= c.writes | c.updates
         reads = _refs(n) - written
