@@ -164,6 +164,9 @@ def cpp_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[rs.
             head = f"__simd_vf__ inline void {name}(__ubuf__ float* y, uint16_t n, uint16_t m)"
             parts.append(f"{head}\n{{\n{textwrap.indent(body, '  ')}\n}}\n")
     parts.append("__simd_vf__ inline void Bad_vf_reference_param(__ubuf__ float* y, uint16_t& n) {}\n")
+    parts.append(
+        "__aicore__ inline void Scope(uint16_t n)\n{\n  __VEC_SCOPE__ {\n    for (uint32_t i = 0; i < n; ++i) {}\n  }\n}\n"
+    )
     path = tmp_path_factory.mktemp("lint") / "rules.asc"
     path.write_text("\n".join(parts))
     out: dict[str, list[rs.Finding]] = {}
@@ -200,3 +203,16 @@ def test_pressure_of_a_helper_and_tuple_declarations(tmp_path: Path) -> None:
     assert counts[7]["RegTensor"] == 1  # the declarations: x, live on entry (y's value is overwritten before any read)
     assert counts[8]["RegTensor"] == 2  # Mul: x, and a written
     assert counts[9]["RegTensor"] == 2 and counts[9]["MaskReg"] == 1  # Add: a and x in, y out (live on return)
+
+
+def test_cpp_vec_scope(cpp_findings: dict[str, list[rs.Finding]]) -> None:
+    """A `__VEC_SCOPE__` block of an `__aicore__` function is linted as a VF."""
+    (f,) = cpp_findings["__VEC_SCOPE__ in Scope"]
+    assert f.rule == "loop-var-type" and f.file.endswith("rules.asc")
+
+
+def test_python_vec_scope(tmp_path: Path) -> None:
+    (tmp_path / "k.py").write_text(
+        HEAD + "def host(n: int) -> None:\n    with rs.VEC_SCOPE():\n        while n:\n            n -= 1\n"
+    )
+    assert [(f.rule, f.line) for f in rs.lint(tmp_path / "k.py")] == [("vf-control", 7)]
