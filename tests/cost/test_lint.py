@@ -77,6 +77,7 @@ def test_register_pressure_rule(width: int, tmp_path: Path) -> None:
     code = python_vfs(__import__("ast").parse((tmp_path / "k.py").read_text()), "k.py")[0]
     peak = pressure(code).peaks["RegTensor"]
     assert peak.peak == width and peak.limit == 32
+    assert set(peak.live) == {f"r{k}" for k in range(width)}
     first_add = 6 + 1 + 2 * width + 1  # the header lines, the declarations, the mask, the loads, then the first Add
     assert peak.lines == (f"k.py:{first_add - 1}", f"k.py:{first_add}")  # the last load, and the first Add
     assert [f.rule for f in found] == (["register-pressure"] if width > 32 else [])

@@ -74,10 +74,11 @@ def _reg_writes(n: Node, held: set[str]) -> tuple[set[str], set[str]]:
 
 
 class _Liveness:
+    """Backward liveness over a VF's statements, keeping at each statement (live before, live after + written)."""
+
     def __init__(self, code: VfCode) -> None:
         self.held = set(code.registers)
-        self.points: dict[int, tuple[set[str], set[str]]] = {}  # node id -> (live before, live after + written)
-        self.lines: dict[int, int] = {}
+        self.points: dict[int, tuple[int, set[str], set[str]]] = {}  # statement id -> (line, before, after + written)
 
     def block(self, nodes: list[Node], out: set[str], record: bool) -> set[str]:
         live = set(out)
@@ -94,20 +95,13 @@ class _Liveness:
                     break
                 carried |= inside
             self.block(n.body, out | carried, record)
-            live = out | carried | _reg_reads(n, self.held)
-            before, after = live, live
-        elif n.what in ("if", "switch"):
-            live = self.block(n.body, out, record) | self.block(n.orelse, out, record) | _reg_reads(n, self.held)
-            before, after = live, out
-        else:
-            written, ended = _reg_writes(n, self.held)
-            live = (out - ended) | _reg_reads(n, self.held)
-            before, after = live, out | written
-        if record and n.what == "stmt":
-            key = id(n)
-            old = self.points.get(key, (set(), set()))
-            self.points[key] = (old[0] | before, old[1] | after)
-            self.lines[key] = n.line
+            return out | carried | _reg_reads(n, self.held)
+        if n.what in ("if", "switch"):
+            return self.block(n.body, out, record) | self.block(n.orelse, out, record) | _reg_reads(n, self.held)
+        written, ended = _reg_writes(n, self.held)
+        live = (out - ended) | _reg_reads(n, self.held)
+        if record:
+            self.points[id(n)] = (n.line, live, out | written)
         return live
 
 
@@ -117,27 +111,21 @@ def pressure(code: VfCode, table: CostTable | None = None) -> Pressure:
     sizes = {r.name: (r.kind, r.size) for r in code.registers.values()}
     lv = _Liveness(code)
     lv.block(code.body, code.register_params, True)
-    points: list[tuple[int, dict[str, int], list[str]]] = []
-    for key, (before, after) in lv.points.items():
-        counts, names = dict.fromkeys(KINDS, 0), []
-        for side in (before, after):
-            here = dict.fromkeys(KINDS, 0)
-            for name in side:
-                kind, size = sizes[name]
-                here[kind] += size
-            for k in KINDS:
-                counts[k] = max(counts[k], here[k])
-        names = sorted(before | after)
-        points.append((lv.lines[key], counts, names))
-    points.sort(key=lambda p: p[0])
+
+    def count(names: set[str], kind: str) -> int:
+        return sum(sizes[n][1] for n in names if sizes[n][0] == kind)
+
+    points = sorted(lv.points.values(), key=lambda p: p[0])
+    counts = [{k: max(count(before, k), count(after, k)) for k in KINDS} for _, before, after in points]
     peaks = {}
     for kind in KINDS:
-        top = max((c[kind] for _, c, _ in points), default=0)
-        at = [p for p in points if p[1][kind] == top] if top else []
-        live = tuple(n for n in at[0][2] if sizes[n][0] == kind) if at else ()
+        top = max((c[kind] for c in counts), default=0)
+        at = [p for p, c in zip(points, counts, strict=True) if top and c[kind] == top]
+        side = max(at[0][1:], key=lambda names: count(names, kind)) if at else set()  # (the registers live together)
+        live = tuple(sorted(n for n in side if sizes[n][0] == kind))
         lines = tuple(dict.fromkeys(f"{Path(code.file).name}:{line}" for line, _, _ in at))
         peaks[kind] = Peak(kind, top, int(table[f"registers.{kind}"]), lines, live)
-    return Pressure(code.name, code.file, code.line, peaks, tuple((line, c) for line, c, _ in points))
+    return Pressure(code.name, code.file, code.line, peaks, tuple((p[0], c) for p, c in zip(points, counts, strict=True)))
 
 
 class Registers(tuple[Pressure, ...]):

@@ -168,10 +168,11 @@ def make_call(
     writes: set[str] = {target} if target else set()
     updates: set[str] = set()
     for k, names in enumerate(args):
-        role, kind = table[k] if table is not None else (Role.INOUT, Kind.REG)
+        held = {n for n in names if n in registers}
+        # (a helper: reads and writes the registers it is given, reads the rest)
+        role, kind = table[k] if table is not None else (Role.INOUT, Kind.REG) if held else (Role.IN, Kind.SCALAR)
         if merging and role is Role.OUT:  # a MERGING call keeps the inactive lanes: it reads its destination
             role = Role.INOUT
-        held = {n for n in names if n in registers}
         if role in (Role.OUT, Role.INOUT) and held:
             writes |= held
             if role is Role.INOUT:
@@ -249,12 +250,8 @@ class _Python:
                 continue  # (a Python helper given no register: scalar code)
             merging = any(k.arg == "mode" and "MERGING" in ast.unparse(k.value) for k in node.keywords)
             returned = target if target and node is getattr(stmt, "value", None) else ""
-            if _is_reg(node.func):
-                out.append(make_call(api, node.lineno, [_names(a) for a in node.args], self.registers, merging, returned))
-            else:  # a helper: reads and writes the registers it is given
-                args = [_names(a) for a in node.args]
-                held = set().union(*args) & set(self.registers) if args else set()
-                out.append(Call(api, node.lineno, frozenset(set().union(*args)), frozenset(held), frozenset(), False))
+            args = [_names(a) for a in node.args]
+            out.append(make_call(api if _is_reg(node.func) else "", node.lineno, args, self.registers, merging, returned))
         return out
 
     def block(self, body: list[ast.stmt]) -> list[Node]:
