@@ -136,7 +136,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 # --- C++ ------------------------------------------------------------------------------------------------------
 CPP_RULES = {
     "vf-control": ("uint16_t k = 0;\nwhile (k < n) { k++; }", "for (uint16_t k = 0; k < n; k++) {}"),
-    "loop-form": ("for (uint16_t i = 2; i < n; i += 2) {}", "for (uint16_t i = 0; i < n; i += 1) {}"),
+    "loop-form": ("for (uint16_t i = 2; i < n; i += 2) {}", "uint16_t i;\nfor (i = 0; i < n; i += 1) {}"),
     "loop-var-type": ("for (uint32_t i = 0; i < n; ++i) {}", "for (uint16_t i = 0; i < n; ++i) {}"),
     "loop-branch": (
         "for (uint16_t i = 0; i < n; ++i) { uint16_t k = i > 2 ? 1 : 0; }",

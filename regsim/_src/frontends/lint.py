@@ -174,13 +174,14 @@ class _Cpp:
         body = next(it, None)
         node = Node("for", n["l"], body=self.block(body) if body else [])
         decl = next((x for x in _walk(init) if x["k"] == "VAR_DECL"), None) if init else None
-        if decl is not None:
+        if decl is not None:  # `uint16_t i = 0`
             node.var, node.var_type = decl["s"], decl.get("t", "")
-            lits = [x for x in _walk(decl) if x["k"] == "INTEGER_LITERAL"]
-            node.start = int(lits[0]["v"]) if decl.get("ninit") and len(lits) == 1 and str(lits[0]["v"]).isdigit() else None
-        else:
-            node.start = None
-            node.var = next(iter(_refs(init)), "") if init else ""
+        elif init is not None:  # `i = 0`, the variable declared before
+            node.var = next(iter(_refs(init.get("c", [init])[0])), "")
+        # the start: one integer literal given to the variable (anything else is not known to be 0)
+        lits = [x for x in _walk(init) if x["k"] == "INTEGER_LITERAL"] if init else []
+        given = init is not None and (decl is None or decl.get("ninit"))
+        node.start = int(lits[0]["v"]) if given and len(lits) == 1 and str(lits[0]["v"]).isdigit() else None
         node.step = _step(inc, node.var)
         if cond is not None:
             node.bound = _refs(cond) - {node.var}
