@@ -6,9 +6,11 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import regsim as rs
+from regsim import Reg
 from regsim._src.cost.registers import pressure
 from regsim._src.cost.vfcode import python_vfs
 from regsim._src.frontends.cli import main
@@ -100,8 +102,6 @@ def test_pressure_in_loops_and_two_register_traits(tmp_path: Path) -> None:
 
 
 def test_profile_reports_registers() -> None:
-    import numpy as np
-
     from vf_examples import abs_vf
 
     ub = rs.UnifiedBuffer()
@@ -217,3 +217,32 @@ def test_python_vec_scope(tmp_path: Path) -> None:
         HEAD + "def host(n: int) -> None:\n    with rs.VEC_SCOPE():\n        while n:\n            n -= 1\n"
     )
     assert [(f.rule, f.line) for f in rs.lint(tmp_path / "k.py")] == [("vf-control", 7)]
+
+
+@rs.simd_vf
+def _twice(x: rs.UbPtr[rs.float32], n: int) -> None:
+    r = Reg.RegTensor(rs.float32)
+    mask = Reg.CreateMask(rs.float32)
+    for i in range(n):
+        Reg.LoadAlign(r, x + i * 64)
+        Reg.Add(r, r, r, mask)
+        Reg.StoreAlign(x + i * 64, r, mask)
+
+
+@rs.simd_vf
+def _never_run(x: rs.UbPtr[rs.float32]) -> None:
+    Reg.CreateMask(rs.float32)
+
+
+@rs.kernel
+def _kernel(x: rs.GmPtr[rs.uint8]) -> None:
+    t = rs.AscendC.LocalTensor(rs.float32, rs.AscendC.TPosition.VECCALC, 0, 128)
+    t.set(np.ones(128, np.float32))
+    rs.asc_vf_call(_twice, t.GetPhyAddr(), 2)
+
+
+def test_profile_of_a_kernel_reports_the_registers_of_the_vfs_it_ran(loops: str) -> None:
+    p = rs.profile(_kernel, np.zeros(32, np.uint8), block_dim=1)
+    (vf,) = p.registers
+    assert vf.vf == "_twice" and vf.peaks["RegTensor"].peak == 1 and vf.peaks["MaskReg"].peak == 1
+    assert vf.peaks["RegTensor"].live == ("r",)

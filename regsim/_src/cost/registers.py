@@ -136,7 +136,7 @@ class Registers(tuple[Pressure, ...]):
         return [p for vf in self for p in vf.over]
 
     def __str__(self) -> str:
-        return "; ".join(str(p) for p in self) or "no vector function with readable source"
+        return "; ".join(str(p) for p in self) or "none counted (no @rs.simd_vf function of the caller's ran)"
 
 
 def of_run(F: Callable[..., Any], lines: Iterable[str], table: CostTable | None = None) -> Registers:
