@@ -61,11 +61,11 @@ def main() -> None:
     for rule in by_rule:
         for f in [f for f in found if f.rule == rule][: a.show]:
             print(f"  {f.where.split('/op_kernel/')[-1]}: [{rule}] {f.message[:150]}")
-    causes = collections.Counter(r[2].split(":")[0] if r[2].startswith("internal") else r[2][:80] for r in results if r[2])
+    causes = collections.Counter(r[2][:100] for r in results if r[2])
     if causes:
-        print("not readable | files")
+        print("not readable | files | first")
         for c, n in causes.most_common(10):
-            print(f"{n:5} | {c}")
+            print(f"{n:5} | {c} | {next(r[0] for r in results if r[2].startswith(c))}")
 
 
 if __name__ == "__main__":

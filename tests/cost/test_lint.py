@@ -165,6 +165,8 @@ def cpp_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[rs.
             head = f"__simd_vf__ inline void {name}(__ubuf__ float* y, uint16_t n, uint16_t m)"
             parts.append(f"{head}\n{{\n{textwrap.indent(body, '  ')}\n}}\n")
     parts.append("__simd_vf__ inline void Bad_vf_reference_param(__ubuf__ float* y, uint16_t& n) {}\n")
+    # (a __simd_callee__ helper takes its registers by reference)
+    parts.append("__simd_callee__ inline void Good_vf_reference_param(AscendC::Reg::RegTensor<float>& r) {}\n")
     parts.append(
         "__aicore__ inline void Scope(uint16_t n)\n{\n  __VEC_SCOPE__ {\n    for (uint32_t i = 0; i < n; ++i) {}\n  }\n}\n"
     )
@@ -185,6 +187,17 @@ def test_cpp_rule(rule: str, cpp_findings: dict[str, list[rs.Finding]]) -> None:
 
 def test_cpp_reference_param(cpp_findings: dict[str, list[rs.Finding]]) -> None:
     assert [f.rule for f in cpp_findings["Bad_vf_reference_param"]] == ["vf-reference-param"]
+    assert "Good_vf_reference_param" not in cpp_findings
+
+
+def test_a_helper_or_an_address_does_not_assign_the_names_it_reads(tmp_path: Path) -> None:
+    """A helper given a register and a loop bound, or an address expression naming the bound, changes no bound."""
+    body = (
+        "r = Reg.RegTensor(rs.float32)\nmask = Reg.CreateMask(rs.float32)\nfor i in range(n):\n"
+        "    helper(r, n)\n    Reg.StoreAlign(y + n + i * 64, r, mask)"
+    )
+    (tmp_path / "k.py").write_text(_vf(body))
+    assert rs.lint(tmp_path / "k.py") == []
 
 
 def test_pressure_of_a_helper_and_tuple_declarations(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def _rules(code: VfCode, table: CostTable | None) -> Iterator[Finding]:
     def finding(rule: str, line: int, text: str) -> Finding:
         return Finding(rule, code.file, line, f"{code.name}: {text}", PAGES[rule])
 
-    for name, ctype in code.params:
+    for name, ctype in code.params if code.entry else ():
         if ctype.rstrip().endswith("&"):
             yield finding("vf-reference-param", code.line, f"parameter `{ctype} {name}` is passed by reference; pass it by value")
     for n, loops in code.walk():

@@ -96,6 +96,7 @@ class VfCode:
     body: list[Node]
     registers: dict[str, Register]
     params: list[tuple[str, str]] = attrs.field(factory=list)  #: (name, C++ type or Python annotation)
+    entry: bool = True  #: a VF (`__simd_vf__`, a VEC_SCOPE block), not a helper it calls (`__simd_callee__`)
 
     @property
     def register_params(self) -> set[str]:
@@ -160,14 +161,21 @@ def roles(api: str, n_args: int, cxx: bool = False) -> list[tuple[Role, Kind]] |
 
 
 def make_call(
-    api: str, line: int, args: list[set[str]], registers: dict[str, Register], merging: bool, target: str = "", cxx: bool = False
+    api: str,
+    line: int,
+    args: list[tuple[set[str], str]],
+    registers: dict[str, Register],
+    merging: bool,
+    target: str = "",
+    cxx: bool = False,
 ) -> Call:
-    """A call of `api` whose positional arguments read the names `args` (a register argument: its name)."""
+    """A call of `api` whose positional arguments are `args`: each the names it reads, and the variable it is
+    ("" for an expression: `ptr + i * n` is no pointer the call can update)."""
     table = roles(api, len(args), cxx)
     reads: set[str] = set()
     writes: set[str] = {target} if target else set()
     updates: set[str] = set()
-    for k, names in enumerate(args):
+    for k, (names, variable) in enumerate(args):
         held = {n for n in names if n in registers}
         # (a helper: reads and writes the registers it is given, reads the rest)
         role, kind = table[k] if table is not None else (Role.INOUT, Kind.REG) if held else (Role.IN, Kind.SCALAR)
@@ -178,7 +186,7 @@ def make_call(
             if role is Role.INOUT:
                 reads |= names
         elif role is Role.INOUT or kind is Kind.REF:
-            updates |= names
+            updates |= {variable} - {""}
             reads |= names
         else:
             reads |= names
@@ -250,7 +258,7 @@ class _Python:
                 continue  # (a Python helper given no register: scalar code)
             merging = any(k.arg == "mode" and "MERGING" in ast.unparse(k.value) for k in node.keywords)
             returned = target if target and node is getattr(stmt, "value", None) else ""
-            args = [_names(a) for a in node.args]
+            args = [(_names(a), a.id if isinstance(a, ast.Name) else "") for a in node.args]
             out.append(make_call(api if _is_reg(node.func) else "", node.lineno, args, self.registers, merging, returned))
         return out
 

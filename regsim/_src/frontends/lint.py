@@ -66,6 +66,13 @@ def _refs(n: dict[str, Any]) -> set[str]:
     return {x.get("rs", x["s"]) for x in _walk(n) if x["k"] == "DECL_REF_EXPR" and x.get("rk") in ("VAR_DECL", "PARM_DECL")}
 
 
+def _variable(n: dict[str, Any]) -> str:
+    """The local variable or parameter an argument is ("" for any other expression)."""
+    while n["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(n.get("c", [])) == 1:
+        n = n["c"][0]
+    return str(n.get("rs", n["s"])) if n["k"] == "DECL_REF_EXPR" and n.get("rk") in ("VAR_DECL", "PARM_DECL") else ""
+
+
 def _callee(n: dict[str, Any]) -> str:
     """A CALL_EXPR's function name ("" for a member call)."""
     kids = n.get("c", [])
@@ -155,9 +162,9 @@ class _Cpp:
             api = _callee(x)
             if not api:
                 continue
-            args = [_refs(a) for a in x.get("c", [])[1:]]
+            args = [(_refs(a), _variable(a)) for a in x.get("c", [])[1:]]
             returned = target if target and vfcode.returned_file(api) else ""
-            if vfcode.roles(api, len(args), cxx=True) is None and not any(a & set(self.registers) for a in args):
+            if vfcode.roles(api, len(args), cxx=True) is None and not any(a & set(self.registers) for a, _ in args):
                 continue
             merging = any("MERGING" in " ".join(str(t) for t in y.get("toks", [])) or y.get("rs") == "MERGING" for y in _walk(x))
             calls.append(make_call(api, x["l"], args, self.registers, merging, returned, cxx=True))
@@ -221,7 +228,7 @@ def from_cpp(fn: Fn, path: str, body: dict[str, Any] | None = None, name: str = 
             b.registers[p[0]] = Register(p[0], *reg)
     nodes = b.block(body if body is not None else fn.body)
     line = body["l"] if body is not None else fn.line
-    return VfCode(name or fn.name, path, line, nodes, b.registers, params)
+    return VfCode(name or fn.name, path, line, nodes, b.registers, params, entry=body is not None or fn.what == "vf")
 
 
 def cpp_vfs(mod: cpp.CppModule) -> list[VfCode]:
