@@ -142,7 +142,10 @@ CPP_RULES = {
         "for (uint16_t i = 0; i < n; ++i) { uint16_t k = i > 2 ? 1 : 0; }",
         "uint16_t k = n > 2 ? 1 : 0;\nfor (uint16_t i = 0; i < k; ++i) {}",
     ),
-    "loop-bound": ("for (uint16_t i = 0; i < n; ++i) { n = n - 1; }", "for (uint16_t i = 0; i < n; ++i) { m = n - 1; }"),
+    "loop-bound": (
+        "for (uint16_t i = 0; i < n; ++i) { n = n - 1; }",
+        "for (uint16_t i = 0; i < n; ++i) { m = n - 1; y[n] = 1.0f; }",  # (an element indexed by n: n unchanged)
+    ),
     "loop-invariant": (
         "AscendC::Reg::RegTensor<float> r;\nAscendC::Reg::MaskReg mask = AscendC::Reg::CreateMask<float>();\n"
         "for (uint16_t i = 0; i < n; ++i) {\n  AscendC::Reg::Duplicate(r, 1.0f, mask);\n"

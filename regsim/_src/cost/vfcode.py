@@ -289,7 +289,7 @@ class _Python:
                     pairs = list(zip(t.elts, s.value.elts, strict=False))
                 for one, value in pairs:
                     target = self.declare(one, value) or target
-                written |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+                written |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         calls = self.calls(s, target)
         reads = _names(s) - (written if not isinstance(s, ast.AugAssign) else set())
         for c in calls:

@@ -148,13 +148,12 @@ class _Cpp:
                     written.add(x["s"])
                     target = x["s"] if reg is not None else target
             elif x["k"] in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR") and x.get("op", "").endswith("=") and x.get("c"):
-                if x["op"] not in ("==", "!=", "<=", ">="):
-                    lhs = _refs(x["c"][0])
-                    written |= lhs
-                    if x["op"] == "=" and len(lhs) == 1 and next(iter(lhs)) in self.registers:
-                        target = next(iter(lhs))
-            elif x["k"] == "UNARY_OPERATOR" and x.get("op", "").strip("post") in ("++", "--"):
-                written |= _refs(x)
+                lhs = _variable(x["c"][0])  # (`a[i] = v`, `*p = v` assign no variable)
+                if x["op"] not in ("==", "!=", "<=", ">=") and lhs:
+                    written.add(lhs)
+                    target = lhs if x["op"] == "=" and lhs in self.registers else target
+            elif x["k"] == "UNARY_OPERATOR" and x.get("op", "").removeprefix("post") in ("++", "--") and x.get("c"):
+                written |= {_variable(x["c"][0])} - {""}
         calls = []
         for x in _walk(n):
             if x["k"] != "CALL_EXPR":
