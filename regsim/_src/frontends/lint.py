@@ -174,9 +174,9 @@ class _Cpp:
 
     def loop(self, n: dict[str, Any]) -> Node:
         kids = n.get("c", [])
-        parts = n.get("parts", [True, True, True])
+        parts = [*(n.get("parts") or [True, True, True]), False, False, False][:3]  # (no parts read: a macro's for)
         it = iter(kids)
-        init, cond, inc = (next(it, None) if present else None for present in parts[:3])
+        init, cond, inc = (next(it, None) if present else None for present in parts)
         body = next(it, None)
         node = Node("for", n["l"], body=self.block(body) if body else [])
         decl = next((x for x in _walk(init) if x["k"] == "VAR_DECL"), None) if init else None
