@@ -10,8 +10,10 @@ C++ maps to Python.
 from regsim import capi, cpp, errors, registry, strategies, testing
 from regsim._src.api import ascendc as AscendC
 from regsim._src.api.ascendc import GetVecLen
+from regsim._src.cost.lint import Finding
 from regsim._src.cost.profile import BankConflict, Profile, profile
 from regsim._src.engine.context import Ref
+from regsim._src.frontends.lint import lint
 from regsim._src.kernel.gm import GmPtr
 from regsim._src.kernel.launch import Kernel, KernelRun, kernel, launch
 from regsim._src.kernel.pipes import PipeEvent
@@ -61,6 +63,7 @@ __all__ = [
     "BankConflict",
     "Config",
     "DType",
+    "Finding",
     "GetVecLen",
     "GmPtr",
     "Kernel",
@@ -103,6 +106,7 @@ __all__ = [
     "int64",
     "kernel",
     "launch",
+    "lint",
     "lower",
     "printf",
     "profile",

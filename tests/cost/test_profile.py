@@ -106,7 +106,7 @@ def test_chrome_trace(tmp_path: Path) -> None:
 
 
 #: what a cost-table source may begin with: a public page's (or vendor sample README's) name, or "assumption"
-PAGES = ("避免bank冲突（NPU架构版本3510）", "add_high_performance", "bank_conflict_3510", "assumption")
+PAGES = ("避免bank冲突（NPU架构版本3510）", "NPU架构版本3510", "add_high_performance", "bank_conflict_3510", "assumption")
 
 
 def test_cost_table_cites_every_number() -> None:

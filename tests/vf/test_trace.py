@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -31,6 +32,11 @@ def test_trace_of_the_add_vf_kernel(tmp_path: Path) -> None:
     stores = [r for r in t.records if r.api == "StoreAlign"]
     assert stores[1].writes == [(dst0.addr + 256, dst0.addr + 256 + 36 * 4)], "only the active lanes' bytes"
     assert all(r.line.startswith("add_carry_vf.py:") for r in t.records)
+    # each call's own line (a loop body's too: the loop rewrite moves its lines once), found by its source text
+    source = Path(inspect.getsourcefile(inspect.unwrap(add_vf)) or "").read_text().splitlines()
+    for r in t.records:
+        text = source[int(r.line.split(":")[1]) - 1]
+        assert f"Reg.{r.api.split('/')[0]}(" in text, (r.api, r.line, text)
     table = t.table()
     assert "Add/carry" in table and "36/64" in table and len(table.splitlines()) == len(t) + 1
     path = tmp_path / "trace.json"

@@ -31,7 +31,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from regsim._src.cost import banks
+from regsim._src.cost import banks, registers
 from regsim._src.cost.table import CostTable, load
 from regsim._src.engine.per_iteration import Affine
 from regsim._src.kernel.block import _BLOCK
@@ -101,7 +101,7 @@ class Profile:
     vfs: list[VfCost]
     spans: list[Span]
     table: CostTable
-    registers: Any = None  #: peak live registers (set by the register-pressure pass, when run)
+    registers: Any = None  #: peak live registers by VF and file, and where (`registers.Registers`, rs.profile)
     run: KernelRun | None = None
 
     @property
@@ -449,8 +449,11 @@ def profile(
             )
         kwargs.pop("workers", None)
         k = F
-        return profile_call(lambda: launch(k, block_dim, *args, **kwargs), F.name, table)[1]
-    return profile_call(lambda: F(*args, **kwargs), getattr(F, "__name__", repr(F)), table)[1]
+        p = profile_call(lambda: launch(k, block_dim, *args, **kwargs), F.name, table)[1]
+    else:
+        p = profile_call(lambda: F(*args, **kwargs), getattr(F, "__name__", repr(F)), table)[1]
+    p.registers = registers.of_run(F, [v.name for v in p.vfs], table)
+    return p
 
 
 def profile_call(f: Callable[[], Any], name: str, table: CostTable | None = None) -> tuple[Any, Profile]:

@@ -53,6 +53,7 @@ from regsim._src.cost.profile import profile_call
 from regsim._src.frontends.cpp import module as cpp
 from regsim._src.frontends.cpp.declarations import CTYPES
 from regsim._src.frontends.kernel_cli import run_kernel
+from regsim._src.frontends.lint import lint
 from regsim._src.kernel.launch import Kernel
 from regsim._src.lowerings.explorer import lower_spec, reg_op_note
 from regsim._src.model import dtypes as dt
@@ -439,6 +440,14 @@ def _parser() -> argparse.ArgumentParser:
         "the command says so.",
     )
     low.add_argument("call", help='e.g. "Add(int16, count=256)"')
+    lint_cmd = sub.add_parser(
+        "lint",
+        help="find what the 950 compiler refuses or makes slower in the VFs of a file",
+        description="Check every VF of a Python file (@rs.simd_vf, @rs.simd_callee, `with rs.VEC_SCOPE()`) or C++ file "
+        "(__simd_vf__, __simd_callee__, __VEC_SCOPE__) against the rules of rs.lint, each citing its page. Exit status 1 "
+        "when something is found.",
+    )
+    lint_cmd.add_argument("paths", nargs="+", metavar="path", help="a .py file, or a C++ file (.asc, .cpp, .h ...)")
     return parser
 
 
@@ -488,6 +497,8 @@ def _main(argv: list[str]) -> int:
         except (RegsimError, ValueError, TypeError) as e:
             raise UsageError(f"regsim lower: error: {e}") from None
         return 0
+    if args.command == "lint":
+        return _lint(args.paths, out)
     if args.command == "run":
         for path in args.paths:
             if not Path(path).is_file():
@@ -509,6 +520,20 @@ def _main(argv: list[str]) -> int:
     summary = f"{len(results) - len(failed)} passed, {len(failed)} failed"
     out.write(summary + (f": {', '.join(failed)}" if failed else "") + "\n")
     return 1 if failed or not results else 0
+
+
+def _lint(paths: Sequence[str], out: TextIO) -> int:
+    """`regsim lint FILE...`: each finding on a line, then how many; 1 when there is one."""
+    found = []
+    for path in paths:
+        try:
+            found.extend(lint(path))
+        except RegsimError as e:
+            raise UsageError(f"regsim lint: error: {path}: {e}") from None
+    for f in found:
+        out.write(f"{f}\n")
+    out.write(f"{len(found)} finding{'s' * (len(found) != 1)} in {len(paths)} file{'s' * (len(paths) != 1)}\n")
+    return 1 if found else 0
 
 
 def _run_cpp(args: argparse.Namespace, out: TextIO) -> int:

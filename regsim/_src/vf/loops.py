@@ -486,7 +486,12 @@ def instrument(f: F) -> F:
     factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    ast.increment_lineno(module, first_line - 1)
+    # each node moves once: the rewrite shares a loop's body between its batched and its in-order run, and
+    # `ast.increment_lineno` would move a shared node once per place it appears in (the kernel lines traced)
+    for node in {id(n): n for n in ast.walk(module)}.values():
+        for attr in ("lineno", "end_lineno"):
+            if getattr(node, attr, None) is not None:
+                setattr(node, attr, getattr(node, attr) + first_line - 1)
     code = compile(module, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
