@@ -170,9 +170,15 @@ REGISTER_API: Final = tuple(sorted(FORMS))
 def result(spec: OpSpec) -> str:
     """What a call of the op returns, as its Reg face declares it: "None", "MaskReg" (`CreateMask`, `UpdateMask`,
     `MoveMask`) or "AddrReg" (`CreateAddrReg`); the C function that spells the op returns the same."""
-    face = getattr(Reg, spec.name)
+    return _face_result(spec.name)
+
+
+@functools.cache
+def _face_result(name: str) -> str:
+    """`result` of every op the face `Reg.<name>` runs (its type hints read once: they are costly to evaluate)."""
+    face = getattr(Reg, name)
     hints = {typing.get_type_hints(f)["return"] for f in typing.get_overloads(face) or [face]}
-    assert len(hints) == 1, f"{spec.key}: its face's overloads return {hints}"
+    assert len(hints) == 1, f"Reg.{name}: its face's overloads return {hints}"
     returned = hints.pop()
     return "None" if returned is type(None) else str(returned.__name__)
 
