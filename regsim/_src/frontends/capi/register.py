@@ -175,12 +175,19 @@ def result(spec: OpSpec) -> str:
 
 @functools.cache
 def _face_result(name: str) -> str:
-    """`result` of every op the face `Reg.<name>` runs (its type hints read once: they are costly to evaluate)."""
+    """`result` of every op the face `Reg.<name>` runs, read once from its return annotations' spelling (not
+    evaluated: typing.get_type_hints costs a few milliseconds a face)."""
     face = getattr(Reg, name)
-    hints = {typing.get_type_hints(f)["return"] for f in typing.get_overloads(face) or [face]}
+    hints = {_spelling(f.__annotations__["return"]) for f in typing.get_overloads(face) or [face]}
     assert len(hints) == 1, f"Reg.{name}: its face's overloads return {hints}"
-    returned = hints.pop()
-    return "None" if returned is type(None) else str(returned.__name__)
+    return hints.pop()
+
+
+def _spelling(annotation: Any) -> str:
+    """A return annotation's type name: `"MaskReg"` (postponed, as the faces' are), `MaskReg`, `None`."""
+    if isinstance(annotation, str):
+        return annotation.rpartition(".")[2]
+    return "None" if annotation is None or annotation is type(None) else str(annotation.__name__)
 
 
 def dispatch(name: str, args: Sequence[Any]) -> Any:
