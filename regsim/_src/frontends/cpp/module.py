@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from regsim._src.engine.context import Ref
+from regsim._src.frontends.cpp import cache
 from regsim._src.frontends.cpp import parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
@@ -568,8 +569,42 @@ def _cxx_spec(a: dict[str, Any]) -> str:
 #: what a parse error on an undeclared `asc_*` name adds
 _C_HINT = " (a C API function regsim does not model: rs.capi.REGISTER_API lists the register-level ones it runs)"
 PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
-#: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
-_MODULES: dict[Any, CppModule] = {}
+#: parsed files by (path, working directory, clang arguments), with what their parse read: each parsed once while
+#: that is unchanged, each instantiation lowered once
+_MODULES: dict[Any, tuple[CppModule, cache.Read]] = {}
+
+
+def _parse(path: str, args: list[str]) -> tuple[dict[str, Any], cache.Read]:
+    """parse.py's result for `path` and what it read: from the parse cache (cache.py) while nothing it read has
+    changed, else parsed in a child process (which runs the parser file itself: it imports only the standard
+    library and clang)."""
+    request = {"path": path, "header": header(), "args": args, "shims": SHIM_HEADERS}
+    with open(cpp_parse.__file__, "rb") as f:
+        parser = f.read()
+    inputs = cache.digest(json.dumps([request["header"], SHIM_HEADERS]).encode() + parser)
+    with open(path, "rb") as f:
+        k = cache.key(path, f.read(), args, inputs)
+    hit = cache.lookup(k)
+    if hit is not None:
+        return hit
+    try:
+        proc = subprocess.run(
+            [sys.executable, cpp_parse.__file__],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=PARSE_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        if "No module named 'clang'" in proc.stderr:
+            raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
+        raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
+    out: dict[str, Any] = json.loads(proc.stdout)
+    return out, cache.store(k, out, args)
 
 
 def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
@@ -588,29 +623,11 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     if not os.path.isfile(path):
         what = "not a file" if os.path.exists(path) else "no such file"
         raise CppError(f"{path}: {what} (rs.cpp.load takes the path of a C++ source file: .asc, .cpp, .h)")
-    st = os.stat(path)
     args = tuple(args)
-    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
-    if key not in _MODULES:
-        request = json.dumps({"path": path, "header": header(), "args": list(args), "shims": SHIM_HEADERS})
-        # the child runs the parser file itself (it imports only the standard library and clang)
-        try:
-            proc = subprocess.run(
-                [sys.executable, cpp_parse.__file__],
-                input=request,
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=PARSE_TIMEOUT,
-            )
-        except subprocess.TimeoutExpired:
-            raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
-        if proc.returncode != 0:
-            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-            if "No module named 'clang'" in proc.stderr:
-                raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
-            raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
-        out = json.loads(proc.stdout)
+    key = (os.path.abspath(path), os.getcwd(), args)
+    known = _MODULES.get(key)
+    if known is None or not known[1].unchanged():
+        out, read = _parse(path, list(args))
         functions = [Fn(f) for f in out["functions"]]
         here = os.path.abspath(path)
         device = [f for f in functions if f.what != "plain" and f.file in (here, "")]
@@ -621,8 +638,8 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         mod.aliases = out.get("aliases", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
-        _MODULES[key] = mod
-    return _MODULES[key]
+        _MODULES[key] = mod, read
+    return _MODULES[key][0]
 
 
 # --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------

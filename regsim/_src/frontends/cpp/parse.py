@@ -8,8 +8,10 @@ A libclang crash ends only this process; the caller reports it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
 from typing import Any
@@ -391,6 +393,55 @@ def _specialization(c: Any) -> list[dict[str, Any]] | None:
     return out
 
 
+#: an include name spelled in a file (`#include "x.h"`, `#include <x.h>`, `__has_include("x.h")`)
+_INCLUDE_NAME = re.compile(
+    rb'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"]|__has_include(?:_next)?\s*\(\s*([<"])([^>"\n]+)[>"]', re.M
+)
+
+
+def _contents(tu: Any, file: Any, name: str) -> bytes:
+    """The bytes clang read of `file` (clang_getFileContents), else (clang kept none) the bytes of `name` now."""
+    import ctypes
+
+    import clang.cindex as ci
+
+    f = ci.conf.lib.clang_getFileContents
+    f.restype, f.argtypes = ctypes.c_void_p, [ci.TranslationUnit, ci.File, ctypes.POINTER(ctypes.c_size_t)]
+    size = ctypes.c_size_t(0)
+    at = f(tu, file, ctypes.byref(size)) if file is not None else None
+    if at:
+        return ctypes.string_at(at, size.value)
+    with open(name, "rb") as fh:
+        return fh.read()
+
+
+def _sources(tu: Any, path: str, ours: tuple[str, ...]) -> dict[str, Any]:
+    """What the parse read, for the parse cache (cache.py): the file and each header it included (not regsim's
+    own), each with a digest of the bytes clang read, and the include names spelled in those that are not
+    system headers (the including file, whether the name is quoted, the name)."""
+    import clang.cindex as ci
+
+    try:
+        main = ci.File.from_name(tu, path)
+    except AssertionError:  # (clang knows the file by another spelling)
+        main = None
+    read = {os.path.abspath(path): (main, False)}
+    for inc in tu.get_includes():
+        name = os.path.abspath(inc.include.name)
+        if name not in read and not name.startswith(ours):
+            read[name] = inc.include, ci.SourceLocation.from_position(tu, inc.include, 1, 1).is_in_system_header
+    files, includes = [], []
+    for name, (file, in_system) in read.items():
+        data = _contents(tu, file, name)
+        files.append([name, hashlib.blake2b(data, digest_size=16).hexdigest()])
+        for m in () if in_system else _INCLUDE_NAME.finditer(data):
+            quote, spelled = (m[1], m[2]) if m[1] else (m[3], m[4])
+            entry = [name, quote == b'"', spelled.decode(errors="replace")]
+            if entry not in includes:
+                includes.append(entry)
+    return {"files": files, "includes": includes}
+
+
 def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] | None = None) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -473,12 +524,14 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
         if _UNION_READS:
             with open(path, encoding="utf-8", errors="replace") as f:
                 _fold_unions(path, f.read(), args)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases}
+        read = _sources(tu, path, ours)
+    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases, "sources": read}
 
 
 def main() -> None:
     request = json.load(sys.stdin)
-    json.dump(parse(request["path"], request["header"], request.get("args", []), request.get("shims")), sys.stdout)
+    out = parse(request["path"], request["header"], request.get("args", []), request.get("shims"))
+    sys.stdout.write(json.dumps(out))  # (one write: json.dump encodes in Python and writes each piece, ~100x slower)
 
 
 if __name__ == "__main__":
