@@ -1,9 +1,9 @@
 """The C++ front end's parse cache, kept on disk across processes (docs/cpp.md, "The parse cache").
 
 A libclang parse (parse.py, in a child process) is stored under a key made of everything it reads before
-it opens the file: the file's path and bytes, the clang arguments, the working directory, the include
+it opens the file: the file's path (as given) and bytes, the clang arguments, the working directory, the include
 path environment, regsim's generated declarations and helper-header stand-ins, parse.py's own code and
-the libclang wheel's version. The parse reports every file it included (with a digest of the bytes clang
+the libclang wheel (its files' sizes and times). The parse reports every file it included (with a digest of the bytes clang
 read) and the include names spelled in the user's files; an entry is served only while each of those
 files has the same bytes and each place an include could have been found is as it was (a header added
 ahead of the one used, or where one was missing, is a new parse). Entries are written whole under a
@@ -74,7 +74,7 @@ def key(path: str, source: bytes, args: list[str], inputs: str) -> str:
     else the parse reads (the generated declarations, the stand-ins, parse.py's code)."""
     what = {
         "format": FORMAT,
-        "path": os.path.abspath(path),
+        "path": path,  # (as given: messages name the file so; with the working directory, one file)
         "source": digest(source),
         "args": args,
         "cwd": os.getcwd(),

@@ -47,7 +47,7 @@ from regsim._src.frontends.cpp.lowering import (
     runtime_names,
     strip,
 )
-from regsim._src.kernel.launch import Kernel
+from regsim._src.kernel.launch import Kernel, launch
 from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
@@ -278,6 +278,7 @@ class CppModule:
         self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
         self._kernels: dict[str, Kernel[Any]] = {}
+        self._hosts: dict[str, Callable[..., None]] = {}
 
         #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
         self.aliases: list[dict[str, Any]] = []
@@ -383,7 +384,34 @@ class CppModule:
             raise CppError(
                 f"{self.path}: no __global__ kernel {name!r}; the file defines: {', '.join(self.kernel_names) or 'none'}"
             )
+        f_entry, source = self._entry(fn, "kernel")
+        k = make_kernel(f_entry)
+        k.source = source  # type: ignore[attr-defined]
+        self._kernels[name] = k
+        return k
+
+    def host(self, name: str) -> Callable[..., None]:
+        """The host function `name` (plain C++ launching this file's kernels as `kernel<<<blockDim, l2ctrl,
+        stream>>>(args...)`) as a Python function taking its C++ arguments (numpy arrays for GM pointers, None for
+        `nullptr` and the stream) and `tiling_key=`: each launch runs `rs.launch(mod.kernel(kernel), blockDim,
+        *args, tiling_key=tiling_key)`. Lowered once, as the kernels' code is (host-only calls are refused)."""
+        if name in self._hosts:
+            return self._hosts[name]
+        fn = self.functions.get(name)
+        if fn is None or fn.what != "plain" or not fn.defined:
+            plain = [n for n, f in self.functions.items() if f.what == "plain" and f.defined]
+            raise CppError(f"{self.path}: no host function {name!r}; the file defines: {', '.join(plain) or 'none'}")
+        self.globals["_launch"] = lambda kernel, block_dim, *args, **kw: launch(self.kernel(kernel), block_dim, *args, **kw)
+        f_host, _ = self._entry(fn, "host")
+        self._hosts[name] = f_host
+        return f_host
+
+    def _entry(self, fn: Fn, what: str) -> tuple[Callable[..., None], str]:
+        """Lower `fn` (a kernel entry or a host function) and everything it reaches, once: its Python function
+        (named as in C++) and the generated source."""
         build = KernelBuild(self)
+        if what == "host":
+            build.host = fn
         entry = build.function(fn, {}, None)
         lines: list[str] = []
         where: list[int] = []
@@ -404,19 +432,16 @@ class CppModule:
         source = "\n".join(lines) + "\n"
         ns = self.globals
         ns.update(kernel_namespace())
-        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} kernel {name}>", where, names)
+        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} {what} {fn.name}>", where, names)
         for cname in done:
             ns[cname] = simd_callee(ns[cname])
             rewrite_now(ns[cname])
         for py in build.vfs:
             ns[py] = simd_vf(ns[py])
             rewrite_now(ns[py])
-        f_entry = ns[entry]
-        f_entry.__name__ = f_entry.__qualname__ = name
-        k = make_kernel(f_entry)
-        k.source = source  # type: ignore[attr-defined]
-        self._kernels[name] = k
-        return k
+        f_entry: Callable[..., None] = ns[entry]
+        f_entry.__name__ = f_entry.__qualname__ = fn.name
+        return f_entry, source
 
     def struct_dtype(self, name: str) -> np.dtype[Any]:
         """The numpy dtype of the struct `name` with its C++ layout (to build a tiling struct's GM bytes)."""

@@ -393,6 +393,17 @@ def _specialization(c: Any) -> list[dict[str, Any]] | None:
     return out
 
 
+#: a launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` (syntax clang reads only as CUDA): read as
+#: `__regsim_launch(blockDim, l2ctrl, stream), kernel(args)`, on the same lines (kernels.py runs it as rs.launch)
+_LAUNCH = re.compile(r"((?:\w+\s*::\s*)*\w+(?:\s*<[^<>;]*>)?)\s*<<<([^;]*?)>>>")
+_LAUNCH_DECL = "\ntemplate <typename... A> void __regsim_launch(A...);\n"
+
+
+def _launches(text: str) -> str:
+    """`text` with each `<<<...>>>` launch read as a call of `__regsim_launch` then the kernel's (see _LAUNCH)."""
+    return _LAUNCH.sub(r"__regsim_launch(\2), \1", text) if "<<<" in text else text
+
+
 #: an include name spelled in a file (`#include "x.h"`, `#include <x.h>`, `__has_include("x.h")`)
 _INCLUDE_NAME = re.compile(
     rb'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"]|__has_include(?:_next)?\s*\(\s*([<"])([^>"\n]+)[>"]', re.M
@@ -415,24 +426,20 @@ def _contents(tu: Any, file: Any, name: str) -> bytes:
         return fh.read()
 
 
-def _sources(tu: Any, path: str, ours: tuple[str, ...]) -> dict[str, Any]:
-    """What the parse read, for the parse cache (cache.py): the file and each header it included (not regsim's
-    own), each with a digest of the bytes clang read, and the include names spelled in those that are not
-    system headers (the including file, whether the name is quoted, the name)."""
+def _sources(tu: Any, path: str, own: bytes, ours: tuple[str, ...]) -> dict[str, Any]:
+    """What the parse read, for the parse cache (cache.py): the file (its bytes `own`) and each header it included
+    (not regsim's own), each with a digest of the bytes clang read, and the include names spelled in those that
+    are not system headers (the including file, whether the name is quoted, the name)."""
     import clang.cindex as ci
 
-    try:
-        main = ci.File.from_name(tu, path)
-    except AssertionError:  # (clang knows the file by another spelling)
-        main = None
-    read = {os.path.abspath(path): (main, False)}
+    main = os.path.abspath(path)
+    read: dict[str, tuple[Any, bool]] = {}
     for inc in tu.get_includes():
         name = os.path.abspath(inc.include.name)
-        if name not in read and not name.startswith(ours):
+        if name not in read and name != main and not name.startswith(ours):
             read[name] = inc.include, ci.SourceLocation.from_position(tu, inc.include, 1, 1).is_in_system_header
     files, includes = [], []
-    for name, (file, in_system) in read.items():
-        data = _contents(tu, file, name)
+    for name, data, in_system in [(main, own, False), *((n, _contents(tu, f, n), sy) for n, (f, sy) in read.items())]:
         files.append([name, hashlib.blake2b(data, digest_size=16).hexdigest()])
         for m in () if in_system else _INCLUDE_NAME.finditer(data):
             quote, spelled = (m[1], m[2]) if m[1] else (m[3], m[4])
@@ -448,7 +455,7 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
     with tempfile.TemporaryDirectory() as tmp:
         hpath = os.path.join(tmp, "regsim_decls.h")
         with open(hpath, "w") as f:
-            f.write(header)
+            f.write(header + _LAUNCH_DECL)
         keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
         # the libclang wheel has no compiler headers (stddef.h, stdarg.h): minimal ones, searched last
         os.mkdir(os.path.join(tmp, "builtin"))
@@ -467,10 +474,15 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                 f.write(text)
         os.makedirs(shim_dir, exist_ok=True)
         args += ["-idirafter", shim_dir]
-        with open(path, encoding="utf-8", errors="replace") as f:
-            if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
-                args.append("-DREGSIM_NO_STD_TRAITS")
-        tu = ci.Index.create().parse(path, args=args, options=keep_going)
+        with open(path, "rb") as fb:
+            own = fb.read()
+        source = own.decode("utf-8", errors="replace")
+        if "#include <" in source:  # the standard headers define std::is_same: the header leaves it to them
+            args.append("-DREGSIM_NO_STD_TRAITS")
+        # clang parses the bytes read here (those the cache keys), with launches read as calls (on the same lines)
+        source = _launches(source)
+        _TEXTS[path] = source.encode()
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)], options=keep_going)
         diags = []
         main_path = os.path.abspath(path)
         for d in tu.diagnostics:
@@ -522,9 +534,8 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
 
         visit(tu.cursor, [])
         if _UNION_READS:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _fold_unions(path, f.read(), args)
-        read = _sources(tu, path, ours)
+            _fold_unions(path, source, args)
+        read = _sources(tu, path, own, ours)
     return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases, "sources": read}
 
 
