@@ -9,6 +9,7 @@ A libclang crash ends only this process; the caller reports it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -172,6 +173,11 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+def _spellings(c: Any, limit: int) -> list[str]:
+    """The first `limit` tokens of `c`, spelled (the others not converted: an `if` statement's are its whole body)."""
+    return [t.spelling for t in itertools.islice(c.get_tokens(), limit)]
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -179,9 +185,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
     if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
         t = c.type
+        canonical = t.get_canonical()
         n["t"] = t.spelling
-        n["tk"] = t.get_canonical().kind.name
-        n["ts"] = t.get_canonical().spelling
+        n["tk"] = canonical.kind.name
+        n["ts"] = canonical.spelling
     kids = list(c.get_children())
     if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
         end = kids[0].extent.end.offset
@@ -202,8 +209,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             n["op"] = toks[0] if toks else "?"
     elif k in (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CXX_BOOL_LITERAL_EXPR):
         value = _evaluate(c)  # the literal's value, also where a macro spells it
-        toks = [t.spelling for t in c.get_tokens()]
-        n["v"] = value if value is not None else toks[0] if toks else "0"
+        n["v"] = value if value is not None else next((t.spelling for t in c.get_tokens()), "0")
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         value = _evaluate(c)
         if value is not None:
@@ -211,21 +217,19 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         else:  # perhaps a union read through another member than the one set: a bit cast (see _fold_unions)
             _UNION_READS.append((c, n))
     elif k == ci.CursorKind.DECL_REF_EXPR and n["tk"] == "DEPENDENT":  # IsSameType<T, float>::value: its spelling
-        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+        n["toks"] = _spellings(c, 40)
     elif k == ci.CursorKind.STRING_LITERAL:  # its tokens: adjacent literals ("a" "b") are one string
         n["toks"] = [t.spelling for t in c.get_tokens()]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
-        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+        n["toks"] = _spellings(c, 40)
     elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
-        n["toks"] = [t.spelling for t in c.get_tokens()][:80]
+        n["toks"] = _spellings(c, 80)
     elif k == ci.CursorKind.IF_STMT:
-        toks = [t.spelling for t in c.get_tokens()][:2]
-        n["constexpr"] = toks == ["if", "constexpr"]
+        n["constexpr"] = _spellings(c, 2) == ["if", "constexpr"]
     elif k == ci.CursorKind.FOR_STMT:
         # which of init; cond; inc are present (libclang omits the missing ones)
-        toks = [t.spelling for t in c.get_tokens()]
         depth, parts, cur = 0, [], 0
-        for tok in toks[1:]:
+        for tok in itertools.islice((t.spelling for t in c.get_tokens()), 1, None):  # (up to the closing parenthesis)
             if tok == "(":
                 depth += 1
                 if depth == 1:
@@ -266,8 +270,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 if value is not None:
                     n["v"] = value
     if k == ci.CursorKind.VAR_DECL:
-        toks = [t.spelling for t in c.get_tokens()][:3]
-        n["constexpr"] = "constexpr" in toks
+        n["constexpr"] = "constexpr" in _spellings(c, 3)
         # the children after the declared name are its initializer (those before spell its type:
         # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
         at = c.location.offset
