@@ -1,10 +1,9 @@
 """Host code launching a kernel with `kernel<<<blockDim, l2ctrl, stream>>>(args...)`: `mod.host(name)` runs the host
 function, each launch as `rs.launch(mod.kernel(kernel), blockDim, *args)`, against an oracle of what the kernel writes
-and against the kernel launched from Python, in both loop modes."""
+and against the kernel launched from Python, in each loop mode."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,45 +30,28 @@ def _filled(block_dim: int, k: int) -> np.ndarray:
     return want
 
 
-def _both_modes(run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
-    rs.configure(loops="sequential")
-    try:
-        seq = run()
-    finally:
-        rs.configure(loops="auto")
-    out = run()
-    assert [a.tobytes() for a in out] == [a.tobytes() for a in seq]
-    return out
+LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
 
 
-def test_a_launch_in_host_code_runs_the_kernel(mod: rs.cpp.CppModule) -> None:
+@LOOPS
+def test_a_launch_in_host_code_runs_the_kernel(mod: rs.cpp.CppModule, loops: str) -> None:
     assert all("file not found" in d for d in mod.host_diagnostics)  # (the launches parse)
-
-    def host() -> list[np.ndarray]:
-        out = np.zeros(64, np.int32)
+    out, python = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.host("fill_host")(4, None, out.view(np.uint8), 3)
-        return [out]
-
-    def python() -> list[np.ndarray]:
-        out = np.zeros(64, np.int32)
-        rs.launch(mod.kernel("fill_kernel"), 4, out.view(np.uint8), 6)
-        return [out]
-
-    (got,) = _both_modes(host)
-    np.testing.assert_array_equal(got, _filled(4, 6))
-    np.testing.assert_array_equal(got, python()[0])
+        rs.launch(mod.kernel("fill_kernel"), 4, python.view(np.uint8), 6)
+    np.testing.assert_array_equal(out, _filled(4, 6))
+    np.testing.assert_array_equal(out, python)
     assert mod.host("fill_host") is mod.host("fill_host")  # (lowered once)
 
 
-def test_launches_in_a_loop(mod: rs.cpp.CppModule) -> None:
-    def host() -> list[np.ndarray]:
-        out, out2 = np.zeros(64, np.int32), np.zeros(64, np.int32)
+@LOOPS
+def test_launches_in_a_loop(mod: rs.cpp.CppModule, loops: str) -> None:
+    out, out2 = np.zeros(64, np.int32), np.zeros(64, np.int32)
+    with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.host("fill_twice")(4, None, out.view(np.uint8), out2.view(np.uint8))
-        return [out, out2]
-
-    got, got2 = _both_modes(host)
-    np.testing.assert_array_equal(got, _filled(4, 3))
-    np.testing.assert_array_equal(got2, _filled(3, 4))
+    np.testing.assert_array_equal(out, _filled(4, 3))
+    np.testing.assert_array_equal(out2, _filled(3, 4))
 
 
 def test_what_host_code_cannot_launch(mod: rs.cpp.CppModule) -> None:
