@@ -2,8 +2,9 @@
 
 It parses one source file with the generated declarations (`cpp_decls.header()`) force-included,
 and prints, as JSON, the diagnostics (file:line) and the AST of every `__simd_vf__` and
-`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines.
-A libclang crash ends only this process; the caller reports it.
+`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines; and
+what it read, for the parse cache (cache.py). A `kernel<<<...>>>(args)` launch is read as a call (see
+_LAUNCH). A libclang crash ends only this process; the caller reports it.
 """
 
 from __future__ import annotations
