@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -117,14 +118,16 @@ def test_a_corrupt_entry_is_parsed_again(damage: str, cache_dir: Path, tmp_path:
     rs.cpp.load(src)
     (entry,) = cache_dir.glob("*.json")
     data = entry.read_bytes()
-    body = data.partition(b"\n")[2]
-    body_k = body.replace(b'"format": 1', b'"format": 0')
+    mid = len(data) // 2
+    body = zlib.decompress(data.partition(b"\n")[2])
+    older = zlib.compress(body.replace(f'"format": {cache.FORMAT}'.encode(), f'"format": {cache.FORMAT - 1}'.encode()))
+    assert zlib.decompress(older) != body
     damaged = {
-        "truncated": data[: len(data) // 2],
-        "a byte changed": data.replace(b"ReadK", b"ReadJ", 1),
+        "truncated": data[:mid],
+        "a byte changed": data[:mid] + bytes([data[mid] ^ 0x20]) + data[mid + 1 :],
         "empty": b"",
         "not json": b"\x00\xff garbage",
-        "another layout": cache.digest(body_k).encode() + b"\n" + body_k,  # checksum right, layout not ours
+        "another layout": cache.digest(older).encode() + b"\n" + older,  # checksum right, layout not ours
     }[damage]
     assert damaged != data
     entry.write_bytes(damaged)
