@@ -170,11 +170,24 @@ REGISTER_API: Final = tuple(sorted(FORMS))
 def result(spec: OpSpec) -> str:
     """What a call of the op returns, as its Reg face declares it: "None", "MaskReg" (`CreateMask`, `UpdateMask`,
     `MoveMask`) or "AddrReg" (`CreateAddrReg`); the C function that spells the op returns the same."""
-    face = getattr(Reg, spec.name)
-    hints = {typing.get_type_hints(f)["return"] for f in typing.get_overloads(face) or [face]}
-    assert len(hints) == 1, f"{spec.key}: its face's overloads return {hints}"
-    returned = hints.pop()
-    return "None" if returned is type(None) else str(returned.__name__)
+    return _face_result(spec.name)
+
+
+@functools.cache
+def _face_result(name: str) -> str:
+    """`result` of every op the face `Reg.<name>` runs, read once from its return annotations' spelling (not
+    evaluated: typing.get_type_hints costs a few milliseconds a face)."""
+    face = getattr(Reg, name)
+    hints = {_spelling(f.__annotations__["return"]) for f in typing.get_overloads(face) or [face]}
+    assert len(hints) == 1, f"Reg.{name}: its face's overloads return {hints}"
+    return hints.pop()
+
+
+def _spelling(annotation: Any) -> str:
+    """A return annotation's type name: `"MaskReg"` (postponed, as the faces' are), `MaskReg`, `None`."""
+    if isinstance(annotation, str):
+        return annotation.rpartition(".")[2]
+    return "None" if annotation is None or annotation is type(None) else str(annotation.__name__)
 
 
 def dispatch(name: str, args: Sequence[Any]) -> Any:

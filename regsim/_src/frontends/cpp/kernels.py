@@ -136,6 +136,7 @@ class KernelBuild:
         self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None]] = []
         self.vfs: list[str] = []  #: the Python names of the VF blocks (made simd_vf after exec)
         self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
+        self.host: Fn | None = None  #: the host function lowered as an entry (its launches run its kernels)
 
     def struct(self, spelling: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The user class a type names, and its template arguments (by parameter name)."""
@@ -184,6 +185,18 @@ def _int_or_enum(text: str) -> Any:
         return int(t.rstrip("uUlL"), 0)
     except ValueError:
         return t
+
+
+def _strip_unexposed(n: dict[str, Any]) -> dict[str, Any]:
+    while n["k"] == "UNEXPOSED_EXPR" and len(n["c"]) == 1:
+        n = n["c"][0]
+    return n
+
+
+def _is_launch(n: dict[str, Any]) -> bool:
+    """Whether `n` is a `<<<...>>>` launch as parse.py reads it (`__regsim_launch(config...), kernel(args)`)."""
+    c = n["c"]
+    return n["k"] == "BINARY_OPERATOR" and n.get("op") == "," and len(c) == 2 and _strip_unexposed(c[0])["s"] == "__regsim_launch"
 
 
 def _is_ours(rloc: str) -> bool:
@@ -318,6 +331,8 @@ class KernelLowerer(Lowerer):
             code = self.kernel_call(n)
             if code is not None:
                 return code
+        if _is_launch(n):
+            return self.launch(_strip_unexposed(c[0]), _strip_unexposed(c[1]), n)
         if k in ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") and self.ty(n).what == "obj":
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if kids:
@@ -326,6 +341,17 @@ class KernelLowerer(Lowerer):
             a, b = self.expr(c[0]), self.expr(c[1])
             return f"int({a} {'is' if n['op'] == '==' else 'is not'} {b})"
         return super().expr(n)
+
+    def launch(self, config: dict[str, Any], call: dict[str, Any], n: dict[str, Any]) -> str:
+        """`kernel<<<blockDim, l2ctrl, stream>>>(args)` (parse.py reads it as `__regsim_launch(blockDim, l2ctrl,
+        stream), kernel(args)`): `rs.launch(mod.kernel("kernel"), blockDim, *args)`, with the host function's
+        `tiling_key`."""
+        fn = self.build.by_place.get(call.get("rloc", ""))
+        if call["k"] != "CALL_EXPR" or fn is None or fn.what != "global":
+            raise self.fail(n, "a <<<...>>> launch of anything but a __global__ kernel of this file")
+        args = [self.expr(a) for a in [config["c"][1], *call["c"][1:]]]
+        key = ", tiling_key=tiling_key" if self.fn is self.build.host else ""
+        return f"_launch({fn.name!r}, {', '.join(args)}{key})"
 
     def static_member(self, n: dict[str, Any]) -> str:
         assert self.cls is not None
@@ -433,6 +459,9 @@ class KernelLowerer(Lowerer):
             return
         if k == "UNEXPOSED_EXPR" and len(c) == 1 and c[0]["k"] == "CALL_EXPR":
             self.stmt(c[0], d)
+            return
+        if _is_launch(n):
+            self.emit(d, f"{self.expr(n)}  # line {n['l']}")
             return
         if k == "BINARY_OPERATOR" and n.get("op") == "=" and self.frozen_member(c[0]) is not None:
             base, field = self.frozen_member(c[0])  # type: ignore[misc]
@@ -557,7 +586,7 @@ class KernelLowerer(Lowerer):
         fn = self.fn
         self.find_refvars()
         names = [self.var(p["name"]) for p in fn.params]
-        if fn.what == "global":
+        if fn.what == "global" or fn is self.build.host:  # (its arguments as given: numpy arrays for GM pointers)
             cparams = [p["name"] for p in fn.params]
             self.emit(0, f"def {self.pyname}({', '.join(cparams)}, *, tiling_key=0):  # {fn.name}, line {fn.line}")
             for p in fn.params:
@@ -566,6 +595,8 @@ class KernelLowerer(Lowerer):
             head = ["self"] if self.cls is not None and not fn.static else []
             self.emit(0, f"def {self.pyname}({', '.join([*head, *names])}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
+            if fn is self.build.host and p["tk"] == "POINTER":
+                continue  # (a host pointer, `void* stream` too: the numpy array or None given)
             t = self.type_of(p["t"], p["tk"], p["l"])
             if t.what == "int":
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")

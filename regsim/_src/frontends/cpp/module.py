@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from regsim._src.engine.context import Ref
+from regsim._src.frontends.cpp import cache
 from regsim._src.frontends.cpp import parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
@@ -46,7 +47,7 @@ from regsim._src.frontends.cpp.lowering import (
     runtime_names,
     strip,
 )
-from regsim._src.kernel.launch import Kernel
+from regsim._src.kernel.launch import Kernel, launch
 from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
@@ -277,6 +278,7 @@ class CppModule:
         self.functions = {n: next((f for f in fs if f.spec is None and f.defined), fs[0]) for n, fs in self.definitions.items()}
         self._cache: dict[Any, VfFunction] = {}
         self._kernels: dict[str, Kernel[Any]] = {}
+        self._hosts: dict[str, Callable[..., None]] = {}
 
         #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
         self.aliases: list[dict[str, Any]] = []
@@ -382,7 +384,34 @@ class CppModule:
             raise CppError(
                 f"{self.path}: no __global__ kernel {name!r}; the file defines: {', '.join(self.kernel_names) or 'none'}"
             )
+        f_entry, source = self._entry(fn, "kernel")
+        k = make_kernel(f_entry)
+        k.source = source  # type: ignore[attr-defined]
+        self._kernels[name] = k
+        return k
+
+    def host(self, name: str) -> Callable[..., None]:
+        """The host function `name` (plain C++ launching this file's kernels as `kernel<<<blockDim, l2ctrl,
+        stream>>>(args...)`) as a Python function taking its C++ arguments (numpy arrays for GM pointers, None for
+        `nullptr` and the stream) and `tiling_key=`: each launch runs `rs.launch(mod.kernel(kernel), blockDim,
+        *args, tiling_key=tiling_key)`. Lowered once, as the kernels' code is (host-only calls are refused)."""
+        if name in self._hosts:
+            return self._hosts[name]
+        fn = self.functions.get(name)
+        if fn is None or fn.what != "plain" or not fn.defined:
+            plain = [n for n, f in self.functions.items() if f.what == "plain" and f.defined]
+            raise CppError(f"{self.path}: no host function {name!r}; the file defines: {', '.join(plain) or 'none'}")
+        self.globals["_launch"] = lambda kernel, block_dim, *args, **kw: launch(self.kernel(kernel), block_dim, *args, **kw)
+        f_host, _ = self._entry(fn, "host")
+        self._hosts[name] = f_host
+        return f_host
+
+    def _entry(self, fn: Fn, what: str) -> tuple[Callable[..., None], str]:
+        """Lower `fn` (a kernel entry or a host function) and everything it reaches, once: its Python function
+        (named as in C++) and the generated source."""
         build = KernelBuild(self)
+        if what == "host":
+            build.host = fn
         entry = build.function(fn, {}, None)
         lines: list[str] = []
         where: list[int] = []
@@ -403,19 +432,16 @@ class CppModule:
         source = "\n".join(lines) + "\n"
         ns = self.globals
         ns.update(kernel_namespace())
-        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} kernel {name}>", where, names)
+        self._run_source(source, f"<regsim-cpp {os.path.basename(self.path)} {what} {fn.name}>", where, names)
         for cname in done:
             ns[cname] = simd_callee(ns[cname])
             rewrite_now(ns[cname])
         for py in build.vfs:
             ns[py] = simd_vf(ns[py])
             rewrite_now(ns[py])
-        f_entry = ns[entry]
-        f_entry.__name__ = f_entry.__qualname__ = name
-        k = make_kernel(f_entry)
-        k.source = source  # type: ignore[attr-defined]
-        self._kernels[name] = k
-        return k
+        f_entry: Callable[..., None] = ns[entry]
+        f_entry.__name__ = f_entry.__qualname__ = fn.name
+        return f_entry, source
 
     def struct_dtype(self, name: str) -> np.dtype[Any]:
         """The numpy dtype of the struct `name` with its C++ layout (to build a tiling struct's GM bytes)."""
@@ -568,8 +594,42 @@ def _cxx_spec(a: dict[str, Any]) -> str:
 #: what a parse error on an undeclared `asc_*` name adds
 _C_HINT = " (a C API function regsim does not model: rs.capi.REGISTER_API lists the register-level ones it runs)"
 PARSE_TIMEOUT = 300  #: seconds a parse may take before its child process is stopped
-#: parsed files by (path, mtime, size, clang arguments): each parsed once, each instantiation lowered once
-_MODULES: dict[Any, CppModule] = {}
+#: parsed files by (path, working directory, clang arguments), with what their parse read: each parsed once while
+#: that is unchanged, each instantiation lowered once
+_MODULES: dict[Any, tuple[CppModule, cache.Read]] = {}
+
+
+def _parse(path: str, args: list[str]) -> tuple[dict[str, Any], cache.Read]:
+    """parse.py's result for `path` and what it read: from the parse cache (cache.py) while nothing it read has
+    changed, else parsed in a child process (which runs the parser file itself: it imports only the standard
+    library and clang)."""
+    request = {"path": path, "header": header(), "args": args, "shims": SHIM_HEADERS}
+    with open(cpp_parse.__file__, "rb") as f:
+        parser = f.read()
+    inputs = cache.digest(json.dumps([request["header"], SHIM_HEADERS]).encode() + parser)
+    with open(path, "rb") as f:
+        k = cache.key(path, f.read(), args, inputs)
+    hit = cache.lookup(k)
+    if hit is not None:
+        return hit
+    try:
+        proc = subprocess.run(
+            [sys.executable, cpp_parse.__file__],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=PARSE_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        if "No module named 'clang'" in proc.stderr:
+            raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
+        raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
+    out: dict[str, Any] = json.loads(proc.stdout)
+    return out, cache.store(k, out, args)
 
 
 def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
@@ -588,29 +648,11 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     if not os.path.isfile(path):
         what = "not a file" if os.path.exists(path) else "no such file"
         raise CppError(f"{path}: {what} (rs.cpp.load takes the path of a C++ source file: .asc, .cpp, .h)")
-    st = os.stat(path)
     args = tuple(args)
-    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, args)
-    if key not in _MODULES:
-        request = json.dumps({"path": path, "header": header(), "args": list(args), "shims": SHIM_HEADERS})
-        # the child runs the parser file itself (it imports only the standard library and clang)
-        try:
-            proc = subprocess.run(
-                [sys.executable, cpp_parse.__file__],
-                input=request,
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=PARSE_TIMEOUT,
-            )
-        except subprocess.TimeoutExpired:
-            raise CppError(f"{path}: the libclang parse took longer than {PARSE_TIMEOUT} s and was stopped") from None
-        if proc.returncode != 0:
-            tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
-            if "No module named 'clang'" in proc.stderr:
-                raise CppError("the C++ front end needs libclang: pip install 'regsim[cpp]' (or pip install libclang)")
-            raise CppError(f"{path}: the libclang parse failed: {tail[0]}")
-        out = json.loads(proc.stdout)
+    key = (os.path.abspath(path), os.getcwd(), args)
+    known = _MODULES.get(key)
+    if known is None or not known[1].unchanged():
+        out, read = _parse(path, list(args))
         functions = [Fn(f) for f in out["functions"]]
         here = os.path.abspath(path)
         device = [f for f in functions if f.what != "plain" and f.file in (here, "")]
@@ -621,8 +663,8 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         mod.aliases = out.get("aliases", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
-        _MODULES[key] = mod
-    return _MODULES[key]
+        _MODULES[key] = mod, read
+    return _MODULES[key][0]
 
 
 # --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------

@@ -2,14 +2,18 @@
 
 It parses one source file with the generated declarations (`cpp_decls.header()`) force-included,
 and prints, as JSON, the diagnostics (file:line) and the AST of every `__simd_vf__` and
-`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines.
-A libclang crash ends only this process; the caller reports it.
+`__simd_callee__` function of that file: kinds, spellings, types, operators, literals, lines; and
+what it read, for the parse cache (cache.py). A `kernel<<<...>>>(args)` launch is read as a call (see
+_LAUNCH). A libclang crash ends only this process; the caller reports it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import os
+import re
 import sys
 import tempfile
 from typing import Any
@@ -170,6 +174,11 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+def _spellings(c: Any, limit: int) -> list[str]:
+    """The first `limit` tokens of `c`, spelled (the others not converted: an `if` statement's are its whole body)."""
+    return [t.spelling for t in itertools.islice(c.get_tokens(), limit)]
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -177,9 +186,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
     if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
         t = c.type
+        canonical = t.get_canonical()
         n["t"] = t.spelling
-        n["tk"] = t.get_canonical().kind.name
-        n["ts"] = t.get_canonical().spelling
+        n["tk"] = canonical.kind.name
+        n["ts"] = canonical.spelling
     kids = list(c.get_children())
     if k in (ci.CursorKind.BINARY_OPERATOR, ci.CursorKind.COMPOUND_ASSIGNMENT_OPERATOR) and kids:
         end = kids[0].extent.end.offset
@@ -200,8 +210,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             n["op"] = toks[0] if toks else "?"
     elif k in (ci.CursorKind.INTEGER_LITERAL, ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CXX_BOOL_LITERAL_EXPR):
         value = _evaluate(c)  # the literal's value, also where a macro spells it
-        toks = [t.spelling for t in c.get_tokens()]
-        n["v"] = value if value is not None else toks[0] if toks else "0"
+        n["v"] = value if value is not None else next((t.spelling for t in c.get_tokens()), "0")
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         value = _evaluate(c)
         if value is not None:
@@ -209,21 +218,19 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         else:  # perhaps a union read through another member than the one set: a bit cast (see _fold_unions)
             _UNION_READS.append((c, n))
     elif k == ci.CursorKind.DECL_REF_EXPR and n["tk"] == "DEPENDENT":  # IsSameType<T, float>::value: its spelling
-        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+        n["toks"] = _spellings(c, 40)
     elif k == ci.CursorKind.STRING_LITERAL:  # its tokens: adjacent literals ("a" "b") are one string
         n["toks"] = [t.spelling for t in c.get_tokens()]
     elif k == ci.CursorKind.CXX_UNARY_EXPR or (k == ci.CursorKind.UNEXPOSED_EXPR and not kids):
-        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
+        n["toks"] = _spellings(c, 40)
     elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
-        n["toks"] = [t.spelling for t in c.get_tokens()][:80]
+        n["toks"] = _spellings(c, 80)
     elif k == ci.CursorKind.IF_STMT:
-        toks = [t.spelling for t in c.get_tokens()][:2]
-        n["constexpr"] = toks == ["if", "constexpr"]
+        n["constexpr"] = _spellings(c, 2) == ["if", "constexpr"]
     elif k == ci.CursorKind.FOR_STMT:
         # which of init; cond; inc are present (libclang omits the missing ones)
-        toks = [t.spelling for t in c.get_tokens()]
         depth, parts, cur = 0, [], 0
-        for tok in toks[1:]:
+        for tok in itertools.islice((t.spelling for t in c.get_tokens()), 1, None):  # (up to the closing parenthesis)
             if tok == "(":
                 depth += 1
                 if depth == 1:
@@ -264,8 +271,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 if value is not None:
                     n["v"] = value
     if k == ci.CursorKind.VAR_DECL:
-        toks = [t.spelling for t in c.get_tokens()][:3]
-        n["constexpr"] = "constexpr" in toks
+        n["constexpr"] = "constexpr" in _spellings(c, 3)
         # the children after the declared name are its initializer (those before spell its type:
         # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
         at = c.location.offset
@@ -391,13 +397,69 @@ def _specialization(c: Any) -> list[dict[str, Any]] | None:
     return out
 
 
+#: a launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` (syntax clang reads only as CUDA): read as
+#: `__regsim_launch(blockDim, l2ctrl, stream), kernel(args)`, on the same lines (kernels.py runs it as rs.launch)
+_LAUNCH = re.compile(r"((?:\w+\s*::\s*)*\w+(?:\s*<[^<>;]*>)?)\s*<<<([^;]*?)>>>")
+_LAUNCH_DECL = "\ntemplate <typename... A> void __regsim_launch(A...);\n"
+
+
+def _launches(text: str) -> str:
+    """`text` with each `<<<...>>>` launch read as a call of `__regsim_launch` then the kernel's (see _LAUNCH)."""
+    return _LAUNCH.sub(r"__regsim_launch(\2), \1", text) if "<<<" in text else text
+
+
+#: an include name spelled in a file (`#include "x.h"`, `#include <x.h>`, `__has_include("x.h")`)
+_INCLUDE_NAME = re.compile(
+    rb'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"]|__has_include(?:_next)?\s*\(\s*([<"])([^>"\n]+)[>"]', re.M
+)
+
+
+def _contents(tu: Any, file: Any, name: str) -> bytes:
+    """The bytes clang read of `file` (clang_getFileContents), else (clang kept none) the bytes of `name` now."""
+    import ctypes
+
+    import clang.cindex as ci
+
+    f = ci.conf.lib.clang_getFileContents
+    f.restype, f.argtypes = ctypes.c_void_p, [ci.TranslationUnit, ci.File, ctypes.POINTER(ctypes.c_size_t)]
+    size = ctypes.c_size_t(0)
+    at = f(tu, file, ctypes.byref(size)) if file is not None else None
+    if at:
+        return ctypes.string_at(at, size.value)
+    with open(name, "rb") as fh:
+        return fh.read()
+
+
+def _sources(tu: Any, path: str, own: bytes, ours: tuple[str, ...]) -> dict[str, Any]:
+    """What the parse read, for the parse cache (cache.py): the file (its bytes `own`) and each header it included
+    (not regsim's own), each with a digest of the bytes clang read, and the include names spelled in those that
+    are not system headers (the including file, whether the name is quoted, the name)."""
+    import clang.cindex as ci
+
+    main = os.path.abspath(path)
+    read: dict[str, tuple[Any, bool]] = {}
+    for inc in tu.get_includes():
+        name = os.path.abspath(inc.include.name)
+        if name not in read and name != main and not name.startswith(ours):
+            read[name] = inc.include, ci.SourceLocation.from_position(tu, inc.include, 1, 1).is_in_system_header
+    files, includes = [], []
+    for name, data, in_system in [(main, own, False), *((n, _contents(tu, f, n), sy) for n, (f, sy) in read.items())]:
+        files.append([name, hashlib.blake2b(data, digest_size=16).hexdigest()])
+        for m in () if in_system else _INCLUDE_NAME.finditer(data):
+            quote, spelled = (m[1], m[2]) if m[1] else (m[3], m[4])
+            entry = [name, quote == b'"', spelled.decode(errors="replace")]
+            if entry not in includes:
+                includes.append(entry)
+    return {"files": files, "includes": includes}
+
+
 def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] | None = None) -> dict[str, Any]:
     import clang.cindex as ci
 
     with tempfile.TemporaryDirectory() as tmp:
         hpath = os.path.join(tmp, "regsim_decls.h")
         with open(hpath, "w") as f:
-            f.write(header)
+            f.write(header + _LAUNCH_DECL)
         keep_going = 0x200  # CXTranslationUnit_KeepGoing: a missing host header does not end the parse
         # the libclang wheel has no compiler headers (stddef.h, stdarg.h): minimal ones, searched last
         os.mkdir(os.path.join(tmp, "builtin"))
@@ -416,10 +478,15 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                 f.write(text)
         os.makedirs(shim_dir, exist_ok=True)
         args += ["-idirafter", shim_dir]
-        with open(path, encoding="utf-8", errors="replace") as f:
-            if "#include <" in f.read():  # the standard headers define std::is_same: the header leaves it to them
-                args.append("-DREGSIM_NO_STD_TRAITS")
-        tu = ci.Index.create().parse(path, args=args, options=keep_going)
+        with open(path, "rb") as fb:
+            own = fb.read()
+        source = own.decode("utf-8", errors="replace")
+        if "#include <" in source:  # the standard headers define std::is_same: the header leaves it to them
+            args.append("-DREGSIM_NO_STD_TRAITS")
+        # clang parses the bytes read here (those the cache keys), with launches read as calls (on the same lines)
+        source = _launches(source)
+        _TEXTS[path] = source.encode()
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=[(path, source)], options=keep_going)
         diags = []
         main_path = os.path.abspath(path)
         for d in tu.diagnostics:
@@ -471,14 +538,15 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
 
         visit(tu.cursor, [])
         if _UNION_READS:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _fold_unions(path, f.read(), args)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases}
+            _fold_unions(path, source, args)
+        read = _sources(tu, path, own, ours)
+    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases, "sources": read}
 
 
 def main() -> None:
     request = json.load(sys.stdin)
-    json.dump(parse(request["path"], request["header"], request.get("args", []), request.get("shims")), sys.stdout)
+    out = parse(request["path"], request["header"], request.get("args", []), request.get("shims"))
+    sys.stdout.write(json.dumps(out))  # (one write: json.dump encodes in Python and writes each piece, ~100x slower)
 
 
 if __name__ == "__main__":
