@@ -618,6 +618,8 @@ class Lowerer:
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
         if k == "CALL_EXPR" and len(c) == 2 and c[0]["k"] == "TYPE_REF" and self.ty(n).what in ("int", "float"):
             return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
+        if k == "CALL_EXPR" and self.invoked_lambda(n) is not None:  # a constant computed by a lambda: its value
+            return self.pyvalue(self.constant(n, "the value of a lambda"))
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
@@ -745,6 +747,8 @@ class Lowerer:
             return self.value_as(self.constant(kids[-1], what), self.ty(n))
         elif k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(n["c"]) == 1:
             return self.constant(n["c"][0], what)
+        elif (body := self.invoked_lambda(n)) is not None:  # `[] { if constexpr (...) return A; else return B; }()`
+            return self.value_as(self.lambda_value(body, what), self.ty(n))
         elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
             return int(self.leaf(n))
         elif k == "INIT_LIST_EXPR" and self.ty(n).what == "struct":  # CastTrait{...}
@@ -765,6 +769,35 @@ class Lowerer:
             cond, yes, no = kids
             return self.constant(yes if self.constant(cond, what) else no, what)
         raise self.fail(n, f"{what} {n.get('s') or k} (not a constant)")
+
+    @staticmethod
+    def invoked_lambda(n: dict[str, Any]) -> dict[str, Any] | None:
+        """The body of a lambda without parameters called where it is defined (`[]() { ... }()`), else None."""
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        if n["k"] != "CALL_EXPR" or len(kids) != 1 or kids[0]["k"] != "LAMBDA_EXPR":
+            return None
+        parts = kids[0]["c"]
+        if any(x["k"] == "PARM_DECL" for x in parts) or not parts or parts[-1]["k"] != "COMPOUND_STMT":
+            return None
+        return parts[-1]
+
+    def lambda_value(self, body: dict[str, Any], what: str) -> Any:
+        """The value an invoked lambda's body returns, folded as a constant (its `if`s decided by their
+        constant conditions, its `return`s constant expressions): the compile-time tables kernels build with
+        `static constexpr CastTrait t = [] { if constexpr (...) return ...; }();`."""
+        todo = [body]
+        while todo:
+            n = todo.pop(0)
+            kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+            if n["k"] == "COMPOUND_STMT":
+                todo[:0] = kids
+            elif n["k"] == "RETURN_STMT" and kids:
+                return self.constant(kids[-1], what)
+            elif n["k"] == "IF_STMT" and len(kids) in (2, 3):
+                todo[:0] = kids[1:2] if self.constant(kids[0], "the condition of an if in a constant lambda") else kids[2:]
+            elif n["k"] != "NULL_STMT":
+                raise self.fail(n, f"{what}: a lambda whose body is not if and return statements ({n['k']})")
+        raise self.fail(body, f"{what}: a lambda that returns no value for these template arguments")
 
     @staticmethod
     def value_as(value: Any, t: Ty) -> Any:
@@ -1071,9 +1104,10 @@ class Lowerer:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
         if k == "COMPOUND_STMT":
-            start = len(self.lines)
+            start, outer = len(self.lines), dict(self.constants)
             for x in c:
                 self.stmt(x, d)
+            self.constants = outer  # (a block's constants end with it: an outer one it shadowed is seen again)
             if len(self.lines) == start:  # (empty, or declarations only: type aliases, `using namespace`)
                 self.emit(d, "pass")
         elif k == "DECL_STMT":
@@ -1284,6 +1318,11 @@ class Lowerer:
                 code = f"({code} + 0)"
             elif t.what in ("int", "float"):
                 code = self.convert(code, self.ty(init[0]), t)
+            if t.what in ("int", "float") and (v.get("constexpr") or "const" in v["t"].split()):
+                try:  # a constant (`constexpr uint32_t n = sizeof(T) * 2;`): also a template argument
+                    self.constants[name] = self.value_as(self.constant(init[0], f"the constant {name}"), t)
+                except CppError:
+                    pass  # (a const variable of a value known only when the code runs)
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
