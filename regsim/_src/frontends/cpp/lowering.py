@@ -776,7 +776,7 @@ class Lowerer:
         kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
         if n["k"] != "CALL_EXPR" or len(kids) != 1 or kids[0]["k"] != "LAMBDA_EXPR":
             return None
-        parts = kids[0]["c"]
+        parts: list[dict[str, Any]] = kids[0]["c"]
         if any(x["k"] == "PARM_DECL" for x in parts) or not parts or parts[-1]["k"] != "COMPOUND_STMT":
             return None
         return parts[-1]
@@ -1363,7 +1363,36 @@ class Lowerer:
             for _ in range(a.count("conditional") + a.count("conditional_t")):
                 next(conds)  # (the conditions inside the branch not taken)
             return self.alias_type(b, conds, n)
+        if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
+            return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
         return self.dtype(" ".join(toks), n)
+
+    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
+        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
+        else of its primary template, its parameters bound to `args`."""
+        given = [self.dtype(a, n) for a in args]
+        structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
+        spec = [st for st in structs if st.get("spec") is not None and [dtype_of(a) for a in st["spec"]] == given]
+        primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
+        st = (spec or primary or [None])[0]
+        if st is None:
+            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (no class {name} for these arguments)")
+        file, line = st["place"].rsplit(":", 1)
+        scopes = [
+            a for a in getattr(self.mod, "aliases", ()) if a["node"]["s"] == member and a.get("file") == file
+            and a["scope"][0] <= int(line) <= a["scope"][1]
+        ]  # fmt: skip
+        if not scopes:
+            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (the class has no alias {member})")
+        node = min(scopes, key=lambda a: a["scope"][1] - a["scope"][0])["node"]
+        saved = self.env
+        self.env = {**self.env, **({p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {})}
+        try:
+            conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+            return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+        finally:
+            self.env = saved
 
     def unalign_use(self, name: str) -> str:
         """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's
