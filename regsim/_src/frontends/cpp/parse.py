@@ -170,6 +170,17 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+def _member_name(toks: list[str]) -> str:
+    """The member a dependent member expression names: the name after its last `.` or `->` outside brackets."""
+    depth, at = 0, -1
+    for i, t in enumerate(toks):
+        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1, ">>": -2}.get(t, 0)
+        if depth == 0 and t in (".", "->"):
+            at = i
+    rest = [t for t in toks[at + 1 :] if t != "template"] if at >= 0 else []
+    return rest[0] if rest and (rest[0][0].isalpha() or rest[0][0] == "_") else ""
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -203,6 +214,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         toks = [t.spelling for t in c.get_tokens()]
         n["v"] = value if value is not None else toks[0] if toks else "0"
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
+        if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
+            n["s"] = _member_name([t.spelling for t in c.get_tokens()])
         value = _evaluate(c)
         if value is not None:
             n["v"] = value
@@ -337,6 +350,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
     fields, statics, bases = [], {}, []
+    nspec = c.type.get_num_template_arguments() if c.kind != ci.CursorKind.CLASS_TEMPLATE else -1
     for ch in c.get_children():
         if ch.kind == ci.CursorKind.FIELD_DECL:
             off = c.type.get_offset(ch.spelling) if not tparams else -1
@@ -368,6 +382,8 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "statics": statics,
         "bases": bases,
         "size": c.type.get_size() if not tparams else -1,
+        # an explicit specialization's type arguments (`template <> struct Map<uint32_t>`), canonical; else None
+        "spec": [c.type.get_template_argument_type(i).get_canonical().spelling for i in range(nspec)] if nspec > 0 else None,
     }
 
 
