@@ -24,7 +24,7 @@ from typing import Any
 
 import regsim as rs
 from regsim._src.frontends.cpp import module
-from regsim._src.frontends.cpp.lowering import Fn, Lowerer
+from regsim._src.frontends.cpp.lowering import Fn, Lowerer, _walk
 from regsim._src.model import enums
 from regsim.cpp import CppError
 
@@ -99,9 +99,28 @@ def _lowerer(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None) -> Lowerer
     return _kernels.ScopeLowerer(_kernels.KernelBuild(mod), fn, dict(env), "vf_probe", cls)
 
 
+def _enclosing(low: Lowerer, node: dict[str, Any], block: dict[str, Any]) -> None:
+    """The declarations of the enclosing function before `block` (its constants, type aliases and `auto` types,
+    as C++ sees them in the block), lowered into `low` as the kernel side's lowering of that function does
+    before it reaches the block; one it refuses is the function's failure, not the block's."""
+    for x in node["c"]:
+        if x is block or any(y is block for y in _walk(x)):
+            if x is not block:
+                _enclosing(low, x, block)
+            return
+        if x["k"] == "DECL_STMT":
+            try:
+                low.stmt(x, 1)
+            except CppError:
+                pass
+
+
 def _lower(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None = None) -> None:
     """Lower `fn` for `env` and every helper it calls (as `instantiate` does, without running anything)."""
     main = _lowerer(mod, fn, env, outer)
+    if outer is not None:
+        _enclosing(main, outer.body, fn.body)
+        main.lines, main.where = [], []
     main.lower()
     todo, done = list(main.callees), set()
     while todo:
