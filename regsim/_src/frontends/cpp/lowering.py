@@ -626,6 +626,8 @@ class Lowerer:
             return self.call(n)
         if k == "MEMBER_REF_EXPR" and n["s"] == "reg" and c and self.ty(c[0]).what == "reg":
             return f"{self.expr(c[0])}.reg"  # `r.reg[k]`: the k-th register of a two-register tensor
+        if k == "MEMBER_REF_EXPR" and n.get("toks"):  # `std::is_same<T, float>::value` left dependent
+            return self.type_trait(n)
         if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
             if "v" not in n:
                 raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
@@ -755,6 +757,8 @@ class Lowerer:
             return self.ty(n).elem(
                 *(bool(self.constant(x, what)) if x.get("tk") == "BOOL" else self.constant(x, what) for x in n["c"])
             )
+        elif k == "MEMBER_REF_EXPR" and n.get("toks"):  # `std::is_same<T, float>::value` left dependent
+            return int(self.type_trait(n))
         elif k == "MEMBER_REF_EXPR" and "v" in n:  # a member of a constant struct, folded by clang
             return self.value_as(int(n["v"]) if self.ty(n).what == "int" else float(n["v"]), self.ty(n))
         elif k == "UNARY_OPERATOR" and n.get("op") in _UNARY:

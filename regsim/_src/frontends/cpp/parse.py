@@ -215,7 +215,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         n["v"] = value if value is not None else toks[0] if toks else "0"
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
-            n["s"] = _member_name([t.spelling for t in c.get_tokens()])
+            toks = [t.spelling for t in c.get_tokens()]
+            n["s"] = _member_name(toks)
+            if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
+                n["toks"] = toks[:40]
         value = _evaluate(c)
         if value is not None:
             n["v"] = value
