@@ -1,7 +1,7 @@
 """More C++ the operator libraries' kernels use: constants computed by lambdas called where they are defined
 (`static constexpr CastTrait t = [] { if constexpr (...) return ...; }();`), local integer constants as template
 arguments (a block's constants end with it), class specializations used as type maps (`typename Map<U>::T`), and
-in kernel class templates: member calls and member variables clang leaves dependent (`q.template DeQue<T>()`,
+in kernel class templates: member calls, member variables and traits clang leaves dependent (`q.template DeQue<T>()`,
 `this->cfg_.count`), `auto` of their results, the enclosing function's constants in a `__VEC_SCOPE__` block.
 One file, loaded once."""
 
@@ -120,7 +120,7 @@ public:
         auto src = (__ubuf__ T*)xin.GetPhyAddr();
         __ubuf__ int32_t* dst = (__ubuf__ int32_t*)yl.GetPhyAddr();
         static constexpr Reg::CastTrait trait = []() {
-            if constexpr (MODE == 0) {
+            if constexpr (MODE == 0 && std::is_same<T, float>::value) {  // (a trait left dependent)
                 return Reg::CastTrait{Reg::RegLayout::UNKNOWN, Reg::SatMode::SAT,
                     Reg::MaskMergeMode::ZEROING, RoundMode::CAST_FLOOR};
             } else {
