@@ -2,8 +2,8 @@
 (`static constexpr CastTrait t = [] { if constexpr (...) return ...; }();`), local integer constants as template
 arguments (a block's constants end with it), class specializations used as type maps (`typename Map<U>::T`), and
 in kernel class templates: member calls, member variables and traits clang leaves dependent (`q.template DeQue<T>()`,
-`this->cfg_.count`), `auto` of their results, the enclosing function's constants in a `__VEC_SCOPE__` block.
-One file, loaded once."""
+`this->cfg_.count`), `auto` of their results, the enclosing function's constants in a `__VEC_SCOPE__` block; a
+namespace alias of Reg (`namespace MA = AscendC::Reg;`). One file, loaded once."""
 
 from __future__ import annotations
 
@@ -64,6 +64,16 @@ __simd_vf__ inline void NoValueVF(__ubuf__ int32_t* dst)
         }
     }();
     dst[0] = k;
+}
+
+template <typename T>
+__simd_vf__ inline void NsAliasVF(__ubuf__ T* dst)
+{
+    namespace MA = AscendC::Reg;
+    MA::RegTensor<T> r;
+    MA::MaskReg m = MA::CreateMask<T>();
+    MA::Duplicate(r, (T)3, m);
+    MA::StoreAlign(dst, r, m);
 }
 
 template <typename U>
@@ -221,3 +231,12 @@ def test_a_kernel_class_template_with_dependent_members(mod: rs.cpp.CppModule, l
     want = rounding(x[:40].astype(np.float64) + 0.5)  # type: ignore[operator]
     assert y[:40].tolist() == [int(v) for v in want]  # x + cfg_.bias, cast with the lambda's trait
     assert y[40:].tolist() == [99] * 24  # cfg_.count elements copied out
+
+
+@LOOPS
+def test_a_namespace_alias_of_reg(mod: rs.cpp.CppModule, loops: str) -> None:
+    ub = rs.UnifiedBuffer()
+    dst = ub.alloc(rs.int16, 128)
+    with rs.configure(loops=loops):
+        mod.instantiate("NsAliasVF", T=rs.int16)(dst.GetPhyAddr())
+    assert dst.numpy().tolist() == [3] * 128  # MA::Duplicate(r, 3) under MA::CreateMask: every lane

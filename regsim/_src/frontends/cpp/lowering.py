@@ -234,7 +234,7 @@ def strip(spelling: str) -> str:
     s = spelling.replace("const ", "").replace("volatile ", "").replace("__ubuf__ ", "").strip()
     for ns in ("AscendC::Reg::", "AscendC::MicroAPI::", "AscendC::", "Reg::", "MicroAPI::", "struct ", "enum ", "std::"):
         s = s.replace(ns, "")
-    s = s.strip()
+    s = re.sub(r"^(?:\w+::)+(?=(?:RegTensor|MaskReg|AddrReg|UnalignReg\w*)\b)", "", s.strip())  # `namespace MA = ...`
     base = s.rstrip("&* ")
     if base in C_TYPES:  # a C API register type (`vector_float`, `vector_bool`): the Reg type it stands for
         s = C_TYPES[base] + s[len(base) :]
@@ -877,7 +877,8 @@ class Lowerer:
         """The callee's name, its explicit template arguments and whether it is in AscendC::Reg."""
         f = self.callee_node(n)
         kids = f["c"]
-        ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF"]
+        # (a namespace alias, `namespace MA = AscendC::Reg;`: clang found the name in the namespace it aliases)
+        ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
         over = [k for k in kids if k["k"] == "OVERLOADED_DECL_REF"]
         name = over[0]["s"] if over else f.get("rs") or f["s"]
         targs = [k for k in kids if k["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
