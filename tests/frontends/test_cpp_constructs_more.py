@@ -142,7 +142,7 @@ public:
         {
             Reg::RegTensor<T> a;
             Reg::RegTensor<int32_t> b;
-            uint32_t n = this->cfg_.count;
+            uint32_t n = this->cfg_.count + Id<kExtra>();  // (a class's static constant as a template argument)
             Reg::MaskReg m = Reg::UpdateMask<T>(n);
             Reg::LoadAlign(a, src);
             Reg::Adds(a, a, (T)this->cfg_.bias, m);
@@ -152,7 +152,7 @@ public:
         inQ.FreeTensor(xin);
         outQ.EnQue(yl);
         auto yout = outQ.template DeQue<int32_t>();
-        DataCopy(yGm, yout, this->cfg_.count);
+        DataCopy(yGm, yout, this->cfg_.count + kExtra);
         outQ.FreeTensor(yout);
     }
 
@@ -163,6 +163,7 @@ private:
     GlobalTensor<T> xGm;
     GlobalTensor<int32_t> yGm;
     RoundCfg cfg_;
+    constexpr static uint32_t kExtra = 8;
 };
 
 extern "C" __global__ __aicore__ void round_floor(GM_ADDR x, GM_ADDR y, uint32_t count)
@@ -227,7 +228,7 @@ def test_a_kernel_class_template_with_dependent_members(mod: rs.cpp.CppModule, l
     x = np.linspace(-7.5, 7.5, 64).astype(np.float32)
     y = np.full(64, 99, np.int32)
     with rs.configure(loops=loops):
-        rs.launch(mod.kernel(kernel), 1, x, y, 40)
+        rs.launch(mod.kernel(kernel), 1, x, y, 32)  # (count 32 + kExtra 8 elements)
     want = rounding(x[:40].astype(np.float64) + 0.5)  # type: ignore[operator]
     assert y[:40].tolist() == [int(v) for v in want]  # x + cfg_.bias, cast with the lambda's trait
     assert y[40:].tolist() == [99] * 24  # cfg_.count elements copied out

@@ -711,13 +711,26 @@ class Lowerer:
     def global_constant(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The initializer and the declaration of the file's global constant `n` names."""
         name = n.get("rs", n["s"])
-        const = self.mod.consts.get(name)
+        const = self.mod.consts.get(name) or self.class_static(name)
         if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
             raise self.fail(n, f"the global variable {name} (only constants are supported)")
         init = [x for x in const["c"] if x["k"] not in _TYPE_KIDS]
         if not init:
             raise self.fail(n, f"the global constant {name} without an initializer")
         return init[-1], const
+
+    def class_static(self, name: str) -> dict[str, Any] | None:
+        """The declaration of the static member `name` of the function's class or of a class it derives from
+        (`constexpr static CastTrait castTrait0 = {...};` in a kernel class), else None."""
+        structs = list(getattr(self.mod, "structs", {}).values())
+        todo = [st for st in structs if self.fn.cls and st["place"] == self.fn.cls]
+        while todo:
+            st = todo.pop(0)
+            if name in st["statics"]:
+                return st["statics"][name]  # type: ignore[no-any-return]
+            bases = {strip(b).split("<")[0].split("::")[-1].strip() for b in st.get("bases", ())}
+            todo += [b for b in structs if b["name"] in bases]
+        return None
 
     # --- constants: template arguments, enum and struct constants (folded from the AST, never evaluated as text) ---
     def constant(self, n: dict[str, Any], what: str) -> Any:

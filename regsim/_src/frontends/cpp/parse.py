@@ -170,6 +170,10 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+#: the scopes whose variables are globals (a namespace's, a class's or class template's static members)
+_GLOBAL_SCOPES = ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE")
+
+
 def _member_name(toks: list[str]) -> str:
     """The member a dependent member expression names: the name after its last `.` or `->` outside brackets."""
     depth, at = 0, -1
@@ -274,7 +278,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
-            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            n["global"] = ref.semantic_parent.kind.name in _GLOBAL_SCOPES
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
