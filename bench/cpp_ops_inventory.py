@@ -24,7 +24,7 @@ from typing import Any
 
 import regsim as rs
 from regsim._src.frontends.cpp import module
-from regsim._src.frontends.cpp.lowering import Fn, Lowerer
+from regsim._src.frontends.cpp.lowering import Fn, Lowerer, _walk
 from regsim._src.model import enums
 from regsim.cpp import CppError
 
@@ -99,10 +99,33 @@ def _lowerer(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None) -> Lowerer
     return _kernels.ScopeLowerer(_kernels.KernelBuild(mod), fn, dict(env), "vf_probe", cls)
 
 
+def _enclosing(low: Lowerer, node: dict[str, Any], block: dict[str, Any], failed: dict[str, CppError]) -> None:
+    """The declarations of the enclosing function before `block` (its constants, type aliases and `auto` types,
+    as C++ sees them in the block), lowered into `low` as the kernel side's lowering of that function does
+    before it reaches the block; those it refuses go to `failed` by the names they declare."""
+    for x in node["c"]:
+        if x is block or any(y is block for y in _walk(x)):
+            if x is not block:
+                _enclosing(low, x, block, failed)
+            return
+        if x["k"] == "DECL_STMT":
+            try:
+                low.stmt(x, 1)
+            except CppError as e:
+                failed |= {v["s"]: e for v in x["c"]}
+
+
 def _lower(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None = None) -> None:
     """Lower `fn` for `env` and every helper it calls (as `instantiate` does, without running anything)."""
     main = _lowerer(mod, fn, env, outer)
-    main.lower()
+    failed: dict[str, CppError] = {}
+    if outer is not None:
+        _enclosing(main, outer.body, fn.body, failed)
+        main.lines, main.where = [], []
+    try:
+        main.lower()
+    except CppError as e:  # a name the block reads whose declaration was refused: that refusal is the cause
+        raise next((f for name, f in failed.items() if re.search(rf"\b{re.escape(name)}\b", str(e))), e) from None
     todo, done = list(main.callees), set()
     while todo:
         cname, cfn, cenv = todo.pop()

@@ -71,6 +71,8 @@ _FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams"}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
 _FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
 _NO_OPS = {"SetSysWorkspace", "InitSocState"}
+#: the kernel objects' methods that make a `LocalTensor` of their template argument's element type
+_TENSOR_MAKERS = ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast")
 
 
 def _tiling(obj: Any, ptr: Any, layout: list[tuple[str, int, str, int]]) -> None:
@@ -307,15 +309,59 @@ class KernelLowerer(Lowerer):
         t = self.ty(n)
         return t.elem if t.what == "obj" else None
 
+    def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The member variable a member expression of a dependent type names (`this->tiling_.n` in a class
+        template) and its class's template arguments, where its object is a class the file defines."""
+        if n["k"] != "MEMBER_REF_EXPR" or n.get("rk") or not n["s"] or n.get("tk") != "DEPENDENT":
+            return None
+        kids = [x for x in n["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+        kind: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
+        if kind is None or kind[0] != "user" or kind[1][0] is None:
+            return None
+        st, env = kind[1]
+        field = next((f for f in st["fields"] if f["name"] == n["s"]), None)
+        return (field, env) if field is not None else None
+
+    def method_type(self, n: dict[str, Any]) -> Ty | None:
+        """The type of a kernel object's method call clang left dependent, for `auto`: `q.template DeQue<T>()`
+        (AllocTensor, Get ...) a `LocalTensor<T>`, `t.GetPhyAddr()` a pointer to the tensor's elements."""
+        ref: dict[str, Any] = n["c"][0] if n["k"] == "CALL_EXPR" and n["c"] else {"k": "", "c": []}
+        while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
+            ref = ref["c"][0]
+        kids = [x for x in ref["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")]
+        kind = self.objof(kids[0]) if ref["k"] == "MEMBER_REF_EXPR" and kids else None
+        if kind is None:
+            return None
+        name = ref.get("rs", ref["s"])
+        targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
+        if name in _TENSOR_MAKERS and kind[0] in ("TQue", "TBuf", "LocalTensor") and targs and dt.is_dtype(targs[0]):
+            return Ty("obj", elem=("LocalTensor", targs[0]))
+        if name == "GetPhyAddr" and kind[0] == "LocalTensor" and kind[1] is not None:
+            return Ty("ptr", elem=kind[1])
+        return None
+
+    def ty(self, n: dict[str, Any]) -> Ty:
+        if n["k"] == "CALL_EXPR" and n.get("tk") == "DEPENDENT":
+            return self.method_type(n) or super().ty(n)
+        hit = self.dependent_field(n)
+        if hit is None:
+            return super().ty(n)
+        field, env = hit
+        saved, self.env = self.env, {**self.env, **env}
+        try:
+            return self.type_of(field["t"], field["tk"], n)
+        finally:
+            self.env = saved
+
     # --- expressions ---
     def expr(self, n: dict[str, Any]) -> str:
         k, c = n["k"], n["c"]
         if k == "CXX_THIS_EXPR":
             return self.this
-        if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "FIELD_DECL":
+        if k == "MEMBER_REF_EXPR" and "v" not in n and (n.get("rk") == "FIELD_DECL" or self.dependent_field(n)):
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             base = self.expr(kids[0]) if kids else self.this
-            return f"{base}.{n['rs']}"
+            return f"{base}.{n.get('rs', n['s'])}"
         if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "VAR_DECL" and self.cls is not None:
             return self.static_member(n)
         if k == "DECL_REF_EXPR" and n.get("rk") == "VAR_DECL" and self.cls is not None and n.get("global") and "v" not in n:
@@ -377,7 +423,8 @@ class KernelLowerer(Lowerer):
         ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
         while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
             ref = ref["c"][0]
-        if ref["k"] == "MEMBER_REF_EXPR" and ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF"):
+        dependent = ref["k"] == "MEMBER_REF_EXPR" and not ref.get("rk") and ref["s"]  # (`x.template Get<T>()` in a template)
+        if ref["k"] == "MEMBER_REF_EXPR" and (ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF") or dependent):
             # a member function call (in a template, not resolved yet: by its name and the object's type)
             name, rloc = ref.get("rs", ref["s"]), ref.get("rloc", rloc)
             skip = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
@@ -390,7 +437,7 @@ class KernelLowerer(Lowerer):
             args = [self.expr(a) for a in c[1:]]
             if kind[0] != "user":
                 targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
-                if name in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast"):
+                if name in _TENSOR_MAKERS:
                     tv = targs[0] if targs else self.dtype(n.get("t", "").split("<")[-1].rstrip("> "), n)
                     return f"{base}.{name}({', '.join([f'rs.{tv.name}', *args])})"
                 if name in ("EnQue", "FreeTensor", "InitBuffer", "SetGlobalBuffer", "GetPhyAddr", "GetValue", "SetValue"):
@@ -574,6 +621,7 @@ class KernelLowerer(Lowerer):
         )
         pyname = f"vf_{self.pyname}_{self.scopes}"
         low = ScopeLowerer(self.build, fn, dict(self.env), pyname, self.cls)
+        low.constants, low.vartypes = dict(self.constants), dict(self.vartypes)  # (the enclosing constants and autos)
         lines = low.lower()
         self.build.extra.append((lines, low.where, {pyname: name}))
         self.build.vfs.append(pyname)

@@ -234,7 +234,7 @@ def strip(spelling: str) -> str:
     s = spelling.replace("const ", "").replace("volatile ", "").replace("__ubuf__ ", "").strip()
     for ns in ("AscendC::Reg::", "AscendC::MicroAPI::", "AscendC::", "Reg::", "MicroAPI::", "struct ", "enum ", "std::"):
         s = s.replace(ns, "")
-    s = s.strip()
+    s = re.sub(r"^(?:\w+::)+(?=(?:RegTensor|MaskReg|AddrReg|UnalignReg\w*)\b)", "", s.strip())  # `namespace MA = ...`
     base = s.rstrip("&* ")
     if base in C_TYPES:  # a C API register type (`vector_float`, `vector_bool`): the Reg type it stands for
         s = C_TYPES[base] + s[len(base) :]
@@ -618,12 +618,16 @@ class Lowerer:
             return f"({self.expr(c[1])} if {self.expr(c[0])} else {self.expr(c[2])})"
         if k == "CALL_EXPR" and len(c) == 2 and c[0]["k"] == "TYPE_REF" and self.ty(n).what in ("int", "float"):
             return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
+        if k == "CALL_EXPR" and self.invoked_lambda(n) is not None:  # a constant computed by a lambda: its value
+            return self.pyvalue(self.constant(n, "the value of a lambda"))
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
             return self.call(n)
         if k == "MEMBER_REF_EXPR" and n["s"] == "reg" and c and self.ty(c[0]).what == "reg":
             return f"{self.expr(c[0])}.reg"  # `r.reg[k]`: the k-th register of a two-register tensor
+        if k == "MEMBER_REF_EXPR" and n.get("toks"):  # `std::is_same<T, float>::value` left dependent
+            return self.type_trait(n)
         if k == "MEMBER_REF_EXPR":  # a member of a constant struct or union, folded by clang
             if "v" not in n:
                 raise self.fail(n, f"the member access .{n['s']} (only members of constant structs and unions)")
@@ -707,13 +711,26 @@ class Lowerer:
     def global_constant(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The initializer and the declaration of the file's global constant `n` names."""
         name = n.get("rs", n["s"])
-        const = self.mod.consts.get(name)
+        const = self.mod.consts.get(name) or self.class_static(name)
         if const is None or (not const.get("constexpr") and "const" not in const.get("t", "")):
             raise self.fail(n, f"the global variable {name} (only constants are supported)")
         init = [x for x in const["c"] if x["k"] not in _TYPE_KIDS]
         if not init:
             raise self.fail(n, f"the global constant {name} without an initializer")
         return init[-1], const
+
+    def class_static(self, name: str) -> dict[str, Any] | None:
+        """The declaration of the static member `name` of the function's class or of a class it derives from
+        (`constexpr static CastTrait castTrait0 = {...};` in a kernel class), else None."""
+        structs = list(getattr(self.mod, "structs", {}).values())
+        todo = [st for st in structs if self.fn.cls and st["place"] == self.fn.cls]
+        while todo:
+            st = todo.pop(0)
+            if name in st["statics"]:
+                return st["statics"][name]  # type: ignore[no-any-return]
+            bases = {strip(b).split("<")[0].split("::")[-1].strip() for b in st.get("bases", ())}
+            todo += [b for b in structs if b["name"] in bases]
+        return None
 
     # --- constants: template arguments, enum and struct constants (folded from the AST, never evaluated as text) ---
     def constant(self, n: dict[str, Any], what: str) -> Any:
@@ -745,12 +762,16 @@ class Lowerer:
             return self.value_as(self.constant(kids[-1], what), self.ty(n))
         elif k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(n["c"]) == 1:
             return self.constant(n["c"][0], what)
+        elif (body := self.invoked_lambda(n)) is not None:  # `[] { if constexpr (...) return A; else return B; }()`
+            return self.value_as(self.lambda_value(body, what), self.ty(n))
         elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
             return int(self.leaf(n))
         elif k == "INIT_LIST_EXPR" and self.ty(n).what == "struct":  # CastTrait{...}
             return self.ty(n).elem(
                 *(bool(self.constant(x, what)) if x.get("tk") == "BOOL" else self.constant(x, what) for x in n["c"])
             )
+        elif k == "MEMBER_REF_EXPR" and n.get("toks"):  # `std::is_same<T, float>::value` left dependent
+            return int(self.type_trait(n))
         elif k == "MEMBER_REF_EXPR" and "v" in n:  # a member of a constant struct, folded by clang
             return self.value_as(int(n["v"]) if self.ty(n).what == "int" else float(n["v"]), self.ty(n))
         elif k == "UNARY_OPERATOR" and n.get("op") in _UNARY:
@@ -765,6 +786,35 @@ class Lowerer:
             cond, yes, no = kids
             return self.constant(yes if self.constant(cond, what) else no, what)
         raise self.fail(n, f"{what} {n.get('s') or k} (not a constant)")
+
+    @staticmethod
+    def invoked_lambda(n: dict[str, Any]) -> dict[str, Any] | None:
+        """The body of a lambda without parameters called where it is defined (`[]() { ... }()`), else None."""
+        kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+        if n["k"] != "CALL_EXPR" or len(kids) != 1 or kids[0]["k"] != "LAMBDA_EXPR":
+            return None
+        parts: list[dict[str, Any]] = kids[0]["c"]
+        if any(x["k"] == "PARM_DECL" for x in parts) or not parts or parts[-1]["k"] != "COMPOUND_STMT":
+            return None
+        return parts[-1]
+
+    def lambda_value(self, body: dict[str, Any], what: str) -> Any:
+        """The value an invoked lambda's body returns, folded as a constant (its `if`s decided by their
+        constant conditions, its `return`s constant expressions): the compile-time tables kernels build with
+        `static constexpr CastTrait t = [] { if constexpr (...) return ...; }();`."""
+        todo = [body]
+        while todo:
+            n = todo.pop(0)
+            kids = [x for x in n["c"] if x["k"] not in _TYPE_KIDS]
+            if n["k"] == "COMPOUND_STMT":
+                todo[:0] = kids
+            elif n["k"] == "RETURN_STMT" and kids:
+                return self.constant(kids[-1], what)
+            elif n["k"] == "IF_STMT" and len(kids) in (2, 3):
+                todo[:0] = kids[1:2] if self.constant(kids[0], "the condition of an if in a constant lambda") else kids[2:]
+            elif n["k"] != "NULL_STMT":
+                raise self.fail(n, f"{what}: a lambda whose body is not if and return statements ({n['k']})")
+        raise self.fail(body, f"{what}: a lambda that returns no value for these template arguments")
 
     @staticmethod
     def value_as(value: Any, t: Ty) -> Any:
@@ -840,7 +890,8 @@ class Lowerer:
         """The callee's name, its explicit template arguments and whether it is in AscendC::Reg."""
         f = self.callee_node(n)
         kids = f["c"]
-        ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF"]
+        # (a namespace alias, `namespace MA = AscendC::Reg;`: clang found the name in the namespace it aliases)
+        ns = [k["s"] for k in kids if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
         over = [k for k in kids if k["k"] == "OVERLOADED_DECL_REF"]
         name = over[0]["s"] if over else f.get("rs") or f["s"]
         targs = [k for k in kids if k["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
@@ -1071,9 +1122,10 @@ class Lowerer:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
         if k == "COMPOUND_STMT":
-            start = len(self.lines)
+            start, outer = len(self.lines), dict(self.constants)
             for x in c:
                 self.stmt(x, d)
+            self.constants = outer  # (a block's constants end with it: an outer one it shadowed is seen again)
             if len(self.lines) == start:  # (empty, or declarations only: type aliases, `using namespace`)
                 self.emit(d, "pass")
         elif k == "DECL_STMT":
@@ -1284,6 +1336,11 @@ class Lowerer:
                 code = f"({code} + 0)"
             elif t.what in ("int", "float"):
                 code = self.convert(code, self.ty(init[0]), t)
+            if t.what in ("int", "float") and (v.get("constexpr") or "const" in v["t"].split()):
+                try:  # a constant (`constexpr uint32_t n = sizeof(T) * 2;`): also a template argument
+                    self.constants[name] = self.value_as(self.constant(init[0], f"the constant {name}"), t)
+                except CppError:
+                    pass  # (a const variable of a value known only when the code runs)
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
@@ -1324,7 +1381,36 @@ class Lowerer:
             for _ in range(a.count("conditional") + a.count("conditional_t")):
                 next(conds)  # (the conditions inside the branch not taken)
             return self.alias_type(b, conds, n)
+        if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
+            return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
         return self.dtype(" ".join(toks), n)
+
+    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
+        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
+        else of its primary template, its parameters bound to `args`."""
+        given = [self.dtype(a, n) for a in args]
+        structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
+        spec = [st for st in structs if st.get("spec") is not None and [dtype_of(a) for a in st["spec"]] == given]
+        primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
+        st = (spec or primary or [None])[0]
+        if st is None:
+            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (no class {name} for these arguments)")
+        file, line = st["place"].rsplit(":", 1)
+        scopes = [
+            a for a in getattr(self.mod, "aliases", ()) if a["node"]["s"] == member and a.get("file") == file
+            and a["scope"][0] <= int(line) <= a["scope"][1]
+        ]  # fmt: skip
+        if not scopes:
+            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (the class has no alias {member})")
+        node = min(scopes, key=lambda a: a["scope"][1] - a["scope"][0])["node"]
+        saved = self.env
+        self.env = {**self.env, **({p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {})}
+        try:
+            conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+            return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+        finally:
+            self.env = saved
 
     def unalign_use(self, name: str) -> str:
         """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's

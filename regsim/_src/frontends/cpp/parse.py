@@ -179,6 +179,21 @@ def _spellings(c: Any, limit: int) -> list[str]:
     return [t.spelling for t in itertools.islice(c.get_tokens(), limit)]
 
 
+#: the scopes whose variables are globals (a namespace's, a class's or class template's static members)
+_GLOBAL_SCOPES = ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE")
+
+
+def _member_name(toks: list[str]) -> str:
+    """The member a dependent member expression names: the name after its last `.` or `->` outside brackets."""
+    depth, at = 0, -1
+    for i, t in enumerate(toks):
+        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1, ">>": -2}.get(t, 0)
+        if depth == 0 and t in (".", "->"):
+            at = i
+    rest = [t for t in toks[at + 1 :] if t != "template"] if at >= 0 else []
+    return rest[0] if rest and (rest[0][0].isalpha() or rest[0][0] == "_") else ""
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -212,6 +227,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         value = _evaluate(c)  # the literal's value, also where a macro spells it
         n["v"] = value if value is not None else next((t.spelling for t in c.get_tokens()), "0")
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
+        if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
+            toks = [t.spelling for t in c.get_tokens()]
+            n["s"] = _member_name(toks)
+            if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
+                n["toks"] = toks[:40]
         value = _evaluate(c)
         if value is not None:
             n["v"] = value
@@ -265,7 +285,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
-            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            n["global"] = ref.semantic_parent.kind.name in _GLOBAL_SCOPES
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
@@ -343,6 +363,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
     fields, statics, bases = [], {}, []
+    nspec = c.type.get_num_template_arguments() if c.kind != ci.CursorKind.CLASS_TEMPLATE else -1
     for ch in c.get_children():
         if ch.kind == ci.CursorKind.FIELD_DECL:
             off = c.type.get_offset(ch.spelling) if not tparams else -1
@@ -374,6 +395,8 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "statics": statics,
         "bases": bases,
         "size": c.type.get_size() if not tparams else -1,
+        # an explicit specialization's type arguments (`template <> struct Map<uint32_t>`), canonical; else None
+        "spec": [c.type.get_template_argument_type(i).get_canonical().spelling for i in range(nspec)] if nspec > 0 else None,
     }
 
 
