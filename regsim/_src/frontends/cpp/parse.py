@@ -170,6 +170,18 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+def _dependent_member(toks: list[str]) -> str:
+    """The member a dependent member expression names (`xGm.SetGlobalBuffer`, `q.template DeQue<T>`, `p->f`): the
+    name after its last `.` or `->` outside template arguments ("" where there is none)."""
+    depth, name = 0, ""
+    for i, tok in enumerate(toks):
+        depth += (tok == "<") - (tok == ">")
+        if depth == 0 and tok in (".", "->"):
+            rest = [t for t in toks[i + 1 :] if t != "template"]
+            name = rest[0] if rest and rest[0].isidentifier() else ""
+    return name
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -202,6 +214,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         value = _evaluate(c)  # the literal's value, also where a macro spells it
         toks = [t.spelling for t in c.get_tokens()]
         n["v"] = value if value is not None else toks[0] if toks else "0"
+    elif k == ci.CursorKind.MEMBER_REF_EXPR and not c.spelling:  # `x.f` on an object of a dependent type: f by its tokens
+        name = _dependent_member([t.spelling for t in c.get_tokens()])
+        if name:
+            n["s"], n["rs"], n["rk"] = name, name, "OVERLOADED_DECL_REF"
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         value = _evaluate(c)
         if value is not None:
@@ -266,10 +282,11 @@ def _node(c: Any, main: str) -> dict[str, Any]:
     if k == ci.CursorKind.VAR_DECL:
         toks = [t.spelling for t in c.get_tokens()][:3]
         n["constexpr"] = "constexpr" in toks
-        # the children after the declared name are its initializer (those before spell its type:
-        # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
+        # the children from the declared name on are its initializer (`P p{1, 2}`: a constructor call that starts at
+        # the name); those before spell its type (`RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that
+        # is no initializer)
         at = c.location.offset
-        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at)
+        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset >= at)
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
