@@ -16,15 +16,19 @@ buffer's bytes with the struct's C++ layout (`CppModule.struct_dtype` gives the 
 
 from __future__ import annotations
 
+import enum
 import re
 from typing import Any
 
 import attrs
 import numpy as np
 
+from regsim._src.frontends.cpp.kernel_decls import HOST_APIS, MEMORY_STRUCTS
 from regsim._src.frontends.cpp.lowering import CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
 from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
 from regsim._src.kernel.launch import kernel as make_kernel
+from regsim._src.lowerings.spec import Kind
+from regsim._src.lowerings.table import ENTRIES
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 
@@ -63,11 +67,13 @@ K = type(
         "SyncAll": sync.SyncAll,
         "PIPE": pipes.PIPE,
         "HardEvent": pipes.HardEvent,
+        **ENTRIES,  # the memory-level APIs (`K.Add(dst, src0, src1, count)`), bound by the table's binder
+        **MEMORY_STRUCTS,
     },
 )
 
 #: the kernel-side structs regsim models as frozen attrs classes: a member write makes a new value
-_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams"}
+_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", *MEMORY_STRUCTS}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
 _FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
 _NO_OPS = {"SetSysWorkspace", "InitSocState"}
@@ -386,6 +392,8 @@ class KernelLowerer(Lowerer):
             rloc = f"{defs[0].file}:{defs[0].line}" if defs else "regsim_decls.h:0"
         if rk == "FUNCTION_DECL" and _is_ours(rloc):
             targs = [t for t in callee["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
+            if name in ENTRIES and self.on_tensors(name, c[1:]):
+                return self.memory_call(n, name, targs, c[1:])
             if name in _FREE:
                 args = [self.expr(a) for a in c[1:]]
                 kw = ""
@@ -403,6 +411,43 @@ class KernelLowerer(Lowerer):
                 py = self.build.function(fn, dict(self.env), None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
+
+    def on_tensors(self, name: str, args: list[dict[str, Any]]) -> bool:
+        """Whether a call of a memory-level API's name is the memory-level API (its first argument a LocalTensor, or
+        a host API of core state), not the Reg function of the same name."""
+        first = args[0] if args else None
+        while first is not None and first["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "ARRAY_SUBSCRIPT_EXPR") and first["c"]:
+            first = first["c"][0]  # (`x[k]` in a template, its type dependent: x's)
+        kind = self.objof(first) if first is not None else None
+        return (kind is not None and kind[0] == "LocalTensor") or name in HOST_APIS
+
+    def memory_call(self, n: dict[str, Any], name: str, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> str:
+        """A memory-level API (`AscendC::Add(dst, src0, src1, count)`, `Cast<half, float>(...)`): the table's entry
+        of that name, given the arguments in C++ order; an element type template argument is the tensors' (the binder
+        checks them) or, where the API takes one (`SetVectorMask<T>`), its dtype; a non-type template argument is the
+        first template parameter (keyword) of its kind not given yet."""
+        entry = ENTRIES[name]
+        keywords = list(dict.fromkeys(p for i in entry.interfaces for p in i.keywords))
+        dtype_param = any(p.kind is Kind.DTYPE for i in entry.interfaces for p in i.params)
+        positional: list[str] = []
+        given: dict[str, str] = {}
+        for t in targs:
+            v = self.targ(t)
+            if dt.is_dtype(v):
+                if dtype_param and not positional:
+                    positional.append(self.pyvalue(v))
+                continue
+            kind = Kind.ENUM if isinstance(v, enum.Enum) else Kind.BOOL
+            free = [p for p in keywords if p.name not in given and p.kind is kind]
+            p = next((p for p in free if p.enum is None or isinstance(v, p.enum)), None)
+            if p is None:
+                shown = ", ".join(p.name for p in keywords) or "none"
+                raise self.fail(n, f"the template argument {v!r} of {name} (its template parameters: {shown})")
+            given[p.name] = self.pyvalue(v) if kind is Kind.ENUM else repr(bool(v))
+        for a in args:
+            code = self.expr(a)
+            positional.append(f"bool({code})" if a.get("tk") == "BOOL" else code)
+        return f"K.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in given.items())])})"
 
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]
