@@ -274,7 +274,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
-            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            n["global"] = ref.semantic_parent.kind.name in (
+                *("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE"),
+            )  # (a static member of a class template too)
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
@@ -286,7 +288,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         # the name); those before spell its type (`RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that
         # is no initializer)
         at = c.location.offset
-        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset >= at)
+        refs = (ci.CursorKind.TYPE_REF, ci.CursorKind.TEMPLATE_REF, ci.CursorKind.NAMESPACE_REF)
+        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at or (ch.extent.start.offset == at and ch.kind not in refs))
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
@@ -385,6 +388,8 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "statics": statics,
         "bases": bases,
         "size": c.type.get_size() if not tparams else -1,
+        # an explicit specialization (`template <> class K<float>`): its type's spelling, with the arguments
+        "spec": c.type.get_canonical().spelling if not tparams and "<" in c.type.spelling else None,
     }
 
 
