@@ -143,21 +143,22 @@ class KernelBuild:
         self.vfs: list[str] = []  #: the Python names of the VF blocks (made simd_vf after exec)
         self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
 
-    def struct(self, spelling: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The user class a type names, and its template arguments (by parameter name)."""
+    def struct(self, spelling: str, outer: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The user class a type names (its explicit specialization for these arguments where the file has one), and
+        its template arguments by parameter name (names of the enclosing template's parameters given by `outer`)."""
         s = strip(spelling).replace("*", "").replace("&", "").strip()
         name, _, rest = s.partition("<")
         name = name.split("::")[-1].strip()
         cands = self.by_name.get(name)
         if not cands:
             return None
-        st = cands[0]
-        env: dict[str, Any] = {}
-        if rest:
-            for p, a in zip(st["tparams"], _split_targs(rest.rstrip().removesuffix(">")), strict=False):
-                d = dtype_of(a)
-                env[p["name"]] = d if d is not None else _int_or_enum(a)
-        return st, env
+        args = [_targ_value(a, outer or {}) for a in _split_targs(rest.rstrip().removesuffix(">"))] if rest else []
+        for st in cands:
+            spec = st.get("spec")
+            if spec and [_targ_value(a, {}) for a in _split_targs(spec.partition("<")[2].rstrip().removesuffix(">"))] == args:
+                return st, {}
+        st = next((st for st in cands if not st.get("spec")), cands[0])
+        return st, {p["name"]: a for p, a in zip(st["tparams"], args, strict=False)}
 
     def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
         key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
@@ -168,7 +169,7 @@ class KernelBuild:
 
     def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int) -> str:
         fn = self.by_place.get(rloc)
-        if fn is None or fn.name != name:
+        if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
             cands = [
                 f
                 for f in self.by_place.values()
@@ -178,6 +179,15 @@ class KernelBuild:
                 raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
             fn = cands[0]
         return self.function(fn, env, st)
+
+
+def _targ_value(text: str, env: dict[str, Any]) -> Any:
+    """A template argument's value: a dtype, an integer or enum member, or an enclosing template parameter's value."""
+    d = dtype_of(text)
+    if d is not None:
+        return d
+    value = _int_or_enum(text)
+    return env.get(value, value) if isinstance(value, str) else value
 
 
 def _int_or_enum(text: str) -> Any:
@@ -226,11 +236,9 @@ class KernelLowerer(Lowerer):
             return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
         if name in _FROZEN:
             return name, self.dtype(args[0]) if args else None
-        hit = self.build.struct(s)
+        hit = self.build.struct(s, self.env)
         if hit is not None:
-            st, env = hit
-            env = {k: (self.env.get(v, v) if isinstance(v, str) else v) for k, v in env.items()}
-            return "user", (st, env)
+            return "user", hit
         return None
 
     def targ_text(self, a: str) -> Any:
@@ -407,8 +415,9 @@ class KernelLowerer(Lowerer):
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
-            if fn.what in ("plain", "global"):
-                py = self.build.function(fn, dict(self.env), None)
+            if fn.what in ("plain", "global"):  # (a template's explicit arguments, in its parameters' order)
+                given = zip(fn.tparams, (self.targ(t) for t in self.callee_ref(n)[1]), strict=False)
+                py = self.build.function(fn, {**self.env, **{p["name"]: v for p, v in given}}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
