@@ -289,7 +289,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         # is no initializer)
         at = c.location.offset
         refs = (ci.CursorKind.TYPE_REF, ci.CursorKind.TEMPLATE_REF, ci.CursorKind.NAMESPACE_REF)
-        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at or (ch.extent.start.offset == at and ch.kind not in refs))
+        n["ninit"] = sum(1 for ch in kids if (ch.extent.start.offset, ch.kind not in refs) > (at, False))
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
