@@ -286,8 +286,8 @@ class KernelLowerer(Lowerer):
 
     def new_user(self, st: dict[str, Any], env: dict[str, Any]) -> str:
         fields = []
-        saved = self.env
-        self.env = {**self.env, **env}
+        saved, cls = self.env, self.cls
+        self.env, self.cls = {**self.env, **env}, st  # (its members' types read its own constants: TQue<VECIN, BUFFER_NUM>)
         try:
             for f in st["fields"]:
                 t = self.type_of(f["t"], f["tk"], f["l"])
@@ -301,7 +301,7 @@ class KernelLowerer(Lowerer):
                     code = "0" if t.what == "int" else "0.0" if t.what == "float" else "None"
                 fields.append(f"{f['name']}={code}")
         finally:
-            self.env = saved
+            self.env, self.cls = saved, cls
         return f"_new({st['name']!r}, {', '.join(fields)})"
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
@@ -328,6 +328,8 @@ class KernelLowerer(Lowerer):
             return self.expr(c[0])
         if k in ("CXX_NULL_PTR_LITERAL_EXPR", "GNU_NULL_EXPR"):
             return "None"
+        if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
+            return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
@@ -403,7 +405,7 @@ class KernelLowerer(Lowerer):
             if name in ENTRIES and self.on_tensors(name, c[1:]):
                 return self.memory_call(n, name, targs, c[1:])
             if name in _FREE:
-                args = [self.expr(a) for a in c[1:]]
+                args = [self.braced(name, i, a, c[1:]) for i, a in enumerate(c[1:])]
                 kw = ""
                 if name == "PipeBarrier" and targs:
                     kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
@@ -421,13 +423,30 @@ class KernelLowerer(Lowerer):
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
+    def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
+        """An argument's object kind, also for `x[k]` in a template (its type dependent: x's)."""
+        while a["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "ARRAY_SUBSCRIPT_EXPR") and a["c"] and self.objof(a) is None:
+            a = a["c"][0]
+        return self.objof(a)
+
+    def braced(self, name: str, i: int, a: dict[str, Any], args: list[dict[str, Any]]) -> str:
+        """Argument `i` of a DataCopy / DataCopyPad call; a braced list whose type clang left open (in a template) is
+        the struct of its place: `{1, len, 0, 0, 0}` the copy parameters (four members: DataCopyParams), the fourth
+        `{false, 0, 0, 0}` the padding of the destination's element type."""
+        if a["k"] != "INIT_LIST_EXPR" or (self.objof(a) or ("",))[0] in _FROZEN:
+            return self.expr(a)
+        parts = [self.expr(x) for x in a["c"]]
+        dst = self.tensor_kind(args[0]) if args else None
+        if i == 3 and dst is not None:
+            return self.new(("DataCopyPadExtParams", dst[1]), parts)
+        if i == 2:
+            return self.new(("DataCopyParams" if len(parts) == 4 else "DataCopyExtParams", None), parts)
+        raise self.fail(a, f"the braced argument {i} of {name}")
+
     def on_tensors(self, name: str, args: list[dict[str, Any]]) -> bool:
         """Whether a call of a memory-level API's name is the memory-level API (its first argument a LocalTensor, or
         a host API of core state), not the Reg function of the same name."""
-        first = args[0] if args else None
-        while first is not None and first["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "ARRAY_SUBSCRIPT_EXPR") and first["c"]:
-            first = first["c"][0]  # (`x[k]` in a template, its type dependent: x's)
-        kind = self.objof(first) if first is not None else None
+        kind = self.tensor_kind(args[0]) if args else None
         return (kind is not None and kind[0] == "LocalTensor") or name in HOST_APIS
 
     def memory_call(self, n: dict[str, Any], name: str, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> str:
