@@ -132,6 +132,9 @@ template <typename T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor
 template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {}
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {}
+template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+    const DataCopyParams& p, const DataCopyPadExtParams<T>& pad) {}
+template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {}
 inline int64_t GetBlockIdx() { return 0; }
 inline int64_t GetBlockNum() { return 1; }
 template <pipe_t pipe> inline void PipeBarrier() {}

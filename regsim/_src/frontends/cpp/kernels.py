@@ -406,6 +406,8 @@ class KernelLowerer(Lowerer):
                 return self.memory_call(n, name, targs, c[1:])
             if name in _FREE:
                 args = [self.braced(name, i, a, c[1:]) for i, a in enumerate(c[1:])]
+                if name == "DataCopyPad" and len(args) > 2:
+                    args[2] = f"_ext_params({args[2]})"
                 kw = ""
                 if name == "PipeBarrier" and targs:
                     kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
@@ -666,6 +668,14 @@ class ScopeLowerer(KernelLowerer):
         self.stmt(block, d)  # (a scope inside a scope is the same VF)
 
 
+def _ext_params(p: Any) -> Any:
+    """DataCopyPad's copy parameters: a `DataCopyParams` (the vendor headers' older overload, which kernels still
+    call; `blockLen` in bytes and the strides as in `DataCopyExtParams`) as the `DataCopyExtParams` the pages give."""
+    if isinstance(p, datacopy.DataCopyParams):
+        return datacopy.DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0)
+    return p
+
+
 def kernel_namespace() -> dict[str, Any]:
     """The names the kernel side's generated code adds to the module's runtime names."""
 
@@ -674,4 +684,4 @@ def kernel_namespace() -> dict[str, Any]:
         vars(o).update(fields)
         return o
 
-    return {"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_make_kernel": make_kernel, "dt": dt}
+    return {"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_ext_params": _ext_params, "_make_kernel": make_kernel, "dt": dt}
