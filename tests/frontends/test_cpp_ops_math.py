@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import pytest
 
@@ -85,7 +84,7 @@ def _tiling(mod: Any, struct: str, **fields: Any) -> np.ndarray:
     return t.view(np.uint8)
 
 
-def _run(mod: Any, entry: str, blocks: int, inputs: list[np.ndarray], outputs: list[np.ndarray], tiling: np.ndarray) -> list[np.ndarray]:
+def _run(mod: Any, entry: str, blocks: int, inputs: list[np.ndarray], outputs: list[np.ndarray], tiling: np.ndarray) -> Any:
     """The kernel on `blocks` cores (inputs, outputs, workspace, tiling), in order and batched: identical bits."""
     results = []
     for loops in ("sequential", "auto"):
@@ -125,7 +124,8 @@ def _same(got: np.ndarray, want: np.ndarray) -> None:
 # --- the tilings of the elementwise kernels -------------------------------------------------------------------------------
 def _factors(n: int, blocks: int, align: int) -> tuple[int, int]:
     """(elements per block, blocks used): ceil(n / blocks) rounded up to `align`."""
-    former = -(-(-(-n // blocks)) // align) * align
+    per_block = -(-n // blocks)
+    former = -(-per_block // align) * align
     return former, -(-n // former)
 
 

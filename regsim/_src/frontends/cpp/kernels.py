@@ -684,4 +684,7 @@ def kernel_namespace() -> dict[str, Any]:
         vars(o).update(fields)
         return o
 
-    return {"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_ext_params": _ext_params, "_make_kernel": make_kernel, "dt": dt}
+    return {
+        **{"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_ext_params": _ext_params},
+        **{"_make_kernel": make_kernel, "dt": dt},
+    }
