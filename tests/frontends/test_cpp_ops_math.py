@@ -208,3 +208,37 @@ def test_atan_grad(load: Loader, dtype: Any, buffers: int) -> None:
     (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
     y64, dy64 = _wide(y, dy)
     _same(z, _out(dtype, _f32(dy64 / _f32(_f32(y64 * y64).astype(np.float64) + 1).astype(np.float64))))
+
+
+def _round_half_away(x32: np.ndarray, dtype: Any) -> np.ndarray:
+    """float32 values rounded once to `dtype`, to nearest, ties away from zero (Cast CAST_ROUND)."""
+    v = x32.astype(np.float64)
+    near = v.astype(dtype.np_dtype)  # ties to even
+    bits = f"u{near.itemsize}"
+    step = np.where(np.abs(near.astype(np.float64)) < np.abs(v), 1, -1)  # toward v's side, away from zero
+    other = (near.view(bits).astype(np.int64) + step * np.where(near.view(bits) == 0, 0, 1)).astype(bits).view(dtype.np_dtype)
+    tie = (near.astype(np.float64) + other.astype(np.float64)) / 2 == v
+    away = np.abs(other.astype(np.float64)) > np.abs(near.astype(np.float64))
+    return np.where(tie & away, other, near)
+
+
+def _ulps(got: np.ndarray, want: np.ndarray, bound: float) -> None:
+    """Within `bound` units in the last place of the output type of `want` (float64 values)."""
+    ref = want.astype(got.dtype)
+    bits = f"u{got.itemsize}"
+    ulp = np.abs((ref.view(bits) + 1).view(got.dtype).astype(np.float64) - ref.astype(np.float64))
+    err = np.abs(got.astype(np.float64) - want) / ulp
+    i = int(err.argmax())
+    assert err[i] <= bound, f"lane {i}: got {got[i]!r}, want {want[i]!r} ({err[i]:.2f} ulp; bound {bound})"
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_acosh_grad(load: Loader, dtype: Any) -> None:
+    """AcoshGrad: z = dy / sqrt(y^2 - 1) (half and bfloat16 rounded ties away from zero: CAST_ROUND)."""
+    mod, entry = load("math/acosh_grad", FLOATS, macro="DTYPE_Y")[dtype]
+    y, dy = _inputs(dtype, 5, (1.05, 6), (-3, 3))
+    tiling, blocks = _block_ub(mod, "AcoshGradTilingData", len(y), 2, 256)
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
+    y64, dy64 = _wide(y, dy)
+    z32 = _f32(dy64 / np.sqrt(_f32(_f32(y64 * y64).astype(np.float64) - 1).astype(np.float64)).astype(np.float32))
+    _same(z, z32 if dtype is rs.float32 else _round_half_away(z32, dtype))

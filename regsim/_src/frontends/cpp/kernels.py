@@ -163,7 +163,7 @@ class KernelBuild:
     def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
         key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
-            self.names[key] = f"k_{fn.name}_{len(self.names)}"
+            self.names[key] = f"k_{re.sub(r'[^0-9A-Za-z_]', '_', fn.name)}_{len(self.names)}"  # (`K<T>` of a constructor)
             self.todo.append((self.names[key], fn, env, cls))
         return self.names[key]
 
@@ -416,6 +416,8 @@ class KernelLowerer(Lowerer):
                 return f"K.{name}({', '.join([*args, *([kw] if kw else [])])})"
             if name == "GetUserWorkspace":
                 return self.expr(c[1])
+            if c[1:] and (self.tensor_kind(c[1]) or ("",))[0] == "LocalTensor":
+                raise self.fail(n, f"the AscendC API {name} on LocalTensors (not one of regsim's memory-level APIs)")
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
@@ -499,6 +501,8 @@ class KernelLowerer(Lowerer):
     def stmt(self, n: dict[str, Any], d: int) -> None:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
+        if k == "CSTYLE_CAST_EXPR" and n.get("t") == "void":  # `(void)workspace;`: a value discarded
+            return
         if k == "IF_STMT" and c and self.is_vec_scope(c[0]):
             self.vec_scope(c[1], d)
             return
@@ -630,6 +634,8 @@ class KernelLowerer(Lowerer):
     # --- the function ---
     def lower(self) -> list[str]:
         fn = self.fn
+        if fn.errors:
+            raise CppError(f"{fn.file or self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
         self.find_refvars()
         names = [self.var(p["name"]) for p in fn.params]
         if fn.what == "global":

@@ -617,9 +617,12 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         for f in device:  # a device function's own parse errors refuse it (when it is instantiated or called), not the file
             f.errors = [d["text"] for d in out["diagnostics"] if f.line <= d["line"] <= f.end]
             f.errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in f.errors]
+        for f in functions:  # a kernel-side function (a member function, in any file) likewise, when it is lowered
+            if f not in device and f.what == "plain":
+                f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
-        refused = {e for f in device for e in f.errors}
+        refused = {e for f in functions for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod
     return _MODULES[key]

@@ -273,6 +273,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 kind0 = None
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
+        if ref.kind == ci.CursorKind.ENUM_CONSTANT_DECL:  # (the value of an enumerator of the file's own enums)
+            n["v"] = str(ref.enum_value)
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in (
                 *("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL", "CLASS_TEMPLATE"),
@@ -449,7 +451,8 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                 loc = d.location
                 in_main = loc.file is not None and os.path.abspath(loc.file.name) == main_path
                 where = f"{loc.file.name if loc.file else path}:{loc.line}"
-                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
+                file = os.path.abspath(loc.file.name) if loc.file else main_path
+                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0, "file": file, "at": loc.line})
         funcs: list[dict[str, Any]] = []
         consts: dict[str, Any] = {}
         structs: list[dict[str, Any]] = []
