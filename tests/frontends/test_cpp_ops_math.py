@@ -242,3 +242,26 @@ def test_acosh_grad(load: Loader, dtype: Any) -> None:
     y64, dy64 = _wide(y, dy)
     z32 = _f32(dy64 / np.sqrt(_f32(_f32(y64 * y64).astype(np.float64) - 1).astype(np.float64)).astype(np.float32))
     _same(z, z32 if dtype is rs.float32 else _round_half_away(z32, dtype))
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_inv_grad(load: Loader, dtype: Any) -> None:
+    """InvGrad: y = -grad * x^2 (int32 wrapping; half and bfloat16 via float32, rounded ties away from zero)."""
+    mod, entry = load("math/inv_grad", [*FLOATS, rs.int32])[dtype]
+    n = 1500
+    former, blocks = _factors(n, 2, 512)
+    tiling = _tiling(mod, "InvGradTilingData", totalElements=n, blockFactor=former, ubFactor=256)
+    rng = np.random.default_rng(7)
+    if dtype is rs.int32:
+        x, grad = (rng.integers(-(2**31), 2**31, n, dtype=np.int32) for _ in range(2))
+        x[:3] = [46341, -46341, 2**31 - 1]  # squares that wrap
+    else:
+        x, grad = _as(dtype, rng.uniform(-30, 30, n)), _as(dtype, rng.uniform(-3, 3, n))
+    (y,) = _run(mod, entry, blocks, [x, grad], [np.zeros_like(x)], tiling)
+    if dtype is rs.int32:
+        wrap = [((-int(g) * int(v) * int(v) + 2**31) % 2**32) - 2**31 for v, g in zip(x, grad, strict=True)]
+        _same(y, np.array(wrap, np.int32))
+        return
+    x64, g64 = _wide(x, grad)
+    y32 = -_f32(g64 * _f32(x64 * x64).astype(np.float64))
+    _same(y, y32 if dtype is rs.float32 else _round_half_away(y32, dtype))

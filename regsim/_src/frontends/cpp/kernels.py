@@ -167,18 +167,16 @@ class KernelBuild:
             self.todo.append((self.names[key], fn, env, cls))
         return self.names[key]
 
-    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int) -> str:
+    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int, deduce: Any) -> str:
+        """A member function's Python name, lowered with the class's template arguments and its own (a member function
+        template's, `deduce(fn)`: deduced from the arguments)."""
         fn = self.by_place.get(rloc)
         if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
-            cands = [
-                f
-                for f in self.by_place.values()
-                if f.cls == st["place"] and f.name == name and len(f.params) == nargs and f.kind != "FUNCTION_TEMPLATE"
-            ]
+            cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.name == name and len(f.params) == nargs]
             if not cands:
                 raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
-            fn = cands[0]
-        return self.function(fn, env, st)
+            fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
+        return self.function(fn, {**env, **deduce(fn)}, st)
 
 
 def _targ_value(text: str, env: dict[str, Any]) -> Any:
@@ -227,7 +225,7 @@ class KernelLowerer(Lowerer):
         name = name.strip().split("::")[-1]
         args = _split_targs(rest.rstrip().removesuffix(">")) if rest else []
         if name in ("GlobalTensor", "LocalTensor"):
-            return name, self.dtype(args[0]) if args else None
+            return name, self.elem(args[0]) if args else None
         if name == "TPipe":
             return "TPipe", None
         if name == "TQue":
@@ -240,6 +238,16 @@ class KernelLowerer(Lowerer):
         if hit is not None:
             return "user", hit
         return None
+
+    def elem(self, spelling: str) -> Any:
+        """A tensor's element type, None where it is a template parameter not known here (a member function
+        template's `LocalTensor<SrcT>&` seen from its caller)."""
+        try:
+            return self.dtype(spelling)
+        except CppError:
+            if spelling.strip().isidentifier():
+                return None
+            raise
 
     def targ_text(self, a: str) -> Any:
         a = a.strip()
@@ -362,6 +370,9 @@ class KernelLowerer(Lowerer):
             return "None"
         if name == "__regsim_tiling" or (c and self.callee_node(n).get("rs") == "__regsim_tiling"):
             return self.tiling(n)
+        if rk == "CONVERSION_FUNCTION" and name in ("operator float", "operator double"):  # (float)h of a half value
+            base = [x for x in self.callee_node(n)["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            return f"float({self.expr(base[0])})" if base else None
         if rk == "CXX_METHOD" and name == "operator[]":
             return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
         ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
@@ -392,7 +403,7 @@ class KernelLowerer(Lowerer):
                 raise self.fail(n, f"the kernel method {name}")
             st, env = kind[1]
             assert st is not None
-            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"])
+            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced_tensors(fn, c[1:]))
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
         over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
@@ -426,6 +437,17 @@ class KernelLowerer(Lowerer):
                 py = self.build.function(fn, {**self.env, **{p["name"]: v for p, v in given}}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
+
+    def deduced_tensors(self, fn: Fn, args: list[dict[str, Any]]) -> dict[str, Any]:
+        """A member function template's type parameters deduced from its `LocalTensor<U>` parameters' arguments."""
+        names = {p["name"] for p in fn.tparams if p.get("type")}
+        out: dict[str, Any] = {}
+        for p, a in zip(fn.params, args, strict=False):
+            m = re.fullmatch(r"(?:const\s+)?LocalTensor<\s*(\w+)\s*>\s*&?", strip(p["t"]).strip())
+            kind = self.tensor_kind(a) if m and m[1] in names else None
+            if m and kind is not None and kind[0] == "LocalTensor" and kind[1] is not None:
+                out[m[1]] = kind[1]
+        return out
 
     def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
         """An argument's object kind, also for `x[k]` in a template (its type dependent: x's)."""
