@@ -371,8 +371,8 @@ class KernelLowerer(Lowerer):
         if name == "__regsim_tiling" or (c and self.callee_node(n).get("rs") == "__regsim_tiling"):
             return self.tiling(n)
         if rk == "CONVERSION_FUNCTION" and name in ("operator float", "operator double"):  # (float)h of a half value
-            base = [x for x in self.callee_node(n)["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-            return f"float({self.expr(base[0])})" if base else None
+            held = [x for x in self.callee_node(n)["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            return f"float({self.expr(held[0])})" if held else None
         if rk == "CXX_METHOD" and name == "operator[]":
             return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
         ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
