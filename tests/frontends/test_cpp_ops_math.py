@@ -26,7 +26,10 @@ pytest.importorskip("clang.cindex")
 
 ROOT = os.environ.get("REGSIM_OPS_MATH")
 #: the C++ element type of each dtype the drivers instantiate
-CTYPES = {rs.float32: "float", rs.half: "half", rs.bfloat16: "bfloat16_t", rs.int32: "int32_t", rs.int8: "int8_t"}
+CTYPES = {
+    **{rs.float32: "float", rs.half: "half", rs.bfloat16: "bfloat16_t"},
+    **{rs.int32: "int32_t", rs.int16: "int16_t", rs.uint16: "uint16_t", rs.int8: "int8_t", rs.uint8: "uint8_t"},
+}
 FLOATS = [rs.float32, rs.half, rs.bfloat16]
 Loader = Callable[..., Any]
 
@@ -265,3 +268,30 @@ def test_inv_grad(load: Loader, dtype: Any) -> None:
     x64, g64 = _wide(x, grad)
     y32 = -_f32(g64 * _f32(x64 * x64).astype(np.float64))
     _same(y, y32 if dtype is rs.float32 else _round_half_away(y32, dtype))
+
+
+def _loops(n: int, blocks: int, align: int, ub: int) -> dict[str, int]:
+    """The (dim0, blockFormer, blockNum, ubFormer, ubLoop/ubTail of the former and the tail block) tiling: a block's
+    elements `ub` at a time, the last piece the rest (at least one element)."""
+    former, used = _factors(n, blocks, align)
+    tail = n - former * (used - 1)
+    loops = {"Former": -(-former // ub), "Tail": -(-tail // ub)}
+    fields = {"dim0": n, "blockFormer": former, "blockNum": used, "coreNum": used, "ubFormer": ub}
+    for which, size in (("Former", former), ("Tail", tail)):
+        fields[f"ubLoopOf{which}Block"] = loops[which]
+        fields[f"ubTailOf{which}Block"] = size - (loops[which] - 1) * ub
+    return fields
+
+
+@pytest.mark.parametrize("buffers", [0, 1])
+def test_ada_cast(load: Loader, buffers: int) -> None:
+    """AdaCast: y = half(clip(x * pixelQuotient, -65504, 65504)) of uint16 x, in float32, rounded ties away."""
+    mod, entry = load("math/ada_cast", [rs.uint16], BUFFER_MODE=buffers)[rs.uint16]
+    n, quotient = 1500, np.float32(1 / 3)
+    fields = _loops(n, 2, 512, 256)
+    tiling = _tiling(mod, "AdaCastTilingData", pixelQuotient=quotient, **fields)
+    x = np.random.default_rng(8).integers(0, 2**16, n, dtype=np.uint16)
+    x[:4] = [0, 32767, 32768, 65535]
+    (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros(n, np.float16)], tiling)
+    scaled = np.clip(_f32(x.astype(np.float64) * np.float64(quotient)), -65504, 65504)
+    _same(y, _round_half_away(scaled.astype(np.float32), rs.half))
