@@ -123,6 +123,11 @@ template <typename T> struct DataCopyPadExtParams {
     DataCopyPadExtParams() = default;
     DataCopyPadExtParams(bool isPadValue, uint8_t left, uint8_t right, T padValue) {}
 };
+struct DataCopyPadParams {
+    bool isPad = false; uint8_t leftPadding = 0; uint8_t rightPadding = 0; uint64_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool isPadValue, uint8_t left, uint8_t right, uint64_t padValue) {}
+};
 template <typename T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {}
 template <typename T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {}
 template <typename T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {}
@@ -134,6 +139,8 @@ template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTe
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {}
 template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyParams& p, const DataCopyPadExtParams<T>& pad) {}
+template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+    const DataCopyParams& p, const DataCopyPadParams& pad) {}
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {}
 inline int64_t GetBlockIdx() { return 0; }
 inline int64_t GetBlockNum() { return 1; }

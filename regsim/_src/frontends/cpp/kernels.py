@@ -67,13 +67,27 @@ K = type(
         "SyncAll": sync.SyncAll,
         "PIPE": pipes.PIPE,
         "HardEvent": pipes.HardEvent,
+        "DataCopyPadParams": None,  # (set below)
         **ENTRIES,  # the memory-level APIs (`K.Add(dst, src0, src1, count)`), bound by the table's binder
         **MEMORY_STRUCTS,
     },
 )
 
+
+@attrs.frozen
+class DataCopyPadParams:
+    """`DataCopyPadParams(isPad, leftPadding, rightPadding, paddingValue)`: the vendor headers' padding of the older
+    DataCopyPad overload (no element type; it becomes the destination's `DataCopyPadExtParams` when copied)."""
+
+    isPad: bool = False  # noqa: N815 (C++ field name)
+    leftPadding: int = 0  # noqa: N815
+    rightPadding: int = 0  # noqa: N815
+    paddingValue: int = 0  # noqa: N815
+
+
+K.DataCopyPadParams = DataCopyPadParams  # type: ignore[attr-defined]
 #: the kernel-side structs regsim models as frozen attrs classes: a member write makes a new value
-_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", *MEMORY_STRUCTS}
+_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", *MEMORY_STRUCTS}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
 _FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
 _NO_OPS = {"SetSysWorkspace", "InitSocState"}
@@ -419,6 +433,8 @@ class KernelLowerer(Lowerer):
                 args = [self.braced(name, i, a, c[1:]) for i, a in enumerate(c[1:])]
                 if name == "DataCopyPad" and len(args) > 2:
                     args[2] = f"_ext_params({args[2]})"
+                if name == "DataCopyPad" and len(args) > 3:
+                    args[3] = f"_pad_params({args[0]}, {args[3]})"
                 kw = ""
                 if name == "PipeBarrier" and targs:
                     kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
@@ -704,6 +720,13 @@ def _ext_params(p: Any) -> Any:
     return p
 
 
+def _pad_params(dst: Any, p: Any) -> Any:
+    """DataCopyPad's padding: a `DataCopyPadParams` as the destination's `DataCopyPadExtParams`."""
+    if isinstance(p, DataCopyPadParams):
+        return datacopy.DataCopyPadExtParams(dst.dtype, bool(p.isPad), p.leftPadding, p.rightPadding, p.paddingValue)
+    return p
+
+
 def kernel_namespace() -> dict[str, Any]:
     """The names the kernel side's generated code adds to the module's runtime names."""
 
@@ -713,6 +736,13 @@ def kernel_namespace() -> dict[str, Any]:
         return o
 
     return {
-        **{"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_ext_params": _ext_params},
+        **{
+            "K": K,
+            "_new": new,
+            "_evolve": attrs.evolve,
+            "_tiling": _tiling,
+            "_ext_params": _ext_params,
+            "_pad_params": _pad_params,
+        },
         **{"_make_kernel": make_kernel, "dt": dt},
     }
