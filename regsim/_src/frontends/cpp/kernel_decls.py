@@ -138,8 +138,6 @@ template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTe
     const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {}
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {}
 template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
-    const DataCopyParams& p, const DataCopyPadExtParams<T>& pad) {}
-template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyParams& p, const DataCopyPadParams& pad) {}
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {}
 inline int64_t GetBlockIdx() { return 0; }
