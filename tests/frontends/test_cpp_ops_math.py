@@ -295,3 +295,20 @@ def test_ada_cast(load: Loader, buffers: int) -> None:
     (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros(n, np.float16)], tiling)
     scaled = np.clip(_f32(x.astype(np.float64) * np.float64(quotient)), -65504, 65504)
     _same(y, _round_half_away(scaled.astype(np.float32), rs.half))
+
+
+#: BesselI0e's bound against float64: its polynomials' error (Abramowitz and Stegun 9.8.1-9.8.2: a relative error
+#: under 2e-7, about 3.4 float32 ulps) and its float32 steps; one rounding to half or bfloat16
+BESSEL_I0E_ULPS = {rs.float32: 8, rs.half: 1, rs.bfloat16: 1}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_bessel_i0e(load: Loader, dtype: Any) -> None:
+    """BesselI0e: y = e^-|x| I0(x), a polynomial on each side of |x| = 3.75, within BESSEL_I0E_ULPS of float64."""
+    mod, entry = load("math/bessel_i0e", FLOATS)[dtype]
+    (x,) = _inputs(dtype, 9, (-20, 20))
+    x[:4] = _as(dtype, [0.0, 3.75, -3.75, 1e-3])
+    tiling, blocks = _block_ub(mod, "BesselI0eTilingData", len(x), 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros_like(x)], tiling)
+    x64 = x.astype(np.float64)
+    _ulps(y, np.i0(x64) * np.exp(-np.abs(x64)), BESSEL_I0E_ULPS[dtype])
