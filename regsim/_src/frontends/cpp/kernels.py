@@ -328,7 +328,14 @@ class KernelLowerer(Lowerer):
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
         t = self.ty(n)
-        return t.elem if t.what == "obj" else None
+        if t.what == "obj":
+            return t.elem  # type: ignore[no-any-return]
+        if n["k"] == "CALL_EXPR" and n["c"] and n["c"][0]["k"] == "MEMBER_REF_EXPR":  # q.AllocTensor<T>() in a template
+            ref = n["c"][0]
+            types = [self.targ(x) for x in ref["c"] if x["k"] == "TYPE_REF"]
+            if ref.get("rs") in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast") and types:
+                return "LocalTensor", types[0]
+        return None
 
     # --- expressions ---
     def expr(self, n: dict[str, Any]) -> str:
@@ -588,6 +595,9 @@ class KernelLowerer(Lowerer):
         if v["k"] != "VAR_DECL":
             return super().vardecl(v, d)
         t = self.ty(v)
+        init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
+        if t.what != "obj" and v.get("tk") == "AUTO" and init and self.objof(init[0]) is not None:
+            t = Ty("obj", elem=self.objof(init[0]))  # `auto x = q.AllocTensor<T>();`: the object its initializer makes
         if t.what != "obj":
             return super().vardecl(v, d)
         self.at = v.get("l") or self.at
