@@ -312,3 +312,15 @@ def test_bessel_i0e(load: Loader, dtype: Any) -> None:
     (y,) = _run(mod, entry, blocks, [x], [np.zeros_like(x)], tiling)
     x64 = x.astype(np.float64)
     _ulps(y, np.i0(x64) * np.exp(-np.abs(x64)), BESSEL_I0E_ULPS[dtype])
+
+
+@pytest.mark.parametrize("dtype", [rs.int16, rs.uint16], ids=lambda d: d.name)
+def test_population_count(load: Loader, dtype: Any) -> None:
+    """PopulationCount: y = the number of set bits of each 16-bit x, as uint8 (SWAR shifts, masks and adds)."""
+    mod, entry = load("math/population_count", [rs.int16, rs.uint16], macro="DTYPE_X")[dtype]
+    n = 1500
+    x = np.random.default_rng(10).integers(0, 2**16, n, dtype=np.uint16).view(dtype.np_dtype)
+    x[:4] = np.array([0, 0xFFFF, 0x8000, 0x5555], np.uint16).view(dtype.np_dtype)
+    tiling, blocks = _block_ub(mod, "PopulationCountTilingData", n, 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros(n, np.uint8)], tiling)
+    _same(y, np.array([bin(v).count("1") for v in x.view(np.uint16).tolist()], np.uint8))
