@@ -278,6 +278,7 @@ class KernelLowerer(Lowerer):
         return value
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
+        spelling = re.sub(r"\s*\b__restrict(__)?\b", "", spelling)  # (`const TilingData* __restrict p`)
         if kind in ("RECORD", "POINTER", "LVALUEREFERENCE", "ELABORATED", "UNEXPOSED", "") or spelling.endswith(("*", "&")):
             k = self.objkind(spelling) if not spelling.startswith(("RegTensor", "AscendC::Reg")) else None
             if k is not None:
