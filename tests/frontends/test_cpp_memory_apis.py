@@ -17,6 +17,7 @@ pytest.importorskip("clang.cindex")
 
 import regsim as rs
 from regsim._src.frontends.cpp.kernel_decls import memory_header
+from regsim._src.frontends.cpp.lowering import CppError
 from regsim._src.lowerings.table import ENTRIES
 
 SRC = """
@@ -85,6 +86,79 @@ extern "C" __global__ __aicore__ void mem_ops(GM_ADDR x, GM_ADDR y, GM_ADDR z, G
     op.Process();
 }
 
+// the C++ of the operator kernels: an explicit class specialization, a member function template deduced from its
+// LocalTensor argument, auto, (void)x, an enum of the file's own as a template argument, a templated entry called
+// with explicit arguments, DataCopyPad with DataCopyParams and a braced padding, a __restrict tiling pointer
+enum class Mode : uint32_t { TWICE = 2, THRICE = 3 };
+struct ScaleTiling { int64_t n; };
+template <typename T, uint32_t M>
+class Scale {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, const ScaleTiling* __restrict t) {
+        n_ = t->n;
+        xGm.SetGlobalBuffer((__gm__ T*)x);
+        yGm.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(q, 1, 256 * sizeof(T));
+        auto v = q.template AllocTensor<T>();
+        DataCopyParams p;
+        p.blockLen = n_ * sizeof(T);
+        DataCopyPad(v, xGm, p, {false, 0, 0, 0});
+        q.EnQue(v);
+        v = q.template DeQue<T>();
+        Times(v);
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yGm, v, p);
+        q.FreeTensor(v);
+    }
+private:
+    template <typename U>
+    __aicore__ inline void Times(LocalTensor<U>& v) { Muls(v, v, static_cast<U>(M), n_); }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    GlobalTensor<T> xGm, yGm;
+    int64_t n_;
+};
+template <>
+class Scale<float, 3> {  // (its own body: adds 3 instead)
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, const ScaleTiling* __restrict t) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 1024);
+        LocalTensor<float> v = buf.Get<float>();
+        GlobalTensor<float> xGm, yGm;
+        xGm.SetGlobalBuffer((__gm__ float*)x);
+        yGm.SetGlobalBuffer((__gm__ float*)y);
+        DataCopy(v, xGm, 64);
+        PipeBarrier<PIPE_ALL>();
+        Adds(v, v, 3.0f, t->n);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yGm, v, 64);
+    }
+};
+template <typename D, uint32_t M>
+__global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    (void)workspace;
+    GET_TILING_DATA_WITH_STRUCT(ScaleTiling, t, tiling);
+    Scale<D, M> op;
+    op.Run(x, y, &t);
+}
+extern "C" __global__ __aicore__ void scale_half(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {
+    scale<half, static_cast<uint32_t>(Mode::TWICE)>(x, y, w, t);
+}
+extern "C" __global__ __aicore__ void scale_float(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {
+    scale<float, static_cast<uint32_t>(Mode::THRICE)>(x, y, w, t);
+}
+
+// an AscendC API regsim's memory-level table has not: the function does not parse, and is refused when lowered
+extern "C" __global__ __aicore__ void unknown_api(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> a = buf.Get<float>();
+    AscendC::Trunc(a, a, 64);
+}
+
 // Compare into an int32 tensor: the binder refuses it when the kernel runs
 extern "C" __global__ __aicore__ void bad_compare(GM_ADDR x) {
     TPipe pipe;
@@ -150,3 +224,28 @@ def test_memory_apis_in_a_kernel_class_template(mod: Any, n: int) -> None:
 def test_a_bad_dtype_is_the_apis_error(mod: Any) -> None:
     with pytest.raises(rs.errors.DTypeError, match="Compare"):
         rs.launch(mod.kernel("bad_compare"), 1, np.zeros(8, np.uint8))
+
+
+@pytest.mark.parametrize("loops", ["sequential", "auto"])
+def test_the_cpp_of_operator_kernels(mod: Any, loops: str) -> None:
+    """A templated entry called with explicit arguments (one an enumerator of the file's own enum), the class template
+    (its member function template's U deduced from the LocalTensor; DataCopyPad with DataCopyParams and a braced
+    padding) and its explicit specialization for <float, 3>, which runs its own body."""
+    n = 50
+    x16 = np.arange(n, dtype=np.float16) - 20
+    x32 = np.arange(64, dtype=np.float32) / 4
+    tiling = np.array([n], np.int64).view(np.uint8)
+    rs.configure(loops=loops)
+    try:
+        y16, y32 = np.full(n, 9, np.float16), np.zeros(64, np.float32)
+        rs.launch(mod.kernel("scale_half"), 1, x16, y16, np.zeros(32, np.uint8), tiling)
+        rs.launch(mod.kernel("scale_float"), 1, x32, y32, np.zeros(32, np.uint8), tiling)
+    finally:
+        rs.configure(loops="auto")
+    assert y16.tobytes() == (x16 * np.float16(2)).tobytes()
+    assert y32[:n].tobytes() == (x32[:n] + np.float32(3)).tobytes() and y32[n:].tobytes() == x32[n:].tobytes()
+
+
+def test_an_api_the_table_has_not_is_refused(mod: Any) -> None:
+    with pytest.raises(CppError, match=r"unknown_api does not parse:\n.*Trunc"):
+        rs.launch(mod.kernel("unknown_api"), 1, np.zeros(8, np.uint8))

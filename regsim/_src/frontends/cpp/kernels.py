@@ -45,6 +45,17 @@ class _Obj:
         return f"<{self.__cname} { ({k: v for k, v in vars(self).items() if not k.startswith('_')}) }>"
 
 
+@attrs.frozen
+class DataCopyPadParams:
+    """`DataCopyPadParams(isPad, leftPadding, rightPadding, paddingValue)`: the vendor headers' padding of the older
+    DataCopyPad overload (no element type; it becomes the destination's `DataCopyPadExtParams` when copied)."""
+
+    isPad: bool = False  # noqa: N815 (C++ field name)
+    leftPadding: int = 0  # noqa: N815
+    rightPadding: int = 0  # noqa: N815
+    paddingValue: int = 0  # noqa: N815
+
+
 #: the kernel-floor names the generated code calls (`K.DataCopyPad(...)`)
 K = type(
     "K",
@@ -67,25 +78,12 @@ K = type(
         "SyncAll": sync.SyncAll,
         "PIPE": pipes.PIPE,
         "HardEvent": pipes.HardEvent,
-        "DataCopyPadParams": None,  # (set below)
+        "DataCopyPadParams": DataCopyPadParams,
         **ENTRIES,  # the memory-level APIs (`K.Add(dst, src0, src1, count)`), bound by the table's binder
         **MEMORY_STRUCTS,
     },
 )
 
-
-@attrs.frozen
-class DataCopyPadParams:
-    """`DataCopyPadParams(isPad, leftPadding, rightPadding, paddingValue)`: the vendor headers' padding of the older
-    DataCopyPad overload (no element type; it becomes the destination's `DataCopyPadExtParams` when copied)."""
-
-    isPad: bool = False  # noqa: N815 (C++ field name)
-    leftPadding: int = 0  # noqa: N815
-    rightPadding: int = 0  # noqa: N815
-    paddingValue: int = 0  # noqa: N815
-
-
-K.DataCopyPadParams = DataCopyPadParams  # type: ignore[attr-defined]
 #: the kernel-side structs regsim models as frozen attrs classes: a member write makes a new value
 _FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", *MEMORY_STRUCTS}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
@@ -142,8 +140,9 @@ class KernelBuild:
     """The generated Python of one file's kernel side: every function, member function and VF block lowered
     so far (each once), in one namespace (the module's)."""
 
-    def __init__(self, mod: Any) -> None:
+    def __init__(self, mod: Any, tag: str = "") -> None:
         self.mod = mod
+        self.tag = tag  #: the kernel's name, in its functions' Python names (the module's kernels share its globals)
         self.by_place: dict[str, Fn] = {}
         for fs in mod.definitions.values():
             for f in fs:
@@ -177,7 +176,8 @@ class KernelBuild:
     def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
         key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
-            self.names[key] = f"k_{re.sub(r'[^0-9A-Za-z_]', '_', fn.name)}_{len(self.names)}"  # (`K<T>` of a constructor)
+            clean = re.sub(r"[^0-9A-Za-z_]", "_", fn.name)  # (`K<T>` of a constructor)
+            self.names[key] = f"k_{self.tag}_{clean}_{len(self.names)}" if self.tag else f"k_{clean}_{len(self.names)}"
             self.todo.append((self.names[key], fn, env, cls))
         return self.names[key]
 
@@ -747,13 +747,12 @@ def kernel_namespace() -> dict[str, Any]:
         return o
 
     return {
-        **{
-            "K": K,
-            "_new": new,
-            "_evolve": attrs.evolve,
-            "_tiling": _tiling,
-            "_ext_params": _ext_params,
-            "_pad_params": _pad_params,
-        },
-        **{"_make_kernel": make_kernel, "dt": dt},
+        "K": K,
+        "_new": new,
+        "_evolve": attrs.evolve,
+        "_tiling": _tiling,
+        "_ext_params": _ext_params,
+        "_pad_params": _pad_params,
+        "_make_kernel": make_kernel,
+        "dt": dt,
     }

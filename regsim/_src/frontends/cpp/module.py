@@ -382,7 +382,7 @@ class CppModule:
             raise CppError(
                 f"{self.path}: no __global__ kernel {name!r}; the file defines: {', '.join(self.kernel_names) or 'none'}"
             )
-        build = KernelBuild(self)
+        build = KernelBuild(self, name)
         entry = build.function(fn, {}, None)
         lines: list[str] = []
         where: list[int] = []
