@@ -622,7 +622,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
                 f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
-        refused = {e for f in functions for e in f.errors}
+        refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod
     return _MODULES[key]
