@@ -7,6 +7,15 @@ Markers the lowering reads: `__global__` annotates a kernel entry (`regsim:globa
 struct and fill it from the GM bytes (`__regsim_tiling`); `TILING_KEY_IS(k)` compares with the launch's
 `tiling_key` (`__regsim_tiling_key_is(k)`). `GET_TILING_DATA(name, tiling)` names no type: the file is loaded with
 `-DREGSIM_TILING_DATA=<struct>` (the toolchain derives it from the operator's name).
+
+The memory-level APIs (`AscendC::Add(dst, src0, src1, count)`, `Cast`, `Compare`, `Select`, `Duplicate`,
+`ReduceSum`, ... on LocalTensors) are declared from the rows of regsim's memory-level table
+(`regsim._src.lowerings.table`), one function template per interface, with the repeat-parameter structs they
+take. The declarations let libclang resolve a call, not check it: each tensor's element type is deduced on its
+own and the template parameters after the element types are one `auto...` pack, so an explicit
+`Cast<half, float>(...)` or `Adds<float, false>(...)` is accepted whatever the vendor header's order of its
+non-type parameters; the lowering runs the call through the table's binder (`rs.AscendC.<API>`), which checks
+the element types and picks the overload as C++ would.
 """
 
 from __future__ import annotations
@@ -14,8 +23,12 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
+
 from regsim._src.frontends.cpp.declarations import header as reg_header
 from regsim._src.kernel.pipes import PIPE, HardEvent
+from regsim._src.lowerings.spec import REQUIRED, Interface, Kind, Param
+from regsim._src.lowerings.table import ENTRIES
 
 _KERNEL = """\
 #undef __global__
@@ -110,6 +123,11 @@ template <typename T> struct DataCopyPadExtParams {
     DataCopyPadExtParams() = default;
     DataCopyPadExtParams(bool isPadValue, uint8_t left, uint8_t right, T padValue) {}
 };
+struct DataCopyPadParams {
+    bool isPad = false; uint8_t leftPadding = 0; uint8_t rightPadding = 0; uint64_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool isPadValue, uint8_t left, uint8_t right, uint64_t padValue) {}
+};
 template <typename T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {}
 template <typename T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {}
 template <typename T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {}
@@ -119,6 +137,9 @@ template <typename T> void DataCopy(const LocalTensor<T>& dst, const LocalTensor
 template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
     const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad) {}
 template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {}
+template <typename T> void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+    const DataCopyParams& p, const DataCopyPadParams& pad) {}
+template <typename T> void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {}
 inline int64_t GetBlockIdx() { return 0; }
 inline int64_t GetBlockNum() { return 1; }
 template <pipe_t pipe> inline void PipeBarrier() {}
@@ -149,6 +170,80 @@ def kernel_header() -> str:
     return text.replace("VECTOR_REG_WIDTH", width, 1) if width else text.replace("VECTOR_REG_WIDTH\n", "", 1)
 
 
+#: the structs the memory-level APIs take as function arguments (the repeat parameters), by C++ name
+MEMORY_STRUCTS: dict[str, type] = {
+    p.struct.__name__: p.struct
+    for e in ENTRIES.values()
+    for i in e.interfaces
+    for p in i.params
+    if p.kind is Kind.STRUCT and p.struct is not None
+}
+#: the names of the memory-level APIs whose interfaces take no tensor (the host APIs of core state: `SetMaskCount`)
+HOST_APIS = frozenset(n for n, e in ENTRIES.items() if not any(p.kind is Kind.TENSOR for i in e.interfaces for p in i.params))
+
+
+def _struct(cls: type) -> str:
+    """`struct BinaryRepeatParams { uint32_t dstBlkStride = 1; ...; BinaryRepeatParams(uint32_t, ...) {} };`"""
+    fields = attrs.fields(cls)
+    ctype = {f.name: "bool" if isinstance(f.default, bool) else "uint32_t" for f in fields}
+    members = " ".join(f"{ctype[f.name]} {f.name} = {int(f.default)};" for f in fields)
+    ctor = ", ".join(f"{ctype[f.name]} {f.name}In" for f in fields)
+    return f"struct {cls.__name__} {{ {members} {cls.__name__}() = default; {cls.__name__}({ctor}) {{}} }};"
+
+
+def _type_slots(iface: Interface) -> int:
+    """How many type parameters the C++ template of an interface has before its non-type ones: the element type T
+    (or a `DTYPE` parameter), then one for each tensor whose element type is not T and not one fixed type (Cast's dst,
+    Compare's dst, Select's selMask)."""
+    own = [p for p in iface.params if p.kind is Kind.TENSOR and p.dtypes != "T"]
+    fixed = [p for p in own if isinstance(p.dtypes, frozenset) and len(p.dtypes) == 1]
+    dtype = any(p.kind is Kind.DTYPE for p in iface.params)
+    return int(bool(iface.dtypes) or dtype or len(own) > len(fixed)) + len(own) - len(fixed)
+
+
+def _cparam(p: Param, k: int) -> str:
+    """One function parameter: tensors and scalars of a deduced type of their own."""
+    types = {
+        Kind.TENSOR: f"const LocalTensor<A{k}>&",
+        Kind.SCALAR: f"A{k}",
+        Kind.REF: f"A{k}&",
+        Kind.INT: "int64_t",
+        Kind.MASK: "uint64_t",
+        Kind.BITS: "const uint64_t*",
+        Kind.BOOL: "bool",
+        Kind.STRUCT: f"const {getattr(p.struct, '__name__', '')}&",
+        Kind.ENUM: getattr(p.enum, "__name__", ""),
+    }
+    return f"{types[p.kind]} {p.name}" + ("" if p.default is REQUIRED else " = {}")
+
+
+def _memory_decl(name: str, iface: Interface) -> str:
+    params = [p for p in iface.params if p.kind is not Kind.DTYPE]
+    deduced = [f"typename A{k}" for k, p in enumerate(params) if p.kind in (Kind.TENSOR, Kind.SCALAR, Kind.REF)]
+    slots = [f"typename T{k} = DefaultType" for k in range(_type_slots(iface))]
+    tparams = ", ".join([*slots, "auto... K", *deduced])
+    args = ", ".join(_cparam(p, k) for k, p in enumerate(params))
+    return f"template <{tparams}> __aicore__ inline void {name}({args}) {{}}"
+
+
+@functools.cache
+def memory_header() -> str:
+    """The memory-level APIs of the table (`namespace AscendC`), after the kernel side's declarations."""
+    declared = reg_header() + _KERNEL
+    enums = {p.enum for e in ENTRIES.values() for i in e.interfaces for p in i.all_params if p.enum is not None}
+    out = ["namespace AscendC {"]
+    out += [
+        f"enum class {c.__name__} {{ {', '.join(f'{n} = {m.value}' for n, m in c.__members__.items())} }};"
+        for c in sorted(enums, key=lambda c: c.__name__)
+        if not re.search(rf"\benum (class )?{c.__name__}\b", declared)
+    ]
+    out += [_struct(c) for c in MEMORY_STRUCTS.values()]
+    out += list(dict.fromkeys(_memory_decl(name, i) for name, e in ENTRIES.items() for i in e.interfaces))
+    out.append("}  // namespace AscendC")
+    return "\n".join(out) + "\n"
+
+
 def header() -> str:
-    """The whole header the front end force-includes: the Reg declarations, then the kernel side."""
-    return reg_header() + kernel_header()
+    """The whole header the front end force-includes: the Reg declarations, then the kernel side, then the
+    memory-level APIs."""
+    return reg_header() + kernel_header() + memory_header()

@@ -16,15 +16,19 @@ buffer's bytes with the struct's C++ layout (`CppModule.struct_dtype` gives the 
 
 from __future__ import annotations
 
+import enum
 import re
 from typing import Any
 
 import attrs
 import numpy as np
 
+from regsim._src.frontends.cpp.kernel_decls import HOST_APIS, MEMORY_STRUCTS
 from regsim._src.frontends.cpp.lowering import CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
 from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
 from regsim._src.kernel.launch import kernel as make_kernel
+from regsim._src.lowerings.spec import Kind
+from regsim._src.lowerings.table import ENTRIES
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 
@@ -39,6 +43,17 @@ class _Obj:
 
     def __repr__(self) -> str:
         return f"<{self.__cname} { ({k: v for k, v in vars(self).items() if not k.startswith('_')}) }>"
+
+
+@attrs.frozen
+class DataCopyPadParams:
+    """`DataCopyPadParams(isPad, leftPadding, rightPadding, paddingValue)`: the vendor headers' padding of the older
+    DataCopyPad overload (no element type; it becomes the destination's `DataCopyPadExtParams` when copied)."""
+
+    isPad: bool = False  # noqa: N815 (C++ field name)
+    leftPadding: int = 0  # noqa: N815
+    rightPadding: int = 0  # noqa: N815
+    paddingValue: int = 0  # noqa: N815
 
 
 #: the kernel-floor names the generated code calls (`K.DataCopyPad(...)`)
@@ -63,11 +78,14 @@ K = type(
         "SyncAll": sync.SyncAll,
         "PIPE": pipes.PIPE,
         "HardEvent": pipes.HardEvent,
+        "DataCopyPadParams": DataCopyPadParams,
+        **ENTRIES,  # the memory-level APIs (`K.Add(dst, src0, src1, count)`), bound by the table's binder
+        **MEMORY_STRUCTS,
     },
 )
 
 #: the kernel-side structs regsim models as frozen attrs classes: a member write makes a new value
-_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams"}
+_FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyPadParams", *MEMORY_STRUCTS}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
 _FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
 _NO_OPS = {"SetSysWorkspace", "InitSocState"}
@@ -124,8 +142,9 @@ class KernelBuild:
     """The generated Python of one file's kernel side: every function, member function and VF block lowered
     so far (each once), in one namespace (the module's)."""
 
-    def __init__(self, mod: Any) -> None:
+    def __init__(self, mod: Any, tag: str = "") -> None:
         self.mod = mod
+        self.tag = tag  #: the kernel's name, in its functions' Python names (the module's kernels share its globals)
         self.by_place: dict[str, Fn] = {}
         for fs in mod.definitions.values():
             for f in fs:
@@ -140,41 +159,50 @@ class KernelBuild:
         self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
         self.host: Fn | None = None  #: the host function lowered as an entry (its launches run its kernels)
 
-    def struct(self, spelling: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The user class a type names, and its template arguments (by parameter name)."""
+    def struct(self, spelling: str, outer: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The user class a type names (its explicit specialization for these arguments where the file has one), and
+        its template arguments by parameter name (names of the enclosing template's parameters given by `outer`)."""
         s = strip(spelling).replace("*", "").replace("&", "").strip()
         name, _, rest = s.partition("<")
         name = name.split("::")[-1].strip()
         cands = self.by_name.get(name)
         if not cands:
             return None
-        st = cands[0]
-        env: dict[str, Any] = {}
-        if rest:
-            for p, a in zip(st["tparams"], _split_targs(rest.rstrip().removesuffix(">")), strict=False):
-                d = dtype_of(a)
-                env[p["name"]] = d if d is not None else _int_or_enum(a)
-        return st, env
+        args = [_targ_value(a, outer or {}) for a in _split_targs(rest.rstrip().removesuffix(">"))] if rest else []
+        for st in cands:
+            spec = st.get("spec")
+            if spec and [_targ_value(a, {}) for a in spec] == args:
+                return st, {}
+        st = next((st for st in cands if not st.get("spec")), cands[0])
+        return st, {p["name"]: a for p, a in zip(st["tparams"], args, strict=False)}
 
     def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
         key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
-            self.names[key] = f"k_{fn.name}_{len(self.names)}"
+            clean = re.sub(r"[^0-9A-Za-z_]", "_", fn.name)  # (`K<T>` of a constructor)
+            self.names[key] = f"k_{self.tag}_{clean}_{len(self.names)}" if self.tag else f"k_{clean}_{len(self.names)}"
             self.todo.append((self.names[key], fn, env, cls))
         return self.names[key]
 
-    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int) -> str:
+    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int, deduce: Any) -> str:
+        """A member function's Python name, lowered with the class's template arguments and its own (a member function
+        template's, `deduce(fn)`: deduced from the arguments)."""
         fn = self.by_place.get(rloc)
-        if fn is None or fn.name != name:
-            cands = [
-                f
-                for f in self.by_place.values()
-                if f.cls == st["place"] and f.name == name and len(f.params) == nargs and f.kind != "FUNCTION_TEMPLATE"
-            ]
+        if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
+            cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.name == name and len(f.params) == nargs]
             if not cands:
                 raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
-            fn = cands[0]
-        return self.function(fn, env, st)
+            fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
+        return self.function(fn, {**env, **deduce(fn)}, st)
+
+
+def _targ_value(text: str, env: dict[str, Any]) -> Any:
+    """A template argument's value: a dtype, an integer or enum member, or an enclosing template parameter's value."""
+    d = dtype_of(text)
+    if d is not None:
+        return d
+    value = _int_or_enum(text)
+    return env.get(value, value) if isinstance(value, str) else value
 
 
 def _int_or_enum(text: str) -> Any:
@@ -226,7 +254,7 @@ class KernelLowerer(Lowerer):
         name = name.strip().split("::")[-1]
         args = _split_targs(rest.rstrip().removesuffix(">")) if rest else []
         if name in ("GlobalTensor", "LocalTensor"):
-            return name, self.dtype(args[0]) if args else None
+            return name, self.elem(args[0]) if args else None
         if name == "TPipe":
             return "TPipe", None
         if name == "TQue":
@@ -235,12 +263,20 @@ class KernelLowerer(Lowerer):
             return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
         if name in _FROZEN:
             return name, self.dtype(args[0]) if args else None
-        hit = self.build.struct(s)
+        hit = self.build.struct(s, self.env)
         if hit is not None:
-            st, env = hit
-            env = {k: (self.env.get(v, v) if isinstance(v, str) else v) for k, v in env.items()}
-            return "user", (st, env)
+            return "user", hit
         return None
+
+    def elem(self, spelling: str) -> Any:
+        """A tensor's element type, None where it is a template parameter not known here (a member function
+        template's `LocalTensor<SrcT>&` seen from its caller)."""
+        try:
+            return self.dtype(spelling)
+        except CppError:
+            if spelling.strip().isidentifier():
+                return None
+            raise
 
     def targ_text(self, a: str) -> Any:
         a = a.strip()
@@ -257,6 +293,7 @@ class KernelLowerer(Lowerer):
         return value
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
+        spelling = re.sub(r"\s*\b__restrict(__)?\b", "", spelling)  # (`const TilingData* __restrict p`)
         if kind in ("RECORD", "POINTER", "LVALUEREFERENCE", "ELABORATED", "UNEXPOSED", "") or spelling.endswith(("*", "&")):
             k = self.objkind(spelling) if not spelling.startswith(("RegTensor", "AscendC::Reg")) else None
             if k is not None:
@@ -287,8 +324,8 @@ class KernelLowerer(Lowerer):
 
     def new_user(self, st: dict[str, Any], env: dict[str, Any]) -> str:
         fields = []
-        saved = self.env
-        self.env = {**self.env, **env}
+        saved, cls = self.env, self.cls
+        self.env, self.cls = {**self.env, **env}, st  # (its members' types read its own constants: TQue<VECIN, BUFFER_NUM>)
         try:
             for f in st["fields"]:
                 t = self.type_of(f["t"], f["tk"], f["l"])
@@ -302,12 +339,19 @@ class KernelLowerer(Lowerer):
                     code = "0" if t.what == "int" else "0.0" if t.what == "float" else "None"
                 fields.append(f"{f['name']}={code}")
         finally:
-            self.env = saved
+            self.env, self.cls = saved, cls
         return f"_new({st['name']!r}, {', '.join(fields)})"
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
         t = self.ty(n)
-        return t.elem if t.what == "obj" else None
+        if t.what == "obj":
+            return t.elem  # type: ignore[no-any-return]
+        if n["k"] == "CALL_EXPR" and n["c"] and n["c"][0]["k"] == "MEMBER_REF_EXPR":  # q.AllocTensor<T>() in a template
+            ref = n["c"][0]
+            types = [self.targ(x) for x in ref["c"] if x["k"] == "TYPE_REF"]
+            if ref.get("rs") in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast") and types:
+                return "LocalTensor", types[0]
+        return None
 
     def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The member variable a member expression of a dependent type names (`this->tiling_.n` in a class
@@ -373,6 +417,8 @@ class KernelLowerer(Lowerer):
             return self.expr(c[0])
         if k in ("CXX_NULL_PTR_LITERAL_EXPR", "GNU_NULL_EXPR"):
             return "None"
+        if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
+            return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
@@ -418,6 +464,9 @@ class KernelLowerer(Lowerer):
             return "None"
         if name == "__regsim_tiling" or (c and self.callee_node(n).get("rs") == "__regsim_tiling"):
             return self.tiling(n)
+        if rk == "CONVERSION_FUNCTION" and name in ("operator float", "operator double"):  # (float)h of a half value
+            held = [x for x in self.callee_node(n)["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            return f"float({self.expr(held[0])})" if held else None
         if rk == "CXX_METHOD" and name == "operator[]":
             return f"{self.expr(c[0])}[{self.expr(c[-1])}]"
         ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
@@ -449,7 +498,7 @@ class KernelLowerer(Lowerer):
                 raise self.fail(n, f"the kernel method {name}")
             st, env = kind[1]
             assert st is not None
-            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"])
+            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced_tensors(fn, c[1:]))
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
         over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
@@ -459,8 +508,14 @@ class KernelLowerer(Lowerer):
             rloc = f"{defs[0].file}:{defs[0].line}" if defs else "regsim_decls.h:0"
         if rk == "FUNCTION_DECL" and _is_ours(rloc):
             targs = [t for t in callee["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
+            if name in ENTRIES and self.on_tensors(name, c[1:]):
+                return self.memory_call(n, name, targs, c[1:])
             if name in _FREE:
-                args = [self.expr(a) for a in c[1:]]
+                args = [self.braced(name, i, a, c[1:]) for i, a in enumerate(c[1:])]
+                if name == "DataCopyPad" and len(args) > 2:
+                    args[2] = f"_ext_params({args[2]})"
+                if name == "DataCopyPad" and len(args) > 3:
+                    args[3] = f"_pad_params({args[0]}, {args[3]})"
                 kw = ""
                 if name == "PipeBarrier" and targs:
                     kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
@@ -469,13 +524,81 @@ class KernelLowerer(Lowerer):
                 return f"K.{name}({', '.join([*args, *([kw] if kw else [])])})"
             if name == "GetUserWorkspace":
                 return self.expr(c[1])
+            if c[1:] and (self.tensor_kind(c[1]) or ("",))[0] == "LocalTensor":
+                raise self.fail(n, f"the AscendC API {name} on LocalTensors (not one of regsim's memory-level APIs)")
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
-            if fn.what in ("plain", "global"):
-                py = self.build.function(fn, dict(self.env), None)
+            if fn.what in ("plain", "global"):  # (a template's explicit arguments, in its parameters' order)
+                given = zip(fn.tparams, (self.targ(t) for t in self.callee_ref(n)[1]), strict=False)
+                py = self.build.function(fn, {**self.env, **{p["name"]: v for p, v in given}}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
+
+    def deduced_tensors(self, fn: Fn, args: list[dict[str, Any]]) -> dict[str, Any]:
+        """A member function template's type parameters deduced from its `LocalTensor<U>` parameters' arguments."""
+        names = {p["name"] for p in fn.tparams if p.get("type")}
+        out: dict[str, Any] = {}
+        for p, a in zip(fn.params, args, strict=False):
+            m = re.fullmatch(r"(?:const\s+)?LocalTensor<\s*(\w+)\s*>\s*&?", strip(p["t"]).strip())
+            kind = self.tensor_kind(a) if m and m[1] in names else None
+            if m and kind is not None and kind[0] == "LocalTensor" and kind[1] is not None:
+                out[m[1]] = kind[1]
+        return out
+
+    def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
+        """An argument's object kind, also for `x[k]` in a template (its type dependent: x's)."""
+        while a["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR", "ARRAY_SUBSCRIPT_EXPR") and a["c"] and self.objof(a) is None:
+            a = a["c"][0]
+        return self.objof(a)
+
+    def braced(self, name: str, i: int, a: dict[str, Any], args: list[dict[str, Any]]) -> str:
+        """Argument `i` of a DataCopy / DataCopyPad call; a braced list whose type clang left open (in a template) is
+        the struct of its place: `{1, len, 0, 0, 0}` the copy parameters (four members: DataCopyParams), the fourth
+        `{false, 0, 0, 0}` the padding of the destination's element type."""
+        if a["k"] != "INIT_LIST_EXPR" or (self.objof(a) or ("",))[0] in _FROZEN:
+            return self.expr(a)
+        parts = [self.expr(x) for x in a["c"]]
+        dst = self.tensor_kind(args[0]) if args else None
+        if i == 3 and dst is not None:
+            return self.new(("DataCopyPadExtParams", dst[1]), parts)
+        if i == 2:
+            return self.new(("DataCopyParams" if len(parts) == 4 else "DataCopyExtParams", None), parts)
+        raise self.fail(a, f"the braced argument {i} of {name}")
+
+    def on_tensors(self, name: str, args: list[dict[str, Any]]) -> bool:
+        """Whether a call of a memory-level API's name is the memory-level API (its first argument a LocalTensor, or
+        a host API of core state), not the Reg function of the same name."""
+        kind = self.tensor_kind(args[0]) if args else None
+        return (kind is not None and kind[0] == "LocalTensor") or name in HOST_APIS
+
+    def memory_call(self, n: dict[str, Any], name: str, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> str:
+        """A memory-level API (`AscendC::Add(dst, src0, src1, count)`, `Cast<half, float>(...)`): the table's entry
+        of that name, given the arguments in C++ order; an element type template argument is the tensors' (the binder
+        checks them) or, where the API takes one (`SetVectorMask<T>`), its dtype; a non-type template argument is the
+        first template parameter (keyword) of its kind not given yet."""
+        entry = ENTRIES[name]
+        keywords = list(dict.fromkeys(p for i in entry.interfaces for p in i.keywords))
+        dtype_param = any(p.kind is Kind.DTYPE for i in entry.interfaces for p in i.params)
+        positional: list[str] = []
+        given: dict[str, str] = {}
+        for t in targs:
+            v = self.targ(t)
+            if dt.is_dtype(v):
+                if dtype_param and not positional:
+                    positional.append(self.pyvalue(v))
+                continue
+            kind = Kind.ENUM if isinstance(v, enum.Enum) else Kind.BOOL
+            free = [p for p in keywords if p.name not in given and p.kind is kind]
+            p = next((p for p in free if p.enum is None or isinstance(v, p.enum)), None)
+            if p is None:
+                shown = ", ".join(p.name for p in keywords) or "none"
+                raise self.fail(n, f"the template argument {v!r} of {name} (its template parameters: {shown})")
+            given[p.name] = self.pyvalue(v) if kind is Kind.ENUM else repr(bool(v))
+        for a in args:
+            code = self.expr(a)
+            positional.append(f"bool({code})" if a.get("tk") == "BOOL" else code)
+        return f"K.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in given.items())])})"
 
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]
@@ -497,6 +620,8 @@ class KernelLowerer(Lowerer):
     def stmt(self, n: dict[str, Any], d: int) -> None:
         k, c = n["k"], n["c"]
         self.at = n.get("l") or self.at
+        if k == "CSTYLE_CAST_EXPR" and n.get("t") == "void":  # `(void)workspace;`: a value discarded
+            return
         if k == "IF_STMT" and c and self.is_vec_scope(c[0]):
             self.vec_scope(c[1], d)
             return
@@ -547,6 +672,9 @@ class KernelLowerer(Lowerer):
         if v["k"] != "VAR_DECL":
             return super().vardecl(v, d)
         t = self.ty(v)
+        init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
+        if t.what != "obj" and v.get("tk") == "AUTO" and init and self.objof(init[0]) is not None:
+            t = Ty("obj", elem=self.objof(init[0]))  # `auto x = q.AllocTensor<T>();`: the object its initializer makes
         if t.what != "obj":
             return super().vardecl(v, d)
         self.at = v.get("l") or self.at
@@ -632,6 +760,8 @@ class KernelLowerer(Lowerer):
     # --- the function ---
     def lower(self) -> list[str]:
         fn = self.fn
+        if fn.errors:
+            raise CppError(f"{fn.file or self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
         self.find_refvars()
         names = [self.var(p["name"]) for p in fn.params]
         if fn.what == "global" or fn is self.build.host:  # (its arguments as given: numpy arrays for GM pointers)
@@ -672,6 +802,21 @@ class ScopeLowerer(KernelLowerer):
         self.stmt(block, d)  # (a scope inside a scope is the same VF)
 
 
+def _ext_params(p: Any) -> Any:
+    """DataCopyPad's copy parameters: a `DataCopyParams` (the vendor headers' older overload, which kernels still
+    call; `blockLen` in bytes and the strides as in `DataCopyExtParams`) as the `DataCopyExtParams` the pages give."""
+    if isinstance(p, datacopy.DataCopyParams):
+        return datacopy.DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0)
+    return p
+
+
+def _pad_params(dst: Any, p: Any) -> Any:
+    """DataCopyPad's padding: a `DataCopyPadParams` as the destination's `DataCopyPadExtParams`."""
+    if isinstance(p, DataCopyPadParams):
+        return datacopy.DataCopyPadExtParams(dst.dtype, bool(p.isPad), p.leftPadding, p.rightPadding, p.paddingValue)
+    return p
+
+
 def kernel_namespace() -> dict[str, Any]:
     """The names the kernel side's generated code adds to the module's runtime names."""
 
@@ -680,4 +825,13 @@ def kernel_namespace() -> dict[str, Any]:
         vars(o).update(fields)
         return o
 
-    return {"K": K, "_new": new, "_evolve": attrs.evolve, "_tiling": _tiling, "_make_kernel": make_kernel, "dt": dt}
+    return {
+        "K": K,
+        "_new": new,
+        "_evolve": attrs.evolve,
+        "_tiling": _tiling,
+        "_ext_params": _ext_params,
+        "_pad_params": _pad_params,
+        "_make_kernel": make_kernel,
+        "dt": dt,
+    }

@@ -687,8 +687,10 @@ class Lowerer:
         `RegTraitNumOne/Two`, a C API constant, one of AscendC's CastTrait constants, a constant clang
         folded), else `_UNKNOWN`."""
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
-        if rk == "ENUM_CONSTANT_DECL":
+        if rk == "ENUM_CONSTANT_DECL" and isinstance(getattr(enums, strip(n["t"]), None), type):
             return getattr(getattr(enums, strip(n["t"])), name)
+        if rk == "ENUM_CONSTANT_DECL" and "v" in n:  # an enumerator of an enum of the file's own: its value
+            return int(n["v"])
         if rk == "NON_TYPE_TEMPLATE_PARM" and name not in self.env:
             raise self.fail(n, f"the template argument {name} (not given)")
         if rk == "NON_TYPE_TEMPLATE_PARM" or (name in self.env and rk not in ("VAR_DECL", "PARM_DECL")):

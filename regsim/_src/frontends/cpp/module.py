@@ -409,7 +409,7 @@ class CppModule:
     def _entry(self, fn: Fn, what: str) -> tuple[Callable[..., None], str]:
         """Lower `fn` (a kernel entry or a host function) and everything it reaches, once: its Python function
         (named as in C++) and the generated source."""
-        build = KernelBuild(self)
+        build = KernelBuild(self, fn.name)
         if what == "host":
             build.host = fn
         entry = build.function(fn, {}, None)
@@ -659,6 +659,9 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         for f in device:  # a device function's own parse errors refuse it (when it is instantiated or called), not the file
             f.errors = [d["text"] for d in out["diagnostics"] if f.line <= d["line"] <= f.end]
             f.errors = [e + (_C_HINT if "undeclared identifier 'asc_" in e else "") for e in f.errors]
+        for f in functions:  # a kernel-side function (a member function, in any file) likewise, when it is lowered
+            if f not in device and f.what == "plain":
+                f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
         refused = {e for f in device for e in f.errors}

@@ -194,6 +194,12 @@ def _member_name(toks: list[str]) -> str:
     return rest[0] if rest and (rest[0][0].isalpha() or rest[0][0] == "_") else ""
 
 
+def _spec_argument(c: Any, i: int) -> str:
+    """Argument `i` of the explicit specialization `c`: a type's canonical spelling, or a value's."""
+    t = c.type.get_template_argument_type(i)
+    return t.get_canonical().spelling if t.spelling else str(c.get_template_argument_value(i))
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -284,6 +290,8 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 kind0 = None
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
+        if ref.kind == ci.CursorKind.ENUM_CONSTANT_DECL:  # (the value of an enumerator of the file's own enums)
+            n["v"] = str(ref.enum_value)
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in _GLOBAL_SCOPES
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
@@ -292,10 +300,12 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                     n["v"] = value
     if k == ci.CursorKind.VAR_DECL:
         n["constexpr"] = "constexpr" in _spellings(c, 3)
-        # the children after the declared name are its initializer (those before spell its type:
-        # `RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that is no initializer)
+        # the children from the declared name on are its initializer (`P p{1, 2}`: a constructor call that starts at
+        # the name); those before spell its type (`RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that
+        # is no initializer)
         at = c.location.offset
-        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at)
+        refs = (ci.CursorKind.TYPE_REF, ci.CursorKind.TEMPLATE_REF, ci.CursorKind.NAMESPACE_REF)
+        n["ninit"] = sum(1 for ch in kids if (ch.extent.start.offset, ch.kind not in refs) > (at, False))
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
@@ -395,8 +405,9 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "statics": statics,
         "bases": bases,
         "size": c.type.get_size() if not tparams else -1,
-        # an explicit specialization's type arguments (`template <> struct Map<uint32_t>`), canonical; else None
-        "spec": [c.type.get_template_argument_type(i).get_canonical().spelling for i in range(nspec)] if nspec > 0 else None,
+        # an explicit specialization's arguments (`template <> struct Map<uint32_t>`, `template <> class K<3>`): each
+        # type canonical, each value as a string; else None
+        "spec": [_spec_argument(c, i) for i in range(nspec)] if nspec > 0 else None,
     }
 
 
@@ -517,7 +528,8 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                 loc = d.location
                 in_main = loc.file is not None and os.path.abspath(loc.file.name) == main_path
                 where = f"{loc.file.name if loc.file else path}:{loc.line}"
-                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0})
+                file = os.path.abspath(loc.file.name) if loc.file else main_path
+                diags.append({"text": f"{where}: {d.spelling}", "line": loc.line if in_main else 0, "file": file, "at": loc.line})
         funcs: list[dict[str, Any]] = []
         consts: dict[str, Any] = {}
         structs: list[dict[str, Any]] = []

@@ -1,0 +1,326 @@
+"""Operators of ops-math (the 950 `op_kernel/arch35` kernels) run whole from their unmodified files, GM to GM, against
+numpy references of what each operator means, in both loop modes with identical bits. Skipped without the library's
+sources (REGSIM_OPS_MATH=/path/to/ops-math) or libclang.
+
+Each operator's kernel entry is a function template (`template <typename D_T, int BUFFER_MODE> __global__ void
+asin_grad(...)`, instantiated by the operator build per tiling key); a small driver file includes the operator's
+entry file unchanged and defines one `__global__` entry per instantiation that calls it, as the build's instantiation
+does. The tiling struct is filled as the operator's host tiling code fills it. Float references are float32 steps,
+each rounded once, as the kernels compute them (their float32 Sqrt and Div correctly rounded, so bit for bit), then
+rounded to the output type."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+
+pytest.importorskip("clang.cindex")
+
+ROOT = os.environ.get("REGSIM_OPS_MATH")
+#: the C++ element type of each dtype the drivers instantiate
+CTYPES = {
+    **{rs.float32: "float", rs.half: "half", rs.bfloat16: "bfloat16_t"},
+    **{rs.int32: "int32_t", rs.int16: "int16_t", rs.uint16: "uint16_t", rs.int8: "int8_t", rs.uint8: "uint8_t"},
+}
+FLOATS = [rs.float32, rs.half, rs.bfloat16]
+Loader = Callable[..., Any]
+
+
+def _driver(op: str, dtypes: list[Any], values: dict[str, int]) -> tuple[str, dict[Any, str]]:
+    """The driver of an operator: its entry file included, one `__global__` entry per (dtype, template values)."""
+    assert ROOT is not None
+    kernel = Path(ROOT, op, "op_kernel")
+    entry = min(kernel.glob("*.cpp"), key=lambda p: (not p.name.endswith("_apt.cpp"), p.name))
+    text = entry.read_text()
+    m = re.search(r"template\s*<([^>]*)>\s*__global__\s+__aicore__\s+void\s+(\w+)\s*\(([^)]*)\)", text)
+    assert m is not None, f"{entry}: no templated __global__ entry"
+    tparams = [p.split() for p in m[1].split(",")]
+    params = " ".join(m[3].split())
+    names = ", ".join(p.split()[-1] for p in m[3].split(","))
+    lines, entries = [f'#include "{entry}"'], {}
+    for dtype in dtypes:
+        targs = [CTYPES[dtype] if kind in ("typename", "class") else str(values.get(name, 0)) for kind, name in tparams]
+        name = f"run_{dtype.name}"
+        lines.append(f'extern "C" __global__ __aicore__ void {name}({params}) {{ {m[2]}<{", ".join(targs)}>({names}); }}')
+        entries[dtype] = name
+    return "\n".join(lines) + "\n", entries
+
+
+@pytest.fixture(scope="module")
+def load(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Loader]:
+    """An operator's driver (loaded once per module): (module, entry) by dtype. `macro`: the element type is the
+    build's `-D<macro>=<type>` (the entry's template parameters are not types): one module per dtype."""
+    if ROOT is None or not Path(ROOT, "math").is_dir():
+        pytest.skip("the operator library's sources are absent (REGSIM_OPS_MATH)")
+    cache: dict[Any, dict[Any, tuple[Any, str]]] = {}
+    tmp = tmp_path_factory.mktemp("ops_math")
+
+    def get(op: str, dtypes: list[Any], macro: str = "", **values: int) -> dict[Any, tuple[Any, str]]:
+        key = (op, tuple(dtypes), macro, tuple(sorted(values.items())))
+        if key not in cache:
+            source, entries = _driver(op, dtypes[:1] if macro else dtypes, values)
+            path = tmp / f"{op.replace('/', '_')}_{len(cache)}.cpp"
+            path.write_text(source)
+            if macro:  # (its one entry runs the element type its module was built for)
+                entry = next(iter(entries.values()))
+                cache[key] = {d: (rs.cpp.load(path, args=(f"-D{macro}={CTYPES[d]}",)), entry) for d in dtypes}
+            else:
+                mod = rs.cpp.load(path)
+                cache[key] = {d: (mod, entries[d]) for d in dtypes}
+        return cache[key]
+
+    yield get
+
+
+def _tiling(mod: Any, struct: str, **fields: Any) -> np.ndarray:
+    t = np.zeros(1, mod.struct_dtype(struct))
+    for k, v in fields.items():
+        t[k] = v
+    return t.view(np.uint8)
+
+
+def _run(mod: Any, entry: str, blocks: int, inputs: list[np.ndarray], outputs: list[np.ndarray], tiling: np.ndarray) -> Any:
+    """The kernel on `blocks` cores (inputs, outputs, workspace, tiling), in order and batched: identical bits."""
+    results = []
+    for loops in ("sequential", "auto"):
+        rs.configure(loops=loops)
+        try:
+            outs = [o.copy() for o in outputs]
+            rs.launch(mod.kernel(entry), blocks, *inputs, *outs, np.zeros(64, np.uint8), tiling)
+        finally:
+            rs.configure(loops="auto")
+        results.append(outs)
+    assert [o.tobytes() for o in results[0]] == [o.tobytes() for o in results[1]]
+    return results[1]
+
+
+def _as(dtype: Any, x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=dtype.np_dtype)
+
+
+def _f32(x: Any) -> np.ndarray:
+    """float64 values rounded once to float32 (one kernel step)."""
+    return np.asarray(x, np.float64).astype(np.float32)
+
+
+def _out(dtype: Any, x32: np.ndarray) -> np.ndarray:
+    """A float32 result rounded once to the output type, to nearest even (Cast CAST_RINT)."""
+    return x32.astype(dtype.np_dtype)
+
+
+def _same(got: np.ndarray, want: np.ndarray) -> None:
+    """Bit for bit; else the first lane that differs, both values and how many lanes differ."""
+    if got.tobytes() != want.tobytes():
+        bits = f"u{got.itemsize}"
+        diff = np.flatnonzero(got.view(bits) != want.view(bits))
+        raise AssertionError(f"lane {diff[0]}: got {got[diff[0]]!r}, want {want[diff[0]]!r} ({len(diff)} lanes differ)")
+
+
+# --- the tilings of the elementwise kernels -------------------------------------------------------------------------------
+def _factors(n: int, blocks: int, align: int) -> tuple[int, int]:
+    """(elements per block, blocks used): ceil(n / blocks) rounded up to `align`."""
+    per_block = -(-n // blocks)
+    former = -(-per_block // align) * align
+    return former, -(-n // former)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_acos_grad(load: Loader, dtype: Any) -> None:
+    """AcosGrad: z = -dy / sqrt(1 - y^2)."""
+    mod, entry = load("math/acos_grad", FLOATS)[dtype]
+    n = 1500
+    former, blocks = _factors(n, 2, 512)
+    ub, tail = 512, n - former
+    tiling = _tiling(
+        mod,
+        "AcosGradTilingData",
+        totalLength=n,
+        blockFormer=former,
+        blockNum=blocks,
+        ubFormer=ub,
+        ubLoopOfFormerBlock=former // ub,
+        ubTailOfFormerBlock=former % ub,
+        ubLoopOfTailBlock=tail // ub,
+        ubTailOfTailBlock=tail % ub,
+    )
+    rng = np.random.default_rng(1)
+    y, dy = _as(dtype, rng.uniform(-0.95, 0.95, n)), _as(dtype, rng.standard_normal(n))
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros(n, dtype.np_dtype)], tiling)
+    y32, dy32 = y.astype(np.float32), dy.astype(np.float32)
+    root = np.sqrt(_f32(1 - _f32(y32.astype(np.float64) ** 2).astype(np.float64)))
+    _same(z, _out(dtype, _f32(-dy32.astype(np.float64) / root.astype(np.float64))))
+
+
+def _block_ub(mod: Any, struct: str, n: int, blocks: int, ub: int) -> tuple[np.ndarray, int]:
+    """The (totalNum, blockFactor, ubFactor) tiling: a block's elements (a multiple of 512), taken `ub` at a time."""
+    former, used = _factors(n, blocks, 512)
+    return _tiling(mod, struct, totalNum=n, blockFactor=former, ubFactor=ub), used
+
+
+def _inputs(dtype: Any, seed: int, *ranges: tuple[float, float], n: int = 1500) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [_as(dtype, rng.uniform(lo, hi, n)) for lo, hi in ranges]
+
+
+def _wide(*xs: np.ndarray) -> list[np.ndarray]:
+    """Inputs as the kernels widen them: exactly, to float32, then float64 for the reference's steps."""
+    return [x.astype(np.float32).astype(np.float64) for x in xs]
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_asin_grad(load: Loader, dtype: Any) -> None:
+    """AsinGrad: z = dy / sqrt(1 - y^2)."""
+    mod, entry = load("math/asin_grad", FLOATS)[dtype]
+    y, dy = _inputs(dtype, 2, (-0.95, 0.95), (-3, 3))
+    tiling, blocks = _block_ub(mod, "AsinGradTilingData", len(y), 2, 256)
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
+    y64, dy64 = _wide(y, dy)
+    root = np.sqrt(_f32(1 - _f32(y64 * y64).astype(np.float64)).astype(np.float64))
+    _same(z, _out(dtype, _f32(dy64 / _f32(root))))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_asinh_grad(load: Loader, dtype: Any) -> None:
+    """AsinhGrad: z = dy / cosh(y) = 2 dy e^y / (e^2y + 1), in the kernel's float32 steps (e^y rounded once)."""
+    mod, entry = load("math/asinh_grad", FLOATS)[dtype]
+    y, dy = _inputs(dtype, 3, (-4, 4), (-3, 3))
+    tiling, blocks = _block_ub(mod, "AsinhGradTilingData", len(y), 2, 512)
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
+    y64, dy64 = _wide(y, dy)
+    e = _f32(np.exp(y64)).astype(np.float64)
+    den = _f32(_f32(e * e).astype(np.float64) + 1).astype(np.float64)
+    _same(z, _out(dtype, _f32(2 * _f32(_f32(dy64 * e).astype(np.float64) / den).astype(np.float64))))
+
+
+#: (AtanGrad's float32 kernel gives its unused buffers `InitBuffer(buf, 0)`, which regsim's TPipe refuses)
+@pytest.mark.parametrize("dtype", [rs.half, rs.bfloat16], ids=lambda d: d.name)
+@pytest.mark.parametrize("buffers", [0, 1])
+def test_atan_grad(load: Loader, dtype: Any, buffers: int) -> None:
+    """AtanGrad: z = dy / (1 + y^2), single and double buffered."""
+    mod, entry = load("math/atan_grad", [rs.half, rs.bfloat16], macro="DTYPE_Y", BUFFER_MODE=buffers)[dtype]
+    y, dy = _inputs(dtype, 4, (-5, 5), (-3, 3))
+    tiling, blocks = _block_ub(mod, "AtanGradTilingData", len(y), 2, 256)
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
+    y64, dy64 = _wide(y, dy)
+    _same(z, _out(dtype, _f32(dy64 / _f32(_f32(y64 * y64).astype(np.float64) + 1).astype(np.float64))))
+
+
+def _round_half_away(x32: np.ndarray, dtype: Any) -> np.ndarray:
+    """float32 values rounded once to `dtype`, to nearest, ties away from zero (Cast CAST_ROUND)."""
+    v = x32.astype(np.float64)
+    near = v.astype(dtype.np_dtype)  # ties to even
+    bits = f"u{near.itemsize}"
+    step = np.where(np.abs(near.astype(np.float64)) < np.abs(v), 1, -1)  # toward v's side, away from zero
+    other = (near.view(bits).astype(np.int64) + step * np.where(near.view(bits) == 0, 0, 1)).astype(bits).view(dtype.np_dtype)
+    tie = (near.astype(np.float64) + other.astype(np.float64)) / 2 == v
+    away = np.abs(other.astype(np.float64)) > np.abs(near.astype(np.float64))
+    return np.where(tie & away, other, near)
+
+
+def _ulps(got: np.ndarray, want: np.ndarray, bound: float) -> None:
+    """Within `bound` units in the last place of the output type of `want` (float64 values)."""
+    ref = want.astype(got.dtype)
+    bits = f"u{got.itemsize}"
+    ulp = np.abs((ref.view(bits) + 1).view(got.dtype).astype(np.float64) - ref.astype(np.float64))
+    err = np.abs(got.astype(np.float64) - want) / ulp
+    i = int(err.argmax())
+    assert err[i] <= bound, f"lane {i}: got {got[i]!r}, want {want[i]!r} ({err[i]:.2f} ulp; bound {bound})"
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_acosh_grad(load: Loader, dtype: Any) -> None:
+    """AcoshGrad: z = dy / sqrt(y^2 - 1) (half and bfloat16 rounded ties away from zero: CAST_ROUND)."""
+    mod, entry = load("math/acosh_grad", FLOATS, macro="DTYPE_Y")[dtype]
+    y, dy = _inputs(dtype, 5, (1.05, 6), (-3, 3))
+    tiling, blocks = _block_ub(mod, "AcoshGradTilingData", len(y), 2, 256)
+    (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
+    y64, dy64 = _wide(y, dy)
+    z32 = _f32(dy64 / np.sqrt(_f32(_f32(y64 * y64).astype(np.float64) - 1).astype(np.float64)).astype(np.float32))
+    _same(z, z32 if dtype is rs.float32 else _round_half_away(z32, dtype))
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_inv_grad(load: Loader, dtype: Any) -> None:
+    """InvGrad: y = -grad * x^2 (int32 wrapping; half and bfloat16 via float32, rounded ties away from zero)."""
+    mod, entry = load("math/inv_grad", [*FLOATS, rs.int32])[dtype]
+    n = 1500
+    former, blocks = _factors(n, 2, 512)
+    tiling = _tiling(mod, "InvGradTilingData", totalElements=n, blockFactor=former, ubFactor=256)
+    rng = np.random.default_rng(7)
+    if dtype is rs.int32:
+        x, grad = (rng.integers(-(2**31), 2**31, n, dtype=np.int32) for _ in range(2))
+        x[:3] = [46341, -46341, 2**31 - 1]  # squares that wrap
+    else:
+        x, grad = _as(dtype, rng.uniform(-30, 30, n)), _as(dtype, rng.uniform(-3, 3, n))
+    (y,) = _run(mod, entry, blocks, [x, grad], [np.zeros_like(x)], tiling)
+    if dtype is rs.int32:
+        wrap = [((-int(g) * int(v) * int(v) + 2**31) % 2**32) - 2**31 for v, g in zip(x, grad, strict=True)]
+        _same(y, np.array(wrap, np.int32))
+        return
+    x64, g64 = _wide(x, grad)
+    y32 = -_f32(g64 * _f32(x64 * x64).astype(np.float64))
+    _same(y, y32 if dtype is rs.float32 else _round_half_away(y32, dtype))
+
+
+def _loops(n: int, blocks: int, align: int, ub: int) -> dict[str, int]:
+    """The (dim0, blockFormer, blockNum, ubFormer, ubLoop/ubTail of the former and the tail block) tiling: a block's
+    elements `ub` at a time, the last piece the rest (at least one element)."""
+    former, used = _factors(n, blocks, align)
+    tail = n - former * (used - 1)
+    loops = {"Former": -(-former // ub), "Tail": -(-tail // ub)}
+    fields = {"dim0": n, "blockFormer": former, "blockNum": used, "coreNum": used, "ubFormer": ub}
+    for which, size in (("Former", former), ("Tail", tail)):
+        fields[f"ubLoopOf{which}Block"] = loops[which]
+        fields[f"ubTailOf{which}Block"] = size - (loops[which] - 1) * ub
+    return fields
+
+
+@pytest.mark.parametrize("buffers", [0, 1])
+def test_ada_cast(load: Loader, buffers: int) -> None:
+    """AdaCast: y = half(clip(x * pixelQuotient, -65504, 65504)) of uint16 x, in float32, rounded ties away."""
+    mod, entry = load("math/ada_cast", [rs.uint16], BUFFER_MODE=buffers)[rs.uint16]
+    n, quotient = 1500, np.float32(1 / 3)
+    fields = _loops(n, 2, 512, 256)
+    tiling = _tiling(mod, "AdaCastTilingData", pixelQuotient=quotient, **fields)
+    x = np.random.default_rng(8).integers(0, 2**16, n, dtype=np.uint16)
+    x[:4] = [0, 32767, 32768, 65535]
+    (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros(n, np.float16)], tiling)
+    scaled = np.clip(_f32(x.astype(np.float64) * np.float64(quotient)), -65504, 65504)
+    _same(y, _round_half_away(scaled.astype(np.float32), rs.half))
+
+
+#: BesselI0e's bound against float64: its polynomials' error (Abramowitz and Stegun 9.8.1-9.8.2: a relative error
+#: under 2e-7, about 3.4 float32 ulps) and its float32 steps; one rounding to half or bfloat16
+BESSEL_I0E_ULPS = {rs.float32: 8, rs.half: 1, rs.bfloat16: 1}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_bessel_i0e(load: Loader, dtype: Any) -> None:
+    """BesselI0e: y = e^-|x| I0(x), a polynomial on each side of |x| = 3.75, within BESSEL_I0E_ULPS of float64."""
+    mod, entry = load("math/bessel_i0e", FLOATS)[dtype]
+    (x,) = _inputs(dtype, 9, (-20, 20))
+    x[:4] = _as(dtype, [0.0, 3.75, -3.75, 1e-3])
+    tiling, blocks = _block_ub(mod, "BesselI0eTilingData", len(x), 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros_like(x)], tiling)
+    x64 = x.astype(np.float64)
+    _ulps(y, np.i0(x64) * np.exp(-np.abs(x64)), BESSEL_I0E_ULPS[dtype])
+
+
+@pytest.mark.parametrize("dtype", [rs.int16, rs.uint16], ids=lambda d: d.name)
+def test_population_count(load: Loader, dtype: Any) -> None:
+    """PopulationCount: y = the number of set bits of each 16-bit x, as uint8 (SWAR shifts, masks and adds)."""
+    mod, entry = load("math/population_count", [rs.int16, rs.uint16], macro="DTYPE_X")[dtype]
+    n = 1500
+    x = np.random.default_rng(10).integers(0, 2**16, n, dtype=np.uint16).view(dtype.np_dtype)
+    x[:4] = np.array([0, 0xFFFF, 0x8000, 0x5555], np.uint16).view(dtype.np_dtype)
+    tiling, blocks = _block_ub(mod, "PopulationCountTilingData", n, 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros(n, np.uint8)], tiling)
+    _same(y, np.array([bin(v).count("1") for v in x.view(np.uint16).tolist()], np.uint8))
