@@ -170,6 +170,19 @@ def _op_between(kids: list[Any]) -> str:
     return _TEXTS[name][a.offset : b.offset].decode(errors="replace").strip().strip("()").strip() or "?"
 
 
+def _dependent_member(c: Any) -> str | None:
+    """The member a member expression of a dependent type names (`obj.template Get<T>`: Get), which libclang
+    leaves unnamed: the name after the last `.` or `->` outside brackets in its tokens."""
+    toks = [t.spelling for t in c.get_tokens()]
+    depth, at = 0, -1
+    for i, t in enumerate(toks):
+        depth += (t in "([<") - (t in ")]>")
+        if depth == 0 and t in (".", "->"):
+            at = i
+    rest = [t for t in toks[at + 1 :] if t != "template"] if at >= 0 else []
+    return rest[0] if rest and rest[0].isidentifier() else None
+
+
 def _node(c: Any, main: str) -> dict[str, Any]:
     import clang.cindex as ci
 
@@ -202,6 +215,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         value = _evaluate(c)  # the literal's value, also where a macro spells it
         toks = [t.spelling for t in c.get_tokens()]
         n["v"] = value if value is not None else toks[0] if toks else "0"
+    elif k == ci.CursorKind.MEMBER_REF_EXPR and not c.spelling and kids:  # `obj.f` of a dependent type: f from the text
+        name = _dependent_member(c)
+        if name:
+            n["s"], n["dependent"] = name, True
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         value = _evaluate(c)
         if value is not None:
