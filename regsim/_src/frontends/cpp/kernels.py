@@ -351,7 +351,7 @@ class KernelLowerer(Lowerer):
         ref: dict[str, Any] = c[0] if c else {"k": "", "c": []}
         while ref["k"] == "UNEXPOSED_EXPR" and ref["c"]:
             ref = ref["c"][0]
-        if ref["k"] == "MEMBER_REF_EXPR" and ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF"):
+        if ref["k"] == "MEMBER_REF_EXPR" and (ref.get("rk") in ("CXX_METHOD", "OVERLOADED_DECL_REF") or ref.get("dependent")):
             # a member function call (in a template, not resolved yet: by its name and the object's type)
             name, rloc = ref.get("rs", ref["s"]), ref.get("rloc", rloc)
             skip = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
@@ -433,6 +433,14 @@ class KernelLowerer(Lowerer):
             return
         if k == "UNEXPOSED_EXPR" and len(c) == 1 and c[0]["k"] == "CALL_EXPR":
             self.stmt(c[0], d)
+            return
+        if k == "DO_STMT":  # `do { ... } while (cond);` (the operator files' dispatch macros: `while (0)`)
+            if any(x["k"] == "CONTINUE_STMT" for x in _walk(c[0])):
+                raise self.fail(n, "continue in a do-while loop")
+            self.emit_while(d, "True")
+            self.block(c[0], d + 1)
+            self.emit(d + 1, f"if not ({self.expr(c[1])}):  # line {n['l']}: the do-while's condition")
+            self.emit(d + 2, "break")
             return
         if k == "BINARY_OPERATOR" and n.get("op") == "=" and self.frozen_member(c[0]) is not None:
             base, field = self.frozen_member(c[0])  # type: ignore[misc]
