@@ -215,10 +215,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         value = _evaluate(c)  # the literal's value, also where a macro spells it
         toks = [t.spelling for t in c.get_tokens()]
         n["v"] = value if value is not None else toks[0] if toks else "0"
-    elif k == ci.CursorKind.MEMBER_REF_EXPR and not c.spelling and kids:  # `obj.f` of a dependent type: f from the text
-        name = _dependent_member(c)
-        if name:
-            n["s"], n["dependent"] = name, True
+    elif k == ci.CursorKind.MEMBER_REF_EXPR and not c.spelling and kids and _dependent_member(c):
+        n["s"], n["dependent"] = _dependent_member(c), True  # `obj.f` of a dependent type: f from the text
+    elif k == ci.CursorKind.MEMBER_REF_EXPR and not c.spelling and n["tk"] == "DEPENDENT":  # IsSameType<T, U>::value
+        n["toks"] = [t.spelling for t in c.get_tokens()][:40]
     elif k == ci.CursorKind.MEMBER_REF_EXPR:  # a member of a constant struct or union: its value, if constant
         value = _evaluate(c)
         if value is not None:
