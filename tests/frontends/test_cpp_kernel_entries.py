@@ -22,6 +22,46 @@ constexpr uint64_t TPL_FP32 = 1;
 constexpr uint64_t TPL_FP16 = 2;
 
 template <typename T>
+__simd_vf__ inline void AddsVF(__ubuf__ T* dst, __ubuf__ T* src, T value, uint32_t count)
+{
+    Reg::RegTensor<T> r;
+    Reg::MaskReg m = Reg::UpdateMask<T>(count);
+    Reg::LoadAlign(r, src);
+    Reg::Adds(r, r, value, m);
+    Reg::StoreAlign(dst, r, m);
+}
+
+template <typename T>
+class Shift {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n) {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(que, 1, 256);
+        LocalTensor<T> t = que.template AllocTensor<T>();
+        DataCopyExtParams params;
+        params.blockLen = n * sizeof(T);
+        DataCopyPad(t, xg, params, {false, 0, 0, static_cast<T>(0)});
+        que.EnQue(t);
+        t = que.template DeQue<T>();
+        if constexpr (AscendC::IsSameType<T, half>::value) {
+            asc_vf_call<AddsVF<T>>((__ubuf__ T*)t.GetPhyAddr(), (__ubuf__ T*)t.GetPhyAddr(), (T)0.5f, n);
+        } else {
+            asc_vf_call<AddsVF<T>>((__ubuf__ T*)t.GetPhyAddr(), (__ubuf__ T*)t.GetPhyAddr(), (T)7, n);
+        }
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, {1, n * sizeof(T), 0, 0, 0});
+        que.FreeTensor(t);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> que;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+template <typename T>
 class Scale {
 public:
     __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n, float k) {
@@ -75,6 +115,13 @@ __global__ __aicore__ void scale_x(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
     SCALE_IMPL(DTYPE_X, FACTOR);
 }
 
+template <typename T>
+__global__ __aicore__ void shift(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Shift<T> op;
+    op.Run(x, y, 37);
+}
+
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     float k = 1.0f;
@@ -126,7 +173,9 @@ def _input(np_dtype: Any) -> np.ndarray:
 
 @pytest.mark.parametrize("sch_mode", [0, 3])
 @pytest.mark.parametrize("np_dtype,dtype_key,offset", [(np.float32, 1, 2.0), (np.float16, 2, 3.0)])
-def test_entry_template_runs_the_instantiation_asked(mod: Any, sch_mode: int, np_dtype: Any, dtype_key: int, offset: float) -> None:
+def test_entry_template_runs_the_instantiation_asked(
+    mod: Any, sch_mode: int, np_dtype: Any, dtype_key: int, offset: float
+) -> None:
     """`mod.kernel(name, schMode, dType=...)` is the entry instantiated for those arguments: its `if constexpr`
     picks the class for dType and the factor schMode + offset (each element rounded once to the type)."""
     x = _input(np_dtype)
@@ -173,6 +222,18 @@ def test_defines_same_as_args(source: Path) -> None:
 def test_defines_refused(source: Path, defines: Any, match: str) -> None:
     with pytest.raises(ParameterError, match=match):
         rs.cpp.load(source, defines=defines)
+
+
+@pytest.mark.parametrize("dtype,add", [(rs.half, 0.5), (rs.int32, 7), (rs.float32, 7)])
+def test_class_template_calls_its_vf(mod: Any, dtype: Any, add: float) -> None:
+    """In a class template: `IsSameType<T, half>::value` decided per instantiation, `asc_vf_call<AddsVF<T>>(...)`
+    running the VF instantiated for T, `DataCopyPad` with braced parameter structs; 37 elements (a tail, not a
+    whole 32-byte block), the rest of y untouched."""
+    x = np.arange(-20, 28).astype(dtype.np_dtype)
+    y = _launch(mod.kernel("shift", dtype), x)
+    want = np.zeros_like(x)
+    want[:37] = (x[:37].astype(np.float64) + add).astype(dtype.np_dtype)
+    assert y.tobytes() == want.tobytes()
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:

@@ -71,6 +71,12 @@ _FROZEN = {"DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams"}
 #: kernel-floor functions a kernel calls as free functions: (regsim's, how template arguments pass)
 _FREE = {"DataCopy", "DataCopyPad", "GetBlockIdx", "GetBlockNum", "SyncAll", "PipeBarrier", "SetFlag", "WaitFlag"}
 _NO_OPS = {"SetSysWorkspace", "InitSocState"}
+#: the parameter struct a braced argument of a data-copy call makes, by (function, argument position)
+_BRACED = {
+    ("DataCopy", 2): "DataCopyParams",
+    ("DataCopyPad", 2): "DataCopyExtParams",
+    ("DataCopyPad", 3): "DataCopyPadExtParams",
+}
 
 
 def _tiling(obj: Any, ptr: Any, layout: list[tuple[str, int, str, int]]) -> None:
@@ -299,6 +305,8 @@ class KernelLowerer(Lowerer):
         k, c = n["k"], n["c"]
         if k == "CXX_THIS_EXPR":
             return self.this
+        if k == "MEMBER_REF_EXPR" and n.get("toks"):  # `IsSameType<T, U>::value` in a class template's function
+            return self.type_trait(n)
         if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "FIELD_DECL":
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             base = self.expr(kids[0]) if kids else self.this
@@ -314,6 +322,8 @@ class KernelLowerer(Lowerer):
             return self.expr(c[0])
         if k in ("CXX_NULL_PTR_LITERAL_EXPR", "GNU_NULL_EXPR"):
             return "None"
+        if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
+            return self.vf_call(n)
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
@@ -387,7 +397,7 @@ class KernelLowerer(Lowerer):
         if rk == "FUNCTION_DECL" and _is_ours(rloc):
             targs = [t for t in callee["c"] if t["k"] not in ("NAMESPACE_REF", "OVERLOADED_DECL_REF", "TEMPLATE_REF")]
             if name in _FREE:
-                args = [self.expr(a) for a in c[1:]]
+                args = [self.braced(name, i, c[1:]) if a["k"] == "INIT_LIST_EXPR" else self.expr(a) for i, a in enumerate(c[1:])]
                 kw = ""
                 if name == "PipeBarrier" and targs:
                     kw = f"pipe=K.PIPE.{targs[0]['s'].split('::')[-1]}"
@@ -403,6 +413,30 @@ class KernelLowerer(Lowerer):
                 py = self.build.function(fn, dict(self.env), None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
+
+    def vf_call(self, n: dict[str, Any]) -> str:
+        """`asc_vf_call<F<targs>>(args...)` (or `VF_CALL`): the `__simd_vf__` function F instantiated for its template
+        arguments (as `mod.instantiate` does: its arguments checked against its C++ parameters), run on the V pipe."""
+        skip = ("NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+        ref = next((x for x in n["c"][0]["c"] if x["k"] == "DECL_REF_EXPR"), None)
+        fn = self.mod.functions.get(ref.get("rs", ref["s"])) if ref is not None else None
+        if ref is None or fn is None or fn.what != "vf":
+            raise self.fail(n, "asc_vf_call of something other than a __simd_vf__ function of the file")
+        tvals = [self.targ(t) for t in ref["c"] if t["k"] not in skip]
+        vf = self.mod.instantiate(fn.name, *tvals)
+        key = f"_vf_{fn.name}_{len(self.mod.globals)}"
+        self.mod.globals[key] = vf
+        return f"{key}({', '.join(self.expr(a) for a in n['c'][1:])})"
+
+    def braced(self, name: str, i: int, args: list[dict[str, Any]]) -> str:
+        """A braced argument of a data-copy call (`DataCopyPad(dst, src, params, {false, 0, 0, 0})`): the parameter
+        struct at its position, a `DataCopyPadExtParams<T>` of the destination's element type."""
+        struct = _BRACED.get((name, i))
+        if struct is None:
+            raise self.fail(args[i], f"a braced argument at position {i + 1} of {name}")
+        values = [self.expr(a) for a in args[i]["c"]]
+        kind = self.objof(args[0]) if struct == "DataCopyPadExtParams" else None
+        return self.new((struct, kind[1] if kind else None), values)
 
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]
@@ -433,6 +467,9 @@ class KernelLowerer(Lowerer):
             return
         if k == "UNEXPOSED_EXPR" and len(c) == 1 and c[0]["k"] == "CALL_EXPR":
             self.stmt(c[0], d)
+            return
+        if k == "UNEXPOSED_EXPR" and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):  # (in a template)
+            self.emit(d, f"{self.vf_call(n)}  # line {n['l']}")
             return
         if k == "DO_STMT":  # `do { ... } while (cond);` (the operator files' dispatch macros: `while (0)`)
             if any(x["k"] == "CONTINUE_STMT" for x in _walk(c[0])):
