@@ -1,0 +1,150 @@
+"""Operators of ops-nn (the 950 kernels under */op_kernel/arch35/) run whole from their unmodified files, GM to GM,
+against numpy references of what each operator computes, for every element type its kernel supports and in both
+loop modes with identical bits. Skipped without the library's sources (REGSIM_OPS_NN=/path/to/ops-nn) or libclang.
+
+Each test fills the operator's tiling struct as its host tiling code (op_host/arch35) does, with shapes small
+enough for the suite that still have a last block and a last UB piece shorter than the others."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim._src.frontends.cpp.kernels import tiling_structs
+from tests.cpp_kernel_support import both_modes
+
+pytest.importorskip("clang.cindex")
+
+NN = os.environ.get("REGSIM_OPS_NN")
+FLOATS = [rs.float32, rs.half, rs.bfloat16]
+
+
+def _root(op: str) -> Path:
+    if NN is None or not Path(NN, op).is_dir():
+        pytest.skip("the ops-nn sources are absent (REGSIM_OPS_NN)")
+    return Path(NN, op)
+
+
+def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: str | None = None, struct: str = "") -> Any:
+    """An operator's kernel file, loaded as its build compiles it: `defines` its macros (DTYPE_X ...); `host` the
+    op_host header whose BEGIN_TILING_DATA_DEF blocks declare `struct`, the type GET_TILING_DATA fills."""
+    root = _root(op)
+    args: tuple[str, ...] = ()
+    if host is not None:
+        header = Path(os.environ.get("TMPDIR", "/tmp"), f"regsim_{struct}_{os.getpid()}.h")
+        header.write_text(tiling_structs(Path(root, host).read_text()))
+        args = ("-include", str(header), f"-DREGSIM_TILING_DATA={struct}")
+    return rs.cpp.load(root / kernel, args=args, defines=defines or {})
+
+
+def _split(mod: Any, struct: str, n: int, cores: int, ub: int, align: int = 1, **fields: Any) -> tuple[np.ndarray, int]:
+    """The elementwise split the libraries' host tilings compute (a block's `blockFormer` elements, aligned up to
+    `align`, in `ubFormer` pieces; the last block and the last piece shorter): the struct's bytes and the blocks."""
+    t = np.zeros(1, mod.struct_dtype(struct))
+    per_core = -(-n // cores)
+    former = -(-per_core // align) * align
+    blocks = -(-n // former)
+    tail = n - (blocks - 1) * former
+
+    def loops(m: int) -> int:
+        return -(-m // ub)
+
+    values = {
+        "dim0": n,
+        "coreNum": cores,
+        "blockFormer": former,
+        "blockNum": blocks,
+        "ubFormer": ub,
+        "elemNum": ub,
+        "ubLoopOfFormerBlock": loops(former),
+        "ubTailOfFormerBlock": former - (loops(former) - 1) * ub,
+        "ubLoopOfTailBlock": loops(tail),
+        "ubTailOfTailBlock": tail - (loops(tail) - 1) * ub,
+        **fields,
+    }
+    for name, v in values.items():
+        if name in (t.dtype.names or ()):
+            t[name] = v
+    return t.view(np.uint8), blocks
+
+
+def _run(kernel: Any, blocks: int, inputs: list[np.ndarray], out: np.ndarray, tiling: np.ndarray, **kw: Any) -> np.ndarray:
+    def run() -> np.ndarray:
+        y = np.zeros_like(out)
+        rs.launch(kernel, blocks, *inputs, y, np.zeros(32, np.uint8), tiling, **kw)
+        return y
+
+    return both_modes(run)
+
+
+def _as(dtype: Any, x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).astype(dtype.np_dtype)
+
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> int:
+    """The largest distance in units in the last place between two float arrays of one type (NaNs equal)."""
+    bits = {2: np.int16, 4: np.int32}[got.dtype.itemsize]
+    a, b = got.view(bits).astype(np.int64), want.view(bits).astype(np.int64)
+    top = np.int64(1) << (8 * got.dtype.itemsize - 1)
+    a, b = np.where(a < 0, -(a + top), a), np.where(b < 0, -(b + top), b)  # the bits as an ordered line
+    both_nan = np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32))
+    return int(np.max(np.where(both_nan, 0, np.abs(a - b)), initial=0))
+
+
+# --- Relu6D: y = min(max(x, 0), 6 * scale) ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def relu6_d() -> Iterator[Callable[[Any], Any]]:
+    mods: dict[Any, Any] = {}
+
+    def get(dtype: Any) -> Any:
+        if dtype not in mods:
+            mods[dtype] = _load("activation/relu6_d", "op_kernel/relu6_d.cpp", {"DTYPE_X": dtype})
+        return mods[dtype]
+
+    yield get
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_relu6_d(relu6_d: Callable[[Any], Any], dtype: Any) -> None:
+    """ops-nn Relu6D (DTYPE_X from the build): y = min(max(x, 0), 6 * scale), bit for bit (a clamp rounds nothing;
+    bfloat16 goes through float32 and back, exactly). upperThreshold = 6 * scale as the host computes it."""
+    mod = relu6_d(dtype)
+    n, scale = 1300, 0.75
+    x = _as(dtype, np.random.default_rng(3).uniform(-8, 8, n))
+    tiling, blocks = _split(mod, "Relu6DTilingData", n, 2, 256, align=512, upperThreshold=6 * scale)
+    y = _run(mod.kernel("relu6_d"), blocks, [x], x, tiling)
+    bound = np.float64(np.float32(6 * scale)).astype(dtype.np_dtype) if dtype is not rs.int32 else int(6 * scale)
+    assert y.tobytes() == np.minimum(np.maximum(x, x.dtype.type(0)), bound).astype(x.dtype).tobytes()
+
+
+# --- Sigmoid: y = 1 / (1 + exp(-x)) -----------------------------------------------------------------------------
+#: the tiling keys of sigmoid_apt.cpp, by element type
+SIGMOID_KEYS = {rs.half: 100000000000100, rs.bfloat16: 200000000000100, rs.float32: 300000000000100}
+
+
+@pytest.fixture(scope="module")
+def sigmoid() -> Any:
+    return _load(
+        "activation/sigmoid",
+        "op_kernel/sigmoid_apt.cpp",
+        host="op_host/arch35/sigmoid_tiling_arch35.h",
+        struct="SigmoidTilingData",
+    )
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_sigmoid(sigmoid: Any, dtype: Any) -> None:
+    """ops-nn Sigmoid: y = 1 / (1 + exp(-x)) in float32 steps (half and bfloat16 widened exactly, rounded once at
+    the end): within 4 float32 ulps of the exact value in float32, within 1 ulp of it rounded once otherwise."""
+    n = 1500
+    x = _as(dtype, np.random.default_rng(4).uniform(-12, 12, n))
+    tiling, blocks = _split(sigmoid, "SigmoidTilingData", n, 2, 512)
+    y = _run(sigmoid.kernel("sigmoid"), blocks, [x], x, tiling, tiling_key=SIGMOID_KEYS[dtype])
+    want = _as(dtype, 1 / (1 + np.exp(-x.astype(np.float64))))
+    assert _ulps(y, want) <= (4 if dtype is rs.float32 else 1)
