@@ -8,6 +8,7 @@ A libclang crash ends only this process; the caller reports it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -339,7 +340,19 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "template": template,
         "spec": _specialization(c),
         "body": _node(body, main) if body is not None else None,
+        "inits": _member_inits(kids, main),
     }
+
+
+def _member_inits(kids: list[Any], main: str) -> list[dict[str, Any]]:
+    """A constructor's member initializers (`: pipe_(pipe), count_(0)`), in order: the member and its value."""
+    import clang.cindex as ci
+
+    out = []
+    for ref, value in itertools.pairwise(kids):
+        if ref.kind == ci.CursorKind.MEMBER_REF and value.kind.is_expression():
+            out.append({"member": ref.spelling, "l": ref.location.line, "c": [_node(value, main)]})
+    return out
 
 
 def _place(c: Any) -> str:
