@@ -61,6 +61,42 @@ private:
     GlobalTensor<T> yg;
 };
 
+struct Sizes {
+    uint32_t n;
+    uint32_t m;
+};
+
+template <typename T, typename U>
+__aicore__ inline void AddsThrough(LocalTensor<T>& t, uint32_t n)
+{
+    AddsVF<U>((__ubuf__ U*)t.GetPhyAddr(), (__ubuf__ U*)t.GetPhyAddr(), (U)3, n);
+}
+
+template <typename T>
+class Held {
+public:
+    __aicore__ inline Held(const Sizes& sizes, TPipe& pipe) : sizes_(sizes), pipe_(pipe), bias_(sizes.m + 1) {}
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y) {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe_.InitBuffer(buf, 256);
+        LocalTensor<T> t = buf.template Get<T>();
+        DataCopyPad(t, xg, {1, sizes_.n * sizeof(T), 0, 0, 0}, {false, 0, 0, static_cast<T>(0)});
+        PipeBarrier<PIPE_ALL>();
+        AddsThrough<T, int32_t>(t, sizes_.n);
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, {1, bias_ * sizeof(T), 0, 0, 0});
+    }
+
+private:
+    const Sizes& sizes_;
+    TPipe& pipe_;
+    uint32_t bias_;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
 template <typename T>
 class Scale {
 public:
@@ -120,6 +156,16 @@ __global__ __aicore__ void shift(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADD
 {
     Shift<T> op;
     op.Run(x, y, 37);
+}
+
+__global__ __aicore__ void held(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    Sizes sizes;
+    sizes.n = 20;
+    sizes.m = 19;
+    Held<uint32_t> op(sizes, pipe);
+    op.Run(x, y);
 }
 
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
@@ -233,6 +279,18 @@ def test_class_template_calls_its_vf(mod: Any, dtype: Any, add: float) -> None:
     y = _launch(mod.kernel("shift", dtype), x)
     want = np.zeros_like(x)
     want[:37] = (x[:37].astype(np.float64) + add).astype(dtype.np_dtype)
+    assert y.tobytes() == want.tobytes()
+
+
+def test_constructor_member_initializers(mod: Any) -> None:
+    """`Held<uint32_t> op(sizes, pipe)` runs its constructor's member initializers (a struct and the kernel's TPipe
+    by reference, a scalar from an expression: bias_ = 19 + 1 elements copied out); a free `__aicore__` helper gets
+    its explicit template arguments (`AddsThrough<T, int32_t>`) and calls a VF directly with a pointer cast to
+    int32_t: y[i] = x[i] + 3 for the 20 elements, 0 after."""
+    x = np.arange(100, 148).astype(np.uint32)
+    y = _launch(mod.kernel("held"), x)
+    want = np.zeros_like(x)
+    want[:20] = x[:20] + 3
     assert y.tobytes() == want.tobytes()
 
 

@@ -148,3 +148,38 @@ def test_sigmoid(sigmoid: Any, dtype: Any) -> None:
     y = _run(sigmoid.kernel("sigmoid"), blocks, [x], x, tiling, tiling_key=SIGMOID_KEYS[dtype])
     want = _as(dtype, 1 / (1 + np.exp(-x.astype(np.float64))))
     assert _ulps(y, want) <= (4 if dtype is rs.float32 else 1)
+
+
+# --- IndexFillD: y = assist1 > 0 ? x : assist2 ------------------------------------------------------------------
+def _index_fill_tiling(mod: Any, n: int, cores: int, ub: int) -> tuple[np.ndarray, int]:
+    """index_fill_d_tiling.cpp's split: `normalCoreData` elements a core (at least 1024), `ubFactor` a piece."""
+    t = np.zeros(1, mod.struct_dtype("IndexFillDTilingData"))
+    normal = max(-(-n // cores), 1024)
+    used = -(-n // normal)
+    tail = n - (used - 1) * normal
+    t["normalCoreData"], t["tailCoreData"], t["ubFactor"] = normal, tail, ub
+    t["normalCoreLoop"], t["tailCoreLoop"] = -(-normal // ub), -(-tail // ub)
+    t["tailUbFactor"] = normal - (-(-normal // ub) - 1) * ub
+    t["tailCoreTailUbFactor"] = tail - (-(-tail // ub) - 1) * ub
+    return t.view(np.uint8), used
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32, rs.int64, rs.bool_], ids=lambda d: d.name)
+def test_index_fill_d(dtype: Any) -> None:
+    """ops-nn IndexFillD (tiling key 200): y = assist1 > 0 ? x : assist2, lane by lane, bit for bit (bool compared
+    as int8, as the kernel does)."""
+    mod = _load(
+        "index/index_fill_d",
+        "op_kernel/index_fill_d_apt.cpp",
+        {"DTYPE_X": dtype},
+        host="op_host/arch35/index_fill_d_tiling.h",
+        struct="IndexFillDTilingData",
+    )
+    n = 2100
+    rng = np.random.default_rng(6)
+    x, assist2 = (rng.integers(-50, 50, n).astype(dtype.np_dtype) for _ in range(2))
+    assist1 = rng.integers(-1, 2, n).astype(dtype.np_dtype)  # -1, 0 and 1 (bool: False, True)
+    tiling, blocks = _index_fill_tiling(mod, n, 2, 512)
+    y = _run(mod.kernel("index_fill_d"), blocks, [x, assist1, assist2], x, tiling, tiling_key=200)
+    chosen = assist1.view(np.int8) > 0 if dtype is rs.bool_ else assist1.astype(np.float64) > 0
+    assert y.tobytes() == np.where(chosen, x, assist2).tobytes()

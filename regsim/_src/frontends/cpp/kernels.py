@@ -162,7 +162,8 @@ class KernelBuild:
     def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
         key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
-            self.names[key] = f"k_{fn.name}_{len(self.names)}"
+            ident = re.sub(r"\W", "_", fn.name)  # (a constructor's name is its class's, `Op<T>`)
+            self.names[key] = f"k_{ident}_{len(self.names)}"
             self.todo.append((self.names[key], fn, env, cls))
         return self.names[key]
 
@@ -285,7 +286,7 @@ class KernelLowerer(Lowerer):
                 t = self.type_of(f["t"], f["tk"], f["l"])
                 if f["n"] >= 0:
                     code = f"[0] * {f['n']}"
-                elif t.what == "obj" and not f["t"].rstrip().endswith("*"):
+                elif t.what == "obj" and not f["t"].rstrip().endswith(("*", "&")):  # (a pointer or reference: set later)
                     code = self.new(t.elem, [])
                 elif t.what in ("int", "float") and f.get("init") is not None:
                     code = self.expr(f["init"])
@@ -324,10 +325,16 @@ class KernelLowerer(Lowerer):
             return "None"
         if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
             return self.vf_call(n)
+        if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":
+            name, targs, _ = self.callee_ref(n)  # a VF called directly from kernel code
+            return self.run_vf(self.mod.functions[name], targs, c[1:])
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
                 return code
+        if k in ("CSTYLE_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR") and self.ty(n).what == "ptr" and self.phy_addr(c[-1]):
+            # `(__ubuf__ U*)t.GetPhyAddr()` of a tensor of a dependent type (clang leaves the address's type open)
+            return f"{self.expr(c[-1])}.reinterpret(rs.{self.ty(n).elem.name})"
         if k in ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") and self.ty(n).what == "obj":
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if kids:
@@ -336,6 +343,11 @@ class KernelLowerer(Lowerer):
             a, b = self.expr(c[0]), self.expr(c[1])
             return f"int({a} {'is' if n['op'] == '==' else 'is not'} {b})"
         return super().expr(n)
+
+    @staticmethod
+    def phy_addr(n: dict[str, Any]) -> bool:
+        """Whether `n` is a `GetPhyAddr()` call whose type clang left dependent."""
+        return n["k"] == "CALL_EXPR" and n.get("tk") == "DEPENDENT" and bool(n["c"]) and n["c"][0].get("s") == "GetPhyAddr"
 
     def static_member(self, n: dict[str, Any]) -> str:
         assert self.cls is not None
@@ -409,24 +421,33 @@ class KernelLowerer(Lowerer):
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
-            if fn.what in ("plain", "global"):
-                py = self.build.function(fn, dict(self.env), None)
+            if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
+                own = [p["name"] for p in fn.tparams if not p.get("outer")]
+                given = dict(zip(own, [self.targ(t) for t in self.callee_ref(n)[1]], strict=False))
+                env = {**self.env, **given, **self.deduced(fn, c[1:], set(given))}
+                py = self.build.function(fn, env, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
     def vf_call(self, n: dict[str, Any]) -> str:
-        """`asc_vf_call<F<targs>>(args...)` (or `VF_CALL`): the `__simd_vf__` function F instantiated for its template
-        arguments (as `mod.instantiate` does: its arguments checked against its C++ parameters), run on the V pipe."""
-        skip = ("NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+        """`asc_vf_call<F<targs>>(args...)` (or `VF_CALL`): the `__simd_vf__` function F run on the V pipe."""
         ref = next((x for x in n["c"][0]["c"] if x["k"] == "DECL_REF_EXPR"), None)
         fn = self.mod.functions.get(ref.get("rs", ref["s"])) if ref is not None else None
         if ref is None or fn is None or fn.what != "vf":
             raise self.fail(n, "asc_vf_call of something other than a __simd_vf__ function of the file")
-        tvals = [self.targ(t) for t in ref["c"] if t["k"] not in skip]
-        vf = self.mod.instantiate(fn.name, *tvals)
+        skip = ("NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+        return self.run_vf(fn, [t for t in ref["c"] if t["k"] not in skip], n["c"][1:])
+
+    def run_vf(self, fn: Fn, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> str:
+        """A call of the `__simd_vf__` function `fn` from kernel code (through `asc_vf_call` or directly, as the 950
+        allows): `fn` instantiated as `mod.instantiate` does for its explicit template arguments and those deduced
+        from its arguments, its arguments checked against its C++ parameters when it runs."""
+        own = [p["name"] for p in fn.tparams if not p.get("outer")]
+        given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
+        vf = self.mod.instantiate(fn.name, **given, **self.deduced(fn, args, set(given)))
         key = f"_vf_{fn.name}_{len(self.mod.globals)}"
         self.mod.globals[key] = vf
-        return f"{key}({', '.join(self.expr(a) for a in n['c'][1:])})"
+        return f"{key}({', '.join(self.expr(a) for a in args)})"
 
     def braced(self, name: str, i: int, args: list[dict[str, Any]]) -> str:
         """A braced argument of a data-copy call (`DataCopyPad(dst, src, params, {false, 0, 0, 0})`): the parameter
@@ -521,6 +542,8 @@ class KernelLowerer(Lowerer):
         self.at = v.get("l") or self.at
         self.vartypes[v["s"]] = t
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
+        # (`Op<T> op(a, b);`: the constructor call's extent starts at the type, before the name the parse counts from)
+        init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
         if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
@@ -616,11 +639,27 @@ class KernelLowerer(Lowerer):
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
             if p["name"] in self.refvars:
                 self.emit(1, f"{self.var(p['name'])} = Ref({self.var(p['name'])})")
+        self.member_inits(fn)
         start = len(self.lines)
         self.stmt(fn.body, 1)
         if len(self.lines) == start:
             self.emit(1, "pass")
         return self.lines
+
+    def member_inits(self, fn: Fn) -> None:
+        """A constructor's member initializers, before its body: a reference or pointer member the object given, a
+        scalar member its value converted to the member's type."""
+        fields = {f["name"]: f for f in (self.cls or {}).get("fields", [])}
+        for init in fn.inits:
+            f, value = fields.get(init["member"]), init["c"][0]
+            if f is None:
+                raise self.fail(init["l"], f"the initializer of {init['member']} (not a member variable regsim found)")
+            self.at = init["l"]
+            code = self.expr(value)
+            t = self.type_of(f["t"], f["tk"], f["l"])
+            if t.what in ("int", "float"):
+                code = self.convert(code, self.ty(value), t)
+            self.emit(1, f"self.{init['member']} = {code}  # line {init['l']}")
 
 
 class ScopeLowerer(KernelLowerer):
