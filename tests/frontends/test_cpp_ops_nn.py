@@ -183,3 +183,28 @@ def test_index_fill_d(dtype: Any) -> None:
     y = _run(mod.kernel("index_fill_d"), blocks, [x, assist1, assist2], x, tiling, tiling_key=200)
     chosen = assist1.view(np.int8) > 0 if dtype is rs.bool_ else assist1.astype(np.float64) > 0
     assert y.tobytes() == np.where(chosen, x, assist2).tobytes()
+
+
+# --- SmoothL1LossGrad: gradient = clamp((predict - label) / sigma, -1, 1) * dout --------------------------------
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_smooth_l1_loss_grad(dtype: Any) -> None:
+    """ops-nn SmoothL1LossGrad as its kernel computes it: d = p - l, c = max(min(d, sigma), -sigma), s = c * (1 /
+    sigma), g = s * dout, each step rounded once to the type (bfloat16: to float32, the result once to bfloat16);
+    sigma = 2, so 1 / sigma is exact. Bit for bit."""
+    mod = _load("loss/smooth_l1_loss_grad", "op_kernel/smooth_l1_loss_grad.cpp", {"DTYPE_PREDICT": dtype})
+    n, sigma = 1300, 2.0
+    rng = np.random.default_rng(7)
+    p, lab, dout = (_as(dtype, rng.uniform(-5, 5, n)) for _ in range(3))
+    tiling, blocks = _split(mod, "SmoothL1LossGradTilingData", n, 2, 256, align=512)
+    t = tiling.view(mod.struct_dtype("SmoothL1LossGradTilingData"))
+    t["totalLength"], t["blockTail"] = n, n - (blocks - 1) * t["blockFormer"][0]
+    t["sigma"], t["negSigma"], t["recipSigma"] = sigma, -sigma, 1 / sigma
+    y = _run(mod.kernel("smooth_l1_loss_grad"), blocks, [p, lab, dout], p, tiling)
+    step = np.float32 if dtype is rs.bfloat16 else dtype.np_dtype
+
+    def rnd(v: np.ndarray) -> np.ndarray:
+        return v.astype(step).astype(np.float64)
+
+    d = rnd(p.astype(np.float64) - lab.astype(np.float64))
+    s = rnd(np.maximum(np.minimum(d, sigma), -sigma) * (1 / sigma))
+    assert y.tobytes() == _as(dtype, rnd(s * dout.astype(np.float64))).tobytes()
