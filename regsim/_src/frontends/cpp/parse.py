@@ -276,7 +276,13 @@ def _node(c: Any, main: str) -> dict[str, Any]:
             if kind0 == ci.TemplateArgumentKind.TYPE:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
-            n["global"] = ref.semantic_parent.kind.name in ("NAMESPACE", "TRANSLATION_UNIT", "STRUCT_DECL", "CLASS_DECL")
+            n["global"] = ref.semantic_parent.kind.name in (
+                "NAMESPACE",
+                "TRANSLATION_UNIT",
+                "STRUCT_DECL",
+                "CLASS_DECL",
+                "CLASS_TEMPLATE",  # (a class template's static constexpr member)
+            )
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
                 value = _evaluate(c)  # a constant static member (std::is_same<float, float>::value): its value
                 if value is not None:
