@@ -208,3 +208,43 @@ def test_smooth_l1_loss_grad(dtype: Any) -> None:
     d = rnd(p.astype(np.float64) - lab.astype(np.float64))
     s = rnd(np.maximum(np.minimum(d, sigma), -sigma) * (1 / sigma))
     assert y.tobytes() == _as(dtype, rnd(s * dout.astype(np.float64))).tobytes()
+
+
+# --- INInferV2: instance norm inference, y = (x - mean) * gamma / sqrt(var + eps) + beta --------------------------
+@pytest.mark.parametrize("gamma_beta", [True, False], ids=["gamma_beta", "plain"])
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_in_infer_v2(dtype: Any, gamma_beta: bool) -> None:
+    """ops-nn INInferV2 over N x C planes of R elements (2 x 3 planes of 150: one core takes two planes, the other
+    one; 128-element tiles, the last of 22): with gamma and beta y = (x - mean) * (gamma / sqrt(var + eps)) + beta,
+    without y = (x - mean) / sqrt(var + eps), in float32 steps each rounded once (x widened exactly, y rounded once
+    to its type); batch_mean and batch_variance are copies of mean and variance. Bit for bit."""
+    mod = _load("norm/in_infer_v2", "op_kernel/in_infer_v2_apt.cpp", {"DTYPE_X": dtype})
+    n_, c_, r, eps = 2, 3, 150, 1e-5
+    rng = np.random.default_rng(8)
+    x = _as(dtype, rng.uniform(-4, 4, n_ * c_ * r))
+    gamma, beta, mean = (rng.uniform(-2, 2, n_ * c_).astype(np.float32) for _ in range(3))
+    var = rng.uniform(0.1, 3, n_ * c_).astype(np.float32)
+    t = np.zeros(1, mod.struct_dtype("INInferV2TilingData"))
+    fields = {"numN": n_, "numC": c_, "innerSize": r, "units": n_ * c_, "unitCores": 2, "formerCoreNum": 1}
+    fields |= {"formerUnits": 4, "latterUnits": 2, "innerCores": 1, "innerPerCore": r, "ubTileSize": 128}
+    fields |= {"epsilon": eps, "hasGammaBeta": int(gamma_beta), "hasBatchMean": 1, "hasBatchVar": 1}
+    for name, v in fields.items():
+        t[name] = v
+
+    def run() -> np.ndarray:
+        y, bm, bv = np.zeros_like(x), np.zeros_like(mean), np.zeros_like(var)
+        args = (x, gamma, beta, mean, var, y, bm, bv, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("in_infer_v2"), 2, *args)
+        return np.concatenate([y.view(np.uint8), bm.view(np.uint8), bv.view(np.uint8)])
+
+    out = both_modes(run)
+    f32 = np.float32
+    root = np.sqrt((var.astype(np.float64) + f32(eps)).astype(f32).astype(np.float64)).astype(f32)
+    scale = (gamma.astype(np.float64) / root).astype(f32) if gamma_beta else root
+    d = (x.astype(np.float64).reshape(-1, r) - mean[:, None]).astype(f32).astype(np.float64)
+    if gamma_beta:
+        want = ((d * scale[:, None]).astype(f32).astype(np.float64) + beta[:, None]).astype(f32)
+    else:
+        want = (d / root[:, None]).astype(f32)
+    expect = np.concatenate([_as(dtype, want.ravel()).view(np.uint8), mean.view(np.uint8), var.view(np.uint8)])
+    assert out.tobytes() == expect.tobytes()

@@ -183,6 +183,8 @@ class KernelBuild:
 
 def _int_or_enum(text: str) -> Any:
     t = text.strip()
+    if t in ("true", "false"):  # a bool template argument (`Kernel<T, false>`)
+        return int(t == "true")
     m = re.fullmatch(r"(?:\w+::)*(\w+)::(\w+)", t)
     cls = "TPosition" if m and m[1] == "QuePosition" else m[1] if m else ""
     if m and isinstance(getattr(enums, cls, None), type):
@@ -675,6 +677,14 @@ class ScopeLowerer(KernelLowerer):
 
     def vec_scope(self, block: dict[str, Any], d: int) -> None:
         self.stmt(block, d)  # (a scope inside a scope is the same VF)
+
+    def kernel_call(self, n: dict[str, Any]) -> str | None:
+        """In a VF, `DataCopy` is the Reg layer's (LoadAlign / StoreAlign) and a free `__aicore__` helper runs in the
+        VF as a `__simd_callee__` does (the base lowering's); the rest as on the kernel side."""
+        helper = self.mod.functions.get(self.callee_ref(n)[0]) if n["c"] else None
+        if n.get("rs", n["s"]) == "DataCopy" or (helper is not None and helper.what == "plain" and helper.cls is None):
+            return None
+        return super().kernel_call(n)
 
 
 def kernel_namespace() -> dict[str, Any]:
