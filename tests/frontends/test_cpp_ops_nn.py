@@ -248,3 +248,27 @@ def test_in_infer_v2(dtype: Any, gamma_beta: bool) -> None:
         want = (d / root[:, None]).astype(f32)
     expect = np.concatenate([_as(dtype, want.ravel()).view(np.uint8), mean.view(np.uint8), var.view(np.uint8)])
     assert out.tobytes() == expect.tobytes()
+
+
+# --- ActsULQInputGrad: x_grad = y_grad * clamp_min_mask * clamp_max_mask ------------------------------------------
+@pytest.mark.parametrize("buffer_mode", [0, 1])
+@pytest.mark.parametrize(
+    "dtype,mask_dtype", [(rs.half, rs.bool_), (rs.half, rs.half), (rs.float32, rs.bool_), (rs.float32, rs.float32)]
+)
+def test_acts_ulq_input_grad(dtype: Any, mask_dtype: Any, buffer_mode: int) -> None:
+    """ops-nn ActsULQInputGrad, its entry template instantiated for BUFFER_MODE (single or double buffering): the
+    masks (0 or 1, bool or the gradient's type) gate the gradient, x = y * (min * max), signed zeros included. Bit
+    for bit."""
+    mod = _load(
+        "quant/acts_ulq_input_grad",
+        "op_kernel/acts_ulq_input_grad.cpp",
+        {"DTYPE_Y_GRAD": dtype, "DTYPE_CLAMP_MIN_MASK": mask_dtype},
+    )
+    n = 1300
+    rng = np.random.default_rng(9)
+    y = _as(dtype, rng.uniform(-3, 3, n))
+    lo, hi = (rng.integers(0, 2, n).astype(mask_dtype.np_dtype) for _ in range(2))
+    tiling, blocks = _split(mod, "ActsULQInputGradTilingData", n, 2, 256, align=512)
+    x = _run(mod.kernel("acts_ulq_input_grad", buffer_mode), blocks, [y, lo, hi], y, tiling)
+    gate = lo.astype(np.float64) * hi.astype(np.float64)
+    assert x.tobytes() == (y.astype(np.float64) * gate).astype(dtype.np_dtype).tobytes()

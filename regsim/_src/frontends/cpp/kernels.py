@@ -281,8 +281,8 @@ class KernelLowerer(Lowerer):
 
     def new_user(self, st: dict[str, Any], env: dict[str, Any]) -> str:
         fields = []
-        saved = self.env
-        self.env = {**self.env, **env}
+        saved, saved_cls = self.env, self.cls
+        self.env, self.cls = {**self.env, **env}, st  # (the members' types read the class's own constants)
         try:
             for f in st["fields"]:
                 t = self.type_of(f["t"], f["tk"], f["l"])
@@ -296,7 +296,7 @@ class KernelLowerer(Lowerer):
                     code = "0" if t.what == "int" else "0.0" if t.what == "float" else "None"
                 fields.append(f"{f['name']}={code}")
         finally:
-            self.env = saved
+            self.env, self.cls = saved, saved_cls
         return f"_new({st['name']!r}, {', '.join(fields)})"
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
