@@ -272,3 +272,41 @@ def test_acts_ulq_input_grad(dtype: Any, mask_dtype: Any, buffer_mode: int) -> N
     x = _run(mod.kernel("acts_ulq_input_grad", buffer_mode), blocks, [y, lo, hi], y, tiling)
     gate = lo.astype(np.float64) * hi.astype(np.float64)
     assert x.tobytes() == (y.astype(np.float64) * gate).astype(dtype.np_dtype).tobytes()
+
+
+# --- InplaceApplyCenteredRmsProp: the centered RMSProp update ---------------------------------------------------
+def test_inplace_apply_centered_rms_prop() -> None:
+    """ops-nn InplaceApplyCenteredRmsProp (float32; scalars from the tiling, scalarsValid = 1): mg' = rho mg + (1 -
+    rho) g, ms' = rho ms + (1 - rho) g^2, mom' = momentum mom + lr g / sqrt(ms' - mg'^2 + eps), var' = var - mom',
+    each operation rounded once to float32 in the kernel's order. Bit for bit."""
+    mod = _load(
+        "optim/inplace_apply_centered_rms_prop", "op_kernel/inplace_apply_centered_rms_prop.cpp", {"DTYPE_VAR": rs.float32}
+    )
+    n = 1300
+    rng = np.random.default_rng(10)
+    var, mg, mom, grad = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(4))
+    ms = (mg.astype(np.float64) ** 2 + rng.uniform(0.1, 1, n)).astype(np.float32)  # (ms - mg^2 > 0)
+    lr, rho, momentum, eps = (np.float32(v) for v in (0.01, 0.9, 0.5, 1e-6))
+    tiling, blocks = _split(mod, "InplaceApplyCenteredRmsPropTilingData", n, 2, 256, align=512)
+    t = tiling.view(mod.struct_dtype("InplaceApplyCenteredRmsPropTilingData"))
+    t["lr"], t["rho"], t["momentum"], t["epsilon"], t["scalarsValid"] = lr, rho, momentum, eps, 1
+    scalars = [np.array([v], np.float32) for v in (lr, rho, momentum, eps)]
+
+    def run() -> np.ndarray:
+        outs = [np.zeros(n, np.float32) for _ in range(4)]
+        args = (var, mg, ms, mom, *scalars, grad, *outs, np.zeros(32, np.uint8), tiling)
+        rs.launch(mod.kernel("inplace_apply_centered_rms_prop"), blocks, *args)
+        return np.concatenate(outs)
+
+    out = both_modes(run)
+
+    def f(v: Any) -> np.ndarray:  # one float32 rounding of a value computed exactly (or correctly rounded) in float64
+        return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+    g, omr = grad.astype(np.float64), f(1 - np.float64(rho))
+    mg2 = f(f(rho * mg.astype(np.float64)) + f(omr * g))
+    ms2 = f(f(rho * ms.astype(np.float64)) + f(omr * f(g * g)))
+    root = f(np.sqrt(f(f(ms2 - f(mg2 * mg2)) + eps)))
+    mom2 = f(f(momentum * mom.astype(np.float64)) + f(f(lr * g) / root))
+    want = np.concatenate([f(var - mom2), mg2, ms2, mom2]).astype(np.float32)
+    assert out.tobytes() == want.tobytes()
