@@ -310,3 +310,45 @@ def test_inplace_apply_centered_rms_prop() -> None:
     mom2 = f(f(momentum * mom.astype(np.float64)) + f(f(lr * g) / root))
     want = np.concatenate([f(var - mom2), mg2, ms2, mom2]).astype(np.float32)
     assert out.tobytes() == want.tobytes()
+
+
+# --- BNTrainingUpdateV2: batch norm from the batch's sums ---------------------------------------------------------
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_bn_training_update_v2(dtype: Any) -> None:
+    """ops-nn BNTrainingUpdateV2 over N x C planes of R elements (2 x 3 planes of 150 on two cores, 128-element
+    tiles): per channel mean = sum / (N R), var = square_sum / (N R) - mean^2, multiplier = scale / sqrt(var + eps),
+    addend = offset - multiplier mean, y = x multiplier + addend; batch_mean and batch_variance are mean and var.
+    Float32 steps each rounded once in the kernel's order (1 / (N R) rounded to float32 by the host), bit for bit."""
+    mod = _load("norm/bn_training_update_v2", "op_kernel/arch35/bn_training_update_v2.cpp", {"DTYPE_X": dtype})
+    n_, c_, r, eps = 2, 3, 150, 1e-5
+    rng = np.random.default_rng(11)
+    x = _as(dtype, rng.uniform(-2, 2, n_ * c_ * r))
+    planes = x.astype(np.float64).reshape(n_, c_, r)
+    total, squares = (v.astype(np.float32) for v in (planes.sum(axis=(0, 2)), (planes**2).sum(axis=(0, 2))))
+    scale, offset = (rng.uniform(-2, 2, c_).astype(np.float32) for _ in range(2))
+    t = np.zeros(1, mod.struct_dtype("BNTrainingUpdateV2TilingData"))
+    fields = {"numN": n_, "numC": c_, "innerSize": r, "units": n_ * c_, "unitCores": 2, "formerCoreNum": 1}
+    fields |= {"formerUnits": 4, "latterUnits": 2, "innerCores": 1, "innerPerCore": r, "ubTileSize": 128}
+    fields |= {"epsilon": eps, "numRecip": np.float32(1 / (n_ * r))}
+    for name, v in fields.items():
+        t[name] = v
+
+    def run() -> np.ndarray:
+        y, bm, bv = np.zeros_like(x), np.zeros(c_, np.float32), np.zeros(c_, np.float32)
+        args = (x, total, squares, scale, offset, y, bm, bv, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("bn_training_update_v2"), 2, *args, tiling_key=0)
+        return np.concatenate([y.view(np.uint8), bm.view(np.uint8), bv.view(np.uint8)])
+
+    out = both_modes(run)
+
+    def f(v: Any) -> np.ndarray:
+        return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+    nr = f(np.float32(1 / (n_ * r)))
+    mean = f(total * nr)
+    var = f(f(squares * nr) - f(mean * mean))
+    mul = f(scale / f(np.sqrt(f(var + np.float32(eps)))))
+    add = f(offset - f(mul * mean))
+    y = f(f(planes * mul[None, :, None]) + add[None, :, None]).ravel()
+    expect = np.concatenate([_as(dtype, y).view(np.uint8), f(mean).astype(np.float32).view(np.uint8)])
+    assert out.tobytes() == np.concatenate([expect, var.astype(np.float32).view(np.uint8)]).tobytes()
