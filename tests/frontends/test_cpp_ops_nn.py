@@ -312,43 +312,49 @@ def test_inplace_apply_centered_rms_prop() -> None:
     assert out.tobytes() == want.tobytes()
 
 
-# --- BNTrainingUpdateV2: batch norm from the batch's sums ---------------------------------------------------------
+# --- BNTrainingUpdateV2 / V3: batch norm from the batch's sums --------------------------------------------------
+@pytest.mark.parametrize("version", [2, 3], ids=["v2", "v3"])
 @pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
-def test_bn_training_update_v2(dtype: Any) -> None:
-    """ops-nn BNTrainingUpdateV2 over N x C planes of R elements (2 x 3 planes of 150 on two cores, 128-element
-    tiles): per channel mean = sum / (N R), var = square_sum / (N R) - mean^2, multiplier = scale / sqrt(var + eps),
-    addend = offset - multiplier mean, y = x multiplier + addend; batch_mean and batch_variance are mean and var.
-    Float32 steps each rounded once in the kernel's order (1 / (N R) rounded to float32 by the host), bit for bit."""
-    mod = _load("norm/bn_training_update_v2", "op_kernel/arch35/bn_training_update_v2.cpp", {"DTYPE_X": dtype})
+def test_bn_training_update(dtype: Any, version: int) -> None:
+    """ops-nn BNTrainingUpdateV2 and V3 over N x C planes of R elements (2 x 3 planes of 150 on two cores,
+    128-element tiles): per channel mean = sum / (N R), var = square_sum / (N R) - mean^2, multiplier = scale /
+    sqrt(var + eps), addend = offset - multiplier mean, y = x multiplier + addend; batch_mean = mean; batch_variance
+    = var (V2) or var * N R / (N R - 1) (V3, which also gives reserve_1 = mean, reserve_2 = var). Float32 steps
+    each rounded once in the kernel's order (the host's 1 / (N R) and scaler rounded to float32), bit for bit."""
+    op = f"bn_training_update_v{version}"
+    mod = _load(f"norm/{op}", f"op_kernel/arch35/{op}.cpp", {"DTYPE_X": dtype})
+    struct = f"BNTrainingUpdateV{version}TilingData"
     n_, c_, r, eps = 2, 3, 150, 1e-5
     rng = np.random.default_rng(11)
     x = _as(dtype, rng.uniform(-2, 2, n_ * c_ * r))
     planes = x.astype(np.float64).reshape(n_, c_, r)
     total, squares = (v.astype(np.float32) for v in (planes.sum(axis=(0, 2)), (planes**2).sum(axis=(0, 2))))
     scale, offset = (rng.uniform(-2, 2, c_).astype(np.float32) for _ in range(2))
-    t = np.zeros(1, mod.struct_dtype("BNTrainingUpdateV2TilingData"))
+    t = np.zeros(1, mod.struct_dtype(struct))
     fields = {"numN": n_, "numC": c_, "innerSize": r, "units": n_ * c_, "unitCores": 2, "formerCoreNum": 1}
     fields |= {"formerUnits": 4, "latterUnits": 2, "innerCores": 1, "innerPerCore": r, "ubTileSize": 128}
-    fields |= {"epsilon": eps, "numRecip": np.float32(1 / (n_ * r))}
+    fields |= {"epsilon": eps, "numRecip": np.float32(1 / (n_ * r)), "batchVarScaler": np.float32(n_ * r / (n_ * r - 1))}
     for name, v in fields.items():
-        t[name] = v
+        if name in (t.dtype.names or ()):
+            t[name] = v
+    stats = 2 if version == 2 else 4
 
     def run() -> np.ndarray:
-        y, bm, bv = np.zeros_like(x), np.zeros(c_, np.float32), np.zeros(c_, np.float32)
-        args = (x, total, squares, scale, offset, y, bm, bv, np.zeros(32, np.uint8), t.view(np.uint8))
-        rs.launch(mod.kernel("bn_training_update_v2"), 2, *args, tiling_key=0)
-        return np.concatenate([y.view(np.uint8), bm.view(np.uint8), bv.view(np.uint8)])
+        y, outs = np.zeros_like(x), [np.zeros(c_, np.float32) for _ in range(stats)]
+        args = (x, total, squares, scale, offset, y, *outs, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel(op), 2, *args, tiling_key=0)
+        return np.concatenate([y.view(np.uint8), *(o.view(np.uint8) for o in outs)])
 
     out = both_modes(run)
 
     def f(v: Any) -> np.ndarray:
         return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
 
-    nr = f(np.float32(1 / (n_ * r)))
-    mean = f(total * nr)
-    var = f(f(squares * nr) - f(mean * mean))
+    mean = f(total * f(np.float32(1 / (n_ * r))))
+    var = f(f(squares * f(np.float32(1 / (n_ * r)))) - f(mean * mean))
     mul = f(scale / f(np.sqrt(f(var + np.float32(eps)))))
     add = f(offset - f(mul * mean))
     y = f(f(planes * mul[None, :, None]) + add[None, :, None]).ravel()
-    expect = np.concatenate([_as(dtype, y).view(np.uint8), f(mean).astype(np.float32).view(np.uint8)])
-    assert out.tobytes() == np.concatenate([expect, var.astype(np.float32).view(np.uint8)]).tobytes()
+    want = [mean, var] if version == 2 else [mean, f(var * f(np.float32(n_ * r / (n_ * r - 1)))), mean, var]
+    expect = [_as(dtype, y).view(np.uint8), *(v.astype(np.float32).view(np.uint8) for v in want)]
+    assert out.tobytes() == np.concatenate(expect).tobytes()
