@@ -358,3 +358,41 @@ def test_bn_training_update(dtype: Any, version: int) -> None:
     want = [mean, var] if version == 2 else [mean, f(var * f(np.float32(n_ * r / (n_ * r - 1)))), mean, var]
     expect = [_as(dtype, y).view(np.uint8), *(v.astype(np.float32).view(np.uint8) for v in want)]
     assert out.tobytes() == np.concatenate(expect).tobytes()
+
+
+# --- FusedCrossEntropyLossWithMaxSum: loss and softmax from a row's max and sum of exponentials ---------------------
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_fused_cross_entropy_loss_with_max_sum(dtype: Any) -> None:
+    """ops-nn FusedCrossEntropyLossWithMaxSum (tiling key 0: loss and softmax; 11 rows of 150 on two cores, 64-column
+    tiles): loss[b] = ln(sum_exp[b]) - predicted[b], softmax[b, v] = exp(x[b, v] - max[b]) * (1 / sum_exp[b]), in
+    float32 (the logits widened exactly): within 4 float32 ulps of the exact values (Exp and Log approximate)."""
+    mod = _load(
+        "loss/fused_cross_entropy_loss_with_max_sum",
+        "op_kernel/arch35/fused_cross_entropy_loss_with_max_sum.cpp",
+    )
+    rows, v = 11, 150
+    rng = np.random.default_rng(12)
+    x = _as(dtype, rng.uniform(-3, 3, (rows, v)))
+    x64 = x.astype(np.float64)
+    peak = x64.max(axis=1).astype(np.float32)
+    total = np.exp(x64 - peak[:, None]).sum(axis=1).astype(np.float32)
+    predicted = x64[np.arange(rows), rng.integers(0, v, rows)].astype(np.float32)
+    t = np.zeros(1, mod.struct_dtype("FusedCrossEntropyLossWithMaxSumRegBaseTilingData"))
+    fields = {"formerCoreNum": 1, "formerRows": 6, "latterRows": 5, "vPerLoop": 64, "vLen": v, "elementsNumber": 64}
+    fields |= {"vocabDtypeId": {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}[dtype], "vCores": 1, "vChunk": v}
+    for name, value in fields.items():
+        t[name] = value
+
+    def run() -> np.ndarray:
+        loss, soft = np.zeros(rows, np.float32), np.zeros((rows, v), np.float32)
+        unused = np.zeros(8, np.float32)
+        args = (peak, total, predicted, unused, unused, x, loss, soft, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("fused_cross_entropy_loss_with_max_sum"), 2, *args, tiling_key=0)
+        return np.concatenate([loss, soft.ravel()])
+
+    out = both_modes(run)
+    inv = (1 / total.astype(np.float64)).astype(np.float32).astype(np.float64)
+    shifted = (x64 - peak[:, None]).astype(np.float32).astype(np.float64)
+    soft = (np.exp(shifted) * inv[:, None]).astype(np.float32)
+    loss = (np.log(total.astype(np.float64)) - predicted).astype(np.float32)
+    assert _ulps(out, np.concatenate([loss, soft.ravel()])) <= 4

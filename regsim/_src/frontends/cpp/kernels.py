@@ -139,7 +139,8 @@ class KernelBuild:
         for s in mod.structs.values():
             self.by_name.setdefault(s["name"], []).append(s)
         self.names: dict[Any, str] = {}  #: lowered functions by (place, env) -> Python name
-        self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None]] = []
+        #: functions to lower: (Python name, function, template arguments, class, whether it runs inside a VF)
+        self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None, bool]] = []
         self.vfs: list[str] = []  #: the Python names of the VF blocks (made simd_vf after exec)
         self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
 
@@ -159,15 +160,22 @@ class KernelBuild:
                 env[p["name"]] = d if d is not None else _int_or_enum(a)
         return st, env
 
-    def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
-        key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
+    def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None, in_vf: bool = False) -> str:
+        """The Python name of `fn` lowered for `env` (queued the first time): on the kernel side, or, `in_vf`, as code
+        a VF runs (a member function a `__VEC_SCOPE__` block calls)."""
+        key = (fn.file, fn.line, in_vf, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
             ident = re.sub(r"\W", "_", fn.name)  # (a constructor's name is its class's, `Op<T>`)
             self.names[key] = f"k_{ident}_{len(self.names)}"
-            self.todo.append((self.names[key], fn, env, cls))
+            self.todo.append((self.names[key], fn, env, cls, in_vf))
         return self.names[key]
 
-    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int) -> str:
+    def lowerer(self, py: str, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None, in_vf: bool) -> KernelLowerer:
+        return (VfMethodLowerer if in_vf else KernelLowerer)(self, fn, env, py, cls)
+
+    def method(
+        self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int, in_vf: bool = False
+    ) -> str:
         fn = self.by_place.get(rloc)
         if fn is None or fn.name != name:
             cands = [
@@ -178,7 +186,7 @@ class KernelBuild:
             if not cands:
                 raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
             fn = cands[0]
-        return self.function(fn, env, st)
+        return self.function(fn, env, st, in_vf)
 
 
 def _int_or_enum(text: str) -> Any:
@@ -206,6 +214,7 @@ class KernelLowerer(Lowerer):
         super().__init__(build.mod, fn, env, pyname)
         self.build, self.cls = build, cls
         self.this = "self"
+        self.in_vf = False  #: whether the code runs inside a VF (a `__VEC_SCOPE__` block and the members it calls)
         self.scopes = 0
 
     def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
@@ -400,7 +409,7 @@ class KernelLowerer(Lowerer):
                 raise self.fail(n, f"the kernel method {name}")
             st, env = kind[1]
             assert st is not None
-            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"])
+            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"], self.in_vf)
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
         over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
@@ -423,6 +432,10 @@ class KernelLowerer(Lowerer):
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
+            if fn.what == "plain" and fn.cls is not None and self.cls is not None and fn.cls == self.cls["place"]:
+                # a member function called on `this` inside a class template (clang left the call unresolved)
+                py = self.build.function(fn, dict(self.env), self.cls, self.in_vf)
+                return f"{py}({', '.join([self.this, *(self.expr(a) for a in c[1:])])})"
             if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
                 own = [p["name"] for p in fn.tparams if not p.get("outer")]
                 given = dict(zip(own, [self.targ(t) for t in self.callee_ref(n)[1]], strict=False))
@@ -670,7 +683,7 @@ class ScopeLowerer(KernelLowerer):
 
     def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
         super().__init__(build, fn, env, pyname, cls)
-        self.this = "v_this"
+        self.this, self.in_vf = "v_this", True
 
     def lower(self) -> list[str]:
         return Lowerer.lower(self)
@@ -681,10 +694,22 @@ class ScopeLowerer(KernelLowerer):
     def kernel_call(self, n: dict[str, Any]) -> str | None:
         """In a VF, `DataCopy` is the Reg layer's (LoadAlign / StoreAlign) and a free `__aicore__` helper runs in the
         VF as a `__simd_callee__` does (the base lowering's); the rest as on the kernel side."""
-        helper = self.mod.functions.get(self.callee_ref(n)[0]) if n["c"] else None
-        if n.get("rs", n["s"]) == "DataCopy" or (helper is not None and helper.what == "plain" and helper.cls is None):
+        name = self.callee_ref(n)[0] if n["c"] else n.get("rs", n["s"])
+        helper = self.mod.functions.get(name)
+        if name == "DataCopy" or (helper is not None and helper.what == "plain" and helper.cls is None):
             return None
         return super().kernel_call(n)
+
+
+class VfMethodLowerer(ScopeLowerer):
+    """A member function a `__VEC_SCOPE__` block calls: the object first, its body as VF code."""
+
+    def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
+        super().__init__(build, fn, env, pyname, cls)
+        self.this = "self"
+
+    def lower(self) -> list[str]:
+        return KernelLowerer.lower(self)
 
 
 def kernel_namespace() -> dict[str, Any]:

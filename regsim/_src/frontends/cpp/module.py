@@ -36,7 +36,6 @@ from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
 from regsim._src.frontends.cpp.kernels import (
     KernelBuild,
-    KernelLowerer,
     kernel_namespace,
     struct_layout,
 )
@@ -398,8 +397,8 @@ class CppModule:
         names: dict[str, str] = {}
         callees: list[tuple[str, Fn, dict[str, Any]]] = []
         while build.todo:
-            py, f, env, cls = build.todo.pop()
-            low = KernelLowerer(build, f, env, py, cls)
+            py, f, env, cls, in_vf = build.todo.pop()
+            low = build.lowerer(py, f, env, cls, in_vf)
             lines += ["", *low.lower()]
             where += [f.line, *low.where]
             names[py] = f"{cls['name']}::{f.name}" if cls else f.name
