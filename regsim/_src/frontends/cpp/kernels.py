@@ -459,7 +459,7 @@ class KernelLowerer(Lowerer):
         from its arguments, its arguments checked against its C++ parameters when it runs."""
         own = [p["name"] for p in fn.tparams if not p.get("outer")]
         given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
-        vf = self.mod.instantiate(fn.name, **given, **self.deduced(fn, args, set(given)))
+        vf = self.build.mod.instantiate(fn.name, **given, **self.deduced(fn, args, set(given)))
         key = f"_vf_{fn.name}_{len(self.mod.globals)}"
         self.mod.globals[key] = vf
         return f"{key}({', '.join(self.expr(a) for a in args)})"
