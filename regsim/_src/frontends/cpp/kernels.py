@@ -437,10 +437,7 @@ class KernelLowerer(Lowerer):
                 py = self.build.function(fn, dict(self.env), self.cls, self.in_vf)
                 return f"{py}({', '.join([self.this, *(self.expr(a) for a in c[1:])])})"
             if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
-                own = [p["name"] for p in fn.tparams if not p.get("outer")]
-                given = dict(zip(own, [self.targ(t) for t in self.callee_ref(n)[1]], strict=False))
-                env = {**self.env, **given, **self.deduced(fn, c[1:], set(given))}
-                py = self.build.function(fn, env, None)
+                py = self.build.function(fn, {**self.env, **self.template_args(fn, self.callee_ref(n)[1], c[1:])}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
@@ -457,12 +454,16 @@ class KernelLowerer(Lowerer):
         """A call of the `__simd_vf__` function `fn` from kernel code (through `asc_vf_call` or directly, as the 950
         allows): `fn` instantiated as `mod.instantiate` does for its explicit template arguments and those deduced
         from its arguments, its arguments checked against its C++ parameters when it runs."""
-        own = [p["name"] for p in fn.tparams if not p.get("outer")]
-        given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
-        vf = self.build.mod.instantiate(fn.name, **given, **self.deduced(fn, args, set(given)))
+        vf = self.build.mod.instantiate(fn.name, **self.template_args(fn, targs, args))
         key = f"_vf_{fn.name}_{len(self.mod.globals)}"
         self.mod.globals[key] = vf
         return f"{key}({', '.join(self.expr(a) for a in args)})"
+
+    def template_args(self, fn: Fn, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> dict[str, Any]:
+        """The template arguments of a call of `fn`: those spelled (`targs`, in order), the rest deduced from `args`."""
+        own = [p["name"] for p in fn.tparams if not p.get("outer")]
+        given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
+        return {**given, **self.deduced(fn, args, set(given))}
 
     def braced(self, name: str, i: int, args: list[dict[str, Any]]) -> str:
         """A braced argument of a data-copy call (`DataCopyPad(dst, src, params, {false, 0, 0, 0})`): the parameter

@@ -34,11 +34,7 @@ from regsim._src.engine.context import Ref
 from regsim._src.frontends.cpp import parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
-from regsim._src.frontends.cpp.kernels import (
-    KernelBuild,
-    kernel_namespace,
-    struct_layout,
-)
+from regsim._src.frontends.cpp.kernels import KernelBuild, kernel_namespace, struct_layout
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
     CppError,
