@@ -8,7 +8,6 @@ enough for the suite that still have a last block and a last UB piece shorter th
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +30,22 @@ def _root(op: str) -> Path:
     return Path(NN, op)
 
 
-def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: str | None = None, struct: str = "") -> Any:
+@pytest.fixture(scope="module")
+def headers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tiling structs of the host headers are written (for `-include`)."""
+    return tmp_path_factory.mktemp("tiling")
+
+
+def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: tuple[str, str, Path] | None = None) -> Any:
     """An operator's kernel file, loaded as its build compiles it: `defines` its macros (DTYPE_X ...); `host` the
-    op_host header whose BEGIN_TILING_DATA_DEF blocks declare `struct`, the type GET_TILING_DATA fills."""
+    op_host header whose BEGIN_TILING_DATA_DEF blocks declare the struct GET_TILING_DATA fills, that struct's name
+    and the directory to write the structs to."""
     root = _root(op)
     args: tuple[str, ...] = ()
     if host is not None:
-        header = Path(os.environ.get("TMPDIR", "/tmp"), f"regsim_{struct}_{os.getpid()}.h")
-        header.write_text(tiling_structs(Path(root, host).read_text()))
+        path, struct, into = host
+        header = into / f"{struct}.h"
+        header.write_text(tiling_structs(Path(root, path).read_text()))
         args = ("-include", str(header), f"-DREGSIM_TILING_DATA={struct}")
     return rs.cpp.load(root / kernel, args=args, defines=defines or {})
 
@@ -98,23 +105,11 @@ def _ulps(got: np.ndarray, want: np.ndarray) -> int:
 
 
 # --- Relu6D: y = min(max(x, 0), 6 * scale) ---------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def relu6_d() -> Iterator[Callable[[Any], Any]]:
-    mods: dict[Any, Any] = {}
-
-    def get(dtype: Any) -> Any:
-        if dtype not in mods:
-            mods[dtype] = _load("activation/relu6_d", "op_kernel/relu6_d.cpp", {"DTYPE_X": dtype})
-        return mods[dtype]
-
-    yield get
-
-
 @pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
-def test_relu6_d(relu6_d: Callable[[Any], Any], dtype: Any) -> None:
+def test_relu6_d(dtype: Any) -> None:
     """ops-nn Relu6D (DTYPE_X from the build): y = min(max(x, 0), 6 * scale), bit for bit (a clamp rounds nothing;
     bfloat16 goes through float32 and back, exactly). upperThreshold = 6 * scale as the host computes it."""
-    mod = relu6_d(dtype)
+    mod = _load("activation/relu6_d", "op_kernel/relu6_d.cpp", {"DTYPE_X": dtype})
     n, scale = 1300, 0.75
     x = _as(dtype, np.random.default_rng(3).uniform(-8, 8, n))
     tiling, blocks = _split(mod, "Relu6DTilingData", n, 2, 256, align=512, upperThreshold=6 * scale)
@@ -129,13 +124,9 @@ SIGMOID_KEYS = {rs.half: 100000000000100, rs.bfloat16: 200000000000100, rs.float
 
 
 @pytest.fixture(scope="module")
-def sigmoid() -> Any:
-    return _load(
-        "activation/sigmoid",
-        "op_kernel/sigmoid_apt.cpp",
-        host="op_host/arch35/sigmoid_tiling_arch35.h",
-        struct="SigmoidTilingData",
-    )
+def sigmoid(headers: Path) -> Any:
+    host = ("op_host/arch35/sigmoid_tiling_arch35.h", "SigmoidTilingData", headers)
+    return _load("activation/sigmoid", "op_kernel/sigmoid_apt.cpp", host=host)
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
@@ -165,15 +156,14 @@ def _index_fill_tiling(mod: Any, n: int, cores: int, ub: int) -> tuple[np.ndarra
 
 
 @pytest.mark.parametrize("dtype", [*FLOATS, rs.int32, rs.int64, rs.bool_], ids=lambda d: d.name)
-def test_index_fill_d(dtype: Any) -> None:
+def test_index_fill_d(dtype: Any, headers: Path) -> None:
     """ops-nn IndexFillD (tiling key 200): y = assist1 > 0 ? x : assist2, lane by lane, bit for bit (bool compared
     as int8, as the kernel does)."""
     mod = _load(
         "index/index_fill_d",
         "op_kernel/index_fill_d_apt.cpp",
         {"DTYPE_X": dtype},
-        host="op_host/arch35/index_fill_d_tiling.h",
-        struct="IndexFillDTilingData",
+        host=("op_host/arch35/index_fill_d_tiling.h", "IndexFillDTilingData", headers),
     )
     n = 2100
     rng = np.random.default_rng(6)
