@@ -148,7 +148,9 @@ template <HardEvent event> inline void WaitFlag(int32_t eventID) {}
 inline void SyncAll() {}
 inline __gm__ uint8_t* GetUserWorkspace(__gm__ uint8_t* workspace) { return workspace; }
 inline void SetSysWorkspace(__gm__ uint8_t* workspace) {}
+template <auto F, typename... Args> inline void VF_CALL(Args... args) {}
 }  // namespace AscendC
+template <auto F, typename... Args> inline void asc_vf_call(Args... args) {}
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
 """

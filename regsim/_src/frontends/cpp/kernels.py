@@ -154,7 +154,8 @@ class KernelBuild:
         for s in mod.structs.values():
             self.by_name.setdefault(s["name"], []).append(s)
         self.names: dict[Any, str] = {}  #: lowered functions by (place, env) -> Python name
-        self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None]] = []
+        #: functions to lower: (Python name, function, template arguments, class, whether it runs inside a VF)
+        self.todo: list[tuple[str, Fn, dict[str, Any], dict[str, Any] | None, bool]] = []
         self.vfs: list[str] = []  #: the Python names of the VF blocks (made simd_vf after exec)
         self.extra: list[tuple[list[str], list[int], dict[str, str]]] = []  #: lowered VF blocks
         self.host: Fn | None = None  #: the host function lowered as an entry (its launches run its kernels)
@@ -176,24 +177,39 @@ class KernelBuild:
         st = next((st for st in cands if not st.get("spec")), cands[0])
         return st, {p["name"]: a for p, a in zip(st["tparams"], args, strict=False)}
 
-    def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None) -> str:
-        key = (fn.file, fn.line, tuple(sorted((k, repr(v)) for k, v in env.items())))
+    def function(self, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None, in_vf: bool = False) -> str:
+        """The Python name of `fn` lowered for `env` (queued the first time): on the kernel side, or, `in_vf`, as code
+        a VF runs (a member function a `__VEC_SCOPE__` block calls)."""
+        key = (fn.file, fn.line, in_vf, tuple(sorted((k, repr(v)) for k, v in env.items())))
         if key not in self.names:
             clean = re.sub(r"[^0-9A-Za-z_]", "_", fn.name)  # (`K<T>` of a constructor)
             self.names[key] = f"k_{self.tag}_{clean}_{len(self.names)}" if self.tag else f"k_{clean}_{len(self.names)}"
-            self.todo.append((self.names[key], fn, env, cls))
+            self.todo.append((self.names[key], fn, env, cls, in_vf))
         return self.names[key]
 
-    def method(self, st: dict[str, Any], env: dict[str, Any], name: str, rloc: str, nargs: int, line: int, deduce: Any) -> str:
+    def lowerer(self, py: str, fn: Fn, env: dict[str, Any], cls: dict[str, Any] | None, in_vf: bool) -> KernelLowerer:
+        return (VfMethodLowerer if in_vf else KernelLowerer)(self, fn, env, py, cls)
+
+    def method(
+        self,
+        st: dict[str, Any],
+        env: dict[str, Any],
+        name: str,
+        rloc: str,
+        nargs: int,
+        line: int,
+        deduce: Any,
+        in_vf: bool = False,
+    ) -> str:
         """A member function's Python name, lowered with the class's template arguments and its own (a member function
-        template's, `deduce(fn)`: deduced from the arguments)."""
+        template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs."""
         fn = self.by_place.get(rloc)
         if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
             cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.name == name and len(f.params) == nargs]
             if not cands:
                 raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
             fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
-        return self.function(fn, {**env, **deduce(fn)}, st)
+        return self.function(fn, {**env, **deduce(fn)}, st, in_vf)
 
 
 def _targ_value(text: str, env: dict[str, Any]) -> Any:
@@ -207,6 +223,8 @@ def _targ_value(text: str, env: dict[str, Any]) -> Any:
 
 def _int_or_enum(text: str) -> Any:
     t = text.strip()
+    if t in ("true", "false"):  # a bool template argument (`Kernel<T, false>`)
+        return int(t == "true")
     m = re.fullmatch(r"(?:\w+::)*(\w+)::(\w+)", t)
     cls = "TPosition" if m and m[1] == "QuePosition" else m[1] if m else ""
     if m and isinstance(getattr(enums, cls, None), type):
@@ -240,6 +258,7 @@ class KernelLowerer(Lowerer):
         super().__init__(build.mod, fn, env, pyname)
         self.build, self.cls = build, cls
         self.this = "self"
+        self.in_vf = False  #: whether the code runs inside a VF (a `__VEC_SCOPE__` block and the members it calls)
         self.scopes = 0
 
     def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
@@ -331,7 +350,7 @@ class KernelLowerer(Lowerer):
                 t = self.type_of(f["t"], f["tk"], f["l"])
                 if f["n"] >= 0:
                     code = f"[0] * {f['n']}"
-                elif t.what == "obj" and not f["t"].rstrip().endswith("*"):
+                elif t.what == "obj" and not f["t"].rstrip().endswith(("*", "&")):  # (a pointer or reference: set later)
                     code = self.new(t.elem, [])
                 elif t.what in ("int", "float") and f.get("init") is not None:
                     code = self.expr(f["init"])
@@ -402,6 +421,8 @@ class KernelLowerer(Lowerer):
         k, c = n["k"], n["c"]
         if k == "CXX_THIS_EXPR":
             return self.this
+        if k == "MEMBER_REF_EXPR" and n.get("toks"):  # `IsSameType<T, U>::value` in a class template's function
+            return self.type_trait(n)
         if k == "MEMBER_REF_EXPR" and "v" not in n and (n.get("rk") == "FIELD_DECL" or self.dependent_field(n)):
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             base = self.expr(kids[0]) if kids else self.this
@@ -419,12 +440,20 @@ class KernelLowerer(Lowerer):
             return "None"
         if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
             return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
+        if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
+            return self.vf_call(n)
+        if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":
+            name, targs, _ = self.callee_ref(n)  # a VF called directly from kernel code
+            return self.run_vf(self.mod.functions[name], targs, c[1:])
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
                 return code
         if _is_launch(n):
             return self.launch(_strip_unexposed(c[0]), _strip_unexposed(c[1]), n)
+        if k in ("CSTYLE_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR") and self.ty(n).what == "ptr" and self.phy_addr(c[-1]):
+            # `(__ubuf__ U*)t.GetPhyAddr()` of a tensor of a dependent type (clang leaves the address's type open)
+            return f"{self.expr(c[-1])}.reinterpret(rs.{self.ty(n).elem.name})"
         if k in ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") and self.ty(n).what == "obj":
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if kids:
@@ -444,6 +473,11 @@ class KernelLowerer(Lowerer):
         args = [self.expr(a) for a in [config["c"][1], *call["c"][1:]]]
         key = ", tiling_key=tiling_key" if self.fn is self.build.host else ""
         return f"_launch({fn.name!r}, {', '.join(args)}{key})"
+
+    @staticmethod
+    def phy_addr(n: dict[str, Any]) -> bool:
+        """Whether `n` is a `GetPhyAddr()` call whose type clang left dependent."""
+        return n["k"] == "CALL_EXPR" and n.get("tk") == "DEPENDENT" and bool(n["c"]) and n["c"][0].get("s") == "GetPhyAddr"
 
     def static_member(self, n: dict[str, Any]) -> str:
         assert self.cls is not None
@@ -498,7 +532,9 @@ class KernelLowerer(Lowerer):
                 raise self.fail(n, f"the kernel method {name}")
             st, env = kind[1]
             assert st is not None
-            py = self.build.method(st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced_tensors(fn, c[1:]))
+            py = self.build.method(
+                st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced_tensors(fn, c[1:]), self.in_vf
+            )
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
         over = [x for x in callee["c"] if x["k"] == "OVERLOADED_DECL_REF"]
@@ -529,9 +565,12 @@ class KernelLowerer(Lowerer):
             return None
         if rk == "FUNCTION_DECL" and rloc in self.build.by_place:
             fn = self.build.by_place[rloc]
-            if fn.what in ("plain", "global"):  # (a template's explicit arguments, in its parameters' order)
-                given = zip(fn.tparams, (self.targ(t) for t in self.callee_ref(n)[1]), strict=False)
-                py = self.build.function(fn, {**self.env, **{p["name"]: v for p, v in given}}, None)
+            if fn.what == "plain" and fn.cls is not None and self.cls is not None and fn.cls == self.cls["place"]:
+                # a member function called on `this` inside a class template (clang left the call unresolved)
+                py = self.build.function(fn, dict(self.env), self.cls, self.in_vf)
+                return f"{py}({', '.join([self.this, *(self.expr(a) for a in c[1:])])})"
+            if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
+                py = self.build.function(fn, {**self.env, **self.template_args(fn, self.callee_ref(n)[1], c[1:])}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
@@ -600,6 +639,33 @@ class KernelLowerer(Lowerer):
             positional.append(f"bool({code})" if a.get("tk") == "BOOL" else code)
         return f"K.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in given.items())])})"
 
+    def vf_call(self, n: dict[str, Any]) -> str:
+        """`asc_vf_call<F<targs>>(args...)` (or `VF_CALL`): the `__simd_vf__` function F run on the V pipe."""
+        refs = (
+            x for x in _walk(n["c"][0]) if x["k"] == "DECL_REF_EXPR" and x.get("rs", x["s"]) not in ("asc_vf_call", "VF_CALL")
+        )
+        ref = next(refs, None)  # (F: its template arguments are its children)
+        fn = self.mod.functions.get(ref.get("rs", ref["s"])) if ref is not None else None
+        if ref is None or fn is None or fn.what != "vf":
+            raise self.fail(n, "asc_vf_call of something other than a __simd_vf__ function of the file")
+        skip = ("NAMESPACE_REF", "TEMPLATE_REF", "OVERLOADED_DECL_REF")
+        return self.run_vf(fn, [t for t in ref["c"] if t["k"] not in skip], n["c"][1:])
+
+    def run_vf(self, fn: Fn, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> str:
+        """A call of the `__simd_vf__` function `fn` from kernel code (through `asc_vf_call` or directly, as the 950
+        allows): `fn` instantiated as `mod.instantiate` does for its explicit template arguments and those deduced
+        from its arguments, its arguments checked against its C++ parameters when it runs."""
+        vf = self.build.mod.instantiate(fn.name, **self.template_args(fn, targs, args))
+        key = f"_vf_{fn.name}_{len(self.mod.globals)}"
+        self.mod.globals[key] = vf
+        return f"{key}({', '.join(self.expr(a) for a in args)})"
+
+    def template_args(self, fn: Fn, targs: list[dict[str, Any]], args: list[dict[str, Any]]) -> dict[str, Any]:
+        """The template arguments of a call of `fn`: those spelled (`targs`, in order), the rest deduced from `args`."""
+        own = [p["name"] for p in fn.tparams if not p.get("outer")]
+        given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
+        return {**given, **self.deduced(fn, args, set(given))}
+
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]
         while obj["k"] == "UNEXPOSED_EXPR" and obj["c"]:
@@ -634,6 +700,17 @@ class KernelLowerer(Lowerer):
             return
         if _is_launch(n):
             self.emit(d, f"{self.expr(n)}  # line {n['l']}")
+            return
+        if k == "UNEXPOSED_EXPR" and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):  # (in a template)
+            self.emit(d, f"{self.vf_call(n)}  # line {n['l']}")
+            return
+        if k == "DO_STMT":  # `do { ... } while (cond);` (the operator files' dispatch macros: `while (0)`)
+            if any(x["k"] == "CONTINUE_STMT" for x in _walk(c[0])):
+                raise self.fail(n, "continue in a do-while loop")
+            self.emit_while(d, "True")
+            self.block(c[0], d + 1)
+            self.emit(d + 1, f"if not ({self.expr(c[1])}):  # line {n['l']}: the do-while's condition")
+            self.emit(d + 2, "break")
             return
         if k == "BINARY_OPERATOR" and n.get("op") == "=" and self.frozen_member(c[0]) is not None:
             base, field = self.frozen_member(c[0])  # type: ignore[misc]
@@ -680,6 +757,8 @@ class KernelLowerer(Lowerer):
         self.at = v.get("l") or self.at
         self.vartypes[v["s"]] = t
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
+        # (`Op<T> op(a, b);`: the constructor call's extent starts at the type, before the name the parse counts from)
+        init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
         if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
@@ -780,11 +859,27 @@ class KernelLowerer(Lowerer):
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
             if p["name"] in self.refvars:
                 self.emit(1, f"{self.var(p['name'])} = Ref({self.var(p['name'])})")
+        self.member_inits(fn)
         start = len(self.lines)
         self.stmt(fn.body, 1)
         if len(self.lines) == start:
             self.emit(1, "pass")
         return self.lines
+
+    def member_inits(self, fn: Fn) -> None:
+        """A constructor's member initializers, before its body: a reference or pointer member the object given, a
+        scalar member its value converted to the member's type."""
+        fields = {f["name"]: f for f in (self.cls or {}).get("fields", [])}
+        for init in fn.inits:
+            f, value = fields.get(init["member"]), init["c"][0]
+            if f is None:
+                raise self.fail(init["l"], f"the initializer of {init['member']} (not a member variable regsim found)")
+            self.at = init["l"]
+            code = self.expr(value)
+            t = self.type_of(f["t"], f["tk"], f["l"])
+            if t.what in ("int", "float"):
+                code = self.convert(code, self.ty(value), t)
+            self.emit(1, f"self.{init['member']} = {code}  # line {init['l']}")
 
 
 class ScopeLowerer(KernelLowerer):
@@ -793,13 +888,33 @@ class ScopeLowerer(KernelLowerer):
 
     def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
         super().__init__(build, fn, env, pyname, cls)
-        self.this = "v_this"
+        self.this, self.in_vf = "v_this", True
 
     def lower(self) -> list[str]:
         return Lowerer.lower(self)
 
     def vec_scope(self, block: dict[str, Any], d: int) -> None:
         self.stmt(block, d)  # (a scope inside a scope is the same VF)
+
+    def kernel_call(self, n: dict[str, Any]) -> str | None:
+        """In a VF, `DataCopy` is the Reg layer's (LoadAlign / StoreAlign) and a free `__aicore__` helper runs in the
+        VF as a `__simd_callee__` does (the base lowering's); the rest as on the kernel side."""
+        name = self.callee_ref(n)[0] if n["c"] else n.get("rs", n["s"])
+        helper = self.mod.functions.get(name)
+        if name == "DataCopy" or (helper is not None and helper.what == "plain" and helper.cls is None):
+            return None
+        return super().kernel_call(n)
+
+
+class VfMethodLowerer(ScopeLowerer):
+    """A member function a `__VEC_SCOPE__` block calls: the object first, its body as VF code."""
+
+    def __init__(self, build: KernelBuild, fn: Fn, env: dict[str, Any], pyname: str, cls: dict[str, Any] | None) -> None:
+        super().__init__(build, fn, env, pyname, cls)
+        self.this = "self"
+
+    def lower(self) -> list[str]:
+        return KernelLowerer.lower(self)
 
 
 def _ext_params(p: Any) -> Any:

@@ -364,6 +364,8 @@ class Fn:
         self.cls: str | None = d.get("cls")
         self.kind: str = d.get("kind", "FUNCTION_DECL")
         self.static: bool = d.get("static", False)
+        #: a constructor's member initializers (`: pipe_(pipe)`): {"member", "l", "c": [the value's node]}
+        self.inits: list[dict[str, Any]] = d.get("inits", [])
         #: the parse errors inside the function (file:line each): it is refused when lowered, its file still loads
         self.errors: list[str] = []
 

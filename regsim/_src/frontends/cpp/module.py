@@ -24,7 +24,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
@@ -35,7 +35,7 @@ from regsim._src.frontends.cpp import cache
 from regsim._src.frontends.cpp import parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import CTYPES, SHIM_HEADERS
 from regsim._src.frontends.cpp.kernel_decls import header
-from regsim._src.frontends.cpp.kernels import KernelBuild, KernelLowerer, kernel_namespace, struct_layout
+from regsim._src.frontends.cpp.kernels import KernelBuild, kernel_namespace, struct_layout
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
     CppError,
@@ -373,21 +373,25 @@ class CppModule:
         """The file's `__global__` kernel entries."""
         return [n for n, f in self.functions.items() if f.what == "global"]
 
-    def kernel(self, name: str) -> Kernel[Any]:
+    def kernel(self, name: str, /, *positional: Any, **targs: Any) -> Kernel[Any]:
         """The `__global__ __aicore__` entry `name` as an `rs.kernel` (lowered once, with the classes, functions and
         `__VEC_SCOPE__` blocks it reaches): launch it with `rs.launch(k, block_dim, *args, tiling_key=...)` or
-        `k[block_dim](*args)`, the `<<<block_dim, ...>>>` of C++."""
-        if name in self._kernels:
-            return self._kernels[name]
+        `k[block_dim](*args)`, the `<<<block_dim, ...>>>` of C++. An entry template (`template <uint64_t schMode,
+        uint64_t dType> __global__ ...`, instantiated by the operator build per tiling key) takes its template
+        arguments in the C++ order or by name, as `instantiate` does: `mod.kernel("elu_grad", schMode=0, dType=1)`."""
         fn = self.functions.get(name)
         if fn is None or fn.what != "global":
             raise CppError(
                 f"{self.path}: no __global__ kernel {name!r}; the file defines: {', '.join(self.kernel_names) or 'none'}"
             )
-        f_entry, source = self._entry(fn, "kernel")
+        targs = self.named_template_arguments(fn, positional, targs)
+        display = f"{name}<{', '.join(cxx(targs[p['name']]) for p in fn.tparams)}>" if targs else name
+        if display in self._kernels:
+            return self._kernels[display]
+        f_entry, source = self._entry(fn, "kernel", targs, display)
         k = make_kernel(f_entry)
         k.source = source  # type: ignore[attr-defined]
-        self._kernels[name] = k
+        self._kernels[display] = k
         return k
 
     def host(self, name: str) -> Callable[..., None]:
@@ -402,24 +406,24 @@ class CppModule:
             plain = [n for n, f in self.functions.items() if f.what == "plain" and f.defined]
             raise CppError(f"{self.path}: no host function {name!r}; the file defines: {', '.join(plain) or 'none'}")
         self.globals["_launch"] = lambda kernel, block_dim, *args, **kw: launch(self.kernel(kernel), block_dim, *args, **kw)
-        f_host, _ = self._entry(fn, "host")
+        f_host, _ = self._entry(fn, "host", {}, name)
         self._hosts[name] = f_host
         return f_host
 
-    def _entry(self, fn: Fn, what: str) -> tuple[Callable[..., None], str]:
-        """Lower `fn` (a kernel entry or a host function) and everything it reaches, once: its Python function
-        (named as in C++) and the generated source."""
-        build = KernelBuild(self, fn.name)
+    def _entry(self, fn: Fn, what: str, targs: dict[str, Any], display: str) -> tuple[Callable[..., None], str]:
+        """Lower `fn` (a kernel entry, instantiated with `targs`, or a host function) and everything it reaches,
+        once: its Python function (named `display`, as in C++) and the generated source."""
+        build = KernelBuild(self, re.sub(r"\W", "_", display))
         if what == "host":
             build.host = fn
-        entry = build.function(fn, {}, None)
+        entry = build.function(self.definition(fn, targs), targs, None)
         lines: list[str] = []
         where: list[int] = []
         names: dict[str, str] = {}
         callees: list[tuple[str, Fn, dict[str, Any]]] = []
         while build.todo:
-            py, f, env, cls = build.todo.pop()
-            low = KernelLowerer(build, f, env, py, cls)
+            py, f, env, cls, in_vf = build.todo.pop()
+            low = build.lowerer(py, f, env, cls, in_vf)
             lines += ["", *low.lower()]
             where += [f.line, *low.where]
             names[py] = f"{cls['name']}::{f.name}" if cls else f.name
@@ -440,7 +444,7 @@ class CppModule:
             ns[py] = simd_vf(ns[py])
             rewrite_now(ns[py])
         f_entry: Callable[..., None] = ns[entry]
-        f_entry.__name__ = f_entry.__qualname__ = fn.name
+        f_entry.__name__ = f_entry.__qualname__ = display
         return f_entry, source
 
     def struct_dtype(self, name: str) -> np.dtype[Any]:
@@ -457,6 +461,24 @@ class CppModule:
                 "itemsize": st["size"],
             }
         )
+
+    def named_template_arguments(self, fn: Fn, positional: tuple[Any, ...], targs: dict[str, Any]) -> dict[str, Any]:
+        """The template arguments of `fn` by name: `positional` in the C++ order, then `targs` by name, checked."""
+        if len(positional) > len(fn.tparams):
+            n = len(fn.tparams)
+            extra = ", ".join(cxx(v) for v in positional[n:])
+            takes = f"takes {n} template argument{'s' * (n != 1)} ({', '.join(p['name'] for p in fn.tparams)})"
+            raise CppError(
+                f"{self.path}:{fn.line}: {fn.name} {takes if n else 'is not a template'}; given {len(positional)}: remove {extra}"
+            )
+        for p, v in zip(fn.tparams, positional, strict=False):
+            if p["name"] in targs:
+                raise CppError(
+                    f"{self.path}:{fn.line}: {fn.name}: the template argument {p['name']} given twice (in order and by name)"
+                )
+            targs[p["name"]] = v
+        self.check_template_arguments(fn, targs)
+        return targs
 
     def check_template_arguments(self, fn: Fn, targs: dict[str, Any]) -> None:
         """Each template argument given names a template parameter and is of its kind (a dtype for a
@@ -504,20 +526,7 @@ class CppModule:
         enum members or ints (a class template's parameters first)."""
         self[name]  # a VF of this file, or CppError
         fn = self.functions[name]
-        if len(positional) > len(fn.tparams):
-            n = len(fn.tparams)
-            extra = ", ".join(cxx(v) for v in positional[n:])
-            takes = f"takes {n} template argument{'s' * (n != 1)} ({', '.join(p['name'] for p in fn.tparams)})"
-            raise CppError(
-                f"{self.path}:{fn.line}: {name} {takes if n else 'is not a template'}; given {len(positional)}: remove {extra}"
-            )
-        for p, v in zip(fn.tparams, positional, strict=False):
-            if p["name"] in targs:
-                raise CppError(
-                    f"{self.path}:{fn.line}: {name}: the template argument {p['name']} given twice (in order and by name)"
-                )
-            targs[p["name"]] = v
-        self.check_template_arguments(fn, targs)
+        targs = self.named_template_arguments(fn, positional, targs)
         key = (name, tuple(sorted((k, repr(v)) for k, v in targs.items())))
         hit = self._cache.get(key)
         if hit is not None:
@@ -632,11 +641,12 @@ def _parse(path: str, args: list[str]) -> tuple[dict[str, Any], cache.Read]:
     return out, cache.store(k, out, args)
 
 
-def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModule:
+def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = (), defines: Mapping[str, Any] | None = None) -> CppModule:
     """Parse `path` (in a child process, with regsim's generated declarations) → its VFs.
 
-    `args` are extra clang arguments (`-D...`, `-I...`). Parse errors raise `CppError` listing
-    each diagnostic as file:line.
+    `args` are extra clang arguments (`-D...`, `-I...`); `defines` the build's macros by name, each
+    `-DNAME=VALUE` (a dtype is spelled as C++ does: `{"DTYPE_X": rs.half}` is `-DDTYPE_X=half`; True is 1).
+    Parse errors raise `CppError` listing each diagnostic as file:line.
     """
 
     if not isinstance(path, (str, os.PathLike)):
@@ -644,6 +654,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
     if isinstance(args, str) or not all(isinstance(a, str) for a in args):
         accepted = "a tuple of clang arguments, e.g. args=('-DSCENARIO_NUM=2',) (a str alone is not one: mind the comma)"
         raise ParameterError(message("rs.cpp.load", "args", _shown(args), accepted))
+    args = (*args, *_define_args(defines or {}))
     path = os.fspath(path)
     if not os.path.isfile(path):
         what = "not a file" if os.path.exists(path) else "no such file"
@@ -668,6 +679,29 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = ()) -> CppModu
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod, read
     return _MODULES[key][0]
+
+
+def _define_args(defines: Mapping[str, Any]) -> list[str]:
+    """`-DNAME=VALUE` for each macro of `load(defines=...)`: a C identifier, a value that is a dtype (its C++
+    name), a bool (1 or 0), an int, a float or a str (as written)."""
+    if not isinstance(defines, Mapping):
+        accepted = "a mapping of macro names to values, e.g. defines={'DTYPE_X': rs.half, 'BUFFER_NUM': 2}"
+        raise ParameterError(message("rs.cpp.load", "defines", _shown(defines), accepted))
+    out = []
+    for name, value in defines.items():
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise ParameterError(message("rs.cpp.load", "defines", f"the macro name {name!r}", "a C identifier"))
+        if dt.is_dtype(value):
+            text = cxx(value)
+        elif isinstance(value, (bool, np.bool_)):
+            text = str(int(value))
+        elif isinstance(value, (int, float, str, np.integer, np.floating)) and "\n" not in str(value):
+            text = str(value)
+        else:
+            accepted = "a dtype (rs.half: its C++ name), a bool, an int, a float or a str of one line"
+            raise ParameterError(message("rs.cpp.load", f"defines[{name!r}]", _shown(value), accepted))
+        out.append(f"-D{name}={text}")
+    return out
 
 
 # --- `regsim run kernel.asc --vf NAME --template T=uint32 --args ...` -----------------------------------

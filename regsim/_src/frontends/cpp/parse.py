@@ -236,7 +236,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
             toks = [t.spelling for t in c.get_tokens()]
             n["s"] = _member_name(toks)
-            if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
+            if n["s"]:
+                n["dependent"] = True
+            else:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
                 n["toks"] = toks[:40]
         value = _evaluate(c)
         if value is not None:
@@ -304,8 +306,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         # the name); those before spell its type (`RegTensor<T, RegTraitNumTwo> x;` has a DECL_REF_EXPR child that
         # is no initializer)
         at = c.location.offset
-        refs = (ci.CursorKind.TYPE_REF, ci.CursorKind.TEMPLATE_REF, ci.CursorKind.NAMESPACE_REF)
-        n["ninit"] = sum(1 for ch in kids if (ch.extent.start.offset, ch.kind not in refs) > (at, False))
+        # (at the name itself only a call or braced list: a declaration a macro expands has every child at one place,
+        # its template arguments' literals too, `X<T, true> op;`)
+        calls = (ci.CursorKind.CALL_EXPR, ci.CursorKind.INIT_LIST_EXPR, ci.CursorKind.UNEXPOSED_EXPR)
+        n["ninit"] = sum(1 for ch in kids if ch.extent.start.offset > at or (ch.extent.start.offset == at and ch.kind in calls))
     n["c"] = [_node(ch, main) for ch in kids]
     return n
 
@@ -358,7 +362,19 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "template": template,
         "spec": _specialization(c),
         "body": _node(body, main) if body is not None else None,
+        "inits": _member_inits(kids, main),
     }
+
+
+def _member_inits(kids: list[Any], main: str) -> list[dict[str, Any]]:
+    """A constructor's member initializers (`: pipe_(pipe), count_(0)`), in order: the member and its value."""
+    import clang.cindex as ci
+
+    out = []
+    for ref, value in itertools.pairwise(kids):
+        if ref.kind == ci.CursorKind.MEMBER_REF and value.kind.is_expression():
+            out.append({"member": ref.spelling, "l": ref.location.line, "c": [_node(value, main)]})
+    return out
 
 
 def _place(c: Any) -> str:

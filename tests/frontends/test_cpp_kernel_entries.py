@@ -1,0 +1,305 @@
+"""Kernel files as the operator libraries build them: macros given at load (`defines=`), entry templates
+instantiated per tiling key (`template <uint64_t schMode, uint64_t dType> __global__ ...`), the `do { ... }
+while (0)` dispatch macros around them, and member calls on objects of a class template's dependent types."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim.errors import ParameterError
+from tests.cpp_kernel_support import both_modes
+
+pytest.importorskip("clang.cindex")
+
+SOURCE = r"""
+using namespace AscendC;
+constexpr uint64_t TPL_FP32 = 1;
+constexpr uint64_t TPL_FP16 = 2;
+
+template <typename T>
+__simd_vf__ inline void AddsVF(__ubuf__ T* dst, __ubuf__ T* src, T value, uint32_t count)
+{
+    Reg::RegTensor<T> r;
+    Reg::MaskReg m = Reg::UpdateMask<T>(count);
+    Reg::LoadAlign(r, src);
+    Reg::Adds(r, r, value, m);
+    Reg::StoreAlign(dst, r, m);
+}
+
+template <typename T>
+class Shift {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n) {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(que, 1, 256);
+        LocalTensor<T> t = que.template AllocTensor<T>();
+        DataCopyExtParams params;
+        params.blockLen = n * sizeof(T);
+        DataCopyPad(t, xg, params, {false, 0, 0, static_cast<T>(0)});
+        que.EnQue(t);
+        t = que.template DeQue<T>();
+        if constexpr (AscendC::IsSameType<T, half>::value) {
+            asc_vf_call<AddsVF<T>>((__ubuf__ T*)t.GetPhyAddr(), (__ubuf__ T*)t.GetPhyAddr(), (T)0.5f, n);
+        } else {
+            asc_vf_call<AddsVF<T>>((__ubuf__ T*)t.GetPhyAddr(), (__ubuf__ T*)t.GetPhyAddr(), (T)7, n);
+        }
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, {1, n * sizeof(T), 0, 0, 0});
+        que.FreeTensor(t);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> que;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+struct Sizes {
+    uint32_t n;
+    uint32_t m;
+};
+
+template <typename T, typename U>
+__aicore__ inline void AddsThrough(LocalTensor<T>& t, uint32_t n)
+{
+    AddsVF<U>((__ubuf__ U*)t.GetPhyAddr(), (__ubuf__ U*)t.GetPhyAddr(), (U)3, n);
+}
+
+template <typename T>
+class Held {
+public:
+    __aicore__ inline Held(const Sizes& sizes, TPipe& pipe) : sizes_(sizes), pipe_(pipe), bias_(sizes.m + 1) {}
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y) {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe_.InitBuffer(buf, 256);
+        LocalTensor<T> t = buf.template Get<T>();
+        DataCopyPad(t, xg, {1, sizes_.n * sizeof(T), 0, 0, 0}, {false, 0, 0, static_cast<T>(0)});
+        PipeBarrier<PIPE_ALL>();
+        AddsThrough<T, int32_t>(t, sizes_.n);
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, {1, bias_ * sizeof(T), 0, 0, 0});
+    }
+
+private:
+    const Sizes& sizes_;
+    TPipe& pipe_;
+    uint32_t bias_;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+template <typename T>
+class Scale {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n, float k) {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(que, 1, n * sizeof(T));
+        LocalTensor<T> t = que.template AllocTensor<T>();
+        DataCopy(t, xg, n);
+        que.EnQue(t);
+        t = que.template DeQue<T>();
+        __ubuf__ T* p = (__ubuf__ T*)t.GetPhyAddr();
+        T factor = (T)k;
+        __VEC_SCOPE__ {
+            Reg::RegTensor<T> r;
+            uint32_t count = n;
+            Reg::MaskReg m = Reg::UpdateMask<T>(count);
+            Reg::LoadAlign(r, p);
+            Reg::Muls(r, r, factor, m);
+            Reg::StoreAlign(p, r, m);
+        }
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yg, t, n);
+        que.FreeTensor(t);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> que;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+#define SCALE_IMPL(T, K)    \
+    do {                    \
+        Scale<T> op;        \
+        op.Run(x, y, N, K); \
+    } while (0)
+
+template <uint64_t schMode, uint64_t dType>
+__global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    if constexpr (dType == TPL_FP32) {
+        SCALE_IMPL(float, schMode + 2.0f);
+    } else if constexpr (dType == TPL_FP16) {
+        SCALE_IMPL(half, schMode + 3.0f);
+    }
+}
+
+__global__ __aicore__ void scale_x(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    SCALE_IMPL(DTYPE_X, FACTOR);
+}
+
+template <typename T>
+__global__ __aicore__ void shift(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Shift<T> op;
+    op.Run(x, y, 37);
+}
+
+__global__ __aicore__ void held(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    Sizes sizes;
+    sizes.n = 20;
+    sizes.m = 19;
+    Held<uint32_t> op(sizes, pipe);
+    op.Run(x, y);
+}
+
+__global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    float k = 1.0f;
+    uint32_t i = 0;
+    do {
+        k = k * 2.0f;
+        i++;
+    } while (i < 3);
+    SCALE_IMPL(float, k);
+}
+
+__global__ __aicore__ void skips(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    uint32_t i = 0;
+    do {
+        i++;
+        if (i < 2) continue;
+    } while (i < 3);
+}
+"""
+
+N = 48  #: elements (a register's tail for float: 48 of 64 lanes)
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("entries") / "scale.cpp"
+    path.write_text(SOURCE)
+    return path
+
+
+@pytest.fixture(scope="module")
+def mod(source: Path) -> Any:
+    return rs.cpp.load(source, defines={"DTYPE_X": rs.half, "N": N, "FACTOR": 1.5})
+
+
+def _launch(k: Any, x: np.ndarray) -> np.ndarray:
+    def run() -> np.ndarray:
+        y = np.zeros_like(x)
+        rs.launch(k, 1, x, y, np.zeros(32, np.uint8), np.zeros(32, np.uint8))
+        return y
+
+    return both_modes(run)
+
+
+def _input(np_dtype: Any) -> np.ndarray:
+    return np.random.default_rng(5).uniform(-100, 100, N).astype(np_dtype)
+
+
+@pytest.mark.parametrize("sch_mode", [0, 3])
+@pytest.mark.parametrize("np_dtype,dtype_key,offset", [(np.float32, 1, 2.0), (np.float16, 2, 3.0)])
+def test_entry_template_runs_the_instantiation_asked(
+    mod: Any, sch_mode: int, np_dtype: Any, dtype_key: int, offset: float
+) -> None:
+    """`mod.kernel(name, schMode, dType=...)` is the entry instantiated for those arguments: its `if constexpr`
+    picks the class for dType and the factor schMode + offset (each element rounded once to the type)."""
+    x = _input(np_dtype)
+    by_order = mod.kernel("scale", sch_mode, dtype_key)
+    assert mod.kernel("scale", schMode=sch_mode, dType=dtype_key) is by_order  # (lowered once)
+    y = _launch(by_order, x)
+    assert y.tobytes() == (x.astype(np.float64) * (sch_mode + offset)).astype(np_dtype).tobytes()
+
+
+def test_entry_template_arguments_checked(mod: Any) -> None:
+    with pytest.raises(rs.cpp.CppError, match="needs the template arguments dType"):
+        mod.kernel("scale", 0)
+    with pytest.raises(rs.cpp.CppError, match="takes 2 template arguments"):
+        mod.kernel("scale", 0, 1, 2)
+    with pytest.raises(rs.cpp.CppError, match="an int"):
+        mod.kernel("scale", rs.float32, 1)
+    with pytest.raises(rs.cpp.CppError, match="not a template"):
+        mod.kernel("scale_x", 1)
+
+
+def test_defines_are_the_builds_macros(mod: Any) -> None:
+    """`defines={"DTYPE_X": rs.half, "N": 48, "FACTOR": 1.5}` is `-DDTYPE_X=half -DN=48 -DFACTOR=1.5`."""
+    x = _input(np.float16)
+    y = _launch(mod.kernel("scale_x"), x)
+    assert y.tobytes() == (x.astype(np.float64) * 1.5).astype(np.float16).tobytes()
+
+
+def test_defines_same_as_args(source: Path) -> None:
+    by_args = rs.cpp.load(source, args=("-DDTYPE_X=float", "-DN=48", "-DFACTOR=2"))
+    by_defines = rs.cpp.load(source, defines={"DTYPE_X": rs.float32, "N": N, "FACTOR": 2})
+    x = _input(np.float32)
+    assert _launch(by_args.kernel("scale_x"), x).tobytes() == _launch(by_defines.kernel("scale_x"), x).tobytes()
+
+
+@pytest.mark.parametrize(
+    "defines,match",
+    [
+        ({"1X": 1}, "the macro name '1X'"),
+        ({"X": [1]}, r"defines\['X'\]"),
+        ({"X": "a\nb"}, r"defines\['X'\]"),
+        (("X", 1), "a mapping of macro names"),
+    ],
+)
+def test_defines_refused(source: Path, defines: Any, match: str) -> None:
+    with pytest.raises(ParameterError, match=match):
+        rs.cpp.load(source, defines=defines)
+
+
+@pytest.mark.parametrize("dtype,add", [(rs.half, 0.5), (rs.int32, 7), (rs.float32, 7)])
+def test_class_template_calls_its_vf(mod: Any, dtype: Any, add: float) -> None:
+    """In a class template: `IsSameType<T, half>::value` decided per instantiation, `asc_vf_call<AddsVF<T>>(...)`
+    running the VF instantiated for T, `DataCopyPad` with braced parameter structs; 37 elements (a tail, not a
+    whole 32-byte block), the rest of y untouched."""
+    x = np.arange(-20, 28).astype(dtype.np_dtype)
+    y = _launch(mod.kernel("shift", dtype), x)
+    want = np.zeros_like(x)
+    want[:37] = (x[:37].astype(np.float64) + add).astype(dtype.np_dtype)
+    assert y.tobytes() == want.tobytes()
+
+
+def test_constructor_member_initializers(mod: Any) -> None:
+    """`Held<uint32_t> op(sizes, pipe)` runs its constructor's member initializers (a struct and the kernel's TPipe
+    by reference, a scalar from an expression: bias_ = 19 + 1 elements copied out); a free `__aicore__` helper gets
+    its explicit template arguments (`AddsThrough<T, int32_t>`) and calls a VF directly with a pointer cast to
+    int32_t: y[i] = x[i] + 3 for the 20 elements, 0 after."""
+    x = np.arange(100, 148).astype(np.uint32)
+    y = _launch(mod.kernel("held"), x)
+    want = np.zeros_like(x)
+    want[:20] = x[:20] + 3
+    assert y.tobytes() == want.tobytes()
+
+
+def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:
+    """`do { k *= 2; i++; } while (i < 3)` runs its body three times (the condition after each pass)."""
+    x = _input(np.float32)
+    assert _launch(mod.kernel("thrice"), x).tobytes() == (x * np.float32(8)).tobytes()
+
+
+def test_do_while_continue_refused(mod: Any) -> None:
+    with pytest.raises(rs.cpp.CppError, match="continue in a do-while loop"):
+        mod.kernel("skips")

@@ -1,0 +1,388 @@
+"""Operators of ops-nn (the 950 kernels under */op_kernel/arch35/) run whole from their unmodified files, GM to GM,
+against numpy references of what each operator computes, for every element type its kernel supports and in both
+loop modes with identical bits. Skipped without the library's sources (REGSIM_OPS_NN=/path/to/ops-nn) or libclang.
+
+Each test fills the operator's tiling struct as its host tiling code (op_host/arch35) does, with shapes small
+enough for the suite that still have a last block and a last UB piece shorter than the others."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim._src.frontends.cpp.kernels import tiling_structs
+from tests.cpp_kernel_support import both_modes
+
+pytest.importorskip("clang.cindex")
+
+NN = os.environ.get("REGSIM_OPS_NN")
+FLOATS = [rs.float32, rs.half, rs.bfloat16]
+
+
+def _root(op: str) -> Path:
+    if NN is None or not Path(NN, op).is_dir():
+        pytest.skip("the ops-nn sources are absent (REGSIM_OPS_NN)")
+    return Path(NN, op)
+
+
+@pytest.fixture(scope="module")
+def headers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tiling structs of the host headers are written (for `-include`)."""
+    return tmp_path_factory.mktemp("tiling")
+
+
+def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: tuple[str, str, Path] | None = None) -> Any:
+    """An operator's kernel file, loaded as its build compiles it: `defines` its macros (DTYPE_X ...); `host` the
+    op_host header whose BEGIN_TILING_DATA_DEF blocks declare the struct GET_TILING_DATA fills, that struct's name
+    and the directory to write the structs to."""
+    root = _root(op)
+    args: tuple[str, ...] = ()
+    if host is not None:
+        path, struct, into = host
+        header = into / f"{struct}.h"
+        header.write_text(tiling_structs(Path(root, path).read_text()))
+        args = ("-include", str(header), f"-DREGSIM_TILING_DATA={struct}")
+    return rs.cpp.load(root / kernel, args=args, defines=defines or {})
+
+
+def _split(mod: Any, struct: str, n: int, cores: int, ub: int, align: int = 1, **fields: Any) -> tuple[np.ndarray, int]:
+    """The elementwise split the libraries' host tilings compute (a block's `blockFormer` elements, aligned up to
+    `align`, in `ubFormer` pieces; the last block and the last piece shorter): the struct's bytes and the blocks."""
+    t = np.zeros(1, mod.struct_dtype(struct))
+    per_core = -(-n // cores)
+    former = -(-per_core // align) * align
+    blocks = -(-n // former)
+    tail = n - (blocks - 1) * former
+
+    def loops(m: int) -> int:
+        return -(-m // ub)
+
+    values = {
+        "dim0": n,
+        "coreNum": cores,
+        "blockFormer": former,
+        "blockNum": blocks,
+        "ubFormer": ub,
+        "elemNum": ub,
+        "ubLoopOfFormerBlock": loops(former),
+        "ubTailOfFormerBlock": former - (loops(former) - 1) * ub,
+        "ubLoopOfTailBlock": loops(tail),
+        "ubTailOfTailBlock": tail - (loops(tail) - 1) * ub,
+        **fields,
+    }
+    for name, v in values.items():
+        if name in (t.dtype.names or ()):
+            t[name] = v
+    return t.view(np.uint8), blocks
+
+
+def _run(kernel: Any, blocks: int, inputs: list[np.ndarray], out: np.ndarray, tiling: np.ndarray, **kw: Any) -> np.ndarray:
+    def run() -> np.ndarray:
+        y = np.zeros_like(out)
+        rs.launch(kernel, blocks, *inputs, y, np.zeros(32, np.uint8), tiling, **kw)
+        return y
+
+    return both_modes(run)
+
+
+def _as(dtype: Any, x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).astype(dtype.np_dtype)
+
+
+def _ulps(got: np.ndarray, want: np.ndarray) -> int:
+    """The largest distance in units in the last place between two float arrays of one type (NaNs equal)."""
+    bits = {2: np.int16, 4: np.int32}[got.dtype.itemsize]
+    a, b = got.view(bits).astype(np.int64), want.view(bits).astype(np.int64)
+    top = np.int64(1) << (8 * got.dtype.itemsize - 1)
+    a, b = np.where(a < 0, -(a + top), a), np.where(b < 0, -(b + top), b)  # the bits as an ordered line
+    both_nan = np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32))
+    return int(np.max(np.where(both_nan, 0, np.abs(a - b)), initial=0))
+
+
+# --- Relu6D: y = min(max(x, 0), 6 * scale) ---------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_relu6_d(dtype: Any) -> None:
+    """ops-nn Relu6D (DTYPE_X from the build): y = min(max(x, 0), 6 * scale), bit for bit (a clamp rounds nothing;
+    bfloat16 goes through float32 and back, exactly). upperThreshold = 6 * scale as the host computes it."""
+    mod = _load("activation/relu6_d", "op_kernel/relu6_d.cpp", {"DTYPE_X": dtype})
+    n, scale = 1300, 0.75
+    x = _as(dtype, np.random.default_rng(3).uniform(-8, 8, n))
+    tiling, blocks = _split(mod, "Relu6DTilingData", n, 2, 256, align=512, upperThreshold=6 * scale)
+    y = _run(mod.kernel("relu6_d"), blocks, [x], x, tiling)
+    bound = np.float64(np.float32(6 * scale)).astype(dtype.np_dtype) if dtype is not rs.int32 else int(6 * scale)
+    assert y.tobytes() == np.minimum(np.maximum(x, x.dtype.type(0)), bound).astype(x.dtype).tobytes()
+
+
+# --- Sigmoid: y = 1 / (1 + exp(-x)) -----------------------------------------------------------------------------
+#: the tiling keys of sigmoid_apt.cpp, by element type
+SIGMOID_KEYS = {rs.half: 100000000000100, rs.bfloat16: 200000000000100, rs.float32: 300000000000100}
+
+
+@pytest.fixture(scope="module")
+def sigmoid(headers: Path) -> Any:
+    host = ("op_host/arch35/sigmoid_tiling_arch35.h", "SigmoidTilingData", headers)
+    return _load("activation/sigmoid", "op_kernel/sigmoid_apt.cpp", host=host)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_sigmoid(sigmoid: Any, dtype: Any) -> None:
+    """ops-nn Sigmoid: y = 1 / (1 + exp(-x)) in float32 steps (half and bfloat16 widened exactly, rounded once at
+    the end): within 4 float32 ulps of the exact value in float32, within 1 ulp of it rounded once otherwise."""
+    n = 1500
+    x = _as(dtype, np.random.default_rng(4).uniform(-12, 12, n))
+    tiling, blocks = _split(sigmoid, "SigmoidTilingData", n, 2, 512)
+    y = _run(sigmoid.kernel("sigmoid"), blocks, [x], x, tiling, tiling_key=SIGMOID_KEYS[dtype])
+    want = _as(dtype, 1 / (1 + np.exp(-x.astype(np.float64))))
+    assert _ulps(y, want) <= (4 if dtype is rs.float32 else 1)
+
+
+# --- IndexFillD: y = assist1 > 0 ? x : assist2 ------------------------------------------------------------------
+def _index_fill_tiling(mod: Any, n: int, cores: int, ub: int) -> tuple[np.ndarray, int]:
+    """index_fill_d_tiling.cpp's split: `normalCoreData` elements a core (at least 1024), `ubFactor` a piece."""
+    t = np.zeros(1, mod.struct_dtype("IndexFillDTilingData"))
+    normal = max(-(-n // cores), 1024)
+    used = -(-n // normal)
+    tail = n - (used - 1) * normal
+    t["normalCoreData"], t["tailCoreData"], t["ubFactor"] = normal, tail, ub
+    t["normalCoreLoop"], t["tailCoreLoop"] = -(-normal // ub), -(-tail // ub)
+    t["tailUbFactor"] = normal - (-(-normal // ub) - 1) * ub
+    t["tailCoreTailUbFactor"] = tail - (-(-tail // ub) - 1) * ub
+    return t.view(np.uint8), used
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32, rs.int64, rs.bool_], ids=lambda d: d.name)
+def test_index_fill_d(dtype: Any, headers: Path) -> None:
+    """ops-nn IndexFillD (tiling key 200): y = assist1 > 0 ? x : assist2, lane by lane, bit for bit (bool compared
+    as int8, as the kernel does)."""
+    mod = _load(
+        "index/index_fill_d",
+        "op_kernel/index_fill_d_apt.cpp",
+        {"DTYPE_X": dtype},
+        host=("op_host/arch35/index_fill_d_tiling.h", "IndexFillDTilingData", headers),
+    )
+    n = 2100
+    rng = np.random.default_rng(6)
+    x, assist2 = (rng.integers(-50, 50, n).astype(dtype.np_dtype) for _ in range(2))
+    assist1 = rng.integers(-1, 2, n).astype(dtype.np_dtype)  # -1, 0 and 1 (bool: False, True)
+    tiling, blocks = _index_fill_tiling(mod, n, 2, 512)
+    y = _run(mod.kernel("index_fill_d"), blocks, [x, assist1, assist2], x, tiling, tiling_key=200)
+    chosen = assist1.view(np.int8) > 0 if dtype is rs.bool_ else assist1.astype(np.float64) > 0
+    assert y.tobytes() == np.where(chosen, x, assist2).tobytes()
+
+
+# --- SmoothL1LossGrad: gradient = clamp((predict - label) / sigma, -1, 1) * dout --------------------------------
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_smooth_l1_loss_grad(dtype: Any) -> None:
+    """ops-nn SmoothL1LossGrad as its kernel computes it: d = p - l, c = max(min(d, sigma), -sigma), s = c * (1 /
+    sigma), g = s * dout, each step rounded once to the type (bfloat16: to float32, the result once to bfloat16);
+    sigma = 2, so 1 / sigma is exact. Bit for bit."""
+    mod = _load("loss/smooth_l1_loss_grad", "op_kernel/smooth_l1_loss_grad.cpp", {"DTYPE_PREDICT": dtype})
+    n, sigma = 1300, 2.0
+    rng = np.random.default_rng(7)
+    p, lab, dout = (_as(dtype, rng.uniform(-5, 5, n)) for _ in range(3))
+    tiling, blocks = _split(mod, "SmoothL1LossGradTilingData", n, 2, 256, align=512)
+    t = tiling.view(mod.struct_dtype("SmoothL1LossGradTilingData"))
+    t["totalLength"], t["blockTail"] = n, n - (blocks - 1) * t["blockFormer"][0]
+    t["sigma"], t["negSigma"], t["recipSigma"] = sigma, -sigma, 1 / sigma
+    y = _run(mod.kernel("smooth_l1_loss_grad"), blocks, [p, lab, dout], p, tiling)
+    step = np.float32 if dtype is rs.bfloat16 else dtype.np_dtype
+
+    def rnd(v: np.ndarray) -> np.ndarray:
+        return v.astype(step).astype(np.float64)
+
+    d = rnd(p.astype(np.float64) - lab.astype(np.float64))
+    s = rnd(np.maximum(np.minimum(d, sigma), -sigma) * (1 / sigma))
+    assert y.tobytes() == _as(dtype, rnd(s * dout.astype(np.float64))).tobytes()
+
+
+# --- INInferV2: instance norm inference, y = (x - mean) * gamma / sqrt(var + eps) + beta --------------------------
+@pytest.mark.parametrize("gamma_beta", [True, False], ids=["gamma_beta", "plain"])
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_in_infer_v2(dtype: Any, gamma_beta: bool) -> None:
+    """ops-nn INInferV2 over N x C planes of R elements (2 x 3 planes of 150: one core takes two planes, the other
+    one; 128-element tiles, the last of 22): with gamma and beta y = (x - mean) * (gamma / sqrt(var + eps)) + beta,
+    without y = (x - mean) / sqrt(var + eps), in float32 steps each rounded once (x widened exactly, y rounded once
+    to its type); batch_mean and batch_variance are copies of mean and variance. Bit for bit."""
+    mod = _load("norm/in_infer_v2", "op_kernel/in_infer_v2_apt.cpp", {"DTYPE_X": dtype})
+    n_, c_, r, eps = 2, 3, 150, 1e-5
+    rng = np.random.default_rng(8)
+    x = _as(dtype, rng.uniform(-4, 4, n_ * c_ * r))
+    gamma, beta, mean = (rng.uniform(-2, 2, n_ * c_).astype(np.float32) for _ in range(3))
+    var = rng.uniform(0.1, 3, n_ * c_).astype(np.float32)
+    t = np.zeros(1, mod.struct_dtype("INInferV2TilingData"))
+    fields = {"numN": n_, "numC": c_, "innerSize": r, "units": n_ * c_, "unitCores": 2, "formerCoreNum": 1}
+    fields |= {"formerUnits": 4, "latterUnits": 2, "innerCores": 1, "innerPerCore": r, "ubTileSize": 128}
+    fields |= {"epsilon": eps, "hasGammaBeta": int(gamma_beta), "hasBatchMean": 1, "hasBatchVar": 1}
+    for name, v in fields.items():
+        t[name] = v
+
+    def run() -> np.ndarray:
+        y, bm, bv = np.zeros_like(x), np.zeros_like(mean), np.zeros_like(var)
+        args = (x, gamma, beta, mean, var, y, bm, bv, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("in_infer_v2"), 2, *args)
+        return np.concatenate([y.view(np.uint8), bm.view(np.uint8), bv.view(np.uint8)])
+
+    out = both_modes(run)
+    f32 = np.float32
+    root = np.sqrt((var.astype(np.float64) + f32(eps)).astype(f32).astype(np.float64)).astype(f32)
+    scale = (gamma.astype(np.float64) / root).astype(f32) if gamma_beta else root
+    d = (x.astype(np.float64).reshape(-1, r) - mean[:, None]).astype(f32).astype(np.float64)
+    if gamma_beta:
+        want = ((d * scale[:, None]).astype(f32).astype(np.float64) + beta[:, None]).astype(f32)
+    else:
+        want = (d / root[:, None]).astype(f32)
+    expect = np.concatenate([_as(dtype, want.ravel()).view(np.uint8), mean.view(np.uint8), var.view(np.uint8)])
+    assert out.tobytes() == expect.tobytes()
+
+
+# --- ActsULQInputGrad: x_grad = y_grad * clamp_min_mask * clamp_max_mask ------------------------------------------
+@pytest.mark.parametrize("buffer_mode", [0, 1])
+@pytest.mark.parametrize(
+    "dtype,mask_dtype", [(rs.half, rs.bool_), (rs.half, rs.half), (rs.float32, rs.bool_), (rs.float32, rs.float32)]
+)
+def test_acts_ulq_input_grad(dtype: Any, mask_dtype: Any, buffer_mode: int) -> None:
+    """ops-nn ActsULQInputGrad, its entry template instantiated for BUFFER_MODE (single or double buffering): the
+    masks (0 or 1, bool or the gradient's type) gate the gradient, x = y * (min * max), signed zeros included. Bit
+    for bit."""
+    mod = _load(
+        "quant/acts_ulq_input_grad",
+        "op_kernel/acts_ulq_input_grad.cpp",
+        {"DTYPE_Y_GRAD": dtype, "DTYPE_CLAMP_MIN_MASK": mask_dtype},
+    )
+    n = 1300
+    rng = np.random.default_rng(9)
+    y = _as(dtype, rng.uniform(-3, 3, n))
+    lo, hi = (rng.integers(0, 2, n).astype(mask_dtype.np_dtype) for _ in range(2))
+    tiling, blocks = _split(mod, "ActsULQInputGradTilingData", n, 2, 256, align=512)
+    x = _run(mod.kernel("acts_ulq_input_grad", buffer_mode), blocks, [y, lo, hi], y, tiling)
+    gate = lo.astype(np.float64) * hi.astype(np.float64)
+    assert x.tobytes() == (y.astype(np.float64) * gate).astype(dtype.np_dtype).tobytes()
+
+
+# --- InplaceApplyCenteredRmsProp: the centered RMSProp update ---------------------------------------------------
+def test_inplace_apply_centered_rms_prop() -> None:
+    """ops-nn InplaceApplyCenteredRmsProp (float32; scalars from the tiling, scalarsValid = 1): mg' = rho mg + (1 -
+    rho) g, ms' = rho ms + (1 - rho) g^2, mom' = momentum mom + lr g / sqrt(ms' - mg'^2 + eps), var' = var - mom',
+    each operation rounded once to float32 in the kernel's order. Bit for bit."""
+    mod = _load(
+        "optim/inplace_apply_centered_rms_prop", "op_kernel/inplace_apply_centered_rms_prop.cpp", {"DTYPE_VAR": rs.float32}
+    )
+    n = 1300
+    rng = np.random.default_rng(10)
+    var, mg, mom, grad = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(4))
+    ms = (mg.astype(np.float64) ** 2 + rng.uniform(0.1, 1, n)).astype(np.float32)  # (ms - mg^2 > 0)
+    lr, rho, momentum, eps = (np.float32(v) for v in (0.01, 0.9, 0.5, 1e-6))
+    tiling, blocks = _split(mod, "InplaceApplyCenteredRmsPropTilingData", n, 2, 256, align=512)
+    t = tiling.view(mod.struct_dtype("InplaceApplyCenteredRmsPropTilingData"))
+    t["lr"], t["rho"], t["momentum"], t["epsilon"], t["scalarsValid"] = lr, rho, momentum, eps, 1
+    scalars = [np.array([v], np.float32) for v in (lr, rho, momentum, eps)]
+
+    def run() -> np.ndarray:
+        outs = [np.zeros(n, np.float32) for _ in range(4)]
+        args = (var, mg, ms, mom, *scalars, grad, *outs, np.zeros(32, np.uint8), tiling)
+        rs.launch(mod.kernel("inplace_apply_centered_rms_prop"), blocks, *args)
+        return np.concatenate(outs)
+
+    out = both_modes(run)
+
+    def f(v: Any) -> np.ndarray:  # one float32 rounding of a value computed exactly (or correctly rounded) in float64
+        return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+    g, omr = grad.astype(np.float64), f(1 - np.float64(rho))
+    mg2 = f(f(rho * mg.astype(np.float64)) + f(omr * g))
+    ms2 = f(f(rho * ms.astype(np.float64)) + f(omr * f(g * g)))
+    root = f(np.sqrt(f(f(ms2 - f(mg2 * mg2)) + eps)))
+    mom2 = f(f(momentum * mom.astype(np.float64)) + f(f(lr * g) / root))
+    want = np.concatenate([f(var - mom2), mg2, ms2, mom2]).astype(np.float32)
+    assert out.tobytes() == want.tobytes()
+
+
+# --- BNTrainingUpdateV2 / V3: batch norm from the batch's sums --------------------------------------------------
+@pytest.mark.parametrize("version", [2, 3], ids=["v2", "v3"])
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_bn_training_update(dtype: Any, version: int) -> None:
+    """ops-nn BNTrainingUpdateV2 and V3 over N x C planes of R elements (2 x 3 planes of 150 on two cores,
+    128-element tiles): per channel mean = sum / (N R), var = square_sum / (N R) - mean^2, multiplier = scale /
+    sqrt(var + eps), addend = offset - multiplier mean, y = x multiplier + addend; batch_mean = mean; batch_variance
+    = var (V2) or var * N R / (N R - 1) (V3, which also gives reserve_1 = mean, reserve_2 = var). Float32 steps
+    each rounded once in the kernel's order (the host's 1 / (N R) and scaler rounded to float32), bit for bit."""
+    op = f"bn_training_update_v{version}"
+    mod = _load(f"norm/{op}", f"op_kernel/arch35/{op}.cpp", {"DTYPE_X": dtype})
+    struct = f"BNTrainingUpdateV{version}TilingData"
+    n_, c_, r, eps = 2, 3, 150, 1e-5
+    rng = np.random.default_rng(11)
+    x = _as(dtype, rng.uniform(-2, 2, n_ * c_ * r))
+    planes = x.astype(np.float64).reshape(n_, c_, r)
+    total, squares = (v.astype(np.float32) for v in (planes.sum(axis=(0, 2)), (planes**2).sum(axis=(0, 2))))
+    scale, offset = (rng.uniform(-2, 2, c_).astype(np.float32) for _ in range(2))
+    t = np.zeros(1, mod.struct_dtype(struct))
+    fields = {"numN": n_, "numC": c_, "innerSize": r, "units": n_ * c_, "unitCores": 2, "formerCoreNum": 1}
+    fields |= {"formerUnits": 4, "latterUnits": 2, "innerCores": 1, "innerPerCore": r, "ubTileSize": 128}
+    fields |= {"epsilon": eps, "numRecip": np.float32(1 / (n_ * r)), "batchVarScaler": np.float32(n_ * r / (n_ * r - 1))}
+    for name, v in fields.items():
+        if name in (t.dtype.names or ()):
+            t[name] = v
+    stats = 2 if version == 2 else 4
+
+    def run() -> np.ndarray:
+        y, outs = np.zeros_like(x), [np.zeros(c_, np.float32) for _ in range(stats)]
+        args = (x, total, squares, scale, offset, y, *outs, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel(op), 2, *args, tiling_key=0)
+        return np.concatenate([y.view(np.uint8), *(o.view(np.uint8) for o in outs)])
+
+    out = both_modes(run)
+
+    def f(v: Any) -> np.ndarray:
+        return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+    mean = f(total * f(np.float32(1 / (n_ * r))))
+    var = f(f(squares * f(np.float32(1 / (n_ * r)))) - f(mean * mean))
+    mul = f(scale / f(np.sqrt(f(var + np.float32(eps)))))
+    add = f(offset - f(mul * mean))
+    y = f(f(planes * mul[None, :, None]) + add[None, :, None]).ravel()
+    want = [mean, var] if version == 2 else [mean, f(var * f(np.float32(n_ * r / (n_ * r - 1)))), mean, var]
+    expect = [_as(dtype, y).view(np.uint8), *(v.astype(np.float32).view(np.uint8) for v in want)]
+    assert out.tobytes() == np.concatenate(expect).tobytes()
+
+
+# --- FusedCrossEntropyLossWithMaxSum: loss and softmax from a row's max and sum of exponentials ---------------------
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_fused_cross_entropy_loss_with_max_sum(dtype: Any) -> None:
+    """ops-nn FusedCrossEntropyLossWithMaxSum (tiling key 0: loss and softmax; 11 rows of 150 on two cores, 64-column
+    tiles): loss[b] = ln(sum_exp[b]) - predicted[b], softmax[b, v] = exp(x[b, v] - max[b]) * (1 / sum_exp[b]), in
+    float32 (the logits widened exactly): within 4 float32 ulps of the exact values (Exp and Log approximate)."""
+    mod = _load(
+        "loss/fused_cross_entropy_loss_with_max_sum",
+        "op_kernel/arch35/fused_cross_entropy_loss_with_max_sum.cpp",
+    )
+    rows, v = 11, 150
+    rng = np.random.default_rng(12)
+    x = _as(dtype, rng.uniform(-3, 3, (rows, v)))
+    x64 = x.astype(np.float64)
+    peak = x64.max(axis=1).astype(np.float32)
+    total = np.exp(x64 - peak[:, None]).sum(axis=1).astype(np.float32)
+    predicted = x64[np.arange(rows), rng.integers(0, v, rows)].astype(np.float32)
+    t = np.zeros(1, mod.struct_dtype("FusedCrossEntropyLossWithMaxSumRegBaseTilingData"))
+    fields = {"formerCoreNum": 1, "formerRows": 6, "latterRows": 5, "vPerLoop": 64, "vLen": v, "elementsNumber": 64}
+    fields |= {"vocabDtypeId": {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}[dtype], "vCores": 1, "vChunk": v}
+    for name, value in fields.items():
+        t[name] = value
+
+    def run() -> np.ndarray:
+        loss, soft = np.zeros(rows, np.float32), np.zeros((rows, v), np.float32)
+        unused = np.zeros(8, np.float32)
+        args = (peak, total, predicted, unused, unused, x, loss, soft, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("fused_cross_entropy_loss_with_max_sum"), 2, *args, tiling_key=0)
+        return np.concatenate([loss, soft.ravel()])
+
+    out = both_modes(run)
+    inv = (1 / total.astype(np.float64)).astype(np.float32).astype(np.float64)
+    shifted = (x64 - peak[:, None]).astype(np.float32).astype(np.float64)
+    soft = (np.exp(shifted) * inv[:, None]).astype(np.float32)
+    loss = (np.log(total.astype(np.float64)) - predicted).astype(np.float32)
+    assert _ulps(out, np.concatenate([loss, soft.ravel()])) <= 4
