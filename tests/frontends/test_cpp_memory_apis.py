@@ -7,13 +7,14 @@ modes with identical bits."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("clang.cindex")
+
+from cpp_kernel_support import both_modes
 
 import regsim as rs
 from regsim._src.frontends.cpp.kernel_decls import memory_header
@@ -178,17 +179,6 @@ def mod(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return rs.cpp.load(path)
 
 
-def _both_modes(run: Callable[[], list[np.ndarray]]) -> list[np.ndarray]:
-    rs.configure(loops="sequential")
-    try:
-        seq = run()
-    finally:
-        rs.configure(loops="auto")
-    out = run()
-    assert [o.tobytes() for o in out] == [o.tobytes() for o in seq]
-    return out
-
-
 def test_every_interface_of_the_table_is_declared() -> None:
     """One declaration per interface of each row (and alias), by its name and parameter count."""
     text = memory_header()
@@ -213,7 +203,7 @@ def test_memory_apis_in_a_kernel_class_template(mod: Any, n: int) -> None:
         rs.launch(mod.kernel("mem_ops"), 1, x, y, z, m, s, n)
         return [z, m, s]
 
-    z, m, s = _both_modes(run)
+    z, m, s = both_modes(run)
     total = (x.astype(np.float64) + y).astype(np.float16) * np.float16(2)
     floor = np.floor(total.astype(np.float64) + 1.5).astype(np.float32)
     assert z.tobytes() == floor.tobytes()

@@ -5,12 +5,12 @@ sources (REGSIM_OPS_MATH=/path/to/ops-math, REGSIM_OPS_NN=/path/to/ops-nn) or li
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from cpp_kernel_support import both_modes
 
 import regsim as rs
 from regsim._src.frontends.cpp import module as cpp_module
@@ -42,17 +42,6 @@ def _split_tiling(mod: Any, struct: str, n: int, blocks: int, ub: int) -> np.nda
     return t.view(np.uint8)
 
 
-def _both_modes(run: Callable[[], np.ndarray]) -> np.ndarray:
-    rs.configure(loops="sequential")
-    try:
-        seq = run()
-    finally:
-        rs.configure(loops="auto")
-    out = run()
-    assert out.tobytes() == seq.tobytes()
-    return out
-
-
 def _as(d: Any, x: np.ndarray) -> np.ndarray:
     return np.asarray(x, dtype=d.np_dtype)
 
@@ -72,7 +61,7 @@ def test_floor(dtype: Any, key: int, tmp_path: Path) -> None:
         rs.launch(mod.kernel("floor"), blocks, x, y, np.zeros(32, np.uint8), tiling, tiling_key=key)
         return y
 
-    y = _both_modes(run)
+    y = both_modes(run)
     expect = _as(dtype, np.floor(x.astype(np.float64)))
     assert y.view(np.uint8).tobytes() == expect.view(np.uint8).tobytes()
 
@@ -105,7 +94,7 @@ def test_sigmoid_grad(dtype: Any, tmp_path: Path) -> None:
         )
         return z
 
-    z = _both_modes(run)
+    z = both_modes(run)
     y64, dy64 = y.astype(np.float64), dy.astype(np.float64)
     one_minus = (np.float64(1) - y64).astype(np.float32)
     expect = ((dy64 * one_minus).astype(np.float32).astype(np.float64) * y64).astype(np.float32)
