@@ -823,8 +823,9 @@ class BatchedBackend(NumpyBackend):
 
         ub = ptr.ub
         st = ub.storage
+        made = None
         if st.valid is not None:  # (as the in-order store notes it, row by row)
-            lo, hi, used = spans()
+            made = lo, hi, used = spans()
             on = lanes if act is None else act[used].sum(axis=-1)
             self.noted.append((ub.writes, Writes.entry(api, lo, hi, on, lanes if unit > 1 else 0, used)))
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
@@ -832,7 +833,7 @@ class BatchedBackend(NumpyBackend):
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], lanes * unit) if prog is not None and rows > 1 else None
-        self.accesses.append(_Access(id(ub), True, box=box, exact=act is None, make=spans))
+        self.accesses.append(_Access(id(ub), True, made, box=box, exact=act is None, make=spans))  # (the spans made once)
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + lanes * unit
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later

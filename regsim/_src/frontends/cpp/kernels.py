@@ -533,7 +533,7 @@ class KernelLowerer(Lowerer):
             st, env = kind[1]
             assert st is not None
             py = self.build.method(
-                st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced_tensors(fn, c[1:]), self.in_vf
+                st, env, str(name), str(rloc), len(args), n["l"], lambda fn: self.deduced(fn, c[1:], set()), self.in_vf
             )
             return f"{py}({', '.join([base, *args])})"
         callee = self.callee_node(n) if c else {"c": []}
@@ -574,10 +574,11 @@ class KernelLowerer(Lowerer):
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
-    def deduced_tensors(self, fn: Fn, args: list[dict[str, Any]]) -> dict[str, Any]:
-        """A member function template's type parameters deduced from its `LocalTensor<U>` parameters' arguments."""
-        names = {p["name"] for p in fn.tparams if p.get("type")}
-        out: dict[str, Any] = {}
+    def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
+        """The type template arguments deduced as in VF code (pointers, registers) and, in kernel code, `T` of a
+        `LocalTensor<T>&` parameter from the tensor's element type."""
+        out = super().deduced(fn, args, given)
+        names = {p["name"] for p in fn.tparams if p["type"] and not p.get("outer")} - given - set(out)
         for p, a in zip(fn.params, args, strict=False):
             m = re.fullmatch(r"(?:const\s+)?LocalTensor<\s*(\w+)\s*>\s*&?", strip(p["t"]).strip())
             kind = self.tensor_kind(a) if m and m[1] in names else None
