@@ -236,9 +236,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
             toks = [t.spelling for t in c.get_tokens()]
             n["s"] = _member_name(toks)
-            if n["s"]:
-                n["dependent"] = True
-            else:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
+            if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
                 n["toks"] = toks[:40]
         value = _evaluate(c)
         if value is not None:
