@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import regsim as rs
 from regsim._src.cost import banks
@@ -138,3 +141,57 @@ def test_ported_addresses_match_config_h() -> None:
         body = text.split(f"SCENARIO_NUM == {case}\n", 1)[1].split("#elif", 1)[0]
         nums = {k: int(v, 0) for k, v in re.findall(r"(\w+) = (0x[0-9A-Fa-f]+|\d+);", body)}
         assert (nums["TOTAL_LENGTH"], nums["xLocalAddr"], nums["yLocalAddr"], nums["zLocalAddr"]) == (n, xa, ya, za)
+
+
+def beat_oracle(accesses: list[tuple[int, bool, int, int, int]], rows: int) -> tuple[list[int], list[set[str]], dict[str, Any]]:
+    """One beat, row by row in plain Python, by the module's rules: (cycles, kinds, examples) of (instruction, is a
+    write, first byte, end, row) accesses."""
+    cycles, kinds, examples = [], [], {}
+    for r in range(rows):
+        cells: dict[tuple[int, bool], int] = {}  # (32 B row, write) -> the first instruction making it
+        for ident, w, lo, hi, row in accesses:
+            if row == r:
+                for b in range(lo // 32, (hi - 1) // 32 + 1):
+                    cells.setdefault((b, w), ident)
+        reads, writes = np.zeros((2, 8), int), np.zeros((2, 8), int)
+        for b, w in cells:
+            (writes if w else reads)[(b >> 3) & 1, b & 7] += 1
+        rg, wg = reads.sum(0), writes.sum(0)
+        both = [((reads[:, g] >= 1) & (writes[:, g] >= 1)).any() for g in range(8)]
+        by_kind = {
+            "read-read": [g for g in range(8) if (reads[:, g] >= 2).any() or rg[g] > 2],
+            "read-write": [g for g in range(8) if both[g] or (rg[g] >= 2 and wg[g] >= 1)],
+            "write-write": [g for g in range(8) if wg[g] >= 2],
+        }
+        busiest = [int((reads[:, g] + writes[:, g]).max()) for g in range(8)]
+        need = [max(busiest[g], int(wg[g]) + (max(int(rg[g] - wg[g]), 0) + 1) // 2) for g in range(8)]
+        cycles.append(max(max(need), 1))
+        kinds.append({k for k, gs in by_kind.items() if gs})
+        for k, gs in by_kind.items():
+            if gs and k not in examples:
+                wanted = (False, True) if k == "read-write" else (k == "write-write",)
+                picked = [(b, i) for (b, w), i in sorted(cells.items()) if b & 7 == gs[0] and w in wanted]
+                examples[k] = (tuple(b * 32 for b, _ in picked), tuple(sorted({i for _, i in picked})))
+    return cycles, kinds, examples
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.integers(1, 5),
+    accesses=st.lists(
+        st.tuples(st.integers(0, 3), st.booleans(), st.integers(0, 64), st.sampled_from([1, 32, 64, 256]), st.integers(0, 4)),
+        min_size=1,
+        max_size=12,
+    ),
+    unit=st.sampled_from([8, 32]),
+)
+def test_beats_against_a_per_row_oracle(rows: int, accesses: list[tuple[int, bool, int, int, int]], unit: int) -> None:
+    """A beat of several rows at once gives each row's cycles, kinds and the first row's examples the per-row
+    oracle gives (accesses of one size or of several, rows read twice, rows without accesses)."""
+    made = [(i, w, a * unit, a * unit + size, r % rows) for i, w, a, size, r in accesses]
+    arrays = [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
+    got = banks.beat(GEO, *arrays, rows=rows)
+    cycles, kinds, examples = beat_oracle(made, rows)
+    assert got.cycles.tolist() == cycles
+    assert [{k for k, hit in zip(banks.KINDS, row, strict=True) if hit} for row in got.kinds.tolist()] == kinds
+    assert got.examples == examples

@@ -8,12 +8,16 @@ import json
 import tomllib
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import regsim as rs
 from regsim._src.cost.table import DEFAULT
+from regsim._src.lowerings import direct
 from vf_examples import add_high_performance as ahp
 
 #: the README's 950 Task Duration (us) of cases 0-5 (case 6 is measured on Atlas A2 only: 184.52 against case 5's
@@ -139,3 +143,47 @@ def profile_case_cost(scenario: int, cost: dict[str, Any]) -> rs.Profile:
             ahp.add_custom, x, x.copy(), np.zeros_like(x), block_dim=2, total_m=8, total_n=8192, split_m=2, split_n=1,
             data_copy_len=ahp.CASES[scenario][2], scenario=scenario, cost=cost,
         )  # fmt: skip
+
+
+def memory_calls(dtype: Any, n: int, calls: list[tuple[int, int, int]], seed: int) -> tuple[rs.Profile, Any]:
+    """A profile of first-n Adds repeated over the 32 B offsets `calls` (dst, src0, src1: each in its own region, so
+    bank groups collide or not as the offsets fall), and the UB's bytes after it."""
+    per = 32 // dtype.itemsize
+    room = n + 32 * per + 256 // dtype.itemsize  # (the offsets, and the last register's loads)
+    ub = rs.UnifiedBuffer(-(-3 * room * dtype.itemsize // 32) * 32 + 1024)
+    regions = [ub.alloc(dtype, room) for _ in range(3)]
+    rng = np.random.default_rng(seed)
+    for t in regions[1:]:
+        t.set(rng.integers(0, 100, room).astype(dtype.np_dtype))
+
+    def run() -> None:
+        for offsets in calls:
+            dst, src0, src1 = (t[k * per] for t, k in zip(regions, offsets, strict=True))
+            rs.AscendC.Add(dst, src0, src1, n)
+
+    return rs.profile(run), ub.storage.data.copy()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    dtype=st.sampled_from([rs.int8, rs.half, rs.float32]),
+    n=st.integers(1, 700),
+    calls=st.lists(st.tuples(*[st.integers(0, 31)] * 3), min_size=1, max_size=3).map(lambda c: c * 3),
+    sequential=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_memory_calls_done_at_once_profile_as_their_loops(
+    dtype: Any, n: int, calls: list[tuple[int, int, int]], sequential: bool, seed: int
+) -> None:
+    """Under `rs.profile` a repeated first-n call is computed at once and given the records of its loop's first run
+    (`direct.run_binary`): its profile (counts, bytes, bank conflicts, cycles, every VF's) and the UB's bytes are
+    those of running the loop every time."""
+    with rs.configure(loops="sequential" if sequential else "auto"):
+        direct._RECORDED.clear()
+        got, ub = memory_calls(dtype, n, calls, seed)
+        with mock.patch.object(direct, "run_binary", lambda *a: False):
+            want, ub_loop = memory_calls(dtype, n, calls, seed)
+    assert np.array_equal(ub, ub_loop)
+    assert (got.counts, got.bytes, got.cycles, got.pipe_cycles) == (want.counts, want.bytes, want.cycles, want.pipe_cycles)
+    assert got.bank_conflicts == want.bank_conflicts and got.vfs == want.vfs and got.spans == want.spans
+    assert got.counts["store"] == len(calls) * -(-n * dtype.itemsize // 256)  # (one store a register: not vacuous)

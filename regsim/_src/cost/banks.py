@@ -53,41 +53,48 @@ class BeatResult(NamedTuple):
 def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
-    first, last = lo // geo.row, (hi - 1) // geo.row
-    n = last - first + 1  # the 32 B rows each access touches, listed one element each
-    width = int(n.max())
-    if int(n.min()) == width:  # (the common case: accesses of one size)
-        blk: Ints = (first[:, None] + np.arange(width, dtype=np.int64)).ravel()
+    first = lo // geo.row
+    n = (hi - 1) // geo.row - first + 1  # the 32 B rows each access touches, listed one element each
+    width, narrowest = int(n.max()), int(n.min())
+    if narrowest == width:  # (the common case: accesses of one size)
+        blk: Ints = (first[:, None] + np.arange(width, dtype=np.int64)).ravel() if width > 1 else first
         reps: Any = width
     else:
         blk, reps = np.repeat(first, n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)), n
-    row, w, ident_of = np.repeat(at, reps), np.repeat(write, reps).astype(np.int64), np.repeat(ident, reps)
-    key = (row * (int(blk.max()) + 1) + blk) * 2 + w
+    cycle = geo.groups * geo.banks  # (a 32 B row's group and bank: its number modulo this)
+    span = -(-(int(first.max()) + width) // cycle) * cycle  # (above every row number, a multiple of `cycle`)
+    tag = ident * 2 + write  # (the instruction and whether it writes, in one array)
+    if width > 1:
+        at, tag = np.repeat(at, reps), np.repeat(tag, reps)
+    key = (at * span + blk) * 2 + (tag & 1)
     order = np.argsort(key, kind="stable")  # a row read twice in a beat is one read: the first of equal keys kept
     sorted_key = key[order]
-    first_at = order[np.concatenate(([True], sorted_key[1:] != sorted_key[:-1]))]
-    row, blk, w, ident_of = row[first_at], blk[first_at], w[first_at], ident_of[first_at]
-    depth, group = np.divmod(blk, geo.groups)
-    where = group * rows + row  # (group, row)
+    keep = np.empty(sorted_key.size, np.bool_)
+    keep[0] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=keep[1:])
+    key, order = sorted_key[keep], order[keep]
+    w, at_blk = key & 1, key >> 1
+    row = at_blk // span
     # counts by (read or write, bank, group, row): every reduction below runs over a leading axis (numpy's fast one)
-    cell = (w * geo.banks + depth % geo.banks) * (geo.groups * rows) + where
-    counts = np.bincount(cell, minlength=2 * geo.banks * geo.groups * rows).reshape(2, geo.banks, geo.groups, rows)
+    cell = (w * cycle + at_blk % cycle) * rows + row
+    counts = np.bincount(cell, minlength=2 * cycle * rows).reshape(2, geo.banks, geo.groups, rows)
     reads, writes = counts[0], counts[1]
     r_g, w_g = reads.sum(0), writes.sum(0)  # groups x rows
-    rr = (reads >= 2).any(0) | (r_g > 2)
-    rw = ((reads >= 1) & (writes >= 1)).any(0) | ((r_g >= 2) & (w_g >= 1))
-    ww = w_g >= 2
+    per_kind = np.empty((3, geo.groups, rows), np.bool_)
+    np.logical_or((reads >= 2).any(0), r_g > 2, out=per_kind[0])
+    np.logical_or(((reads >= 1) & (writes >= 1)).any(0), (r_g >= 2) & (w_g >= 1), out=per_kind[1])
+    np.greater_equal(w_g, 2, out=per_kind[2])
     need = np.maximum((reads + writes).max(0), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
-    cycles = np.maximum(need.max(0), 1).astype(np.int64)
-    per_kind = np.stack([rr, rw, ww])  # 3 x groups x rows
+    cycles = np.maximum(need.max(0), 1)
     kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     present = np.flatnonzero(kinds.any(0)).tolist()
     if present:  # each kind's first row having it, and its first group there: the accesses involved, as Python values
-        first = kinds.argmax(0)
-        groups = per_kind[np.arange(3), :, first].argmax(-1).tolist()
-        starts, ends = np.searchsorted(row, first).tolist(), np.searchsorted(row, first + 1).tolist()  # (sorted by row)
-        for k in present:
+        blk, ident_of, group = at_blk - row * span, tag[order] >> 1, at_blk % geo.groups
+        first_rows = kinds.argmax(0)
+        groups = per_kind[np.arange(3), :, first_rows].argmax(-1).tolist()
+        starts, ends = np.searchsorted(row, first_rows).tolist(), np.searchsorted(row, first_rows + 1).tolist()
+        for k in present:  # (sorted by row)
             a, b = starts[k], ends[k]
             them = zip(blk[a:b].tolist(), group[a:b].tolist(), w[a:b].tolist(), ident_of[a:b].tolist(), strict=True)
             picked = [(x, i) for x, g, wr, i in them if g == groups[k] and (k == 1 or wr == (k == 2))]

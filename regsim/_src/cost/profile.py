@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -205,16 +206,16 @@ def _accesses(r: Record, rows: int) -> Accesses:
     return out
 
 
-def _stacked(records: Sequence[Record]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
-    """The VF's load and store calls, iteration by iteration, consecutive iterations making the same calls stacked
-    as rows of one array (an in-order loop's iterations and a batched call's rows alike): (the first iteration's
-    calls, [(an iteration's or batch's calls, its rows, its first row)])."""
+def _stacked(records: Sequence[Record], memory: set[int]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
+    """The VF's load and store calls (`memory`: their records' ids), iteration by iteration, consecutive iterations
+    making the same calls stacked as rows of one array (an in-order loop's iterations and a batched call's rows
+    alike): (the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])."""
     shape: Any = None
     members: list[Record] = []
     parts: list[tuple[list[Record], int, int]] = []
     total = 0
     for rows, segment in _segments(records):
-        mem = [r for r in segment if unit(r) in ("load", "store")]
+        mem = [r for r in segment if id(r) in memory]
         if not mem:
             continue
         now = tuple((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem)
@@ -286,9 +287,12 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             hit = made[key] = _accesses(r, rows)
         return hit
 
+    memory_calls: set[int] = set()  # (the load and store calls' records, by id)
     for r in records:
         u = unit(r)
         counts[u] += r.rows
+        if u == "load" or u == "store":
+            memory_calls.add(id(r))
         if u == "vector":
             compute += table.op_cycles(r.api) * r.rows
         elif u == "mask":
@@ -296,14 +300,14 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans:
-            moved = [(w, int(np.sum(hi - lo))) for w, lo, hi, _ in accesses(r, r.rows)]
+            moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
         else:
             moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
         load_bytes += sum(n for w, n in moved if not w)
         store_bytes += sum(n for w, n in moved if w)
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
-    for members, parts in _stacked(records):
+    for members, parts in _stacked(records, memory_calls):
         for beat in _pack(members, int(table["ub.beat_loads"]), int(table["ub.beat_stores"])):
             if members[beat[0]].points:  # a gather or scatter: each iteration on its own
                 results = [
@@ -319,7 +323,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                         addrs, who = result.examples[kind]
                         instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
-    cycles = int(np.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask)))
+    cycles = math.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask))
     name = records[0].line if records else "?"
     return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)
 
@@ -473,7 +477,14 @@ def profile_call(f: Callable[[], Any], name: str, table: CostTable | None = None
 
 
 def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run: KernelRun | None, table: CostTable) -> Profile:
-    vfs = [vf_cost(t.records[a:b], table) for _, _, a, b in owners]
+    priced: dict[tuple[int, ...], VfCost] = {}  # (a VF given the same records as another, priced once)
+    vfs = []
+    for _, _, a, b in owners:
+        key = tuple(map(id, t.records[a:b]))  # (the trace holds every record: an id is no other's)
+        hit = priced.get(key)
+        if hit is None:
+            hit = priced[key] = vf_cost(t.records[a:b], table)
+        vfs.append(attrs.evolve(hit, counts=dict(hit.counts), conflicts={k: list(v) for k, v in hit.conflicts.items()}))
     counts = dict.fromkeys(UNITS, 0)
     nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
     for v in vfs:

@@ -148,16 +148,40 @@ def of_run(F: Callable[..., Any], lines: Iterable[str], table: CostTable | None 
         namespace = getattr(inspect.unwrap(getattr(F, "f", F)), "__globals__", {})
         candidates = [v for v in namespace.values() if getattr(v, "__regsim_vf_body__", None) is not None]
     seen = set(lines)
+    table = table or load()
+    sizes = tuple(int(table[f"registers.{kind}"]) for kind in KINDS)
     out = []
     for f in candidates:
-        code = of_function(f)
+        code, first, n = _code_of(f)
         if code is None:
             continue
         if f is not F:
-            body = inspect.unwrap(f)
-            first, n = body.__code__.co_firstlineno, len(inspect.getsourcelines(body)[0])
             name = Path(code.file).name
             if not any(f"{name}:{k}" in seen for k in range(first, first + n)):
                 continue
-        out.append(pressure(code, table))
+        key = (id(code), sizes)
+        hit = _PRESSURES.get(key)
+        if hit is None:
+            hit = _PRESSURES[key] = (code, pressure(code, table))
+        out.append(hit[1])
     return Registers(out)
+
+
+def _code_of(f: Callable[..., Any]) -> tuple[VfCode | None, int, int]:
+    """A `@rs.simd_vf` function's code, first line and line count, its source read and parsed once (by its
+    body's code object)."""
+    body = inspect.unwrap(f)
+    key = getattr(body, "__code__", None)
+    hit = _CODES.get(id(key))
+    if hit is None or hit[0] is not key:
+        code = of_function(f)
+        first, n = (body.__code__.co_firstlineno, len(inspect.getsourcelines(body)[0])) if code is not None else (0, 0)
+        hit = _CODES[id(key)] = (key, code, first, n)
+    return hit[1], hit[2], hit[3]
+
+
+#: a VF's code, first line and line count by its body's code object's id (with the code object, so an id is never
+#: taken for another's)
+_CODES: dict[int, tuple[Any, VfCode | None, int, int]] = {}
+#: a VF's pressure by (its code's id, the register files' sizes) (with the code, so an id is never reused)
+_PRESSURES: dict[tuple[int, tuple[int, ...]], tuple[VfCode, Pressure]] = {}

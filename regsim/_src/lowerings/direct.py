@@ -10,7 +10,11 @@ leaving the call to the skeleton (so every check and message stays the skeleton'
 
 - the op's overload for registers of T is an `Elementwise` executor over the two source registers (no carry out),
   T is one register wide (b8, b16, b32; not complex32), and n > 0;
-- no `rs.trace` (nor `rs.profile`, which traces) and no `rs.explain` records: they record the loop's Reg calls;
+- no `rs.trace` and no `rs.explain` records: they record the loop's Reg calls. Under `rs.profile`'s detailed trace
+  the first call of a kind (op, dtype, n, the three addresses, the configuration, the kernel line) runs the skeleton
+  and keeps the records its loop made; a later call of the same kind is computed at once and its VF given those same
+  records (they depend on nothing else: the loop's masks on n, its accesses on the addresses, its batching on both and
+  the configuration), so a profile counts, prices and checks for bank conflicts exactly what the loop would record;
 - each source's registers lie inside the UB, and each source is dst itself or disjoint from the bytes dst gets;
 - every source byte the active lanes read was written (when the uninitialised-read check is on).
 
@@ -27,7 +31,8 @@ from typing import Any, Final
 
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.spec import FACES, REGISTRY, Kind
-from regsim._src.lowerings.checks import outermost
+from regsim._src.lowerings.checks import outermost, run_lowering
+from regsim._src.lowerings.skeletons import binary_continuous_vf, trait_for
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import current_config
 from regsim._src.model.enums import MaskMergeMode
@@ -35,11 +40,15 @@ from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.vf.loops import explaining
 from regsim._src.vf.runtime import on_core
-from regsim._src.vf.trace import current_trace
+from regsim._src.vf.trace import Record, current_trace, kernel_line
 from regsim.errors import RegsimError
 
 Lane = tuple[Callable[..., Any], bool] | None
 _LANES: Final[dict[tuple[object, object], Lane]] = {}
+#: the records the skeleton's loop made under a detailed trace, by the call's kind (`run_binary`), the oldest dropped
+#: past `_KEPT`
+_RECORDED: Final[dict[tuple[object, ...], list[Record]]] = {}
+_KEPT = 512
 
 
 def _lane(op: Callable[..., None], dtype: type[dt.DType]) -> Lane:
@@ -77,7 +86,10 @@ def run_binary(
     (the module's conditions; the tensors are checked: one dtype, one UB, 32-byte aligned, n within each); False
     (nothing done) otherwise."""
     lane = _lane(op, dst.dtype)
-    if lane is None or n <= 0 or current_trace() is not None or explaining():
+    if lane is None or n <= 0 or explaining():
+        return False
+    tr = current_trace()
+    if tr is not None and not tr.detailed:
         return False
     ub, w = dst.ub, dst.dtype.itemsize
     st = ub.storage
@@ -91,6 +103,18 @@ def run_binary(
             return False
         if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
             return False
+    recorded: list[Record] | None = None
+    if tr is not None:  # (rs.profile: the records of the loop's first run of this kind of call)
+        key = (op, dst.dtype, n, d, src0.addr, src1.addr, config, kernel_line())
+        recorded = _RECORDED.get(key)
+        if recorded is None:
+            mark = len(tr.records)
+            ptrs = (dst.GetPhyAddr(), src0.GetPhyAddr(), src1.GetPhyAddr())
+            run_lowering(api, binary_continuous_vf, op, *ptrs, n, trait_for(dst.dtype), -1, False)
+            if len(_RECORDED) >= _KEPT:
+                del _RECORDED[next(iter(_RECORDED))]
+            _RECORDED[key] = tr.records[mark:]
+            return True
     np_dtype = dst.dtype.np_dtype
     with on_core(ub.core) as ctx:
         if ub.observer is not None:
@@ -108,4 +132,6 @@ def run_binary(
             ub.journal.record(d, d + size, d + dst.nbytes)
         st.data[d : d + size].view(np_dtype)[...] = out
         st.mark_stored(d, d + size)
+        if tr is not None and recorded is not None:
+            tr.records.extend(recorded)
     return True

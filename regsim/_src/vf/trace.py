@@ -69,7 +69,9 @@ class Trace:
     def __init__(self, detailed: bool = False) -> None:
         self.records: list[Record] = []
         self._t0 = time.perf_counter()
-        #: keep what a cost model reads: each call's loop iterations, a batched call's rows, a gather's lanes
+        #: keep what a cost model reads: each call's loop iterations, a batched call's rows, a gather's lanes (a
+        #: memory-level call repeated with the same operands may then be given its first run's records, the same
+        #: objects: `lowerings.direct.run_binary`)
         self.detailed = detailed
         #: each vector function run while the trace was on: (its first record, one past its last)
         self.vfs: list[tuple[int, int]] = []
