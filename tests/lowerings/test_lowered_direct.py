@@ -129,3 +129,83 @@ def test_a_kernel_logs_the_loops_pipe_events(case: int) -> None:
         z_loop.view(np.uint16), z.view(np.uint16)
     )
     assert events == events_loop
+
+
+CMP_DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64]
+CMP_LAYOUTS = ["apart", "same source", "dst inside src0", "unwritten"]
+
+
+def compare_call(
+    dtype: Any, n: int, mode: Any, layout: str, seed: int, traced: bool
+) -> tuple[tuple[Any, Any], list[bool], Exception | None]:
+    """`Compare(dst, src0, src1, mode, n)` on a fresh UB (under `rs.trace()`: the skeleton's loop): the UB's state after
+    it, what the direct path answered and the error raised."""
+    rng = np.random.default_rng(seed)
+    ub = rs.UnifiedBuffer(-(-(2 * n * dtype.itemsize + n // 8 + 64) // 32) * 32)
+    x, y = ub.alloc(dtype, n), ub.alloc(dtype, n)
+    dst = ub.alloc(rs.uint8, n // 8 + 32)
+    for t in (x, y):
+        t.set(values(rng, dtype, n) if rng.random() < 0.7 else rng.choice(values(rng, dtype, 4), n))  # (ties too)
+    dst.set(rng.integers(0, 256, (n // 8) // 2 + 1).astype(np.uint8))  # (dst half written: the flags must match)
+    if layout == "unwritten":
+        ub.storage.valid[y.addr + rng.integers(0, n) * dtype.itemsize] = False  # type: ignore[index]
+    if layout == "dst inside src0":
+        dst = x.ReinterpretCast(rs.uint8)[n * dtype.itemsize // 2 // 32 * 32]
+    src1 = x if layout == "same source" else y
+    answers: list[bool] = []
+    run_compare = direct.run_compare
+
+    def spy(*args: Any) -> bool:
+        answers.append(run_compare(*args))
+        return answers[-1]
+
+    error = None
+    wide = np.float64 if dtype.itemsize < 8 else dtype.np_dtype
+    a, b = x.numpy().astype(wide), src1.numpy().astype(wide)
+    want = np.packbits(ORACLE[mode](a, b), bitorder="little")  # (float64 holds every value exactly; NaN unordered)
+    with mock.patch.object(direct, "run_compare", spy), rs.trace() if traced else contextlib.nullcontext():
+        try:
+            A.Compare(dst, x, src1, mode, n)
+        except rs.errors.RegsimError as e:
+            error = e
+    if error is None and layout != "dst inside src0":
+        assert np.array_equal(dst.numpy()[: n // 8], want)
+    return state(ub), answers, error
+
+
+ORACLE = {
+    A.CMPMODE.EQ: np.equal,
+    A.CMPMODE.NE: np.not_equal,
+    A.CMPMODE.GT: np.greater,
+    A.CMPMODE.GE: np.greater_equal,
+    A.CMPMODE.LT: np.less,
+    A.CMPMODE.LE: np.less_equal,
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from(CMP_DTYPES),
+    regs=st.integers(1, 4),
+    mode=st.sampled_from(list(A.CMPMODE)),
+    layout=st.sampled_from(CMP_LAYOUTS),
+    seed=st.integers(0, 2**16),
+    sequential=st.booleans(),
+    fill=st.sampled_from(["lsb", "group"]),
+)
+def test_compare_at_once_leaves_what_the_loop_leaves(
+    dtype: Any, regs: int, mode: Any, layout: str, seed: int, sequential: bool, fill: Any
+) -> None:
+    """The first-n Compare run at once (`direct.run_compare`) leaves the UB's bytes and written flags the skeleton's loop
+    (its unaligned store stream) leaves, or hands the call to the loop; the bits are the oracle's (numpy's compare of
+    the sources, packed from the lowest bit)."""
+    n = regs * (VL // dtype.itemsize) * (2 if dtype.itemsize == 8 else 1)  # (b64: two registers an iteration)
+    with rs.configure(mask_fill=fill):
+        got, answers, error = compare_call(dtype, n, mode, layout, seed, traced=False)
+        with rs.configure(loops="sequential" if sequential else "auto"):
+            want, traced, want_error = compare_call(dtype, n, mode, layout, seed, traced=True)
+    at_once = dtype.itemsize < 8 and layout in ("apart", "same source")
+    assert answers == [at_once] and traced == [False]
+    assert type(error) is type(want_error) and (error is None) == (layout != "unwritten")
+    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
+    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from regsim._src.engine.context import Ref
+from regsim._src.lowerings import direct
 from regsim._src.lowerings.checks import check_count, check_tensors, flexible_operands, run_flexible, run_lowering
 from regsim._src.lowerings.cmpmask import compare_to_cmp_mask
 from regsim._src.lowerings.fresh import FreshCall, arguments, fresh, member, repeat_extent
@@ -194,6 +195,8 @@ def compare(c: Call) -> None:
     ptrs = (c["dst"].GetPhyAddr(), srcs[0].GetPhyAddr(), srcs[1].GetPhyAddr())
     if c.form is Form.COUNT:  # tensor 前n个数据计算
         n = _check_whole_count(api, c, dtype, names, srcs)
+        if direct.run_compare(api, mode, c["dst"], srcs[0], srcs[1], n):  # (the common case at once)
+            return
         run_lowering(api, compare_continuous_vf, *ptrs, (), mode, n)
         return
     mask_count, repeats, normal, spr = _repeat(api, c, dtype)

@@ -29,15 +29,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+import numpy as np
+
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.spec import FACES, REGISTRY, Kind
 from regsim._src.lowerings.checks import outermost, run_lowering
 from regsim._src.lowerings.skeletons import binary_continuous_vf, trait_for
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import current_config
-from regsim._src.model.enums import MaskMergeMode
+from regsim._src.model.enums import CMPMODE, MaskMergeMode
 from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import VL, MaskReg, RegTensor
+from regsim._src.ops.compare import compare as compare_lanes
 from regsim._src.vf.loops import explaining
 from regsim._src.vf.runtime import on_core
 from regsim._src.vf.trace import Record, current_trace, kernel_line
@@ -134,4 +137,38 @@ def run_binary(
         st.mark_stored(d, d + size)
         if tr is not None and recorded is not None:
             tr.records.extend(recorded)
+    return True
+
+
+def run_compare(api: str, mode: CMPMODE, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], n: int) -> bool:
+    """dst's first n / 8 bytes = the bits of `src0[:n] <mode> src1[:n]`, eight elements a byte from the lowest bit, as
+    `compare.compare_continuous_vf` leaves them (its registers' predicates through the unaligned store stream, b8's
+    through `StoreAlign`), when nothing could tell the two apart; False (nothing done) otherwise. The call is checked
+    (`compare.compare`: one dtype, one UB, n filling whole registers, dst long enough); it runs at once only when:
+
+    - the sources are 8-, 16- or 32-bit, n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
+    - each source's n elements lie inside the UB, disjoint from dst's n / 8 bytes;
+    - every source byte was written (when the uninitialised-read check is on)."""
+    w = src0.dtype.itemsize
+    if w not in (1, 2, 4) or n <= 0 or current_trace() is not None or explaining():
+        return False
+    ub = dst.ub
+    st, d, size, out_bytes = ub.storage, dst.addr, n * w, n // 8
+    config = current_config()
+    if ub.observer is not None or size // VL > config.max_loop_iterations:
+        return False
+    for s in (src0.addr, src1.addr):
+        if s + size > ub.size or (s < d + out_bytes and d < s + size):
+            return False
+        if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
+            return False
+    np_dtype = src0.dtype.np_dtype
+    with on_core(ub.core):
+        a, b = (st.data[t.addr : t.addr + size].view(np_dtype) for t in (src0, src1))
+        bits = np.packbits(compare_lanes(mode, a, b), bitorder="little")
+        if ub.journal is not None and not outermost():
+            ub.journal.record(d, d + out_bytes, d + dst.nbytes)
+        st.data[d : d + out_bytes] = bits
+        st.mark_stored(d, d + out_bytes)
     return True
