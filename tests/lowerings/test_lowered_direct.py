@@ -209,3 +209,66 @@ def test_compare_at_once_leaves_what_the_loop_leaves(
     assert type(error) is type(want_error) and (error is None) == (layout != "unwritten")
     assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
     assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+
+
+SUM_LAYOUTS = ["apart", "unwritten", "unwritten past count", "work is src", "dst in work"]
+
+
+def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) -> tuple[Any, list[bool], Exception | None]:
+    """`ReduceSum(dst, src, work, count)` on a fresh UB (under `rs.trace()`: the skeleton's loops): the UB's state and
+    the core's special registers after it (the accumulated value among them), what the direct path answered and the
+    error raised."""
+    rng = np.random.default_rng(seed)
+    lanes = VL // dtype.itemsize
+    room = -(-count // lanes) * lanes + lanes
+    ub = rs.UnifiedBuffer(-(-(2 * room * dtype.itemsize + 2 * VL) // 32) * 32)
+    src, work, dst = ub.alloc(dtype, room), ub.alloc(dtype, room // lanes + lanes), ub.alloc(dtype, lanes)
+    x = values(rng, dtype, room)
+    if np.issubdtype(dtype.np_dtype, np.floating):  # (subnormal and cancelling terms too)
+        x = (x.astype(np.float64) * rng.choice([1.0, 1e-6, 1e-40, -1.0], room)).astype(dtype.np_dtype)
+    src.set(x[: count if layout == "unwritten past count" else room])
+    if layout == "unwritten":
+        ub.storage.valid[src.addr + rng.integers(0, count) * dtype.itemsize] = False  # type: ignore[index]
+    if layout == "work is src":
+        work = src
+    if layout == "dst in work":
+        dst = work[lanes // 2 // (32 // dtype.itemsize) * (32 // dtype.itemsize)]
+    answers: list[bool] = []
+    run_reduce_sum = direct.run_reduce_sum
+
+    def spy(*args: Any) -> bool:
+        answers.append(run_reduce_sum(*args))
+        return answers[-1]
+
+    error = None
+    with mock.patch.object(direct, "run_reduce_sum", spy), rs.trace() if traced else contextlib.nullcontext():
+        try:
+            A.ReduceSum(dst, src, work, count)
+        except rs.errors.RegsimError as e:
+            error = e
+    return (state(ub), ub.core.snapshot()), answers, error
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from([rs.half, rs.float32, rs.int32]),
+    count=st.one_of(st.integers(1, 300), st.integers(300, 5000), st.integers(4097, 20000)),
+    layout=st.sampled_from(SUM_LAYOUTS),
+    seed=st.integers(0, 2**16),
+    sequential=st.booleans(),
+)
+def test_reduce_sum_at_once_leaves_what_the_loops_leave(dtype: Any, count: int, layout: str, seed: int, sequential: bool) -> None:
+    """The first-n ReduceSum run at once (`direct.run_reduce_sum`) leaves the UB's bytes and written flags (dst's sum,
+    work's partial sums) and the core's registers (the accumulated value) the skeleton's loops leave, or hands the
+    call to them; the sum itself is checked against the tree oracle by the API tests."""
+    lanes = VL // dtype.itemsize
+    got, answers, error = reduce_call(dtype, count, layout, seed, traced=False)
+    with rs.configure(loops="sequential" if sequential else "auto"):
+        want, traced, want_error = reduce_call(dtype, count, layout, seed, traced=True)
+    at_once = dtype is not rs.int32 and not lanes < count <= 4 * lanes and layout in ("apart", "unwritten past count")
+    at_once = at_once or (layout != "unwritten" and dtype is not rs.int32 and count <= lanes)  # (work unused)
+    assert answers == ([at_once] if answers else []) and traced in ([False], [])
+    assert type(error) is type(want_error)
+    assert np.array_equal(got[0][0], want[0][0]), f"UB bytes {np.flatnonzero(got[0][0] != want[0][0])[:8]} differ"
+    assert (got[0][1] is None) == (want[0][1] is None) and (got[0][1] is None or np.array_equal(got[0][1], want[0][1]))
+    assert repr(got[1]) == repr(want[1]), "special registers"

@@ -41,6 +41,7 @@ from regsim._src.model.enums import CMPMODE, MaskMergeMode
 from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops.compare import compare as compare_lanes
+from regsim._src.ops.reduce import tree_sum
 from regsim._src.vf.loops import explaining
 from regsim._src.vf.runtime import on_core
 from regsim._src.vf.trace import Record, current_trace, kernel_line
@@ -171,4 +172,58 @@ def run_compare(api: str, mode: CMPMODE, dst: LocalTensor[Any], src0: LocalTenso
             ub.journal.record(d, d + out_bytes, d + dst.nbytes)
         st.data[d : d + out_bytes] = bits
         st.mark_stored(d, d + out_bytes)
+    return True
+
+
+def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTensor[Any], count: int) -> bool:
+    """dst[0] = the sum `reduce.reduce_sum_counter_vf` computes over src's first `count` elements, computed at once
+    with the Reg `Reduce`'s lane function, and work holding what its levels left there, when nothing could tell the
+    two apart; False (nothing done) otherwise. The loop sums each register of the level below by `Reduce<SUM>` (its
+    tree, inactive lanes +0), one element per register through the unaligned store stream: into work while more
+    than a register is left, the last into dst. The call is checked (`reduce.Reduce`: the dtypes, count within src,
+    work long enough); it runs at once only when:
+
+    - src is half or float32, and count fills at most one register or more than four (two to four are added
+      lane-wise first: the loop runs them), and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
+    - the registers each level loads lie inside the UB; src, work and dst's first element are disjoint;
+    - src's first count elements were written (when the uninitialised-read check is on)."""
+    T, lanes = src.dtype, VL // src.dtype.itemsize
+    if T not in (dt.half, dt.float32) or count <= 0 or lanes < count <= 4 * lanes:
+        return False
+    if current_trace() is not None or explaining():
+        return False
+    ub, w = src.ub, T.itemsize
+    st, config = ub.storage, current_config()
+    sizes = [count]  # the elements each level sums
+    while sizes[-1] > lanes:
+        sizes.append(-(-sizes[-1] // lanes))
+    s, wk, d = src.addr, work.addr, dst.addr
+    reads = -(-count // lanes) * VL  # (src's registers)
+    work_reads = -(-sizes[1] // lanes) * VL if len(sizes) > 1 else 0  # (work's registers, from the second level)
+    if ub.observer is not None or reads // VL > config.max_loop_iterations:
+        return False
+    if s + reads > ub.size or wk + work_reads > ub.size or wk + w * sizes[min(1, len(sizes) - 1)] > ub.size:
+        return False
+    spans = [(s, s + reads), (d, d + w)] + ([(wk, wk + max(work_reads, w * sizes[1]))] if len(sizes) > 1 else [])
+    if any(a < y and x < b for k, (a, b) in enumerate(spans) for x, y in spans[k + 1 :]):
+        return False
+    if config.check_uninitialized and st.valid is not None and not st.valid[s : s + count * w].all():
+        return False
+    np_dtype = T.np_dtype
+    with on_core(ub.core), np.errstate(all="ignore"):
+        values = st.data[s : s + count * w].view(np_dtype)
+        results = []
+        for n in sizes:
+            padded = np.zeros(-(-n // lanes) * lanes, np_dtype)
+            padded[:n] = values[:n]
+            values = tree_sum(padded.reshape(-1, lanes))
+            results.append(values)
+        writes = [(wk, r) for r in results[:-1]] + [(d, results[-1])]
+        if ub.journal is not None and not outermost():
+            for at, r in writes:
+                ub.journal.record(at, at + r.nbytes, at + (dst.nbytes if at == d else work.nbytes))
+        for at, r in writes:
+            st.data[at : at + r.nbytes].view(np_dtype)[...] = r
+            st.mark_stored(at, at + r.nbytes)
     return True

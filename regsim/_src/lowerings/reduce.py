@@ -11,6 +11,7 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
+from regsim._src.lowerings import direct
 from regsim._src.lowerings.checks import check_range, check_tensors, run_lowering
 from regsim._src.lowerings.dtype_sets import HALF_FLOAT
 from regsim._src.lowerings.fresh import FreshCall, arguments, fresh, mask_arg
@@ -449,7 +450,7 @@ class Reduce:
         if self.kind is Reg.ReduceType.SUM:
             if dtype.itemsize == 8:
                 run_lowering(api, reduce_b64_sum_vf, *ptrs, count)
-            else:
+            elif stride != BLOCKS_PER_REPEAT or not direct.run_reduce_sum(ts[0], ts[1], ts[2], count):  # (at once)
                 run_lowering(api, reduce_sum_counter_vf, *ptrs, ts[2].GetPhyAddr(), count, stride)
             return
         vf = reduce_extreme_index_count_vf if cal_index else reduce_extreme_count_vf
