@@ -9,6 +9,7 @@ oracle by the API tests."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
@@ -42,6 +43,20 @@ def state(ub: rs.UnifiedBuffer) -> tuple[Any, Any]:
     return s.data.copy(), None if s.valid is None else s.valid.copy()
 
 
+@contextlib.contextmanager
+def spying(name: str, traced: bool) -> Iterator[list[bool]]:
+    """Inside: the direct path `name`'s answers, listed as it gives them (under `rs.trace()` if `traced`)."""
+    answers: list[bool] = []
+    real = getattr(direct, name)
+
+    def spy(*args: Any) -> bool:
+        answers.append(real(*args))
+        return answers[-1]
+
+    with mock.patch.object(direct, name, spy), rs.trace() if traced else contextlib.nullcontext():
+        yield answers
+
+
 def values(rng: np.random.Generator, dtype: Any, n: int) -> Any:
     if np.issubdtype(dtype.np_dtype, np.integer):
         info = np.iinfo(dtype.np_dtype)
@@ -68,14 +83,7 @@ def call(api: str, dtype: Any, n: int, layout: str, ctrl: int, seed: int, traced
         layout, (z, x, y)
     )
     ub.core.ctrl = ctrl
-    answers: list[bool] = []
-    run_binary = direct.run_binary
-
-    def spy(*args: Any) -> bool:
-        answers.append(run_binary(*args))
-        return answers[-1]
-
-    with mock.patch.object(direct, "run_binary", spy), rs.trace() if traced else contextlib.nullcontext():
+    with spying("run_binary", traced) as answers:
         try:
             getattr(A, api)(dst, src0, src1, n)
         except rs.errors.UninitializedReadError:
@@ -152,18 +160,11 @@ def compare_call(
     if layout == "dst inside src0":
         dst = x.ReinterpretCast(rs.uint8)[n * dtype.itemsize // 2 // 32 * 32]
     src1 = x if layout == "same source" else y
-    answers: list[bool] = []
-    run_compare = direct.run_compare
-
-    def spy(*args: Any) -> bool:
-        answers.append(run_compare(*args))
-        return answers[-1]
-
     error = None
     wide = np.float64 if dtype.itemsize < 8 else dtype.np_dtype
     a, b = x.numpy().astype(wide), src1.numpy().astype(wide)
     want = np.packbits(ORACLE[mode](a, b), bitorder="little")  # (float64 holds every value exactly; NaN unordered)
-    with mock.patch.object(direct, "run_compare", spy), rs.trace() if traced else contextlib.nullcontext():
+    with spying("run_compare", traced) as answers:
         try:
             A.Compare(dst, x, src1, mode, n)
         except rs.errors.RegsimError as e:
@@ -233,15 +234,8 @@ def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) ->
         work = src
     if layout == "dst in work":
         dst = work[lanes // 2 // (32 // dtype.itemsize) * (32 // dtype.itemsize)]
-    answers: list[bool] = []
-    run_reduce_sum = direct.run_reduce_sum
-
-    def spy(*args: Any) -> bool:
-        answers.append(run_reduce_sum(*args))
-        return answers[-1]
-
     error = None
-    with mock.patch.object(direct, "run_reduce_sum", spy), rs.trace() if traced else contextlib.nullcontext():
+    with spying("run_reduce_sum", traced) as answers:
         try:
             A.ReduceSum(dst, src, work, count)
         except rs.errors.RegsimError as e:

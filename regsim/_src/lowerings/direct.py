@@ -1,5 +1,8 @@
-"""The first-n elementwise lowering's common case, run at once: what `binary_continuous_vf`'s iterations together
-compute, in one call of its Reg op's lane function.
+"""Memory-level calls' common cases run at once, where nothing can tell them from the library loop: the first-n
+elementwise lowering (`run_binary`, below), the first-n Compare (`run_compare`) and ReduceSum (`run_reduce_sum`), each
+with the lane function of the Reg op its loop runs (their conditions in their docstrings).
+
+What `binary_continuous_vf`'s iterations together compute, in one call of its Reg op's lane function:
 
 `binary_continuous_vf(op, dst, src0, src1, n)` over a Reg op of the elementwise shape (`dst = lane(src0, src1)` on the
 active lanes, ZEROING) makes, for each register i of the first n elements, `UpdateMask` (the lanes left, up to a
