@@ -266,3 +266,64 @@ def test_reduce_sum_at_once_leaves_what_the_loops_leave(dtype: Any, count: int, 
     assert np.array_equal(got[0][0], want[0][0]), f"UB bytes {np.flatnonzero(got[0][0] != want[0][0])[:8]} differ"
     assert (got[0][1] is None) == (want[0][1] is None) and (got[0][1] is None or np.array_equal(got[0][1], want[0][1]))
     assert repr(got[1]) == repr(want[1]), "special registers"
+
+
+GATHER_DTYPES = [rs.int8, rs.uint8, rs.int16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64]
+GATHER_LAYOUTS = ["apart", "based", "unwritten src", "dst in src", "dst on offsets", "unwritten offset"]
+
+
+def gather_call(dtype: Any, n: int, layout: str, seed: int, traced: bool) -> tuple[Any, list[bool], Exception | None]:
+    """`Gather(dst, src, src_offset, base, n)` on a fresh UB (under `rs.trace()`: the skeleton's loop), offsets random
+    element offsets into src: the UB's state after it, what the direct path answered and the error raised; dst's
+    elements are checked against the oracle (src's bytes at the offsets) when the call succeeds."""
+    rng = np.random.default_rng(seed)
+    w, elems = dtype.itemsize, 96 * 32 // dtype.itemsize  # (src: 3 KiB)
+    per = -(-n // 64) * 64 + 64  # (room for the offset registers the loop loads whole)
+    ub = rs.UnifiedBuffer(-(-(3 * 1024 + 4 * per + (n + 32) * w + 64) // 32) * 32 + 64)
+    src, offsets, dst = ub.alloc(dtype, elems), ub.alloc(rs.uint32, per), ub.alloc(dtype, n + 32)
+    base = 32 * int(rng.integers(0, 8)) if layout == "based" else 0
+    picks = rng.integers(0, elems - base // w, n)
+    src.set(values(rng, dtype, elems))
+    offsets.set((picks * w).astype(np.uint32))
+    dst.set(values(rng, dtype, (n + 32) // 2))  # (dst half written: the flags must come out the same)
+    if layout == "unwritten src":
+        ub.storage.valid[src.addr + int(picks[0]) * w] = False  # type: ignore[index]
+    if layout == "unwritten offset":
+        ub.storage.valid[offsets.addr + 4 * int(rng.integers(0, n))] = False  # type: ignore[index]
+    if layout == "dst in src":
+        dst = src[elems // 2 // (32 // w) * (32 // w)]
+    if layout == "dst on offsets":
+        dst = offsets.ReinterpretCast(dtype)[0]
+    want = src.numpy().view(f"u{w}")[base // w + picks] if layout not in ("unwritten src",) else None
+    error = None
+    with spying("run_gather", traced) as answers:
+        try:
+            A.Gather(dst, src, offsets, base, n)
+        except rs.errors.RegsimError as e:
+            error = e
+    if error is None and want is not None and layout not in ("dst in src", "dst on offsets"):
+        assert np.array_equal(dst.numpy().view(f"u{w}")[:n], want)
+    return state(ub), answers, error
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dtype=st.sampled_from(GATHER_DTYPES),
+    n=st.integers(1, 600),
+    layout=st.sampled_from(GATHER_LAYOUTS),
+    seed=st.integers(0, 2**16),
+    sequential=st.booleans(),
+)
+def test_gather_at_once_leaves_what_the_loop_leaves(dtype: Any, n: int, layout: str, seed: int, sequential: bool) -> None:
+    """The first-n Gather run at once (`direct.run_gather`) leaves the UB's bytes and written flags the skeleton's loop
+    leaves (a never-written src element gathered as the loop gathers it), raises what it raises, or hands the call to
+    the loop; the elements are the oracle's."""
+    got, answers, error = gather_call(dtype, n, layout, seed, traced=False)
+    with rs.configure(loops="sequential" if sequential else "auto"):
+        want, traced, want_error = gather_call(dtype, n, layout, seed, traced=True)
+    at_once = dtype.itemsize < 8 and layout in ("apart", "based", "unwritten src")
+    assert answers == ([at_once] if answers else []) and traced == [False] * len(traced)
+    assert type(error) is type(want_error)  # (a refused offset before either; dst on the offsets: the loop's own)
+    assert error is None if layout in ("apart", "based", "unwritten src") else answers != [True]
+    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
+    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"

@@ -1,6 +1,7 @@
 """Memory-level calls' common cases run at once, where nothing can tell them from the library loop: the first-n
-elementwise lowering (`run_binary`, below), the first-n Compare (`run_compare`) and ReduceSum (`run_reduce_sum`), each
-with the lane function of the Reg op its loop runs (their conditions in their docstrings).
+elementwise lowering (`run_binary`, below), the first-n Compare (`run_compare`), ReduceSum (`run_reduce_sum`) and
+Gather (`run_gather`), each with the lane function of the Reg op its loop runs, or its bytes (their conditions in
+their docstrings).
 
 What `binary_continuous_vf`'s iterations together compute, in one call of its Reg op's lane function:
 
@@ -229,4 +230,37 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
         for at, r in writes:
             st.data[at : at + r.nbytes].view(np_dtype)[...] = r
             st.mark_stored(at, at + r.nbytes)
+    return True
+
+
+def run_gather(dst: LocalTensor[Any], src: LocalTensor[Any], src_offset: LocalTensor[Any], base: int, n: int) -> bool:
+    """dst[:n] = the elements at bytes `base + src_offset[i]` of src, as `gather.gather_b8_vf` / `gather_b16_vf` /
+    `gather_b32_vf` leave them (offset registers loaded whole, `Reg::Gather` and a `StoreAlign` of the active lanes),
+    when nothing could tell the two apart; False (nothing done) otherwise. The call is checked (`gather.gather`: the
+    dtypes, base, and every offset an element uses: written, a multiple of the width, in range, inside src; the loop
+    reads src without the uninitialised-read check, as this does); it runs at once only when:
+
+    - the elements are 8-, 16- or 32-bit, n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
+    - the offset registers the loop loads lie inside the UB, and dst's n elements are disjoint from them and
+      from src."""
+    w = dst.dtype.itemsize
+    if w not in (1, 2, 4) or n <= 0 or current_trace() is not None or explaining():
+        return False
+    ub = dst.ub
+    st, d, size, o = ub.storage, dst.addr, n * w, src_offset.addr
+    per = VL // 2 if w == 1 else VL // w  # (elements an iteration gathers: b8 in 16-bit lanes)
+    offsets = -(-n // per) * per * 4  # (the offset registers' bytes)
+    if ub.observer is not None or offsets // VL > current_config().max_loop_iterations or o + offsets > ub.size:
+        return False
+    if (d < src.addr + src.nbytes and src.addr < d + size) or (d < o + offsets and o < d + size):
+        return False
+    unsigned = np.dtype(f"u{w}")
+    with on_core(ub.core):
+        at = (src.addr + base) // w + st.data[o : o + n * 4].view(np.uint32) // w  # (offsets: multiples of w)
+        values = st.data.view(unsigned)[at]
+        if ub.journal is not None and not outermost():
+            ub.journal.record(d, d + size, d + dst.nbytes)
+        st.data[d : d + size].view(unsigned)[...] = values
+        st.mark_stored(d, d + size)
     return True

@@ -11,6 +11,7 @@ from typing import Any, Final, TypeVar
 import numpy as np
 
 from regsim._src.engine.context import Ref
+from regsim._src.lowerings import direct
 from regsim._src.lowerings.checks import as_uint, check_count, check_repeat, check_tensors, run_lowering
 from regsim._src.lowerings.dtype_sets import UINT32
 from regsim._src.lowerings.fresh import FreshCall, arguments, mask_arg
@@ -242,6 +243,8 @@ def gather(c: Call) -> None:
     if c.form is Form.COUNT:  # tensor 前n个数据计算
         n = check_count(api, c["count"], ("dst", "src_offset"), (dst, src_offset))
         _check_offsets(dtype, src, base, src_offset, np.ones(n, np.bool_))
+        if direct.run_gather(dst, src, src_offset, base, n):  # (the common case at once)
+            return
         repeats, step, count, per_repeat = -(-n // lanes), lanes, n, True
     else:
         mask = c["mask"]
