@@ -195,3 +195,11 @@ def test_beats_against_a_per_row_oracle(rows: int, accesses: list[tuple[int, boo
     assert got.cycles.tolist() == cycles
     assert [{k for k, hit in zip(banks.KINDS, row, strict=True) if hit} for row in got.kinds.tolist()] == kinds
     assert got.examples == examples
+
+
+def test_many_accesses_of_one_bank() -> None:
+    """Past the table's counts (four reads of one bank and a write to the other): the rules themselves, as the oracle."""
+    made = [(i, False, 0x200 * i, 0x200 * i + 32, 0) for i in range(4)] + [(4, True, 0x100, 0x120, 0)]
+    got = banks.beat(GEO, *[np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)], rows=1)
+    cycles, kinds, examples = beat_oracle(made, 1)
+    assert got.cycles.tolist() == cycles == [4] and kinds == [{"read-read", "read-write"}] and got.examples == examples

@@ -20,6 +20,7 @@ accesses a vector function makes together.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -50,6 +51,29 @@ class BeatResult(NamedTuple):
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
 
 
+def _judge(reads: Ints, writes: Ints) -> tuple[Bools, Bools, Bools, Ints]:
+    """The rules on a bank group's accesses (reads and writes by bank, banks the leading axis): whether it has a
+    read-read, a read-write, a write-write conflict, and the cycles it needs."""
+    r_g, w_g = reads.sum(0), writes.sum(0)
+    rr = (reads >= 2).any(0) | (r_g > 2)
+    rw = ((reads >= 1) & (writes >= 1)).any(0) | ((r_g >= 2) & (w_g >= 1))
+    need = np.maximum((reads + writes).max(0), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
+    return rr, rw, w_g >= 2, need
+
+
+_FEW = 4  #: counts below this (per bank, reads and writes) are judged from a table
+_BITS = np.arange(3)[:, None, None]  # (the kinds' bits, broadcast over groups x rows)
+
+
+@functools.cache
+def _judged(banks: int) -> Ints:
+    """`_judge` of every group whose counts are below `_FEW`, by code (the counts as digits, reads of bank 0 first,
+    then writes): its kinds as bits 0-2, its cycles from bit 3."""
+    digits = np.arange(_FEW ** (2 * banks))[None, :] // _FEW ** np.arange(2 * banks)[:, None] % _FEW
+    rr, rw, ww, need = _judge(digits[:banks], digits[banks:])
+    return rr | rw << 1 | ww << 2 | need << 3
+
+
 def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
@@ -77,14 +101,15 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     row = at_blk // span
     # counts by (read or write, bank, group, row): every reduction below runs over a leading axis (numpy's fast one)
     cell = (w * cycle + at_blk % cycle) * rows + row
-    counts = np.bincount(cell, minlength=2 * cycle * rows).reshape(2, geo.banks, geo.groups, rows)
-    reads, writes = counts[0], counts[1]
-    r_g, w_g = reads.sum(0), writes.sum(0)  # groups x rows
-    per_kind = np.empty((3, geo.groups, rows), np.bool_)
-    np.logical_or((reads >= 2).any(0), r_g > 2, out=per_kind[0])
-    np.logical_or(((reads >= 1) & (writes >= 1)).any(0), (r_g >= 2) & (w_g >= 1), out=per_kind[1])
-    np.greater_equal(w_g, 2, out=per_kind[2])
-    need = np.maximum((reads + writes).max(0), w_g + (np.maximum(r_g - w_g, 0) + 1) // 2)
+    counts = np.bincount(cell, minlength=2 * cycle * rows).reshape(2 * geo.banks, geo.groups * rows)
+    if int(counts.max()) < _FEW:  # (the common case: each group's counts a code, judged once for every code)
+        judged = _judged(geo.banks)[_FEW ** np.arange(2 * geo.banks) @ counts].reshape(geo.groups, rows)
+        per_kind = (judged >> _BITS) & 1 != 0
+        need = judged >> 3
+    else:
+        reads, writes = counts.reshape(2, geo.banks, geo.groups, rows)
+        *kinds_of, need = _judge(reads, writes)
+        per_kind = np.stack(kinds_of)
     cycles = np.maximum(need.max(0), 1)
     kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
