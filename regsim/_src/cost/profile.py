@@ -195,15 +195,13 @@ Accesses = list[tuple[bool, Any, Any, Any]]
 
 
 def _accesses(r: Record, rows: int) -> Accesses:
-    """A traced call's UB accesses as (is a write, first bytes, ends, rows) int arrays."""
+    """A traced call's UB accesses as (is a write, first bytes, ends, rows): int arrays; an in-order call's as lists of
+    its ranges' first bytes and ends, rows None (its one row)."""
     if r.spans:
         return [(w, *banks.as_rows(lo, hi, at, rows)) for w, lo, hi, at in r.spans]
-    out = []
-    for w, ranges in ((False, r.reads), (True, r.writes)):
-        if ranges:
-            lo, hi = np.array(ranges, np.int64).T
-            out.append((w, lo, hi, np.zeros(len(ranges), np.int64)))
-    return out
+    return [
+        (w, [a for a, _ in ranges], [b for _, b in ranges], None) for w, ranges in ((False, r.reads), (True, r.writes)) if ranges
+    ]
 
 
 def _stacked(records: Sequence[Record], memory: set[int]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
@@ -253,22 +251,31 @@ def _beat_arrays(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
     index in the beat, is a write, first bytes, ends, rows)."""
-    ident, write, sizes, lo, hi, at = [], [], [], [], [], []
+    ident, write, sizes, lo, hi, at, first = [], [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
             for w, a, b, r in accesses(seg[k], rows):
                 ident.append(i)
                 write.append(w)
-                sizes.append(a.size)
+                sizes.append(len(a))
                 lo.append(a)
                 hi.append(b)
-                at.append(r + offset if offset else r)
+                at.append(r)
+                first.append(offset)
+    if all(r is None for r in at):  # (in-order calls: Python lists, each of its part's one row)
+        flat = [x for a in lo for x in a], [x for b in hi for x in b]
+        lo_all, hi_all, rows_of = np.array(flat[0], np.int64), np.array(flat[1], np.int64), np.repeat(first, sizes)
+    else:
+        lo_all, hi_all = np.concatenate(lo), np.concatenate(hi)
+        rows_of = np.concatenate([np.zeros(n, np.int64) if r is None else r for r, n in zip(at, sizes, strict=True)])
+        if len(parts) > 1:  # (each part's rows after the parts before it)
+            rows_of += np.repeat(np.array(first, np.int64), sizes)
     return (
         np.repeat(np.array(ident, np.int64), sizes),
         np.repeat(np.array(write, np.bool_), sizes),
-        np.concatenate(lo),
-        np.concatenate(hi),
-        np.concatenate(at),
+        lo_all,
+        hi_all,
+        rows_of.astype(np.int64, copy=False),
     )
 
 
