@@ -66,44 +66,46 @@ _BITS = np.arange(3)[:, None, None]  # (the kinds' bits, broadcast over groups x
 
 
 @functools.cache
-def _judged(banks: int) -> Ints:
+def _judged(banks: int) -> tuple[Ints, Ints]:
     """`_judge` of every group whose counts are below `_FEW`, by code (the counts as digits, reads of bank 0 first,
-    then writes): its kinds as bits 0-2, its cycles from bit 3."""
-    digits = np.arange(_FEW ** (2 * banks))[None, :] // _FEW ** np.arange(2 * banks)[:, None] % _FEW
+    then writes): its kinds as bits 0-2, its cycles from bit 3; and the digits' weights (a code: weights @ counts)."""
+    weights = _FEW ** np.arange(2 * banks)
+    digits = np.arange(_FEW ** (2 * banks))[None, :] // weights[:, None] % _FEW
     rr, rw, ww, need = _judge(digits[:banks], digits[banks:])
-    return rr | rw << 1 | ww << 2 | need << 3
+    return rr | rw << 1 | ww << 2 | need << 3, weights
 
 
 def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
     first = lo // geo.row
-    n = (hi - 1) // geo.row - first + 1  # the 32 B rows each access touches, listed one element each
-    width, narrowest = int(n.max()), int(n.min())
+    more = (hi - 1) // geo.row - first  # the 32 B rows each access touches (past its first), listed one element each
+    width, narrowest = int(more.max()) + 1, int(more.min()) + 1
     if narrowest == width:  # (the common case: accesses of one size)
         blk: Ints = (first[:, None] + np.arange(width, dtype=np.int64)).ravel() if width > 1 else first
         reps: Any = width
     else:
+        n = more + 1
         blk, reps = np.repeat(first, n) + (np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)), n
     cycle = geo.groups * geo.banks  # (a 32 B row's group and bank: its number modulo this)
     span = -(-(int(first.max()) + width) // cycle) * cycle  # (above every row number, a multiple of `cycle`)
-    tag = ident * 2 + write  # (the instruction and whether it writes, in one array)
     if width > 1:
-        at, tag = np.repeat(at, reps), np.repeat(tag, reps)
-    key = (at * span + blk) * 2 + (tag & 1)
+        at, write = np.repeat(at, reps), np.repeat(write, reps)
+    key = (at * span + blk) * 2 + write
     order = np.argsort(key, kind="stable")  # a row read twice in a beat is one read: the first of equal keys kept
     sorted_key = key[order]
     keep = np.empty(sorted_key.size, np.bool_)
     keep[0] = True
     np.not_equal(sorted_key[1:], sorted_key[:-1], out=keep[1:])
-    key, order = sorted_key[keep], order[keep]
+    key = sorted_key[keep]
     w, at_blk = key & 1, key >> 1
     row = at_blk // span
     # counts by (read or write, bank, group, row): every reduction below runs over a leading axis (numpy's fast one)
     cell = (w * cycle + at_blk % cycle) * rows + row
     counts = np.bincount(cell, minlength=2 * cycle * rows).reshape(2 * geo.banks, geo.groups * rows)
     if int(counts.max()) < _FEW:  # (the common case: each group's counts a code, judged once for every code)
-        judged = _judged(geo.banks)[_FEW ** np.arange(2 * geo.banks) @ counts].reshape(geo.groups, rows)
+        table, digits = _judged(geo.banks)
+        judged = table[digits @ counts].reshape(geo.groups, rows)
         per_kind = (judged >> _BITS) & 1 != 0
         need = judged >> 3
     else:
@@ -115,7 +117,8 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     present = np.flatnonzero(kinds.any(0)).tolist()
     if present:  # each kind's first row having it, and its first group there: the accesses involved, as Python values
-        blk, ident_of, group = at_blk - row * span, tag[order] >> 1, at_blk % geo.groups
+        blk, group = at_blk - row * span, at_blk % geo.groups
+        ident_of = (np.repeat(ident, reps) if width > 1 else ident)[order[keep]]
         first_rows = kinds.argmax(0)
         groups = per_kind[np.arange(3), :, first_rows].argmax(-1).tolist()
         starts, ends = np.searchsorted(row, first_rows).tolist(), np.searchsorted(row, first_rows + 1).tolist()
