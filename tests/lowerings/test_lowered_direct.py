@@ -144,10 +144,11 @@ CMP_LAYOUTS = ["apart", "same source", "dst inside src0", "unwritten"]
 
 
 def compare_call(
-    dtype: Any, n: int, mode: Any, layout: str, seed: int, traced: bool
+    dtype: Any, n: int, mode: Any, layout: str, seed: int, traced: bool, scalar: bool = False
 ) -> tuple[tuple[Any, Any], list[bool], Exception | None]:
-    """`Compare(dst, src0, src1, mode, n)` on a fresh UB (under `rs.trace()`: the skeleton's loop): the UB's state after
-    it, what the direct path answered and the error raised."""
+    """`Compare(dst, src0, src1, mode, n)` (`scalar`: `Compares(dst, src0, value, mode, n)`, the value one of src0's, a
+    small or an out-of-range int, a half, a NaN) on a fresh UB (under `rs.trace()`: the skeleton's loop): the UB's state
+    after it, what the direct path answered and the error raised."""
     rng = np.random.default_rng(seed)
     ub = rs.UnifiedBuffer(-(-(2 * n * dtype.itemsize + n // 8 + 64) // 32) * 32)
     x, y = ub.alloc(dtype, n), ub.alloc(dtype, n)
@@ -162,14 +163,20 @@ def compare_call(
     src1 = x if layout == "same source" else y
     error = None
     wide = np.float64 if dtype.itemsize < 8 else dtype.np_dtype
-    a, b = x.numpy().astype(wide), src1.numpy().astype(wide)
-    want = np.packbits(ORACLE[mode](a, b), bitorder="little")  # (float64 holds every value exactly; NaN unordered)
+    integer = np.issubdtype(dtype.np_dtype, np.integer)
+    value = rng.choice([x.numpy()[int(rng.integers(0, n))].item(), -1, 3, 1000, 0.5 if not integer else 2**40, np.nan])
+    value = int(value) if integer and float(value).is_integer() else value
     with spying("run_compare", traced) as answers:
         try:
-            A.Compare(dst, x, src1, mode, n)
+            if scalar:
+                A.Compares(dst, x, value, mode, n)
+            else:
+                A.Compare(dst, x, src1, mode, n)
         except rs.errors.RegsimError as e:
             error = e
     if error is None and layout != "dst inside src0":
+        b = np.asarray(value).astype(dtype.np_dtype).astype(wide) if scalar else src1.numpy().astype(wide)
+        want = np.packbits(ORACLE[mode](x.numpy().astype(wide), b), bitorder="little")  # (float64: every value exact)
         assert np.array_equal(dst.numpy()[: n // 8], want)
     return state(ub), answers, error
 
@@ -193,21 +200,23 @@ ORACLE = {
     seed=st.integers(0, 2**16),
     sequential=st.booleans(),
     fill=st.sampled_from(["lsb", "group"]),
+    scalar=st.booleans(),
 )
 def test_compare_at_once_leaves_what_the_loop_leaves(
-    dtype: Any, regs: int, mode: Any, layout: str, seed: int, sequential: bool, fill: Any
+    dtype: Any, regs: int, mode: Any, layout: str, seed: int, sequential: bool, fill: Any, scalar: bool
 ) -> None:
-    """The first-n Compare run at once (`direct.run_compare`) leaves the UB's bytes and written flags the skeleton's loop
-    (its unaligned store stream) leaves, or hands the call to the loop; the bits are the oracle's (numpy's compare of
-    the sources, packed from the lowest bit)."""
+    """The first-n Compare and Compares run at once (`direct.run_compare`) leave the UB's bytes and written flags the
+    skeleton's loop (its unaligned store stream) leaves, raise what it raises (a scalar out of the type's range), or
+    hand the call to the loop; the bits are the oracle's (numpy's compare of the sources, or of the source and the
+    scalar converted to the type, packed from the lowest bit)."""
     n = regs * (VL // dtype.itemsize) * (2 if dtype.itemsize == 8 else 1)  # (b64: two registers an iteration)
     with rs.configure(mask_fill=fill):
-        got, answers, error = compare_call(dtype, n, mode, layout, seed, traced=False)
+        got, answers, error = compare_call(dtype, n, mode, layout, seed, traced=False, scalar=scalar)
         with rs.configure(loops="sequential" if sequential else "auto"):
-            want, traced, want_error = compare_call(dtype, n, mode, layout, seed, traced=True)
-    at_once = dtype.itemsize < 8 and layout in ("apart", "same source")
-    assert answers == [at_once] and traced == [False]
-    assert type(error) is type(want_error) and (error is None) == (layout != "unwritten")
+            want, traced, want_error = compare_call(dtype, n, mode, layout, seed, traced=True, scalar=scalar)
+    apart = ("apart", "same source", "unwritten") if scalar else ("apart", "same source")  # (a scalar call reads no y)
+    assert answers == [dtype.itemsize < 8 and layout in apart and error is None] and traced == [False]
+    assert type(error) is type(want_error) and (scalar or (error is None) == (layout != "unwritten"))
     assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
     assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
 

@@ -228,6 +228,8 @@ def compares(c: Call) -> None:
     ptrs = (c["dst"].GetPhyAddr(), first, second)
     if c.form is Form.COUNT:  # tensor 前n个数据计算
         n = _check_whole_count(api, c, dtype, (vec_name,), (vec,))
+        if idx < 0 and direct.run_compare(api, mode, c["dst"], vec, direct.Scalar(scalar[0]), n):  # (at once)
+            return
         if idx < 0:
             run_lowering(api, compare_continuous_vf, *ptrs, scalar, mode, n)
         else:

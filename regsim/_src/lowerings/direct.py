@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+import attrs
 import numpy as np
 
 from regsim._src.engine.executors.elementwise import Elementwise
@@ -145,16 +146,21 @@ def run_binary(
     return True
 
 
-def run_compare(api: str, mode: CMPMODE, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], n: int) -> bool:
-    """dst's first n / 8 bytes = the bits of `src0[:n] <mode> src1[:n]`, eight elements a byte from the lowest bit, as
-    `compare.compare_continuous_vf` leaves them (its registers' predicates through the unaligned store stream, b8's
-    through `StoreAlign`), when nothing could tell the two apart; False (nothing done) otherwise. The call is checked
-    (`compare.compare`: one dtype, one UB, n filling whole registers, dst long enough); it runs at once only when:
+def run_compare(
+    api: str, mode: CMPMODE, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any] | Scalar, n: int
+) -> bool:
+    """dst's first n / 8 bytes = the bits of `src0[:n] <mode> src1[:n]` (`Compare`) or `src0[:n] <mode> scalar`
+    (`Compares`: `src1` a `Scalar`, converted to the type as the Reg `Compares` converts it), eight elements a byte
+    from the lowest bit, as `compare.compare_continuous_vf` leaves them (its registers' predicates through the unaligned
+    store stream, b8's through `StoreAlign`), when nothing could tell the two apart; False (nothing done) otherwise.
+    The call is checked (`compare.compare` / `compares`: the dtypes, one UB, n filling whole registers, dst long
+    enough); it runs at once only when:
 
     - the sources are 8-, 16- or 32-bit, n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
     - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
-    - each source's n elements lie inside the UB, disjoint from dst's n / 8 bytes;
-    - every source byte was written (when the uninitialised-read check is on)."""
+    - each source tensor's n elements lie inside the UB, disjoint from dst's n / 8 bytes;
+    - every source byte was written (when the uninitialised-read check is on), and a scalar converts (else the
+      loop raises as it does)."""
     w = src0.dtype.itemsize
     if w not in (1, 2, 4) or n <= 0 or current_trace() is not None or explaining():
         return False
@@ -163,20 +169,33 @@ def run_compare(api: str, mode: CMPMODE, dst: LocalTensor[Any], src0: LocalTenso
     config = current_config()
     if ub.observer is not None or size // VL > config.max_loop_iterations:
         return False
-    for s in (src0.addr, src1.addr):
+    tensors = (src0,) if isinstance(src1, Scalar) else (src0, src1)
+    for s in (t.addr for t in tensors):
         if s + size > ub.size or (s < d + out_bytes and d < s + size):
             return False
         if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
             return False
     np_dtype = src0.dtype.np_dtype
-    with on_core(ub.core):
-        a, b = (st.data[t.addr : t.addr + size].view(np_dtype) for t in (src0, src1))
-        bits = np.packbits(compare_lanes(mode, a, b), bitorder="little")
+    with on_core(ub.core) as ctx:
+        a, *b = (st.data[t.addr : t.addr + size].view(np_dtype) for t in tensors)
+        if isinstance(src1, Scalar):
+            try:
+                b = [ctx.backend.scalar("Compares", "scalar_value", src1.value, src0.dtype)]
+            except RegsimError:
+                return False
+        bits = np.packbits(compare_lanes(mode, a, b[0]), bitorder="little")
         if ub.journal is not None and not outermost():
             ub.journal.record(d, d + out_bytes, d + dst.nbytes)
         st.data[d : d + out_bytes] = bits
         st.mark_stored(d, d + out_bytes)
     return True
+
+
+@attrs.frozen
+class Scalar:
+    """A `Compares` call's scalar operand, as `run_compare` takes it."""
+
+    value: Any
 
 
 def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTensor[Any], count: int) -> bool:
