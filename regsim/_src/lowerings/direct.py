@@ -206,13 +206,14 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
     than a register is left, the last into dst. The call is checked (`reduce.Reduce`: the dtypes, count within src,
     work long enough); it runs at once only when:
 
-    - src is half or float32, and count fills at most one register or more than four (two to four are added
-      lane-wise first: the loop runs them), and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - src is half, float32, int32 or uint32 (integers wrap), and count fills at most one register or more than
+      four (two to four are added lane-wise first: the loop runs them), and no `rs.trace` / `rs.profile` /
+      `rs.explain` records;
     - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
     - the registers each level loads lie inside the UB; src, work and dst's first element are disjoint;
     - src's first count elements were written (when the uninitialised-read check is on)."""
     T, lanes = src.dtype, VL // src.dtype.itemsize
-    if T not in (dt.half, dt.float32) or count <= 0 or lanes < count <= 4 * lanes:
+    if T not in (dt.half, dt.float32, dt.int32, dt.uint32) or count <= 0 or lanes < count <= 4 * lanes:
         return False
     if current_trace() is not None or explaining():
         return False
