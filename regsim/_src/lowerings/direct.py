@@ -239,8 +239,10 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
         values = st.data[s : s + count * w].view(np_dtype)
         results = []
         for n in sizes:
-            padded = np.zeros(-(-n // lanes) * lanes, np_dtype)
-            padded[:n] = values[:n]
+            padded = values[:n]
+            if n % lanes:  # (the last register's inactive lanes: +0)
+                padded = np.zeros(-(-n // lanes) * lanes, np_dtype)
+                padded[:n] = values[:n]
             values = tree_sum(padded.reshape(-1, lanes))
             results.append(values)
         writes = [(wk, r) for r in results[:-1]] + [(d, results[-1])]
