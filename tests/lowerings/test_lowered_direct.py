@@ -38,9 +38,10 @@ CTRLS = [LAUNCH_CTRL, LAUNCH_CTRL | 1 << INT_SAT, (LAUNCH_CTRL | 1 << GLOBAL_SAT
 LAYOUTS = ["apart", "dst is src0", "dst is src1", "src1 inside dst", "unwritten"]
 
 
-def state(ub: rs.UnifiedBuffer) -> tuple[Any, Any]:
+def state(ub: rs.UnifiedBuffer) -> tuple[Any, Any, str]:
+    """The UB's bytes, its written flags and its core's special registers."""
     s = ub.storage
-    return s.data.copy(), None if s.valid is None else s.valid.copy()
+    return s.data.copy(), None if s.valid is None else s.valid.copy(), repr(ub.core.snapshot())
 
 
 @contextlib.contextmanager
@@ -55,6 +56,13 @@ def spying(name: str, traced: bool) -> Iterator[list[bool]]:
 
     with mock.patch.object(direct, name, spy), rs.trace() if traced else contextlib.nullcontext():
         yield answers
+
+
+def same_state(got: tuple[Any, Any, str], want: tuple[Any, Any, str]) -> None:
+    """Two `state`s alike: bytes, written flags, special registers."""
+    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
+    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+    assert got[2] == want[2], "special registers"
 
 
 def values(rng: np.random.Generator, dtype: Any, n: int) -> Any:
@@ -111,8 +119,7 @@ def test_the_direct_path_leaves_what_the_loop_leaves(
         want, traced = call(api, dtype, n, layout, ctrl, seed, traced=True)
     apart = layout != "src1 inside dst" or n * dtype.itemsize <= VL  # (one register: dst's bytes end before src1's)
     assert answers == [apart and layout != "unwritten"] and traced == [False]
-    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
-    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+    same_state(got, want)
 
 
 @pytest.mark.parametrize("case", [2, 4])
@@ -217,8 +224,7 @@ def test_compare_at_once_leaves_what_the_loop_leaves(
     apart = ("apart", "same source", "unwritten") if scalar else ("apart", "same source")  # (a scalar call reads no y)
     assert answers == [dtype.itemsize < 8 and layout in apart and error is None] and traced == [False]
     assert type(error) is type(want_error) and (scalar or (error is None) == (layout != "unwritten"))
-    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
-    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+    same_state(got, want)
 
 
 SUM_LAYOUTS = ["apart", "unwritten", "unwritten past count", "work is src", "dst in work"]
@@ -249,7 +255,7 @@ def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) ->
             A.ReduceSum(dst, src, work, count)
         except rs.errors.RegsimError as e:
             error = e
-    return (state(ub), ub.core.snapshot()), answers, error
+    return state(ub), answers, error
 
 
 @settings(max_examples=80, deadline=None)
@@ -273,9 +279,7 @@ def test_reduce_sum_at_once_leaves_what_the_loops_leave(dtype: Any, count: int, 
     at_once = at_once or (layout != "unwritten" and summed and count <= lanes)  # (work unused)
     assert answers == ([at_once] if answers else []) and traced in ([False], [])
     assert type(error) is type(want_error)
-    assert np.array_equal(got[0][0], want[0][0]), f"UB bytes {np.flatnonzero(got[0][0] != want[0][0])[:8]} differ"
-    assert (got[0][1] is None) == (want[0][1] is None) and (got[0][1] is None or np.array_equal(got[0][1], want[0][1]))
-    assert repr(got[1]) == repr(want[1]), "special registers"
+    same_state(got, want)
 
 
 GATHER_DTYPES = [rs.int8, rs.uint8, rs.int16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64]
@@ -335,5 +339,4 @@ def test_gather_at_once_leaves_what_the_loop_leaves(dtype: Any, n: int, layout: 
     assert answers == ([at_once] if answers else []) and traced == [False] * len(traced)
     assert type(error) is type(want_error)  # (a refused offset before either; dst on the offsets: the loop's own)
     assert error is None if layout in ("apart", "based", "unwritten src") else answers != [True]
-    assert np.array_equal(got[0], want[0]), f"UB bytes {np.flatnonzero(got[0] != want[0])[:8]} differ"
-    assert (got[1] is None) == (want[1] is None) and (got[1] is None or np.array_equal(got[1], want[1])), "written flags"
+    same_state(got, want)
