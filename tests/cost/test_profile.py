@@ -187,3 +187,16 @@ def test_memory_calls_done_at_once_profile_as_their_loops(
     assert (got.counts, got.bytes, got.cycles, got.pipe_cycles) == (want.counts, want.bytes, want.cycles, want.pipe_cycles)
     assert got.bank_conflicts == want.bank_conflicts and got.vfs == want.vfs and got.spans == want.spans
     assert got.counts["store"] == len(calls) * -(-n * dtype.itemsize // 256)  # (one store a register: not vacuous)
+
+
+@pytest.mark.parametrize("case", [2, 4])
+def test_kernel_profile_with_calls_done_at_once_is_the_loops(case: int, loops: str) -> None:
+    """A kernel's memory-level Adds under `rs.profile` (the first of each kind runs its loop, the others are computed
+    at once and given its records; the pipes told what the loop tells them) profile as running every loop."""
+    direct._RECORDED.clear()
+    got = profile_case(case, 8, 8192, 2)
+    with mock.patch.object(direct, "run_binary", lambda *a: False):
+        want = profile_case(case, 8, 8192, 2)
+    assert (got.counts, got.bytes, got.cycles, got.pipe_cycles) == (want.counts, want.bytes, want.cycles, want.pipe_cycles)
+    assert got.bank_conflicts == want.bank_conflicts and got.vfs == want.vfs and got.spans == want.spans
+    assert got.counts["V"] == {2: 16, 4: 4}[case]  # (one Add a tile: case 2 eight tiles a core, case 4 two)
