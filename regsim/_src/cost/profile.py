@@ -490,8 +490,9 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         key = tuple(map(id, t.records[a:b]))  # (the trace holds every record: an id is no other's)
         hit = priced.get(key)
         if hit is None:
-            hit = priced[key] = vf_cost(t.records[a:b], table)
-        vfs.append(attrs.evolve(hit, counts=dict(hit.counts), conflicts={k: list(v) for k, v in hit.conflicts.items()}))
+            vfs.append(priced.setdefault(key, vf_cost(t.records[a:b], table)))
+        else:  # (each VF its own copy)
+            vfs.append(attrs.evolve(hit, counts=dict(hit.counts), conflicts={k: list(v) for k, v in hit.conflicts.items()}))
     counts = dict.fromkeys(UNITS, 0)
     nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
     for v in vfs:
