@@ -257,23 +257,26 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
 
 def run_gather(dst: LocalTensor[Any], src: LocalTensor[Any], src_offset: LocalTensor[Any], base: int, n: int) -> bool:
     """dst[:n] = the elements at bytes `base + src_offset[i]` of src, as `gather.gather_b8_vf` / `gather_b16_vf` /
-    `gather_b32_vf` leave them (offset registers loaded whole, `Reg::Gather` and a `StoreAlign` of the active lanes),
+    `gather_b32_vf` / `gather_b64_vf` leave them (offset registers loaded whole, `Reg::Gather` (b64: of the elements'
+    two 32-bit words) and a `StoreAlign` of the active lanes),
     when nothing could tell the two apart; False (nothing done) otherwise. The call is checked (`gather.gather`: the
     dtypes, base, and every offset an element uses: written, a multiple of the width, in range, inside src; the loop
     reads src without the uninitialised-read check, as this does); it runs at once only when:
 
-    - the elements are 8-, 16- or 32-bit, n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
     - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
     - the offset registers the loop loads lie inside the UB, and dst's n elements are disjoint from them and
       from src."""
     w = dst.dtype.itemsize
-    if w not in (1, 2, 4) or n <= 0 or current_trace() is not None or explaining():
+    if n <= 0 or current_trace() is not None or explaining():
         return False
     ub = dst.ub
     st, d, size, o = ub.storage, dst.addr, n * w, src_offset.addr
     per = VL // 2 if w == 1 else VL // w  # (elements an iteration gathers: b8 in 16-bit lanes)
-    offsets = -(-n // per) * per * 4  # (the offset registers' bytes)
-    if ub.observer is not None or offsets // VL > current_config().max_loop_iterations or o + offsets > ub.size:
+    iterations = -(-n // per)
+    # (the offset registers' bytes: b64 loads a whole register each iteration but uses its first half)
+    offsets = (iterations - 1) * per * 4 + VL if w == 8 else iterations * per * 4
+    if ub.observer is not None or iterations > current_config().max_loop_iterations or o + offsets > ub.size:
         return False
     if (d < src.addr + src.nbytes and src.addr < d + size) or (d < o + offsets and o < d + size):
         return False
