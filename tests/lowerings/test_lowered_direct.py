@@ -68,7 +68,7 @@ def same_state(got: tuple[Any, Any, str], want: tuple[Any, Any, str]) -> None:
 def values(rng: np.random.Generator, dtype: Any, n: int) -> Any:
     if np.issubdtype(dtype.np_dtype, np.integer):
         info = np.iinfo(dtype.np_dtype)
-        return rng.integers(info.min, info.max, n, endpoint=True).astype(dtype.np_dtype)
+        return rng.integers(info.min, info.max, n, endpoint=True, dtype=dtype.np_dtype)
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 6e4, -6e4], np.float32)
     x = np.where(rng.random(n) < 0.1, rng.choice(special, n), rng.uniform(-1e3, 1e3, n))
     return x.astype(np.float32).astype(dtype.np_dtype)
@@ -146,7 +146,7 @@ def test_a_kernel_logs_the_loops_pipe_events(case: int) -> None:
     assert events == events_loop
 
 
-CMP_DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64]
+CMP_DTYPES = [rs.int8, rs.uint8, rs.int16, rs.uint16, rs.half, rs.bfloat16, rs.int32, rs.uint32, rs.float32, rs.int64, rs.uint64]
 CMP_LAYOUTS = ["apart", "same source", "dst inside src0", "unwritten"]
 
 
@@ -157,9 +157,9 @@ def compare_call(
     small or an out-of-range int, a half, a NaN) on a fresh UB (under `rs.trace()`: the skeleton's loop): the UB's state
     after it, what the direct path answered and the error raised."""
     rng = np.random.default_rng(seed)
-    ub = rs.UnifiedBuffer(-(-(2 * n * dtype.itemsize + n // 8 + 64) // 32) * 32)
-    x, y = ub.alloc(dtype, n), ub.alloc(dtype, n)
+    ub = rs.UnifiedBuffer(-(-(2 * n * dtype.itemsize + n // 8 + 64) // 32) * 32 + 2 * VL)  # (b64: a half-used pair)
     dst = ub.alloc(rs.uint8, n // 8 + 32)
+    x, y = ub.alloc(dtype, n), ub.alloc(dtype, n)
     for t in (x, y):
         t.set(values(rng, dtype, n) if rng.random() < 0.7 else rng.choice(values(rng, dtype, 4), n))  # (ties too)
     dst.set(rng.integers(0, 256, (n // 8) // 2 + 1).astype(np.uint8))  # (dst half written: the flags must match)
@@ -216,13 +216,13 @@ def test_compare_at_once_leaves_what_the_loop_leaves(
     skeleton's loop (its unaligned store stream) leaves, raise what it raises (a scalar out of the type's range), or
     hand the call to the loop; the bits are the oracle's (numpy's compare of the sources, or of the source and the
     scalar converted to the type, packed from the lowest bit)."""
-    n = regs * (VL // dtype.itemsize) * (2 if dtype.itemsize == 8 else 1)  # (b64: two registers an iteration)
+    n = regs * (VL // dtype.itemsize)  # (b64: two registers an iteration, the last half used for odd regs)
     with rs.configure(mask_fill=fill):
         got, answers, error = compare_call(dtype, n, mode, layout, seed, traced=False, scalar=scalar)
         with rs.configure(loops="sequential" if sequential else "auto"):
             want, traced, want_error = compare_call(dtype, n, mode, layout, seed, traced=True, scalar=scalar)
     apart = ("apart", "same source", "unwritten") if scalar else ("apart", "same source")  # (a scalar call reads no y)
-    assert answers == [dtype.itemsize < 8 and layout in apart and error is None] and traced == [False]
+    assert answers == [layout in apart and error is None] and traced == [False]
     assert type(error) is type(want_error) and (scalar or (error is None) == (layout != "unwritten"))
     same_state(got, want)
 

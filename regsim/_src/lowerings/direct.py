@@ -156,22 +156,26 @@ def run_compare(
     The call is checked (`compare.compare` / `compares`: the dtypes, one UB, n filling whole registers, dst long
     enough); it runs at once only when:
 
-    - the sources are 8-, 16- or 32-bit, n > 0, and no `rs.trace` / `rs.profile` / `rs.explain` records;
+    - n > 0 (b64: two registers an iteration, so the last may be half used: its bits past n stored as 0), and no
+      `rs.trace` / `rs.profile` / `rs.explain` records;
     - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
-    - each source tensor's n elements lie inside the UB, disjoint from dst's n / 8 bytes;
+    - the registers the loop loads of each source tensor lie inside the UB, disjoint from the bytes of dst it
+      stores;
     - every source byte was written (when the uninitialised-read check is on), and a scalar converts (else the
       loop raises as it does)."""
     w = src0.dtype.itemsize
-    if w not in (1, 2, 4) or n <= 0 or current_trace() is not None or explaining():
+    if n <= 0 or current_trace() is not None or explaining():
         return False
     ub = dst.ub
-    st, d, size, out_bytes = ub.storage, dst.addr, n * w, n // 8
+    per = VL // w * (2 if w == 8 else 1)  # (the elements an iteration compares)
+    whole = -(-n // per) * per
+    st, d, size, loaded, out_bytes = ub.storage, dst.addr, n * w, whole * w, whole // 8
     config = current_config()
-    if ub.observer is not None or size // VL > config.max_loop_iterations:
+    if ub.observer is not None or whole // per > config.max_loop_iterations:
         return False
     tensors = (src0,) if isinstance(src1, Scalar) else (src0, src1)
     for s in (t.addr for t in tensors):
-        if s + size > ub.size or (s < d + out_bytes and d < s + size):
+        if s + loaded > ub.size or (s < d + out_bytes and d < s + loaded):
             return False
         if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
             return False
@@ -183,7 +187,10 @@ def run_compare(
                 b = [ctx.backend.scalar("Compares", "scalar_value", src1.value, src0.dtype)]
             except RegsimError:
                 return False
-        bits = np.packbits(compare_lanes(mode, a, b[0]), bitorder="little")
+        lanes = compare_lanes(mode, a, b[0])
+        if whole > n:  # (the inactive lanes' bits: 0)
+            lanes = np.concatenate([lanes, np.zeros(whole - n, np.bool_)])
+        bits = np.packbits(lanes, bitorder="little")
         if ub.journal is not None and not outermost():
             ub.journal.record(d, d + out_bytes, d + dst.nbytes)
         st.data[d : d + out_bytes] = bits
