@@ -230,10 +230,12 @@ def test_compare_at_once_leaves_what_the_loop_leaves(
 SUM_LAYOUTS = ["apart", "unwritten", "unwritten past count", "work is src", "dst in work"]
 
 
-def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) -> tuple[Any, list[bool], Exception | None]:
-    """`ReduceSum(dst, src, work, count)` on a fresh UB (under `rs.trace()`: the skeleton's loops): the UB's state and
-    the core's special registers after it (the accumulated value among them), what the direct path answered and the
-    error raised."""
+def reduce_call(
+    dtype: Any, count: int, layout: str, seed: int, traced: bool, ctrl: int
+) -> tuple[Any, list[bool], Exception | None]:
+    """`ReduceSum(dst, src, work, count)` on a fresh UB, its core's CTRL `ctrl` (under `rs.trace()`: the skeleton's
+    loops): the UB's state and the core's special registers after it (the accumulated value among them), what the
+    direct path answered and the error raised."""
     rng = np.random.default_rng(seed)
     lanes = VL // dtype.itemsize
     room = -(-count // lanes) * lanes + lanes
@@ -249,6 +251,7 @@ def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) ->
         work = src
     if layout == "dst in work":
         dst = work[lanes // 2 // (32 // dtype.itemsize) * (32 // dtype.itemsize)]
+    ub.core.ctrl = ctrl
     error = None
     with spying("run_reduce_sum", traced) as answers:
         try:
@@ -265,18 +268,21 @@ def reduce_call(dtype: Any, count: int, layout: str, seed: int, traced: bool) ->
     layout=st.sampled_from(SUM_LAYOUTS),
     seed=st.integers(0, 2**16),
     sequential=st.booleans(),
+    ctrl=st.sampled_from(CTRLS),
 )
-def test_reduce_sum_at_once_leaves_what_the_loops_leave(dtype: Any, count: int, layout: str, seed: int, sequential: bool) -> None:
+def test_reduce_sum_at_once_leaves_what_the_loops_leave(
+    dtype: Any, count: int, layout: str, seed: int, sequential: bool, ctrl: int
+) -> None:
     """The first-n ReduceSum run at once (`direct.run_reduce_sum`) leaves the UB's bytes and written flags (dst's sum,
     work's partial sums) and the core's registers (the accumulated value) the skeleton's loops leave, or hands the
     call to them; the sum itself is checked against the tree oracle by the API tests."""
     lanes = VL // dtype.itemsize
-    got, answers, error = reduce_call(dtype, count, layout, seed, traced=False)
+    got, answers, error = reduce_call(dtype, count, layout, seed, traced=False, ctrl=ctrl)
     with rs.configure(loops="sequential" if sequential else "auto"):
-        want, traced, want_error = reduce_call(dtype, count, layout, seed, traced=True)
+        want, traced, want_error = reduce_call(dtype, count, layout, seed, traced=True, ctrl=ctrl)
     summed = dtype is not rs.int64  # (b64: its own VF, in the loop)
-    at_once = summed and not lanes < count <= 4 * lanes and layout in ("apart", "unwritten past count")
-    at_once = at_once or (layout != "unwritten" and summed and count <= lanes)  # (work unused)
+    at_once = summed and layout in ("apart", "unwritten past count")
+    at_once = at_once or (layout != "unwritten" and summed and count <= 4 * lanes)  # (work unused)
     assert answers == ([at_once] if answers else []) and traced in ([False], [])
     assert type(error) is type(want_error)
     same_state(got, want)

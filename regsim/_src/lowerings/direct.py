@@ -45,6 +45,7 @@ from regsim._src.model.config import current_config
 from regsim._src.model.enums import CMPMODE, MaskMergeMode
 from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import VL, MaskReg, RegTensor
+from regsim._src.ops import namespace as Reg
 from regsim._src.ops.compare import compare as compare_lanes
 from regsim._src.ops.reduce import tree_sum
 from regsim._src.vf.loops import explaining
@@ -213,21 +214,23 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
     than a register is left, the last into dst. The call is checked (`reduce.Reduce`: the dtypes, count within src,
     work long enough); it runs at once only when:
 
-    - src is half, float32, int32 or uint32 (integers wrap), and count fills at most one register or more than
-      four (two to four are added lane-wise first: the loop runs them), and no `rs.trace` / `rs.profile` /
-      `rs.explain` records;
+    - src is half, float32, int32 or uint32 (the sums wrap), and no `rs.trace` / `rs.profile` / `rs.explain`
+      records (two to four registers the loop adds lane-wise first, by the Reg `Add`'s lane function under the
+      core's CTRL, the last one MERGING under the tail mask, and reduces once: so does this);
     - the UB has no observer: in a kernel the loop runs (the pipe event log is its);
     - the registers each level loads lie inside the UB; src, work and dst's first element are disjoint;
     - src's first count elements were written (when the uninitialised-read check is on)."""
     T, lanes = src.dtype, VL // src.dtype.itemsize
-    if T not in (dt.half, dt.float32, dt.int32, dt.uint32) or count <= 0 or lanes < count <= 4 * lanes:
+    if T not in (dt.half, dt.float32, dt.int32, dt.uint32) or count <= 0 or current_trace() is not None or explaining():
         return False
-    if current_trace() is not None or explaining():
+    few = -(-count // lanes) if lanes < count <= 4 * lanes else 0  # (registers added lane-wise first)
+    add = _lane(Reg.Add, T) if few else None
+    if few and add is None:
         return False
     ub, w = src.ub, T.itemsize
     st, config = ub.storage, current_config()
     sizes = [count]  # the elements each level sums
-    while sizes[-1] > lanes:
+    while sizes[-1] > lanes and not few:
         sizes.append(-(-sizes[-1] // lanes))
     s, wk, d = src.addr, work.addr, dst.addr
     reads = -(-count // lanes) * VL  # (src's registers)
@@ -242,9 +245,15 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
     if config.check_uninitialized and st.valid is not None and not st.valid[s : s + count * w].all():
         return False
     np_dtype = T.np_dtype
-    with on_core(ub.core), np.errstate(all="ignore"):
+    with on_core(ub.core) as ctx, np.errstate(all="ignore"):
         values = st.data[s : s + count * w].view(np_dtype)
         results = []
+        if few and add is not None:
+            f, ctrl = add
+            registers = st.data[s : s + reads].view(np_dtype).reshape(few, lanes)
+            tail = count - (few - 1) * lanes
+            values = _added(*registers, tail=tail, plus=lambda a, b: f(a, b, ctrl=ctx.ctrl) if ctrl else f(a, b))
+            sizes = [lanes]
         for n in sizes:
             padded = values[:n]
             if n % lanes:  # (the last register's inactive lanes: +0)
@@ -260,6 +269,18 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
             st.data[at : at + r.nbytes].view(np_dtype)[...] = r
             st.mark_stored(at, at + r.nbytes)
     return True
+
+
+def _added(r0: Any, r1: Any, *rest: Any, tail: int, plus: Callable[[Any, Any], Any]) -> Any:
+    """`reduce_sum_counter_vf`'s two to four registers added lane-wise as it adds them (`plus`: the Reg `Add` on whole
+    registers; the last add MERGING under the first `tail` lanes)."""
+    last = np.arange(r0.size) < tail
+    if not rest:  # Add<MERGING>(dst, dst, src1, mask)
+        return np.where(last, plus(r0, r1), r0)
+    if len(rest) == 1:  # Add(dst, dst, src1, full); Add<MERGING>(dst, dst, src2, mask)
+        d = plus(r0, r1)
+        return np.where(last, plus(d, rest[0]), d)
+    return plus(plus(r0, r1), np.where(last, plus(rest[0], rest[1]), rest[0]))  # (src2 + src3 merged, then added)
 
 
 def run_gather(dst: LocalTensor[Any], src: LocalTensor[Any], src_offset: LocalTensor[Any], base: int, n: int) -> bool:
