@@ -203,3 +203,24 @@ def test_many_accesses_of_one_bank() -> None:
     got = banks.beat(GEO, *[np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)], rows=1)
     cycles, kinds, examples = beat_oracle(made, 1)
     assert got.cycles.tolist() == cycles == [4] and kinds == [{"read-read", "read-write"}] and got.examples == examples
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(1, 4),
+    accesses=st.lists(
+        st.tuples(st.integers(0, 3), st.booleans(), st.integers(0, 64), st.sampled_from([32, 64, 256]), st.integers(0, 3)),
+        min_size=1,
+        max_size=8,
+    ),
+    moves=st.lists(st.integers(0, 40), min_size=2, max_size=4),
+)
+def test_kept_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int, int, int]], moves: list[int]) -> None:
+    """A beat kept by its accesses relative to the bank pattern gives, for the same accesses moved (by whole patterns
+    or not), what computing it again gives: cycles, kinds and the examples' addresses."""
+    for move in moves:
+        made = [(i, w, a * 32 + move * 256, a * 32 + move * 256 + size, r % rows) for i, w, a, size, r in accesses]
+        arrays = [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
+        got, want = banks.kept_beat(GEO, *arrays, rows=rows), banks.beat(GEO, *arrays, rows=rows)
+        assert got.cycles.tolist() == want.cycles.tolist() and got.kinds.tolist() == want.kinds.tolist()
+        assert got.examples == want.examples

@@ -130,6 +130,35 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     return BeatResult(cycles, kinds, examples)
 
 
+def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
+    """`beat`, kept by its accesses relative to the bank pattern: accesses moved by a multiple of `groups * banks`
+    rows of 32 B touch the same groups and banks, and the same rows as each other, so they have the same cycles and
+    kinds, their examples' addresses moved as much. A VF profiled again on the same layout (whatever its data), or
+    run again on it inside a kernel, is priced from the kept result; the last `_BEATS_KEPT` are kept, each of at most
+    `_BEAT_KEPT_SIZE` accesses."""
+    if lo.size > _BEAT_KEPT_SIZE:
+        return beat(geo, ident, write, lo, hi, at, rows)
+    pattern = geo.row * geo.groups * geo.banks
+    base = int(lo.min()) // pattern * pattern
+    lo, hi = lo - base, hi - base
+    key = (geo, rows, *((a.dtype.str, a.tobytes()) for a in (ident, write, lo, hi, at)))
+    kept = _BEATS.get(key)
+    if kept is None:
+        if len(_BEATS) >= _BEATS_KEPT:
+            del _BEATS[next(iter(_BEATS))]
+        kept = _BEATS[key] = beat(geo, ident, write, lo, hi, at, rows)
+        kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
+    if not base:
+        return kept
+    moved = {kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()}
+    return BeatResult(kept.cycles, kept.kinds, moved)
+
+
+_BEATS: dict[tuple[Any, ...], BeatResult] = {}
+_BEATS_KEPT = 256
+_BEAT_KEPT_SIZE = 1 << 12
+
+
 def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
     """The conflicts of one gather (or scatter, `write`): its active lanes' byte addresses, by 8 B subbank."""
     words = np.unique(addrs // geo.sub)

@@ -321,7 +321,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                     banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
                 ]
             else:
-                results = [banks.beat(geo, *_beat_arrays(beat, parts, accesses), rows=sum(rows for _, rows, _ in parts))]
+                results = [banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=sum(rows for _, rows, _ in parts))]
             for result in results:
                 memory += int(result.cycles.sum())
                 beats_n += result.cycles.size
