@@ -635,6 +635,47 @@ class BatchedBackend(NumpyBackend):
         self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         return raw, None if valid is None or valid.all() else valid
 
+    def rows_at(self, ptr: UbPtr[Any], align: int, nbytes: int, tensor: bool) -> tuple[int, int] | None:
+        """(start, step) of an aligned access of `nbytes` a row through `ptr` in the common case, where `read` and
+        `store` would take their plainest path: the rows' addresses a progression p + b·step of `align`-aligned
+        start and step, its rows apart (step >= nbytes), inside the UB (`tensor`: inside the pointer's tensor), no
+        observer, no write journal, no unaligned store stream in the loop. None otherwise (the
+        executor's generic run then checks and raises as it always does); nothing is changed either way."""
+        addr = ptr.addr
+        hit = self.progs.get(id(addr))
+        if hit is None or hit[0] is not addr or self.streams:
+            return None
+        ub = ptr.ub
+        if ub.observer is not None or ub.journal is not None:
+            return None
+        start, step = hit[1]
+        end = start + step * (self.rows - 1) + nbytes
+        lo, hi = (ptr.lo, ptr.hi) if tensor else (0, ub.size)
+        if step < nbytes or start % align or step % align or start < lo or end > hi or self.rows < 2:
+            return None
+        return start, step
+
+    def load_rows(self, dst: RegTensor[Any], ptr: UbPtr[Any], at: tuple[int, int], nbytes: int) -> bool:
+        """A one-register load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's
+        strided view, as `read` then `fill` leave it. False (nothing done) when dst is part of its storage or a byte
+        it reads was never written (flags to carry)."""
+        st = dst._storage
+        if dst._span.stop - dst._span.start != nbytes or st.data.size != nbytes:
+            return False
+        start, step = at
+        rows = self.rows
+        ub = ptr.ub
+        where = (start, (rows, nbytes), (step, 1))
+        if ub.storage.valid is not None and not _strided(ub.storage.valid, where).all():
+            return False
+        self._sync(start, start + step * (rows - 1) + nbytes)
+        view = _strided(ub.storage.data, where)
+        view.flags.writeable = False
+        self._adopt(dst, view)
+        addr = ptr.addr
+        self.accesses.append(_Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows))))
+        return True
+
     def gather(
         self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
     ) -> tuple[Bytes, Bools | None]:
@@ -787,6 +828,11 @@ class BatchedBackend(NumpyBackend):
                 ptr.ub.observer("write", api, picked, picked + unit)
         for addr, raw, active in chunks:
             self._store_chunk(api, ptr, addr, raw, active, unit)
+
+    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int) -> None:
+        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer):
+        what `store` does after its checks."""
+        self._store_chunk(api, ptr, ptr.addr, raw, active, unit)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit

@@ -177,6 +177,20 @@ class LoadAligned(Executor):
         halves = a.itemsize if a.regs == 2 else 0
         return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, halves, a.extra, a.unit, generic)
 
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.is_mask or self.dual or a.extra is not None or a.dist.index is not None or a.regs != 1:
+            return None
+        nbytes, align = a.dist.ub_bytes, a.dist.align
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            be: Any = ctx.backend
+            at = be.rows_at(args[1], align, nbytes, False)
+            if at is None or not be.load_rows(args[0], args[1], at, nbytes):
+                return generic(ctx, args, kwargs)
+
+        return call
+
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits; or two registers interleaved) written to
@@ -251,6 +265,35 @@ class StoreAligned(Executor):
             a.unit,
             generic,
         )
+
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.dual or a.extra is not None or a.dist.index is not None or a.regs != 1:
+            return None
+        api, nbytes, align = spec.name, a.dist.ub_bytes, a.dist.align
+        if self.is_mask:
+
+            def mask(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                be: Any = ctx.backend
+                ptr = args[0]
+                if be.rows_at(ptr, align, nbytes, True) is None:
+                    return generic(ctx, args, kwargs)
+                be.store_rows(api, ptr, be.predicate_bytes(api, "mask", args[1], None), None, 1)
+
+            return mask
+        assert a.pred is not None
+        stride, itemsize, i_ptr, i_src, i_mask = mask_stride(plan.dtype, plan.trait), a.itemsize, a.ptr, a.data[0], a.pred
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            be: Any = ctx.backend
+            ptr = args[i_ptr]
+            if be.rows_at(ptr, align, nbytes, True) is None:
+                return generic(ctx, args, kwargs)
+            active = be.predicate(api, "mask", args[i_mask], stride)
+            raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
+            be.store_rows(api, ptr, raw, None if active[1] == active[0].size else active[0], itemsize)
+
+        return call
 
     @staticmethod
     def _two_registers(
