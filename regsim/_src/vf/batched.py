@@ -21,6 +21,7 @@ they overwrite), and an accumulator's running sums are computed only if the body
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -430,7 +431,7 @@ class BatchedBackend(NumpyBackend):
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
         counts = np.asarray(count)
-        if (counts >= n).all():  # every lane of every row: one row stands for all
+        if (type(count) is int and count >= n) or (counts >= n).all():  # every lane of every row: one row for all
             lanes, active = _all_lanes(n), n
         else:
             lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
@@ -482,9 +483,10 @@ class BatchedBackend(NumpyBackend):
         super().count_down(api, ref, n)  # the checks, on the value before the loop
         self.counted[key] = (ref, before)
         self.facts.add(f"the counter made before the loop counts down {n} lanes an iteration, in closed form")
-        start = np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0)
         ref._value = max(before - self.rows * n, 0)
-        return np.minimum(start, n)
+        if before >= self.rows * n:  # n lanes in every iteration
+            return n
+        return np.minimum(np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0), n)
 
     def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
         bits, written = self._mask(mask)
@@ -1190,6 +1192,7 @@ def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
     return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
+@functools.cache
 def _all_lanes(n: int) -> Bools:
     lanes = np.ones(n, np.bool_)
     lanes.flags.writeable = False
