@@ -886,7 +886,10 @@ class BatchedBackend(NumpyBackend):
         end = None if step is None else start + (rows - 1) * step + lanes * unit
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
         if step is not None and step >= lanes * unit and end is not None and end <= st.data.size:
-            if any(np.may_share_memory(values, _strided(p.storage.data, p.at)) for p in self.pending):
+            if any(
+                np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at))
+                for p in self.pending
+            ):
                 values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
             self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
             return
@@ -991,6 +994,9 @@ class BatchedBackend(NumpyBackend):
             st.origin = state.origin or st.origin
             st.summarise()
         for m in self.masks.values():
+            if m.lanes is not None and m.lanes is _all_lanes(m.lanes.shape[-1]):  # (every lane: the cached prefix)
+                m.mask._assign_prefix(m.lanes.shape[-1], m.pattern)
+                continue
             if m.bits is None:
                 assert m.lanes is not None
                 bits = _lanes_to_bits(m.lanes if m.lanes.ndim == 1 else m.lanes[-1], m.pattern)
