@@ -179,15 +179,22 @@ class LoadAligned(Executor):
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.is_mask or self.dual or a.extra is not None or a.dist.index is not None or a.regs != 1:
+        if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None or a.regs != 1:
             return None
-        nbytes, align = a.dist.ub_bytes, a.dist.align
+        nbytes, align, post, unit = a.dist.ub_bytes, a.dist.align, a.extra, a.unit
+        low, high = INT32
 
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             be: Any = ctx.backend
-            at = be.rows_at(args[1], align, nbytes, False)
-            if at is None or not be.load_rows(args[0], args[1], at, nbytes):
+            ptr = args[1]
+            step = 0 if post is None else args[post]
+            if type(step) is not int or not low <= step <= high:
                 return generic(ctx, args, kwargs)
+            at = be.rows_at(ptr, align, nbytes, False)
+            if at is None or not be.load_rows(args[0], ptr, at, nbytes):
+                return generic(ctx, args, kwargs)
+            if post is not None:
+                be.advance(ptr, step * unit)
 
         return call
 
@@ -268,9 +275,10 @@ class StoreAligned(Executor):
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.dual or a.extra is not None or a.dist.index is not None or a.regs != 1:
+        if self.dual or (a.extra is not None and not (a.post and not self.is_mask)) or a.dist.index is not None or a.regs != 1:
             return None
-        api, nbytes, align = spec.name, a.dist.ub_bytes, a.dist.align
+        api, nbytes, align, post, unit = spec.name, a.dist.ub_bytes, a.dist.align, a.extra, a.unit
+        low, high = INT32
         if self.is_mask:
 
             def mask(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -287,11 +295,14 @@ class StoreAligned(Executor):
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             be: Any = ctx.backend
             ptr = args[i_ptr]
-            if be.rows_at(ptr, align, nbytes, True) is None:
+            step = 0 if post is None else args[post]
+            if type(step) is not int or not low <= step <= high or be.rows_at(ptr, align, nbytes, True) is None:
                 return generic(ctx, args, kwargs)
             active = be.predicate(api, "mask", args[i_mask], stride)
             raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
             be.store_rows(api, ptr, raw, None if active[1] == active[0].size else active[0], itemsize)
+            if post is not None:
+                be.advance(ptr, step * unit)
 
         return call
 
