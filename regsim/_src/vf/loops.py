@@ -397,8 +397,9 @@ class LoopRun:
             self._restore()
         self.batched = True
         self.last = self.range[-1]
-        facts = sorted(self._backend.facts)
-        self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
+        if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
+            facts = sorted(self._backend.facts)
+            self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
 
     def _peel_note(self) -> str:
         assert self._backend is not None
