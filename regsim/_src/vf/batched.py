@@ -308,20 +308,20 @@ class BatchedBackend(NumpyBackend):
         """An elementwise op reading its own output of the previous iteration (an input register
         that is its destination, or an input MaskReg that is its carry output, not yet written in
         this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
-        spec = plan.spec
-        lane = getattr(spec.executor, "lane", None)
-        if spec.scan is None and lane is None:
-            return False
         dst = values[prepared.dst]
-        outs = {id(values[i]) for i in prepared.predicates_out}
+        outs = prepared.predicates_out
         carried = None
         for k, (i, _, kind) in enumerate(prepared.inputs):
             v = values[i]
             if (kind is Kind.REG and v._storage is dst._storage and v._span == dst._span) or (
-                kind is Kind.MASK and id(v) in outs
+                kind is Kind.MASK and outs and any(v is values[j] for j in outs)
             ):
                 carried = k
         if carried is None:
+            return False
+        spec = plan.spec
+        lane = getattr(spec.executor, "lane", None)
+        if spec.scan is None and lane is None:
             return False
         i, _, kind = prepared.inputs[carried]
         key = id(dst._storage) if kind is Kind.REG else id(values[i])
@@ -514,8 +514,14 @@ class BatchedBackend(NumpyBackend):
 
     # --- registers -------------------------------------------------------------------------------
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
-        state = self._reg(reg, writing=False)
+        state = self.regs.get(id(reg._storage))
         span = reg._span
+        if state is not None and state.valid is None and state._data is not None and reg.trait.REG_NUM == 1:
+            data = state._data[:, span]  # (the common case: a one-register tensor the body wrote in full)
+            lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
+            lanes.flags.writeable = False
+            return lanes
+        state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
             valid = None if valid is None else valid[span]
@@ -1222,6 +1228,9 @@ def _pack_lanes(lanes: Bools, pattern: bytes) -> Bytes:
     lane_bytes = lanes.view(np.uint8)
     if pattern == b"\x01":
         return np.packbits(lanes, axis=-1, bitorder="little")
+    if pattern == LSB.get(s):  # one bit a lane: the bits made by a strided copy, then packed (cheaper than the products)
+        packed: Bytes = np.packbits(_lanes_to_bits(lanes, pattern), axis=-1, bitorder="little")
+        return packed
     if s >= 8:  # whole bytes per lane
         group = np.packbits(bits, bitorder="little")
         return (lane_bytes[..., None] * group).reshape(*lead, MASK_BITS // 8)
