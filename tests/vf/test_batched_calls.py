@@ -59,6 +59,18 @@ def post_select(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[rs.u
         Reg.StoreAlign(z, zr, step, every, post_mode=UPDATE)
 
 
+@rs.simd_vf
+def add_u64(d: rs.UbPtr[rs.uint64], a: rs.UbPtr[rs.uint64], b: rs.UbPtr[rs.uint64], trips: int, step: int) -> None:
+    """d = a + b on two-register tensors (RegTraitNumTwo: 64 elements a load), rows `step` elements apart."""
+    x, y, z = (Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo) for _ in range(3))
+    m = Reg.CreateMask(rs.uint64, trait=Reg.RegTraitNumTwo)
+    for i in range(trips):
+        Reg.LoadAlign(x, a + i * step)
+        Reg.LoadAlign(y, b + i * step)
+        Reg.Add(z, x, y, m)
+        Reg.StoreAlign(d + i * step, z, m)
+
+
 def _ub(sizes: list[int], written: int, seed: int) -> tuple[rs.UnifiedBuffer, list[rs.LocalTensor[Any]]]:
     """A UB of uint32 tensors of `sizes` elements, the first `written` elements of each set (random), the rest never
     written (the UB's written flags then exist)."""
@@ -115,4 +127,29 @@ def test_post_update_calls_give_the_in_order_bits(trips: int, step: int, slack: 
 
     how, _ = hows(make)
     if full and slack >= 0 and step >= LANES and step % 8 == 0 and trips > 2:
+        assert how == ["batched"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(trips=st.integers(2, 12), step=st.sampled_from([64, 68, 128, 32, 65]), slack=st.integers(-64, 64), full=st.booleans())
+def test_two_register_loads_give_the_in_order_bits(trips: int, step: int, slack: int, full: bool) -> None:
+    """Two-register loads (whole uint64 elements) through the plain path or the generic run."""
+    size = max(64, (trips - 1) * step + 64 + slack)
+    written = size if full else size - 16
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        rng = np.random.default_rng(trips * 1000 + step)
+        ub = rs.UnifiedBuffer(size=3 * -(-size * 8 // 256) * 256)
+        a, b, d = (ub.alloc(rs.uint64, size) for _ in range(3))
+        for t in (a, b, d):
+            t.set(rng.integers(0, 2**64, min(size, written), dtype=np.uint64))
+
+        def run() -> None:
+            with rs.configure(batch_min_iterations=2):
+                add_u64(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), trips, step)
+
+        return ub, run
+
+    how, _ = hows(make)
+    if full and slack >= 0 and step >= 64 and step % 4 == 0:
         assert how == ["batched"]

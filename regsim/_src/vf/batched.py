@@ -664,9 +664,9 @@ class BatchedBackend(NumpyBackend):
         return start, step
 
     def load_rows(self, dst: RegTensor[Any], ptr: UbPtr[Any], at: tuple[int, int], nbytes: int) -> bool:
-        """A one-register load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's
-        strided view, as `read` then `fill` leave it. False (nothing done) when dst is part of its storage or a byte
-        it reads was never written (flags to carry)."""
+        """A load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's strided view,
+        as `read` then `fill` (a two-register tensor: `fill_elements`) leave it. False (nothing done) when dst is part
+        of its storage or a byte it reads was never written (flags to carry)."""
         st = dst._storage
         if dst._span.stop - dst._span.start != nbytes or st.data.size != nbytes:
             return False
@@ -679,7 +679,10 @@ class BatchedBackend(NumpyBackend):
         self._sync(start, start + step * (rows - 1) + nbytes)
         view = _strided(ub.storage.data, where)
         view.flags.writeable = False
-        self._adopt(dst, view)
+        if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
+            self._adopt_elements(dst, view)
+        else:
+            self._adopt(dst, view)
         addr = ptr.addr
         self.accesses.append(_Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows))))
         return True

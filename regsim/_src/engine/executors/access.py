@@ -179,9 +179,9 @@ class LoadAligned(Executor):
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None or a.regs != 1:
+        if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None:
             return None
-        nbytes, align, post, unit = a.dist.ub_bytes, a.dist.align, a.extra, a.unit
+        nbytes, align, post, unit = a.dist.ub_bytes * a.regs, a.dist.align, a.extra, a.unit
         low, high = INT32
 
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
