@@ -65,6 +65,7 @@ def merged(values: Any, old: Lanes, lanes: Bools, mode: MaskMergeMode) -> Lanes:
 
 
 @functools.cache
+@functools.cache
 def group_pattern(dtype: type[dt.DType], trait: RegTrait, fill: str) -> bytes:
     """The bits a mask-producing op sets in an active lane's group of `sizeof(T)` bits.
 

@@ -10,7 +10,7 @@ The ways to start a VF are the VF runtime's (regsim._src.vf.runtime).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -29,6 +29,20 @@ class CallHook(Protocol):
     """What the op engine hands a Reg call to, when the running VF has one (see `VfContext.hook`)."""
 
     def record(self, ctx: VfContext, plan: Any, values: Any) -> Any: ...
+
+
+class BatchedCalls:
+    """The per-call hook of a batched VF loop with no trace recording: each call runs its signature's call on the
+    batched backend (`Overloads.batched_call`, made once per signature: an op with no batching rule raises
+    `InOrderOnly` there, sending the loop in order). The op engine's faces look such calls up themselves."""
+
+    __slots__ = ()
+
+    def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
+        return plan.spec.batched(ctx, plan, values)
+
+
+BATCHED_CALLS: Final = BatchedCalls()
 
 
 @attrs.define(eq=False)

@@ -60,13 +60,9 @@ class Affine:
         self._values = values
         self.prog = prog  #: (start, step): row b holds start + step * b
         self.rows = rows if values is None else len(values)
-        if (
-            prog is not None
-            and not -self.LIMIT
-            <= min(prog[0], prog[0] + prog[1] * (self.rows - 1))
-            <= max(prog[0], prog[0] + prog[1] * (self.rows - 1))
-            <= self.LIMIT
-        ):
+        if prog is not None and not (
+            -self.LIMIT <= prog[0] <= self.LIMIT and -self.LIMIT <= prog[0] + prog[1] * (self.rows - 1) <= self.LIMIT
+        ):  # (both ends of the progression within the limit: every row is)
             raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
 
     @classmethod

@@ -28,8 +28,8 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.engine.context import Ref, VfContext, vf_context
-from regsim._src.engine.per_iteration import Affine
+from regsim._src.engine.context import BATCHED_CALLS, Ref, VfContext, vf_context
+from regsim._src.engine.per_iteration import Affine, InOrderOnly
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import _VF
 from regsim._src.model.enums import _Struct, expected_member
@@ -220,9 +220,12 @@ Call = Callable[[VfContext, tuple[Any, ...], dict[str, Any]], Any]
 
 
 class ExecutorLike(Protocol):
+    batchable: bool
+
     def prepare(self, spec: OpSpec, plan: Plan) -> Any: ...
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any: ...
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None: ...
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None: ...
 
 
 @attrs.frozen(eq=False, slots=False)
@@ -288,6 +291,18 @@ class OpSpec:
             if o.name == "mode" and o.enum is not None and o.enum.__name__ == "MaskMergeMode":
                 return o.accepted
         return frozenset()
+
+    def check_batchable(self) -> None:
+        """Before a call of this op on a batched loop's backend: `InOrderOnly` (the loop runs in order) when the op
+        has no batching rule."""
+        if not self.executor.batchable:
+            raise InOrderOnly(f"Reg.{self.name} runs in order only: {self.sequential_reason or 'no batching rule'}")
+
+    def batched(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> Any:
+        """Run a call of this op on a batched loop's backend (`check_batchable` first)."""
+        self.check_batchable()
+        assert plan.run is not None
+        return plan.run(ctx, plan, values)
 
     def signature(self) -> str:
         pos = ", ".join(o.name for o in self.positional)
@@ -406,6 +421,19 @@ def _key_function(n: int, numbers: frozenset[int]) -> Callable[[tuple[Any, ...]]
     return key
 
 
+def batched_call(plan: Plan, direct: bool) -> Call:
+    """A call of `plan`'s signature in a batched loop with no trace, made once per signature: the executor's
+    `specialise_batched` closure where it has one for the plan, else binding and `OpSpec.batched`."""
+    spec = plan.spec
+    run = spec.batched
+
+    def generic(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return run(ctx, plan, _bind(plan, direct, args, kwargs))
+
+    special = spec.executor.specialise_batched(spec, plan, generic) if direct and spec.executor.batchable else None
+    return special or generic
+
+
 def _bind(plan: Plan, direct: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     """One value per operand: the positional arguments, then the keyword operands' defaults with
     the given keywords written over them (a call of the plan's signature binds so)."""
@@ -512,11 +540,14 @@ class Overloads:
         self._plans: dict[Any, tuple[Plan, bool, Call]] = {}
         #: signature → its in-order call (what the face looks up)
         self._calls: dict[Any, Call] = {}
+        #: signature → its call in a batched loop with no trace (`batched_call`; the face looks it up too)
+        self._batched: dict[Any, Call] = {}
 
     def add(self, spec: OpSpec) -> None:
         self.specs.append(spec)
         self._plans.clear()
         self._calls.clear()
+        self._batched.clear()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ctx = _VF.get()
@@ -537,6 +568,13 @@ class Overloads:
         plan, direct, call = hit
         if ctx.hook is None:
             return call(ctx, args, kwargs)
+        if ctx.hook is BATCHED_CALLS:
+            batched = self._batched.get(key) if key is not None else None
+            if batched is None:
+                batched = batched_call(plan, direct)
+                if key is not None:
+                    self._batched[key] = batched
+            return batched(ctx, args, kwargs)
         return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
     def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
@@ -674,15 +712,16 @@ def face(name: str) -> Callable[[F], F]:
 
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
-        calls = entry._calls
+        calls, batched = entry._calls, entry._batched
         numbers = {k for spec in entry.specs for k, o in enumerate(spec.positional) if o.kind in (Kind.INT, Kind.SCALAR)}
         keys = tuple(_key_function(n, frozenset(k for k in numbers if k < n)) for n in range(9))
         current = _VF.get
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            # the hot path, inlined: a running VF, no trace, a signature seen before
+            # the hot path, inlined: a running VF, no trace (in order or a batched loop), a signature seen before
             ctx = current()
-            if ctx is not None and ctx.hook is None:
+            hook = None if ctx is None else ctx.hook
+            if ctx is not None and (hook is None or hook is BATCHED_CALLS):
                 try:
                     key: Any = keys[len(args)](args)
                 except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
@@ -690,7 +729,7 @@ def face(name: str) -> Callable[[F], F]:
                 if kwargs:
                     key = (key, *kwargs.items())
                 try:
-                    run = calls.get(key)
+                    run = (calls if hook is None else batched).get(key)
                 except TypeError:  # an unhashable keyword value: the entry names it
                     run = None
                 if run is not None:

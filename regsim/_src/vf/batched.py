@@ -21,6 +21,7 @@ they overwrite), and an accumulator's running sums are computed only if the body
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -307,20 +308,20 @@ class BatchedBackend(NumpyBackend):
         """An elementwise op reading its own output of the previous iteration (an input register
         that is its destination, or an input MaskReg that is its carry output, not yet written in
         this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
-        spec = plan.spec
-        lane = getattr(spec.executor, "lane", None)
-        if spec.scan is None and lane is None:
-            return False
         dst = values[prepared.dst]
-        outs = {id(values[i]) for i in prepared.predicates_out}
+        outs = prepared.predicates_out
         carried = None
         for k, (i, _, kind) in enumerate(prepared.inputs):
             v = values[i]
             if (kind is Kind.REG and v._storage is dst._storage and v._span == dst._span) or (
-                kind is Kind.MASK and id(v) in outs
+                kind is Kind.MASK and outs and any(v is values[j] for j in outs)
             ):
                 carried = k
         if carried is None:
+            return False
+        spec = plan.spec
+        lane = getattr(spec.executor, "lane", None)
+        if spec.scan is None and lane is None:
             return False
         i, _, kind = prepared.inputs[carried]
         key = id(dst._storage) if kind is Kind.REG else id(values[i])
@@ -430,7 +431,7 @@ class BatchedBackend(NumpyBackend):
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
         counts = np.asarray(count)
-        if (counts >= n).all():  # every lane of every row: one row stands for all
+        if (type(count) is int and count >= n) or (counts >= n).all():  # every lane of every row: one row for all
             lanes, active = _all_lanes(n), n
         else:
             lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
@@ -482,9 +483,10 @@ class BatchedBackend(NumpyBackend):
         super().count_down(api, ref, n)  # the checks, on the value before the loop
         self.counted[key] = (ref, before)
         self.facts.add(f"the counter made before the loop counts down {n} lanes an iteration, in closed form")
-        start = np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0)
         ref._value = max(before - self.rows * n, 0)
-        return np.minimum(start, n)
+        if before >= self.rows * n:  # n lanes in every iteration
+            return n
+        return np.minimum(np.maximum(before - np.arange(self.rows, dtype=np.int64) * n, 0), n)
 
     def predicate_bits(self, api: str, param: str, mask: MaskReg, index: Any) -> Bools:
         bits, written = self._mask(mask)
@@ -512,8 +514,14 @@ class BatchedBackend(NumpyBackend):
 
     # --- registers -------------------------------------------------------------------------------
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
-        state = self._reg(reg, writing=False)
+        state = self.regs.get(id(reg._storage))
         span = reg._span
+        if state is not None and state.valid is None and state._data is not None and reg.trait.REG_NUM == 1:
+            data = state._data[:, span]  # (the common case: a one-register tensor the body wrote in full)
+            lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
+            lanes.flags.writeable = False
+            return lanes
+        state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
             valid = None if valid is None else valid[span]
@@ -634,6 +642,50 @@ class BatchedBackend(NumpyBackend):
         box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
         self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         return raw, None if valid is None or valid.all() else valid
+
+    def rows_at(self, ptr: UbPtr[Any], align: int, nbytes: int, tensor: bool) -> tuple[int, int] | None:
+        """(start, step) of an aligned access of `nbytes` a row through `ptr` in the common case, where `read` and
+        `store` would take their plainest path: the rows' addresses a progression p + b·step of `align`-aligned
+        start and step, its rows apart (step >= nbytes), inside the UB (`tensor`: inside the pointer's tensor), no
+        observer, no write journal, no unaligned store stream in the loop. None otherwise (the
+        executor's generic run then checks and raises as it always does); nothing is changed either way."""
+        addr = ptr.addr
+        hit = self.progs.get(id(addr))
+        if hit is None or hit[0] is not addr or self.streams:
+            return None
+        ub = ptr.ub
+        if ub.observer is not None or ub.journal is not None:
+            return None
+        start, step = hit[1]
+        end = start + step * (self.rows - 1) + nbytes
+        lo, hi = (ptr.lo, ptr.hi) if tensor else (0, ub.size)
+        if step < nbytes or start % align or step % align or start < lo or end > hi or self.rows < 2:
+            return None
+        return start, step
+
+    def load_rows(self, dst: RegTensor[Any], ptr: UbPtr[Any], at: tuple[int, int], nbytes: int) -> bool:
+        """A load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's strided view,
+        as `read` then `fill` (a two-register tensor: `fill_elements`) leave it. False (nothing done) when dst is part
+        of its storage or a byte it reads was never written (flags to carry)."""
+        st = dst._storage
+        if dst._span.stop - dst._span.start != nbytes or st.data.size != nbytes:
+            return False
+        start, step = at
+        rows = self.rows
+        ub = ptr.ub
+        where = (start, (rows, nbytes), (step, 1))
+        if ub.storage.valid is not None and not _strided(ub.storage.valid, where).all():
+            return False
+        self._sync(start, start + step * (rows - 1) + nbytes)
+        view = _strided(ub.storage.data, where)
+        view.flags.writeable = False
+        if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
+            self._adopt_elements(dst, view)
+        else:
+            self._adopt(dst, view)
+        addr = ptr.addr
+        self.accesses.append(_Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows))))
+        return True
 
     def gather(
         self, api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDArray[Any], unit: int, active: Bools
@@ -788,6 +840,11 @@ class BatchedBackend(NumpyBackend):
         for addr, raw, active in chunks:
             self._store_chunk(api, ptr, addr, raw, active, unit)
 
+    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int) -> None:
+        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer):
+        what `store` does after its checks."""
+        self._store_chunk(api, ptr, ptr.addr, raw, active, unit)
+
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
@@ -838,7 +895,10 @@ class BatchedBackend(NumpyBackend):
         end = None if step is None else start + (rows - 1) * step + lanes * unit
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
         if step is not None and step >= lanes * unit and end is not None and end <= st.data.size:
-            if any(np.may_share_memory(values, _strided(p.storage.data, p.at)) for p in self.pending):
+            if any(
+                np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at))
+                for p in self.pending
+            ):
                 values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
             self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
             return
@@ -943,6 +1003,9 @@ class BatchedBackend(NumpyBackend):
             st.origin = state.origin or st.origin
             st.summarise()
         for m in self.masks.values():
+            if m.lanes is not None and m.lanes is _all_lanes(m.lanes.shape[-1]):  # (every lane: the cached prefix)
+                m.mask._assign_prefix(m.lanes.shape[-1], m.pattern)
+                continue
             if m.bits is None:
                 assert m.lanes is not None
                 bits = _lanes_to_bits(m.lanes if m.lanes.ndim == 1 else m.lanes[-1], m.pattern)
@@ -1144,6 +1207,7 @@ def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
     return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
+@functools.cache
 def _all_lanes(n: int) -> Bools:
     lanes = np.ones(n, np.bool_)
     lanes.flags.writeable = False
@@ -1167,6 +1231,9 @@ def _pack_lanes(lanes: Bools, pattern: bytes) -> Bytes:
     lane_bytes = lanes.view(np.uint8)
     if pattern == b"\x01":
         return np.packbits(lanes, axis=-1, bitorder="little")
+    if pattern == LSB.get(s):  # one bit a lane: the bits made by a strided copy, then packed (cheaper than the products)
+        packed: Bytes = np.packbits(_lanes_to_bits(lanes, pattern), axis=-1, bitorder="little")
+        return packed
     if s >= 8:  # whole bytes per lane
         group = np.packbits(bits, bitorder="little")
         return (lane_bytes[..., None] * group).reshape(*lead, MASK_BITS // 8)

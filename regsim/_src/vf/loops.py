@@ -49,7 +49,7 @@ from typing import Any, Literal, TypeVar
 
 import attrs
 
-from regsim._src.engine.context import VfContext
+from regsim._src.engine.context import BATCHED_CALLS, VfContext
 from regsim._src.engine.per_iteration import Affine, InOrderOnly, PostUpdate, Unbatchable
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
@@ -231,7 +231,7 @@ class LoopRun:
         self._trace_mark = len(self._trace.records) if self._trace is not None else 0
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
-        ctx.backend, ctx.hook = self._backend, _BatchGuard(ctx.hook)
+        ctx.backend, ctx.hook = self._backend, BATCHED_CALLS if ctx.hook is None else _BatchGuard(ctx.hook)
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
             self._backend.peeled = True
@@ -397,8 +397,9 @@ class LoopRun:
             self._restore()
         self.batched = True
         self.last = self.range[-1]
-        facts = sorted(self._backend.facts)
-        self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
+        if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
+            facts = sorted(self._backend.facts)
+            self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
 
     def _peel_note(self) -> str:
         assert self._backend is not None
@@ -430,19 +431,16 @@ class LoopRun:
 
 
 class _BatchGuard:
-    """The op engine's per-call hook while a loop runs batched: an op whose executor has no
-    batching rule makes the loop run in order; the others run, through the trace if one records."""
+    """The op engine's per-call hook while a loop runs batched with a trace recording: an op whose executor has
+    no batching rule makes the loop run in order (`OpSpec.batched`); the others run through the trace. (With no
+    trace the hook is the engine's `BATCHED_CALLS`.)"""
 
     def __init__(self, trace: Any) -> None:
         self.trace = trace
 
     def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
-        spec = plan.spec
-        if not spec.executor.batchable:
-            raise InOrderOnly(f"Reg.{spec.name} runs in order only: {spec.sequential_reason or 'no batching rule'}")
-        if self.trace is not None:
-            return self.trace.record(ctx, plan, values)
-        return plan.run(ctx, plan, values)
+        plan.spec.check_batchable()
+        return self.trace.record(ctx, plan, values)
 
 
 def _trace_of(hook: Any) -> Any:

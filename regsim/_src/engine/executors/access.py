@@ -177,6 +177,27 @@ class LoadAligned(Executor):
         halves = a.itemsize if a.regs == 2 else 0
         return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, halves, a.extra, a.unit, generic)
 
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None:
+            return None
+        nbytes, align, post, unit = a.dist.ub_bytes * a.regs, a.dist.align, a.extra, a.unit
+        low, high = INT32
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            be: Any = ctx.backend
+            ptr = args[1]
+            step = 0 if post is None else args[post]
+            if type(step) is not int or not low <= step <= high:
+                return generic(ctx, args, kwargs)
+            at = be.rows_at(ptr, align, nbytes, False)
+            if at is None or not be.load_rows(args[0], ptr, at, nbytes):
+                return generic(ctx, args, kwargs)
+            if post is not None:
+                be.advance(ptr, step * unit)
+
+        return call
+
 
 class StoreAligned(Executor):
     """A register's active lanes (or a predicate's bits; or two registers interleaved) written to
@@ -251,6 +272,39 @@ class StoreAligned(Executor):
             a.unit,
             generic,
         )
+
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        a: _Access = plan.prepared
+        if self.dual or (a.extra is not None and not (a.post and not self.is_mask)) or a.dist.index is not None or a.regs != 1:
+            return None
+        api, nbytes, align, post, unit = spec.name, a.dist.ub_bytes, a.dist.align, a.extra, a.unit
+        low, high = INT32
+        if self.is_mask:
+
+            def mask(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                be: Any = ctx.backend
+                ptr = args[0]
+                if be.rows_at(ptr, align, nbytes, True) is None:
+                    return generic(ctx, args, kwargs)
+                be.store_rows(api, ptr, be.predicate_bytes(api, "mask", args[1], None), None, 1)
+
+            return mask
+        assert a.pred is not None
+        stride, itemsize, i_ptr, i_src, i_mask = mask_stride(plan.dtype, plan.trait), a.itemsize, a.ptr, a.data[0], a.pred
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            be: Any = ctx.backend
+            ptr = args[i_ptr]
+            step = 0 if post is None else args[post]
+            if type(step) is not int or not low <= step <= high or be.rows_at(ptr, align, nbytes, True) is None:
+                return generic(ctx, args, kwargs)
+            active = be.predicate(api, "mask", args[i_mask], stride)
+            raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
+            be.store_rows(api, ptr, raw, None if active[1] == active[0].size else active[0], itemsize)
+            if post is not None:
+                be.advance(ptr, step * unit)
+
+        return call
 
     @staticmethod
     def _two_registers(

@@ -42,6 +42,12 @@ class Executor:
         call to `generic` before it changes anything, so each check and message stays `run`'s."""
         return None
 
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        """The plan's call on a batched loop's backend (no trace) as one closure, made once per signature; None:
+        `generic`. As `specialise`: the common case only, every other call handed to `generic` before anything
+        changes."""
+        return None
+
 
 def _int(api: str, name: str, value: Any, bounds: tuple[int, int], ctype: str) -> int:
     """A scalar operand as a Python int within its C++ type's range (bools are not ints)."""

@@ -62,6 +62,20 @@ def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequenc
     ]
 
 
+def positional_run(executor: Executor, spec: OpSpec, plan: Plan, p: _Elementwise) -> Call | None:
+    """The batched call of an elementwise shape whose `run` reads only positional operands (the predicate, the
+    destination, the lane inputs, the predicate outputs): `run` on the call's arguments as they are, unbound."""
+    used = (p.pred, p.dst, *p.predicates_out, *(i for i, _, _ in p.inputs))
+    if max(used) >= len(spec.positional):
+        return None
+    run = executor.run
+
+    def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return run(ctx, plan, args)
+
+    return call
+
+
 def in_order_inputs(p: _Elementwise) -> tuple[backend.Input, ...]:
     """The lane function's inputs as the in-order closures take them (`backend.Input`)."""
     kinds = {Kind.REG: "reg", Kind.MASK: "mask", Kind.SCALAR: "scalar"}
@@ -115,6 +129,9 @@ class Elementwise(Executor):
         full = active[1] == active[0].size
         for i, lanes in zip(p.predicates_out, preds, strict=True):
             be.write_predicate(values[i], lanes if full else lanes & active[0], plan.dtype, plan.trait)
+
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return positional_run(self, spec, plan, plan.prepared)
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared

@@ -10,7 +10,7 @@ import numpy as np
 from regsim._src.engine import backend
 from regsim._src.engine.context import VfContext
 from regsim._src.engine.executors.base import Executor
-from regsim._src.engine.executors.elementwise import _Elementwise, _lane_inputs, _read_inputs, in_order_inputs
+from regsim._src.engine.executors.elementwise import _Elementwise, _lane_inputs, _read_inputs, in_order_inputs, positional_run
 from regsim._src.engine.spec import Call, OpSpec, Plan, Role
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.registers import (
@@ -105,6 +105,9 @@ class PredicateOut(Executor):
         lane: Callable[..., Any] = plan.spec.lane  # type: ignore[assignment]
         lanes = lane(plan.values["mode"], *_read_inputs(be, api, plan, p, values, active))
         be.write_predicate(values[0], lanes & active[0], plan.dtype, plan.trait)
+
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        return positional_run(self, spec, plan, plan.prepared)
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared

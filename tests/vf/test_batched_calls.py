@@ -1,0 +1,155 @@
+"""Batched loops' per-signature calls: the plain path of LoadAlign and StoreAlign (a register or a MaskReg, with or
+without a post-update stride) over a progression of addresses, and everything that sends a call back to the generic
+run (rows that overlap, a misaligned row, a row outside the tensor, bytes never written, a tail mask).
+
+The oracle is the same kernel run with `loops="sequential"` (every iteration in order): UB bytes, written flags,
+errors (class, message, partial state) must be identical, and a loop that can batch must have batched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from loop_support import hows
+
+import regsim as rs
+from regsim import Reg
+
+UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
+LANES = 64  #: uint32 lanes in one register
+
+
+@rs.simd_vf
+def add_carry(
+    d0: rs.UbPtr[rs.uint32],
+    d1: rs.UbPtr[rs.uint32],
+    a: rs.UbPtr[rs.uint32],
+    b: rs.UbPtr[rs.uint32],
+    count: int,
+    trips: int,
+    step: int,
+) -> None:
+    """AddC's AddVF with the rows `step` elements apart: a tail mask, a MaskReg store and a register store a row."""
+    x, y, z = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+    carry = Reg.CreateMask(rs.uint8)
+    n = rs.Ref(count)
+    for i in range(trips):
+        mask = Reg.UpdateMask(rs.uint32, n)
+        Reg.LoadAlign(x, a + i * step)
+        Reg.LoadAlign(y, b + i * step)
+        Reg.Add(carry, z, x, y, mask)
+        Reg.StoreAlign(d1.reinterpret(rs.uint32) + i * 8, carry, dist=Reg.MaskDist.DIST_NORM)
+        Reg.StoreAlign(d0 + i * step, z, mask)
+
+
+@rs.simd_vf
+def post_select(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[rs.uint32], trips: int, step: int) -> None:
+    """The compare example's loop: post-update loads and store `step` elements a row."""
+    every = Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.ALL)
+    xr, yr, zr, gt = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.CreateMask(rs.uint32)
+    for _ in range(trips):
+        Reg.LoadAlign(xr, x, step, post_mode=UPDATE)
+        Reg.LoadAlign(yr, y, step, post_mode=UPDATE)
+        Reg.Compare(gt, xr, yr, every, mode=Reg.CMPMODE.GT)
+        Reg.Select(zr, xr, yr, gt)
+        Reg.StoreAlign(z, zr, step, every, post_mode=UPDATE)
+
+
+@rs.simd_vf
+def add_u64(d: rs.UbPtr[rs.uint64], a: rs.UbPtr[rs.uint64], b: rs.UbPtr[rs.uint64], trips: int, step: int) -> None:
+    """d = a + b on two-register tensors (RegTraitNumTwo: 64 elements a load), rows `step` elements apart."""
+    x, y, z = (Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo) for _ in range(3))
+    m = Reg.CreateMask(rs.uint64, trait=Reg.RegTraitNumTwo)
+    for i in range(trips):
+        Reg.LoadAlign(x, a + i * step)
+        Reg.LoadAlign(y, b + i * step)
+        Reg.Add(z, x, y, m)
+        Reg.StoreAlign(d + i * step, z, m)
+
+
+def _ub(sizes: list[int], written: int, seed: int) -> tuple[rs.UnifiedBuffer, list[rs.LocalTensor[Any]]]:
+    """A UB of uint32 tensors of `sizes` elements, the first `written` elements of each set (random), the rest never
+    written (the UB's written flags then exist)."""
+    rng = np.random.default_rng(seed)
+    ub = rs.UnifiedBuffer(size=sum(-(-n * 4 // 256) * 256 for n in sizes))
+    tensors = [ub.alloc(rs.uint32, n) for n in sizes]
+    for t, n in zip(tensors, sizes, strict=True):
+        t.set(rng.integers(0, 2**32, min(n, written), dtype=np.uint32))  # (a prefix of the tensor)
+    return ub, tensors
+
+
+steps = st.sampled_from([LANES, LANES + 8, 2 * LANES, LANES // 2, LANES + 1, LANES - 8])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    trips=st.integers(2, 20), step=steps, count=st.integers(0, 20 * LANES), slack=st.integers(-LANES, LANES), full=st.booleans()
+)
+def test_add_carry_calls_give_the_in_order_bits(trips: int, step: int, count: int, slack: int, full: bool) -> None:
+    """Rows apart or overlapping, aligned or not, the last row inside its tensor or not, every byte written or not,
+    any tail: the default mode leaves what the in-order loop leaves (or raises what it raises)."""
+    size = max(LANES, (trips - 1) * step + LANES + slack)
+    written = size if full else size - LANES // 2
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub, (a, b, d0, d1) = _ub([size, size, size, 8 * trips], written, trips * 1000 + step)
+
+        def run() -> None:
+            with rs.configure(batch_min_iterations=2):
+                add_carry(d0.GetPhyAddr(), d1.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), count, trips, step)
+
+        return ub, run
+
+    how, _ = hows(make)
+    if full and slack >= 0 and step >= LANES and step % 8 == 0:  # (rows apart, aligned, inside: nothing in the way)
+        assert how == ["batched"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(trips=st.integers(2, 20), step=steps, slack=st.integers(-LANES, LANES), full=st.booleans())
+def test_post_update_calls_give_the_in_order_bits(trips: int, step: int, slack: int, full: bool) -> None:
+    """Post-update loads and stores (iteration 0 in order, the others batched through posted pointers)."""
+    size = max(LANES, (trips - 1) * step + LANES + slack)
+    written = size if full else size - LANES // 2
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub, (x, y, z) = _ub([size, size, size], written, trips * 1000 + step)
+
+        def run() -> None:
+            with rs.configure(batch_min_iterations=2):
+                post_select(x.GetPhyAddr(), y.GetPhyAddr(), z.GetPhyAddr(), trips, step)
+
+        return ub, run
+
+    how, _ = hows(make)
+    if full and slack >= 0 and step >= LANES and step % 8 == 0 and trips > 2:
+        assert how == ["batched"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(trips=st.integers(2, 12), step=st.sampled_from([64, 68, 128, 32, 65]), slack=st.integers(-64, 64), full=st.booleans())
+def test_two_register_loads_give_the_in_order_bits(trips: int, step: int, slack: int, full: bool) -> None:
+    """Two-register loads (whole uint64 elements) through the plain path or the generic run."""
+    size = max(64, (trips - 1) * step + 64 + slack)
+    written = size if full else size - 16
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        rng = np.random.default_rng(trips * 1000 + step)
+        ub = rs.UnifiedBuffer(size=3 * -(-size * 8 // 256) * 256)
+        a, b, d = (ub.alloc(rs.uint64, size) for _ in range(3))
+        for t in (a, b, d):
+            t.set(rng.integers(0, 2**64, min(size, written), dtype=np.uint64))
+
+        def run() -> None:
+            with rs.configure(batch_min_iterations=2):
+                add_u64(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), trips, step)
+
+        return ub, run
+
+    how, _ = hows(make)
+    if full and slack >= 0 and step >= 64 and step % 4 == 0:
+        assert how == ["batched"]
