@@ -16,7 +16,7 @@ import pytest
 
 import regsim as rs
 from regsim._src.frontends.cpp.kernels import tiling_structs
-from tests.cpp_kernel_support import both_modes
+from tests.cpp_kernel_support import both_modes, round_half_away
 
 pytest.importorskip("clang.cindex")
 
@@ -63,6 +63,9 @@ def _split(mod: Any, struct: str, n: int, cores: int, ub: int, align: int = 1, *
         return -(-m // ub)
 
     values = {
+        **dict.fromkeys(("totalNum", "totalElements", "totalLength"), n),
+        "blockFactor": former,
+        "ubFactor": ub,
         "dim0": n,
         "coreNum": cores,
         "blockFormer": former,
@@ -92,6 +95,32 @@ def _run(kernel: Any, blocks: int, inputs: list[np.ndarray], out: np.ndarray, ti
 
 def _as(dtype: Any, x: Any) -> np.ndarray:
     return np.asarray(x, dtype=np.float64).astype(dtype.np_dtype)
+
+
+def _f32(v: Any) -> np.ndarray:
+    """Values computed exactly (or correctly rounded) in float64, rounded once to float32, as float64."""
+    return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+
+def _near(v: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 neighbours of v rounded once (as float64): every float32 within 1 ulp of v lies between them,
+    so they bound what an operation documented within 1 ulp (Exp, Ln, Div: "Max error 1 ULP") returns."""
+    r = np.asarray(v, np.float64).astype(np.float32)
+    return (np.nextafter(r, np.float32(-np.inf)).astype(np.float64), np.nextafter(r, np.float32(np.inf)).astype(np.float64))
+
+
+def _between(got: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Each lane of `got` within [lo, hi] (the kernel's chain evaluated at the ends of its approximate steps' ranges;
+    the chains here are monotone in those steps)."""
+    g = got.astype(np.float64)
+    bad = np.flatnonzero(~((lo <= g) & (g <= hi)))
+    assert bad.size == 0, f"lane {bad[0]}: {g[bad[0]]!r} not in [{lo[bad[0]]!r}, {hi[bad[0]]!r}] ({bad.size} lanes)"
+
+
+def _narrow(dtype: Any, v32: np.ndarray) -> np.ndarray:
+    """A float32 result written back to the operator's type as these kernels do: float32 as it is, half and
+    bfloat16 by Cast CAST_ROUND (to nearest, ties away from zero)."""
+    return v32.astype(np.float32) if dtype is rs.float32 else round_half_away(v32, dtype)
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> int:
@@ -386,3 +415,101 @@ def test_fused_cross_entropy_loss_with_max_sum(dtype: Any) -> None:
     soft = (np.exp(shifted) * inv[:, None]).astype(np.float32)
     loss = (np.log(total.astype(np.float64)) - predicted).astype(np.float32)
     assert _ulps(out, np.concatenate([loss, soft.ravel()])) <= 4
+
+
+# --- the activations of the totalNum / blockFactor / ubFactor split ------------------------------------------------
+#: n elements on cores of `blockFactor` = ceil(n / 3) (the last block two shorter) in 128-element UB pieces (the
+#: last of each block shorter), as their host tilings split (blockFactor = CeilDiv(totalNum, coreNum))
+N, CORES, UB = 1300, 3, 128
+
+
+def _elementwise(mod: Any, struct: str, kernel: Any, inputs: list[np.ndarray], **fields: Any) -> np.ndarray:
+    tiling, blocks = _split(mod, struct, N, CORES, UB, **fields)
+    return _run(kernel, blocks, inputs, inputs[0], tiling)
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_hard_sigmoid(dtype: Any) -> None:
+    """ops-nn HardSigmoid (DTYPE_INPUT_X from the build): y = clamp(alpha x + beta, 0, 1) in float32 steps each
+    rounded once (int32 converted exactly, the result truncated; half rounded to nearest even, bfloat16 ties away
+    from zero, then clamped in its type). Bit for bit."""
+    mod = _load("activation/hard_sigmoid", "op_kernel/arch35/hard_sigmoid.cpp", {"DTYPE_INPUT_X": dtype})
+    alpha, beta = np.float32(0.2), np.float32(0.5)
+    rng = np.random.default_rng(13)
+    x = rng.integers(-8, 9, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-4, 4, N))
+    y = _elementwise(mod, "HardSigmoidTilingData", mod.kernel("hard_sigmoid", 0), [x], alpha=alpha, beta=beta)
+    t = _f32(_f32(alpha * x.astype(np.float64)) + beta)
+    if dtype is rs.int32:
+        want = np.trunc(np.clip(t, 0, 1)).astype(np.int32)
+    elif dtype is rs.float32:
+        want = np.clip(t, 0, 1).astype(np.float32)
+    else:
+        narrow = round_half_away(t, dtype) if dtype is rs.bfloat16 else t.astype(dtype.np_dtype)
+        want = np.clip(narrow.astype(np.float64), 0, 1).astype(dtype.np_dtype)
+    assert y.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_celu(dtype: Any) -> None:
+    """ops-nn Celu: y = x >= 0 ? alpha3 x : alpha1 (exp(min(x / alpha2, 87)) - 1), in float32 (half widened
+    exactly, the result rounded ties away from zero). Divs and Exp are within 1 ulp (their pages) and the chain
+    is monotone in both: y lies between the chain's values at their lower and upper neighbours."""
+    mod = _load("activation/celu", "op_kernel/celu.cpp", {"DTYPE_X": dtype})
+    a1, a2, a3 = np.float32(1.5), np.float32(1.5), np.float32(1.0)
+    x = _as(dtype, np.random.default_rng(14).uniform(-6, 3, N))
+    y = _elementwise(mod, "CeluTilingData", mod.kernel("celu", 0), [x], alpha1=a1, alpha2=a2, alpha3=a3)
+    x64 = x.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        q = np.minimum(_near(x64 / a2)[end], 87)
+        neg = _f32(a1 * _f32(_near(np.exp(q))[end] - 1))
+        return _narrow(dtype, np.where(x64 >= 0, _f32(a3 * x64), neg)).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 0), (rs.half, 1)], ids=["float32", "half"])
+def test_shrink(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn Shrink (its entry template for the element type and BUFFER_MODE): y = x - bias where x > lambd,
+    x + bias where x < -lambd, else 0, the bounds and the sums in the element type, each rounded once. Bit for bit."""
+    mod = _load("activation/shrink", "op_kernel/shrink_apt.cpp")
+    lambd, bias = 0.7, 0.3
+    x = _as(dtype, np.random.default_rng(15).uniform(-2, 2, N))
+    kernel = mod.kernel("shrink", dtype, buffer_mode)
+    y = _elementwise(mod, "ShrinkTilingData", kernel, [x], lambd=lambd, bias=bias)
+    t = dtype.np_dtype.type
+    x64, lo, hi = x.astype(np.float64), float(t(-np.float32(lambd))), float(t(np.float32(lambd)))
+    minus, plus = (_as(dtype, x64 + float(t(np.float32(b)))) for b in (-bias, bias))
+    assert y.tobytes() == np.where(x64 > hi, minus, np.where(x64 < lo, plus, t(0))).astype(x.dtype).tobytes()
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0)], ids=["float32", "half"])
+def test_bnll(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn BNLL: y = max(x, 0) + (|x| > 10 ? exp(-|x|) : ln(1 + exp(-|x|))) in float32 (half widened exactly,
+    the result rounded ties away from zero). Exp and Ln are within 1 ulp and the chain is monotone in both: y lies
+    between the chain's values at their lower and upper neighbours."""
+    mod = _load("activation/bnll", "op_kernel/bnll.cpp")
+    x = _as(dtype, np.random.default_rng(16).uniform(-14, 14, N))
+    y = _elementwise(mod, "BNLLTilingData", mod.kernel("bnll", dtype, buffer_mode), [x])
+    x64 = x.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        e = _near(np.exp(-np.abs(x64)))[end]
+        soft = np.where(np.abs(x64) > 10, e, _near(np.log(_f32(1 + e)))[end])
+        return _narrow(dtype, _f32(np.maximum(x64, 0) + soft)).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_softsign_grad(dtype: Any) -> None:
+    """ops-nn SoftsignGrad (DTYPE_GRADIENTS from the build, double buffered): y = g / (1 + |f|)^2 in float32 steps
+    each rounded once (half and bfloat16 widened exactly, the result rounded ties away from zero); Div is within
+    1 ulp: y lies between the results at the quotient's float32 neighbours."""
+    mod = _load("activation/softsign_grad", "op_kernel/softsign_grad_apt.cpp", {"DTYPE_GRADIENTS": dtype})
+    rng = np.random.default_rng(17)
+    g, f = (_as(dtype, rng.uniform(-4, 4, N)) for _ in range(2))
+    y = _elementwise(mod, "SoftsignGradTilingData", mod.kernel("softsign_grad", 1), [g, f])
+    d = _f32(np.abs(f.astype(np.float64)) + 1)
+    ends = _near(g.astype(np.float64) / _f32(d * d))
+    _between(y, *(_narrow(dtype, e).astype(np.float64) for e in ends))

@@ -1289,8 +1289,9 @@ class Lowerer:
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
         if v["k"] in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL"):  # `using RT = std::conditional_t<...>;`: a type for this instantiation
+            resolved = dtype_of(v.get("ts", ""))  # (a type clang resolved: `using T = DTYPE_X;`, the build's macro)
             conds = iter([x for x in v["c"] if x["k"] not in _TYPE_KIDS])
-            self.env[v["s"]] = self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
+            self.env[v["s"]] = resolved or self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
             return
         if v["k"] in _NAME_ONLY_DECLS:  # (`using namespace`, a local struct's definition: clang resolved the names)
             return

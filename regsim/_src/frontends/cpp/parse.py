@@ -251,6 +251,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         n["toks"] = _spellings(c, 40)
     elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
         n["toks"] = _spellings(c, 80)
+        n["ts"] = c.underlying_typedef_type.get_canonical().spelling  # (what clang resolved, macros expanded)
     elif k == ci.CursorKind.IF_STMT:
         n["constexpr"] = _spellings(c, 2) == ["if", "constexpr"]
     elif k == ci.CursorKind.FOR_STMT:
