@@ -179,6 +179,60 @@ __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_AD
     SCALE_IMPL(float, k);
 }
 
+namespace widen {
+using CT = int32_t;  // (the namespace's: the class's own alias hides it)
+
+template <typename T>
+struct Widen {
+    using type = T;
+};
+template <>
+struct Widen<half> {
+    using type = float;
+};
+
+template <typename T>
+class Scaled {
+    using IO_T = T;
+    using CT = typename Widen<T>::type;
+
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n);
+
+private:
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> io;
+    TBuf<TPosition::VECCALC> wide;
+    GlobalTensor<IO_T> xg;
+    GlobalTensor<IO_T> yg;
+};
+
+template <typename T>
+__aicore__ inline void Scaled<T>::Run(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    xg.SetGlobalBuffer((__gm__ IO_T*)x);
+    yg.SetGlobalBuffer((__gm__ IO_T*)y);
+    pipe.InitBuffer(io, n * sizeof(IO_T));
+    pipe.InitBuffer(wide, n * sizeof(CT));
+    LocalTensor<IO_T> t = io.template Get<IO_T>();
+    LocalTensor<CT> w = wide.template Get<CT>();
+    DataCopy(t, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    Cast(w, t, RoundMode::CAST_NONE, n);
+    Muls(w, w, (CT)1.1f, n);
+    Cast(t, w, RoundMode::CAST_RINT, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, t, n);
+}
+}  // namespace widen
+
+__global__ __aicore__ void scaled(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    using InT = DTYPE_X;
+    widen::Scaled<InT> op;
+    op.Run(x, y, N);
+}
+
 __global__ __aicore__ void skips(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     uint32_t i = 0;
@@ -303,3 +357,12 @@ def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:
 def test_do_while_continue_refused(mod: Any) -> None:
     with pytest.raises(rs.cpp.CppError, match="continue in a do-while loop"):
         mod.kernel("skips")
+
+
+def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
+    """`using InT = DTYPE_X;` in an entry is the build's type (half); a class template's aliases (`using IO_T = T;`,
+    `using CT = typename Widen<T>::type;`, a type map's specialization) type its members and the member function
+    defined outside it, and hide the namespace's `CT` (int32_t): y = x * 1.1f in float32, rounded once to half."""
+    x = _input(np.float16)
+    y = _launch(mod.kernel("scaled"), x)
+    assert y.tobytes() == (x.astype(np.float64) * np.float64(np.float32(1.1))).astype(np.float32).astype(np.float16).tobytes()

@@ -109,10 +109,10 @@ def _near(v: Any) -> tuple[np.ndarray, np.ndarray]:
     return (np.nextafter(r, np.float32(-np.inf)).astype(np.float64), np.nextafter(r, np.float32(np.inf)).astype(np.float64))
 
 
-def _between(got: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
-    """Each lane of `got` within [lo, hi] (the kernel's chain evaluated at the ends of its approximate steps' ranges;
-    the chains here are monotone in those steps)."""
-    g = got.astype(np.float64)
+def _between(got: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Each lane of `got` between a and b: the kernel's chain evaluated at the two ends of its approximate steps'
+    ranges (the chains here are monotone in those steps, rising or falling)."""
+    g, lo, hi = got.astype(np.float64), np.minimum(a, b), np.maximum(a, b)
     bad = np.flatnonzero(~((lo <= g) & (g <= hi)))
     assert bad.size == 0, f"lane {bad[0]}: {g[bad[0]]!r} not in [{lo[bad[0]]!r}, {hi[bad[0]]!r}] ({bad.size} lanes)"
 
@@ -513,3 +513,71 @@ def test_softsign_grad(dtype: Any) -> None:
     d = _f32(np.abs(f.astype(np.float64)) + 1)
     ends = _near(g.astype(np.float64) / _f32(d * d))
     _between(y, *(_narrow(dtype, e).astype(np.float64) for e in ends))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_hard_shrink(dtype: Any) -> None:
+    """ops-nn HardShrink (DTYPE_SELF from the build; its class's aliases `IO_T`, `COMPUTE_T` in members defined
+    outside it): y = |x| <= lambd ? 0 : x, compared in float32 (half and bfloat16 widened and narrowed exactly).
+    Bit for bit."""
+    mod = _load("activation/hard_shrink", "op_kernel/hard_shrink.cpp", {"DTYPE_SELF": dtype})
+    x = _as(dtype, np.random.default_rng(18).uniform(-2, 2, N))
+    x[:4] = _as(dtype, [0.5, -0.5, 0.0, -0.0])  # (the bound itself is in the dead zone)
+    y = _elementwise(mod, "HardShrinkTilingData", mod.kernel("hard_shrink", 1), [x], lambd=0.5)
+    assert y.tobytes() == np.where(np.abs(x.astype(np.float64)) <= 0.5, x.dtype.type(0), x).tobytes()
+
+
+#: softshrink.cpp's schMode values (its tiling key), by element type
+SOFTSHRINK_MODES = {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_softshrink(dtype: Any) -> None:
+    """ops-nn Softshrink: y = x - lambd where x > lambd, x + lambd where x < -lambd, else 0, in float32 steps each
+    rounded once (half and bfloat16 widened exactly, the result rounded to nearest even). Bit for bit."""
+    mod = _load("activation/softshrink", "op_kernel/softshrink.cpp")
+    lambd = np.float32(0.7)
+    x = _as(dtype, np.random.default_rng(19).uniform(-2, 2, N))
+    kernel = mod.kernel("softshrink", SOFTSHRINK_MODES[dtype])
+    y = _elementwise(mod, "SoftshrinkTilingData", kernel, [x], lambd=lambd)
+    x64, lam = x.astype(np.float64), float(lambd)
+    want = np.where(x64 > lam, _f32(x64 - lam), np.where(x64 < -lam, _f32(x64 + lam), 0.0))
+    assert y.tobytes() == _as(dtype, want).tobytes()
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_fast_gelu_v2(dtype: Any) -> None:
+    """ops-nn FastGeluV2 (its compute type `typename ComputeType<T>::type`, a class template's specializations): y =
+    x (sgn(x) (-0.1444 (min(0.7071 |x|, 1.769) - 1.769)^2 + 0.5) + 0.5), sgn(x) = clamp((x + 1e-12) / |x + 1e-12|,
+    -1, 1), in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded ties away
+    from zero). Div is within 1 ulp: y lies between the chain's values at the quotient's neighbours."""
+    mod = _load("activation/fast_gelu_v2", "op_kernel/fast_gelu_v2_apt.cpp")
+    x = _as(dtype, np.random.default_rng(20).uniform(-4, 4, N))
+    y = _elementwise(mod, "FastGeluV2TilingData", mod.kernel("fast_gelu_v2", dtype, 1), [x])
+    x64 = x.astype(np.float64)
+    c = {v: float(np.float32(v)) for v in (1e-12, 0.7071, 1.769, -0.1444)}
+    e = _f32(x64 + c[1e-12])
+    d = _f32(np.minimum(_f32(c[0.7071] * np.abs(x64)), c[1.769]) - c[1.769])
+    inner = _f32(_f32(c[-0.1444] * _f32(d * d)) + 0.5)
+
+    def chain(end: int) -> np.ndarray:
+        sgn = np.clip(_near(e / np.abs(e))[end], -1, 1)
+        return _narrow(dtype, _f32(x64 * _f32(_f32(sgn * inner) + 0.5))).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 0), (rs.half, 1)], ids=["float32", "half"])
+def test_fused_bias_leaky_relu(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn FusedBiasLeakyRelu (its class's `using T_COMPUTE = float;`): s = x + bias, y = scale (s >= 0 ? s :
+    negative_slope s), in the element type (float32) or float32 steps (half widened exactly, the result rounded
+    ties away from zero), each rounded once. Bit for bit."""
+    mod = _load("activation/fused_bias_leaky_relu", "op_kernel/fused_bias_leaky_relu.cpp", {"DTYPE_X": dtype})
+    slope, scale = np.float32(0.2), np.float32(1.414213562373)
+    rng = np.random.default_rng(21)
+    x, bias = (_as(dtype, rng.uniform(-3, 3, N)) for _ in range(2))
+    kernel = mod.kernel("fused_bias_leaky_relu", buffer_mode)
+    y = _elementwise(mod, "FusedBiasLeakyReluTilingData", kernel, [x, bias], negativeSlope=slope, scale=scale)
+    s = _f32(x.astype(np.float64) + bias.astype(np.float64))
+    want = _f32(scale * np.where(s >= 0, s, _f32(slope * s)))
+    assert y.tobytes() == _narrow(dtype, want).tobytes()

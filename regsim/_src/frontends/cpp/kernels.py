@@ -346,6 +346,7 @@ class KernelLowerer(Lowerer):
         saved, cls = self.env, self.cls
         self.env, self.cls = {**self.env, **env}, st  # (its members' types read its own constants: TQue<VECIN, BUFFER_NUM>)
         try:
+            self.scope_aliases(st["place"])  # (and its own aliases: GlobalTensor<IO_T>)
             for f in st["fields"]:
                 t = self.type_of(f["t"], f["tk"], f["l"])
                 if f["n"] >= 0:
@@ -842,6 +843,9 @@ class KernelLowerer(Lowerer):
         fn = self.fn
         if fn.errors:
             raise CppError(f"{fn.file or self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
+        self.scope_aliases()
+        if self.cls is not None:  # (a member defined outside its class: the class's aliases, `using CT = ...;`)
+            self.scope_aliases(self.cls["place"])
         self.find_refvars()
         names = [self.var(p["name"]) for p in fn.params]
         if fn.what == "global" or fn is self.build.host:  # (its arguments as given: numpy arrays for GM pointers)

@@ -1377,7 +1377,7 @@ class Lowerer:
         toks = [t for t in toks if t != "typename"]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[-2:] == ["::", "type"]:
+        if toks[-2:] == ["::", "type"] and toks[0] == "conditional":  # (`Map<T>::type` is a class's alias: below)
             toks = toks[:-2]
         if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
@@ -1551,21 +1551,30 @@ class Lowerer:
                         out |= self.names(a)
         return out
 
-    def scope_aliases(self) -> None:
+    def scope_aliases(self, place: str = "") -> None:
         """The type aliases of the classes and namespaces around the function (`using RangeType =
-        std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
-        is left out (a use of it is refused where it is used)."""
+        std::conditional_t<...>` in a class template), or around `place` (`file:line`, a class's definition), for
+        this instantiation, the innermost scope's where two have one name (a class's over its caller's, whose
+        names `place` overrides); one that does not resolve is left out (a use of it is refused where it is used)."""
         here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
-        for a in getattr(self.mod, "aliases", ()):
-            first, last = a["scope"]
-            same_file = os.path.abspath(here) == a.get("file", os.path.abspath(here))
-            if same_file and first <= self.fn.line <= last and a["node"]["s"] not in self.env:
-                node = a["node"]
-                try:
-                    conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
-                    self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
-                except (CppError, StopIteration):
-                    continue
+        line = self.fn.line
+        if place:
+            here, at = place.rsplit(":", 1)
+            line = int(at)
+        around = [
+            a for a in getattr(self.mod, "aliases", ())
+            if os.path.abspath(here) == a.get("file", os.path.abspath(here)) and a["scope"][0] <= line <= a["scope"][1]
+        ]  # fmt: skip
+        given = set() if place else set(self.env)  # (the template arguments: no alias names them)
+        for a in sorted(around, key=lambda a: a["scope"][0] - a["scope"][1]):  # (outermost first; stable: source order)
+            node = a["node"]
+            if node["s"] in given:
+                continue
+            try:
+                conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+                self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+            except (CppError, StopIteration):
+                self.env.pop(node["s"], None)
 
     def lower(self) -> list[str]:
         fn = self.fn
