@@ -192,6 +192,15 @@ struct Widen<half> {
 };
 
 template <typename T>
+struct Bytes {
+    static constexpr uint32_t size = 1;
+};
+template <>
+struct Bytes<half> {
+    static constexpr uint32_t size = sizeof(float);
+};
+
+template <typename T>
 class Scaled {
     using IO_T = T;
     using CT = typename Widen<T>::type;
@@ -213,7 +222,8 @@ __aicore__ inline void Scaled<T>::Run(GM_ADDR x, GM_ADDR y, uint32_t n)
     xg.SetGlobalBuffer((__gm__ IO_T*)x);
     yg.SetGlobalBuffer((__gm__ IO_T*)y);
     pipe.InitBuffer(io, n * sizeof(IO_T));
-    pipe.InitBuffer(wide, n * sizeof(CT));
+    constexpr uint32_t wideBytes = Bytes<T>::size;
+    pipe.InitBuffer(wide, n * wideBytes);
     LocalTensor<IO_T> t = io.template Get<IO_T>();
     LocalTensor<CT> w = wide.template Get<CT>();
     DataCopy(t, xg, n);
@@ -362,7 +372,9 @@ def test_do_while_continue_refused(mod: Any) -> None:
 def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
     """`using InT = DTYPE_X;` in an entry is the build's type (half); a class template's aliases (`using IO_T = T;`,
     `using CT = typename Widen<T>::type;`, a type map's specialization) type its members and the member function
-    defined outside it, and hide the namespace's `CT` (int32_t): y = x * 1.1f in float32, rounded once to half."""
+    defined outside it, and hide the namespace's `CT` (int32_t); `Bytes<T>::size`, a class template's static
+    constant, is its specialization's for half (4: the float buffer is large enough). y = x * 1.1f in float32,
+    rounded once to half."""
     x = _input(np.float16)
     y = _launch(mod.kernel("scaled"), x)
     assert y.tobytes() == (x.astype(np.float64) * np.float64(np.float32(1.1))).astype(np.float32).astype(np.float16).tobytes()

@@ -482,12 +482,7 @@ class KernelLowerer(Lowerer):
 
     def static_member(self, n: dict[str, Any]) -> str:
         assert self.cls is not None
-        decl = self.cls["statics"].get(n.get("rs", n["s"]))
-        init = [x for x in (decl or {"c": []})["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-        if not init:
-            raise self.fail(n, f"the static member {n['s']} (only constants with an initializer)")
-        value = self.constant(init[-1], f"the static member {n['s']}")
-        return self.pyvalue(self.value_as(value, self.ty(decl or n)))
+        return self.pyvalue(self.static_value(self.cls["statics"].get(n.get("rs", n["s"])), f"the static member {n['s']}", n))
 
     def kernel_call(self, n: dict[str, Any]) -> str | None:
         """A call on the kernel side (a method, a constructor, a kernel-floor function), or None (a Reg call)."""

@@ -662,6 +662,9 @@ class Lowerer:
         """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
         decided for this instantiation's template arguments."""
         toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
+        raw = n.get("toks", [])
+        if len(raw) >= 6 and raw[1] == "<" and raw[-3:-1] == [">", "::"] and raw[0] not in _TRAITS:  # `Traits<T>::size`
+            return self.pyvalue(self.class_constant(raw[0], _split_targs(" ".join(raw[2:-3])), raw[-1], n))
         if not toks or toks[0] not in _TRAITS or "<" not in toks:
             raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
         inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
@@ -1390,32 +1393,60 @@ class Lowerer:
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
         return self.dtype(" ".join(toks), n)
 
-    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
-        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
-        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
-        else of its primary template, its parameters bound to `args`."""
+    def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The file's class template `Name` for the type arguments `args`: its explicit specialization for them
+        (`template <> struct Map<uint32_t> { ... }`), else its primary template, with the template arguments that
+        binds (none for a specialization). `what` names the use, for the error."""
         given = [self.dtype(a, n) for a in args]
         structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
         spec = [st for st in structs if st.get("spec") is not None and [dtype_of(a) for a in st["spec"]] == given]
         primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
         st = (spec or primary or [None])[0]
         if st is None:
-            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (no class {name} for these arguments)")
+            raise self.fail(n, f"{what} (no class {name} for these arguments)")
+        return st, {p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {}
+
+    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
+        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
+        else of its primary template, its parameters bound to `args`."""
+        what = f"the type {name}<{', '.join(args)}>::{member}"
+        st, bound = self.class_for(name, args, what, n)
         file, line = st["place"].rsplit(":", 1)
         scopes = [
             a for a in getattr(self.mod, "aliases", ()) if a["node"]["s"] == member and a.get("file") == file
             and a["scope"][0] <= int(line) <= a["scope"][1]
         ]  # fmt: skip
         if not scopes:
-            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (the class has no alias {member})")
+            raise self.fail(n, f"{what} (the class has no alias {member})")
         node = min(scopes, key=lambda a: a["scope"][1] - a["scope"][0])["node"]
         saved = self.env
-        self.env = {**self.env, **({p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {})}
+        self.env = {**self.env, **bound}
         try:
             conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
             return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
         finally:
             self.env = saved
+
+    def class_constant(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The value of `Name<args...>::member`, a `static constexpr` member of the file's class template `Name`
+        (`template <typename T> struct Traits { static constexpr int64_t size = sizeof(float); };`) for those
+        type arguments: its initializer folded with its parameters bound to them."""
+        what = f"the constant {name}<{', '.join(args)}>::{member}"
+        st, bound = self.class_for(name, args, what, n)
+        saved = self.env
+        self.env = {**self.env, **bound}
+        try:
+            return self.static_value(st.get("statics", {}).get(member), what, n)
+        finally:
+            self.env = saved
+
+    def static_value(self, decl: dict[str, Any] | None, what: str, n: dict[str, Any]) -> Any:
+        """A class's `static constexpr` member's value (`decl`, its declaration) in this instantiation."""
+        init = [x for x in (decl or {"c": []})["c"] if x["k"] not in _TYPE_KIDS]
+        if decl is None or not init:
+            raise self.fail(n, f"{what} (only constants with an initializer)")
+        return self.value_as(self.constant(init[-1], what), self.ty(decl))
 
     def unalign_use(self, name: str) -> str:
         """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's
