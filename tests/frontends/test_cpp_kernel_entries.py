@@ -243,6 +243,41 @@ __global__ __aicore__ void scaled(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_AD
     op.Run(x, y, N);
 }
 
+template <uint64_t M>
+class Offset {
+public:
+    __aicore__ inline Offset(const Sizes* sizes, float k) : sizes_(sizes), k_(k) {}
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        xg.SetGlobalBuffer((__gm__ float*)x);
+        yg.SetGlobalBuffer((__gm__ float*)y);
+        pipe.InitBuffer(buf, 256);
+        LocalTensor<float> t = buf.Get<float>();
+        DataCopy(t, xg, sizes_->n);
+        PipeBarrier<PIPE_ALL>();
+        Adds(t, t, k_ + M, sizes_->n);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yg, t, sizes_->n);
+    }
+
+private:
+    const Sizes* sizes_;
+    float k_;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<float> xg;
+    GlobalTensor<float> yg;
+};
+
+template <uint64_t M>
+__global__ __aicore__ void offset(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Sizes sizes;
+    sizes.n = N;
+    Offset<M> op(&sizes, 0.5f);
+    op.Run(x, y);
+}
+
 __global__ __aicore__ void skips(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     uint32_t i = 0;
@@ -378,3 +413,12 @@ def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
     x = _input(np.float16)
     y = _launch(mod.kernel("scaled"), x)
     assert y.tobytes() == (x.astype(np.float64) * np.float64(np.float32(1.1))).astype(np.float32).astype(np.float16).tobytes()
+
+
+@pytest.mark.parametrize("m", [0, 3])
+def test_dependent_constructor_call(mod: Any, m: int) -> None:
+    """`Offset<M> op(&sizes, 0.5f);` in an entry template (a constructor call clang leaves unresolved: a paren list)
+    runs the class's two-argument constructor: y = x + (0.5 + M), rounded once to float32."""
+    x = _input(np.float32)
+    y = _launch(mod.kernel("offset", m), x)
+    assert y.tobytes() == (x + np.float32(0.5 + m)).tobytes()

@@ -36,12 +36,18 @@ def headers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tiling")
 
 
-def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: tuple[str, str, Path] | None = None) -> Any:
+def _load(
+    op: str,
+    kernel: str,
+    defines: dict[str, Any] | None = None,
+    host: tuple[str, str, Path] | None = None,
+    tiling: str | None = None,
+) -> Any:
     """An operator's kernel file, loaded as its build compiles it: `defines` its macros (DTYPE_X ...); `host` the
     op_host header whose BEGIN_TILING_DATA_DEF blocks declare the struct GET_TILING_DATA fills, that struct's name
-    and the directory to write the structs to."""
+    and the directory to write the structs to; `tiling` that struct's name where the kernel's own headers declare it."""
     root = _root(op)
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...] = (f"-DREGSIM_TILING_DATA={tiling}",) if tiling else ()
     if host is not None:
         path, struct, into = host
         header = into / f"{struct}.h"
@@ -603,3 +609,67 @@ def test_selu(dtype: Any) -> None:
         return np.trunc(v) if dtype is rs.int32 else _narrow(dtype, v).astype(np.float64)
 
     _between(y, chain(0), chain(1))
+
+
+# --- FakeQuantWithMinMaxArgs and its gradient: Reg-layer VFs in a class built through a dependent constructor -------
+def _nudged(f_min: float, f_max: float, narrow: bool, num_bits: int = 8) -> dict[str, np.float32]:
+    """The host tiling's float32 nudging (fake_quant_with_min_max_args_tiling_arch35.cpp, TF's): scale, scaleInv,
+    the zero point rounded half away from zero and clamped to [qMin, qMax], nudgedMin / nudgedMax and quantZero."""
+    f32 = np.float32
+    lo, hi, q_min, q_max = f32(f_min), f32(f_max), f32(1 if narrow else 0), f32(2**num_bits - 1)
+    scale, scale_inv = (hi - lo) / (q_max - q_min), (q_max - q_min) / (hi - lo)
+    zero = q_min - lo / scale
+    nudged = q_min if zero < q_min else q_max if zero > q_max else f32(np.sign(zero) * np.floor(np.abs(zero) + f32(0.5)))
+    n_min, n_max = (q_min - nudged) * scale, (q_max - nudged) * scale
+    return {"nudgedMin": n_min, "nudgedMax": n_max, "scale": scale, "scaleInv": scale_inv,
+            "quantZero": f32(np.floor(-n_min * scale_inv + f32(0.5)))}  # fmt: skip
+
+
+def _fake_quant(mod: Any, struct: str, n: int, **fields: Any) -> tuple[np.ndarray, int]:
+    """Its split: blockFactor = CeilDiv(totalLen, cores) aligned up to 8 floats, the last core the rest; baseLen 128
+    (the host's is 8192: smaller here, so a block has several pieces and a short last one)."""
+    t = np.zeros(1, mod.struct_dtype(struct))
+    per_core = -(-n // CORES)
+    factor = -(-per_core // 8) * 8
+    cores = -(-n // factor)
+    values = {"totalLen": n, "numCore": cores, "blockFactor": factor, "blockTailFactor": n - factor * (cores - 1)}
+    for name, v in {**values, "baseLen": UB, **fields}.items():
+        t[name] = v
+    return t.view(np.uint8), cores
+
+
+@pytest.mark.parametrize("narrow", [False, True], ids=["full", "narrow"])
+def test_fake_quant_with_min_max_args(narrow: bool) -> None:
+    """ops-nn FakeQuantWithMinMaxArgs (float32; `Regbase<schMode> op(&tilingData)`, a constructor clang leaves
+    unresolved in the entry template; its `__VEC_SCOPE__` block of Reg calls): x clamped to [nudgedMin, nudgedMax],
+    q = floor((x - nudgedMin) scaleInv + (0.5 - quantZero)), y = q scale, each step rounded once to float32; NaN
+    passes through. Bit for bit."""
+    struct = "FakeQuantWithMinMaxArgsTilingData"
+    mod = _load("quant/fake_quant_with_min_max_args", "op_kernel/arch35/fake_quant_with_min_max_args.cpp", tiling=struct)
+    p = _nudged(-5.3, 4.1, narrow)
+    rng = np.random.default_rng(23)
+    x = rng.uniform(-7, 6, N).astype(np.float32)
+    x[:4] = [np.nan, p["nudgedMin"], p["nudgedMax"], -np.inf]
+    tiling, cores = _fake_quant(mod, struct, N, **p)
+    y = _run(mod.kernel("fake_quant_with_min_max_args", 0), cores, [x], x, tiling)
+    c = np.clip(x.astype(np.float64), p["nudgedMin"], p["nudgedMax"])
+    q = np.floor(_f32(_f32(_f32(c - p["nudgedMin"]) * p["scaleInv"]) + (np.float32(0.5) - p["quantZero"])))
+    want = np.where(np.isnan(x), x, _f32(q * p["scale"]).astype(np.float32))
+    assert y.tobytes() == want.tobytes()
+
+
+def test_fake_quant_with_min_max_args_gradient() -> None:
+    """ops-nn FakeQuantWithMinMaxArgsGradient (float32): y = g where nudgedMin <= x <= nudgedMax, else g * 0 with
+    g's sign (a NaN x is outside). Bit for bit."""
+    struct = "FakeQuantWithMinMaxArgsGradientTilingData"
+    op = "quant/fake_quant_with_min_max_args_gradient"
+    mod = _load(op, "op_kernel/arch35/fake_quant_with_min_max_args_gradient.cpp", tiling=struct)
+    p = _nudged(-5.3, 4.1, False)
+    rng = np.random.default_rng(24)
+    g, x = (rng.uniform(-7, 6, N).astype(np.float32) for _ in range(2))
+    x[:4] = [np.nan, p["nudgedMin"], p["nudgedMax"], np.inf]
+    bounds = {"nudgedMin": p["nudgedMin"], "nudgedMax": p["nudgedMax"]}
+    tiling, cores = _fake_quant(mod, struct, N, **bounds)
+    y = _run(mod.kernel("fake_quant_with_min_max_args_gradient", 0), cores, [g, x], g, tiling)
+    inside = (x >= p["nudgedMin"]) & (x <= p["nudgedMax"])
+    assert y.tobytes() == np.where(inside, g, np.copysign(np.float32(0), g)).tobytes()

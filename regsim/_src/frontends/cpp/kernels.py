@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 
 from regsim._src.frontends.cpp.kernel_decls import HOST_APIS, MEMORY_STRUCTS
-from regsim._src.frontends.cpp.lowering import CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
+from regsim._src.frontends.cpp.lowering import _TYPE_KIDS, CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
 from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
 from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.lowerings.spec import Kind
@@ -200,14 +200,20 @@ class KernelBuild:
         line: int,
         deduce: Any,
         in_vf: bool = False,
+        constructor: bool = False,
     ) -> str:
         """A member function's Python name, lowered with the class's template arguments and its own (a member function
-        template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs."""
+        template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs; `constructor`: the class's
+        constructor taking `nargs` arguments (`name` unused)."""
         fn = self.by_place.get(rloc)
         if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
-            cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.name == name and len(f.params) == nargs]
+            cands = [
+                f for f in self.by_place.values() if f.cls == st["place"] and len(f.params) == nargs
+                and (f.kind == "CONSTRUCTOR" if constructor else f.name == name)
+            ]  # fmt: skip
             if not cands:
-                raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
+                what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
+                raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found")
             fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
         return self.function(fn, {**env, **deduce(fn)}, st, in_vf)
 
@@ -758,6 +764,14 @@ class KernelLowerer(Lowerer):
         init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
+        if init and t.elem[0] == "user" and not pointer and self.dependent_construction(init[0]):
+            # (`Op<schMode> op(&tiling);` in a template: clang leaves the constructor call unresolved, a paren list)
+            st, env = t.elem[1]
+            args = [x for x in init[0]["c"] if x["k"] not in _TYPE_KIDS]
+            ctor = self.build.method(st, env, "", "", len(args), v["l"], lambda fn: {}, constructor=True)
+            self.emit(d, f"{target} = {self.new(t.elem, [])}  # line {v['l']}")
+            self.emit(d, f"{ctor}({', '.join([target, *(self.expr(a) for a in args)])})")
+            return None
         if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
             ctor = init[0]
             args = [self.expr(a) for a in ctor["c"]]
@@ -784,6 +798,12 @@ class KernelLowerer(Lowerer):
             return None
         self.emit(d, f"{target} = {'None' if pointer else self.new(t.elem, [])}  # line {v['l']}")
         return None
+
+    @staticmethod
+    def dependent_construction(n: dict[str, Any]) -> bool:
+        """Whether a variable's initializer is a constructor call clang left unresolved in a template (a parenthesized
+        argument list without a type: `Op<schMode> op(&tiling);`)."""
+        return n["k"] == "UNEXPOSED_EXPR" and n.get("tk") in ("INVALID", "DEPENDENT") and bool(n["c"])
 
     # --- __VEC_SCOPE__ ---
     def vec_scope(self, block: dict[str, Any], d: int) -> None:
