@@ -673,3 +673,64 @@ def test_fake_quant_with_min_max_args_gradient() -> None:
     y = _run(mod.kernel("fake_quant_with_min_max_args_gradient", 0), cores, [g, x], g, tiling)
     inside = (x >= p["nudgedMin"]) & (x <= p["nudgedMax"])
     assert y.tobytes() == np.where(inside, g, np.copysign(np.float32(0), g)).tobytes()
+
+
+# --- FakeQuantWithMinMaxVarsPerChannelGradient: per-channel nudging, gated gradients and their sums across cores ---
+#: the host tiling's dTileLen for regsim's UB: (248 KiB - 8 KiB reserved) / 36 bytes an element, down to 64 elements
+PER_CHANNEL_TILE = (248 * 1024 - 8 * 1024) // 36 // 64 * 64
+
+
+@pytest.mark.parametrize(
+    "rows,channels,narrow",
+    [(7, 100, False), (8, 24, True), (1, 15000, False)],
+    ids=["rows_split", "row_batches", "channel_chunks"],
+)
+def test_fake_quant_with_min_max_vars_per_channel_gradient(
+    headers: Path, rows: int, channels: int, narrow: bool
+) -> None:
+    """ops-nn FakeQuantWithMinMaxVarsPerChannelGradient (float32, tiling key 1001), its three schedules as the host
+    picks them: rows over cores with the sums merged through the workspace after SyncAll (7 x 100: one channel
+    chunk; 8 x 24: two rows a batch), one row's channel chunks over cores (1 x 15000: chunks of 6784). Per channel
+    scale = (max - min) / (qMax - qMin), zp = qMin - min / scale rounded to nearest even and clamped to [qMin, qMax],
+    nudged bounds (qMin - zp) scale and (qMax - zp) scale, each step rounded once (the kernel's divisions are the
+    0-ulp ones); bp_x = g where nudgedMin <= x <= nudgedMax, else g * 0; bp_min, bp_max the sums of g over the
+    rows where x is below, above. The gradients are small integers, so every sum is exact in any order and the
+    Kahan-compensated sums match bit for bit."""
+    struct = "FakeQuantWithMinMaxVarsPerChannelGradientTilingData"
+    host = ("op_host/fake_quant_with_min_max_vars_per_channel_gradient_tiling.h", struct, headers)
+    op = "quant/fake_quant_with_min_max_vars_per_channel_gradient"
+    mod = _load(op, "op_kernel/fake_quant_with_min_max_vars_per_channel_gradient.cpp", host=host)
+    rng = np.random.default_rng(25)
+    g = rng.integers(-20, 21, (rows, channels)).astype(np.float32)
+    x = rng.uniform(-9, 9, (rows, channels)).astype(np.float32)
+    lo, hi = rng.uniform(-6, -0.5, channels).astype(np.float32), rng.uniform(0.5, 6, channels).astype(np.float32)
+    tile = min(PER_CHANNEL_TILE, -(-channels // 64) * 64)
+    chunks = -(-channels // tile)
+    used = min(rows if rows > 1 else chunks, CORES)
+    q_min, q_max = (1 if narrow else 0), 255
+    t = np.zeros(1, mod.struct_dtype(struct))
+    fields = {"usedCoreNum": used, "totalRows": rows, "channelNum": channels, "tileLen": tile, "dTileLen": tile}
+    fields |= {"quantMin": q_min, "quantMax": q_max, "numDChunks": chunks}
+    if rows > 1:
+        fields |= {"splitMode": 0, "rowsPerCore": rows // used, "tailRows": rows % used, "chunksPerCore": chunks}
+    else:
+        fields |= {"splitMode": 1, "rowsPerCore": rows, "chunksPerCore": chunks // used, "tailChunks": chunks % used}
+    for name, v in fields.items():
+        t[name] = v
+
+    def run() -> list[np.ndarray]:
+        outs = [np.zeros_like(g), np.zeros(channels, np.float32), np.zeros(channels, np.float32)]
+        workspace = np.zeros(2 * used * -(-channels // 64) * 64, np.float32)  # (the host's user workspace)
+        args = (g, x, lo, hi, *outs, workspace, t.view(np.uint8))
+        rs.launch(mod.kernel("fake_quant_with_min_max_vars_per_channel_gradient"), used, *args, tiling_key=1001)
+        return outs
+
+    bp_x, bp_min, bp_max = both_modes(run)
+    scale = _f32(_f32(hi.astype(np.float64) - lo) / (q_max - q_min))
+    zp = _f32(q_min - _f32(lo / scale))
+    zp = np.clip(np.rint(zp), q_min, q_max)  # (rint ties to even; a value outside is the bound)
+    n_lo, n_hi = _f32((q_min - zp) * scale), _f32((q_max - zp) * scale)
+    below, above = x < n_lo, x > n_hi
+    assert bp_x.tobytes() == (g * (~below & ~above).astype(np.float32)).tobytes()
+    assert bp_min.tobytes() == np.where(below, g, 0).sum(axis=0, dtype=np.float32).tobytes()
+    assert bp_max.tobytes() == np.where(above, g, 0).sum(axis=0, dtype=np.float32).tobytes()
