@@ -685,9 +685,7 @@ PER_CHANNEL_TILE = (248 * 1024 - 8 * 1024) // 36 // 64 * 64
     [(7, 100, False), (8, 24, True), (1, 15000, False)],
     ids=["rows_split", "row_batches", "channel_chunks"],
 )
-def test_fake_quant_with_min_max_vars_per_channel_gradient(
-    headers: Path, rows: int, channels: int, narrow: bool
-) -> None:
+def test_fake_quant_with_min_max_vars_per_channel_gradient(headers: Path, rows: int, channels: int, narrow: bool) -> None:
     """ops-nn FakeQuantWithMinMaxVarsPerChannelGradient (float32, tiling key 1001), its three schedules as the host
     picks them: rows over cores with the sums merged through the workspace after SyncAll (7 x 100: one channel
     chunk; 8 x 24: two rows a batch), one row's channel chunks over cores (1 x 15000: chunks of 6784). Per channel
