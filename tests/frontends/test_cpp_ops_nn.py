@@ -732,3 +732,44 @@ def test_fake_quant_with_min_max_vars_per_channel_gradient(headers: Path, rows: 
     assert bp_x.tobytes() == (g * (~below & ~above).astype(np.float32)).tobytes()
     assert bp_min.tobytes() == np.where(below, g, 0).sum(axis=0, dtype=np.float32).tobytes()
     assert bp_max.tobytes() == np.where(above, g, 0).sum(axis=0, dtype=np.float32).tobytes()
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0), (rs.bfloat16, 1)], ids=lambda d: str(d))
+def test_hard_swish_grad(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn HardSwishGrad (its entry template for the element type and BUFFER_MODE): d = 0 for x < -3, 1 for
+    x > 3, x / 3 + 1/2 between (x * float32(1/3), then + 0.5), y = g d, in float32 steps each rounded once (half and
+    bfloat16 widened exactly, the result rounded to nearest even). Bit for bit."""
+    mod = _load("activation/hard_swish_grad", "op_kernel/hard_swish_grad_apt.cpp")
+    rng = np.random.default_rng(26)
+    g, x = (_as(dtype, rng.uniform(-5, 5, N)) for _ in range(2))
+    x[:4] = _as(dtype, [-3, 3, -0.0, 0.0])
+    kernel = mod.kernel("hard_swish_grad", dtype, buffer_mode)
+    y = _elementwise(mod, "HardSwishGradTilingData", kernel, [g, x])
+    x64 = x.astype(np.float64)
+    d = np.where(x64 < -3, 0.0, np.where(x64 > 3, 1.0, _f32(_f32(x64 * float(np.float32(1 / 3))) + 0.5)))
+    assert y.tobytes() == _as(dtype, _f32(g.astype(np.float64) * d)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_relu6(dtype: Any) -> None:
+    """ops-nn Relu6 (DTYPE_X from the build): y = min(max(x, 0), 6), bit for bit. Its UB piece as the host tiling
+    sizes it (ubFactor = FloorAlign(UB / element size / 4, ubBlockSize 32): every block one piece here). (With
+    a smaller ubFactor its Process prefetches a whole piece after the last one's start, reading past the block's
+    GlobalTensor, which regsim reports as an OutOfBoundsError.)"""
+    mod = _load("activation/relu6", "op_kernel/relu6.cpp", {"DTYPE_X": dtype})
+    rng = np.random.default_rng(27)
+    x = rng.integers(-9, 10, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-9, 9, N))
+    ub = 248 * 1024 // dtype.itemsize // 4 // 32 * 32
+    tiling, blocks = _split(mod, "Relu6TilingData", N, CORES, ub)
+    y = _run(mod.kernel("relu6"), blocks, [x], x, tiling)
+    assert y.tobytes() == np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6)).tobytes()
+
+
+def test_relu6_prefetch_past_the_block_reported() -> None:
+    """Relu6 with 128-element pieces: the prefetch of a whole piece for the last, shorter one reads past the block's
+    GlobalTensor; regsim stops there (an OutOfBoundsError naming DataCopyPad and the tensor) rather than run it."""
+    mod = _load("activation/relu6", "op_kernel/relu6.cpp", {"DTYPE_X": rs.float32})
+    x = np.zeros(N, np.float32)
+    tiling, blocks = _split(mod, "Relu6TilingData", N, CORES, UB)
+    with pytest.raises(rs.errors.OutOfBoundsError, match=r"DataCopyPad: src .* GlobalTensor"):
+        rs.launch(mod.kernel("relu6"), blocks, x, np.zeros_like(x), np.zeros(32, np.uint8), tiling)
