@@ -213,14 +213,14 @@ private:
     TBuf<TPosition::VECCALC> io;
     TBuf<TPosition::VECCALC> wide;
     GlobalTensor<IO_T> xg;
-    GlobalTensor<IO_T> yg;
+    GlobalTensor<int16_t> bits;
 };
 
 template <typename T>
 __aicore__ inline void Scaled<T>::Run(GM_ADDR x, GM_ADDR y, uint32_t n)
 {
     xg.SetGlobalBuffer((__gm__ IO_T*)x);
-    yg.SetGlobalBuffer((__gm__ IO_T*)y);
+    bits.SetGlobalBuffer((__gm__ int16_t*)y);
     pipe.InitBuffer(io, n * sizeof(IO_T));
     constexpr uint32_t wideBytes = Bytes<T>::size;
     pipe.InitBuffer(wide, n * wideBytes);
@@ -232,7 +232,8 @@ __aicore__ inline void Scaled<T>::Run(GM_ADDR x, GM_ADDR y, uint32_t n)
     Muls(w, w, (CT)1.1f, n);
     Cast(t, w, RoundMode::CAST_RINT, n);
     PipeBarrier<PIPE_ALL>();
-    DataCopy(yg, t, n);
+    LocalTensor<int16_t> raw = t.template ReinterpretCast<short>();
+    DataCopy(bits, raw, n);
 }
 }  // namespace widen
 
@@ -408,8 +409,9 @@ def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
     """`using InT = DTYPE_X;` in an entry is the build's type (half); a class template's aliases (`using IO_T = T;`,
     `using CT = typename Widen<T>::type;`, a type map's specialization) type its members and the member function
     defined outside it, and hide the namespace's `CT` (int32_t); `Bytes<T>::size`, a class template's static
-    constant, is its specialization's for half (4: the float buffer is large enough). y = x * 1.1f in float32,
-    rounded once to half."""
+    constant, is its specialization's for half (4: the float buffer is large enough); `t.template
+    ReinterpretCast<short>()` on the dependent tensor (a builtin type argument) is its bits, copied out. y = x *
+    1.1f in float32, rounded once to half."""
     x = _input(np.float16)
     y = _launch(mod.kernel("scaled"), x)
     assert y.tobytes() == (x.astype(np.float64) * np.float64(np.float32(1.1))).astype(np.float32).astype(np.float16).tobytes()

@@ -734,19 +734,36 @@ def test_fake_quant_with_min_max_vars_per_channel_gradient(headers: Path, rows: 
     assert bp_max.tobytes() == np.where(above, g, 0).sum(axis=0, dtype=np.float32).tobytes()
 
 
+#: HardSwishGrad's and HardSwishGradV2's kernels: (operator directory, kernel file, entry, tiling struct, whether
+#: the bounds -3 and 3 themselves take the linear part)
+HARD_SWISH_GRADS = {
+    "v1": ("activation/hard_swish_grad", "op_kernel/hard_swish_grad_apt.cpp", "hard_swish_grad", "HardSwishGradTilingData", True),
+    "v2": (
+        "activation/hard_swish_grad_v2",
+        "op_kernel/arch35/hard_swish_grad_v2.cpp",
+        "hard_swish_grad_v2",
+        "HardSwishGradV2Arch35TilingData",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("version", list(HARD_SWISH_GRADS))
 @pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0), (rs.bfloat16, 1)], ids=lambda d: str(d))
-def test_hard_swish_grad(dtype: Any, buffer_mode: int) -> None:
-    """ops-nn HardSwishGrad (its entry template for the element type and BUFFER_MODE): d = 0 for x < -3, 1 for
-    x > 3, x / 3 + 1/2 between (x * float32(1/3), then + 0.5), y = g d, in float32 steps each rounded once (half and
-    bfloat16 widened exactly, the result rounded to nearest even). Bit for bit."""
-    mod = _load("activation/hard_swish_grad", "op_kernel/hard_swish_grad_apt.cpp")
+def test_hard_swish_grad(dtype: Any, buffer_mode: int, version: str) -> None:
+    """ops-nn HardSwishGrad and HardSwishGradV2 (their entry templates for the element type and BUFFER_MODE): d = 0
+    below -3, 1 above 3, x * float32(1/3) + 0.5 between (V1 takes -3 and 3 into the linear part, V2 gives them 0 and
+    1), y = g d, in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded to nearest
+    even). Bit for bit."""
+    op, path, entry, struct, inclusive = HARD_SWISH_GRADS[version]
+    mod = _load(op, path)
     rng = np.random.default_rng(26)
     g, x = (_as(dtype, rng.uniform(-5, 5, N)) for _ in range(2))
     x[:4] = _as(dtype, [-3, 3, -0.0, 0.0])
-    kernel = mod.kernel("hard_swish_grad", dtype, buffer_mode)
-    y = _elementwise(mod, "HardSwishGradTilingData", kernel, [g, x])
+    y = _elementwise(mod, struct, mod.kernel(entry, dtype, buffer_mode), [g, x])
     x64 = x.astype(np.float64)
-    d = np.where(x64 < -3, 0.0, np.where(x64 > 3, 1.0, _f32(_f32(x64 * float(np.float32(1 / 3))) + 0.5)))
+    low, high = (x64 < -3, x64 > 3) if inclusive else (x64 <= -3, x64 >= 3)
+    d = np.where(low, 0.0, np.where(high, 1.0, _f32(_f32(x64 * float(np.float32(1 / 3))) + 0.5)))
     assert y.tobytes() == _as(dtype, _f32(g.astype(np.float64) * d)).tobytes()
 
 
@@ -773,3 +790,43 @@ def test_relu6_prefetch_past_the_block_reported() -> None:
     tiling, blocks = _split(mod, "Relu6TilingData", N, CORES, UB)
     with pytest.raises(rs.errors.OutOfBoundsError, match=r"DataCopyPad: src .* GlobalTensor"):
         rs.launch(mod.kernel("relu6"), blocks, x, np.zeros_like(x), np.zeros(32, np.uint8), tiling)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_smooth_l1_loss(dtype: Any) -> None:
+    """ops-nn SmoothL1Loss (DTYPE_PREDICT from the build; reduction none; `x.template ReinterpretCast<float>()` on
+    its tensors): a = |p - l|, y = a < sigma ? (0.5 / sigma) a a : a - 0.5 sigma, with the host's float32 constants,
+    in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded to nearest even).
+    Bit for bit."""
+    mod = _load("loss/smooth_l1_loss", "op_kernel/smooth_l1_loss.cpp", {"DTYPE_PREDICT": dtype})
+    sigma = np.float32(1.3)
+    mul, add = np.float32(0.5) / sigma, np.float32(-0.5) * sigma
+    rng = np.random.default_rng(28)
+    p, lab = (_as(dtype, rng.uniform(-3, 3, N)) for _ in range(2))
+    y = _elementwise(
+        mod, "SmoothL1LossTilingData", mod.kernel("smooth_l1_loss"), [p, lab], Sigma=sigma, MultiplyValue=mul, AddsValue=add
+    )
+    a = np.abs(_f32(p.astype(np.float64) - lab.astype(np.float64)))
+    want = np.where(a < sigma, _f32(_f32(mul * a) * a), _f32(a + add))
+    assert y.tobytes() == _as(dtype, want).tobytes()
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0)], ids=["float32", "half"])
+def test_apply_proximal_gradient_descent(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn ApplyProximalGradientDescent (alpha, l1, l2 one-element tensors read with GetValue): prox = var -
+    alpha delta, var' = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2), as the kernel computes it: the
+    scalars in float32 (alpha l1, 1 / (1 + alpha l2)), sign(prox) = clamp(prox 1e30, -1, 1), each step rounded once
+    to float32 (half widened exactly, the result rounded to nearest even). Bit for bit."""
+    mod = _load("optim/apply_proximal_gradient_descent", "op_kernel/apply_proximal_gradient_descent.cpp")
+    rng = np.random.default_rng(29)
+    var, delta = (_as(dtype, rng.uniform(-2, 2, N)) for _ in range(2))
+    alpha, l1, l2 = (_as(dtype, [v]) for v in (0.3, 0.25, 0.6))
+    var[:2], delta[:2] = _as(dtype, [0.3, 0.0]), _as(dtype, [1.0, 0.0])  # (prox = 0: sign 0)
+    kernel = mod.kernel("apply_proximal_gradient_descent", dtype, buffer_mode)
+    y = _elementwise(mod, "ApplyProximalGradientDescentTilingData", kernel, [var, alpha, l1, l2, delta])
+    a, f1, f2 = (np.float32(v[0]) for v in (alpha, l1, l2))
+    alpha_l1, inv = a * f1, np.float32(1) / (np.float32(1) + a * f2)
+    prox = _f32(var.astype(np.float64) - _f32(delta.astype(np.float64) * a))
+    shrunk = np.maximum(_f32(np.abs(prox) - alpha_l1), 0)
+    sign = np.clip(_f32(prox * 1e30), -1, 1)
+    assert y.tobytes() == _as(dtype, _f32(_f32(sign * shrunk) * inv)).tobytes()

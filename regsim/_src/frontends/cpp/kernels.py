@@ -522,6 +522,7 @@ class KernelLowerer(Lowerer):
             args = [self.expr(a) for a in c[1:]]
             if kind[0] != "user":
                 targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
+                targs = targs or [self.dtype(a, ref) for a in ref.get("targs", [])]  # (`x.template F<float>()`)
                 if name in _TENSOR_MAKERS:
                     tv = targs[0] if targs else self.dtype(n.get("t", "").split("<")[-1].rstrip("> "), n)
                     return f"{base}.{name}({', '.join([f'rs.{tv.name}', *args])})"
