@@ -214,6 +214,7 @@ private:
     TBuf<TPosition::VECCALC> wide;
     GlobalTensor<IO_T> xg;
     GlobalTensor<int16_t> bits;
+    float k_ = 0.0f;
 };
 
 template <typename T>
@@ -229,7 +230,8 @@ __aicore__ inline void Scaled<T>::Run(GM_ADDR x, GM_ADDR y, uint32_t n)
     DataCopy(t, xg, n);
     PipeBarrier<PIPE_ALL>();
     Cast(w, t, RoundMode::CAST_NONE, n);
-    Muls(w, w, (CT)1.1f, n);
+    this->k_ = 1.1f;
+    Muls(w, w, (CT)this->k_, n);
     Cast(t, w, RoundMode::CAST_RINT, n);
     PipeBarrier<PIPE_ALL>();
     LocalTensor<int16_t> raw = t.template ReinterpretCast<short>();
@@ -410,8 +412,8 @@ def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
     `using CT = typename Widen<T>::type;`, a type map's specialization) type its members and the member function
     defined outside it, and hide the namespace's `CT` (int32_t); `Bytes<T>::size`, a class template's static
     constant, is its specialization's for half (4: the float buffer is large enough); `t.template
-    ReinterpretCast<short>()` on the dependent tensor (a builtin type argument) is its bits, copied out. y = x *
-    1.1f in float32, rounded once to half."""
+    ReinterpretCast<short>()` on the dependent tensor (a builtin type argument) is its bits, copied out;
+    `this->k_ = 1.1f;` sets the member. y = x * 1.1f in float32, rounded once to half."""
     x = _input(np.float16)
     y = _launch(mod.kernel("scaled"), x)
     assert y.tobytes() == (x.astype(np.float64) * np.float64(np.float32(1.1))).astype(np.float32).astype(np.float16).tobytes()

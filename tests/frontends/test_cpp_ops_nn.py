@@ -830,3 +830,28 @@ def test_apply_proximal_gradient_descent(dtype: Any, buffer_mode: int) -> None:
     shrunk = np.maximum(_f32(np.abs(prox) - alpha_l1), 0)
     sign = np.clip(_f32(prox * 1e30), -1, 1)
     assert y.tobytes() == _as(dtype, _f32(_f32(sign * shrunk) * inv)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_sigmoid_cross_entropy_with_logits_grad(dtype: Any) -> None:
+    """ops-nn SigmoidCrossEntropyWithLogitsGrad (one core, 256-element tiles as its host tiling sets; its Init
+    assigns `this->` members of a class template): dx = (1 / (1 + exp(-p)) - t) dout in float32 steps each rounded
+    once (half and bfloat16 widened exactly, the result rounded to nearest even). Exp and Reciprocal are within
+    1 ulp and the chain is monotone in both: dx lies between the chain's values at their neighbours (exp's upper
+    with the reciprocal's lower, and the reverse)."""
+    op = "loss/sigmoid_cross_entropy_with_logits_grad"
+    mod = _load(op, "op_kernel/sigmoid_cross_entropy_with_logits_grad.cpp", {"DTYPE_PREDICT": dtype})
+    rng = np.random.default_rng(30)
+    p, target, dout = (_as(dtype, rng.uniform(-6, 6, N)) for _ in range(3))
+    t = np.zeros(1, mod.struct_dtype("SigmoidCrossEntropyWithLogitsGradTilingData"))
+    t["totalLength"], t["tileNum"] = N, 256
+    kernel = mod.kernel("sigmoid_cross_entropy_with_logits_grad")
+    y = _run(kernel, 1, [p, target, dout], p, t.view(np.uint8))
+    p64 = p.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        r = _near(1 / _f32(1 + _near(np.exp(-p64))[1 - end]))[end]
+        dx = _f32(_f32(r - target.astype(np.float64)) * dout.astype(np.float64))
+        return _as(dtype, dx).astype(np.float64)
+
+    _between(y, chain(0), chain(1))

@@ -745,8 +745,8 @@ class KernelLowerer(Lowerer):
         inner = n
         while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
             inner = inner["c"][0]
-        if inner["k"] == "MEMBER_REF_EXPR" and inner.get("rk") == "FIELD_DECL":
-            return self.expr(inner), self.ty(inner)
+        if inner["k"] == "MEMBER_REF_EXPR" and (inner.get("rk") == "FIELD_DECL" or self.dependent_field(inner)):
+            return self.expr(inner), self.ty(inner)  # (`this->n_ = n;` in a class template: a dependent member)
         return super().target(n)
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
