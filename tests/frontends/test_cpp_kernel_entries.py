@@ -281,6 +281,15 @@ __global__ __aicore__ void offset(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_AD
     op.Run(x, y);
 }
 
+__global__ __aicore__ void offset_local(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    constexpr uint64_t m = widen::Bytes<half>::size;
+    Sizes sizes;
+    sizes.n = N;
+    Offset<m> op(&sizes, 0.5f);
+    op.Run(x, y);
+}
+
 __global__ __aicore__ void skips(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     uint32_t i = 0;
@@ -426,3 +435,10 @@ def test_dependent_constructor_call(mod: Any, m: int) -> None:
     x = _input(np.float32)
     y = _launch(mod.kernel("offset", m), x)
     assert y.tobytes() == (x + np.float32(0.5 + m)).tobytes()
+
+
+def test_class_template_argument_a_local_constant(mod: Any) -> None:
+    """`Offset<m> op(...)` with `constexpr uint64_t m = widen::Bytes<half>::size;` (4) in the entry: the class is
+    instantiated for the constant's value, y = x + 4.5."""
+    x = _input(np.float32)
+    assert _launch(mod.kernel("offset_local"), x).tobytes() == (x + np.float32(4.5)).tobytes()

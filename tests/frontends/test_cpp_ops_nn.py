@@ -855,3 +855,40 @@ def test_sigmoid_cross_entropy_with_logits_grad(dtype: Any) -> None:
         return _as(dtype, dx).astype(np.float64)
 
     _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("nesterov", [0, 1], ids=["plain", "nesterov"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_apply_keras_momentum(dtype: Any, nesterov: int) -> None:
+    """ops-nn ApplyKerasMomentum (DTYPE_VAR from the build; its schMode a local constant from a class template's
+    static `SchModeTrait<T>::value`; lr and momentum one-element float32 tensors): accum' = momentum accum - lr grad
+    (written over accum), var' = var + accum', or with use_nesterov var + momentum accum' - lr grad, in float32 steps
+    each rounded once (half and bfloat16 widened exactly, both results rounded ties away from zero). The host's
+    split: 512-element blocks (CeilAlign(CeilDiv(n, cores), 512), capped at tileLength, so a block is one tile).
+    Bit for bit."""
+    mod = _load("optim/apply_keras_momentum", "op_kernel/apply_keras_momentum.cpp", {"DTYPE_VAR": dtype})
+    rng = np.random.default_rng(31)
+    var, accum, grad = (_as(dtype, rng.uniform(-1, 1, N)) for _ in range(3))
+    lr, momentum = np.array([0.01], np.float32), np.array([0.9], np.float32)
+    t = np.zeros(1, mod.struct_dtype("ApplyKerasMomentumTilingData"))
+    per_elem = 16 if dtype is rs.float32 else 32  # (the host's UB bytes an element)
+    tile = 248 * 1024 // per_elem * 90 // 100 // (2048 // (8 * dtype.itemsize)) * (2048 // (8 * dtype.itemsize))
+    blocks = -(-N // 512)
+    for name, v in {"totalElements": N, "tileLength": tile, "blockFormer": 512, "blockNum": blocks}.items():
+        t[name] = v
+    t["useNesterov"] = nesterov
+
+    def run() -> list[np.ndarray]:
+        var_out, acc = np.zeros_like(var), accum.copy()  # (accum is updated in place)
+        args = (var, acc, lr, grad, momentum, var_out, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("apply_keras_momentum"), blocks, *args)
+        return [var_out, acc]
+
+    var_out, acc = both_modes(run)
+    m, rate = np.float64(momentum[0]), np.float64(lr[0])
+    lr_grad = _f32(grad.astype(np.float64) * rate)
+    acc2 = _f32(_f32(accum.astype(np.float64) * m) - lr_grad)
+    step = _f32(_f32(acc2 * m) - lr_grad) if nesterov else acc2
+    var2 = _f32(var.astype(np.float64) + step)
+    assert var_out.tobytes() == _narrow(dtype, var2).tobytes()
+    assert acc.tobytes() == _narrow(dtype, acc2).tobytes()

@@ -288,7 +288,7 @@ class KernelLowerer(Lowerer):
             return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
         if name in _FROZEN:
             return name, self.dtype(args[0]) if args else None
-        hit = self.build.struct(s, self.env)
+        hit = self.build.struct(s, {**self.constants, **self.env})  # (`K<T, schMode>`, schMode a local constant)
         if hit is not None:
             return "user", hit
         return None
