@@ -892,3 +892,21 @@ def test_apply_keras_momentum(dtype: Any, nesterov: int) -> None:
     var2 = _f32(var.astype(np.float64) + step)
     assert var_out.tobytes() == _narrow(dtype, var2).tobytes()
     assert acc.tobytes() == _narrow(dtype, acc2).tobytes()
+
+
+#: hard_swish_apt.cpp's schMode values (its tiling key), by element type
+HARD_SWISH_MODES = {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_hard_swish(dtype: Any) -> None:
+    """ops-nn HardSwish (a class for each element type, picked by `if constexpr` on schMode): y = max(x, -3)
+    clamp(x + 3, 0, 6) * float32(1/6), in float32 steps each rounded once (half and bfloat16 widened exactly, the
+    result rounded ties away from zero). Bit for bit."""
+    mod = _load("activation/hard_swish", "op_kernel/hard_swish_apt.cpp")
+    x = _as(dtype, np.random.default_rng(32).uniform(-5, 5, N))
+    x[:4] = _as(dtype, [-3, 3, -0.0, 0.0])
+    y = _elementwise(mod, "HardSwishTilingData", mod.kernel("hard_swish", HARD_SWISH_MODES[dtype]), [x])
+    x64 = x.astype(np.float64)
+    t = np.clip(_f32(x64 + 3), 0, 6)
+    assert y.tobytes() == _narrow(dtype, _f32(_f32(np.maximum(x64, -3) * t) * float(np.float32(1 / 6)))).tobytes()

@@ -447,6 +447,8 @@ class KernelLowerer(Lowerer):
             return "None"
         if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
             return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) > 1 and (self.objof(n) or ("",))[0] in _FROZEN:
+            return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]  # (the same, made a temporary)
         if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
             return self.vf_call(n)
         if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":

@@ -1144,6 +1144,11 @@ class Lowerer:
             self.emit(d, f"return {self.expr(c[0])}" if c else "return")
         elif k == "BREAK_STMT":
             self.emit(d, "break")
+        elif k == "IF_STMT" and len(c) in (2, 3) and (taken := self.constexpr_branch(n)) is not None:
+            # (`if constexpr`: only the branch taken for this instantiation, as C++ discards the other, which need
+            # not be valid for these template arguments)
+            if taken < len(c):
+                self.stmt(c[taken], d)
         elif k == "IF_STMT":
             self.emit(d, f"if {self.expr(c[0])}:  # line {n['l']}")
             self.block(c[1], d + 1)
@@ -1169,6 +1174,17 @@ class Lowerer:
             self.emit(d, "continue")
         else:
             raise self.fail(n, f"the C++ statement {k}")
+
+    def constexpr_branch(self, n: dict[str, Any]) -> int | None:
+        """For an `if constexpr` whose condition folds here: the index among its children of the branch taken (2,
+        past the children where there is no else); None for any other `if`."""
+        if not n.get("constexpr"):
+            return None
+        try:
+            value = self.constant(n["c"][0], "the condition of if constexpr")
+        except CppError:
+            return None
+        return 1 if value else 2
 
     def block(self, n: dict[str, Any], d: int) -> None:
         start = len(self.lines)
