@@ -257,8 +257,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
             toks = [t.spelling for t in c.get_tokens()]
             n["s"] = _member_name(toks)
-            if n["s"] and _member_targs(toks, n["s"]):
-                n["targs"] = _member_targs(toks, n["s"])
+            targs = _member_targs(toks, n["s"]) if n["s"] else []
+            if targs:  # (`x.template ReinterpretCast<float>`: a builtin type argument has no TYPE_REF child)
+                n["targs"] = targs
             if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
                 n["toks"] = toks[:40]
         value = _evaluate(c)
