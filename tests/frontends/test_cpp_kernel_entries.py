@@ -188,7 +188,7 @@ struct Widen {
 };
 template <>
 struct Widen<half> {
-    using type = float;
+    typedef float type;
 };
 
 template <typename T>
@@ -440,7 +440,7 @@ def test_do_while_continue_refused(mod: Any) -> None:
 
 def test_type_aliases_of_classes_and_build_macros(mod: Any) -> None:
     """`using InT = DTYPE_X;` in an entry is the build's type (half); a class template's aliases (`using IO_T = T;`,
-    `using CT = typename Widen<T>::type;`, a type map's specialization) type its members and the member function
+    `using CT = typename Widen<T>::type;`, a type map's specialization's typedef) type its members and the member function
     defined outside it, and hide the namespace's `CT` (int32_t); `Bytes<T>::size`, a class template's static
     constant, is its specialization's for half (4: the float buffer is large enough); `t.template
     ReinterpretCast<short>()` on the dependent tensor (a builtin type argument) is its bits, copied out;
