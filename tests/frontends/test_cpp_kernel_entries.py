@@ -285,6 +285,61 @@ __global__ __aicore__ void offset(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_AD
     op.Run(x, y);
 }
 
+template <typename KernelT>
+__aicore__ inline void RunTwice(KernelT& op, GM_ADDR x, GM_ADDR y)
+{
+    op.Step(x, y);
+    op.Step(y, y);
+}
+
+template <typename OpT>
+__aicore__ inline void RunOp(GM_ADDR x, GM_ADDR y)
+{
+    Sizes sizes;
+    sizes.n = N;
+    OpT op(&sizes, 0.25f);
+    op.Run(x, y);
+}
+
+template <typename T>
+class Doubler {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        pipe.InitBuffer(buf, N * sizeof(T));
+        RunTwice(*this, x, y);
+    }
+    __aicore__ inline void Step(GM_ADDR x, GM_ADDR y)
+    {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        LocalTensor<T> t = buf.template Get<T>();
+        DataCopy(t, xg, N);
+        PipeBarrier<PIPE_ALL>();
+        Muls(t, t, (T)2, N);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yg, t, N);
+        PipeBarrier<PIPE_ALL>();
+    }
+
+private:
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+__global__ __aicore__ void doubled(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Doubler<float> op;
+    op.Run(x, y);
+}
+
+__global__ __aicore__ void offset_by_type(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    RunOp<Offset<1>>(x, y);
+}
+
 __global__ __aicore__ void offset_local(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     constexpr uint64_t m = widen::Bytes<half>::size;
@@ -474,3 +529,12 @@ def test_braced_padding_outside_templates(mod: Any) -> None:
     want = np.zeros_like(x)
     want[:20] = x[:20]
     assert _launch(mod.kernel("padded"), x).tobytes() == want.tobytes()
+
+
+def test_class_types_as_template_arguments(mod: Any) -> None:
+    """`RunTwice(*this, x, y)` in a class template (a call of a free function template clang leaves unresolved) deduces
+    `KernelT` the class and calls its members on `op` (y = x * 2 * 2); `RunOp<Offset<1>>(x, y)` constructs the class
+    named by its explicit template argument (y = x + 1.25). Each step rounded once to float32."""
+    x = _input(np.float32)
+    assert _launch(mod.kernel("doubled"), x).tobytes() == (x * np.float32(4)).tobytes()
+    assert _launch(mod.kernel("offset_by_type"), x).tobytes() == (x + np.float32(1.25)).tobytes()

@@ -56,6 +56,16 @@ class DataCopyPadParams:
     paddingValue: int = 0  # noqa: N815
 
 
+@attrs.frozen
+class ClassArg:
+    """A class of the file as a type template argument of a kernel-side function template (`RunTileLoop<KernelT>
+    (KernelT& op, ...)`, `RunOp<SeluGradOneDimOp<float>>(...)`): its definition's place and its own template
+    arguments, by name."""
+
+    place: str
+    args: tuple[tuple[str, Any], ...]
+
+
 #: the kernel-floor names the generated code calls (`K.DataCopyPad(...)`)
 K = type(
     "K",
@@ -288,10 +298,23 @@ class KernelLowerer(Lowerer):
             return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
         if name in _FROZEN:
             return name, self.dtype(args[0]) if args else None
+        bound = self.env.get(name)
+        if isinstance(bound, ClassArg):  # (a type template parameter bound to a class: `KernelT& op`)
+            st = next(x for xs in self.build.by_name.values() for x in xs if x["place"] == bound.place)
+            return "user", (st, dict(bound.args))
         hit = self.build.struct(s, {**self.constants, **self.env})  # (`K<T, schMode>`, schMode a local constant)
         if hit is not None:
             return "user", hit
         return None
+
+    def targ(self, t: dict[str, Any]) -> Any:
+        """A template argument; a class of the file is a `ClassArg` (`RunOp<SeluGradOneDimOp<float>>(...)`)."""
+        if t["k"] == "TYPE_REF" and strip(t["s"]) not in self.env and dtype_of(t["s"]) is None:
+            kind = self.objkind(t["s"])
+            if kind is not None and kind[0] == "user" and kind[1][0] is not None:
+                st, env = kind[1]
+                return ClassArg(st["place"], tuple(sorted(env.items())))
+        return super().targ(t)
 
     def elem(self, spelling: str) -> Any:
         """A tensor's element type, None where it is a template parameter not known here (a member function
@@ -577,6 +600,16 @@ class KernelLowerer(Lowerer):
             if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
                 py = self.build.function(fn, {**self.env, **self.template_args(fn, self.callee_ref(n)[1], c[1:])}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
+        if c and c[0].get("rk") == "OVERLOADED_DECL_REF" and not self.in_vf:
+            # (`RunTileLoop(*this, n, ub)` in a class template: a call of a free function template clang leaves
+            # unresolved; the file's one free kernel-side function of that name taking that many arguments)
+            fns = [
+                f for f in self.mod.definitions.get(self.callee_ref(n)[0], [])
+                if f.defined and f.cls is None and f.what == "plain" and len(f.params) == len(c) - 1
+            ]  # fmt: skip
+            if len(fns) == 1:
+                py = self.build.function(fns[0], {**self.env, **self.template_args(fns[0], self.callee_ref(n)[1], c[1:])}, None)
+                return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
@@ -589,6 +622,12 @@ class KernelLowerer(Lowerer):
             kind = self.tensor_kind(a) if m and m[1] in names else None
             if m and kind is not None and kind[0] == "LocalTensor" and kind[1] is not None:
                 out[m[1]] = kind[1]
+            whole = re.fullmatch(r"(?:const\s+)?(\w+)\s*[&*]?", strip(p["t"]).strip())  # (`KernelT& op`: a class)
+            inner = a["c"][0] if a["k"] == "UNARY_OPERATOR" and a.get("op") in ("*", "&") and a["c"] else a  # (`*this`)
+            kind = self.objof(inner) if whole and whole[1] in names - set(out) else None
+            if whole and kind is not None and kind[0] == "user" and kind[1][0] is not None:
+                st, env = kind[1]
+                out[whole[1]] = ClassArg(st["place"], tuple(sorted(env.items())))
         return out
 
     def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
