@@ -16,7 +16,7 @@ import pytest
 
 import regsim as rs
 from regsim._src.frontends.cpp.kernels import tiling_structs
-from tests.cpp_kernel_support import both_modes
+from tests.cpp_kernel_support import both_modes, round_half_away
 
 pytest.importorskip("clang.cindex")
 
@@ -36,12 +36,18 @@ def headers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tiling")
 
 
-def _load(op: str, kernel: str, defines: dict[str, Any] | None = None, host: tuple[str, str, Path] | None = None) -> Any:
+def _load(
+    op: str,
+    kernel: str,
+    defines: dict[str, Any] | None = None,
+    host: tuple[str, str, Path] | None = None,
+    tiling: str | None = None,
+) -> Any:
     """An operator's kernel file, loaded as its build compiles it: `defines` its macros (DTYPE_X ...); `host` the
     op_host header whose BEGIN_TILING_DATA_DEF blocks declare the struct GET_TILING_DATA fills, that struct's name
-    and the directory to write the structs to."""
+    and the directory to write the structs to; `tiling` that struct's name where the kernel's own headers declare it."""
     root = _root(op)
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...] = (f"-DREGSIM_TILING_DATA={tiling}",) if tiling else ()
     if host is not None:
         path, struct, into = host
         header = into / f"{struct}.h"
@@ -63,6 +69,9 @@ def _split(mod: Any, struct: str, n: int, cores: int, ub: int, align: int = 1, *
         return -(-m // ub)
 
     values = {
+        **dict.fromkeys(("totalNum", "totalElements", "totalLength"), n),
+        "blockFactor": former,
+        "ubFactor": ub,
         "dim0": n,
         "coreNum": cores,
         "blockFormer": former,
@@ -92,6 +101,32 @@ def _run(kernel: Any, blocks: int, inputs: list[np.ndarray], out: np.ndarray, ti
 
 def _as(dtype: Any, x: Any) -> np.ndarray:
     return np.asarray(x, dtype=np.float64).astype(dtype.np_dtype)
+
+
+def _f32(v: Any) -> np.ndarray:
+    """Values computed exactly (or correctly rounded) in float64, rounded once to float32, as float64."""
+    return np.asarray(v, np.float64).astype(np.float32).astype(np.float64)
+
+
+def _near(v: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 neighbours of v rounded once (as float64): every float32 within 1 ulp of v lies between them,
+    so they bound what an operation documented within 1 ulp (Exp, Ln, Div: "Max error 1 ULP") returns."""
+    r = np.asarray(v, np.float64).astype(np.float32)
+    return (np.nextafter(r, np.float32(-np.inf)).astype(np.float64), np.nextafter(r, np.float32(np.inf)).astype(np.float64))
+
+
+def _between(got: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Each lane of `got` between a and b: the kernel's chain evaluated at the two ends of its approximate steps'
+    ranges (the chains here are monotone in those steps, rising or falling)."""
+    g, lo, hi = got.astype(np.float64), np.minimum(a, b), np.maximum(a, b)
+    bad = np.flatnonzero(~((lo <= g) & (g <= hi)))
+    assert bad.size == 0, f"lane {bad[0]}: {g[bad[0]]!r} not in [{lo[bad[0]]!r}, {hi[bad[0]]!r}] ({bad.size} lanes)"
+
+
+def _narrow(dtype: Any, v32: np.ndarray) -> np.ndarray:
+    """A float32 result written back to the operator's type as these kernels do: float32 as it is, half and
+    bfloat16 by Cast CAST_ROUND (to nearest, ties away from zero)."""
+    return v32.astype(np.float32) if dtype is rs.float32 else round_half_away(v32, dtype)
 
 
 def _ulps(got: np.ndarray, want: np.ndarray) -> int:
@@ -386,3 +421,492 @@ def test_fused_cross_entropy_loss_with_max_sum(dtype: Any) -> None:
     soft = (np.exp(shifted) * inv[:, None]).astype(np.float32)
     loss = (np.log(total.astype(np.float64)) - predicted).astype(np.float32)
     assert _ulps(out, np.concatenate([loss, soft.ravel()])) <= 4
+
+
+# --- the activations of the totalNum / blockFactor / ubFactor split ------------------------------------------------
+#: n elements on cores of `blockFactor` = ceil(n / 3) (the last block two shorter) in 128-element UB pieces (the
+#: last of each block shorter), as their host tilings split (blockFactor = CeilDiv(totalNum, coreNum))
+N, CORES, UB = 1300, 3, 128
+
+
+def _elementwise(mod: Any, struct: str, kernel: Any, inputs: list[np.ndarray], **fields: Any) -> np.ndarray:
+    tiling, blocks = _split(mod, struct, N, CORES, UB, **fields)
+    return _run(kernel, blocks, inputs, inputs[0], tiling)
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_hard_sigmoid(dtype: Any) -> None:
+    """ops-nn HardSigmoid (DTYPE_INPUT_X from the build): y = clamp(alpha x + beta, 0, 1) in float32 steps each
+    rounded once (int32 converted exactly, the result truncated; half rounded to nearest even, bfloat16 ties away
+    from zero, then clamped in its type). Bit for bit."""
+    mod = _load("activation/hard_sigmoid", "op_kernel/arch35/hard_sigmoid.cpp", {"DTYPE_INPUT_X": dtype})
+    alpha, beta = np.float32(0.2), np.float32(0.5)
+    rng = np.random.default_rng(13)
+    x = rng.integers(-8, 9, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-4, 4, N))
+    y = _elementwise(mod, "HardSigmoidTilingData", mod.kernel("hard_sigmoid", 0), [x], alpha=alpha, beta=beta)
+    t = _f32(_f32(alpha * x.astype(np.float64)) + beta)
+    if dtype is rs.int32:
+        want = np.trunc(np.clip(t, 0, 1)).astype(np.int32)
+    elif dtype is rs.float32:
+        want = np.clip(t, 0, 1).astype(np.float32)
+    else:
+        narrow = round_half_away(t, dtype) if dtype is rs.bfloat16 else t.astype(dtype.np_dtype)
+        want = np.clip(narrow.astype(np.float64), 0, 1).astype(dtype.np_dtype)
+    assert y.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_celu(dtype: Any) -> None:
+    """ops-nn Celu: y = x >= 0 ? alpha3 x : alpha1 (exp(min(x / alpha2, 87)) - 1), in float32 (half widened
+    exactly, the result rounded ties away from zero). Divs and Exp are within 1 ulp (their pages) and the chain
+    is monotone in both: y lies between the chain's values at their lower and upper neighbours."""
+    mod = _load("activation/celu", "op_kernel/celu.cpp", {"DTYPE_X": dtype})
+    a1, a2, a3 = np.float32(1.5), np.float32(1.5), np.float32(1.0)
+    x = _as(dtype, np.random.default_rng(14).uniform(-6, 3, N))
+    y = _elementwise(mod, "CeluTilingData", mod.kernel("celu", 0), [x], alpha1=a1, alpha2=a2, alpha3=a3)
+    x64 = x.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        q = np.minimum(_near(x64 / a2)[end], 87)
+        neg = _f32(a1 * _f32(_near(np.exp(q))[end] - 1))
+        return _narrow(dtype, np.where(x64 >= 0, _f32(a3 * x64), neg)).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 0), (rs.half, 1)], ids=["float32", "half"])
+def test_shrink(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn Shrink (its entry template for the element type and BUFFER_MODE): y = x - bias where x > lambd,
+    x + bias where x < -lambd, else 0, the bounds and the sums in the element type, each rounded once. Bit for bit."""
+    mod = _load("activation/shrink", "op_kernel/shrink_apt.cpp")
+    lambd, bias = 0.7, 0.3
+    x = _as(dtype, np.random.default_rng(15).uniform(-2, 2, N))
+    kernel = mod.kernel("shrink", dtype, buffer_mode)
+    y = _elementwise(mod, "ShrinkTilingData", kernel, [x], lambd=lambd, bias=bias)
+    t = dtype.np_dtype.type
+    x64, lo, hi = x.astype(np.float64), float(t(-np.float32(lambd))), float(t(np.float32(lambd)))
+    minus, plus = (_as(dtype, x64 + float(t(np.float32(b)))) for b in (-bias, bias))
+    assert y.tobytes() == np.where(x64 > hi, minus, np.where(x64 < lo, plus, t(0))).astype(x.dtype).tobytes()
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0)], ids=["float32", "half"])
+def test_bnll(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn BNLL: y = max(x, 0) + (|x| > 10 ? exp(-|x|) : ln(1 + exp(-|x|))) in float32 (half widened exactly,
+    the result rounded ties away from zero). Exp and Ln are within 1 ulp and the chain is monotone in both: y lies
+    between the chain's values at their lower and upper neighbours."""
+    mod = _load("activation/bnll", "op_kernel/bnll.cpp")
+    x = _as(dtype, np.random.default_rng(16).uniform(-14, 14, N))
+    y = _elementwise(mod, "BNLLTilingData", mod.kernel("bnll", dtype, buffer_mode), [x])
+    x64 = x.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        e = _near(np.exp(-np.abs(x64)))[end]
+        soft = np.where(np.abs(x64) > 10, e, _near(np.log(_f32(1 + e)))[end])
+        return _narrow(dtype, _f32(np.maximum(x64, 0) + soft)).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_softsign_grad(dtype: Any) -> None:
+    """ops-nn SoftsignGrad (DTYPE_GRADIENTS from the build, double buffered): y = g / (1 + |f|)^2 in float32 steps
+    each rounded once (half and bfloat16 widened exactly, the result rounded ties away from zero); Div is within
+    1 ulp: y lies between the results at the quotient's float32 neighbours."""
+    mod = _load("activation/softsign_grad", "op_kernel/softsign_grad_apt.cpp", {"DTYPE_GRADIENTS": dtype})
+    rng = np.random.default_rng(17)
+    g, f = (_as(dtype, rng.uniform(-4, 4, N)) for _ in range(2))
+    y = _elementwise(mod, "SoftsignGradTilingData", mod.kernel("softsign_grad", 1), [g, f])
+    d = _f32(np.abs(f.astype(np.float64)) + 1)
+    ends = _near(g.astype(np.float64) / _f32(d * d))
+    _between(y, *(_narrow(dtype, e).astype(np.float64) for e in ends))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_hard_shrink(dtype: Any) -> None:
+    """ops-nn HardShrink (DTYPE_SELF from the build; its class's aliases `IO_T`, `COMPUTE_T` in members defined
+    outside it): y = |x| <= lambd ? 0 : x, compared in float32 (half and bfloat16 widened and narrowed exactly).
+    Bit for bit."""
+    mod = _load("activation/hard_shrink", "op_kernel/hard_shrink.cpp", {"DTYPE_SELF": dtype})
+    x = _as(dtype, np.random.default_rng(18).uniform(-2, 2, N))
+    x[:4] = _as(dtype, [0.5, -0.5, 0.0, -0.0])  # (the bound itself is in the dead zone)
+    y = _elementwise(mod, "HardShrinkTilingData", mod.kernel("hard_shrink", 1), [x], lambd=0.5)
+    assert y.tobytes() == np.where(np.abs(x.astype(np.float64)) <= 0.5, x.dtype.type(0), x).tobytes()
+
+
+#: softshrink.cpp's schMode values (its tiling key), by element type
+SOFTSHRINK_MODES = {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_softshrink(dtype: Any) -> None:
+    """ops-nn Softshrink: y = x - lambd where x > lambd, x + lambd where x < -lambd, else 0, in float32 steps each
+    rounded once (half and bfloat16 widened exactly, the result rounded to nearest even). Bit for bit."""
+    mod = _load("activation/softshrink", "op_kernel/softshrink.cpp")
+    lambd = np.float32(0.7)
+    x = _as(dtype, np.random.default_rng(19).uniform(-2, 2, N))
+    kernel = mod.kernel("softshrink", SOFTSHRINK_MODES[dtype])
+    y = _elementwise(mod, "SoftshrinkTilingData", kernel, [x], lambd=lambd)
+    x64, lam = x.astype(np.float64), float(lambd)
+    want = np.where(x64 > lam, _f32(x64 - lam), np.where(x64 < -lam, _f32(x64 + lam), 0.0))
+    assert y.tobytes() == _as(dtype, want).tobytes()
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_fast_gelu_v2(dtype: Any) -> None:
+    """ops-nn FastGeluV2 (its compute type `typename ComputeType<T>::type`, a class template's specializations): y =
+    x (sgn(x) (-0.1444 (min(0.7071 |x|, 1.769) - 1.769)^2 + 0.5) + 0.5), sgn(x) = clamp((x + 1e-12) / |x + 1e-12|,
+    -1, 1), in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded ties away
+    from zero). Div is within 1 ulp: y lies between the chain's values at the quotient's neighbours."""
+    mod = _load("activation/fast_gelu_v2", "op_kernel/fast_gelu_v2_apt.cpp")
+    x = _as(dtype, np.random.default_rng(20).uniform(-4, 4, N))
+    y = _elementwise(mod, "FastGeluV2TilingData", mod.kernel("fast_gelu_v2", dtype, 1), [x])
+    x64 = x.astype(np.float64)
+    c = {v: float(np.float32(v)) for v in (1e-12, 0.7071, 1.769, -0.1444)}
+    e = _f32(x64 + c[1e-12])
+    d = _f32(np.minimum(_f32(c[0.7071] * np.abs(x64)), c[1.769]) - c[1.769])
+    inner = _f32(_f32(c[-0.1444] * _f32(d * d)) + 0.5)
+
+    def chain(end: int) -> np.ndarray:
+        sgn = np.clip(_near(e / np.abs(e))[end], -1, 1)
+        return _narrow(dtype, _f32(x64 * _f32(_f32(sgn * inner) + 0.5))).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 0), (rs.half, 1)], ids=["float32", "half"])
+def test_fused_bias_leaky_relu(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn FusedBiasLeakyRelu (its class's `using T_COMPUTE = float;`): s = x + bias, y = scale (s >= 0 ? s :
+    negative_slope s), in the element type (float32) or float32 steps (half widened exactly, the result rounded
+    ties away from zero), each rounded once. Bit for bit."""
+    mod = _load("activation/fused_bias_leaky_relu", "op_kernel/fused_bias_leaky_relu.cpp", {"DTYPE_X": dtype})
+    slope, scale = np.float32(0.2), np.float32(1.414213562373)
+    rng = np.random.default_rng(21)
+    x, bias = (_as(dtype, rng.uniform(-3, 3, N)) for _ in range(2))
+    kernel = mod.kernel("fused_bias_leaky_relu", buffer_mode)
+    y = _elementwise(mod, "FusedBiasLeakyReluTilingData", kernel, [x, bias], negativeSlope=slope, scale=scale)
+    s = _f32(x.astype(np.float64) + bias.astype(np.float64))
+    want = _f32(scale * np.where(s >= 0, s, _f32(slope * s)))
+    assert y.tobytes() == _narrow(dtype, want).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_selu(dtype: Any) -> None:
+    """ops-nn Selu (its buffers sized by `ComputeTypeTraits<T>::size`, a class template's static constant): y =
+    scale (max(x, 0) + min(alpha (exp(min(x, 0)) - 1), 0)) in float32 steps each rounded once (half, bfloat16 and
+    int32 converted exactly; half and bfloat16 rounded ties away from zero, int32 truncated). Exp is within 1 ulp and
+    the chain is monotone in it: y lies between the chain's values at its lower and upper neighbours. (int8, whose
+    kernel converts int32 to half by a Cast that multiplies by the SetDeqScale scale, is not run here.)"""
+    mod = _load("activation/selu", "op_kernel/selu.cpp", {"DTYPE_X": dtype})
+    alpha, scale = np.float32(1.6732632423543772848170429916717), np.float32(1.0507009873554804934193349852946)
+    rng = np.random.default_rng(22)
+    x = rng.integers(-8, 9, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-6, 4, N))
+    y = _elementwise(mod, "SeluTilingData", mod.kernel("selu", 0), [x])
+    x64 = x.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        neg = np.minimum(_f32(alpha * _f32(_near(np.exp(np.minimum(x64, 0)))[end] - 1)), 0)
+        v = _f32(scale * _f32(np.maximum(x64, 0) + neg))
+        return np.trunc(v) if dtype is rs.int32 else _narrow(dtype, v).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+# --- FakeQuantWithMinMaxArgs and its gradient: Reg-layer VFs in a class built through a dependent constructor -------
+def _nudged(f_min: float, f_max: float, narrow: bool, num_bits: int = 8) -> dict[str, np.float32]:
+    """The host tiling's float32 nudging (fake_quant_with_min_max_args_tiling_arch35.cpp, TF's): scale, scaleInv,
+    the zero point rounded half away from zero and clamped to [qMin, qMax], nudgedMin / nudgedMax and quantZero."""
+    f32 = np.float32
+    lo, hi, q_min, q_max = f32(f_min), f32(f_max), f32(1 if narrow else 0), f32(2**num_bits - 1)
+    scale, scale_inv = (hi - lo) / (q_max - q_min), (q_max - q_min) / (hi - lo)
+    zero = q_min - lo / scale
+    nudged = q_min if zero < q_min else q_max if zero > q_max else f32(np.sign(zero) * np.floor(np.abs(zero) + f32(0.5)))
+    n_min, n_max = (q_min - nudged) * scale, (q_max - nudged) * scale
+    return {"nudgedMin": n_min, "nudgedMax": n_max, "scale": scale, "scaleInv": scale_inv,
+            "quantZero": f32(np.floor(-n_min * scale_inv + f32(0.5)))}  # fmt: skip
+
+
+def _fake_quant(mod: Any, struct: str, n: int, **fields: Any) -> tuple[np.ndarray, int]:
+    """Its split: blockFactor = CeilDiv(totalLen, cores) aligned up to 8 floats, the last core the rest; baseLen 128
+    (the host's is 8192: smaller here, so a block has several pieces and a short last one)."""
+    t = np.zeros(1, mod.struct_dtype(struct))
+    per_core = -(-n // CORES)
+    factor = -(-per_core // 8) * 8
+    cores = -(-n // factor)
+    values = {"totalLen": n, "numCore": cores, "blockFactor": factor, "blockTailFactor": n - factor * (cores - 1)}
+    for name, v in {**values, "baseLen": UB, **fields}.items():
+        t[name] = v
+    return t.view(np.uint8), cores
+
+
+@pytest.mark.parametrize("narrow", [False, True], ids=["full", "narrow"])
+def test_fake_quant_with_min_max_args(narrow: bool) -> None:
+    """ops-nn FakeQuantWithMinMaxArgs (float32; `Regbase<schMode> op(&tilingData)`, a constructor clang leaves
+    unresolved in the entry template; its `__VEC_SCOPE__` block of Reg calls): x clamped to [nudgedMin, nudgedMax],
+    q = floor((x - nudgedMin) scaleInv + (0.5 - quantZero)), y = q scale, each step rounded once to float32; NaN
+    passes through. Bit for bit."""
+    struct = "FakeQuantWithMinMaxArgsTilingData"
+    mod = _load("quant/fake_quant_with_min_max_args", "op_kernel/arch35/fake_quant_with_min_max_args.cpp", tiling=struct)
+    p = _nudged(-5.3, 4.1, narrow)
+    rng = np.random.default_rng(23)
+    x = rng.uniform(-7, 6, N).astype(np.float32)
+    x[:4] = [np.nan, p["nudgedMin"], p["nudgedMax"], -np.inf]
+    tiling, cores = _fake_quant(mod, struct, N, **p)
+    y = _run(mod.kernel("fake_quant_with_min_max_args", 0), cores, [x], x, tiling)
+    c = np.clip(x.astype(np.float64), p["nudgedMin"], p["nudgedMax"])
+    q = np.floor(_f32(_f32(_f32(c - p["nudgedMin"]) * p["scaleInv"]) + (np.float32(0.5) - p["quantZero"])))
+    want = np.where(np.isnan(x), x, _f32(q * p["scale"]).astype(np.float32))
+    assert y.tobytes() == want.tobytes()
+
+
+def test_fake_quant_with_min_max_args_gradient() -> None:
+    """ops-nn FakeQuantWithMinMaxArgsGradient (float32): y = g where nudgedMin <= x <= nudgedMax, else g * 0 with
+    g's sign (a NaN x is outside). Bit for bit."""
+    struct = "FakeQuantWithMinMaxArgsGradientTilingData"
+    op = "quant/fake_quant_with_min_max_args_gradient"
+    mod = _load(op, "op_kernel/arch35/fake_quant_with_min_max_args_gradient.cpp", tiling=struct)
+    p = _nudged(-5.3, 4.1, False)
+    rng = np.random.default_rng(24)
+    g, x = (rng.uniform(-7, 6, N).astype(np.float32) for _ in range(2))
+    x[:4] = [np.nan, p["nudgedMin"], p["nudgedMax"], np.inf]
+    bounds = {"nudgedMin": p["nudgedMin"], "nudgedMax": p["nudgedMax"]}
+    tiling, cores = _fake_quant(mod, struct, N, **bounds)
+    y = _run(mod.kernel("fake_quant_with_min_max_args_gradient", 0), cores, [g, x], g, tiling)
+    inside = (x >= p["nudgedMin"]) & (x <= p["nudgedMax"])
+    assert y.tobytes() == np.where(inside, g, np.copysign(np.float32(0), g)).tobytes()
+
+
+# --- FakeQuantWithMinMaxVarsPerChannelGradient: per-channel nudging, gated gradients and their sums across cores ---
+#: the host tiling's dTileLen for regsim's UB: (248 KiB - 8 KiB reserved) / 36 bytes an element, down to 64 elements
+PER_CHANNEL_TILE = (248 * 1024 - 8 * 1024) // 36 // 64 * 64
+
+
+@pytest.mark.parametrize(
+    "rows,channels,narrow",
+    [(7, 100, False), (8, 24, True), (1, 15000, False)],
+    ids=["rows_split", "row_batches", "channel_chunks"],
+)
+def test_fake_quant_with_min_max_vars_per_channel_gradient(headers: Path, rows: int, channels: int, narrow: bool) -> None:
+    """ops-nn FakeQuantWithMinMaxVarsPerChannelGradient (float32, tiling key 1001), its three schedules as the host
+    picks them: rows over cores with the sums merged through the workspace after SyncAll (7 x 100: one channel
+    chunk; 8 x 24: two rows a batch), one row's channel chunks over cores (1 x 15000: chunks of 6784). Per channel
+    scale = (max - min) / (qMax - qMin), zp = qMin - min / scale rounded to nearest even and clamped to [qMin, qMax],
+    nudged bounds (qMin - zp) scale and (qMax - zp) scale, each step rounded once (the kernel's divisions are the
+    0-ulp ones); bp_x = g where nudgedMin <= x <= nudgedMax, else g * 0; bp_min, bp_max the sums of g over the
+    rows where x is below, above. The gradients are small integers, so every sum is exact in any order and the
+    Kahan-compensated sums match bit for bit."""
+    struct = "FakeQuantWithMinMaxVarsPerChannelGradientTilingData"
+    host = ("op_host/fake_quant_with_min_max_vars_per_channel_gradient_tiling.h", struct, headers)
+    op = "quant/fake_quant_with_min_max_vars_per_channel_gradient"
+    mod = _load(op, "op_kernel/fake_quant_with_min_max_vars_per_channel_gradient.cpp", host=host)
+    rng = np.random.default_rng(25)
+    g = rng.integers(-20, 21, (rows, channels)).astype(np.float32)
+    x = rng.uniform(-9, 9, (rows, channels)).astype(np.float32)
+    lo, hi = rng.uniform(-6, -0.5, channels).astype(np.float32), rng.uniform(0.5, 6, channels).astype(np.float32)
+    tile = min(PER_CHANNEL_TILE, -(-channels // 64) * 64)
+    chunks = -(-channels // tile)
+    used = min(rows if rows > 1 else chunks, CORES)
+    q_min, q_max = (1 if narrow else 0), 255
+    t = np.zeros(1, mod.struct_dtype(struct))
+    fields = {"usedCoreNum": used, "totalRows": rows, "channelNum": channels, "tileLen": tile, "dTileLen": tile}
+    fields |= {"quantMin": q_min, "quantMax": q_max, "numDChunks": chunks}
+    if rows > 1:
+        fields |= {"splitMode": 0, "rowsPerCore": rows // used, "tailRows": rows % used, "chunksPerCore": chunks}
+    else:
+        fields |= {"splitMode": 1, "rowsPerCore": rows, "chunksPerCore": chunks // used, "tailChunks": chunks % used}
+    for name, v in fields.items():
+        t[name] = v
+
+    def run() -> list[np.ndarray]:
+        outs = [np.zeros_like(g), np.zeros(channels, np.float32), np.zeros(channels, np.float32)]
+        workspace = np.zeros(2 * used * -(-channels // 64) * 64, np.float32)  # (the host's user workspace)
+        args = (g, x, lo, hi, *outs, workspace, t.view(np.uint8))
+        rs.launch(mod.kernel("fake_quant_with_min_max_vars_per_channel_gradient"), used, *args, tiling_key=1001)
+        return outs
+
+    bp_x, bp_min, bp_max = both_modes(run)
+    scale = _f32(_f32(hi.astype(np.float64) - lo) / (q_max - q_min))
+    zp = _f32(q_min - _f32(lo / scale))
+    zp = np.clip(np.rint(zp), q_min, q_max)  # (rint ties to even; a value outside is the bound)
+    n_lo, n_hi = _f32((q_min - zp) * scale), _f32((q_max - zp) * scale)
+    below, above = x < n_lo, x > n_hi
+    assert bp_x.tobytes() == (g * (~below & ~above).astype(np.float32)).tobytes()
+    assert bp_min.tobytes() == np.where(below, g, 0).sum(axis=0, dtype=np.float32).tobytes()
+    assert bp_max.tobytes() == np.where(above, g, 0).sum(axis=0, dtype=np.float32).tobytes()
+
+
+#: HardSwishGrad's and HardSwishGradV2's kernels: (operator directory, kernel file, entry, tiling struct, whether
+#: the bounds -3 and 3 themselves take the linear part)
+HARD_SWISH_GRADS = {
+    "v1": ("activation/hard_swish_grad", "op_kernel/hard_swish_grad_apt.cpp", "hard_swish_grad", "HardSwishGradTilingData", True),
+    "v2": (
+        "activation/hard_swish_grad_v2",
+        "op_kernel/arch35/hard_swish_grad_v2.cpp",
+        "hard_swish_grad_v2",
+        "HardSwishGradV2Arch35TilingData",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("version", list(HARD_SWISH_GRADS))
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0), (rs.bfloat16, 1)], ids=lambda d: str(d))
+def test_hard_swish_grad(dtype: Any, buffer_mode: int, version: str) -> None:
+    """ops-nn HardSwishGrad and HardSwishGradV2 (their entry templates for the element type and BUFFER_MODE): d = 0
+    below -3, 1 above 3, x * float32(1/3) + 0.5 between (V1 takes -3 and 3 into the linear part, V2 gives them 0 and
+    1), y = g d, in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded to nearest
+    even). Bit for bit."""
+    op, path, entry, struct, inclusive = HARD_SWISH_GRADS[version]
+    mod = _load(op, path)
+    rng = np.random.default_rng(26)
+    g, x = (_as(dtype, rng.uniform(-5, 5, N)) for _ in range(2))
+    x[:4] = _as(dtype, [-3, 3, -0.0, 0.0])
+    y = _elementwise(mod, struct, mod.kernel(entry, dtype, buffer_mode), [g, x])
+    x64 = x.astype(np.float64)
+    low, high = (x64 < -3, x64 > 3) if inclusive else (x64 <= -3, x64 >= 3)
+    d = np.where(low, 0.0, np.where(high, 1.0, _f32(_f32(x64 * float(np.float32(1 / 3))) + 0.5)))
+    assert y.tobytes() == _as(dtype, _f32(g.astype(np.float64) * d)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+def test_relu6(dtype: Any) -> None:
+    """ops-nn Relu6 (DTYPE_X from the build): y = min(max(x, 0), 6), bit for bit. Its UB piece as the host tiling
+    sizes it (ubFactor = FloorAlign(UB / element size / 4, ubBlockSize 32): every block one piece here). (With
+    a smaller ubFactor its Process prefetches a whole piece after the last one's start, reading past the block's
+    GlobalTensor, which regsim reports as an OutOfBoundsError.)"""
+    mod = _load("activation/relu6", "op_kernel/relu6.cpp", {"DTYPE_X": dtype})
+    rng = np.random.default_rng(27)
+    x = rng.integers(-9, 10, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-9, 9, N))
+    ub = 248 * 1024 // dtype.itemsize // 4 // 32 * 32
+    tiling, blocks = _split(mod, "Relu6TilingData", N, CORES, ub)
+    y = _run(mod.kernel("relu6"), blocks, [x], x, tiling)
+    assert y.tobytes() == np.minimum(np.maximum(x, x.dtype.type(0)), x.dtype.type(6)).tobytes()
+
+
+def test_relu6_prefetch_past_the_block_reported() -> None:
+    """Relu6 with 128-element pieces: the prefetch of a whole piece for the last, shorter one reads past the block's
+    GlobalTensor; regsim stops there (an OutOfBoundsError naming DataCopyPad and the tensor) rather than run it."""
+    mod = _load("activation/relu6", "op_kernel/relu6.cpp", {"DTYPE_X": rs.float32})
+    x = np.zeros(N, np.float32)
+    tiling, blocks = _split(mod, "Relu6TilingData", N, CORES, UB)
+    with pytest.raises(rs.errors.OutOfBoundsError, match=r"DataCopyPad: src .* GlobalTensor"):
+        rs.launch(mod.kernel("relu6"), blocks, x, np.zeros_like(x), np.zeros(32, np.uint8), tiling)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_smooth_l1_loss(dtype: Any) -> None:
+    """ops-nn SmoothL1Loss (DTYPE_PREDICT from the build; reduction none; `x.template ReinterpretCast<float>()` on
+    its tensors): a = |p - l|, y = a < sigma ? (0.5 / sigma) a a : a - 0.5 sigma, with the host's float32 constants,
+    in float32 steps each rounded once (half and bfloat16 widened exactly, the result rounded to nearest even).
+    Bit for bit."""
+    mod = _load("loss/smooth_l1_loss", "op_kernel/smooth_l1_loss.cpp", {"DTYPE_PREDICT": dtype})
+    sigma = np.float32(1.3)
+    mul, add = np.float32(0.5) / sigma, np.float32(-0.5) * sigma
+    rng = np.random.default_rng(28)
+    p, lab = (_as(dtype, rng.uniform(-3, 3, N)) for _ in range(2))
+    y = _elementwise(
+        mod, "SmoothL1LossTilingData", mod.kernel("smooth_l1_loss"), [p, lab], Sigma=sigma, MultiplyValue=mul, AddsValue=add
+    )
+    a = np.abs(_f32(p.astype(np.float64) - lab.astype(np.float64)))
+    want = np.where(a < sigma, _f32(_f32(mul * a) * a), _f32(a + add))
+    assert y.tobytes() == _as(dtype, want).tobytes()
+
+
+@pytest.mark.parametrize("dtype,buffer_mode", [(rs.float32, 1), (rs.half, 0)], ids=["float32", "half"])
+def test_apply_proximal_gradient_descent(dtype: Any, buffer_mode: int) -> None:
+    """ops-nn ApplyProximalGradientDescent (alpha, l1, l2 one-element tensors read with GetValue): prox = var -
+    alpha delta, var' = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2), as the kernel computes it: the
+    scalars in float32 (alpha l1, 1 / (1 + alpha l2)), sign(prox) = clamp(prox 1e30, -1, 1), each step rounded once
+    to float32 (half widened exactly, the result rounded to nearest even). Bit for bit."""
+    mod = _load("optim/apply_proximal_gradient_descent", "op_kernel/apply_proximal_gradient_descent.cpp")
+    rng = np.random.default_rng(29)
+    var, delta = (_as(dtype, rng.uniform(-2, 2, N)) for _ in range(2))
+    alpha, l1, l2 = (_as(dtype, [v]) for v in (0.3, 0.25, 0.6))
+    var[:2], delta[:2] = _as(dtype, [0.3, 0.0]), _as(dtype, [1.0, 0.0])  # (prox = 0: sign 0)
+    kernel = mod.kernel("apply_proximal_gradient_descent", dtype, buffer_mode)
+    y = _elementwise(mod, "ApplyProximalGradientDescentTilingData", kernel, [var, alpha, l1, l2, delta])
+    a, f1, f2 = (np.float32(v[0]) for v in (alpha, l1, l2))
+    alpha_l1, inv = a * f1, np.float32(1) / (np.float32(1) + a * f2)
+    prox = _f32(var.astype(np.float64) - _f32(delta.astype(np.float64) * a))
+    shrunk = np.maximum(_f32(np.abs(prox) - alpha_l1), 0)
+    sign = np.clip(_f32(prox * 1e30), -1, 1)
+    assert y.tobytes() == _as(dtype, _f32(_f32(sign * shrunk) * inv)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_sigmoid_cross_entropy_with_logits_grad(dtype: Any) -> None:
+    """ops-nn SigmoidCrossEntropyWithLogitsGrad (one core, 256-element tiles as its host tiling sets; its Init
+    assigns `this->` members of a class template): dx = (1 / (1 + exp(-p)) - t) dout in float32 steps each rounded
+    once (half and bfloat16 widened exactly, the result rounded to nearest even). Exp and Reciprocal are within
+    1 ulp and the chain is monotone in both: dx lies between the chain's values at their neighbours (exp's upper
+    with the reciprocal's lower, and the reverse)."""
+    op = "loss/sigmoid_cross_entropy_with_logits_grad"
+    mod = _load(op, "op_kernel/sigmoid_cross_entropy_with_logits_grad.cpp", {"DTYPE_PREDICT": dtype})
+    rng = np.random.default_rng(30)
+    p, target, dout = (_as(dtype, rng.uniform(-6, 6, N)) for _ in range(3))
+    t = np.zeros(1, mod.struct_dtype("SigmoidCrossEntropyWithLogitsGradTilingData"))
+    t["totalLength"], t["tileNum"] = N, 256
+    kernel = mod.kernel("sigmoid_cross_entropy_with_logits_grad")
+    y = _run(kernel, 1, [p, target, dout], p, t.view(np.uint8))
+    p64 = p.astype(np.float64)
+
+    def chain(end: int) -> np.ndarray:
+        r = _near(1 / _f32(1 + _near(np.exp(-p64))[1 - end]))[end]
+        dx = _f32(_f32(r - target.astype(np.float64)) * dout.astype(np.float64))
+        return _as(dtype, dx).astype(np.float64)
+
+    _between(y, chain(0), chain(1))
+
+
+@pytest.mark.parametrize("nesterov", [0, 1], ids=["plain", "nesterov"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_apply_keras_momentum(dtype: Any, nesterov: int) -> None:
+    """ops-nn ApplyKerasMomentum (DTYPE_VAR from the build; its schMode a local constant from a class template's
+    static `SchModeTrait<T>::value`; lr and momentum one-element float32 tensors): accum' = momentum accum - lr grad
+    (written over accum), var' = var + accum', or with use_nesterov var + momentum accum' - lr grad, in float32 steps
+    each rounded once (half and bfloat16 widened exactly, both results rounded ties away from zero). The host's
+    split: 512-element blocks (CeilAlign(CeilDiv(n, cores), 512), capped at tileLength, so a block is one tile).
+    Bit for bit."""
+    mod = _load("optim/apply_keras_momentum", "op_kernel/apply_keras_momentum.cpp", {"DTYPE_VAR": dtype})
+    rng = np.random.default_rng(31)
+    var, accum, grad = (_as(dtype, rng.uniform(-1, 1, N)) for _ in range(3))
+    lr, momentum = np.array([0.01], np.float32), np.array([0.9], np.float32)
+    t = np.zeros(1, mod.struct_dtype("ApplyKerasMomentumTilingData"))
+    per_elem = 16 if dtype is rs.float32 else 32  # (the host's UB bytes an element)
+    tile = 248 * 1024 // per_elem * 90 // 100 // (2048 // (8 * dtype.itemsize)) * (2048 // (8 * dtype.itemsize))
+    blocks = -(-N // 512)
+    for name, v in {"totalElements": N, "tileLength": tile, "blockFormer": 512, "blockNum": blocks}.items():
+        t[name] = v
+    t["useNesterov"] = nesterov
+
+    def run() -> list[np.ndarray]:
+        var_out, acc = np.zeros_like(var), accum.copy()  # (accum is updated in place)
+        args = (var, acc, lr, grad, momentum, var_out, np.zeros(32, np.uint8), t.view(np.uint8))
+        rs.launch(mod.kernel("apply_keras_momentum"), blocks, *args)
+        return [var_out, acc]
+
+    var_out, acc = both_modes(run)
+    m, rate = np.float64(momentum[0]), np.float64(lr[0])
+    lr_grad = _f32(grad.astype(np.float64) * rate)
+    acc2 = _f32(_f32(accum.astype(np.float64) * m) - lr_grad)
+    step = _f32(_f32(acc2 * m) - lr_grad) if nesterov else acc2
+    var2 = _f32(var.astype(np.float64) + step)
+    assert var_out.tobytes() == _narrow(dtype, var2).tobytes()
+    assert acc.tobytes() == _narrow(dtype, acc2).tobytes()
+
+
+#: hard_swish_apt.cpp's schMode values (its tiling key), by element type
+HARD_SWISH_MODES = {rs.float32: 0, rs.half: 1, rs.bfloat16: 2}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_hard_swish(dtype: Any) -> None:
+    """ops-nn HardSwish (a class for each element type, picked by `if constexpr` on schMode): y = max(x, -3)
+    clamp(x + 3, 0, 6) * float32(1/6), in float32 steps each rounded once (half and bfloat16 widened exactly, the
+    result rounded ties away from zero). Bit for bit."""
+    mod = _load("activation/hard_swish", "op_kernel/hard_swish_apt.cpp")
+    x = _as(dtype, np.random.default_rng(32).uniform(-5, 5, N))
+    x[:4] = _as(dtype, [-3, 3, -0.0, 0.0])
+    y = _elementwise(mod, "HardSwishTilingData", mod.kernel("hard_swish", HARD_SWISH_MODES[dtype]), [x])
+    x64 = x.astype(np.float64)
+    t = np.clip(_f32(x64 + 3), 0, 6)
+    assert y.tobytes() == _narrow(dtype, _f32(_f32(np.maximum(x64, -3) * t) * float(np.float32(1 / 6)))).tobytes()

@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 
 from regsim._src.frontends.cpp.kernel_decls import HOST_APIS, MEMORY_STRUCTS
-from regsim._src.frontends.cpp.lowering import CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
+from regsim._src.frontends.cpp.lowering import _TYPE_KIDS, CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
 from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
 from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.lowerings.spec import Kind
@@ -54,6 +54,16 @@ class DataCopyPadParams:
     leftPadding: int = 0  # noqa: N815
     rightPadding: int = 0  # noqa: N815
     paddingValue: int = 0  # noqa: N815
+
+
+@attrs.frozen
+class ClassArg:
+    """A class of the file as a type template argument of a kernel-side function template (`RunTileLoop<KernelT>
+    (KernelT& op, ...)`, `RunOp<SeluGradOneDimOp<float>>(...)`): its definition's place and its own template
+    arguments, by name."""
+
+    place: str
+    args: tuple[tuple[str, Any], ...]
 
 
 #: the kernel-floor names the generated code calls (`K.DataCopyPad(...)`)
@@ -200,14 +210,20 @@ class KernelBuild:
         line: int,
         deduce: Any,
         in_vf: bool = False,
+        constructor: bool = False,
     ) -> str:
         """A member function's Python name, lowered with the class's template arguments and its own (a member function
-        template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs."""
+        template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs; `constructor`: the class's
+        constructor taking `nargs` arguments (`name` unused)."""
         fn = self.by_place.get(rloc)
         if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
-            cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.name == name and len(f.params) == nargs]
+            cands = [
+                f for f in self.by_place.values() if f.cls == st["place"] and len(f.params) == nargs
+                and (f.kind == "CONSTRUCTOR" if constructor else f.name == name)
+            ]  # fmt: skip
             if not cands:
-                raise CppError(f"{self.mod.path}:{line}: {st['name']}::{name} has no definition regsim found")
+                what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
+                raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found")
             fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
         return self.function(fn, {**env, **deduce(fn)}, st, in_vf)
 
@@ -282,10 +298,23 @@ class KernelLowerer(Lowerer):
             return "TBuf", self.targ_text(args[0]) if args else enums.TPosition.VECCALC
         if name in _FROZEN:
             return name, self.dtype(args[0]) if args else None
-        hit = self.build.struct(s, self.env)
+        bound = self.env.get(name)
+        if isinstance(bound, ClassArg):  # (a type template parameter bound to a class: `KernelT& op`)
+            st = next(x for xs in self.build.by_name.values() for x in xs if x["place"] == bound.place)
+            return "user", (st, dict(bound.args))
+        hit = self.build.struct(s, {**self.constants, **self.env})  # (`K<T, schMode>`, schMode a local constant)
         if hit is not None:
             return "user", hit
         return None
+
+    def targ(self, t: dict[str, Any]) -> Any:
+        """A template argument; a class of the file is a `ClassArg` (`RunOp<SeluGradOneDimOp<float>>(...)`)."""
+        if t["k"] == "TYPE_REF" and strip(t["s"]) not in self.env and dtype_of(t["s"]) is None:
+            kind = self.objkind(t["s"])
+            if kind is not None and kind[0] == "user" and kind[1][0] is not None:
+                st, env = kind[1]
+                return ClassArg(st["place"], tuple(sorted(env.items())))
+        return super().targ(t)
 
     def elem(self, spelling: str) -> Any:
         """A tensor's element type, None where it is a template parameter not known here (a member function
@@ -346,6 +375,7 @@ class KernelLowerer(Lowerer):
         saved, cls = self.env, self.cls
         self.env, self.cls = {**self.env, **env}, st  # (its members' types read its own constants: TQue<VECIN, BUFFER_NUM>)
         try:
+            self.scope_aliases(st["place"])  # (and its own aliases: GlobalTensor<IO_T>)
             for f in st["fields"]:
                 t = self.type_of(f["t"], f["tk"], f["l"])
                 if f["n"] >= 0:
@@ -440,6 +470,8 @@ class KernelLowerer(Lowerer):
             return "None"
         if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
             return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) > 1 and (self.objof(n) or ("",))[0] in _FROZEN:
+            return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]  # (the same, made a temporary)
         if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
             return self.vf_call(n)
         if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":
@@ -481,12 +513,7 @@ class KernelLowerer(Lowerer):
 
     def static_member(self, n: dict[str, Any]) -> str:
         assert self.cls is not None
-        decl = self.cls["statics"].get(n.get("rs", n["s"]))
-        init = [x for x in (decl or {"c": []})["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-        if not init:
-            raise self.fail(n, f"the static member {n['s']} (only constants with an initializer)")
-        value = self.constant(init[-1], f"the static member {n['s']}")
-        return self.pyvalue(self.value_as(value, self.ty(decl or n)))
+        return self.pyvalue(self.static_value(self.cls["statics"].get(n.get("rs", n["s"])), f"the static member {n['s']}", n))
 
     def kernel_call(self, n: dict[str, Any]) -> str | None:
         """A call on the kernel side (a method, a constructor, a kernel-floor function), or None (a Reg call)."""
@@ -520,6 +547,7 @@ class KernelLowerer(Lowerer):
             args = [self.expr(a) for a in c[1:]]
             if kind[0] != "user":
                 targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
+                targs = targs or [self.dtype(a, ref) for a in ref.get("targs", [])]  # (`x.template F<float>()`)
                 if name in _TENSOR_MAKERS:
                     tv = targs[0] if targs else self.dtype(n.get("t", "").split("<")[-1].rstrip("> "), n)
                     return f"{base}.{name}({', '.join([f'rs.{tv.name}', *args])})"
@@ -572,6 +600,16 @@ class KernelLowerer(Lowerer):
             if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
                 py = self.build.function(fn, {**self.env, **self.template_args(fn, self.callee_ref(n)[1], c[1:])}, None)
                 return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
+        if c and c[0].get("rk") == "OVERLOADED_DECL_REF" and not self.in_vf:
+            # (`RunTileLoop(*this, n, ub)` in a class template: a call of a free function template clang leaves
+            # unresolved; the file's one free kernel-side function of that name taking that many arguments)
+            fns = [
+                f for f in self.mod.definitions.get(self.callee_ref(n)[0], [])
+                if f.defined and f.cls is None and f.what == "plain" and len(f.params) == len(c) - 1
+            ]  # fmt: skip
+            if len(fns) == 1:
+                py = self.build.function(fns[0], {**self.env, **self.template_args(fns[0], self.callee_ref(n)[1], c[1:])}, None)
+                return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
         return None
 
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
@@ -584,6 +622,12 @@ class KernelLowerer(Lowerer):
             kind = self.tensor_kind(a) if m and m[1] in names else None
             if m and kind is not None and kind[0] == "LocalTensor" and kind[1] is not None:
                 out[m[1]] = kind[1]
+            whole = re.fullmatch(r"(?:const\s+)?(\w+)\s*[&*]?", strip(p["t"]).strip())  # (`KernelT& op`: a class)
+            inner = a["c"][0] if a["k"] == "UNARY_OPERATOR" and a.get("op") in ("*", "&") and a["c"] else a  # (`*this`)
+            kind = self.objof(inner) if whole and whole[1] in names - set(out) else None
+            if whole and kind is not None and kind[0] == "user" and kind[1][0] is not None:
+                st, env = kind[1]
+                out[whole[1]] = ClassArg(st["place"], tuple(sorted(env.items())))
         return out
 
     def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
@@ -742,8 +786,8 @@ class KernelLowerer(Lowerer):
         inner = n
         while inner["k"] == "UNEXPOSED_EXPR" and inner["c"]:
             inner = inner["c"][0]
-        if inner["k"] == "MEMBER_REF_EXPR" and inner.get("rk") == "FIELD_DECL":
-            return self.expr(inner), self.ty(inner)
+        if inner["k"] == "MEMBER_REF_EXPR" and (inner.get("rk") == "FIELD_DECL" or self.dependent_field(inner)):
+            return self.expr(inner), self.ty(inner)  # (`this->n_ = n;` in a class template: a dependent member)
         return super().target(n)
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
@@ -762,6 +806,14 @@ class KernelLowerer(Lowerer):
         init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
+        if init and t.elem[0] == "user" and not pointer and self.dependent_construction(init[0]):
+            # (`Op<schMode> op(&tiling);` in a template: clang leaves the constructor call unresolved, a paren list)
+            st, env = t.elem[1]
+            args = [x for x in init[0]["c"] if x["k"] not in _TYPE_KIDS]
+            ctor = self.build.method(st, env, "", "", len(args), v["l"], lambda fn: {}, constructor=True)
+            self.emit(d, f"{target} = {self.new(t.elem, [])}  # line {v['l']}")
+            self.emit(d, f"{ctor}({', '.join([target, *(self.expr(a) for a in args)])})")
+            return None
         if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
             ctor = init[0]
             args = [self.expr(a) for a in ctor["c"]]
@@ -788,6 +840,12 @@ class KernelLowerer(Lowerer):
             return None
         self.emit(d, f"{target} = {'None' if pointer else self.new(t.elem, [])}  # line {v['l']}")
         return None
+
+    @staticmethod
+    def dependent_construction(n: dict[str, Any]) -> bool:
+        """Whether a variable's initializer is a constructor call clang left unresolved in a template (a parenthesized
+        argument list without a type: `Op<schMode> op(&tiling);`)."""
+        return n["k"] == "UNEXPOSED_EXPR" and n.get("tk") in ("INVALID", "DEPENDENT") and bool(n["c"])
 
     # --- __VEC_SCOPE__ ---
     def vec_scope(self, block: dict[str, Any], d: int) -> None:
@@ -842,6 +900,9 @@ class KernelLowerer(Lowerer):
         fn = self.fn
         if fn.errors:
             raise CppError(f"{fn.file or self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
+        self.scope_aliases()
+        if self.cls is not None:  # (a member defined outside its class: the class's aliases, `using CT = ...;`)
+            self.scope_aliases(self.cls["place"])
         self.find_refvars()
         names = [self.var(p["name"]) for p in fn.params]
         if fn.what == "global" or fn is self.build.host:  # (its arguments as given: numpy arrays for GM pointers)

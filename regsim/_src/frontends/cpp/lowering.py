@@ -662,6 +662,9 @@ class Lowerer:
         """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
         decided for this instantiation's template arguments."""
         toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
+        raw = n.get("toks", [])
+        if len(raw) >= 6 and raw[1] == "<" and raw[-3:-1] == [">", "::"] and raw[0] not in _TRAITS:  # `Traits<T>::size`
+            return self.pyvalue(self.class_constant(raw[0], _split_targs(" ".join(raw[2:-3])), raw[-1], n))
         if not toks or toks[0] not in _TRAITS or "<" not in toks:
             raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
         inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
@@ -1141,6 +1144,11 @@ class Lowerer:
             self.emit(d, f"return {self.expr(c[0])}" if c else "return")
         elif k == "BREAK_STMT":
             self.emit(d, "break")
+        elif k == "IF_STMT" and len(c) in (2, 3) and (taken := self.constexpr_branch(n)) is not None:
+            # (`if constexpr`: only the branch taken for this instantiation, as C++ discards the other, which need
+            # not be valid for these template arguments)
+            if taken < len(c):
+                self.stmt(c[taken], d)
         elif k == "IF_STMT":
             self.emit(d, f"if {self.expr(c[0])}:  # line {n['l']}")
             self.block(c[1], d + 1)
@@ -1166,6 +1174,17 @@ class Lowerer:
             self.emit(d, "continue")
         else:
             raise self.fail(n, f"the C++ statement {k}")
+
+    def constexpr_branch(self, n: dict[str, Any]) -> int | None:
+        """For an `if constexpr` whose condition folds here: the index among its children of the branch taken (2,
+        past the children where there is no else); None for any other `if`."""
+        if not n.get("constexpr"):
+            return None
+        try:
+            value = self.constant(n["c"][0], "the condition of if constexpr")
+        except CppError:
+            return None
+        return 1 if value else 2
 
     def block(self, n: dict[str, Any], d: int) -> None:
         start = len(self.lines)
@@ -1289,8 +1308,9 @@ class Lowerer:
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
         if v["k"] in ("TYPE_ALIAS_DECL", "TYPEDEF_DECL"):  # `using RT = std::conditional_t<...>;`: a type for this instantiation
+            resolved = dtype_of(v.get("ts", ""))  # (a type clang resolved: `using T = DTYPE_X;`, the build's macro)
             conds = iter([x for x in v["c"] if x["k"] not in _TYPE_KIDS])
-            self.env[v["s"]] = self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
+            self.env[v["s"]] = resolved or self.alias_type(_alias_tokens(v.get("toks", [])), conds, v)
             return
         if v["k"] in _NAME_ONLY_DECLS:  # (`using namespace`, a local struct's definition: clang resolved the names)
             return
@@ -1376,7 +1396,7 @@ class Lowerer:
         toks = [t for t in toks if t != "typename"]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[-2:] == ["::", "type"]:
+        if toks[-2:] == ["::", "type"] and toks[0] == "conditional":  # (`Map<T>::type` is a class's alias: below)
             toks = toks[:-2]
         if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
@@ -1389,32 +1409,60 @@ class Lowerer:
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
         return self.dtype(" ".join(toks), n)
 
-    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
-        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
-        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
-        else of its primary template, its parameters bound to `args`."""
+    def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The file's class template `Name` for the type arguments `args`: its explicit specialization for them
+        (`template <> struct Map<uint32_t> { ... }`), else its primary template, with the template arguments that
+        binds (none for a specialization). `what` names the use, for the error."""
         given = [self.dtype(a, n) for a in args]
         structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
         spec = [st for st in structs if st.get("spec") is not None and [dtype_of(a) for a in st["spec"]] == given]
         primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
         st = (spec or primary or [None])[0]
         if st is None:
-            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (no class {name} for these arguments)")
+            raise self.fail(n, f"{what} (no class {name} for these arguments)")
+        return st, {p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {}
+
+    def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The type `Name<args...>::member` names: the alias `member` of the file's explicit specialization of
+        the class template `Name` for those type arguments (`template <> struct Map<uint32_t> { using T = int32_t; }`),
+        else of its primary template, its parameters bound to `args`."""
+        what = f"the type {name}<{', '.join(args)}>::{member}"
+        st, bound = self.class_for(name, args, what, n)
         file, line = st["place"].rsplit(":", 1)
         scopes = [
             a for a in getattr(self.mod, "aliases", ()) if a["node"]["s"] == member and a.get("file") == file
             and a["scope"][0] <= int(line) <= a["scope"][1]
         ]  # fmt: skip
         if not scopes:
-            raise self.fail(n, f"the type {name}<{', '.join(args)}>::{member} (the class has no alias {member})")
+            raise self.fail(n, f"{what} (the class has no alias {member})")
         node = min(scopes, key=lambda a: a["scope"][1] - a["scope"][0])["node"]
         saved = self.env
-        self.env = {**self.env, **({p["name"]: d for p, d in zip(st["tparams"], given, strict=True)} if not spec else {})}
+        self.env = {**self.env, **bound}
         try:
             conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
             return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
         finally:
             self.env = saved
+
+    def class_constant(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
+        """The value of `Name<args...>::member`, a `static constexpr` member of the file's class template `Name`
+        (`template <typename T> struct Traits { static constexpr int64_t size = sizeof(float); };`) for those
+        type arguments: its initializer folded with its parameters bound to them."""
+        what = f"the constant {name}<{', '.join(args)}>::{member}"
+        st, bound = self.class_for(name, args, what, n)
+        saved = self.env
+        self.env = {**self.env, **bound}
+        try:
+            return self.static_value(st.get("statics", {}).get(member), what, n)
+        finally:
+            self.env = saved
+
+    def static_value(self, decl: dict[str, Any] | None, what: str, n: dict[str, Any]) -> Any:
+        """A class's `static constexpr` member's value (`decl`, its declaration) in this instantiation."""
+        init = [x for x in (decl or {"c": []})["c"] if x["k"] not in _TYPE_KIDS]
+        if decl is None or not init:
+            raise self.fail(n, f"{what} (only constants with an initializer)")
+        return self.value_as(self.constant(init[-1], what), self.ty(decl))
 
     def unalign_use(self, name: str) -> str:
         """The buffer an `UnalignReg` variable is (the headers' one `vector_align` type for both): a load's
@@ -1550,21 +1598,30 @@ class Lowerer:
                         out |= self.names(a)
         return out
 
-    def scope_aliases(self) -> None:
+    def scope_aliases(self, place: str = "") -> None:
         """The type aliases of the classes and namespaces around the function (`using RangeType =
-        std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
-        is left out (a use of it is refused where it is used)."""
+        std::conditional_t<...>` in a class template), or around `place` (`file:line`, a class's definition), for
+        this instantiation, the innermost scope's where two have one name (a class's over its caller's, whose
+        names `place` overrides); one that does not resolve is left out (a use of it is refused where it is used)."""
         here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
-        for a in getattr(self.mod, "aliases", ()):
-            first, last = a["scope"]
-            same_file = os.path.abspath(here) == a.get("file", os.path.abspath(here))
-            if same_file and first <= self.fn.line <= last and a["node"]["s"] not in self.env:
-                node = a["node"]
-                try:
-                    conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
-                    self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
-                except (CppError, StopIteration):
-                    continue
+        line = self.fn.line
+        if place:
+            here, at = place.rsplit(":", 1)
+            line = int(at)
+        around = [
+            a for a in getattr(self.mod, "aliases", ())
+            if os.path.abspath(here) == a.get("file", os.path.abspath(here)) and a["scope"][0] <= line <= a["scope"][1]
+        ]  # fmt: skip
+        given = set() if place else set(self.env)  # (the template arguments: no alias names them)
+        for a in sorted(around, key=lambda a: a["scope"][0] - a["scope"][1]):  # (outermost first; stable: source order)
+            node = a["node"]
+            if node["s"] in given:
+                continue
+            try:
+                conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+                self.env[node["s"]] = self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+            except (CppError, StopIteration):
+                self.env.pop(node["s"], None)
 
     def lower(self) -> list[str]:
         fn = self.fn

@@ -194,6 +194,27 @@ def _member_name(toks: list[str]) -> str:
     return rest[0] if rest and (rest[0][0].isalpha() or rest[0][0] == "_") else ""
 
 
+def _member_targs(toks: list[str], name: str) -> list[str]:
+    """The explicit template arguments after the member `name` of a dependent member expression
+    (`x.template ReinterpretCast<float>` gives ["float"]), each as its tokens joined by spaces."""
+    at = len(toks) - 1 - toks[::-1].index(name) if name in toks else -1
+    if at < 0 or toks[at + 1 : at + 2] != ["<"]:
+        return []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 1
+    for t in toks[at + 2 :]:
+        depth += {"<": 1, "(": 1, ">": -1, ")": -1, ">>": -2}.get(t, 0)
+        if depth <= 0:
+            break
+        if t == "," and depth == 1:
+            out.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(t)
+    return [*out, " ".join(cur)] if cur else out
+
+
 def _spec_argument(c: Any, i: int) -> str:
     """Argument `i` of the explicit specialization `c`: a type's canonical spelling, or a value's."""
     t = c.type.get_template_argument_type(i)
@@ -236,6 +257,9 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         if not n["s"]:  # a member of a dependent type (`x.template Get<T>`, `this->a.b`): its name from the tokens
             toks = [t.spelling for t in c.get_tokens()]
             n["s"] = _member_name(toks)
+            targs = _member_targs(toks, n["s"]) if n["s"] else []
+            if targs:  # (`x.template ReinterpretCast<float>`: a builtin type argument has no TYPE_REF child)
+                n["targs"] = targs
             if not n["s"]:  # (`std::is_same<T, float>::value` inside a lambda of a template): its spelling
                 n["toks"] = toks[:40]
         value = _evaluate(c)
@@ -251,6 +275,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
         n["toks"] = _spellings(c, 40)
     elif k in (ci.CursorKind.TYPE_ALIAS_DECL, ci.CursorKind.TYPEDEF_DECL):  # a local type alias: its spelling
         n["toks"] = _spellings(c, 80)
+        n["ts"] = c.underlying_typedef_type.get_canonical().spelling  # (what clang resolved, macros expanded)
     elif k == ci.CursorKind.IF_STMT:
         n["constexpr"] = _spellings(c, 2) == ["if", "constexpr"]
     elif k == ci.CursorKind.FOR_STMT:
