@@ -122,6 +122,43 @@ def test_init_soc_state_puts_the_launch_values_back() -> None:
     assert seen == [0]
 
 
+def test_init_soc_state_keeps_ctrl_bit_48_and_sets_the_deq_scale() -> None:
+    """The 950 library's InitSocState (which the TPipe constructor calls): CTRL is the library's default with bit 48
+    as it was, and the SetDeqScale scale 1, so int32 -> half Cast gives the integers as halves."""
+    x = np.arange(-32, 32, dtype=np.int32) * 1000
+    seen: list[tuple[str, int, Any]] = []
+
+    @rs.kernel
+    def k(g: rs.GmPtr[rs.uint8]) -> None:
+        src = A.LocalTensor(rs.int32, A.TPosition.VECCALC, 0, 64)
+        dst = A.LocalTensor(rs.half, A.TPosition.VECCALC, 256, 64)
+        src.set(x)
+        A.Cast(dst, src, A.RoundMode.CAST_NONE, 64)
+        seen.append(("launch", A.GetCtrlSpr(start_bit=48, end_bit=48), dst.numpy().copy()))
+        A.SetCtrlSpr(0, start_bit=48, end_bit=48)
+        A.InitSocState()
+        A.Cast(dst, src, A.RoundMode.CAST_NONE, 64)
+        seen.append(("InitSocState", A.GetCtrlSpr(start_bit=48, end_bit=48), dst.numpy().copy()))
+
+    @rs.kernel
+    def with_pipe(g: rs.GmPtr[rs.uint8]) -> None:
+        pipe = A.TPipe()
+        src = A.LocalTensor(rs.int32, A.TPosition.VECCALC, 0, 64)
+        dst = A.LocalTensor(rs.half, A.TPosition.VECCALC, 256, 64)
+        src.set(x)
+        A.Cast(dst, src, A.RoundMode.CAST_NONE, 64)
+        seen.append(("TPipe", A.GetCtrlSpr(start_bit=48, end_bit=48), dst.numpy().copy()))
+        pipe.Destroy()
+
+    rs.launch(k, 1, np.zeros(32, np.uint8))
+    rs.launch(with_pipe, 1, np.zeros(32, np.uint8))
+    halves = x.astype(np.float16)  # |x| <= 32000: 1 * x rounded once to half
+    assert [s for s, _, _ in seen] == ["launch", "InitSocState", "TPipe"]
+    assert not np.any(seen[0][2]), "the scale is 0 before InitSocState"
+    assert seen[0][1] == 1 and seen[1][1] == 0 and seen[2][1] == 1
+    assert np.array_equal(seen[1][2], halves) and np.array_equal(seen[2][2], halves)
+
+
 def test_the_launch_binds_its_arguments() -> None:
     seen: dict[str, Any] = {}
 

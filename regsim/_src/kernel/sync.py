@@ -12,7 +12,6 @@ from regsim._src.kernel.gm import GlobalTensor, GmPtr
 from regsim._src.kernel.pipes import AIV_EVENTS, EVENT_IDS, PIPE, PIPE_INDEX, HardEvent
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
-from regsim._src.model.core import Core
 from regsim._src.model.enums import expected_member
 from regsim._src.model.memory import LocalTensor
 from regsim._src.vf.trace import kernel_line
@@ -159,6 +158,6 @@ def GetUserWorkspace(workspace: GmPtr[Any]) -> GmPtr[Any]:
 
 @host_api("InitSocState")
 def InitSocState() -> None:
-    """`InitSocState()`: this core's special registers (CTRL, vector mask, compare mask, AR ...) at their launch values."""
-    core = current_block("InitSocState").ub.core
-    core.restore(Core().snapshot())
+    """`InitSocState()`: this core's special registers (CTRL, vector mask, compare mask, AR ...) at their launch
+    values, CTRL's bit 48 kept and the `SetDeqScale` scale 1 (`Core.init_soc_state`)."""
+    current_block("InitSocState").ub.core.init_soc_state()

@@ -142,6 +142,7 @@ class TPipe:
             )
         self.block, self.line, self.head, self.buffers = block, kernel_line(), 0, 0
         block.tpipe = self
+        block.ub.core.init_soc_state()  # (the library's TPipe constructor calls InitSocState)
 
     @host_api("TPipe.InitBuffer")
     def InitBuffer(self, que: TQue | TBuf, num: int, len: int | None = None, /) -> bool:

@@ -470,7 +470,8 @@ def _extent_check(t: LocalTensor[Any], name: str, r: int, k: int, blk: int, rep:
 
 
 def deq_value(api: str) -> Any:
-    """The core's `g_deqValue` (half): what the last `SetDeqScale(half)` set, 0 before any."""
+    """The core's `g_deqValue` (half): what the last `SetDeqScale(half)` set; 1 after a `TPipe` is made, 0
+    before either."""
     value = current_core().deq_value
     return np.float16(0) if value is None else value
 

@@ -40,6 +40,7 @@ import contextvars
 from typing import Any, Final
 
 import attrs
+import numpy as np
 
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import in_vf
@@ -76,7 +77,7 @@ class Core:
     ar: int = 0
     last: int = 0
     unstored: bool = False
-    #: the library's block-local `g_deqValue` (`SetDeqScale(half scale)`), zero-initialised
+    #: the library's block-local `g_deqValue` (`SetDeqScale(half scale)`): zero-initialised, 1 once a TPipe is made
     deq_value: Any = None
     #: the library's block-local `accValHalf` / `accValFloat`: the last first-n ReduceSum's result, by type
     acc_val: dict[Any, Any] = attrs.field(factory=dict)
@@ -88,6 +89,14 @@ class Core:
     def restore(self, values: dict[str, Any]) -> None:
         for name, value in values.items():
             setattr(self, name, value)
+
+    def init_soc_state(self) -> None:
+        """The 950 library's `InitSocState` (which the `TPipe` constructor calls too): the special registers at
+        their launch values, except CTRL = the library's default with bit 48 kept, and the `SetDeqScale` scale 1."""
+        kept = self.ctrl & (1 << HALF_NONSAT)
+        self.restore(Core().snapshot())
+        self.ctrl = DEFAULT_CTRL | kept
+        self.deq_value = np.float16(1)
 
 
 _CORE: contextvars.ContextVar[Core | None] = contextvars.ContextVar("regsim_core", default=None)
