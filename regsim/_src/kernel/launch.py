@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from regsim._src.kernel.block import Block, use_block
 from regsim._src.kernel.gm import GmBuffer, GmPtr
-from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, pack, unpack
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, binding_error, host_api
 from regsim._src.model.memory import UnifiedBuffer
@@ -103,7 +103,20 @@ class KernelRun:
     kernel: str
     block_dim: int
     workers: int | None
-    events: tuple[tuple[PipeEvent, ...], ...]
+    #: each block's event log, as its core kept it (`PipeEvent` rows) or as a worker sent it (`pipes.pack`)
+    logs: tuple[Any, ...] = attrs.field(repr=False, eq=False)
+    _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False, eq=False)
+
+    @property
+    def events(self) -> tuple[tuple[PipeEvent, ...], ...]:
+        """Each block's events (`PipeEvent`s, made from the logs when first asked for)."""
+        events = self._cache.get("events")
+        if events is None:
+            make = PipeEvent._make
+            events = self._cache["events"] = tuple(
+                tuple(map(make, unpack(log) if isinstance(log, tuple) else log)) for log in self.logs
+            )
+        return events
 
     def pipe_events(self, block: int, pipe: str) -> list[PipeEvent]:
         """Block `block`'s events on one pipe ("S", "V", "MTE2", "MTE3"; "ALL" for PIPE_ALL barriers)."""
@@ -127,7 +140,7 @@ def launch(k: Kernel[Any], block_dim: int, *args: Any, workers: int | None = Non
     buffers = _gm_buffers(k, bound.arguments)
     grid = _Grid(k, block_dim, bound, buffers)
     events = grid.run_in_order() if workers is None else grid.run_in_processes(workers)
-    return KernelRun(k.name, block_dim, workers, tuple(tuple(e) for e in events))
+    return KernelRun(k.name, block_dim, workers, tuple(events))
 
 
 def _gm_buffers(k: Kernel[Any], arguments: dict[str, Any]) -> dict[str, GmBuffer]:
@@ -180,7 +193,7 @@ class _BlockRun:
         self.epoch = 0  #: the SyncAlls passed
         self.sync_line = ""
         self.cancelled = False
-        self.events: list[PipeEvent] = []
+        self.events: list[Row] = []
         self.gm_logs: list[list[Any]] = []  #: the block's GM accesses, by epoch
         self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
         ctx = contextvars.copy_context()
@@ -247,11 +260,11 @@ class _Grid:
             b.arguments[name] = GmPtr(buf, self.kernel.pointers.get(name, dt.uint8))
         return b.args, b.kwargs
 
-    def run_in_order(self) -> list[list[PipeEvent]]:
+    def run_in_order(self) -> list[Any]:
         runs = _run_blocks(self, range(self.block_dim), _local_round)
         return [r.events for r in runs]
 
-    def run_in_processes(self, workers: int) -> list[list[PipeEvent]]:
+    def run_in_processes(self, workers: int) -> list[Any]:
         if "fork" not in multiprocessing.get_all_start_methods():
             raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
         ctx = multiprocessing.get_context("fork")
@@ -267,7 +280,7 @@ class _Grid:
         reports = [_collect(results, procs, barrier) for _ in procs]
         for p in procs:
             p.join()
-        by_block: dict[int, tuple[list[PipeEvent], list[list[Any]]]] = {}
+        by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
         errors: list[tuple[int, int, BaseException]] = []
         written: set[str] = set()
         for blocks, error in reports:
@@ -453,7 +466,7 @@ def _worker(
     except BaseException as e:
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
         error = (epoch, idx, _picklable(e))
-    results.put(([(r.idx, r.events, r.gm_logs) for r in runs], error))
+    results.put(([(r.idx, pack(r.events), r.gm_logs) for r in runs], error))
 
 
 def _picklable(e: BaseException) -> BaseException:
