@@ -232,3 +232,15 @@ def test_the_gm_race_check_finds_exactly_the_overlapping_pairs(accesses: list[tu
             check_gm_races(sorted(logs.items()))
     else:
         check_gm_races(sorted(logs.items()))
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_see_set_values_of_other_workers_after_sync_all(workers: int) -> None:
+    """Blocks of other workers write before the SyncAll (SetValue: whole cache lines) and are read after it: each
+    worker's GM is its own until the first SyncAll, the shared memory from there on; the bits are the in-order run's."""
+    in_order = np.zeros(512, np.int32)
+    each_writes[6](in_order, stride=16, sync=True)
+    assert in_order[96:192:16].tolist() == [11, 12, 13, 14, 15, 10]
+    out = np.zeros(512, np.int32)
+    each_writes[6](out, stride=16, sync=True, workers=workers)
+    assert np.array_equal(out, in_order)

@@ -7,9 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.kernel.pipes import pack, unpack
 
 A = rs.AscendC
 HE = A.HardEvent
@@ -260,3 +263,30 @@ def test_gm_events_carry_the_l2_cache_hint() -> None:
     hints = {(e.pipe, e.space): e.l2 for e in run.events[0] if e.kind in ("read", "write")}
     assert hints == {("MTE2", "GM x"): "CACHE_MODE_DISABLE", ("MTE2", "UB"): "", ("MTE3", "UB"): "", ("MTE3", "GM z"): ""}
     np.testing.assert_array_equal(z, x)
+
+
+_TEXTS = st.sampled_from(["S", "V", "MTE2", "read", "write", "DataCopy", "k.py:3", "GM x", "UB", "", "CACHE_MODE_DISABLE"])
+
+
+@given(
+    st.lists(
+        st.tuples(
+            _TEXTS,
+            _TEXTS,
+            _TEXTS,
+            st.integers(0, 2**40),
+            _TEXTS,
+            _TEXTS,
+            st.integers(0, 2**40),
+            st.integers(0, 2**40),
+            st.integers(0, 2**31),
+            _TEXTS,
+        ),
+        max_size=30,
+    )
+)
+def test_a_packed_event_log_unpacks_to_its_rows(rows: list[Any]) -> None:
+    """What a worker process sends back (one int array and its strings) is the log it packed, field for field."""
+    table, packed = pack(rows)
+    assert packed.shape == (len(rows), 10) and len(table) == len(set(table))
+    assert unpack((table, packed)) == rows

@@ -8,9 +8,10 @@ in order again (a block runs in a thread of its own so that `SyncAll` can pause 
 a run is deterministic and `pdb` stops in the block that hit a breakpoint). A kernel's error stops the launch;
 what ran before stays in GM, as on a device.
 
-`workers=N` runs the blocks in N processes (forked; GM in shared memory, copied back into the arrays the blocks
-wrote), each process running its share of the blocks as above, the `SyncAll`s met across processes: the same
-GM bytes as the in-order run.
+`workers=N` runs the blocks in N forked processes, each running its share of the blocks as above, the `SyncAll`s
+met across processes: the same GM bytes as the in-order run. A worker's GM is the host's arrays as the fork left
+them (nothing copied before a write) until the grid's first `SyncAll`, shared memory from there on; the bytes the
+blocks wrote come back through shared memory into the host's arrays, each block's events as one int array.
 
 Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
 `RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
@@ -27,7 +28,7 @@ import pickle
 import threading
 import traceback
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, ParamSpec
 
 import attrs
@@ -36,7 +37,7 @@ import numpy.typing as npt
 
 from regsim._src.kernel.block import Block, use_block
 from regsim._src.kernel.gm import GmBuffer, GmPtr
-from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, pack, unpack
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, byte_ranges, pack, unpack
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, binding_error, host_api
 from regsim._src.model.memory import UnifiedBuffer
@@ -261,14 +262,15 @@ class _Grid:
         return b.args, b.kwargs
 
     def run_in_order(self) -> list[Any]:
-        runs = _run_blocks(self, range(self.block_dim), _local_round)
+        runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
         return [r.events for r in runs]
 
     def run_in_processes(self, workers: int) -> list[Any]:
         if "fork" not in multiprocessing.get_all_start_methods():
             raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
         ctx = multiprocessing.get_context("fork")
-        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}  # (filled by the workers)
+        # (each buffer's shared twin: what the workers wrote, or all of it once a SyncAll made it their GM)
+        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}
         barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
         shares = np.array_split(np.arange(self.block_dim), workers)
         procs = [
@@ -282,16 +284,16 @@ class _Grid:
             p.join()
         by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
         errors: list[tuple[int, int, BaseException]] = []
-        written: set[str] = set()
-        for blocks, error in reports:
-            for idx, events, logs in blocks:
-                by_block[idx] = (events, logs)
-                written |= {space for log in logs for space, write, *_ in log if write}
+        for indices, counts, (table, rows), gm_logs, error in reports:
+            for idx, part, logs in zip(indices, np.split(rows, np.cumsum(counts)[:-1]), gm_logs, strict=True):
+                by_block[idx] = ((table, part), logs)
             if error is not None:
                 errors.append(error)
-        for b in self.buffers.values():  # the GM bytes the blocks wrote, back into the host's arrays
+        # the GM bytes the blocks wrote, back into the host's arrays
+        written = _written(log for _, logs in by_block.values() for log in logs)
+        for b in {id(b): b for b in self.buffers.values()}.values():
             if b.space in written:
-                b.data[:] = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+                _copy_ranges(b.data, np.frombuffer(shared[id(b)], np.uint8), written[b.space])
         if errors:
             raise min(errors, key=lambda e: (e[0], e[1]))[2]
         epochs = max(len(logs) for _, logs in by_block.values())
@@ -300,18 +302,41 @@ class _Grid:
         return [by_block[i][0] for i in range(self.block_dim)]
 
 
-Round = Callable[[str], list[str]]  #: a round's end: this share's state ("sync", "done", "error") -> every share's
+def _written(logs: Iterable[Sequence[tuple[str, bool, Ranges, int, str, str]]]) -> dict[str, Ranges]:
+    """The GM bytes GM access logs wrote, by memory: sorted, disjoint ranges."""
+    parts: dict[str, tuple[list[Any], list[Any]]] = {}
+    for log in logs:
+        for space, write, (lo, hi), *_ in log:
+            if write:
+                los, his = parts.setdefault(space, ([], []))
+                los.append(np.atleast_1d(lo))
+                his.append(np.atleast_1d(hi))
+    out = {}
+    for space, (los, his) in parts.items():
+        merged = byte_ranges(np.concatenate(los), np.concatenate(his))
+        if merged is not None:
+            out[space] = merged
+    return out
 
 
-def _local_round(state: str) -> list[str]:
+def _copy_ranges(dst: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], ranges: Ranges) -> None:
+    """dst[lo:hi] = src[lo:hi] for each range [lo, hi)."""
+    for lo, hi in zip(np.atleast_1d(ranges[0]).tolist(), np.atleast_1d(ranges[1]).tolist(), strict=True):
+        dst[lo:hi] = src[lo:hi]
+
+
+#: a round's end: this share's state ("sync", "done", "error") and blocks -> every share's state
+Round = Callable[[str, Sequence["_BlockRun"]], list[str]]
+
+
+def _local_round(state: str, runs: Sequence[_BlockRun]) -> list[str]:
     return [state]
 
 
-def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_BlockRun]:
-    """Run blocks `indices` of the grid turn by turn: each until it ends or reaches a SyncAll. When every block
-    of the grid waits at a SyncAll (`round_end` tells of the other shares), the next turn starts; in order, the
-    epoch's GM accesses are checked first. Raises the first block's error (after stopping the others)."""
-    runs = [_BlockRun(grid, i) for i in indices]
+def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Sequence[_BlockRun]:
+    """Run the blocks of `runs` (some of the grid's) turn by turn: each until it ends or reaches a SyncAll. When
+    every block of the grid waits at a SyncAll (`round_end` tells of the other shares), the next turn starts; in
+    order, the epoch's GM accesses are checked first. Raises the first block's error (after stopping the others)."""
     in_order = round_end is _local_round
     try:
         while True:
@@ -319,10 +344,10 @@ def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_
                 if r.state != "done":
                     r.resume()
                 if r.error is not None:
-                    round_end("error")
+                    round_end("error", runs)
                     raise r.error
             waiting = [r for r in runs if r.state == "sync"]
-            states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed")
+            states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed", runs)
             if "error" in states:
                 raise _Cancelled
             if in_order:
@@ -438,35 +463,55 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 def _worker(
     grid: _Grid, w: int, indices: list[int], shared: dict[int, mmap.mmap], barrier: Any, status: Any, results: Any
 ) -> None:
-    """A forked worker: its GM is the shared memory, which the workers fill from the host's arrays first (each a
-    share of every buffer's bytes, side by side); it runs its blocks and reports their events, GM accesses and its
-    first error."""
-    for b in grid.buffers.values():
-        gm = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
-        lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
-        gm[lo:hi] = b.data[lo:hi]
-        b.data = gm
-    barrier.wait()  # (every share copied)
+    """A forked worker. Its GM is the host's arrays as the fork left them (its own copy, made as it writes) until
+    the grid's first SyncAll; from there on the shared memory, which the workers fill then (each a share of every
+    buffer's bytes, side by side, then the bytes each wrote). At the end, the bytes it wrote (all, without a
+    SyncAll) are copied to the shared memory. It runs its blocks and reports their events (one array,
+    `pipes.pack`), GM accesses and its first error."""
     codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
     names = {v: k for k, v in codes.items()}
+    buffers = list({id(b): b for b in grid.buffers.values()}.values())
+    twins = {id(b): np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes] for b in buffers}
+    local = True  #: GM is this process's own copy (no SyncAll yet)
 
-    def round_end(state: str) -> list[str]:
+    def publish(runs: Sequence[_BlockRun]) -> None:
+        """The GM bytes this worker's blocks wrote, into the shared memory."""
+        written = _written(log for r in runs for log in r.gm_logs)
+        for b in buffers:
+            if b.space in written:
+                _copy_ranges(twins[id(b)], b.data, written[b.space])
+
+    def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
+        nonlocal local
         status[w] = codes[state]
         barrier.wait()
         states = [names[status[i]] for i in range(len(status))]
         barrier.wait()
+        if local and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
+            for b in buffers:
+                lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
+                twins[id(b)][lo:hi] = b.data[lo:hi]
+            barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
+            publish(runs)
+            barrier.wait()  # (every worker's writes copied)
+            for b in buffers:
+                b.data = twins[id(b)]
+            local = False
         return states
 
     error = None
-    runs: list[_BlockRun] = []
+    runs = [_BlockRun(grid, i) for i in indices]
     try:
-        runs = _run_blocks(grid, indices, round_end)
+        _run_blocks(grid, runs, round_end)
     except _Cancelled:
         pass
     except BaseException as e:
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
         error = (epoch, idx, _picklable(e))
-    results.put(([(r.idx, pack(r.events), r.gm_logs) for r in runs], error))
+    if local:
+        publish(runs)
+    rows = [row for r in runs for row in r.events]
+    results.put(([r.idx for r in runs], [len(r.events) for r in runs], pack(rows), [r.gm_logs for r in runs], error))
 
 
 def _picklable(e: BaseException) -> BaseException:
