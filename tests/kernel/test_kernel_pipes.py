@@ -288,5 +288,5 @@ _TEXTS = st.sampled_from(["S", "V", "MTE2", "read", "write", "DataCopy", "k.py:3
 def test_a_packed_event_log_unpacks_to_its_rows(rows: list[Any]) -> None:
     """What a worker process sends back (one int array and its strings) is the log it packed, field for field."""
     table, packed = pack(rows)
-    assert packed.shape == (len(rows), 10) and len(table) == len(set(table))
+    assert packed.shape == (len(rows), 5) and len(table) == len(set(table))
     assert unpack((table, packed)) == rows

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import gc
 import inspect
 import mmap
 import multiprocessing
@@ -277,8 +278,12 @@ class _Grid:
             ctx.Process(target=_worker, args=(self, w, list(map(int, shares[w])), shared, barrier, status, results), daemon=True)
             for w in range(workers)
         ]
-        for p in procs:
-            p.start()
+        gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
+        try:
+            for p in procs:
+                p.start()
+        finally:
+            gc.unfreeze()
         reports = [_collect(results, procs, barrier) for _ in procs]
         for p in procs:
             p.join()
@@ -304,16 +309,21 @@ class _Grid:
 
 def _written(logs: Iterable[Sequence[tuple[str, bool, Ranges, int, str, str]]]) -> dict[str, Ranges]:
     """The GM bytes GM access logs wrote, by memory: sorted, disjoint ranges."""
-    parts: dict[str, tuple[list[Any], list[Any]]] = {}
+    parts: dict[str, tuple[list[int], list[int], list[Any]]] = {}
     for log in logs:
         for space, write, (lo, hi), *_ in log:
             if write:
-                los, his = parts.setdefault(space, ([], []))
-                los.append(np.atleast_1d(lo))
-                his.append(np.atleast_1d(hi))
+                ints, ends, arrays = parts.setdefault(space, ([], [], []))
+                if type(lo) is int:
+                    ints.append(lo)
+                    ends.append(hi)
+                else:
+                    arrays.append((lo, hi))
     out = {}
-    for space, (los, his) in parts.items():
-        merged = byte_ranges(np.concatenate(los), np.concatenate(his))
+    for space, (ints, ends, arrays) in parts.items():
+        los = np.concatenate([np.array(ints, np.int64), *(np.atleast_1d(a) for a, _ in arrays)])
+        his = np.concatenate([np.array(ends, np.int64), *(np.atleast_1d(b) for _, b in arrays)])
+        merged = byte_ranges(los, his)
         if merged is not None:
             out[space] = merged
     return out

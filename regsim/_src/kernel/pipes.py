@@ -36,6 +36,7 @@ kind and memory (one V instruction, the same in both loop modes): the pipe activ
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Hashable, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -146,35 +147,29 @@ Row = tuple[str, str, str, int, str, str, int, int, int, str]
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
 
 
-#: the columns of a `Row` that are strings (the others are ints)
-_TEXT: Final = (0, 1, 2, 4, 5, 9)
-_NUMBERS: Final = (3, 6, 7, 8)
+_TEXT: Final = operator.itemgetter(0, 1, 2, 4, 5, 9)  #: a `Row`'s strings
+_NUMBERS: Final = operator.itemgetter(3, 6, 7, 8)  #: a `Row`'s ints
+Packed = tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]]  #: an event log as `pack` makes it
 
 
-def pack(rows: Sequence[Row]) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
-    """An event log as (its strings, an int64 array of one row an event): each text field the index of its string,
-    each number itself, in `Row`'s column order (what a worker process sends back: one array, not an object an event)."""
-    table: dict[str, int] = {}
-    out = np.empty((len(rows), 10), np.int64)
-    if not rows:
-        return (), out
-    columns = list(zip(*rows, strict=True))
-    for k in _TEXT:
-        out[:, k] = [table.setdefault(x, len(table)) for x in columns[k]]
-    for k in _NUMBERS:
-        out[:, k] = columns[k]
-    return tuple(table), out
+def pack(rows: Sequence[Row]) -> Packed:
+    """An event log as (the distinct string fields of its rows, an int64 array of one row an event: the index of its
+    strings, then its ints): what a worker process sends back, one array, not an object an event."""
+    texts: dict[tuple[str, ...], int] = {}
+    out = np.empty((len(rows), 5), np.int64)
+    if rows:
+        out[:, 0] = [texts.setdefault(t, len(texts)) for t in map(_TEXT, rows)]
+        out[:, 1:] = np.fromiter(map(_NUMBERS, rows), np.dtype((np.int64, 4)), len(rows))
+    return tuple(texts), out
 
 
-def unpack(packed: tuple[tuple[str, ...], npt.NDArray[np.int64]]) -> list[Row]:
+def unpack(packed: Packed) -> list[Row]:
     """`pack`'s rows back."""
-    table, out = packed
-    columns: list[Sequence[Any]] = [()] * 10
-    for k in _TEXT:
-        columns[k] = [table[i] for i in out[:, k].tolist()]
-    for k in _NUMBERS:
-        columns[k] = out[:, k].tolist()
-    return list(zip(*columns, strict=True))
+    texts, out = packed
+    return [
+        (*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5])
+        for k, n, lo, hi, instr in out.tolist()
+    ]
 
 
 def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
