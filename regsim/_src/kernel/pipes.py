@@ -166,10 +166,7 @@ def pack(rows: Sequence[Row]) -> Packed:
 def unpack(packed: Packed) -> list[Row]:
     """`pack`'s rows back."""
     texts, out = packed
-    return [
-        (*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5])
-        for k, n, lo, hi, instr in out.tolist()
-    ]
+    return [(*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5]) for k, n, lo, hi, instr in out.tolist()]
 
 
 def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
