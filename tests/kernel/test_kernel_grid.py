@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regsim as rs
+from regsim._src.kernel import launch as launch_module
 from regsim._src.kernel.launch import check_gm_races
-from vf_examples import add_tpipe_tque, data_copy_pad, sync_all
+from vf_examples import add_high_performance, add_tpipe_tque, data_copy_pad, sync_all
 
 A = rs.AscendC
 
@@ -244,3 +245,34 @@ def test_workers_see_set_values_of_other_workers_after_sync_all(workers: int) ->
     out = np.zeros(512, np.int32)
     each_writes[6](out, stride=16, sync=True, workers=workers)
     assert np.array_equal(out, in_order)
+
+
+def test_spawned_workers_give_the_in_order_bits_and_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where worker processes are spawned (no fork: they import the kernel's module and get GM in shared memory
+    from the start), the bits across SyncAlls, the events and the launch's configuration (a 256 KiB UB) are the
+    in-order run's."""
+    x = np.random.default_rng(3).uniform(-10, 10, sync_all.TOTAL_LENGTH).astype(np.float32)
+    in_order = sync_all.launch(x)
+    a = np.random.default_rng(4).uniform(1, 100, [8, 1024]).astype(np.float16)
+    b = np.random.default_rng(5).uniform(1, 100, [8, 1024]).astype(np.float16)
+    z, z_spawned = np.zeros_like(a), np.zeros_like(a)
+    with rs.configure(ub_size=add_high_performance.UB_SIZE):
+        run = rs.launch(add_high_performance.add_custom, 2, a, b, z, **_CASE_4)
+        monkeypatch.setattr(launch_module, "START_METHOD", "spawn")
+        spawned = rs.launch(add_high_performance.add_custom, 2, a, b, z_spawned, **_CASE_4, workers=2)
+    assert np.array_equal(z_spawned.view(np.uint16), z.view(np.uint16)) and np.array_equal(z, a + b)
+    assert spawned.events == run.events
+    assert np.array_equal(sync_all.launch(x, workers=2).view(np.uint32), in_order.view(np.uint32))
+
+
+_CASE_4 = {"total_m": 8, "total_n": 1024, "split_m": 2, "split_n": 1, "data_copy_len": 512, "scenario": 4}
+
+
+def test_spawned_workers_need_a_kernel_they_can_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    @rs.kernel
+    def local(x: rs.GmPtr[rs.uint8]) -> None:
+        A.PipeBarrier(pipe=A.PIPE.PIPE_ALL)
+
+    monkeypatch.setattr(launch_module, "START_METHOD", "spawn")
+    with pytest.raises(rs.errors.UnsupportedError, match=r"launch: workers = 2 with kernel local .*top level"):
+        rs.launch(local, 2, np.zeros(64, np.uint8), workers=2)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import gc
+import importlib
 import inspect
 import mmap
 import multiprocessing
@@ -30,6 +31,7 @@ import threading
 import traceback
 import typing
 from collections.abc import Callable, Iterable, Sequence
+from multiprocessing import shared_memory
 from typing import Any, Generic, ParamSpec
 
 import attrs
@@ -41,12 +43,15 @@ from regsim._src.kernel.gm import GmBuffer, GmPtr
 from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, byte_ranges, pack, unpack
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, binding_error, host_api
+from regsim._src.model.config import _CONFIG, Config, current_config
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
 from regsim.errors import ParameterError, RaceError, SyncError, UnsupportedError, VfContextError, message
 
 P = ParamSpec("P")
 MAX_BLOCK_DIM = 65535  #: the largest blockDim a launch takes
+#: how worker processes start: None, forked where the platform can ("fork"), else spawned ("spawn")
+START_METHOD: str | None = None
 
 
 class Kernel(Generic[P]):
@@ -87,6 +92,20 @@ class Kernel(Generic[P]):
 
     def __repr__(self) -> str:
         return f"<kernel {self.name}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """By reference, as a function pickles: a spawned worker process imports the kernel's module."""
+        return (_kernel_named, (self.f.__module__, self.f.__qualname__))
+
+
+def _kernel_named(module: str, qualname: str) -> Kernel[Any]:
+    """The kernel `module.qualname` (a spawned worker's copy of the launch's kernel)."""
+    k: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        k = getattr(k, part)
+    if not isinstance(k, Kernel):
+        raise TypeError(f"{module}.{qualname} is not an @rs.kernel")
+    return k
 
 
 @host_api("kernel")
@@ -266,39 +285,90 @@ class _Grid:
         runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
         return [r.events for r in runs]
 
-    def run_in_processes(self, workers: int) -> list[Any]:
-        if "fork" not in multiprocessing.get_all_start_methods():
-            raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
-        ctx = multiprocessing.get_context("fork")
-        # (each buffer's shared twin: what the workers wrote, or all of it once a SyncAll made it their GM)
-        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}
+    def _spawnable(self, workers: int) -> _Grid:
+        """This grid as a spawned worker gets it: the kernel by reference, no arrays (GM is the shared memory)."""
+        try:
+            same = _kernel_named(self.kernel.f.__module__, self.kernel.f.__qualname__) is self.kernel
+        except (ImportError, AttributeError, TypeError):
+            same = False
+        if not same:
+            raise UnsupportedError(
+                message(
+                    "launch",
+                    "workers",
+                    f"{workers} with kernel {self.kernel.name} ({self.kernel.f.__qualname__} in {self.kernel.f.__module__})",
+                    "a kernel a module defines at its top level where worker processes are spawned (they import it), "
+                    "or workers=None",
+                )
+            )
+        arguments = {name: None if name in self.buffers else v for name, v in self.bound.arguments.items()}
+        spaces = {b.space: GmBuffer(b.name, np.empty(0, np.uint8)) for b in self.buffers.values()}
+        buffers = {name: spaces[b.space] for name, b in self.buffers.items()}
+        return _Grid(self.kernel, self.block_dim, inspect.BoundArguments(self.bound.signature, arguments), buffers)
+
+    def _start(
+        self, ctx: Any, method: str, grid: _Grid, workers: int, memory: dict[str, Any], sizes: dict[str, int]
+    ) -> list[Any]:
+        """Start the workers, each with its share of the blocks; their reports."""
         barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
         shares = np.array_split(np.arange(self.block_dim), workers)
+        config = current_config()
         procs = [
-            ctx.Process(target=_worker, args=(self, w, list(map(int, shares[w])), shared, barrier, status, results), daemon=True)
+            ctx.Process(
+                target=_worker,
+                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, barrier, status, results),
+                daemon=True,
+            )
             for w in range(workers)
         ]
-        gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
+        if method == "fork":
+            gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
         try:
             for p in procs:
                 p.start()
         finally:
-            gc.unfreeze()
+            if method == "fork":
+                gc.unfreeze()
         reports = [_collect(results, procs, barrier) for _ in procs]
         for p in procs:
             p.join()
-        by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
-        errors: list[tuple[int, int, BaseException]] = []
-        for indices, counts, (table, rows), gm_logs, error in reports:
-            for idx, part, logs in zip(indices, np.split(rows, np.cumsum(counts)[:-1]), gm_logs, strict=True):
-                by_block[idx] = ((table, part), logs)
-            if error is not None:
-                errors.append(error)
-        # the GM bytes the blocks wrote, back into the host's arrays
-        written = _written(log for _, logs in by_block.values() for log in logs)
-        for b in {id(b): b for b in self.buffers.values()}.values():
-            if b.space in written:
-                _copy_ranges(b.data, np.frombuffer(shared[id(b)], np.uint8), written[b.space])
+        return reports
+
+    def run_in_processes(self, workers: int) -> list[Any]:
+        method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        ctx = multiprocessing.get_context(method)
+        buffers = {b.space: b for b in self.buffers.values()}
+        # each buffer's shared twin: what the workers wrote, or all of it once a SyncAll made it their GM (forked
+        # workers); all of it from the start (spawned workers have no copy of the host's arrays)
+        memory: dict[str, Any]
+        if method == "fork":
+            memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
+            grid = self
+        else:
+            grid = self._spawnable(workers)
+            memory = {space: shared_memory.SharedMemory(create=True, size=max(b.nbytes, 1)) for space, b in buffers.items()}
+            for space, b in buffers.items():
+                _twin(memory[space], b.nbytes)[:] = b.data
+        sizes = {space: b.nbytes for space, b in buffers.items()}
+        try:
+            reports = self._start(ctx, method, grid, workers, memory, sizes)
+            by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
+            errors: list[tuple[int, int, BaseException]] = []
+            for indices, counts, (table, rows), gm_logs, error in reports:
+                for idx, part, logs in zip(indices, np.split(rows, np.cumsum(counts)[:-1]), gm_logs, strict=True):
+                    by_block[idx] = ((table, part), logs)
+                if error is not None:
+                    errors.append(error)
+            # the GM bytes the blocks wrote, back into the host's arrays
+            written = _written(log for _, logs in by_block.values() for log in logs)
+            for space, b in buffers.items():
+                if space in written:
+                    _copy_ranges(b.data, _twin(memory[space], b.nbytes), written[space])
+        finally:
+            for m in memory.values():
+                m.close()
+                if method != "fork":
+                    m.unlink()
         if errors:
             raise min(errors, key=lambda e: (e[0], e[1]))[2]
         epochs = max(len(logs) for _, logs in by_block.values())
@@ -327,6 +397,11 @@ def _written(logs: Iterable[Sequence[tuple[str, bool, Ranges, int, str, str]]]) 
         if merged is not None:
             out[space] = merged
     return out
+
+
+def _twin(memory: Any, nbytes: int) -> npt.NDArray[np.uint8]:
+    """The bytes of a buffer's shared twin (an mmap, or a SharedMemory's buffer)."""
+    return np.frombuffer(memory if isinstance(memory, mmap.mmap) else memory.buf, np.uint8)[:nbytes]
 
 
 def _copy_ranges(dst: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], ranges: Ranges) -> None:
@@ -471,25 +546,38 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 
 # --- worker processes ----------------------------------------------------------------------------------------
 def _worker(
-    grid: _Grid, w: int, indices: list[int], shared: dict[int, mmap.mmap], barrier: Any, status: Any, results: Any
+    grid: _Grid,
+    w: int,
+    indices: list[int],
+    memory: dict[str, Any],
+    sizes: dict[str, int],
+    config: Config,
+    barrier: Any,
+    status: Any,
+    results: Any,
 ) -> None:
-    """A forked worker. Its GM is the host's arrays as the fork left them (its own copy, made as it writes) until
-    the grid's first SyncAll; from there on the shared memory, which the workers fill then (each a share of every
-    buffer's bytes, side by side, then the bytes each wrote). At the end, the bytes it wrote (all, without a
-    SyncAll) are copied to the shared memory. It runs its blocks and reports their events (one array,
+    """A worker process. A forked one's GM is the host's arrays as the fork left them (its own copy, made as it
+    writes) until the grid's first SyncAll; from there on the shared memory, which the workers fill then (each a
+    share of every buffer's bytes, side by side, then the bytes each wrote); at the end, the bytes it wrote (all,
+    without a SyncAll) are copied to the shared memory. A spawned one's GM is the shared memory throughout (the
+    launch filled it). It runs its blocks (with the launch's configuration) and reports their events (one array,
     `pipes.pack`), GM accesses and its first error."""
+    _CONFIG.set(config)  # (the launch's configuration: a spawned process starts with the default)
     codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
     names = {v: k for k, v in codes.items()}
-    buffers = list({id(b): b for b in grid.buffers.values()}.values())
-    twins = {id(b): np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes] for b in buffers}
-    local = True  #: GM is this process's own copy (no SyncAll yet)
+    buffers = list({b.space: b for b in grid.buffers.values()}.values())
+    twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
+    local = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is this process's own copy (forked, no SyncAll yet)
+    if not local:
+        for b in buffers:
+            b.data = twins[b.space]
 
     def publish(runs: Sequence[_BlockRun]) -> None:
         """The GM bytes this worker's blocks wrote, into the shared memory."""
         written = _written(log for r in runs for log in r.gm_logs)
         for b in buffers:
             if b.space in written:
-                _copy_ranges(twins[id(b)], b.data, written[b.space])
+                _copy_ranges(twins[b.space], b.data, written[b.space])
 
     def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
         nonlocal local
@@ -500,12 +588,12 @@ def _worker(
         if local and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
             for b in buffers:
                 lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
-                twins[id(b)][lo:hi] = b.data[lo:hi]
+                twins[b.space][lo:hi] = b.data[lo:hi]
             barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
             publish(runs)
             barrier.wait()  # (every worker's writes copied)
             for b in buffers:
-                b.data = twins[id(b)]
+                b.data = twins[b.space]
             local = False
         return states
 
