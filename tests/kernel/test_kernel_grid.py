@@ -4,6 +4,7 @@ kernel examples (add_tpipe_tque, sync_all, data_copy_pad) run in both loop modes
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -276,3 +277,16 @@ def test_spawned_workers_need_a_kernel_they_can_import(monkeypatch: pytest.Monke
     monkeypatch.setattr(launch_module, "START_METHOD", "spawn")
     with pytest.raises(rs.errors.UnsupportedError, match=r"launch: workers = 2 with kernel local .*top level"):
         rs.launch(local, 2, np.zeros(64, np.uint8), workers=2)
+
+
+@rs.kernel
+def dies_in_block_1(x: rs.GmPtr[rs.uint8]) -> None:
+    if A.GetBlockIdx() == 1:
+        os._exit(3)
+
+
+def test_a_worker_that_dies_is_reported() -> None:
+    """The launch waits on the workers' reports and their ends together: a worker gone without a report is an
+    error naming its exit code, and the others are released."""
+    with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code 3\)"):
+        rs.launch(dies_in_block_1, 2, np.zeros(64, np.uint8), workers=2)

@@ -31,7 +31,7 @@ import threading
 import traceback
 import typing
 from collections.abc import Callable, Iterable, Sequence
-from multiprocessing import shared_memory
+from multiprocessing import connection, shared_memory
 from typing import Any, Generic, ParamSpec
 
 import attrs
@@ -621,7 +621,8 @@ def _picklable(e: BaseException) -> BaseException:
 
 
 def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
-    """One worker's report; should a worker die without one, the others are released and its death reported."""
+    """One worker's report; should a worker die without one, the others are released and its death reported.
+    Waits on the queue and the workers' ends together (no polling)."""
     while True:
         if not results.empty():
             return results.get()
@@ -629,4 +630,5 @@ def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
         if dead:
             barrier.abort()
             raise RuntimeError(f"launch: a worker process died (exit code {dead[0].exitcode})")
-        threading.Event().wait(0.01)
+        running = [p.sentinel for p in procs if p.exitcode is None]
+        connection.wait([results._reader, *running], timeout=None if running else 0.01)
