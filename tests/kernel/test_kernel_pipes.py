@@ -155,6 +155,25 @@ def test_a_wait_of_the_scalar_pipe_holds_back_every_pipe(loops: str) -> None:
     _launch(body)
 
 
+def test_a_synchronised_get_value_waits_only_for_what_it_still_needs(loops: str) -> None:
+    """The compiler's waits before a GetValue (cce-auto-sync) are made pipe by pipe, each after the ones before it:
+    once it waited for V, which had waited for the first copy, the copy is known complete and no wait for MTE2 is
+    added; so a later copy stays unordered to V, and the Adds reading it without a flag race."""
+
+    def body(g: Any) -> None:
+        a, c = _t(0), _t(512)
+        A.DataCopy(a, g, 64)  # MTE2 1
+        A.SetFlag(0, event=HE.MTE2_V)
+        A.WaitFlag(0, event=HE.MTE2_V)
+        A.Adds(a, a, np.float32(1), 64)  # V, in place: the bytes the copy wrote
+        A.DataCopy(c, g[64], 64)  # MTE2 2
+        a.GetValue(0)  # waits for V (and, through it, for MTE2 1), not for MTE2 2
+        A.Adds(_t(256), c, np.float32(1), 64)
+
+    with pytest.raises(rs.errors.RaceError, match=r"V reads UB bytes \[512, 768\) that MTE2 wrote at test_kernel_pipes.py:"):
+        _launch(body)
+
+
 FLAG_MISTAKES = [
     (
         "WaitFlag with no SetFlag",

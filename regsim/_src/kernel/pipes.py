@@ -103,6 +103,7 @@ class HardEvent(_Enum):
 #: the pipes of an AIV core, by index
 S, V, MTE2, MTE3 = range(4)
 PIPE_NAMES: Final = ("S", "V", "MTE2", "MTE3")
+PIPES: Final = (S, V, MTE2, MTE3)
 #: a pipe whose instruction starts only after the previous one of the same pipe finished
 IN_ORDER: Final = (True, True, False, False)
 PIPE_INDEX: Final = {PIPE.PIPE_S: S, PIPE.PIPE_V: V, PIPE.PIPE_MTE2: MTE2, PIPE.PIPE_MTE3: MTE3}
@@ -270,10 +271,16 @@ class PipeState:
                 continue
             if space == "UB" and self.closed:
                 self._check_open(pipe, write, ranges, api, line)
-            if space in history:
-                for q, e, both in self._unordered(pipe, history[space], write, ranges):
-                    if not auto:
-                        raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
+            if space not in history:
+                continue
+            if not auto:
+                found = self._unordered(pipe, history[space], write, ranges, PIPES)
+                if found:
+                    q, e, both = found[0]
+                    raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
+                continue
+            for q in PIPES:  # (each pipe asked after the waits before it: a wait hands on what its pipe knew)
+                for _ in self._unordered(pipe, history[space], write, ranges, (q,)):
                     self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         if vf is None or vf is not self._vf:
             self.issued[pipe] += 1
@@ -324,16 +331,21 @@ class PipeState:
             self.events.append((PIPE_NAMES[pipe], kind, label, 0, line, "", 0, 0, self.issued[pipe], ""))
 
     def _unordered(
-        self, pipe: int, history: tuple[list[list[Access]], list[list[int]]], write: bool, ranges: Ranges
+        self,
+        pipe: int,
+        history: tuple[list[list[Access]], list[list[int]]],
+        write: bool,
+        ranges: Ranges,
+        pipes: Sequence[int],
     ) -> list[tuple[int, Access, tuple[int, int]]]:
-        """The recorded accesses (of one memory's `history`) an access of `pipe` conflicts with (the same bytes, one
-        of the two a write) that `pipe` does not know complete: (their pipe, the first such access, the first
-        bytes both touch), at most one a pipe."""
+        """The recorded accesses (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the same
+        bytes, one of the two a write) that `pipe` does not know complete: (their pipe, the first such access, the
+        first bytes both touch), at most one a pipe."""
         entries, seqs = history
         known = self.known[pipe]
         found = []
         plain = type(ranges[0]) is int
-        for q in range(4):
+        for q in pipes:
             if not entries[q] or (q == pipe and IN_ORDER[q]):
                 continue
             qseqs = seqs[q]
