@@ -148,15 +148,16 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     """The rows a copy reads from the UB, each byte written before (`check_uninitialized`): a copy of their bytes,
     or (`copy` False: the copy writes another memory) a view."""
     st = t.ub.storage
-    if st.valid is not None and current_config().check_uninitialized:
-        if count == 1 and st.all_written(start, start + length):
-            pass
-        else:
-            written = _rows(st.valid.view(np.uint8), start, count, length, pitch)
-            if not written.all():
-                row, col = np.argwhere(written == 0)[0]
-                first = start + int(row) * pitch + int(col)
-                raise UninitializedReadError(f"{api}: src reads UB byte {first} (of [{start}, ...)), which was never written")
+    if (
+        st.valid is not None
+        and current_config().check_uninitialized
+        and not (count == 1 and st.all_written(start, start + length))
+    ):
+        written = _rows(st.valid.view(np.uint8), start, count, length, pitch)
+        if not written.all():
+            row, col = np.argwhere(written == 0)[0]
+            first = start + int(row) * pitch + int(col)
+            raise UninitializedReadError(f"{api}: src reads UB byte {first} (of [{start}, ...)), which was never written")
     rows = _rows(st.data, start, count, length, pitch)
     return rows.copy() if copy else rows
 

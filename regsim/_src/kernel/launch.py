@@ -631,4 +631,6 @@ def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
             barrier.abort()
             raise RuntimeError(f"launch: a worker process died (exit code {dead[0].exitcode})")
         running = [p.sentinel for p in procs if p.exitcode is None]
-        connection.wait([results._reader, *running], timeout=None if running else 0.01)
+        if not running and results.empty():
+            raise RuntimeError("launch: a worker process ended without its report")
+        connection.wait([results._reader, *running])
