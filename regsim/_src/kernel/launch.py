@@ -134,14 +134,17 @@ class KernelRun:
         events = self._cache.get("events")
         if events is None:
             make = PipeEvent._make
-            events = self._cache["events"] = tuple(
-                tuple(map(make, unpack(log) if isinstance(log, tuple) else log)) for log in self.logs
-            )
+            events = self._cache["events"] = tuple(tuple(map(make, unpack(log) if _packed(log) else log)) for log in self.logs)
         return events
 
     def pipe_events(self, block: int, pipe: str) -> list[PipeEvent]:
         """Block `block`'s events on one pipe ("S", "V", "MTE2", "MTE3"; "ALL" for PIPE_ALL barriers)."""
         return [e for e in self.events[block] if e.pipe == pipe]
+
+
+def _packed(log: Any) -> bool:
+    """Whether a block's event log is as a worker sent it (`pipes.pack`: its strings and an int array)."""
+    return isinstance(log, tuple) and len(log) == 2 and isinstance(log[1], np.ndarray)
 
 
 @host_api("launch")
