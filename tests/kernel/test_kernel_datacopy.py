@@ -344,3 +344,43 @@ def test_a_refused_copy_leaves_the_ub_as_it_was() -> None:
     k, _ = _kernel(body)
     rs.launch(k, 1, _src(), np.zeros(4096, np.uint8))
     assert np.array_equal(kept["before"], kept["after"])
+
+
+def _hole_body(hole: int | None) -> Any:
+    """A body writing UB bytes [1024, 3072) from GM but byte 1024 + `hole` (copies around the hole's 32-byte block,
+    SetValue inside it), then copying the 2048 bytes to GM."""
+    data = _src()
+
+    def body(s: Any, d: Any) -> None:
+        ub = A.LocalTensor(rs.uint8, A.TPosition.VECCALC, 1024, 2048)
+        if hole is None:
+            A.DataCopy(ub, s, 2048)
+        else:
+            at = hole // 32 * 32
+            if at:
+                A.DataCopy(ub, s, at)
+            if at + 32 < 2048:
+                A.DataCopy(ub[at + 32], s[at + 32], 2048 - at - 32)
+            A.PipeBarrier(pipe=A.PIPE.PIPE_ALL)
+            for i in range(at, at + 32):
+                if i != hole:
+                    ub.SetValue(i, int(data[i]))
+        A.PipeBarrier(pipe=A.PIPE.PIPE_ALL)
+        A.DataCopy(d, ub, 2048)
+
+    return body
+
+
+@given(hole=st.one_of(st.none(), st.integers(0, 2047)))
+def test_a_long_copy_out_of_the_ub_finds_its_one_never_written_byte(hole: int | None) -> None:
+    """2048 bytes copied UB -> GM, every one written before but `hole`: the one-row copy's written check over more
+    than a register's bytes names the hole, else the bytes arrive."""
+    k, _ = _kernel(_hole_body(hole))
+    dst = np.zeros(4096, np.uint8)
+    if hole is None:
+        rs.launch(k, 1, _src(), dst)
+        assert np.array_equal(dst[:2048], _src()[:2048]) and not dst[2048:].any()
+    else:
+        with pytest.raises(rs.errors.UninitializedReadError, match=rf"src reads UB byte {1024 + hole} \(of \[1024, "):
+            rs.launch(k, 1, _src(), dst)
+        assert not dst.any()

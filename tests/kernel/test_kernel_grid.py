@@ -4,6 +4,7 @@ kernel examples (add_tpipe_tque, sync_all, data_copy_pad) run in both loop modes
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -12,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regsim as rs
+from regsim._src.kernel import launch as launch_module
 from regsim._src.kernel.launch import check_gm_races
-from vf_examples import add_tpipe_tque, data_copy_pad, sync_all
+from vf_examples import add_high_performance, add_tpipe_tque, data_copy_pad, sync_all
 
 A = rs.AscendC
 
@@ -269,3 +271,59 @@ def test_the_gm_race_check_finds_exactly_the_overlapping_pairs(accesses: list[tu
             check_gm_races(sorted(logs.items()))
     else:
         check_gm_races(sorted(logs.items()))
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_see_set_values_of_other_workers_after_sync_all(workers: int) -> None:
+    """Blocks of other workers write before the SyncAll (SetValue: whole cache lines) and are read after it: each
+    worker's GM is its own until the first SyncAll, the shared memory from there on; the bits are the in-order run's."""
+    in_order = np.zeros(512, np.int32)
+    each_writes[6](in_order, stride=16, sync=True)
+    assert in_order[96:192:16].tolist() == [11, 12, 13, 14, 15, 10]
+    out = np.zeros(512, np.int32)
+    each_writes[6](out, stride=16, sync=True, workers=workers)
+    assert np.array_equal(out, in_order)
+
+
+def test_spawned_workers_give_the_in_order_bits_and_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where worker processes are spawned (no fork: they import the kernel's module and get GM in shared memory
+    from the start), the bits across SyncAlls, the events and the launch's configuration (a 256 KiB UB) are the
+    in-order run's."""
+    x = np.random.default_rng(3).uniform(-10, 10, sync_all.TOTAL_LENGTH).astype(np.float32)
+    in_order = sync_all.launch(x)
+    a = np.random.default_rng(4).uniform(1, 100, [8, 1024]).astype(np.float16)
+    b = np.random.default_rng(5).uniform(1, 100, [8, 1024]).astype(np.float16)
+    z, z_spawned = np.zeros_like(a), np.zeros_like(a)
+    with rs.configure(ub_size=add_high_performance.UB_SIZE):
+        run = rs.launch(add_high_performance.add_custom, 2, a, b, z, **_CASE_4)
+        monkeypatch.setattr(launch_module, "START_METHOD", "spawn")
+        spawned = rs.launch(add_high_performance.add_custom, 2, a, b, z_spawned, **_CASE_4, workers=2)
+    assert np.array_equal(z_spawned.view(np.uint16), z.view(np.uint16)) and np.array_equal(z, a + b)
+    assert spawned.events == run.events
+    assert np.array_equal(sync_all.launch(x, workers=2).view(np.uint32), in_order.view(np.uint32))
+
+
+_CASE_4 = {"total_m": 8, "total_n": 1024, "split_m": 2, "split_n": 1, "data_copy_len": 512, "scenario": 4}
+
+
+def test_spawned_workers_need_a_kernel_they_can_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    @rs.kernel
+    def local(x: rs.GmPtr[rs.uint8]) -> None:
+        A.PipeBarrier(pipe=A.PIPE.PIPE_ALL)
+
+    monkeypatch.setattr(launch_module, "START_METHOD", "spawn")
+    with pytest.raises(rs.errors.UnsupportedError, match=r"launch: workers = 2 with kernel local .*top level"):
+        rs.launch(local, 2, np.zeros(64, np.uint8), workers=2)
+
+
+@rs.kernel
+def dies_in_block_1(x: rs.GmPtr[rs.uint8]) -> None:
+    if A.GetBlockIdx() == 1:
+        os._exit(3)
+
+
+def test_a_worker_that_dies_is_reported() -> None:
+    """The launch waits on the workers' reports and their ends together: a worker gone without a report is an
+    error naming its exit code, and the others are released."""
+    with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code 3\)"):
+        rs.launch(dies_in_block_1, 2, np.zeros(64, np.uint8), workers=2)

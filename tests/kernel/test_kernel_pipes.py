@@ -7,9 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.kernel.pipes import pack, unpack
 
 A = rs.AscendC
 HE = A.HardEvent
@@ -152,6 +155,25 @@ def test_a_wait_of_the_scalar_pipe_holds_back_every_pipe(loops: str) -> None:
     _launch(body)
 
 
+def test_a_synchronised_get_value_waits_only_for_what_it_still_needs(loops: str) -> None:
+    """The compiler's waits before a GetValue (cce-auto-sync) are made pipe by pipe, each after the ones before it:
+    once it waited for V, which had waited for the first copy, the copy is known complete and no wait for MTE2 is
+    added; so a later copy stays unordered to V, and the Adds reading it without a flag race."""
+
+    def body(g: Any) -> None:
+        a, c = _t(0), _t(512)
+        A.DataCopy(a, g, 64)  # MTE2 1
+        A.SetFlag(0, event=HE.MTE2_V)
+        A.WaitFlag(0, event=HE.MTE2_V)
+        A.Adds(a, a, np.float32(1), 64)  # V, in place: the bytes the copy wrote
+        A.DataCopy(c, g[64], 64)  # MTE2 2
+        a.GetValue(0)  # waits for V (and, through it, for MTE2 1), not for MTE2 2
+        A.Adds(_t(256), c, np.float32(1), 64)
+
+    with pytest.raises(rs.errors.RaceError, match=r"V reads UB bytes \[512, 768\) that MTE2 wrote at test_kernel_pipes.py:"):
+        _launch(body)
+
+
 FLAG_MISTAKES = [
     (
         "WaitFlag with no SetFlag",
@@ -260,3 +282,30 @@ def test_gm_events_carry_the_l2_cache_hint() -> None:
     hints = {(e.pipe, e.space): e.l2 for e in run.events[0] if e.kind in ("read", "write")}
     assert hints == {("MTE2", "GM x"): "CACHE_MODE_DISABLE", ("MTE2", "UB"): "", ("MTE3", "UB"): "", ("MTE3", "GM z"): ""}
     np.testing.assert_array_equal(z, x)
+
+
+_TEXTS = st.sampled_from(["S", "V", "MTE2", "read", "write", "DataCopy", "k.py:3", "GM x", "UB", "", "CACHE_MODE_DISABLE"])
+
+
+@given(
+    st.lists(
+        st.tuples(
+            _TEXTS,
+            _TEXTS,
+            _TEXTS,
+            st.integers(0, 2**40),
+            _TEXTS,
+            _TEXTS,
+            st.integers(0, 2**40),
+            st.integers(0, 2**40),
+            st.integers(0, 2**31),
+            _TEXTS,
+        ),
+        max_size=30,
+    )
+)
+def test_a_packed_event_log_unpacks_to_its_rows(rows: list[Any]) -> None:
+    """What a worker process sends back (one int array and its strings) is the log it packed, field for field."""
+    table, packed = pack(rows)
+    assert packed.shape == (len(rows), 5) and len(table) == len(set(table))
+    assert unpack((table, packed)) == rows

@@ -115,7 +115,10 @@ def test_the_cost_does_not_depend_on_the_ub_size(loops: str, journal_costs: list
         x.set(a)
         y.set(b)
         with rs.configure(loops=loops):
-            A.Add(z, x, y, n)
-        assert np.array_equal(z.numpy(), a + b)
+            journals = len(journal_costs)
+            A.Add(z, x, y, n)  # (its direct path: no journal, the store its last act after every check)
+            assert len(journal_costs) == journals and np.array_equal(z.numpy(), a + b)
+            A.Adds(z, x, np.float32(2), n)
+        assert np.array_equal(z.numpy(), a + np.float32(2))
     # (at most the destination's bytes; none where the call writes them as its last act, after every check)
     assert journal_costs[0] == journal_costs[1] <= n * 4, "the journal's copies do not depend on the UB's size"

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip, nbytes
+from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
 from regsim._src.model.config import _VF, in_vf
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
@@ -38,11 +38,20 @@ class Block:
         """The UB's observer: a Reg op's access (inside a VF: PIPE_V) or a scalar access (outside: PIPE_S). A
         load is ordered by the bytes of its tensor only (`within`): the rest of a whole register is read but
         not used."""
-        ranges = byte_ranges(lo, hi)
-        if ranges is None:
-            return
-        ordered = clip(ranges, *within) if within is not None else ranges
-        moved = int(np.sum(np.subtract(hi, lo))) if isinstance(lo, np.ndarray) or isinstance(hi, np.ndarray) else nbytes(ranges)
+        if type(lo) is int and type(hi) is int:  # (one range: the common case, without numpy)
+            if hi <= lo:
+                return
+            moved = hi - lo
+            ordered: Any = (lo, hi)
+            if within is not None:
+                a, b = max(lo, within[0]), min(hi, within[1])
+                ordered = (a, b) if a < b else None
+        else:
+            ranges = byte_ranges(lo, hi)
+            if ranges is None:
+                return
+            ordered = clip(ranges, *within) if within is not None else ranges
+            moved = int(np.sum(np.subtract(hi, lo)))
         vf = _VF.get()
         self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved)], api, kernel_line(), vf)
 

@@ -144,16 +144,22 @@ def _ub_check(api: str, param: str, t: LocalTensor[Any], start: int, end: int, b
         )
 
 
-def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int, pitch: int) -> Bytes:
-    """The rows a copy reads from the UB: a copy of their bytes, each byte written before (`check_uninitialized`)."""
+def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int, pitch: int, copy: bool = True) -> Bytes:
+    """The rows a copy reads from the UB, each byte written before (`check_uninitialized`): a copy of their bytes,
+    or (`copy` False: the copy writes another memory) a view."""
     st = t.ub.storage
-    if st.valid is not None and current_config().check_uninitialized:
+    if (
+        st.valid is not None
+        and current_config().check_uninitialized
+        and not (count == 1 and st.all_written(start, start + length))
+    ):
         written = _rows(st.valid.view(np.uint8), start, count, length, pitch)
         if not written.all():
             row, col = np.argwhere(written == 0)[0]
             first = start + int(row) * pitch + int(col)
             raise UninitializedReadError(f"{api}: src reads UB byte {first} (of [{start}, ...)), which was never written")
-    return _rows(st.data, start, count, length, pitch).copy()
+    rows = _rows(st.data, start, count, length, pitch)
+    return rows.copy() if copy else rows
 
 
 def _ub_write(
@@ -163,6 +169,12 @@ def _ub_write(
     noting them, for the message of a later read of never-written bytes beside them)."""
     st = t.ub.storage
     count, length = rows.shape
+    if count == 1 and where is None:  # (one row: the contiguous DataCopy)
+        st.data[start : start + length] = rows[0]
+        if st.valid is not None:
+            t.ub.writes.note(api, start, start + length)
+            st.mark_stored(start, start + length)
+        return
     target = _rows(st.data, start, count, length, pitch)
     if where is None:
         target[...] = rows
@@ -215,7 +227,9 @@ def DataCopy(dst: Any, src: Any, count: Any, /) -> None:
         blocks, length = count.blockCount, count.blockLen * ONE_BLOCK_SIZE
         src_pitch, dst_pitch = length + count.srcStride * ONE_BLOCK_SIZE, length + count.dstStride * ONE_BLOCK_SIZE
     else:
-        blocks, length = 1, as_int("DataCopy", "count", count, 0, 2**32 - 1) * dtype.itemsize // ONE_BLOCK_SIZE * ONE_BLOCK_SIZE
+        if type(count) is not int or not 0 <= count < 2**32:
+            count = as_int("DataCopy", "count", count, 0, 2**32 - 1)
+        blocks, length = 1, count * dtype.itemsize // ONE_BLOCK_SIZE * ONE_BLOCK_SIZE
         src_pitch = dst_pitch = length
     if blocks == 0 or length == 0:
         return
@@ -240,7 +254,7 @@ def _copy(
     rows = (
         _rows(src_buf.data, src_at, blocks, length, src_pitch)
         if src_buf is not None
-        else _ub_read(api, src, src_at, blocks, length, src_pitch)
+        else _ub_read(api, src, src_at, blocks, length, src_pitch, copy=dst_buf is None)
     )
     moved = blocks * length
     block.pipes.access(

@@ -136,9 +136,11 @@ class GlobalTensor(Generic[T]):
         self.ptr, self.size, self.region = buffer, size, (buffer.offset, end)
 
     def _at(self, offset: int) -> GlobalTensor[T]:
-        t: GlobalTensor[T] = GlobalTensor(self.dtype)
-        t.ptr, t.size, t.region, t.l2_cache_mode = (
-            self.bound("GlobalTensor[]") + offset,
+        ptr = self.bound("GlobalTensor[]")
+        t: GlobalTensor[T] = object.__new__(GlobalTensor)  # (of this one's dtype, checked when it was made)
+        t.dtype, t.ptr, t.size, t.region, t.l2_cache_mode = (
+            self.dtype,
+            GmPtr(ptr.buf, ptr.dtype, ptr.offset + offset * ptr.dtype.itemsize),
             self.size,
             self.region,
             self.l2_cache_mode,
@@ -147,7 +149,7 @@ class GlobalTensor(Generic[T]):
 
     def __getitem__(self, offset: int) -> GlobalTensor[T]:
         """`gm[offset]`: the tensor from `offset` elements on (its size and region as they were, as in C++)."""
-        return self._at(as_int("GlobalTensor[]", "offset", offset, 0))
+        return self._at(offset if type(offset) is int and offset >= 0 else as_int("GlobalTensor[]", "offset", offset, 0))
 
     @host_api("GlobalTensor.GetSize")
     def GetSize(self) -> int:
@@ -212,6 +214,12 @@ class GlobalTensor(Generic[T]):
     def check(self, api: str, param: str, start: int, end: int, align: bool = True) -> None:
         """An access of bytes [start, end) of the tensor's buffer must lie inside the tensor and, with `align`,
         start at a multiple of the element size (the DataCopy pages: a GM address "按照对应数据类型所占字节数对齐")."""
+        lo, hi = self.region
+        if (start < lo or end > hi) or (align and start % self.dtype.itemsize):
+            self._refuse(api, param, start, end, align)
+
+    def _refuse(self, api: str, param: str, start: int, end: int, align: bool) -> None:
+        """`check`'s error."""
         name = self.bound(api).buf.name
         lo, hi = self.region
         if start < lo or end > hi:

@@ -8,9 +8,10 @@ in order again (a block runs in a thread of its own so that `SyncAll` can pause 
 a run is deterministic and `pdb` stops in the block that hit a breakpoint). A kernel's error stops the launch;
 what ran before stays in GM, as on a device.
 
-`workers=N` runs the blocks in N processes (forked; GM in shared memory, copied back into the arrays the blocks
-wrote), each process running its share of the blocks as above, the `SyncAll`s met across processes: the same
-GM bytes as the in-order run.
+`workers=N` runs the blocks in N forked processes, each running its share of the blocks as above, the `SyncAll`s
+met across processes: the same GM bytes as the in-order run. A worker's GM is the host's arrays as the fork left
+them (nothing copied before a write) until the grid's first `SyncAll`, shared memory from there on; the bytes the
+blocks wrote come back through shared memory into the host's arrays, each block's events as one int array.
 
 Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
 `RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import gc
+import importlib
 import inspect
 import mmap
 import multiprocessing
@@ -27,7 +30,8 @@ import pickle
 import threading
 import traceback
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from multiprocessing import connection, shared_memory
 from typing import Any, Generic, ParamSpec
 
 import attrs
@@ -36,15 +40,18 @@ import numpy.typing as npt
 
 from regsim._src.kernel.block import Block, use_block
 from regsim._src.kernel.gm import GmBuffer, GmPtr
-from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, byte_ranges, pack, unpack
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, binding_error, host_api
+from regsim._src.model.config import _CONFIG, Config, current_config
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
 from regsim.errors import ParameterError, RaceError, SyncError, UnsupportedError, VfContextError, message
 
 P = ParamSpec("P")
 MAX_BLOCK_DIM = 65535  #: the largest blockDim a launch takes
+#: how worker processes start: None, forked where the platform can ("fork"), else spawned ("spawn")
+START_METHOD: str | None = None
 
 
 class Kernel(Generic[P]):
@@ -86,6 +93,20 @@ class Kernel(Generic[P]):
     def __repr__(self) -> str:
         return f"<kernel {self.name}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """By reference, as a function pickles: a spawned worker process imports the kernel's module."""
+        return (_kernel_named, (self.f.__module__, self.f.__qualname__))
+
+
+def _kernel_named(module: str, qualname: str) -> Kernel[Any]:
+    """The kernel `module.qualname` (a spawned worker's copy of the launch's kernel)."""
+    k: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        k = getattr(k, part)
+    if not isinstance(k, Kernel):
+        raise TypeError(f"{module}.{qualname} is not an @rs.kernel")
+    return k
+
 
 @host_api("kernel")
 def kernel(f: Callable[P, None]) -> Kernel[P]:
@@ -103,11 +124,27 @@ class KernelRun:
     kernel: str
     block_dim: int
     workers: int | None
-    events: tuple[tuple[PipeEvent, ...], ...]
+    #: each block's event log, as its core kept it (`PipeEvent` rows) or as a worker sent it (`pipes.pack`)
+    logs: tuple[Any, ...] = attrs.field(repr=False, eq=False)
+    _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False, eq=False)
+
+    @property
+    def events(self) -> tuple[tuple[PipeEvent, ...], ...]:
+        """Each block's events (`PipeEvent`s, made from the logs when first asked for)."""
+        events = self._cache.get("events")
+        if events is None:
+            make = PipeEvent._make
+            events = self._cache["events"] = tuple(tuple(map(make, unpack(log) if _packed(log) else log)) for log in self.logs)
+        return events
 
     def pipe_events(self, block: int, pipe: str) -> list[PipeEvent]:
         """Block `block`'s events on one pipe ("S", "V", "MTE2", "MTE3"; "ALL" for PIPE_ALL barriers)."""
         return [e for e in self.events[block] if e.pipe == pipe]
+
+
+def _packed(log: Any) -> bool:
+    """Whether a block's event log is as a worker sent it (`pipes.pack`: its strings and an int array)."""
+    return isinstance(log, tuple) and len(log) == 2 and isinstance(log[1], np.ndarray)
 
 
 @host_api("launch")
@@ -127,7 +164,7 @@ def launch(k: Kernel[Any], block_dim: int, *args: Any, workers: int | None = Non
     buffers = _gm_buffers(k, bound.arguments)
     grid = _Grid(k, block_dim, bound, buffers)
     events = grid.run_in_order() if workers is None else grid.run_in_processes(workers)
-    return KernelRun(k.name, block_dim, workers, tuple(tuple(e) for e in events))
+    return KernelRun(k.name, block_dim, workers, tuple(events))
 
 
 def _gm_buffers(k: Kernel[Any], arguments: dict[str, Any]) -> dict[str, GmBuffer]:
@@ -180,7 +217,7 @@ class _BlockRun:
         self.epoch = 0  #: the SyncAlls passed
         self.sync_line = ""
         self.cancelled = False
-        self.events: list[PipeEvent] = []
+        self.events: list[Row] = []
         self.gm_logs: list[list[Any]] = []  #: the block's GM accesses, by epoch
         self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
         ctx = contextvars.copy_context()
@@ -247,38 +284,94 @@ class _Grid:
             b.arguments[name] = GmPtr(buf, self.kernel.pointers.get(name, dt.uint8))
         return b.args, b.kwargs
 
-    def run_in_order(self) -> list[list[PipeEvent]]:
-        runs = _run_blocks(self, range(self.block_dim), _local_round)
+    def run_in_order(self) -> list[Any]:
+        runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
         return [r.events for r in runs]
 
-    def run_in_processes(self, workers: int) -> list[list[PipeEvent]]:
-        if "fork" not in multiprocessing.get_all_start_methods():
-            raise UnsupportedError(message("launch", "workers", workers, "None on this platform (worker processes are forked)"))
-        ctx = multiprocessing.get_context("fork")
-        shared = {id(b): mmap.mmap(-1, max(b.nbytes, 1)) for b in self.buffers.values()}  # (filled by the workers)
+    def _spawnable(self, workers: int) -> _Grid:
+        """This grid as a spawned worker gets it: the kernel by reference, no arrays (GM is the shared memory)."""
+        try:
+            same = _kernel_named(self.kernel.f.__module__, self.kernel.f.__qualname__) is self.kernel
+        except (ImportError, AttributeError, TypeError):
+            same = False
+        if not same:
+            raise UnsupportedError(
+                message(
+                    "launch",
+                    "workers",
+                    f"{workers} with kernel {self.kernel.name} ({self.kernel.f.__qualname__} in {self.kernel.f.__module__})",
+                    "a kernel a module defines at its top level where worker processes are spawned (they import it), "
+                    "or workers=None",
+                )
+            )
+        arguments = {name: None if name in self.buffers else v for name, v in self.bound.arguments.items()}
+        spaces = {b.space: GmBuffer(b.name, np.empty(0, np.uint8)) for b in self.buffers.values()}
+        buffers = {name: spaces[b.space] for name, b in self.buffers.items()}
+        return _Grid(self.kernel, self.block_dim, inspect.BoundArguments(self.bound.signature, arguments), buffers)
+
+    def _start(
+        self, ctx: Any, method: str, grid: _Grid, workers: int, memory: dict[str, Any], sizes: dict[str, int]
+    ) -> list[Any]:
+        """Start the workers, each with its share of the blocks; their reports."""
         barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
         shares = np.array_split(np.arange(self.block_dim), workers)
+        config = current_config()
         procs = [
-            ctx.Process(target=_worker, args=(self, w, list(map(int, shares[w])), shared, barrier, status, results), daemon=True)
+            ctx.Process(
+                target=_worker,
+                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, barrier, status, results),
+                daemon=True,
+            )
             for w in range(workers)
         ]
-        for p in procs:
-            p.start()
+        if method == "fork":
+            gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
+        try:
+            for p in procs:
+                p.start()
+        finally:
+            if method == "fork":
+                gc.unfreeze()
         reports = [_collect(results, procs, barrier) for _ in procs]
         for p in procs:
             p.join()
-        by_block: dict[int, tuple[list[PipeEvent], list[list[Any]]]] = {}
-        errors: list[tuple[int, int, BaseException]] = []
-        written: set[str] = set()
-        for blocks, error in reports:
-            for idx, events, logs in blocks:
-                by_block[idx] = (events, logs)
-                written |= {space for log in logs for space, write, *_ in log if write}
-            if error is not None:
-                errors.append(error)
-        for b in self.buffers.values():  # the GM bytes the blocks wrote, back into the host's arrays
-            if b.space in written:
-                b.data[:] = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
+        return reports
+
+    def run_in_processes(self, workers: int) -> list[Any]:
+        method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        ctx = multiprocessing.get_context(method)
+        buffers = {b.space: b for b in self.buffers.values()}
+        # each buffer's shared twin: what the workers wrote, or all of it once a SyncAll made it their GM (forked
+        # workers); all of it from the start (spawned workers have no copy of the host's arrays)
+        memory: dict[str, Any]
+        if method == "fork":
+            memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
+            grid = self
+        else:
+            grid = self._spawnable(workers)
+            memory = {space: shared_memory.SharedMemory(create=True, size=max(b.nbytes, 1)) for space, b in buffers.items()}
+            for space, b in buffers.items():
+                _twin(memory[space], b.nbytes)[:] = b.data
+        sizes = {space: b.nbytes for space, b in buffers.items()}
+        try:
+            reports = self._start(ctx, method, grid, workers, memory, sizes)
+            by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
+            errors: list[tuple[int, int, BaseException]] = []
+            for indices, counts, (table, rows), gm_logs, error in reports:
+                for idx, part, logs in zip(indices, np.split(rows, np.cumsum(counts)[:-1]), gm_logs, strict=True):
+                    by_block[idx] = ((table, part), logs)
+                if error is not None:
+                    errors.append(error)
+            # the GM bytes the blocks wrote, back into the host's arrays
+            written = _written(log for _, logs in by_block.values() for log in logs)
+            for space, b in buffers.items():
+                if space in written:
+                    _copy_ranges(b.data, _twin(memory[space], b.nbytes), written[space])
+        finally:
+            for m in memory.values():
+                m.close()
+                if method != "fork":
+                    m.unlink()
         if errors:
             raise min(errors, key=lambda e: (e[0], e[1]))[2]
         epochs = max(len(logs) for _, logs in by_block.values())
@@ -287,18 +380,51 @@ class _Grid:
         return [by_block[i][0] for i in range(self.block_dim)]
 
 
-Round = Callable[[str], list[str]]  #: a round's end: this share's state ("sync", "done", "error") -> every share's
+def _written(logs: Iterable[Sequence[tuple[str, bool, Ranges, int, str, str]]]) -> dict[str, Ranges]:
+    """The GM bytes GM access logs wrote, by memory: sorted, disjoint ranges."""
+    parts: dict[str, tuple[list[int], list[int], list[Any]]] = {}
+    for log in logs:
+        for space, write, (lo, hi), *_ in log:
+            if write:
+                ints, ends, arrays = parts.setdefault(space, ([], [], []))
+                if type(lo) is int:
+                    ints.append(lo)
+                    ends.append(hi)
+                else:
+                    arrays.append((lo, hi))
+    out = {}
+    for space, (ints, ends, arrays) in parts.items():
+        los = np.concatenate([np.array(ints, np.int64), *(np.atleast_1d(a) for a, _ in arrays)])
+        his = np.concatenate([np.array(ends, np.int64), *(np.atleast_1d(b) for _, b in arrays)])
+        merged = byte_ranges(los, his)
+        if merged is not None:
+            out[space] = merged
+    return out
 
 
-def _local_round(state: str) -> list[str]:
+def _twin(memory: Any, nbytes: int) -> npt.NDArray[np.uint8]:
+    """The bytes of a buffer's shared twin (an mmap, or a SharedMemory's buffer)."""
+    return np.frombuffer(memory if isinstance(memory, mmap.mmap) else memory.buf, np.uint8)[:nbytes]
+
+
+def _copy_ranges(dst: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], ranges: Ranges) -> None:
+    """dst[lo:hi] = src[lo:hi] for each range [lo, hi)."""
+    for lo, hi in zip(np.atleast_1d(ranges[0]).tolist(), np.atleast_1d(ranges[1]).tolist(), strict=True):
+        dst[lo:hi] = src[lo:hi]
+
+
+#: a round's end: this share's state ("sync", "done", "error") and blocks -> every share's state
+Round = Callable[[str, Sequence["_BlockRun"]], list[str]]
+
+
+def _local_round(state: str, runs: Sequence[_BlockRun]) -> list[str]:
     return [state]
 
 
-def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_BlockRun]:
-    """Run blocks `indices` of the grid turn by turn: each until it ends or reaches a SyncAll. When every block
-    of the grid waits at a SyncAll (`round_end` tells of the other shares), the next turn starts; in order, the
-    epoch's GM accesses are checked first. Raises the first block's error (after stopping the others)."""
-    runs = [_BlockRun(grid, i) for i in indices]
+def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Sequence[_BlockRun]:
+    """Run the blocks of `runs` (some of the grid's) turn by turn: each until it ends or reaches a SyncAll. When
+    every block of the grid waits at a SyncAll (`round_end` tells of the other shares), the next turn starts; in
+    order, the epoch's GM accesses are checked first. Raises the first block's error (after stopping the others)."""
     in_order = round_end is _local_round
     try:
         while True:
@@ -306,10 +432,10 @@ def _run_blocks(grid: _Grid, indices: Sequence[int], round_end: Round) -> list[_
                 if r.state != "done":
                     r.resume()
                 if r.error is not None:
-                    round_end("error")
+                    round_end("error", runs)
                     raise r.error
             waiting = [r for r in runs if r.state == "sync"]
-            states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed")
+            states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed", runs)
             if "error" in states:
                 raise _Cancelled
             if in_order:
@@ -423,37 +549,70 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 
 # --- worker processes ----------------------------------------------------------------------------------------
 def _worker(
-    grid: _Grid, w: int, indices: list[int], shared: dict[int, mmap.mmap], barrier: Any, status: Any, results: Any
+    grid: _Grid,
+    w: int,
+    indices: list[int],
+    memory: dict[str, Any],
+    sizes: dict[str, int],
+    config: Config,
+    barrier: Any,
+    status: Any,
+    results: Any,
 ) -> None:
-    """A forked worker: its GM is the shared memory, which the workers fill from the host's arrays first (each a
-    share of every buffer's bytes, side by side); it runs its blocks and reports their events, GM accesses and its
-    first error."""
-    for b in grid.buffers.values():
-        gm = np.frombuffer(shared[id(b)], np.uint8)[: b.nbytes]
-        lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
-        gm[lo:hi] = b.data[lo:hi]
-        b.data = gm
-    barrier.wait()  # (every share copied)
+    """A worker process. A forked one's GM is the host's arrays as the fork left them (its own copy, made as it
+    writes) until the grid's first SyncAll; from there on the shared memory, which the workers fill then (each a
+    share of every buffer's bytes, side by side, then the bytes each wrote); at the end, the bytes it wrote (all,
+    without a SyncAll) are copied to the shared memory. A spawned one's GM is the shared memory throughout (the
+    launch filled it). It runs its blocks (with the launch's configuration) and reports their events (one array,
+    `pipes.pack`), GM accesses and its first error."""
+    _CONFIG.set(config)  # (the launch's configuration: a spawned process starts with the default)
     codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
     names = {v: k for k, v in codes.items()}
+    buffers = list({b.space: b for b in grid.buffers.values()}.values())
+    twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
+    local = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is this process's own copy (forked, no SyncAll yet)
+    if not local:
+        for b in buffers:
+            b.data = twins[b.space]
 
-    def round_end(state: str) -> list[str]:
+    def publish(runs: Sequence[_BlockRun]) -> None:
+        """The GM bytes this worker's blocks wrote, into the shared memory."""
+        written = _written(log for r in runs for log in r.gm_logs)
+        for b in buffers:
+            if b.space in written:
+                _copy_ranges(twins[b.space], b.data, written[b.space])
+
+    def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
+        nonlocal local
         status[w] = codes[state]
         barrier.wait()
         states = [names[status[i]] for i in range(len(status))]
         barrier.wait()
+        if local and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
+            for b in buffers:
+                lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
+                twins[b.space][lo:hi] = b.data[lo:hi]
+            barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
+            publish(runs)
+            barrier.wait()  # (every worker's writes copied)
+            for b in buffers:
+                b.data = twins[b.space]
+            local = False
         return states
 
     error = None
-    runs: list[_BlockRun] = []
+    runs = [_BlockRun(grid, i) for i in indices]
     try:
-        runs = _run_blocks(grid, indices, round_end)
+        _run_blocks(grid, runs, round_end)
     except _Cancelled:
         pass
     except BaseException as e:
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
         error = (epoch, idx, _picklable(e))
-    results.put(([(r.idx, r.events, r.gm_logs) for r in runs], error))
+    if local:
+        publish(runs)
+    rows = [row for r in runs for row in r.events]
+    results.put(([r.idx for r in runs], [len(r.events) for r in runs], pack(rows), [r.gm_logs for r in runs], error))
 
 
 def _picklable(e: BaseException) -> BaseException:
@@ -465,7 +624,8 @@ def _picklable(e: BaseException) -> BaseException:
 
 
 def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
-    """One worker's report; should a worker die without one, the others are released and its death reported."""
+    """One worker's report; should a worker die without one, the others are released and its death reported.
+    Waits on the queue and the workers' ends together (no polling)."""
     while True:
         if not results.empty():
             return results.get()
@@ -473,4 +633,7 @@ def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
         if dead:
             barrier.abort()
             raise RuntimeError(f"launch: a worker process died (exit code {dead[0].exitcode})")
-        threading.Event().wait(0.01)
+        running = [p.sentinel for p in procs if p.exitcode is None]
+        if not running and results.empty():
+            raise RuntimeError("launch: a worker process ended without its report")
+        connection.wait([results._reader, *running])

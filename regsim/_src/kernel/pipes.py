@@ -36,10 +36,12 @@ kind and memory (one V instruction, the same in both loop modes): the pipe activ
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Iterator, Sequence
+import operator
+from collections.abc import Hashable, Sequence
 from typing import Any, Final, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from regsim._src.model.enums import _Enum
 from regsim.errors import RaceError, SyncError, message
@@ -101,6 +103,7 @@ class HardEvent(_Enum):
 #: the pipes of an AIV core, by index
 S, V, MTE2, MTE3 = range(4)
 PIPE_NAMES: Final = ("S", "V", "MTE2", "MTE3")
+PIPES: Final = (S, V, MTE2, MTE3)
 #: a pipe whose instruction starts only after the previous one of the same pipe finished
 IN_ORDER: Final = (True, True, False, False)
 PIPE_INDEX: Final = {PIPE.PIPE_S: S, PIPE.PIPE_V: V, PIPE.PIPE_MTE2: MTE2, PIPE.PIPE_MTE3: MTE3}
@@ -140,7 +143,31 @@ class PipeEvent(NamedTuple):
     l2: str = ""
 
 
+#: a `PipeEvent`'s fields as a plain tuple (how a core logs them; `PipeEvent._make` reads one)
+Row = tuple[str, str, str, int, str, str, int, int, int, str]
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
+
+
+_TEXT: Final = operator.itemgetter(0, 1, 2, 4, 5, 9)  #: a `Row`'s strings
+_NUMBERS: Final = operator.itemgetter(3, 6, 7, 8)  #: a `Row`'s ints
+Packed = tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]]  #: an event log as `pack` makes it
+
+
+def pack(rows: Sequence[Row]) -> Packed:
+    """An event log as (the distinct string fields of its rows, an int64 array of one row an event: the index of its
+    strings, then its ints): what a worker process sends back, one array, not an object an event."""
+    texts: dict[tuple[str, ...], int] = {}
+    out = np.empty((len(rows), 5), np.int64)
+    if rows:
+        out[:, 0] = [texts.setdefault(t, len(texts)) for t in map(_TEXT, rows)]
+        out[:, 1:] = np.fromiter(map(_NUMBERS, rows), np.dtype((np.int64, 4)), len(rows))
+    return tuple(texts), out
+
+
+def unpack(packed: Packed) -> list[Row]:
+    """`pack`'s rows back."""
+    texts, out = packed
+    return [(*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5]) for k, n, lo, hi, instr in out.tolist()]
 
 
 def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
@@ -199,12 +226,8 @@ def nbytes(ranges: Ranges) -> int:
     return int((ranges[1] - ranges[0]).sum())
 
 
-class Access(NamedTuple):
-    seq: int  #: the instruction's number on its pipe
-    write: bool
-    ranges: Ranges
-    api: str
-    line: str
+#: a recorded access: (its instruction's number on its pipe, is a write, its ranges, the API, the kernel line)
+Access = tuple[int, bool, Ranges, str, str]
 
 
 class PipeState:
@@ -221,7 +244,7 @@ class PipeState:
         self.history: dict[str, tuple[list[list[Access]], list[list[int]]]] = {}
         #: UB bytes no tensor may touch: a queue buffer freed (FreeTensor) or not allocated yet, by buffer
         self.closed: dict[Hashable, tuple[int, int, str]] = {}
-        self.events: list[PipeEvent] = []
+        self.events: list[Row] = []  #: the event log, `PipeEvent`s as plain tuples
         self._vf: object = None  #: the vector function whose accesses make the last V instruction
         self._vf_records: dict[tuple[str, str, str], int] = {}  #: its records in `events`, by (api, kind, space)
         #: this core's GM accesses since the last SyncAll: (space, write, ranges, pipe, api, line)
@@ -242,72 +265,104 @@ class PipeState:
         instruction. Checked against every access not known complete to `pipe`, then recorded. Raises before
         anything is recorded (the caller has written nothing yet)."""
         auto = pipe == S and api in AUTO_SYNCED
+        history = self.history
         for space, write, ranges, _ in accesses:
             if ranges is None:
                 continue
             if space == "UB" and self.closed:
                 self._check_open(pipe, write, ranges, api, line)
-            for q, e, both in self._unordered(pipe, space, write, ranges):
-                if not auto:
+            if space not in history:
+                continue
+            if not auto:
+                found = self._unordered(pipe, history[space], write, ranges, PIPES)
+                if found:
+                    q, e, both = found[0]
                     raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
-                self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
+                continue
+            for q in PIPES:  # (each pipe asked after the waits before it: a wait hands on what its pipe knew)
+                for _ in self._unordered(pipe, history[space], write, ranges, (q,)):
+                    self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         if vf is None or vf is not self._vf:
             self.issued[pipe] += 1
-            self._vf, self._vf_records = vf, {}
+            self._vf = vf
+            if vf is not None:
+                self._vf_records = {}
         seq = self.issued[pipe]
+        name = PIPE_NAMES[pipe]
         for space, write, ranges, moved in accesses:
-            lo, hi = (0, 0) if ranges is None else ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
-            hint = l2 if space != "UB" else ""
-            self._record(PipeEvent(PIPE_NAMES[pipe], "write" if write else "read", api, moved, line, space, lo, hi, seq, hint))
+            if ranges is None:
+                lo = hi = 0
+            else:
+                lo, hi = ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
+            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if space != "UB" else "")
+            if vf is None:
+                self.events.append(row)
+            else:
+                self._record(row)
             if ranges is None:
                 continue
             if space != "UB":
                 self.gm_log.append((space, write, ranges, pipe, api, line))
             if auto:
                 continue
-            history = self.history.get(space)
-            if history is None:
-                history = self.history[space] = ([[], [], [], []], [[], [], [], []])
-            history[0][pipe].append(Access(seq, write, ranges, api, line))
-            history[1][pipe].append(seq)
+            entries = history.get(space)
+            if entries is None:
+                entries = history[space] = ([[], [], [], []], [[], [], [], []])
+            entries[0][pipe].append((seq, write, ranges, api, line))
+            entries[1][pipe].append(seq)
 
-    def _record(self, event: PipeEvent) -> None:
-        """Log `event`; inside a vector function, into the VF's record of the same Reg op, kind and memory."""
-        if self._vf is None:
-            self.events.append(event)
-            return
-        key = (event.api, event.kind, event.space)
+    def _record(self, row: Row) -> None:
+        """Log the access `row` of a vector function: into the VF's record of the same Reg op, kind and memory."""
+        key = (row[2], row[1], row[5])
         at = self._vf_records.get(key)
         if at is None:
             self._vf_records[key] = len(self.events)
-            self.events.append(event)
+            self.events.append(row)
         else:
             e = self.events[at]
-            self.events[at] = e._replace(nbytes=e.nbytes + event.nbytes, lo=min(e.lo, event.lo), hi=max(e.hi, event.hi))
+            self.events[at] = (*e[:3], e[3] + row[3], e[4], e[5], min(e[6], row[6]), max(e[7], row[7]), *e[8:])
 
     def _sync_event(self, pipe: int | None, kind: str, label: str, line: str) -> None:
         """Log a sync call (it ends the running VF's instruction, if any)."""
         self._vf = None
-        issued = 0 if pipe is None else self.issued[pipe]
-        self.events.append(PipeEvent("ALL" if pipe is None else PIPE_NAMES[pipe], kind, label, 0, line, "", 0, 0, issued))
+        if pipe is None:
+            self.events.append(("ALL", kind, label, 0, line, "", 0, 0, 0, ""))
+        else:
+            self.events.append((PIPE_NAMES[pipe], kind, label, 0, line, "", 0, 0, self.issued[pipe], ""))
 
-    def _unordered(self, pipe: int, space: str, write: bool, ranges: Ranges) -> Iterator[tuple[int, Access, tuple[int, int]]]:
-        """The recorded accesses an access of `pipe` conflicts with (the same bytes, one of the two a write) that
-        `pipe` does not know complete: (their pipe, the access, the first bytes both touch)."""
-        history = self.history.get(space)
-        if history is None:
-            return
+    def _unordered(
+        self,
+        pipe: int,
+        history: tuple[list[list[Access]], list[list[int]]],
+        write: bool,
+        ranges: Ranges,
+        pipes: Sequence[int],
+    ) -> list[tuple[int, Access, tuple[int, int]]]:
+        """The recorded accesses (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the same
+        bytes, one of the two a write) that `pipe` does not know complete: (their pipe, the first such access, the
+        first bytes both touch), at most one a pipe."""
         entries, seqs = history
         known = self.known[pipe]
-        for q in range(4):
+        found = []
+        plain = type(ranges[0]) is int
+        for q in pipes:
             if not entries[q] or (q == pipe and IN_ORDER[q]):
                 continue
-            for e in entries[q][bisect.bisect_right(seqs[q], known[q]) :]:
-                if write or e.write:
-                    both = overlap(ranges, e.ranges)
+            qseqs = seqs[q]
+            if qseqs[-1] <= known[q]:
+                continue
+            for e in entries[q][bisect.bisect_right(qseqs, known[q]) :]:
+                if write or e[1]:
+                    theirs = e[2]
+                    if plain and type(theirs[0]) is int:
+                        lo, hi = max(ranges[0], theirs[0]), min(ranges[1], theirs[1])
+                        both = (lo, hi) if lo < hi else None
+                    else:
+                        both = overlap(ranges, theirs)
                     if both is not None:
-                        yield q, e, both
+                        found.append((q, e, both))
                         break
+        return found
 
     def _finished(self, src: int) -> list[int]:
         """What a flag set now on `src` holds: every instruction `src` issued, and what `src` knows."""
@@ -327,13 +382,13 @@ class PipeState:
     def _race(self, pipe: int, write: bool, api: str, line: str, q: int, e: Access, space: str, both: tuple[int, int]) -> str:
         where = "UB" if space == "UB" else f"GM ({space.removeprefix('GM ')})"
         mine = f"{PIPE_NAMES[pipe]} {'writes' if write else 'reads'}"
-        theirs = f"{PIPE_NAMES[q]} {'wrote' if e.write else 'read'}"
+        theirs = f"{PIPE_NAMES[q]} {'wrote' if e[1] else 'read'}"
         if q == pipe:
             fix = f"a PipeBarrier(pipe=A.PIPE.PIPE_{PIPE_NAMES[q]}) between them"
         else:
             fix = f"A.SetFlag/A.WaitFlag(event=A.HardEvent.{PIPE_NAMES[q]}_{PIPE_NAMES[pipe]}), a queue or a barrier between them"
         return (
-            f"{api} at {line}: {mine} {where} bytes [{both[0]}, {both[1]}) that {theirs} at {e.line} ({e.api}), "
+            f"{api} at {line}: {mine} {where} bytes [{both[0]}, {both[1]}) that {theirs} at {e[4]} ({e[3]}), "
             f"with nothing ordering the two on {self.core}; accepted: {fix}"
         )
 

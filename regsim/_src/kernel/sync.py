@@ -29,6 +29,10 @@ EVENT_ID7: Final = 7
 
 def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], int, str]:
     """(source and destination pipes, the id, the call's label `SetFlag<MTE2_V>(0)`)."""
+    if type(event_id) is int and type(event) is HardEvent:  # (a call seen before: its answer kept)
+        known = _EVENTS.get((api, event, event_id))
+        if known is not None:
+            return known
     if not isinstance(event, HardEvent):
         raise ParameterError(message(api, "event", repr(event), expected_member(HardEvent, event, "A")))
     pipes = AIV_EVENTS.get(event)
@@ -42,7 +46,12 @@ def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], 
             )
         )
     n = as_int(api, "event_id", event_id, EVENT_IDS.start, EVENT_IDS.stop - 1)
-    return pipes, n, f"{api}<{event.name}>({n})"
+    known = _EVENTS[(api, event, n)] = (pipes, n, f"{api}<{event.name}>({n})")
+    return known
+
+
+#: `_event`'s answers, by (api, event, id): a valid id is an int (bool and numpy integers go the long way)
+_EVENTS: dict[tuple[str, object, int], tuple[tuple[int, int], int, str]] = {}
 
 
 @host_api("SetFlag")

@@ -114,6 +114,11 @@ def keep_unchanged(values: Sequence[object], f: Callable[..., Any], *args: Any, 
         _DEPTH.reset(token)
 
 
+def in_memory_call() -> bool:
+    """Whether a memory-level call is running (this one would be part of it, in its journal)."""
+    return _DEPTH.get() > 0
+
+
 def outermost() -> bool:
     """Whether the running memory-level call is no part of another: its journal is its own, so a write it makes as its
     last act, after its last check, needs no record (nothing after it can fail and put bytes back)."""

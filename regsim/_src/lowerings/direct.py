@@ -111,7 +111,7 @@ def run_binary(
     for s in (src0.addr, src1.addr):
         if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
             return False
-        if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
+        if config.check_uninitialized and not st.all_written(s, s + size):
             return False
     recorded: list[Record] | None = None
     if tr is not None:  # (rs.profile: the records of the loop's first run of this kind of call)

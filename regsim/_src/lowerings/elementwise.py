@@ -47,14 +47,28 @@ class Binary:
     dst_input: bool = False
 
     def __call__(self, c: Call) -> None:
+        if not self.direct(c):
+            self.lowered(c)
+
+    def direct(self, c: Call) -> bool:
+        """The first-n form's common case at once (`direct.run_binary`), or False (nothing done: `lowered` runs it).
+        Its checks and the pipes' records change nothing a journal keeps, and its store is its last act: a call no
+        other memory-level call is part of needs no journal for it (`spec.Entry`)."""
+        if c.form is not Form.COUNT or self.dst_input:
+            return False
+        names = ("dst", "src0", "src1")
+        ts = tuple(c[n] for n in names)
+        check_tensors(c.api, c.iface.dtypes, names, ts)
+        return direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], check_count(c.api, c["count"], names, ts))
+
+    def lowered(self, c: Call) -> None:
+        """The call as the library's VF runs it."""
         names = ("dst", "src0", "src1")
         ts = tuple(c[n] for n in names)
         dtype = check_tensors(c.api, c.iface.dtypes, names, ts)
         ptrs = tuple(t.GetPhyAddr() for t in ts)
         if c.form is Form.COUNT:  # tensor 前n个数据计算
             n = check_count(c.api, c["count"], names, ts)
-            if not self.dst_input and direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], n):  # (the common case at once)
-                return
             run_lowering(c.api, binary_continuous_vf, self.op, *ptrs, n, trait_for(dtype), -1, self.dst_input)
             return
         count, repeats, normal, spr = repeat_plan(c.api, dtype, c["mask"], c["repeat_time"], c["is_set_mask"])

@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 
 from regsim._src.engine.context import Ref
-from regsim._src.lowerings.checks import host_only, keep_unchanged
+from regsim._src.lowerings.checks import host_only, in_memory_call, keep_unchanged
 from regsim._src.lowerings.dtype_sets import NAMES, DTypeSet
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import expected_member
@@ -501,7 +501,13 @@ class Entry:
         with everything it changed put back should it raise (`keep_unchanged`)."""
         host_only(self.name)
         call = self.bind(args, kwargs)
-        return keep_unchanged(list(call.args.values()), self.api.run, call)
+        run = self.api.run
+        direct = getattr(run, "direct", None)
+        if direct is None or in_memory_call():
+            return keep_unchanged(list(call.args.values()), run, call)
+        # (an API's common case, which changes nothing a journal keeps before its last act, its store, runs without
+        # one; else the API's lowering, journalled)
+        return None if direct(call) else keep_unchanged(list(call.args.values()), run.lowered, call)  # type: ignore[attr-defined]
 
 
 def entries(api: Api) -> list[Entry]:

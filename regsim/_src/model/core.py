@@ -84,7 +84,9 @@ class Core:
 
     def snapshot(self) -> dict[str, Any]:
         """Every register's value (to put back with `restore`)."""
-        return {k: dict(v) if isinstance(v, dict) else v for k, v in attrs.asdict(self, recurse=False).items()}
+        values = {name: getattr(self, name) for name in _REGISTERS}
+        values["acc_val"] = dict(self.acc_val)
+        return values
 
     def restore(self, values: dict[str, Any]) -> None:
         for name, value in values.items():
@@ -98,6 +100,8 @@ class Core:
         self.ctrl = DEFAULT_CTRL | kept
         self.deq_value = np.float16(1)
 
+
+_REGISTERS: Final = tuple(a.name for a in attrs.fields(Core))  #: the special registers, by name
 
 _CORE: contextvars.ContextVar[Core | None] = contextvars.ContextVar("regsim_core", default=None)
 

@@ -153,7 +153,11 @@ class Storage:
     def all_written(self, start: int, end: int) -> bool:
         """Whether every byte of `[start, end)` was written (no numpy reduction on the fast path)."""
         valid = self.valid
-        return valid is None or valid[start:end].tobytes() == _ONES[: end - start]
+        if valid is None:
+            return True
+        if end - start <= len(_ONES):
+            return valid[start:end].tobytes() == _ONES[: end - start]
+        return int(np.count_nonzero(valid[start:end])) == end - start
 
     def summarise(self) -> None:
         """Drop the per-byte flags once every byte is written."""

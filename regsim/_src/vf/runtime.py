@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -33,31 +33,44 @@ def VEC_SCOPE() -> contextlib.AbstractContextManager[VfContext]:
     return _scope(current_core())
 
 
-@contextlib.contextmanager
-def _scope(core: Core) -> Iterator[VfContext]:
+class _scope:
     """A vector function running on `core`: with its CTRL as it is now, the configuration in force, and
-    the in-order backend (the tracing one while `rs.trace()` records)."""
-    if _VF.get() is not None:
-        raise VfContextError(
-            "VEC_SCOPE: entered inside a running vector function; accepted: VFs are started from scalar (__aicore__) code only"
-        )
-    config = configured()
-    trace = current_trace()
-    backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
-    backend.core = core
-    ctx = VfContext(config, backend, trace, ctrl=core.ctrl)
-    token = _VF.set(ctx)
-    start = 0 if trace is None else len(trace.records)
-    try:
+    the in-order backend (the tracing one while `rs.trace()` records). (A class, not a generator: a
+    memory-level API in a kernel enters one a call.)"""
+
+    __slots__ = ("core", "ctx", "errstate", "start", "token", "trace")
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    def __enter__(self) -> VfContext:
+        if _VF.get() is not None:
+            raise VfContextError(
+                "VEC_SCOPE: entered inside a running vector function; "
+                "accepted: VFs are started from scalar (__aicore__) code only"
+            )
+        config = configured()
+        trace = current_trace()
+        backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
+        backend.core = self.core
+        self.ctx = ctx = VfContext(config, backend, trace, ctrl=self.core.ctrl)
+        self.trace, self.start = trace, 0 if trace is None else len(trace.records)
+        self.token = _VF.set(ctx)
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
-        with np.errstate(all="ignore"):
-            yield ctx
-        for check in ctx.exit_checks:
-            check()
-    finally:
-        _VF.reset(token)
-        if trace is not None:
-            trace.vf_ended(start)
+        self.errstate = np.errstate(all="ignore")
+        self.errstate.__enter__()
+        return ctx
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            self.errstate.__exit__(exc_type, exc, tb)
+            if exc_type is None:
+                for check in self.ctx.exit_checks:
+                    check()
+        finally:
+            _VF.reset(self.token)
+            if self.trace is not None:
+                self.trace.vf_ended(self.start)
 
 
 def on_core(core: Core) -> contextlib.AbstractContextManager[VfContext]:

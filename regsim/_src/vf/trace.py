@@ -289,13 +289,13 @@ def kernel_line(frame: FrameType | None = None) -> str:
         frame = frame.f_back
     if frame is None:
         return "?"
-    filename = frame.f_code.co_filename
-    name = _NAMES.get(filename)
-    if name is None:
-        name = _NAMES[filename] = Path(filename).name
-    return f"{name}:{frame.f_lineno}"
+    key = (frame.f_code.co_filename, frame.f_lineno)
+    line = _LINES.get(key)
+    if line is None:
+        line = _LINES[key] = f"{Path(key[0]).name}:{key[1]}"
+    return line
 
 
-_NAMES: dict[str, str] = {}  #: a file's name by its path (kernel_line runs once a recorded call)
+_LINES: dict[tuple[str, int], str] = {}  #: "file.py:LINE" by path and line (kernel_line runs once a recorded call)
 #: the operand types of a plan's calls, by the plan's id (with the plan, so an id is never taken for another's)
 _TYPES: dict[int, tuple[Any, str]] = {}
