@@ -224,3 +224,60 @@ def test_kept_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int
         got, want = banks.kept_beat(GEO, *arrays, rows=rows), banks.beat(GEO, *arrays, rows=rows)
         assert got.cycles.tolist() == want.cycles.tolist() and got.kinds.tolist() == want.kinds.tolist()
         assert got.examples == want.examples
+
+
+def as_arrays(made: list[tuple[int, bool, int, int, int]]) -> list[Any]:
+    return [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
+
+
+def same(got: banks.BeatResult, cycles: list[int], kinds: list[set[str]], examples: dict[str, Any]) -> None:
+    assert got.cycles.tolist() == cycles
+    assert [{k for k, hit in zip(banks.KINDS, row, strict=True) if hit} for row in got.kinds.tolist()] == kinds
+    assert got.examples == examples
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.integers(1, 4),
+    accesses=st.lists(
+        st.tuples(
+            st.integers(0, 3), st.booleans(), st.integers(0, 80), st.sampled_from([1, 32, 256, 600, 1100]), st.integers(0, 3)
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_python_and_numpy_beats_agree(rows: int, accesses: list[tuple[int, bool, int, int, int]]) -> None:
+    """The small-beat path in Python ints and the numpy path give the per-row oracle's cycles, kinds and examples
+    (beats of few and of many accesses; counts past the judged table's, from accesses wider than a bank pattern or
+    many accesses of one bank); `beat` picks either."""
+    made = [(i, w, a * 32, a * 32 + size, r % rows) for i, w, a, size, r in accesses]
+    arrays = as_arrays(made)
+    want = beat_oracle(made, rows)
+    few = banks._few(GEO, *(a.tolist() for a in arrays), rows)
+    assert few is not None
+    assert (
+        few[0] == want[0] and [{banks.KINDS[k] for k in range(3) if b >> k & 1} for b in few[1]] == want[1] and few[2] == want[2]
+    )
+    same(banks._general(GEO, *arrays, rows), *want)
+    same(banks.beat(GEO, *arrays, rows=rows), *want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(3, 40),
+    calls=st.lists(st.tuples(st.booleans(), st.integers(0, 200), st.sampled_from([32, 64, 256, 288])), min_size=1, max_size=12),
+    stride=st.sampled_from([0, 32, 64, 128, 256, 512, 768, 1024, 96, -256]),
+)
+def test_repeating_rows_are_the_rows(rows: int, calls: list[tuple[bool, int, int]], stride: int) -> None:
+    """A beat whose rows repeat earlier ones moved by whole bank patterns (a batched loop's loads and stores of one
+    stride), judged from its first rows and repeated, gives what the per-row oracle gives every row."""
+    made = [
+        (i, w, (a + 200) * 32 + r * stride, (a + 200) * 32 + r * stride + size, r)
+        for i, (w, a, size) in enumerate(calls)
+        for r in range(rows)
+    ]
+    arrays = as_arrays(made)
+    if stride in (0, 512, 1024, 256, -256) and rows > 2:
+        assert banks._period(GEO, *arrays, rows) < rows
+    same(banks.beat(GEO, *arrays, rows=rows), *beat_oracle(made, rows))
