@@ -281,3 +281,13 @@ def test_repeating_rows_are_the_rows(rows: int, calls: list[tuple[bool, int, int
     if stride in (0, 512, 1024, 256, -256) and rows > 2:
         assert banks._period(GEO, *arrays, rows) < rows
     same(banks.beat(GEO, *arrays, rows=rows), *beat_oracle(made, rows))
+
+
+def test_counts_past_the_python_table() -> None:
+    """Ten reads and nine writes of one bank in a row (counts past `_wide`'s table): the rules themselves, as the
+    per-row oracle gives them, on both paths."""
+    made = [(i % 3, i >= 10, 0x200 * i, 0x200 * i + 32, 0) for i in range(19)]
+    want = beat_oracle(made, 1)
+    few = banks._few(GEO, *(a.tolist() for a in as_arrays(made)), 1)
+    assert few is not None and few[0] == want[0] == [19] and few[2] == want[2]
+    same(banks._general(GEO, *as_arrays(made), 1), *want)

@@ -85,18 +85,19 @@ def _bits(reads: Ints, writes: Ints) -> Ints:
 
 
 _WIDE = 16  #: bits per count in `_few`'s codes (its beats have fewer than `_FEW_BLOCKS` 32 B rows a row)
+_WIDE_TABLE = 8  #: counts below this are judged from `_wide`'s table (made once), the others by the rules
 
 
 @functools.cache
 def _wide(geo: Geometry) -> tuple[list[tuple[int, int]], dict[int, int]]:
     """`_few`'s tables: per (32 B row * 2 + is a write) modulo `2 * groups * banks`, its group and what it adds to the
-    group's code (its count's digit: reads of bank 0 first, then writes, `_WIDE` bits each); and `_judged`'s table
-    by these codes."""
-    cycle = geo.groups * geo.banks
+    group's code (its count's digit: reads of bank 0 first, then writes, `_WIDE` bits each); and `_bits` of every
+    group whose counts are below `_WIDE_TABLE`, by code."""
+    cycle, digits = geo.groups * geo.banks, 2 * geo.banks
     adds = [(x % geo.groups, 1 << _WIDE * (w * geo.banks + x // geo.groups % geo.banks)) for x in range(cycle) for w in (0, 1)]
-    table, weights = _judged(geo.banks)
-    digits = np.arange(table.size)[:, None] // weights % _FEW
-    return adds, dict(zip((digits << _WIDE * np.arange(2 * geo.banks)).sum(1).tolist(), table.tolist(), strict=True))
+    counts = np.arange(_WIDE_TABLE**digits)[None, :] // _WIDE_TABLE ** np.arange(digits)[:, None] % _WIDE_TABLE
+    codes = (counts << _WIDE * np.arange(digits)[:, None]).sum(0)
+    return adds, dict(zip(codes.tolist(), _bits(counts[: geo.banks], counts[geo.banks :]).tolist(), strict=True))
 
 
 def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -124,7 +125,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     return BeatResult(first.cycles[repeat], first.kinds[repeat], first.examples)
 
 
-_FEW_ACCESSES = 32  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
+_FEW_ACCESSES = 64  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
 _FEW_BLOCKS = 1 << 12
 _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (kinds as bits 0-2 -> a row of `kinds`)
 
@@ -152,7 +153,7 @@ def _few(
 ) -> tuple[list[int], list[int], Examples] | None:
     """`beat` in Python ints, row by row (for a beat of few accesses: numpy's fixed costs would dominate): each row's
     cycles and kinds (as bits 0-2), and the examples; None past `_FEW_BLOCKS` 32 B rows. Each group's counts are
-    judged by `_judged`'s table while they are below `_FEW`, else by the rules themselves."""
+    judged by `_wide`'s table while they are below `_WIDE_TABLE`, else by the rules themselves."""
     size, groups, nb = geo.row, geo.groups, geo.banks
     if sum((b - 1) // size - a // size + 1 for a, b in zip(lo, hi, strict=True)) > _FEW_BLOCKS:
         return None  # (a count could overflow its `_WIDE` bits)
@@ -171,7 +172,7 @@ def _few(
             g, add = adds[key % m]
             codes[g] += add
         judged = [table.get(c) for c in codes]
-        if None in judged:  # (a count of `_FEW` or more)
+        if None in judged:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
             judged = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
         bits = [j for j in judged if j is not None]
