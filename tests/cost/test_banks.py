@@ -291,3 +291,32 @@ def test_counts_past_the_python_table() -> None:
     few = banks._few(GEO, *(a.tolist() for a in as_arrays(made)), 1)
     assert few is not None and few[0] == want[0] == [19] and few[2] == want[2]
     same(banks._general(GEO, *as_arrays(made), 1), *want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(2, 40),
+    boxes=st.lists(
+        st.tuples(
+            st.booleans(),
+            st.integers(0, 300),
+            st.sampled_from([0, 32, 64, 96, 256, 512, -256]),
+            st.sampled_from([32, 64, 256, 288]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int, int]]) -> None:
+    """A beat given as boxes (each row b's access [start + b * step, + width)) gives what the per-row oracle gives
+    for the accesses made row by row (one step for all, repeating rows; or several)."""
+    made = [
+        (i, w, (a + 300) * 32 + b * step, (a + 300) * 32 + b * step + width, b)
+        for i, (w, a, step, width) in enumerate(boxes)
+        for b in range(rows)
+    ]
+    got = banks.affine_beat(GEO, [(i, w, (a + 300) * 32, step, width) for i, (w, a, step, width) in enumerate(boxes)], rows)
+    if got is None:  # (too many accesses to judge in Python ints: the arrays' path)
+        assert len(boxes) * rows > banks._FEW_ACCESSES
+        got = banks.beat(GEO, *as_arrays(made), rows=rows)
+    same(got, *beat_oracle(made, rows))

@@ -115,9 +115,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     if lo.size <= _FEW_ACCESSES:
         few = _few(geo, ident.tolist(), write.tolist(), lo.tolist(), hi.tolist(), at.tolist(), period)
     if few is not None:
-        cycles, kinds, examples = few
-        repeat = np.arange(rows) % period
-        return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples)
+        return _repeated(*few, period=period, rows=rows)
     first = _general(geo, ident, write, lo, hi, at, period)
     if period == rows:
         return first
@@ -240,6 +238,27 @@ def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: I
             picked = [(x, i) for x, g, wr, i in them if g == groups[k] and (k == 1 or wr == (k == 2))]
             examples[KINDS[k]] = (tuple(x * geo.row for x, _ in picked), tuple(sorted({i for _, i in picked})))
     return BeatResult(cycles, kinds, examples)
+
+
+def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
+    """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
+    [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
+    step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
+    pattern = geo.row * geo.groups * geo.banks
+    steps = {step for _, _, _, step, _ in accesses}
+    period = min(rows, pattern // math.gcd(steps.pop(), pattern)) if len(steps) == 1 else rows
+    if len(accesses) * period > _FEW_ACCESSES:
+        return None
+    made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in range(period)]
+    ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
+    few = _few(geo, ident, write, lo, hi, at, period)
+    return None if few is None else _repeated(*few, period=period, rows=rows)
+
+
+def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
+    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated)."""
+    repeat = np.arange(rows) % period
+    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples)
 
 
 def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
