@@ -123,8 +123,8 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     return BeatResult(first.cycles[repeat], first.kinds[repeat], first.examples)
 
 
-_FEW_ACCESSES = 64  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
-_FEW_BLOCKS = 1 << 12
+_FEW_ACCESSES = 160  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
+_FEW_BLOCKS = 160  #: (past it numpy is faster; and a count fits `_WIDE` bits)
 _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (kinds as bits 0-2 -> a row of `kinds`)
 
 
@@ -134,7 +134,7 @@ def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: In
     in turn (its rows 0, 1, ...), the same instruction and size each row, moved the same bytes a row (a batched
     loop's loads and stores of one stride); `rows` when not."""
     n = lo.size
-    if rows < 3 or n % rows:
+    if rows < 3 or n % rows or at[1] != 1:
         return rows
     step = int(lo[1] - lo[0])
     pattern = geo.row * geo.groups * geo.banks
@@ -153,14 +153,19 @@ def _few(
     cycles and kinds (as bits 0-2), and the examples; None past `_FEW_BLOCKS` 32 B rows. Each group's counts are
     judged by `_wide`'s table while they are below `_WIDE_TABLE`, else by the rules themselves."""
     size, groups, nb = geo.row, geo.groups, geo.banks
-    if sum((b - 1) // size - a // size + 1 for a, b in zip(lo, hi, strict=True)) > _FEW_BLOCKS:
-        return None  # (a count could overflow its `_WIDE` bits)
     adds, table = _wide(geo)
     m = len(adds)
     cells: list[dict[int, int]] = [{} for _ in range(rows)]  # per row: 32 B row * 2 + is a write -> first access's ident
+    made = 0  # (32 B rows made twice)
     for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
-        first = a // size * 2 + w  # (the earlier accesses' idents kept)
-        cells[r] = {**dict.fromkeys(range(first, (b - 1) // size * 2 + w + 1, 2), i), **cells[r]}
+        first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
+        if first == last:
+            cells[r].setdefault(first, i)
+        else:
+            cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
+        made += last - first + 2
+        if made > 2 * _FEW_BLOCKS:
+            return None
     cycles, kinds = [], []
     examples: Examples = {}
     mask = (1 << _WIDE) - 1

@@ -326,10 +326,15 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             moved = [(w, box[2] * r.rows) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
-        else:
+        elif r.reads or r.writes:
             moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
-        load_bytes += sum(n for w, n in moved if not w)
-        store_bytes += sum(n for w, n in moved if w)
+        else:
+            continue
+        for w, n in moved:
+            if w:
+                store_bytes += n
+            else:
+                load_bytes += n
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
     for members, parts in _stacked(records, memory_calls):
