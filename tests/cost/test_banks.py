@@ -320,3 +320,25 @@ def test_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int,
         assert len(boxes) * rows > banks._FEW_ACCESSES or sum(-(-w // 32) for *_, w in boxes) * rows > banks._FEW_BLOCKS
         got = banks.beat(GEO, *as_arrays(made), rows=rows)
     same(got, *beat_oracle(made, rows))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(2, 20),
+    boxes=st.lists(
+        st.tuples(st.booleans(), st.integers(0, 100), st.sampled_from([0, 32, 256, 512]), st.sampled_from([32, 256])),
+        min_size=1,
+        max_size=4,
+    ),
+    moves=st.lists(st.integers(0, 40), min_size=2, max_size=4),
+)
+def test_kept_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int, int]], moves: list[int]) -> None:
+    """An affine beat kept by its accesses relative to the bank pattern gives, for the same boxes moved (by whole
+    patterns or not), what judging it again gives."""
+    for move in moves:
+        made = [(i, w, a * 32 + move * 256, step, width) for i, (w, a, step, width) in enumerate(boxes)]
+        got, want = banks.kept_affine_beat(GEO, made, rows), banks.affine_beat(GEO, made, rows)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert got.cycles.tolist() == want.cycles.tolist() and got.kinds.tolist() == want.kinds.tolist()
+            assert got.examples == want.examples

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -278,11 +279,31 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
     base = int(lo.min()) // pattern * pattern
     lo, hi = lo - base, hi - base
     key = (geo, rows, *((a.dtype.str, a.tobytes()) for a in (ident, write, lo, hi, at)))
+    kept = _kept(key, base, lambda: beat(geo, ident, write, lo, hi, at, rows))
+    assert kept is not None  # (`beat` makes one)
+    return kept
+
+
+def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
+    """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
+    pattern = geo.row * geo.groups * geo.banks
+    base = min(start for _, _, start, _, _ in accesses) // pattern * pattern
+    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses]
+    key = (geo, rows, "affine", *moved)
+    return _kept(key, base, lambda: affine_beat(geo, moved, rows))
+
+
+def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]) -> BeatResult | None:
+    """The kept result of `key` (made by `make` when not kept; None, kept not, when it makes None), its examples'
+    addresses moved by `base`."""
     kept = _BEATS.get(key)
     if kept is None:
+        made = make()
+        if made is None:
+            return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = beat(geo, ident, write, lo, hi, at, rows)
+        kept = _BEATS[key] = made
         kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
     if not base:
         return kept

@@ -282,7 +282,7 @@ def _beat_arrays(
 def _affine_beat(
     geo: banks.Geometry, beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]
 ) -> banks.BeatResult | None:
-    """`banks.affine_beat` of a beat of one batched call (`_stacked`'s parts of one part) whose every access is an
+    """`banks.kept_affine_beat` of a beat of one batched call (`_stacked`'s parts of one part) whose every access is an
     exact box (no arrays made); None for any other beat (or one too large to judge so)."""
     if len(parts) != 1 or parts[0][1] < 2:
         return None
@@ -292,7 +292,7 @@ def _affine_beat(
     accesses = [
         (i, w, *box) for i, r in enumerate(calls) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None
     ]
-    return banks.affine_beat(geo, accesses, parts[0][1])
+    return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
