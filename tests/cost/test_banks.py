@@ -224,3 +224,121 @@ def test_kept_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int
         got, want = banks.kept_beat(GEO, *arrays, rows=rows), banks.beat(GEO, *arrays, rows=rows)
         assert got.cycles.tolist() == want.cycles.tolist() and got.kinds.tolist() == want.kinds.tolist()
         assert got.examples == want.examples
+
+
+def as_arrays(made: list[tuple[int, bool, int, int, int]]) -> list[Any]:
+    return [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
+
+
+def same(got: banks.BeatResult, cycles: list[int], kinds: list[set[str]], examples: dict[str, Any]) -> None:
+    assert got.cycles.tolist() == cycles
+    assert [{k for k, hit in zip(banks.KINDS, row, strict=True) if hit} for row in got.kinds.tolist()] == kinds
+    assert got.examples == examples
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.integers(1, 4),
+    accesses=st.lists(
+        st.tuples(
+            st.integers(0, 3), st.booleans(), st.integers(0, 80), st.sampled_from([1, 32, 256, 600, 1100]), st.integers(0, 3)
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_python_and_numpy_beats_agree(rows: int, accesses: list[tuple[int, bool, int, int, int]]) -> None:
+    """The small-beat path in Python ints and the numpy path give the per-row oracle's cycles, kinds and examples
+    (beats of few and of many accesses; counts past the judged table's, from accesses wider than a bank pattern or
+    many accesses of one bank); `beat` picks either."""
+    made = [(i, w, a * 32, a * 32 + size, r % rows) for i, w, a, size, r in accesses]
+    arrays = as_arrays(made)
+    want = beat_oracle(made, rows)
+    few = banks._few(GEO, *(a.tolist() for a in arrays), rows)
+    assert (few is None) == (sum((hi - 1) // 32 - lo // 32 + 1 for _, _, lo, hi, _ in made) > banks._FEW_BLOCKS)
+    if few is not None:  # (else past its 32 B rows: numpy's)
+        assert few[0] == want[0] and few[2] == want[2]
+        assert [{banks.KINDS[k] for k in range(3) if b >> k & 1} for b in few[1]] == want[1]
+    same(banks._general(GEO, *arrays, rows), *want)
+    same(banks.beat(GEO, *arrays, rows=rows), *want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(3, 40),
+    calls=st.lists(st.tuples(st.booleans(), st.integers(0, 200), st.sampled_from([32, 64, 256, 288])), min_size=1, max_size=12),
+    stride=st.sampled_from([0, 32, 64, 128, 256, 512, 768, 1024, 96, -256]),
+)
+def test_repeating_rows_are_the_rows(rows: int, calls: list[tuple[bool, int, int]], stride: int) -> None:
+    """A beat whose rows repeat earlier ones moved by whole bank patterns (a batched loop's loads and stores of one
+    stride), judged from its first rows and repeated, gives what the per-row oracle gives every row."""
+    made = [
+        (i, w, (a + 200) * 32 + r * stride, (a + 200) * 32 + r * stride + size, r)
+        for i, (w, a, size) in enumerate(calls)
+        for r in range(rows)
+    ]
+    arrays = as_arrays(made)
+    if stride in (0, 512, 1024, 256, -256) and rows > 2:
+        assert banks._period(GEO, *arrays, rows) < rows
+    same(banks.beat(GEO, *arrays, rows=rows), *beat_oracle(made, rows))
+
+
+def test_counts_past_the_python_table() -> None:
+    """Ten reads and nine writes of one bank in a row (counts past `_wide`'s table): the rules themselves, as the
+    per-row oracle gives them, on both paths."""
+    made = [(i % 3, i >= 10, 0x200 * i, 0x200 * i + 32, 0) for i in range(19)]
+    want = beat_oracle(made, 1)
+    few = banks._few(GEO, *(a.tolist() for a in as_arrays(made)), 1)
+    assert few is not None and few[0] == want[0] == [19] and few[2] == want[2]
+    same(banks._general(GEO, *as_arrays(made), 1), *want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(2, 40),
+    boxes=st.lists(
+        st.tuples(
+            st.booleans(),
+            st.integers(0, 300),
+            st.sampled_from([0, 32, 64, 96, 256, 512, -256]),
+            st.sampled_from([32, 64, 256, 288]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int, int]]) -> None:
+    """A beat given as boxes (each row b's access [start + b * step, + width)) gives what the per-row oracle gives
+    for the accesses made row by row (one step for all, repeating rows; or several)."""
+    made = [
+        (i, w, (a + 300) * 32 + b * step, (a + 300) * 32 + b * step + width, b)
+        for i, (w, a, step, width) in enumerate(boxes)
+        for b in range(rows)
+    ]
+    got = banks.affine_beat(GEO, [(i, w, (a + 300) * 32, step, width) for i, (w, a, step, width) in enumerate(boxes)], rows)
+    if got is None:  # (too many accesses or 32 B rows to judge in Python ints: the arrays' path)
+        assert len(boxes) * rows > banks._FEW_ACCESSES or sum(-(-w // 32) for *_, w in boxes) * rows > banks._FEW_BLOCKS
+        got = banks.beat(GEO, *as_arrays(made), rows=rows)
+    same(got, *beat_oracle(made, rows))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(2, 20),
+    boxes=st.lists(
+        st.tuples(st.booleans(), st.integers(0, 100), st.sampled_from([0, 32, 256, 512]), st.sampled_from([32, 256])),
+        min_size=1,
+        max_size=4,
+    ),
+    moves=st.lists(st.integers(0, 40), min_size=2, max_size=4),
+)
+def test_kept_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int, int]], moves: list[int]) -> None:
+    """An affine beat kept by its accesses relative to the bank pattern gives, for the same boxes moved (by whole
+    patterns or not), what judging it again gives."""
+    for move in moves:
+        made = [(i, w, a * 32 + move * 256, step, width) for i, (w, a, step, width) in enumerate(boxes)]
+        got, want = banks.kept_affine_beat(GEO, made, rows), banks.affine_beat(GEO, made, rows)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert got.cycles.tolist() == want.cycles.tolist() and got.kinds.tolist() == want.kinds.tolist()
+            assert got.examples == want.examples

@@ -21,6 +21,9 @@ accesses a vector function makes together.
 from __future__ import annotations
 
 import functools
+import math
+import operator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,6 +33,8 @@ KINDS = ("read-read", "read-write", "write-write")
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+#: per kind: (the byte addresses of the rows or words involved, the accesses involved)
+Examples = dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 class Geometry(NamedTuple):
@@ -48,7 +53,7 @@ class BeatResult(NamedTuple):
     cycles: Ints  #: per row (iteration) of the beat: the cycles it takes
     kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
     #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
-    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+    examples: Examples
 
 
 def _judge(reads: Ints, writes: Ints) -> tuple[Bools, Bools, Bools, Ints]:
@@ -71,13 +76,124 @@ def _judged(banks: int) -> tuple[Ints, Ints]:
     then writes): its kinds as bits 0-2, its cycles from bit 3; and the digits' weights (a code: weights @ counts)."""
     weights = _FEW ** np.arange(2 * banks)
     digits = np.arange(_FEW ** (2 * banks))[None, :] // weights[:, None] % _FEW
-    rr, rw, ww, need = _judge(digits[:banks], digits[banks:])
-    return rr | rw << 1 | ww << 2 | need << 3, weights
+    return _bits(digits[:banks], digits[banks:]), weights
+
+
+def _bits(reads: Ints, writes: Ints) -> Ints:
+    """`_judge`'s answer as one int: the kinds as bits 0-2, the cycles from bit 3."""
+    rr, rw, ww, need = _judge(reads, writes)
+    return rr | rw << 1 | ww << 2 | need << 3
+
+
+_WIDE = 16  #: bits per count in `_few`'s codes (its beats have fewer than `_FEW_BLOCKS` 32 B rows a row)
+_WIDE_TABLE = 8  #: counts below this are judged from `_wide`'s table (made once), the others by the rules
+
+
+@functools.cache
+def _wide(geo: Geometry) -> tuple[list[tuple[int, int]], dict[int, int]]:
+    """`_few`'s tables: per (32 B row * 2 + is a write) modulo `2 * groups * banks`, its group and what it adds to the
+    group's code (its count's digit: reads of bank 0 first, then writes, `_WIDE` bits each); and `_bits` of every
+    group whose counts are below `_WIDE_TABLE`, by code."""
+    cycle, digits = geo.groups * geo.banks, 2 * geo.banks
+    adds = [(x % geo.groups, 1 << _WIDE * (w * geo.banks + x // geo.groups % geo.banks)) for x in range(cycle) for w in (0, 1)]
+    counts = np.arange(_WIDE_TABLE**digits)[None, :] // _WIDE_TABLE ** np.arange(digits)[:, None] % _WIDE_TABLE
+    codes = (counts << _WIDE * np.arange(digits)[:, None]).sum(0)
+    return adds, dict(zip(codes.tolist(), _bits(counts[: geo.banks], counts[geo.banks :]).tolist(), strict=True))
 
 
 def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
-    instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it."""
+    instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it.
+
+    Rows that repeat earlier ones moved by whole bank patterns are not judged again (`_period`); a beat of few
+    accesses is judged in Python ints (`_few`), a larger one by numpy (`_general`): the same rules."""
+    period = _period(geo, ident, write, lo, hi, at, rows)
+    if period < rows:  # (the first `period` rows judged, their results repeated)
+        k = lo.size // rows
+        ident, lo, hi, at = (a.reshape(k, rows)[:, :period].ravel() for a in (ident, lo, hi, at))
+        write = write.reshape(k, rows)[:, :period].ravel()
+    few = None
+    if lo.size <= _FEW_ACCESSES:
+        few = _few(geo, ident.tolist(), write.tolist(), lo.tolist(), hi.tolist(), at.tolist(), period)
+    if few is not None:
+        return _repeated(*few, period=period, rows=rows)
+    first = _general(geo, ident, write, lo, hi, at, period)
+    if period == rows:
+        return first
+    repeat = np.arange(rows) % period
+    return BeatResult(first.cycles[repeat], first.kinds[repeat], first.examples)
+
+
+_FEW_ACCESSES = 160  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
+_FEW_BLOCKS = 160  #: (past it numpy is faster; and a count fits `_WIDE` bits)
+_KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (kinds as bits 0-2 -> a row of `kinds`)
+
+
+def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> int:
+    """How many rows of the beat its rows repeat after, moved by whole bank patterns (`groups * banks` rows of 32 B:
+    the same groups and banks, rows read twice read twice): found for a beat whose every access is made by each row
+    in turn (its rows 0, 1, ...), the same instruction and size each row, moved the same bytes a row (a batched
+    loop's loads and stores of one stride); `rows` when not."""
+    n = lo.size
+    if rows < 3 or n % rows or at[1] != 1:
+        return rows
+    step = int(lo[1] - lo[0])
+    pattern = geo.row * geo.groups * geo.banks
+    period = pattern // math.gcd(step, pattern)
+    if period >= rows:
+        return rows
+    made = np.vstack((ident, write, lo, hi, at)).astype(np.int64, copy=False).reshape(5, n // rows, rows)
+    moves: Ints = np.array([0, 0, step, step, 1], np.int64)[:, None, None] * np.arange(rows)  # (what each row adds to row 0's)
+    return period if (made[:, :, :1] + moves == made).all() and not at[::rows].any() else rows
+
+
+def _few(
+    geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
+) -> tuple[list[int], list[int], Examples] | None:
+    """`beat` in Python ints, row by row (for a beat of few accesses: numpy's fixed costs would dominate): each row's
+    cycles and kinds (as bits 0-2), and the examples; None past `_FEW_BLOCKS` 32 B rows. Each group's counts are
+    judged by `_wide`'s table while they are below `_WIDE_TABLE`, else by the rules themselves."""
+    size, groups, nb = geo.row, geo.groups, geo.banks
+    adds, table = _wide(geo)
+    m = len(adds)
+    cells: list[dict[int, int]] = [{} for _ in range(rows)]  # per row: 32 B row * 2 + is a write -> first access's ident
+    made = 0  # (32 B rows made twice)
+    for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
+        first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
+        if first == last:
+            cells[r].setdefault(first, i)
+        else:
+            cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
+        made += last - first + 2
+        if made > 2 * _FEW_BLOCKS:
+            return None
+    cycles, kinds = [], []
+    examples: Examples = {}
+    mask = (1 << _WIDE) - 1
+    for row in cells:
+        codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
+        for key in row:
+            g, add = adds[key % m]
+            codes[g] += add
+        judged = [table.get(c) for c in codes]
+        if None in judged:  # (a count of `_WIDE_TABLE` or more)
+            digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
+            judged = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
+        bits = [j for j in judged if j is not None]
+        cycles.append(max(max(bits) >> 3, 1))
+        has = functools.reduce(operator.or_, bits) & 7
+        kinds.append(has)
+        for k in range(3):
+            if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
+                g = next(g for g, j in enumerate(bits) if j >> k & 1)
+                wanted = (0, 1) if k == 1 else (k // 2,)  # (read-write: either; else reads, or writes)
+                picked = sorted((key, i) for key, i in row.items() if (key >> 1) % groups == g and key & 1 in wanted)
+                examples[KINDS[k]] = (tuple((key >> 1) * size for key, _ in picked), tuple(sorted({i for _, i in picked})))
+    return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
+
+
+def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
+    """`beat` in numpy, every row at once."""
     first = lo // geo.row
     more = (hi - 1) // geo.row - first  # the 32 B rows each access touches (past its first), listed one element each
     width, narrowest = int(more.max()) + 1, int(more.min()) + 1
@@ -114,7 +230,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
         per_kind = np.stack(kinds_of)
     cycles = np.maximum(need.max(0), 1)
     kinds: Bools = np.ascontiguousarray(per_kind.any(1).T)  # rows x 3
-    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    examples: Examples = {}
     present = np.flatnonzero(kinds.any(0)).tolist()
     if present:  # each kind's first row having it, and its first group there: the accesses involved, as Python values
         blk, group = at_blk - row * span, at_blk % geo.groups
@@ -130,6 +246,27 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     return BeatResult(cycles, kinds, examples)
 
 
+def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
+    """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
+    [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
+    step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
+    pattern = geo.row * geo.groups * geo.banks
+    steps = {step for _, _, _, step, _ in accesses}
+    period = min(rows, pattern // math.gcd(steps.pop(), pattern)) if len(steps) == 1 else rows
+    if len(accesses) * period > _FEW_ACCESSES:
+        return None
+    made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in range(period)]
+    ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
+    few = _few(geo, ident, write, lo, hi, at, period)
+    return None if few is None else _repeated(*few, period=period, rows=rows)
+
+
+def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
+    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated)."""
+    repeat = np.arange(rows) % period
+    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples)
+
+
 def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
     """`beat`, kept by its accesses relative to the bank pattern: accesses moved by a multiple of `groups * banks`
     rows of 32 B touch the same groups and banks, and the same rows as each other, so they have the same cycles and
@@ -142,11 +279,31 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
     base = int(lo.min()) // pattern * pattern
     lo, hi = lo - base, hi - base
     key = (geo, rows, *((a.dtype.str, a.tobytes()) for a in (ident, write, lo, hi, at)))
+    kept = _kept(key, base, lambda: beat(geo, ident, write, lo, hi, at, rows))
+    assert kept is not None  # (`beat` makes one)
+    return kept
+
+
+def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
+    """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
+    pattern = geo.row * geo.groups * geo.banks
+    base = min(start for _, _, start, _, _ in accesses) // pattern * pattern
+    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses]
+    key = (geo, rows, "affine", *moved)
+    return _kept(key, base, lambda: affine_beat(geo, moved, rows))
+
+
+def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]) -> BeatResult | None:
+    """The kept result of `key` (made by `make` when not kept; None, kept not, when it makes None), its examples'
+    addresses moved by `base`."""
     kept = _BEATS.get(key)
     if kept is None:
+        made = make()
+        if made is None:
+            return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = beat(geo, ident, write, lo, hi, at, rows)
+        kept = _BEATS[key] = made
         kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
     if not base:
         return kept
@@ -167,7 +324,7 @@ def lanes(geo: Geometry, ident: int, write: bool, addrs: Ints) -> BeatResult:
     counts = np.bincount(key, minlength=geo.groups * per_row)
     worst = int(counts.max()) if counts.size else 1
     kinds = np.zeros((1, 3), np.bool_)
-    examples: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    examples: Examples = {}
     if worst > 1:
         kind = 2 if write else 0
         kinds[0, kind] = True

@@ -279,6 +279,22 @@ def _beat_arrays(
     )
 
 
+def _affine_beat(
+    geo: banks.Geometry, beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]
+) -> banks.BeatResult | None:
+    """`banks.kept_affine_beat` of a beat of one batched call (`_stacked`'s parts of one part) whose every access is an
+    exact box (no arrays made); None for any other beat (or one too large to judge so)."""
+    if len(parts) != 1 or parts[0][1] < 2:
+        return None
+    calls = [parts[0][0][k] for k in beat]
+    if any(not r.spans or None in r.boxes for r in calls):
+        return None
+    accesses = [
+        (i, w, *box) for i, r in enumerate(calls) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None
+    ]
+    return banks.kept_affine_beat(geo, accesses, parts[0][1])
+
+
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
     geo = banks.Geometry(table["ub.bank_groups"], table["ub.banks_per_group"], table["ub.row_bytes"], table["ub.subbank_bytes"])
@@ -306,12 +322,19 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             mask += float(table["mask.cycles"]) * r.rows
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
+        elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
+            moved = [(w, box[2] * r.rows) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
-        else:
+        elif r.reads or r.writes:
             moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
-        load_bytes += sum(n for w, n in moved if not w)
-        store_bytes += sum(n for w, n in moved if w)
+        else:
+            continue
+        for w, n in moved:
+            if w:
+                store_bytes += n
+            else:
+                load_bytes += n
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
     for members, parts in _stacked(records, memory_calls):
@@ -321,7 +344,9 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                     banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
                 ]
             else:
-                results = [banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=sum(rows for _, rows, _ in parts))]
+                priced = _affine_beat(geo, beat, parts)
+                rows = sum(rows for _, rows, _ in parts)
+                results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
                 memory += int(result.cycles.sum())
                 beats_n += result.cycles.size

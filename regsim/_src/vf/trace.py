@@ -58,6 +58,9 @@ class Record:
     #: holding only each access's extent): (is a write, first bytes,
     #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
     spans: list[tuple[bool, Any, Any, Any]] = attrs.field(factory=list)
+    #: per span, its rows' bytes as (start, step, width) where they are exactly row b's [start + b * step, + width)
+    #: (every row making one such access), else None (kept when the trace is `detailed`)
+    boxes: list[tuple[int, int, int] | None] = attrs.field(factory=list)
     #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
     #: active lanes' byte addresses, bytes per lane)
     points: list[tuple[bool, Any, int]] = attrs.field(factory=list)
@@ -116,6 +119,7 @@ class Trace:
                     affine = access.box if access.exact else None  # (a masked store's box only bounds its bytes)
                     if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
                         rec.spans.append((write, lo, hi, rows))
+                        rec.boxes.append(affine)
                         (rec.writes if write else rec.reads).append(_extent(lo, hi, affine, batched))
                     else:
                         (rec.writes if write else rec.reads).extend(_merged(lo, hi))
