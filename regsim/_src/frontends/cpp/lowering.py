@@ -255,6 +255,17 @@ def dtype_of(spelling: str) -> Any:
     return getattr(dt, name) if name else None
 
 
+def _reg_element(spelled: str, element: str, canonical: str) -> str:
+    """The canonical spelling of the element type of the register type `spelled` (`RegTensor<computeType>`) where
+    it spells `element` and `canonical` is clang's canonical spelling of that type; else ''."""
+    s, c = strip(spelled).rstrip("&* "), strip(canonical).rstrip("&* ")
+    if not (s.startswith("RegTensor<") and c.startswith("RegTensor<") and s.endswith(">") and c.endswith(">")):
+        return ""
+    if strip(_split_targs(s[s.index("<") + 1 : -1])[0]) != element:
+        return ""
+    return _split_targs(c[c.index("<") + 1 : -1])[0]
+
+
 def cxx(v: Any) -> str:
     """A template argument as C++ spells it: `float`, `MaskMergeMode::MERGING`, `3`."""
     if dt.is_dtype(v):
@@ -293,8 +304,33 @@ _CASTS = ("CSTYLE_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CXX_STATIC_CAST_EXPR"
 _STRUCTS = {
     n: c for n, c in vars(enums).items() if isinstance(c, type) and issubclass(c, enums._Struct) and c is not enums._Struct
 }
-#: compile-time type traits: (namespace-free name, whether `::value` follows)
-_TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
+#: compile-time type traits (namespace-free names; each also as `name_v`, without `::value`): the type comparisons
+#: and the standard library's logical traits over other traits
+_TRAITS = {"IsSameType": "same", "is_same": "same", "negation": "not", "conjunction": "all", "disjunction": "any"}
+
+
+def _trait_args(toks: list[str], nested: bool) -> tuple[str, list[list[str]]] | None:
+    """A trait's name and its template arguments' tokens (`is_same < T , float > :: value`, or as the argument of
+    another trait `nested`, `is_same < T , float >`); None for another expression. Namespaces are left out; `>>`
+    closes two argument lists."""
+    toks = [t for t in toks if t not in ("AscendC", "std", "::", "typename")]
+    toks = [x for t in toks for x in ([">", ">"] if t == ">>" else [t])]
+    if len(toks) < 3 or toks[1] != "<":
+        return None
+    args: list[list[str]] = [[]]
+    depth = 0
+    for i, t in enumerate(toks[2:], 2):
+        if t == ">" and depth == 0:
+            rest = toks[i + 1 :]
+            if rest != ([] if nested or toks[0].endswith("_v") else ["value"]):
+                return None
+            return toks[0].removesuffix("_v"), [a for a in args if a]
+        depth += {"<": 1, ">": -1}.get(t, 0)
+        if t == "," and depth == 0:
+            args.append([])
+        else:
+            args[-1].append(t)
+    return None
 
 
 #: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
@@ -460,6 +496,8 @@ class Lowerer:
         d = dtype_of(s)
         own = isinstance(n, dict) and strip(n.get("t", "")).replace("*", "").replace("&", "").strip() == s  # (n's type)
         canonical = n.get("ts", "") if isinstance(n, dict) and own else ""
+        if d is None and isinstance(n, dict) and not own:  # n's register type's element (`RegTensor<computeType>`)
+            canonical = _reg_element(n.get("t", ""), s, n.get("ts", ""))
         if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
         if d is None:
@@ -482,6 +520,8 @@ class Lowerer:
             return self.type_of(s.rstrip("&").strip(), "", n)
         if s.endswith("*") and s.startswith(("RegTensor", "MaskReg")):
             return Ty("other")  # an array of registers (`r.reg`, `RegTensor<T> regs[4]`) decayed to a pointer
+        if s.endswith("*") and s[:-1].strip() == "void":
+            return Ty("ptr")  # `__ubuf__ void*`: an address of no element type (cast before it is read or moved)
         if s.endswith("*"):
             return Ty("ptr", elem=self.dtype(s[:-1], n))
         if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
@@ -530,9 +570,9 @@ class Lowerer:
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
-        t = self.type_of(p["t"], p["tk"], p["l"])
+        t = self.type_of(p["t"], p["tk"], p)
         if t.what == "ptr":
-            return f"__ubuf__ {cxx(t.elem)}* {p['name']}"
+            return f"__ubuf__ {cxx(t.elem) if t.elem is not None else 'void'}* {p['name']}"
         spelled = re.sub(r"\w+", lambda m: cxx(self.env[m[0]]) if dt.is_dtype(self.env.get(m[0])) else m[0], p["t"])
         return f"{spelled} {p['name']}"
 
@@ -595,7 +635,7 @@ class Lowerer:
             code = self.expr(inner)
             src, dst = self.infer(inner), self.ty(n)
             if dst.what == "ptr":
-                if src.what == "ptr" and k != "UNEXPOSED_EXPR":
+                if src.what == "ptr" and k != "UNEXPOSED_EXPR" and dst.elem is not None:
                     return f"{code}.reinterpret(rs.{dst.elem.name})"
                 return code
             return self.convert(code, src, dst)
@@ -661,12 +701,27 @@ class Lowerer:
     def type_trait(self, n: dict[str, Any]) -> str:
         """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
         decided for this instantiation's template arguments."""
-        toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
-        if not toks or toks[0] not in _TRAITS or "<" not in toks:
+        value = self.trait_value(n.get("toks", []), n)
+        if value is None:
             raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
-        inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
-        a, b = (self.dtype(x.replace(" ", ""), n) for x in _split_targs(inner))
-        return "1" if a is b else "0"
+        return "1" if value else "0"
+
+    def trait_value(self, toks: list[str], n: dict[str, Any], nested: bool = False) -> bool | None:
+        """The value of the trait `toks` spells for this instantiation's template arguments, None where it is
+        not one of _TRAITS (or its arguments are not what that trait takes)."""
+        got = _trait_args(toks, nested)
+        if got is None or got[0] not in _TRAITS:
+            return None
+        what, args = _TRAITS[got[0]], got[1]
+        if what == "same":
+            if len(args) != 2:
+                return None
+            a, b = (self.dtype("".join(x), n) for x in args)
+            return a is b
+        values = [self.trait_value(x, n, True) for x in args]
+        if None in values or (what == "not" and len(values) != 1):
+            return None
+        return not values[0] if what == "not" else all(values) if what == "all" else any(values)
 
     def declref(self, n: dict[str, Any]) -> str:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
@@ -934,7 +989,7 @@ class Lowerer:
                 is_ref = p["tk"] == "LVALUEREFERENCE"
                 caller_env, self.env = self.env, env  # the parameter's type in the callee's template arguments
                 try:
-                    ptype = self.type_of(p["t"], p["tk"], p["l"])
+                    ptype = self.type_of(p["t"], p["tk"], p)
                 finally:
                     self.env = caller_env
                 if is_ref and ptype.what in ("int", "float"):
@@ -1573,14 +1628,14 @@ class Lowerer:
         self.scope_aliases()
         self.find_refvars()
         if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
-            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams
+            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what == "reg"} - self.refparams
             written = sorted(by_value & self.written_registers())
             if written:
                 raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
         params = [self.var(p["name"]) for p in fn.params]
         self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
-            t = self.type_of(p["t"], p["tk"], p["l"])
+            t = self.type_of(p["t"], p["tk"], p)
             is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")
             if fn.what == "callee" and t.what == "ptr" and not is_ref:
                 self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")

@@ -137,9 +137,9 @@ class _Param:
         """Why `value` cannot be this parameter's argument (the error class and what is accepted), or None."""
         t = self.ty
         if t.what == "ptr":
-            if isinstance(value, UbPtr) and value.dtype is t.elem:
+            if isinstance(value, UbPtr) and (t.elem is None or value.dtype is t.elem):  # (a `void*` takes any element type)
                 return None
-            want = f"a UbPtr[{t.elem.name}] for `{self.decl}`"
+            want = f"a UbPtr[{t.elem.name if t.elem is not None else 'any dtype'}] for `{self.decl}`"
             if isinstance(value, UbPtr):
                 return DTypeError, f"{want}; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
             tensor = isinstance(value, LocalTensor)
@@ -560,7 +560,7 @@ class CppModule:
         except SyntaxError as e:  # Python's own limits (20 nested blocks), before or after the loop rewrite
             line = where[e.lineno - 1] if e.lineno and 0 < e.lineno <= len(where) else fn.line
             raise CppError(f"{self.path}:{line} (in {display}): {_syntax_limit(e)}") from None
-        params = [_Param(p["name"], main.type_of(p["t"], p["tk"], p["l"]), main.decl(p)) for p in main.fn.params]
+        params = [_Param(p["name"], main.type_of(p["t"], p["tk"], p), main.decl(p)) for p in main.fn.params]
         vf = VfFunction(self, main.fn, display, params, source, run)
         self._cache[key] = vf
         return vf

@@ -334,7 +334,13 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
     ]
     params = [
-        {"name": ch.spelling, "t": ch.type.spelling, "tk": ch.type.get_canonical().kind.name, "l": ch.location.line}
+        {
+            "name": ch.spelling,
+            "t": ch.type.spelling,
+            "tk": ch.type.get_canonical().kind.name,
+            "ts": ch.type.get_canonical().spelling,  # (an alias clang resolved: `computeType*` is `float *`)
+            "l": ch.location.line,
+        }
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
     ]

@@ -1,0 +1,137 @@
+"""C++ the operator libraries' helpers use, found by the inventory (bench/cpp_ops_inventory.py): `__ubuf__ void*`
+parameters cast to a typed pointer inside the helper, a namespace alias of an element type (`using computeType =
+float;`) as a parameter's pointee and a register's element, and the standard library's logical traits
+(`std::negation`, `std::conjunction`, `std::disjunction`) in `if constexpr`. One file, loaded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+from regsim import errors
+from tests.cpp_kernel_support import both_modes
+
+SRC = """
+using namespace AscendC;
+namespace Pool {
+using computeType = float;
+}
+using namespace Pool;
+constexpr Reg::CastTrait kToHalf = {Reg::RegLayout::ZERO, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+    RoundMode::CAST_RINT};
+
+template <typename T>
+__simd_callee__ inline void StoreAs(__ubuf__ void* out, Reg::RegTensor<computeType>& src, Reg::MaskReg& m, uint32_t offset)
+{
+    if constexpr (std::is_same<T, half>::value) {
+        Reg::RegTensor<half> h;
+        Reg::Cast<half, float, kToHalf>(h, src, m);
+        Reg::StoreAlign((__ubuf__ half*)out + offset, h, m);
+    } else {
+        Reg::StoreAlign(((__ubuf__ computeType*)(out)) + offset, src, m);
+    }
+}
+
+__simd_callee__ inline void LoadIn(__ubuf__ computeType* in, Reg::RegTensor<computeType>& r)
+{
+    Reg::LoadAlign(r, in);
+}
+
+template <typename T>
+__simd_vf__ inline void VoidVF(__ubuf__ T* dst, __ubuf__ computeType* src, uint32_t offset)
+{
+    Reg::RegTensor<computeType> r;
+    Reg::MaskReg m = Reg::CreateMask<computeType>();
+    LoadIn(src, r);
+    Reg::Muls(r, r, (computeType)2.0f, m);
+    StoreAs<T>(dst, r, m, offset);
+}
+
+__simd_vf__ inline void VoidEntryVF(__ubuf__ void* dst, __ubuf__ uint8_t* src)
+{
+    ((__ubuf__ uint8_t*)dst)[1] = src[0];
+}
+
+__simd_vf__ inline void VoidArithmeticVF(__ubuf__ void* dst)
+{
+    __ubuf__ void* p = dst + 4;
+}
+
+template <typename T>
+__simd_vf__ inline void TraitsVF(__ubuf__ int32_t* dst)
+{
+    if constexpr (std::negation<std::is_same<T, float>>::value) {
+        dst[0] = 1;
+    } else {
+        dst[0] = 2;
+    }
+    dst[1] = std::conjunction<std::is_same<T, half>, std::negation<std::is_same<T, float>>>::value ? 3 : 4;
+    dst[2] = std::disjunction_v<std::is_same<T, int32_t>, std::is_same<T, half>> ? 5 : 6;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
+    path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
+    path.write_text(SRC)
+    return rs.cpp.load(path)
+
+
+X = (np.arange(64, dtype=np.float32) - 20.5) / 3
+
+
+def _run_void(mod: rs.cpp.CppModule, dtype: object, offset: int) -> np.ndarray:
+    ub = rs.UnifiedBuffer()
+    lanes = 128 if dtype is rs.half else 64
+    src, dst = ub.alloc(rs.float32, 64), ub.alloc(dtype, lanes + offset)
+    src.set(X)
+    mod.instantiate("VoidVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr(), offset)
+    return dst.numpy()
+
+
+@pytest.mark.parametrize("offset", [0, 64])
+def test_a_void_pointer_parameter_cast_to_float(mod: rs.cpp.CppModule, offset: int) -> None:
+    got = both_modes(lambda: _run_void(mod, rs.float32, offset))
+    assert got[offset:].tobytes() == (X.astype(np.float64) * 2).astype(np.float32).tobytes()  # exact: doubling
+    assert not got[:offset].any()
+
+
+def test_a_void_pointer_parameter_cast_to_half(mod: rs.cpp.CppModule) -> None:
+    got = both_modes(lambda: _run_void(mod, rs.half, 0))
+    want = (X.astype(np.float64) * 2).astype(np.float16)  # one rounding (to nearest even) of the exact double
+    assert got[0::2].tobytes() == want.tobytes()  # RegLayout::ZERO: the even lanes, the odd ones zero
+    assert not got[1::2].any()
+
+
+def test_a_void_pointer_parameter_takes_any_pointer_but_no_scalar(mod: rs.cpp.CppModule) -> None:
+    ub = rs.UnifiedBuffer()
+    vf = mod.instantiate("VoidEntryVF")
+    src = ub.alloc(rs.uint8, 32)
+    src.set(np.full(32, 0x3C, np.uint8))
+    for dtype in (rs.half, rs.int32):
+        dst = ub.alloc(dtype, 32)
+        vf(dst.GetPhyAddr(), src.GetPhyAddr())
+        assert dst.numpy().view(np.uint8)[:3].tolist() == [0, 0x3C, 0]  # its byte 1, whatever the pointer's type
+    with pytest.raises(errors.ParameterError, match=r"dst.*UbPtr\[any dtype\]"):
+        vf(3, src.GetPhyAddr())
+
+
+def test_arithmetic_on_a_void_pointer_is_refused(mod: rs.cpp.CppModule) -> None:
+    with pytest.raises(rs.cpp.CppError, match=r"inv\.asc:\d+: arithmetic on a pointer to void"):  # (C++ refuses it)
+        mod.instantiate("VoidArithmeticVF")
+
+
+@pytest.mark.parametrize(("dtype", "want"), [(rs.float32, [2, 4, 6]), (rs.half, [1, 3, 5]), (rs.int32, [1, 4, 5])])
+def test_the_logical_traits(mod: rs.cpp.CppModule, dtype: object, want: list[int]) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int32, 8)
+        mod.instantiate("TraitsVF", T=dtype)(dst.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run)[:3].tolist() == want  # decided per C++'s definitions, for each T
