@@ -1,7 +1,9 @@
 """C++ the operator libraries' helpers use, found by the inventory (bench/cpp_ops_inventory.py): `__ubuf__ void*`
 parameters cast to a typed pointer inside the helper, a namespace alias of an element type (`using computeType =
 float;`) as a parameter's pointee and a register's element, and the standard library's logical traits
-(`std::negation`, `std::conjunction`, `std::disjunction`) in `if constexpr`. One file, loaded once."""
+(`std::negation`, `std::conjunction`, `std::disjunction`) in `if constexpr`, helpers of one name in two namespaces
+or with two arities called from a template (clang leaves those calls unresolved), default template arguments of
+helpers (`template <bool NEED_MAX = true>`, `typename U = T`). One file, loaded once."""
 
 from __future__ import annotations
 
@@ -76,6 +78,49 @@ __simd_vf__ inline void TraitsVF(__ubuf__ int32_t* dst)
 """
 
 
+SRC += """
+namespace ops {
+template <typename T>
+__simd_callee__ inline void Put(__ubuf__ T* dst, uint32_t i) { dst[i] = (T)1; }
+template <typename T>
+__simd_callee__ inline void Put(__ubuf__ T* dst, uint32_t i, uint32_t k) { dst[i] = (T)k; }
+}  // namespace ops
+namespace ops_vf {
+template <typename T>
+__simd_callee__ inline void Put(__ubuf__ T* dst, uint32_t i) { dst[i] = (T)2; }
+template <typename T>
+__simd_vf__ inline void InnerVF(__ubuf__ T* dst)
+{
+    Put(dst, 0);  // ops_vf::Put: the caller's namespace
+}
+}  // namespace ops_vf
+template <bool NEED_MAX = true, typename T = float, typename U = T>
+__simd_callee__ inline void Pick(__ubuf__ T* dst, uint32_t i, T a, T b)
+{
+    U x = (U)(NEED_MAX ? (a > b ? a : b) : (a < b ? a : b));
+    dst[i] = (T)sizeof(U) * (T)10 + (T)x;
+}
+
+template <typename U = float>
+__simd_callee__ inline void Half(__ubuf__ int32_t* dst, U a) { dst[0] = (int32_t)(a / 2); }
+__simd_vf__ inline void DeducedScalarVF(__ubuf__ int32_t* dst)
+{
+    Half(dst, 3);  // C++ deduces U = int (1), not the default float (1.5)
+}
+
+template <typename T>
+__simd_vf__ inline void OverloadVF(__ubuf__ T* dst)
+{
+    ops::Put(dst, 0);
+    ops_vf::Put(dst, 1);
+    ops::Put(dst, 2, 7u);
+    Pick(dst, 3, T(3), T(5));  // (T deduced from the pointer, U defaults to it)
+    Pick<false>(dst, 4, T(3), T(5));
+    Pick<false, T, int8_t>(dst, 5, T(3), T(5));
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
@@ -135,3 +180,24 @@ def test_the_logical_traits(mod: rs.cpp.CppModule, dtype: object, want: list[int
         return dst.numpy()
 
     assert both_modes(run)[:3].tolist() == want  # decided per C++'s definitions, for each T
+
+
+@pytest.mark.parametrize("dtype", [rs.int32, rs.int16])
+def test_overloads_in_namespaces_and_default_template_arguments(mod: rs.cpp.CppModule, dtype: object) -> None:
+    def run(vf: str) -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(dtype, 16)
+        mod.instantiate(vf, T=dtype)(dst.GetPhyAddr())
+        return dst.numpy()
+
+    size = np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    assert both_modes(lambda: run("OverloadVF"))[:6].tolist() == [1, 2, 7, 10 * size + 5, 10 * size + 3, 13]
+    assert both_modes(lambda: run("InnerVF"))[0] == 2
+
+
+def test_a_default_is_not_used_for_a_parameter_cpp_deduces(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int32, 8)
+        mod.instantiate("DeducedScalarVF")(dst.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run)[0] == 3 // 2  # U deduced as int from the argument 3: C's integer division

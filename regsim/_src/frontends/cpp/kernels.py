@@ -666,7 +666,8 @@ class KernelLowerer(Lowerer):
         """The template arguments of a call of `fn`: those spelled (`targs`, in order), the rest deduced from `args`."""
         own = [p["name"] for p in fn.tparams if not p.get("outer")]
         given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
-        return {**given, **self.deduced(fn, args, set(given))}
+        bound = {**given, **self.deduced(fn, args, set(given))}
+        return {**bound, **self.defaults(fn, {**self.env, **bound}, set(bound))}
 
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]

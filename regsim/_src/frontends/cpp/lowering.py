@@ -18,7 +18,7 @@ import os
 import re
 import types
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -396,6 +396,7 @@ class Fn:
         self.defined = d["body"] is not None
         self.body: dict[str, Any] = d["body"] or {"k": "COMPOUND_STMT", "l": self.line, "c": []}
         self.file: str = d.get("file", "")  #: the file defining it (the loaded file or a header it includes)
+        self.ns: str = d.get("ns", "")  #: the namespace defining it (`ops::detail`; "" for the global one)
         #: a member function's class (`file:line` of its definition), else None; a constructor's kind is CONSTRUCTOR
         self.cls: str | None = d.get("cls")
         self.kind: str = d.get("kind", "FUNCTION_DECL")
@@ -404,6 +405,17 @@ class Fn:
         self.inits: list[dict[str, Any]] = d.get("inits", [])
         #: the parse errors inside the function (file:line each): it is refused when lowered, its file still loads
         self.errors: list[str] = []
+
+
+class Call(NamedTuple):
+    """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
+    the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
+    number of arguments and the calling function's namespace."""
+
+    at: str
+    spelled: list[str]
+    nargs: int
+    scope: str
 
 
 class Source(Protocol):
@@ -415,7 +427,7 @@ class Source(Protocol):
     definitions: dict[str, list[Fn]]  #: every definition of each name
     globals: dict[str, Any]  #: the generated code's globals (lowering adds struct constants)
 
-    def callee(self, name: str, tvals: list[Any], resolved: int, line: int) -> Fn: ...
+    def callee(self, name: str, tvals: list[Any], resolved: int, line: int, call: Call | None = None) -> Fn: ...
     def callee_name(self, fn: Fn, env: dict[str, Any]) -> str: ...
 
 
@@ -976,12 +988,17 @@ class Lowerer:
         local = self.mod.functions.get(name)
         if local is not None and local.what != "vf":
             tvals = [self.targ(t) for t in targs]
-            local = self.mod.callee(name, tvals, self.callee_node(n).get("rl", 0), n["l"])
+            f = self.callee_node(n)
+            spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns)
+            local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
             for p, v in given:
                 env[p["name"]] = v
-            env |= self.deduced(local, args, {p["name"] for p, _ in given})
+            found = self.deduced(local, args, {p["name"] for p, _ in given})
+            env |= found
+            env |= self.defaults(local, env, {p["name"] for p, _ in given} | set(found))
             pyname = self.mod.callee_name(local, env)
             self.callees.append((pyname, local, env))
             parts = []
@@ -1073,6 +1090,25 @@ class Lowerer:
             d = t.elem if t.what == "ptr" else self.reg_dtype(a) if s.startswith("RegTensor") else None
             if d is not None:
                 out[m[1]] = d
+        return out
+
+    def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
+        """The defaults of `fn`'s own template parameters not `bound` (given or deduced: `template <bool NEED_MAX =
+        true>`), each in order, evaluated in `env` with the arguments before it (`typename U = T`). Not of one a
+        parameter's type names (C++ deduces it from the argument; where regsim did not, it stays unbound)."""
+        out: dict[str, Any] = {}
+        caller_env = self.env
+        named = {w for q in fn.params for w in re.findall(r"\w+", q["t"])}
+        try:
+            for p in fn.tparams:
+                d = p.get("default")
+                if p.get("outer") or d is None or p["name"] in bound or p["name"] in named:
+                    continue
+                self.env = {**env, **out}
+                what = f"the default of the template parameter {p['name']}"
+                out[p["name"]] = self.dtype(d["type"], fn.line) if "type" in d else self.constant(d["value"], what)
+        finally:
+            self.env = caller_env
         return out
 
     def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:

@@ -329,6 +329,7 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
             "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
             # a non-type parameter's type (int, an enum, bool), for checking the argument given for it
             "t": "" if ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER else ch.type.get_canonical().spelling,
+            "default": _tparam_default(ch, main),
         }
         for ch in kids
         if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -350,10 +351,16 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         ci.CursorKind.STRUCT_DECL,
         ci.CursorKind.CLASS_TEMPLATE,
     )
+    spaces, scope = [], c.semantic_parent
+    while scope is not None and scope.kind != ci.CursorKind.TRANSLATION_UNIT:
+        if scope.kind == ci.CursorKind.NAMESPACE:
+            spaces.append(scope.spelling)
+        scope = scope.semantic_parent
     return {
         "name": c.spelling,
         "what": what,
         "file": os.path.abspath(c.location.file.name),
+        "ns": "::".join(reversed(spaces)),  # its namespace (`ops`, `ops_vf`): overloads in two are told apart by it
         # a member function's class (its spelling, and its definition's place), its kind (a constructor ...)
         "cls": _place(parent) if member else None,
         "kind": c.kind.name,
@@ -368,6 +375,20 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "body": _node(body, main) if body is not None else None,
         "inits": _member_inits(kids, main),
     }
+
+
+def _tparam_default(c: Any, main: str) -> dict[str, Any] | None:
+    """A template parameter's default (`typename U = float`: {"type": its spelling}; `bool NEED_MAX = true`:
+    {"value": its expression's node}), else None."""
+    import clang.cindex as ci
+
+    toks = [t.spelling for t in c.get_tokens()]
+    if "=" not in toks:
+        return None
+    if c.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+        return {"type": " ".join(toks[toks.index("=") + 1 :])}
+    value = [x for x in c.get_children() if x.kind.is_expression()]
+    return {"value": _node(value[-1], main)} if value else None
 
 
 def _member_inits(kids: list[Any], main: str) -> list[dict[str, Any]]:
