@@ -121,6 +121,36 @@ __simd_vf__ inline void OverloadVF(__ubuf__ T* dst)
 """
 
 
+SRC += """
+template <typename T>
+struct SignedOf {
+    using type = typename std::conditional<std::is_same<T, uint32_t>::value, int32_t,
+        typename std::conditional<std::is_same<T, uint16_t>::value, int16_t, T>::type>::type;
+};
+
+template <typename T>
+__simd_vf__ inline void RegAliasVF(__ubuf__ T* dst, __ubuf__ T* signs)
+{
+    using RegT = typename std::conditional<sizeof(T) == sizeof(int64_t), Reg::RegTensor<T, Reg::RegTraitNumTwo>,
+        Reg::RegTensor<T>>::type;
+    using S = typename SignedOf<T>::type;
+    RegT r;
+    Reg::MaskReg m;
+    if constexpr (sizeof(T) == sizeof(int64_t)) {
+        m = Reg::CreateMask<T, Reg::MaskPattern::ALL, Reg::RegTraitNumTwo>();
+    } else {
+        m = Reg::CreateMask<T>();
+    }
+    Reg::Duplicate(r, (T)5, m);
+    Reg::Adds((RegT&)r, r, (T)2, m);
+    Reg::StoreAlign(dst, r, m);
+    Reg::RegTensor<S> s;
+    Reg::Arange(s, (S)-2);
+    Reg::StoreAlign((__ubuf__ S*)signs, s, m);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
@@ -201,3 +231,22 @@ def test_a_default_is_not_used_for_a_parameter_cpp_deduces(mod: rs.cpp.CppModule
         return dst.numpy()
 
     assert both_modes(run)[0] == 3 // 2  # U deduced as int from the argument 3: C's integer division
+
+
+@pytest.mark.parametrize(("dtype", "signed"), [(rs.uint32, np.int32), (rs.uint16, np.int16), (rs.int64, np.int64)])
+def test_register_type_aliases_and_a_member_alias_of_nested_conditionals(
+    mod: rs.cpp.CppModule, dtype: object, signed: type
+) -> None:
+    lanes = 64 if dtype is rs.int64 else 256 // np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+
+    def run() -> list[np.ndarray]:
+        ub = rs.UnifiedBuffer()
+        dst, signs = ub.alloc(dtype, lanes), ub.alloc(dtype, lanes)
+        mod.instantiate("RegAliasVF", T=dtype)(dst.GetPhyAddr(), signs.GetPhyAddr())
+        return [dst.numpy(), signs.numpy()]
+
+    dst, signs = both_modes(run)
+    assert dst.tolist() == [7] * lanes  # a two-register tensor for 8-byte T (std::conditional), one otherwise
+    one = 256 // np.dtype(signed).itemsize  # (RegTensor<S>: one register)
+    assert signs.view(signed)[:one].tolist() == [i - 2 for i in range(one)]  # SignedOf<T>::type: nested conditionals
+    assert not signs[one:].any()

@@ -218,6 +218,11 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+class RegType(str):
+    """A local type alias of a register type for one instantiation (`using R = std::conditional_t<sizeof(T) == 8,
+    RegTensor<T, RegTraitNumTwo>, RegTensor<T>>;`): the register type it names, spelled without parameters."""
+
+
 class Ty:
     """A C type as the lowering needs it: an integer (bits, signed), a float (rounding helper),
     a pointer (its element dtype), a register type, or something else (`other`)."""
@@ -527,7 +532,7 @@ class Lowerer:
             return Ty("int", bits, signed)
         if kind in _FLOAT_KINDS:
             return Ty("float", rnd=_FLOAT_KINDS[kind])
-        s = strip(spelling)
+        s = self.unalias(strip(spelling))
         if kind in ("LVALUEREFERENCE", "RVALUEREFERENCE") or s.endswith("&"):
             return self.type_of(s.rstrip("&").strip(), "", n)
         if s.endswith("*") and s.startswith(("RegTensor", "MaskReg")):
@@ -579,6 +584,12 @@ class Lowerer:
             bits = max(32, a.bits, b.bits)
             return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
         return t
+
+    def unalias(self, s: str) -> str:
+        """`s` with a register type alias of this instantiation (RegType) spelled as the type it names."""
+        base = s.rstrip("&* ")
+        alias = self.env.get(base)
+        return alias + s[len(base) :] if isinstance(alias, RegType) else s
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
@@ -1137,7 +1148,7 @@ class Lowerer:
 
     def reg_dtype(self, a: dict[str, Any]) -> Any:
         """The element type of a register argument, from its C++ type (None where it is not known)."""
-        s = strip(a.get("t", ""))
+        s = self.unalias(strip(a.get("t", "")))
         if not s.startswith("RegTensor<"):
             return None
         try:
@@ -1345,7 +1356,7 @@ class Lowerer:
         inner = kids[-1]
         if inner["k"] == "CALL_EXPR" and inner.get("rk") == "CONSTRUCTOR" and len(inner["c"]) == 1:
             inner = inner["c"][0]  # the value cast's constructor: its argument is the register cast
-        code, dst, src = self.expr(inner), strip(n.get("t", "")), strip(inner.get("t", ""))
+        code, dst, src = self.expr(inner), self.unalias(strip(n.get("t", ""))), self.unalias(strip(inner.get("t", "")))
         if not dst.startswith("RegTensor") and src.rstrip("& ") == dst.rstrip("& "):
             return code  # MaskReg, AddrReg, the unaligned buffers: only to their own type
         if not (dst.startswith("RegTensor") and src.startswith("RegTensor")):
@@ -1389,7 +1400,7 @@ class Lowerer:
             raise self.fail(v, f"the declaration {v['k']}")
         self.at = v.get("l") or self.at
         name = v["s"]
-        s = strip(v["t"])
+        s = self.unalias(strip(v["t"]))
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         t = self.ty(v)
         if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
@@ -1464,10 +1475,10 @@ class Lowerer:
     def alias_type(self, toks: list[str], conds: Iterator[dict[str, Any]], n: dict[str, Any]) -> Any:
         """The dtype a type alias names for this instantiation: a type, or `std::conditional_t<c, A, B>` /
         `std::conditional<c, A, B>::type` (nested too), `c` folded from its AST node (`conds`, in source order)."""
-        toks = [t for t in toks if t != "typename"]
+        toks = [x for t in toks if t != "typename" for x in ([">", ">"] if t == ">>" else [t])]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[-2:] == ["::", "type"]:
+        if toks[:1] == ["conditional"] and toks[-2:] == ["::", "type"]:
             toks = toks[:-2]
         if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
@@ -1478,6 +1489,10 @@ class Lowerer:
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
+        spelled = strip(" ".join(toks).replace(" :: ", "::"))
+        if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
+            dtype, trait = self.regtensor(spelled, n)
+            return RegType(f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>")
         return self.dtype(" ".join(toks), n)
 
     def member_alias(self, name: str, args: list[str], member: str, n: dict[str, Any]) -> Any:
