@@ -3,7 +3,9 @@ parameters cast to a typed pointer inside the helper, a namespace alias of an el
 float;`) as a parameter's pointee and a register's element, and the standard library's logical traits
 (`std::negation`, `std::conjunction`, `std::disjunction`) in `if constexpr`, helpers of one name in two namespaces
 or with two arities called from a template (clang leaves those calls unresolved), default template arguments of
-helpers (`template <bool NEED_MAX = true>`, `typename U = T`). One file, loaded once."""
+helpers (`template <bool NEED_MAX = true>`, `typename U = T`), local aliases of register types, a class's type
+aliases in its member functions defined outside it, `auto` of a mask or address register a Reg function returns in
+a template. One file, loaded once."""
 
 from __future__ import annotations
 
@@ -151,6 +153,56 @@ __simd_vf__ inline void RegAliasVF(__ubuf__ T* dst, __ubuf__ T* signs)
 """
 
 
+SRC += """
+template <typename T>
+__simd_vf__ inline void AutoAddrVF(__ubuf__ T* dst, __ubuf__ T* src, uint16_t n)
+{
+    Reg::RegTensor<T> r;
+    auto m = Reg::CreateMask<T>();
+    for (uint16_t i = 0; i < n; i++) {
+        auto areg = Reg::CreateAddrReg<T>(i, 2 * 256 / sizeof(T));
+        Reg::LoadAlign(r, src, areg);
+        Reg::StoreAlign(dst, r, areg, m);
+    }
+}
+
+template <typename T>
+class Widen {
+public:
+    __aicore__ inline void Run(__ubuf__ T* dst);
+
+private:
+    using WideT = std::conditional_t<sizeof(T) <= sizeof(int16_t), int32_t, int64_t>;
+};
+
+template <typename T>
+__aicore__ inline void Widen<T>::Run(__ubuf__ T* dst)
+{
+    __VEC_SCOPE__
+    {
+        Reg::RegTensor<WideT> w;
+        Reg::MaskReg m = Reg::CreateMask<WideT>();
+        Reg::Duplicate(w, (WideT)sizeof(WideT), m);
+        Reg::StoreAlign((__ubuf__ WideT*)dst, w, m);
+    }
+}
+
+extern "C" __global__ __aicore__ void widen_i16(GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::LocalTensor<int16_t> t = buf.Get<int16_t>();
+    Widen<int16_t> op;
+    op.Run((__ubuf__ int16_t*)t.GetPhyAddr());
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<int16_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int16_t*)y);
+    AscendC::DataCopy(yGm, t, 128);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
@@ -250,3 +302,31 @@ def test_register_type_aliases_and_a_member_alias_of_nested_conditionals(
     one = 256 // np.dtype(signed).itemsize  # (RegTensor<S>: one register)
     assert signs.view(signed)[:one].tolist() == [i - 2 for i in range(one)]  # SignedOf<T>::type: nested conditionals
     assert not signs[one:].any()
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.int16])
+def test_auto_of_a_mask_and_an_address_register(mod: rs.cpp.CppModule, dtype: object) -> None:
+    size = np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    lanes = 256 // size
+    x = np.arange(4 * lanes).astype(dtype.name)  # type: ignore[attr-defined]
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(dtype, 4 * lanes), ub.alloc(dtype, 4 * lanes)
+        src.set(x)
+        mod.instantiate("AutoAddrVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr(), 2)
+        return dst.numpy()
+
+    got = both_modes(run)
+    want = np.zeros_like(x)
+    want[:lanes], want[2 * lanes : 3 * lanes] = x[:lanes], x[2 * lanes : 3 * lanes]  # every other register's lanes
+    assert got.tobytes() == want.tobytes()
+
+
+def test_a_class_alias_in_a_member_function_defined_outside_the_class(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        y = np.zeros(128, np.int16)
+        rs.launch(mod.kernel("widen_i16"), 1, y)
+        return y
+
+    assert both_modes(run).view(np.int32).tolist() == [4] * 64  # WideT: int32_t for a 2-byte T

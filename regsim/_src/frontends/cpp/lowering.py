@@ -25,7 +25,7 @@ import numpy as np
 from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
-from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function
+from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function, result
 from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
@@ -584,6 +584,17 @@ class Lowerer:
             bits = max(32, a.bits, b.bits)
             return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
         return t
+
+    def returned_register(self, n: dict[str, Any]) -> str:
+        """The mask or address register type a call of a Reg function returns (`CreateMask<T>(...)`: "MaskReg",
+        `CreateAddrReg<T>(...)`: "AddrReg"), also where clang left its type dependent; else ""."""
+        while n["k"] == "UNEXPOSED_EXPR" and n["c"]:
+            n = n["c"][0]
+        if n["k"] != "CALL_EXPR" or not n["c"]:
+            return ""
+        name, _, in_reg = self.callee_ref(n)
+        returned = {result(spec) for spec in reg_specs(name)} if in_reg and name not in self.mod.functions else set()
+        return returned.pop() if len(returned) == 1 and returned & {"MaskReg", "AddrReg"} else ""
 
     def unalias(self, s: str) -> str:
         """`s` with a register type alias of this instantiation (RegType) spelled as the type it names."""
@@ -1405,6 +1416,7 @@ class Lowerer:
         t = self.ty(v)
         if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
             t = self.infer(init[-1])
+            s = self.returned_register(init[-1]) or s  # (`auto a = CreateAddrReg<T>(...)`: an AddrReg)
         if v.get("tk") == "CONSTANTARRAY":
             self.array(v, init, d)
             return
@@ -1658,13 +1670,19 @@ class Lowerer:
 
     def scope_aliases(self) -> None:
         """The type aliases of the classes and namespaces around the function (`using RangeType =
-        std::conditional_t<...>` in a class template), for this instantiation; one that does not resolve
-        is left out (a use of it is refused where it is used)."""
-        here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
+        std::conditional_t<...>` in a class template), also of a member function's class where it is defined
+        outside it (`void Cls<T>::F() {...}`), for this instantiation; one that does not resolve is left out (a
+        use of it is refused where it is used)."""
+        here = os.path.abspath(getattr(self.fn, "file", "") or self.mod.path)  # (the function's file: this one or a header)
+        places = [(here, self.fn.line)]
+        cls = getattr(self.fn, "cls", None)
+        if cls:
+            file, line = cls.rsplit(":", 1)
+            places.append((file, int(line)))
         for a in getattr(self.mod, "aliases", ()):
             first, last = a["scope"]
-            same_file = os.path.abspath(here) == a.get("file", os.path.abspath(here))
-            if same_file and first <= self.fn.line <= last and a["node"]["s"] not in self.env:
+            inside = any(a.get("file", here) == file and first <= line <= last for file, line in places)
+            if inside and a["node"]["s"] not in self.env:
                 node = a["node"]
                 try:
                     conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
