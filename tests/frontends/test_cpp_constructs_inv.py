@@ -5,7 +5,8 @@ float;`) as a parameter's pointee and a register's element, and the standard lib
 or with two arities called from a template (clang leaves those calls unresolved), default template arguments of
 helpers (`template <bool NEED_MAX = true>`, `typename U = T`), local aliases of register types, a class's type
 aliases in its member functions defined outside it, `auto` of a mask or address register a Reg function returns in
-a template. One file, loaded once."""
+a template, a file's own traits (`IsSame<T, U>::value` by a partial specialization and integral-constant bases, explicit
+specializations with a `value`). One file, loaded once."""
 
 from __future__ import annotations
 
@@ -203,6 +204,43 @@ extern "C" __global__ __aicore__ void widen_i16(GM_ADDR y)
 """
 
 
+SRC += """
+namespace ops {
+template <typename Tp, Tp v>
+struct IntegralConstant {
+    static constexpr Tp value = v;
+};
+using trueType = IntegralConstant<bool, true>;
+using falseType = IntegralConstant<bool, false>;
+template <typename, typename>
+struct IsSame : public falseType {};
+template <typename Tp>
+struct IsSame<Tp, Tp> : public trueType {};
+template <typename T>
+struct IsFloat {
+    static constexpr bool value = false;
+};
+template <>
+struct IsFloat<float> {
+    static constexpr bool value = true;
+};
+}  // namespace ops
+
+template <typename T>
+__simd_vf__ inline void UserTraitsVF(__ubuf__ int32_t* dst)
+{
+    dst[0] = ops::IsSame<T, half>::value ? 1 : 0;
+    dst[1] = ops::IsFloat<T>::value ? 1 : 0;
+    if constexpr (ops::IsSame<T, int32_t>::value) {
+        dst[2] = 7;
+    } else {
+        dst[2] = 8;
+    }
+    dst[3] = std::negation<ops::IsSame<T, float>>::value ? 1 : 0;
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
@@ -330,3 +368,13 @@ def test_a_class_alias_in_a_member_function_defined_outside_the_class(mod: rs.cp
         return y
 
     assert both_modes(run).view(np.int32).tolist() == [4] * 64  # WideT: int32_t for a 2-byte T
+
+
+@pytest.mark.parametrize(("dtype", "want"), [(rs.float32, [0, 1, 8, 0]), (rs.half, [1, 0, 8, 1]), (rs.int32, [0, 0, 7, 1])])
+def test_a_files_own_traits(mod: rs.cpp.CppModule, dtype: object, want: list[int]) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int32, 8)
+        mod.instantiate("UserTraitsVF", T=dtype)(dst.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run)[:4].tolist() == want  # as C++ picks the specialization for each T

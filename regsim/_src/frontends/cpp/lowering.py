@@ -314,11 +314,28 @@ _STRUCTS = {
 _TRAITS = {"IsSameType": "same", "is_same": "same", "negation": "not", "conjunction": "all", "disjunction": "any"}
 
 
+def _pattern_matches(pattern: list[str], given: list[Any]) -> bool:
+    """Whether the dtypes `given` match a partial specialization's arguments (`type-parameter-0-K`: its K-th
+    parameter, the same type wherever it stands; another spelling: that type)."""
+    if len(pattern) != len(given):
+        return False
+    bound: dict[str, Any] = {}
+    for p, g in zip(pattern, given, strict=True):
+        if p.startswith("type-parameter-"):
+            if bound.setdefault(p, g) is not g:
+                return False
+        elif dtype_of(p) is not g:
+            return False
+    return True
+
+
 def _trait_args(toks: list[str], nested: bool) -> tuple[str, list[list[str]]] | None:
     """A trait's name and its template arguments' tokens (`is_same < T , float > :: value`, or as the argument of
     another trait `nested`, `is_same < T , float >`); None for another expression. Namespaces are left out; `>>`
     closes two argument lists."""
-    toks = [t for t in toks if t not in ("AscendC", "std", "::", "typename")]
+    spelled = [t for t in toks if t != "typename"]
+    # (namespaces left out: a name before `::`, and the `::`s)
+    toks = [t for i, t in enumerate(spelled) if t != "::" and not (spelled[i + 1 : i + 2] == ["::"] and t[:1].isidentifier())]
     toks = [x for t in toks for x in ([">", ">"] if t == ">>" else [t])]
     if len(toks) < 3 or toks[1] != "<":
         return None
@@ -744,7 +761,9 @@ class Lowerer:
         """The value of the trait `toks` spells for this instantiation's template arguments, None where it is
         not one of _TRAITS (or its arguments are not what that trait takes)."""
         got = _trait_args(toks, nested)
-        if got is None or got[0] not in _TRAITS:
+        if got is not None and got[0] not in _TRAITS:
+            return self.user_trait(got[0], got[1], n)
+        if got is None:
             return None
         what, args = _TRAITS[got[0]], got[1]
         if what == "same":
@@ -756,6 +775,31 @@ class Lowerer:
         if None in values or (what == "not" and len(values) != 1):
             return None
         return not values[0] if what == "not" else all(values) if what == "all" else any(values)
+
+    def user_trait(self, name: str, args: list[list[str]], n: dict[str, Any]) -> bool | None:
+        """`Name<A, B>::value` of a trait the file defines (`struct IsSame : falseType {}` with the partial
+        specialization `IsSame<Tp, Tp> : trueType {}`, or explicit ones): the specialization C++ picks for these type
+        arguments (an explicit one, else a partial one whose pattern they match, else the primary template), and its
+        `value`, a constant of its own or of the integral-constant base it derives from. None where that is not so."""
+        try:
+            given = [self.dtype("".join(a), n) for a in args]
+        except CppError:
+            return None
+        structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
+        exact = [st for st in structs if st.get("spec") and not st.get("partial") and [dtype_of(a) for a in st["spec"]] == given]
+        partial = [st for st in structs if st.get("partial") and _pattern_matches(st["spec"], given)]
+        primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
+        st = (exact or partial or primary or [None])[0]
+        if st is None:
+            return None
+        if "value" in st["statics"]:
+            init = [x for x in st["statics"]["value"]["c"] if x["k"] not in _TYPE_KIDS]
+            return bool(self.constant(init[-1], f"{name}::value")) if init else None
+        for base in st.get("bases_ts", []):
+            m = re.fullmatch(r".*<\s*bool\s*,\s*(true|false)\s*>", base)
+            if m is not None:
+                return m[1] == "true"
+        return None
 
     def declref(self, n: dict[str, Any]) -> str:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])

@@ -413,7 +413,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
     base classes, for the kernel lowering (member variables, tiling structs)."""
     import clang.cindex as ci
 
-    fields, statics, bases = [], {}, []
+    fields, statics, bases, canonical = [], {}, [], []
     nspec = c.type.get_num_template_arguments() if c.kind != ci.CursorKind.CLASS_TEMPLATE else -1
     for ch in c.get_children():
         if ch.kind == ci.CursorKind.FIELD_DECL:
@@ -437,6 +437,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
             statics[ch.spelling] = _node(ch, main)
         elif ch.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
             bases.append(ch.type.spelling)
+            canonical.append(ch.type.get_canonical().spelling)
     return {
         "name": c.spelling,
         "place": _place(c),
@@ -445,6 +446,9 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "fields": fields,
         "statics": statics,
         "bases": bases,
+        "bases_ts": canonical,  # (their canonical spellings: `ops::IntegralConstant<bool, true>`)
+        # a partial specialization's arguments are canonical (`type-parameter-0-0`: its first parameter)
+        "partial": c.kind == ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
         "size": c.type.get_size() if not tparams else -1,
         # an explicit specialization's arguments (`template <> struct Map<uint32_t>`, `template <> class K<3>`): each
         # type canonical, each value as a string; else None
@@ -601,6 +605,10 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     if ch.is_definition():
                         structs.append(_class(ch, outer + inner, main))
                     visit(ch, outer + inner)
+                elif ch.kind == ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION and ch.is_definition():
+                    # (a trait's partial specialization, `template <typename T> struct IsSame<T, T> : trueType {}`: its
+                    # arguments and bases; its member functions are not reported)
+                    structs.append(_class(ch, [], main))
                 elif ch.kind.name in _FUNCTIONS:
                     fn = _function(ch, main, outer)
                     if fn is not None:
