@@ -6,7 +6,7 @@ or with two arities called from a template (clang leaves those calls unresolved)
 helpers (`template <bool NEED_MAX = true>`, `typename U = T`), local aliases of register types, a class's type
 aliases in its member functions defined outside it, `auto` of a mask or address register a Reg function returns in
 a template, a file's own traits (`IsSame<T, U>::value` by a partial specialization and integral-constant bases, explicit
-specializations with a `value`). One file, loaded once."""
+specializations with a `value`), a cast of `r.reg[k]` whose type clang left dependent. One file, loaded once."""
 
 from __future__ import annotations
 
@@ -241,6 +241,20 @@ __simd_vf__ inline void UserTraitsVF(__ubuf__ int32_t* dst)
 """
 
 
+SRC += """
+template <typename T>
+__simd_vf__ inline void PairHalfVF(__ubuf__ int32_t* dst, __ubuf__ T* src)
+{
+    Reg::RegTensor<T, Reg::RegTraitNumTwo> pair;
+    Reg::RegTensor<int32_t> lo;
+    Reg::MaskReg m = Reg::CreateMask<int32_t>();
+    Reg::LoadAlign(pair, src);
+    lo = (Reg::RegTensor<int32_t>&)pair.reg[0];
+    Reg::StoreAlign(dst, lo, m);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
@@ -378,3 +392,17 @@ def test_a_files_own_traits(mod: rs.cpp.CppModule, dtype: object, want: list[int
         return dst.numpy()
 
     assert both_modes(run)[:4].tolist() == want  # as C++ picks the specialization for each T
+
+
+def test_a_cast_of_one_register_of_a_pair_in_a_template(mod: rs.cpp.CppModule) -> None:
+    x = (np.arange(64, dtype=np.int64) - 20) * 0x1_0000_0003  # the high and low words differ
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(rs.int64, 64), ub.alloc(rs.int32, 64)
+        src.set(x)
+        mod.instantiate("PairHalfVF", T=rs.int64)(dst.GetPhyAddr(), src.GetPhyAddr())
+        return dst.numpy()
+
+    want = [((int(v) & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000 for v in x]  # reg[0]: each lane's low word, as int32
+    assert both_modes(run).tolist() == want

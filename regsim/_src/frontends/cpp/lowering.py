@@ -1414,10 +1414,22 @@ class Lowerer:
         code, dst, src = self.expr(inner), self.unalias(strip(n.get("t", ""))), self.unalias(strip(inner.get("t", "")))
         if not dst.startswith("RegTensor") and src.rstrip("& ") == dst.rstrip("& "):
             return code  # MaskReg, AddrReg, the unaligned buffers: only to their own type
-        if not (dst.startswith("RegTensor") and src.startswith("RegTensor")):
+        if not (dst.startswith("RegTensor") and (src.startswith("RegTensor") or self.half_of_pair(inner))):
             raise self.fail(n, f"the cast of {inner.get('t')} to {n.get('t')} (registers are cast between vector types only)")
         dtype, trait = self.regtensor(dst, n)
         return f"{code}.reinterpret(rs.{dtype.name}{trait})"
+
+    def half_of_pair(self, n: dict[str, Any]) -> bool:
+        """Whether `n` is `r.reg[k]` of a two-register tensor `r` (a register, also where clang left its type
+        dependent: `(RegTensor<T3>&)r.reg[0]` in a template)."""
+        while n["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and n["c"]:
+            n = n["c"][-1]
+        if n["k"] != "ARRAY_SUBSCRIPT_EXPR" or not n["c"]:
+            return False
+        base = n["c"][0]
+        while base["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and base["c"]:
+            base = base["c"][-1]
+        return base["k"] == "MEMBER_REF_EXPR" and base["s"] == "reg" and bool(base["c"]) and self.ty(base["c"][0]).what == "reg"
 
     def regtensor(self, s: str, n: dict[str, Any]) -> tuple[Any, str]:
         """The element dtype and `, trait=...` keyword (empty for one register) of `RegTensor<T[, trait]>`."""
