@@ -252,6 +252,14 @@ __simd_vf__ inline void PairHalfVF(__ubuf__ int32_t* dst, __ubuf__ T* src)
     lo = (Reg::RegTensor<int32_t>&)pair.reg[0];
     Reg::StoreAlign(dst, lo, m);
 }
+
+__simd_vf__ inline void Float16VF(__ubuf__ half* dst)
+{
+    Reg::RegTensor<float16_t> h;
+    Reg::MaskReg m = Reg::CreateMask<float16_t>();
+    Reg::Duplicate(h, (float16_t)1.5f, m);
+    Reg::StoreAlign((__ubuf__ float16_t*)dst, h, m);
+}
 """
 
 
@@ -406,3 +414,12 @@ def test_a_cast_of_one_register_of_a_pair_in_a_template(mod: rs.cpp.CppModule) -
 
     want = [((int(v) & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000 for v in x]  # reg[0]: each lane's low word, as int32
     assert both_modes(run).tolist() == want
+
+
+def test_float16_t_is_half(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.half, 128)
+        mod.instantiate("Float16VF")(dst.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run).tobytes() == np.full(128, 1.5, np.float16).tobytes()

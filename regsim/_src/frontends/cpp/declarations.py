@@ -468,6 +468,7 @@ def header() -> str:
     for name, size in _OPAQUE.items():
         ctor = f"{name}() = default; {name}(float) {{}} operator float() const {{ return 0; }}"
         out.append(f"struct {name} {{ uint8_t _b[{size}]; {ctor} }};")
+    out.append("typedef half float16_t;")  # (the compiler's name of half, as float32_t is float's)
     out.append("namespace AscendC {")
     out.append("constexpr uint32_t GetVecLen() { return 256; }")
     out += [f"constexpr uint32_t {k} = {v};" for k, v in ASCENDC_CONSTANTS.items()]

@@ -253,10 +253,14 @@ _BUILTIN_INTS |= {"unsigned char": "uint8", "signed char": "int8", "char": "int8
 _CNAMES = {v: k for k, v in CTYPES.items()}
 
 
+#: the compiler's names of float and half
+_COMPILER_FLOATS = {"float32_t": "float32", "float16_t": "half"}
+
+
 def dtype_of(spelling: str) -> Any:
     """The dtype a C++ element type spells (`float`, `AscendC::half`, `unsigned int`), None for another type."""
     s = strip(spelling).replace("*", "").replace("&", "").strip()
-    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or ("float32" if s == "float32_t" else None)  # (the compiler's float32_t)
+    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or _COMPILER_FLOATS.get(s)
     return getattr(dt, name) if name else None
 
 
