@@ -6,7 +6,8 @@ parse in its child process, the JSON it prints, the module built from it. Warm: 
 (the target: a median under 0.5 s). Each figure is the median of --runs processes, wall time and the process's CPU time
 (its own and its children's: on a busy machine the wall time is the larger). The cold path is then broken down once per
 file, in one process: the declarations, the child process (of it, the libclang parse and the AST walk, timed by running
-the parser in-process) and the rest of the load; and, for a kernel file, `mod.kernel(entry)` (lowering and compiling
+the parser in-process, and of the parse the part regsim's declarations take: an empty file's) and the rest of the load;
+and, for a kernel file, `mod.kernel(entry)` (lowering and compiling
 the kernel, done once per process and not cached).
 
 Needs libclang and the libraries' sources: REGSIM_OPS_NN=/path/to/ops-nn, REGSIM_OPS_MATH=/path/to/ops-math (a file
@@ -71,7 +72,7 @@ print(json.dumps({"load": time.perf_counter() - t, "cpu": cpu() - c}))
 
 #: the cold path's parts, in one fresh process
 PHASES = """
-import json, subprocess, sys, time
+import json, os, subprocess, sys, tempfile, time
 import regsim as rs
 from regsim._src.frontends.cpp import module as cpp_module, parse as cpp_parse
 from regsim._src.frontends.cpp.declarations import SHIM_HEADERS
@@ -87,12 +88,17 @@ cpp_module.subprocess.run = timed_run
 t = time.perf_counter(); mod = rs.cpp.load(path, args=tuple(args)); load = time.perf_counter() - t
 cpp_module.subprocess.run = run
 out["rest of the load (JSON, module)"] = load - out["child process"]
-parse = ci.Index.parse
+parse, parses = ci.Index.parse, []
 def timed_parse(self, *a, **k):
-    t = time.perf_counter(); r = parse(self, *a, **k); out["  libclang parse"] = time.perf_counter() - t; return r
+    t = time.perf_counter(); r = parse(self, *a, **k); parses.append(time.perf_counter() - t); return r
 ci.Index.parse = timed_parse
 t = time.perf_counter(); cpp_parse.parse(path, header(), args, SHIM_HEADERS); total = time.perf_counter() - t
-out["  AST walk (and the files read)"] = total - out["  libclang parse"]
+out["  libclang parse"] = parses[0]
+out["  AST walk (and the files read)"] = total - parses[0]
+empty = os.path.join(tempfile.mkdtemp(), "empty.cpp")
+open(empty, "w").close()
+cpp_parse.parse(empty, header(), args, SHIM_HEADERS)
+out["    of it, the declarations alone (empty file)"] = parses[1]
 if entry:
     t = time.perf_counter(); mod.kernel(entry); out["mod.kernel(entry) (lowering, compiling)"] = time.perf_counter() - t
 print(json.dumps(out))

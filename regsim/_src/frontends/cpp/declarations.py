@@ -134,12 +134,26 @@ constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 
 }  // namespace AscendC
 #ifndef REGSIM_NO_STD_TRAITS  // a file including the standard headers has these already
 namespace std {
-template <typename T, typename U> struct is_same { static constexpr bool value = false; };
-template <typename T> struct is_same<T, T> { static constexpr bool value = true; };
+template <typename T, T v> struct integral_constant { static constexpr T value = v; constexpr operator T() const { return v; } };
+template <bool B> using bool_constant = integral_constant<bool, B>;
+using true_type = bool_constant<true>;
+using false_type = bool_constant<false>;
+template <typename T, typename U> struct is_same : false_type {};
+template <typename T> struct is_same<T, T> : true_type {};
 template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;
 template <bool B, typename T, typename F> struct conditional { using type = T; };
 template <typename T, typename F> struct conditional<false, T, F> { using type = F; };
 template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;
+template <typename B> struct negation : bool_constant<!bool(B::value)> {};
+template <typename... B> struct conjunction : true_type {};
+template <typename B1> struct conjunction<B1> : B1 {};
+template <typename B1, typename... Bn> struct conjunction<B1, Bn...> : conditional_t<bool(B1::value), conjunction<Bn...>, B1> {};
+template <typename... B> struct disjunction : false_type {};
+template <typename B1> struct disjunction<B1> : B1 {};
+template <typename B1, typename... Bn> struct disjunction<B1, Bn...> : conditional_t<bool(B1::value), B1, disjunction<Bn...>> {};
+template <typename B> constexpr bool negation_v = negation<B>::value;
+template <typename... B> constexpr bool conjunction_v = conjunction<B...>::value;
+template <typename... B> constexpr bool disjunction_v = disjunction<B...>::value;
 template <bool B, typename T = void> struct enable_if {};
 template <typename T> struct enable_if<true, T> { using type = T; };
 template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
@@ -454,6 +468,7 @@ def header() -> str:
     for name, size in _OPAQUE.items():
         ctor = f"{name}() = default; {name}(float) {{}} operator float() const {{ return 0; }}"
         out.append(f"struct {name} {{ uint8_t _b[{size}]; {ctor} }};")
+    out.append("typedef half float16_t;")  # (the compiler's name of half, as float32_t is float's)
     out.append("namespace AscendC {")
     out.append("constexpr uint32_t GetVecLen() { return 256; }")
     out += [f"constexpr uint32_t {k} = {v};" for k, v in ASCENDC_CONSTANTS.items()]

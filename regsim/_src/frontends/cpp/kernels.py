@@ -483,9 +483,10 @@ class KernelLowerer(Lowerer):
                 return code
         if _is_launch(n):
             return self.launch(_strip_unexposed(c[0]), _strip_unexposed(c[1]), n)
-        if k in ("CSTYLE_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR") and self.ty(n).what == "ptr" and self.phy_addr(c[-1]):
+        to = self.ty(n) if k in ("CSTYLE_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR") else None
+        if to is not None and to.what == "ptr" and to.elem is not None and self.phy_addr(c[-1]):
             # `(__ubuf__ U*)t.GetPhyAddr()` of a tensor of a dependent type (clang leaves the address's type open)
-            return f"{self.expr(c[-1])}.reinterpret(rs.{self.ty(n).elem.name})"
+            return f"{self.expr(c[-1])}.reinterpret(rs.{to.elem.name})"
         if k in ("UNEXPOSED_EXPR", "CSTYLE_CAST_EXPR", "CXX_STATIC_CAST_EXPR") and self.ty(n).what == "obj":
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             if kids:
@@ -709,7 +710,8 @@ class KernelLowerer(Lowerer):
         """The template arguments of a call of `fn`: those spelled (`targs`, in order), the rest deduced from `args`."""
         own = [p["name"] for p in fn.tparams if not p.get("outer")]
         given = dict(zip(own, [self.targ(t) for t in targs], strict=False))
-        return {**given, **self.deduced(fn, args, set(given))}
+        bound = {**given, **self.deduced(fn, args, set(given))}
+        return {**bound, **self.defaults(fn, {**self.env, **bound}, set(bound))}
 
     def tiling(self, n: dict[str, Any]) -> str:
         obj, ptr = n["c"][-2], n["c"][-1]
@@ -916,7 +918,7 @@ class KernelLowerer(Lowerer):
         for p in fn.params:
             if fn is self.build.host and p["tk"] == "POINTER":
                 continue  # (a host pointer, `void* stream` too: the numpy array or None given)
-            t = self.type_of(p["t"], p["tk"], p["l"])
+            t = self.type_of(p["t"], p["tk"], p)
             if t.what == "int":
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
             if p["name"] in self.refvars:

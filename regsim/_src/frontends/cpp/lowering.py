@@ -18,14 +18,14 @@ import os
 import re
 import types
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
-from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function
+from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function, result
 from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
@@ -218,6 +218,11 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+class RegType(str):
+    """A local type alias of a register type for one instantiation (`using R = std::conditional_t<sizeof(T) == 8,
+    RegTensor<T, RegTraitNumTwo>, RegTensor<T>>;`): the register type it names, spelled without parameters."""
+
+
 class Ty:
     """A C type as the lowering needs it: an integer (bits, signed), a float (rounding helper),
     a pointer (its element dtype), a register type, or something else (`other`)."""
@@ -248,11 +253,26 @@ _BUILTIN_INTS |= {"unsigned char": "uint8", "signed char": "int8", "char": "int8
 _CNAMES = {v: k for k, v in CTYPES.items()}
 
 
+#: the compiler's names of float and half
+_COMPILER_FLOATS = {"float32_t": "float32", "float16_t": "half"}
+
+
 def dtype_of(spelling: str) -> Any:
     """The dtype a C++ element type spells (`float`, `AscendC::half`, `unsigned int`), None for another type."""
     s = strip(spelling).replace("*", "").replace("&", "").strip()
-    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or ("float32" if s == "float32_t" else None)  # (the compiler's float32_t)
+    name = CTYPES.get(s) or _BUILTIN_INTS.get(s) or _COMPILER_FLOATS.get(s)
     return getattr(dt, name) if name else None
+
+
+def _reg_element(spelled: str, element: str, canonical: str) -> str:
+    """The canonical spelling of the element type of the register type `spelled` (`RegTensor<computeType>`) where
+    it spells `element` and `canonical` is clang's canonical spelling of that type; else ''."""
+    s, c = strip(spelled).rstrip("&* "), strip(canonical).rstrip("&* ")
+    if not (s.startswith("RegTensor<") and c.startswith("RegTensor<") and s.endswith(">") and c.endswith(">")):
+        return ""
+    if strip(_split_targs(s[s.index("<") + 1 : -1])[0]) != element:
+        return ""
+    return _split_targs(c[c.index("<") + 1 : -1])[0]
 
 
 def cxx(v: Any) -> str:
@@ -293,8 +313,50 @@ _CASTS = ("CSTYLE_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CXX_STATIC_CAST_EXPR"
 _STRUCTS = {
     n: c for n, c in vars(enums).items() if isinstance(c, type) and issubclass(c, enums._Struct) and c is not enums._Struct
 }
-#: compile-time type traits: (namespace-free name, whether `::value` follows)
-_TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
+#: compile-time type traits (namespace-free names; each also as `name_v`, without `::value`): the type comparisons
+#: and the standard library's logical traits over other traits
+_TRAITS = {"IsSameType": "same", "is_same": "same", "negation": "not", "conjunction": "all", "disjunction": "any"}
+
+
+def _pattern_matches(pattern: list[str], given: list[Any]) -> bool:
+    """Whether the dtypes `given` match a partial specialization's arguments (`type-parameter-0-K`: its K-th
+    parameter, the same type wherever it stands; another spelling: that type)."""
+    if len(pattern) != len(given):
+        return False
+    bound: dict[str, Any] = {}
+    for p, g in zip(pattern, given, strict=True):
+        if p.startswith("type-parameter-"):
+            if bound.setdefault(p, g) is not g:
+                return False
+        elif dtype_of(p) is not g:
+            return False
+    return True
+
+
+def _trait_args(toks: list[str], nested: bool) -> tuple[str, list[list[str]]] | None:
+    """A trait's name and its template arguments' tokens (`is_same < T , float > :: value`, or as the argument of
+    another trait `nested`, `is_same < T , float >`); None for another expression. Namespaces are left out; `>>`
+    closes two argument lists."""
+    spelled = [t for t in toks if t != "typename"]
+    # (namespaces left out: a name before `::`, and the `::`s)
+    toks = [t for i, t in enumerate(spelled) if t != "::" and not (spelled[i + 1 : i + 2] == ["::"] and t[:1].isidentifier())]
+    toks = [x for t in toks for x in ([">", ">"] if t == ">>" else [t])]
+    if len(toks) < 3 or toks[1] != "<":
+        return None
+    args: list[list[str]] = [[]]
+    depth = 0
+    for i, t in enumerate(toks[2:], 2):
+        if t == ">" and depth == 0:
+            rest = toks[i + 1 :]
+            if rest != ([] if nested or toks[0].endswith("_v") else ["value"]):
+                return None
+            return toks[0].removesuffix("_v"), [a for a in args if a]
+        depth += {"<": 1, ">": -1}.get(t, 0)
+        if t == "," and depth == 0:
+            args.append([])
+        else:
+            args[-1].append(t)
+    return None
 
 
 #: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
@@ -360,6 +422,7 @@ class Fn:
         self.defined = d["body"] is not None
         self.body: dict[str, Any] = d["body"] or {"k": "COMPOUND_STMT", "l": self.line, "c": []}
         self.file: str = d.get("file", "")  #: the file defining it (the loaded file or a header it includes)
+        self.ns: str = d.get("ns", "")  #: the namespace defining it (`ops::detail`; "" for the global one)
         #: a member function's class (`file:line` of its definition), else None; a constructor's kind is CONSTRUCTOR
         self.cls: str | None = d.get("cls")
         self.kind: str = d.get("kind", "FUNCTION_DECL")
@@ -368,6 +431,17 @@ class Fn:
         self.inits: list[dict[str, Any]] = d.get("inits", [])
         #: the parse errors inside the function (file:line each): it is refused when lowered, its file still loads
         self.errors: list[str] = []
+
+
+class Call(NamedTuple):
+    """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
+    the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
+    number of arguments and the calling function's namespace."""
+
+    at: str
+    spelled: list[str]
+    nargs: int
+    scope: str
 
 
 class Source(Protocol):
@@ -379,7 +453,7 @@ class Source(Protocol):
     definitions: dict[str, list[Fn]]  #: every definition of each name
     globals: dict[str, Any]  #: the generated code's globals (lowering adds struct constants)
 
-    def callee(self, name: str, tvals: list[Any], resolved: int, line: int) -> Fn: ...
+    def callee(self, name: str, tvals: list[Any], resolved: int, line: int, call: Call | None = None) -> Fn: ...
     def callee_name(self, fn: Fn, env: dict[str, Any]) -> str: ...
 
 
@@ -460,6 +534,8 @@ class Lowerer:
         d = dtype_of(s)
         own = isinstance(n, dict) and strip(n.get("t", "")).replace("*", "").replace("&", "").strip() == s  # (n's type)
         canonical = n.get("ts", "") if isinstance(n, dict) and own else ""
+        if d is None and isinstance(n, dict) and not own:  # n's register type's element (`RegTensor<computeType>`)
+            canonical = _reg_element(n.get("t", ""), s, n.get("ts", ""))
         if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
         if d is None:
@@ -477,11 +553,13 @@ class Lowerer:
             return Ty("int", bits, signed)
         if kind in _FLOAT_KINDS:
             return Ty("float", rnd=_FLOAT_KINDS[kind])
-        s = strip(spelling)
+        s = self.unalias(strip(spelling))
         if kind in ("LVALUEREFERENCE", "RVALUEREFERENCE") or s.endswith("&"):
             return self.type_of(s.rstrip("&").strip(), "", n)
         if s.endswith("*") and s.startswith(("RegTensor", "MaskReg")):
             return Ty("other")  # an array of registers (`r.reg`, `RegTensor<T> regs[4]`) decayed to a pointer
+        if s.endswith("*") and s[:-1].strip() == "void":
+            return Ty("ptr")  # `__ubuf__ void*`: an address of no element type (cast before it is read or moved)
         if s.endswith("*"):
             return Ty("ptr", elem=self.dtype(s[:-1], n))
         if s.startswith("RegTensor") or s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg"):
@@ -528,11 +606,28 @@ class Lowerer:
             return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
         return t
 
+    def returned_register(self, n: dict[str, Any]) -> str:
+        """The mask or address register type a call of a Reg function returns (`CreateMask<T>(...)`: "MaskReg",
+        `CreateAddrReg<T>(...)`: "AddrReg"), also where clang left its type dependent; else ""."""
+        while n["k"] == "UNEXPOSED_EXPR" and n["c"]:
+            n = n["c"][0]
+        if n["k"] != "CALL_EXPR" or not n["c"]:
+            return ""
+        name, _, in_reg = self.callee_ref(n)
+        returned = {result(spec) for spec in reg_specs(name)} if in_reg and name not in self.mod.functions else set()
+        return returned.pop() if len(returned) == 1 and returned & {"MaskReg", "AddrReg"} else ""
+
+    def unalias(self, s: str) -> str:
+        """`s` with a register type alias of this instantiation (RegType) spelled as the type it names."""
+        base = s.rstrip("&* ")
+        alias = self.env.get(base)
+        return alias + s[len(base) :] if isinstance(alias, RegType) else s
+
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
-        t = self.type_of(p["t"], p["tk"], p["l"])
+        t = self.type_of(p["t"], p["tk"], p)
         if t.what == "ptr":
-            return f"__ubuf__ {cxx(t.elem)}* {p['name']}"
+            return f"__ubuf__ {cxx(t.elem) if t.elem is not None else 'void'}* {p['name']}"
         spelled = re.sub(r"\w+", lambda m: cxx(self.env[m[0]]) if dt.is_dtype(self.env.get(m[0])) else m[0], p["t"])
         return f"{spelled} {p['name']}"
 
@@ -595,7 +690,7 @@ class Lowerer:
             code = self.expr(inner)
             src, dst = self.infer(inner), self.ty(n)
             if dst.what == "ptr":
-                if src.what == "ptr" and k != "UNEXPOSED_EXPR":
+                if src.what == "ptr" and k != "UNEXPOSED_EXPR" and dst.elem is not None:
                     return f"{code}.reinterpret(rs.{dst.elem.name})"
                 return code
             return self.convert(code, src, dst)
@@ -661,15 +756,57 @@ class Lowerer:
     def type_trait(self, n: dict[str, Any]) -> str:
         """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
         decided for this instantiation's template arguments."""
-        toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
         raw = n.get("toks", [])
-        if len(raw) >= 6 and raw[1] == "<" and raw[-3:-1] == [">", "::"] and raw[0] not in _TRAITS:  # `Traits<T>::size`
+        value = self.trait_value(raw, n)
+        if value is None and len(raw) >= 6 and raw[1] == "<" and raw[-3:-1] == [">", "::"]:  # `Traits<T>::size`
             return self.pyvalue(self.class_constant(raw[0], _split_targs(" ".join(raw[2:-3])), raw[-1], n))
-        if not toks or toks[0] not in _TRAITS or "<" not in toks:
+        if value is None:
             raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
-        inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
-        a, b = (self.dtype(x.replace(" ", ""), n) for x in _split_targs(inner))
-        return "1" if a is b else "0"
+        return "1" if value else "0"
+
+    def trait_value(self, toks: list[str], n: dict[str, Any], nested: bool = False) -> bool | None:
+        """The value of the trait `toks` spells for this instantiation's template arguments, None where it is
+        not one of _TRAITS (or its arguments are not what that trait takes)."""
+        got = _trait_args(toks, nested)
+        if got is not None and got[0] not in _TRAITS:
+            return self.user_trait(got[0], got[1], n)
+        if got is None:
+            return None
+        what, args = _TRAITS[got[0]], got[1]
+        if what == "same":
+            if len(args) != 2:
+                return None
+            a, b = (self.dtype("".join(x), n) for x in args)
+            return a is b
+        values = [self.trait_value(x, n, True) for x in args]
+        if None in values or (what == "not" and len(values) != 1):
+            return None
+        return not values[0] if what == "not" else all(values) if what == "all" else any(values)
+
+    def user_trait(self, name: str, args: list[list[str]], n: dict[str, Any]) -> bool | None:
+        """`Name<A, B>::value` of a trait the file defines (`struct IsSame : falseType {}` with the partial
+        specialization `IsSame<Tp, Tp> : trueType {}`, or explicit ones): the specialization C++ picks for these type
+        arguments (an explicit one, else a partial one whose pattern they match, else the primary template), and its
+        `value`, a constant of its own or of the integral-constant base it derives from. None where that is not so."""
+        try:
+            given = [self.dtype("".join(a), n) for a in args]
+        except CppError:
+            return None
+        structs = [st for st in getattr(self.mod, "structs", {}).values() if st["name"] == name]
+        exact = [st for st in structs if st.get("spec") and not st.get("partial") and [dtype_of(a) for a in st["spec"]] == given]
+        partial = [st for st in structs if st.get("partial") and _pattern_matches(st["spec"], given)]
+        primary = [st for st in structs if st.get("spec") is None and len(st["tparams"]) == len(given)]
+        st = (exact or partial or primary or [None])[0]
+        if st is None:
+            return None
+        if "value" in st["statics"]:
+            init = [x for x in st["statics"]["value"]["c"] if x["k"] not in _TYPE_KIDS]
+            return bool(self.constant(init[-1], f"{name}::value")) if init else None
+        for base in st.get("bases_ts", []):
+            m = re.fullmatch(r".*<\s*bool\s*,\s*(true|false)\s*>", base)
+            if m is not None:
+                return m[1] == "true"
+        return None
 
     def declref(self, n: dict[str, Any]) -> str:
         rk, name = n.get("rk", ""), n.get("rs", n["s"])
@@ -924,12 +1061,17 @@ class Lowerer:
         local = self.mod.functions.get(name)
         if local is not None and local.what != "vf":
             tvals = [self.targ(t) for t in targs]
-            local = self.mod.callee(name, tvals, self.callee_node(n).get("rl", 0), n["l"])
+            f = self.callee_node(n)
+            spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns)
+            local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
             for p, v in given:
                 env[p["name"]] = v
-            env |= self.deduced(local, args, {p["name"] for p, _ in given})
+            found = self.deduced(local, args, {p["name"] for p, _ in given})
+            env |= found
+            env |= self.defaults(local, env, {p["name"] for p, _ in given} | set(found))
             pyname = self.mod.callee_name(local, env)
             self.callees.append((pyname, local, env))
             parts = []
@@ -937,7 +1079,7 @@ class Lowerer:
                 is_ref = p["tk"] == "LVALUEREFERENCE"
                 caller_env, self.env = self.env, env  # the parameter's type in the callee's template arguments
                 try:
-                    ptype = self.type_of(p["t"], p["tk"], p["l"])
+                    ptype = self.type_of(p["t"], p["tk"], p)
                 finally:
                     self.env = caller_env
                 if is_ref and ptype.what in ("int", "float"):
@@ -1023,6 +1165,25 @@ class Lowerer:
                 out[m[1]] = d
         return out
 
+    def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
+        """The defaults of `fn`'s own template parameters not `bound` (given or deduced: `template <bool NEED_MAX =
+        true>`), each in order, evaluated in `env` with the arguments before it (`typename U = T`). Not of one a
+        parameter's type names (C++ deduces it from the argument; where regsim did not, it stays unbound)."""
+        out: dict[str, Any] = {}
+        caller_env = self.env
+        named = {w for q in fn.params for w in re.findall(r"\w+", q["t"])}
+        try:
+            for p in fn.tparams:
+                d = p.get("default")
+                if p.get("outer") or d is None or p["name"] in bound or p["name"] in named:
+                    continue
+                self.env = {**env, **out}
+                what = f"the default of the template parameter {p['name']}"
+                out[p["name"]] = self.dtype(d["type"], fn.line) if "type" in d else self.constant(d["value"], what)
+        finally:
+            self.env = caller_env
+        return out
+
     def c_call(self, n: dict[str, Any], name: str, forms: list[Any], args: list[dict[str, Any]]) -> str:
         """A call of the register-level C API (`asc_add(dst, src0, src1, mask)`): `rs.capi`'s function of
         that name, which runs the Reg op its C overload spells (the arguments pick the overload)."""
@@ -1049,7 +1210,7 @@ class Lowerer:
 
     def reg_dtype(self, a: dict[str, Any]) -> Any:
         """The element type of a register argument, from its C++ type (None where it is not known)."""
-        s = strip(a.get("t", ""))
+        s = self.unalias(strip(a.get("t", "")))
         if not s.startswith("RegTensor<"):
             return None
         try:
@@ -1273,13 +1434,25 @@ class Lowerer:
         inner = kids[-1]
         if inner["k"] == "CALL_EXPR" and inner.get("rk") == "CONSTRUCTOR" and len(inner["c"]) == 1:
             inner = inner["c"][0]  # the value cast's constructor: its argument is the register cast
-        code, dst, src = self.expr(inner), strip(n.get("t", "")), strip(inner.get("t", ""))
+        code, dst, src = self.expr(inner), self.unalias(strip(n.get("t", ""))), self.unalias(strip(inner.get("t", "")))
         if not dst.startswith("RegTensor") and src.rstrip("& ") == dst.rstrip("& "):
             return code  # MaskReg, AddrReg, the unaligned buffers: only to their own type
-        if not (dst.startswith("RegTensor") and src.startswith("RegTensor")):
+        if not (dst.startswith("RegTensor") and (src.startswith("RegTensor") or self.half_of_pair(inner))):
             raise self.fail(n, f"the cast of {inner.get('t')} to {n.get('t')} (registers are cast between vector types only)")
         dtype, trait = self.regtensor(dst, n)
         return f"{code}.reinterpret(rs.{dtype.name}{trait})"
+
+    def half_of_pair(self, n: dict[str, Any]) -> bool:
+        """Whether `n` is `r.reg[k]` of a two-register tensor `r` (a register, also where clang left its type
+        dependent: `(RegTensor<T3>&)r.reg[0]` in a template)."""
+        while n["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and n["c"]:
+            n = n["c"][-1]
+        if n["k"] != "ARRAY_SUBSCRIPT_EXPR" or not n["c"]:
+            return False
+        base = n["c"][0]
+        while base["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and base["c"]:
+            base = base["c"][-1]
+        return base["k"] == "MEMBER_REF_EXPR" and base["s"] == "reg" and bool(base["c"]) and self.ty(base["c"][0]).what == "reg"
 
     def regtensor(self, s: str, n: dict[str, Any]) -> tuple[Any, str]:
         """The element dtype and `, trait=...` keyword (empty for one register) of `RegTensor<T[, trait]>`."""
@@ -1318,11 +1491,12 @@ class Lowerer:
             raise self.fail(v, f"the declaration {v['k']}")
         self.at = v.get("l") or self.at
         name = v["s"]
-        s = strip(v["t"])
+        s = self.unalias(strip(v["t"]))
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         t = self.ty(v)
         if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
             t = self.infer(init[-1])
+            s = self.returned_register(init[-1]) or s  # (`auto a = CreateAddrReg<T>(...)`: an AddrReg)
         if v.get("tk") == "CONSTANTARRAY":
             self.array(v, init, d)
             return
@@ -1393,10 +1567,10 @@ class Lowerer:
     def alias_type(self, toks: list[str], conds: Iterator[dict[str, Any]], n: dict[str, Any]) -> Any:
         """The dtype a type alias names for this instantiation: a type, or `std::conditional_t<c, A, B>` /
         `std::conditional<c, A, B>::type` (nested too), `c` folded from its AST node (`conds`, in source order)."""
-        toks = [t for t in toks if t != "typename"]
+        toks = [x for t in toks if t != "typename" for x in ([">", ">"] if t == ">>" else [t])]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[-2:] == ["::", "type"] and toks[0] == "conditional":  # (`Map<T>::type` is a class's alias: below)
+        if toks[:1] == ["conditional"] and toks[-2:] == ["::", "type"]:  # (`Map<T>::type` is a class's alias: below)
             toks = toks[:-2]
         if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
@@ -1407,6 +1581,10 @@ class Lowerer:
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
+        spelled = strip(" ".join(toks).replace(" :: ", "::"))
+        if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
+            dtype, trait = self.regtensor(spelled, n)
+            return RegType(f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>")
         return self.dtype(" ".join(toks), n)
 
     def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -1600,17 +1778,19 @@ class Lowerer:
 
     def scope_aliases(self, place: str = "") -> None:
         """The type aliases of the classes and namespaces around the function (`using RangeType =
-        std::conditional_t<...>` in a class template), or around `place` (`file:line`, a class's definition), for
-        this instantiation, the innermost scope's where two have one name (a class's over its caller's, whose
-        names `place` overrides); one that does not resolve is left out (a use of it is refused where it is used)."""
-        here = getattr(self.fn, "file", "") or self.mod.path  # (the file defining the function: this one or a header)
-        line = self.fn.line
-        if place:
-            here, at = place.rsplit(":", 1)
-            line = int(at)
+        std::conditional_t<...>` in a class template), also of a member function's class where it is defined outside
+        it (`void Cls<T>::F() {...}`), or around `place` (`file:line`, a class's definition), for this instantiation,
+        the innermost scope's where two have one name (a class's over its caller's, whose names `place` overrides);
+        one that does not resolve is left out (a use of it is refused where it is used)."""
+        here = os.path.abspath(getattr(self.fn, "file", "") or self.mod.path)  # (the function's file: this one or a header)
+        at = place or getattr(self.fn, "cls", None)  # (a class's definition: `place`'s alone, or the function's too)
+        places = [] if place else [(here, self.fn.line)]
+        if at:
+            file, line = at.rsplit(":", 1)
+            places.append((os.path.abspath(file), int(line)))
         around = [
             a for a in getattr(self.mod, "aliases", ())
-            if os.path.abspath(here) == a.get("file", os.path.abspath(here)) and a["scope"][0] <= line <= a["scope"][1]
+            if any(a.get("file", places[0][0]) == file and a["scope"][0] <= line <= a["scope"][1] for file, line in places)
         ]  # fmt: skip
         given = set() if place else set(self.env)  # (the template arguments: no alias names them)
         for a in sorted(around, key=lambda a: a["scope"][0] - a["scope"][1]):  # (outermost first; stable: source order)
@@ -1630,14 +1810,14 @@ class Lowerer:
         self.scope_aliases()
         self.find_refvars()
         if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
-            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p["l"]).what == "reg"} - self.refparams
+            by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what == "reg"} - self.refparams
             written = sorted(by_value & self.written_registers())
             if written:
                 raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
         params = [self.var(p["name"]) for p in fn.params]
         self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
-            t = self.type_of(p["t"], p["tk"], p["l"])
+            t = self.type_of(p["t"], p["tk"], p)
             is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")
             if fn.what == "callee" and t.what == "ptr" and not is_ref:
                 self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")

@@ -38,6 +38,7 @@ from regsim._src.frontends.cpp.kernel_decls import header
 from regsim._src.frontends.cpp.kernels import KernelBuild, kernel_namespace, struct_layout
 from regsim._src.frontends.cpp.lowering import (
     INT_DTYPES,
+    Call,
     CppError,
     Fn,
     Lowerer,
@@ -137,9 +138,9 @@ class _Param:
         """Why `value` cannot be this parameter's argument (the error class and what is accepted), or None."""
         t = self.ty
         if t.what == "ptr":
-            if isinstance(value, UbPtr) and value.dtype is t.elem:
+            if isinstance(value, UbPtr) and (t.elem is None or value.dtype is t.elem):  # (a `void*` takes any element type)
                 return None
-            want = f"a UbPtr[{t.elem.name}] for `{self.decl}`"
+            want = f"a UbPtr[{t.elem.name if t.elem is not None else 'any dtype'}] for `{self.decl}`"
             if isinstance(value, UbPtr):
                 return DTypeError, f"{want}; p.reinterpret(rs.{t.elem.name}) views the same bytes as {t.elem.name}"
             tensor = isinstance(value, LocalTensor)
@@ -314,15 +315,18 @@ class CppModule:
             raise AttributeError(name)
         return self[name]
 
-    def callee(self, name: str, tvals: list[Any], resolved: int, line: int) -> Fn:
+    def callee(self, name: str, tvals: list[Any], resolved: int, line: int, call: Call | None = None) -> Fn:
         """The definition a call of the helper `name` runs: the one clang resolved it to (`resolved`, its
-        line), else the explicit specialization for `tvals`, else the only other definition."""
+        line in this file, or `call.at` anywhere), else the explicit specialization for `tvals`, else the only
+        other definition (of several, the one C++ finds: see _overload)."""
         defs = [f for f in self.definitions[name] if f.defined]
-        hit = next((f for f in defs if f.line == resolved), None)
+        hit = next((f for f in defs if f.line == resolved and f.file in ("", os.path.abspath(self.path))), None)
+        hit = hit or next((f for f in defs if call is not None and call.at == f"{f.file}:{f.line}"), None)
         hit = hit or next((f for f in defs if f.spec is not None and _matches(f.spec, tvals)), None)
         if hit is not None:
             return hit
         plain = [f for f in defs if f.spec is None]
+        plain = _overload(plain, call) if len(plain) > 1 and call is not None else plain
         where = f"{self.path}:{line}: the call of {name}"
         if len(plain) > 1:
             lines = ", ".join(str(f.line) for f in plain)
@@ -560,10 +564,27 @@ class CppModule:
         except SyntaxError as e:  # Python's own limits (20 nested blocks), before or after the loop rewrite
             line = where[e.lineno - 1] if e.lineno and 0 < e.lineno <= len(where) else fn.line
             raise CppError(f"{self.path}:{line} (in {display}): {_syntax_limit(e)}") from None
-        params = [_Param(p["name"], main.type_of(p["t"], p["tk"], p["l"]), main.decl(p)) for p in main.fn.params]
+        params = [_Param(p["name"], main.type_of(p["t"], p["tk"], p), main.decl(p)) for p in main.fn.params]
         vf = VfFunction(self, main.fn, display, params, source, run)
         self._cache[key] = vf
         return vf
+
+
+def _overload(fns: list[Fn], call: Call) -> list[Fn]:
+    """Of the overloads `fns` of a call clang left unresolved, those it can run, as C++ looks them up: in the
+    namespace spelled before the name (`ops::F`), else in the caller's namespace or the nearest enclosing one that
+    defines some; then those taking as many arguments as given. All of them where a step would leave none."""
+    spelled = "::".join(s for s in call.spelled)
+    if spelled:
+        fns = [f for f in fns if f.ns == spelled or f.ns.endswith("::" + spelled)] or fns
+    else:
+        scopes = call.scope.split("::") if call.scope else []
+        for depth in range(len(scopes), -1, -1):
+            here = [f for f in fns if f.ns == "::".join(scopes[:depth])]
+            if here:
+                fns = here
+                break
+    return [f for f in fns if len(f.params) == call.nargs] or fns
 
 
 def _syntax_limit(e: SyntaxError) -> str:

@@ -354,12 +354,19 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
             "type": ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER,
             # a non-type parameter's type (int, an enum, bool), for checking the argument given for it
             "t": "" if ch.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER else ch.type.get_canonical().spelling,
+            "default": _tparam_default(ch, main),
         }
         for ch in kids
         if ch.kind in (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
     ]
     params = [
-        {"name": ch.spelling, "t": ch.type.spelling, "tk": ch.type.get_canonical().kind.name, "l": ch.location.line}
+        {
+            "name": ch.spelling,
+            "t": ch.type.spelling,
+            "tk": ch.type.get_canonical().kind.name,
+            "ts": ch.type.get_canonical().spelling,  # (an alias clang resolved: `computeType*` is `float *`)
+            "l": ch.location.line,
+        }
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
     ]
@@ -369,10 +376,16 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         ci.CursorKind.STRUCT_DECL,
         ci.CursorKind.CLASS_TEMPLATE,
     )
+    spaces, scope = [], c.semantic_parent
+    while scope is not None and scope.kind != ci.CursorKind.TRANSLATION_UNIT:
+        if scope.kind == ci.CursorKind.NAMESPACE:
+            spaces.append(scope.spelling)
+        scope = scope.semantic_parent
     return {
         "name": c.spelling,
         "what": what,
         "file": os.path.abspath(c.location.file.name),
+        "ns": "::".join(reversed(spaces)),  # its namespace (`ops`, `ops_vf`): overloads in two are told apart by it
         # a member function's class (its spelling, and its definition's place), its kind (a constructor ...)
         "cls": _place(parent) if member else None,
         "kind": c.kind.name,
@@ -387,6 +400,20 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "body": _node(body, main) if body is not None else None,
         "inits": _member_inits(kids, main),
     }
+
+
+def _tparam_default(c: Any, main: str) -> dict[str, Any] | None:
+    """A template parameter's default (`typename U = float`: {"type": its spelling}; `bool NEED_MAX = true`:
+    {"value": its expression's node}), else None."""
+    import clang.cindex as ci
+
+    toks = [t.spelling for t in c.get_tokens()]
+    if "=" not in toks:
+        return None
+    if c.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER:
+        return {"type": " ".join(toks[toks.index("=") + 1 :])}
+    value = [x for x in c.get_children() if x.kind.is_expression()]
+    return {"value": _node(value[-1], main)} if value else None
 
 
 def _member_inits(kids: list[Any], main: str) -> list[dict[str, Any]]:
@@ -411,7 +438,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
     base classes, for the kernel lowering (member variables, tiling structs)."""
     import clang.cindex as ci
 
-    fields, statics, bases = [], {}, []
+    fields, statics, bases, canonical = [], {}, [], []
     nspec = c.type.get_num_template_arguments() if c.kind != ci.CursorKind.CLASS_TEMPLATE else -1
     for ch in c.get_children():
         if ch.kind == ci.CursorKind.FIELD_DECL:
@@ -435,6 +462,7 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
             statics[ch.spelling] = _node(ch, main)
         elif ch.kind == ci.CursorKind.CXX_BASE_SPECIFIER:
             bases.append(ch.type.spelling)
+            canonical.append(ch.type.get_canonical().spelling)
     return {
         "name": c.spelling,
         "place": _place(c),
@@ -443,6 +471,9 @@ def _class(c: Any, tparams: list[dict[str, Any]], main: str) -> dict[str, Any]:
         "fields": fields,
         "statics": statics,
         "bases": bases,
+        "bases_ts": canonical,  # (their canonical spellings: `ops::IntegralConstant<bool, true>`)
+        # a partial specialization's arguments are canonical (`type-parameter-0-0`: its first parameter)
+        "partial": c.kind == ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION,
         "size": c.type.get_size() if not tparams else -1,
         # an explicit specialization's arguments (`template <> struct Map<uint32_t>`, `template <> class K<3>`): each
         # type canonical, each value as a string; else None
@@ -599,6 +630,10 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     if ch.is_definition():
                         structs.append(_class(ch, outer + inner, main))
                     visit(ch, outer + inner)
+                elif ch.kind == ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION and ch.is_definition():
+                    # (a trait's partial specialization, `template <typename T> struct IsSame<T, T> : trueType {}`: its
+                    # arguments and bases; its member functions are not reported)
+                    structs.append(_class(ch, [], main))
                 elif ch.kind.name in _FUNCTIONS:
                     fn = _function(ch, main, outer)
                     if fn is not None:
