@@ -168,6 +168,25 @@ __global__ __aicore__ void held(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR
     op.Run(x, y);
 }
 
+template <typename T>
+__global__ __aicore__ void held_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    Sizes sizes;
+    sizes.n = 20;
+    sizes.m = 19;
+    ASCENDC_ASSERT(sizes.n > 0, { KERNEL_LOG(KERNEL_ERROR, "n must > 0"); });
+    Held<T> op(sizes, pipe);
+    op.Run(x, y);
+}
+
+template <typename T>
+__global__ __aicore__ void shift_n(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Shift<T> op(37);
+    op.Run(x, y, 37);
+}
+
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     float k = 1.0f;
@@ -292,6 +311,24 @@ def test_constructor_member_initializers(mod: Any) -> None:
     want = np.zeros_like(x)
     want[:20] = x[:20] + 3
     assert y.tobytes() == want.tobytes()
+
+
+def test_dependent_construction_runs_the_constructor(mod: Any) -> None:
+    """`Held<T> op(sizes, pipe)` in an entry template (clang leaves the construction a parenthesized list until
+    instantiation) runs the constructor of that many parameters, as the non-template entry does; `ASCENDC_ASSERT` is
+    the device build's (no code)."""
+    x = np.arange(100, 148).astype(np.uint32)
+    y = _launch(mod.kernel("held_t", rs.uint32), x)
+    want = np.zeros_like(x)
+    want[:20] = x[:20] + 3
+    assert y.tobytes() == want.tobytes()
+
+
+def test_dependent_construction_without_its_constructor_refused(mod: Any) -> None:
+    """`Shift<T> op(37)` where Shift declares no constructor taking one argument: refused at its line, not an object
+    made without its arguments."""
+    with pytest.raises(rs.cpp.CppError, match=r"construction of op \(no constructor of Shift"):
+        mod.kernel("shift_n", rs.float32)
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:

@@ -160,6 +160,25 @@ extern "C" __global__ __aicore__ void unknown_api(GM_ADDR x) {
     AscendC::Trunc(a, a, 64);
 }
 
+// the deprecated name CompareScalar (Compares' tensor-and-scalar interfaces): c = x < 0.5, then y = c ? x : 0
+extern "C" __global__ __aicore__ void compare_scalar(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x);
+    yGm.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> a = buf.Get<float>();
+    LocalTensor<uint8_t> c = a[256].ReinterpretCast<uint8_t>();
+    DataCopy(a, xGm, 128);
+    PipeBarrier<PIPE_ALL>();
+    CompareScalar(c, a, 0.5f, CMPMODE::LT, 128);
+    Duplicate(a[128], 0.0f, 128);
+    Select(a, c, a, a[128], SELMODE::VSEL_TENSOR_TENSOR_MODE, 128);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, a, 128);
+}
+
 // Compare into an int32 tensor: the binder refuses it when the kernel runs
 extern "C" __global__ __aicore__ void bad_compare(GM_ADDR x) {
     TPipe pipe;
@@ -209,6 +228,19 @@ def test_memory_apis_in_a_kernel_class_template(mod: Any, n: int) -> None:
     assert z.tobytes() == floor.tobytes()
     assert m.tobytes() == np.where(x > total, x, np.float16(0)).tobytes()
     assert s[0] == floor[: n - 3].astype(np.float64).sum()
+
+
+def test_a_deprecated_name_runs_its_api(mod: Any) -> None:
+    """`CompareScalar` (the page "接口变更说明": now `Compares`) runs Compares: y = x if x < 0.5 else 0."""
+    x = np.random.default_rng(3).uniform(-2, 2, 128).astype(np.float32)
+    x[:2] = [0.5, np.nextafter(np.float32(0.5), np.float32(0))]
+
+    def run() -> np.ndarray:
+        y = np.full(128, 7, np.float32)
+        rs.launch(mod.kernel("compare_scalar"), 1, x, y)
+        return y
+
+    assert both_modes(run).tobytes() == np.where(x < np.float32(0.5), x, np.float32(0)).tobytes()
 
 
 def test_a_bad_dtype_is_the_apis_error(mod: Any) -> None:

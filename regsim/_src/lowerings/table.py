@@ -277,6 +277,15 @@ def _repeat_reduce_sum() -> tuple[Interface, ...]:
     return (Interface(Form.CONTINUOUS, params, B16_B32_NO_BF16, (IS_SET_MASK,)),)
 
 
+#: Compares' (and its deprecated name CompareScalar's) tensor-and-scalar head, the dtypes of its interfaces and its tail
+_COMPARES_SCALAR: Final = (
+    (tensor("dst", UINT8), SRC0, Param("src1_scalar", Kind.SCALAR), enum_param("cmp_mode", CMPMODE)),
+    B8_TO_B64,
+    B16_B32,
+    (UNARY_PARAMS,),
+)
+
+
 # --- the rows ------------------------------------------------------------------------------------------------------------------
 APIS: Final[tuple[Api, ...]] = (
     # 基础算术 (arith) ---------------------------------------------------------------------------------------------------------
@@ -551,13 +560,7 @@ APIS: Final[tuple[Api, ...]] = (
     Api(
         "Compares",
         "compare_select",
-        forms(
-            (tensor("dst", UINT8), SRC0, Param("src1_scalar", Kind.SCALAR), enum_param("cmp_mode", CMPMODE)),
-            B8_TO_B64,
-            B16_B32,
-            (UNARY_PARAMS,),
-            keywords=(BINARY_CONFIG,),
-        )
+        forms(*_COMPARES_SCALAR, keywords=(BINARY_CONFIG,))
         + forms(
             (tensor("dst", UINT8), SRC0, SRC1, enum_param("cmp_mode", CMPMODE)),
             B8_TO_B64,
@@ -580,6 +583,8 @@ APIS: Final[tuple[Api, ...]] = (
         ("compare_first_n", "compare_repeat"),
         doc("比较与选择/Compares.md"),
         "dst bit i = src0[i] cmp_mode scalar",
+        # (the deprecated name of the tensor-and-scalar interfaces: the page "接口变更说明", which maps it to Compares)
+        (Alias("CompareScalar", forms(*_COMPARES_SCALAR)),),
         explore=compare.explore(True),
         examples=(
             "Compares(half, cmp_mode=GE, scalar_value=1.5, mask=64, repeat_time=2)",

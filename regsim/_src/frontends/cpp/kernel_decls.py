@@ -36,6 +36,7 @@ _KERNEL = """\
 #define GM_ADDR __gm__ uint8_t*
 #define __VEC_SCOPE__ if (::__regsim_vec_scope())
 #define KERNEL_TASK_TYPE_DEFAULT(...)
+#define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_TASK_TYPE(...)
 #define REGISTER_TILING_DEFAULT(...)
 #define REGISTER_TILING_FOR_TILINGKEY(...)

@@ -211,6 +211,12 @@ class KernelBuild:
             fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
         return self.function(fn, {**env, **deduce(fn)}, st, in_vf)
 
+    def constructor(self, st: dict[str, Any], nargs: int) -> Fn | None:
+        """The constructor of a class (its primary template's) taking `nargs` arguments, for a construction clang left
+        dependent; None when the class declares none (an aggregate, or only the implicit default one)."""
+        cands = [f for f in self.by_place.values() if f.cls == st["place"] and f.kind == "CONSTRUCTOR" and len(f.params) == nargs]
+        return cands[0] if cands else None
+
 
 def _targ_value(text: str, env: dict[str, Any]) -> Any:
     """A template argument's value: a dtype, an integer or enum member, or an enclosing template parameter's value."""
@@ -762,13 +768,17 @@ class KernelLowerer(Lowerer):
         init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
-        if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
+        # (`Op<T> op(&pipe);` in a template: clang leaves the constructor call a parenthesized list until instantiation)
+        dependent = bool(init) and init[0]["k"] == "UNEXPOSED_EXPR" and init[0].get("tk") == "INVALID" and t.elem[0] == "user"
+        if init and (dependent or (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR")) and not pointer:
             ctor = init[0]
             args = [self.expr(a) for a in ctor["c"]]
             kind = t.elem
             if kind[0] == "user":
                 self.emit(d, f"{target} = {self.new(kind, [])}  # line {v['l']}")
-                fn = self.build.by_place.get(ctor.get("rloc", ""))
+                fn = self.build.by_place.get(ctor.get("rloc", "")) or self.build.constructor(kind[1][0], len(args))
+                if fn is None and dependent and args:
+                    raise self.fail(v, f"the construction of {v['s']} (no constructor of {kind[1][0]['name']} regsim found)")
                 if fn is not None:
                     st, env = kind[1]
                     py = self.build.function(fn, {**self.env, **env}, st)
