@@ -324,3 +324,116 @@ def test_population_count(load: Loader, dtype: Any) -> None:
     tiling, blocks = _block_ub(mod, "PopulationCountTilingData", n, 2, 256)
     (y,) = _run(mod, entry, blocks, [x], [np.zeros(n, np.uint8)], tiling)
     _same(y, np.array([bin(v).count("1") for v in x.view(np.uint16).tolist()], np.uint8))
+
+
+# --- the special functions (Cephes' rational approximations in float32 steps), against quadrature in float64 ----------
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
+
+
+def _integral(f: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """∫_lo^hi f for each pair of limits: composite Gauss-Legendre, 64 equal panels of 24 nodes (error ~1e-15 for the
+    smooth integrands below; checked against the functions' tabulated values in the tests)."""
+    edges = lo[:, None] + (hi - lo)[:, None] * np.linspace(0, 1, 65)[None, :]
+    a, b = edges[:, :-1, None], edges[:, 1:, None]
+    u = (a + b) / 2 + (b - a) / 2 * _NODES
+    return np.asarray(((b - a)[..., 0] / 2 * (f(u) @ _WEIGHTS)).sum(axis=1))
+
+
+def _dawson(x: np.ndarray) -> np.ndarray:
+    """Dawson's integral D(x) = ∫_0^x e^(t^2 - x^2) dt = ∫_0^|x| e^(-u (2|x| - u)) du (u = |x| - t), odd; for |x| > 12
+    its asymptotic series 1/(2x) Σ_k (2k-1)!! / (2x^2)^k; 0 at ±inf, NaN at NaN."""
+    a = np.abs(x.astype(np.float64))
+    out = np.zeros_like(a)
+    near = np.isfinite(a) & (a <= 12)
+    s = a[near]
+    out[near] = _integral(lambda u: np.exp(-u * (2 * s[:, None, None] - u)), np.zeros_like(s), s)
+    far = np.isfinite(a) & (a > 12)
+    b, term = a[far], np.ones(int(far.sum()))
+    total = term.copy()
+    for k in range(1, 60):
+        term = term * (2 * k - 1) / (2 * b * b)
+        total += term
+    out[far] = total / (2 * b)
+    out[np.isnan(a)] = np.nan
+    return np.copysign(out, x.astype(np.float64))
+
+
+def _spence(x: np.ndarray) -> np.ndarray:
+    """Spence's function spence(x) = ∫_1^x ln t / (1 - t) dt = ∫_0^(ln x) u / (e^-u - 1) du (t = e^u) for x > 0;
+    pi^2 / 6 at 0, NaN below 0 (the operator's domain)."""
+    x64 = x.astype(np.float64)
+    out = np.full_like(x64, np.nan)
+    pos = x64 > 0
+    top = np.log(x64[pos])
+
+    def f(u: np.ndarray) -> np.ndarray:
+        e = np.expm1(-u)
+        return np.where(u == 0, -1.0, u / np.where(u == 0, 1.0, e))
+
+    out[pos] = _integral(f, np.zeros_like(top), top)
+    out[x64 == 0] = np.pi**2 / 6
+    return out
+
+
+def test_quadrature_oracles_match_tabulated_values() -> None:
+    """The oracles against published values: D(1) = 0.5380795069127684, D(0.9241388730) = 0.5410442246 (its maximum),
+    spence(2) = -pi^2/12, spence(0.5) = pi^2/12 - ln(2)^2/2 (Abramowitz and Stegun 7.1, 27.7); the quadrature and the
+    asymptotic series agree where D switches from one to the other (|x| = 12)."""
+    d = _dawson(np.array([1.0, 0.9241388730, -1.0, 12.0, np.nextafter(12.0, 13.0)]))
+    assert np.allclose(d[:3], [0.5380795069127684, 0.5410442246, -0.5380795069127684], rtol=1e-10, atol=0)
+    assert abs(d[4] / d[3] - 1) < 1e-13
+    s = _spence(np.array([2.0, 0.5, 1.0]))
+    assert np.allclose(s, [-(np.pi**2) / 12, np.pi**2 / 12 - np.log(2) ** 2 / 2, 0.0], rtol=1e-13, atol=1e-15)
+
+
+#: Dawsn's and Spence's bounds against float64: Cephes' float32 rational approximations (relative error under a few
+#: float32 ulps each, the coefficients themselves rounded to float32) evaluated in ~25 float32 steps; half and bfloat16:
+#: that result rounded once (CAST_ROUND)
+SPECIAL_ULPS = {rs.float32: 8, rs.half: 1, rs.bfloat16: 1}
+#: Dawsn on 3.25 <= |x| < 6.25: the kernel's segment masks overlap (its `|x| <= 1e9` mask is taken after the
+#: `|x| < 6.25` one and overrides it), so these lanes get the approximation made for 6.25 <= |x|, whose relative error
+#: there is up to 3.5e-4 at 3.25 (falling below 1e-11 by 5); bounded by relative error instead, plus one rounding
+DAWSN_OVERLAP_REL = 4e-4
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_dawsn(load: Loader, dtype: Any) -> None:
+    """Dawsn: y = D(x), on its four segments (|x| < 3.25, < 6.25, <= 1e9, beyond), odd; 0 at ±inf, NaN kept."""
+    mod, entry = load("math/dawsn", FLOATS)[dtype]
+    (x,) = _inputs(dtype, 11, (-12, 12))
+    x[:10] = _as(dtype, [0.0, -0.0, 3.25, -3.25, 6.25, 6.0e4, -1e-3, np.inf, -np.inf, np.nan])
+    fields = _loops(len(x), 2, 512, 256)
+    tiling = _tiling(mod, "DawsnTilingData", **fields)
+    (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros_like(x)], tiling)
+    want = _dawson(x.astype(np.float32))
+    assert np.isnan(y[9]) and not np.isnan(np.delete(y, 9)).any() and np.all(y[7:9] == 0)
+    a = np.abs(x.astype(np.float32))
+    overlap = (a >= 3.25) & (a < 6.25)
+    plain = ~overlap & ~np.isnan(a) & np.isfinite(a)
+    _ulps(y[plain], want[plain], SPECIAL_ULPS[dtype])
+    rel = np.abs(y[overlap].astype(np.float64) / want[overlap] - 1)
+    assert rel.max() <= DAWSN_OVERLAP_REL + float(np.finfo(dtype.np_dtype).eps), rel.max()
+    assert abs(float(y[2]) / want[2] - 1) > 1e-4  # (the overlap, as the kernel computes it: not a bug of regsim's)
+
+
+#: Spence's float32 bound: for x > 1.5 and x < 0.5 the kernel adds reflection terms (pi^2/6 - ln x ln(1 - x), and
+#: -ln^2(x) / 2) to the rational approximation; near x = 0.5 and 2 those terms are up to 3x the result, so their errors
+#: (Log's and the rational's, a few float32 ulps each, SPECIAL_ULPS) count up to 3 times: 24 float32 ulps
+SPENCE_ULPS = {**SPECIAL_ULPS, rs.float32: 24}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_spence(load: Loader, dtype: Any) -> None:
+    """Spence: y = spence(x) (x >= 0; pi^2/6 at 0, 0 at 1, NaN below 0), the kernel built with its pipe given to the
+    class's constructor (`KernelSpence<T> op(&pipe)`), 256 elements a piece."""
+    mod, entry = load("math/spence", FLOATS)[dtype]
+    (x,) = _inputs(dtype, 12, (0, 6))
+    x[:200] = _as(dtype, np.geomspace(1e-4, 5e4, 200))
+    x[200:206] = _as(dtype, [0.0, 1.0, 0.5, 2.0, -1.0, np.nan])
+    fields = _loops(len(x), 2, 512, 256)
+    tiling = _tiling(mod, "SpenceTilingData", **fields)
+    (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros_like(x)], tiling)
+    want = _spence(x.astype(np.float32))
+    assert np.isnan(y[204:206]).all() and not np.isnan(np.delete(y, [204, 205])).any() and y[201] == 0
+    keep = ~np.isnan(want)
+    _ulps(y[keep], want[keep], SPENCE_ULPS[dtype])
