@@ -196,10 +196,10 @@ def _struct(cls: type) -> str:
 
 def _type_slots(iface: Interface) -> int:
     """How many type parameters the C++ template of an interface has before its non-type ones: the element type T
-    (or a `DTYPE` parameter), then one for each tensor whose element type is not T and not one fixed type (Cast's dst,
-    Compare's dst, Select's selMask)."""
+    (or a `DTYPE` parameter), then one for each tensor whose element type is not T and, but for a dst (the headers'
+    `Compares<T, U>` with a uint8_t dst), not one fixed type (Cast's dst, Compare's dst, Select's selMask)."""
     own = [p for p in iface.params if p.kind is Kind.TENSOR and p.dtypes != "T"]
-    fixed = [p for p in own if isinstance(p.dtypes, frozenset) and len(p.dtypes) == 1]
+    fixed = [p for p in own if isinstance(p.dtypes, frozenset) and len(p.dtypes) == 1 and p.name != "dst"]
     dtype = any(p.kind is Kind.DTYPE for p in iface.params)
     return int(bool(iface.dtypes) or dtype or len(own) > len(fixed)) + len(own) - len(fixed)
 

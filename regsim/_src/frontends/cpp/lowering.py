@@ -295,6 +295,11 @@ _STRUCTS = {
 }
 #: compile-time type traits: (namespace-free name, whether `::value` follows)
 _TRAITS = {"IsSameType": True, "is_same": True, "is_same_v": False}
+#: the one-type traits the shim declares (declarations.TRAITS), by name (`_v`: its variable): the dtypes they hold for
+_UNARY_TRAITS: dict[str, frozenset[Any]] = {
+    "is_integral": frozenset((dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)),
+    "is_floating_point": frozenset((dt.float32,)),
+}
 
 
 #: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
@@ -662,10 +667,14 @@ class Lowerer:
         """`IsSameType<T, half>::value`, `std::is_same<T, float>::value`, `std::is_same_v<T, U>`:
         decided for this instantiation's template arguments."""
         toks = [t for t in n.get("toks", []) if t not in ("AscendC", "std", "::")]
-        if not toks or toks[0] not in _TRAITS or "<" not in toks:
+        unary = _UNARY_TRAITS.get(toks[0].removesuffix("_v")) if toks else None
+        if not toks or (toks[0] not in _TRAITS and unary is None) or "<" not in toks:
             raise self.fail(n, f"the dependent expression {' '.join(n.get('toks', [])) or n['s']}")
         inner = " ".join(toks[toks.index("<") + 1 : len(toks) - 1 - toks[::-1].index(">")])
-        a, b = (self.dtype(x.replace(" ", ""), n) for x in _split_targs(inner))
+        types = [self.dtype(x.replace(" ", ""), n) for x in _split_targs(inner)]
+        if unary is not None:
+            return "1" if types[0] in unary else "0"
+        a, b = types
         return "1" if a is b else "0"
 
     def declref(self, n: dict[str, Any]) -> str:
@@ -699,12 +708,15 @@ class Lowerer:
             return self.env[name]
         if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
             return getattr(Reg, name)
+        # a constant clang folded: a static constexpr member, a header's `const uint16_t K = ...;`, a variable
+        # template's specialization (`std::is_same_v<A, B>`)
+        folded = "v" in n and (rk == "UNEXPOSED_DECL" or (rk in ("VAR_DECL", "PARM_DECL") and n.get("global")))
+        if rk in ("VAR_DECL", "PARM_DECL") and n.get("global") and name in C_CONSTANTS and name not in self.mod.consts:
+            return C_CONSTANTS[name]  # PAT_ALL ...
+        if folded:
+            t = self.ty(n)
+            return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
         if rk in ("VAR_DECL", "PARM_DECL") and n.get("global"):
-            if name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
-                return C_CONSTANTS[name]
-            if "v" in n:  # a constant clang folded (a static constexpr member, a header's `const uint16_t K = ...;`)
-                t = self.ty(n)
-                return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
             if name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
                 lay, sat, rnd = CAST_TRAITS[name]
                 return enums.CastTrait(
