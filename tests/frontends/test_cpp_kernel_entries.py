@@ -187,6 +187,21 @@ __global__ __aicore__ void shift_n(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
     op.Run(x, y, 37);
 }
 
+template <typename T>
+__global__ __aicore__ void copy_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer((__gm__ T*)x);
+    yg.SetGlobalBuffer((__gm__ T*)y);
+    LocalTensor<T> t = buf.template Get<T>();
+    DataCopyPad(t, xg, DataCopyExtParams{1, 20 * sizeof(T), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, 0});
+    PipeBarrier<PIPE_ALL>();
+    DataCopyPad(yg, t, DataCopyExtParams(1, 11 * sizeof(T), 0, 0, 0));
+}
+
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     float k = 1.0f;
@@ -329,6 +344,17 @@ def test_dependent_construction_without_its_constructor_refused(mod: Any) -> Non
     made without its arguments."""
     with pytest.raises(rs.cpp.CppError, match=r"construction of op \(no constructor of Shift"):
         mod.kernel("shift_n", rs.float32)
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.uint16])
+def test_braced_and_constructed_temporaries(mod: Any, dtype: Any) -> None:
+    """Copy parameters made in place in a template (`DataCopyPadExtParams<T>{false, 0, 0, 0}`, which clang keeps as a
+    braced list until instantiation; `DataCopyExtParams{...}`, `DataCopyExtParams(...)`): 20 elements in, 11 out."""
+    x = np.arange(1, N + 1).astype(dtype.np_dtype)
+    y = _launch(mod.kernel("copy_t", dtype), x)
+    want = np.zeros_like(x)
+    want[:11] = x[:11]
+    assert y.tobytes() == want.tobytes()
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:

@@ -553,3 +553,70 @@ def test_approximate_equal(load: Loader, dtype: Any, n: int) -> None:
         diff = _f32(np.abs(x1.astype(np.float32).astype(np.float64) - x2.astype(np.float32)))
     _same(y, (diff < tolerance).astype(np.uint8))
     assert y[:5].tolist() == [0, 0, 0, 1, 1]
+
+
+def _i1e(x: np.ndarray) -> np.ndarray:
+    """e^-|x| I1(x) from I1's power series Σ_k (x/2)^(2k+1) / (k! (k+1)!) in float64 (all terms of one sign: no
+    cancellation; 120 terms converge for |x| <= 40); odd."""
+    a = np.abs(x.astype(np.float64))
+    term = a / 2
+    total = term.copy()
+    for k in range(1, 120):
+        term = term * (a / 2) ** 2 / (k * (k + 1))
+        total += term
+    return np.copysign(total * np.exp(-a), x.astype(np.float64))
+
+
+#: BesselI1e's bound against float64: Abramowitz and Stegun 9.8.3 (relative error under 8e-9) below |x| = 3.75, 9.8.4
+#: beyond (absolute error under 2.2e-7 on x^1/2 e^-x I1(x) >= 0.33 there: relative under 6.7e-7, 12 float32 ulps at
+#: the low end of a binade), e^-|x| from a truncated Taylor polynomial raised to the 4th power, and float32 steps
+BESSEL_I1E_ULPS = {rs.float32: 16, rs.half: 1}
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_bessel_i1e(load: Loader, dtype: Any) -> None:
+    """BesselI1e: y = e^-|x| I1(x), odd, a polynomial on each side of |x| = 3.75, computed element by element on the
+    scalar unit (`GetValue` / `SetValue`, `sqrt`); half widened and narrowed element by element too
+    (`static_cast<half>`: rounded to nearest even)."""
+    mod, entry = load("math/bessel_i1e", [rs.float32, rs.half])[dtype]
+    (x,) = _inputs(dtype, 17, (-30, 30), n=700)
+    x[:5] = _as(dtype, [0.0, 3.75, -3.75, 1e-3, -0.5])
+    tiling, blocks = _block_ub(mod, "BesselI1eTilingData", len(x), 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros_like(x)], tiling)
+    _ulps(y, _i1e(x), BESSEL_I1E_ULPS[dtype])
+
+
+def test_bessel_i1e_bfloat16_races(load: Loader) -> None:
+    """BesselI1e's bfloat16 path casts its input (a V instruction) right after the DataCopyPad that brings it in (MTE2)
+    with no queue, flag or barrier between them: a race regsim reports (the float32 and half paths go through their
+    queue, or read it on the scalar unit)."""
+    mod, entry = load("math/bessel_i1e", [rs.bfloat16])[rs.bfloat16]
+    (x,) = _inputs(rs.bfloat16, 17, (-30, 30), n=700)
+    tiling, blocks = _block_ub(mod, "BesselI1eTilingData", len(x), 2, 256)
+    with pytest.raises(rs.errors.RaceError, match="MTE2"):
+        rs.launch(mod.kernel(entry), blocks, x, np.zeros_like(x), np.zeros(64, np.uint8), tiling)
+
+
+#: the operator build's element-type macros for Real: `ORIG_DTYPE_INPUT` names the input's ge::DataType (its `#if`
+#: compares it with the DT_* values), DTYPE_OUTPUT the output's C++ type
+GE_TYPES = {"DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_COMPLEX64": 16, "DT_COMPLEX32": 33}
+REAL_CASES = [("DT_FLOAT", rs.float32), ("DT_FLOAT16", rs.half), ("DT_COMPLEX64", rs.float32), ("DT_COMPLEX32", rs.half)]
+
+
+@pytest.mark.parametrize(("ge_type", "out"), REAL_CASES, ids=[c[0] for c in REAL_CASES])
+def test_real(ge_type: str, out: Any) -> None:
+    """Real: y = the real part of x: float32 and half copied through, complex64 and complex32 by a Gather of every
+    other element (its offsets set element by element, `SetValue`); the copy parameters a braced temporary
+    (`DataCopyPadExtParams<T>{false, 0, 0, 0}`)."""
+    if ROOT is None or not Path(ROOT, "math").is_dir():
+        pytest.skip("the operator library's sources are absent (REGSIM_OPS_MATH)")
+    defines = {**GE_TYPES, "ORIG_DTYPE_INPUT": ge_type, "DTYPE_OUTPUT": out}
+    mod = rs.cpp.load(_entry_file("math/real"), defines=defines)
+    n = 1500
+    former, blocks = _factors(n, 2, 512)
+    tiling = _tiling(mod, "RealTilingData", totalOutputNum=n, blockFactor=former, ubFactor=256)
+    rng = np.random.default_rng(18)
+    parts = rng.uniform(-100, 100, (n, 2)).astype(out.np_dtype)
+    x = parts if "COMPLEX" in ge_type else parts[:, 0].copy()
+    (y,) = _run(mod, "real", blocks, [x.reshape(-1)], [np.zeros(n, out.np_dtype)], tiling)
+    _same(y, parts[:, 0].copy())

@@ -122,8 +122,12 @@ SHIM_HEADERS = {
     )
     + "template <typename... Ts> struct Elemwise {};\n} } }\n",
 }
-#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs)
-SHIM_FUNCTIONS = ("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned")
+#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs); `sqrt` /
+#: `sqrtf` are the device's scalar square root (float: correctly rounded), which scalar kernel code calls
+SHIM_FUNCTIONS = (
+    *("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned"),
+    *("sqrt", "sqrtf"),
+)
 
 
 #: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
@@ -151,6 +155,8 @@ template <bool B, typename T = void> struct enable_if {};
 template <typename T> struct enable_if<true, T> { using type = T; };
 template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
 }  // namespace std
+inline float sqrt(float x) { return x; }
+inline float sqrtf(float x) { return x; }
 #endif
 namespace AscendC {"""
 #: the standard's integral types (std::is_integral; half and bfloat16_t are not floating-point types of the standard's

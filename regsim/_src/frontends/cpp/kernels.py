@@ -446,6 +446,12 @@ class KernelLowerer(Lowerer):
             return "None"
         if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
             return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
+        made = k == "CALL_EXPR" and (n.get("rk") == "CONSTRUCTOR" or not n["s"])
+        if made and (self.objof(n) or ("",))[0] in _FROZEN:  # `DataCopyPadExtParams<T>{false, 0, 0, 0}` (a temporary)
+            kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if len(kids) == 1 and kids[0]["k"] == "INIT_LIST_EXPR":  # (braced in a template: clang keeps the list)
+                kids = kids[0]["c"]
+            return self.new(self.objof(n), [self.expr(a) for a in kids])  # type: ignore[arg-type]
         if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
             return self.vf_call(n)
         if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":

@@ -130,7 +130,7 @@ def _zero_keeps(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return lambda a, b: a if isinstance(b, int) and b == 0 else f(a, b)
 
 
-#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers
+#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers, and the scalar sqrt
 _SHIM_RUN: dict[str, Callable[..., Any]] = {
     "GetVRegSize": lambda: VF_LEN,
     "GetUbBlockSize": lambda: 32,
@@ -140,6 +140,8 @@ _SHIM_RUN: dict[str, Callable[..., Any]] = {
     "FloorAlign": _zero_keeps(lambda a, b: _c_div(a, b) * b),
     "Ceil": lambda a, b: _c_div(a + b - 1, b),
     "Aligned": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+    "sqrt": lambda x: float(np.sqrt(np.float32(x))),
+    "sqrtf": lambda x: float(np.sqrt(np.float32(x))),
 }
 
 RUNTIME: dict[str, Any] = {
@@ -627,6 +629,8 @@ class Lowerer:
             return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
         if k == "CALL_EXPR" and self.invoked_lambda(n) is not None:  # a constant computed by a lambda: its value
             return self.pyvalue(self.constant(n, "the value of a lambda"))
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1 and self.ty(n).what == "float":
+            return self.convert(self.expr(c[0]), self.infer(c[0]), self.ty(n))  # `half(x)`: rounded to half
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
