@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -190,16 +191,38 @@ __global__ __aicore__ void shift_n(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
 template <typename T>
 __global__ __aicore__ void copy_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 256);
     GlobalTensor<T> xg, yg;
     xg.SetGlobalBuffer((__gm__ T*)x);
     yg.SetGlobalBuffer((__gm__ T*)y);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
     LocalTensor<T> t = buf.template Get<T>();
     DataCopyPad(t, xg, DataCopyExtParams{1, 20 * sizeof(T), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, 0});
     PipeBarrier<PIPE_ALL>();
     DataCopyPad(yg, t, DataCopyExtParams(1, 11 * sizeof(T), 0, 0, 0));
+}
+
+template <typename T>
+class Bits {
+public:
+    __aicore__ inline void Widen(GM_ADDR a) {
+        GlobalTensor<uint16_t> bits;
+        bits.SetGlobalBuffer(reinterpret_cast<__gm__ uint16_t*>(a), 2);
+        union { uint32_t u; T f; } conv;
+        conv.u = static_cast<uint32_t>(bits.GetValue(1)) << 16U;
+        v_ = conv.f;
+    }
+    T v_;
+};
+
+__global__ __aicore__ void widen(GM_ADDR a, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Bits<float> b;
+    b.Widen(a);
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer((__gm__ float*)y, 1);
+    yg.SetValue(0, b.v_);
 }
 
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
@@ -355,6 +378,15 @@ def test_braced_and_constructed_temporaries(mod: Any, dtype: Any) -> None:
     want = np.zeros_like(x)
     want[:11] = x[:11]
     assert y.tobytes() == want.tobytes()
+
+
+def test_a_local_union_is_a_bit_cast(mod: Any) -> None:
+    """`union { uint32_t u; T f; } conv; conv.u = bits << 16; v = conv.f;` in a class template (clang leaves the
+    members dependent): the float whose high half is the bfloat16's bits."""
+    x = np.array([0, 0, 0, 0], np.uint16)
+    x[1] = np.array([-2.75], ml_dtypes.bfloat16).view(np.uint16)[0]
+    y = _launch(mod.kernel("widen"), x.view(np.float32).copy())
+    assert y.view(np.float32)[0] == np.float32(-2.75)
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:

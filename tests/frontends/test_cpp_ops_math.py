@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -620,3 +621,58 @@ def test_real(ge_type: str, out: Any) -> None:
     x = parts if "COMPLEX" in ge_type else parts[:, 0].copy()
     (y,) = _run(mod, "real", blocks, [x.reshape(-1)], [np.zeros(n, out.np_dtype)], tiling)
     _same(y, parts[:, 0].copy())
+
+
+#: Cosh's bound against float64: e^r (Exp, correctly rounded) of the Cody-Waite reduced r = |x| - n ln 2 (two Fma,
+#: each rounded once), scaled exactly by 2^(n - 2), then 2 e^x/4 + (1/8) / (e^x/4) (Reciprocal, two Muls and an Add:
+#: four roundings); half and bfloat16: that result rounded once (CAST_RINT)
+COSH_ULPS = {rs.float32: 4, rs.half: 1, rs.bfloat16: 1}
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_cosh(load: Loader, dtype: Any) -> None:
+    """Cosh: y = cosh(x) = e^|x| / 2 + e^-|x| / 2 through 2^(n - 2) built from the exponent bits (Trunc, Fma, the
+    high-level APIs), inf from |x| >= 90 (a tensor of `NumericLimits<float>::Infinity`), NaN kept. Its CompareScalar
+    takes the piece's element count, which the Compares page requires to fill whole 256-byte repeats: every piece
+    here a multiple of 64 elements (1472 = 1024 + 448)."""
+    mod, entry = load("math/cosh", FLOATS, macro="DTYPE_X")[dtype]
+    top = {rs.float32: 95, rs.half: 12, rs.bfloat16: 95}[dtype]  # (beyond cosh(x) > 65504 half is inf anyway)
+    (x,) = _inputs(dtype, 19, (-top, top), n=1472)
+    x[:6] = _as(dtype, [0.0, -0.0, 90.0 if dtype is not rs.half else 11.0, np.inf, -np.inf, np.nan])
+    tiling, blocks = _block_ub(mod, "CoshTilingData", len(x), 2, 256)
+    (y,) = _run(mod, entry, blocks, [x], [np.zeros_like(x)], tiling)
+    with np.errstate(over="ignore"):
+        want = np.cosh(x.astype(np.float32).astype(np.float64))
+    assert np.isnan(y[5]) and np.all(y[3:5] == np.inf)
+    keep = np.isfinite(want) & (want < float(ml_dtypes.finfo(dtype.np_dtype).max))
+    _ulps(y[keep], want[keep], COSH_ULPS[dtype])
+    assert np.all(y[~keep & ~np.isnan(want)] == np.inf)
+
+
+def test_cosh_unaligned_count_refused(load: Loader) -> None:
+    """Cosh with a last piece of 220 elements: its CompareScalar's count does not fill whole 256-byte repeats, which
+    the Compares page forbids: refused, naming the API and the count."""
+    mod, entry = load("math/cosh", FLOATS, macro="DTYPE_X")[rs.float32]
+    (x,) = _inputs(rs.float32, 19, (-5, 5))
+    tiling, blocks = _block_ub(mod, "CoshTilingData", len(x), 2, 256)
+    with pytest.raises(rs.errors.ParameterError, match=r"CompareScalar: count = 220"):
+        rs.launch(mod.kernel(entry), blocks, x, np.zeros_like(x), np.zeros(64, np.uint8), tiling)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_add_mat_mat_elements(load: Loader, dtype: Any) -> None:
+    """AddMatMatElements: c' = a * b * alpha + c * beta, alpha and beta one-element tensors read on the scalar unit
+    (bfloat16's by its bits, through a union); float32 in float32 steps, half and bfloat16 widened to float32 and the
+    result rounded once to nearest even."""
+    mod, entry = load("math/add_mat_mat_elements", FLOATS)[dtype]
+    n, tile = 1500, 256
+    per = -(-n // 2 // 16) * 16
+    tiling = _tiling(
+        mod, "AddMatMatElementsTilingData", totalLength=n, tileLength=tile, blockNum=2, blockLength=per, lastBlockLength=n - per
+    )
+    c, a, b = _inputs(dtype, 20, (-4, 4), (-4, 4), (-4, 4), n=n)
+    beta, alpha = _as(dtype, [0.75]), _as(dtype, [-1.5])
+    (out,) = _run(mod, entry, 2, [c, a, b, beta, alpha], [np.zeros_like(c)], tiling)
+    c64, a64, b64 = _wide(c, a, b)
+    prod = _f32(_f32(a64 * b64).astype(np.float64) * float(alpha[0])).astype(np.float64)
+    _same(out, _out(dtype, _f32(_f32(c64 * float(beta[0])).astype(np.float64) + prod)))

@@ -1,6 +1,6 @@
 """The C++ declarations of the kernel side (`GlobalTensor`, `LocalTensor`, `TPipe`, `TQue`, `TBuf`, `DataCopy`,
-`DataCopyPad`, the block and sync functions, `__VEC_SCOPE__`, the tiling macros) the front end gives libclang after
-the Reg declarations, written from regsim's kernel floor (no vendor header is copied).
+`DataCopyPad`, the block and sync functions, `NumericLimits<T>`, `__VEC_SCOPE__`, the tiling macros) the front end
+gives libclang after the Reg declarations, written from regsim's kernel floor (no vendor header is copied).
 
 Markers the lowering reads: `__global__` annotates a kernel entry (`regsim:global`); `__VEC_SCOPE__ { ... }` is
 `if (__regsim_vec_scope()) { ... }`, a block the lowering runs as a VF; `GET_TILING_DATA*` declare the tiling
@@ -39,6 +39,7 @@ _KERNEL = """\
 #define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_TASK_TYPE(...)
 #define REGISTER_TILING_DEFAULT(...)
+#define REGISTER_NONE_TILING
 #define REGISTER_TILING_FOR_TILINGKEY(...)
 #define TILING_KEY_IS(k) ::__regsim_tiling_key_is(k)
 #define GET_TILING_DATA(name, ptr) REGSIM_TILING_DATA name; ::__regsim_tiling(name, ptr)
@@ -150,6 +151,22 @@ inline void SyncAll() {}
 inline __gm__ uint8_t* GetUserWorkspace(__gm__ uint8_t* workspace) { return workspace; }
 inline void SetSysWorkspace(__gm__ uint8_t* workspace) {}
 template <auto F, typename... Args> inline void VF_CALL(Args... args) {}
+template <typename T> struct NumericLimits {
+    static constexpr T Max() { return T(); }
+    static constexpr T Lowest() { return T(); }
+    static constexpr T Min() { return T(); }
+    static constexpr T Infinity() { return T(); }
+    static constexpr T NegativeInfinity() { return T(); }
+    static constexpr T QuietNaN() { return T(); }
+    static constexpr T DeNormMin() { return T(); }
+    static void Max(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Lowest(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Min(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Infinity(const LocalTensor<T>& dst, uint32_t count) {}
+    static void NegativeInfinity(const LocalTensor<T>& dst, uint32_t count) {}
+    static void QuietNaN(const LocalTensor<T>& dst, uint32_t count) {}
+    static void DeNormMin(const LocalTensor<T>& dst, uint32_t count) {}
+};
 }  // namespace AscendC
 template <auto F, typename... Args> inline void asc_vf_call(Args... args) {}
 using AscendC::GetBlockIdx;

@@ -304,6 +304,29 @@ _UNARY_TRAITS: dict[str, frozenset[Any]] = {
 }
 
 
+def numeric_limit(name: str, d: Any) -> str | None:
+    """`AscendC::NumericLimits<T>::<name>()` (the pages under 工具接口/NumericLimits工具类) as Python code: Max / Lowest
+    the largest and the most negative finite values, Min the smallest positive normal float (an integer type's
+    minimum), Infinity, NegativeInfinity, QuietNaN and DeNormMin (floats only); None for another name or type."""
+    npd = np.dtype(d.np_dtype)
+    if npd.kind in "iu":
+        info = np.iinfo(npd)
+        return {"Max": str(info.max), "Lowest": str(info.min), "Min": str(info.min)}.get(name)
+    if d.name not in ("half", "bfloat16", "float32"):
+        return None
+    f = ml_dtypes.finfo(npd)
+    values = {
+        "Max": float(f.max),
+        "Lowest": -float(f.max),
+        "Min": float(f.tiny),
+        "Infinity": np.inf,
+        "NegativeInfinity": -np.inf,
+        "QuietNaN": np.nan,
+        "DeNormMin": float(f.smallest_subnormal),
+    }
+    return f"float({str(values[name])!r})" if name in values else None
+
+
 #: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
 _DEBUG_CALLS = ("printf", "asc_dump", "asc_dump_ubuf", "asc_dump_reg")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -395,7 +418,10 @@ _BUILTIN_VALUES = {"__builtin_inff": "float('inf')", "__builtin_inf": "float('in
 _BUILTIN_VALUES |= {"__builtin_nanf": "float('nan')", "__builtin_nan": "float('nan')"}
 
 #: declarations inside a function that only name things (clang resolved the names they bring)
-_NAME_ONLY_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS")
+_NAME_ONLY_DECLS = (
+    *("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS"),
+    "UNION_DECL",  # (a local union's definition: kernel code's variables of its type are `_Union`s)
+)
 
 
 def _alias_tokens(toks: list[str]) -> list[str]:
@@ -836,6 +862,16 @@ class Lowerer:
                 raise self.fail(n, f"{what}: a lambda whose body is not if and return statements ({n['k']})")
         raise self.fail(body, f"{what}: a lambda that returns no value for these template arguments")
 
+    def constexpr_branch(self, n: dict[str, Any]) -> dict[str, Any] | None:
+        """The branch an `if constexpr` takes for these template arguments ({} for a missing else), None where its
+        condition is no constant regsim folds (then both branches are lowered, the condition tested when run)."""
+        try:
+            value = self.constant(n["c"][0], "the condition of if constexpr")
+        except CppError:
+            return None
+        c = n["c"]
+        return c[1] if value else c[2] if len(c) > 2 else {}
+
     @staticmethod
     def value_as(value: Any, t: Ty) -> Any:
         """A constant's value converted to the C type `t` (integers wrap, floats round), as `convert` converts code."""
@@ -920,6 +956,19 @@ class Lowerer:
             targs = [{"k": "TYPE_REF", "s": t0, "l": f["l"], "c": []}] + [t for t in targs if t["k"] != "TYPE_REF"]
         return name, targs, (not ns) or ns[-1] in ("Reg", "MicroAPI") or ns == ["AscendC"]
 
+    def numeric_limits(self, n: dict[str, Any], elem: Any = None) -> tuple[str, Any] | None:
+        """(name, T) of a call of `AscendC::NumericLimits<T>::<name>(...)`, else None: T its template argument, else
+        (clang folds a builtin type away) `elem` (the tensor argument's element type) or the call's type."""
+        f = self.callee_node(n)
+        toks = f.get("toks") or []
+        if not any(k["k"] == "TEMPLATE_REF" and k["s"] == "NumericLimits" for k in f["c"]) and "NumericLimits" not in toks:
+            return None
+        name = f.get("rs") or f["s"] or (toks[len(toks) - toks[::-1].index("::")] if "::" in toks else "")
+        given = [k for k in f["c"] if k["k"] == "TYPE_REF"]
+        if given:
+            return name, self.targ(given[0])
+        return name, elem if elem is not None else self.dtype(strip(n["t"]), n)
+
     def targ(self, t: dict[str, Any]) -> Any:
         if t["k"] == "TYPE_REF":
             s = strip(t["s"])
@@ -973,6 +1022,12 @@ class Lowerer:
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
+        limits = self.numeric_limits(n)
+        if limits is not None and not args:  # NumericLimits<T>::Max() ...
+            code = numeric_limit(*limits)
+            if code is None:
+                raise self.fail(n, f"NumericLimits<{limits[1].name}>::{limits[0]}")
+            return code
         every = reg_specs(name)
         if not every or not in_reg or not hasattr(Reg, name):
             raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))
@@ -1157,6 +1212,9 @@ class Lowerer:
             self.emit(d, f"return {self.expr(c[0])}" if c else "return")
         elif k == "BREAK_STMT":
             self.emit(d, "break")
+        elif k == "IF_STMT" and n.get("constexpr") and (taken := self.constexpr_branch(n)) is not None:
+            if taken:  # `if constexpr`: only the branch taken is instantiated (C++ discards the other unchecked)
+                self.block(taken, d)
         elif k == "IF_STMT":
             self.emit(d, f"if {self.expr(c[0])}:  # line {n['l']}")
             self.block(c[1], d + 1)

@@ -205,7 +205,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
 
     k = c.kind
     n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
-    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
+    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FIELD_DECL):
         t = c.type
         canonical = t.get_canonical()
         n["t"] = t.spelling
