@@ -189,18 +189,34 @@ __global__ __aicore__ void shift_n(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
 }
 
 template <typename T>
-__global__ __aicore__ void copy_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
-{
-    GlobalTensor<T> xg, yg;
-    xg.SetGlobalBuffer((__gm__ T*)x);
-    yg.SetGlobalBuffer((__gm__ T*)y);
+class Slots {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(buf, 256);
+        auto t = Slot();
+        DataCopyPad(t, xg, DataCopyExtParams{1, 20 * sizeof(T), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, 0});
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPadExtParams<T> pad(true, 0, 0, static_cast<T>(0));
+        DataCopyPad(t, xg, DataCopyExtParams(1, 20 * sizeof(T), 0, 0, 0), pad);
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, DataCopyExtParams(1, 11 * sizeof(T), 0, 0, 0));
+    }
+
+private:
+    __aicore__ inline LocalTensor<T> Slot() { return buf.template Get<T>(); }
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 256);
-    LocalTensor<T> t = buf.template Get<T>();
-    DataCopyPad(t, xg, DataCopyExtParams{1, 20 * sizeof(T), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, 0});
-    PipeBarrier<PIPE_ALL>();
-    DataCopyPad(yg, t, DataCopyExtParams(1, 11 * sizeof(T), 0, 0, 0));
+    GlobalTensor<T> xg, yg;
+};
+
+template <typename T>
+__global__ __aicore__ void copy_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Slots<T> s;
+    s.Run(x, y);
 }
 
 template <typename T>
@@ -372,7 +388,9 @@ def test_dependent_construction_without_its_constructor_refused(mod: Any) -> Non
 @pytest.mark.parametrize("dtype", [rs.float32, rs.uint16])
 def test_braced_and_constructed_temporaries(mod: Any, dtype: Any) -> None:
     """Copy parameters made in place in a template (`DataCopyPadExtParams<T>{false, 0, 0, 0}`, which clang keeps as a
-    braced list until instantiation; `DataCopyExtParams{...}`, `DataCopyExtParams(...)`): 20 elements in, 11 out."""
+    braced list until instantiation, and `DataCopyPadExtParams<T> pad(true, 0, 0, 0)` a parenthesized one;
+    `DataCopyExtParams{...}`, `DataCopyExtParams(...)`), `auto t = Slot();` of a member function returning a
+    LocalTensor: 20 elements in, 11 out."""
     x = np.arange(1, N + 1).astype(dtype.np_dtype)
     y = _launch(mod.kernel("copy_t", dtype), x)
     want = np.zeros_like(x)

@@ -676,3 +676,49 @@ def test_add_mat_mat_elements(load: Loader, dtype: Any) -> None:
     c64, a64, b64 = _wide(c, a, b)
     prod = _f32(_f32(a64 * b64).astype(np.float64) * float(alpha[0])).astype(np.float64)
     _same(out, _out(dtype, _f32(_f32(c64 * float(beta[0])).astype(np.float64) + prod)))
+
+
+@pytest.mark.parametrize("out", [rs.half, rs.float32], ids=lambda d: d.name)
+def test_sign_bits_unpack(out: Any) -> None:
+    """SignBitsUnpack: y[8 i + k] = +1 where bit k of byte x[i] is set, else -1 (Select by a uint8 mask tensor, bit k of
+    byte i selecting element 8 i + k; float32 through half, widened exactly)."""
+    if ROOT is None or not Path(ROOT, "math").is_dir():
+        pytest.skip("the operator library's sources are absent (REGSIM_OPS_MATH)")
+    mod = rs.cpp.load(_entry_file("math/sign_bits_unpack"), defines={"DTYPE_X": rs.uint8, "DTYPE_Y": out})
+    n, per_block, ub = 200, 128, 512  # (bytes in, bytes a block, output elements a piece: 64 bytes)
+    tiling = _tiling(mod, "SignBitsUnpackTilingData", totalNum=n, blockFactor=per_block, ubFactor=ub, size=1)
+    x = np.random.default_rng(21).integers(0, 256, n, dtype=np.uint8)
+    x[:2] = [0, 255]
+    (y,) = _run(mod, "sign_bits_unpack", 2, [x], [np.zeros(8 * n, out.np_dtype)], tiling)
+    bits = np.unpackbits(x, bitorder="little").astype(bool)
+    _same(y, np.where(bits, 1, -1).astype(out.np_dtype))
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
+def test_sign_bits_pack(load: Loader, dtype: Any) -> None:
+    """SignBitsPack: byte j of y holds the signs of x[8 j : 8 j + 8], most significant bit first (bit 7 - k set
+    where x[8 j + k] < 0: Compare LT 0, then each byte's bits reversed in a VF), 256 elements a piece, the last one
+    padded with -1 (`DataCopyPadExtParams<T> pad(true, 0, 0, -1)`), so the last byte's unused bits are set; -0 and
+    NaN are not negative (LT), -inf is."""
+    mod, entry = load("math/sign_bits_pack", [rs.float32, rs.half], macro="DTYPE_X")[dtype]
+    n, cores = 1500, 2
+    pieces = -(-n // 256)
+    per_core = -(-pieces // cores)
+    tail = n % 256
+    fields = dict(
+        n=n,
+        totalCount=pieces,
+        perCoreCount=per_core,
+        tailElemCount=tail,
+        tailByteCount=-(-tail // 8),
+        packedLen=-(-n // 8),
+        realCoreNum=cores,
+    )
+    tiling = _tiling(mod, "SignBitsPackTilingData", **fields)
+    (x,) = _inputs(dtype, 22, (-2, 2), n=n)
+    x[:4] = _as(dtype, [0.0, -0.0, -np.inf, np.nan])
+    (y,) = _run(mod, entry, cores, [x], [np.zeros(-(-n // 8), np.uint8)], tiling)
+    with np.errstate(invalid="ignore"):
+        negative = x.astype(np.float32) < 0
+    padded = np.concatenate([negative, np.ones(-n % 8, bool)])  # (the last byte's unused bits: the -1 padding's)
+    _same(y, np.packbits(padded))

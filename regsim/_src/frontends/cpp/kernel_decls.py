@@ -150,6 +150,7 @@ template <HardEvent event> inline void WaitFlag(int32_t eventID) {}
 inline void SyncAll() {}
 inline __gm__ uint8_t* GetUserWorkspace(__gm__ uint8_t* workspace) { return workspace; }
 inline void SetSysWorkspace(__gm__ uint8_t* workspace) {}
+inline void InitSocState() {}
 template <auto F, typename... Args> inline void VF_CALL(Args... args) {}
 template <typename T> struct NumericLimits {
     static constexpr T Max() { return T(); }

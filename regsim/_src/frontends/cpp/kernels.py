@@ -378,6 +378,11 @@ class KernelLowerer(Lowerer):
             types = [self.targ(x) for x in ref["c"] if x["k"] == "TYPE_REF"]
             if ref.get("rs") in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast") and types:
                 return "LocalTensor", types[0]
+        if n["k"] == "CALL_EXPR" and n["c"] and self.cls is not None:  # `auto t = GetSlot(i);`: its return type
+            name = self.callee_ref(n)[0]
+            own = [f for f in self.build.by_place.values() if f.cls == self.cls["place"] and f.name == name]
+            if own and own[0].ret:
+                return self.objkind(own[0].ret)
         return None
 
     def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -815,8 +820,10 @@ class KernelLowerer(Lowerer):
         init = init or [x for x in v["c"] if x["k"] == "CALL_EXPR" and x.get("rk") == "CONSTRUCTOR"]
         target = self.var(v["s"])
         pointer = v["t"].rstrip().endswith(("*", "&"))
-        # (`Op<T> op(&pipe);` in a template: clang leaves the constructor call a parenthesized list until instantiation)
-        dependent = bool(init) and init[0]["k"] == "UNEXPOSED_EXPR" and init[0].get("tk") == "INVALID" and t.elem[0] == "user"
+        # (`Op<T> op(&pipe);`, `DataCopyPadExtParams<T> pad(true, 0, 0, v);` in a template: clang leaves the constructor
+        # call a parenthesized list until instantiation)
+        paren = bool(init) and init[0]["k"] == "UNEXPOSED_EXPR" and init[0].get("tk") == "INVALID"
+        dependent = paren and (t.elem[0] == "user" or t.elem[0] in _FROZEN)
         if init and (dependent or (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR")) and not pointer:
             ctor = init[0]
             args = [self.expr(a) for a in ctor["c"]]
