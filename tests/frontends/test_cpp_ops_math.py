@@ -722,3 +722,79 @@ def test_sign_bits_pack(load: Loader, dtype: Any) -> None:
         negative = x.astype(np.float32) < 0
     padded = np.concatenate([negative, np.ones(-n % 8, bool)])  # (the last byte's unused bits: the -1 padding's)
     _same(y, np.packbits(padded))
+
+
+#: FusedMulAddN's tiling keys by element type (its entry's `TILING_KEY_IS` constants)
+FUSED_MUL_ADD_N_KEYS = {
+    rs.float32: 100000000000100,
+    rs.half: 200000000000100,
+    rs.int32: 300000000000100,
+    rs.int16: 400000000000100,
+    rs.bfloat16: 500000000000100,
+}
+
+
+@pytest.fixture(scope="module")
+def fused_mul_add_n(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """FusedMulAddN's entry file, its tiling struct declared from the op_host header's BEGIN_TILING_DATA_DEF block
+    (`GET_TILING_DATA` names no type: the build derives it from the operator's name)."""
+    if ROOT is None or not Path(ROOT, "math").is_dir():
+        pytest.skip("the operator library's sources are absent (REGSIM_OPS_MATH)")
+    from regsim._src.frontends.cpp.kernels import tiling_structs
+
+    header = tmp_path_factory.mktemp("fused_mul_add_n") / "tiling.h"
+    host = Path(ROOT, "math/fused_mul_add_n/op_host/arch35/fused_mul_add_n_tiling_arch35.h")
+    header.write_text(tiling_structs(host.read_text()))
+    args = ("-include", str(header), "-DREGSIM_TILING_DATA=FusedMulAddNTilingData")
+    return rs.cpp.load(_entry_file("math/fused_mul_add_n"), args=args)
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half, rs.bfloat16, rs.int32, rs.int16], ids=lambda d: d.name)
+def test_fused_mul_add_n(fused_mul_add_n: Any, dtype: Any) -> None:
+    """FusedMulAddN: y = x1 * x3 + x2, x3 a one-element tensor read on the scalar unit (bfloat16's through `ToFloat`);
+    float32 two float32 steps, int32 wrapping, half and bfloat16 through float32 (each step rounded in float32, the
+    result to nearest even). Its int16 instantiation stores int16 registers with `StoreDist::DIST_NORM_B32`, which
+    the 950's b16 stores do not take: refused, naming the distribution and those accepted."""
+    mod = fused_mul_add_n
+    n = 1500
+    fields = _loops(n, 2, 512, 256)
+    kept = {k: v for k, v in fields.items() if k not in ("blockNum", "coreNum")}  # (the struct has no block count)
+    tiling = _tiling(mod, "FusedMulAddNTilingData", elemNum=256, **kept)
+    rng = np.random.default_rng(23)
+    if dtype in (rs.int32, rs.int16):
+        info = np.iinfo(dtype.np_dtype)
+        x1, x2 = (rng.integers(info.min, info.max, n, dtype=dtype.np_dtype, endpoint=True) for _ in range(2))
+        x3 = np.array([-3], dtype.np_dtype)
+    else:
+        x1, x2 = _inputs(dtype, 23, (-8, 8), (-8, 8), n=n)
+        x3 = _as(dtype, [0.375])
+
+    def run() -> np.ndarray:
+        y = np.zeros(n, dtype.np_dtype)
+        rs.launch(
+            mod.kernel("fused_mul_add_n"),
+            fields["blockNum"],
+            x1,
+            x2,
+            x3,
+            y,
+            np.zeros(64, np.uint8),
+            tiling,
+            tiling_key=FUSED_MUL_ADD_N_KEYS[dtype],
+        )
+        return y
+
+    if dtype is rs.int16:
+        with pytest.raises(rs.errors.ParameterError, match="StoreAlign: dist = DIST_NORM_B32"):
+            run()
+        return
+    y = both_modes(run)
+    if dtype is rs.int32:
+        bits = 8 * dtype.itemsize
+        wrap = [
+            ((int(a) * int(x3[0]) + int(b) + 2 ** (bits - 1)) % 2**bits) - 2 ** (bits - 1) for a, b in zip(x1, x2, strict=True)
+        ]
+        _same(y, np.array(wrap, dtype.np_dtype))
+        return
+    x64, y64 = _wide(x1, x2)
+    _same(y, _out(dtype, _f32(_f32(x64 * float(x3[0])).astype(np.float64) + y64)))

@@ -123,10 +123,12 @@ SHIM_HEADERS = {
     + "template <typename... Ts> struct Elemwise {};\n} } }\n",
 }
 #: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs); `sqrt` /
-#: `sqrtf` are the device's scalar square root (float: correctly rounded), which scalar kernel code calls
+#: `sqrtf` are the device's scalar square root (float: correctly rounded) and `ToFloat` AscendC's scalar conversion to
+#: float (the deprecated name of the page "Cast（多类型转float）": exact for half and bfloat16), which scalar kernel code
+#: calls
 SHIM_FUNCTIONS = (
     *("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned"),
-    *("sqrt", "sqrtf"),
+    *("sqrt", "sqrtf", "ToFloat"),
 )
 
 

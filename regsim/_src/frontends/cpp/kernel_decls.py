@@ -151,6 +151,7 @@ inline void SyncAll() {}
 inline __gm__ uint8_t* GetUserWorkspace(__gm__ uint8_t* workspace) { return workspace; }
 inline void SetSysWorkspace(__gm__ uint8_t* workspace) {}
 inline void InitSocState() {}
+template <typename T> inline float ToFloat(const T& value) { return 0; }
 template <auto F, typename... Args> inline void VF_CALL(Args... args) {}
 template <typename T> struct NumericLimits {
     static constexpr T Max() { return T(); }

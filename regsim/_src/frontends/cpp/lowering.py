@@ -142,6 +142,7 @@ _SHIM_RUN: dict[str, Callable[..., Any]] = {
     "Aligned": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
     "sqrt": lambda x: float(np.sqrt(np.float32(x))),
     "sqrtf": lambda x: float(np.sqrt(np.float32(x))),
+    "ToFloat": float,
 }
 
 RUNTIME: dict[str, Any] = {
