@@ -237,8 +237,12 @@ __global__ __aicore__ void widen(GM_ADDR a, GM_ADDR y, GM_ADDR workspace, GM_ADD
     Bits<float> b;
     b.Widen(a);
     GlobalTensor<float> yg;
-    yg.SetGlobalBuffer((__gm__ float*)y, 1);
+    yg.SetGlobalBuffer((__gm__ float*)y, 3);
     yg.SetValue(0, b.v_);
+    GlobalTensor<bfloat16_t> h;
+    h.SetGlobalBuffer((__gm__ bfloat16_t*)a, 2);
+    yg.SetValue(1, AscendC::ToFloat(h.GetValue(1)));
+    yg.SetValue(2, sqrt(b.v_ * b.v_ * 2.0f));
 }
 
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
@@ -400,11 +404,12 @@ def test_braced_and_constructed_temporaries(mod: Any, dtype: Any) -> None:
 
 def test_a_local_union_is_a_bit_cast(mod: Any) -> None:
     """`union { uint32_t u; T f; } conv; conv.u = bits << 16; v = conv.f;` in a class template (clang leaves the
-    members dependent): the float whose high half is the bfloat16's bits."""
-    x = np.array([0, 0, 0, 0], np.uint16)
+    members dependent): the float whose high half is the bfloat16's bits; `ToFloat` of the bfloat16 (exact) and the
+    scalar `sqrt` (float32, correctly rounded) agree."""
+    x = np.zeros(8, np.uint16)
     x[1] = np.array([-2.75], ml_dtypes.bfloat16).view(np.uint16)[0]
     y = _launch(mod.kernel("widen"), x.view(np.float32).copy())
-    assert y.view(np.float32)[0] == np.float32(-2.75)
+    assert y[:3].tolist() == [-2.75, -2.75, np.sqrt(np.float32(15.125))]
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:
