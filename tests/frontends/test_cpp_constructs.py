@@ -221,3 +221,37 @@ def test_constants_builtins_and_auto_pointers(tmp_path: Path, loops: str) -> Non
         rs.cpp.load(path).instantiate("MoreVF", T=rs.int32)(src.GetPhyAddr(), out.GetPhyAddr(), f.GetPhyAddr())
     assert out.numpy()[:3].tolist() == [11, 12, 1 << 15]
     assert f.numpy()[:2].tolist() == [float("inf"), 0.5]
+
+
+TRAITS = """
+template <typename T>
+__simd_vf__ inline void TraitsVF(__ubuf__ int32_t* out)
+{
+    out[0] = std::is_integral_v<T> ? 1 : 0;
+    out[1] = std::is_integral<T>::value ? 1 : 0;
+    out[2] = std::is_floating_point_v<T> ? 1 : 0;
+    if constexpr (std::is_integral_v<T>) {
+        out[3] = 7;
+    } else {
+        out[3] = 9;
+    }
+    out[4] = std::is_integral_v<uint8_t> && !std::is_floating_point_v<int32_t> ? 1 : 0;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("dtype", "want"),
+    [(rs.int32, [1, 1, 0, 7, 1]), (rs.uint8, [1, 1, 0, 7, 1]), (rs.float32, [0, 0, 1, 9, 1]), (rs.half, [0, 0, 0, 9, 1])],
+)
+def test_integral_and_floating_point_traits(tmp_path: Path, dtype: Any, want: list[int]) -> None:
+    """`std::is_integral(_v)` and `std::is_floating_point(_v)` as the standard has them (half is neither: not one of
+    its floating-point types), dependent (decided per instantiation) and not."""
+    path = tmp_path / "traits.asc"
+    path.write_text(TRAITS)
+    vf = rs.cpp.load(path).instantiate("TraitsVF", T=dtype)
+    ub = rs.UnifiedBuffer()
+    out = ub.alloc(rs.int32, 8)
+    out.set(np.zeros(8, np.int32))
+    vf(out.GetPhyAddr())
+    assert out.numpy()[:5].tolist() == want

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -166,6 +167,82 @@ __global__ __aicore__ void held(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR
     sizes.m = 19;
     Held<uint32_t> op(sizes, pipe);
     op.Run(x, y);
+}
+
+template <typename T>
+__global__ __aicore__ void held_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    TPipe pipe;
+    Sizes sizes;
+    sizes.n = 20;
+    sizes.m = 19;
+    ASCENDC_ASSERT(sizes.n > 0, { KERNEL_LOG(KERNEL_ERROR, "n must > 0"); });
+    Held<T> op(sizes, pipe);
+    op.Run(x, y);
+}
+
+template <typename T>
+__global__ __aicore__ void shift_n(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Shift<T> op(37);
+    op.Run(x, y, 37);
+}
+
+template <typename T>
+class Slots {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        pipe.InitBuffer(buf, 256);
+        auto t = Slot();
+        DataCopyPad(t, xg, DataCopyExtParams{1, 20 * sizeof(T), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, 0});
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPadExtParams<T> pad(true, 0, 0, static_cast<T>(0));
+        DataCopyPad(t, xg, DataCopyExtParams(1, 20 * sizeof(T), 0, 0, 0), pad);
+        PipeBarrier<PIPE_ALL>();
+        DataCopyPad(yg, t, DataCopyExtParams(1, 11 * sizeof(T), 0, 0, 0));
+    }
+
+private:
+    __aicore__ inline LocalTensor<T> Slot() { return buf.template Get<T>(); }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xg, yg;
+};
+
+template <typename T>
+__global__ __aicore__ void copy_t(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Slots<T> s;
+    s.Run(x, y);
+}
+
+template <typename T>
+class Bits {
+public:
+    __aicore__ inline void Widen(GM_ADDR a) {
+        GlobalTensor<uint16_t> bits;
+        bits.SetGlobalBuffer(reinterpret_cast<__gm__ uint16_t*>(a), 2);
+        union { uint32_t u; T f; } conv;
+        conv.u = static_cast<uint32_t>(bits.GetValue(1)) << 16U;
+        v_ = conv.f;
+    }
+    T v_;
+};
+
+__global__ __aicore__ void widen(GM_ADDR a, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Bits<float> b;
+    b.Widen(a);
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer((__gm__ float*)y, 3);
+    yg.SetValue(0, b.v_);
+    GlobalTensor<bfloat16_t> h;
+    h.SetGlobalBuffer((__gm__ bfloat16_t*)a, 2);
+    yg.SetValue(1, AscendC::ToFloat(h.GetValue(1)));
+    yg.SetValue(2, sqrt(b.v_ * b.v_ * 2.0f));
 }
 
 __global__ __aicore__ void thrice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
@@ -480,6 +557,47 @@ def test_constructor_member_initializers(mod: Any) -> None:
     want = np.zeros_like(x)
     want[:20] = x[:20] + 3
     assert y.tobytes() == want.tobytes()
+
+
+def test_dependent_construction_runs_the_constructor(mod: Any) -> None:
+    """`Held<T> op(sizes, pipe)` in an entry template (clang leaves the construction a parenthesized list until
+    instantiation) runs the constructor of that many parameters, as the non-template entry does; `ASCENDC_ASSERT` is
+    the device build's (no code)."""
+    x = np.arange(100, 148).astype(np.uint32)
+    y = _launch(mod.kernel("held_t", rs.uint32), x)
+    want = np.zeros_like(x)
+    want[:20] = x[:20] + 3
+    assert y.tobytes() == want.tobytes()
+
+
+def test_dependent_construction_without_its_constructor_refused(mod: Any) -> None:
+    """`Shift<T> op(37)` where Shift declares no constructor taking one argument: refused at its line, not an object
+    made without its arguments."""
+    with pytest.raises(rs.cpp.CppError, match=r"construction of op \(no constructor of Shift"):
+        mod.kernel("shift_n", rs.float32)
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.uint16])
+def test_braced_and_constructed_temporaries(mod: Any, dtype: Any) -> None:
+    """Copy parameters made in place in a template (`DataCopyPadExtParams<T>{false, 0, 0, 0}`, which clang keeps as a
+    braced list until instantiation, and `DataCopyPadExtParams<T> pad(true, 0, 0, 0)` a parenthesized one;
+    `DataCopyExtParams{...}`, `DataCopyExtParams(...)`), `auto t = Slot();` of a member function returning a
+    LocalTensor: 20 elements in, 11 out."""
+    x = np.arange(1, N + 1).astype(dtype.np_dtype)
+    y = _launch(mod.kernel("copy_t", dtype), x)
+    want = np.zeros_like(x)
+    want[:11] = x[:11]
+    assert y.tobytes() == want.tobytes()
+
+
+def test_a_local_union_is_a_bit_cast(mod: Any) -> None:
+    """`union { uint32_t u; T f; } conv; conv.u = bits << 16; v = conv.f;` in a class template (clang leaves the
+    members dependent): the float whose high half is the bfloat16's bits; `ToFloat` of the bfloat16 (exact) and the
+    scalar `sqrt` (float32, correctly rounded) agree."""
+    x = np.zeros(8, np.uint16)
+    x[1] = np.array([-2.75], ml_dtypes.bfloat16).view(np.uint16)[0]
+    y = _launch(mod.kernel("widen"), x.view(np.float32).copy())
+    assert y[:3].tolist() == [-2.75, -2.75, np.sqrt(np.float32(15.125))]
 
 
 def test_do_while_runs_until_its_condition_fails(mod: Any) -> None:

@@ -157,8 +157,52 @@ extern "C" __global__ __aicore__ void unknown_api(GM_ADDR x) {
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 1024);
     LocalTensor<float> a = buf.Get<float>();
-    AscendC::Trunc(a, a, 64);
+    AscendC::Sin(a, a, 64);
 }
+
+// the deprecated name CompareScalar (Compares' tensor-and-scalar interfaces): c = x < 0.5, then y = c ? x : 0
+extern "C" __global__ __aicore__ void compare_scalar(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x);
+    yGm.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> a = buf.Get<float>();
+    LocalTensor<uint8_t> c = a[256].ReinterpretCast<uint8_t>();
+    DataCopy(a, xGm, 128);
+    PipeBarrier<PIPE_ALL>();
+    CompareScalar(c, a, 0.5f, CMPMODE::LT, 128);
+    Duplicate(a[128], 0.0f, 128);
+    Select(a, c, a, a[128], SELMODE::VSEL_TENSOR_TENSOR_MODE, 128);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, a, 128);
+}
+
+// NumericLimits<T>: y[0:8] the tensor form's Max, then one value form each (T dependent, and float named)
+template <typename T>
+__aicore__ inline void Limits(GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    GlobalTensor<T> yGm;
+    yGm.SetGlobalBuffer((__gm__ T*)y);
+    LocalTensor<T> a = buf.Get<T>();
+    NumericLimits<T>::Max(a, 64);
+    PipeBarrier<PIPE_ALL>();
+    a.SetValue(8, NumericLimits<T>::Lowest());
+    a.SetValue(9, NumericLimits<T>::Min());
+    if constexpr (std::is_same_v<T, float>) {
+        a.SetValue(10, NumericLimits<T>::Infinity());
+        a.SetValue(11, NumericLimits<float>::NegativeInfinity());
+        a.SetValue(12, AscendC::NumericLimits<float>::QuietNaN());
+        a.SetValue(13, NumericLimits<float>::DeNormMin());
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, a, 64);
+}
+extern "C" __global__ __aicore__ void limits_float(GM_ADDR y) { Limits<float>(y); }
+extern "C" __global__ __aicore__ void limits_int16(GM_ADDR y) { Limits<int16_t>(y); }
 
 // Compare into an int32 tensor: the binder refuses it when the kernel runs
 extern "C" __global__ __aicore__ void bad_compare(GM_ADDR x) {
@@ -211,6 +255,40 @@ def test_memory_apis_in_a_kernel_class_template(mod: Any, n: int) -> None:
     assert s[0] == floor[: n - 3].astype(np.float64).sum()
 
 
+def test_a_deprecated_name_runs_its_api(mod: Any) -> None:
+    """`CompareScalar` (the page "接口变更说明": now `Compares`) runs Compares: y = x if x < 0.5 else 0."""
+    x = np.random.default_rng(3).uniform(-2, 2, 128).astype(np.float32)
+    x[:2] = [0.5, np.nextafter(np.float32(0.5), np.float32(0))]
+
+    def run() -> np.ndarray:
+        y = np.full(128, 7, np.float32)
+        rs.launch(mod.kernel("compare_scalar"), 1, x, y)
+        return y
+
+    assert both_modes(run).tobytes() == np.where(x < np.float32(0.5), x, np.float32(0)).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.int16])
+def test_numeric_limits_values(mod: Any, dtype: Any) -> None:
+    """`NumericLimits<T>` (the pages under 工具接口/NumericLimits工具类): a tensor filled with Max (its tensor form), and
+    the values Lowest, Min (the smallest normal float; an integer type's minimum), Infinity, NegativeInfinity,
+    QuietNaN, DeNormMin."""
+
+    def run() -> np.ndarray:
+        y = np.zeros(64, dtype.np_dtype)
+        rs.launch(mod.kernel("limits_float" if dtype is rs.float32 else "limits_int16"), 1, y)
+        return y
+
+    y = both_modes(run)
+    info = np.finfo(np.float32) if dtype is rs.float32 else np.iinfo(np.int16)
+    assert np.all(y[:8] == info.max) and y[8] == -info.max if dtype is rs.float32 else y[8] == info.min
+    if dtype is rs.int16:
+        assert y[9] == info.min
+        return
+    assert y[9] == np.finfo(np.float32).tiny and y[10] == np.inf and y[11] == -np.inf
+    assert y[12:13].view(np.uint32)[0] == 0x7FC00000 and y[13:14].view(np.uint32)[0] == 1
+
+
 def test_a_bad_dtype_is_the_apis_error(mod: Any) -> None:
     with pytest.raises(rs.errors.DTypeError, match="Compare"):
         rs.launch(mod.kernel("bad_compare"), 1, np.zeros(8, np.uint8))
@@ -237,5 +315,5 @@ def test_the_cpp_of_operator_kernels(mod: Any, loops: str) -> None:
 
 
 def test_an_api_the_table_has_not_is_refused(mod: Any) -> None:
-    with pytest.raises(CppError, match=r"unknown_api does not parse:\n.*Trunc"):
+    with pytest.raises(CppError, match=r"unknown_api does not parse:\n.*Sin"):
         rs.launch(mod.kernel("unknown_api"), 1, np.zeros(8, np.uint8))

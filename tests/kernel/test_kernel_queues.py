@@ -189,6 +189,23 @@ def test_misuses(case: tuple[Any, ...], loops: str) -> None:
     assert says in str(e.value)
 
 
+def test_empty_buffers(loops: str) -> None:
+    """`InitBuffer(buf, 0)` (the page sets no lower bound on len; operator kernels give it the buffers one instantiation
+    does not use): an empty buffer that takes no UB, its tensor of no elements."""
+    seen: dict[str, Any] = {}
+
+    def body(g: Any) -> None:
+        pipe = A.TPipe()
+        empty, que, buf = A.TBuf(pos=A.TPosition.VECCALC), A.TQue(pos=A.TPosition.VECIN, depth=1), A.TBuf()
+        pipe.InitBuffer(empty, 0)
+        pipe.InitBuffer(que, 2, 0)
+        pipe.InitBuffer(buf, 64)
+        seen["empty"], seen["next"] = empty.Get(rs.float32), buf.Get(rs.float32)
+
+    _launch(body)
+    assert seen["empty"].size == 0 and (seen["next"].addr, seen["next"].size) == (0, 16)
+
+
 def test_tbuf_and_allocator_tensors(loops: str) -> None:
     seen: dict[str, Any] = {}
 

@@ -73,7 +73,8 @@ def oracle_other(other: Any) -> Any:
 
 
 # --- Compare / Compares: the first-n interface ---------------------------------------------------------------
-CMP_COUNT_CASES = [(api, d, m) for api in ("Compare", "Compares") for d in CMP_COUNT for m in MODES]
+#: (CompareScalar: Compares' deprecated name for its tensor-and-scalar interfaces, the page "接口变更说明")
+CMP_COUNT_CASES = [(api, d, m) for api in ("Compare", "Compares", "CompareScalar") for d in CMP_COUNT for m in MODES]
 
 
 @pytest.mark.parametrize(("api", "dtype", "mode"), CMP_COUNT_CASES, ids=[f"{a}-{d.name}-{m}" for a, d, m in CMP_COUNT_CASES])
@@ -81,7 +82,7 @@ def test_compare_first_n(api: str, dtype: Any, mode: str) -> None:
     per_block = 256 // dtype.itemsize
     per = per_block * (2 if dtype.itemsize == 8 else 1)  # one iteration: a register (two for 64-bit types)
     for count in (per_block, 3 * per_block):
-        ub, dst, s0, other = compare_case(dtype, 3 * per_block, 6 * per_block // 8 + 32, seed=count, scalar=api == "Compares")
+        ub, dst, s0, other = compare_case(dtype, 3 * per_block, 6 * per_block // 8 + 32, seed=count, scalar=api != "Compare")
         d0, a = dst.numpy(), s0.numpy()
         run_both(lambda: call_compare(api, dst, s0, other, mode, count), ub)  # noqa: B023
         want = MO.compare_first_n(mode, d0, a, oracle_other(other), count, per)
@@ -105,7 +106,7 @@ def test_compare_int8_dst() -> None:
 def test_compare_repeat_hypothesis(data: st.DataObject) -> None:
     """Compare / Compares mask/repeat interfaces: continuous, bit and counter mask modes, random strides; the
     result bits go to dst contiguously, whatever dst's strides (the library's StoreUnAlign stream)."""
-    api = data.draw(st.sampled_from(["Compare", "Compares"]), "api")
+    api = data.draw(st.sampled_from(["Compare", "Compares", "CompareScalar"]), "api")
     dtype = data.draw(st.sampled_from(CMP_REPEAT), "dtype")
     mode = data.draw(st.sampled_from(MODES), "mode")
     lanes = 256 // dtype.itemsize
@@ -116,7 +117,7 @@ def test_compare_repeat_hypothesis(data: st.DataObject) -> None:
     dst_strides = data.draw(st.tuples(st.integers(0, 3), st.integers(0, 9)), "dst strides (unused)")
     count = data.draw(st.integers(1, 4 * lanes), "count (counter mode)")
     reps, n = repeat_span(dtype, form, count, repeats, blk, rep)
-    ub, dst, s0, other = compare_case(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)), api == "Compares")
+    ub, dst, s0, other = compare_case(dtype, n, max(reps, 1) * lanes // 8 + 32, data.draw(st.integers(0, 999)), api != "Compare")
     mask = draw_mask(data, form, lanes, count)
     if api == "Compare":
         params: Any = A.BinaryRepeatParams(dst_strides[0], blk[0], blk[1], dst_strides[1], rep[0], rep[1])

@@ -147,17 +147,18 @@ class TPipe:
     @host_api("TPipe.InitBuffer")
     def InitBuffer(self, que: TQue | TBuf, num: int, len: int | None = None, /) -> bool:
         """`InitBuffer(que, num, len)`: `num` buffers of `len` bytes for a TQue; `InitBuffer(buf, len)`: one
-        buffer for a TBuf. `len` is rounded up to 32 bytes."""
+        buffer for a TBuf. `len` is rounded up to 32 bytes; 0 (the page sets no lower bound) gives empty buffers,
+        which operator kernels give the buffers an instantiation does not use."""
         self._alive("TPipe.InitBuffer")
         if isinstance(que, TBuf):
             if len is not None:
                 raise ParameterError(
                     message("TPipe.InitBuffer", "arguments", f"(TBuf, {num}, {len})", "InitBuffer(buf, len) for a TBuf")
                 )
-            count, nbytes = 1, as_int("TPipe.InitBuffer", "len", num, 1, 2**32 - 1)
+            count, nbytes = 1, as_int("TPipe.InitBuffer", "len", num, 0, 2**32 - 1)
         elif isinstance(que, TQue):
             count = as_int("TPipe.InitBuffer", "num", num, 1, 255)
-            nbytes = as_int("TPipe.InitBuffer", "len", len, 1, 2**32 - 1)
+            nbytes = as_int("TPipe.InitBuffer", "len", len, 0, 2**32 - 1)
         else:
             raise ParameterError(message("TPipe.InitBuffer", "que", repr(que), "a TQue or a TBuf"))
         if que.buffers:

@@ -59,7 +59,7 @@ _TRUNCATE_MODES: Final = (
 )
 
 
-def _truncate_op(round_mode: RoundMode) -> Any:
+def truncate_op(round_mode: RoundMode) -> Any:
     def call(dst_reg: RegTensor[Any], src_reg: RegTensor[Any], mask: MaskReg, *, mode: Any) -> None:
         Reg.Truncate(dst_reg, src_reg, mask, round_mode=round_mode, mode=mode)  # Reg::Truncate<T, roundMode>(...);
 
@@ -74,4 +74,4 @@ def truncate(c: Call) -> None:
     if round_mode not in _TRUNCATE_MODES:
         accepted = expected_member(RoundMode, round_mode, "rs.AscendC", _TRUNCATE_MODES)
         raise ParameterError(message(c.api, "round_mode", repr(round_mode), accepted))
-    Unary(_truncate_op(round_mode))(c)
+    Unary(truncate_op(round_mode))(c)

@@ -178,6 +178,7 @@ AMOUNTS: Final = "shift-amount tensor"  #: ShiftLeft / ShiftRight with a LocalTe
 HALF_TO_FLOAT: Final = "half sources, float dst"  #: MulAddDst's and Axpy's widening row
 PATTERN_TENSOR: Final = "pattern tensor"  #: GatherMask with a LocalTensor of pattern bits
 CAST_DEQ: Final = "CastDeq"  #: SetDeqScale's overloads for CastDeq (not modelled)
+TMP_BUFFER: Final = "sharedTmpBuffer"  #: a high-level API's overload given its temporary space (unused on Ascend 950)
 
 
 class Form(enum.Enum):
@@ -276,7 +277,9 @@ class Api:
     """One `rs.AscendC` memory-level API: one row of the spec table."""
 
     name: str
-    family: str  #: the chapter: "arith", "logic", "compare_select", "cast", "reduce", "fill", "gather_scatter", "mask"
+    #: the chapter: "arith", "logic", "compare_select", "cast", "reduce", "fill", "gather_scatter", "mask"; "math": the
+    #: high-level math APIs (高阶API/数学计算) the operator kernels call
+    family: str
     interfaces: tuple[Interface, ...]
     run: Callable[[Call], Any]  #: the API's lowering (checks, then its VF)
     callees: tuple[str, ...]  #: the Reg ops its lowering calls (every interface's example call makes them)

@@ -17,7 +17,20 @@ from typing import Any, Final, TypeAlias, TypeVar
 import attrs
 import numpy as np
 
-from regsim._src.lowerings import algorithms, cmpmask, compare, fill, fused, gather, gather_mask, isasi, reduce, scatter, select
+from regsim._src.lowerings import (
+    algorithms,
+    cmpmask,
+    compare,
+    fill,
+    fused,
+    gather,
+    gather_mask,
+    isasi,
+    math_api,
+    reduce,
+    scatter,
+    select,
+)
 from regsim._src.lowerings import cast as cast_api
 from regsim._src.lowerings import reduce_repeat as rr
 from regsim._src.lowerings import vector_mask as vm
@@ -83,6 +96,7 @@ from regsim._src.lowerings.spec import (
     REPEAT_TIME,
     SCALAR,
     SCALAR_FIRST,
+    TMP_BUFFER,
     Alias,
     Api,
     Entry,
@@ -183,7 +197,8 @@ def tensor_scalar(count: DTypeSet, repeat: DTypeSet | None, flexible: bool = Fal
 
 
 def doc(path: str) -> str:
-    return PAGES + path
+    """A page's path in the Ascend C docs: under the memory-level folder unless given from the docs' root."""
+    return path if path.startswith("docs/") else PAGES + path
 
 
 ELEMENTWISE: Final = "binary_continuous_vf / vec_binary_vf"
@@ -275,6 +290,30 @@ def _repeat_reduce_sum() -> tuple[Interface, ...]:
     strides = ("dst_blk_stride", "src_blk_stride", "dst_rep_stride", "src_rep_stride")
     params = (tensor("dst", None), SRC, REPEAT_TIME, MASK_CONTINUOUS, *(integer(n, "an int in [0, 65535]") for n in strides))
     return (Interface(Form.CONTINUOUS, params, B16_B32_NO_BF16, (IS_SET_MASK,)),)
+
+
+#: Compares' (and its deprecated name CompareScalar's) tensor-and-scalar head, the dtypes of its interfaces and its tail
+_COMPARES_SCALAR: Final = (
+    (tensor("dst", UINT8), SRC0, Param("src1_scalar", Kind.SCALAR), enum_param("cmp_mode", CMPMODE)),
+    B8_TO_B64,
+    B16_B32,
+    (UNARY_PARAMS,),
+)
+
+
+#: the pages of the high-level math APIs (`Log`, `Trunc`, `Fma`), outside the memory-level folder
+MATH_PAGES: Final = "docs/zh/api/SIMD-API/高阶API/数学计算"
+#: a high-level API's isReuseSource (the pages: "该参数预留，传入默认值false即可")
+REUSE_SOURCE: Final = reserved(flag("is_reuse_source"), "False (a reserved parameter: keep the default)")
+
+
+def _with_tmp_buffer(head: tuple[Param, ...], dtypes: DTypeSet) -> tuple[Interface, ...]:
+    """A high-level API's calCount interfaces: `(head..., count)` and `(head..., sharedTmpBuffer, count)`."""
+    tmp = tensor("shared_tmp_buffer", UINT8)
+    return (
+        Interface(Form.COUNT, (*head, COUNT), dtypes, (REUSE_SOURCE,)),
+        Interface(Form.COUNT, (*head, tmp, COUNT), dtypes, (REUSE_SOURCE,), TMP_BUFFER),
+    )
 
 
 # --- the rows ------------------------------------------------------------------------------------------------------------------
@@ -551,13 +590,7 @@ APIS: Final[tuple[Api, ...]] = (
     Api(
         "Compares",
         "compare_select",
-        forms(
-            (tensor("dst", UINT8), SRC0, Param("src1_scalar", Kind.SCALAR), enum_param("cmp_mode", CMPMODE)),
-            B8_TO_B64,
-            B16_B32,
-            (UNARY_PARAMS,),
-            keywords=(BINARY_CONFIG,),
-        )
+        forms(*_COMPARES_SCALAR, keywords=(BINARY_CONFIG,))
         + forms(
             (tensor("dst", UINT8), SRC0, SRC1, enum_param("cmp_mode", CMPMODE)),
             B8_TO_B64,
@@ -580,6 +613,8 @@ APIS: Final[tuple[Api, ...]] = (
         ("compare_first_n", "compare_repeat"),
         doc("比较与选择/Compares.md"),
         "dst bit i = src0[i] cmp_mode scalar",
+        # (the deprecated name of the tensor-and-scalar interfaces: the page "接口变更说明", which maps it to Compares)
+        (Alias("CompareScalar", forms(*_COMPARES_SCALAR)),),
         explore=compare.explore(True),
         examples=(
             "Compares(half, cmp_mode=GE, scalar_value=1.5, mask=64, repeat_time=2)",
@@ -1037,6 +1072,40 @@ APIS: Final[tuple[Api, ...]] = (
             ("SetMaskCount", vm.set_mask_count, ("counter_mode",), "counter mask mode: a mask is an element count"),
             ("SetMaskNorm", vm.set_mask_norm, ("normal_mode",), "normal mask mode: a mask selects elements per repeat"),
         )
+    ),
+    # 高阶API 数学计算 (math): the high-level math APIs the operator kernels call that 950 runs as one Reg op a register
+    Api(
+        "Log",
+        "math",
+        (Interface(Form.COUNT, (DST, SRC, COUNT), HALF_FLOAT, (REUSE_SOURCE,)),),
+        math_api.LOG,
+        ("Log",),
+        "LogImpl (unary_continuous_vf's loop)",
+        ("first_n",),
+        doc(f"{MATH_PAGES}/Log接口/Log-79.md"),
+        "dst = ln(src) (Reg::Log; its base-2 and base-10 twins Log2, Log10 not modelled)",
+    ),
+    Api(
+        "Trunc",
+        "math",
+        _with_tmp_buffer((DST, SRC), HALF_FLOAT),
+        math_api.trunc,
+        ("Truncate",),
+        "TruncImpl: Truncate<T, CAST_TRUNC> (unary_continuous_vf)",
+        ("first_n",),
+        doc(f"{MATH_PAGES}/Trunc接口/Trunc.md"),
+        "dst = src rounded toward zero to an integral value",
+    ),
+    Api(
+        "Fma",
+        "math",
+        _with_tmp_buffer((DST, SRC0, SRC1, tensor("src2")), HALF_FLOAT),
+        math_api.fma,
+        ("MulDstAdd",),
+        "fma_vf (FmaImplVF)",
+        ("first_n",),
+        doc(f"{MATH_PAGES}/Fma接口/Fma.md"),
+        "dst = src0 * src1 + src2 (fused: rounded once)",
     ),
 )
 

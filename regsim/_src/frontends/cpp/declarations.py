@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -122,8 +122,14 @@ SHIM_HEADERS = {
     )
     + "template <typename... Ts> struct Elemwise {};\n} } }\n",
 }
-#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs)
-SHIM_FUNCTIONS = ("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned")
+#: the names the stand-ins define, as the lowering runs them (a call with values known only when the VF runs); `sqrt` /
+#: `sqrtf` are the device's scalar square root (float: correctly rounded) and `ToFloat` AscendC's scalar conversion to
+#: float (the deprecated name of the page "Cast（多类型转float）": exact for half and bfloat16), which scalar kernel code
+#: calls
+SHIM_FUNCTIONS = (
+    *("GetVRegSize", "GetUbBlockSize", "CeilDiv", "CeilAlign", "FloorDiv", "FloorAlign", "Ceil", "Aligned"),
+    *("sqrt", "sqrtf", "ToFloat"),
+)
 
 
 #: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
@@ -141,6 +147,13 @@ using false_type = bool_constant<false>;
 template <typename T, typename U> struct is_same : false_type {};
 template <typename T> struct is_same<T, T> : true_type {};
 template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;
+template <typename T> struct is_integral { static constexpr bool value = false; };
+INTEGRAL_SPECIALIZATIONS
+template <typename T> constexpr bool is_integral_v = is_integral<T>::value;
+template <typename T> struct is_floating_point { static constexpr bool value = false; };
+template <> struct is_floating_point<float> { static constexpr bool value = true; };
+template <> struct is_floating_point<double> { static constexpr bool value = true; };
+template <typename T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
 template <bool B, typename T, typename F> struct conditional { using type = T; };
 template <typename T, typename F> struct conditional<false, T, F> { using type = F; };
 template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;
@@ -158,8 +171,17 @@ template <bool B, typename T = void> struct enable_if {};
 template <typename T> struct enable_if<true, T> { using type = T; };
 template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;
 }  // namespace std
+inline float sqrt(float x) { return x; }
+inline float sqrtf(float x) { return x; }
 #endif
 namespace AscendC {"""
+#: the standard's integral types (std::is_integral; half and bfloat16_t are not floating-point types of the standard's
+#: either: std::is_floating_point holds for float and double only)
+INTEGRAL_TYPES: Final = ("bool", "char", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t")
+TRAITS = TRAITS.replace(
+    "INTEGRAL_SPECIALIZATIONS\n",
+    "".join(f"template <> struct is_integral<{t}> {{ static constexpr bool value = true; }};\n" for t in INTEGRAL_TYPES),
+)
 
 
 def _enum_decl(cls: type[enum.Enum]) -> str:

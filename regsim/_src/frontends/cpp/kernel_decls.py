@@ -1,6 +1,6 @@
 """The C++ declarations of the kernel side (`GlobalTensor`, `LocalTensor`, `TPipe`, `TQue`, `TBuf`, `DataCopy`,
-`DataCopyPad`, the block and sync functions, `__VEC_SCOPE__`, the tiling macros) the front end gives libclang after
-the Reg declarations, written from regsim's kernel floor (no vendor header is copied).
+`DataCopyPad`, the block and sync functions, `NumericLimits<T>`, `__VEC_SCOPE__`, the tiling macros) the front end
+gives libclang after the Reg declarations, written from regsim's kernel floor (no vendor header is copied).
 
 Markers the lowering reads: `__global__` annotates a kernel entry (`regsim:global`); `__VEC_SCOPE__ { ... }` is
 `if (__regsim_vec_scope()) { ... }`, a block the lowering runs as a VF; `GET_TILING_DATA*` declare the tiling
@@ -36,8 +36,10 @@ _KERNEL = """\
 #define GM_ADDR __gm__ uint8_t*
 #define __VEC_SCOPE__ if (::__regsim_vec_scope())
 #define KERNEL_TASK_TYPE_DEFAULT(...)
+#define ASCENDC_ASSERT(cond, behavior)
 #define KERNEL_TASK_TYPE(...)
 #define REGISTER_TILING_DEFAULT(...)
+#define REGISTER_NONE_TILING
 #define REGISTER_TILING_FOR_TILINGKEY(...)
 #define TILING_KEY_IS(k) ::__regsim_tiling_key_is(k)
 #define GET_TILING_DATA(name, ptr) REGSIM_TILING_DATA name; ::__regsim_tiling(name, ptr)
@@ -148,7 +150,25 @@ template <HardEvent event> inline void WaitFlag(int32_t eventID) {}
 inline void SyncAll() {}
 inline __gm__ uint8_t* GetUserWorkspace(__gm__ uint8_t* workspace) { return workspace; }
 inline void SetSysWorkspace(__gm__ uint8_t* workspace) {}
+inline void InitSocState() {}
+template <typename T> inline float ToFloat(const T& value) { return 0; }
 template <auto F, typename... Args> inline void VF_CALL(Args... args) {}
+template <typename T> struct NumericLimits {
+    static constexpr T Max() { return T(); }
+    static constexpr T Lowest() { return T(); }
+    static constexpr T Min() { return T(); }
+    static constexpr T Infinity() { return T(); }
+    static constexpr T NegativeInfinity() { return T(); }
+    static constexpr T QuietNaN() { return T(); }
+    static constexpr T DeNormMin() { return T(); }
+    static void Max(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Lowest(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Min(const LocalTensor<T>& dst, uint32_t count) {}
+    static void Infinity(const LocalTensor<T>& dst, uint32_t count) {}
+    static void NegativeInfinity(const LocalTensor<T>& dst, uint32_t count) {}
+    static void QuietNaN(const LocalTensor<T>& dst, uint32_t count) {}
+    static void DeNormMin(const LocalTensor<T>& dst, uint32_t count) {}
+};
 }  // namespace AscendC
 template <auto F, typename... Args> inline void asc_vf_call(Args... args) {}
 using AscendC::GetBlockIdx;
@@ -195,10 +215,10 @@ def _struct(cls: type) -> str:
 
 def _type_slots(iface: Interface) -> int:
     """How many type parameters the C++ template of an interface has before its non-type ones: the element type T
-    (or a `DTYPE` parameter), then one for each tensor whose element type is not T and not one fixed type (Cast's dst,
-    Compare's dst, Select's selMask)."""
+    (or a `DTYPE` parameter), then one for each tensor whose element type is not T and, but for a dst (the headers'
+    `Compares<T, U>` with a uint8_t dst), not one fixed type (Cast's dst, Compare's dst, Select's selMask)."""
     own = [p for p in iface.params if p.kind is Kind.TENSOR and p.dtypes != "T"]
-    fixed = [p for p in own if isinstance(p.dtypes, frozenset) and len(p.dtypes) == 1]
+    fixed = [p for p in own if isinstance(p.dtypes, frozenset) and len(p.dtypes) == 1 and p.name != "dst"]
     dtype = any(p.kind is Kind.DTYPE for p in iface.params)
     return int(bool(iface.dtypes) or dtype or len(own) > len(fixed)) + len(own) - len(fixed)
 

@@ -24,13 +24,25 @@ import attrs
 import numpy as np
 
 from regsim._src.frontends.cpp.kernel_decls import HOST_APIS, MEMORY_STRUCTS
-from regsim._src.frontends.cpp.lowering import _TYPE_KIDS, CppError, Fn, Lowerer, Ty, _split_targs, _walk, dtype_of, strip
+from regsim._src.frontends.cpp.lowering import (
+    _TYPE_KIDS,
+    CppError,
+    Fn,
+    Lowerer,
+    Ty,
+    _split_targs,
+    _walk,
+    dtype_of,
+    numeric_limit,
+    strip,
+)
 from regsim._src.kernel import datacopy, gm, pipes, sync, tpipe
 from regsim._src.kernel.launch import kernel as make_kernel
 from regsim._src.lowerings.spec import Kind
 from regsim._src.lowerings.table import ENTRIES
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
+from regsim._src.model.lazy import ml_dtypes
 
 __all__ = ["KernelBuild", "tiling_structs"]
 
@@ -276,6 +288,7 @@ class KernelLowerer(Lowerer):
         self.this = "self"
         self.in_vf = False  #: whether the code runs inside a VF (a `__VEC_SCOPE__` block and the members it calls)
         self.scopes = 0
+        self.unions: dict[str, dict[str, Ty]] = {}  #: the local union variables: their members' types
 
     def fail(self, n: dict[str, Any] | int, what: str) -> CppError:
         line = n if isinstance(n, int) else n.get("l", 0)
@@ -400,6 +413,11 @@ class KernelLowerer(Lowerer):
             types = [self.targ(x) for x in ref["c"] if x["k"] == "TYPE_REF"]
             if ref.get("rs") in ("AllocTensor", "DeQue", "Get", "GetWithOffset", "ReinterpretCast") and types:
                 return "LocalTensor", types[0]
+        if n["k"] == "CALL_EXPR" and n["c"] and self.cls is not None:  # `auto t = GetSlot(i);`: its return type
+            name = self.callee_ref(n)[0]
+            own = [f for f in self.build.by_place.values() if f.cls == self.cls["place"] and f.name == name]
+            if own and own[0].ret:
+                return self.objkind(own[0].ret)
         return None
 
     def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -453,6 +471,8 @@ class KernelLowerer(Lowerer):
             return self.this
         if k == "MEMBER_REF_EXPR" and n.get("toks"):  # `IsSameType<T, U>::value` in a class template's function
             return self.type_trait(n)
+        if k == "MEMBER_REF_EXPR" and (member := self.union_member(n)) is not None:
+            return member[0]
         if k == "MEMBER_REF_EXPR" and "v" not in n and (n.get("rk") == "FIELD_DECL" or self.dependent_field(n)):
             kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
             base = self.expr(kids[0]) if kids else self.this
@@ -470,13 +490,24 @@ class KernelLowerer(Lowerer):
             return "None"
         if k == "INIT_LIST_EXPR" and (self.objof(n) or ("",))[0] in _FROZEN:  # an argument `{false, 0, 0, 0}`
             return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]
-        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) > 1 and (self.objof(n) or ("",))[0] in _FROZEN:
-            return self.new(self.objof(n), [self.expr(a) for a in c])  # type: ignore[arg-type]  # (the same, made a temporary)
+        made = k == "CALL_EXPR" and (n.get("rk") == "CONSTRUCTOR" or not n["s"])
+        if made and (self.objof(n) or ("",))[0] in _FROZEN:  # `DataCopyPadExtParams<T>{false, 0, 0, 0}` (a temporary)
+            kids = [x for x in c if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
+            if len(kids) == 1 and kids[0]["k"] == "INIT_LIST_EXPR":  # (braced in a template: clang keeps the list)
+                kids = kids[0]["c"]
+            return self.new(self.objof(n), [self.expr(a) for a in kids])  # type: ignore[arg-type]
         if k in ("CALL_EXPR", "UNEXPOSED_EXPR") and c and c[0].get("rs") in ("asc_vf_call", "VF_CALL"):
             return self.vf_call(n)
         if k == "CALL_EXPR" and c and getattr(self.mod.functions.get(self.callee_ref(n)[0]), "what", "") == "vf":
             name, targs, _ = self.callee_ref(n)  # a VF called directly from kernel code
             return self.run_vf(self.mod.functions[name], targs, c[1:])
+        if k == "CALL_EXPR" and len(c) == 3 and self.numeric_limits(n, dt.float32) is not None:
+            kind = self.tensor_kind(c[1])  # NumericLimits<T>::Infinity(dst, count): a Duplicate of the value
+            name, elem = self.numeric_limits(n, kind[1] if kind is not None and kind[0] == "LocalTensor" else None) or ("", 0)
+            code = numeric_limit(name, elem)
+            if code is None:
+                raise self.fail(n, f"NumericLimits<{getattr(elem, 'name', elem)}>::{name}")
+            return f"K.Duplicate({self.expr(c[1])}, {code}, {self.expr(c[2])})"
         if k == "CALL_EXPR":
             code = self.kernel_call(n)
             if code is not None:
@@ -630,6 +661,14 @@ class KernelLowerer(Lowerer):
                 st, env = kind[1]
                 out[whole[1]] = ClassArg(st["place"], tuple(sorted(env.items())))
         return out
+
+    def np_type(self, t: Ty, n: dict[str, Any]) -> str:
+        """A union member's numpy type name (its bytes are the member's C type's)."""
+        if t.what == "int":
+            return f"{'i' if t.signed else 'u'}{t.bits // 8}"
+        if t.what == "float" and t.rnd in ("_f32", "_f16", "_bf16"):
+            return {"_f32": "float32", "_f16": "float16", "_bf16": "bfloat16"}[t.rnd]
+        raise self.fail(n, f"the union member {n['s']} of type {n['t']}")
 
     def tensor_kind(self, a: dict[str, Any]) -> tuple[str, Any] | None:
         """An argument's object kind, also for `x[k]` in a template (its type dependent: x's)."""
@@ -790,11 +829,33 @@ class KernelLowerer(Lowerer):
             inner = inner["c"][0]
         if inner["k"] == "MEMBER_REF_EXPR" and (inner.get("rk") == "FIELD_DECL" or self.dependent_field(inner)):
             return self.expr(inner), self.ty(inner)  # (`this->n_ = n;` in a class template: a dependent member)
+        member = self.union_member(inner)
+        if member is not None:
+            return member
         return super().target(n)
+
+    def union_member(self, n: dict[str, Any]) -> tuple[str, Ty] | None:
+        """`conv.u` of a local union variable (clang leaves it dependent in a template): its code and type."""
+        if n["k"] != "MEMBER_REF_EXPR" or not n["c"]:
+            return None
+        base = n["c"][0]
+        while base["k"] == "UNEXPOSED_EXPR" and base["c"]:
+            base = base["c"][0]
+        members = self.unions.get(base["s"]) if base["k"] == "DECL_REF_EXPR" else None
+        if members is None or n["s"] not in members:
+            return None
+        return f"{self.var(base['s'])}.{n['s']}", members[n["s"]]
 
     def vardecl(self, v: dict[str, Any], d: int) -> None:
         if v["k"] != "VAR_DECL":
             return super().vardecl(v, d)
+        union = next((x for x in v["c"] if x["k"] == "UNION_DECL"), None)
+        if union is not None and strip(v["t"]).startswith("union"):  # `union { uint32_t u; float f; } conv;`
+            fields = [f for f in union["c"] if f["k"] == "FIELD_DECL"]
+            self.unions[v["s"]] = {f["s"]: self.type_of(f["t"], f["tk"], f["l"]) for f in fields}
+            members = {f["s"]: self.np_type(self.unions[v["s"]][f["s"]], f) for f in fields}
+            self.emit(d, f"{self.var(v['s'])} = _Union({members!r})  # line {v['l']}")
+            return None
         t = self.ty(v)
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
         if t.what != "obj" and v.get("tk") == "AUTO" and init and self.objof(init[0]) is not None:
@@ -816,7 +877,9 @@ class KernelLowerer(Lowerer):
             self.emit(d, f"{target} = {self.new(t.elem, [])}  # line {v['l']}")
             self.emit(d, f"{ctor}({', '.join([target, *(self.expr(a) for a in args)])})")
             return None
-        if init and init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR" and not pointer:
+        # (`DataCopyPadExtParams<T> pad(true, 0, 0, v);` in a template: a parenthesized list until instantiation)
+        dependent = bool(init) and t.elem[0] in _FROZEN and self.dependent_construction(init[0])
+        if init and (dependent or (init[0]["k"] == "CALL_EXPR" and init[0].get("rk") == "CONSTRUCTOR")) and not pointer:
             ctor = init[0]
             args = [self.expr(a) for a in ctor["c"]]
             kind = t.elem
@@ -981,6 +1044,24 @@ class VfMethodLowerer(ScopeLowerer):
         return KernelLowerer.lower(self)
 
 
+class _Union:
+    """A C union of kernel code (`union { uint32_t u; float f; } conv;`): its members share one set of bytes, a member
+    written as its type's bytes (the value converted as C converts it) and read back as its own type's."""
+
+    def __init__(self, members: dict[str, str]) -> None:
+        types = {k: np.dtype(ml_dtypes.bfloat16) if v == "bfloat16" else np.dtype(v) for k, v in members.items()}
+        object.__setattr__(self, "_types", types)
+        object.__setattr__(self, "_bytes", bytearray(max(t.itemsize for t in types.values())))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        t = self._types[name]
+        self._bytes[: t.itemsize] = np.array(value).astype(t).tobytes()
+
+    def __getattr__(self, name: str) -> Any:
+        t = object.__getattribute__(self, "_types")[name]
+        return np.frombuffer(bytes(self._bytes[: t.itemsize]), t)[0].item()
+
+
 def _ext_params(p: Any) -> Any:
     """DataCopyPad's copy parameters: a `DataCopyParams` (the vendor headers' older overload, which kernels still
     call; `blockLen` in bytes and the strides as in `DataCopyExtParams`) as the `DataCopyExtParams` the pages give."""
@@ -1009,6 +1090,7 @@ def kernel_namespace() -> dict[str, Any]:
         "_new": new,
         "_evolve": attrs.evolve,
         "_tiling": _tiling,
+        "_Union": _Union,
         "_ext_params": _ext_params,
         "_pad_params": _pad_params,
         "_make_kernel": make_kernel,

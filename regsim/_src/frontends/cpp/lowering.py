@@ -130,7 +130,7 @@ def _zero_keeps(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return lambda a, b: a if isinstance(b, int) and b == 0 else f(a, b)
 
 
-#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers
+#: the stand-ins of the operator libraries' helpers (declarations.SHIM_HEADERS), on C integers, and the scalar sqrt
 _SHIM_RUN: dict[str, Callable[..., Any]] = {
     "GetVRegSize": lambda: VF_LEN,
     "GetUbBlockSize": lambda: 32,
@@ -140,6 +140,9 @@ _SHIM_RUN: dict[str, Callable[..., Any]] = {
     "FloorAlign": _zero_keeps(lambda a, b: _c_div(a, b) * b),
     "Ceil": lambda a, b: _c_div(a + b - 1, b),
     "Aligned": _zero_keeps(lambda a, b: _c_div(a + b - 1, b) * b),
+    "sqrt": lambda x: float(np.sqrt(np.float32(x))),
+    "sqrtf": lambda x: float(np.sqrt(np.float32(x))),
+    "ToFloat": float,
 }
 
 RUNTIME: dict[str, Any] = {
@@ -359,6 +362,36 @@ def _trait_args(toks: list[str], nested: bool) -> tuple[str, list[list[str]]] | 
     return None
 
 
+#: the one-type traits the shim declares (declarations.TRAITS), by name (`_v`: its variable): the dtypes they hold for
+_UNARY_TRAITS: dict[str, frozenset[Any]] = {
+    "is_integral": frozenset((dt.bool_, dt.int8, dt.uint8, dt.int16, dt.uint16, dt.int32, dt.uint32, dt.int64, dt.uint64)),
+    "is_floating_point": frozenset((dt.float32,)),
+}
+
+
+def numeric_limit(name: str, d: Any) -> str | None:
+    """`AscendC::NumericLimits<T>::<name>()` (the pages under 工具接口/NumericLimits工具类) as Python code: Max / Lowest
+    the largest and the most negative finite values, Min the smallest positive normal float (an integer type's
+    minimum), Infinity, NegativeInfinity, QuietNaN and DeNormMin (floats only); None for another name or type."""
+    npd = np.dtype(d.np_dtype)
+    if npd.kind in "iu":
+        info = np.iinfo(npd)
+        return {"Max": str(info.max), "Lowest": str(info.min), "Min": str(info.min)}.get(name)
+    if d.name not in ("half", "bfloat16", "float32"):
+        return None
+    f = ml_dtypes.finfo(npd)
+    values = {
+        "Max": float(f.max),
+        "Lowest": -float(f.max),
+        "Min": float(f.tiny),
+        "Infinity": np.inf,
+        "NegativeInfinity": -np.inf,
+        "QuietNaN": np.nan,
+        "DeNormMin": float(f.smallest_subnormal),
+    }
+    return f"float({str(values[name])!r})" if name in values else None
+
+
 #: the debugging functions of utils/debug (printf, asc_dump*): regsim._src.vf.debug runs them
 _DEBUG_CALLS = ("printf", "asc_dump", "asc_dump_ubuf", "asc_dump_reg")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
@@ -462,7 +495,10 @@ _BUILTIN_VALUES = {"__builtin_inff": "float('inf')", "__builtin_inf": "float('in
 _BUILTIN_VALUES |= {"__builtin_nanf": "float('nan')", "__builtin_nan": "float('nan')"}
 
 #: declarations inside a function that only name things (clang resolved the names they bring)
-_NAME_ONLY_DECLS = ("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS")
+_NAME_ONLY_DECLS = (
+    *("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS"),
+    "UNION_DECL",  # (a local union's definition: kernel code's variables of its type are `_Union`s)
+)
 
 
 def _alias_tokens(toks: list[str]) -> list[str]:
@@ -717,6 +753,8 @@ class Lowerer:
             return self.convert(self.expr(c[1]), self.ty(c[1]), self.ty(n))  # `T(x)`, T a template parameter: a cast
         if k == "CALL_EXPR" and self.invoked_lambda(n) is not None:  # a constant computed by a lambda: its value
             return self.pyvalue(self.constant(n, "the value of a lambda"))
+        if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1 and self.ty(n).what == "float":
+            return self.convert(self.expr(c[0]), self.infer(c[0]), self.ty(n))  # `half(x)`: rounded to half
         if k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(c) == 1:
             return self.expr(c[0])  # a register copied into a by-value parameter (refused where the callee writes it)
         if k == "CALL_EXPR":
@@ -768,6 +806,8 @@ class Lowerer:
         """The value of the trait `toks` spells for this instantiation's template arguments, None where it is
         not one of _TRAITS (or its arguments are not what that trait takes)."""
         got = _trait_args(toks, nested)
+        if got is not None and got[0] in _UNARY_TRAITS:  # `std::is_integral_v<T>`
+            return self.dtype("".join(got[1][0]), n) in _UNARY_TRAITS[got[0]] if len(got[1]) == 1 else None
         if got is not None and got[0] not in _TRAITS:
             return self.user_trait(got[0], got[1], n)
         if got is None:
@@ -839,12 +879,15 @@ class Lowerer:
             return self.env[name]
         if rk == "VAR_DECL" and name in ("RegTraitNumOne", "RegTraitNumTwo"):
             return getattr(Reg, name)
+        # a constant clang folded: a static constexpr member, a header's `const uint16_t K = ...;`, a variable
+        # template's specialization (`std::is_same_v<A, B>`)
+        folded = "v" in n and (rk == "UNEXPOSED_DECL" or (rk in ("VAR_DECL", "PARM_DECL") and n.get("global")))
+        if rk in ("VAR_DECL", "PARM_DECL") and n.get("global") and name in C_CONSTANTS and name not in self.mod.consts:
+            return C_CONSTANTS[name]  # PAT_ALL ...
+        if folded:
+            t = self.ty(n)
+            return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
         if rk in ("VAR_DECL", "PARM_DECL") and n.get("global"):
-            if name in C_CONSTANTS and name not in self.mod.consts:  # PAT_ALL ...
-                return C_CONSTANTS[name]
-            if "v" in n:  # a constant clang folded (a static constexpr member, a header's `const uint16_t K = ...;`)
-                t = self.ty(n)
-                return self.value_as(float(n["v"]) if t.what == "float" else int(float(n["v"])), t)
             if name in CAST_TRAITS and name not in self.mod.consts:  # AscendC::layoutZMrgZ, ...
                 lay, sat, rnd = CAST_TRAITS[name]
                 return enums.CastTrait(
@@ -1044,6 +1087,19 @@ class Lowerer:
             targs = [{"k": "TYPE_REF", "s": t0, "l": f["l"], "c": []}] + [t for t in targs if t["k"] != "TYPE_REF"]
         return name, targs, (not ns) or ns[-1] in ("Reg", "MicroAPI") or ns == ["AscendC"]
 
+    def numeric_limits(self, n: dict[str, Any], elem: Any = None) -> tuple[str, Any] | None:
+        """(name, T) of a call of `AscendC::NumericLimits<T>::<name>(...)`, else None: T its template argument, else
+        (clang folds a builtin type away) `elem` (the tensor argument's element type) or the call's type."""
+        f = self.callee_node(n)
+        toks = f.get("toks") or []
+        if not any(k["k"] == "TEMPLATE_REF" and k["s"] == "NumericLimits" for k in f["c"]) and "NumericLimits" not in toks:
+            return None
+        name = f.get("rs") or f["s"] or (toks[len(toks) - toks[::-1].index("::")] if "::" in toks else "")
+        given = [k for k in f["c"] if k["k"] == "TYPE_REF"]
+        if given:
+            return name, self.targ(given[0])
+        return name, elem if elem is not None else self.dtype(strip(n["t"]), n)
+
     def targ(self, t: dict[str, Any]) -> Any:
         if t["k"] == "TYPE_REF":
             s = strip(t["s"])
@@ -1102,6 +1158,12 @@ class Lowerer:
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
+        limits = self.numeric_limits(n)
+        if limits is not None and not args:  # NumericLimits<T>::Max() ...
+            code = numeric_limit(*limits)
+            if code is None:
+                raise self.fail(n, f"NumericLimits<{limits[1].name}>::{limits[0]}")
+            return code
         every = reg_specs(name)
         if not every or not in_reg or not hasattr(Reg, name):
             raise self.fail(n, f"the function {name}" + (" (a Reg function regsim does not model)" if in_reg else ""))

@@ -226,7 +226,7 @@ def _node(c: Any, main: str) -> dict[str, Any]:
 
     k = c.kind
     n: dict[str, Any] = {"k": k.name, "s": c.spelling, "l": c.location.line}
-    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL):
+    if k.is_expression() or k in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL, ci.CursorKind.FIELD_DECL):
         t = c.type
         canonical = t.get_canonical()
         n["t"] = t.spelling
@@ -317,6 +317,10 @@ def _node(c: Any, main: str) -> dict[str, Any]:
                 n["t0"] = ref.get_template_argument_type(0).get_canonical().spelling
         if ref.kind == ci.CursorKind.ENUM_CONSTANT_DECL:  # (the value of an enumerator of the file's own enums)
             n["v"] = str(ref.enum_value)
+        if ref.kind == ci.CursorKind.UNEXPOSED_DECL and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
+            value = _evaluate(c)  # a variable template's specialization (`std::is_integral_v<uint8_t>`): its value
+            if value is not None:
+                n["v"] = value
         if ref.kind == ci.CursorKind.VAR_DECL and ref.semantic_parent is not None:
             n["global"] = ref.semantic_parent.kind.name in _GLOBAL_SCOPES
             if n["global"] and k == ci.CursorKind.DECL_REF_EXPR and n.get("tk") in _SCALAR_KINDS:
