@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import regsim as rs
-from tests.cpp_kernel_support import both_modes
+from tests.cpp_kernel_support import both_modes, round_half_away
 
 pytest.importorskip("clang.cindex")
 
@@ -233,18 +233,6 @@ def test_atan_grad(load: Loader, dtype: Any, buffers: int) -> None:
     _same(z, _out(dtype, _f32(dy64 / _f32(_f32(y64 * y64).astype(np.float64) + 1).astype(np.float64))))
 
 
-def _round_half_away(x32: np.ndarray, dtype: Any) -> np.ndarray:
-    """float32 values rounded once to `dtype`, to nearest, ties away from zero (Cast CAST_ROUND)."""
-    v = x32.astype(np.float64)
-    near = v.astype(dtype.np_dtype)  # ties to even
-    bits = f"u{near.itemsize}"
-    step = np.where(np.abs(near.astype(np.float64)) < np.abs(v), 1, -1)  # toward v's side, away from zero
-    other = (near.view(bits).astype(np.int64) + step * np.where(near.view(bits) == 0, 0, 1)).astype(bits).view(dtype.np_dtype)
-    tie = (near.astype(np.float64) + other.astype(np.float64)) / 2 == v
-    away = np.abs(other.astype(np.float64)) > np.abs(near.astype(np.float64))
-    return np.where(tie & away, other, near)
-
-
 def _ulps(got: np.ndarray, want: np.ndarray, bound: float) -> None:
     """Within `bound` units in the last place of the output type of `want` (float64 values)."""
     ref = want.astype(got.dtype)
@@ -264,7 +252,7 @@ def test_acosh_grad(load: Loader, dtype: Any) -> None:
     (z,) = _run(mod, entry, blocks, [y, dy], [np.zeros_like(y)], tiling)
     y64, dy64 = _wide(y, dy)
     z32 = _f32(dy64 / np.sqrt(_f32(_f32(y64 * y64).astype(np.float64) - 1).astype(np.float64)).astype(np.float32))
-    _same(z, z32 if dtype is rs.float32 else _round_half_away(z32, dtype))
+    _same(z, z32 if dtype is rs.float32 else round_half_away(z32, dtype))
 
 
 @pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
@@ -287,7 +275,7 @@ def test_inv_grad(load: Loader, dtype: Any) -> None:
         return
     x64, g64 = _wide(x, grad)
     y32 = -_f32(g64 * _f32(x64 * x64).astype(np.float64))
-    _same(y, y32 if dtype is rs.float32 else _round_half_away(y32, dtype))
+    _same(y, y32 if dtype is rs.float32 else round_half_away(y32, dtype))
 
 
 def _loops(n: int, blocks: int, align: int, ub: int) -> dict[str, int]:
@@ -314,7 +302,7 @@ def test_ada_cast(load: Loader, buffers: int) -> None:
     x[:4] = [0, 32767, 32768, 65535]
     (y,) = _run(mod, entry, fields["blockNum"], [x], [np.zeros(n, np.float16)], tiling)
     scaled = np.clip(_f32(x.astype(np.float64) * np.float64(quotient)), -65504, 65504)
-    _same(y, _round_half_away(scaled.astype(np.float32), rs.half))
+    _same(y, round_half_away(scaled.astype(np.float32), rs.half))
 
 
 #: BesselI0e's bound against float64: its polynomials' error (Abramowitz and Stegun 9.8.1-9.8.2: a relative error
