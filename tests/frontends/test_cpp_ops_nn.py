@@ -589,24 +589,26 @@ def test_fused_bias_leaky_relu(dtype: Any, buffer_mode: int) -> None:
     assert y.tobytes() == _narrow(dtype, want).tobytes()
 
 
-@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32], ids=lambda d: d.name)
+@pytest.mark.parametrize("dtype", [*FLOATS, rs.int32, rs.int8], ids=lambda d: d.name)
 def test_selu(dtype: Any) -> None:
     """ops-nn Selu (its buffers sized by `ComputeTypeTraits<T>::size`, a class template's static constant): y =
     scale (max(x, 0) + min(alpha (exp(min(x, 0)) - 1), 0)) in float32 steps each rounded once (half, bfloat16 and
-    int32 converted exactly; half and bfloat16 rounded ties away from zero, int32 truncated). Exp is within 1 ulp and
-    the chain is monotone in it: y lies between the chain's values at its lower and upper neighbours. (int8, whose
-    kernel converts int32 to half by a Cast that multiplies by the SetDeqScale scale, is not run here.)"""
+    int32 and int8 converted exactly; half and bfloat16 rounded ties away from zero, int32 and int8 truncated). Exp is
+    within 1 ulp and the chain is monotone in it: y lies between the chain's values at its lower and upper
+    neighbours. int8's path converts int32 to half by a Cast that multiplies by the SetDeqScale scale: 1, as the
+    TPipe constructor's InitSocState leaves it."""
     mod = _load("activation/selu", "op_kernel/selu.cpp", {"DTYPE_X": dtype})
     alpha, scale = np.float32(1.6732632423543772848170429916717), np.float32(1.0507009873554804934193349852946)
     rng = np.random.default_rng(22)
-    x = rng.integers(-8, 9, N).astype(np.int32) if dtype is rs.int32 else _as(dtype, rng.uniform(-6, 4, N))
+    ints = dtype in (rs.int32, rs.int8)
+    x = rng.integers(-8, 9, N).astype(dtype.np_dtype) if ints else _as(dtype, rng.uniform(-6, 4, N))
     y = _elementwise(mod, "SeluTilingData", mod.kernel("selu", 0), [x])
     x64 = x.astype(np.float64)
 
     def chain(end: int) -> np.ndarray:
         neg = np.minimum(_f32(alpha * _f32(_near(np.exp(np.minimum(x64, 0)))[end] - 1)), 0)
         v = _f32(scale * _f32(np.maximum(x64, 0) + neg))
-        return np.trunc(v) if dtype is rs.int32 else _narrow(dtype, v).astype(np.float64)
+        return np.trunc(v) if ints else _narrow(dtype, v).astype(np.float64)
 
     _between(y, chain(0), chain(1))
 
