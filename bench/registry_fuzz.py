@@ -62,7 +62,10 @@ MEMORY_FORMS: dict[str, list[tuple[Any, ...]]] = {
         ("u8", "src", "src", "cmp", "mask", "repeat", "bparams"),
         ("src", "src", "cmp", "mask", "bparams"),
     ],
-    "Compares": [("u8", "src", "scalar", "cmp", "count"), ("u8", "src", "scalar", "cmp", "mask", "repeat", "uparams")],
+    **{
+        n: [("u8", "src", "scalar", "cmp", "count"), ("u8", "src", "scalar", "cmp", "mask", "repeat", "uparams")]
+        for n in ("Compares", "CompareScalar")
+    },
     "Select": [
         ("dst", "u8", "src", "src", "selmode", "count"),
         ("dst", "u8", "src", "src", "selmode", "mask", "repeat", "bparams"),
@@ -85,6 +88,9 @@ MEMORY_FORMS: dict[str, list[tuple[Any, ...]]] = {
     "Mull": [("dst", "dst", "src", "src", "count")],
     "Truncate": [("dst", "src", "count", {"round_mode": "round"})],
     "GetCmpMask": [("dst",)],
+    "Log": [("dst", "src", "count")],  # (the high-level math APIs: calCount, and a sharedTmpBuffer of bytes)
+    "Trunc": [("dst", "src", "count"), ("dst", "src", "u8", "count")],
+    "Fma": [("dst", "src", "src", "src", "count"), ("dst", "src", "src", "src", "u8", "count")],
     "SetCmpMask": [("src",)],
 }
 CAPI_NAMES = [n for n in rs.capi.__all__ if callable(getattr(rs.capi, n)) and not isinstance(getattr(rs.capi, n), enum.Enum)]
