@@ -5,6 +5,7 @@ kernel examples (add_tpipe_tque, sync_all, data_copy_pad) run in both loop modes
 from __future__ import annotations
 
 import os
+import multiprocessing
 from typing import Any
 
 import numpy as np
@@ -327,3 +328,33 @@ def test_a_worker_that_dies_is_reported() -> None:
     error naming its exit code, and the others are released."""
     with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code 3\)"):
         rs.launch(dies_in_block_1, 2, np.zeros(64, np.uint8), workers=2)
+
+
+class _DiesWhileLookedAt:
+    """A worker seen running at one look and dead (exit code 3) at the next: the launch's wait on the workers must
+    not lose it between the two (it once did, and waited for ever on the worker the dead one's barrier held)."""
+
+    def __init__(self) -> None:
+        self.looks = 0
+        self.read_end, self.write_end = os.pipe()
+        os.write(self.write_end, b"x")  # (its end, ready to be waited on)
+
+    @property
+    def exitcode(self) -> int | None:
+        self.looks += 1
+        return None if self.looks == 1 else 3
+
+    @property
+    def sentinel(self) -> int:
+        return self.read_end
+
+
+def test_a_worker_that_dies_between_two_looks_is_reported() -> None:
+    ctx = multiprocessing.get_context("fork")
+    results, barrier, proc = ctx.SimpleQueue(), ctx.Barrier(1), _DiesWhileLookedAt()
+    try:
+        with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code 3\)"):
+            launch_module._collect(results, [proc], barrier)
+    finally:
+        os.close(proc.read_end)
+        os.close(proc.write_end)

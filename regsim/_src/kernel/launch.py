@@ -629,11 +629,12 @@ def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
     while True:
         if not results.empty():
             return results.get()
-        dead = [p for p in procs if p.exitcode not in (None, 0)]
+        codes = [p.exitcode for p in procs]  # (read once: a worker that dies between two reads is still waited on)
+        dead = [code for code in codes if code not in (None, 0)]
         if dead:
             barrier.abort()
-            raise RuntimeError(f"launch: a worker process died (exit code {dead[0].exitcode})")
-        running = [p.sentinel for p in procs if p.exitcode is None]
+            raise RuntimeError(f"launch: a worker process died (exit code {dead[0]})")
+        running = [p.sentinel for p, code in zip(procs, codes, strict=True) if code is None]
         if not running and results.empty():
             raise RuntimeError("launch: a worker process ended without its report")
         connection.wait([results._reader, *running])
