@@ -4,8 +4,8 @@ kernel examples (add_tpipe_tque, sync_all, data_copy_pad) run in both loop modes
 
 from __future__ import annotations
 
-import os
 import multiprocessing
+import os
 from typing import Any
 
 import numpy as np
