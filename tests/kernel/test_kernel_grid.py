@@ -348,13 +348,26 @@ class _DiesWhileLookedAt:
     def sentinel(self) -> int:
         return self.read_end
 
+    def join(self) -> None:
+        pass
+
 
 def test_a_worker_that_dies_between_two_looks_is_reported() -> None:
-    ctx = multiprocessing.get_context("fork")
-    results, barrier, proc = ctx.SimpleQueue(), ctx.Barrier(1), _DiesWhileLookedAt()
+    results, proc = multiprocessing.get_context("fork").SimpleQueue(), _DiesWhileLookedAt()
     try:
         with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code 3\)"):
-            launch_module._collect(results, [proc], barrier)
+            launch_module._collect(results, [proc])
     finally:
         os.close(proc.read_end)
         os.close(proc.write_end)
+
+
+@rs.kernel
+def killed_at_the_barrier(x: rs.GmPtr[rs.uint8]) -> None:
+    if A.GetBlockIdx() == 1:
+        os.kill(os.getpid(), 9)  # (block 1's worker killed while block 0's waits at the end of their round)
+
+
+def test_a_worker_killed_while_another_waits_is_reported() -> None:
+    with pytest.raises(RuntimeError, match=r"launch: a worker process died \(exit code -9\)"):
+        rs.launch(killed_at_the_barrier, 2, np.zeros(64, np.uint8), workers=2)

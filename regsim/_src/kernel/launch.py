@@ -332,7 +332,7 @@ class _Grid:
         finally:
             if method == "fork":
                 gc.unfreeze()
-        reports = [_collect(results, procs, barrier) for _ in procs]
+        reports = [_collect(results, procs) for _ in procs]
         for p in procs:
             p.join()
         return reports
@@ -623,8 +623,18 @@ def _picklable(e: BaseException) -> BaseException:
         return RuntimeError("".join(traceback.format_exception(e)))
 
 
-def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
-    """One worker's report; should a worker die without one, the others are released and its death reported.
+def _end(procs: list[Any]) -> None:
+    """The workers still running, ended (a grid with a dead worker cannot go on; aborting their barrier instead
+    waits for ever if the dead one was waiting at it)."""
+    for p in procs:
+        if p.exitcode is None:
+            p.kill()
+    for p in procs:
+        p.join()
+
+
+def _collect(results: Any, procs: list[Any]) -> Any:
+    """One worker's report; should a worker die without one, the others are ended and its death reported.
     Waits on the queue and the workers' ends together (no polling)."""
     while True:
         if not results.empty():
@@ -632,7 +642,7 @@ def _collect(results: Any, procs: list[Any], barrier: Any) -> Any:
         codes = [p.exitcode for p in procs]  # (read once: a worker that dies between two reads is still waited on)
         dead = [code for code in codes if code not in (None, 0)]
         if dead:
-            barrier.abort()
+            _end(procs)
             raise RuntimeError(f"launch: a worker process died (exit code {dead[0]})")
         running = [p.sentinel for p, code in zip(procs, codes, strict=True) if code is None]
         if not running and results.empty():
