@@ -840,10 +840,15 @@ class BatchedBackend(NumpyBackend):
         for addr, raw, active in chunks:
             self._store_chunk(api, ptr, addr, raw, active, unit)
 
-    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int) -> None:
-        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer):
-        what `store` does after its checks."""
-        self._store_chunk(api, ptr, ptr.addr, raw, active, unit)
+    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int, offset: int = 0) -> None:
+        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
+        `offset` bytes on from them: what `store` does after its checks."""
+        addr = ptr.addr
+        if offset:
+            start, step = self.progs[id(addr)][1]
+            addr = addr + offset
+            self.progs[id(addr)] = (addr, (start + offset, step))
+        self._store_chunk(api, ptr, addr, raw, active, unit)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
