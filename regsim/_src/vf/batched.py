@@ -72,7 +72,19 @@ class _Regs:
     and for a two-register tensor possibly `natural`, the same bytes as whole elements (UB order),
     which is what its ops read and write; each is made from the other when first needed."""
 
-    __slots__ = ("_data", "itemsize", "last", "natural", "origin", "shared", "storage", "thunk", "thunk_inputs", "valid")
+    __slots__ = (
+        "_data",
+        "itemsize",
+        "last",
+        "natural",
+        "origin",
+        "shared",
+        "storage",
+        "thunk",
+        "thunk_inputs",
+        "typed",
+        "valid",
+    )
 
     def __init__(self, storage: Storage, data: Bytes | None, valid: Bools | None, shared: bool = False) -> None:
         self.storage = storage
@@ -90,6 +102,9 @@ class _Regs:
         self.thunk: Callable[[], Bytes] | None = None
         self.thunk_inputs: list[Any] = []
         self.last: Bytes | None = None
+        #: the lanes `lanes` gave last: (the `_data` they view, dtype, byte offset, the read-only typed view), again
+        #: while `_data` is that array (in-place writes show through the view; a new array is a new view)
+        self.typed: tuple[Bytes, Any, int, Any] | None = None
 
     @property
     def data(self) -> Bytes:
@@ -310,6 +325,8 @@ class BatchedBackend(NumpyBackend):
         this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
         dst = values[prepared.dst]
         outs = prepared.predicates_out
+        if not outs and id(dst._storage) in self.regs:  # (the body wrote dst already: nothing it reads is carried)
+            return False
         carried = None
         for k, (i, _, kind) in enumerate(prepared.inputs):
             v = values[i]
@@ -403,6 +420,9 @@ class BatchedBackend(NumpyBackend):
             if state.count is None:
                 state.count = int(np.count_nonzero(state.lanes))
             active: Active = (state.lanes, state.count)
+        elif state is None and mask._written is None:  # a mask made before the loop, every bit written: its cached lanes
+            self.outside.add(id(mask))
+            active = mask._active(stride)
         else:
             bits, written = self._mask(mask)
             if written is not None and self.check and not written[..., ::stride].all():
@@ -516,11 +536,20 @@ class BatchedBackend(NumpyBackend):
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
         state = self.regs.get(id(reg._storage))
         span = reg._span
-        if state is not None and state.valid is None and state._data is not None and reg.trait.REG_NUM == 1:
-            data = state._data[:, span]  # (the common case: a one-register tensor the body wrote in full)
-            lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
-            lanes.flags.writeable = False
-            return lanes
+        if state is not None and state.valid is None:
+            # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
+            one = reg.trait.REG_NUM == 1
+            whole = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+            if whole is not None:
+                dtype, typed = reg.dtype, state.typed
+                if typed is not None and typed[0] is whole and typed[1] is dtype and typed[2] == span.start:
+                    return typed[3]
+                data = whole if not one or (span.start == 0 and span.stop == whole.shape[-1]) else whole[:, span]
+                lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
+                if lanes.flags.writeable:  # (a view of a read-only array, a load's, is read-only already)
+                    lanes.flags.writeable = False
+                state.typed = (whole, dtype, span.start, lanes)
+                return lanes
         state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
@@ -674,7 +703,11 @@ class BatchedBackend(NumpyBackend):
         rows = self.rows
         ub = ptr.ub
         where = (start, (rows, nbytes), (step, 1))
-        if ub.storage.valid is not None and not _strided(ub.storage.valid, where).all():
+        if ub.storage.valid is not None and not (
+            ub.storage.all_written(start, start + rows * nbytes)  # (rows back to back: one range)
+            if step == nbytes
+            else np.count_nonzero(_strided(ub.storage.valid, where)) == rows * nbytes
+        ):
             return False
         self._sync(start, start + step * (rows - 1) + nbytes)
         view = _strided(ub.storage.data, where)
