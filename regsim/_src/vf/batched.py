@@ -1051,8 +1051,10 @@ class BatchedBackend(NumpyBackend):
                 bits = m.bits if m.bits.ndim == 1 else m.bits[-1]
             written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
             m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
-        for p in self.pointers:
-            p.addr = int(np.asarray(p.addr)[-1])
+        last = self.rows - 1
+        for p in self.pointers:  # (the last row of a progression without numpy)
+            hit = self.progs.get(id(p.addr))
+            p.addr = int(hit[1][0] + hit[1][1] * last) if hit is not None and hit[0] is p.addr else int(np.asarray(p.addr)[-1])
         for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
@@ -1225,6 +1227,13 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
     """A writable strided view of `data` (contiguous, one-byte items) from byte `at[0]`, of shape `at[1]`
     and strides `at[2]` (numpy's `as_strided`, without its Python-level overhead)."""
     start, shape, strides = at
+    size = 1
+    for n, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if stride != size:  # (not rows back to back)
+            return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
+        size *= n
+    if 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (a third of the constructor's cost)
+        return data[start : start + size].reshape(shape)
     return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
 
 
