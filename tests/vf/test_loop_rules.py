@@ -380,3 +380,40 @@ def test_a_callee_counting_its_own_rows_batches_with_the_in_order_bits() -> None
     assert [d.how for d in decisions] == ["batched"]
     expected = np.where(np.arange(256) % 64 < 10, np.arange(256), 0)
     assert (out == expected).all()
+
+
+def test_a_loop_in_order_for_its_trip_count_resolves_none_of_its_calls() -> None:
+    """A loop under batch_min_iterations runs in order without the S4/S5 check of its calls: the body's names are
+    looked up only by the in-order run itself (once an iteration); with rs.explain recording, the check runs and its
+    reason is the one given, as before."""
+
+    class Loads:
+        def load(self, r: Any, p: Any) -> None:
+            Reg.LoadAlign(r, p)
+
+    class Helpers:
+        lookups = 0  #: of `ns` (the check resolves `helpers.ns`, the holder of the method called)
+
+        def __getattribute__(self, name: str) -> Any:
+            if name == "ns":
+                type(self).lookups += 1
+            return object.__getattribute__(self, name)
+
+        ns = Loads()
+
+    helpers = Helpers()
+
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32], rows: int) -> None:
+        r = Reg.RegTensor(rs.int32)
+        for i in range(rows):
+            helpers.ns.load(r, p + i * 64)
+
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 256)
+    t.set(np.arange(256, dtype=np.int32))
+    with rs.configure(batch_min_iterations=16):
+        kernel(t.GetPhyAddr(), 2)
+        assert Helpers.lookups == 2
+        why = rs.explain(kernel, t.GetPhyAddr(), 2)
+    assert "a method of a Loads, which may keep Python state (S4)" in why, why
