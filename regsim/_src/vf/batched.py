@@ -450,10 +450,10 @@ class BatchedBackend(NumpyBackend):
 
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
-        counts = np.asarray(count)
-        if (type(count) is int and count >= n) or (counts >= n).all():  # every lane of every row: one row for all
+        if (count >= n) if type(count) is int else (np.asarray(count) >= n).all():  # every lane of every row: one row
             lanes, active = _all_lanes(n), n
         else:
+            counts = np.asarray(count)
             lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
         if self.current is not None:
             self._note(lanes, active)
