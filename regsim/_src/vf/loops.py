@@ -220,17 +220,21 @@ class LoopRun:
         scope = frame.f_locals
         check = self.site.check_calls
         self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
-        self._scope = dict(scope)  # (a copy: a nested loop's look at the frame updates its locals)
+        # (a copy: a nested loop's look at the frame updates its locals; without this run, which the frame holds by now:
+        # no reference cycle through it)
+        self._scope = {name: value for name, value in scope.items() if value is not self}
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
             self._frame = None
             return self._decide("sequential", 'loops="sequential"')
-        if self.mode == "auto" and _EXPLAIN.get() is None and self._why_not():  # (in order whatever the calls: unchecked)
-            self._frame = None
-            return False
-        self._look()
         reason = self._why_not()
+        if self._frame is not None:  # the first attempt: the calls not checked yet
+            if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
+                self._frame = None
+                return False
+            self._look()
+            reason = self.call_reason or reason  # (`_why_not`'s order: the calls' reason first)
         if reason:
             return self._decide("sequential", reason)
         verdict = self.site.memo.get(self.signature) if self.site.memo else None
