@@ -137,6 +137,16 @@ class SelectLanes(Executor):
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         return backend.in_order_select(plan.prepared, generic)
 
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        if len(spec.positional) != len(spec.operands):
+            return None
+        run = self.run
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            return run(ctx, plan, args)  # (every operand positional, every one given: the arguments are the values)
+
+        return call
+
 
 class MaskFromVectorMask(Executor):
     """A predicate from the core's vector-mask special register (MoveMask<T>): each of its bits
