@@ -155,6 +155,29 @@ def test_two_register_loads_give_the_in_order_bits(trips: int, step: int, slack:
         assert how == ["batched"]
 
 
+def _world(
+    dtype: Any, arrays: tuple[Any, ...], kernel: Callable[..., None], *args: int
+) -> Callable[[], tuple[rs.UnifiedBuffer, Callable[[], list[int]]]]:
+    """`make` for `hows`: a UB of three tensors d, a, b holding `arrays` (every byte written: a UB its stores complete
+    would have its written flags summarised differently by the two modes), and a run of `kernel(d, a, b, *args)`
+    batching loops of 2 or more iterations that gives d's elements as Python ints."""
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], list[int]]]:
+        ub = rs.UnifiedBuffer(size=sum(a.nbytes for a in arrays))
+        d, a, b = (ub.alloc(dtype, v.size) for v in arrays)
+        for t, v in zip((d, a, b), arrays, strict=True):
+            t.set(v)
+
+        def run() -> list[int]:
+            with rs.configure(batch_min_iterations=2):
+                kernel(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), *args)
+            return [int(v) for v in d.numpy()]
+
+        return ub, run
+
+    return make
+
+
 @rs.simd_vf
 def add_u64_tail(d: rs.UbPtr[rs.uint64], a: rs.UbPtr[rs.uint64], b: rs.UbPtr[rs.uint64], count: int, trips: int) -> None:
     """d = a + b on two-register tensors under a tail mask (UpdateMask of uint64, RegTraitNumTwo), rows back to back."""
@@ -174,24 +197,9 @@ def test_two_register_stores_under_a_tail_mask(trips: int, count: int, seed: int
     """The two-register store's plain path (two one-register stores, VL apart): element k of the rows holds
     (a[k] + b[k]) mod 2**64 for k < count, as Python ints say, and keeps its old value past the tail; both loop modes
     leave the same bits, and the loop batched."""
-    size = trips * 64
     rng = np.random.default_rng(seed)
-    a0, b0, d0 = (rng.integers(0, 2**64, size, dtype=np.uint64) for _ in range(3))
-
-    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
-        ub = rs.UnifiedBuffer(size=3 * size * 8)
-        a, b, d = (ub.alloc(rs.uint64, size) for _ in range(3))
-        for t, v in zip((a, b, d), (a0, b0, d0), strict=True):
-            t.set(v)
-
-        def run() -> list[int]:
-            with rs.configure(batch_min_iterations=2):
-                add_u64_tail(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), count, trips)
-            return [int(v) for v in d.numpy()]
-
-        return ub, run
-
-    how, got = hows(make)
+    d0, a0, b0 = (rng.integers(0, 2**64, trips * 64, dtype=np.uint64) for _ in range(3))
+    how, got = hows(_world(rs.uint64, (d0, a0, b0), add_u64_tail, count, trips))
     want = [(int(x) + int(y)) % 2**64 if k < count else int(old) for k, (x, y, old) in enumerate(zip(a0, b0, d0, strict=True))]
     assert got == want
     assert how == ["batched"]
@@ -223,24 +231,9 @@ def merged_reads(d: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.
 def test_a_register_written_in_place_reads_its_new_lanes(trips: int, t1: int, t2: int, seed: int) -> None:
     """Per lane j of each row, as Python ints mod 2**32: y = j < t1 ? x + c : 2x; w = 2y; y = j < t2 ? 2c : y;
     d = y + w. Both loop modes agree, and the loop batched."""
-    size = trips * LANES
     rng = np.random.default_rng(seed)
-    a0, b0, d0 = (rng.integers(0, 2**32, size, dtype=np.uint32) for _ in range(3))
-
-    def make() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
-        ub = rs.UnifiedBuffer(size=3 * size * 4)
-        a, b, d = (ub.alloc(rs.uint32, size) for _ in range(3))
-        for t, v in zip((a, b, d), (a0, b0, d0), strict=True):
-            t.set(v)  # (d too: a UB the stores complete summarises its written flags differently in the two modes)
-
-        def run() -> list[int]:
-            with rs.configure(batch_min_iterations=2):
-                merged_reads(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), t1, t2, trips)
-            return [int(v) for v in d.numpy()]
-
-        return ub, run
-
-    how, got = hows(make)
+    d0, a0, b0 = (rng.integers(0, 2**32, trips * LANES, dtype=np.uint32) for _ in range(3))
+    how, got = hows(_world(rs.uint32, (d0, a0, b0), merged_reads, t1, t2, trips))
     want = []
     for k, (x, c) in enumerate(zip(map(int, a0), map(int, b0), strict=True)):
         j = k % LANES

@@ -221,7 +221,7 @@ class Affine:
         end = start + step * self.rows
         # start + step * iota(rows) in one numpy call where `arange` counts its rows exactly (in float64)
         exact = step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT
-        addrs = np.arange(start, end, step, np.int64) if exact else start + step * iota(self.rows)
+        addrs = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
         return BatchedPtr(ptr.ub, ptr.dtype, addrs, ptr.lo, ptr.hi, prog)
 
     def _python_value(self, *args: object) -> Any:

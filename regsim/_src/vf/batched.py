@@ -539,16 +539,16 @@ class BatchedBackend(NumpyBackend):
         if state is not None and state.valid is None:
             # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
             one = reg.trait.REG_NUM == 1
-            whole = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
-            if whole is not None:
+            held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+            if held is not None:
                 dtype, typed = reg.dtype, state.typed
-                if typed is not None and typed[0] is whole and typed[1] is dtype and typed[2] == span.start:
+                if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
                     return typed[3]
-                data = whole if not one or (span.start == 0 and span.stop == whole.shape[-1]) else whole[:, span]
+                data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
                 lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
                 if lanes.flags.writeable:  # (a view of a read-only array, a load's, is read-only already)
                     lanes.flags.writeable = False
-                state.typed = (whole, dtype, span.start, lanes)
+                state.typed = (held, dtype, span.start, lanes)
                 return lanes
         state = self._reg(reg, writing=False)
         if state is None:
