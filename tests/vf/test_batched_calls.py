@@ -153,3 +153,93 @@ def test_two_register_loads_give_the_in_order_bits(trips: int, step: int, slack:
     how, _ = hows(make)
     if full and slack >= 0 and step >= 64 and step % 4 == 0:
         assert how == ["batched"]
+
+
+def _world(
+    dtype: Any, arrays: tuple[Any, ...], kernel: Callable[..., None], *args: int
+) -> Callable[[], tuple[rs.UnifiedBuffer, Callable[[], list[int]]]]:
+    """`make` for `hows`: a UB of three tensors d, a, b holding `arrays` (every byte written: a UB its stores complete
+    would have its written flags summarised differently by the two modes), and a run of `kernel(d, a, b, *args)`
+    batching loops of 2 or more iterations that gives d's elements as Python ints."""
+
+    def make() -> tuple[rs.UnifiedBuffer, Callable[[], list[int]]]:
+        ub = rs.UnifiedBuffer(size=sum(a.nbytes for a in arrays))
+        d, a, b = (ub.alloc(dtype, v.size) for v in arrays)
+        for t, v in zip((d, a, b), arrays, strict=True):
+            t.set(v)
+
+        def run() -> list[int]:
+            with rs.configure(batch_min_iterations=2):
+                kernel(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), *args)
+            return [int(v) for v in d.numpy()]
+
+        return ub, run
+
+    return make
+
+
+@rs.simd_vf
+def add_u64_tail(d: rs.UbPtr[rs.uint64], a: rs.UbPtr[rs.uint64], b: rs.UbPtr[rs.uint64], count: int, trips: int) -> None:
+    """d = a + b on two-register tensors under a tail mask (UpdateMask of uint64, RegTraitNumTwo), rows back to back."""
+    x, y, z = (Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo) for _ in range(3))
+    n = rs.Ref(count)
+    for i in range(trips):
+        m = Reg.UpdateMask(rs.uint64, n, trait=Reg.RegTraitNumTwo)
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.LoadAlign(y, b + i * 64)
+        Reg.Add(z, x, y, m)
+        Reg.StoreAlign(d + i * 64, z, m)
+
+
+@settings(max_examples=20, deadline=None)
+@given(trips=st.integers(2, 8), count=st.integers(0, 8 * 64), seed=st.integers(0, 2**16))
+def test_two_register_stores_under_a_tail_mask(trips: int, count: int, seed: int) -> None:
+    """The two-register store's plain path (two one-register stores, VL apart): element k of the rows holds
+    (a[k] + b[k]) mod 2**64 for k < count, as Python ints say, and keeps its old value past the tail; both loop modes
+    leave the same bits, and the loop batched."""
+    rng = np.random.default_rng(seed)
+    d0, a0, b0 = (rng.integers(0, 2**64, trips * 64, dtype=np.uint64) for _ in range(3))
+    how, got = hows(_world(rs.uint64, (d0, a0, b0), add_u64_tail, count, trips))
+    want = [(int(x) + int(y)) % 2**64 if k < count else int(old) for k, (x, y, old) in enumerate(zip(a0, b0, d0, strict=True))]
+    assert got == want
+    assert how == ["batched"]
+
+
+MERGING = Reg.MaskMergeMode.MERGING
+
+
+@rs.simd_vf
+def merged_reads(d: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.uint32], t1: int, t2: int, trips: int) -> None:
+    """A register read, then written in place under a MERGING tail, then read again (the typed lanes a batched loop
+    keeps for a register must show the write); the masks are made before the loop."""
+    x, c, y, w, z = (Reg.RegTensor(rs.uint32) for _ in range(5))
+    every = Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.ALL)
+    m1, m2 = Reg.UpdateMask(rs.uint32, rs.Ref(t1)), Reg.UpdateMask(rs.uint32, rs.Ref(t2))
+    for i in range(trips):
+        Reg.LoadAlign(x, a + i * LANES)
+        Reg.LoadAlign(c, b + i * LANES)
+        Reg.Add(y, x, x, every)
+        Reg.Add(y, x, c, m1, mode=MERGING)
+        Reg.Add(w, y, y, every)
+        Reg.Add(y, c, c, m2, mode=MERGING)
+        Reg.Add(z, y, w, every)
+        Reg.StoreAlign(d + i * LANES, z, every)
+
+
+@settings(max_examples=15, deadline=None)
+@given(trips=st.integers(2, 6), t1=st.integers(0, LANES), t2=st.integers(0, LANES), seed=st.integers(0, 2**16))
+def test_a_register_written_in_place_reads_its_new_lanes(trips: int, t1: int, t2: int, seed: int) -> None:
+    """Per lane j of each row, as Python ints mod 2**32: y = j < t1 ? x + c : 2x; w = 2y; y = j < t2 ? 2c : y;
+    d = y + w. Both loop modes agree, and the loop batched."""
+    rng = np.random.default_rng(seed)
+    d0, a0, b0 = (rng.integers(0, 2**32, trips * LANES, dtype=np.uint32) for _ in range(3))
+    how, got = hows(_world(rs.uint32, (d0, a0, b0), merged_reads, t1, t2, trips))
+    want = []
+    for k, (x, c) in enumerate(zip(map(int, a0), map(int, b0), strict=True)):
+        j = k % LANES
+        y = x + c if j < t1 else 2 * x
+        w = 2 * y
+        y = 2 * c if j < t2 else y
+        want.append((y + w) % 2**32)
+    assert got == want
+    assert how == ["batched"]

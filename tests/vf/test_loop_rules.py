@@ -8,6 +8,7 @@ ignored the rule (e.g. took `c += 1` for per-iteration state) would batch the tw
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -380,3 +381,69 @@ def test_a_callee_counting_its_own_rows_batches_with_the_in_order_bits() -> None
     assert [d.how for d in decisions] == ["batched"]
     expected = np.where(np.arange(256) % 64 < 10, np.arange(256), 0)
     assert (out == expected).all()
+
+
+def test_a_loop_in_order_for_its_trip_count_resolves_none_of_its_calls() -> None:
+    """A loop under batch_min_iterations runs in order without the S4/S5 check of its calls: the body's names are
+    looked up only by the in-order run itself (once an iteration); with rs.explain recording, the check runs and its
+    reason is the one given, as before."""
+
+    class Loads:
+        def load(self, r: Any, p: Any) -> None:
+            Reg.LoadAlign(r, p)
+
+    class Helpers:
+        lookups = 0  #: of `ns` (the check resolves `helpers.ns`, the holder of the method called)
+
+        def __getattribute__(self, name: str) -> Any:
+            if name == "ns":
+                type(self).lookups += 1
+            return object.__getattribute__(self, name)
+
+        ns = Loads()
+
+    helpers = Helpers()
+
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32], rows: int) -> None:
+        r = Reg.RegTensor(rs.int32)
+        for i in range(rows):
+            helpers.ns.load(r, p + i * 64)
+
+    ub = rs.UnifiedBuffer(4096)
+    t = ub.alloc(rs.int32, 256)
+    t.set(np.arange(256, dtype=np.int32))
+    with rs.configure(batch_min_iterations=16):
+        kernel(t.GetPhyAddr(), 2)
+        assert Helpers.lookups == 2
+        why = rs.explain(kernel, t.GetPhyAddr(), 2)
+    assert "a method of a Loads, which may keep Python state (S4)" in why, why
+
+
+def test_loops_leave_no_reference_cycles() -> None:
+    """A loop's run holds the VF's frame only until its first attempt and keeps a copy of the locals without itself:
+    a VF whose loops ran batched, in order by their trip count and in order after a peel leaves nothing for the cyclic
+    garbage collector."""
+
+    @rs.simd_vf
+    def kernel(p: rs.UbPtr[rs.int32], q: rs.UbPtr[rs.int32], rows: int) -> None:
+        r = Reg.RegTensor(rs.int32)
+        every = Reg.CreateMask(rs.int32, pattern=Reg.MaskPattern.ALL)
+        for i in range(rows):  # batched
+            Reg.LoadAlign(r, p + i * 64)
+            Reg.StoreAlign(q + i * 64, r, every)
+        for i in range(2):  # in order: fewer than batch_min_iterations
+            Reg.LoadAlign(r, p + i * 64)
+        for _ in range(rows):  # iteration 0 in order (a post-update stride), the others batched
+            Reg.LoadAlign(r, p, 64, post_mode=Reg.PostLiteral.POST_MODE_UPDATE)
+
+    ub = rs.UnifiedBuffer(8192)
+    p, q = ub.alloc(rs.int32, 1024), ub.alloc(rs.int32, 1024)
+    p.set(np.arange(1024, dtype=np.int32))
+    with rs.configure(batch_min_iterations=4):
+        kernel(p.GetPhyAddr(), q.GetPhyAddr(), 8)
+        gc.collect()
+        for _ in range(3):
+            kernel(p.GetPhyAddr(), q.GetPhyAddr(), 8)
+        assert gc.collect() == 0
+    assert (q.numpy()[:512] == np.arange(512, dtype=np.int32)).all()

@@ -27,6 +27,10 @@ def iota(rows: int) -> npt.NDArray[np.int64]:
     return rows_
 
 
+#: addresses of magnitude below this `np.arange` makes exactly (its row count comes from a float64 quotient)
+_EXACT = 1 << 52
+
+
 class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by users)
     """The loop cannot run batched exactly; `args[0]` says why. A BaseException, so that no
     `except Exception` on its way (the kernel's, numpy's) can swallow it."""
@@ -125,6 +129,8 @@ class Affine:
         return _either(self._linear(other, 1, reflected=True), lambda: self._with(other, np.subtract, True))
 
     def __mul__(self, other: object) -> Affine:
+        if type(other) is int and self.prog is not None:  # (the common case: `i * k`)
+            return Affine.progression(self.prog[0] * other, self.prog[1] * other, self.rows)
         if self.prog is not None and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
             k = int(other)
             return Affine.progression(self.prog[0] * k, self.prog[1] * k, self.rows)
@@ -211,8 +217,12 @@ class Affine:
         size = ptr.dtype.itemsize
         if self.prog is None or isinstance(ptr.addr, np.ndarray):
             return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi)
-        prog = (ptr.addr + self.prog[0] * size, self.prog[1] * size)
-        return BatchedPtr(ptr.ub, ptr.dtype, prog[0] + prog[1] * iota(self.rows), ptr.lo, ptr.hi, prog)
+        start, step = prog = (ptr.addr + self.prog[0] * size, self.prog[1] * size)
+        end = start + step * self.rows
+        # start + step * iota(rows) in one numpy call where `arange` counts its rows exactly (in float64)
+        exact = step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT
+        addrs = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
+        return BatchedPtr(ptr.ub, ptr.dtype, addrs, ptr.lo, ptr.hi, prog)
 
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")

@@ -72,7 +72,19 @@ class _Regs:
     and for a two-register tensor possibly `natural`, the same bytes as whole elements (UB order),
     which is what its ops read and write; each is made from the other when first needed."""
 
-    __slots__ = ("_data", "itemsize", "last", "natural", "origin", "shared", "storage", "thunk", "thunk_inputs", "valid")
+    __slots__ = (
+        "_data",
+        "itemsize",
+        "last",
+        "natural",
+        "origin",
+        "shared",
+        "storage",
+        "thunk",
+        "thunk_inputs",
+        "typed",
+        "valid",
+    )
 
     def __init__(self, storage: Storage, data: Bytes | None, valid: Bools | None, shared: bool = False) -> None:
         self.storage = storage
@@ -90,6 +102,9 @@ class _Regs:
         self.thunk: Callable[[], Bytes] | None = None
         self.thunk_inputs: list[Any] = []
         self.last: Bytes | None = None
+        #: the lanes `lanes` gave last: (the `_data` they view, dtype, byte offset, the read-only typed view), again
+        #: while `_data` is that array (in-place writes show through the view; a new array is a new view)
+        self.typed: tuple[Bytes, Any, int, Any] | None = None
 
     @property
     def data(self) -> Bytes:
@@ -310,6 +325,8 @@ class BatchedBackend(NumpyBackend):
         this iteration and not read by an earlier op) runs as its spec's scan over the rows."""
         dst = values[prepared.dst]
         outs = prepared.predicates_out
+        if not outs and id(dst._storage) in self.regs:  # (the body wrote dst already: nothing it reads is carried)
+            return False
         carried = None
         for k, (i, _, kind) in enumerate(prepared.inputs):
             v = values[i]
@@ -403,6 +420,9 @@ class BatchedBackend(NumpyBackend):
             if state.count is None:
                 state.count = int(np.count_nonzero(state.lanes))
             active: Active = (state.lanes, state.count)
+        elif state is None and mask._written is None:  # a mask made before the loop, every bit written: its cached lanes
+            self.outside.add(id(mask))
+            active = mask._active(stride)
         else:
             bits, written = self._mask(mask)
             if written is not None and self.check and not written[..., ::stride].all():
@@ -430,10 +450,10 @@ class BatchedBackend(NumpyBackend):
 
     def write_prefix(self, dst: MaskReg, count: Any, dtype: type[dt.DType], trait: RegTrait) -> None:
         n = MASK_BITS * trait.REG_NUM // dtype.itemsize
-        counts = np.asarray(count)
-        if (type(count) is int and count >= n) or (counts >= n).all():  # every lane of every row: one row for all
+        if (count >= n) if type(count) is int else (np.asarray(count) >= n).all():  # every lane of every row: one row
             lanes, active = _all_lanes(n), n
         else:
+            counts = np.asarray(count)
             lanes, active = np.arange(n) < counts[..., None], int(np.minimum(counts, n).sum())
         if self.current is not None:
             self._note(lanes, active)
@@ -516,11 +536,20 @@ class BatchedBackend(NumpyBackend):
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
         state = self.regs.get(id(reg._storage))
         span = reg._span
-        if state is not None and state.valid is None and state._data is not None and reg.trait.REG_NUM == 1:
-            data = state._data[:, span]  # (the common case: a one-register tensor the body wrote in full)
-            lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
-            lanes.flags.writeable = False
-            return lanes
+        if state is not None and state.valid is None:
+            # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
+            one = reg.trait.REG_NUM == 1
+            held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+            if held is not None:
+                dtype, typed = reg.dtype, state.typed
+                if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
+                    return typed[3]
+                data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
+                lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
+                if lanes.flags.writeable:  # (a view of a read-only array, a load's, is read-only already)
+                    lanes.flags.writeable = False
+                state.typed = (held, dtype, span.start, lanes)
+                return lanes
         state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
@@ -674,7 +703,11 @@ class BatchedBackend(NumpyBackend):
         rows = self.rows
         ub = ptr.ub
         where = (start, (rows, nbytes), (step, 1))
-        if ub.storage.valid is not None and not _strided(ub.storage.valid, where).all():
+        if ub.storage.valid is not None and not (
+            ub.storage.all_written(start, start + rows * nbytes)  # (rows back to back: one range)
+            if step == nbytes
+            else np.count_nonzero(_strided(ub.storage.valid, where)) == rows * nbytes
+        ):
             return False
         self._sync(start, start + step * (rows - 1) + nbytes)
         view = _strided(ub.storage.data, where)
@@ -840,10 +873,15 @@ class BatchedBackend(NumpyBackend):
         for addr, raw, active in chunks:
             self._store_chunk(api, ptr, addr, raw, active, unit)
 
-    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int) -> None:
-        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer):
-        what `store` does after its checks."""
-        self._store_chunk(api, ptr, ptr.addr, raw, active, unit)
+    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int, offset: int = 0) -> None:
+        """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
+        `offset` bytes on from them: what `store` does after its checks."""
+        addr = ptr.addr
+        if offset:
+            start, step = self.progs[id(addr)][1]
+            addr = addr + offset
+            self.progs[id(addr)] = (addr, (start + offset, step))
+        self._store_chunk(api, ptr, addr, raw, active, unit)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -1013,8 +1051,10 @@ class BatchedBackend(NumpyBackend):
                 bits = m.bits if m.bits.ndim == 1 else m.bits[-1]
             written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
             m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
-        for p in self.pointers:
-            p.addr = int(np.asarray(p.addr)[-1])
+        last = self.rows - 1
+        for p in self.pointers:  # (the last row of a progression without numpy)
+            hit = self.progs.get(id(p.addr))
+            p.addr = int(hit[1][0] + hit[1][1] * last) if hit is not None and hit[0] is p.addr else int(np.asarray(p.addr)[-1])
         for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
@@ -1187,6 +1227,13 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
     """A writable strided view of `data` (contiguous, one-byte items) from byte `at[0]`, of shape `at[1]`
     and strides `at[2]` (numpy's `as_strided`, without its Python-level overhead)."""
     start, shape, strides = at
+    size = 1
+    for n, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if stride != size:  # (not rows back to back)
+            return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
+        size *= n
+    if 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (a third of the constructor's cost)
+        return data[start : start + size].reshape(shape)
     return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
 
 

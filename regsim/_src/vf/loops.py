@@ -149,9 +149,12 @@ class LoopRun:
     an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
     post-update pointers); what the attempts leave undone runs in order over `range`."""
 
-    def __init__(self, site: LoopSite, iterable: Any, call_reason: str = "", scope: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, site: LoopSite, iterable: Any, frame: types.FrameType | None = None) -> None:
         self.site = site
-        self._scope = scope  #: the VF's locals when the loop started
+        #: the frame of the VF running the loop, until the first attempt reads its scopes (`_look`): a loop that runs in
+        #: order for a reason its range or the configuration gives pays no S4/S5 check and no copy of the locals
+        self._frame = frame
+        self._scope: Mapping[str, Any] | None = None  #: the VF's locals when the loop started
         forced = iterable.loops if isinstance(iterable, vf_range) else None
         self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
         self.iterations = len(self.range) if isinstance(self.range, range) else 0
@@ -167,7 +170,7 @@ class LoopRun:
             )
         # a forced mode is the user's: regsim's own library loops batch where exact whatever it says
         self.mode: Mode = forced or ("auto" if site.library and config.loops == "batched" else config.loops)
-        self.call_reason = call_reason
+        self.call_reason = ""  #: why the calls of the body rule batching out (S4/S5), once `_look` has checked
         self.batched = False
         self.index: Any = None
         self.last: Any = None
@@ -208,10 +211,30 @@ class LoopRun:
             return self._peel()
         return False
 
+    def _look(self) -> None:
+        """The S4/S5 check of the body's calls in the VF frame's scopes, and a copy of its locals (the frame as the
+        loop started: the first attempt comes before any statement of the body runs)."""
+        frame, self._frame = self._frame, None  # (no reference cycle through the frame's locals left behind)
+        if frame is None:
+            return
+        scope = frame.f_locals
+        check = self.site.check_calls
+        self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
+        # (a copy: a nested loop's look at the frame updates its locals; without this run, which the frame holds by now:
+        # no reference cycle through it)
+        self._scope = {name: value for name, value in scope.items() if value is not self}
+
     def try_batched(self) -> bool:
         if self.mode == "sequential":
+            self._frame = None
             return self._decide("sequential", 'loops="sequential"')
         reason = self._why_not()
+        if self._frame is not None:  # the first attempt: the calls not checked yet
+            if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
+                self._frame = None
+                return False
+            self._look()
+            reason = self.call_reason or reason  # (`_why_not`'s order: the calls' reason first)
         if reason:
             return self._decide("sequential", reason)
         verdict = self.site.memo.get(self.signature) if self.site.memo else None
@@ -527,12 +550,7 @@ def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
     site = sites[k]
     if site.static_reason:
         return LoopRun(site, iterable)
-    frame = sys._getframe(1)
-    scope = frame.f_locals
-    # S4/S5, in the scopes of the VF running the loop
-    calls = "" if site.check_calls is None else site.check_calls((scope, frame.f_globals, frame.f_builtins))
-    del frame
-    return LoopRun(site, iterable, calls, dict(scope))  # (a copy: a nested loop's look at the frame updates its locals)
+    return LoopRun(site, iterable, sys._getframe(1))  # (S4/S5 in the scopes of the VF running the loop: `LoopRun._look`)
 
 
 class _Rewriter(ast.NodeTransformer):

@@ -275,7 +275,9 @@ class StoreAligned(Executor):
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         a: _Access = plan.prepared
-        if self.dual or (a.extra is not None and not (a.post and not self.is_mask)) or a.dist.index is not None or a.regs != 1:
+        if self.dual or (a.extra is not None and not (a.post and not self.is_mask)) or a.dist.index is not None:
+            return None
+        if a.regs == 2 and a.extra is not None:  # (the second register's address follows the post-update stride)
             return None
         api, nbytes, align, post, unit = spec.name, a.dist.ub_bytes, a.dist.align, a.extra, a.unit
         low, high = INT32
@@ -291,6 +293,21 @@ class StoreAligned(Executor):
             return mask
         assert a.pred is not None
         stride, itemsize, i_ptr, i_src, i_mask = mask_stride(plan.dtype, plan.trait), a.itemsize, a.ptr, a.data[0], a.pred
+        if a.regs == 2:  # whole elements, stored as `_two_registers` splits them: two one-register stores, VL apart
+            half = VL // itemsize
+
+            def two(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+                be: Any = ctx.backend
+                ptr = args[i_ptr]
+                if be.rows_at(ptr, align, 2 * nbytes, True) is None:
+                    return generic(ctx, args, kwargs)
+                active = be.predicate(api, "mask", args[i_mask], stride)
+                raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
+                act = None if active[1] == active[0].size else active[0]
+                be.store_rows(api, ptr, raw[..., :VL], None if act is None else act[..., :half], itemsize)
+                be.store_rows(api, ptr, raw[..., VL:], None if act is None else act[..., half:], itemsize, VL)
+
+            return two
 
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             be: Any = ctx.backend

@@ -47,6 +47,7 @@ def _lane_inputs(spec: OpSpec) -> dict[str, tuple[Any, ...]]:
 
 
 _LANE_KINDS = (Kind.REG, Kind.MASK, Kind.SCALAR)
+_BINARY = ((Kind.REG, Kind.REG), (Kind.REG, Kind.SCALAR))  #: the lane inputs `Elementwise._batched_binary` takes
 
 
 def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequence[Any], active: Any) -> list[Any]:
@@ -131,7 +132,37 @@ class Elementwise(Executor):
             be.write_predicate(values[i], lanes if full else lanes & active[0], plan.dtype, plan.trait)
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
-        return positional_run(self, spec, plan, plan.prepared)
+        p: _Elementwise = plan.prepared
+        call = positional_run(self, spec, plan, p)
+        if call is None or len(p.predicates_out) > 1 or tuple(kind for _, _, kind in p.inputs) not in _BINARY:
+            return call
+        return self._batched_binary(plan, p)
+
+    def _batched_binary(self, plan: Plan, p: _Elementwise) -> Call:
+        """`run` of two inputs (a register, then a register or a scalar) and at most one predicate output, on a
+        batched loop's backend: the plan's parts looked up once."""
+        lane, ctrl, api, dtype, trait = self.lane(plan), self.ctrl, plan.spec.name, plan.dtype, plan.trait
+        (ia, na, _), (ib, nb, kb) = p.inputs
+        fixed, scalar = p.scalar_types[1] or dtype, kb is Kind.SCALAR
+        pred, dst, stride, mode = p.pred, p.dst, p.stride, p.mode
+        carry = p.predicates_out[0] if p.predicates_out else -1
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            be = ctx.backend
+            active = be.predicate(api, "mask", args[pred], stride)
+            if be.scan(plan, p, args, active):  # (a register or carry carried across iterations)
+                return
+            a = be.lanes(api, na, args[ia], active)
+            b = be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active)
+            out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+            if carry < 0:
+                be.commit(args[dst], out, active, mode)
+                return
+            result, lanes = out
+            be.commit(args[dst], result, active, mode)
+            be.write_predicate(args[carry], lanes if active[1] == active[0].size else lanes & active[0], dtype, trait)
+
+        return call
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared

@@ -60,6 +60,14 @@ class UpdateMaskCounter(Executor):
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         return backend.in_order_prefix(plan.prepared, plan.dtype, plan.trait, generic)
 
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        run = self.run
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            return run(ctx, plan, args)  # (`run` reads the counter, a positional operand given: the arguments will do)
+
+        return call
+
 
 class MaskBits(Executor):
     """dst = lane(bits of each input MaskReg, in operand order, the governing mask last): ops on the
@@ -136,6 +144,16 @@ class SelectLanes(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         return backend.in_order_select(plan.prepared, generic)
+
+    def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
+        if len(spec.positional) != len(spec.operands):
+            return None
+        run = self.run
+
+        def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+            return run(ctx, plan, args)  # (every operand positional, every one given: the arguments are the values)
+
+        return call
 
 
 class MaskFromVectorMask(Executor):
