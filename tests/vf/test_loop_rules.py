@@ -447,3 +447,37 @@ def test_loops_leave_no_reference_cycles() -> None:
             kernel(p.GetPhyAddr(), q.GetPhyAddr(), 8)
         assert gc.collect() == 0
     assert (q.numpy()[:512] == np.arange(512, dtype=np.int32)).all()
+
+
+COMPLETES = """
+import regsim as rs
+from regsim import Reg
+
+
+@rs.simd_vf
+def copy_rows(dst, src, rows):
+    x = Reg.RegTensor(rs.int32)
+    full = Reg.CreateMask(rs.int32, pattern=Reg.MaskPattern.ALL)
+    for i in range(rows):
+        Reg.LoadAlign(x, src + i * 64)
+        Reg.StoreAlign(dst + i * 64, x, full)
+"""
+
+
+def test_a_loop_whose_stores_complete_the_ub_leaves_it_written_in_both_modes(tmp_path: Path) -> None:
+    """The last never-written bytes of a UB written by a batched loop's stores: both modes leave the same bytes
+    and a UB every byte of which reads as written."""
+    module = load_kernels(tmp_path, COMPLETES)
+
+    def world() -> tuple[rs.UnifiedBuffer, Any]:
+        ub = rs.UnifiedBuffer(4096)
+        src, dst = ub.alloc(rs.int32, 512), ub.alloc(rs.int32, 512)
+        src.set(np.arange(512, dtype=np.int32) * 7 - 3)
+        return ub, lambda: (module.copy_rows(dst.GetPhyAddr(), src.GetPhyAddr(), 8), dst.numpy().tolist())
+
+    decisions, (_, copied) = run_both(world)
+    assert [d.how for d in decisions] == ["batched"]
+    assert copied == [i * 7 - 3 for i in range(512)]
+    ub, run = world()
+    run()
+    assert ub.storage.all_written(0, 4096)
