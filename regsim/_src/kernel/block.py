@@ -8,7 +8,7 @@ state the kernel APIs keep per core (the pad value of `SetPadValue`, the `TPipe`
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,10 +42,7 @@ class Block:
             if hi <= lo:
                 return
             moved = hi - lo
-            ordered: Any = (lo, hi)
-            if within is not None:
-                a, b = max(lo, within[0]), min(hi, within[1])
-                ordered = (a, b) if a < b else None
+            ordered: Any = _within(lo, hi, within)
         else:
             ranges = byte_ranges(lo, hi)
             if ranges is None:
@@ -53,7 +50,14 @@ class Block:
             ordered = clip(ranges, *within) if within is not None else ranges
             moved = int(np.sum(np.subtract(hi, lo)))
         vf = _VF.get()
-        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved)], api, kernel_line(), vf)
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
+
+    def observe_vf(self, accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]) -> None:
+        """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
+        outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
+        range, in the loop's order; one V instruction, from one kernel line."""
+        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
+        self.pipes.access(V, ub, kernel_line(), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -79,6 +83,14 @@ class Block:
             )
 
 
+def _within(lo: int, hi: int, within: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The bytes of [lo, hi) an access is ordered by: those inside `within` (a load's tensor), if given."""
+    if within is None:
+        return lo, hi
+    a, b = max(lo, within[0]), min(hi, within[1])
+    return (a, b) if a < b else None
+
+
 _BLOCK: contextvars.ContextVar[Block | None] = contextvars.ContextVar("regsim_block", default=None)
 
 
@@ -92,6 +104,12 @@ def current_block(api: str) -> Block:
     if in_vf():
         raise VfContextError(message(api, "context", "called inside a vector function", "scalar (__aicore__) kernel code"))
     return block
+
+
+def block_of(ub: UnifiedBuffer) -> Block | None:
+    """The running block whose UB `ub` is (its accesses go to that block's pipes), or None."""
+    block = _BLOCK.get()
+    return block if block is not None and block.ub is ub else None
 
 
 def use_block(block: Block) -> contextvars.Token[Block | None]:

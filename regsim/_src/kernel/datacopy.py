@@ -260,10 +260,9 @@ def _copy(
     block.pipes.access(
         pipe,
         [
-            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved),
-            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved),
+            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved, api),
+            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
         ],
-        api,
         kernel_line(),
         l2=_l2(src, dst),
     )
@@ -380,10 +379,9 @@ def _pad_in(
     block.pipes.access(
         MTE2,
         [
-            ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width),
-            (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length),
+            ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width, "DataCopyPad"),
+            (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length, "DataCopyPad"),
         ],
-        "DataCopyPad",
         kernel_line(),
         l2=_l2(src),
     )

@@ -182,7 +182,7 @@ class GlobalTensor(Generic[T]):
         start = self.element("GlobalTensor.GetValue", offset)
         n = self.dtype.itemsize
         buf = self.bound("GlobalTensor.GetValue").buf
-        block.pipes.access(S, [(buf.space, False, (start, start + n), n)], "GlobalTensor.GetValue", kernel_line())
+        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], kernel_line())
         return buf.data[start : start + n].view(self.dtype.np_dtype)[0].item()
 
     @host_api("GlobalTensor.SetValue")
@@ -195,7 +195,7 @@ class GlobalTensor(Generic[T]):
         raw = to_lanes("GlobalTensor.SetValue", self.dtype, np.asarray([value])).view(np.uint8)
         buf = self.bound("GlobalTensor.SetValue").buf
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
-        block.pipes.access(S, [(buf.space, True, line, raw.size)], "GlobalTensor.SetValue", kernel_line())
+        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], kernel_line())
         buf.data[start : start + raw.size] = raw
 
     # --- checks -------------------------------------------------------------------------------------------

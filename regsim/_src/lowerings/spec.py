@@ -503,8 +503,11 @@ class Entry:
         """A call of the public name: on the host (outside any VF), bound to one of its interfaces, run by the API
         with everything it changed put back should it raise (`keep_unchanged`)."""
         host_only(self.name)
-        call = self.bind(args, kwargs)
         run = self.api.run
+        quick = getattr(run, "quick", None)  # (a kernel's call made before with the same static values: its plan)
+        if quick is not None and not kwargs and not self.fixed and not in_memory_call() and quick(self.name, args):
+            return None
+        call = self.bind(args, kwargs)
         direct = getattr(run, "direct", None)
         if direct is None or in_memory_call():
             return keep_unchanged(list(call.args.values()), run, call)
