@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
-from regsim._src.model.config import _VF, in_vf
+from regsim._src.model.config import _VF
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
 from regsim.errors import SyncError, VfContextError, message
@@ -52,12 +52,10 @@ class Block:
         vf = _VF.get()
         self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
 
-    def observe_vf(self, accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]) -> None:
+    def observe_vf(self, accesses: Sequence[tuple[str, bool, Any, int, str]]) -> None:
         """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
-        outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
-        range, in the loop's order; one V instruction, from one kernel line."""
-        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
-        self.pipes.access(V, ub, kernel_line(), object())
+        outside a VF scope, in the pipes' form (`vf_accesses`): one V instruction, from one kernel line."""
+        self.pipes.access(V, accesses, kernel_line(), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -83,6 +81,14 @@ class Block:
             )
 
 
+def vf_accesses(
+    accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]],
+) -> tuple[tuple[str, bool, Any, int, str], ...]:
+    """A vector function's UB accesses (is a write, the Reg op, first byte, end, the tensor's bytes for a load; each a
+    non-empty range) as `observe` tells them to the pipes (`Block.observe_vf`)."""
+    return tuple(("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses)
+
+
 def _within(lo: int, hi: int, within: tuple[int, int] | None) -> tuple[int, int] | None:
     """The bytes of [lo, hi) an access is ordered by: those inside `within` (a load's tensor), if given."""
     if within is None:
@@ -101,7 +107,7 @@ def current_block(api: str) -> Block:
         raise VfContextError(
             message(api, "context", "called outside a running kernel", "a call from a kernel started by rs.launch(kernel, ...)")
         )
-    if in_vf():
+    if _VF.get() is not None:  # (`in_vf`, inline: every kernel API asks)
         raise VfContextError(message(api, "context", "called inside a vector function", "scalar (__aicore__) kernel code"))
     return block
 

@@ -120,6 +120,8 @@ def _rows(data: Bytes, start: int, count: int, length: int, pitch: int) -> Bytes
 
 
 def _ranges(start: int, count: int, length: int, pitch: int) -> Ranges | None:
+    if count == 1 and length > 0:  # (one row: the contiguous copy)
+        return start, start + length
     lo = start + pitch * np.arange(count, dtype=np.int64) if count > 1 else start
     return byte_ranges(lo, lo + length)
 
@@ -243,12 +245,12 @@ def _copy(
     recorded on the copy's pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes moved."""
     where = []  # per side: (its memory's name, the GM buffer or None for the UB, the first row's byte address)
     for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
-        if isinstance(t, GlobalTensor):
-            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
-            where.append((buf.space, buf, start))
-        else:
+        if type(t) is LocalTensor:
             _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
             where.append(("UB", None, t.addr))
+        else:
+            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
+            where.append((buf.space, buf, start))
     (src_space, src_buf, src_at), (dst_space, dst_buf, dst_at) = where
     pipe = MTE2 if src_buf is not None else MTE3 if dst_buf is not None else V
     rows = (

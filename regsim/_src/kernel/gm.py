@@ -135,8 +135,11 @@ class GlobalTensor(Generic[T]):
             )
         self.ptr, self.size, self.region = buffer, size, (buffer.offset, end)
 
-    def _at(self, offset: int) -> GlobalTensor[T]:
-        ptr = self.bound("GlobalTensor[]")
+    def __getitem__(self, offset: int) -> GlobalTensor[T]:
+        """`gm[offset]`: the tensor from `offset` elements on (its size and region as they were, as in C++)."""
+        if type(offset) is not int or offset < 0:
+            offset = as_int("GlobalTensor[]", "offset", offset, 0)
+        ptr = self.ptr if self.ptr is not None else self.bound("GlobalTensor[]")
         t: GlobalTensor[T] = object.__new__(GlobalTensor)  # (of this one's dtype, checked when it was made)
         t.dtype, t.ptr, t.size, t.region, t.l2_cache_mode = (
             self.dtype,
@@ -146,10 +149,6 @@ class GlobalTensor(Generic[T]):
             self.l2_cache_mode,
         )
         return t
-
-    def __getitem__(self, offset: int) -> GlobalTensor[T]:
-        """`gm[offset]`: the tensor from `offset` elements on (its size and region as they were, as in C++)."""
-        return self._at(offset if type(offset) is int and offset >= 0 else as_int("GlobalTensor[]", "offset", offset, 0))
 
     @host_api("GlobalTensor.GetSize")
     def GetSize(self) -> int:

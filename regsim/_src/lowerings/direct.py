@@ -40,7 +40,7 @@ import numpy as np
 
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.spec import FACES, REGISTRY, Kind
-from regsim._src.kernel.block import Block, block_of
+from regsim._src.kernel.block import Block, block_of, vf_accesses
 from regsim._src.lowerings.checks import outermost, run_lowering
 from regsim._src.lowerings.skeletons import binary_continuous_vf, trait_for
 from regsim._src.model import dtypes as dt
@@ -100,6 +100,7 @@ class BinaryPlan(NamedTuple):
     #: the UB accesses the batched loop reports, in its order: each source's registers (ordered by the tensor's
     #: bytes), then the n elements stored (`Block.observe_vf`'s form)
     accesses: tuple[tuple[bool, str, int, int, tuple[int, int] | None], ...]
+    pipes: tuple[tuple[str, bool, Any, int, str], ...]  #: the same accesses as a kernel's pipes take them
     size: int  #: the bytes of n elements: what the active lanes read of each source and write of dst
 
 
@@ -120,7 +121,8 @@ def binary_plan(
         if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
             return None
     loads = ((False, "LoadAlign", t.addr, t.addr + loaded, (t.addr, t.addr + t.nbytes)) for t in (src0, src1))
-    return BinaryPlan(lane, (*loads, (True, "StoreAlign", d, d + size, None)), size)
+    accesses = (*loads, (True, "StoreAlign", d, d + size, None))
+    return BinaryPlan(lane, accesses, vf_accesses(accesses), size)
 
 
 def run_binary(
@@ -179,7 +181,7 @@ def run_in_kernel(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any
     instruction), then the lanes computed under the core's CTRL, as the VF would; False (nothing done) where the pipes
     report a race (the skeleton then runs and raises it as the loop does)."""
     try:
-        block.observe_vf(plan.accesses)
+        block.observe_vf(plan.pipes)
     except RegsimError:
         return False
     with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)
@@ -192,7 +194,7 @@ def _store(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1
     the outermost: its store is its last act)."""
     ub, np_dtype, size, d = dst.ub, dst.dtype.np_dtype, plan.size, dst.addr
     st = ub.storage
-    a, b = (st.data[t.addr : t.addr + size].view(np_dtype) for t in (src0, src1))
+    a, b = st.data[src0.addr : src0.addr + size].view(np_dtype), st.data[src1.addr : src1.addr + size].view(np_dtype)
     a.flags.writeable = b.flags.writeable = False  # (as the lane function's register views)
     f, takes_ctrl = plan.lane
     out = f(a, b, ctrl=ctrl) if takes_ctrl else f(a, b)
