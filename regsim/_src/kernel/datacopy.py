@@ -196,7 +196,7 @@ def _ub_write(
 
 def _gm_side(api: str, param: str, g: GlobalTensor[Any], count: int, length: int, pitch: int, align: bool) -> tuple[Any, int]:
     """The GM rows of a copy: (the buffer, the first row's byte address), checked against the tensor."""
-    ptr = g.bound(api)
+    ptr = g.ptr if g.ptr is not None else g.bound(api)
     g.check(api, param, ptr.offset, ptr.offset + pitch * (count - 1) + length, align)
     return ptr.buf, ptr.offset
 
@@ -244,6 +244,7 @@ def _copy(
     """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, the access
     recorded on the copy's pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes moved."""
     where = []  # per side: (its memory's name, the GM buffer or None for the UB, the first row's byte address)
+    l2 = ""  # (`_l2`: the first GlobalTensor's hint when not the default)
     for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
         if type(t) is LocalTensor:
             _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
@@ -251,6 +252,8 @@ def _copy(
         else:
             buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
             where.append((buf.space, buf, start))
+            if not l2 and t.l2_cache_mode is not CacheMode.CACHE_MODE_NORMAL:
+                l2 = str(t.l2_cache_mode.name)
     (src_space, src_buf, src_at), (dst_space, dst_buf, dst_at) = where
     pipe = MTE2 if src_buf is not None else MTE3 if dst_buf is not None else V
     rows = (
@@ -266,7 +269,7 @@ def _copy(
             (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
         ],
         kernel_line(),
-        l2=_l2(src, dst),
+        l2=l2,
     )
     if dst_buf is not None:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows

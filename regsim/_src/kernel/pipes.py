@@ -412,7 +412,9 @@ class PipeState:
                     "a WaitFlag of the same event and id before it is set again (setting it twice is undefined behaviour)",
                 )
             )
-        self.flags[key] = (self._finished(src), label, line)
+        finished = list(self.known[src])  # (`_finished`, inline: every SetFlag asks)
+        finished[src] = self.issued[src]
+        self.flags[key] = (finished, label, line)
         self._sync_event(src, "set", label, line)
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:

@@ -68,7 +68,7 @@ class Binary:
         n = check_count(c.api, c["count"], names, ts)
         if not direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], n):
             return False
-        key = _static(c.api, (*ts, c["count"]))
+        key = _static(c.api, (*ts, c["count"]), current_config().max_loop_iterations)
         if key is not None and block_of(ts[0].ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
             if len(self.known) >= 512:
                 del self.known[next(iter(self.known))]
@@ -81,13 +81,14 @@ class Binary:
         limit), which bound to the same interface, passed the same checks and ran at once then: run at once from that
         run's plan, the dynamic conditions checked again (no trace or explanation recording, the sources' bytes
         written, no race); False (nothing done: the call is bound and run as any other)."""
-        key = _static(api, args)
+        config = current_config()
+        key = _static(api, args, config.max_loop_iterations)
         plan = self.known.get(key) if key is not None else None
         if plan is None or explaining() or current_trace() is not None:
             return False
         dst, src0, src1, _ = args
         block = block_of(dst.ub)
-        if block is None or not direct.written(plan, src0, src1, current_config().check_uninitialized):
+        if block is None or not direct.written(plan, src0, src1, config.check_uninitialized):
             return False
         return direct.run_in_kernel(plan, dst, src0, src1, block)
 
@@ -105,7 +106,7 @@ class Binary:
         run_lowering(c.api, vec_binary_vf, self.op, *ptrs, count, repeats, c["repeat_params"], normal, spr, -1, self.dst_input)
 
 
-def _static(api: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+def _static(api: str, args: tuple[Any, ...], limit: int) -> tuple[Any, ...] | None:
     """What a first-n binary call's binding, checks and plan depend on: the API, the loop-length limit, the count and
     each tensor's dtype, UB (its identity and size) and bytes; None unless the arguments are three LocalTensors and an
     int."""
@@ -116,7 +117,7 @@ def _static(api: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         return None
     ub = dst.ub
     return (
-        api, current_config().max_loop_iterations, count, ub.size,
+        api, limit, count, ub.size,
         dst.dtype, id(ub), dst.addr, dst.size,
         src0.dtype, id(src0.ub), src0.addr, src0.size,
         src1.dtype, id(src1.ub), src1.addr, src1.size,
