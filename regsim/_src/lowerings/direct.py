@@ -194,8 +194,10 @@ def _store(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1
     the outermost: its store is its last act)."""
     ub, np_dtype, size, d = dst.ub, dst.dtype.np_dtype, plan.size, dst.addr
     st = ub.storage
-    a, b = st.data[src0.addr : src0.addr + size].view(np_dtype), st.data[src1.addr : src1.addr + size].view(np_dtype)
-    a.flags.writeable = b.flags.writeable = False  # (as the lane function's register views)
+    lanes = st.data.view(np_dtype)  # (the UB as elements: 32-byte aligned tensors start at whole ones)
+    lanes.flags.writeable = False  # (the sources read-only, as the lane function's register views)
+    w = dst.dtype.itemsize
+    a, b = lanes[src0.addr // w : (src0.addr + size) // w], lanes[src1.addr // w : (src1.addr + size) // w]
     f, takes_ctrl = plan.lane
     out = f(a, b, ctrl=ctrl) if takes_ctrl else f(a, b)
     if ub.journal is not None and not outermost():
