@@ -59,7 +59,9 @@ def _expected(x: Any, rounds: int) -> Any:
     z[k * N : k * N + N // 2] = _half_sum(tiles[k][: N // 2], tiles[k][N : N + N // 2])
     z[k * N + N // 2 : (k + 1) * N] = z[(k - 1) * N + N // 2 : k * N]
     for k in (rounds + 1, rounds + 2):
-        z[k * N : (k + 1) * N] = _half_sum(tiles[k][N:], tiles[k][:N]) if k == rounds + 1 else _half_sum(tiles[k][:N], tiles[k][N:])
+        z[k * N : (k + 1) * N] = (
+            _half_sum(tiles[k][N:], tiles[k][:N]) if k == rounds + 1 else _half_sum(tiles[k][:N], tiles[k][N:])
+        )
     return z
 
 
@@ -107,7 +109,7 @@ def test_a_repeated_add_after_an_unordered_copy_is_a_race(loops: str) -> None:
         A.DataCopy(b, g, N)  # MTE2 writes b's bytes ...
         A.Add(c, a, b, N)  # ... which V reads with no WaitFlag<MTE2_V> between
 
-    with pytest.raises(rs.errors.RaceError, match="V reads UB bytes .* that MTE2 wrote"):
+    with pytest.raises(rs.errors.RaceError, match=r"V reads UB bytes .* that MTE2 wrote"):
         _run(_repeat_then(last))
 
 
@@ -122,7 +124,7 @@ def test_a_repeated_add_after_an_unordered_copy_is_a_race(loops: str) -> None:
     ],
 )
 def test_a_repeated_add_with_another_argument_is_checked(call: Any, error: type[Exception], loops: str) -> None:
-    with pytest.raises(error, match="^Add: "):
+    with pytest.raises(error, match=r"^Add: "):
         _run(_repeat_then(lambda a, b, c, g: call(a, b, c)))
 
 
@@ -145,7 +147,7 @@ def test_a_flag_seen_before_still_checks_its_id(event_id: Any) -> None:
         A.WaitFlag(1, event=HE.V_MTE3)
         A.SetFlag(event_id, event=HE.V_MTE3)
 
-    with pytest.raises(rs.errors.ParameterError, match="^SetFlag: event_id"):
+    with pytest.raises(rs.errors.ParameterError, match=r"^SetFlag: event_id"):
         _run(_repeat_then(last))
 
 

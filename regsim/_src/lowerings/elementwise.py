@@ -63,16 +63,19 @@ class Binary:
         if c.form is not Form.COUNT or self.dst_input:
             return False
         names = ("dst", "src0", "src1")
-        ts = tuple(c[n] for n in names)
+        dst, src0, src1 = ts = (c["dst"], c["src0"], c["src1"])
         check_tensors(c.api, c.iface.dtypes, names, ts)
         n = check_count(c.api, c["count"], names, ts)
-        if not direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], n):
+        if not direct.run_binary(c.api, self.op, dst, src0, src1, n):
             return False
-        key = _static(c.api, (*ts, c["count"]), current_config().max_loop_iterations)
-        if key is not None and block_of(ts[0].ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
-            if len(self.known) >= 512:
-                del self.known[next(iter(self.known))]
-            self.known[key] = direct.binary_plan(self.op, *ts, n, key[1])  # type: ignore[assignment]
+        limit = current_config().max_loop_iterations
+        key = _static(c.api, (*ts, c["count"]), limit)
+        if key is not None and block_of(dst.ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
+            plan = direct.binary_plan(self.op, dst, src0, src1, n, limit)  # (not None: the call just ran at once)
+            if plan is not None:
+                if len(self.known) >= 512:
+                    del self.known[next(iter(self.known))]
+                self.known[key] = plan
         return True
 
     def quick(self, api: str, args: tuple[Any, ...]) -> bool:
