@@ -32,7 +32,7 @@ class Block:
         self.tpipe: Any = None  #: the live TPipe
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
-        ub.observer = self.observe
+        ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
         """The UB's observer: a Reg op's access (inside a VF: PIPE_V) or a scalar access (outside: PIPE_S). A
@@ -52,10 +52,14 @@ class Block:
         vf = _VF.get()
         self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
 
-    def observe_vf(self, accesses: Sequence[tuple[str, bool, Any, int, str]]) -> None:
+    __call__ = observe
+
+    def observe_vf(self, accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]) -> None:
         """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
-        outside a VF scope, in the pipes' form (`vf_accesses`): one V instruction, from one kernel line."""
-        self.pipes.access(V, accesses, kernel_line(), object())
+        outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
+        range, in the loop's order; one V instruction, from one kernel line."""
+        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
+        self.pipes.access(V, ub, kernel_line(), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -81,14 +85,6 @@ class Block:
             )
 
 
-def vf_accesses(
-    accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]],
-) -> tuple[tuple[str, bool, Any, int, str], ...]:
-    """A vector function's UB accesses (is a write, the Reg op, first byte, end, the tensor's bytes for a load; each a
-    non-empty range) as `observe` tells them to the pipes (`Block.observe_vf`)."""
-    return tuple(("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses)
-
-
 def _within(lo: int, hi: int, within: tuple[int, int] | None) -> tuple[int, int] | None:
     """The bytes of [lo, hi) an access is ordered by: those inside `within` (a load's tensor), if given."""
     if within is None:
@@ -110,12 +106,6 @@ def current_block(api: str) -> Block:
     if _VF.get() is not None:  # (`in_vf`, inline: every kernel API asks)
         raise VfContextError(message(api, "context", "called inside a vector function", "scalar (__aicore__) kernel code"))
     return block
-
-
-def block_of(ub: UnifiedBuffer) -> Block | None:
-    """The running block whose UB `ub` is (its accesses go to that block's pipes), or None."""
-    block = _BLOCK.get()
-    return block if block is not None and block.ub is ub else None
 
 
 def use_block(block: Block) -> contextvars.Token[Block | None]:

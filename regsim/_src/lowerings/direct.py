@@ -32,7 +32,7 @@ writes dst without a journal record: the write is its last act, after every chec
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 import attrs
@@ -40,13 +40,12 @@ import numpy as np
 
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.spec import FACES, REGISTRY, Kind
-from regsim._src.kernel.block import Block, block_of, vf_accesses
 from regsim._src.lowerings.checks import outermost, run_lowering
 from regsim._src.lowerings.skeletons import binary_continuous_vf, trait_for
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import current_config
 from regsim._src.model.enums import CMPMODE, MaskMergeMode
-from regsim._src.model.memory import LocalTensor
+from regsim._src.model.memory import LocalTensor, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
 from regsim._src.ops.compare import compare as compare_lanes
@@ -100,7 +99,6 @@ class BinaryPlan(NamedTuple):
     #: the UB accesses the batched loop reports, in its order: each source's registers (ordered by the tensor's
     #: bytes), then the n elements stored (`Block.observe_vf`'s form)
     accesses: tuple[tuple[bool, str, int, int, tuple[int, int] | None], ...]
-    pipes: tuple[tuple[str, bool, Any, int, str], ...]  #: the same accesses as a kernel's pipes take them
     size: int  #: the bytes of n elements: what the active lanes read of each source and write of dst
 
 
@@ -121,8 +119,7 @@ def binary_plan(
         if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
             return None
     loads = ((False, "LoadAlign", t.addr, t.addr + loaded, (t.addr, t.addr + t.nbytes)) for t in (src0, src1))
-    accesses = (*loads, (True, "StoreAlign", d, d + size, None))
-    return BinaryPlan(lane, accesses, vf_accesses(accesses), size)
+    return BinaryPlan(lane, (*loads, (True, "StoreAlign", d, d + size, None)), size)
 
 
 def run_binary(
@@ -142,9 +139,9 @@ def run_binary(
         return False
     ub = dst.ub
     if tr is None:
-        block = block_of(ub)
-        if block is not None:
-            return run_in_kernel(plan, dst, src0, src1, block)
+        pipes = kernel_pipes(ub)
+        if pipes is not None:
+            return run_in_kernel(plan, dst, src0, src1, pipes)
     recorded: list[Record] | None = None
     if tr is not None:  # (rs.profile: the records of the loop's first run of this kind of call)
         key = (op, dst.dtype, n, dst.addr, src0.addr, src1.addr, config, kernel_line())
@@ -176,12 +173,24 @@ def written(plan: BinaryPlan, src0: LocalTensor[Any], src1: LocalTensor[Any], ch
     return not check or (st.all_written(src0.addr, src0.addr + plan.size) and st.all_written(src1.addr, src1.addr + plan.size))
 
 
-def run_in_kernel(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], block: Block) -> bool:
-    """A planned call on the UB of a running kernel's `block`: the loop's accesses told to the block's pipes (one V
-    instruction), then the lanes computed under the core's CTRL, as the VF would; False (nothing done) where the pipes
-    report a race (the skeleton then runs and raises it as the loop does)."""
+def kernel_pipes(ub: UnifiedBuffer) -> Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None] | None:
+    """Where a running kernel's block hears a whole VF's accesses at once (its UB's observer's `observe_vf`), or None
+    (no kernel: no observer, or one without it)."""
+    return getattr(ub.observer, "observe_vf", None)
+
+
+def run_in_kernel(
+    plan: BinaryPlan,
+    dst: LocalTensor[Any],
+    src0: LocalTensor[Any],
+    src1: LocalTensor[Any],
+    pipes: Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None],
+) -> bool:
+    """A planned call on the UB of a running kernel's block: the loop's accesses told to the block's pipes (`pipes`,
+    one V instruction), then the lanes computed under the core's CTRL, as the VF would; False (nothing done) where the
+    pipes report a race (the skeleton then runs and raises it as the loop does)."""
     try:
-        block.observe_vf(plan.pipes)
+        pipes(plan.accesses)
     except RegsimError:
         return False
     with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)

@@ -20,7 +20,6 @@ from typing import Any
 
 import attrs
 
-from regsim._src.kernel.block import block_of
 from regsim._src.lowerings import direct
 from regsim._src.lowerings.checks import check_count, check_tensors, flexible_operands, run_flexible, run_lowering
 from regsim._src.lowerings.skeletons import (
@@ -70,7 +69,7 @@ class Binary:
             return False
         limit = current_config().max_loop_iterations
         key = _static(c.api, (*ts, c["count"]), limit)
-        if key is not None and block_of(dst.ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
+        if key is not None and direct.kernel_pipes(dst.ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
             plan = direct.binary_plan(self.op, dst, src0, src1, n, limit)  # (not None: the call just ran at once)
             if plan is not None:
                 if len(self.known) >= 512:
@@ -90,10 +89,10 @@ class Binary:
         if plan is None or explaining() or current_trace() is not None:
             return False
         dst, src0, src1, _ = args
-        block = block_of(dst.ub)
-        if block is None or not direct.written(plan, src0, src1, config.check_uninitialized):
+        pipes = direct.kernel_pipes(dst.ub)
+        if pipes is None or not direct.written(plan, src0, src1, config.check_uninitialized):
             return False
-        return direct.run_in_kernel(plan, dst, src0, src1, block)
+        return direct.run_in_kernel(plan, dst, src0, src1, pipes)
 
     def lowered(self, c: Call) -> None:
         """The call as the library's VF runs it."""
