@@ -8,13 +8,13 @@ state the kernel APIs keep per core (the pad value of `SetPadValue`, the `TPipe`
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
-from regsim._src.model.config import _VF, in_vf
+from regsim._src.model.config import _VF
 from regsim._src.model.memory import UnifiedBuffer
 from regsim._src.vf.trace import kernel_line
 from regsim.errors import SyncError, VfContextError, message
@@ -32,7 +32,7 @@ class Block:
         self.tpipe: Any = None  #: the live TPipe
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
-        ub.observer = self.observe
+        ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
         """The UB's observer: a Reg op's access (inside a VF: PIPE_V) or a scalar access (outside: PIPE_S). A
@@ -42,10 +42,7 @@ class Block:
             if hi <= lo:
                 return
             moved = hi - lo
-            ordered: Any = (lo, hi)
-            if within is not None:
-                a, b = max(lo, within[0]), min(hi, within[1])
-                ordered = (a, b) if a < b else None
+            ordered: Any = _within(lo, hi, within)
         else:
             ranges = byte_ranges(lo, hi)
             if ranges is None:
@@ -53,7 +50,16 @@ class Block:
             ordered = clip(ranges, *within) if within is not None else ranges
             moved = int(np.sum(np.subtract(hi, lo)))
         vf = _VF.get()
-        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved)], api, kernel_line(), vf)
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
+
+    __call__ = observe
+
+    def observe_vf(self, accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]) -> None:
+        """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
+        outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
+        range, in the loop's order; one V instruction, from one kernel line."""
+        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
+        self.pipes.access(V, ub, kernel_line(), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -79,6 +85,14 @@ class Block:
             )
 
 
+def _within(lo: int, hi: int, within: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The bytes of [lo, hi) an access is ordered by: those inside `within` (a load's tensor), if given."""
+    if within is None:
+        return lo, hi
+    a, b = max(lo, within[0]), min(hi, within[1])
+    return (a, b) if a < b else None
+
+
 _BLOCK: contextvars.ContextVar[Block | None] = contextvars.ContextVar("regsim_block", default=None)
 
 
@@ -89,7 +103,7 @@ def current_block(api: str) -> Block:
         raise VfContextError(
             message(api, "context", "called outside a running kernel", "a call from a kernel started by rs.launch(kernel, ...)")
         )
-    if in_vf():
+    if _VF.get() is not None:  # (`in_vf`, inline: every kernel API asks)
         raise VfContextError(message(api, "context", "called inside a vector function", "scalar (__aicore__) kernel code"))
     return block
 

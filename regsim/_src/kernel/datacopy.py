@@ -120,6 +120,8 @@ def _rows(data: Bytes, start: int, count: int, length: int, pitch: int) -> Bytes
 
 
 def _ranges(start: int, count: int, length: int, pitch: int) -> Ranges | None:
+    if count == 1 and length > 0:  # (one row: the contiguous copy)
+        return start, start + length
     lo = start + pitch * np.arange(count, dtype=np.int64) if count > 1 else start
     return byte_ranges(lo, lo + length)
 
@@ -194,7 +196,7 @@ def _ub_write(
 
 def _gm_side(api: str, param: str, g: GlobalTensor[Any], count: int, length: int, pitch: int, align: bool) -> tuple[Any, int]:
     """The GM rows of a copy: (the buffer, the first row's byte address), checked against the tensor."""
-    ptr = g.bound(api)
+    ptr = g.ptr if g.ptr is not None else g.bound(api)
     g.check(api, param, ptr.offset, ptr.offset + pitch * (count - 1) + length, align)
     return ptr.buf, ptr.offset
 
@@ -242,13 +244,16 @@ def _copy(
     """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, the access
     recorded on the copy's pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes moved."""
     where = []  # per side: (its memory's name, the GM buffer or None for the UB, the first row's byte address)
+    l2 = ""  # (`_l2`: the first GlobalTensor's hint when not the default)
     for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
-        if isinstance(t, GlobalTensor):
-            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
-            where.append((buf.space, buf, start))
-        else:
+        if type(t) is LocalTensor:
             _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
             where.append(("UB", None, t.addr))
+        else:
+            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
+            where.append((buf.space, buf, start))
+            if not l2 and t.l2_cache_mode is not CacheMode.CACHE_MODE_NORMAL:
+                l2 = str(t.l2_cache_mode.name)
     (src_space, src_buf, src_at), (dst_space, dst_buf, dst_at) = where
     pipe = MTE2 if src_buf is not None else MTE3 if dst_buf is not None else V
     rows = (
@@ -260,12 +265,11 @@ def _copy(
     block.pipes.access(
         pipe,
         [
-            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved),
-            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved),
+            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved, api),
+            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
         ],
-        api,
         kernel_line(),
-        l2=_l2(src, dst),
+        l2=l2,
     )
     if dst_buf is not None:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
@@ -380,10 +384,9 @@ def _pad_in(
     block.pipes.access(
         MTE2,
         [
-            ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width),
-            (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length),
+            ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width, "DataCopyPad"),
+            (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length, "DataCopyPad"),
         ],
-        "DataCopyPad",
         kernel_line(),
         l2=_l2(src),
     )

@@ -135,8 +135,11 @@ class GlobalTensor(Generic[T]):
             )
         self.ptr, self.size, self.region = buffer, size, (buffer.offset, end)
 
-    def _at(self, offset: int) -> GlobalTensor[T]:
-        ptr = self.bound("GlobalTensor[]")
+    def __getitem__(self, offset: int) -> GlobalTensor[T]:
+        """`gm[offset]`: the tensor from `offset` elements on (its size and region as they were, as in C++)."""
+        if type(offset) is not int or offset < 0:
+            offset = as_int("GlobalTensor[]", "offset", offset, 0)
+        ptr = self.ptr if self.ptr is not None else self.bound("GlobalTensor[]")
         t: GlobalTensor[T] = object.__new__(GlobalTensor)  # (of this one's dtype, checked when it was made)
         t.dtype, t.ptr, t.size, t.region, t.l2_cache_mode = (
             self.dtype,
@@ -146,10 +149,6 @@ class GlobalTensor(Generic[T]):
             self.l2_cache_mode,
         )
         return t
-
-    def __getitem__(self, offset: int) -> GlobalTensor[T]:
-        """`gm[offset]`: the tensor from `offset` elements on (its size and region as they were, as in C++)."""
-        return self._at(offset if type(offset) is int and offset >= 0 else as_int("GlobalTensor[]", "offset", offset, 0))
 
     @host_api("GlobalTensor.GetSize")
     def GetSize(self) -> int:
@@ -182,7 +181,7 @@ class GlobalTensor(Generic[T]):
         start = self.element("GlobalTensor.GetValue", offset)
         n = self.dtype.itemsize
         buf = self.bound("GlobalTensor.GetValue").buf
-        block.pipes.access(S, [(buf.space, False, (start, start + n), n)], "GlobalTensor.GetValue", kernel_line())
+        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], kernel_line())
         return buf.data[start : start + n].view(self.dtype.np_dtype)[0].item()
 
     @host_api("GlobalTensor.SetValue")
@@ -195,7 +194,7 @@ class GlobalTensor(Generic[T]):
         raw = to_lanes("GlobalTensor.SetValue", self.dtype, np.asarray([value])).view(np.uint8)
         buf = self.bound("GlobalTensor.SetValue").buf
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
-        block.pipes.access(S, [(buf.space, True, line, raw.size)], "GlobalTensor.SetValue", kernel_line())
+        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], kernel_line())
         buf.data[start : start + raw.size] = raw
 
     # --- checks -------------------------------------------------------------------------------------------

@@ -254,26 +254,25 @@ class PipeState:
     def access(
         self,
         pipe: int,
-        accesses: Sequence[tuple[str, bool, Ranges | None, int]],
-        api: str,
+        accesses: Sequence[tuple[str, bool, Ranges | None, int, str]],
         line: str,
         vf: object = None,
         l2: str = "",
     ) -> None:
         """One instruction of `pipe` making `accesses` (memory, is a write, the bytes it orders by, the bytes it
-        moves), or part of one: the accesses of one running vector function `vf` (its context) are one V
-        instruction. Checked against every access not known complete to `pipe`, then recorded. Raises before
-        anything is recorded (the caller has written nothing yet)."""
-        auto = pipe == S and api in AUTO_SYNCED
+        moves, the API or Reg op making it), or part of one: the accesses of one running vector function `vf` (its
+        context, or a token a lowering computing a whole VF at once passes) are one V instruction. Checked against
+        every access not known complete to `pipe`, then recorded. Raises before anything is recorded (the caller has
+        written nothing yet)."""
         history = self.history
-        for space, write, ranges, _ in accesses:
+        for space, write, ranges, _, api in accesses:
             if ranges is None:
                 continue
             if space == "UB" and self.closed:
                 self._check_open(pipe, write, ranges, api, line)
             if space not in history:
                 continue
-            if not auto:
+            if pipe != S or api not in AUTO_SYNCED:
                 found = self._unordered(pipe, history[space], write, ranges, PIPES)
                 if found:
                     q, e, both = found[0]
@@ -289,7 +288,7 @@ class PipeState:
                 self._vf_records = {}
         seq = self.issued[pipe]
         name = PIPE_NAMES[pipe]
-        for space, write, ranges, moved in accesses:
+        for space, write, ranges, moved, api in accesses:
             if ranges is None:
                 lo = hi = 0
             else:
@@ -303,7 +302,7 @@ class PipeState:
                 continue
             if space != "UB":
                 self.gm_log.append((space, write, ranges, pipe, api, line))
-            if auto:
+            if pipe == S and api in AUTO_SYNCED:
                 continue
             entries = history.get(space)
             if entries is None:
@@ -413,7 +412,9 @@ class PipeState:
                     "a WaitFlag of the same event and id before it is set again (setting it twice is undefined behaviour)",
                 )
             )
-        self.flags[key] = (self._finished(src), label, line)
+        finished = list(self.known[src])  # (`_finished`, inline: every SetFlag asks)
+        finished[src] = self.issued[src]
+        self.flags[key] = (finished, label, line)
         self._sync_event(src, "set", label, line)
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:

@@ -29,10 +29,6 @@ EVENT_ID7: Final = 7
 
 def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], int, str]:
     """(source and destination pipes, the id, the call's label `SetFlag<MTE2_V>(0)`)."""
-    if type(event_id) is int and type(event) is HardEvent:  # (a call seen before: its answer kept)
-        known = _EVENTS.get((api, event, event_id))
-        if known is not None:
-            return known
     if not isinstance(event, HardEvent):
         raise ParameterError(message(api, "event", repr(event), expected_member(HardEvent, event, "A")))
     pipes = AIV_EVENTS.get(event)
@@ -46,25 +42,29 @@ def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], 
             )
         )
     n = as_int(api, "event_id", event_id, EVENT_IDS.start, EVENT_IDS.stop - 1)
-    known = _EVENTS[(api, event, n)] = (pipes, n, f"{api}<{event.name}>({n})")
+    known = (pipes, n, f"{api}<{event.name}>({n})")
+    if type(event_id) is int:  # (a bool or numpy integer equal to a valid id goes the long way each time)
+        _EVENTS[(api, event, event_id)] = known
     return known
 
 
-#: `_event`'s answers, by (api, event, id): a valid id is an int (bool and numpy integers go the long way)
+#: `_event`'s answers, by (api, event, id), the id an int: SetFlag / WaitFlag look here first (the call seen before)
 _EVENTS: dict[tuple[str, object, int], tuple[tuple[int, int], int, str]] = {}
 
 
 @host_api("SetFlag")
 def SetFlag(event_id: int, *, event: HardEvent) -> None:
     """`SetFlag<event>(eventID)`: once the source pipe's earlier instructions have finished, the flag is set."""
-    (src, _), n, label = _event("SetFlag", event, event_id)
+    known = _EVENTS.get(("SetFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
+    (src, _), n, label = known or _event("SetFlag", event, event_id)
     current_block("SetFlag").pipes.set_flag((event, n), src, label, kernel_line())
 
 
 @host_api("WaitFlag")
 def WaitFlag(event_id: int, *, event: HardEvent) -> None:
     """`WaitFlag<event>(eventID)`: the destination pipe's later instructions start once the flag is set."""
-    (_, dst), n, label = _event("WaitFlag", event, event_id)
+    known = _EVENTS.get(("WaitFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
+    (_, dst), n, label = known or _event("WaitFlag", event, event_id)
     current_block("WaitFlag").pipes.wait_flag((event, n), dst, label, kernel_line())
 
 

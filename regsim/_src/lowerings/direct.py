@@ -23,15 +23,17 @@ leaving the call to the skeleton (so every check and message stays the skeleton'
 - every source byte the active lanes read was written (when the uninitialised-read check is on).
 
 A kernel's pipes see the accesses the batched loop reports (the registers each source's loads read, the n elements
-the stores write), inside a VF scope (one V instruction); should they report a race, the skeleton runs and raises
-it as the loop does (the loads reported before it stay in the pipes' record). The outermost memory-level call
+the stores write) as one V instruction (`run_in_kernel`); should they report a race, nothing is recorded and the
+skeleton runs and raises it as the loop does. A kernel's call made again with the same static values (the API, the
+tensors' dtypes, UB, addresses and sizes, the count) runs from the plan its first run made, unbound and unchecked
+again (`elementwise.Binary.quick`): its checks depend on nothing else. The outermost memory-level call
 writes dst without a journal record: the write is its last act, after every check (`checks.outermost`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple
 
 import attrs
 import numpy as np
@@ -43,7 +45,7 @@ from regsim._src.lowerings.skeletons import binary_continuous_vf, trait_for
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import current_config
 from regsim._src.model.enums import CMPMODE, MaskMergeMode
-from regsim._src.model.memory import LocalTensor
+from regsim._src.model.memory import LocalTensor, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
 from regsim._src.ops.compare import compare as compare_lanes
@@ -89,33 +91,60 @@ def _find_lane(op: Callable[..., None], dtype: type[dt.DType]) -> Lane:
     return spec.lane, executor.ctrl
 
 
+class BinaryPlan(NamedTuple):
+    """What a first-n binary call run at once does that follows from its static values alone (op, dtype, n, the
+    tensors' addresses, the UB's size, the loop-length limit): `binary_plan`'s answer."""
+
+    lane: tuple[Callable[..., Any], bool]  #: the op's lane function and whether it takes `ctrl=`
+    #: the UB accesses the batched loop reports, in its order: each source's registers (ordered by the tensor's
+    #: bytes), then the n elements stored (`Block.observe_vf`'s form)
+    accesses: tuple[tuple[bool, str, int, int, tuple[int, int] | None], ...]
+    size: int  #: the bytes of n elements: what the active lanes read of each source and write of dst
+
+
+def binary_plan(
+    op: Callable[..., None], dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], n: int, limit: int
+) -> BinaryPlan | None:
+    """The plan of `dst[:n] = lane(src0[:n], src1[:n])` at once, or None where the call is not the common case by its
+    static values (the module's conditions but the uninitialised-read one; `limit`: the configuration's
+    `max_loop_iterations`)."""
+    lane = _lane(op, dst.dtype)
+    if lane is None or n <= 0:
+        return None
+    ub, d, size = dst.ub, dst.addr, n * dst.dtype.itemsize
+    loaded = -(-size // VL) * VL  # the bytes each source's registers read
+    if loaded // VL > limit:
+        return None
+    for s in (src0.addr, src1.addr):
+        if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
+            return None
+    loads = ((False, "LoadAlign", t.addr, t.addr + loaded, (t.addr, t.addr + t.nbytes)) for t in (src0, src1))
+    return BinaryPlan(lane, (*loads, (True, "StoreAlign", d, d + size, None)), size)
+
+
 def run_binary(
     api: str, op: Callable[..., None], dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], n: int
 ) -> bool:
     """dst[:n] = op's lane(src0[:n], src1[:n]), as `binary_continuous_vf` computes it, when the call is the common case
     (the module's conditions; the tensors are checked: one dtype, one UB, 32-byte aligned, n within each); False
     (nothing done) otherwise."""
-    lane = _lane(op, dst.dtype)
-    if lane is None or n <= 0 or explaining():
+    if n <= 0 or explaining():
         return False
     tr = current_trace()
     if tr is not None and not tr.detailed:
         return False
-    ub, w = dst.ub, dst.dtype.itemsize
-    st = ub.storage
-    d, size = dst.addr, n * w
-    loaded = -(-size // VL) * VL  # the bytes each source's registers read
     config = current_config()
-    if loaded // VL > config.max_loop_iterations:
+    plan = binary_plan(op, dst, src0, src1, n, config.max_loop_iterations)
+    if plan is None or not written(plan, src0, src1, config.check_uninitialized):
         return False
-    for s in (src0.addr, src1.addr):
-        if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
-            return False
-        if config.check_uninitialized and not st.all_written(s, s + size):
-            return False
+    ub = dst.ub
+    if tr is None:
+        pipes = kernel_pipes(ub)
+        if pipes is not None:
+            return run_in_kernel(plan, dst, src0, src1, pipes)
     recorded: list[Record] | None = None
     if tr is not None:  # (rs.profile: the records of the loop's first run of this kind of call)
-        key = (op, dst.dtype, n, d, src0.addr, src1.addr, config, kernel_line())
+        key = (op, dst.dtype, n, dst.addr, src0.addr, src1.addr, config, kernel_line())
         recorded = _RECORDED.get(key)
         if recorded is None:
             mark = len(tr.records)
@@ -125,26 +154,65 @@ def run_binary(
                 del _RECORDED[next(iter(_RECORDED))]
             _RECORDED[key] = tr.records[mark:]
             return True
-    np_dtype = dst.dtype.np_dtype
     with on_core(ub.core) as ctx:
         if ub.observer is not None:
             try:
-                for t in (src0, src1):
-                    ub.observer("read", "LoadAlign", t.addr, t.addr + loaded, within=(t.addr, t.addr + t.nbytes))
-                ub.observer("write", "StoreAlign", d, d + size)
+                for write, name, lo, hi, within in plan.accesses:
+                    ub.observer("write" if write else "read", name, lo, hi, within=within)
             except RegsimError:
                 return False
-        a, b = (st.data[t.addr : t.addr + size].view(np_dtype) for t in (src0, src1))
-        a.flags.writeable = b.flags.writeable = False  # (as the lane function's register views)
-        f, ctrl = lane
-        out = f(a, b, ctrl=ctx.ctrl) if ctrl else f(a, b)
-        if ub.journal is not None and not outermost():
-            ub.journal.record(d, d + size, d + dst.nbytes)
-        st.data[d : d + size].view(np_dtype)[...] = out
-        st.mark_stored(d, d + size)
+        _store(plan, dst, src0, src1, ctx.ctrl)
         if tr is not None and recorded is not None:
             tr.records.extend(recorded)
     return True
+
+
+def written(plan: BinaryPlan, src0: LocalTensor[Any], src1: LocalTensor[Any], check: bool) -> bool:
+    """Whether every source byte the active lanes read was written (or `check`, the uninitialised-read check, is off)."""
+    st = src0.ub.storage
+    return not check or (st.all_written(src0.addr, src0.addr + plan.size) and st.all_written(src1.addr, src1.addr + plan.size))
+
+
+def kernel_pipes(ub: UnifiedBuffer) -> Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None] | None:
+    """Where a running kernel's block hears a whole VF's accesses at once (its UB's observer's `observe_vf`), or None
+    (no kernel: no observer, or one without it)."""
+    return getattr(ub.observer, "observe_vf", None)
+
+
+def run_in_kernel(
+    plan: BinaryPlan,
+    dst: LocalTensor[Any],
+    src0: LocalTensor[Any],
+    src1: LocalTensor[Any],
+    pipes: Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None],
+) -> bool:
+    """A planned call on the UB of a running kernel's block: the loop's accesses told to the block's pipes (`pipes`,
+    one V instruction), then the lanes computed under the core's CTRL, as the VF would; False (nothing done) where the
+    pipes report a race (the skeleton then runs and raises it as the loop does)."""
+    try:
+        pipes(plan.accesses)
+    except RegsimError:
+        return False
+    with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)
+        _store(plan, dst, src0, src1, dst.ub.core.ctrl)
+    return True
+
+
+def _store(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], ctrl: int) -> None:
+    """dst's first bytes = the lanes of the sources' under CTRL `ctrl`, marked written (journalled unless the call is
+    the outermost: its store is its last act)."""
+    ub, np_dtype, size, d = dst.ub, dst.dtype.np_dtype, plan.size, dst.addr
+    st = ub.storage
+    lanes = st.data.view(np_dtype)  # (the UB as elements: 32-byte aligned tensors start at whole ones)
+    lanes.flags.writeable = False  # (the sources read-only, as the lane function's register views)
+    w = dst.dtype.itemsize
+    a, b = lanes[src0.addr // w : (src0.addr + size) // w], lanes[src1.addr // w : (src1.addr + size) // w]
+    f, takes_ctrl = plan.lane
+    out = f(a, b, ctrl=ctrl) if takes_ctrl else f(a, b)
+    if ub.journal is not None and not outermost():
+        ub.journal.record(d, d + size, d + dst.nbytes)
+    st.data[d : d + size].view(np_dtype)[...] = out
+    st.mark_stored(d, d + size)
 
 
 def run_compare(

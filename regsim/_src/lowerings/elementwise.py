@@ -32,10 +32,13 @@ from regsim._src.lowerings.skeletons import (
 from regsim._src.lowerings.spec import FLEXIBLE, SCALAR_FIRST, Call, Form
 from regsim._src.lowerings.vector_mask import repeat_plan
 from regsim._src.model import dtypes as dt
+from regsim._src.model.config import current_config
 from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
+from regsim._src.vf.loops import explaining
 from regsim._src.vf.runtime import simd_callee
+from regsim._src.vf.trace import current_trace
 
 
 @attrs.frozen
@@ -45,6 +48,8 @@ class Binary:
 
     op: Callable[..., None]
     dst_input: bool = False
+    #: the plans of a kernel's first-n calls run at once, by their static values (`quick`), the oldest dropped past 512
+    known: dict[tuple[Any, ...], direct.BinaryPlan] = attrs.field(factory=dict, init=False, eq=False, repr=False)
 
     def __call__(self, c: Call) -> None:
         if not self.direct(c):
@@ -57,9 +62,37 @@ class Binary:
         if c.form is not Form.COUNT or self.dst_input:
             return False
         names = ("dst", "src0", "src1")
-        ts = tuple(c[n] for n in names)
+        dst, src0, src1 = ts = (c["dst"], c["src0"], c["src1"])
         check_tensors(c.api, c.iface.dtypes, names, ts)
-        return direct.run_binary(c.api, self.op, ts[0], ts[1], ts[2], check_count(c.api, c["count"], names, ts))
+        n = check_count(c.api, c["count"], names, ts)
+        if not direct.run_binary(c.api, self.op, dst, src0, src1, n):
+            return False
+        limit = current_config().max_loop_iterations
+        key = _static(c.api, (*ts, c["count"]), limit)
+        if key is not None and direct.kernel_pipes(dst.ub) is not None and all(c[p.name] is p.default for p in c.iface.keywords):
+            plan = direct.binary_plan(self.op, dst, src0, src1, n, limit)  # (not None: the call just ran at once)
+            if plan is not None:
+                if len(self.known) >= 512:
+                    del self.known[next(iter(self.known))]
+                self.known[key] = plan
+        return True
+
+    def quick(self, api: str, args: tuple[Any, ...]) -> bool:
+        """A kernel's first-n call `api(dst, src0, src1, count)` (positional, the keywords' defaults) made before with
+        the same static values (`_static`: the tensors' dtypes, UB, addresses and sizes, the count, the loop-length
+        limit), which bound to the same interface, passed the same checks and ran at once then: run at once from that
+        run's plan, the dynamic conditions checked again (no trace or explanation recording, the sources' bytes
+        written, no race); False (nothing done: the call is bound and run as any other)."""
+        config = current_config()
+        key = _static(api, args, config.max_loop_iterations)
+        plan = self.known.get(key) if key is not None else None
+        if plan is None or explaining() or current_trace() is not None:
+            return False
+        dst, src0, src1, _ = args
+        pipes = direct.kernel_pipes(dst.ub)
+        if pipes is None or not direct.written(plan, src0, src1, config.check_uninitialized):
+            return False
+        return direct.run_in_kernel(plan, dst, src0, src1, pipes)
 
     def lowered(self, c: Call) -> None:
         """The call as the library's VF runs it."""
@@ -73,6 +106,24 @@ class Binary:
             return
         count, repeats, normal, spr = repeat_plan(c.api, dtype, c["mask"], c["repeat_time"], c["is_set_mask"])
         run_lowering(c.api, vec_binary_vf, self.op, *ptrs, count, repeats, c["repeat_params"], normal, spr, -1, self.dst_input)
+
+
+def _static(api: str, args: tuple[Any, ...], limit: int) -> tuple[Any, ...] | None:
+    """What a first-n binary call's binding, checks and plan depend on: the API, the loop-length limit, the count and
+    each tensor's dtype, UB (its identity and size) and bytes; None unless the arguments are three LocalTensors and an
+    int."""
+    if len(args) != 4:
+        return None
+    dst, src0, src1, count = args
+    if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor or type(count) is not int:
+        return None
+    ub = dst.ub
+    return (
+        api, limit, count, ub.size,
+        dst.dtype, id(ub), dst.addr, dst.size,
+        src0.dtype, id(src0.ub), src0.addr, src0.size,
+        src1.dtype, id(src1.ub), src1.addr, src1.size,
+    )  # fmt: skip
 
 
 @attrs.frozen
