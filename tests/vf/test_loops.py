@@ -192,6 +192,49 @@ def test_float_accumulators_batch_bit_identical(
     assert decisions == ["batched"]
 
 
+@settings(max_examples=8)
+@given(rows=st.integers(2, 70), seed=st.integers(0, 2**32 - 1), edges=st.floats(0, 0.2), merging=st.booleans())
+def test_a_float32_sum_read_only_at_the_end_is_the_in_order_sum(rows: int, seed: int, edges: float, merging: bool) -> None:
+    """acc += x over the iterations, acc stored once after the loop (the batched loop computes only its last
+    row): each lane is the float32 sum in the iterations' order, one rounding a step (the oracle: numpy
+    float32 scalars added one at a time), inactive lanes of a MERGING sum kept. A NaN the sum makes (inf - inf)
+    is compared as a NaN: the host's scalar and array adds give it different signs."""
+    rng = np.random.default_rng(seed)
+    values = (rng.standard_normal((rows + 1, 64)) * 4.0 ** rng.integers(-8, 9, (rows + 1, 64))).astype(np.float32)
+    pick = rng.random(values.shape) < edges
+    values[pick] = rng.choice(np.array(_FLOAT_EDGES, np.float32), int(pick.sum()))
+    active = rng.random((rows + 1, 64)) < 0.7 if merging else np.ones((rows + 1, 64), bool)
+
+    @rs.simd_vf
+    def total(dst: rs.UbPtr[rs.float32], src: rs.UbPtr[rs.float32], masks: rs.UbPtr[rs.uint8]) -> None:
+        acc, x, m = Reg.RegTensor(rs.float32), Reg.RegTensor(rs.float32), Reg.MaskReg()
+        Reg.LoadAlign(acc, src)
+        for i in range(1, rows + 1):
+            Reg.LoadAlign(x, src + i * 64)
+            Reg.LoadAlign(m, masks + i * 32)
+            Reg.Add(acc, acc, x, m, mode=Reg.MaskMergeMode.MERGING)
+        Reg.StoreAlign(dst, acc, Reg.CreateMask(rs.float32))
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(65536)
+        src, dst, masks = ub.alloc(rs.float32, (rows + 1) * 64), ub.alloc(rs.float32, 64), ub.alloc(rs.uint8, (rows + 1) * 32)
+        src.set(values.reshape(-1))
+        # (a float32 lane's predicate is bit 4k of the mask's bytes: one lane a 4-bit group)
+        masks.set(np.packbits(np.repeat(active, 4, axis=1), axis=1, bitorder="little").reshape(-1))
+        dst.set(np.zeros(64, np.float32))
+        return ub, lambda: (total(dst.GetPhyAddr(), src.GetPhyAddr(), masks.GetPhyAddr()), dst.numpy().copy())
+
+    decisions, (_, got) = _both(world)
+    assert decisions == ["batched"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for lane in range(64):
+            acc = values[0, lane]
+            for i in range(1, rows + 1):
+                acc = np.float32(acc + values[i, lane]) if active[i, lane] else acc
+            same = (np.isnan(acc) and np.isnan(got[lane])) or acc.view(np.uint32) == got[lane].view(np.uint32)
+            assert same, (lane, acc, got[lane])
+
+
 @pytest.mark.parametrize("dtype", [rs.float32, rs.half], ids=lambda d: d.name)
 @pytest.mark.parametrize("nan", [False, True])
 def test_a_merging_float_sum_keeps_inactive_lanes_bit_for_bit(dtype: Any, nan: bool) -> None:

@@ -185,7 +185,7 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     saturation, ZEROING with inactive lanes, which reset the sum)."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
     if init.dtype.kind == "f":
-        rows = _float_add_scan(init, x, active, mode, ctrl)
+        rows = _float_add_scan(init, x, active, mode, ctrl, last=True)
         return None if rows is None else rows[-1]
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None
@@ -198,18 +198,27 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     return (init.view(unsigned) + xs.view(unsigned).sum(axis=0, dtype=unsigned)).view(init.dtype)
 
 
-def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: int) -> Any:
-    """The running float / half sums of `add_scan`, or None where the lane could differ from numpy's
-    add: half saturation (CTRL[48]), ZEROING resets, bf16 (numpy accumulates through ml_dtypes'
-    loop, untested here). MERGING's inactive lanes add -0.0, which keeps every acc but a NaN's
-    payload: a NaN anywhere then sends the rows in order."""
+def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: int, *, last: bool = False) -> Any:
+    """The running float / half sums of `add_scan` (with `last`, at least their last row), or None where the
+    lane could differ from numpy's add: half saturation (CTRL[48]), ZEROING resets, bf16 (numpy accumulates
+    through ml_dtypes' loop, untested here). MERGING's inactive lanes add -0.0, which keeps every acc but a
+    NaN's payload: a NaN anywhere then sends the rows in order (a NaN stays to the last row).
+
+    The last float32 row is numpy's reduction along the rows of a C-contiguous array: numpy adds row after
+    row into the result there, one float32 rounding each, in order (its pairwise summation is only along the
+    contiguous axis), the accumulation's bits at a twentieth of its time. Half reduces through a float32
+    accumulator, so it accumulates."""
     if init.dtype not in (_F16, _F32) or (init.dtype == _F16 and half_saturates(ctrl)):
         return None
     every = bool(active.all())
     if not every and mode is MaskMergeMode.ZEROING:
         return None
     xs = x if every else np.where(active, x, init.dtype.type(-0.0))
-    sums = np.add.accumulate(np.concatenate([init[None], xs.astype(init.dtype, copy=False)]), axis=0)[1:]
+    terms = np.concatenate([init[None], xs.astype(init.dtype, copy=False)])
+    if last and init.dtype == _F32:
+        total = np.add.reduce(terms, axis=0)
+        return None if not every and np.isnan(total).any() else total[None]
+    sums = np.add.accumulate(terms, axis=0)[1:]
     if not every and np.isnan(sums).any():
         return None
     return sums
