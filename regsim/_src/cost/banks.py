@@ -54,6 +54,15 @@ class BeatResult(NamedTuple):
     kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
     #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
     examples: Examples
+    #: `totals` of a kept result, made once (None: summed when asked for)
+    summed: tuple[int, int, tuple[int, ...]] | None = None
+
+
+def totals(result: BeatResult) -> tuple[int, int, tuple[int, ...]]:
+    """A beat's cycles over its rows, its rows, and per kind (KINDS) the rows having it."""
+    if result.summed is not None:
+        return result.summed
+    return int(result.cycles.sum()), result.cycles.size, tuple(result.kinds.sum(axis=0).tolist())
 
 
 def _judge(reads: Ints, writes: Ints) -> tuple[Bools, Bools, Bools, Ints]:
@@ -303,12 +312,12 @@ def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]
             return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = made
+        kept = _BEATS[key] = made._replace(summed=totals(made))
         kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
     if not base:
         return kept
     moved = {kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()}
-    return BeatResult(kept.cycles, kept.kinds, moved)
+    return BeatResult(kept.cycles, kept.kinds, moved, kept.summed)
 
 
 _BEATS: dict[tuple[Any, ...], BeatResult] = {}

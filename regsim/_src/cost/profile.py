@@ -289,15 +289,24 @@ def _affine_beat(
     calls = [parts[0][0][k] for k in beat]
     if any(not r.spans or None in r.boxes for r in calls):
         return None
-    accesses = [
-        (i, w, *box) for i, r in enumerate(calls) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None
-    ]
+    accesses = [(i, s[0], *box) for i, r in enumerate(calls) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
+
+
+def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int]:
+    """The UB's bank geometry and a beat's loads and stores, by the table (the last table's kept)."""
+    if _GEOMETRY[0] is not table:
+        sizes = (table[f"ub.{k}"] for k in ("bank_groups", "banks_per_group", "row_bytes", "subbank_bytes"))
+        _GEOMETRY[:] = [table, (banks.Geometry(*sizes), int(table["ub.beat_loads"]), int(table["ub.beat_stores"]))]
+    return _GEOMETRY[1]  # type: ignore[no-any-return]
+
+
+_GEOMETRY: list[Any] = [None, None]
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    geo = banks.Geometry(table["ub.bank_groups"], table["ub.banks_per_group"], table["ub.row_bytes"], table["ub.subbank_bytes"])
+    geo, beat_loads, beat_stores = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     load_bytes = store_bytes = 0
@@ -323,7 +332,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(w, box[2] * r.rows) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            moved = [(s[0], box[2] * r.rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
         elif r.reads or r.writes:
@@ -338,7 +347,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
     for members, parts in _stacked(records, memory_calls):
-        for beat in _pack(members, int(table["ub.beat_loads"]), int(table["ub.beat_stores"])):
+        for beat in _pack(members, beat_loads, beat_stores):
             if members[beat[0]].points:  # a gather or scatter: each iteration on its own
                 results = [
                     banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
@@ -348,9 +357,10 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 rows = sum(rows for _, rows, _ in parts)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
-                memory += int(result.cycles.sum())
-                beats_n += result.cycles.size
-                for kind, n in zip(banks.KINDS, result.kinds.sum(axis=0).tolist(), strict=True):
+                cycles, size, per_kind = banks.totals(result)
+                memory += cycles
+                beats_n += size
+                for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
                         instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
