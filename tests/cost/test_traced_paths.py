@@ -19,6 +19,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.cost import banks
 from regsim._src.engine.per_iteration import Affine
 from regsim._src.vf import trace as tracing
 from vf_examples import bank_conflict_3510 as bc
@@ -172,3 +173,20 @@ def test_plain_paths_taken_and_rows_as_the_source_gives() -> None:
         assert lo.tolist() == [base + 256 * i for i in range(64)] and hi.tolist() == [base + 256 * i + 256 for i in range(64)]
         assert at.tolist() == list(range(64)) and r.boxes == [(base, 256, 256)]
         assert (r.writes if write else r.reads) == [(base, base + 256 * 64)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_beat_totals_are_their_rows_sums(seed: int) -> None:
+    """A beat judged for its first rows and repeated (`affine_beat`) carries its totals, summed from the rows it
+    stands for; they are its rows' arrays summed (numpy's sums), and kept beats keep them."""
+    rng = np.random.default_rng(seed)
+    geo = banks.Geometry()
+    rows = int(rng.integers(2, 70))
+    step = int(rng.choice([32, 64, 96, 256, 288, 512]))
+    accesses = [(i, bool(rng.integers(2)), int(rng.integers(0, 64)) * 32, step, int(rng.choice([32, 64, 256]))) for i in range(3)]
+    banks._BEATS.clear()
+    result = banks.kept_affine_beat(geo, accesses, rows)
+    assert result is not None and result.summed is not None
+    assert result.summed == (int(result.cycles.sum()), rows, tuple(result.kinds.sum(axis=0).tolist()))
+    again = banks.kept_affine_beat(geo, accesses, rows)
+    assert again is not None and again.summed == result.summed

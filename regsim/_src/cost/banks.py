@@ -271,9 +271,14 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 
 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
-    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated)."""
+    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
+    the first `period` stands for `times[j]` rows)."""
     repeat = np.arange(rows) % period
-    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples)
+    whole, part = divmod(rows, period)
+    times = [whole + (j < part) for j in range(period)]
+    per_kind = tuple(sum(n for n, bits in zip(times, kinds, strict=True) if bits >> k & 1) for k in range(len(KINDS)))
+    summed = (sum(n * c for n, c in zip(times, cycles, strict=True)), rows, per_kind)
+    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, summed)
 
 
 def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -312,7 +317,7 @@ def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]
             return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = made._replace(summed=totals(made))
+        kept = _BEATS[key] = made if made.summed is not None else made._replace(summed=totals(made))
         kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
     if not base:
         return kept
