@@ -251,6 +251,8 @@ def _beat_arrays(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
     index in the beat, is a write, first bytes, ends, rows)."""
+    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls: each part one row, its ranges)
+        return _ranges_arrays(beat, parts)
     ident, write, sizes, lo, hi, at, first = [], [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
@@ -262,20 +264,43 @@ def _beat_arrays(
                 hi.append(b)
                 at.append(r)
                 first.append(offset)
-    if all(r is None for r in at):  # (in-order calls: Python lists, each of its part's one row)
-        flat = [x for a in lo for x in a], [x for b in hi for x in b]
-        lo_all, hi_all, rows_of = np.array(flat[0], np.int64), np.array(flat[1], np.int64), np.repeat(first, sizes)
-    else:
-        lo_all, hi_all = np.concatenate(lo), np.concatenate(hi)
-        rows_of = np.concatenate([np.zeros(n, np.int64) if r is None else r for r, n in zip(at, sizes, strict=True)])
-        if len(parts) > 1:  # (each part's rows after the parts before it)
-            rows_of += np.repeat(np.array(first, np.int64), sizes)
+    lo_all, hi_all = np.concatenate(lo).astype(np.int64, copy=False), np.concatenate(hi).astype(np.int64, copy=False)
+    rows_of = np.concatenate([np.zeros(n, np.int64) if r is None else r for r, n in zip(at, sizes, strict=True)])
+    if len(parts) > 1:  # (each part's rows after the parts before it)
+        rows_of += np.repeat(np.array(first, np.int64), sizes)
     return (
         np.repeat(np.array(ident, np.int64), sizes),
         np.repeat(np.array(write, np.bool_), sizes),
         lo_all,
         hi_all,
         rows_of.astype(np.int64, copy=False),
+    )
+
+
+def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """`_beat_arrays` of in-order calls: their `reads`, then their `writes`, each range one access of its part's row."""
+    ident: list[int] = []
+    write: list[bool] = []
+    lo: list[int] = []
+    hi: list[int] = []
+    at: list[int] = []
+    for seg, _, offset in parts:
+        for i, k in enumerate(beat):
+            r = seg[k]
+            for w, ranges in ((False, r.reads), (True, r.writes)):
+                if ranges:
+                    n = len(ranges)
+                    ident += [i] * n
+                    write += [w] * n
+                    lo += [a for a, _ in ranges]
+                    hi += [b for _, b in ranges]
+                    at += [offset] * n
+    return (
+        np.array(ident, np.int64),
+        np.array(write, np.bool_),
+        np.array(lo, np.int64),
+        np.array(hi, np.int64),
+        np.array(at, np.int64),
     )
 
 
