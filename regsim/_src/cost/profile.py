@@ -178,13 +178,16 @@ def unit(r: Record) -> str:
 def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
     """The records of one loop iteration at a time (of every iteration at once for a batched call): (rows, records)."""
     key: Any = object()
+    seen: Any = None  # (the iteration tuple the key was made of: the calls of one iteration share it)
     rows, current = 1, list[Record]()
     for r in records:
-        k = tuple(id(x) if isinstance(x, Affine) else x for x in r.iteration)
-        if k != key and current:
-            yield rows, current
-            current = []
-        key = k
+        if r.iteration is not seen:
+            seen = r.iteration
+            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            if k != key and current:
+                yield rows, current
+                current = []
+            key = k
         rows = r.rows
         current.append(r)
     if current:
