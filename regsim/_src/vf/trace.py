@@ -131,7 +131,10 @@ class Trace:
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], _caller(), family=spec.family, iteration=iterations() if self.detailed else ())
+        rec = Record(spec.key, typed[1], _caller())
+        rec.family = spec.family
+        if self.detailed:
+            rec.iteration = iterations()
         backend = ctx.backend
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
