@@ -168,7 +168,7 @@ def unit(r: Record) -> str:
     """The unit a traced Reg call runs on."""
     if r.api in _SCALAR_OPS:
         return "scalar"
-    if r.writes or any(p[0] for p in r.points):
+    if r.writes or (r.points and any(p[0] for p in r.points)):
         return "store"
     if r.reads:
         return "load"
