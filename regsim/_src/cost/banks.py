@@ -187,8 +187,9 @@ def _few(
         judged = [table.get(c) for c in codes]
         if None in judged:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
-            judged = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
-        bits = [j for j in judged if j is not None]
+            bits = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
+        else:
+            bits = judged  # type: ignore[assignment]  # (no None in it)
         cycles.append(max(max(bits) >> 3, 1))
         has = functools.reduce(operator.or_, bits) & 7
         kinds.append(has)
@@ -273,12 +274,22 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
     """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
     the first `period` stands for `times[j]` rows)."""
-    repeat = np.arange(rows) % period
+    repeat = _cyclic(rows, period)
     whole, part = divmod(rows, period)
-    times = [whole + (j < part) for j in range(period)]
-    per_kind = tuple(sum(n for n, bits in zip(times, kinds, strict=True) if bits >> k & 1) for k in range(len(KINDS)))
-    summed = (sum(n * c for n, c in zip(times, cycles, strict=True)), rows, per_kind)
-    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, summed)
+
+    def total(xs: list[int]) -> int:
+        return whole * sum(xs) + sum(xs[:part])
+
+    per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
+    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, (total(cycles), rows, per_kind))
+
+
+@functools.lru_cache(maxsize=64)
+def _cyclic(rows: int, period: int) -> Ints:
+    """0, 1, ..., period - 1, 0, 1, ... for `rows` rows (read-only, shared)."""
+    index = np.arange(rows) % period
+    index.flags.writeable = False
+    return index
 
 
 def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
