@@ -54,6 +54,15 @@ class BeatResult(NamedTuple):
     kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
     #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
     examples: Examples
+    #: `totals` of a kept result, made once (None: summed when asked for)
+    summed: tuple[int, int, tuple[int, ...]] | None = None
+
+
+def totals(result: BeatResult) -> tuple[int, int, tuple[int, ...]]:
+    """A beat's cycles over its rows, its rows, and per kind (KINDS) the rows having it."""
+    if result.summed is not None:
+        return result.summed
+    return int(result.cycles.sum()), result.cycles.size, tuple(result.kinds.sum(axis=0).tolist())
 
 
 def _judge(reads: Ints, writes: Ints) -> tuple[Bools, Bools, Bools, Ints]:
@@ -178,8 +187,9 @@ def _few(
         judged = [table.get(c) for c in codes]
         if None in judged:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
-            judged = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
-        bits = [j for j in judged if j is not None]
+            bits = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
+        else:
+            bits = judged  # type: ignore[assignment]  # (no None in it)
         cycles.append(max(max(bits) >> 3, 1))
         has = functools.reduce(operator.or_, bits) & 7
         kinds.append(has)
@@ -262,9 +272,24 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 
 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
-    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated)."""
-    repeat = np.arange(rows) % period
-    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples)
+    """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
+    the first `period` stands for `times[j]` rows)."""
+    repeat = _cyclic(rows, period)
+    whole, part = divmod(rows, period)
+
+    def total(xs: list[int]) -> int:
+        return whole * sum(xs) + sum(xs[:part])
+
+    per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
+    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, (total(cycles), rows, per_kind))
+
+
+@functools.lru_cache(maxsize=64)
+def _cyclic(rows: int, period: int) -> Ints:
+    """0, 1, ..., period - 1, 0, 1, ... for `rows` rows (read-only, shared)."""
+    index = np.arange(rows) % period
+    index.flags.writeable = False
+    return index
 
 
 def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -303,12 +328,12 @@ def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]
             return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = made
+        kept = _BEATS[key] = made if made.summed is not None else made._replace(summed=totals(made))
         kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
     if not base:
         return kept
     moved = {kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()}
-    return BeatResult(kept.cycles, kept.kinds, moved)
+    return BeatResult(kept.cycles, kept.kinds, moved, kept.summed)
 
 
 _BEATS: dict[tuple[Any, ...], BeatResult] = {}

@@ -168,7 +168,7 @@ def unit(r: Record) -> str:
     """The unit a traced Reg call runs on."""
     if r.api in _SCALAR_OPS:
         return "scalar"
-    if r.writes or any(p[0] for p in r.points):
+    if r.writes or (r.points and any(p[0] for p in r.points)):
         return "store"
     if r.reads:
         return "load"
@@ -178,13 +178,16 @@ def unit(r: Record) -> str:
 def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
     """The records of one loop iteration at a time (of every iteration at once for a batched call): (rows, records)."""
     key: Any = object()
+    seen: Any = None  # (the iteration tuple the key was made of: the calls of one iteration share it)
     rows, current = 1, list[Record]()
     for r in records:
-        k = tuple(id(x) if isinstance(x, Affine) else x for x in r.iteration)
-        if k != key and current:
-            yield rows, current
-            current = []
-        key = k
+        if r.iteration is not seen:
+            seen = r.iteration
+            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            if k != key and current:
+                yield rows, current
+                current = []
+            key = k
         rows = r.rows
         current.append(r)
     if current:
@@ -251,6 +254,8 @@ def _beat_arrays(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
     index in the beat, is a write, first bytes, ends, rows)."""
+    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls: each part one row, its ranges)
+        return _ranges_arrays(beat, parts)
     ident, write, sizes, lo, hi, at, first = [], [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
@@ -262,20 +267,43 @@ def _beat_arrays(
                 hi.append(b)
                 at.append(r)
                 first.append(offset)
-    if all(r is None for r in at):  # (in-order calls: Python lists, each of its part's one row)
-        flat = [x for a in lo for x in a], [x for b in hi for x in b]
-        lo_all, hi_all, rows_of = np.array(flat[0], np.int64), np.array(flat[1], np.int64), np.repeat(first, sizes)
-    else:
-        lo_all, hi_all = np.concatenate(lo), np.concatenate(hi)
-        rows_of = np.concatenate([np.zeros(n, np.int64) if r is None else r for r, n in zip(at, sizes, strict=True)])
-        if len(parts) > 1:  # (each part's rows after the parts before it)
-            rows_of += np.repeat(np.array(first, np.int64), sizes)
+    lo_all, hi_all = np.concatenate(lo).astype(np.int64, copy=False), np.concatenate(hi).astype(np.int64, copy=False)
+    rows_of = np.concatenate([np.zeros(n, np.int64) if r is None else r for r, n in zip(at, sizes, strict=True)])
+    if len(parts) > 1:  # (each part's rows after the parts before it)
+        rows_of += np.repeat(np.array(first, np.int64), sizes)
     return (
         np.repeat(np.array(ident, np.int64), sizes),
         np.repeat(np.array(write, np.bool_), sizes),
         lo_all,
         hi_all,
         rows_of.astype(np.int64, copy=False),
+    )
+
+
+def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """`_beat_arrays` of in-order calls: their `reads`, then their `writes`, each range one access of its part's row."""
+    ident: list[int] = []
+    write: list[bool] = []
+    lo: list[int] = []
+    hi: list[int] = []
+    at: list[int] = []
+    for seg, _, offset in parts:
+        for i, k in enumerate(beat):
+            r = seg[k]
+            for w, ranges in ((False, r.reads), (True, r.writes)):
+                if ranges:
+                    n = len(ranges)
+                    ident += [i] * n
+                    write += [w] * n
+                    lo += [a for a, _ in ranges]
+                    hi += [b for _, b in ranges]
+                    at += [offset] * n
+    return (
+        np.array(ident, np.int64),
+        np.array(write, np.bool_),
+        np.array(lo, np.int64),
+        np.array(hi, np.int64),
+        np.array(at, np.int64),
     )
 
 
@@ -289,15 +317,24 @@ def _affine_beat(
     calls = [parts[0][0][k] for k in beat]
     if any(not r.spans or None in r.boxes for r in calls):
         return None
-    accesses = [
-        (i, w, *box) for i, r in enumerate(calls) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None
-    ]
+    accesses = [(i, s[0], *box) for i, r in enumerate(calls) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
+
+
+def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int]:
+    """The UB's bank geometry and a beat's loads and stores, by the table (the last table's kept)."""
+    if _GEOMETRY[0] is not table:
+        sizes = (table[f"ub.{k}"] for k in ("bank_groups", "banks_per_group", "row_bytes", "subbank_bytes"))
+        _GEOMETRY[:] = [table, (banks.Geometry(*sizes), int(table["ub.beat_loads"]), int(table["ub.beat_stores"]))]
+    return _GEOMETRY[1]  # type: ignore[no-any-return]
+
+
+_GEOMETRY: list[Any] = [None, None]
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    geo = banks.Geometry(table["ub.bank_groups"], table["ub.banks_per_group"], table["ub.row_bytes"], table["ub.subbank_bytes"])
+    geo, beat_loads, beat_stores = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     load_bytes = store_bytes = 0
@@ -323,7 +360,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(w, box[2] * r.rows) for (w, *_), box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            moved = [(s[0], box[2] * r.rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
         elif r.reads or r.writes:
@@ -338,7 +375,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
     for members, parts in _stacked(records, memory_calls):
-        for beat in _pack(members, int(table["ub.beat_loads"]), int(table["ub.beat_stores"])):
+        for beat in _pack(members, beat_loads, beat_stores):
             if members[beat[0]].points:  # a gather or scatter: each iteration on its own
                 results = [
                     banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
@@ -348,9 +385,10 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 rows = sum(rows for _, rows, _ in parts)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
-                memory += int(result.cycles.sum())
-                beats_n += result.cycles.size
-                for kind, n in zip(banks.KINDS, result.kinds.sum(axis=0).tolist(), strict=True):
+                cycles, size, per_kind = banks.totals(result)
+                memory += cycles
+                beats_n += size
+                for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
                         instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)

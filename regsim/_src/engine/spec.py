@@ -434,6 +434,17 @@ def batched_call(plan: Plan, direct: bool) -> Call:
     return special or generic
 
 
+def traced_call(plan: Plan, direct: bool) -> Call:
+    """A call of `plan`'s signature handed to the running VF's hook (`rs.trace()`, or a batched loop's guard around
+    one) with its operands bound."""
+
+    def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        assert ctx.hook is not None
+        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
+
+    return call
+
+
 def _bind(plan: Plan, direct: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     """One value per operand: the positional arguments, then the keyword operands' defaults with
     the given keywords written over them (a call of the plan's signature binds so)."""
@@ -542,12 +553,15 @@ class Overloads:
         self._calls: dict[Any, Call] = {}
         #: signature → its call in a batched loop with no trace (`batched_call`; the face looks it up too)
         self._batched: dict[Any, Call] = {}
+        #: signature → its call handed to the running VF's hook, bound (`traced_call`; the face looks it up too)
+        self._traced: dict[Any, Call] = {}
 
     def add(self, spec: OpSpec) -> None:
         self.specs.append(spec)
         self._plans.clear()
         self._calls.clear()
         self._batched.clear()
+        self._traced.clear()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ctx = _VF.get()
@@ -565,6 +579,7 @@ class Overloads:
             if key is not None:
                 self._plans[key] = hit
                 self._calls[key] = hit[2]
+                self._traced[key] = traced_call(hit[0], hit[1])
         plan, direct, call = hit
         if ctx.hook is None:
             return call(ctx, args, kwargs)
@@ -575,7 +590,7 @@ class Overloads:
                 if key is not None:
                     self._batched[key] = batched
             return batched(ctx, args, kwargs)
-        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
+        return traced_call(plan, direct)(ctx, args, kwargs)
 
     def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
         """Resolve, bind and check a call of a new signature (raising for a bad one)."""
@@ -712,16 +727,16 @@ def face(name: str) -> Callable[[F], F]:
 
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
-        calls, batched = entry._calls, entry._batched
+        calls, batched, traced = entry._calls, entry._batched, entry._traced
         numbers = {k for spec in entry.specs for k, o in enumerate(spec.positional) if o.kind in (Kind.INT, Kind.SCALAR)}
         keys = tuple(_key_function(n, frozenset(k for k in numbers if k < n)) for n in range(9))
         current = _VF.get
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            # the hot path, inlined: a running VF, no trace (in order or a batched loop), a signature seen before
+            # the hot path, inlined: a running VF (in order, in a batched loop, or traced), a signature seen before
             ctx = current()
-            hook = None if ctx is None else ctx.hook
-            if ctx is not None and (hook is None or hook is BATCHED_CALLS):
+            if ctx is not None:
+                hook = ctx.hook
                 try:
                     key: Any = keys[len(args)](args)
                 except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
@@ -729,7 +744,7 @@ def face(name: str) -> Callable[[F], F]:
                 if kwargs:
                     key = (key, *kwargs.items())
                 try:
-                    run = (calls if hook is None else batched).get(key)
+                    run = (calls if hook is None else batched if hook is BATCHED_CALLS else traced).get(key)
                 except TypeError:  # an unhashable keyword value: the entry names it
                     run = None
                 if run is not None:

@@ -22,11 +22,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, overload
 
 import attrs
 
 from regsim._src.engine.backend import NumpyBackend
+from regsim._src.engine.per_iteration import iota
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
 from regsim._src.vf.loops import iterations
@@ -57,13 +58,46 @@ class Record:
     #: a batched call's accesses row by row (kept when the trace is `detailed`, its `reads` and `writes` then
     #: holding only each access's extent): (is a write, first bytes,
     #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
-    spans: list[tuple[bool, Any, Any, Any]] = attrs.field(factory=list)
+    #: (an access of an exact box: a `BoxRows`, its arrays made from the box when read)
+    spans: list[Sequence[Any]] = attrs.field(factory=list)
     #: per span, its rows' bytes as (start, step, width) where they are exactly row b's [start + b * step, + width)
     #: (every row making one such access), else None (kept when the trace is `detailed`)
     boxes: list[tuple[int, int, int] | None] = attrs.field(factory=list)
     #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
     #: active lanes' byte addresses, bytes per lane)
     points: list[tuple[bool, Any, int]] = attrs.field(factory=list)
+
+
+class BoxRows(Sequence[Any]):
+    """A batched access whose rows are exactly its box's (row b's bytes [start + b * step, + width) for every row) as
+    a `Record.spans` entry: (is a write, first bytes, ends, rows), the arrays made from the box when first read."""
+
+    __slots__ = ("_made", "box", "rows", "write")
+
+    def __init__(self, write: bool, box: tuple[int, int, int], rows: int) -> None:
+        self.write, self.box, self.rows = write, box, rows
+        self._made: tuple[bool, Any, Any, Any] | None = None
+
+    def _entry(self) -> tuple[bool, Any, Any, Any]:
+        if self._made is None:
+            start, step, width = self.box
+            at = iota(self.rows)
+            lo = start + step * at
+            self._made = (self.write, lo, lo + width, at)
+        return self._made
+
+    @overload
+    def __getitem__(self, k: int) -> Any: ...
+    @overload
+    def __getitem__(self, k: slice) -> tuple[Any, ...]: ...
+    def __getitem__(self, k: int | slice) -> Any:
+        return self.write if k == 0 else self._entry()[k]
+
+    def __len__(self) -> int:
+        return 4
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._entry())
 
 
 class Trace:
@@ -94,10 +128,9 @@ class Trace:
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
         """Run one call (the op engine hands every call here while a trace is on)."""
         spec = plan.spec
-        typed = _TYPES.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
+        typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
-            shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
-            typed = _TYPES[id(plan)] = (plan, shown)
+            typed = _PLANS[id(plan)] = _planned(plan, values)
         rec = Record(spec.key, typed[1], _caller())
         rec.family = spec.family
         if self.detailed:
@@ -108,20 +141,26 @@ class Trace:
         seen = len(backend.accesses) if batched else 0
         rec.start = time.perf_counter() - self._t0
         try:
-            return plan.run(ctx, plan, values)
+            return typed[2](ctx, values, {}) if batched else plan.run(ctx, plan, values)
         finally:
             rec.duration = time.perf_counter() - self._t0 - rec.start
             backend.current = None
             if batched:
                 rec.rows = batched
                 for access in backend.accesses[seen:]:
-                    (lo, hi, rows), write = access.spans, access.write
+                    write = access.write
                     affine = access.box if access.exact else None  # (a masked store's box only bounds its bytes)
                     if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
-                        rec.spans.append((write, lo, hi, rows))
+                        if affine is None:
+                            lo, hi, rows = access.spans
+                            rec.spans.append((write, lo, hi, rows))
+                        else:  # (the box is the rows: their arrays made only if a reader asks)
+                            rec.spans.append(BoxRows(write, affine, batched))
+                            lo = hi = None
                         rec.boxes.append(affine)
                         (rec.writes if write else rec.reads).append(_extent(lo, hi, affine, batched))
                     else:
+                        lo, hi, _ = access.spans
                         (rec.writes if write else rec.reads).extend(_merged(lo, hi))
             self.records.append(rec)
 
@@ -177,34 +216,35 @@ class Trace:
 
 
 class TracingBackend(NumpyBackend):
-    """The sequential backend, noting into the current record what each call touches."""
+    """The sequential backend, noting into the current record what each call touches. (Its methods call
+    NumpyBackend's by name: cheaper than `super()`, once a traced access.)"""
 
     current: Record | None = None
 
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
-        active = super().predicate(api, param, mask, stride)
+        active = NumpyBackend.predicate(self, api, param, mask, stride)
         if self.current is not None and param == "mask" and self.current.active is None:
             self.current.active, self.current.lanes = active[1], active[0].size
         return active
 
     def write_predicate(self, dst: MaskReg, lanes: Bools, dtype: Any, trait: Any) -> None:
-        super().write_predicate(dst, lanes, dtype, trait)
+        NumpyBackend.write_predicate(self, dst, lanes, dtype, trait)
         if self.current is not None and self.current.active is None:  # a mask maker: the lanes it selects
             self.current.active, self.current.lanes = int(lanes.sum()), lanes.size
 
     def write_prefix(self, dst: MaskReg, count: int, dtype: Any, trait: Any) -> None:
-        super().write_prefix(dst, count, dtype, trait)
+        NumpyBackend.write_prefix(self, dst, count, dtype, trait)
         if self.current is not None:
             self.current.active, self.current.lanes = count, lane_count(dtype, trait)
 
     def read(self, api: str, param: str, ptr: UbPtr[Any], addr: int, nbytes: int) -> tuple[Bytes, Bools | None]:
-        out = super().read(api, param, ptr, addr, nbytes)
+        out = NumpyBackend.read(self, api, param, ptr, addr, nbytes)
         if self.current is not None:
             self.current.reads.append((addr, addr + nbytes))
         return out
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
-        super().store(api, param, ptr, chunks, unit)
+        NumpyBackend.store(self, api, param, ptr, chunks, unit)
         if self.current is not None:
             for addr, raw, active in chunks:
                 if active is None or active.all():
@@ -214,14 +254,14 @@ class TracingBackend(NumpyBackend):
                     self.current.writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
 
     def gather(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
-        out = super().gather(api, param, ptr, addrs, unit, active)
+        out = NumpyBackend.gather(self, api, param, ptr, addrs, unit, active)
         if self.current is not None and active.any():  # the span of the active lanes' addresses
             self.current.reads.append((int(addrs[active].min()), int(addrs[active].max()) + unit))
             self.current.points.append((False, addrs[active], unit))
         return out
 
     def scatter(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, raw: Bytes, active: Bools) -> None:
-        super().scatter(api, param, ptr, addrs, raw, active)
+        NumpyBackend.scatter(self, api, param, ptr, addrs, raw, active)
         if self.current is not None and active.any():
             self.current.writes.append((int(addrs[active].min()), int(addrs[active].max()) + raw.shape[1]))
             self.current.points.append((True, addrs[active], raw.shape[1]))
@@ -301,5 +341,22 @@ def kernel_line(frame: FrameType | None = None) -> str:
 
 
 _LINES: dict[tuple[str, int], str] = {}  #: "file.py:LINE" by path and line (kernel_line runs once a recorded call)
-#: the operand types of a plan's calls, by the plan's id (with the plan, so an id is never taken for another's)
-_TYPES: dict[int, tuple[Any, str]] = {}
+#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, and its call in a
+#: batched loop (`_planned`)
+_PLANS: dict[int, tuple[Any, str, Callable[..., Any]]] = {}
+
+
+def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any]]:
+    """What a traced call of `plan` (one static signature) makes once: (the plan, its operands' types as the record
+    shows them, its call in a batched loop). The batched call is the one a loop with no trace makes (the executor's
+    `specialise_batched` closure: its common case on the batched backend, which notes every UB access and the active
+    lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
+    index names, as a call binding directly gives them); any other call goes to `run` on the same values."""
+    shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
+    spec, run = plan.spec, plan.run
+
+    def generic(ctx: Any, values: Any, kwargs: dict[str, Any]) -> Any:
+        return run(ctx, plan, values)
+
+    special = spec.executor.specialise_batched(spec, plan, generic) if spec.executor.batchable else None
+    return plan, shown, special or generic

@@ -1,0 +1,192 @@
+"""A traced call in a batched loop runs its signature's per-signature call, the one a loop with no trace runs
+(`trace._planned`: LoadAlign's and StoreAlign's plain paths, elementwise ops unbound), not the executor's generic
+run; an exact box's rows are kept as the box (`trace.BoxRows`), their arrays made when read.
+
+The oracle is the generic run (every batched call through the executor's `run` on its bound operands): the records
+(API, operands, line, active lanes, UB ranges, rows, iterations, each access's rows and boxes, a gather's lanes) and
+the profiles made of them must be identical, in both loop modes; and the rows of the sample's loads and stores are
+those its source gives (each iteration's pointer plus 64 floats an iteration, computed here in Python ints).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim import Reg
+from regsim._src.cost import banks
+from regsim._src.engine.per_iteration import Affine
+from regsim._src.vf import trace as tracing
+from vf_examples import bank_conflict_3510 as bc
+
+UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
+
+
+@rs.simd_vf
+def tail_add(d: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.uint32], count: int, trips: int) -> None:
+    """UpdateMask's tail: the last row's store masked (its box only bounds its bytes), a MaskReg store a row."""
+    x, y, z = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+    carry = Reg.CreateMask(rs.uint8)
+    n = rs.Ref(count)
+    for i in range(trips):
+        mask = Reg.UpdateMask(rs.uint32, n)
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.LoadAlign(y, b + i * 64)
+        Reg.Add(carry, z, x, y, mask)
+        Reg.StoreAlign(d.reinterpret(rs.uint32) + 64 * trips + i * 8, carry, dist=Reg.MaskDist.DIST_NORM)
+        Reg.StoreAlign(d + i * 64, z, mask)
+
+
+@rs.simd_vf
+def post_select(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[rs.uint32], trips: int) -> None:
+    """Post-update loads and store, 64 elements a row (iteration 0 in order, the others batched)."""
+    every = Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.ALL)
+    xr, yr, zr, gt = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.CreateMask(rs.uint32)
+    for _ in range(trips):
+        Reg.LoadAlign(xr, x, 64, post_mode=UPDATE)
+        Reg.LoadAlign(yr, y, 64, post_mode=UPDATE)
+        Reg.Compare(gt, xr, yr, every, mode=Reg.CMPMODE.GT)
+        Reg.Select(zr, xr, yr, gt)
+        Reg.StoreAlign(z, zr, 64, every, post_mode=UPDATE)
+
+
+def _ours(trips: int, vf: Callable[..., None]) -> Callable[[], tuple[Callable[..., None], tuple[Any, ...]]]:
+    """A VF of this file on a fresh UB of three uint32 tensors (random, seeded) and its arguments."""
+
+    def make() -> tuple[Callable[..., None], tuple[Any, ...]]:
+        rng = np.random.default_rng(trips)
+        ub = rs.UnifiedBuffer(size=3 * 64 * 4 * trips + 4 * 8 * trips + 256)
+        a, b = (ub.alloc(rs.uint32, 64 * trips) for _ in range(2))
+        d = ub.alloc(rs.uint32, 64 * trips + 8 * trips)
+        for t in (a, b, d):
+            t.set(rng.integers(0, 2**32, t.size, dtype=np.uint64).astype(np.uint32))
+        ptrs = (d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr())
+        return vf, (*ptrs, 64 * trips - 5, trips) if vf is tail_add else (ptrs[1], ptrs[2], ptrs[0], trips)
+
+    return make
+
+
+def _sample(case: int) -> Callable[[], tuple[Callable[..., None], tuple[Any, ...]]]:
+    def make() -> tuple[Callable[..., None], tuple[Any, ...]]:
+        x, y = bc.inputs(case, np.random.default_rng(case))
+        _, args, vf = bc.setup(case, x, y)
+        return vf, args
+
+    return make
+
+
+WORK = {
+    "case 1 (unrolled)": _sample(1),
+    "case 6": _sample(6),
+    "case 10 (gather, scatter)": _sample(10),
+    "case 12 (DataBlock)": _sample(12),
+    "UpdateMask tail": _ours(20, tail_add),
+    "post-update": _ours(20, post_select),
+}
+
+
+@pytest.fixture(params=["sequential", "auto"])
+def mode(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every loop in order, or batched where exact (8 iterations and more)."""
+    with rs.configure(loops=request.param, batch_min_iterations=8):
+        yield request.param
+
+
+def _slow(plan: Any, values: Any) -> tuple[Any, str, Callable[..., Any]]:
+    """`_planned` with the generic run only (what a traced batched call ran before it took the plain paths)."""
+    plan, shown, _ = _PLANNED(plan, values)
+    return plan, shown, lambda ctx, values, kwargs: plan.run(ctx, plan, values)
+
+
+_PLANNED = tracing._planned
+
+
+def _plain(x: Any) -> Any:
+    """A record's field as plain values: arrays as lists, an Affine as its rows, a span as a tuple."""
+    if isinstance(x, Affine):
+        return ("rows", x.values.tolist())
+    if isinstance(x, np.ndarray):
+        return (str(x.dtype), x.tolist())
+    if isinstance(x, (list, tuple, tracing.BoxRows)):
+        return tuple(_plain(v) for v in x)
+    return x
+
+
+def _records(make: Callable[[], tuple[Callable[..., None], tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+    vf, args = make()
+    with tracing.trace(detailed=True) as t:
+        vf(*args)
+    fields = ("api", "dtypes", "line", "active", "lanes", "reads", "writes", "rows", "family", "iteration")
+    return [(*(_plain(getattr(r, f)) for f in fields), _plain(r.spans), _plain(r.boxes), _plain(r.points)) for r in t.records]
+
+
+def _slowly(f: Callable[[], Any]) -> Any:
+    tracing._PLANS.clear()
+    try:
+        with mock.patch.object(tracing, "_planned", _slow):
+            return f()
+    finally:
+        tracing._PLANS.clear()
+
+
+@pytest.mark.parametrize("name", list(WORK))
+def test_traced_calls_record_as_the_generic_run(name: str, mode: str) -> None:
+    """The records, and the profile, of a VF traced with the per-signature calls are the generic run's."""
+    make = WORK[name]
+    got = _records(make)
+    want = _slowly(lambda: _records(make))
+    assert got == want
+    batched = [r for r in got if r[7] > 1]
+    assert bool(batched) == (mode == "auto" and name != "case 10 (gather, scatter)")  # (its scatter: in order)
+
+    def profile() -> rs.Profile:
+        vf, args = make()
+        return rs.profile(vf, *args)
+
+    p, q = profile(), _slowly(profile)
+    assert (p.counts, p.bytes, p.cycles, p.pipe_cycles) == (q.counts, q.bytes, q.cycles, q.pipe_cycles)
+    assert p.bank_conflicts == q.bank_conflicts and p.vfs == q.vfs and p.spans == q.spans
+
+
+def test_plain_paths_taken_and_rows_as_the_source_gives() -> None:
+    """Case 6 batched: LoadAlign and StoreAlign ran their plain paths, and each record's rows are the sample's
+    addresses: x, y and z at config.h's UB addresses, 256 bytes (64 floats) an iteration."""
+    with rs.configure(loops="batched"):
+        vf, args = _sample(6)()
+        tracing._PLANS.clear()
+        with tracing.trace(detailed=True) as t:
+            vf(*args)
+    taken = {plan.spec.key: call.__name__ for plan, _, call in tracing._PLANS.values()}
+    assert taken["LoadAlign"] == "call" and taken["StoreAlign"] == "call"  # (not `generic`)
+    _, xa, ya, za = bc.CASES[6]
+    memory = [r for r in t.records if r.spans]
+    assert [(r.api, r.rows) for r in memory] == [("LoadAlign", 64), ("LoadAlign", 64), ("StoreAlign", 64)]
+    for r, base in zip(memory, (xa, ya, za), strict=True):
+        (span,) = r.spans
+        write, lo, hi, at = span
+        assert write == (r.api == "StoreAlign")
+        assert lo.tolist() == [base + 256 * i for i in range(64)] and hi.tolist() == [base + 256 * i + 256 for i in range(64)]
+        assert at.tolist() == list(range(64)) and r.boxes == [(base, 256, 256)]
+        assert (r.writes if write else r.reads) == [(base, base + 256 * 64)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_beat_totals_are_their_rows_sums(seed: int) -> None:
+    """A beat judged for its first rows and repeated (`affine_beat`) carries its totals, summed from the rows it
+    stands for; they are its rows' arrays summed (numpy's sums), and kept beats keep them."""
+    rng = np.random.default_rng(seed)
+    geo = banks.Geometry()
+    rows = int(rng.integers(2, 70))
+    step = int(rng.choice([32, 64, 96, 256, 288, 512]))
+    accesses = [(i, bool(rng.integers(2)), int(rng.integers(0, 64)) * 32, step, int(rng.choice([32, 64, 256]))) for i in range(3)]
+    banks._BEATS.clear()
+    result = banks.kept_affine_beat(geo, accesses, rows)
+    assert result is not None and result.summed is not None
+    assert result.summed == (int(result.cycles.sum()), rows, tuple(result.kinds.sum(axis=0).tolist()))
+    again = banks.kept_affine_beat(geo, accesses, rows)
+    assert again is not None and again.summed == result.summed
