@@ -112,12 +112,18 @@ def extreme(src: Any, active: Any, kind: ReduceType) -> tuple[Any, Any]:
     return np.where(none, _identity(src.dtype, kind), value), np.where(none, 0, index)
 
 
+def _active_or_zero(src: Any, active: Any, dtype: Any) -> Any:
+    """The lanes a SUM adds, in `dtype`: the active ones, +0 for the others (no copy where all are active)."""
+    lanes = src.astype(dtype, copy=False)
+    return lanes if active.all() else np.where(active, lanes, dtype.type(0))
+
+
 def reduce(src: Any, active: Any, *, type: ReduceType, n: int, dtype: Any) -> Any:
     """SUM: dst[0] = the tree sum of the active lanes (inactive = +0), in dst's type. MAX / MIN:
     dst[0] = the extreme, dst[1] = its first index (as the bits of dst's type). Other lanes 0."""
     out = np.zeros((*src.shape[:-1], n), dtype)
     if type is SUM:
-        out[..., 0] = tree_sum(np.where(active, src.astype(dtype), dtype.type(0)))
+        out[..., 0] = tree_sum(_active_or_zero(src, active, dtype))
         return out
     value, index = extreme(src, active, type)
     out[..., 0] = value
@@ -132,7 +138,7 @@ def reduce_data_block(src: Any, active: Any, *, type: ReduceType, n: int, dtype:
     s, a = src.reshape(blocks), active.reshape(blocks)
     out = np.zeros((*src.shape[:-1], n), dtype)
     if type is SUM:
-        out[..., :8] = tree_sum(np.where(a, s.astype(dtype), dtype.type(0)))
+        out[..., :8] = tree_sum(_active_or_zero(s, a, dtype))
     else:
         out[..., :8] = extreme(s, a, type)[0]
     return out
