@@ -114,6 +114,19 @@ __simd_vf__ inline void AddrVF(uint16_t i)
     NewAddr(a, i);
 }
 
+__simd_callee__ inline void Accumulate(float& total, const float& v, const uint32_t& k)
+{
+    total += v * (float)k;
+}
+
+__simd_vf__ inline void ConstRefVF(__ubuf__ float* out, float x, uint32_t k)
+{
+    float total = 0.5f;
+    Accumulate(total, x, k);
+    Accumulate(total, x + 1.0f, k * 2u);
+    out[0] = total;
+}
+
 constexpr uint32_t FLOAT32_NEG_INF = 0xFF800000;
 const uint16_t HALF_NEG_INF = 0xFC00;
 constexpr int32_t NEG_BITS = -2139095040;
@@ -225,6 +238,18 @@ def test_a_reference_assigned_a_view_of_one_register_of_a_pair(mod: rs.cpp.CppMo
 def test_an_address_register_reference_assigned_is_refused(mod: rs.cpp.CppModule) -> None:
     with pytest.raises(rs.cpp.CppError, match=r"ref\.asc:\d+: assigning the AddrReg reference a \(only RegTensor and MaskReg"):
         mod.AddrVF(1)
+
+
+def test_a_float_reference_and_constant_references_bound_to_values(mod: rs.cpp.CppModule) -> None:
+    """`float& total` is the caller's (written through); `const float& v` and `const uint32_t& k` take a variable or
+    any value (`x + 1.0f`, `k * 2u`), as C++ binds a reference to a constant."""
+    x, k = np.float32(1.3), 7
+    out = rs.UnifiedBuffer().alloc(rs.float32, 8)
+    mod.ConstRefVF(out.GetPhyAddr(), float(x), k)
+    f = np.float32
+    total = f(f(0.5) + f(x * f(k)))  # float32 after each operation
+    total = f(total + f(f(x + f(1)) * f(2 * k)))
+    assert out.numpy()[0] == total
 
 
 def test_bit_casts_through_an_address(mod: rs.cpp.CppModule) -> None:

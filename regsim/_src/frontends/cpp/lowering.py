@@ -232,6 +232,12 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+def _const_ref(p: dict[str, Any]) -> bool:
+    """Whether a helper's parameter is a reference to a constant (`const T& v`): the helper cannot write through it and
+    C++ binds it to any value (`F(x + 1)` too), so a scalar one is passed as its value."""
+    return p["tk"] == "LVALUEREFERENCE" and re.fullmatch(r"const\s+[^*&]*&", p["t"].strip()) is not None
+
+
 def _held(t: Ty) -> tuple[str, int]:
     """The numpy type holding a C scalar type's bits (`bfloat16`: ml_dtypes'), and its size in bytes."""
     if t.what == "int":
@@ -1174,7 +1180,7 @@ class Lowerer:
             self.callees.append((pyname, local, env))
             parts = []
             for p, a in zip(local.params, args, strict=False):
-                is_ref = p["tk"] == "LVALUEREFERENCE"
+                is_ref = p["tk"] == "LVALUEREFERENCE" and not _const_ref(p)
                 caller_env, self.env = self.env, env  # the parameter's type in the callee's template arguments
                 try:
                     ptype = self.type_of(p["t"], p["tk"], p)
@@ -1859,7 +1865,8 @@ class Lowerer:
                     i
                     for i, p in enumerate(local.params)
                     if p["tk"] == "LVALUEREFERENCE"
-                    and self.type_of(p["t"], "").what in ("int", "other")
+                    and not _const_ref(p)
+                    and self.type_of(p["t"], "").what in ("int", "float", "other")
                     and not strip(p["t"]).rstrip("&").strip().startswith(("RegTensor", "MaskReg", "AddrReg", "Unalign"))
                     and not strip(p["t"]).rstrip("&").strip().endswith("*")
                 }
@@ -1922,6 +1929,7 @@ class Lowerer:
         self.find_refvars()
         # a scalar taken by reference is the caller's rs.Ref: read and written through it, passed on as it is
         scalar = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what in ("int", "float")}
+        scalar -= {p["name"] for p in fn.params if fn.what != "vf" and _const_ref(p)}  # (`const T& v`: its value)
         self.refvars |= scalar & self.refparams
         copied: set[str] = set()  # registers taken by value and written: the callee's own copy, as C++ passes them
         if fn.what != "vf":
