@@ -1934,11 +1934,11 @@ class Lowerer:
         copied: set[str] = set()  # registers taken by value and written: the callee's own copy, as C++ passes them
         if fn.what != "vf":
             by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what == "reg"} - self.refparams
-            written = by_value & (self.written_registers() | self.assigned(fn.body))
-            copied = {p["name"] for p in fn.params if p["name"] in written and strip(p["t"]).startswith(("RegTensor", "MaskReg"))}
-            if written - copied:
-                name = sorted(written - copied)[0]
-                raise self.fail(fn.line, f"writing the register {name}, a parameter taken by value (take it by reference)")
+            values = {p["name"] for p in fn.params if strip(p["t"]).startswith(("RegTensor", "MaskReg"))}
+            copied = by_value & values & (self.written_registers() | self.assigned(fn.body))
+            refused = sorted((by_value - values) & self.written_registers())  # (an unaligned buffer a Reg function writes)
+            if refused:
+                raise self.fail(fn.line, f"writing the register {refused[0]}, a parameter taken by value (take it by reference)")
         params = [self.var(p["name"]) for p in fn.params]
         self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
