@@ -125,6 +125,16 @@ def _copy(src: Any, dst: Any = None) -> Any:
     return dst
 
 
+def _bit_cast(x: Any, src: str, dst: str) -> Any:
+    """`*(U*)&x` / `*reinterpret_cast<const U*>(&x)` of a scalar `x` held as `src` (a numpy type name, `bfloat16`
+    ml_dtypes'): the first itemsize(dst) bytes of its representation (little-endian) read as `dst`, bits kept."""
+    if not isinstance(x, (int, float, np.integer, np.floating)):  # (a batched loop's index: per iteration, in order)
+        raise Unbatchable("a bit cast of a value that differs by iteration")
+    s, d = (np.dtype(ml_dtypes.bfloat16) if t == "bfloat16" else np.dtype(t) for t in (src, dst))
+    out = np.array([x], s).view(np.uint8)[: d.itemsize].view(d)[0]
+    return int(out) if d.kind in "iu" else float(out)
+
+
 def _zero_keeps(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """A divide-and-round helper that returns the dividend for a zero divisor (the libraries' `ops::CeilDiv` rule)."""
     return lambda a, b: a if isinstance(b, int) and b == 0 else f(a, b)
@@ -148,6 +158,7 @@ _SHIM_RUN: dict[str, Callable[..., Any]] = {
 RUNTIME: dict[str, Any] = {
     "_SHIM": _SHIM_RUN,
     "_copy": _copy,
+    "_bit_cast": _bit_cast,
     "_div": _c_div,
     "_rem": _c_rem,
     "_more": _more,
@@ -219,6 +230,19 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "==": lambda a, b: int(a == b),
     "!=": lambda a, b: int(a != b),
 }
+
+
+def _const_ref(p: dict[str, Any]) -> bool:
+    """Whether a helper's parameter is a reference to a constant (`const T& v`): the helper cannot write through it and
+    C++ binds it to any value (`F(x + 1)` too), so a scalar one is passed as its value."""
+    return p["tk"] == "LVALUEREFERENCE" and re.fullmatch(r"const\s+[^*&]*&", p["t"].strip()) is not None
+
+
+def _held(t: Ty) -> tuple[str, int]:
+    """The numpy type holding a C scalar type's bits (`bfloat16`: ml_dtypes'), and its size in bytes."""
+    if t.what == "int":
+        return f"{'' if t.signed else 'u'}int{max(t.bits, 8)}", max(t.bits, 8) // 8
+    return {"_f32": ("float32", 4), "_f16": ("float16", 2), "_bf16": ("bfloat16", 2), "": ("float64", 8)}[t.rnd]
 
 
 class RegType(str):
@@ -732,6 +756,8 @@ class Lowerer:
             return self.convert(code, src, dst)
         if k == "CXX_UNARY_EXPR" or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
             return self.leaf(n)
+        if k == "UNARY_OPERATOR" and n["op"] in ("*", "&") and (cast := self.bit_cast(n)) is not None:
+            return cast
         if k == "UNARY_OPERATOR":
             op = n["op"]
             a = self.expr(c[0])
@@ -783,6 +809,28 @@ class Lowerer:
         if k == "ARRAY_SUBSCRIPT_EXPR":  # a scalar read from the UB: p[i]
             return f"{self.expr(c[0])}[{self.expr(c[1])}]"
         raise self.fail(n, f"the C++ expression {k}")
+
+    def bit_cast(self, n: dict[str, Any]) -> str | None:
+        """`*(U*)&x`, `*reinterpret_cast<const U*>(&x)` (`n` the `*`): the bits of the scalar `x` read as the scalar type
+        `U` of at most its size, as `__builtin_bit_cast` (or a union) reads them; None for a `*` of anything else (a
+        pointer: refused as an operator). Any other `&` (an address kept, passed or offset) is a CppError."""
+        if n["op"] == "&":
+            raise self.fail(n, "taking an address (&) other than for a bit cast of a scalar (*(U*)&x, *reinterpret_cast<U*>(&x))")
+        inner, dst = n["c"][0], self.ty(n)
+        while inner["k"] in ("PAREN_EXPR", "UNEXPOSED_EXPR", *_CASTS) and [x for x in inner["c"] if x["k"] not in _TYPE_KIDS]:
+            if dst.what == "other" and inner["k"] in _CASTS and strip(inner.get("t", "")).endswith("*"):
+                dst = self.type_of(strip(inner["t"])[:-1].strip(), "", inner)  # (`*reinterpret_cast<U*>(&t)` in a template)
+            inner = [x for x in inner["c"] if x["k"] not in _TYPE_KIDS][-1]
+        if inner["k"] != "UNARY_OPERATOR" or inner.get("op") != "&" or not inner["c"]:
+            return None
+        x = inner["c"][0]
+        src = self.infer(x)
+        if src.what not in ("int", "float") or dst.what not in ("int", "float") or (dst.what, dst.bits) == ("int", 1):
+            raise self.fail(n, f"the bit cast of {x.get('t') or x['k']} to {n.get('t')} (only of a scalar, as a scalar)")
+        (sname, ssize), (dname, dsize) = _held(src), _held(dst)
+        if dsize > ssize:
+            raise self.fail(n, f"the bit cast of {x.get('t')} to the wider {n.get('t')} (it reads past the variable)")
+        return f"_bit_cast({self.expr(x)}, {sname!r}, {dname!r})"
 
     def leaf(self, n: dict[str, Any]) -> str:
         toks: list[str] = n.get("toks", [])
@@ -1132,7 +1180,7 @@ class Lowerer:
             self.callees.append((pyname, local, env))
             parts = []
             for p, a in zip(local.params, args, strict=False):
-                is_ref = p["tk"] == "LVALUEREFERENCE"
+                is_ref = p["tk"] == "LVALUEREFERENCE" and not _const_ref(p)
                 caller_env, self.env = self.env, env  # the parameter's type in the callee's template arguments
                 try:
                     ptype = self.type_of(p["t"], p["tk"], p)
@@ -1441,12 +1489,15 @@ class Lowerer:
         rhs_node = n["c"][1]
         rhs = self.expr(rhs_node)
         if op == "=":
-            if t.what == "reg" and self.register_copy(rhs_node):
+            by_ref = t.what == "reg" and self.target_name(n["c"][0]) in self.refparams
+            kind = strip(n["c"][0].get("t", "")).rstrip("& ")
+            if by_ref and not kind.startswith(("RegTensor", "MaskReg")):  # (an AddrReg is a value CreateAddrReg makes)
+                what = f"the {kind} reference {self.target_name(n['c'][0])}"
+                raise self.fail(n, f"assigning {what} (only RegTensor and MaskReg references are assigned)")
+            if by_ref or (t.what == "reg" and self.register_copy(rhs_node)):
+                # (a reference's register is the caller's: the value is copied into it, as C++'s operator= does)
                 self.emit(d, f"_copy({rhs}, {name})  # line {n['l']}: the value is copied into {name}")
                 return
-            if t.what == "reg":
-                if self.target_name(n["c"][0]) in self.refparams:
-                    raise self.fail(n, "assigning a new value to a register passed by reference")
             if t.what == "ptr" and not self.fresh(rhs_node):
                 rhs = f"({rhs} + 0)"  # a pointer is copied: a later post-update moves only one
             self.emit(d, f"{name} = {rhs}  # line {n['l']}")
@@ -1564,6 +1615,10 @@ class Lowerer:
             return
         self.vartypes[name] = t
         target = self.var(name)
+        if t.what == "reg" and s.endswith("&") and init:  # `RegTensor<T>& r = a;`: another name of a's register
+            self.refparams.add(name)  # (assigned, it is copied into, as a reference parameter is)
+            self.emit(d, f"{target} = {self.expr(init[0])}  # line {v['l']}: a reference")
+            return
         if s.startswith("RegTensor"):
             dtype, trait = self.regtensor(s, v)
             code = f"Reg.RegTensor(rs.{dtype.name}{trait})"
@@ -1810,7 +1865,8 @@ class Lowerer:
                     i
                     for i, p in enumerate(local.params)
                     if p["tk"] == "LVALUEREFERENCE"
-                    and self.type_of(p["t"], "").what in ("int", "other")
+                    and not _const_ref(p)
+                    and self.type_of(p["t"], "").what in ("int", "float", "other")
                     and not strip(p["t"]).rstrip("&").strip().startswith(("RegTensor", "MaskReg", "AddrReg", "Unalign"))
                     and not strip(p["t"]).rstrip("&").strip().endswith("*")
                 }
@@ -1871,16 +1927,25 @@ class Lowerer:
             raise CppError(f"{self.mod.path}:{fn.line}: {fn.name} does not parse:\n" + "\n".join(fn.errors))
         self.scope_aliases()
         self.find_refvars()
-        if fn.what != "vf":  # a register parameter taken by value and written would write the caller's
+        # a scalar taken by reference is the caller's rs.Ref: read and written through it, passed on as it is
+        scalar = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what in ("int", "float")}
+        scalar -= {p["name"] for p in fn.params if fn.what != "vf" and _const_ref(p)}  # (`const T& v`: its value)
+        self.refvars |= scalar & self.refparams
+        copied: set[str] = set()  # registers taken by value and written: the callee's own copy, as C++ passes them
+        if fn.what != "vf":
             by_value = {p["name"] for p in fn.params if self.type_of(p["t"], p["tk"], p).what == "reg"} - self.refparams
-            written = sorted(by_value & self.written_registers())
-            if written:
-                raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
+            values = {p["name"] for p in fn.params if strip(p["t"]).startswith(("RegTensor", "MaskReg"))}
+            copied = by_value & values & (self.written_registers() | self.assigned(fn.body))
+            refused = sorted((by_value - values) & self.written_registers())  # (an unaligned buffer a Reg function writes)
+            if refused:
+                raise self.fail(fn.line, f"writing the register {refused[0]}, a parameter taken by value (take it by reference)")
         params = [self.var(p["name"]) for p in fn.params]
         self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
             t = self.type_of(p["t"], p["tk"], p)
             is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")
+            if p["name"] in copied:
+                self.emit(1, f"{self.var(p['name'])} = _copy({self.var(p['name'])})  # taken by value")
             if fn.what == "callee" and t.what == "ptr" and not is_ref:
                 self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")
             if fn.what == "vf" and t.what == "int":
