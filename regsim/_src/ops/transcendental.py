@@ -110,14 +110,24 @@ def _ordinary(x: Any) -> bool:
     return not _count(field >= _SPECIAL[size])
 
 
-def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any) -> Any:
+#: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
+#: rounded again to half: innocuous by `div`'s argument, 24 >= 2 * 11 + 2)
+_IEEE: Final = frozenset({np.dtype(np.float16), np.dtype(np.float32)})
+
+
+def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
     results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
-    Operands and results of normal numbers alone (the common case) skip the flushing and the NaN."""
+    Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
+    `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
+    result there is the float64 one rounded once (the argument of `div`): f runs in their own type."""
     ftz = algo not in KEEP_SUBNORMALS
-    args = [(flush(x) if ftz and not _ordinary(x) else x).astype(np.float64) for x in xs]
-    out = f(*args).astype(xs[0].dtype)  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
+    args = [flush(x) if ftz and not _ordinary(x) else x for x in xs]
+    if correctly_rounded and xs[0].dtype in _IEEE:
+        out = f(*args)
+    else:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
+        out = f(*(x.astype(np.float64) for x in args)).astype(xs[0].dtype)
     if not _ordinary(out):
         out = flush(out) if ftz else out
         out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
@@ -135,7 +145,7 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
-    return _rounded(np.divide, algo, ctrl, a, b)
+    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True)
 
 
 def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -149,7 +159,7 @@ def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int 
     ar, ai, br, bi = x[..., 0::2], x[..., 1::2], y[..., 0::2], y[..., 1::2]
 
     def d(p: Any, q: Any) -> Any:
-        return _rounded(np.divide, algo, ctrl, p, q)
+        return _rounded(np.divide, algo, ctrl, p, q, correctly_rounded=True)
 
     def m(p: Any, q: Any) -> Any:
         return mul(p, q, ctrl=ctrl)
@@ -196,7 +206,7 @@ def int_div(a: Any, b: Any) -> Any:
 def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
     """sqrt(a) correctly rounded (the argument of `div`); sqrt(-0) = -0 and sqrt(negative) = NaN
     (the Sqrt page's "约束说明"); sqrt(+inf) = +inf."""
-    return _rounded(np.sqrt, algo, ctrl, a)
+    return _rounded(np.sqrt, algo, ctrl, a, correctly_rounded=True)
 
 
 def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
