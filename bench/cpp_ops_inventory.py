@@ -222,7 +222,7 @@ def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, s
 
 
 def _raw(fn: Fn) -> dict[str, Any]:
-    keys = ("name", "what", "line", "end", "tparams", "params", "ret", "spec", "body", "file", "cls", "kind", "static")
+    keys = ("name", "what", "line", "end", "tparams", "params", "ret", "spec", "body", "file", "ns", "cls", "kind", "static")
     return {k: getattr(fn, k) for k in keys if hasattr(fn, k)}
 
 

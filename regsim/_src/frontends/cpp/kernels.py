@@ -947,6 +947,7 @@ class KernelLowerer(Lowerer):
                 "spec": None,
                 "body": block,
                 "file": self.fn.file,
+                "ns": self.fn.ns,  # (the enclosing function's namespace: unresolved calls in the block are looked up from it)
                 "cls": self.fn.cls,
             }
         )

@@ -112,6 +112,25 @@ def _ceil_division(a: int, b: int) -> int:
     return _c_div(s, b)  # type: ignore[no-any-return]
 
 
+def _bit_count(count: Callable[[int], int]) -> Callable[[Any], Any]:
+    """An AscendC scalar bit count of a uint64_t (`count` of its value, 0 <= v < 2**64), per iteration for a value
+    that differs by iteration in a batched loop."""
+
+    def run(x: Any) -> Any:
+        if isinstance(x, Affine):
+            return Affine(np.array([count(int(v) & 0xFFFFFFFFFFFFFFFF) for v in x.values], dtype=np.int64))
+        return count(int(x) & 0xFFFFFFFFFFFFFFFF)
+
+    return run
+
+
+#: AscendC's scalar bit counts (the pages under 标量计算), by name: the helper running each and the template argument
+#: it takes (GetBitCount<countValue>: the bit value counted, 0 or 1); their former names (ScalarCountLeadingZero,
+#: ScalarGetCountOfValue) are the same functions
+_BIT_COUNTS = {"CountLeadingZero": ("_clz", False), "GetBitCount": ("_ones", True)}
+_BIT_COUNTS |= {"ScalarCountLeadingZero": _BIT_COUNTS["CountLeadingZero"], "ScalarGetCountOfValue": _BIT_COUNTS["GetBitCount"]}
+
+
 def _copy(src: Any, dst: Any = None) -> Any:
     """A C++ register copy: `dst` (a new register of `src`'s type when None) gets `src`'s bytes
     (or bits) and written flags, through the running backend (batched loops included)."""
@@ -152,6 +171,8 @@ RUNTIME: dict[str, Any] = {
     "_rem": _c_rem,
     "_more": _more,
     "_ceil_division": _ceil_division,
+    "_clz": _bit_count(lambda v: 64 - v.bit_length()),  # (64 for 0)
+    "_ones": _bit_count(lambda v: bin(v).count("1")),
     "_f32": lambda x: float(np.float32(x)),
     "_f16": lambda x: float(np.float16(x)),
     "_bf16": lambda x: float(ml_dtypes.bfloat16(x)),
@@ -1158,6 +1179,13 @@ class Lowerer:
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
+        if name in _BIT_COUNTS and len(args) == 1:  # CountLeadingZero(v), GetBitCount<1>(v): an int64_t of the uint64_t v
+            helper, counted = _BIT_COUNTS[name]
+            tvals = [self.targ(t) for t in targs]
+            if counted and tvals not in ([0], [1]):
+                raise self.fail(n, f"{name}<{', '.join(map(cxx, tvals))}> (its countValue is 0 or 1)")
+            code = f"{helper}({self.convert(self.expr(args[0]), self.infer(args[0]), Ty('int', 64, False))})"
+            return f"(64 - {code})" if tvals == [0] else code
         limits = self.numeric_limits(n)
         if limits is not None and not args:  # NumericLimits<T>::Max() ...
             code = numeric_limit(*limits)
