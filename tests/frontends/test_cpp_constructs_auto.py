@@ -1,0 +1,140 @@
+"""C++ the operator libraries' 950 kernels use, found by the inventory (bench/cpp_ops_inventory.py): AscendC's scalar
+bit counts (`ScalarCountLeadingZero`, `GetBitCount<1>` ...), a helper of one name and signature in two namespaces called
+unqualified from a `__VEC_SCOPE__` block of a class in one of them (`GenDivisor` of avg_pool_v2_grad). One file, loaded
+once; each VF run in both loop modes against per-lane Python ints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+from tests.cpp_kernel_support import both_modes
+
+SRC = """
+__simd_vf__ inline void BitCountVF(__ubuf__ int64_t* dst, __ubuf__ uint64_t* src, uint16_t n)
+{
+    for (uint16_t i = 0; i < n; i++) {
+        uint64_t v = src[i];
+        dst[5 * i] = AscendC::ScalarCountLeadingZero(v);
+        dst[5 * i + 1] = CountLeadingZero(v);
+        dst[5 * i + 2] = AscendC::GetBitCount<1>(v);
+        dst[5 * i + 3] = ScalarGetCountOfValue<0>(v);
+        dst[5 * i + 4] = 64 - ScalarCountLeadingZero(i);  // (an int, converted to uint64_t: the loop index's bits)
+    }
+}
+
+__simd_vf__ inline void NarrowBitCountVF(__ubuf__ int64_t* dst, int32_t x)
+{
+    dst[0] = ScalarCountLeadingZero(x);  // (a negative int32_t converts to uint64_t modulo 2**64)
+    dst[1] = GetBitCount<1>(x);
+}
+"""
+
+
+SRC += """
+namespace Base {
+template <typename T>
+__simd_callee__ inline void Fill(Reg::RegTensor<T>& r, Reg::MaskReg& m) { Reg::Duplicate(r, (T)1, m); }
+}  // namespace Base
+namespace Nhwc {
+using namespace Base;
+template <typename T>
+__simd_callee__ inline void Fill(Reg::RegTensor<T>& r, Reg::MaskReg& m) { Reg::Duplicate(r, (T)2, m); }
+
+template <typename T>
+class Pool {
+public:
+    __aicore__ inline void Run(__ubuf__ T* dst)
+    {
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<T> r;
+            Reg::MaskReg m = Reg::CreateMask<T>();
+            Fill<T>(r, m);  // Nhwc::Fill: the innermost namespace's hides Base's (C++'s unqualified lookup)
+            Reg::StoreAlign(dst, r, m);
+        }
+    }
+};
+}  // namespace Nhwc
+
+extern "C" __global__ __aicore__ void pool_fill(GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::LocalTensor<int32_t> t = buf.Get<int32_t>();
+    Nhwc::Pool<int32_t> op;
+    op.Run((__ubuf__ int32_t*)t.GetPhyAddr());
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t*)y);
+    AscendC::DataCopy(yGm, t, 64);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
+    path: Path = tmp_path_factory.mktemp("auto") / "auto.asc"
+    path.write_text(SRC)
+    return rs.cpp.load(path)
+
+
+def _clz(v: int) -> int:
+    """The leading zero bits of a 64-bit value: counted one bit at a time from the top."""
+    v &= (1 << 64) - 1
+    n = 0
+    while n < 64 and not v >> (63 - n) & 1:
+        n += 1
+    return n
+
+
+def _ones(v: int) -> int:
+    return sum(v >> k & 1 for k in range(64))
+
+
+def test_the_scalar_bit_counts(mod: rs.cpp.CppModule) -> None:
+    rng = np.random.default_rng(7)
+    x = [0, 1, 2**63, 2**64 - 1, 0xFFFF, 0x0100000000000020, *(int(v) >> int(s) for v, s in zip(
+        rng.integers(0, 2**63, 10, dtype=np.uint64) * 2 + 1, rng.integers(0, 64, 10), strict=True))]  # fmt: skip
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(rs.uint64, len(x)), ub.alloc(rs.int64, 5 * len(x))
+        src.set(np.array(x, np.uint64))
+        mod.instantiate("BitCountVF")(dst.GetPhyAddr(), src.GetPhyAddr(), len(x))
+        return dst.numpy()
+
+    want = [w for i, v in enumerate(x) for w in (_clz(v), _clz(v), _ones(v), 64 - _ones(v), 64 - _clz(i))]
+    assert both_modes(run).tolist() == want
+
+
+@pytest.mark.parametrize("x", [-1, -(2**31), 5, 2**31 - 1])
+def test_a_scalar_bit_count_of_a_narrower_signed_int(mod: rs.cpp.CppModule, x: int) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int64, 4)
+        mod.instantiate("NarrowBitCountVF")(dst.GetPhyAddr(), x)
+        return dst.numpy()
+
+    assert both_modes(run)[:2].tolist() == [_clz(x % 2**64), _ones(x % 2**64)]
+
+
+def test_a_bit_count_of_a_bit_value_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bad.asc"
+    path.write_text("__simd_vf__ inline void BadVF(__ubuf__ int64_t* dst) { dst[0] = GetBitCount<2>(5); }\n")
+    with pytest.raises(rs.cpp.CppError, match=r"bad\.asc:1: GetBitCount<2> \(its countValue is 0 or 1\)"):
+        rs.cpp.load(path).instantiate("BadVF")
+
+
+def test_a_helper_hidden_by_the_enclosing_namespaces_one_in_a_vec_scope(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        y = np.zeros(64, np.int32)
+        rs.launch(mod.kernel("pool_fill"), 1, y)
+        return y
+
+    assert both_modes(run).tolist() == [2] * 64  # Nhwc::Fill's 2, not Base::Fill's 1
