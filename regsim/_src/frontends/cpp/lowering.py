@@ -554,6 +554,11 @@ def reg_specs(name: str) -> tuple[Any, ...]:
     return tuple(s for s in REGISTRY.specs.values() if name in s.aliases)
 
 
+def _deduced(n: dict[str, Any]) -> bool:
+    """Whether the declaration or name `n` has a type C++ deduces (`auto`, `auto*`, `const auto&`)."""
+    return n.get("tk") == "AUTO" or re.search(r"\bauto\b", n.get("t", "")) is not None
+
+
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield n
     for c in n["c"]:
@@ -600,8 +605,10 @@ class Lowerer:
         return d
 
     def ty(self, n: dict[str, Any]) -> Ty:
-        if n.get("tk") == "AUTO" and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
+        if _deduced(n) and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
             return self.vartypes[n.get("rs", n["s"])]  # an `auto` variable: the type its initializer gave it
+        if _deduced(n) and n.get("k") != "VAR_DECL":
+            return Ty("other")  # (an expression of an `auto*` variable, `p + off`: its operands' type, `infer`)
         return self.type_of(n.get("t", ""), n.get("tk", ""), n)
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
@@ -970,6 +977,8 @@ class Lowerer:
             return self.value_as(self.constant(kids[-1], what), self.ty(n))
         elif k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(n["c"]) == 1:
             return self.constant(n["c"][0], what)
+        elif k == "CALL_EXPR" and n["c"] and (f := self.callee_ref(n)[0]) in SHIM_FUNCTIONS and f not in self.mod.functions:
+            return self.value_as(_SHIM_RUN[f](*(self.constant(a, what) for a in n["c"][1:])), self.ty(n))  # GetVRegSize()
         elif (body := self.invoked_lambda(n)) is not None:  # `[] { if constexpr (...) return A; else return B; }()`
             return self.value_as(self.lambda_value(body, what), self.ty(n))
         elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
@@ -1246,6 +1255,9 @@ class Lowerer:
         out: dict[str, Any] = {}
         for p, a in zip(fn.params, args, strict=False):
             s = strip(p["t"]).rstrip("&").strip()
+            if s in names and s not in out and self.infer(a).what == "reg" and (reg := self.register_type(a)):
+                out[s] = RegType(reg)  # `RegT& src`: the argument's register type (`RegT tmp;` in the helper is one)
+                continue
             m = re.fullmatch(r"(\w+)\s*\*", s) or re.fullmatch(r"RegTensor<\s*(\w+)\s*(?:,.*)?>", s)
             if m is None or m[1] not in names or m[1] in out:
                 continue
@@ -1254,6 +1266,14 @@ class Lowerer:
             if d is not None:
                 out[m[1]] = d
         return out
+
+    def register_type(self, a: dict[str, Any]) -> str:
+        """The register type of the expression `a` spelled for this instantiation (`RegTensor<float>`, `MaskReg`), else ''."""
+        s = self.unalias(strip(a.get("t", ""))).rstrip("&* ")
+        if s.startswith("RegTensor<"):
+            dtype, trait = self.regtensor(s, a)
+            return f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>"
+        return s if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore") else ""
 
     def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
         """The defaults of `fn`'s own template parameters not `bound` (given or deduced: `template <bool NEED_MAX =
@@ -1583,10 +1603,10 @@ class Lowerer:
         name = v["s"]
         s = self.unalias(strip(v["t"]))
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
-        t = self.ty(v)
-        if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
-            t = self.infer(init[-1])
-            s = self.returned_register(init[-1]) or s  # (`auto a = CreateAddrReg<T>(...)`: an AddrReg)
+        if _deduced(v) and init:  # `auto x = ...`, `auto* p = ...` in a template: the initializer's type in this instantiation
+            t, s = self.auto_type(v, init[-1])
+        else:
+            t = self.ty(v)
         if v.get("tk") == "CONSTANTARRAY":
             self.array(v, init, d)
             return
@@ -1632,6 +1652,20 @@ class Lowerer:
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def auto_type(self, v: dict[str, Any], init: dict[str, Any]) -> tuple[Ty, str]:
+        """The type C++ deduces for the `auto` variable `v` (`auto`, `auto*`, `const auto&`) from its initializer `init`
+        in this instantiation, and its spelling where it is a register (`auto a = CreateAddrReg<T>(...)`: an AddrReg;
+        `auto b = a;`: a copy of the register `a`). A pointer for `auto*`; a non-const `auto&` only of a register (a
+        reference to a scalar or pointer would be a second name of one variable, which the lowering does not model)."""
+        t = self.infer(init)
+        spelled = strip(v["t"])
+        s = self.returned_register(init) or (self.unalias(strip(init.get("t", ""))).rstrip("&* ") if t.what == "reg" else spelled)
+        if spelled.rstrip().endswith("*") and t.what != "ptr":
+            raise self.fail(v, f"the variable {v['s']} of type {v['t']} initialized with {init.get('t')} (not a pointer)")
+        if spelled.rstrip().endswith("&") and t.what != "reg" and "const" not in v["t"].split():
+            raise self.fail(v, f"the reference {v['s']} of type {v['t']} to a {t.what} (only const references and registers)")
+        return t, s
 
     def array(self, v: dict[str, Any], init: list[dict[str, Any]], d: int) -> None:
         """A local array (`constexpr uint32_t k[3] = {...}`, `RegTensor<T> regs[4]`): a Python list."""
