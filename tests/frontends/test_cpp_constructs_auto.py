@@ -78,6 +78,95 @@ extern "C" __global__ __aicore__ void pool_fill(GM_ADDR y)
 """
 
 
+SRC += """
+template <typename T>
+__simd_vf__ inline void AutoVF(__ubuf__ T* dst, __ubuf__ T* src, uint32_t n)
+{
+    auto* p = src + n;  // (a pointer C++ deduces: its element type T)
+    const auto& k = n;
+    auto q = p + k;
+    Reg::RegTensor<T> r;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(r, q);
+    auto copy = r;  // (a copy of the register, not a second name of it)
+    Reg::Adds(r, r, (T)1, m);
+    Reg::Add(r, r, copy, m);
+    Reg::StoreAlign(dst, r, m);
+}
+
+template <typename T>
+__simd_vf__ inline void AutoNotPointerVF(__ubuf__ T* dst, uint32_t n)
+{
+    auto* p = (T)n;
+}
+
+template <typename T, typename RegT>
+__simd_callee__ inline void Twice(Reg::RegTensor<T>& dst, RegT& src, Reg::MaskReg& m)
+{
+    RegT tmp;  // (RegT: the argument's register type)
+    Reg::Add(tmp, src, src, m);
+    Reg::Muls(dst, tmp, (T)1, m);
+}
+
+template <typename T>
+__simd_vf__ inline void DeducedRegVF(__ubuf__ T* dst, __ubuf__ T* src)
+{
+    Reg::RegTensor<T> r, out;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(r, src);
+    Twice<T>(out, r, m);
+    Reg::StoreAlign(dst, out, m);
+}
+
+#include "../inc/platform.h"
+template <typename T>
+class PoolBase {
+public:
+    constexpr static uint32_t VecLen_ = platform::GetVRegSize() / sizeof(T);
+    using Wide = int64_t;
+    constexpr static Wide big_ = (Wide)1 << 40;
+    T scale_ = 3;
+    uint32_t n_;
+    __aicore__ inline void Half() { this->n_ = this->VecLen_ / 2; }
+};
+
+template <typename T>
+class Derived : public PoolBase<T> {
+public:
+    __aicore__ inline void Run(__ubuf__ T* dst)
+    {
+        this->Half();  // (a member function of the base)
+        uint32_t n = this->n_;
+        __VEC_SCOPE__
+        {
+            Reg::RegTensor<T> r;
+            uint32_t k = (uint32_t)this->VecLen_;
+            uint32_t left = n;
+            Reg::MaskReg m = Reg::UpdateMask<T>(left);
+            Reg::Duplicate(r, this->scale_ + (T)k + (T)(this->big_ >> 40), m);
+            Reg::StoreAlign(dst, r, m);
+        }
+    }
+};
+
+extern "C" __global__ __aicore__ void derived(GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::LocalTensor<int16_t> t = buf.Get<int16_t>();
+    AscendC::Duplicate(t, (int16_t)0, 128);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Derived<int16_t> op;
+    op.Run((__ubuf__ int16_t*)t.GetPhyAddr());
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<int16_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int16_t*)y);
+    AscendC::DataCopy(yGm, t, 128);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("auto") / "auto.asc"
@@ -138,3 +227,49 @@ def test_a_helper_hidden_by_the_enclosing_namespaces_one_in_a_vec_scope(mod: rs.
         return y
 
     assert both_modes(run).tolist() == [2] * 64  # Nhwc::Fill's 2, not Base::Fill's 1
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.int16])
+def test_auto_pointers_references_and_a_register_copy(mod: rs.cpp.CppModule, dtype: object) -> None:
+    lanes = 256 // np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    x = (np.arange(2 * lanes) % 97 - 40).astype(dtype.name)  # type: ignore[attr-defined]
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(dtype, 2 * lanes), ub.alloc(dtype, lanes)
+        src.set(x)
+        mod.instantiate("AutoVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr(), 16)
+        return dst.numpy()
+
+    want = [2 * int(v) + 1 for v in x[32 : 32 + lanes]]  # src + 16 + 16; (r + 1) + its copy before the Adds
+    assert both_modes(run).tolist() == want
+
+
+def test_an_auto_pointer_of_a_scalar_is_refused(mod: rs.cpp.CppModule) -> None:
+    with pytest.raises(rs.cpp.CppError, match=r"auto\.asc:\d+: the variable p of type auto \* initialized with T \(not a pointer\)"):
+        mod.instantiate("AutoNotPointerVF", T=rs.float32)
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.int32])
+def test_a_type_parameter_deduced_from_a_register_argument(mod: rs.cpp.CppModule, dtype: object) -> None:
+    x = (np.arange(64) * 3 - 50).astype(dtype.name)  # type: ignore[attr-defined]
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(dtype, 64), ub.alloc(dtype, 64)
+        src.set(x)
+        mod.instantiate("DeducedRegVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run).tolist() == [2 * int(v) for v in x]
+
+
+def test_members_of_a_dependent_base_class(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        y = np.zeros(128, np.int16)
+        rs.launch(mod.kernel("derived"), 1, y)
+        return y
+
+    lanes = 256 // 2  # VecLen_ for int16_t; Half() sets n_ to half of it
+    want = [3 + lanes + 1] * (lanes // 2) + [0] * (lanes // 2)  # scale_ + VecLen_ + (big_ >> 40)
+    assert both_modes(run).tolist() == want
