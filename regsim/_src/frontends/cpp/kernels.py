@@ -458,7 +458,9 @@ class KernelLowerer(Lowerer):
             return None
         return self.class_member(kind[1], n["s"], "fields")
 
-    def class_member(self, cls: tuple[dict[str, Any], dict[str, Any]], name: str, kind: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def class_member(
+        self, cls: tuple[dict[str, Any], dict[str, Any]], name: str, kind: str
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The declaration of the member `name` (`kind`: "fields" or "statics") of the user class `cls` (and its template
         arguments) or of the nearest class it derives from that declares one (`this->n_` of a dependent base), and the
         template arguments and type aliases of the class declaring it; None where none does."""

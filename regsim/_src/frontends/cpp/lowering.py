@@ -1193,8 +1193,8 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             if counted and tvals not in ([0], [1]):
                 raise self.fail(n, f"{name}<{', '.join(map(cxx, tvals))}> (its countValue is 0 or 1)")
-            code = f"{helper}({self.convert(self.expr(args[0]), self.infer(args[0]), Ty('int', 64, False))})"
-            return f"(64 - {code})" if tvals == [0] else code
+            counted_code = f"{helper}({self.convert(self.expr(args[0]), self.infer(args[0]), Ty('int', 64, False))})"
+            return f"(64 - {counted_code})" if tvals == [0] else counted_code
         limits = self.numeric_limits(n)
         if limits is not None and not args:  # NumericLimits<T>::Max() ...
             code = numeric_limit(*limits)
