@@ -62,19 +62,6 @@ public:
 };
 }  // namespace Nhwc
 
-extern "C" __global__ __aicore__ void pool_fill(GM_ADDR y)
-{
-    AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 256);
-    AscendC::LocalTensor<int32_t> t = buf.Get<int32_t>();
-    Nhwc::Pool<int32_t> op;
-    op.Run((__ubuf__ int32_t*)t.GetPhyAddr());
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::GlobalTensor<int32_t> yGm;
-    yGm.SetGlobalBuffer((__gm__ int32_t*)y);
-    AscendC::DataCopy(yGm, t, 64);
-}
 """
 
 
@@ -149,20 +136,28 @@ public:
     }
 };
 
-extern "C" __global__ __aicore__ void derived(GM_ADDR y)
+// both classes' kernels in one: Nhwc::Pool<int32_t> writes y, Derived<int16_t> z
+extern "C" __global__ __aicore__ void classes(GM_ADDR y, GM_ADDR z)
 {
     AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 256);
-    AscendC::LocalTensor<int16_t> t = buf.Get<int16_t>();
-    AscendC::Duplicate(t, (int16_t)0, 128);
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bufY, bufZ;
+    pipe.InitBuffer(bufY, 256);
+    pipe.InitBuffer(bufZ, 256);
+    AscendC::LocalTensor<int32_t> ty = bufY.Get<int32_t>();
+    AscendC::LocalTensor<int16_t> tz = bufZ.Get<int16_t>();
+    AscendC::Duplicate(tz, (int16_t)0, 128);
     AscendC::PipeBarrier<PIPE_ALL>();
-    Derived<int16_t> op;
-    op.Run((__ubuf__ int16_t*)t.GetPhyAddr());
+    Nhwc::Pool<int32_t> pool;
+    pool.Run((__ubuf__ int32_t*)ty.GetPhyAddr());
+    Derived<int16_t> derived;
+    derived.Run((__ubuf__ int16_t*)tz.GetPhyAddr());
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::GlobalTensor<int16_t> yGm;
-    yGm.SetGlobalBuffer((__gm__ int16_t*)y);
-    AscendC::DataCopy(yGm, t, 128);
+    AscendC::GlobalTensor<int32_t> yGm;
+    AscendC::GlobalTensor<int16_t> zGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t*)y);
+    zGm.SetGlobalBuffer((__gm__ int16_t*)z);
+    AscendC::DataCopy(yGm, ty, 64);
+    AscendC::DataCopy(zGm, tz, 128);
 }
 """
 
@@ -220,13 +215,14 @@ def test_a_bit_count_of_a_bit_value_other_than_0_or_1_is_refused(tmp_path: Path)
         rs.cpp.load(path).instantiate("BadVF")
 
 
-def test_a_helper_hidden_by_the_enclosing_namespaces_one_in_a_vec_scope(mod: rs.cpp.CppModule) -> None:
-    def run() -> np.ndarray:
-        y = np.zeros(64, np.int32)
-        rs.launch(mod.kernel("pool_fill"), 1, y)
-        return y
+def _classes(mod: rs.cpp.CppModule) -> list[np.ndarray]:
+    y, z = np.zeros(64, np.int32), np.zeros(128, np.int16)
+    rs.launch(mod.kernel("classes"), 1, y, z)
+    return [y, z]
 
-    assert both_modes(run).tolist() == [2] * 64  # Nhwc::Fill's 2, not Base::Fill's 1
+
+def test_a_helper_hidden_by_the_enclosing_namespaces_one_in_a_vec_scope(mod: rs.cpp.CppModule) -> None:
+    assert both_modes(lambda: _classes(mod))[0].tolist() == [2] * 64  # Nhwc::Fill's 2, not Base::Fill's 1
 
 
 @pytest.mark.parametrize("dtype", [rs.float32, rs.int16])
@@ -266,11 +262,6 @@ def test_a_type_parameter_deduced_from_a_register_argument(mod: rs.cpp.CppModule
 
 
 def test_members_of_a_dependent_base_class(mod: rs.cpp.CppModule) -> None:
-    def run() -> np.ndarray:
-        y = np.zeros(128, np.int16)
-        rs.launch(mod.kernel("derived"), 1, y)
-        return y
-
     lanes = 256 // 2  # VecLen_ for int16_t; Half() sets n_ to half of it
     want = [3 + lanes + 1] * (lanes // 2) + [0] * (lanes // 2)  # scale_ + VecLen_ + (big_ >> 40)
-    assert both_modes(run).tolist() == want
+    assert both_modes(lambda: _classes(mod))[1].tolist() == want

@@ -450,13 +450,21 @@ class KernelLowerer(Lowerer):
     def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The member variable a member expression of a dependent type names (`this->tiling_.n` in a class
         template) and its class's template arguments, where its object is a class the file defines."""
+        return self.dependent_member(n, "fields")
+
+    def dependent_static(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The static member a member expression of a dependent type names (`this->VecLen_`, a `static constexpr` of a
+        dependent base) and its class's template arguments."""
+        return self.dependent_member(n, "statics")
+
+    def dependent_member(self, n: dict[str, Any], kind: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         if n["k"] != "MEMBER_REF_EXPR" or n.get("rk") or not n["s"] or n.get("tk") != "DEPENDENT":
             return None
         kids = [x for x in n["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-        kind: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
-        if kind is None or kind[0] != "user" or kind[1][0] is None:
+        obj: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
+        if obj is None or obj[0] != "user" or obj[1][0] is None:
             return None
-        return self.class_member(kind[1], n["s"], "fields")
+        return self.class_member(obj[1], n["s"], kind)
 
     def class_member(
         self, cls: tuple[dict[str, Any], dict[str, Any]], name: str, kind: str
@@ -475,16 +483,6 @@ class KernelLowerer(Lowerer):
                     self.env = saved
         return None
 
-    def dependent_static(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The static member a member expression of a dependent type names (`this->VecLen_`, a `static constexpr` of a
-        dependent base) and its class's template arguments."""
-        if n["k"] != "MEMBER_REF_EXPR" or n.get("rk") or not n["s"] or n.get("tk") != "DEPENDENT" or self.cls is None:
-            return None
-        kids = [x for x in n["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-        kind: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
-        if kind is None or kind[0] != "user" or kind[1][0] is None:
-            return None
-        return self.class_member(kind[1], n["s"], "statics")
 
     def method_type(self, n: dict[str, Any]) -> Ty | None:
         """The type of a kernel object's method call clang left dependent, for `auto`: `q.template DeQue<T>()`
