@@ -87,6 +87,14 @@ __simd_vf__ inline void AutoNotPointerVF(__ubuf__ T* dst, uint32_t n)
     auto* p = (T)n;
 }
 
+template <typename T>
+__simd_vf__ inline void AutoRefOfChangedVF(__ubuf__ T* dst, T x)
+{
+    const auto& k = x;
+    x += (T)1;
+    dst[0] = k;
+}
+
 template <typename T, typename RegT>
 __simd_callee__ inline void Twice(Reg::RegTensor<T>& dst, RegT& src, Reg::MaskReg& m)
 {
@@ -245,6 +253,13 @@ def test_an_auto_pointer_of_a_scalar_is_refused(mod: rs.cpp.CppModule) -> None:
     want = r"auto\.asc:\d+: the variable p of type auto \* initialized with T \(not a pointer\)"
     with pytest.raises(rs.cpp.CppError, match=want):
         mod.instantiate("AutoNotPointerVF", T=rs.float32)
+
+
+def test_a_const_auto_reference_to_a_variable_the_function_changes_is_refused(mod: rs.cpp.CppModule) -> None:
+    with pytest.raises(
+        rs.cpp.CppError, match=r"auto\.asc:\d+: the reference k of type const auto & to x, which the function changes"
+    ):
+        mod.instantiate("AutoRefOfChangedVF", T=rs.float32)
 
 
 @pytest.mark.parametrize("dtype", [rs.float32, rs.int32])

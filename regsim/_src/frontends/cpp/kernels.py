@@ -483,7 +483,6 @@ class KernelLowerer(Lowerer):
                     self.env = saved
         return None
 
-
     def method_type(self, n: dict[str, Any]) -> Ty | None:
         """The type of a kernel object's method call clang left dependent, for `auto`: `q.template DeQue<T>()`
         (AllocTensor, Get ...) a `LocalTensor<T>`, `t.GetPhyAddr()` a pointer to the tensor's elements."""

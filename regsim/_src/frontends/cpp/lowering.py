@@ -1657,7 +1657,8 @@ class Lowerer:
         """The type C++ deduces for the `auto` variable `v` (`auto`, `auto*`, `const auto&`) from its initializer `init`
         in this instantiation, and its spelling where it is a register (`auto a = CreateAddrReg<T>(...)`: an AddrReg;
         `auto b = a;`: a copy of the register `a`). A pointer for `auto*`; a non-const `auto&` only of a register (a
-        reference to a scalar or pointer would be a second name of one variable, which the lowering does not model)."""
+        reference to a scalar or pointer would be a second name of one variable, which the lowering does not model),
+        a `const auto&` of a scalar or pointer a copy of its value, so not of a variable the function changes."""
         t = self.infer(init)
         spelled = strip(v["t"])
         s = self.returned_register(init) or (self.unalias(strip(init.get("t", ""))).rstrip("&* ") if t.what == "reg" else spelled)
@@ -1665,6 +1666,12 @@ class Lowerer:
             raise self.fail(v, f"the variable {v['s']} of type {v['t']} initialized with {init.get('t')} (not a pointer)")
         if spelled.rstrip().endswith("&") and t.what != "reg" and "const" not in v["t"].split():
             raise self.fail(v, f"the reference {v['s']} of type {v['t']} to a {t.what} (only const references and registers)")
+        named = init
+        while named["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and named["c"]:
+            named = named["c"][-1]
+        changed = self.names(named) & self.assigned(self.fn.body) if named["k"] == "DECL_REF_EXPR" else set()
+        if spelled.rstrip().endswith("&") and t.what != "reg" and changed:  # (a copy: C++'s reference sees the change)
+            raise self.fail(v, f"the reference {v['s']} of type {v['t']} to {sorted(changed)[0]}, which the function changes")
         return t, s
 
     def array(self, v: dict[str, Any], init: list[dict[str, Any]], d: int) -> None:
