@@ -170,6 +170,39 @@ extern "C" __global__ __aicore__ void classes(GM_ADDR y, GM_ADDR z)
 """
 
 
+SRC += """
+__simd_callee__ inline void Bump(__ubuf__ float* dst, Reg::RegTensor<float>& r, Reg::MaskReg& m)
+{
+    Reg::Adds(r, r, 1.0f, m);
+    Reg::StoreAlign(dst, r, m);
+}
+__simd_callee__ inline void Bump(__ubuf__ int16_t* dst, Reg::RegTensor<int16_t>& r, Reg::MaskReg& m)
+{
+    Reg::Adds(r, r, (int16_t)2, m);
+    Reg::StoreAlign(dst, r, m);
+}
+template <typename T>
+__simd_callee__ inline void Bump(__ubuf__ T* dst, Reg::MaskReg& r, Reg::MaskReg& m) {}
+__simd_callee__ inline void Scale(__ubuf__ float* dst, float x) { dst[0] = x; }
+__simd_callee__ inline void Scale(__ubuf__ float* dst, int32_t x) { dst[0] = (float)(x + 1); }
+
+template <typename T>
+__simd_vf__ inline void OverloadByTypeVF(__ubuf__ T* dst, __ubuf__ T* src)
+{
+    Reg::RegTensor<T> r;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(r, src);
+    Bump(dst, r, m);  // (clang leaves it unresolved: the overload whose parameters take a RegTensor<T>)
+}
+
+template <typename T>
+__simd_vf__ inline void AmbiguousVF(__ubuf__ float* dst, T x)
+{
+    Scale(dst, x);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
     path: Path = tmp_path_factory.mktemp("auto") / "auto.asc"
@@ -280,3 +313,24 @@ def test_members_of_a_dependent_base_class(mod: rs.cpp.CppModule) -> None:
     lanes = 256 // 2  # VecLen_ for int16_t; Half() sets n_ to half of it
     want = [3 + lanes + 1] * (lanes // 2) + [0] * (lanes // 2)  # scale_ + VecLen_ + (big_ >> 40)
     assert both_modes(lambda: _classes(mod))[1].tolist() == want
+
+
+@pytest.mark.parametrize(("dtype", "bump"), [(rs.float32, 1), (rs.int16, 2)])
+def test_an_overload_picked_by_the_arguments_types(mod: rs.cpp.CppModule, dtype: object, bump: int) -> None:
+    lanes = 256 // np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    x = (np.arange(lanes) * 5 - 100).astype(dtype.name)  # type: ignore[attr-defined]
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(dtype, lanes), ub.alloc(dtype, lanes)
+        src.set(x)
+        mod.instantiate("OverloadByTypeVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run).tolist() == [int(v) + bump for v in x]  # Bump's float overload adds 1, its int16_t one 2
+
+
+def test_overloads_the_arguments_types_do_not_tell_apart_are_refused(mod: rs.cpp.CppModule) -> None:
+    want = r"auto\.asc:\d+: the call of Scale, which has 2 overloads \(lines \d+, \d+\) .* the arguments' types tell apart"
+    with pytest.raises(rs.cpp.CppError, match=want):  # (any scalar converts to float and to int32_t)
+        mod.instantiate("AmbiguousVF", T=rs.float32)

@@ -330,6 +330,8 @@ def _split_targs(inner: str) -> list[str]:
 
 
 _COMPARE = ("==", "!=", "<=", ">=")
+#: the register types other than RegTensor
+_REGISTERS = ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg")
 _TYPE_KIDS = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")
 #: the explicit casts (C-style, functional, static_cast, reinterpret_cast)
 _CASTS = ("CSTYLE_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR")
@@ -490,12 +492,38 @@ class Fn:
 class Call(NamedTuple):
     """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
     the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
-    number of arguments and the calling function's namespace."""
+    number of arguments, the calling function's namespace and the arguments' types in this instantiation
+    (`Lowerer.arg_type`: `RegTensor<float>`, `MaskReg`, `float*`, `int`, `float`; "" where not known)."""
 
     at: str
     spelled: list[str]
     nargs: int
     scope: str
+    args: tuple[str, ...] = ()
+
+
+def accepts(param: str, arg: str) -> bool:
+    """Whether a helper's parameter of the C++ type `param` takes an argument of the type `arg` (`Call.args`), as C++'s
+    overload resolution sees it: a register parameter a register of its type (a template parameter's element: any
+    element), a pointer parameter a pointer to its element (`void*` any), a scalar parameter any scalar (C++ converts
+    between them); a parameter of another type (a template parameter's), or an argument of a type not known, any."""
+    s = strip(param).rstrip("&").strip()
+    if not arg or not s:
+        return True
+    if s.startswith("RegTensor<") or s in _REGISTERS:
+        if not arg.startswith("RegTensor<") and arg not in _REGISTERS:
+            return False
+        if s in _REGISTERS or arg in _REGISTERS:
+            return s == arg or (s == "UnalignReg" and arg.startswith("Unalign"))
+        mine, given = (_split_targs(x[x.index("<") + 1 : x.rindex(">")]) for x in (s, arg))
+        element = dtype_of(mine[0])
+        return (element is None or element is dtype_of(given[0])) and ("RegTraitNumTwo" in s) == ("RegTraitNumTwo" in arg)
+    if s.endswith("*"):
+        element = dtype_of(s[:-1])
+        return arg.endswith("*") and (element is None or element is dtype_of(arg[:-1]))
+    if dtype_of(s) is not None:
+        return arg in ("int", "float")
+    return True
 
 
 class Source(Protocol):
@@ -1149,7 +1177,7 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             f = self.callee_node(n)
             spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
-            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns)
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns, tuple(self.arg_type(a) for a in args))
             local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
@@ -1267,13 +1295,25 @@ class Lowerer:
                 out[m[1]] = d
         return out
 
+    def arg_type(self, a: dict[str, Any]) -> str:
+        """A call argument's type in this instantiation, as `accepts` reads it ("" where it is not known)."""
+        try:
+            t = self.infer(a)
+            if t.what == "reg":
+                return self.register_type(a)
+            if t.what == "ptr":
+                return f"{cxx(t.elem)}*" if t.elem is not None else "void*"
+        except CppError:
+            return ""
+        return t.what if t.what in ("int", "float") else ""
+
     def register_type(self, a: dict[str, Any]) -> str:
         """The register type of the expression `a` spelled for this instantiation (`RegTensor<float>`, `MaskReg`), else ''."""
         s = self.unalias(strip(a.get("t", ""))).rstrip("&* ")
         if s.startswith("RegTensor<"):
             dtype, trait = self.regtensor(s, a)
             return f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>"
-        return s if s in ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore") else ""
+        return s if s in _REGISTERS else ""
 
     def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
         """The defaults of `fn`'s own template parameters not `bound` (given or deduced: `template <bool NEED_MAX =
