@@ -95,6 +95,16 @@ __simd_vf__ inline void AutoRefOfChangedVF(__ubuf__ T* dst, T x)
     dst[0] = k;
 }
 
+template <typename U>
+__simd_callee__ inline U Same(U x) { return x; }
+
+template <typename T>
+__simd_vf__ inline void AutoOfACallVF(__ubuf__ T* dst, T x)
+{
+    auto y = Same(x);  // (the type of a helper's result is not inferred)
+    dst[0] = y;
+}
+
 template <typename T, typename RegT>
 __simd_callee__ inline void Twice(Reg::RegTensor<T>& dst, RegT& src, Reg::MaskReg& m)
 {
@@ -114,10 +124,13 @@ __simd_vf__ inline void DeducedRegVF(__ubuf__ T* dst, __ubuf__ T* src)
 }
 
 #include "../inc/platform.h"
+__aicore__ inline constexpr uint32_t BlockBytes() { return 32U; }
+
 template <typename T>
 class PoolBase {
 public:
     constexpr static uint32_t VecLen_ = platform::GetVRegSize() / sizeof(T);
+    constexpr static uint32_t blocks_ = BlockBytes() / 8;  // (a helper of the file returning a constant: folded)
     using Wide = int64_t;
     constexpr static Wide big_ = (Wide)1 << 40;
     T scale_ = 3;
@@ -138,7 +151,7 @@ public:
             uint32_t k = (uint32_t)this->VecLen_;
             uint32_t left = n;
             Reg::MaskReg m = Reg::UpdateMask<T>(left);
-            Reg::Duplicate(r, this->scale_ + (T)k + (T)(this->big_ >> 40), m);
+            Reg::Duplicate(r, this->scale_ + (T)k + (T)(this->big_ >> 40) + (T)this->blocks_, m);
             Reg::StoreAlign(dst, r, m);
         }
     }
@@ -295,6 +308,12 @@ def test_a_const_auto_reference_to_a_variable_the_function_changes_is_refused(mo
         mod.instantiate("AutoRefOfChangedVF", T=rs.float32)
 
 
+def test_an_auto_whose_initializers_type_is_not_known_names_what_it_reads(mod: rs.cpp.CppModule) -> None:
+    want = r"auto\.asc:\d+: a variable of type auto whose initializer's type is not known here \(it reads x\)"
+    with pytest.raises(rs.cpp.CppError, match=want):
+        mod.instantiate("AutoOfACallVF", T=rs.float32)
+
+
 @pytest.mark.parametrize("dtype", [rs.float32, rs.int32])
 def test_a_type_parameter_deduced_from_a_register_argument(mod: rs.cpp.CppModule, dtype: object) -> None:
     x = (np.arange(64) * 3 - 50).astype(dtype.name)  # type: ignore[attr-defined]
@@ -311,7 +330,7 @@ def test_a_type_parameter_deduced_from_a_register_argument(mod: rs.cpp.CppModule
 
 def test_members_of_a_dependent_base_class(mod: rs.cpp.CppModule) -> None:
     lanes = 256 // 2  # VecLen_ for int16_t; Half() sets n_ to half of it
-    want = [3 + lanes + 1] * (lanes // 2) + [0] * (lanes // 2)  # scale_ + VecLen_ + (big_ >> 40)
+    want = [3 + lanes + 1 + 4] * (lanes // 2) + [0] * (lanes // 2)  # scale_ + VecLen_ + (big_ >> 40) + blocks_
     assert both_modes(lambda: _classes(mod))[1].tolist() == want
 
 

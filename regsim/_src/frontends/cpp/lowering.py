@@ -1007,6 +1007,8 @@ class Lowerer:
             return self.constant(n["c"][0], what)
         elif k == "CALL_EXPR" and n["c"] and (f := self.callee_ref(n)[0]) in SHIM_FUNCTIONS and f not in self.mod.functions:
             return self.value_as(_SHIM_RUN[f](*(self.constant(a, what) for a in n["c"][1:])), self.ty(n))  # GetVRegSize()
+        elif k == "CALL_EXPR" and len(n["c"]) == 1 and (ret := self.returned_constant(n)) is not None:
+            return self.value_as(self.constant(ret, what), self.ty(n))  # a helper `{ return 256U; }` (the tree's own)
         elif (body := self.invoked_lambda(n)) is not None:  # `[] { if constexpr (...) return A; else return B; }()`
             return self.value_as(self.lambda_value(body, what), self.ty(n))
         elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
@@ -1031,6 +1033,17 @@ class Lowerer:
             cond, yes, no = kids
             return self.constant(yes if self.constant(cond, what) else no, what)
         raise self.fail(n, f"{what} {n.get('s') or k} (not a constant)")
+
+    def returned_constant(self, n: dict[str, Any]) -> dict[str, Any] | None:
+        """The returned expression of the file's function a call without arguments names, where its body is that one
+        `return` and it is no template (`constexpr uint32_t GetVRegSize() { return 256U; }`), else None."""
+        fns = [f for f in getattr(self.mod, "definitions", {}).get(self.callee_ref(n)[0], []) if f.defined]
+        if len(fns) != 1 or fns[0].params or any(not p.get("outer") for p in fns[0].tparams):
+            return None
+        body = [x for x in fns[0].body["c"] if x["k"] != "NULL_STMT"]
+        if len(body) != 1 or body[0]["k"] != "RETURN_STMT" or len(body[0]["c"]) != 1:
+            return None
+        return body[0]["c"][0]  # type: ignore[no-any-return]
 
     @staticmethod
     def invoked_lambda(n: dict[str, Any]) -> dict[str, Any] | None:
@@ -1674,6 +1687,9 @@ class Lowerer:
             return
         if t.what == "other" and "(lambda at " in v["t"]:
             raise self.fail(v, f"the lambda {name}")
+        if t.what == "other" and _deduced(v) and init:  # (naming what it reads: a refused declaration of one is the cause)
+            reads = ", ".join(sorted(self.names(init[-1]))) or "no variable"
+            raise self.fail(v, f"a variable of type {v['t']} whose initializer's type is not known here (it reads {reads})")
         if t.what == "other":
             raise self.fail(v, f"a variable of type {v['t']}")
         if not init:
@@ -1702,7 +1718,7 @@ class Lowerer:
         t = self.infer(init)
         spelled = strip(v["t"])
         s = self.returned_register(init) or (self.unalias(strip(init.get("t", ""))).rstrip("&* ") if t.what == "reg" else spelled)
-        if spelled.rstrip().endswith("*") and t.what != "ptr":
+        if spelled.rstrip().endswith("*") and t.what not in ("ptr", "other"):  # ("other": refused below, naming what it reads)
             raise self.fail(v, f"the variable {v['s']} of type {v['t']} initialized with {init.get('t')} (not a pointer)")
         if spelled.rstrip().endswith("&") and t.what != "reg" and "const" not in v["t"].split():
             raise self.fail(v, f"the reference {v['s']} of type {v['t']} to a {t.what} (only const references and registers)")
