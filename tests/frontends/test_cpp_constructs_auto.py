@@ -105,6 +105,18 @@ __simd_vf__ inline void AutoOfACallVF(__ubuf__ T* dst, T x)
     dst[0] = y;
 }
 
+template <typename U>
+__simd_callee__ inline uint16_t Width(U x) { return (uint16_t)(sizeof(U) * 8); }
+
+template <typename T>
+__simd_vf__ inline void AutoOfKnownCallsVF(__ubuf__ int64_t* dst, T x)
+{
+    auto lz = 64 - ScalarCountLeadingZero(x);  // (an int64_t, also where clang left the call dependent)
+    auto w = Width(x) * 1000;  // (uint16_t, promoted to int)
+    dst[0] = lz;
+    dst[1] = w;
+}
+
 template <typename T, typename RegT>
 __simd_callee__ inline void Twice(Reg::RegTensor<T>& dst, RegT& src, Reg::MaskReg& m)
 {
@@ -312,6 +324,17 @@ def test_an_auto_whose_initializers_type_is_not_known_names_what_it_reads(mod: r
     want = r"auto\.asc:\d+: a variable of type auto whose initializer's type is not known here \(it reads x\)"
     with pytest.raises(rs.cpp.CppError, match=want):
         mod.instantiate("AutoOfACallVF", T=rs.float32)
+
+
+@pytest.mark.parametrize(("dtype", "x"), [(rs.int32, 5), (rs.int16, -1), (rs.uint8, 200)])
+def test_auto_of_calls_whose_return_type_is_known(mod: rs.cpp.CppModule, dtype: object, x: int) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int64, 4)
+        mod.instantiate("AutoOfKnownCallsVF", T=dtype)(dst.GetPhyAddr(), x)
+        return dst.numpy()
+
+    bits = 8 * np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    assert both_modes(run)[:2].tolist() == [64 - _clz(x % 2**64), bits * 1000]
 
 
 @pytest.mark.parametrize("dtype", [rs.float32, rs.int32])

@@ -582,6 +582,14 @@ def reg_specs(name: str) -> tuple[Any, ...]:
     return tuple(s for s in REGISTRY.specs.values() if name in s.aliases)
 
 
+def _scalar_dtype(t: Ty) -> Any:
+    """The dtype of the C scalar type `t` (None for double and for a type that is no scalar)."""
+    if t.what == "int":
+        name = "bool_" if t.bits == 1 else f"{'' if t.signed else 'u'}int{t.bits}"
+        return getattr(dt, name, None)
+    return {"_f32": dt.float32, "_f16": dt.half, "_bf16": dt.bfloat16}.get(t.rnd) if t.what == "float" else None
+
+
 def _deduced(n: dict[str, Any]) -> bool:
     """Whether the declaration or name `n` has a type C++ deduces (`auto`, `auto*`, `const auto&`)."""
     return n.get("tk") == "AUTO" or re.search(r"\bauto\b", n.get("t", "")) is not None
@@ -681,6 +689,8 @@ class Lowerer:
             return self.infer(kids[-1])
         if n["k"] == "CONDITIONAL_OPERATOR" and len(kids) == 3:
             return self.infer(kids[1])
+        if n["k"] == "CALL_EXPR" and n["c"]:
+            return self.returned_type(n) or t
         if n["k"] != "BINARY_OPERATOR" or len(kids) != 2:
             return t
         if n.get("op") in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
@@ -697,6 +707,21 @@ class Lowerer:
             bits = max(32, a.bits, b.bits)
             return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
         return t
+
+    def returned_type(self, n: dict[str, Any]) -> Ty | None:
+        """The type a call clang left dependent returns where it does not depend on the callee's template parameters: an
+        AscendC scalar bit count's `int64_t`, a helper of the file whose definitions all return one type
+        (`uint32_t Width(T x)`); else None (`U Same(U x)`)."""
+        name = self.callee_ref(n)[0]
+        if name in _BIT_COUNTS:
+            return Ty("int", 64, True)
+        fns = [f for f in getattr(self.mod, "definitions", {}).get(name, []) if f.defined and f.what != "vf"]
+        own = {p["name"] for f in fns for p in f.tparams}
+        rets = {f.ret for f in fns}
+        if len(rets) != 1 or own & set(re.findall(r"\w+", next(iter(rets)))):
+            return None
+        t = self.type_of(rets.pop(), "", n)
+        return t if t.what in ("int", "float", "ptr") else None
 
     def returned_register(self, n: dict[str, Any]) -> str:
         """The mask or address register type a call of a Reg function returns (`CreateMask<T>(...)`: "MaskReg",
@@ -1291,13 +1316,17 @@ class Lowerer:
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
         """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
         `T` of a `__ubuf__ T*` parameter from the pointer's element type, of a `RegTensor<T>&` from the
-        register's (those given explicitly stay)."""
+        register's, of a `T` or `T&` from the argument's type (a register's, or a scalar's unpromoted: `uint8_t` for
+        a `uint8_t` variable, `int` for `x + 1`); those given explicitly stay."""
         names = {p["name"] for p in fn.tparams if p["type"] and not p.get("outer")} - given
         out: dict[str, Any] = {}
         for p, a in zip(fn.params, args, strict=False):
             s = strip(p["t"]).rstrip("&").strip()
             if s in names and s not in out and self.infer(a).what == "reg" and (reg := self.register_type(a)):
                 out[s] = RegType(reg)  # `RegT& src`: the argument's register type (`RegT tmp;` in the helper is one)
+                continue
+            if s in names and s not in out and (d := _scalar_dtype(self.infer(a))) is not None:
+                out[s] = d  # `U x` given a scalar: its type
                 continue
             m = re.fullmatch(r"(\w+)\s*\*", s) or re.fullmatch(r"RegTensor<\s*(\w+)\s*(?:,.*)?>", s)
             if m is None or m[1] not in names or m[1] in out:
