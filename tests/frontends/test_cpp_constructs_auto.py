@@ -117,6 +117,29 @@ __simd_vf__ inline void AutoOfKnownCallsVF(__ubuf__ int64_t* dst, T x)
     dst[1] = w;
 }
 
+template <typename ID_T>
+using IdxReg = typename std::conditional<IsSameType<ID_T, int64_t>::value,
+    Reg::RegTensor<int64_t, Reg::RegTraitNumTwo>, Reg::RegTensor<int32_t>>::type;
+template <typename T>
+using Wide = std::conditional_t<sizeof(T) <= 2, int32_t, int64_t>;
+
+template <typename T>
+__simd_vf__ inline void AliasTemplateVF(__ubuf__ int64_t* dst64, __ubuf__ int32_t* dst32, __ubuf__ int32_t* wide)
+{
+    IdxReg<T> r;  // (an alias template: a register pair for int64_t, one int32_t register otherwise)
+    if constexpr (IsSameType<T, int64_t>::value) {
+        Reg::MaskReg m = Reg::CreateMask<int64_t, Reg::MaskPattern::ALL, Reg::RegTraitNumTwo>();
+        Reg::Arange(r, (int64_t)3);
+        Reg::StoreAlign(dst64, r, m);
+    } else {
+        Reg::MaskReg m = Reg::CreateMask<int32_t>();
+        Reg::Arange(r, (int32_t)3);
+        Reg::StoreAlign(dst32, r, m);
+    }
+    Wide<T> w = (Wide<T>)sizeof(Wide<T>);
+    wide[0] = (int32_t)w;
+}
+
 template <typename T, typename RegT>
 __simd_callee__ inline void Twice(Reg::RegTensor<T>& dst, RegT& src, Reg::MaskReg& m)
 {
@@ -376,3 +399,17 @@ def test_overloads_the_arguments_types_do_not_tell_apart_are_refused(mod: rs.cpp
     want = r"auto\.asc:\d+: the call of Scale, which has 2 overloads \(lines \d+, \d+\) .* the arguments' types tell apart"
     with pytest.raises(rs.cpp.CppError, match=want):  # (any scalar converts to float and to int32_t)
         mod.instantiate("AmbiguousVF", T=rs.float32)
+
+
+@pytest.mark.parametrize(("dtype", "size"), [(rs.int64, 8), (rs.int16, 4)])
+def test_alias_templates(mod: rs.cpp.CppModule, dtype: object, size: int) -> None:
+    def run() -> list[np.ndarray]:
+        ub = rs.UnifiedBuffer()
+        d64, d32, wide = ub.alloc(rs.int64, 64), ub.alloc(rs.int32, 64), ub.alloc(rs.int32, 8)
+        mod.instantiate("AliasTemplateVF", T=dtype)(d64.GetPhyAddr(), d32.GetPhyAddr(), wide.GetPhyAddr())
+        return [d64.numpy(), d32.numpy(), wide.numpy()]
+
+    d64, d32, wide = both_modes(run)
+    ramp = [3 + i for i in range(64)]
+    assert (d64.tolist(), d32.tolist()) == ((ramp, [0] * 64) if dtype is rs.int64 else ([0] * 64, ramp))
+    assert wide[0] == size  # sizeof(Wide<T>): int64_t for an 8-byte T, int32_t for a 2-byte one

@@ -636,6 +636,8 @@ class Lowerer:
             canonical = _reg_element(n.get("t", ""), s, n.get("ts", ""))
         if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
+        if d is None and s.endswith(">") and dt.is_dtype(named := self.alias_template(s)):
+            d = named  # `Wide<T>` of `template <typename T> using Wide = std::conditional_t<...>;`
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
@@ -735,10 +737,34 @@ class Lowerer:
         return returned.pop() if len(returned) == 1 and returned & {"MaskReg", "AddrReg"} else ""
 
     def unalias(self, s: str) -> str:
-        """`s` with a register type alias of this instantiation (RegType) spelled as the type it names."""
+        """`s` with a register type alias of this instantiation (RegType) or an alias template's type for its arguments
+        (`InnerRegType<U>`, `template <typename T> using InnerRegType = std::conditional_t<...>;`) spelled as the type
+        it names."""
         base = s.rstrip("&* ")
         alias = self.env.get(base)
+        if alias is None and base.endswith(">"):
+            named = self.alias_template(base)
+            alias = RegType(cxx(named)) if dt.is_dtype(named) else named
         return alias + s[len(base) :] if isinstance(alias, RegType) else s
+
+    def alias_template(self, spelled: str) -> Any:
+        """The type (a dtype or RegType) the file's alias template `spelled` names (`Name<A, B>`, type arguments
+        only), its parameters bound to the arguments in this instantiation; None where it is no such use."""
+        name = spelled[: spelled.index("<")].split("::")[-1].strip()
+        found = [a for a in getattr(self.mod, "alias_templates", ()) if a["node"]["s"] == name]
+        args = _split_targs(spelled[spelled.index("<") + 1 : -1])
+        if len(found) != 1 or len(args) != len(found[0]["tparams"]):
+            return None
+        node, saved = found[0]["node"], self.env
+        try:
+            self.env = {**self.env, **{p: self.dtype(a) for p, a in zip(found[0]["tparams"], args, strict=True)}}
+            return self.alias_type(
+                _alias_tokens(node.get("toks", [])), iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS]), node
+            )
+        except (CppError, StopIteration):
+            return None
+        finally:
+            self.env = saved
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""

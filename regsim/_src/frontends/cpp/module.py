@@ -284,6 +284,8 @@ class CppModule:
 
         #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
         self.aliases: list[dict[str, Any]] = []
+        #: the file's alias templates (`template <typename T> using R = ...;`: the alias's node, its parameters' names)
+        self.alias_templates: list[dict[str, Any]] = []
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
         #: parse errors outside the device functions (host code, missing host headers): ignored
@@ -702,6 +704,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = (), defines: M
                 f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
+        mod.alias_templates = out.get("alias_templates", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod, read
