@@ -28,6 +28,13 @@ __simd_vf__ inline void BitCountVF(__ubuf__ int64_t* dst, __ubuf__ uint64_t* src
     }
 }
 
+__simd_vf__ inline void AbsVF(__ubuf__ int64_t* dst, int32_t x, int64_t y)
+{
+    dst[0] = __builtin_abs(x);  // (what the standard library's std::abs of an integer calls)
+    dst[1] = __builtin_labs(y);
+    dst[2] = __builtin_llabs(y - 1);
+}
+
 __simd_vf__ inline void NarrowBitCountVF(__ubuf__ int64_t* dst, int32_t x)
 {
     dst[0] = ScalarCountLeadingZero(x);  // (a negative int32_t converts to uint64_t modulo 2**64)
@@ -295,6 +302,16 @@ def test_a_scalar_bit_count_of_a_narrower_signed_int(mod: rs.cpp.CppModule, x: i
         return dst.numpy()
 
     assert both_modes(run)[:2].tolist() == [_clz(x % 2**64), _ones(x % 2**64)]
+
+
+@pytest.mark.parametrize(("x", "y"), [(-5, -(2**40)), (7, 3), (-(2**31) + 1, 2**62)])
+def test_the_integer_abs_builtins(mod: rs.cpp.CppModule, x: int, y: int) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.int64, 4)
+        mod.instantiate("AbsVF")(dst.GetPhyAddr(), x, y)
+        return dst.numpy()
+
+    assert both_modes(run)[:3].tolist() == [x if x >= 0 else -x, y if y >= 0 else -y, (y - 1) if y >= 1 else 1 - y]
 
 
 def test_a_bit_count_of_a_bit_value_other_than_0_or_1_is_refused(tmp_path: Path) -> None:

@@ -1269,6 +1269,8 @@ class Lowerer:
             return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
+        if name in ("__builtin_abs", "__builtin_labs", "__builtin_llabs") and local is None and len(args) == 1:
+            return self.convert(f"abs({self.expr(args[0])})", Ty("other"), self.ty(n))  # (the standard's std::abs on ints)
         if name in _BUILTIN_VALUES and local is None:  # the compiler's __builtin_inff() ...
             return self.convert(_BUILTIN_VALUES[name], Ty("float"), self.ty(n))
         if name in SHIM_FUNCTIONS and local is None:  # the helper headers' stand-ins (Ops::Base::CeilDiv ...)
