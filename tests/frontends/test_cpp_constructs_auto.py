@@ -83,7 +83,8 @@ __simd_vf__ inline void AutoVF(__ubuf__ T* dst, __ubuf__ T* src, uint32_t n)
     Reg::MaskReg m = Reg::CreateMask<T>();
     Reg::LoadAlign(r, q);
     auto copy = r;  // (a copy of the register, not a second name of it)
-    Reg::Adds(r, r, (T)1, m);
+    auto& same = r;  // (a second name of it)
+    Reg::Adds(same, r, (T)1, m);
     Reg::Add(r, r, copy, m);
     Reg::StoreAlign(dst, r, m);
 }
@@ -343,7 +344,7 @@ def test_auto_pointers_references_and_a_register_copy(mod: rs.cpp.CppModule, dty
         mod.instantiate("AutoVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr(), 16)
         return dst.numpy()
 
-    want = [2 * int(v) + 1 for v in x[32 : 32 + lanes]]  # src + 16 + 16; (r + 1) + its copy before the Adds
+    want = [2 * int(v) + 1 for v in x[32 : 32 + lanes]]  # src + 16 + 16; (r + 1, through its reference) + its copy
     assert both_modes(run).tolist() == want
 
 

@@ -1715,6 +1715,10 @@ class Lowerer:
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
         if _deduced(v) and init:  # `auto x = ...`, `auto* p = ...` in a template: the initializer's type in this instantiation
             t, s = self.auto_type(v, init[-1])
+            if t.what == "reg" and strip(v["t"]).endswith("&"):  # `auto& a = r;`: another name of r's register
+                self.vartypes[name] = t
+                self.emit(d, f"{self.var(name)} = {self.expr(init[-1])}  # line {v['l']}: a reference")
+                return
         else:
             t = self.ty(v)
         if v.get("tk") == "CONSTANTARRAY":
