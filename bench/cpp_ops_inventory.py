@@ -120,6 +120,9 @@ def _lower(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None = None) -> No
     main = _lowerer(mod, fn, env, outer)
     failed: dict[str, CppError] = {}
     if outer is not None:
+        main.scope_aliases()  # (the aliases around the function and of its class, as lowering the function starts)
+        if getattr(main, "cls", None) is not None:
+            main.scope_aliases(main.cls["place"])
         _enclosing(main, outer.body, fn.body, failed)
         main.lines, main.where = [], []
     try:
@@ -222,7 +225,7 @@ def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, s
 
 
 def _raw(fn: Fn) -> dict[str, Any]:
-    keys = ("name", "what", "line", "end", "tparams", "params", "ret", "spec", "body", "file", "cls", "kind", "static")
+    keys = ("name", "what", "line", "end", "tparams", "params", "ret", "spec", "body", "file", "ns", "cls", "kind", "static")
     return {k: getattr(fn, k) for k in keys if hasattr(fn, k)}
 
 

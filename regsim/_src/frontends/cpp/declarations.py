@@ -132,11 +132,16 @@ SHIM_FUNCTIONS = (
 )
 
 
-#: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
+#: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision) and AscendC's
+#: scalar bit counts (the pages 标量计算: CountLeadingZero, GetBitCount and their former names)
 TRAITS = """\
 template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
 template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
 constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
+int64_t CountLeadingZero(uint64_t valueIn);
+int64_t ScalarCountLeadingZero(uint64_t valueIn);
+template <int countValue> int64_t GetBitCount(uint64_t valueIn);
+template <int countValue> int64_t ScalarGetCountOfValue(uint64_t valueIn);
 }  // namespace AscendC
 #ifndef REGSIM_NO_STD_TRAITS  // a file including the standard headers has these already
 namespace std {

@@ -30,6 +30,7 @@ from regsim._src.frontends.cpp.lowering import (
     Fn,
     Lowerer,
     Ty,
+    _deduced,
     _split_targs,
     _walk,
     dtype_of,
@@ -233,6 +234,13 @@ class KernelBuild:
                 f for f in self.by_place.values() if f.cls == st["place"] and len(f.params) == nargs
                 and (f.kind == "CONSTRUCTOR" if constructor else f.name == name)
             ]  # fmt: skip
+            for base in [] if cands or constructor else st.get("bases", ()):  # (`this->LoadData(...)` of a dependent base)
+                hit = self.struct(base, env)
+                if hit is not None and hit[0] is not None and hit[0] is not st:
+                    try:
+                        return self.method(hit[0], hit[1], name, rloc, nargs, line, deduce, in_vf)
+                    except CppError:
+                        continue
             if not cands:
                 what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
                 raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found")
@@ -384,6 +392,25 @@ class KernelLowerer(Lowerer):
         return self.new_user(st, env)
 
     def new_user(self, st: dict[str, Any], env: dict[str, Any]) -> str:
+        """A new object of the user class `st`: its members and those of the classes it derives from (theirs first)."""
+        fields = [f for base, benv in reversed(self.class_chain(st, env)) for f in self.own_members(base, benv)]
+        return f"_new({st['name']!r}, {', '.join(fields)})"
+
+    def class_chain(self, st: dict[str, Any], env: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The user class `st` (its template arguments `env`) and the classes it derives from, each with the template
+        arguments its base specifier gives it (`class Derived : public Base<T, U>`), nearest first."""
+        out, todo = [], [(st, env)]
+        while todo:
+            cls, cenv = todo.pop(0)
+            out.append((cls, cenv))
+            for base in cls.get("bases", ()):
+                hit = self.build.struct(base, {**self.env, **cenv})
+                if hit is not None and hit[0] is not None and all(hit[0] is not c for c, _ in out):
+                    todo.append(hit)
+        return out
+
+    def own_members(self, st: dict[str, Any], env: dict[str, Any]) -> list[str]:
+        """`name=code` of each of the user class `st`'s own members, default-initialized (or by its initializer)."""
         fields = []
         saved, cls = self.env, self.cls
         self.env, self.cls = {**self.env, **env}, st  # (its members' types read its own constants: TQue<VECIN, BUFFER_NUM>)
@@ -402,7 +429,7 @@ class KernelLowerer(Lowerer):
                 fields.append(f"{f['name']}={code}")
         finally:
             self.env, self.cls = saved, cls
-        return f"_new({st['name']!r}, {', '.join(fields)})"
+        return fields
 
     def objof(self, n: dict[str, Any]) -> tuple[str, Any] | None:
         t = self.ty(n)
@@ -423,15 +450,38 @@ class KernelLowerer(Lowerer):
     def dependent_field(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The member variable a member expression of a dependent type names (`this->tiling_.n` in a class
         template) and its class's template arguments, where its object is a class the file defines."""
+        return self.dependent_member(n, "fields")
+
+    def dependent_static(self, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The static member a member expression of a dependent type names (`this->VecLen_`, a `static constexpr` of a
+        dependent base) and its class's template arguments."""
+        return self.dependent_member(n, "statics")
+
+    def dependent_member(self, n: dict[str, Any], kind: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         if n["k"] != "MEMBER_REF_EXPR" or n.get("rk") or not n["s"] or n.get("tk") != "DEPENDENT":
             return None
         kids = [x for x in n["c"] if x["k"] not in ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")]
-        kind: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
-        if kind is None or kind[0] != "user" or kind[1][0] is None:
+        obj: tuple[str, Any] | None = self.objof(kids[0]) if kids else ("user", (self.cls, {}))
+        if obj is None or obj[0] != "user" or obj[1][0] is None:
             return None
-        st, env = kind[1]
-        field = next((f for f in st["fields"] if f["name"] == n["s"]), None)
-        return (field, env) if field is not None else None
+        return self.class_member(obj[1], n["s"], kind)
+
+    def class_member(
+        self, cls: tuple[dict[str, Any], dict[str, Any]], name: str, kind: str
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The declaration of the member `name` (`kind`: "fields" or "statics") of the user class `cls` (and its template
+        arguments) or of the nearest class it derives from that declares one (`this->n_` of a dependent base), and the
+        template arguments and type aliases of the class declaring it; None where none does."""
+        for st, env in self.class_chain(*cls):
+            hit = next((f for f in st[kind] if f["name"] == name), None) if kind == "fields" else st[kind].get(name)
+            if hit is not None:
+                saved, self.env = self.env, {**self.env, **env}
+                try:
+                    self.scope_aliases(st["place"])  # (its member's type may be its alias: `static intCalcType maxExp_`)
+                    return hit, self.env
+                finally:
+                    self.env = saved
+        return None
 
     def method_type(self, n: dict[str, Any]) -> Ty | None:
         """The type of a kernel object's method call clang left dependent, for `auto`: `q.template DeQue<T>()`
@@ -454,7 +504,7 @@ class KernelLowerer(Lowerer):
     def ty(self, n: dict[str, Any]) -> Ty:
         if n["k"] == "CALL_EXPR" and n.get("tk") == "DEPENDENT":
             return self.method_type(n) or super().ty(n)
-        hit = self.dependent_field(n)
+        hit = self.dependent_field(n) or self.dependent_static(n)
         if hit is None:
             return super().ty(n)
         field, env = hit
@@ -479,6 +529,17 @@ class KernelLowerer(Lowerer):
             return f"{base}.{n.get('rs', n['s'])}"
         if k == "MEMBER_REF_EXPR" and "v" not in n and n.get("rk") == "VAR_DECL" and self.cls is not None:
             return self.static_member(n)
+        if k == "MEMBER_REF_EXPR" and "v" not in n and (static := self.dependent_static(n)) is not None:
+            saved, self.env = self.env, {**self.env, **static[1]}  # (`this->VecLen_` of a dependent base: its value)
+            try:
+                return self.pyvalue(self.static_value(static[0], f"the static member {n['s']}", n))
+            except CppError:  # (a value its initializer computes: `GetMaxExp<T>()`, a constexpr helper, run)
+                init = [x for x in static[0]["c"] if x["k"] not in _TYPE_KIDS]
+                if not init:
+                    raise
+                return self.convert(self.expr(init[-1]), self.infer(init[-1]), self.ty(static[0]))
+            finally:
+                self.env = saved
         if k == "DECL_REF_EXPR" and n.get("rk") == "VAR_DECL" and self.cls is not None and n.get("global") and "v" not in n:
             if n.get("rs", n["s"]) in self.cls["statics"]:
                 return self.static_member(n)
@@ -856,9 +917,9 @@ class KernelLowerer(Lowerer):
             members = {f["s"]: self.np_type(self.unions[v["s"]][f["s"]], f) for f in fields}
             self.emit(d, f"{self.var(v['s'])} = _Union({members!r})  # line {v['l']}")
             return None
-        t = self.ty(v)
+        t = Ty("other") if _deduced(v) else self.ty(v)  # (`auto* p = ...`: the initializer's type, below or in the base's)
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else []
-        if t.what != "obj" and v.get("tk") == "AUTO" and init and self.objof(init[0]) is not None:
+        if t.what != "obj" and _deduced(v) and init and self.objof(init[0]) is not None:
             t = Ty("obj", elem=self.objof(init[0]))  # `auto x = q.AllocTensor<T>();`: the object its initializer makes
         if t.what != "obj":
             return super().vardecl(v, d)
@@ -947,6 +1008,7 @@ class KernelLowerer(Lowerer):
                 "spec": None,
                 "body": block,
                 "file": self.fn.file,
+                "ns": self.fn.ns,  # (the enclosing function's namespace: unresolved calls in the block are looked up from it)
                 "cls": self.fn.cls,
             }
         )

@@ -112,6 +112,25 @@ def _ceil_division(a: int, b: int) -> int:
     return _c_div(s, b)  # type: ignore[no-any-return]
 
 
+def _bit_count(count: Callable[[int], int]) -> Callable[[Any], Any]:
+    """An AscendC scalar bit count of a uint64_t (`count` of its value, 0 <= v < 2**64), per iteration for a value
+    that differs by iteration in a batched loop."""
+
+    def run(x: Any) -> Any:
+        if isinstance(x, Affine):
+            return Affine(np.array([count(int(v) & 0xFFFFFFFFFFFFFFFF) for v in x.values], dtype=np.int64))
+        return count(int(x) & 0xFFFFFFFFFFFFFFFF)
+
+    return run
+
+
+#: AscendC's scalar bit counts (the pages under 标量计算), by name: the helper running each and the template argument
+#: it takes (GetBitCount<countValue>: the bit value counted, 0 or 1); their former names (ScalarCountLeadingZero,
+#: ScalarGetCountOfValue) are the same functions
+_BIT_COUNTS = {"CountLeadingZero": ("_clz", False), "GetBitCount": ("_ones", True)}
+_BIT_COUNTS |= {"ScalarCountLeadingZero": _BIT_COUNTS["CountLeadingZero"], "ScalarGetCountOfValue": _BIT_COUNTS["GetBitCount"]}
+
+
 def _copy(src: Any, dst: Any = None) -> Any:
     """A C++ register copy: `dst` (a new register of `src`'s type when None) gets `src`'s bytes
     (or bits) and written flags, through the running backend (batched loops included)."""
@@ -163,6 +182,8 @@ RUNTIME: dict[str, Any] = {
     "_rem": _c_rem,
     "_more": _more,
     "_ceil_division": _ceil_division,
+    "_clz": _bit_count(lambda v: 64 - v.bit_length()),  # (64 for 0)
+    "_ones": _bit_count(lambda v: bin(v).count("1")),
     "_f32": lambda x: float(np.float32(x)),
     "_f16": lambda x: float(np.float16(x)),
     "_bf16": lambda x: float(ml_dtypes.bfloat16(x)),
@@ -333,6 +354,8 @@ def _split_targs(inner: str) -> list[str]:
 
 
 _COMPARE = ("==", "!=", "<=", ">=")
+#: the register types other than RegTensor
+_REGISTERS = ("MaskReg", "AddrReg", "UnalignRegForLoad", "UnalignRegForStore", "UnalignReg")
 _TYPE_KIDS = ("TYPE_REF", "NAMESPACE_REF", "TEMPLATE_REF")
 #: the explicit casts (C-style, functional, static_cast, reinterpret_cast)
 _CASTS = ("CSTYLE_CAST_EXPR", "CXX_FUNCTIONAL_CAST_EXPR", "CXX_STATIC_CAST_EXPR", "CXX_REINTERPRET_CAST_EXPR")
@@ -493,12 +516,38 @@ class Fn:
 class Call(NamedTuple):
     """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
     the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
-    number of arguments and the calling function's namespace."""
+    number of arguments, the calling function's namespace and the arguments' types in this instantiation
+    (`Lowerer.arg_type`: `RegTensor<float>`, `MaskReg`, `float*`, `int`, `float`; "" where not known)."""
 
     at: str
     spelled: list[str]
     nargs: int
     scope: str
+    args: tuple[str, ...] = ()
+
+
+def accepts(param: str, arg: str) -> bool:
+    """Whether a helper's parameter of the C++ type `param` takes an argument of the type `arg` (`Call.args`), as C++'s
+    overload resolution sees it: a register parameter a register of its type (a template parameter's element: any
+    element), a pointer parameter a pointer to its element (`void*` any), a scalar parameter any scalar (C++ converts
+    between them); a parameter of another type (a template parameter's), or an argument of a type not known, any."""
+    s = strip(param).rstrip("&").strip()
+    if not arg or not s:
+        return True
+    if s.startswith("RegTensor<") or s in _REGISTERS:
+        if not arg.startswith("RegTensor<") and arg not in _REGISTERS:
+            return False
+        if s in _REGISTERS or arg in _REGISTERS:
+            return s == arg or (s == "UnalignReg" and arg.startswith("Unalign"))
+        mine, given = (_split_targs(x[x.index("<") + 1 : x.rindex(">")]) for x in (s, arg))
+        element = dtype_of(mine[0])
+        return (element is None or element is dtype_of(given[0])) and ("RegTraitNumTwo" in s) == ("RegTraitNumTwo" in arg)
+    if s.endswith("*"):
+        element = dtype_of(s[:-1])
+        return arg.endswith("*") and (element is None or element is dtype_of(arg[:-1]))
+    if dtype_of(s) is not None:
+        return arg in ("int", "float")
+    return True
 
 
 class Source(Protocol):
@@ -557,6 +606,19 @@ def reg_specs(name: str) -> tuple[Any, ...]:
     return tuple(s for s in REGISTRY.specs.values() if name in s.aliases)
 
 
+def _scalar_dtype(t: Ty) -> Any:
+    """The dtype of the C scalar type `t` (None for double and for a type that is no scalar)."""
+    if t.what == "int":
+        name = "bool_" if t.bits == 1 else f"{'' if t.signed else 'u'}int{t.bits}"
+        return getattr(dt, name, None)
+    return {"_f32": dt.float32, "_f16": dt.half, "_bf16": dt.bfloat16}.get(t.rnd) if t.what == "float" else None
+
+
+def _deduced(n: dict[str, Any]) -> bool:
+    """Whether the declaration or name `n` has a type C++ deduces (`auto`, `auto*`, `const auto&`)."""
+    return n.get("tk") == "AUTO" or re.search(r"\bauto\b", n.get("t", "")) is not None
+
+
 def _walk(n: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield n
     for c in n["c"]:
@@ -598,13 +660,17 @@ class Lowerer:
             canonical = _reg_element(n.get("t", ""), s, n.get("ts", ""))
         if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
+        if d is None and s.endswith(">") and dt.is_dtype(named := self.alias_template(s)):
+            d = named  # `Wide<T>` of `template <typename T> using Wide = std::conditional_t<...>;`
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
 
     def ty(self, n: dict[str, Any]) -> Ty:
-        if n.get("tk") == "AUTO" and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
+        if _deduced(n) and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
             return self.vartypes[n.get("rs", n["s"])]  # an `auto` variable: the type its initializer gave it
+        if _deduced(n) and n.get("k") != "VAR_DECL":
+            return Ty("other")  # (an expression of an `auto*` variable, `p + off`: its operands' type, `infer`)
         return self.type_of(n.get("t", ""), n.get("tk", ""), n)
 
     def type_of(self, spelling: str, kind: str, n: dict[str, Any] | int = 0) -> Ty:
@@ -649,6 +715,8 @@ class Lowerer:
             return self.infer(kids[-1])
         if n["k"] == "CONDITIONAL_OPERATOR" and len(kids) == 3:
             return self.infer(kids[1])
+        if n["k"] == "CALL_EXPR" and n["c"]:
+            return self.returned_type(n) or t
         if n["k"] != "BINARY_OPERATOR" or len(kids) != 2:
             return t
         if n.get("op") in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
@@ -666,6 +734,21 @@ class Lowerer:
             return Ty("int", bits, all(x.signed or x.bits < 32 for x in (a, b) if x.bits == bits))
         return t
 
+    def returned_type(self, n: dict[str, Any]) -> Ty | None:
+        """The type a call clang left dependent returns where it does not depend on the callee's template parameters: an
+        AscendC scalar bit count's `int64_t`, a helper of the file whose definitions all return one type
+        (`uint32_t Width(T x)`); else None (`U Same(U x)`)."""
+        name = self.callee_ref(n)[0]
+        if name in _BIT_COUNTS:
+            return Ty("int", 64, True)
+        fns = [f for f in getattr(self.mod, "definitions", {}).get(name, []) if f.defined and f.what != "vf"]
+        own = {p["name"] for f in fns for p in f.tparams}
+        rets = {f.ret for f in fns}
+        if len(rets) != 1 or own & set(re.findall(r"\w+", next(iter(rets)))):
+            return None
+        t = self.type_of(rets.pop(), "", n)
+        return t if t.what in ("int", "float", "ptr") else None
+
     def returned_register(self, n: dict[str, Any]) -> str:
         """The mask or address register type a call of a Reg function returns (`CreateMask<T>(...)`: "MaskReg",
         `CreateAddrReg<T>(...)`: "AddrReg"), also where clang left its type dependent; else ""."""
@@ -678,10 +761,34 @@ class Lowerer:
         return returned.pop() if len(returned) == 1 and returned & {"MaskReg", "AddrReg"} else ""
 
     def unalias(self, s: str) -> str:
-        """`s` with a register type alias of this instantiation (RegType) spelled as the type it names."""
+        """`s` with a register type alias of this instantiation (RegType) or an alias template's type for its arguments
+        (`InnerRegType<U>`, `template <typename T> using InnerRegType = std::conditional_t<...>;`) spelled as the type
+        it names."""
         base = s.rstrip("&* ")
         alias = self.env.get(base)
+        if alias is None and base.endswith(">"):
+            named = self.alias_template(base)
+            alias = RegType(cxx(named)) if dt.is_dtype(named) else named
         return alias + s[len(base) :] if isinstance(alias, RegType) else s
+
+    def alias_template(self, spelled: str) -> Any:
+        """The type (a dtype or RegType) the file's alias template `spelled` names (`Name<A, B>`, type arguments
+        only), its parameters bound to the arguments in this instantiation; None where it is no such use."""
+        name = spelled[: spelled.index("<")].split("::")[-1].strip()
+        found = [a for a in getattr(self.mod, "alias_templates", ()) if a["node"]["s"] == name]
+        args = _split_targs(spelled[spelled.index("<") + 1 : -1])
+        if len(found) != 1 or len(args) != len(found[0]["tparams"]):
+            return None
+        node, saved = found[0]["node"], self.env
+        try:
+            self.env = {**self.env, **{p: self.dtype(a) for p, a in zip(found[0]["tparams"], args, strict=True)}}
+            return self.alias_type(
+                _alias_tokens(node.get("toks", [])), iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS]), node
+            )
+        except (CppError, StopIteration):
+            return None
+        finally:
+            self.env = saved
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
@@ -997,6 +1104,10 @@ class Lowerer:
             return self.value_as(self.constant(kids[-1], what), self.ty(n))
         elif k == "CALL_EXPR" and n.get("rk") == "CONSTRUCTOR" and len(n["c"]) == 1:
             return self.constant(n["c"][0], what)
+        elif k == "CALL_EXPR" and n["c"] and (f := self.callee_ref(n)[0]) in SHIM_FUNCTIONS and f not in self.mod.functions:
+            return self.value_as(_SHIM_RUN[f](*(self.constant(a, what) for a in n["c"][1:])), self.ty(n))  # GetVRegSize()
+        elif k == "CALL_EXPR" and len(n["c"]) == 1 and (ret := self.returned_constant(n)) is not None:
+            return self.value_as(self.constant(ret, what), self.ty(n))  # a helper `{ return 256U; }` (the tree's own)
         elif (body := self.invoked_lambda(n)) is not None:  # `[] { if constexpr (...) return A; else return B; }()`
             return self.value_as(self.lambda_value(body, what), self.ty(n))
         elif k in ("CXX_UNARY_EXPR", "UNEXPOSED_EXPR") or (k == "UNARY_OPERATOR" and n.get("op") in ("sizeof", "alignof")):
@@ -1021,6 +1132,17 @@ class Lowerer:
             cond, yes, no = kids
             return self.constant(yes if self.constant(cond, what) else no, what)
         raise self.fail(n, f"{what} {n.get('s') or k} (not a constant)")
+
+    def returned_constant(self, n: dict[str, Any]) -> dict[str, Any] | None:
+        """The returned expression of the file's function a call without arguments names, where its body is that one
+        `return` and it is no template (`constexpr uint32_t GetVRegSize() { return 256U; }`), else None."""
+        fns = [f for f in getattr(self.mod, "definitions", {}).get(self.callee_ref(n)[0], []) if f.defined]
+        if len(fns) != 1 or fns[0].params or any(not p.get("outer") for p in fns[0].tparams):
+            return None
+        body = [x for x in fns[0].body["c"] if x["k"] != "NULL_STMT"]
+        if len(body) != 1 or body[0]["k"] != "RETURN_STMT" or len(body[0]["c"]) != 1:
+            return None
+        return body[0]["c"][0]  # type: ignore[no-any-return]
 
     @staticmethod
     def invoked_lambda(n: dict[str, Any]) -> dict[str, Any] | None:
@@ -1167,7 +1289,7 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             f = self.callee_node(n)
             spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
-            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns)
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns, tuple(self.arg_type(a) for a in args))
             local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
@@ -1195,6 +1317,8 @@ class Lowerer:
             return self.debug_call(name, targs, args, n)
         if name in ("GetVecLen", "asc_get_vf_len"):
             return str(VF_LEN)
+        if name in ("__builtin_abs", "__builtin_labs", "__builtin_llabs") and local is None and len(args) == 1:
+            return self.convert(f"abs({self.expr(args[0])})", Ty("other"), self.ty(n))  # (the standard's std::abs on ints)
         if name in _BUILTIN_VALUES and local is None:  # the compiler's __builtin_inff() ...
             return self.convert(_BUILTIN_VALUES[name], Ty("float"), self.ty(n))
         if name in SHIM_FUNCTIONS and local is None:  # the helper headers' stand-ins (Ops::Base::CeilDiv ...)
@@ -1206,6 +1330,13 @@ class Lowerer:
         if name == "CeilDivision" and len(args) == 2:  # AscendC's int32 (num1 + num2 - 1) / num2, 0 for num2 == 0
             a, b = (self.convert(self.expr(x), self.ty(x), Ty("int", 32, True)) for x in args)
             return f"_ceil_division({a}, {b})"
+        if name in _BIT_COUNTS and len(args) == 1:  # CountLeadingZero(v), GetBitCount<1>(v): an int64_t of the uint64_t v
+            helper, counted = _BIT_COUNTS[name]
+            tvals = [self.targ(t) for t in targs]
+            if counted and tvals not in ([0], [1]):
+                raise self.fail(n, f"{name}<{', '.join(map(cxx, tvals))}> (its countValue is 0 or 1)")
+            counted_code = f"{helper}({self.convert(self.expr(args[0]), self.infer(args[0]), Ty('int', 64, False))})"
+            return f"(64 - {counted_code})" if tvals == [0] else counted_code
         limits = self.numeric_limits(n)
         if limits is not None and not args:  # NumericLimits<T>::Max() ...
             code = numeric_limit(*limits)
@@ -1261,11 +1392,18 @@ class Lowerer:
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
         """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
         `T` of a `__ubuf__ T*` parameter from the pointer's element type, of a `RegTensor<T>&` from the
-        register's (those given explicitly stay)."""
+        register's, of a `T` or `T&` from the argument's type (a register's, or a scalar's unpromoted: `uint8_t` for
+        a `uint8_t` variable, `int` for `x + 1`); those given explicitly stay."""
         names = {p["name"] for p in fn.tparams if p["type"] and not p.get("outer")} - given
         out: dict[str, Any] = {}
         for p, a in zip(fn.params, args, strict=False):
             s = strip(p["t"]).rstrip("&").strip()
+            if s in names and s not in out and self.infer(a).what == "reg" and (reg := self.register_type(a)):
+                out[s] = RegType(reg)  # `RegT& src`: the argument's register type (`RegT tmp;` in the helper is one)
+                continue
+            if s in names and s not in out and (d := _scalar_dtype(self.infer(a))) is not None:
+                out[s] = d  # `U x` given a scalar: its type
+                continue
             m = re.fullmatch(r"(\w+)\s*\*", s) or re.fullmatch(r"RegTensor<\s*(\w+)\s*(?:,.*)?>", s)
             if m is None or m[1] not in names or m[1] in out:
                 continue
@@ -1274,6 +1412,26 @@ class Lowerer:
             if d is not None:
                 out[m[1]] = d
         return out
+
+    def arg_type(self, a: dict[str, Any]) -> str:
+        """A call argument's type in this instantiation, as `accepts` reads it ("" where it is not known)."""
+        try:
+            t = self.infer(a)
+            if t.what == "reg":
+                return self.register_type(a)
+            if t.what == "ptr":
+                return f"{cxx(t.elem)}*" if t.elem is not None else "void*"
+        except CppError:
+            return ""
+        return t.what if t.what in ("int", "float") else ""
+
+    def register_type(self, a: dict[str, Any]) -> str:
+        """The register type of the expression `a` spelled for this instantiation (`RegTensor<float>`, `MaskReg`), else ''."""
+        s = self.unalias(strip(a.get("t", ""))).rstrip("&* ")
+        if s.startswith("RegTensor<"):
+            dtype, trait = self.regtensor(s, a)
+            return f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>"
+        return s if s in _REGISTERS else ""
 
     def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
         """The defaults of `fn`'s own template parameters not `bound` (given or deduced: `template <bool NEED_MAX =
@@ -1606,10 +1764,14 @@ class Lowerer:
         name = v["s"]
         s = self.unalias(strip(v["t"]))
         init = v["c"][len(v["c"]) - v["ninit"] :] if "ninit" in v else [x for x in v["c"] if x["k"] not in _TYPE_KIDS]
-        t = self.ty(v)
-        if v.get("tk") == "AUTO" and init:  # `auto x = ...` in a template: the initializer's type in this instantiation
-            t = self.infer(init[-1])
-            s = self.returned_register(init[-1]) or s  # (`auto a = CreateAddrReg<T>(...)`: an AddrReg)
+        if _deduced(v) and init:  # `auto x = ...`, `auto* p = ...` in a template: the initializer's type in this instantiation
+            t, s = self.auto_type(v, init[-1])
+            if t.what == "reg" and strip(v["t"]).endswith("&"):  # `auto& a = r;`: another name of r's register
+                self.vartypes[name] = t
+                self.emit(d, f"{self.var(name)} = {self.expr(init[-1])}  # line {v['l']}: a reference")
+                return
+        else:
+            t = self.ty(v)
         if v.get("tk") == "CONSTANTARRAY":
             self.array(v, init, d)
             return
@@ -1641,6 +1803,9 @@ class Lowerer:
             return
         if t.what == "other" and "(lambda at " in v["t"]:
             raise self.fail(v, f"the lambda {name}")
+        if t.what == "other" and _deduced(v) and init:  # (naming what it reads: a refused declaration of one is the cause)
+            reads = ", ".join(sorted(self.names(init[-1]))) or "no variable"
+            raise self.fail(v, f"a variable of type {v['t']} whose initializer's type is not known here (it reads {reads})")
         if t.what == "other":
             raise self.fail(v, f"a variable of type {v['t']}")
         if not init:
@@ -1659,6 +1824,27 @@ class Lowerer:
         if name in self.refvars:
             code = f"Ref({code})"
         self.emit(d, f"{target} = {code}  # line {v['l']}")
+
+    def auto_type(self, v: dict[str, Any], init: dict[str, Any]) -> tuple[Ty, str]:
+        """The type C++ deduces for the `auto` variable `v` (`auto`, `auto*`, `const auto&`) from its initializer `init`
+        in this instantiation, and its spelling where it is a register (`auto a = CreateAddrReg<T>(...)`: an AddrReg;
+        `auto b = a;`: a copy of the register `a`). A pointer for `auto*`; a non-const `auto&` only of a register (a
+        reference to a scalar or pointer would be a second name of one variable, which the lowering does not model),
+        a `const auto&` of a scalar or pointer a copy of its value, so not of a variable the function changes."""
+        t = self.infer(init)
+        spelled = strip(v["t"])
+        s = self.returned_register(init) or (self.unalias(strip(init.get("t", ""))).rstrip("&* ") if t.what == "reg" else spelled)
+        if spelled.rstrip().endswith("*") and t.what not in ("ptr", "other"):  # ("other": refused below, naming what it reads)
+            raise self.fail(v, f"the variable {v['s']} of type {v['t']} initialized with {init.get('t')} (not a pointer)")
+        if spelled.rstrip().endswith("&") and t.what != "reg" and "const" not in v["t"].split():
+            raise self.fail(v, f"the reference {v['s']} of type {v['t']} to a {t.what} (only const references and registers)")
+        named = init
+        while named["k"] in ("UNEXPOSED_EXPR", "PAREN_EXPR") and named["c"]:
+            named = named["c"][-1]
+        changed = self.names(named) & self.assigned(self.fn.body) if named["k"] == "DECL_REF_EXPR" else set()
+        if spelled.rstrip().endswith("&") and t.what != "reg" and changed:  # (a copy: C++'s reference sees the change)
+            raise self.fail(v, f"the reference {v['s']} of type {v['t']} to {sorted(changed)[0]}, which the function changes")
+        return t, s
 
     def array(self, v: dict[str, Any], init: list[dict[str, Any]], d: int) -> None:
         """A local array (`constexpr uint32_t k[3] = {...}`, `RegTensor<T> regs[4]`): a Python list."""

@@ -43,6 +43,7 @@ from regsim._src.frontends.cpp.lowering import (
     Fn,
     Lowerer,
     Ty,
+    accepts,
     cxx,
     dtype_of,
     runtime_names,
@@ -283,6 +284,8 @@ class CppModule:
 
         #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
         self.aliases: list[dict[str, Any]] = []
+        #: the file's alias templates (`template <typename T> using R = ...;`: the alias's node, its parameters' names)
+        self.alias_templates: list[dict[str, Any]] = []
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
         #: parse errors outside the device functions (host code, missing host headers): ignored
@@ -330,7 +333,10 @@ class CppModule:
         where = f"{self.path}:{line}: the call of {name}"
         if len(plain) > 1:
             lines = ", ".join(str(f.line) for f in plain)
-            raise CppError(f"{where}, which has {len(plain)} overloads (lines {lines}) clang did not resolve here: rename them")
+            raise CppError(
+                f"{where}, which has {len(plain)} overloads (lines {lines}) clang did not resolve here and neither the"
+                " namespace, the argument count nor the arguments' types tell apart: rename them"
+            )
         own = [p for p in self.functions[name].tparams if not p.get("outer")]
         if any(f.spec is not None for f in defs) and len(tvals) < len(own):
             raise CppError(
@@ -573,7 +579,8 @@ class CppModule:
 def _overload(fns: list[Fn], call: Call) -> list[Fn]:
     """Of the overloads `fns` of a call clang left unresolved, those it can run, as C++ looks them up: in the
     namespace spelled before the name (`ops::F`), else in the caller's namespace or the nearest enclosing one that
-    defines some; then those taking as many arguments as given. All of them where a step would leave none."""
+    defines some; then those taking as many arguments as given; then those whose parameters take the arguments' types
+    (`accepts`). All of them where a step would leave none."""
     spelled = "::".join(s for s in call.spelled)
     if spelled:
         fns = [f for f in fns if f.ns == spelled or f.ns.endswith("::" + spelled)] or fns
@@ -584,7 +591,8 @@ def _overload(fns: list[Fn], call: Call) -> list[Fn]:
             if here:
                 fns = here
                 break
-    return [f for f in fns if len(f.params) == call.nargs] or fns
+    fns = [f for f in fns if len(f.params) == call.nargs] or fns
+    return [f for f in fns if all(accepts(p["t"], a) for p, a in zip(f.params, call.args, strict=False))] or fns
 
 
 def _syntax_limit(e: SyntaxError) -> str:
@@ -696,6 +704,7 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = (), defines: M
                 f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
+        mod.alias_templates = out.get("alias_templates", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod, read

@@ -608,6 +608,7 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
         consts: dict[str, Any] = {}
         structs: list[dict[str, Any]] = []
         aliases: list[dict[str, Any]] = []  #: type aliases of namespaces and classes, with their scope's lines
+        templates: list[dict[str, Any]] = []  #: alias templates, with their type parameters' names
         main = os.path.abspath(path)
         classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
         tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -648,12 +649,20 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
                     lines = [scope.start.line, scope.end.line] if scope else [0, 1 << 30]
                     aliases.append({"scope": lines, "file": os.path.abspath(ch.location.file.name), "node": _node(ch, main)})
+                if ch.kind == ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL:  # `template <typename T> using R = ...;`: its type
+                    parts = list(ch.get_children())  # parameters' names and its alias
+                    alias = next((x for x in parts if x.kind == ci.CursorKind.TYPE_ALIAS_DECL), None)
+                    names = [x.spelling for x in parts if x.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER]
+                    if alias is not None and len(names) == len(parts) - 1:  # (type parameters only)
+                        node = _node(alias, main)
+                        templates.append({"file": os.path.abspath(ch.location.file.name), "tparams": names, "node": node})
 
         visit(tu.cursor, [])
         if _UNION_READS:
             _fold_unions(path, source, args)
         read = _sources(tu, path, own, ours)
-    return {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases, "sources": read}
+    out = {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases}
+    return {**out, "alias_templates": templates, "sources": read}
 
 
 def main() -> None:
