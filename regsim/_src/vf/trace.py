@@ -329,18 +329,25 @@ def kernel_line(frame: FrameType | None = None) -> str:
     """`file.py:LINE` of the first frame outside regsim from `frame` (default: the caller's) outwards: the
     kernel line that made the call being recorded."""
     frame = sys._getframe(1) if frame is None else frame
-    while frame is not None and frame.f_code.co_filename.startswith(_REGSIM_DIR):
+    while frame is not None:
+        name = frame.f_code.co_filename
+        inside = _INSIDE.get(name)
+        if inside is None:
+            inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
+        if not inside:
+            break
         frame = frame.f_back
     if frame is None:
         return "?"
-    key = (frame.f_code.co_filename, frame.f_lineno)
+    key = (name, frame.f_lineno)
     line = _LINES.get(key)
     if line is None:
-        line = _LINES[key] = f"{Path(key[0]).name}:{key[1]}"
+        line = _LINES[key] = f"{Path(name).name}:{key[1]}"
     return line
 
 
 _LINES: dict[tuple[str, int], str] = {}  #: "file.py:LINE" by path and line (kernel_line runs once a recorded call)
+_INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
 #: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, and its call in a
 #: batched loop (`_planned`)
 _PLANS: dict[int, tuple[Any, str, Callable[..., Any]]] = {}
