@@ -166,15 +166,17 @@ def _find_block(node: dict[str, Any], first: int, brace: int) -> dict[str, Any] 
 
 def layout(root: Path, into: Path) -> Path:
     """The include tree the libraries' build gives a kernel, as links under `into`: its shared headers as
-    `inc/` (`#include "../inc/platform.h"`) and each `*_common` operator directory by name
-    (`#include "../../norm_common/reduce_common_regbase.h"`); search `into/a` and `into/a/b`."""
+    `inc/` (`#include "../inc/platform.h"`) and each operator's `op_kernel` directory by the operator's name, as
+    the build copies them (the first of a name: the libraries' `kernel_src_copy`), also the `*_common` ones
+    (`#include "../../norm_common/reduce_common_regbase.h"`, `"../../softmax_v2/arch35/softmax_v2_base.h"` from
+    another operator's kernel); search `into/a` and `into/a/b`."""
     (into / "a" / "b").mkdir(parents=True)
     inc = root / "common" / "inc" / "op_kernel"
     if inc.is_dir():
         (into / "inc").symlink_to(inc)
-    for d in sorted(root.glob("*/*_common")) + sorted(root.glob("experimental/*/*_common")):
-        target = d / "op_kernel" if (d / "op_kernel").is_dir() else d
-        if d.is_dir() and not (into / d.name).exists():
+    for d in sorted(root.glob("*/*")) + sorted(root.glob("experimental/*/*")):
+        target = d / "op_kernel" if (d / "op_kernel").is_dir() else d if d.name.endswith("_common") else None
+        if target is not None and d.is_dir() and not (into / d.name).exists():
             (into / d.name).symlink_to(target)
     return into
 

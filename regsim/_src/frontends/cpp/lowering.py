@@ -26,7 +26,7 @@ from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function, result
-from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
+from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, TAG_TYPES, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
@@ -578,6 +578,12 @@ class Lowerer:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
 
+    def type_key(self, spelling: str, n: dict[str, Any]) -> Any:
+        """What a type trait compares a type argument by: its dtype, or the name of one of AscendC's data types regsim
+        declares without running them (`int4b_t`: `IsSameType<U, int4b_t>::value`, false for every element type)."""
+        s = strip(spelling).rsplit("::", 1)[-1].strip()
+        return s if s in TAG_TYPES else self.dtype(spelling, n)
+
     def ty(self, n: dict[str, Any]) -> Ty:
         if n.get("tk") == "AUTO" and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
             return self.vartypes[n.get("rs", n["s"])]  # an `auto` variable: the type its initializer gave it
@@ -816,8 +822,8 @@ class Lowerer:
         if what == "same":
             if len(args) != 2:
                 return None
-            a, b = (self.dtype("".join(x), n) for x in args)
-            return a is b
+            a, b = (self.type_key("".join(x), n) for x in args)
+            return bool(a == b)
         values = [self.trait_value(x, n, True) for x in args]
         if None in values or (what == "not" and len(values) != 1):
             return None
