@@ -478,6 +478,17 @@ CAST_TRAITS = {
 }
 
 
+#: the compiler's builtins of the mask functions kernels call by those names, as the C API functions they are: the C
+#: API's register header (`c_api/reg_compute/reg_vector.h`) defines `asc_create_mask_b8` as the compiler's `pset_b8`
+#: (`pset_b8(PAT_ALL)`), and its `asc_update_mask_b32(count)` is the compiler's `plt_b32(count, POST_UPDATE)` (the mask
+#: of the first `count` lanes, `count` lowered by a register's lanes); another mode of `plt_bN` is an undeclared name
+BUILTINS = "\n".join(
+    f"#define pset_b{b} asc_create_mask_b{b}\n#define plt_b{b}(count, mode) __regsim_plt_b{b}_##mode(count)\n"
+    f"#define __regsim_plt_b{b}_POST_UPDATE asc_update_mask_b{b}"
+    for b in (8, 16, 32)
+)
+
+
 #: the debugging functions a VF may call (the printf and asc_dump pages: utils/debug/asc_printf.h and
 #: asc_dump.h, their simd_vf overloads), run by regsim._src.vf.debug; declared at global scope, as the
 #: headers' `using` makes them
@@ -545,6 +556,7 @@ def header() -> str:
     out.append("}  // namespace AscendC")
     out.append("using namespace AscendC;")
     out += c_api()
+    out.append(BUILTINS)
     out.append(DEBUG)
     out.append("#define mem_bar(type) asc_mem_bar(type)")  # the compiler's spelling of asc_mem_bar
     return "\n".join(out) + "\n"

@@ -1,0 +1,94 @@
+"""Names the operator libraries' kernels use that the vendor's build declares (found by the inventory,
+bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U, int4b_t>::value`
+is false for every element type) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
+(the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("clang.cindex")
+
+import regsim as rs
+from tests.cpp_kernel_support import both_modes
+
+SRC = """
+template <typename U>
+__simd_vf__ inline void QuantVF(__ubuf__ void* dst, __ubuf__ int32_t* flag)
+{
+    using yCopyDtype = std::conditional_t<IsSameType<U, int4b_t>::value, uint8_t, U>;
+    flag[0] = IsSameType<U, int4b_t>::value ? 1 : 2;
+    flag[1] = IsSameType<int4b_t, AscendC::int4b_t>::value ? 3 : 4;
+    AscendC::Reg::RegTensor<yCopyDtype> r;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<yCopyDtype>();
+    AscendC::Reg::Duplicate(r, (yCopyDtype)sizeof(yCopyDtype), m);
+    AscendC::Reg::StoreAlign((__ubuf__ yCopyDtype*)dst, r, m);
+}
+
+__simd_vf__ inline void MaskBuiltinsVF(__ubuf__ float* dst, __ubuf__ uint32_t* left, uint32_t n, uint16_t loops)
+{
+    AscendC::Reg::RegTensor<float> r;
+    vector_bool all = pset_b8(PAT_ALL);
+    vector_bool m;
+    uint32_t count = n;
+    for (uint16_t i = 0; i < loops; i++) {
+        m = plt_b32(count, POST_UPDATE);
+        AscendC::Reg::Duplicate(r, (float)(i + 1), all);
+        AscendC::Reg::StoreAlign(dst + i * 64, r, m);
+    }
+    left[0] = count;
+}
+
+__simd_vf__ inline void OtherModeVF(__ubuf__ float* dst, uint32_t n)
+{
+    uint32_t count = n;
+    vector_bool m = plt_b32(count, MODE_ZEROING);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
+    path: Path = tmp_path_factory.mktemp("names") / "names.asc"
+    path.write_text(SRC)
+    return rs.cpp.load(path)
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.half, rs.int16, rs.uint8, rs.int32])
+def test_int4b_t_is_no_element_type(mod: rs.cpp.CppModule, dtype: object) -> None:
+    size = dtype.itemsize  # type: ignore[attr-defined]
+
+    def run() -> list[np.ndarray]:
+        ub = rs.UnifiedBuffer()
+        dst, flag = ub.alloc(dtype, 256 // size), ub.alloc(rs.int32, 8)
+        mod.instantiate("QuantVF", U=dtype)(dst.GetPhyAddr(), flag.GetPhyAddr())
+        return [dst.numpy(), flag.numpy()]
+
+    dst, flag = both_modes(run)
+    assert flag[:2].tolist() == [2, 3]  # U is not int4b_t; int4b_t is AscendC::int4b_t
+    assert dst.tolist() == [size] * (256 // size)  # yCopyDtype is U: sizeof(U) in every lane
+
+
+@pytest.mark.parametrize(("n", "loops"), [(100, 3), (64, 2), (0, 1), (200, 4)])
+def test_the_compilers_mask_builtins(mod: rs.cpp.CppModule, n: int, loops: int) -> None:
+    def run() -> list[np.ndarray]:
+        ub = rs.UnifiedBuffer()
+        dst, left = ub.alloc(rs.float32, 64 * loops), ub.alloc(rs.uint32, 8)
+        dst.set(np.full(64 * loops, -1, np.float32))
+        mod.MaskBuiltinsVF(dst.GetPhyAddr(), left.GetPhyAddr(), n, loops)
+        return [dst.numpy(), left.numpy()]
+
+    dst, left = both_modes(run)
+    # lane j of iteration i: written (i + 1) while fewer than n lanes came before it; the count drops 64 a step, to 0
+    want = [float(i + 1) if i * 64 + j < n else -1.0 for i in range(loops) for j in range(64)]
+    assert dst.tolist() == want
+    assert int(left[0]) == max(n - 64 * loops, 0)
+
+
+def test_another_mode_of_plt_is_refused(mod: rs.cpp.CppModule) -> None:
+    dst = rs.UnifiedBuffer().alloc(rs.float32, 64)
+    with pytest.raises(rs.cpp.CppError, match=r"OtherModeVF does not parse:\n.*names\.asc:31: .*'__regsim_plt_b32_MODE_ZEROING'"):
+        mod.OtherModeVF(dst.GetPhyAddr(), 3)
