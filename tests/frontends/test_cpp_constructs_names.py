@@ -1,6 +1,6 @@
 """Names the operator libraries' kernels use that the vendor's build declares (found by the inventory,
 bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U, int4b_t>::value`
-is false for every element type) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
+is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
 (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once."""
 
 from __future__ import annotations
@@ -40,6 +40,16 @@ __simd_vf__ inline void MaskBuiltinsVF(__ubuf__ float* dst, __ubuf__ uint32_t* l
         AscendC::Reg::StoreAlign(dst + i * 64, r, m);
     }
     left[0] = count;
+}
+
+template <typename S>
+__simd_vf__ inline void ConditionalVF(__ubuf__ float* dst, S s)
+{
+    using calcT = typename Conditional<AscendC::IsSameType<S, int32_t>::value, int32_t,
+        typename AscendC::Conditional<sizeof(S) == 2, half, float>::type>::type;
+    calcT v = calcT(s);
+    dst[0] = (float)(v / calcT(2));
+    dst[1] = (float)sizeof(calcT);
 }
 
 __simd_vf__ inline void OtherModeVF(__ubuf__ float* dst, uint32_t n)
@@ -90,5 +100,16 @@ def test_the_compilers_mask_builtins(mod: rs.cpp.CppModule, n: int, loops: int) 
 
 def test_another_mode_of_plt_is_refused(mod: rs.cpp.CppModule) -> None:
     dst = rs.UnifiedBuffer().alloc(rs.float32, 64)
-    with pytest.raises(rs.cpp.CppError, match=r"OtherModeVF does not parse:\n.*names\.asc:31: .*'__regsim_plt_b32_MODE_ZEROING'"):
+    with pytest.raises(rs.cpp.CppError, match=r"OtherModeVF does not parse:\n.*names\.asc:41: .*'__regsim_plt_b32_MODE_ZEROING'"):
         mod.OtherModeVF(dst.GetPhyAddr(), 3)
+
+
+@pytest.mark.parametrize(("dtype", "s", "want"), [(rs.int32, 7, [3.0, 4.0]), (rs.float32, 7.0, [3.5, 4.0]), (rs.half, 5.0, [2.5, 2.0])])
+def test_ascendc_conditional(mod: rs.cpp.CppModule, dtype: object, s: float, want: list[float]) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.float32, 8)
+        mod.instantiate("ConditionalVF", S=dtype)(dst.GetPhyAddr(), s)
+        return dst.numpy()
+
+    # calcT: int32_t for an int32 S (7 / 2 is 3), else half for a 2-byte S, float for another (exact halves)
+    assert both_modes(run)[:2].tolist() == want

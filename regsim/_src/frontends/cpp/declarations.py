@@ -138,10 +138,13 @@ SHIM_FUNCTIONS = (
 )
 
 
-#: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision)
+#: the compile-time helpers VFs use (AscendC's and the standard library's type traits, CeilDivision; AscendC's
+#: `Conditional<c, A, B>::type` is std::conditional's)
 TRAITS = """\
 template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
 template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
+template <bool B, typename T, typename F> struct Conditional { using type = T; };
+template <typename T, typename F> struct Conditional<false, T, F> { using type = F; };
 constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
 }  // namespace AscendC
 #ifndef REGSIM_NO_STD_TRAITS  // a file including the standard headers has these already

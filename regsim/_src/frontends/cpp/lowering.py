@@ -319,6 +319,9 @@ _STRUCTS = {
 #: compile-time type traits (namespace-free names; each also as `name_v`, without `::value`): the type comparisons
 #: and the standard library's logical traits over other traits
 _TRAITS = {"IsSameType": "same", "is_same": "same", "negation": "not", "conjunction": "all", "disjunction": "any"}
+#: the type choices an alias may spell (`std::conditional_t<c, A, B>`, `std::conditional<...>::type`, AscendC's
+#: `Conditional<...>::type`)
+_CONDITIONALS = ("conditional", "conditional_t", "Conditional")
 
 
 def _pattern_matches(pattern: list[str], given: list[Any]) -> bool:
@@ -1638,13 +1641,13 @@ class Lowerer:
         toks = [x for t in toks if t != "typename" for x in ([">", ">"] if t == ">>" else [t])]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[:1] == ["conditional"] and toks[-2:] == ["::", "type"]:  # (`Map<T>::type` is a class's alias: below)
+        if toks[:1] in (["conditional"], ["Conditional"]) and toks[-2:] == ["::", "type"]:  # (`Map<T>::type`: below)
             toks = toks[:-2]
-        if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
+        if toks and toks[0] in _CONDITIONALS and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
             if self.constant(next(conds), "the condition of std::conditional"):
                 return self.alias_type(a, conds, n)
-            for _ in range(a.count("conditional") + a.count("conditional_t")):
+            for _ in range(sum(a.count(c) for c in _CONDITIONALS)):
                 next(conds)  # (the conditions inside the branch not taken)
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
