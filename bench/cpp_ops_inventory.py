@@ -181,10 +181,51 @@ def layout(root: Path, into: Path) -> Path:
     return into
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def _includes(path: Path, search: tuple[Path, ...]) -> list[Path | None]:
+    """The files `path`'s quoted includes outside `#if` blocks name, in order (None for one not found: a header
+    of the devkit or of a library not in the checkout), found as the compiler finds them (its own directory, then
+    `search`)."""
+    out: list[Path | None] = []
+    depth = 0
+    for line in path.read_text(errors="replace").split("\n"):
+        word = line.strip()[1:].split()[:1] if line.strip().startswith("#") else []
+        depth += {"if": 1, "ifdef": 1, "ifndef": 1, "endif": -1}.get(word[0] if word else "", 0)
+        m = _INCLUDE.match(line)
+        if m and depth == 0:
+            found = [d / m[1] for d in (path.parent, *search) if (d / m[1]).is_file()]
+            out.append(found[0].resolve() if found else None)
+    return out
+
+
+def _reaches(path: Path, target: Path, search: tuple[Path, ...], seen: set[Path]) -> bool:
+    """Whether `path` includes `target`, directly or through the headers it includes."""
+    seen.add(path)
+    kids = [k for k in _includes(path, search) if k is not None]
+    return target in kids or any(_reaches(k, target, search, seen) for k in kids if k not in seen)
+
+
+def prelude(path: Path, search: tuple[Path, ...]) -> list[Path]:
+    """The headers the operator's kernel entry (a `.cpp` of its `op_kernel` directory including `path`) includes
+    before `path`, which the build compiles before it (a header may use a name one of them declares: `RegTensor` by a
+    sibling's `using AscendC::MicroAPI::RegTensor;`); those including `path` themselves left out."""
+    top = next((d for d in path.parents if d.name == "op_kernel"), None)
+    here = path.resolve()
+    for entry in sorted(top.rglob("*.cpp")) if top is not None else ():
+        got = _includes(entry, search)
+        if here in got:
+            return [h for h in got[: got.index(here)] if h is not None and not _reaches(h, here, search, set())]
+    return []
+
+
 def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:
-    """(file, VF, "lowers" or "refused", cause) of each VF of one file."""
+    """(file, VF, "lowers" or "refused", cause) of each VF of one file, parsed after the headers its kernel entry
+    includes before it."""
     rel = str(path.relative_to(root.parent))
-    args = (*_SCOPE, f"-I{root / 'common' / 'inc'}", f"-I{tree / 'a'}", f"-I{tree / 'a' / 'b'}")
+    search = (root / "common" / "inc", tree / "a", tree / "a" / "b")
+    args = (*_SCOPE, *(f"-I{d}" for d in search), *(f"-include{h}" for h in prelude(path, search)))
     text = path.read_text(errors="replace")
     blocks = scopes(text)
     try:

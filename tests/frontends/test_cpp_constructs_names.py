@@ -1,6 +1,7 @@
 """Names the operator libraries' kernels use that the vendor's build declares (found by the inventory,
 bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U, int4b_t>::value`
-is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
+is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's), alias templates (`template <typename T_Y> using
+YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
 (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once."""
 
 from __future__ import annotations
@@ -41,6 +42,24 @@ __simd_vf__ inline void MaskBuiltinsVF(__ubuf__ float* dst, __ubuf__ uint32_t* l
     }
     left[0] = count;
 }
+
+template <typename T_Y>
+using YCopy = std::conditional_t<IsSameType<T_Y, int4b_t>::value, uint8_t, T_Y>;
+template <typename A, typename B>
+using Wider = std::conditional_t<(sizeof(A) > sizeof(B)), A, B>;
+
+template <typename T>
+class K {
+public:
+    using yT = YCopy<T>;
+    template <typename U>
+    __simd_vf__ static inline void AliasTemplateVF(__ubuf__ yT* dst, __ubuf__ int32_t* sz)
+    {
+        using W = Wider<U, yT>;
+        dst[0] = (yT)sizeof(yT);
+        sz[0] = (int32_t)sizeof(W);
+    }
+};
 
 template <typename S>
 __simd_vf__ inline void ConditionalVF(__ubuf__ float* dst, S s)
@@ -100,7 +119,8 @@ def test_the_compilers_mask_builtins(mod: rs.cpp.CppModule, n: int, loops: int) 
 
 def test_another_mode_of_plt_is_refused(mod: rs.cpp.CppModule) -> None:
     dst = rs.UnifiedBuffer().alloc(rs.float32, 64)
-    with pytest.raises(rs.cpp.CppError, match=r"OtherModeVF does not parse:\n.*names\.asc:41: .*'__regsim_plt_b32_MODE_ZEROING'"):
+    line = SRC[: SRC.index("plt_b32(count, MODE_ZEROING)")].count("\n") + 1
+    with pytest.raises(rs.cpp.CppError, match=rf"OtherModeVF does not parse:\n.*names\.asc:{line}: .*'__regsim_plt_b32_MODE_ZEROING'"):
         mod.OtherModeVF(dst.GetPhyAddr(), 3)
 
 
@@ -113,3 +133,17 @@ def test_ascendc_conditional(mod: rs.cpp.CppModule, dtype: object, s: float, wan
 
     # calcT: int32_t for an int32 S (7 / 2 is 3), else half for a 2-byte S, float for another (exact halves)
     assert both_modes(run)[:2].tolist() == want
+
+
+@pytest.mark.parametrize(("t", "u"), [(rs.int16, rs.float32), (rs.int32, rs.uint8), (rs.half, rs.int64)])
+def test_alias_templates(mod: rs.cpp.CppModule, t: object, u: object) -> None:
+    def run() -> list[np.ndarray]:
+        ub = rs.UnifiedBuffer()
+        dst, sz = ub.alloc(t, 16), ub.alloc(rs.int32, 8)
+        mod.instantiate("AliasTemplateVF", T=t, U=u)(dst.GetPhyAddr(), sz.GetPhyAddr())
+        return [dst.numpy(), sz.numpy()]
+
+    dst, sz = both_modes(run)
+    size_t, size_u = t.itemsize, u.itemsize  # type: ignore[attr-defined]
+    assert dst[0] == size_t  # yT = YCopy<T> is T
+    assert sz[0] == max(size_t, size_u)  # Wider<U, yT>: the larger

@@ -1652,11 +1652,35 @@ class Lowerer:
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
+        if len(toks) >= 4 and toks[1] == "<" and toks[-1] == ">" and toks[0] in self.alias_templates():  # `X<T_Y>`
+            return self.alias_template(toks[0], _split_targs(" ".join(toks[2:-1])), n)
         spelled = strip(" ".join(toks).replace(" :: ", "::"))
         if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
             dtype, trait = self.regtensor(spelled, n)
             return RegType(f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>")
         return self.dtype(" ".join(toks), n)
+
+    def alias_templates(self) -> dict[str, dict[str, Any]]:
+        """The file's alias templates by name (`template <typename T_Y> using YCopyDtype = std::conditional_t<...>;`),
+        the function's file's where two files have one of a name."""
+        here = os.path.abspath(getattr(self.fn, "file", "") or self.mod.path)
+        found = [a for a in getattr(self.mod, "aliases", ()) if "tparams" in a]
+        return {a["node"]["s"]: a for a in sorted(found, key=lambda a: a.get("file") == here)}
+
+    def alias_template(self, name: str, args: list[str], n: dict[str, Any]) -> Any:
+        """The type `Name<args...>` of the alias template `Name` names: its aliased type with its parameters bound to
+        the type arguments `args`."""
+        a = self.alias_templates()[name]
+        if len(args) != len(a["tparams"]):
+            raise self.fail(n, f"the type {name}<{', '.join(args)}> ({name} takes {len(a['tparams'])} template arguments)")
+        bound = {p: self.dtype(x, n) for p, x in zip(a["tparams"], args, strict=True)}
+        saved, self.env = self.env, {**self.env, **bound}
+        try:
+            node = a["node"]
+            conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+            return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+        finally:
+            self.env = saved
 
     def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The file's class template `Name` for the type arguments `args`: its explicit specialization for them
@@ -1866,7 +1890,7 @@ class Lowerer:
         given = set() if place else set(self.env)  # (the template arguments: no alias names them)
         for a in sorted(around, key=lambda a: a["scope"][0] - a["scope"][1]):  # (outermost first; stable: source order)
             node = a["node"]
-            if node["s"] in given:
+            if node["s"] in given or "tparams" in a:  # (an alias template: bound where it is used, `X<T>`)
                 continue
             try:
                 conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])

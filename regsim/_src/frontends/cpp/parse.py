@@ -648,6 +648,12 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
                     lines = [scope.start.line, scope.end.line] if scope else [0, 1 << 30]
                     aliases.append({"scope": lines, "file": os.path.abspath(ch.location.file.name), "node": _node(ch, main)})
+                elif ch.kind == ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL:  # `template <typename T> using X = ...;`
+                    inner = [k for k in ch.get_children() if k.kind == ci.CursorKind.TYPE_ALIAS_DECL]
+                    tparams = [k.spelling for k in ch.get_children() if k.kind in tkinds]
+                    file = os.path.abspath(ch.location.file.name)
+                    if inner:
+                        aliases.append({"scope": [0, 1 << 30], "file": file, "node": _node(inner[0], main), "tparams": tparams})
 
         visit(tu.cursor, [])
         if _UNION_READS:
