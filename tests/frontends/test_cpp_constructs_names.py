@@ -1,7 +1,8 @@
 """Names the operator libraries' kernels use that the vendor's build declares (found by the inventory,
 bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U, int4b_t>::value`
 is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's), alias templates (`template <typename T_Y> using
-YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
+YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF), default arguments of helpers (a call leaving
+them out: clang's unexposed default-argument expressions) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
 (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once."""
 
 from __future__ import annotations
@@ -60,6 +61,24 @@ public:
         sz[0] = (int32_t)sizeof(W);
     }
 };
+
+constexpr uint32_t kStep = 3;
+__simd_callee__ inline void Fill(__ubuf__ float* dst, AscendC::Reg::MaskReg& m, uint16_t idx = 2,
+    uint32_t stride = kStep * 2, float v = 1.5f, int8_t small = 300)
+{
+    AscendC::Reg::RegTensor<float> r;
+    AscendC::Reg::Duplicate(r, v + (float)(idx * stride) + (float)small, m);
+    AscendC::Reg::StoreAlign(dst, r, m);
+}
+
+__simd_vf__ inline void DefaultsVF(__ubuf__ float* dst)
+{
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    Fill(dst, m);
+    Fill(dst + 64, m, 1);
+    Fill(dst + 128, m, 1, 1);
+    Fill(dst + 192, m, 0, 0, 7.0f, 0);
+}
 
 template <typename S>
 __simd_vf__ inline void ConditionalVF(__ubuf__ float* dst, S s)
@@ -147,3 +166,78 @@ def test_alias_templates(mod: rs.cpp.CppModule, t: object, u: object) -> None:
     size_t, size_u = t.itemsize, u.itemsize  # type: ignore[attr-defined]
     assert dst[0] == size_t  # yT = YCopy<T> is T
     assert sz[0] == max(size_t, size_u)  # Wider<U, yT>: the larger
+
+
+def test_default_arguments(mod: rs.cpp.CppModule) -> None:
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.float32, 256)
+        mod.DefaultsVF(dst.GetPhyAddr())
+        return dst.numpy()
+
+    small = 300 - 256  # int8_t small = 300: converted to the parameter's type (wraps to 44)
+    want = [1.5 + 2 * 6 + small, 1.5 + 1 * 6 + small, 1.5 + 1 * 1 + small, 7.0]  # idx * stride + v + small
+    assert both_modes(run).reshape(4, 64).tolist() == [[w] * 64 for w in want]
+
+
+KERNEL = """
+using namespace AscendC;
+
+template <typename T>
+class Shift {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y)
+    {
+        pipe.InitBuffer(buf, 64 * sizeof(T));
+        xg.SetGlobalBuffer((__gm__ T*)x);
+        yg.SetGlobalBuffer((__gm__ T*)y);
+        LocalTensor<T> t = buf.template Get<T>();
+        DataCopy(t, xg, 64);
+        PipeBarrier<PIPE_ALL>();
+        AddTo(t);
+        AddTo(t, 0.5f, 16);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yg, t, 64);
+    }
+    __aicore__ inline void AddTo(LocalTensor<T>& t, float a = 2.0f, uint32_t n = 48)
+    {
+        __ubuf__ T* p = (__ubuf__ T*)t.GetPhyAddr();
+        __VEC_SCOPE__
+        {
+            uint32_t cnt = n;
+            Reg::RegTensor<T> r;
+            Reg::MaskReg m = Reg::UpdateMask<T>(cnt);
+            Reg::LoadAlign(r, p);
+            Reg::Adds(r, r, (T)a, m);
+            Reg::StoreAlign(p, r, m);
+        }
+    }
+
+private:
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> xg;
+    GlobalTensor<T> yg;
+};
+
+__global__ __aicore__ void shifted(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    Shift<float> op;
+    op.Run(x, y);
+}
+"""
+
+
+def test_default_arguments_of_a_member_function(tmp_path: Path) -> None:
+    path = tmp_path / "shift.cpp"
+    path.write_text(KERNEL)
+    k = rs.cpp.load(path).kernel("shifted")
+    x = np.arange(64, dtype=np.float32)
+
+    def run() -> np.ndarray:
+        y = np.zeros_like(x)
+        rs.launch(k, 1, x, y, np.zeros(32, np.uint8), np.zeros(32, np.uint8))
+        return y
+
+    # AddTo(t): 2.0 added to the first 48 lanes; AddTo(t, 0.5f, 16): 0.5 more to the first 16; the copy of 64 back
+    want = x + np.where(np.arange(64) < 48, 2.0, 0.0) + np.where(np.arange(64) < 16, 0.5, 0.0)
+    assert both_modes(run).tolist() == want.tolist()

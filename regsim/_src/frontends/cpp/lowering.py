@@ -504,6 +504,12 @@ _NAME_ONLY_DECLS = (
 )
 
 
+def default_arg(a: dict[str, Any]) -> bool:
+    """Whether a call's argument is one it leaves out (clang's default argument: an unexposed expression of no
+    tokens, children or place)."""
+    return a["k"] == "UNEXPOSED_EXPR" and not a["c"] and not a.get("toks") and not a.get("l")
+
+
 def _alias_tokens(toks: list[str]) -> list[str]:
     """The aliased type's tokens of `using X = ...` or `typedef ... X`."""
     toks = [t for t in toks if t != ";"]
@@ -1147,6 +1153,8 @@ class Lowerer:
                     ptype = self.type_of(p["t"], p["tk"], p)
                 finally:
                     self.env = caller_env
+                if default_arg(a):
+                    break  # (the arguments the call leaves out: the parameters' defaults, the Python function's)
                 if is_ref and ptype.what in ("int", "float"):
                     parts.append(self.ref_arg(a))
                 else:
@@ -1218,6 +1226,19 @@ class Lowerer:
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
         return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
+
+    def call_args(self, args: list[dict[str, Any]]) -> list[str]:
+        """The arguments a call gives (those it leaves out are the parameters' defaults: the Python function's)."""
+        return [self.expr(a) for a in args if not default_arg(a)]
+
+    def py_params(self, fn: Fn) -> list[str]:
+        """The Python parameters of `fn`: one a parameter, with its C++ default argument (`uint16_t aIndex = 0`) as a
+        Python default, converted to the parameter's type, for a call leaving it out."""
+        return [
+            self.var(p["name"])
+            + (f"={self.convert(self.expr(p['default']), self.ty(p['default']), self.type_of(p['t'], p['tk'], p))}" if "default" in p else "")
+            for p in fn.params
+        ]
 
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
         """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
@@ -1909,8 +1930,7 @@ class Lowerer:
             written = sorted(by_value & self.written_registers())
             if written:
                 raise self.fail(fn.line, f"writing the register {written[0]}, a parameter taken by value (take it by reference)")
-        params = [self.var(p["name"]) for p in fn.params]
-        self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
+        self.emit(0, f"def {self.pyname}({', '.join(self.py_params(fn))}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
             t = self.type_of(p["t"], p["tk"], p)
             is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")

@@ -370,6 +370,8 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
             "tk": ch.type.get_canonical().kind.name,
             "ts": ch.type.get_canonical().spelling,  # (an alias clang resolved: `computeType*` is `float *`)
             "l": ch.location.line,
+            # its default argument (`uint16_t aIndex = 0`), which a call leaving it out passes
+            **({"default": _node(d[-1], main)} if (d := [k for k in ch.get_children() if k.kind.is_expression()]) else {}),
         }
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
