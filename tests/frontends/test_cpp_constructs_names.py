@@ -1,9 +1,11 @@
-"""Names the operator libraries' kernels use that the vendor's build declares (found by the inventory,
-bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U, int4b_t>::value`
-is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's), alias templates (`template <typename T_Y> using
-YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF), default arguments of helpers (a call leaving
-them out: clang's unexposed default-argument expressions) and the compiler's mask builtins `pset_b8(PAT_ALL)` and `plt_b32(count, POST_UPDATE)`
-(the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once."""
+"""Names the operator libraries' kernels use that the vendor's build declares, and constructs they use (found by the
+inventory, bench/cpp_ops_inventory.py): AscendC's `int4b_t` (a data type regsim does not run: `IsSameType<U,
+int4b_t>::value` is false for every element type), AscendC's `Conditional<c, A, B>::type` (std::conditional's), alias
+templates (`template <typename T_Y> using YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF), default
+arguments of helpers and member functions (a call leaving them out: clang's unexposed default-argument expressions),
+a parenthesized call as a statement (`(f(x));` from a macro) and the compiler's mask builtins `pset_b8(PAT_ALL)` and
+`plt_b32(count, POST_UPDATE)` (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once
+(and a kernel file)."""
 
 from __future__ import annotations
 
@@ -71,13 +73,19 @@ __simd_callee__ inline void Fill(__ubuf__ float* dst, AscendC::Reg::MaskReg& m, 
     AscendC::Reg::StoreAlign(dst, r, m);
 }
 
+#define ONLY_IF(c, e) \\
+    if constexpr (c) {  \\
+        e;              \\
+    }
+
 __simd_vf__ inline void DefaultsVF(__ubuf__ float* dst)
 {
     AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
     Fill(dst, m);
     Fill(dst + 64, m, 1);
     Fill(dst + 128, m, 1, 1);
-    Fill(dst + 192, m, 0, 0, 7.0f, 0);
+    ONLY_IF(sizeof(float) == 4, (Fill(dst + 192, m, 0, 0, 7.0f, 0)));  // (a parenthesized call as a statement)
+    ONLY_IF(sizeof(float) == 2, (Fill(dst, m, 0, 0, 9.0f, 0)));
 }
 
 template <typename S>
@@ -139,11 +147,14 @@ def test_the_compilers_mask_builtins(mod: rs.cpp.CppModule, n: int, loops: int) 
 def test_another_mode_of_plt_is_refused(mod: rs.cpp.CppModule) -> None:
     dst = rs.UnifiedBuffer().alloc(rs.float32, 64)
     line = SRC[: SRC.index("plt_b32(count, MODE_ZEROING)")].count("\n") + 1
-    with pytest.raises(rs.cpp.CppError, match=rf"OtherModeVF does not parse:\n.*names\.asc:{line}: .*'__regsim_plt_b32_MODE_ZEROING'"):
+    want = rf"OtherModeVF does not parse:\n.*names\.asc:{line}: .*'__regsim_plt_b32_MODE_ZEROING'"
+    with pytest.raises(rs.cpp.CppError, match=want):
         mod.OtherModeVF(dst.GetPhyAddr(), 3)
 
 
-@pytest.mark.parametrize(("dtype", "s", "want"), [(rs.int32, 7, [3.0, 4.0]), (rs.float32, 7.0, [3.5, 4.0]), (rs.half, 5.0, [2.5, 2.0])])
+@pytest.mark.parametrize(
+    ("dtype", "s", "want"), [(rs.int32, 7, [3.0, 4.0]), (rs.float32, 7.0, [3.5, 4.0]), (rs.half, 5.0, [2.5, 2.0])]
+)
 def test_ascendc_conditional(mod: rs.cpp.CppModule, dtype: object, s: float, want: list[float]) -> None:
     def run() -> np.ndarray:
         dst = rs.UnifiedBuffer().alloc(rs.float32, 8)

@@ -1234,11 +1234,12 @@ class Lowerer:
     def py_params(self, fn: Fn) -> list[str]:
         """The Python parameters of `fn`: one a parameter, with its C++ default argument (`uint16_t aIndex = 0`) as a
         Python default, converted to the parameter's type, for a call leaving it out."""
-        return [
-            self.var(p["name"])
-            + (f"={self.convert(self.expr(p['default']), self.ty(p['default']), self.type_of(p['t'], p['tk'], p))}" if "default" in p else "")
-            for p in fn.params
-        ]
+        out = []
+        for p in fn.params:
+            d = p.get("default")
+            default = f"={self.convert(self.expr(d), self.ty(d), self.type_of(p['t'], p['tk'], p))}" if d else ""
+            out.append(self.var(p["name"]) + default)
+        return out
 
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
         """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
@@ -1417,7 +1418,7 @@ class Lowerer:
             self.assign({"k": "BINARY_OPERATOR", "op": "=", "s": "", "l": n["l"], "c": [c[0], c[2]]}, d)
         elif k == "CALL_EXPR":
             self.emit(d, f"{self.expr(n)}  # line {n['l']}")
-        elif k == "UNEXPOSED_EXPR" and len(c) == 1:  # a full expression's cleanups around a statement
+        elif k in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(c) == 1:  # a full expression's cleanups, `(f(x));`
             self.stmt(c[0], d)
         elif k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
             self.assign(n, d)
