@@ -220,16 +220,29 @@ def prelude(path: Path, search: tuple[Path, ...]) -> list[Path]:
     return []
 
 
+def _load(path: Path, search: tuple[Path, ...]) -> Any:
+    """`path` loaded with the include tree `search`; where the file does not parse alone (errors in its own lines),
+    after the headers its kernel entry includes before it (`prelude`), as the build compiles it."""
+    args = (*_SCOPE, *(f"-I{d}" for d in search))
+    try:
+        mod = rs.cpp.load(path, args=args)
+    except CppError:
+        mod = None
+    here = str(path.absolute())
+    fns = [f for fs in mod.definitions.values() for f in fs if getattr(f, "file", "") in ("", here)] if mod else []
+    own = mod is None or any(d.startswith(f"{path}:") for d in mod.host_diagnostics) or any(f.errors for f in fns)
+    before = prelude(path, search) if own else []
+    return rs.cpp.load(path, args=(*args, *(f"-include{h}" for h in before))) if before or mod is None else mod
+
+
 def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:
-    """(file, VF, "lowers" or "refused", cause) of each VF of one file, parsed after the headers its kernel entry
-    includes before it."""
+    """(file, VF, "lowers" or "refused", cause) of each VF of one file."""
     rel = str(path.relative_to(root.parent))
     search = (root / "common" / "inc", tree / "a", tree / "a" / "b")
-    args = (*_SCOPE, *(f"-I{d}" for d in search), *(f"-include{h}" for h in prelude(path, search)))
     text = path.read_text(errors="replace")
     blocks = scopes(text)
     try:
-        mod = rs.cpp.load(path, args=args)
+        mod = _load(path, search)
     except CppError as e:
         why = str(e).replace(str(path), path.name).split("\n")[0]
         n = len(blocks) + len(re.findall(r"\b__simd_vf__\b", _code(text)))
