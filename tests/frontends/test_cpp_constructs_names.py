@@ -4,8 +4,9 @@ int4b_t>::value` is false for every element type), AscendC's `Conditional<c, A, 
 templates (`template <typename T_Y> using YCopyDtype = ...;` used as `YCopyDtype<T_Y>` in a class and a VF), default
 arguments of helpers and member functions (a call leaving them out: clang's unexposed default-argument expressions),
 a parenthesized call as a statement (`(f(x));` from a macro) and the compiler's mask builtins `pset_b8(PAT_ALL)` and
-`plt_b32(count, POST_UPDATE)` (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once
-(and a kernel file)."""
+`plt_b32(count, POST_UPDATE)` (the C API's `asc_create_mask_b8` and `asc_update_mask_b32`). One file, loaded once;
+a kernel file: default arguments of a member function, a free helper called where another class has a member of
+its name (an unqualified call does not find that member)."""
 
 from __future__ import annotations
 
@@ -192,6 +193,21 @@ def test_default_arguments(mod: rs.cpp.CppModule) -> None:
 
 KERNEL = """
 using namespace AscendC;
+template <typename T>
+__aicore__ inline void LoadT(Reg::RegTensor<T>& dst, __ubuf__ T* src, Reg::MaskReg& m, uint32_t off)
+{
+    Reg::LoadAlign(dst, src + off);
+}
+template <typename T_SRC>
+class Other {
+public:
+    template <typename T>
+    __aicore__ inline void LoadT(Reg::RegTensor<T>& dst, __ubuf__ T* src, Reg::MaskReg& m, uint32_t off)
+    {
+        Reg::Duplicate(dst, (T)5, m);
+    }
+};
+
 
 template <typename T>
 class Shift {
@@ -217,7 +233,7 @@ public:
             uint32_t cnt = n;
             Reg::RegTensor<T> r;
             Reg::MaskReg m = Reg::UpdateMask<T>(cnt);
-            Reg::LoadAlign(r, p);
+            LoadT<T>(r, p, m, 0);
             Reg::Adds(r, r, (T)a, m);
             Reg::StoreAlign(p, r, m);
         }
@@ -238,7 +254,7 @@ __global__ __aicore__ void shifted(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
 """
 
 
-def test_default_arguments_of_a_member_function(tmp_path: Path) -> None:
+def test_default_arguments_of_a_member_function_and_a_free_helper_not_another_classs_member(tmp_path: Path) -> None:
     path = tmp_path / "shift.cpp"
     path.write_text(KERNEL)
     k = rs.cpp.load(path).kernel("shifted")
@@ -249,6 +265,7 @@ def test_default_arguments_of_a_member_function(tmp_path: Path) -> None:
         rs.launch(k, 1, x, y, np.zeros(32, np.uint8), np.zeros(32, np.uint8))
         return y
 
+    # (LoadT<T>(...) in the class template: the free function, not Other's member of that name)
     # AddTo(t): 2.0 added to the first 48 lanes; AddTo(t, 0.5f, 16): 0.5 more to the first 16; the copy of 64 back
     want = x + np.where(np.arange(64) < 48, 2.0, 0.0) + np.where(np.arange(64) < 16, 0.5, 0.0)
     assert both_modes(run).tolist() == want.tolist()

@@ -472,12 +472,13 @@ class Fn:
 class Call(NamedTuple):
     """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
     the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
-    number of arguments and the calling function's namespace."""
+    number of arguments, the calling function's namespace and class (its place, or None)."""
 
     at: str
     spelled: list[str]
     nargs: int
     scope: str
+    cls: str | None = None
 
 
 class Source(Protocol):
@@ -1134,7 +1135,7 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             f = self.callee_node(n)
             spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
-            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns)
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns, self.fn.cls)
             local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))

@@ -573,7 +573,9 @@ class CppModule:
 def _overload(fns: list[Fn], call: Call) -> list[Fn]:
     """Of the overloads `fns` of a call clang left unresolved, those it can run, as C++ looks them up: in the
     namespace spelled before the name (`ops::F`), else in the caller's namespace or the nearest enclosing one that
-    defines some; then those taking as many arguments as given. All of them where a step would leave none."""
+    defines some; then those taking as many arguments as given. All of them where a step would leave none. A member
+    function of another class than the caller's is none of them (an unqualified call does not find it)."""
+    fns = [f for f in fns if f.cls in (None, call.cls)] or fns
     spelled = "::".join(s for s in call.spelled)
     if spelled:
         fns = [f for f in fns if f.ns == spelled or f.ns.endswith("::" + spelled)] or fns
