@@ -169,27 +169,83 @@ def _find_block(node: dict[str, Any], first: int, brace: int) -> dict[str, Any] 
 
 def layout(root: Path, into: Path) -> Path:
     """The include tree the libraries' build gives a kernel, as links under `into`: its shared headers as
-    `inc/` (`#include "../inc/platform.h"`) and each `*_common` operator directory by name
-    (`#include "../../norm_common/reduce_common_regbase.h"`); search `into/a` and `into/a/b`."""
+    `inc/` (`#include "../inc/platform.h"`) and each operator's `op_kernel` directory by the operator's name, as
+    the build copies them (the first of a name: the libraries' `kernel_src_copy`), also the `*_common` ones
+    (`#include "../../norm_common/reduce_common_regbase.h"`, `"../../softmax_v2/arch35/softmax_v2_base.h"` from
+    another operator's kernel); search `into/a` and `into/a/b`."""
     (into / "a" / "b").mkdir(parents=True)
     inc = root / "common" / "inc" / "op_kernel"
     if inc.is_dir():
         (into / "inc").symlink_to(inc)
-    for d in sorted(root.glob("*/*_common")) + sorted(root.glob("experimental/*/*_common")):
-        target = d / "op_kernel" if (d / "op_kernel").is_dir() else d
-        if d.is_dir() and not (into / d.name).exists():
+    for d in sorted(root.glob("*/*")) + sorted(root.glob("experimental/*/*")):
+        target = d / "op_kernel" if (d / "op_kernel").is_dir() else d if d.name.endswith("_common") else None
+        if target is not None and d.is_dir() and not (into / d.name).exists():
             (into / d.name).symlink_to(target)
     return into
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def _includes(path: Path, search: tuple[Path, ...]) -> list[Path | None]:
+    """The files `path`'s quoted includes outside `#if` blocks name, in order (None for one not found: a header
+    of the devkit or of a library not in the checkout), found as the compiler finds them (its own directory, then
+    `search`)."""
+    out: list[Path | None] = []
+    depth = 0
+    for line in path.read_text(errors="replace").split("\n"):
+        word = line.strip()[1:].split()[:1] if line.strip().startswith("#") else []
+        depth += {"if": 1, "ifdef": 1, "ifndef": 1, "endif": -1}.get(word[0] if word else "", 0)
+        m = _INCLUDE.match(line)
+        if m and depth == 0:
+            found = [d / m[1] for d in (path.parent, *search) if (d / m[1]).is_file()]
+            out.append(found[0].resolve() if found else None)
+    return out
+
+
+def _reaches(path: Path, target: Path, search: tuple[Path, ...], seen: set[Path]) -> bool:
+    """Whether `path` includes `target`, directly or through the headers it includes."""
+    seen.add(path)
+    kids = [k for k in _includes(path, search) if k is not None]
+    return target in kids or any(_reaches(k, target, search, seen) for k in kids if k not in seen)
+
+
+def prelude(path: Path, search: tuple[Path, ...]) -> list[Path]:
+    """The headers the operator's kernel entry (a `.cpp` of its `op_kernel` directory including `path`) includes
+    before `path`, which the build compiles before it (a header may use a name one of them declares: `RegTensor` by a
+    sibling's `using AscendC::MicroAPI::RegTensor;`); those including `path` themselves left out."""
+    top = next((d for d in path.parents if d.name == "op_kernel"), None)
+    here = path.resolve()
+    for entry in sorted(top.rglob("*.cpp")) if top is not None else ():
+        got = _includes(entry, search)
+        if here in got:
+            return [h for h in got[: got.index(here)] if h is not None and not _reaches(h, here, search, set())]
+    return []
+
+
+def _load(path: Path, search: tuple[Path, ...]) -> Any:
+    """`path` loaded with the include tree `search`; where the file does not parse alone (errors in its own lines),
+    after the headers its kernel entry includes before it (`prelude`), as the build compiles it."""
+    args = (*_SCOPE, *(f"-I{d}" for d in search))
+    try:
+        mod = rs.cpp.load(path, args=args)
+    except CppError:
+        mod = None
+    here = str(path.absolute())
+    fns = [f for fs in mod.definitions.values() for f in fs if getattr(f, "file", "") in ("", here)] if mod else []
+    own = mod is None or any(d.startswith(f"{path}:") for d in mod.host_diagnostics) or any(f.errors for f in fns)
+    before = prelude(path, search) if own else []
+    return rs.cpp.load(path, args=(*args, *(f"-include{h}" for h in before))) if before or mod is None else mod
 
 
 def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:
     """(file, VF, "lowers" or "refused", cause) of each VF of one file."""
     rel = str(path.relative_to(root.parent))
-    args = (*_SCOPE, f"-I{root / 'common' / 'inc'}", f"-I{tree / 'a'}", f"-I{tree / 'a' / 'b'}")
+    search = (root / "common" / "inc", tree / "a", tree / "a" / "b")
     text = path.read_text(errors="replace")
     blocks = scopes(text)
     try:
-        mod = rs.cpp.load(path, args=args)
+        mod = _load(path, search)
     except CppError as e:
         why = str(e).replace(str(path), path.name).split("\n")[0]
         n = len(blocks) + len(re.findall(r"\b__simd_vf__\b", _code(text)))

@@ -637,7 +637,7 @@ class KernelLowerer(Lowerer):
             if kind is None or (kind[0] == "user" and kind[1][0] is None):
                 return None
             base = self.expr(obj_node) if obj_node is not None else self.this
-            args = [self.expr(a) for a in c[1:]]
+            args = self.call_args(c[1:])
             if kind[0] != "user":
                 targs = [self.targ(t) for t in ref["c"] if t["k"] == "TYPE_REF"]
                 targs = targs or [self.dtype(a, ref) for a in ref.get("targs", [])]  # (`x.template F<float>()`)
@@ -689,10 +689,10 @@ class KernelLowerer(Lowerer):
             if fn.what == "plain" and fn.cls is not None and self.cls is not None and fn.cls == self.cls["place"]:
                 # a member function called on `this` inside a class template (clang left the call unresolved)
                 py = self.build.function(fn, dict(self.env), self.cls, self.in_vf)
-                return f"{py}({', '.join([self.this, *(self.expr(a) for a in c[1:])])})"
+                return f"{py}({', '.join([self.this, *self.call_args(c[1:])])})"
             if fn.what in ("plain", "global"):  # its own template arguments: given (`CompareVf<T, int8_t>`) or deduced
                 py = self.build.function(fn, {**self.env, **self.template_args(fn, self.callee_ref(n)[1], c[1:])}, None)
-                return f"{py}({', '.join(self.expr(a) for a in c[1:])})"
+                return f"{py}({', '.join(self.call_args(c[1:]))})"
         if c and c[0].get("rk") == "OVERLOADED_DECL_REF" and not self.in_vf:
             # (`RunTileLoop(*this, n, ub)` in a class template: a call of a free function template clang leaves
             # unresolved; the file's one free kernel-side function of that name taking that many arguments)
@@ -1031,7 +1031,7 @@ class KernelLowerer(Lowerer):
         if self.cls is not None:  # (a member defined outside its class: the class's aliases, `using CT = ...;`)
             self.scope_aliases(self.cls["place"])
         self.find_refvars()
-        names = [self.var(p["name"]) for p in fn.params]
+        names = self.py_params(fn)
         if fn.what == "global" or fn is self.build.host:  # (its arguments as given: numpy arrays for GM pointers)
             cparams = [p["name"] for p in fn.params]
             self.emit(0, f"def {self.pyname}({', '.join(cparams)}, *, tiling_key=0):  # {fn.name}, line {fn.line}")

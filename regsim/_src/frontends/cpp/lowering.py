@@ -26,7 +26,7 @@ from regsim._src.engine.context import Ref, vf_context
 from regsim._src.engine.per_iteration import Affine, Unbatchable
 from regsim._src.engine.spec import Kind, Role
 from regsim._src.frontends.capi.register import C_CONSTANTS, FORMS, function, result
-from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, VF_LEN, leading_t
+from regsim._src.frontends.cpp.declarations import C_TYPES, CAST_TRAITS, CTYPES, SHIM_FUNCTIONS, TAG_TYPES, VF_LEN, leading_t
 from regsim._src.model import dtypes as dt
 from regsim._src.model import enums
 from regsim._src.model.config import current_config
@@ -366,6 +366,9 @@ _STRUCTS = {
 #: compile-time type traits (namespace-free names; each also as `name_v`, without `::value`): the type comparisons
 #: and the standard library's logical traits over other traits
 _TRAITS = {"IsSameType": "same", "is_same": "same", "negation": "not", "conjunction": "all", "disjunction": "any"}
+#: the type choices an alias may spell (`std::conditional_t<c, A, B>`, `std::conditional<...>::type`, AscendC's
+#: `Conditional<...>::type`)
+_CONDITIONALS = ("conditional", "conditional_t", "Conditional")
 
 
 def _pattern_matches(pattern: list[str], given: list[Any]) -> bool:
@@ -516,14 +519,16 @@ class Fn:
 class Call(NamedTuple):
     """What picks the definition a call of an overloaded helper runs where clang did not resolve it (in a template):
     the definition clang named (`file:line`, or ""), the namespaces spelled before the name (`ops::F`), the
-    number of arguments, the calling function's namespace and the arguments' types in this instantiation
-    (`Lowerer.arg_type`: `RegTensor<float>`, `MaskReg`, `float*`, `int`, `float`; "" where not known)."""
+    number of arguments, the calling function's namespace and class (its place, or None) and the arguments' types in
+    this instantiation (`Lowerer.arg_type`: `RegTensor<float>`, `MaskReg`, `float*`, `int`, `float`; "" where not
+    known)."""
 
     at: str
     spelled: list[str]
     nargs: int
     scope: str
     args: tuple[str, ...] = ()
+    cls: str | None = None
 
 
 def accepts(param: str, arg: str) -> bool:
@@ -572,6 +577,12 @@ _NAME_ONLY_DECLS = (
     *("USING_DIRECTIVE", "USING_DECLARATION", "STATIC_ASSERT", "STRUCT_DECL", "CLASS_DECL", "NAMESPACE_ALIAS"),
     "UNION_DECL",  # (a local union's definition: kernel code's variables of its type are `_Union`s)
 )
+
+
+def default_arg(a: dict[str, Any]) -> bool:
+    """Whether a call's argument is one it leaves out (clang's default argument: an unexposed expression of no
+    tokens, children or place)."""
+    return a["k"] == "UNEXPOSED_EXPR" and not a["c"] and not a.get("toks") and not a.get("l")
 
 
 def _alias_tokens(toks: list[str]) -> list[str]:
@@ -660,11 +671,17 @@ class Lowerer:
             canonical = _reg_element(n.get("t", ""), s, n.get("ts", ""))
         if d is None and canonical and "type-parameter" not in canonical:
             d = dtype_of(canonical)  # an alias clang resolved (`using RangeType = int32_t;` at namespace scope)
-        if d is None and s.endswith(">") and dt.is_dtype(named := self.alias_template(s)):
+        if d is None and s.endswith(">") and dt.is_dtype(named := self.spelled_alias_template(s)):
             d = named  # `Wide<T>` of `template <typename T> using Wide = std::conditional_t<...>;`
         if d is None:
             raise self.fail(n, f"the element type {spelling!r}")
         return d
+
+    def type_key(self, spelling: str, n: dict[str, Any]) -> Any:
+        """What a type trait compares a type argument by: its dtype, or the name of one of AscendC's data types regsim
+        declares without running them (`int4b_t`: `IsSameType<U, int4b_t>::value`, false for every element type)."""
+        s = strip(spelling).rsplit("::", 1)[-1].strip()
+        return s if s in TAG_TYPES else self.dtype(spelling, n)
 
     def ty(self, n: dict[str, Any]) -> Ty:
         if _deduced(n) and n.get("k") == "DECL_REF_EXPR" and n.get("rs", n["s"]) in self.vartypes:
@@ -767,28 +784,20 @@ class Lowerer:
         base = s.rstrip("&* ")
         alias = self.env.get(base)
         if alias is None and base.endswith(">"):
-            named = self.alias_template(base)
+            named = self.spelled_alias_template(base)
             alias = RegType(cxx(named)) if dt.is_dtype(named) else named
         return alias + s[len(base) :] if isinstance(alias, RegType) else s
 
-    def alias_template(self, spelled: str) -> Any:
+    def spelled_alias_template(self, spelled: str) -> Any:
         """The type (a dtype or RegType) the file's alias template `spelled` names (`Name<A, B>`, type arguments
-        only), its parameters bound to the arguments in this instantiation; None where it is no such use."""
+        only) in this instantiation; None where it is no such use."""
         name = spelled[: spelled.index("<")].split("::")[-1].strip()
-        found = [a for a in getattr(self.mod, "alias_templates", ()) if a["node"]["s"] == name]
-        args = _split_targs(spelled[spelled.index("<") + 1 : -1])
-        if len(found) != 1 or len(args) != len(found[0]["tparams"]):
+        if name not in self.alias_templates():
             return None
-        node, saved = found[0]["node"], self.env
         try:
-            self.env = {**self.env, **{p: self.dtype(a) for p, a in zip(found[0]["tparams"], args, strict=True)}}
-            return self.alias_type(
-                _alias_tokens(node.get("toks", [])), iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS]), node
-            )
+            return self.alias_template(name, _split_targs(spelled[spelled.index("<") + 1 : -1]), {})
         except (CppError, StopIteration):
             return None
-        finally:
-            self.env = saved
 
     def decl(self, p: dict[str, Any]) -> str:
         """A parameter's C++ declaration for this instantiation (`__ubuf__ float* dst`, `uint32_t n`)."""
@@ -971,8 +980,8 @@ class Lowerer:
         if what == "same":
             if len(args) != 2:
                 return None
-            a, b = (self.dtype("".join(x), n) for x in args)
-            return a is b
+            a, b = (self.type_key("".join(x), n) for x in args)
+            return bool(a == b)
         values = [self.trait_value(x, n, True) for x in args]
         if None in values or (what == "not" and len(values) != 1):
             return None
@@ -1289,7 +1298,7 @@ class Lowerer:
             tvals = [self.targ(t) for t in targs]
             f = self.callee_node(n)
             spelled = [k["s"] for k in f["c"] if k["k"] == "NAMESPACE_REF" and k.get("rk") != "NAMESPACE_ALIAS"]
-            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns, tuple(self.arg_type(a) for a in args))
+            call = Call(f.get("rloc", ""), spelled, len(args), self.fn.ns, tuple(self.arg_type(a) for a in args), self.fn.cls)
             local = self.mod.callee(name, tvals, f.get("rl", 0), n["l"], call)
             env = dict(self.env)
             given = list(zip(self.mod.functions[name].tparams, tvals, strict=False))
@@ -1308,6 +1317,8 @@ class Lowerer:
                     ptype = self.type_of(p["t"], p["tk"], p)
                 finally:
                     self.env = caller_env
+                if default_arg(a):
+                    break  # (the arguments the call leaves out: the parameters' defaults, the Python function's)
                 if is_ref and ptype.what in ("int", "float"):
                     parts.append(self.ref_arg(a))
                 else:
@@ -1388,6 +1399,20 @@ class Lowerer:
         for i, a in enumerate(args):
             positional.append(self.ref_arg(a) if i in refpos else self.expr(a))
         return f"Reg.{name}({', '.join([*positional, *(f'{k}={v}' for k, v in keywords.items())])})"
+
+    def call_args(self, args: list[dict[str, Any]]) -> list[str]:
+        """The arguments a call gives (those it leaves out are the parameters' defaults: the Python function's)."""
+        return [self.expr(a) for a in args if not default_arg(a)]
+
+    def py_params(self, fn: Fn) -> list[str]:
+        """The Python parameters of `fn`: one a parameter, with its C++ default argument (`uint16_t aIndex = 0`) as a
+        Python default, converted to the parameter's type, for a call leaving it out."""
+        out = []
+        for p in fn.params:
+            d = p.get("default")
+            default = f"={self.convert(self.expr(d), self.ty(d), self.type_of(p['t'], p['tk'], p))}" if d else ""
+            out.append(self.var(p["name"]) + default)
+        return out
 
     def deduced(self, fn: Fn, args: list[dict[str, Any]], given: set[str]) -> dict[str, Any]:
         """The type template arguments of a helper call deduced from its arguments, as C++ deduces them:
@@ -1593,7 +1618,7 @@ class Lowerer:
             self.assign({"k": "BINARY_OPERATOR", "op": "=", "s": "", "l": n["l"], "c": [c[0], c[2]]}, d)
         elif k == "CALL_EXPR":
             self.emit(d, f"{self.expr(n)}  # line {n['l']}")
-        elif k == "UNEXPOSED_EXPR" and len(c) == 1:  # a full expression's cleanups around a statement
+        elif k in ("UNEXPOSED_EXPR", "PAREN_EXPR") and len(c) == 1:  # a full expression's cleanups, `(f(x));`
             self.stmt(c[0], d)
         elif k in ("BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "UNARY_OPERATOR"):
             self.assign(n, d)
@@ -1873,22 +1898,46 @@ class Lowerer:
         toks = [x for t in toks if t != "typename" for x in ([">", ">"] if t == ">>" else [t])]
         while len(toks) > 2 and toks[1] == "::" and toks[0] in ("std", "AscendC", "Reg", "MicroAPI"):
             toks = toks[2:]
-        if toks[:1] == ["conditional"] and toks[-2:] == ["::", "type"]:  # (`Map<T>::type` is a class's alias: below)
+        if toks[:1] in (["conditional"], ["Conditional"]) and toks[-2:] == ["::", "type"]:  # (`Map<T>::type`: below)
             toks = toks[:-2]
-        if toks and toks[0] in ("conditional", "conditional_t") and toks[1:2] == ["<"] and toks[-1] == ">":
+        if toks and toks[0] in _CONDITIONALS and toks[1:2] == ["<"] and toks[-1] == ">":
             a, b = _last_two_args(toks[2:-1])
             if self.constant(next(conds), "the condition of std::conditional"):
                 return self.alias_type(a, conds, n)
-            for _ in range(a.count("conditional") + a.count("conditional_t")):
+            for _ in range(sum(a.count(c) for c in _CONDITIONALS)):
                 next(conds)  # (the conditions inside the branch not taken)
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
+        if len(toks) >= 4 and toks[1] == "<" and toks[-1] == ">" and toks[0] in self.alias_templates():  # `X<T_Y>`
+            return self.alias_template(toks[0], _split_targs(" ".join(toks[2:-1])), n)
         spelled = strip(" ".join(toks).replace(" :: ", "::"))
         if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
             dtype, trait = self.regtensor(spelled, n)
             return RegType(f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>")
         return self.dtype(" ".join(toks), n)
+
+    def alias_templates(self) -> dict[str, dict[str, Any]]:
+        """The file's alias templates by name (`template <typename T_Y> using YCopyDtype = std::conditional_t<...>;`),
+        the function's file's where two files have one of a name."""
+        here = os.path.abspath(getattr(self.fn, "file", "") or self.mod.path)
+        found = [a for a in getattr(self.mod, "aliases", ()) if "tparams" in a]
+        return {a["node"]["s"]: a for a in sorted(found, key=lambda a: a.get("file") == here)}
+
+    def alias_template(self, name: str, args: list[str], n: dict[str, Any]) -> Any:
+        """The type `Name<args...>` of the alias template `Name` names: its aliased type with its parameters bound to
+        the type arguments `args`."""
+        a = self.alias_templates()[name]
+        if len(args) != len(a["tparams"]):
+            raise self.fail(n, f"the type {name}<{', '.join(args)}> ({name} takes {len(a['tparams'])} template arguments)")
+        bound = {p: self.dtype(x, n) for p, x in zip(a["tparams"], args, strict=True)}
+        saved, self.env = self.env, {**self.env, **bound}
+        try:
+            node = a["node"]
+            conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
+            return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
+        finally:
+            self.env = saved
 
     def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The file's class template `Name` for the type arguments `args`: its explicit specialization for them
@@ -2099,7 +2148,7 @@ class Lowerer:
         given = set() if place else set(self.env)  # (the template arguments: no alias names them)
         for a in sorted(around, key=lambda a: a["scope"][0] - a["scope"][1]):  # (outermost first; stable: source order)
             node = a["node"]
-            if node["s"] in given:
+            if node["s"] in given or "tparams" in a:  # (an alias template: bound where it is used, `X<T>`)
                 continue
             try:
                 conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
@@ -2125,8 +2174,7 @@ class Lowerer:
             refused = sorted((by_value - values) & self.written_registers())  # (an unaligned buffer a Reg function writes)
             if refused:
                 raise self.fail(fn.line, f"writing the register {refused[0]}, a parameter taken by value (take it by reference)")
-        params = [self.var(p["name"]) for p in fn.params]
-        self.emit(0, f"def {self.pyname}({', '.join(params)}):  # {fn.name}, line {fn.line}")
+        self.emit(0, f"def {self.pyname}({', '.join(self.py_params(fn))}):  # {fn.name}, line {fn.line}")
         for p in fn.params:
             t = self.type_of(p["t"], p["tk"], p)
             is_ref = p["tk"] == "LVALUEREFERENCE" or p["t"].rstrip().endswith("&")

@@ -284,8 +284,6 @@ class CppModule:
 
         #: the type aliases of the file's namespaces and classes (AST nodes, each with its scope's lines)
         self.aliases: list[dict[str, Any]] = []
-        #: the file's alias templates (`template <typename T> using R = ...;`: the alias's node, its parameters' names)
-        self.alias_templates: list[dict[str, Any]] = []
         self.globals: dict[str, Any] = runtime_names()
         self._callees: dict[Any, str] = {}
         #: parse errors outside the device functions (host code, missing host headers): ignored
@@ -580,7 +578,9 @@ def _overload(fns: list[Fn], call: Call) -> list[Fn]:
     """Of the overloads `fns` of a call clang left unresolved, those it can run, as C++ looks them up: in the
     namespace spelled before the name (`ops::F`), else in the caller's namespace or the nearest enclosing one that
     defines some; then those taking as many arguments as given; then those whose parameters take the arguments' types
-    (`accepts`). All of them where a step would leave none."""
+    (`accepts`). All of them where a step would leave none. A member function of another class than the caller's is
+    none of them (an unqualified call does not find it)."""
+    fns = [f for f in fns if f.cls in (None, call.cls)] or fns
     spelled = "::".join(s for s in call.spelled)
     if spelled:
         fns = [f for f in fns if f.ns == spelled or f.ns.endswith("::" + spelled)] or fns
@@ -704,7 +704,6 @@ def load(path: str | os.PathLike[str], *, args: tuple[str, ...] = (), defines: M
                 f.errors = [d["text"] for d in out["diagnostics"] if d.get("file") == f.file and f.line <= d["at"] <= f.end]
         mod = CppModule(path, functions, out["consts"], out.get("structs", []))
         mod.aliases = out.get("aliases", [])
-        mod.alias_templates = out.get("alias_templates", [])
         refused = {e for f in device for e in f.errors}
         mod.host_diagnostics = [d["text"] for d in out["diagnostics"] if d["text"] not in refused]
         _MODULES[key] = mod, read

@@ -370,6 +370,8 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
             "tk": ch.type.get_canonical().kind.name,
             "ts": ch.type.get_canonical().spelling,  # (an alias clang resolved: `computeType*` is `float *`)
             "l": ch.location.line,
+            # its default argument (`uint16_t aIndex = 0`), which a call leaving it out passes
+            **({"default": _node(d[-1], main)} if (d := [k for k in ch.get_children() if k.kind.is_expression()]) else {}),
         }
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
@@ -608,7 +610,6 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
         consts: dict[str, Any] = {}
         structs: list[dict[str, Any]] = []
         aliases: list[dict[str, Any]] = []  #: type aliases of namespaces and classes, with their scope's lines
-        templates: list[dict[str, Any]] = []  #: alias templates, with their type parameters' names
         main = os.path.abspath(path)
         classes = (ci.CursorKind.CLASS_TEMPLATE, ci.CursorKind.CLASS_DECL, ci.CursorKind.STRUCT_DECL)
         tkinds = (ci.CursorKind.TEMPLATE_TYPE_PARAMETER, ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER)
@@ -649,20 +650,19 @@ def parse(path: str, header: str, extra_args: list[str], shims: dict[str, str] |
                     scope = c.extent if c.kind != ci.CursorKind.TRANSLATION_UNIT else None
                     lines = [scope.start.line, scope.end.line] if scope else [0, 1 << 30]
                     aliases.append({"scope": lines, "file": os.path.abspath(ch.location.file.name), "node": _node(ch, main)})
-                if ch.kind == ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL:  # `template <typename T> using R = ...;`: its type
-                    parts = list(ch.get_children())  # parameters' names and its alias
-                    alias = next((x for x in parts if x.kind == ci.CursorKind.TYPE_ALIAS_DECL), None)
-                    names = [x.spelling for x in parts if x.kind == ci.CursorKind.TEMPLATE_TYPE_PARAMETER]
-                    if alias is not None and len(names) == len(parts) - 1:  # (type parameters only)
-                        node = _node(alias, main)
-                        templates.append({"file": os.path.abspath(ch.location.file.name), "tparams": names, "node": node})
+                elif ch.kind == ci.CursorKind.TYPE_ALIAS_TEMPLATE_DECL:  # `template <typename T> using X = ...;`
+                    inner = [k for k in ch.get_children() if k.kind == ci.CursorKind.TYPE_ALIAS_DECL]
+                    tparams = [k.spelling for k in ch.get_children() if k.kind in tkinds]
+                    file = os.path.abspath(ch.location.file.name)
+                    if inner:
+                        aliases.append({"scope": [0, 1 << 30], "file": file, "node": _node(inner[0], main), "tparams": tparams})
 
         visit(tu.cursor, [])
         if _UNION_READS:
             _fold_unions(path, source, args)
         read = _sources(tu, path, own, ours)
     out = {"diagnostics": diags, "functions": funcs, "consts": consts, "structs": structs, "aliases": aliases}
-    return {**out, "alias_templates": templates, "sources": read}
+    return {**out, "sources": read}
 
 
 def main() -> None:
