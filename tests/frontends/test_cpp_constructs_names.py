@@ -67,7 +67,7 @@ public:
 
 constexpr uint32_t kStep = 3;
 __simd_callee__ inline void Fill(__ubuf__ float* dst, AscendC::Reg::MaskReg& m, uint16_t idx = 2,
-    uint32_t stride = kStep * 2, float v = 1.5f, int8_t small = 300)
+    uint32_t stride = kStep * 2, float v = 1.5f, int8_t small = 300, __ubuf__ float* spare = nullptr)
 {
     AscendC::Reg::RegTensor<float> r;
     AscendC::Reg::Duplicate(r, v + (float)(idx * stride) + (float)small, m);
@@ -269,3 +269,33 @@ def test_default_arguments_of_a_member_function_and_a_free_helper_not_another_cl
     # AddTo(t): 2.0 added to the first 48 lanes; AddTo(t, 0.5f, 16): 0.5 more to the first 16; the copy of 64 back
     want = x + np.where(np.arange(64) < 48, 2.0, 0.0) + np.where(np.arange(64) < 16, 0.5, 0.0)
     assert both_modes(run).tolist() == want.tolist()
+
+
+SAME_NAME = """
+template <typename T>
+using RegTensor = AscendC::Reg::RegTensor<T>;
+
+__simd_vf__ inline void SameNameVF(__ubuf__ float* dst)
+{
+    RegTensor<float> r;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<float>();
+    AscendC::Reg::Duplicate(r, 2.5f, m);
+    AscendC::Reg::Adds(r, r, 1.0f, m);
+    AscendC::Reg::StoreAlign(dst, r, m);
+}
+"""
+
+
+def test_an_alias_template_named_as_the_type_it_aliases(tmp_path: Path) -> None:
+    """`template <typename T> using RegTensor = AscendC::Reg::RegTensor<T>;` (ops-nn's grouped_dynamic_mx_quant):
+    the name inside the alias is the Reg type, not the alias again (it once recursed without end)."""
+    path = tmp_path / "same.asc"
+    path.write_text(SAME_NAME)
+    mod = rs.cpp.load(path)
+
+    def run() -> np.ndarray:
+        dst = rs.UnifiedBuffer().alloc(rs.float32, 64)
+        mod.SameNameVF(dst.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run).tolist() == [3.5] * 64

@@ -20,6 +20,7 @@ DECISIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "arithmetic.md#carry-inactive-lanes",
             "arithmetic.md#float-arithmetic-rounding",
             "arithmetic.md#ctrl-saturation",
+            "arithmetic.md#made-nan-bits",
         ),
         "Sub": (
             "model.md#overload-resolution",
@@ -28,6 +29,7 @@ DECISIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "arithmetic.md#float-arithmetic-rounding",
             "arithmetic.md#ctrl-saturation",
             "arithmetic.md#sub-zero-sign",
+            "arithmetic.md#made-nan-bits",
         ),
         "AddC": (
             "model.md#overload-resolution",
@@ -43,7 +45,7 @@ DECISIONS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         ),
         "Abs": ("model.md#overload-resolution", "arithmetic.md#ctrl-saturation", "arithmetic.md#abs"),
         "Neg": ("arithmetic.md#ctrl-saturation",),
-        "Mul": ("arithmetic.md#float-arithmetic-rounding", "arithmetic.md#ctrl-saturation"),
+        "Mul": ("arithmetic.md#float-arithmetic-rounding", "arithmetic.md#ctrl-saturation", "arithmetic.md#made-nan-bits"),
         "Max": ("arithmetic.md#ctrl-saturation", "arithmetic.md#max-min"),
         "Min": ("arithmetic.md#ctrl-saturation", "arithmetic.md#max-min"),
         "Prelu": ("arithmetic.md#signbit-prelu-leakyrelu",),

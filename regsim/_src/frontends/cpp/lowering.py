@@ -651,6 +651,7 @@ class Lowerer:
         self.constants: dict[str, Any] = {}
         self.vartypes: dict[str, Ty] = {}
         self.callees: list[tuple[str, Fn, dict[str, Any]]] = []
+        self._expanding: tuple[str, ...] = ()  #: the alias templates being expanded (innermost last)
         #: parameters taken by reference (`MaskReg& m`): assigning them a new register would rebind only here
         self.refparams = {p["name"] for p in fn.params if p["tk"] == "LVALUEREFERENCE"}
 
@@ -842,6 +843,8 @@ class Lowerer:
             return f"{t.rnd}({lit})" if t.rnd else lit
         if k == "CXX_BOOL_LITERAL_EXPR":
             return "1" if n["v"] in ("true", "1") else "0"
+        if k == "CXX_NULL_PTR_LITERAL_EXPR":  # (a pointer parameter's default: no pointer)
+            return "None"
         if k == "PAREN_EXPR":
             return f"({self.expr(c[0])})"
         if k == "CXX_UNARY_EXPR":
@@ -1909,7 +1912,8 @@ class Lowerer:
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
-        if len(toks) >= 4 and toks[1] == "<" and toks[-1] == ">" and toks[0] in self.alias_templates():  # `X<T_Y>`
+        templates = self.alias_templates()  # (not the one being expanded: `template <class T> using X = Reg::X<T>;`)
+        if len(toks) >= 4 and toks[1] == "<" and toks[-1] == ">" and toks[0] in templates and toks[0] not in self._expanding:
             return self.alias_template(toks[0], _split_targs(" ".join(toks[2:-1])), n)
         spelled = strip(" ".join(toks).replace(" :: ", "::"))
         if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
@@ -1932,12 +1936,14 @@ class Lowerer:
             raise self.fail(n, f"the type {name}<{', '.join(args)}> ({name} takes {len(a['tparams'])} template arguments)")
         bound = {p: self.dtype(x, n) for p, x in zip(a["tparams"], args, strict=True)}
         saved, self.env = self.env, {**self.env, **bound}
+        outer = self._expanding
+        self._expanding = (*outer, name)  # (its own name inside it is what it aliases, not itself again)
         try:
             node = a["node"]
             conds = iter([x for x in node["c"] if x["k"] not in _TYPE_KIDS])
             return self.alias_type(_alias_tokens(node.get("toks", [])), conds, node)
         finally:
-            self.env = saved
+            self.env, self._expanding = saved, outer
 
     def class_for(self, name: str, args: list[str], what: str, n: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The file's class template `Name` for the type arguments `args`: its explicit specialization for them
@@ -2181,7 +2187,9 @@ class Lowerer:
             if p["name"] in copied:
                 self.emit(1, f"{self.var(p['name'])} = _copy({self.var(p['name'])})  # taken by value")
             if fn.what == "callee" and t.what == "ptr" and not is_ref:
-                self.emit(1, f"{self.var(p['name'])} = {self.var(p['name'])} + 0  # by value")
+                v = self.var(p["name"])  # (a copy the callee alone moves; a nullptr default stays None)
+                copy = f"{v} + 0" if p.get("default") is None else f"None if {v} is None else {v} + 0"
+                self.emit(1, f"{v} = {copy}  # by value")
             if fn.what == "vf" and t.what == "int":
                 self.emit(1, f"{self.var(p['name'])} = {t.wrap}({self.var(p['name'])})")
             elif fn.what == "vf" and t.what == "float" and t.rnd:

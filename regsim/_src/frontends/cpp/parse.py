@@ -370,8 +370,9 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
             "tk": ch.type.get_canonical().kind.name,
             "ts": ch.type.get_canonical().spelling,  # (an alias clang resolved: `computeType*` is `float *`)
             "l": ch.location.line,
-            # its default argument (`uint16_t aIndex = 0`), which a call leaving it out passes
-            **({"default": _node(d[-1], main)} if (d := [k for k in ch.get_children() if k.kind.is_expression()]) else {}),
+            # its default argument (`uint16_t aIndex = 0`), which a call leaving it out passes: its last expression
+            # after an `=` (not a template argument of its type: `TQue<QuePosition::VECIN, 1>& que`)
+            **({"default": _node(d[-1], main)} if (d := _default_argument(ch)) else {}),
         }
         for ch in kids
         if ch.kind == ci.CursorKind.PARM_DECL
@@ -406,6 +407,12 @@ def _function(c: Any, main: str, outer: list[dict[str, Any]]) -> dict[str, Any] 
         "body": _node(body, main) if body is not None else None,
         "inits": _member_inits(kids, main),
     }
+
+
+def _default_argument(parm: Any) -> list[Any]:
+    """The expressions of a parameter's declaration if it has a default argument (an `=` among its tokens), else []."""
+    found = [k for k in parm.get_children() if k.kind.is_expression()]
+    return found if found and any(t.spelling == "=" for t in parm.get_tokens()) else []
 
 
 def _tparam_default(c: Any, main: str) -> dict[str, Any] | None:
