@@ -215,10 +215,7 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
         return None
     xs = x if every else np.where(active, x, init.dtype.type(-0.0))
     terms = np.concatenate([init[None], xs.astype(init.dtype, copy=False)])
-    if last and init.dtype == _F32:
-        total = np.add.reduce(terms, axis=0)
-        return None if not every and np.isnan(total).any() else total[None]
-    sums = np.add.accumulate(terms, axis=0)[1:]
+    sums = np.add.reduce(terms, axis=0)[None] if last and init.dtype == _F32 else np.add.accumulate(terms, axis=0)[1:]
     if not every and np.isnan(sums).any():
         return None
     return sums
