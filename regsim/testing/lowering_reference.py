@@ -973,7 +973,8 @@ def cast_elements(
         return _float_round(f.astype(np.float64), np.float16, "rint", False)
     if src_name == "int64" or dst_name == "int64":
         return _b64_elements(src, dst, mode)
-    a = src.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # ml_dtypes' NaN widens to NaN, but numpy warns of the cast
+        a = src.astype(np.float64)
     if src_name == dst_name:  # float32 -> float32: an integral value of the type
         r = _integral(np.where(np.isfinite(a), a, 0.0), mode)
         return np.where(np.isfinite(a), np.copysign(r, a), a).astype(dst)

@@ -586,7 +586,8 @@ def arith_lane(op: str, name: str, *xs: Any, int_sat: bool = False, half_sat: bo
     elif op == "Relu":
         r = FLOATS[name](a if math.isnan(a) or a > 0 else 0.0)
     elif op in ("Mul", "Muls"):
-        r = _rnd(float(np.float32(a * f[1])), name) if name == "bfloat16" else _rnd(a * f[1], name)
+        with np.errstate(over="ignore"):  # a product past float32's range rounds to inf, as intended
+            r = _rnd(float(np.float32(a * f[1])), name) if name == "bfloat16" else _rnd(a * f[1], name)
     elif op in ("Add", "Adds"):
         r = float_add(name, a, f[1])
     elif op == "Sub":

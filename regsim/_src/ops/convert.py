@@ -182,7 +182,8 @@ def values_of(x: Array, src: type[dt.DType]) -> Array:
         return F.hif8_decode(x)
     if src is d.int64:
         return F.int64_to_float64_odd(x)
-    return x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # ml_dtypes' NaN widens to NaN, but numpy warns of the cast
+        return x.astype(np.float64)
 
 
 def to_integer(v: Array, dst: type[dt.DType], mode: RoundMode, sat: bool) -> Array:
