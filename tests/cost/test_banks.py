@@ -226,6 +226,32 @@ def test_kept_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int
         assert got.examples == want.examples
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(1, 6),
+    accesses=st.lists(
+        st.tuples(
+            st.integers(0, 3), st.booleans(), st.integers(0, 200), st.sampled_from([1, 32, 64, 256, 600]), st.integers(0, 5)
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    moves=st.lists(st.integers(0, 40), min_size=2, max_size=3),
+)
+def test_listed_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int, int, int]], moves: list[int]) -> None:
+    """A beat given as lists (an in-order loop's ranges, `kept_listed_beat`), kept by its accesses relative to the bank
+    pattern, gives for the same accesses moved (by whole patterns or not) the per-row oracle's cycles, kinds and
+    examples, and the totals of its rows; judged again or taken from the kept ones."""
+    banks._BEATS.clear()
+    for move in moves:
+        made = [(i, w, a * 32 + move * 256, a * 32 + move * 256 + size, r % rows) for i, w, a, size, r in accesses]
+        lists = [[m[k] for m in made] for k in range(5)]
+        for _ in range(2):  # (judged, then kept)
+            got = banks.kept_listed_beat(GEO, *lists, rows=rows)
+            same(got, *beat_oracle(made, rows))
+            assert banks.totals(got) == (int(got.cycles.sum()), rows, tuple(got.kinds.sum(axis=0).tolist()))
+
+
 def as_arrays(made: list[tuple[int, bool, int, int, int]]) -> list[Any]:
     return [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
 

@@ -281,7 +281,10 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
         return whole * sum(xs) + sum(xs[:part])
 
     per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
-    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, (total(cycles), rows, per_kind))
+    each, kind = np.array(cycles, np.int64), np.array(kinds, np.intp)
+    if period < rows:
+        each, kind = each[repeat], kind[repeat]
+    return BeatResult(each, _KIND_ROWS[kind], examples, (total(cycles), rows, per_kind))
 
 
 @functools.lru_cache(maxsize=64)
@@ -307,6 +310,44 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
     kept = _kept(key, base, lambda: beat(geo, ident, write, lo, hi, at, rows))
     assert kept is not None  # (`beat` makes one)
     return kept
+
+
+def kept_listed_beat(
+    geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
+) -> BeatResult:
+    """`kept_beat` of a beat given as Python lists (an in-order loop's calls, a few ranges each), kept by the same
+    accesses relative to the bank pattern: judged by `_few` with no arrays made; `kept_beat` of its arrays past
+    `_FEW_ACCESSES` accesses (or `_FEW_BLOCKS` 32 B rows)."""
+    if len(lo) > _FEW_ACCESSES:
+        return kept_beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
+    pattern = geo.row * geo.groups * geo.banks
+    base = min(lo) // pattern * pattern
+    if base:
+        lo, hi = [a - base for a in lo], [b - base for b in hi]
+    key = (geo, rows, "listed", tuple(ident), tuple(write), tuple(lo), tuple(hi), tuple(at))
+
+    def make() -> BeatResult:
+        few = _few(geo, ident, write, lo, hi, at, rows)
+        return (
+            beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows) if few is None else _repeated(*few, period=rows, rows=rows)
+        )
+
+    kept = _kept(key, base, make)
+    assert kept is not None  # (`make` makes one)
+    return kept
+
+
+def _arrays(
+    ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int]
+) -> tuple[Ints, Bools, Ints, Ints, Ints]:
+    """A beat's lists as `beat` takes them."""
+    return (
+        np.array(ident, np.int64),
+        np.array(write, np.bool_),
+        np.array(lo, np.int64),
+        np.array(hi, np.int64),
+        np.array(at, np.int64),
+    )
 
 
 def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:

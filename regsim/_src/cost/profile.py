@@ -254,8 +254,6 @@ def _beat_arrays(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
     index in the beat, is a write, first bytes, ends, rows)."""
-    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls: each part one row, its ranges)
-        return _ranges_arrays(beat, parts)
     ident, write, sizes, lo, hi, at, first = [], [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
@@ -280,8 +278,9 @@ def _beat_arrays(
     )
 
 
-def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
-    """`_beat_arrays` of in-order calls: their `reads`, then their `writes`, each range one access of its part's row."""
+def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """`_beat_arrays` of in-order calls, as lists: their `reads`, then their `writes`, each range one access of its
+    part's row."""
     ident: list[int] = []
     write: list[bool] = []
     lo: list[int] = []
@@ -298,13 +297,7 @@ def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int,
                     lo += [a for a, _ in ranges]
                     hi += [b for _, b in ranges]
                     at += [offset] * n
-    return (
-        np.array(ident, np.int64),
-        np.array(write, np.bool_),
-        np.array(lo, np.int64),
-        np.array(hi, np.int64),
-        np.array(at, np.int64),
-    )
+    return ident, write, lo, hi, at
 
 
 def _affine_beat(
@@ -383,6 +376,8 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             else:
                 priced = _affine_beat(geo, beat, parts)
                 rows = sum(rows for _, rows, _ in parts)
+                if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
+                    priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
                 cycles, size, per_kind = banks.totals(result)

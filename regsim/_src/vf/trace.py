@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any, overload
 
 import attrs
@@ -330,7 +330,8 @@ def kernel_line(frame: FrameType | None = None) -> str:
     kernel line that made the call being recorded."""
     frame = sys._getframe(1) if frame is None else frame
     while frame is not None:
-        name = frame.f_code.co_filename
+        code = frame.f_code
+        name = code.co_filename
         inside = _INSIDE.get(name)
         if inside is None:
             inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
@@ -339,14 +340,16 @@ def kernel_line(frame: FrameType | None = None) -> str:
         frame = frame.f_back
     if frame is None:
         return "?"
-    key = (name, frame.f_lineno)
-    line = _LINES.get(key)
-    if line is None:
-        line = _LINES[key] = f"{Path(name).name}:{key[1]}"
-    return line
+    key = (id(code), frame.f_lasti)  # (an instruction's line is fixed; `f_lineno` is looked up from the offset)
+    hit = _LINES.get(key)
+    if hit is None:
+        hit = _LINES[key] = (code, f"{Path(name).name}:{frame.f_lineno}")
+    return hit[1]
 
 
-_LINES: dict[tuple[str, int], str] = {}  #: "file.py:LINE" by path and line (kernel_line runs once a recorded call)
+#: "file.py:LINE" by the id of a kernel frame's code and its instruction's offset (kernel_line runs once a recorded
+#: call), with the code (kept: its id is no other's while it is here)
+_LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
 #: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, and its call in a
 #: batched loop (`_planned`)
