@@ -252,6 +252,30 @@ def test_listed_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, i
             assert banks.totals(got) == (int(got.cycles.sum()), rows, tuple(got.kinds.sum(axis=0).tolist()))
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    calls=st.lists(st.tuples(st.booleans(), st.integers(0, 100), st.sampled_from([1, 32, 40, 256])), min_size=1, max_size=6),
+    moves=st.lists(st.tuples(st.integers(-20, 60), st.booleans()), min_size=1, max_size=8),
+)
+def test_rows_moved_by_32_byte_rows_are_judged_alike(calls: list[tuple[bool, int, int]], moves: list[tuple[int, bool]]) -> None:
+    """Rows making one row's accesses moved by whole 32 B rows (an in-order loop walking its tensors), some of them
+    another row: the per-row oracle gives each moved row the first row's cycles and kinds, and `kept_listed_beat`,
+    which judges the first row of each class only, gives the oracle's cycles, kinds and examples."""
+    other = [(not w, a + 7, size) for w, a, size in calls]
+    made = [
+        (i, w, (a + 100 + move) * 32 + (8 if size == 40 else 0), (a + 100 + move) * 32 + (8 if size == 40 else 0) + size, r)
+        for r, (move, odd) in enumerate(moves)
+        for i, (w, a, size) in enumerate(other if odd else calls)
+    ]
+    cycles, kinds, examples = beat_oracle(made, len(moves))
+    for r, (_, odd) in enumerate(moves):
+        first = next(k for k, (_, o) in enumerate(moves) if o == odd)
+        assert (cycles[r], kinds[r]) == (cycles[first], kinds[first])
+    banks._BEATS.clear()
+    got = banks.kept_listed_beat(GEO, *[[m[k] for m in made] for k in range(5)], rows=len(moves))
+    same(got, cycles, kinds, examples)
+
+
 def as_arrays(made: list[tuple[int, bool, int, int, int]]) -> list[Any]:
     return [np.array([m[k] for m in made], np.bool_ if k == 1 else np.int64) for k in range(5)]
 

@@ -16,11 +16,18 @@ accesses a vector function makes together.
   number of one group (the page: 同一subbank的不同起始地址 conflict, the same address does not).
 - A beat takes the cycles its busiest group needs: per bank one access a cycle; per group a write a cycle
   (with at most one read beside it), the other reads two a cycle. A beat with no conflict takes one.
+- A row (iteration) of a beat whose accesses are another's moved by whole 32 B rows has its cycles and kinds: the
+  move permutes the bank groups (a 32 B row on, group g's rows are group g + 1's; past the last group, the next
+  bank's in group 0), a group's banks among themselves, which rules the same for every group and every bank do not
+  see. Only its examples' addresses differ, and they come from the first row having each kind. So such rows are
+  judged once (`_period`, `affine_beat`, `kept_listed_beat`).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Callable
@@ -114,7 +121,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it.
 
-    Rows that repeat earlier ones moved by whole bank patterns are not judged again (`_period`); a beat of few
+    Rows that repeat earlier ones moved by whole 32 B rows are not judged again (`_period`); a beat of few
     accesses is judged in Python ints (`_few`), a larger one by numpy (`_general`): the same rules."""
     period = _period(geo, ident, write, lo, hi, at, rows)
     if period < rows:  # (the first `period` rows judged, their results repeated)
@@ -139,16 +146,15 @@ _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (ki
 
 
 def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> int:
-    """How many rows of the beat its rows repeat after, moved by whole bank patterns (`groups * banks` rows of 32 B:
-    the same groups and banks, rows read twice read twice): found for a beat whose every access is made by each row
-    in turn (its rows 0, 1, ...), the same instruction and size each row, moved the same bytes a row (a batched
-    loop's loads and stores of one stride); `rows` when not."""
+    """How many rows of the beat its rows repeat after, moved by whole 32 B rows (the same cycles and kinds: see the
+    module's docstring): found for a beat whose every access is made by each row in turn (its rows 0, 1, ...), the
+    same instruction and size each row, moved the same bytes a row (a batched loop's loads and stores of one stride);
+    `rows` when not."""
     n = lo.size
     if rows < 3 or n % rows or at[1] != 1:
         return rows
     step = int(lo[1] - lo[0])
-    pattern = geo.row * geo.groups * geo.banks
-    period = pattern // math.gcd(step, pattern)
+    period = geo.row // math.gcd(step, geo.row)
     if period >= rows:
         return rows
     made = np.vstack((ident, write, lo, hi, at)).astype(np.int64, copy=False).reshape(5, n // rows, rows)
@@ -260,9 +266,8 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
     """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
     [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
     step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
-    pattern = geo.row * geo.groups * geo.banks
     steps = {step for _, _, _, step, _ in accesses}
-    period = min(rows, pattern // math.gcd(steps.pop(), pattern)) if len(steps) == 1 else rows
+    period = min(rows, geo.row // math.gcd(steps.pop(), geo.row)) if len(steps) == 1 else rows
     if len(accesses) * period > _FEW_ACCESSES:
         return None
     made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in range(period)]
@@ -315,8 +320,9 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
 def kept_listed_beat(
     geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
 ) -> BeatResult:
-    """`kept_beat` of a beat given as Python lists (an in-order loop's calls, a few ranges each), kept by the same
-    accesses relative to the bank pattern: judged by `_few` with no arrays made; `kept_beat` of its arrays past
+    """`kept_beat` of a beat given as Python lists (an in-order loop's calls, a few ranges each), listed row by row,
+    kept by the same accesses relative to the bank pattern: the first row of each class of rows alike (`_alike`)
+    judged by `_few` with no arrays made, the others given its answer; `kept_beat` of its arrays past
     `_FEW_ACCESSES` accesses (or `_FEW_BLOCKS` 32 B rows)."""
     if len(lo) > _FEW_ACCESSES:
         return kept_beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
@@ -327,14 +333,47 @@ def kept_listed_beat(
     key = (geo, rows, "listed", tuple(ident), tuple(write), tuple(lo), tuple(hi), tuple(at))
 
     def make() -> BeatResult:
-        few = _few(geo, ident, write, lo, hi, at, rows)
-        return (
-            beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows) if few is None else _repeated(*few, period=rows, rows=rows)
-        )
+        classes, firsts = _alike(geo, ident, write, lo, hi, at, rows)
+        few = _few(geo, *firsts, max(classes) + 1)
+        if few is None:
+            return beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
+        cycles, kinds, examples = few  # (the first rows', in order: each kind's first row is one of them)
+        return _repeated([cycles[c] for c in classes], [kinds[c] for c in classes], examples, period=rows, rows=rows)
 
     kept = _kept(key, base, make)
     assert kept is not None  # (`make` makes one)
     return kept
+
+
+Listed = tuple[list[int], list[bool], list[int], list[int], list[int]]  #: a beat as lists: ident, write, lo, hi, at
+
+
+def _alike(
+    geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
+) -> tuple[list[int], Listed]:
+    """The rows of a beat listed row by row (`at` ascending) in classes, a class the rows making the same accesses
+    moved by whole 32 B rows (the same cycles and kinds: see the module's docstring): each row's class (numbered as
+    first met), and the beat of each class's first row, its row numbered as its class (the beat as it is when every
+    row is its own class, or it is not listed row by row)."""
+    if at != sorted(at):
+        return list(range(rows)), (ident, write, lo, hi, at)
+    starts = [bisect.bisect_left(at, r) for r in range(rows + 1)]
+    classes: list[int] = []
+    seen: dict[tuple[Any, ...], int] = {}
+    for a, b in itertools.pairwise(starts):
+        base = min(lo[a:b]) // geo.row * geo.row if b > a else 0
+        key = (tuple(ident[a:b]), tuple(write[a:b]), tuple([x - base for x in lo[a:b]]), tuple([x - base for x in hi[a:b]]))
+        classes.append(seen.setdefault(key, len(seen)))
+    if len(seen) == rows:
+        return classes, (ident, write, lo, hi, at)
+    cut = [(starts[r], starts[r + 1]) for r in (classes.index(c) for c in range(len(seen)))]  # (each class's first row)
+    return classes, (
+        [x for a, b in cut for x in ident[a:b]],
+        [x for a, b in cut for x in write[a:b]],
+        [x for a, b in cut for x in lo[a:b]],
+        [x for a, b in cut for x in hi[a:b]],
+        [c for c, (a, b) in enumerate(cut) for _ in range(b - a)],
+    )
 
 
 def _arrays(
