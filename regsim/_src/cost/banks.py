@@ -186,6 +186,7 @@ def _few(
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
     for row in cells:
+        items = None  # (the row's cells sorted, when a kind is first met in it)
         codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
@@ -203,8 +204,9 @@ def _few(
             if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
                 g = next(g for g, j in enumerate(bits) if j >> k & 1)
                 wanted = (0, 1) if k == 1 else (k // 2,)  # (read-write: either; else reads, or writes)
-                picked = sorted((key, i) for key, i in row.items() if (key >> 1) % groups == g and key & 1 in wanted)
-                examples[KINDS[k]] = (tuple((key >> 1) * size for key, _ in picked), tuple(sorted({i for _, i in picked})))
+                items = sorted(row.items()) if items is None else items
+                picked = [(key, i) for key, i in items if (key >> 1) % groups == g and key & 1 in wanted]
+                examples[KINDS[k]] = (tuple([(key >> 1) * size for key, _ in picked]), tuple(sorted({i for _, i in picked})))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 
@@ -359,21 +361,20 @@ def _alike(
         return list(range(rows)), (ident, write, lo, hi, at)
     starts = [bisect.bisect_left(at, r) for r in range(rows + 1)]
     classes: list[int] = []
-    seen: dict[tuple[Any, ...], int] = {}
+    shapes: list[tuple[list[Any], ...]] = []  # (each class's accesses, moved to its first 32 B row; compared, not hashed)
     for a, b in itertools.pairwise(starts):
         base = min(lo[a:b]) // geo.row * geo.row if b > a else 0
-        key = (tuple(ident[a:b]), tuple(write[a:b]), tuple([x - base for x in lo[a:b]]), tuple([x - base for x in hi[a:b]]))
-        classes.append(seen.setdefault(key, len(seen)))
-    if len(seen) == rows:
+        shape = (ident[a:b], write[a:b], [x - base for x in lo[a:b]], [x - base for x in hi[a:b]])
+        c = next((c for c, known in enumerate(shapes) if known == shape), len(shapes))
+        if c == len(shapes):
+            shapes.append(shape)
+        classes.append(c)
+    if len(shapes) == rows:
         return classes, (ident, write, lo, hi, at)
-    cut = [(starts[r], starts[r + 1]) for r in (classes.index(c) for c in range(len(seen)))]  # (each class's first row)
-    return classes, (
-        [x for a, b in cut for x in ident[a:b]],
-        [x for a, b in cut for x in write[a:b]],
-        [x for a, b in cut for x in lo[a:b]],
-        [x for a, b in cut for x in hi[a:b]],
-        [c for c, (a, b) in enumerate(cut) for _ in range(b - a)],
-    )
+    cut = [(starts[r], starts[r + 1]) for r in map(classes.index, range(len(shapes)))]  # (each class's first row)
+    chain = itertools.chain.from_iterable
+    ident, write, lo, hi = (list(chain(xs[a:b] for a, b in cut)) for xs in (ident, write, lo, hi))  # type: ignore[assignment]
+    return classes, (ident, write, lo, hi, list(chain([c] * (b - a) for c, (a, b) in enumerate(cut))))
 
 
 def _arrays(
