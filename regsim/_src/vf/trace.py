@@ -13,7 +13,6 @@ without knowing it.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import json
 import os
@@ -270,16 +269,28 @@ class TracingBackend(NumpyBackend):
 _TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("regsim_trace", default=None)
 
 
-@contextlib.contextmanager
-def trace(*, detailed: bool = False) -> Iterator[Trace]:
+def trace(*, detailed: bool = False) -> Tracing:
     """`with rs.trace() as t:` — every VF started inside records its Reg calls into `t` (`detailed`: with what
     a cost model reads: loop iterations, a batched call's rows, a gather's lanes)."""
-    t = Trace(detailed)
-    token = _TRACE.set(t)
-    try:
-        yield t
-    finally:
-        _TRACE.reset(token)
+    return Tracing(Trace(detailed))
+
+
+class Tracing:
+    """`rs.trace()`'s block: its trace current inside. (A class, not a generator: `rs.profile` enters one a call.)"""
+
+    __slots__ = ("_token", "trace")
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self._token: contextvars.Token[Trace | None] | None = None
+
+    def __enter__(self) -> Trace:
+        self._token = _TRACE.set(self.trace)
+        return self.trace
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._token is not None
+        _TRACE.reset(self._token)
 
 
 def current_trace() -> Trace | None:
