@@ -130,7 +130,7 @@ class Trace:
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], _caller())
+        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)))
         rec.family = spec.family
         if self.detailed:
             rec.iteration = iterations()
@@ -138,11 +138,12 @@ class Trace:
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
         seen = len(backend.accesses) if batched else 0
-        rec.start = time.perf_counter() - self._t0
+        began = time.perf_counter()
+        rec.start = began - self._t0
         try:
             return typed[2](ctx, values, {}) if batched else plan.run(ctx, plan, values)
         finally:
-            rec.duration = time.perf_counter() - self._t0 - rec.start
+            rec.duration = time.perf_counter() - began
             backend.current = None
             if batched:
                 rec.rows = batched
@@ -329,11 +330,6 @@ def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
 
 def _ranges(ranges: list[tuple[int, int]]) -> str:
     return " ".join(f"[{a},{b})" for a, b in ranges) or "-"
-
-
-def _caller() -> str:
-    """The first frame outside regsim: the kernel line that made the call."""
-    return kernel_line(sys._getframe(2))
 
 
 def kernel_line(frame: FrameType | None = None) -> str:
