@@ -56,13 +56,62 @@ class Geometry(NamedTuple):
         return r % self.groups, (r // self.groups) % self.banks, r // (self.groups * self.banks)
 
 
-class BeatResult(NamedTuple):
-    cycles: Ints  #: per row (iteration) of the beat: the cycles it takes
-    kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
-    #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
-    examples: Examples
-    #: `totals` of a kept result, made once (None: summed when asked for)
-    summed: tuple[int, int, tuple[int, ...]] | None = None
+#: a beat's rows as a few judged rows repeated: (their cycles, their kinds as bits 0-2, how many, the beat's rows)
+Judged = tuple[list[int], list[int], int, int]
+
+
+class BeatResult:
+    """One beat's conflicts: per row (iteration) its cycles and kinds, the examples, and its totals. A result judged
+    for a few rows and repeated (`_repeated`) makes its rows' arrays when they are first read (a profile reads only
+    the totals and the examples)."""
+
+    __slots__ = ("_cycles", "_judged", "_kinds", "examples", "summed")
+
+    def __init__(
+        self,
+        cycles: Ints | None,
+        kinds: Bools | None,
+        examples: Examples,
+        summed: tuple[int, int, tuple[int, ...]] | None = None,
+        judged: Judged | None = None,
+    ) -> None:
+        self._cycles, self._kinds, self._judged = cycles, kinds, judged  # (`judged` given: the arrays None)
+        #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
+        self.examples = examples
+        #: `totals` of a kept or repeated result, made once (None: summed when asked for)
+        self.summed = summed
+
+    @property
+    def cycles(self) -> Ints:
+        """Per row of the beat: the cycles it takes."""
+        if self._cycles is None:
+            self._made()
+        assert self._cycles is not None
+        return self._cycles
+
+    @property
+    def kinds(self) -> Bools:
+        """Rows x 3: which conflicts (KINDS) each row has."""
+        if self._kinds is None:
+            self._made()
+        assert self._kinds is not None
+        return self._kinds
+
+    def _made(self) -> None:
+        """The rows' arrays of a result judged for its first rows (read-only: a kept result's are shared)."""
+        assert self._judged is not None
+        cycles, kinds, period, rows = self._judged
+        each, kind = np.array(cycles, np.int64), np.array(kinds, np.intp)
+        if period < rows:
+            repeat = _cyclic(rows, period)
+            each, kind = each[repeat], kind[repeat]
+        rows_kinds = _KIND_ROWS[kind]
+        each.flags.writeable = rows_kinds.flags.writeable = False
+        self._cycles, self._kinds = each, rows_kinds
+
+    def moved(self, examples: Examples) -> BeatResult:
+        """This result with other examples (its rows' arrays shared where made)."""
+        return BeatResult(self._cycles, self._kinds, examples, self.summed, self._judged)
 
 
 def totals(result: BeatResult) -> tuple[int, int, tuple[int, ...]]:
@@ -281,17 +330,13 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
     """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
     the first `period` stands for `times[j]` rows)."""
-    repeat = _cyclic(rows, period)
     whole, part = divmod(rows, period)
 
     def total(xs: list[int]) -> int:
         return whole * sum(xs) + sum(xs[:part])
 
     per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
-    each, kind = np.array(cycles, np.int64), np.array(kinds, np.intp)
-    if period < rows:
-        each, kind = each[repeat], kind[repeat]
-    return BeatResult(each, _KIND_ROWS[kind], examples, (total(cycles), rows, per_kind))
+    return BeatResult(None, None, examples, (total(cycles), rows, per_kind), (cycles, kinds, period, rows))
 
 
 @functools.lru_cache(maxsize=64)
@@ -409,12 +454,14 @@ def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]
             return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = made if made.summed is not None else made._replace(summed=totals(made))
-        kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
+        if made.summed is None:
+            made.summed = totals(made)
+        if made._judged is None:  # (its arrays shared by every result made from it; a repeated one's made read-only)
+            made.cycles.flags.writeable = made.kinds.flags.writeable = False
+        kept = _BEATS[key] = made
     if not base:
         return kept
-    moved = {kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()}
-    return BeatResult(kept.cycles, kept.kinds, moved, kept.summed)
+    return kept.moved({kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()})
 
 
 _BEATS: dict[tuple[Any, ...], BeatResult] = {}
