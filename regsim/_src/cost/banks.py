@@ -410,10 +410,9 @@ def _alike(
     for a, b in itertools.pairwise(starts):
         base = min(lo[a:b]) // geo.row * geo.row if b > a else 0
         shape = (ident[a:b], write[a:b], [x - base for x in lo[a:b]], [x - base for x in hi[a:b]])
-        c = next((c for c, known in enumerate(shapes) if known == shape), len(shapes))
-        if c == len(shapes):
+        if shape not in shapes:
             shapes.append(shape)
-        classes.append(c)
+        classes.append(shapes.index(shape))
     if len(shapes) == rows:
         return classes, (ident, write, lo, hi, at)
     cut = [(starts[r], starts[r + 1]) for r in map(classes.index, range(len(shapes)))]  # (each class's first row)

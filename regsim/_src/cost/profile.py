@@ -371,9 +371,9 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
         else:  # (an in-order call: its ranges)
             if reads:
-                load_bytes += sum(b - a for a, b in reads)
+                load_bytes += sum(map(_END, reads)) - sum(map(_FIRST, reads))
             if writes:
-                store_bytes += sum(b - a for a, b in writes)
+                store_bytes += sum(map(_END, writes)) - sum(map(_FIRST, writes))
             continue
         for w, n in moved:
             if w:
