@@ -26,6 +26,7 @@ from typing import Any, overload
 import attrs
 
 from regsim._src.engine.backend import NumpyBackend
+from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.per_iteration import iota
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
@@ -138,10 +139,18 @@ class Trace:
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
         seen = len(backend.accesses) if batched else 0
+        fast = None if batched else typed[3]
+        if fast is not None:  # (an elementwise op in order: its predicate's lanes noted first, as its `run` notes them)
+            mask = values[fast[1]]
+            if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
+                lanes, count = mask._active(fast[2])
+                rec.active, rec.lanes = count, lanes.size
         began = time.perf_counter()
         rec.start = began - self._t0
         try:
-            return typed[2](ctx, values, {}) if batched else plan.run(ctx, plan, values)
+            if batched:
+                return typed[2](ctx, values, {})
+            return plan.run(ctx, plan, values) if fast is None else fast[0](ctx, values, {})
         finally:
             rec.duration = time.perf_counter() - began
             backend.current = None
@@ -358,17 +367,23 @@ def kernel_line(frame: FrameType | None = None) -> str:
 #: call), with the code (kept: its id is no other's while it is here)
 _LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
-#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, and its call in a
-#: batched loop (`_planned`)
-_PLANS: dict[int, tuple[Any, str, Callable[..., Any]]] = {}
+#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, its call in a
+#: batched loop, and its call in order where it has one (`_planned`)
+_PLANS: dict[int, tuple[Any, str, Callable[..., Any], InOrder | None]] = {}
+#: an elementwise op's call in order, the index of its predicate operand and the predicate's stride
+InOrder = tuple[Callable[..., Any], int, int]
 
 
-def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any]]:
+def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any], InOrder | None]:
     """What a traced call of `plan` (one static signature) makes once: (the plan, its operands' types as the record
     shows them, its call in a batched loop). The batched call is the one a loop with no trace makes (the executor's
     `specialise_batched` closure: its common case on the batched backend, which notes every UB access and the active
     lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
-    index names, as a call binding directly gives them); any other call goes to `run` on the same values."""
+    index names, as a call binding directly gives them); any other call goes to `run` on the same values.
+
+    An elementwise op's call in order is the one a VF with no trace makes (the executor's `specialise`d closure: it
+    reads and writes no UB, so its record needs only the active lanes of its predicate, which the record notes before
+    the call, as `run` notes them first; a carry out may overwrite the predicate), given the bound values."""
     shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
     spec, run = plan.spec, plan.run
 
@@ -376,4 +391,6 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
         return run(ctx, plan, values)
 
     special = spec.executor.specialise_batched(spec, plan, generic) if spec.executor.batchable else None
-    return plan, shown, special or generic
+    in_order = spec.executor.specialise(spec, plan, generic) if isinstance(spec.executor, Elementwise) else None
+    fast = None if in_order is None else (in_order, plan.prepared.pred, plan.prepared.stride)
+    return plan, shown, special or generic, fast
