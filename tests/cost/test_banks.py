@@ -226,16 +226,16 @@ def test_kept_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int
         assert got.examples == want.examples
 
 
+def beat_accesses(rows: int, first: int, sizes: list[int], most: int) -> st.SearchStrategy[list[tuple[int, bool, int, int, int]]]:
+    """A beat's accesses: (instruction, is a write, first 32 B row up to `first`, bytes, row up to `rows`)."""
+    access = st.tuples(st.integers(0, 3), st.booleans(), st.integers(0, first), st.sampled_from(sizes), st.integers(0, rows))
+    return st.lists(access, min_size=1, max_size=most)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     rows=st.integers(1, 6),
-    accesses=st.lists(
-        st.tuples(
-            st.integers(0, 3), st.booleans(), st.integers(0, 200), st.sampled_from([1, 32, 64, 256, 600]), st.integers(0, 5)
-        ),
-        min_size=1,
-        max_size=30,
-    ),
+    accesses=beat_accesses(5, 200, [1, 32, 64, 256, 600], 30),
     moves=st.lists(st.integers(0, 40), min_size=2, max_size=3),
 )
 def test_listed_beats_are_the_beats(rows: int, accesses: list[tuple[int, bool, int, int, int]], moves: list[int]) -> None:
@@ -287,16 +287,7 @@ def same(got: banks.BeatResult, cycles: list[int], kinds: list[set[str]], exampl
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    rows=st.integers(1, 4),
-    accesses=st.lists(
-        st.tuples(
-            st.integers(0, 3), st.booleans(), st.integers(0, 80), st.sampled_from([1, 32, 256, 600, 1100]), st.integers(0, 3)
-        ),
-        min_size=1,
-        max_size=40,
-    ),
-)
+@given(rows=st.integers(1, 4), accesses=beat_accesses(3, 80, [1, 32, 256, 600, 1100], 40))
 def test_python_and_numpy_beats_agree(rows: int, accesses: list[tuple[int, bool, int, int, int]]) -> None:
     """The small-beat path in Python ints and the numpy path give the per-row oracle's cycles, kinds and examples
     (beats of few and of many accesses; counts past the judged table's, from accesses wider than a bank pattern or
