@@ -235,7 +235,7 @@ def _few(
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
     for row in cells:
-        items = None  # (the row's cells sorted, when a kind is first met in it)
+        by_group: list[list[tuple[int, int]]] | None = None  # (the row's cells sorted, by group: when a kind is met)
         codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
@@ -252,9 +252,12 @@ def _few(
         for k in range(3):
             if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
                 g = next(g for g, j in enumerate(bits) if j >> k & 1)
-                wanted = (0, 1) if k == 1 else (k // 2,)  # (read-write: either; else reads, or writes)
-                items = sorted(row.items()) if items is None else items
-                picked = [(key, i) for key, i in items if (key >> 1) % groups == g and key & 1 in wanted]
+                if by_group is None:
+                    by_group = [[] for _ in range(groups)]
+                    for key, i in sorted(row.items()):
+                        by_group[(key >> 1) % groups].append((key, i))
+                # (read-write: either; else reads, or writes)
+                picked = by_group[g] if k == 1 else [(key, i) for key, i in by_group[g] if key & 1 == k // 2]
                 examples[KINDS[k]] = (tuple([(key >> 1) * size for key, _ in picked]), tuple(sorted({i for _, i in picked})))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
