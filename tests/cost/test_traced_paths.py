@@ -1,6 +1,7 @@
 """A traced call in a batched loop runs its signature's per-signature call, the one a loop with no trace runs
 (`trace._planned`: LoadAlign's and StoreAlign's plain paths, elementwise ops unbound), not the executor's generic
-run; an exact box's rows are kept as the box (`trace.BoxRows`), their arrays made when read.
+run; an exact box's rows are kept as the box (`trace.BoxRows`), their arrays made when read. A traced elementwise op
+in order runs its in-order closure, the one a VF with no trace runs, its predicate's active lanes noted before it.
 
 The oracle is the generic run (every batched call through the executor's `run` on its bound operands): the records
 (API, operands, line, active lanes, UB ranges, rows, iterations, each access's rows and boxes, a gather's lanes) and
@@ -66,7 +67,7 @@ def _ours(trips: int, vf: Callable[..., None]) -> Callable[[], tuple[Callable[..
         for t in (a, b, d):
             t.set(rng.integers(0, 2**32, t.size, dtype=np.uint64).astype(np.uint32))
         ptrs = (d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr())
-        return vf, (*ptrs, 64 * trips - 5, trips) if vf is tail_add else (ptrs[1], ptrs[2], ptrs[0], trips)
+        return vf, (*ptrs, 64 * trips - 5, trips) if vf is not post_select else (ptrs[1], ptrs[2], ptrs[0], trips)
 
     return make
 
@@ -80,6 +81,27 @@ def _sample(case: int) -> Callable[[], tuple[Callable[..., None], tuple[Any, ...
     return make
 
 
+@rs.simd_vf
+def carry_into_mask(d: rs.UbPtr[rs.uint32], a: rs.UbPtr[rs.uint32], b: rs.UbPtr[rs.uint32], count: int, trips: int) -> None:
+    """Elementwise ops in order: the carry written over its own predicate (the next op's predicate its lanes), a
+    partial predicate (UpdateMask's tail), merging ops, a scalar op, one of three inputs, and a register whose
+    inactive lanes were never written (the next op's closure gives way to `run`)."""
+    x, y, z = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32)
+    n = rs.Ref(count)
+    for i in range(trips):
+        mask = Reg.UpdateMask(rs.uint32, n)
+        Reg.LoadAlign(x, a + i * 64)
+        Reg.LoadAlign(y, b + i * 64)
+        Reg.Add(mask, z, x, y, mask)
+        Reg.Adds(z, z, 3, mask)
+        Reg.Add(z, z, x, mask, mode=Reg.MaskMergeMode.MERGING)
+        Reg.MulAddDst(z, x, y, mask)
+        w = Reg.RegTensor(rs.uint32)
+        Reg.Add(w, x, y, mask, mode=Reg.MaskMergeMode.MERGING)
+        Reg.Add(z, z, w, mask)
+        Reg.StoreAlign(d + i * 64, z, mask)
+
+
 WORK = {
     "case 1 (unrolled)": _sample(1),
     "case 6": _sample(6),
@@ -87,6 +109,7 @@ WORK = {
     "case 12 (DataBlock)": _sample(12),
     "UpdateMask tail": _ours(20, tail_add),
     "post-update": _ours(20, post_select),
+    "carry into its mask": _ours(12, carry_into_mask),
 }
 
 
@@ -97,10 +120,11 @@ def mode(request: pytest.FixtureRequest) -> Iterator[str]:
         yield request.param
 
 
-def _slow(plan: Any, values: Any) -> tuple[Any, str, Callable[..., Any]]:
-    """`_planned` with the generic run only (what a traced batched call ran before it took the plain paths)."""
-    plan, shown, _ = _PLANNED(plan, values)
-    return plan, shown, lambda ctx, values, kwargs: plan.run(ctx, plan, values)
+def _slow(plan: Any, values: Any) -> tuple[Any, str, Callable[..., Any], None]:
+    """`_planned` with the generic run only (what a traced call ran before it took the plain paths: in a batched loop,
+    and in order for an elementwise op)."""
+    plan, shown, *_ = _PLANNED(plan, values)
+    return plan, shown, lambda ctx, values, kwargs: plan.run(ctx, plan, values), None
 
 
 _PLANNED = tracing._planned
@@ -142,7 +166,8 @@ def test_traced_calls_record_as_the_generic_run(name: str, mode: str) -> None:
     want = _slowly(lambda: _records(make))
     assert got == want
     batched = [r for r in got if r[7] > 1]
-    assert bool(batched) == (mode == "auto" and name != "case 10 (gather, scatter)")  # (its scatter: in order)
+    in_order = ("case 10 (gather, scatter)", "carry into its mask")  # (a scatter; a register made in the body: in order)
+    assert bool(batched) == (mode == "auto" and name not in in_order)
 
     def profile() -> rs.Profile:
         vf, args = make()
@@ -161,7 +186,7 @@ def test_plain_paths_taken_and_rows_as_the_source_gives() -> None:
         tracing._PLANS.clear()
         with tracing.trace(detailed=True) as t:
             vf(*args)
-    taken = {plan.spec.key: call.__name__ for plan, _, call in tracing._PLANS.values()}
+    taken = {plan.spec.key: call.__name__ for plan, _, call, _ in tracing._PLANS.values()}
     assert taken["LoadAlign"] == "call" and taken["StoreAlign"] == "call"  # (not `generic`)
     _, xa, ya, za = bc.CASES[6]
     memory = [r for r in t.records if r.spans]
@@ -173,6 +198,26 @@ def test_plain_paths_taken_and_rows_as_the_source_gives() -> None:
         assert lo.tolist() == [base + 256 * i for i in range(64)] and hi.tolist() == [base + 256 * i + 256 for i in range(64)]
         assert at.tolist() == list(range(64)) and r.boxes == [(base, 256, 256)]
         assert (r.writes if write else r.reads) == [(base, base + 256 * 64)]
+
+
+def test_in_order_elementwise_calls_take_their_closures() -> None:
+    """In order, a traced elementwise op runs its in-order closure (`binary`, the two-input one) where a VF with no
+    trace runs it, and the records give each its predicate's active lanes: the sample's own count, 64 - 5 lanes in
+    the last iteration's UpdateMask, and after the carry its lanes (the carry's, an independent sum in Python ints)."""
+    make = WORK["carry into its mask"]
+    with rs.configure(loops="sequential"):
+        tracing._PLANS.clear()
+        got = _records(make)
+    taken = {plan.spec.key: fast[0].__name__ for plan, _, _, fast in tracing._PLANS.values() if fast is not None}
+    assert taken["Adds"] == "binary" and taken["Add"] == "binary"
+    _, (*_, count, trips) = make()
+    rng = np.random.default_rng(trips)  # (the inputs `_ours` made, again)
+    xs, ys = (rng.integers(0, 2**32, 64 * trips, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    adds = [r for r in got if r[0] == "Adds"]
+    for i, r in enumerate(adds):
+        live = min(64, count - 64 * i)
+        carries = sum(int(xs[64 * i + k]) + int(ys[64 * i + k]) >= 2**32 for k in range(live))
+        assert (r[3], r[4]) == (carries, 64)
 
 
 @pytest.mark.parametrize("seed", range(6))

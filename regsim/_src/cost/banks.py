@@ -16,11 +16,18 @@ accesses a vector function makes together.
   number of one group (the page: 同一subbank的不同起始地址 conflict, the same address does not).
 - A beat takes the cycles its busiest group needs: per bank one access a cycle; per group a write a cycle
   (with at most one read beside it), the other reads two a cycle. A beat with no conflict takes one.
+- A row (iteration) of a beat whose accesses are another's moved by whole 32 B rows has its cycles and kinds: the
+  move permutes the bank groups (a 32 B row on, group g's rows are group g + 1's; past the last group, the next
+  bank's in group 0), a group's banks among themselves, which rules the same for every group and every bank do not
+  see. Only its examples' addresses differ, and they come from the first row having each kind. So such rows are
+  judged once (`_period`, `affine_beat`, `kept_listed_beat`).
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Callable
@@ -49,13 +56,62 @@ class Geometry(NamedTuple):
         return r % self.groups, (r // self.groups) % self.banks, r // (self.groups * self.banks)
 
 
-class BeatResult(NamedTuple):
-    cycles: Ints  #: per row (iteration) of the beat: the cycles it takes
-    kinds: npt.NDArray[np.bool_]  #: rows x 3: which conflicts (KINDS) each row has
-    #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
-    examples: Examples
-    #: `totals` of a kept result, made once (None: summed when asked for)
-    summed: tuple[int, int, tuple[int, ...]] | None = None
+#: a beat's rows as a few judged rows repeated: (their cycles, their kinds as bits 0-2, how many, the beat's rows)
+Judged = tuple[list[int], list[int], int, int]
+
+
+class BeatResult:
+    """One beat's conflicts: per row (iteration) its cycles and kinds, the examples, and its totals. A result judged
+    for a few rows and repeated (`_repeated`) makes its rows' arrays when they are first read (a profile reads only
+    the totals and the examples)."""
+
+    __slots__ = ("_cycles", "_judged", "_kinds", "examples", "summed")
+
+    def __init__(
+        self,
+        cycles: Ints | None,
+        kinds: Bools | None,
+        examples: Examples,
+        summed: tuple[int, int, tuple[int, ...]] | None = None,
+        judged: Judged | None = None,
+    ) -> None:
+        self._cycles, self._kinds, self._judged = cycles, kinds, judged  # (`judged` given: the arrays None)
+        #: per kind, the first row having it: (the byte addresses of the rows or words involved, the accesses involved)
+        self.examples = examples
+        #: `totals` of a kept or repeated result, made once (None: summed when asked for)
+        self.summed = summed
+
+    @property
+    def cycles(self) -> Ints:
+        """Per row of the beat: the cycles it takes."""
+        if self._cycles is None:
+            self._made()
+        assert self._cycles is not None
+        return self._cycles
+
+    @property
+    def kinds(self) -> Bools:
+        """Rows x 3: which conflicts (KINDS) each row has."""
+        if self._kinds is None:
+            self._made()
+        assert self._kinds is not None
+        return self._kinds
+
+    def _made(self) -> None:
+        """The rows' arrays of a result judged for its first rows (read-only: a kept result's are shared)."""
+        assert self._judged is not None
+        cycles, kinds, period, rows = self._judged
+        each, kind = np.array(cycles, np.int64), np.array(kinds, np.intp)
+        if period < rows:
+            repeat = _cyclic(rows, period)
+            each, kind = each[repeat], kind[repeat]
+        rows_kinds = _KIND_ROWS[kind]
+        each.flags.writeable = rows_kinds.flags.writeable = False
+        self._cycles, self._kinds = each, rows_kinds
+
+    def moved(self, examples: Examples) -> BeatResult:
+        """This result with other examples (its rows' arrays shared where made)."""
+        return BeatResult(self._cycles, self._kinds, examples, self.summed, self._judged)
 
 
 def totals(result: BeatResult) -> tuple[int, int, tuple[int, ...]]:
@@ -114,7 +170,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     """The conflicts of one beat made by `rows` iterations at once: its accesses, one array element each: the
     instruction making it (an index), whether it writes, its first byte, its end, the row (iteration) making it.
 
-    Rows that repeat earlier ones moved by whole bank patterns are not judged again (`_period`); a beat of few
+    Rows that repeat earlier ones moved by whole 32 B rows are not judged again (`_period`); a beat of few
     accesses is judged in Python ints (`_few`), a larger one by numpy (`_general`): the same rules."""
     period = _period(geo, ident, write, lo, hi, at, rows)
     if period < rows:  # (the first `period` rows judged, their results repeated)
@@ -139,16 +195,15 @@ _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (ki
 
 
 def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> int:
-    """How many rows of the beat its rows repeat after, moved by whole bank patterns (`groups * banks` rows of 32 B:
-    the same groups and banks, rows read twice read twice): found for a beat whose every access is made by each row
-    in turn (its rows 0, 1, ...), the same instruction and size each row, moved the same bytes a row (a batched
-    loop's loads and stores of one stride); `rows` when not."""
+    """How many rows of the beat its rows repeat after, moved by whole 32 B rows (the same cycles and kinds: see the
+    module's docstring): found for a beat whose every access is made by each row in turn (its rows 0, 1, ...), the
+    same instruction and size each row, moved the same bytes a row (a batched loop's loads and stores of one stride);
+    `rows` when not."""
     n = lo.size
     if rows < 3 or n % rows or at[1] != 1:
         return rows
     step = int(lo[1] - lo[0])
-    pattern = geo.row * geo.groups * geo.banks
-    period = pattern // math.gcd(step, pattern)
+    period = geo.row // math.gcd(step, geo.row)
     if period >= rows:
         return rows
     made = np.vstack((ident, write, lo, hi, at)).astype(np.int64, copy=False).reshape(5, n // rows, rows)
@@ -180,6 +235,7 @@ def _few(
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
     for row in cells:
+        by_group: list[list[tuple[int, int]]] | None = None  # (the row's cells sorted, by group: when a kind is met)
         codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
@@ -196,9 +252,13 @@ def _few(
         for k in range(3):
             if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
                 g = next(g for g, j in enumerate(bits) if j >> k & 1)
-                wanted = (0, 1) if k == 1 else (k // 2,)  # (read-write: either; else reads, or writes)
-                picked = sorted((key, i) for key, i in row.items() if (key >> 1) % groups == g and key & 1 in wanted)
-                examples[KINDS[k]] = (tuple((key >> 1) * size for key, _ in picked), tuple(sorted({i for _, i in picked})))
+                if by_group is None:
+                    by_group = [[] for _ in range(groups)]
+                    for key, i in sorted(row.items()):
+                        by_group[(key >> 1) % groups].append((key, i))
+                # (read-write: either; else reads, or writes)
+                picked = by_group[g] if k == 1 else [(key, i) for key, i in by_group[g] if key & 1 == k // 2]
+                examples[KINDS[k]] = (tuple([(key >> 1) * size for key, _ in picked]), tuple(sorted({i for _, i in picked})))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 
@@ -260,9 +320,8 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
     """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
     [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
     step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
-    pattern = geo.row * geo.groups * geo.banks
     steps = {step for _, _, _, step, _ in accesses}
-    period = min(rows, pattern // math.gcd(steps.pop(), pattern)) if len(steps) == 1 else rows
+    period = min(rows, geo.row // math.gcd(steps.pop(), geo.row)) if len(steps) == 1 else rows
     if len(accesses) * period > _FEW_ACCESSES:
         return None
     made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in range(period)]
@@ -274,14 +333,13 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
     """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
     the first `period` stands for `times[j]` rows)."""
-    repeat = _cyclic(rows, period)
     whole, part = divmod(rows, period)
 
     def total(xs: list[int]) -> int:
         return whole * sum(xs) + sum(xs[:part])
 
     per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
-    return BeatResult(np.array(cycles, np.int64)[repeat], _KIND_ROWS[kinds][repeat], examples, (total(cycles), rows, per_kind))
+    return BeatResult(None, None, examples, (total(cycles), rows, per_kind), (cycles, kinds, period, rows))
 
 
 @functools.lru_cache(maxsize=64)
@@ -309,6 +367,76 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
     return kept
 
 
+def kept_listed_beat(
+    geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
+) -> BeatResult:
+    """`kept_beat` of a beat given as Python lists (an in-order loop's calls, a few ranges each), listed row by row,
+    kept by the same accesses relative to the bank pattern: the first row of each class of rows alike (`_alike`)
+    judged by `_few` with no arrays made, the others given its answer; `kept_beat` of its arrays past
+    `_FEW_ACCESSES` accesses (or `_FEW_BLOCKS` 32 B rows)."""
+    if len(lo) > _FEW_ACCESSES:
+        return kept_beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
+    pattern = geo.row * geo.groups * geo.banks
+    base = min(lo) // pattern * pattern
+    if base:
+        lo, hi = [a - base for a in lo], [b - base for b in hi]
+    key = (geo, rows, "listed", tuple(ident), tuple(write), tuple(lo), tuple(hi), tuple(at))
+
+    def make() -> BeatResult:
+        classes, firsts = _alike(geo, ident, write, lo, hi, at, rows)
+        few = _few(geo, *firsts, max(classes) + 1)
+        if few is None:
+            return beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
+        cycles, kinds, examples = few  # (the first rows', in order: each kind's first row is one of them)
+        return _repeated([cycles[c] for c in classes], [kinds[c] for c in classes], examples, period=rows, rows=rows)
+
+    kept = _kept(key, base, make)
+    assert kept is not None  # (`make` makes one)
+    return kept
+
+
+Listed = tuple[list[int], list[bool], list[int], list[int], list[int]]  #: a beat as lists: ident, write, lo, hi, at
+
+
+def _alike(
+    geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int], rows: int
+) -> tuple[list[int], Listed]:
+    """The rows of a beat listed row by row (`at` ascending) in classes, a class the rows making the same accesses
+    moved by whole 32 B rows (the same cycles and kinds: see the module's docstring): each row's class (numbered as
+    first met), and the beat of each class's first row, its row numbered as its class (the beat as it is when every
+    row is its own class, or it is not listed row by row)."""
+    if at != sorted(at):
+        return list(range(rows)), (ident, write, lo, hi, at)
+    starts = [bisect.bisect_left(at, r) for r in range(rows + 1)]
+    classes: list[int] = []
+    shapes: list[tuple[list[Any], ...]] = []  # (each class's accesses, moved to its first 32 B row; compared, not hashed)
+    for a, b in itertools.pairwise(starts):
+        base = min(lo[a:b]) // geo.row * geo.row if b > a else 0
+        shape = (ident[a:b], write[a:b], [x - base for x in lo[a:b]], [x - base for x in hi[a:b]])
+        if shape not in shapes:
+            shapes.append(shape)
+        classes.append(shapes.index(shape))
+    if len(shapes) == rows:
+        return classes, (ident, write, lo, hi, at)
+    cut = [(starts[r], starts[r + 1]) for r in map(classes.index, range(len(shapes)))]  # (each class's first row)
+    chain = itertools.chain.from_iterable
+    ident, write, lo, hi = (list(chain(xs[a:b] for a, b in cut)) for xs in (ident, write, lo, hi))  # type: ignore[assignment]
+    return classes, (ident, write, lo, hi, list(chain([c] * (b - a) for c, (a, b) in enumerate(cut))))
+
+
+def _arrays(
+    ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int]
+) -> tuple[Ints, Bools, Ints, Ints, Ints]:
+    """A beat's lists as `beat` takes them."""
+    return (
+        np.array(ident, np.int64),
+        np.array(write, np.bool_),
+        np.array(lo, np.int64),
+        np.array(hi, np.int64),
+        np.array(at, np.int64),
+    )
+
+
 def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
     """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
     pattern = geo.row * geo.groups * geo.banks
@@ -328,12 +456,14 @@ def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]
             return None
         if len(_BEATS) >= _BEATS_KEPT:
             del _BEATS[next(iter(_BEATS))]
-        kept = _BEATS[key] = made if made.summed is not None else made._replace(summed=totals(made))
-        kept.cycles.flags.writeable = kept.kinds.flags.writeable = False  # (shared by every result made from it)
+        if made.summed is None:
+            made.summed = totals(made)
+        if made._judged is None:  # (its arrays shared by every result made from it; a repeated one's made read-only)
+            made.cycles.flags.writeable = made.kinds.flags.writeable = False
+        kept = _BEATS[key] = made
     if not base:
         return kept
-    moved = {kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()}
-    return BeatResult(kept.cycles, kept.kinds, moved, kept.summed)
+    return kept.moved({kind: (tuple(a + base for a in addrs), who) for kind, (addrs, who) in kept.examples.items()})
 
 
 _BEATS: dict[tuple[Any, ...], BeatResult] = {}

@@ -24,6 +24,7 @@ from __future__ import annotations
 import collections
 import json
 import math
+import operator
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -219,7 +220,7 @@ def _stacked(records: Sequence[Record], memory: set[int]) -> Iterator[tuple[list
         mem = [r for r in segment if id(r) in memory]
         if not mem:
             continue
-        now = tuple((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem)
+        now = tuple([(r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem])
         if now != shape and parts:
             yield members, parts
             parts, total = [], 0
@@ -254,8 +255,6 @@ def _beat_arrays(
 ) -> tuple[Any, Any, Any, Any, Any]:
     """One beat's accesses over every stacked iteration (`accesses`: a call's, as `_accesses` makes them): (the call's
     index in the beat, is a write, first bytes, ends, rows)."""
-    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls: each part one row, its ranges)
-        return _ranges_arrays(beat, parts)
     ident, write, sizes, lo, hi, at, first = [], [], [], [], [], [], []
     for seg, rows, offset in parts:
         for i, k in enumerate(beat):
@@ -280,8 +279,12 @@ def _beat_arrays(
     )
 
 
-def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
-    """`_beat_arrays` of in-order calls: their `reads`, then their `writes`, each range one access of its part's row."""
+_FIRST, _END = operator.itemgetter(0), operator.itemgetter(1)
+
+
+def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
+    """`_beat_arrays` of in-order calls, as lists: their `reads`, then their `writes`, each range one access of its
+    part's row."""
     ident: list[int] = []
     write: list[bool] = []
     lo: list[int] = []
@@ -295,16 +298,10 @@ def _ranges_arrays(beat: Sequence[int], parts: Sequence[tuple[list[Record], int,
                     n = len(ranges)
                     ident += [i] * n
                     write += [w] * n
-                    lo += [a for a, _ in ranges]
-                    hi += [b for _, b in ranges]
+                    lo += map(_FIRST, ranges)
+                    hi += map(_END, ranges)
                     at += [offset] * n
-    return (
-        np.array(ident, np.int64),
-        np.array(write, np.bool_),
-        np.array(lo, np.int64),
-        np.array(hi, np.int64),
-        np.array(at, np.int64),
-    )
+    return ident, write, lo, hi, at
 
 
 def _affine_beat(
@@ -321,11 +318,13 @@ def _affine_beat(
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
-def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int]:
-    """The UB's bank geometry and a beat's loads and stores, by the table (the last table's kept)."""
+def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float]]:
+    """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles and the compute instructions'
+    (by API, filled as they are met), by the table (the last table's kept)."""
     if _GEOMETRY[0] is not table:
         sizes = (table[f"ub.{k}"] for k in ("bank_groups", "banks_per_group", "row_bytes", "subbank_bytes"))
-        _GEOMETRY[:] = [table, (banks.Geometry(*sizes), int(table["ub.beat_loads"]), int(table["ub.beat_stores"]))]
+        loads, stores = int(table["ub.beat_loads"]), int(table["ub.beat_stores"])
+        _GEOMETRY[:] = [table, (banks.Geometry(*sizes), loads, stores, float(table["mask.cycles"]), {})]
     return _GEOMETRY[1]  # type: ignore[no-any-return]
 
 
@@ -334,7 +333,7 @@ _GEOMETRY: list[Any] = [None, None]
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    geo, beat_loads, beat_stores = _geometry(table)
+    geo, beat_loads, beat_stores, mask_cycles, op_cycles = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     load_bytes = store_bytes = 0
@@ -350,22 +349,31 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     memory_calls: set[int] = set()  # (the load and store calls' records, by id)
     for r in records:
         u = unit(r)
-        counts[u] += r.rows
+        rows = r.rows
+        counts[u] += rows
         if u == "load" or u == "store":
             memory_calls.add(id(r))
-        if u == "vector":
-            compute += table.op_cycles(r.api) * r.rows
+        elif u == "vector":
+            cost = op_cycles.get(r.api)
+            if cost is None:
+                cost = op_cycles[r.api] = table.op_cycles(r.api)
+            compute += cost * rows
         elif u == "mask":
-            mask += float(table["mask.cycles"]) * r.rows
+            mask += mask_cycles * rows
+        reads, writes = r.reads, r.writes
+        if not (reads or writes):  # (a gather's lanes, or a batched call's rows, are read or written too)
+            continue
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(s[0], box[2] * r.rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            moved = [(s[0], box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
-            moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, r.rows)]
-        elif r.reads or r.writes:
-            moved = [(False, sum(b - a for a, b in r.reads)), (True, sum(b - a for a, b in r.writes))]
-        else:
+            moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
+        else:  # (an in-order call: its ranges)
+            if reads:
+                load_bytes += sum(map(_END, reads)) - sum(map(_FIRST, reads))
+            if writes:
+                store_bytes += sum(map(_END, writes)) - sum(map(_FIRST, writes))
             continue
         for w, n in moved:
             if w:
@@ -383,6 +391,8 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             else:
                 priced = _affine_beat(geo, beat, parts)
                 rows = sum(rows for _, rows, _ in parts)
+                if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
+                    priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
                 cycles, size, per_kind = banks.totals(result)

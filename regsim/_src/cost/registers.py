@@ -142,7 +142,11 @@ class Registers(tuple[Pressure, ...]):
 def of_run(F: Callable[..., Any], lines: Iterable[str], table: CostTable | None = None) -> Registers:
     """The pressure of what `rs.profile(F, ...)` ran: `F` itself, a `@rs.simd_vf` function; for a kernel, the
     `@rs.simd_vf` functions of its module whose lines hold one of the traced calls' `lines` ("file.py:27")."""
-    if getattr(F, "__regsim_vf_body__", None) is not None:
+    given, vf = table, getattr(F, "__regsim_vf_body__", None) is not None
+    if vf:
+        kept = _OF_VF.get(id(F))  # (a VF's pressure is its own whatever lines it ran: kept by the VF and the table)
+        if kept is not None and kept[0] is F and kept[1] is given:
+            return kept[2]
         candidates = [F]
     else:
         namespace = getattr(inspect.unwrap(getattr(F, "f", F)), "__globals__", {})
@@ -164,6 +168,8 @@ def of_run(F: Callable[..., Any], lines: Iterable[str], table: CostTable | None 
         if hit is None:
             hit = _PRESSURES[key] = (code, pressure(code, table))
         out.append(hit[1])
+    if vf:
+        _OF_VF[id(F)] = (F, given, Registers(out))
     return Registers(out)
 
 
@@ -183,5 +189,7 @@ def _code_of(f: Callable[..., Any]) -> tuple[VfCode | None, int, int]:
 #: a VF's code, first line and line count by its body's code object's id (with the code object, so an id is never
 #: taken for another's)
 _CODES: dict[int, tuple[Any, VfCode | None, int, int]] = {}
+#: `of_run` of a VF by its id, with the VF and the table it was given (so an id is never taken for another's)
+_OF_VF: dict[int, tuple[Any, CostTable | None, Registers]] = {}
 #: a VF's pressure by (its code's id, the register files' sizes) (with the code, so an id is never reused)
 _PRESSURES: dict[tuple[int, tuple[int, ...]], tuple[VfCode, Pressure]] = {}

@@ -13,7 +13,6 @@ without knowing it.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import json
 import os
@@ -21,12 +20,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any, overload
 
 import attrs
 
 from regsim._src.engine.backend import NumpyBackend
+from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.per_iteration import iota
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
@@ -131,7 +131,7 @@ class Trace:
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], _caller())
+        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)))
         rec.family = spec.family
         if self.detailed:
             rec.iteration = iterations()
@@ -139,11 +139,20 @@ class Trace:
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
         seen = len(backend.accesses) if batched else 0
-        rec.start = time.perf_counter() - self._t0
+        fast = None if batched else typed[3]
+        if fast is not None:  # (an elementwise op in order: its predicate's lanes noted first, as its `run` notes them)
+            mask = values[fast[1]]
+            if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
+                lanes, count = mask._active(fast[2])
+                rec.active, rec.lanes = count, lanes.size
+        began = time.perf_counter()
+        rec.start = began - self._t0
         try:
-            return typed[2](ctx, values, {}) if batched else plan.run(ctx, plan, values)
+            if batched:
+                return typed[2](ctx, values, {})
+            return plan.run(ctx, plan, values) if fast is None else fast[0](ctx, values, {})
         finally:
-            rec.duration = time.perf_counter() - self._t0 - rec.start
+            rec.duration = time.perf_counter() - began
             backend.current = None
             if batched:
                 rec.rows = batched
@@ -270,16 +279,28 @@ class TracingBackend(NumpyBackend):
 _TRACE: contextvars.ContextVar[Trace | None] = contextvars.ContextVar("regsim_trace", default=None)
 
 
-@contextlib.contextmanager
-def trace(*, detailed: bool = False) -> Iterator[Trace]:
+def trace(*, detailed: bool = False) -> Tracing:
     """`with rs.trace() as t:` — every VF started inside records its Reg calls into `t` (`detailed`: with what
     a cost model reads: loop iterations, a batched call's rows, a gather's lanes)."""
-    t = Trace(detailed)
-    token = _TRACE.set(t)
-    try:
-        yield t
-    finally:
-        _TRACE.reset(token)
+    return Tracing(Trace(detailed))
+
+
+class Tracing:
+    """`rs.trace()`'s block: its trace current inside. (A class, not a generator: `rs.profile` enters one a call.)"""
+
+    __slots__ = ("_token", "trace")
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        self._token: contextvars.Token[Trace | None] | None = None
+
+    def __enter__(self) -> Trace:
+        self._token = _TRACE.set(self.trace)
+        return self.trace
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._token is not None
+        _TRACE.reset(self._token)
 
 
 def current_trace() -> Trace | None:
@@ -320,17 +341,13 @@ def _ranges(ranges: list[tuple[int, int]]) -> str:
     return " ".join(f"[{a},{b})" for a, b in ranges) or "-"
 
 
-def _caller() -> str:
-    """The first frame outside regsim: the kernel line that made the call."""
-    return kernel_line(sys._getframe(2))
-
-
 def kernel_line(frame: FrameType | None = None) -> str:
     """`file.py:LINE` of the first frame outside regsim from `frame` (default: the caller's) outwards: the
     kernel line that made the call being recorded."""
     frame = sys._getframe(1) if frame is None else frame
     while frame is not None:
-        name = frame.f_code.co_filename
+        code = frame.f_code
+        name = code.co_filename
         inside = _INSIDE.get(name)
         if inside is None:
             inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
@@ -339,26 +356,34 @@ def kernel_line(frame: FrameType | None = None) -> str:
         frame = frame.f_back
     if frame is None:
         return "?"
-    key = (name, frame.f_lineno)
-    line = _LINES.get(key)
-    if line is None:
-        line = _LINES[key] = f"{Path(name).name}:{key[1]}"
-    return line
+    key = (id(code), frame.f_lasti)  # (an instruction's line is fixed; `f_lineno` is looked up from the offset)
+    hit = _LINES.get(key)
+    if hit is None:
+        hit = _LINES[key] = (code, f"{Path(name).name}:{frame.f_lineno}")
+    return hit[1]
 
 
-_LINES: dict[tuple[str, int], str] = {}  #: "file.py:LINE" by path and line (kernel_line runs once a recorded call)
+#: "file.py:LINE" by the id of a kernel frame's code and its instruction's offset (kernel_line runs once a recorded
+#: call), with the code (kept: its id is no other's while it is here)
+_LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
-#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, and its call in a
-#: batched loop (`_planned`)
-_PLANS: dict[int, tuple[Any, str, Callable[..., Any]]] = {}
+#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, its call in a
+#: batched loop, and its call in order where it has one (`_planned`)
+_PLANS: dict[int, tuple[Any, str, Callable[..., Any], InOrder | None]] = {}
+#: an elementwise op's call in order, the index of its predicate operand and the predicate's stride
+InOrder = tuple[Callable[..., Any], int, int]
 
 
-def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any]]:
+def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any], InOrder | None]:
     """What a traced call of `plan` (one static signature) makes once: (the plan, its operands' types as the record
     shows them, its call in a batched loop). The batched call is the one a loop with no trace makes (the executor's
     `specialise_batched` closure: its common case on the batched backend, which notes every UB access and the active
     lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
-    index names, as a call binding directly gives them); any other call goes to `run` on the same values."""
+    index names, as a call binding directly gives them); any other call goes to `run` on the same values.
+
+    An elementwise op's call in order is the one a VF with no trace makes (the executor's `specialise`d closure: it
+    reads and writes no UB, so its record needs only the active lanes of its predicate, which the record notes before
+    the call, as `run` notes them first; a carry out may overwrite the predicate), given the bound values."""
     shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
     spec, run = plan.spec, plan.run
 
@@ -366,4 +391,6 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
         return run(ctx, plan, values)
 
     special = spec.executor.specialise_batched(spec, plan, generic) if spec.executor.batchable else None
-    return plan, shown, special or generic
+    in_order = spec.executor.specialise(spec, plan, generic) if isinstance(spec.executor, Elementwise) else None
+    fast = None if in_order is None else (in_order, plan.prepared.pred, plan.prepared.stride)
+    return plan, shown, special or generic, fast
