@@ -8,7 +8,9 @@ state the kernel APIs keep per core (the pad value of `SetPadValue`, the `TPipe`
 from __future__ import annotations
 
 import contextvars
+import sys
 from collections.abc import Callable, Sequence
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,7 @@ import numpy as np
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
 from regsim._src.model.config import _VF
 from regsim._src.model.memory import UnifiedBuffer
-from regsim._src.vf.trace import kernel_line
+from regsim._src.vf.trace import _REGSIM_DIR, kernel_line
 from regsim.errors import SyncError, VfContextError, message
 
 
@@ -32,6 +34,7 @@ class Block:
         self.tpipe: Any = None  #: the live TPipe
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
+        self.copies: dict[Any, Any] = {}  #: `DataCopy`'s plans, by its static values (`datacopy.DataCopy`)
         ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
@@ -50,7 +53,7 @@ class Block:
             ordered = clip(ranges, *within) if within is not None else ranges
             moved = int(np.sum(np.subtract(hi, lo)))
         vf = _VF.get()
-        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], call_line(), vf)
 
     __call__ = observe
 
@@ -59,7 +62,7 @@ class Block:
         outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
         range, in the loop's order; one V instruction, from one kernel line."""
         ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
-        self.pipes.access(V, ub, kernel_line(), object())
+        self.pipes.access(V, ub, call_line(), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -112,6 +115,29 @@ def use_block(block: Block) -> contextvars.Token[Block | None]:
     return _BLOCK.set(block)
 
 
-def sync_line() -> str:
-    """The kernel line of a sync call (for the event log and messages)."""
-    return kernel_line()
+def call_line() -> str:
+    """`kernel_line()`, remembered by the kernel frame's code and instruction: a kernel API's call seen before costs
+    the walk out of regsim and one lookup, no line number computed (what every pipe record of a kernel asks)."""
+    frame: Any = sys._getframe(1)
+    inside = _INSIDE
+    while frame is not None:
+        code = frame.f_code
+        name = code.co_filename
+        within = inside.get(name)
+        if within is None:
+            within = inside[name] = name.startswith(_REGSIM_DIR)
+        if not within:
+            break
+        frame = frame.f_back
+    if frame is None:
+        return "?"
+    key = (id(code), frame.f_lasti)
+    known = _SITES.get(key)
+    if known is None or known[0] is not code:  # (an id is another code's only once the first is gone)
+        known = _SITES[key] = (code, kernel_line(frame))
+    return known[1]
+
+
+_INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (`kernel_line`'s rule), by path
+#: `call_line`'s answers, by the kernel frame's code (its id, the code kept to tell a reused id) and instruction offset
+_SITES: dict[tuple[int, int], tuple[CodeType, str]] = {}

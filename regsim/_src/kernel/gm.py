@@ -14,13 +14,12 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.kernel.block import current_block
+from regsim._src.kernel.block import call_line, current_block
 from regsim._src.kernel.pipes import S
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.enums import _Enum, expected_member
 from regsim._src.model.registers import check_dtype, to_lanes
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -181,7 +180,7 @@ class GlobalTensor(Generic[T]):
         start = self.element("GlobalTensor.GetValue", offset)
         n = self.dtype.itemsize
         buf = self.bound("GlobalTensor.GetValue").buf
-        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], kernel_line())
+        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], call_line())
         return buf.data[start : start + n].view(self.dtype.np_dtype)[0].item()
 
     @host_api("GlobalTensor.SetValue")
@@ -194,7 +193,7 @@ class GlobalTensor(Generic[T]):
         raw = to_lanes("GlobalTensor.SetValue", self.dtype, np.asarray([value])).view(np.uint8)
         buf = self.bound("GlobalTensor.SetValue").buf
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
-        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], kernel_line())
+        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], call_line())
         buf.data[start : start + raw.size] = raw
 
     # --- checks -------------------------------------------------------------------------------------------

@@ -268,18 +268,19 @@ class PipeState:
         for space, write, ranges, _, api in accesses:
             if ranges is None:
                 continue
-            if space == "UB" and self.closed:
+            if self.closed and space == "UB":
                 self._check_open(pipe, write, ranges, api, line)
-            if space not in history:
+            h = history.get(space)
+            if h is None:
                 continue
             if pipe != S or api not in AUTO_SYNCED:
-                found = self._unordered(pipe, history[space], write, ranges, PIPES)
-                if found:
-                    q, e, both = found[0]
+                found = self._unordered(pipe, h, write, ranges, PIPES)
+                if found is not None:
+                    q, e, both = found
                     raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
                 continue
             for q in PIPES:  # (each pipe asked after the waits before it: a wait hands on what its pipe knew)
-                for _ in self._unordered(pipe, history[space], write, ranges, (q,)):
+                if self._unordered(pipe, h, write, ranges, (q,)) is not None:
                     self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         if vf is None or vf is not self._vf:
             self.issued[pipe] += 1
@@ -288,27 +289,31 @@ class PipeState:
                 self._vf_records = {}
         seq = self.issued[pipe]
         name = PIPE_NAMES[pipe]
+        events = self.events
         for space, write, ranges, moved, api in accesses:
             if ranges is None:
                 lo = hi = 0
+            elif type(ranges[0]) is int:
+                lo, hi = ranges
             else:
-                lo, hi = ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
-            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if space != "UB" else "")
+                lo, hi = int(ranges[0][0]), int(ranges[1][-1])
+            gm = space != "UB"
+            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if gm else "")
             if vf is None:
-                self.events.append(row)
+                events.append(row)
             else:
                 self._record(row)
             if ranges is None:
                 continue
-            if space != "UB":
+            if gm:
                 self.gm_log.append((space, write, ranges, pipe, api, line))
             if pipe == S and api in AUTO_SYNCED:
                 continue
-            entries = history.get(space)
-            if entries is None:
-                entries = history[space] = ([[], [], [], []], [[], [], [], []])
-            entries[0][pipe].append((seq, write, ranges, api, line))
-            entries[1][pipe].append(seq)
+            h = history.get(space)
+            if h is None:
+                h = history[space] = ([[], [], [], []], [[], [], [], []])
+            h[0][pipe].append((seq, write, ranges, api, line))
+            h[1][pipe].append(seq)
 
     def _record(self, row: Row) -> None:
         """Log the access `row` of a vector function: into the VF's record of the same Reg op, kind and memory."""
@@ -336,32 +341,29 @@ class PipeState:
         write: bool,
         ranges: Ranges,
         pipes: Sequence[int],
-    ) -> list[tuple[int, Access, tuple[int, int]]]:
-        """The recorded accesses (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the same
-        bytes, one of the two a write) that `pipe` does not know complete: (their pipe, the first such access, the
-        first bytes both touch), at most one a pipe."""
+    ) -> tuple[int, Access, tuple[int, int]] | None:
+        """The first recorded access (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the
+        same bytes, one of the two a write) that `pipe` does not know complete: (its pipe, the access, the first bytes
+        both touch); None if there is none."""
         entries, seqs = history
         known = self.known[pipe]
-        found = []
         plain = type(ranges[0]) is int
         for q in pipes:
-            if not entries[q] or (q == pipe and IN_ORDER[q]):
-                continue
             qseqs = seqs[q]
-            if qseqs[-1] <= known[q]:
+            if not qseqs or qseqs[-1] <= known[q] or (q == pipe and IN_ORDER[q]):
                 continue
             for e in entries[q][bisect.bisect_right(qseqs, known[q]) :]:
                 if write or e[1]:
                     theirs = e[2]
                     if plain and type(theirs[0]) is int:
                         lo, hi = max(ranges[0], theirs[0]), min(ranges[1], theirs[1])
-                        both = (lo, hi) if lo < hi else None
+                        if lo < hi:
+                            return q, e, (lo, hi)
                     else:
                         both = overlap(ranges, theirs)
-                    if both is not None:
-                        found.append((q, e, both))
-                        break
-        return found
+                        if both is not None:
+                            return q, e, both
+        return None
 
     def _finished(self, src: int) -> list[int]:
         """What a flag set now on `src` holds: every instruction `src` issued, and what `src` knows."""
@@ -374,9 +376,7 @@ class PipeState:
         "把矢量计算、矩阵计算、数据搬运、同步指令发射给对应单元执行"), so a wait of PIPE_S holds back every pipe's
         later instructions."""
         for known in self.known if dst == S else (self.known[dst],):
-            for q, n in enumerate(state):
-                if n > known[q]:
-                    known[q] = n
+            known[:] = map(max, known, state)
 
     def _race(self, pipe: int, write: bool, api: str, line: str, q: int, e: Access, space: str, both: tuple[int, int]) -> str:
         where = "UB" if space == "UB" else f"GM ({space.removeprefix('GM ')})"

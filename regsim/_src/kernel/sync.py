@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from regsim._src.kernel.block import current_block
+from regsim._src.kernel.block import call_line, current_block
 from regsim._src.kernel.gm import GlobalTensor, GmPtr
 from regsim._src.kernel.pipes import AIV_EVENTS, EVENT_IDS, PIPE, PIPE_INDEX, HardEvent
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.enums import expected_member
 from regsim._src.model.memory import LocalTensor
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
 
 EVENT_ID0: Final = 0
@@ -57,7 +56,7 @@ def SetFlag(event_id: int, *, event: HardEvent) -> None:
     """`SetFlag<event>(eventID)`: once the source pipe's earlier instructions have finished, the flag is set."""
     known = _EVENTS.get(("SetFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
     (src, _), n, label = known or _event("SetFlag", event, event_id)
-    current_block("SetFlag").pipes.set_flag((event, n), src, label, kernel_line())
+    current_block("SetFlag").pipes.set_flag((event, n), src, label, call_line())
 
 
 @host_api("WaitFlag")
@@ -65,7 +64,7 @@ def WaitFlag(event_id: int, *, event: HardEvent) -> None:
     """`WaitFlag<event>(eventID)`: the destination pipe's later instructions start once the flag is set."""
     known = _EVENTS.get(("WaitFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
     (_, dst), n, label = known or _event("WaitFlag", event, event_id)
-    current_block("WaitFlag").pipes.wait_flag((event, n), dst, label, kernel_line())
+    current_block("WaitFlag").pipes.wait_flag((event, n), dst, label, call_line())
 
 
 @host_api("PipeBarrier")
@@ -83,7 +82,7 @@ def PipeBarrier(*, pipe: PIPE) -> None:
             message("PipeBarrier", "pipe", f"PIPE.{pipe.name}", "PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL (an AIV core's pipes)")
         )
     block = current_block("PipeBarrier")
-    block.pipes.barrier(PIPE_INDEX.get(pipe), f"PipeBarrier<{pipe.name}>", kernel_line())
+    block.pipes.barrier(PIPE_INDEX.get(pipe), f"PipeBarrier<{pipe.name}>", call_line())
 
 
 @host_api("SyncAll")
@@ -137,7 +136,7 @@ def SyncAll(
                     f"0 or GetBlockNum() = {block.num} (a SyncAll of part of the grid is not modelled)",
                 )
             )
-    block.pipes.barrier(None, "SyncAll", kernel_line())
+    block.pipes.barrier(None, "SyncAll", call_line())
     block.sync_all(block)
 
 
