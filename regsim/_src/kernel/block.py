@@ -35,6 +35,8 @@ class Block:
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
         self.copies: dict[Any, Any] = {}  #: `DataCopy`'s plans, by its static values (`datacopy.DataCopy`)
+        #: `observe_vf`'s accesses as the pipes take them, by the id of what it was given (kept with it)
+        self._vf_forms: dict[int, tuple[Any, list[Any]]] = {}
         ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
@@ -61,8 +63,13 @@ class Block:
         """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
         outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
         range, in the loop's order; one V instruction, from one kernel line."""
-        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
-        self.pipes.access(V, ub, call_line(), object())
+        known = self._vf_forms.get(id(accesses))
+        if known is None or known[0] is not accesses:  # (the form of a plan's accesses, made once: a plan keeps them)
+            ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
+            if len(self._vf_forms) >= 64:
+                self._vf_forms.clear()
+            known = self._vf_forms[id(accesses)] = (accesses, ub)
+        self.pipes.access(V, known[1], call_line(5), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -115,10 +122,12 @@ def use_block(block: Block) -> contextvars.Token[Block | None]:
     return _BLOCK.set(block)
 
 
-def call_line() -> str:
-    """`kernel_line()`, remembered by the kernel frame's code and instruction: a kernel API's call seen before costs
-    the walk out of regsim and one lookup, no line number computed (what every pipe record of a kernel asks)."""
-    frame: Any = sys._getframe(1)
+def call_line(depth: int = 1) -> str:
+    """`kernel_line()` of the frame `depth` above this one (1: the caller's) outwards, remembered by the kernel
+    frame's code and instruction: a kernel API's call seen before costs one lookup, no line number computed (what
+    every pipe record of a kernel asks). A caller knowing how many of its callers are regsim's own passes that many
+    more: the frames between are not looked at (each is made, in Python 3.11, when looked at)."""
+    frame: Any = sys._getframe(depth)
     inside = _INSIDE
     while frame is not None:
         code = frame.f_code

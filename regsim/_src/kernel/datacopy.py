@@ -163,6 +163,11 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     return rows.copy() if copy else rows
 
 
+#: how far above `_ub_write` the kernel's call is at the nearest (`_move` or `_pad_in`, the API, its binding check):
+#: where `Writes.note` starts looking for the kernel line
+_KERNEL = 4
+
+
 def _ub_write(
     api: str, t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: npt.NDArray[np.bool_] | None = None
 ) -> None:
@@ -173,7 +178,7 @@ def _ub_write(
     if count == 1 and where is None:  # (one row: the contiguous DataCopy)
         st.data[start : start + length] = rows[0]
         if st.valid is not None:
-            t.ub.writes.note(api, start, start + length)
+            t.ub.writes.note(api, start, start + length, depth=_KERNEL)
             st.mark_stored(start, start + length)
         return
     target = _rows(st.data, start, count, length, pitch)
@@ -187,7 +192,7 @@ def _ub_write(
         else:
             cols = np.flatnonzero(np.diff(np.concatenate(([0], where[0].astype(np.int8), [0])))).tolist()
         firsts = start + np.arange(count) * pitch
-        t.ub.writes.note(api, np.add.outer(firsts, cols[::2]).ravel(), np.add.outer(firsts, cols[1::2]).ravel())
+        t.ub.writes.note(api, np.add.outer(firsts, cols[::2]).ravel(), np.add.outer(firsts, cols[1::2]).ravel(), depth=_KERNEL)
         for r in range(count):
             for a, b in zip(cols[::2], cols[1::2], strict=True):
                 st.mark_stored(start + r * pitch + a, start + r * pitch + b)
@@ -327,7 +332,7 @@ def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
             (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved, api),
             (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
         ],
-        call_line(),
+        call_line(4),
         l2=plan.l2,
     )
     if pipe == MTE3:
@@ -446,7 +451,7 @@ def _pad_in(
             ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width, "DataCopyPad"),
             (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length, "DataCopyPad"),
         ],
-        call_line(),
+        call_line(4),
         l2=_l2(src),
     )
     _ub_write("DataCopyPad", dst, dst.addr, image, pitch, where)

@@ -180,7 +180,7 @@ class GlobalTensor(Generic[T]):
         start = self.element("GlobalTensor.GetValue", offset)
         n = self.dtype.itemsize
         buf = self.bound("GlobalTensor.GetValue").buf
-        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], call_line())
+        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], call_line(3))
         return buf.data[start : start + n].view(self.dtype.np_dtype)[0].item()
 
     @host_api("GlobalTensor.SetValue")
@@ -193,7 +193,7 @@ class GlobalTensor(Generic[T]):
         raw = to_lanes("GlobalTensor.SetValue", self.dtype, np.asarray([value])).view(np.uint8)
         buf = self.bound("GlobalTensor.SetValue").buf
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
-        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], call_line())
+        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], call_line(3))
         buf.data[start : start + raw.size] = raw
 
     # --- checks -------------------------------------------------------------------------------------------

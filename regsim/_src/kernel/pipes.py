@@ -376,7 +376,15 @@ class PipeState:
         "把矢量计算、矩阵计算、数据搬运、同步指令发射给对应单元执行"), so a wait of PIPE_S holds back every pipe's
         later instructions."""
         for known in self.known if dst == S else (self.known[dst],):
-            known[:] = map(max, known, state)
+            a, b, c, d = state
+            if a > known[0]:
+                known[0] = a
+            if b > known[1]:
+                known[1] = b
+            if c > known[2]:
+                known[2] = c
+            if d > known[3]:
+                known[3] = d
 
     def _race(self, pipe: int, write: bool, api: str, line: str, q: int, e: Access, space: str, both: tuple[int, int]) -> str:
         where = "UB" if space == "UB" else f"GM ({space.removeprefix('GM ')})"
