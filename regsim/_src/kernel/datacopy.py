@@ -283,11 +283,19 @@ class Copy(NamedTuple):
 
 
 def _check_gm(api: str, plan: Copy, dst: Any, src: Any) -> None:
-    """A planned copy's GM sides: the addresses inside their tensors (and aligned), as the full checks ask."""
-    for param, t, pitch in (("src", src, plan.src_pitch), ("dst", dst, plan.dst_pitch)):
-        if type(t) is not LocalTensor:
-            at = t.ptr.offset
-            t.check(api, param, at, at + pitch * (plan.blocks - 1) + plan.length, plan.align)
+    """A planned copy's GM side (a UB -> UB copy has none): its address inside its tensor (and aligned), as the full
+    checks ask (`GlobalTensor.check`, which raises)."""
+    if plan.pipe == MTE2:
+        t, param, pitch = src, "src", plan.src_pitch
+    elif plan.pipe == MTE3:
+        t, param, pitch = dst, "dst", plan.dst_pitch
+    else:
+        return
+    at = t.ptr.offset
+    end = at + pitch * (plan.blocks - 1) + plan.length
+    lo, hi = t.region
+    if at < lo or end > hi or (plan.align and at % t.dtype.itemsize):
+        t.check(api, param, at, end, plan.align)
 
 
 def _copy(
@@ -325,15 +333,13 @@ def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
         dst_space, dst_at = dst_buf.space, dst.ptr.offset
     else:
         dst_space, dst_at = "UB", dst.addr
+    if blocks == 1:
+        reads, writes = (src_at, src_at + length), (dst_at, dst_at + length)
+    else:
+        reads, writes = _ranges(src_at, blocks, length, src_pitch), _ranges(dst_at, blocks, length, dst_pitch)
     moved = blocks * length
     block.pipes.access(
-        pipe,
-        [
-            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved, api),
-            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
-        ],
-        call_line(4),
-        l2=plan.l2,
+        pipe, [(src_space, False, reads, moved, api), (dst_space, True, writes, moved, api)], call_line(4), l2=plan.l2
     )
     if pipe == MTE3:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows

@@ -421,9 +421,10 @@ class PipeState:
                 )
             )
         finished = list(self.known[src])  # (`_finished`, inline: every SetFlag asks)
-        finished[src] = self.issued[src]
+        finished[src] = seq = self.issued[src]
         self.flags[key] = (finished, label, line)
-        self._sync_event(src, "set", label, line)
+        self._vf = None  # (`_sync_event`, inline)
+        self.events.append((PIPE_NAMES[src], "set", label, 0, line, "", 0, 0, seq, ""))
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:
         """`WaitFlag`: `dst`'s later instructions start after what the flag holds."""
@@ -438,7 +439,8 @@ class PipeState:
                 )
             )
         self._join(dst, pending[0])
-        self._sync_event(dst, "wait", label, line)
+        self._vf = None  # (`_sync_event`, inline)
+        self.events.append((PIPE_NAMES[dst], "wait", label, 0, line, "", 0, 0, self.issued[dst], ""))
 
     def barrier(self, pipe: int | None, label: str, line: str) -> None:
         """`PipeBarrier<pipe>`; None: PIPE_ALL (every pipe after everything issued, and the histories drop)."""
