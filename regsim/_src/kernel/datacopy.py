@@ -333,6 +333,8 @@ def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
         dst_space, dst_at = dst_buf.space, dst.ptr.offset
     else:
         dst_space, dst_at = "UB", dst.addr
+    reads: Ranges | None
+    writes: Ranges | None
     if blocks == 1:
         reads, writes = (src_at, src_at + length), (dst_at, dst_at + length)
     else:
@@ -343,6 +345,8 @@ def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
     )
     if pipe == MTE3:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
+        if dst_buf.mirror is not None:
+            _rows(dst_buf.mirror, dst_at, blocks, length, dst_pitch)[...] = rows
     else:
         _ub_write(api, dst, dst_at, rows, dst_pitch)
 
