@@ -218,9 +218,10 @@ def DataCopy(dst: Any, src: Any, count: Any, /) -> None:
     src a GlobalTensor), UB -> GM, or UB -> UB. `count` elements (their bytes rounded down to a multiple of 32),
     or `blockCount` blocks of `blockLen` DataBlocks with `srcStride` / `dstStride` DataBlocks between them.
 
-    A block's call with the static values of one made before (`_static`: each side's memory, address, size, type and
-    region, the count or params) runs from that call's plan (`Copy`): what the checks of those values found is kept;
-    the GM addresses, the written bytes and the pipes are checked again."""
+    A block's call with the static values of one made before (`_static`: each side's memory, type, and a LocalTensor's
+    address and size, a GlobalTensor's L2 hint; the count or params) runs from that call's plan (`Copy`): what the
+    checks of those values found is kept; the GM address against its tensor's region, the written bytes and the pipes
+    are checked again."""
     block = current_block("DataCopy")
     key = (_static(dst), _static(src), count) if type(count) is int or type(count) is DataCopyParams else None
     plan = block.copies.get(key) if key is not None else None
@@ -260,12 +261,13 @@ _KEPT = 256  #: the plans a block keeps (the oldest dropped first)
 
 
 def _static(t: Any) -> tuple[Any, ...] | None:
-    """What a copy's checks of one side depend on but its GM address: a LocalTensor's UB, address, size and type; a
-    GlobalTensor's buffer, region, type and L2 hint; None for anything else (no plan)."""
+    """What a copy's checks of one side depend on but a GlobalTensor's address and region (`_check_gm` asks them each
+    call): a LocalTensor's UB, address, size and type; a GlobalTensor's buffer, type and L2 hint; None for anything
+    else (no plan)."""
     if type(t) is LocalTensor:
         return t.ub, t.addr, t.size, t.dtype
     if type(t) is GlobalTensor and t.ptr is not None:
-        return t.ptr.buf, t.region, t.dtype, t.l2_cache_mode
+        return t.ptr.buf, t.dtype, t.l2_cache_mode
     return None
 
 
