@@ -228,6 +228,8 @@ def nbytes(ranges: Ranges) -> int:
 
 #: a recorded access: (its instruction's number on its pipe, is a write, its ranges, the API, the kernel line)
 Access = tuple[int, bool, Ranges, str, str]
+#: one memory's recorded accesses: per pipe, the accesses (in issue order), their instruction numbers, the last one's
+History = tuple[list[list[Access]], list[list[int]], list[int]]
 
 
 class PipeState:
@@ -240,8 +242,8 @@ class PipeState:
         self.known = [[0, 0, 0, 0] for _ in range(4)]
         #: pending flags: key -> (what the source pipe had finished, the label and line of the SetFlag)
         self.flags: dict[Hashable, tuple[list[int], str, str]] = {}
-        #: per memory: per pipe, its accesses in issue order (and their numbers, for bisection)
-        self.history: dict[str, tuple[list[list[Access]], list[list[int]]]] = {}
+        #: per memory: per pipe, its accesses in issue order, their numbers (for bisection) and the last one's
+        self.history: dict[str, History] = {}
         #: UB bytes no tensor may touch: a queue buffer freed (FreeTensor) or not allocated yet, by buffer
         self.closed: dict[Hashable, tuple[int, int, str]] = {}
         self.events: list[Row] = []  #: the event log, `PipeEvent`s as plain tuples
@@ -274,6 +276,8 @@ class PipeState:
             if h is None:
                 continue
             if pipe != S or api not in AUTO_SYNCED:
+                if not any(map(operator.gt, h[2], self.known[pipe])):  # (every access recorded known complete)
+                    continue
                 found = self._unordered(pipe, h, write, ranges, PIPES)
                 if found is not None:
                     q, e, both = found
@@ -284,6 +288,8 @@ class PipeState:
                     self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         if vf is None or vf is not self._vf:
             self.issued[pipe] += 1
+            if IN_ORDER[pipe]:  # (its next instruction starts after this one)
+                self.known[pipe][pipe] = self.issued[pipe]
             self._vf = vf
             if vf is not None:
                 self._vf_records = {}
@@ -311,9 +317,10 @@ class PipeState:
                 continue
             h = history.get(space)
             if h is None:
-                h = history[space] = ([[], [], [], []], [[], [], [], []])
+                h = history[space] = ([[], [], [], []], [[], [], [], []], [0, 0, 0, 0])
             h[0][pipe].append((seq, write, ranges, api, line))
             h[1][pipe].append(seq)
+            h[2][pipe] = seq
 
     def _record(self, row: Row) -> None:
         """Log the access `row` of a vector function: into the VF's record of the same Reg op, kind and memory."""
@@ -337,7 +344,7 @@ class PipeState:
     def _unordered(
         self,
         pipe: int,
-        history: tuple[list[list[Access]], list[list[int]]],
+        history: History,
         write: bool,
         ranges: Ranges,
         pipes: Sequence[int],
@@ -345,7 +352,7 @@ class PipeState:
         """The first recorded access (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the
         same bytes, one of the two a write) that `pipe` does not know complete: (its pipe, the access, the first bytes
         both touch); None if there is none."""
-        entries, seqs = history
+        entries, seqs, _ = history
         known = self.known[pipe]
         plain = type(ranges[0]) is int
         for q in pipes:
