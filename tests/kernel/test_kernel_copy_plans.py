@@ -137,7 +137,11 @@ def _other_ub(a: Any) -> Any:
         (lambda a, xg, zg: A.DataCopy(_t(0, N, rs.float32), xg, N), rs.errors.DTypeError, "src = a tensor of rs.half"),
         (lambda a, xg, zg: A.DataCopy(_other_ub(a), xg, N), rs.errors.ParameterError, r"dst = LocalTensor.*in this core's UB"),
         (lambda a, xg, zg: A.DataCopy(a, _rebound(xg, N // 2), N), rs.errors.OutOfBoundsError, r"src = GM bytes \[0, 256\) of x"),
-        (lambda a, xg, zg: A.DataCopy(a, xg.ReinterpretCast(rs.float32), N), rs.errors.DTypeError, "src = a tensor of rs.float32"),
+        (
+            lambda a, xg, zg: A.DataCopy(a, xg.ReinterpretCast(rs.float32), N),
+            rs.errors.DTypeError,
+            "src = a tensor of rs.float32",
+        ),
         (lambda a, xg, zg: A.DataCopy(a, xg, np.True_), rs.errors.ParameterError, "count = "),
         (lambda a, xg, zg: A.DataCopy(a, xg, -1), rs.errors.ParameterError, "count = -1"),
         (lambda a, xg, zg: A.DataCopy(zg, _resized(a, N // 2), N), rs.errors.OutOfBoundsError, r"src = UB bytes \[0, 256\)"),

@@ -41,7 +41,6 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Final, NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from regsim._src.model.enums import _Enum
 from regsim.errors import RaceError, SyncError, message
@@ -146,28 +145,6 @@ class PipeEvent(NamedTuple):
 #: a `PipeEvent`'s fields as a plain tuple (how a core logs them; `PipeEvent._make` reads one)
 Row = tuple[str, str, str, int, str, str, int, int, int, str]
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
-
-
-_TEXT: Final = operator.itemgetter(0, 1, 2, 4, 5, 9)  #: a `Row`'s strings
-_NUMBERS: Final = operator.itemgetter(3, 6, 7, 8)  #: a `Row`'s ints
-Packed = tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]]  #: an event log as `pack` makes it
-
-
-def pack(rows: Sequence[Row]) -> Packed:
-    """An event log as (the distinct string fields of its rows, an int64 array of one row an event: the index of its
-    strings, then its ints): what a worker process sends back, one array, not an object an event."""
-    texts: dict[tuple[str, ...], int] = {}
-    out = np.empty((len(rows), 5), np.int64)
-    if rows:
-        out[:, 0] = [texts.setdefault(t, len(texts)) for t in map(_TEXT, rows)]
-        out[:, 1:] = np.fromiter(map(_NUMBERS, rows), np.dtype((np.int64, 4)), len(rows))
-    return tuple(texts), out
-
-
-def unpack(packed: Packed) -> list[Row]:
-    """`pack`'s rows back."""
-    texts, out = packed
-    return [(*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5]) for k, n, lo, hi, instr in out.tolist()]
 
 
 def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
