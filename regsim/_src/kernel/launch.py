@@ -290,7 +290,16 @@ class _Grid:
         return b.args, b.kwargs
 
     def run_in_order(self) -> list[Any]:
-        runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
+        # (the objects made before the launch out of its collections: the blocks' records, which stay, grow the oldest
+        # generation, and each full collection they cause would walk the whole heap again; none if a caller froze some)
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
+        try:
+            runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
+        finally:
+            if freeze:
+                gc.unfreeze()
         return [r.events for r in runs]
 
     def _spawnable(self, workers: int) -> _Grid:
