@@ -123,23 +123,24 @@ def use_block(block: Block) -> contextvars.Token[Block | None]:
 
 
 def call_line(depth: int = 1) -> str:
-    """`kernel_line()` of the frame `depth` above this one (1: the caller's) outwards, remembered by the kernel
+    """`kernel_line()` from the frame `depth` above this one (1: the caller's) outwards, remembered by the kernel
     frame's code and instruction: a kernel API's call seen before costs one lookup, no line number computed (what
     every pipe record of a kernel asks). A caller knowing how many of its callers are regsim's own passes that many
     more: the frames between are not looked at (each is made, in Python 3.11, when looked at)."""
-    frame: Any = sys._getframe(depth)
-    inside = _INSIDE
-    while frame is not None:
-        code = frame.f_code
-        name = code.co_filename
-        within = inside.get(name)
-        if within is None:
-            within = inside[name] = name.startswith(_REGSIM_DIR)
-        if not within:
-            break
-        frame = frame.f_back
+    return _line(sys._getframe(depth))
+
+
+def _line(frame: Any) -> str:
+    """`call_line` from `frame` outwards: regsim's own frames passed over, the first other one's line remembered."""
     if frame is None:
         return "?"
+    code = frame.f_code
+    name = code.co_filename
+    inside = _INSIDE.get(name)
+    if inside is None:
+        inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
+    if inside:
+        return _line(frame.f_back)
     key = (id(code), frame.f_lasti)
     known = _SITES.get(key)
     if known is None or known[0] is not code:  # (an id is another code's only once the first is gone)
