@@ -131,21 +131,24 @@ def call_line(depth: int = 1) -> str:
 
 
 def _line(frame: Any) -> str:
-    """`call_line` from `frame` outwards: regsim's own frames passed over, the first other one's line remembered."""
+    """`call_line` from `frame` outwards: regsim's own frames passed over (never remembered), the first other one's line
+    remembered."""
     if frame is None:
         return "?"
     code = frame.f_code
+    key = (id(code), frame.f_lasti)
+    known = _SITES.get(key)
+    if known is not None and known[0] is code:  # (an id is another code's only once the first is gone)
+        return known[1]
     name = code.co_filename
     inside = _INSIDE.get(name)
     if inside is None:
         inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
     if inside:
         return _line(frame.f_back)
-    key = (id(code), frame.f_lasti)
-    known = _SITES.get(key)
-    if known is None or known[0] is not code:  # (an id is another code's only once the first is gone)
-        known = _SITES[key] = (code, kernel_line(frame))
-    return known[1]
+    line = kernel_line(frame)
+    _SITES[key] = (code, line)
+    return line
 
 
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (`kernel_line`'s rule), by path
