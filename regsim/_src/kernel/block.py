@@ -8,7 +8,9 @@ state the kernel APIs keep per core (the pad value of `SetPadValue`, the `TPipe`
 from __future__ import annotations
 
 import contextvars
+import sys
 from collections.abc import Callable, Sequence
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,7 @@ import numpy as np
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
 from regsim._src.model.config import _VF
 from regsim._src.model.memory import UnifiedBuffer
-from regsim._src.vf.trace import kernel_line
+from regsim._src.vf.trace import _REGSIM_DIR, kernel_line
 from regsim.errors import SyncError, VfContextError, message
 
 
@@ -32,6 +34,9 @@ class Block:
         self.tpipe: Any = None  #: the live TPipe
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
+        self.copies: dict[Any, Any] = {}  #: `DataCopy`'s plans, by its static values (`datacopy.DataCopy`)
+        #: `observe_vf`'s accesses as the pipes take them, by the id of what it was given (kept with it)
+        self._vf_forms: dict[int, tuple[Any, list[Any]]] = {}
         ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
@@ -50,7 +55,7 @@ class Block:
             ordered = clip(ranges, *within) if within is not None else ranges
             moved = int(np.sum(np.subtract(hi, lo)))
         vf = _VF.get()
-        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], kernel_line(), vf)
+        self.pipes.access(S if vf is None else V, [("UB", kind == "write", ordered, moved, api)], call_line(), vf)
 
     __call__ = observe
 
@@ -58,8 +63,13 @@ class Block:
         """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
         outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
         range, in the loop's order; one V instruction, from one kernel line."""
-        ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
-        self.pipes.access(V, ub, kernel_line(), object())
+        known = self._vf_forms.get(id(accesses))
+        if known is None or known[0] is not accesses:  # (the form of a plan's accesses, made once: a plan keeps them)
+            ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
+            if len(self._vf_forms) >= 64:
+                self._vf_forms.clear()
+            known = self._vf_forms[id(accesses)] = (accesses, ub)
+        self.pipes.access(V, known[1], call_line(5), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""
@@ -112,6 +122,35 @@ def use_block(block: Block) -> contextvars.Token[Block | None]:
     return _BLOCK.set(block)
 
 
-def sync_line() -> str:
-    """The kernel line of a sync call (for the event log and messages)."""
-    return kernel_line()
+def call_line(depth: int = 1) -> str:
+    """`kernel_line()` from the frame `depth` above this one (1: the caller's) outwards, remembered by the kernel
+    frame's code and instruction: a kernel API's call seen before costs one lookup, no line number computed (what
+    every pipe record of a kernel asks). A caller knowing how many of its callers are regsim's own passes that many
+    more: the frames between are not looked at (each is made, in Python 3.11, when looked at)."""
+    return _line(sys._getframe(depth))
+
+
+def _line(frame: Any) -> str:
+    """`call_line` from `frame` outwards: regsim's own frames passed over (never remembered), the first other one's line
+    remembered."""
+    if frame is None:
+        return "?"
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)
+    known = _SITES.get(key)
+    if known is not None and known[0] is code:  # (an id is another code's only once the first is gone)
+        return known[1]
+    name = code.co_filename
+    inside = _INSIDE.get(name)
+    if inside is None:
+        inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
+    if inside:
+        return _line(frame.f_back)
+    line = kernel_line(frame)
+    _SITES[key] = (code, line)
+    return line
+
+
+_INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (`kernel_line`'s rule), by path
+#: `call_line`'s answers, by the kernel frame's code (its id, the code kept to tell a reused id) and instruction offset
+_SITES: dict[tuple[int, int], tuple[CodeType, str]] = {}

@@ -14,13 +14,13 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.kernel.block import Block, current_block
+from regsim._src.kernel.block import Block, call_line, current_block
 from regsim._src.kernel.gm import CacheMode, GlobalTensor
 from regsim._src.kernel.pipes import MTE2, MTE3, Ranges, V, byte_ranges
 from regsim._src.model import dtypes as dt
@@ -29,7 +29,6 @@ from regsim._src.model.config import ONE_BLOCK_SIZE, current_config
 from regsim._src.model.enums import TPosition, _Enum, expected_member
 from regsim._src.model.memory import LocalTensor
 from regsim._src.model.registers import check_dtype, to_lanes
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import AlignmentError, DTypeError, OutOfBoundsError, ParameterError, UninitializedReadError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -164,6 +163,11 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     return rows.copy() if copy else rows
 
 
+#: how far above `_ub_write` the kernel's call is at the nearest (`_move` or `_pad_in`, the API, its binding check):
+#: where `Writes.note` starts looking for the kernel line
+_KERNEL = 4
+
+
 def _ub_write(
     api: str, t: LocalTensor[Any], start: int, rows: Bytes, pitch: int, where: npt.NDArray[np.bool_] | None = None
 ) -> None:
@@ -174,7 +178,7 @@ def _ub_write(
     if count == 1 and where is None:  # (one row: the contiguous DataCopy)
         st.data[start : start + length] = rows[0]
         if st.valid is not None:
-            t.ub.writes.note(api, start, start + length)
+            t.ub.writes.note(api, start, start + length, depth=_KERNEL)
             st.mark_stored(start, start + length)
         return
     target = _rows(st.data, start, count, length, pitch)
@@ -188,7 +192,7 @@ def _ub_write(
         else:
             cols = np.flatnonzero(np.diff(np.concatenate(([0], where[0].astype(np.int8), [0])))).tolist()
         firsts = start + np.arange(count) * pitch
-        t.ub.writes.note(api, np.add.outer(firsts, cols[::2]).ravel(), np.add.outer(firsts, cols[1::2]).ravel())
+        t.ub.writes.note(api, np.add.outer(firsts, cols[::2]).ravel(), np.add.outer(firsts, cols[1::2]).ravel(), depth=_KERNEL)
         for r in range(count):
             for a, b in zip(cols[::2], cols[1::2], strict=True):
                 st.mark_stored(start + r * pitch + a, start + r * pitch + b)
@@ -212,8 +216,19 @@ def DataCopy(dst: LocalTensor[T], src: LocalTensor[T], count: int | DataCopyPara
 def DataCopy(dst: Any, src: Any, count: Any, /) -> None:
     """`DataCopy(dst, src, count)` or `DataCopy(dst, src, DataCopyParams(...))`: GM -> UB (dst a LocalTensor,
     src a GlobalTensor), UB -> GM, or UB -> UB. `count` elements (their bytes rounded down to a multiple of 32),
-    or `blockCount` blocks of `blockLen` DataBlocks with `srcStride` / `dstStride` DataBlocks between them."""
+    or `blockCount` blocks of `blockLen` DataBlocks with `srcStride` / `dstStride` DataBlocks between them.
+
+    A block's call with the static values of one made before (`_static`: each side's memory, type, and a LocalTensor's
+    address and size, a GlobalTensor's L2 hint; the count or params) runs from that call's plan (`Copy`): what the
+    checks of those values found is kept; the GM address against its tensor's region, the written bytes and the pipes
+    are checked again."""
     block = current_block("DataCopy")
+    key = (_static(dst), _static(src), count) if type(count) is int or type(count) is DataCopyParams else None
+    plan = block.copies.get(key) if key is not None else None
+    if plan is not None:
+        _check_gm("DataCopy", plan, dst, src)
+        _move("DataCopy", block, plan, dst, src)
+        return
     kinds = (type(dst) is LocalTensor, type(src) is LocalTensor, isinstance(dst, GlobalTensor), isinstance(src, GlobalTensor))
     if kinds not in ((True, False, False, True), (False, True, True, False), (True, True, False, False)):
         raise ParameterError(
@@ -235,44 +250,105 @@ def DataCopy(dst: Any, src: Any, count: Any, /) -> None:
         src_pitch = dst_pitch = length
     if blocks == 0 or length == 0:
         return
-    _copy("DataCopy", block, dst, src, blocks, length, dst_pitch, src_pitch, align=True)
+    plan = _copy("DataCopy", block, dst, src, blocks, length, dst_pitch, src_pitch, align=True)
+    if key is not None and None not in key:
+        if len(block.copies) >= _KEPT:
+            del block.copies[next(iter(block.copies))]
+        block.copies[key] = plan
+
+
+_KEPT = 256  #: the plans a block keeps (the oldest dropped first)
+
+
+def _static(t: Any) -> tuple[Any, ...] | None:
+    """What a copy's checks of one side depend on but a GlobalTensor's address and region (`_check_gm` asks them each
+    call): a LocalTensor's UB, address, size and type; a GlobalTensor's buffer, type and L2 hint; None for anything
+    else (no plan)."""
+    if type(t) is LocalTensor:
+        return t.ub, t.addr, t.size, t.dtype
+    if type(t) is GlobalTensor and t.ptr is not None:
+        return t.ptr.buf, t.dtype, t.l2_cache_mode
+    return None
+
+
+class Copy(NamedTuple):
+    """A copy's checked static facts: its pipe, rows and pitches, whether GM addresses must be element-aligned, the
+    L2 hint its records carry."""
+
+    pipe: int
+    blocks: int
+    length: int
+    src_pitch: int
+    dst_pitch: int
+    align: bool
+    l2: str
+
+
+def _check_gm(api: str, plan: Copy, dst: Any, src: Any) -> None:
+    """A planned copy's GM side (a UB -> UB copy has none): its address inside its tensor (and aligned), as the full
+    checks ask (`GlobalTensor.check`, which raises)."""
+    if plan.pipe == MTE2:
+        t, param, pitch = src, "src", plan.src_pitch
+    elif plan.pipe == MTE3:
+        t, param, pitch = dst, "dst", plan.dst_pitch
+    else:
+        return
+    at = t.ptr.offset
+    end = at + pitch * (plan.blocks - 1) + plan.length
+    lo, hi = t.region
+    if at < lo or end > hi or (plan.align and at % t.dtype.itemsize):
+        t.check(api, param, at, end, plan.align)
 
 
 def _copy(
     api: str, block: Block, dst: Any, src: Any, blocks: int, length: int, dst_pitch: int, src_pitch: int, align: bool
-) -> None:
-    """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, the access
-    recorded on the copy's pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes moved."""
-    where = []  # per side: (its memory's name, the GM buffer or None for the UB, the first row's byte address)
+) -> Copy:
+    """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, then
+    `_move`; the plan of the checks."""
     l2 = ""  # (`_l2`: the first GlobalTensor's hint when not the default)
     for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
         if type(t) is LocalTensor:
             _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
-            where.append(("UB", None, t.addr))
         else:
-            buf, start = _gm_side(api, param, t, blocks, length, pitch, align)
-            where.append((buf.space, buf, start))
+            _gm_side(api, param, t, blocks, length, pitch, align)
             if not l2 and t.l2_cache_mode is not CacheMode.CACHE_MODE_NORMAL:
                 l2 = str(t.l2_cache_mode.name)
-    (src_space, src_buf, src_at), (dst_space, dst_buf, dst_at) = where
-    pipe = MTE2 if src_buf is not None else MTE3 if dst_buf is not None else V
-    rows = (
-        _rows(src_buf.data, src_at, blocks, length, src_pitch)
-        if src_buf is not None
-        else _ub_read(api, src, src_at, blocks, length, src_pitch, copy=dst_buf is None)
-    )
+    pipe = MTE2 if type(src) is not LocalTensor else MTE3 if type(dst) is not LocalTensor else V
+    plan = Copy(pipe, blocks, length, src_pitch, dst_pitch, align, l2)
+    _move(api, block, plan, dst, src)
+    return plan
+
+
+def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
+    """A checked copy: the access recorded on its pipe (GM -> UB MTE2, UB -> GM MTE3, UB -> UB V), then the bytes
+    moved."""
+    pipe, blocks, length, src_pitch, dst_pitch = plan[:5]
+    if pipe == MTE2:
+        ptr = src.ptr
+        src_space, src_at = ptr.buf.space, ptr.offset
+        rows = _rows(ptr.buf.data, src_at, blocks, length, src_pitch)
+    else:
+        src_space, src_at = "UB", src.addr
+        rows = _ub_read(api, src, src_at, blocks, length, src_pitch, copy=pipe == V)
+    if pipe == MTE3:
+        dst_buf = dst.ptr.buf
+        dst_space, dst_at = dst_buf.space, dst.ptr.offset
+    else:
+        dst_space, dst_at = "UB", dst.addr
+    reads: Ranges | None
+    writes: Ranges | None
+    if blocks == 1:
+        reads, writes = (src_at, src_at + length), (dst_at, dst_at + length)
+    else:
+        reads, writes = _ranges(src_at, blocks, length, src_pitch), _ranges(dst_at, blocks, length, dst_pitch)
     moved = blocks * length
     block.pipes.access(
-        pipe,
-        [
-            (src_space, False, _ranges(src_at, blocks, length, src_pitch), moved, api),
-            (dst_space, True, _ranges(dst_at, blocks, length, dst_pitch), moved, api),
-        ],
-        kernel_line(),
-        l2=l2,
+        pipe, [(src_space, False, reads, moved, api), (dst_space, True, writes, moved, api)], call_line(4), l2=plan.l2
     )
-    if dst_buf is not None:
+    if pipe == MTE3:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
+        if dst_buf.mirror is not None:
+            _rows(dst_buf.mirror, dst_at, blocks, length, dst_pitch)[...] = rows
     else:
         _ub_write(api, dst, dst_at, rows, dst_pitch)
 
@@ -387,7 +463,7 @@ def _pad_in(
             ("UB", True, _ranges(dst.addr, rows, width, pitch), rows * width, "DataCopyPad"),
             (buf.space, False, _ranges(g, count, length, length + p.srcStride), count * length, "DataCopyPad"),
         ],
-        kernel_line(),
+        call_line(4),
         l2=_l2(src),
     )
     _ub_write("DataCopyPad", dst, dst.addr, image, pitch, where)

@@ -14,13 +14,12 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.kernel.block import current_block
+from regsim._src.kernel.block import call_line, current_block
 from regsim._src.kernel.pipes import S
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.enums import _Enum, expected_member
 from regsim._src.model.registers import check_dtype, to_lanes
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -32,11 +31,14 @@ CACHE_LINE = 64  #: bytes of a core's data-cache line (the GlobalTensor SetValue
 class GmBuffer:
     """One GM allocation of a launch: the bytes of the array passed for kernel parameter `name`."""
 
-    __slots__ = ("data", "name", "space")
+    __slots__ = ("data", "mirror", "name", "space")
 
     def __init__(self, name: str, data: npt.NDArray[np.uint8]) -> None:
         self.name, self.data = name, data
         self.space = f"GM {name}"  #: its name in the pipes' records and in messages
+        #: where every write lands too, if set: a forked worker's shared memory while its GM is the fork's copy of the
+        #: host's arrays (`launch`)
+        self.mirror: npt.NDArray[np.uint8] | None = None
 
     @property
     def nbytes(self) -> int:
@@ -181,7 +183,7 @@ class GlobalTensor(Generic[T]):
         start = self.element("GlobalTensor.GetValue", offset)
         n = self.dtype.itemsize
         buf = self.bound("GlobalTensor.GetValue").buf
-        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], kernel_line())
+        block.pipes.access(S, [(buf.space, False, (start, start + n), n, "GlobalTensor.GetValue")], call_line(3))
         return buf.data[start : start + n].view(self.dtype.np_dtype)[0].item()
 
     @host_api("GlobalTensor.SetValue")
@@ -194,8 +196,10 @@ class GlobalTensor(Generic[T]):
         raw = to_lanes("GlobalTensor.SetValue", self.dtype, np.asarray([value])).view(np.uint8)
         buf = self.bound("GlobalTensor.SetValue").buf
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
-        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], kernel_line())
+        block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], call_line(3))
         buf.data[start : start + raw.size] = raw
+        if buf.mirror is not None:  # (the line, as the access says it wrote)
+            buf.mirror[line[0] : line[1]] = buf.data[line[0] : line[1]]
 
     # --- checks -------------------------------------------------------------------------------------------
     def bound(self, api: str) -> GmPtr[T]:

@@ -9,9 +9,10 @@ a run is deterministic and `pdb` stops in the block that hit a breakpoint). A ke
 what ran before stays in GM, as on a device.
 
 `workers=N` runs the blocks in N forked processes, each running its share of the blocks as above, the `SyncAll`s
-met across processes: the same GM bytes as the in-order run. A worker's GM is the host's arrays as the fork left
-them (nothing copied before a write) until the grid's first `SyncAll`, shared memory from there on; the bytes the
-blocks wrote come back through shared memory into the host's arrays, each block's events as one int array.
+met across processes: the same GM bytes as the in-order run. A worker reads the host's arrays as the fork left them
+(nothing copied) and writes both them and shared memory, until the grid's first `SyncAll`, from which on its GM is the
+shared memory; the bytes the blocks wrote are copied back from it into the host's arrays at the end, each block's
+events sent pickled.
 
 Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
 `RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
@@ -40,7 +41,7 @@ import numpy.typing as npt
 
 from regsim._src.kernel.block import Block, use_block
 from regsim._src.kernel.gm import GmBuffer, GmPtr
-from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, byte_ranges, pack, unpack
+from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, Ranges, Row, byte_ranges
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, binding_error, host_api
 from regsim._src.model.config import _CONFIG, Config, current_config
@@ -124,7 +125,8 @@ class KernelRun:
     kernel: str
     block_dim: int
     workers: int | None
-    #: each block's event log, as its core kept it (`PipeEvent` rows) or as a worker sent it (`pipes.pack`)
+    #: each block's event log, as its core kept it (`PipeEvent` rows) or as a worker sent it (the rows pickled: read
+    #: only if asked for)
     logs: tuple[Any, ...] = attrs.field(repr=False, eq=False)
     _cache: dict[str, Any] = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
@@ -134,17 +136,14 @@ class KernelRun:
         events = self._cache.get("events")
         if events is None:
             make = PipeEvent._make
-            events = self._cache["events"] = tuple(tuple(map(make, unpack(log) if _packed(log) else log)) for log in self.logs)
+            events = self._cache["events"] = tuple(
+                tuple(map(make, pickle.loads(log) if isinstance(log, bytes) else log)) for log in self.logs
+            )
         return events
 
     def pipe_events(self, block: int, pipe: str) -> list[PipeEvent]:
         """Block `block`'s events on one pipe ("S", "V", "MTE2", "MTE3"; "ALL" for PIPE_ALL barriers)."""
         return [e for e in self.events[block] if e.pipe == pipe]
-
-
-def _packed(log: Any) -> bool:
-    """Whether a block's event log is as a worker sent it (`pipes.pack`: its strings and an int array)."""
-    return isinstance(log, tuple) and len(log) == 2 and isinstance(log[1], np.ndarray)
 
 
 @host_api("launch")
@@ -219,6 +218,7 @@ class _BlockRun:
         self.cancelled = False
         self.events: list[Row] = []
         self.gm_logs: list[list[Any]] = []  #: the block's GM accesses, by epoch
+        self.extents: list[Extent] = []  #: their `extent`s
         self._go, self._back = threading.Semaphore(0), threading.Semaphore(0)
         ctx = contextvars.copy_context()
         self.thread = threading.Thread(target=ctx.run, args=(self._main,), name=f"regsim block {idx}", daemon=True)
@@ -254,14 +254,19 @@ class _BlockRun:
             self.error = e
         finally:
             if block is not None:
-                self.gm_logs.append(block.pipes.gm_log)
+                self._hand_over(block)
                 self.events = block.pipes.events
             self.state = "done"
             self._back.release()
 
+    def _hand_over(self, block: Block) -> None:
+        """Keep the epoch's GM accesses, and their extent."""
+        self.gm_logs.append(block.pipes.gm_log)
+        self.extents.append(extent(block.pipes.gm_log))
+
     def _sync_all(self, block: Block) -> None:
         """SyncAll, in the block's thread: hand over the epoch's GM accesses, wait for the next turn."""
-        self.gm_logs.append(block.pipes.gm_log)
+        self._hand_over(block)
         block.pipes.gm_log = []
         self.state, self.sync_line = "sync", kernel_line()
         self._back.release()
@@ -285,7 +290,16 @@ class _Grid:
         return b.args, b.kwargs
 
     def run_in_order(self) -> list[Any]:
-        runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
+        # (the objects made before the launch out of its collections: the blocks' records, which stay, grow the oldest
+        # generation, and each full collection they cause would walk the whole heap again; none if a caller froze some)
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
+        try:
+            runs = _run_blocks(self, [_BlockRun(self, i) for i in range(self.block_dim)], _local_round)
+        finally:
+            if freeze:
+                gc.unfreeze()
         return [r.events for r in runs]
 
     def _spawnable(self, workers: int) -> _Grid:
@@ -341,8 +355,9 @@ class _Grid:
         method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         ctx = multiprocessing.get_context(method)
         buffers = {b.space: b for b in self.buffers.values()}
-        # each buffer's shared twin: what the workers wrote, or all of it once a SyncAll made it their GM (forked
-        # workers); all of it from the start (spawned workers have no copy of the host's arrays)
+        # each buffer's shared twin: every byte the blocks write (forked workers read the host's arrays as the fork
+        # left them, and write both, until a SyncAll makes the twins their GM); all of it from the start (spawned
+        # workers have no copy of the host's arrays). The bytes the blocks wrote are copied back.
         memory: dict[str, Any]
         if method == "fork":
             memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
@@ -355,15 +370,15 @@ class _Grid:
         sizes = {space: b.nbytes for space, b in buffers.items()}
         try:
             reports = self._start(ctx, method, grid, workers, memory, sizes)
-            by_block: dict[int, tuple[Any, list[list[Any]]]] = {}
+            by_block: dict[int, tuple[Any, list[list[Any]], list[Extent]]] = {}
             errors: list[tuple[int, int, BaseException]] = []
-            for indices, counts, (table, rows), gm_logs, error in reports:
-                for idx, part, logs in zip(indices, np.split(rows, np.cumsum(counts)[:-1]), gm_logs, strict=True):
-                    by_block[idx] = ((table, part), logs)
+            for indices, events, gm_logs, extents, error in reports:
+                for idx, log, logs, e in zip(indices, events, gm_logs, extents, strict=True):
+                    by_block[idx] = (log, logs, e)
                 if error is not None:
                     errors.append(error)
             # the GM bytes the blocks wrote, back into the host's arrays
-            written = _written(log for _, logs in by_block.values() for log in logs)
+            written = _written(e for _, _, es in by_block.values() for e in es)
             for space, b in buffers.items():
                 if space in written:
                     _copy_ranges(b.data, _twin(memory[space], b.nbytes), written[space])
@@ -374,29 +389,59 @@ class _Grid:
                     m.unlink()
         if errors:
             raise min(errors, key=lambda e: (e[0], e[1]))[2]
-        epochs = max(len(logs) for _, logs in by_block.values())
+        epochs = max(len(logs) for _, logs, _ in by_block.values())
         for epoch in range(epochs):
-            check_gm_races([(idx, logs[epoch]) for idx, (_, logs) in sorted(by_block.items()) if epoch < len(logs)])
+            ran = [(idx, logs[epoch], es[epoch]) for idx, (_, logs, es) in sorted(by_block.items()) if epoch < len(logs)]
+            check_gm_races([(idx, log) for idx, log, _ in ran], [e for _, _, e in ran])
         return [by_block[i][0] for i in range(self.block_dim)]
 
 
-def _written(logs: Iterable[Sequence[tuple[str, bool, Ranges, int, str, str]]]) -> dict[str, Ranges]:
-    """The GM bytes GM access logs wrote, by memory: sorted, disjoint ranges."""
-    parts: dict[str, tuple[list[int], list[int], list[Any]]] = {}
-    for log in logs:
-        for space, write, (lo, hi), *_ in log:
-            if write:
-                ints, ends, arrays = parts.setdefault(space, ([], [], []))
-                if type(lo) is int:
-                    ints.append(lo)
-                    ends.append(hi)
-                else:
-                    arrays.append((lo, hi))
+GmLog = Sequence[tuple[str, bool, Ranges, int, str, str]]  #: a block's GM accesses of one epoch, as its pipes log them
+#: a block's GM accesses of one epoch by memory: (the bytes it touched, those it wrote or None), each sorted and disjoint
+Extent = dict[str, tuple[Ranges, Ranges | None]]
+
+
+def extent(log: GmLog) -> Extent:
+    """The bytes a GM access log touched and wrote, by memory (what `_written` and `_shared_spaces` read: a block's
+    log summed up where it ran, by the worker that ran it)."""
+    parts: dict[str, tuple[list[Ranges], list[Ranges]]] = {}
+    for space, write, ranges, *_ in log:
+        both = parts.get(space)
+        if both is None:
+            both = parts[space] = ([], [])
+        both[0].append(ranges)
+        if write:
+            both[1].append(ranges)
+    out: Extent = {}
+    for space, (every, writes) in parts.items():
+        touched = _union(every)
+        if touched is not None:
+            out[space] = (touched, _union(writes))
+    return out
+
+
+def _union(ranges: Sequence[Ranges]) -> Ranges | None:
+    """The bytes of several `Ranges` (int pairs, or arrays of several ranges), sorted and disjoint; None if none."""
+    if not ranges:
+        return None
+    if all(type(r[0]) is int for r in ranges):
+        pairs = np.array(ranges, np.int64)
+        return byte_ranges(pairs[:, 0], pairs[:, 1])
+    return byte_ranges(
+        np.concatenate([np.atleast_1d(r[0]) for r in ranges]), np.concatenate([np.atleast_1d(r[1]) for r in ranges])
+    )
+
+
+def _written(extents: Iterable[Extent]) -> dict[str, Ranges]:
+    """The GM bytes blocks wrote, by memory: sorted, disjoint ranges."""
+    parts: dict[str, list[Ranges]] = {}
+    for e in extents:
+        for space, (_, writes) in e.items():
+            if writes is not None:
+                parts.setdefault(space, []).append(writes)
     out = {}
-    for space, (ints, ends, arrays) in parts.items():
-        los = np.concatenate([np.array(ints, np.int64), *(np.atleast_1d(a) for a, _ in arrays)])
-        his = np.concatenate([np.array(ends, np.int64), *(np.atleast_1d(b) for _, b in arrays)])
-        merged = byte_ranges(los, his)
+    for space, ranges in parts.items():
+        merged = _union(ranges)
         if merged is not None:
             out[space] = merged
     return out
@@ -439,7 +484,7 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
             if "error" in states:
                 raise _Cancelled
             if in_order:
-                check_gm_races([(r.idx, r.gm_logs[-1]) for r in runs])
+                check_gm_races([(r.idx, r.gm_logs[-1]) for r in runs], [r.extents[-1] for r in runs])
             if all(s == "done" for s in states):
                 return runs
             if any(s != "sync" for s in states):
@@ -459,12 +504,13 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
             r.cancel()
 
 
-def check_gm_races(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, int, str, str]]]]) -> None:
-    """The GM accesses of one epoch (between two SyncAlls), by block: two blocks touching the same bytes, one
-    of them writing, race. A sweep over the accesses sorted by start address, keeping for reads-or-writes and
-    for writes the two furthest-reaching accesses of different blocks; only in the memories where two blocks'
-    accesses overlap at all (`_shared_spaces`: in the usual grid, each block on its own slice, none)."""
-    shared = _shared_spaces(logs)
+def check_gm_races(logs: Sequence[tuple[int, GmLog]], extents: Sequence[Extent] | None = None) -> None:
+    """The GM accesses of one epoch (between two SyncAlls), by block (with their `extent`s, in the same order, if
+    known): two blocks touching the same bytes, one of them writing, race. A sweep over the accesses sorted by start
+    address, keeping for reads-or-writes and for writes the two furthest-reaching accesses of different blocks; only in
+    the memories where two blocks' accesses overlap at all (`_shared_spaces`: in the usual grid, each block on its own
+    slice, none)."""
+    shared = _shared_spaces(extents if extents is not None else [extent(log) for _, log in logs])
     if not shared:
         return
     by_space: dict[str, list[tuple[int, int, int, bool, int, str, str]]] = {}
@@ -488,35 +534,22 @@ def check_gm_races(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, i
                 _keep(t, row)
 
 
-def _shared_spaces(logs: Sequence[tuple[int, Sequence[tuple[str, bool, Ranges, int, str, str]]]]) -> set[str]:
-    """The memories some bytes of which two blocks both access (where a race may be): each block's ranges merged,
-    then the merged ranges of all blocks, sorted, checked for one starting before an earlier one ends."""
-    parts: dict[str, tuple[list[int], list[int], list[int], list[Any]]] = {}
-    for block, log in logs:
-        for space, _, (start, end), *_ in log:
-            ints, ends, owners, arrays = parts.setdefault(space, ([], [], [], []))
-            if isinstance(start, np.ndarray):
-                arrays.append((start, end, np.full(start.size, block, np.int64)))
-            else:
-                ints.append(start)
-                ends.append(end)
-                owners.append(block)
+def _shared_spaces(extents: Sequence[Extent]) -> set[str]:
+    """The memories some bytes of which two blocks both access (where a race may be): every block's touched ranges (each
+    block's disjoint) sorted together, checked for one starting before an earlier one ends (then of another block)."""
+    parts: dict[str, list[Ranges]] = {}
+    for e in extents:
+        for space, (touched, _) in e.items():
+            parts.setdefault(space, []).append(touched)
     shared = set()
-    for space, (ints, ends, owners, arrays) in parts.items():
-        lo, hi, idx = (
-            np.concatenate([np.array(a, np.int64), *(r[k] for r in arrays)]) for k, a in enumerate((ints, ends, owners))
-        )
-        if len(set(idx.tolist())) < 2:
+    for space, ranges in parts.items():
+        if len(ranges) < 2:
             continue
-        order = np.lexsort((lo, idx))
-        lo, hi, idx = lo[order], hi[order], idx[order]
-        shift = idx * (int(hi.max()) + 1)  # (each block's ranges apart from the others', for one running maximum)
-        top = np.maximum.accumulate(hi + shift) - shift
-        starts = np.flatnonzero(np.concatenate(([True], lo[1:] + shift[1:] >= top[:-1] + shift[:-1])))
-        merged_lo, merged_hi = lo[starts], np.maximum.reduceat(hi, starts)
-        order = np.argsort(merged_lo, kind="stable")
-        merged_lo, merged_hi = merged_lo[order], merged_hi[order]
-        if (merged_lo[1:] < np.maximum.accumulate(merged_hi)[:-1]).any():
+        lo = np.concatenate([np.atleast_1d(r[0]) for r in ranges])
+        hi = np.concatenate([np.atleast_1d(r[1]) for r in ranges])
+        order = np.argsort(lo, kind="stable")
+        lo, hi = lo[order], hi[order]
+        if (lo[1:] < np.maximum.accumulate(hi)[:-1]).any():
             shared.add(space)
     return shared
 
@@ -560,44 +593,42 @@ def _worker(
     results: Any,
 ) -> None:
     """A worker process. A forked one's GM is the host's arrays as the fork left them (its own copy, made as it
-    writes) until the grid's first SyncAll; from there on the shared memory, which the workers fill then (each a
-    share of every buffer's bytes, side by side, then the bytes each wrote); at the end, the bytes it wrote (all,
-    without a SyncAll) are copied to the shared memory. A spawned one's GM is the shared memory throughout (the
-    launch filled it). It runs its blocks (with the launch's configuration) and reports their events (one array,
-    `pipes.pack`), GM accesses and its first error."""
+    writes), every write landing in the shared memory too, until the grid's first SyncAll; from there on the shared
+    memory, which the workers fill then (each a share of every buffer's bytes, side by side, then the bytes each
+    wrote). A spawned one's GM is the shared memory throughout (the launch filled it). It runs its blocks (with the
+    launch's configuration) and reports their events (each block's rows pickled: the host reads them only if asked
+    for), GM accesses and its first error."""
     _CONFIG.set(config)  # (the launch's configuration: a spawned process starts with the default)
     codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
     names = {v: k for k, v in codes.items()}
     buffers = list({b.space: b for b in grid.buffers.values()}.values())
     twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
-    local = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is this process's own copy (forked, no SyncAll yet)
-    if not local:
-        for b in buffers:
+    forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the fork's copy of the host's arrays
+    for b in buffers:
+        if forked:
+            b.mirror = twins[b.space]
+        else:
             b.data = twins[b.space]
 
-    def publish(runs: Sequence[_BlockRun]) -> None:
-        """The GM bytes this worker's blocks wrote, into the shared memory."""
-        written = _written(log for r in runs for log in r.gm_logs)
-        for b in buffers:
-            if b.space in written:
-                _copy_ranges(twins[b.space], b.data, written[b.space])
-
     def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
-        nonlocal local
+        nonlocal forked
         status[w] = codes[state]
         barrier.wait()
         states = [names[status[i]] for i in range(len(status))]
         barrier.wait()
-        if local and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
+        if forked and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
             for b in buffers:
                 lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
                 twins[b.space][lo:hi] = b.data[lo:hi]
             barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
-            publish(runs)
-            barrier.wait()  # (every worker's writes copied)
+            written = _written(e for r in runs for e in r.extents)  # (each worker's writes copied again)
             for b in buffers:
-                b.data = twins[b.space]
-            local = False
+                if b.space in written:
+                    _copy_ranges(twins[b.space], b.data, written[b.space])
+            barrier.wait()
+            for b in buffers:
+                b.data, b.mirror = twins[b.space], None
+            forked = False
         return states
 
     error = None
@@ -609,10 +640,8 @@ def _worker(
     except BaseException as e:
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
         error = (epoch, idx, _picklable(e))
-    if local:
-        publish(runs)
-    rows = [row for r in runs for row in r.events]
-    results.put(([r.idx for r in runs], [len(r.events) for r in runs], pack(rows), [r.gm_logs for r in runs], error))
+    events = [pickle.dumps(r.events, pickle.HIGHEST_PROTOCOL) for r in runs]
+    results.put(([r.idx for r in runs], events, [r.gm_logs for r in runs], [r.extents for r in runs], error))
 
 
 def _picklable(e: BaseException) -> BaseException:

@@ -41,7 +41,6 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Final, NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from regsim._src.model.enums import _Enum
 from regsim.errors import RaceError, SyncError, message
@@ -148,28 +147,6 @@ Row = tuple[str, str, str, int, str, str, int, int, int, str]
 Ranges = tuple[Any, Any]  #: byte ranges [lo, hi): an int pair, or sorted disjoint int64 arrays of two or more
 
 
-_TEXT: Final = operator.itemgetter(0, 1, 2, 4, 5, 9)  #: a `Row`'s strings
-_NUMBERS: Final = operator.itemgetter(3, 6, 7, 8)  #: a `Row`'s ints
-Packed = tuple[tuple[tuple[str, ...], ...], npt.NDArray[np.int64]]  #: an event log as `pack` makes it
-
-
-def pack(rows: Sequence[Row]) -> Packed:
-    """An event log as (the distinct string fields of its rows, an int64 array of one row an event: the index of its
-    strings, then its ints): what a worker process sends back, one array, not an object an event."""
-    texts: dict[tuple[str, ...], int] = {}
-    out = np.empty((len(rows), 5), np.int64)
-    if rows:
-        out[:, 0] = [texts.setdefault(t, len(texts)) for t in map(_TEXT, rows)]
-        out[:, 1:] = np.fromiter(map(_NUMBERS, rows), np.dtype((np.int64, 4)), len(rows))
-    return tuple(texts), out
-
-
-def unpack(packed: Packed) -> list[Row]:
-    """`pack`'s rows back."""
-    texts, out = packed
-    return [(*texts[k][:3], n, *texts[k][3:5], lo, hi, instr, texts[k][5]) for k, n, lo, hi, instr in out.tolist()]
-
-
 def byte_ranges(lo: Any, hi: Any) -> Ranges | None:
     """[lo, hi) (ints, or equal-length int arrays of several ranges) as an int pair or as sorted, disjoint
     arrays (overlapping and adjacent ranges joined); None when empty."""
@@ -228,6 +205,8 @@ def nbytes(ranges: Ranges) -> int:
 
 #: a recorded access: (its instruction's number on its pipe, is a write, its ranges, the API, the kernel line)
 Access = tuple[int, bool, Ranges, str, str]
+#: one memory's recorded accesses: per pipe, the accesses (in issue order), their instruction numbers, the last one's
+History = tuple[list[list[Access]], list[list[int]], list[int]]
 
 
 class PipeState:
@@ -240,8 +219,8 @@ class PipeState:
         self.known = [[0, 0, 0, 0] for _ in range(4)]
         #: pending flags: key -> (what the source pipe had finished, the label and line of the SetFlag)
         self.flags: dict[Hashable, tuple[list[int], str, str]] = {}
-        #: per memory: per pipe, its accesses in issue order (and their numbers, for bisection)
-        self.history: dict[str, tuple[list[list[Access]], list[list[int]]]] = {}
+        #: per memory: per pipe, its accesses in issue order, their numbers (for bisection) and the last one's
+        self.history: dict[str, History] = {}
         #: UB bytes no tensor may touch: a queue buffer freed (FreeTensor) or not allocated yet, by buffer
         self.closed: dict[Hashable, tuple[int, int, str]] = {}
         self.events: list[Row] = []  #: the event log, `PipeEvent`s as plain tuples
@@ -268,47 +247,57 @@ class PipeState:
         for space, write, ranges, _, api in accesses:
             if ranges is None:
                 continue
-            if space == "UB" and self.closed:
+            if self.closed and space == "UB":
                 self._check_open(pipe, write, ranges, api, line)
-            if space not in history:
+            h = history.get(space)
+            if h is None:
                 continue
             if pipe != S or api not in AUTO_SYNCED:
-                found = self._unordered(pipe, history[space], write, ranges, PIPES)
-                if found:
-                    q, e, both = found[0]
+                if not any(map(operator.gt, h[2], self.known[pipe])):  # (every access recorded known complete)
+                    continue
+                found = self._unordered(pipe, h, write, ranges, PIPES)
+                if found is not None:
+                    q, e, both = found
                     raise RaceError(self._race(pipe, write, api, line, q, e, space, both))
                 continue
             for q in PIPES:  # (each pipe asked after the waits before it: a wait hands on what its pipe knew)
-                for _ in self._unordered(pipe, history[space], write, ranges, (q,)):
+                if self._unordered(pipe, h, write, ranges, (q,)) is not None:
                     self._join(S, self._finished(q))  # the compiler's WaitFlag<q_S> before the access
         if vf is None or vf is not self._vf:
             self.issued[pipe] += 1
+            if IN_ORDER[pipe]:  # (its next instruction starts after this one)
+                self.known[pipe][pipe] = self.issued[pipe]
             self._vf = vf
             if vf is not None:
                 self._vf_records = {}
         seq = self.issued[pipe]
         name = PIPE_NAMES[pipe]
+        events = self.events
         for space, write, ranges, moved, api in accesses:
             if ranges is None:
                 lo = hi = 0
+            elif type(ranges[0]) is int:
+                lo, hi = ranges
             else:
-                lo, hi = ranges if type(ranges[0]) is int else (int(ranges[0][0]), int(ranges[1][-1]))
-            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if space != "UB" else "")
+                lo, hi = int(ranges[0][0]), int(ranges[1][-1])
+            gm = space != "UB"
+            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if gm else "")
             if vf is None:
-                self.events.append(row)
+                events.append(row)
             else:
                 self._record(row)
             if ranges is None:
                 continue
-            if space != "UB":
+            if gm:
                 self.gm_log.append((space, write, ranges, pipe, api, line))
             if pipe == S and api in AUTO_SYNCED:
                 continue
-            entries = history.get(space)
-            if entries is None:
-                entries = history[space] = ([[], [], [], []], [[], [], [], []])
-            entries[0][pipe].append((seq, write, ranges, api, line))
-            entries[1][pipe].append(seq)
+            h = history.get(space)
+            if h is None:
+                h = history[space] = ([[], [], [], []], [[], [], [], []], [0, 0, 0, 0])
+            h[0][pipe].append((seq, write, ranges, api, line))
+            h[1][pipe].append(seq)
+            h[2][pipe] = seq
 
     def _record(self, row: Row) -> None:
         """Log the access `row` of a vector function: into the VF's record of the same Reg op, kind and memory."""
@@ -332,36 +321,33 @@ class PipeState:
     def _unordered(
         self,
         pipe: int,
-        history: tuple[list[list[Access]], list[list[int]]],
+        history: History,
         write: bool,
         ranges: Ranges,
         pipes: Sequence[int],
-    ) -> list[tuple[int, Access, tuple[int, int]]]:
-        """The recorded accesses (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the same
-        bytes, one of the two a write) that `pipe` does not know complete: (their pipe, the first such access, the
-        first bytes both touch), at most one a pipe."""
-        entries, seqs = history
+    ) -> tuple[int, Access, tuple[int, int]] | None:
+        """The first recorded access (of one memory's `history`) of `pipes` an access of `pipe` conflicts with (the
+        same bytes, one of the two a write) that `pipe` does not know complete: (its pipe, the access, the first bytes
+        both touch); None if there is none."""
+        entries, seqs, _ = history
         known = self.known[pipe]
-        found = []
         plain = type(ranges[0]) is int
         for q in pipes:
-            if not entries[q] or (q == pipe and IN_ORDER[q]):
-                continue
             qseqs = seqs[q]
-            if qseqs[-1] <= known[q]:
+            if not qseqs or qseqs[-1] <= known[q] or (q == pipe and IN_ORDER[q]):
                 continue
             for e in entries[q][bisect.bisect_right(qseqs, known[q]) :]:
                 if write or e[1]:
                     theirs = e[2]
                     if plain and type(theirs[0]) is int:
                         lo, hi = max(ranges[0], theirs[0]), min(ranges[1], theirs[1])
-                        both = (lo, hi) if lo < hi else None
+                        if lo < hi:
+                            return q, e, (lo, hi)
                     else:
                         both = overlap(ranges, theirs)
-                    if both is not None:
-                        found.append((q, e, both))
-                        break
-        return found
+                        if both is not None:
+                            return q, e, both
+        return None
 
     def _finished(self, src: int) -> list[int]:
         """What a flag set now on `src` holds: every instruction `src` issued, and what `src` knows."""
@@ -374,9 +360,15 @@ class PipeState:
         "把矢量计算、矩阵计算、数据搬运、同步指令发射给对应单元执行"), so a wait of PIPE_S holds back every pipe's
         later instructions."""
         for known in self.known if dst == S else (self.known[dst],):
-            for q, n in enumerate(state):
-                if n > known[q]:
-                    known[q] = n
+            a, b, c, d = state
+            if a > known[0]:
+                known[0] = a
+            if b > known[1]:
+                known[1] = b
+            if c > known[2]:
+                known[2] = c
+            if d > known[3]:
+                known[3] = d
 
     def _race(self, pipe: int, write: bool, api: str, line: str, q: int, e: Access, space: str, both: tuple[int, int]) -> str:
         where = "UB" if space == "UB" else f"GM ({space.removeprefix('GM ')})"
@@ -413,9 +405,10 @@ class PipeState:
                 )
             )
         finished = list(self.known[src])  # (`_finished`, inline: every SetFlag asks)
-        finished[src] = self.issued[src]
+        finished[src] = seq = self.issued[src]
         self.flags[key] = (finished, label, line)
-        self._sync_event(src, "set", label, line)
+        self._vf = None  # (`_sync_event`, inline)
+        self.events.append((PIPE_NAMES[src], "set", label, 0, line, "", 0, 0, seq, ""))
 
     def wait_flag(self, key: Hashable, dst: int, label: str, line: str) -> None:
         """`WaitFlag`: `dst`'s later instructions start after what the flag holds."""
@@ -430,7 +423,8 @@ class PipeState:
                 )
             )
         self._join(dst, pending[0])
-        self._sync_event(dst, "wait", label, line)
+        self._vf = None  # (`_sync_event`, inline)
+        self.events.append((PIPE_NAMES[dst], "wait", label, 0, line, "", 0, 0, self.issued[dst], ""))
 
     def barrier(self, pipe: int | None, label: str, line: str) -> None:
         """`PipeBarrier<pipe>`; None: PIPE_ALL (every pipe after everything issued, and the histories drop)."""

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from regsim._src.kernel.block import current_block
+from regsim._src.kernel.block import call_line, current_block
 from regsim._src.kernel.gm import GlobalTensor, GmPtr
 from regsim._src.kernel.pipes import AIV_EVENTS, EVENT_IDS, PIPE, PIPE_INDEX, HardEvent
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.enums import expected_member
 from regsim._src.model.memory import LocalTensor
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import DTypeError, ParameterError, UnsupportedError, message
 
 EVENT_ID0: Final = 0
@@ -27,8 +26,9 @@ EVENT_ID6: Final = 6
 EVENT_ID7: Final = 7
 
 
-def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], int, str]:
-    """(source and destination pipes, the id, the call's label `SetFlag<MTE2_V>(0)`)."""
+def _event(api: str, event: object, event_id: object) -> tuple[int, tuple[HardEvent, int], str]:
+    """(the pipe the call acts on: SetFlag's source, WaitFlag's destination; the flag's key (event, id); the call's label
+    `SetFlag<MTE2_V>(0)`)."""
     if not isinstance(event, HardEvent):
         raise ParameterError(message(api, "event", repr(event), expected_member(HardEvent, event, "A")))
     pipes = AIV_EVENTS.get(event)
@@ -42,30 +42,30 @@ def _event(api: str, event: object, event_id: object) -> tuple[tuple[int, int], 
             )
         )
     n = as_int(api, "event_id", event_id, EVENT_IDS.start, EVENT_IDS.stop - 1)
-    known = (pipes, n, f"{api}<{event.name}>({n})")
+    known = (pipes[0] if api == "SetFlag" else pipes[1], (event, n), f"{api}<{event.name}>({n})")
     if type(event_id) is int:  # (a bool or numpy integer equal to a valid id goes the long way each time)
         _EVENTS[(api, event, event_id)] = known
     return known
 
 
 #: `_event`'s answers, by (api, event, id), the id an int: SetFlag / WaitFlag look here first (the call seen before)
-_EVENTS: dict[tuple[str, object, int], tuple[tuple[int, int], int, str]] = {}
+_EVENTS: dict[tuple[str, object, int], tuple[int, tuple[HardEvent, int], str]] = {}
 
 
 @host_api("SetFlag")
 def SetFlag(event_id: int, *, event: HardEvent) -> None:
     """`SetFlag<event>(eventID)`: once the source pipe's earlier instructions have finished, the flag is set."""
     known = _EVENTS.get(("SetFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
-    (src, _), n, label = known or _event("SetFlag", event, event_id)
-    current_block("SetFlag").pipes.set_flag((event, n), src, label, kernel_line())
+    src, key, label = known or _event("SetFlag", event, event_id)
+    current_block("SetFlag").pipes.set_flag(key, src, label, call_line(3))
 
 
 @host_api("WaitFlag")
 def WaitFlag(event_id: int, *, event: HardEvent) -> None:
     """`WaitFlag<event>(eventID)`: the destination pipe's later instructions start once the flag is set."""
     known = _EVENTS.get(("WaitFlag", event, event_id)) if type(event_id) is int and type(event) is HardEvent else None
-    (_, dst), n, label = known or _event("WaitFlag", event, event_id)
-    current_block("WaitFlag").pipes.wait_flag((event, n), dst, label, kernel_line())
+    dst, key, label = known or _event("WaitFlag", event, event_id)
+    current_block("WaitFlag").pipes.wait_flag(key, dst, label, call_line(3))
 
 
 @host_api("PipeBarrier")
@@ -83,7 +83,7 @@ def PipeBarrier(*, pipe: PIPE) -> None:
             message("PipeBarrier", "pipe", f"PIPE.{pipe.name}", "PIPE_V, PIPE_MTE2, PIPE_MTE3 or PIPE_ALL (an AIV core's pipes)")
         )
     block = current_block("PipeBarrier")
-    block.pipes.barrier(PIPE_INDEX.get(pipe), f"PipeBarrier<{pipe.name}>", kernel_line())
+    block.pipes.barrier(PIPE_INDEX.get(pipe), f"PipeBarrier<{pipe.name}>", call_line(3))
 
 
 @host_api("SyncAll")
@@ -137,7 +137,7 @@ def SyncAll(
                     f"0 or GetBlockNum() = {block.num} (a SyncAll of part of the grid is not modelled)",
                 )
             )
-    block.pipes.barrier(None, "SyncAll", kernel_line())
+    block.pipes.barrier(None, "SyncAll", call_line(3))
     block.sync_all(block)
 
 

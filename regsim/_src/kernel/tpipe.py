@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Final, TypeVar
 
-from regsim._src.kernel.block import Block, current_block
+from regsim._src.kernel.block import Block, call_line, current_block
 from regsim._src.kernel.pipes import MTE2, MTE3, QueueFlag, V
 from regsim._src.model import dtypes as dt
 from regsim._src.model import memory
@@ -23,7 +23,6 @@ from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.config import ONE_BLOCK_SIZE
 from regsim._src.model.enums import TPosition, _Enum, expected_member
 from regsim._src.model.registers import check_dtype
-from regsim._src.vf.trace import kernel_line
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, SyncError, UnsupportedError, message
 
 T = TypeVar("T", bound=dt.DType)
@@ -140,7 +139,7 @@ class TPipe:
                     "one TPipe per kernel (Destroy the first), never with a LocalMemAllocator",
                 )
             )
-        self.block, self.line, self.head, self.buffers = block, kernel_line(), 0, 0
+        self.block, self.line, self.head, self.buffers = block, call_line(), 0, 0
         block.tpipe = self
         block.ub.core.init_soc_state()  # (the library's TPipe constructor calls InitSocState)
 
@@ -179,7 +178,7 @@ class TPipe:
             raise ParameterError(
                 message("TPipe.InitBuffer", "num", count, f"at most {MAX_BUFFERS - self.buffers} more buffers (64 a kernel)")
             )
-        que.init(self.block, [(self.head + k * nbytes, nbytes) for k in range(count)], kernel_line())
+        que.init(self.block, [(self.head + k * nbytes, nbytes) for k in range(count)], call_line())
         self.head += count * nbytes
         self.buffers += count
         return True
@@ -284,9 +283,9 @@ class TQue:
         block = self.block
         assert block is not None
         if set_:
-            block.pipes.set_flag(key, src, api, kernel_line())
+            block.pipes.set_flag(key, src, api, call_line())
         elif key in block.pipes.flags:
-            block.pipes.wait_flag(key, dst, api, kernel_line())
+            block.pipes.wait_flag(key, dst, api, call_line())
 
     def _buffer_of(self, api: str, tensor: object, states: tuple[str, ...]) -> int:
         if not isinstance(tensor, memory.LocalTensor) or tensor.ub is not self._ready(api).ub:
@@ -341,7 +340,7 @@ class TQue:
             )
         self.cursor = k + 1
         self._flag(k, "free", False, f"AllocTensor (TPosition.{self.pos.name})")
-        self.state[k], self.lines[k] = self.ALLOCATED, kernel_line()
+        self.state[k], self.lines[k] = self.ALLOCATED, call_line()
         block.pipes.closed.pop((id(self), k), None)
         addr, nbytes = self.buffers[k]
         return _tensor("TQue.AllocTensor", block, dtype, self.pos, addr, nbytes // dtype.itemsize)
@@ -390,7 +389,7 @@ class TQue:
         the next AllocTensor)."""
         k = self._buffer_of("TQue.FreeTensor", tensor, (self.ALLOCATED, self.DEQUEUED))
         self._flag(k, "free", True, f"FreeTensor (TPosition.{self.pos.name})")
-        line = kernel_line()
+        line = call_line()
         self.state[k], self.lines[k] = self.FREE, line
         addr, n = self.buffers[k]
         assert self.block is not None
