@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextvars
 import sys
 from collections.abc import Callable, Sequence
-from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ import numpy as np
 from regsim._src.kernel.pipes import PipeState, S, V, byte_ranges, clip
 from regsim._src.model.config import _VF
 from regsim._src.model.memory import UnifiedBuffer
-from regsim._src.vf.trace import _REGSIM_DIR, kernel_line
+from regsim._src.vf.trace import kernel_line
 from regsim.errors import SyncError, VfContextError, message
 
 
@@ -123,34 +122,7 @@ def use_block(block: Block) -> contextvars.Token[Block | None]:
 
 
 def call_line(depth: int = 1) -> str:
-    """`kernel_line()` from the frame `depth` above this one (1: the caller's) outwards, remembered by the kernel
-    frame's code and instruction: a kernel API's call seen before costs one lookup, no line number computed (what
-    every pipe record of a kernel asks). A caller knowing how many of its callers are regsim's own passes that many
-    more: the frames between are not looked at (each is made, in Python 3.11, when looked at)."""
-    return _line(sys._getframe(depth))
-
-
-def _line(frame: Any) -> str:
-    """`call_line` from `frame` outwards: regsim's own frames passed over (never remembered), the first other one's line
-    remembered."""
-    if frame is None:
-        return "?"
-    code = frame.f_code
-    key = (id(code), frame.f_lasti)
-    known = _SITES.get(key)
-    if known is not None and known[0] is code:  # (an id is another code's only once the first is gone)
-        return known[1]
-    name = code.co_filename
-    inside = _INSIDE.get(name)
-    if inside is None:
-        inside = _INSIDE[name] = name.startswith(_REGSIM_DIR)
-    if inside:
-        return _line(frame.f_back)
-    line = kernel_line(frame)
-    _SITES[key] = (code, line)
-    return line
-
-
-_INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (`kernel_line`'s rule), by path
-#: `call_line`'s answers, by the kernel frame's code (its id, the code kept to tell a reused id) and instruction offset
-_SITES: dict[tuple[int, int], tuple[CodeType, str]] = {}
+    """`kernel_line()` from the frame `depth` above this one (1: the caller's) outwards (what every pipe record of a
+    kernel asks). A caller knowing how many of its callers are regsim's own passes that many more: the frames between
+    are not looked at (each is made, in Python 3.11, when looked at)."""
+    return kernel_line(sys._getframe(depth))
