@@ -724,7 +724,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or addr < 0
             or end > ub.size
             or ub.observer is not None
-            or dst._storage.valid is not None
+            or not (dst._whole or dst._storage.valid is None)
             or (valid is not None and valid[addr:end].tobytes() != ones)
         ):
             return generic(ctx, args, kwargs)
@@ -732,6 +732,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
         else:
             dst._bytes[:] = st.buffer[addr:end]
+        dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
         if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
             ctx.backend.advance(ptr, step * unit)
 
@@ -870,8 +871,10 @@ def _committer(mode: MaskMergeMode) -> Callable[[Any, RegTensor[Any], Any, Activ
 
     def commit(ctx: Any, d: RegTensor[Any], out: Any, active: Active, lanes: int) -> None:
         view = d._view
-        if active[1] == lanes and view is not None and d._storage.valid is None:
+        st = d._storage
+        if active[1] == lanes and view is not None and (d._whole or st.valid is None):
             view[...] = out
+            st.valid = None  # (every byte written, as `commit` notes)
         else:
             ctx.backend.commit(d, out, active, mode)
 
@@ -947,8 +950,10 @@ def in_order_elementwise(
         d = args[dst]
         view = d._view
         full = active[1] == lanes
-        if full and view is not None and d._storage.valid is None:  # (`commit`, inlined)
+        st = d._storage
+        if full and view is not None and (d._whole or st.valid is None):  # (`commit`, inlined)
             view[...] = out
+            st.valid = None
         else:
             ctx.backend.commit(d, out, active, mode)
         if not carry:
@@ -967,15 +972,14 @@ def in_order_elementwise(
 def in_order_compare(
     api: str,
     lane: Callable[..., Any],
-    mode: Any,
     inputs: tuple[Input, ...],
     pred: int,
     dtype: type[dt.DType],
     trait: RegTrait,
     generic: Call,
 ) -> Call:
-    """Compare, Compares (see `executors.PredicateOut`): operand 0 = the predicate of lane(mode, inputs) on the active
-    lanes."""
+    """Compare, Compares (see `executors.PredicateOut`): operand 0 = the predicate of lane(inputs) on the active lanes
+    (`lane`: the op's lane function with its mode fixed)."""
     stride = mask_stride(dtype, trait)
     read = _operands(api, inputs, stride, dtype)
     write = _predicate_writer(dtype, trait)
@@ -987,30 +991,59 @@ def in_order_compare(
         operands = read(ctx, args)
         if operands is None:
             return generic(ctx, args, kwargs)
-        write(ctx, args[0], lane(mode, *operands), mask._lanes.get(stride) or mask._active(stride))
+        write(ctx, args[0], lane(*operands), mask._lanes.get(stride) or mask._active(stride))
 
-    return call
+    if tuple(kind for _, _, kind, _ in inputs) not in (("reg", "reg"), ("reg", "scalar")):
+        return call
+    (ia, _, _, _), (ib, name, kind, fixed) = inputs
+    scalar = kind == "scalar"
+
+    def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A register and a register or a scalar (every Compare and Compares): `call`, inlined."""
+        mask, ra, rb = args[pred], args[ia], args[ib]
+        if ra._storage.valid is not None or mask._written is not None or (not scalar and rb._storage.valid is not None):
+            return generic(ctx, args, kwargs)
+        a = ra._rview
+        if a is None:  # two registers: their lanes assembled
+            a = ra._get()
+        if scalar:
+            b = ctx.backend.scalar(api, name, rb, fixed or dtype)
+        else:
+            b = rb._rview
+            if b is None:
+                b = rb._get()
+        write(ctx, args[0], lane(a, b), mask._lanes.get(stride) or mask._active(stride))
+
+    return binary
 
 
 def in_order_select(stride: int, generic: Call) -> Call:
-    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane."""
+    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane (one register: src1's lanes
+    copied, then src0's put on the selected ones, unless dst shares src0's bytes)."""
     lanes = MASK_BITS // stride
-    where = np.where
+    where, putmask = np.where, np.putmask
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         dst, ra, rb, mask = args
         if mask._written is not None or ra._storage.valid is not None or rb._storage.valid is not None:
             return generic(ctx, args, kwargs)
         a, b = ra._rview, rb._rview
-        if a is None or b is None:  # two registers: their lanes assembled
-            a, b = ra._get(), rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
-        out = a if active[1] == lanes else where(active[0], a, b)
         view = dst._view
-        if view is not None and dst._storage.valid is None:
-            view[...] = out
+        st = dst._storage
+        if a is None or b is None or view is None or not (dst._whole or st.valid is None):
+            if a is None or b is None:  # two registers: their lanes assembled
+                a, b = ra._get(), rb._get()
+            ctx.backend.commit_all(dst, np.array(a if active[1] == lanes else where(active[0], a, b)))
+            return
+        if active[1] == lanes:
+            view[...] = a
+        elif st is ra._storage:
+            view[...] = where(active[0], a, b)
         else:
-            ctx.backend.commit_all(dst, np.array(out))
+            view[...] = b
+            putmask(view, active[0], a)
+        st.valid = None  # (every byte written, as `commit` notes)
 
     return call
 

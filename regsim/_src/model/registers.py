@@ -176,7 +176,7 @@ class RegTensor(Generic[T]):
     the high words in the second; complex types keep real parts first, imaginary parts second.
     """
 
-    __slots__ = ("_bytes", "_raw", "_rview", "_sig", "_span", "_storage", "_view", "dtype", "trait")
+    __slots__ = ("_bytes", "_raw", "_rview", "_sig", "_span", "_storage", "_view", "_whole", "dtype", "trait")
 
     dtype: type[T]
     trait: RegTrait
@@ -193,6 +193,9 @@ class RegTensor(Generic[T]):
         self._span = slice(offset, offset + VL * self.trait.REG_NUM)
         self._raw: Bytes = storage.data[self._span]
         self._bytes = storage.buffer[self._span]  #: the same bytes as a memoryview (the in-order fast paths copy them)
+        #: whether these bytes are all of the storage's (not one register of a two-register tensor): a write of every
+        #: lane then leaves no byte of it never written (the in-order fast paths drop its flags, `Storage.valid`)
+        self._whole = self._raw.size == storage.data.size
         #: the static type of the register, as the op engine's validation cache keys it
         self._sig = self.dtype._reg_sigs[self.trait.REG_NUM]
         # One register: the lanes are a typed view of the bytes (None: assembled from two).
