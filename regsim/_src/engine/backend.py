@@ -33,6 +33,7 @@ from regsim._src.model.registers import (
     RegTensor,
     RegTrait,
     _prefix,
+    _count_nonzero as count_nonzero,
     halves_to_natural,
     lane_count,
     lanes_to_bits,
@@ -843,15 +844,17 @@ def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.D
     return read
 
 
-def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], None]:
-    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`)."""
+def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], Bools]:
+    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`);
+    returns the lanes it selects (its bits at the stride of `dtype`: every pattern sets a lane's lowest bit)."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    assert all(pattern[0] for pattern in patterns.values())
     lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
     zeros, bool_ = np.zeros, np.bool_
 
-    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> Bools:
         if active[1] != lanes:
             p = p & active[0]
         fill = ctx.backend.mask_fill
@@ -861,6 +864,7 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
         else:
             bits = lanes_to_bits(p, patterns[fill])
         m._bits, m._written, m._lanes = bits, None, {}
+        return p
 
     return write
 
@@ -1012,7 +1016,9 @@ def in_order_compare(
             b = rb._rview
             if b is None:
                 b = rb._get()
-        write(ctx, args[0], lane(a, b), mask._lanes.get(stride) or mask._active(stride))
+        m = args[0]
+        p = write(ctx, m, lane(a, b), mask._lanes.get(stride) or mask._active(stride))
+        m._lanes[stride] = (p, int(count_nonzero(p)))  # (`_active`'s, known now: a Select on it needs no slicing)
 
     return binary
 
