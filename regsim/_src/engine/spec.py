@@ -684,8 +684,10 @@ def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
 def _value(v: object) -> str:
     """An argument as an error message shows it: scalars by value, objects by type (with their element
     type: `LocalTensor[float32]`), an unevaluated tensor expression in the user's words."""
-    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None:
+    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None or dt.is_dtype(v):
         return repr(v)
+    if isinstance(v, type):  # (a class where its instances go: `Reg.MaskReg` for `Reg.MaskReg()`)
+        return f"the class {v.__name__}"
     dtype: Any = getattr(v, "dtype", None)
     return f"{type(v).__name__}[{dtype.name}]" if dt.is_dtype(dtype) else type(v).__name__
 

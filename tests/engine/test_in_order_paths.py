@@ -1,0 +1,198 @@
+"""The in-order fast paths on the cases `test_in_order`'s random programs reach rarely or never: a Select whose
+destination shares its first source's bytes (a view of it), a load or a whole-register write into a never-written
+register and into one register of a two-register tensor, the lanes a Compare caches in its destination read by a
+Select, a store and an op of another width, and a class passed where its instances go. Each program runs once with
+the closures and once with every call bound and run by its executor (the same UB bytes and flags, registers, masks
+and errors), and its results are checked lane by lane against Python's own comparisons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim import Reg
+from regsim._src.engine import executors
+from regsim._src.engine.spec import REGISTRY
+from regsim.errors import ParameterError
+
+GT, LE = rs.CMPMODE.GT, rs.CMPMODE.LE
+UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
+
+
+def _clear_plans() -> None:
+    for entry in REGISTRY.entries.values():
+        entry._plans.clear()
+        entry._calls.clear()
+
+
+def _subclasses(cls: type) -> set[type]:
+    return {c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))}
+
+
+@pytest.fixture
+def both_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Callable[[], Any]], tuple[Any, Any]]]:
+    """`run(program)`: (its result with the closures, its result with every executor's `specialise` declining)."""
+
+    def run(program: Callable[[], Any]) -> tuple[Any, Any]:
+        _clear_plans()
+        fast = program()
+        monkeypatch.setattr(executors.Executor, "specialise", lambda self, spec, plan, generic: None)
+        for cls in _subclasses(executors.Executor):
+            if "specialise" in vars(cls):
+                monkeypatch.setattr(cls, "specialise", executors.Executor.specialise)
+        _clear_plans()
+        generic = program()
+        monkeypatch.undo()
+        _clear_plans()
+        return fast, generic
+
+    yield run
+    monkeypatch.undo()
+    _clear_plans()
+
+
+def _same(x: Any, y: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return type(x) is type(y) and len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y, strict=True))
+    if isinstance(x, np.ndarray):
+        return isinstance(y, np.ndarray) and x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+    return bool(x == y)
+
+
+def _reg_state(r: Reg.RegTensor[Any]) -> list[Any]:
+    return [r._raw.copy(), None if r._storage.valid is None else r._storage.valid.copy()]
+
+
+def _floats(rng: np.random.Generator, n: int) -> np.ndarray:
+    """float32 lanes with ties, signed zeros, infinities and NaNs among them."""
+    x = rng.choice(np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 2.5], np.float32), n)
+    return np.where(rng.random(n) < 0.5, rng.uniform(-2, 2, n).astype(np.float32), x)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("fill", ["lsb", "group"])
+def test_compare_then_select_store_and_another_width(both_paths: Callable[..., tuple[Any, Any]], seed: int, fill: str) -> None:
+    """z = x > y ? x : y under a partial mask, fresh destinations; the compare's mask stored (its bits) and used by a
+    Select of uint16 registers (another stride: its lanes are read from the bits, not from the float32 cache)."""
+    rng = np.random.default_rng(seed)
+    x, y = _floats(rng, 64), _floats(rng, 64)
+    h0, h1 = rng.integers(0, 2**16, 128, dtype=np.uint16), rng.integers(0, 2**16, 128, dtype=np.uint16)
+    count = int(rng.integers(1, 64))
+
+    def program() -> list[Any]:
+        ub = rs.UnifiedBuffer(size=1024)
+        xs, ys, zs, bits = ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64), ub.alloc(rs.float32, 64), ub.alloc(rs.uint8, 32)
+        xs.set(x)
+        ys.set(y)
+        with rs.configure(mask_fill=fill, loops="sequential"), rs.VEC_SCOPE():  # type: ignore[arg-type]
+            xr, yr, zr, hr = (Reg.RegTensor(rs.float32) for _ in range(4))
+            a16, b16 = Reg.RegTensor.from_numpy(h0, dtype=rs.uint16), Reg.RegTensor.from_numpy(h1, dtype=rs.uint16)
+            d16 = Reg.RegTensor(rs.uint16)
+            m, gt = Reg.UpdateMask(rs.float32, rs.Ref(count)), Reg.MaskReg()
+            Reg.LoadAlign(xr, xs.GetPhyAddr())
+            Reg.LoadAlign(yr, ys.GetPhyAddr())
+            Reg.Compare(gt, xr, yr, m, mode=GT)
+            Reg.Select(zr, xr, yr, gt)
+            Reg.Select(hr, xr, yr, gt)  # (a second Select on the cached lanes)
+            Reg.StoreAlign(zs.GetPhyAddr(), zr, Reg.CreateMask(rs.float32))
+            Reg.StoreAlign(bits.GetPhyAddr(), gt)
+            Reg.Select(d16, a16, b16, gt)
+            return [zs.numpy(), bits.numpy(), gt._bits.copy(), _reg_state(zr), _reg_state(hr), d16.numpy()]
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    z, packed, gt_bits, _, _, d16 = fast
+    taken = [i < count and float(a) > float(b) for i, (a, b) in enumerate(zip(x, y, strict=True))]
+    want = [a if t else b for a, b, t in zip(x, y, taken, strict=True)]
+    assert z.view(np.uint32).tolist() == np.array(want, np.float32).view(np.uint32).tolist()
+    group = [1, 1, 1, 1] if fill == "group" else [1, 0, 0, 0]
+    want_bits = [g if t else 0 for t in taken for g in group]
+    assert gt_bits.astype(int).tolist() == want_bits
+    assert packed.tolist() == [sum(b << k for k, b in enumerate(want_bits[i : i + 8])) for i in range(0, 256, 8)]
+    selected16 = [bool(gt_bits[2 * i]) for i in range(128)]  # (uint16 lanes read bit 2i)
+    assert d16.tolist() == [int(a) if t else int(b) for a, b, t in zip(h0, h1, selected16, strict=True)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("dst", ["src0", "src1", "view of src0", "view of src1", "fresh"])
+def test_select_into_its_own_sources(both_paths: Callable[..., tuple[Any, Any]], seed: int, dst: str) -> None:
+    """Select(dst, a, b, m) with dst a, b, or another RegTensor over a's or b's bytes: every lane as Python selects it,
+    under partial, empty and full masks."""
+    rng = np.random.default_rng(seed)
+    a0, b0 = rng.integers(0, 2**32, 64, dtype=np.uint32), rng.integers(0, 2**32, 64, dtype=np.uint32)
+    picks = [rng.random(64) < 0.5, np.zeros(64, bool), np.ones(64, bool)]
+
+    def program() -> list[Any]:
+        out = []
+        with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+            for p in picks:
+                a, b = Reg.RegTensor.from_numpy(a0, dtype=rs.uint32), Reg.RegTensor.from_numpy(b0, dtype=rs.uint32)
+                d = {"src0": a, "src1": b, "view of src0": a.reinterpret(rs.uint32), "view of src1": b.reinterpret(rs.uint32)}
+                target = d.get(dst) or Reg.RegTensor(rs.uint32)
+                Reg.Select(target, a, b, Reg.MaskReg.from_lanes(rs.uint32, p))
+                out.append(_reg_state(target))
+        return out
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    for (raw, valid), p in zip(fast, picks, strict=True):
+        assert valid is None
+        assert raw.view(np.uint32).tolist() == [int(x) if t else int(y) for x, y, t in zip(a0, b0, p, strict=True)]
+
+
+def test_whole_writes_into_never_written_registers(both_paths: Callable[..., tuple[Any, Any]]) -> None:
+    """A load, an Add and a Select into a never-written register write all its bytes (its flags dropped); into one
+    register of a never-written two-register tensor only that register's (the other's flags stay: reading it raises,
+    naming the lane)."""
+    values = np.arange(64, dtype=np.uint32) * 0x01010101
+
+    def program() -> list[Any]:
+        ub = rs.UnifiedBuffer(size=256)
+        src = ub.alloc(rs.uint32, 64)
+        src.set(values)
+        out: list[Any] = []
+        with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+            full = Reg.CreateMask(rs.uint32)
+            loaded, summed, picked, pair = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+            Reg.LoadAlign(loaded, src.GetPhyAddr())
+            Reg.Add(summed, loaded, loaded, full)
+            Reg.Select(picked, summed, loaded, full)
+            high = pair.reg[1].reinterpret(rs.uint32)
+            Reg.LoadAlign(high, src.GetPhyAddr())
+            Reg.Add(high, high, loaded, full)
+            out += [_reg_state(r) for r in (loaded, summed, picked, pair)]
+            try:
+                Reg.Add(summed, pair.reg[0].reinterpret(rs.uint32), loaded, full)
+            except rs.errors.UninitializedReadError as e:
+                out.append(str(e))
+        return out
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    (loaded, lv), (summed, sv), (picked, pv), (pair, flags), error = fast
+    assert lv is None and sv is None and pv is None
+    assert loaded.view(np.uint32).tolist() == values.tolist()
+    assert summed.view(np.uint32).tolist() == [(2 * int(v)) % 2**32 for v in values]
+    assert picked.view(np.uint32).tolist() == summed.view(np.uint32).tolist()
+    assert pair[256:].view(np.uint32).tolist() == [(2 * int(v)) % 2**32 for v in values]
+    assert flags is not None and not flags[:256].any() and flags[256:].all()
+    assert "lane 0" in error and "never written" in error
+
+
+@pytest.mark.parametrize("name", ["Select", "Compare"])
+def test_a_class_passed_for_its_instances_is_refused_after_calls_were_cached(name: str) -> None:
+    """The MaskReg class where a MaskReg goes: a ParameterError naming the operand, also once calls of the same
+    signature made with instances are cached (the class's `_sig` is not its instances')."""
+    _clear_plans()
+    with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+        x = Reg.RegTensor.from_numpy(np.zeros(64, np.float32))
+        m = Reg.CreateMask(rs.float32)
+        call = {"Select": lambda mask: Reg.Select(x, x, x, mask), "Compare": lambda mask: Reg.Compare(Reg.MaskReg(), x, x, mask, mode=LE)}[name]
+        call(m)  # (cached now)
+        with pytest.raises(ParameterError, match=rf"^{name}: mask = the class MaskReg; accepted: a Reg.MaskReg"):
+            call(Reg.MaskReg)
+    assert Reg.MaskReg._sig is not Reg.MaskReg()._sig and rs.Ref._sig is not rs.Ref(0)._sig
