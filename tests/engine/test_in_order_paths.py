@@ -196,3 +196,36 @@ def test_a_class_passed_for_its_instances_is_refused_after_calls_were_cached(nam
         with pytest.raises(ParameterError, match=rf"^{name}: mask = the class MaskReg; accepted: a Reg.MaskReg"):
             call(Reg.MaskReg)
     assert Reg.MaskReg._sig is not Reg.MaskReg()._sig and rs.Ref._sig is not rs.Ref(0)._sig
+
+
+SCALARS: list[Any] = [1.5, -2.75, 3, 1e30, 2**40, -(2**70), 0.0, -0.0, float("nan"), float("inf"), 1, 1.0, True]
+SCALARS += [np.float64(0.1), np.float32(-3.5), np.float16(2.0), np.int64(-7), np.uint8(200), np.int16(300), np.float64(-0.0)]
+
+
+@pytest.mark.parametrize("dtype", [rs.bfloat16, rs.half, rs.float32, rs.int8, rs.uint16, rs.int32, rs.uint64], ids=lambda d: d.name)
+def test_scalars_converted_once_per_value_convert_as_each_time(dtype: type[rs.DType]) -> None:
+    """A scalar operand the backend remembers converted (per type and value) is the conversion's result every time,
+    bit for bit, and one that does not convert raises the same error every time; zeros of either sign and NaN are
+    converted each time (they are not told apart by value)."""
+    from regsim._src.engine.backend import NumpyBackend
+
+    def convert(value: Any) -> Any:
+        try:
+            out = NumpyBackend(True, "lsb").scalar("Muls", "scalar_value", value, dtype)
+        except ParameterError as e:
+            return str(e)
+        return type(out), np.asarray(out).tobytes()
+
+    first = [convert(v) for v in SCALARS]
+    again = [convert(v) for v in SCALARS]
+    assert again == first
+    for value, got in zip(SCALARS, first, strict=True):
+        target = dtype.np_dtype
+        if np.issubdtype(target, np.integer):
+            fits = not isinstance(value, (float, np.floating)) and np.iinfo(target).min <= int(value) <= np.iinfo(target).max
+            if fits:
+                assert got == (target.type, np.asarray(int(value), target).tobytes()), value
+            else:
+                assert isinstance(got, str) and dtype.name in got, value
+        else:
+            assert got == (target.type, np.asarray(value).astype(target).tobytes()), value

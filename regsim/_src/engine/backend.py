@@ -257,12 +257,26 @@ class NumpyBackend:
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
         """A scalar operand as a numpy scalar of `dtype`: integers must fit the type (C++ would
         wrap silently, which is never what a kernel meant); floats round to the type once."""
-        made, lo, hi, rounds = _scalar_rule(dtype)
+        made, lo, hi, rounds, seen = _scalar_rule(dtype)
         kind = type(value)
         if kind is made:  # (already a numpy scalar of the type)
             return value
         if (kind is int and lo <= value <= hi) or (kind is float and rounds):  # (the common cases, converted at once)
             return made(value)
+        # any other number (a bfloat16 operand, a numpy scalar of another type): converted once per value and type
+        # (keyed by both: 1 and 1.0 may cast apart), but a zero (-0.0 == 0.0) or NaN (unequal to itself) each time
+        key = (kind, value) if isinstance(value, _NUMBERS) and value and value == value else None
+        made_before = seen.get(key) if key is not None else None
+        if made_before is not None:
+            return made_before
+        converted = self._convert(api, param, value, dtype)
+        if key is not None and len(seen) < _SEEN_SCALARS:
+            seen[key] = converted
+        return converted
+
+    @staticmethod
+    def _convert(api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """`scalar`'s conversion of the values it does not convert at once: checked, then cast."""
         target = dtype.np_dtype
         if np.issubdtype(target, np.integer):
             if isinstance(value, (float, complex, np.floating, np.complexfloating)) or not (
@@ -528,19 +542,25 @@ class NumpyBackend:
         dst._assign(src._bits, src._written)
 
 
+#: the numbers whose values `NumpyBackend.scalar` remembers converted (hashable, equal by value)
+_NUMBERS: Final = (int, float, np.integer, np.floating)
+_SEEN_SCALARS: Final = 1024  #: at most this many values remembered per element type
+
+
 @functools.cache
-def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float, bool]:
+def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float, bool, dict[Any, Any]]:
     """How `NumpyBackend.scalar` converts the common operands to `dtype` at once: (its numpy scalar type, the range
-    of Python ints it converts exactly, whether a Python float rounds to it by that type's constructor as by a cast).
-    An int type takes its range; half, float32 and float64 take floats and the ints of at most 53 bits (exact in a
-    double, so one rounding either way); every other value goes through the checks and the cast."""
+    of Python ints it converts exactly, whether a Python float rounds to it by that type's constructor as by a cast,
+    the other values converted so far by (type, value)). An int type takes its range; half, float32 and float64 take
+    floats and the ints of at most 53 bits (exact in a double, so one rounding either way); every other value goes
+    through the checks and the cast (once per value)."""
     target = dtype.np_dtype
     if np.issubdtype(target, np.integer):
         info = np.iinfo(target)
-        return target.type, int(info.min), int(info.max), False
+        return target.type, int(info.min), int(info.max), False, {}
     if target in (np.float16, np.float32, np.float64):
-        return target.type, -(2**53), 2**53, True
-    return target.type, 1, 0, False  # (an empty range: ints go the checked way)
+        return target.type, -(2**53), 2**53, True, {}
+    return target.type, 1, 0, False, {}  # (an empty range: ints go the checked way)
 
 
 @functools.cache
