@@ -157,7 +157,12 @@ def test_whole_writes_into_never_written_registers(both_paths: Callable[..., tup
         out: list[Any] = []
         with rs.configure(loops="sequential"), rs.VEC_SCOPE():
             full = Reg.CreateMask(rs.uint32)
-            loaded, summed, picked, pair = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+            loaded, summed, picked, pair = (
+                Reg.RegTensor(rs.uint32),
+                Reg.RegTensor(rs.uint32),
+                Reg.RegTensor(rs.uint32),
+                Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo),
+            )
             Reg.LoadAlign(loaded, src.GetPhyAddr())
             Reg.Add(summed, loaded, loaded, full)
             Reg.Select(picked, summed, loaded, full)
@@ -191,7 +196,10 @@ def test_a_class_passed_for_its_instances_is_refused_after_calls_were_cached(nam
     with rs.configure(loops="sequential"), rs.VEC_SCOPE():
         x = Reg.RegTensor.from_numpy(np.zeros(64, np.float32))
         m = Reg.CreateMask(rs.float32)
-        call = {"Select": lambda mask: Reg.Select(x, x, x, mask), "Compare": lambda mask: Reg.Compare(Reg.MaskReg(), x, x, mask, mode=LE)}[name]
+        call = {
+            "Select": lambda mask: Reg.Select(x, x, x, mask),
+            "Compare": lambda mask: Reg.Compare(Reg.MaskReg(), x, x, mask, mode=LE),
+        }[name]
         call(m)  # (cached now)
         with pytest.raises(ParameterError, match=rf"^{name}: mask = the class MaskReg; accepted: a Reg.MaskReg"):
             call(Reg.MaskReg)
@@ -202,7 +210,9 @@ SCALARS: list[Any] = [1.5, -2.75, 3, 1e30, 2**40, -(2**70), 0.0, -0.0, float("na
 SCALARS += [np.float64(0.1), np.float32(-3.5), np.float16(2.0), np.int64(-7), np.uint8(200), np.int16(300), np.float64(-0.0)]
 
 
-@pytest.mark.parametrize("dtype", [rs.bfloat16, rs.half, rs.float32, rs.int8, rs.uint16, rs.int32, rs.uint64], ids=lambda d: d.name)
+@pytest.mark.parametrize(
+    "dtype", [rs.bfloat16, rs.half, rs.float32, rs.int8, rs.uint16, rs.int32, rs.uint64], ids=lambda d: d.name
+)
 def test_scalars_converted_once_per_value_convert_as_each_time(dtype: type[rs.DType]) -> None:
     """A scalar operand the backend remembers converted (per type and value) is the conversion's result every time,
     bit for bit, and one that does not convert raises the same error every time; zeros of either sign and NaN are

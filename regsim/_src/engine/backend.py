@@ -33,12 +33,13 @@ from regsim._src.model.registers import (
     RegTensor,
     RegTrait,
     _prefix,
-    _count_nonzero as count_nonzero,
-    halves_to_natural,
+    count_nonzero,
     lane_count,
     lanes_to_bits,
     mask_stride,
     natural_to_halves,
+    put_halves,
+    put_natural,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -750,7 +751,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
         ):
             return generic(ctx, args, kwargs)
         if halves:
-            dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
+            put_halves(dst._bytes, st.buffer[addr:end], halves)
         else:
             dst._bytes[:] = st.buffer[addr:end]
         dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
@@ -800,7 +801,10 @@ def in_order_store(
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
         st = ub.storage
-        st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
+        if halves:
+            put_natural(st.buffer[addr:end], src._bytes, halves)
+        else:
+            st.buffer[addr:end] = src._bytes
         if st.valid is not None:
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
@@ -890,14 +894,13 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
 
 
 def _committer(mode: MaskMergeMode) -> Callable[[Any, RegTensor[Any], Any, Active, int], None]:
-    """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a clean
-    one-register destination, else the backend's `commit` under `mode`."""
+    """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a
+    destination it writes whole (clean, or all of its storage), else the backend's `commit` under `mode`."""
 
     def commit(ctx: Any, d: RegTensor[Any], out: Any, active: Active, lanes: int) -> None:
-        view = d._view
         st = d._storage
-        if active[1] == lanes and view is not None and (d._whole or st.valid is None):
-            view[...] = out
+        if active[1] == lanes and (d._whole or st.valid is None):
+            d._put(out)
             st.valid = None  # (every byte written, as `commit` notes)
         else:
             ctx.backend.commit(d, out, active, mode)
@@ -975,8 +978,11 @@ def in_order_elementwise(
         view = d._view
         full = active[1] == lanes
         st = d._storage
-        if full and view is not None and (d._whole or st.valid is None):  # (`commit`, inlined)
-            view[...] = out
+        if full and (d._whole or st.valid is None):  # (`commit`, inlined)
+            if view is not None:
+                view[...] = out
+            else:  # (two registers)
+                d._put(out)
             st.valid = None
         else:
             ctx.backend.commit(d, out, active, mode)
