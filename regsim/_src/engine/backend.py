@@ -1115,8 +1115,10 @@ def in_order_cross_lane(
     "mask", "pred" or "scalar"); `outputs`: (index, whether a MaskReg); `ruled`: the register whose lanes the predicate
     selects. `checked` False: the op has a per-call check of the operands' types, which depends on the signature alone,
     so the first call runs `generic` (which checks) and the later ones are as clean as it was."""
-    ready = False  #: the predicate's stride and the lane function's options, made at the first call (static types)
-    stride, keywords = 0, options
+    #: made at the first call (from static types): the predicate's stride, the lane function's options, the outputs'
+    #: lane counts
+    ready = False
+    stride, keywords, counts = 0, options, [0] * len(outputs)
     commit = _committer(ZEROING if mode is None else mode)
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -1131,6 +1133,7 @@ def in_order_cross_lane(
             if sized:
                 first = args[outputs[0][0]]
                 keywords = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+            counts[:] = [0 if is_mask else lane_count(args[i].dtype, args[i].trait) for i, is_mask in outputs]
             ready = True
         active: Any = None
         if pred is not None:
@@ -1154,12 +1157,11 @@ def in_order_cross_lane(
             else:
                 operands.append(ctx.backend.scalar(api, name, v, dtype))
         out = lane(*operands, **keywords)
-        for (i, is_mask), result in zip(outputs, out if isinstance(out, tuple) else (out,), strict=True):
+        for (i, is_mask), n, result in zip(outputs, counts, out if isinstance(out, tuple) else (out,), strict=True):
             d = args[i]
             if is_mask:
                 d._bits, d._written, d._lanes = np.array(result, np.bool_), None, {}  # (`write_bits`)
             else:
-                n = lane_count(d.dtype, d.trait)
                 commit(ctx, d, result, _every_lane(n) if mode is None else active, n)
         return None
 
