@@ -239,3 +239,41 @@ def test_scalars_converted_once_per_value_convert_as_each_time(dtype: type[rs.DT
                 assert isinstance(got, str) and dtype.name in got, value
         else:
             assert got == (target.type, np.asarray(value).astype(target).tobytes()), value
+
+
+def test_calls_told_apart_by_their_keywords_alone() -> None:
+    """Calls of one positional signature with different keywords (Compare GT and LE, Add ZEROING and MERGING, in
+    either order and with the keyword left out) each run their own mode, lane by lane; a keyword value that neither
+    hashes nor compares (an array) is a ParameterError naming it, before and after the others are cached."""
+    _clear_plans()
+    a0 = np.array([1, 5, 3, 7] * 16, np.int32)
+    b0 = np.array([2, 5, 1, 9] * 16, np.int32)
+    merge, zero = Reg.MaskMergeMode.MERGING, Reg.MaskMergeMode.ZEROING
+    with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+        a, b = Reg.RegTensor.from_numpy(a0), Reg.RegTensor.from_numpy(b0)
+        half = Reg.MaskReg.from_lanes(rs.int32, np.arange(64) < 32)
+        bad = np.zeros(2)
+        for _ in range(2):  # (the second time through: every call's closure cached)
+            with pytest.raises(ParameterError, match=r"^Compare: mode = ndarray"):
+                Reg.Compare(Reg.MaskReg(), a, b, half, mode=bad)  # type: ignore[arg-type]
+            gt, le, eq = Reg.MaskReg(), Reg.MaskReg(), Reg.MaskReg()
+            Reg.Compare(gt, a, b, half, mode=GT)
+            Reg.Compare(le, a, b, half, mode=LE)
+            Reg.Compare(eq, a, b, half)
+            got = [gt.lanes(rs.int32).tolist(), le.lanes(rs.int32).tolist(), eq.lanes(rs.int32).tolist()]
+            assert got == [
+                [i < 32 and int(x) > int(y) for i, (x, y) in enumerate(zip(a0, b0, strict=True))],
+                [i < 32 and int(x) <= int(y) for i, (x, y) in enumerate(zip(a0, b0, strict=True))],
+                [i < 32 and int(x) == int(y) for i, (x, y) in enumerate(zip(a0, b0, strict=True))],
+            ]
+            for mode in (merge, zero, None):
+                d = Reg.RegTensor.from_numpy(np.full(64, -1, np.int32))
+                if mode is None:
+                    Reg.Add(d, a, b, half)
+                else:
+                    Reg.Add(d, a, b, half, mode=mode)
+                kept = -1 if mode is merge else 0
+                assert d.numpy().tolist() == [
+                    int(x) + int(y) if i < 32 else kept for i, (x, y) in enumerate(zip(a0, b0, strict=True))
+                ]
+    assert len(REGISTRY.entry("Compare")._calls.keyworded) == 1  # (GT and LE: one positional signature)
