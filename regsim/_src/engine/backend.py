@@ -38,8 +38,10 @@ from regsim._src.model.registers import (
     lanes_to_bits,
     mask_stride,
     natural_to_halves,
+    packbits,
     put_halves,
     put_natural,
+    putmask,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -650,7 +652,6 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
 # message and partial state stays theirs; the closures only skip what the common case never needs.
 Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
 _FILLS = ("lsb", "group")
-_packbits = np.packbits
 
 
 def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
@@ -828,7 +829,7 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
         st = ub.storage
-        st.buffer[addr:end] = _packbits(
+        st.buffer[addr:end] = packbits(
             mask._bits if index is None else mask._bits[index], None, "little"
         )  # (positional: cheaper)
         if st.valid is not None:
@@ -1053,7 +1054,7 @@ def in_order_select(stride: int, generic: Call) -> Call:
     """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane (one register: src1's lanes
     copied, then src0's put on the selected ones, unless dst shares src0's bytes)."""
     lanes = MASK_BITS // stride
-    where, putmask = np.where, np.putmask
+    where = np.where
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         dst, ra, rb, mask = args

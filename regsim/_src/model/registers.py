@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import importlib
 import sys
 import warnings
 from collections.abc import Callable
@@ -25,10 +26,20 @@ from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
 
-try:  # numpy's C count, without `np.count_nonzero`'s Python dispatch: a quarter of its time on 64 lanes
-    from numpy._core.multiarray import count_nonzero as count_nonzero
-except ImportError:  # numpy 1.x
-    from numpy.core.multiarray import count_nonzero as count_nonzero  # type: ignore[no-redef]
+
+def _numpy_c() -> Any:
+    """numpy's module of C functions (numpy 2's `numpy._core`, numpy 1's `numpy.core`)."""
+    try:
+        return importlib.import_module("numpy._core._multiarray_umath")
+    except ImportError:  # numpy 1.x
+        return importlib.import_module("numpy.core._multiarray_umath")
+
+
+# numpy's C functions themselves, without the Python dispatch of `np.count_nonzero`, `np.packbits` and `np.putmask`
+# (most of their time on one register's lanes)
+count_nonzero: Callable[..., Any] = _numpy_c().count_nonzero
+packbits: Callable[..., Any] = _numpy_c().packbits
+putmask: Callable[..., Any] = _numpy_c().putmask
 
 #: set while a VF loop runs batched: called before Python reads the values of a register, a mask
 #: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
