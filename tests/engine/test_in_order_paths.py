@@ -277,3 +277,67 @@ def test_calls_told_apart_by_their_keywords_alone() -> None:
                     int(x) + int(y) if i < 32 else kept for i, (x, y) in enumerate(zip(a0, b0, strict=True))
                 ]
     assert len(REGISTRY.entry("Compare")._calls.keyworded) == 1  # (GT and LE: one positional signature)
+
+
+@pytest.mark.parametrize("dtype", [rs.uint8, rs.int16, rs.float32, rs.uint64], ids=lambda d: d.name)
+@pytest.mark.parametrize("seed", range(3))
+def test_partial_stores_and_commits_into_written_bytes(
+    both_paths: Callable[..., tuple[Any, Any]], dtype: type[rs.DType], seed: int
+) -> None:
+    """Under partial predicates (random, a tail, none active), into a UB every byte of which was written: a store
+    (plain and post-update) writes exactly the active lanes' bytes, an Add ZEROING or MERGING sets exactly the active
+    lanes (the others 0 or kept), bit for bit (float32 NaN payloads included); a store reaching past its tensor
+    writes its active lanes if they stay inside, and raises (writing nothing) if one leaves it."""
+    rng = np.random.default_rng(seed)
+    n, k = 256 // dtype.itemsize, 32 // dtype.itemsize  # (lanes in a register; in the 32 bytes a store's last block)
+    raw = rng.integers(0, 256, (5, 256), dtype=np.uint8)
+    picks = [rng.random(n) < 0.5, np.arange(n) < int(rng.integers(1, k + 1)), np.zeros(n, bool)]
+    word = np.dtype(f"u{dtype.itemsize}")
+
+    def program() -> list[Any]:
+        ub = rs.UnifiedBuffer(size=5 * 256)
+        src, out, post, tail, after = (ub.alloc(dtype, n) for _ in range(5))
+        for t, r in zip((src, out, post, tail, after), raw, strict=True):
+            t.set(r.view(dtype.np_dtype))
+        trail: list[Any] = []
+        with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+            x = Reg.RegTensor(dtype)
+            Reg.LoadAlign(x, src.GetPhyAddr())
+            p = post.GetPhyAddr()
+            for lanes in picks:
+                m = Reg.MaskReg.from_lanes(dtype, lanes)
+                Reg.StoreAlign(out.GetPhyAddr(), x, m)
+                Reg.StoreAlign(p, x, 0, m, post_mode=UPDATE)
+                for mode in (Reg.MaskMergeMode.ZEROING, Reg.MaskMergeMode.MERGING):
+                    d = Reg.RegTensor.from_numpy(raw[4].view(dtype.np_dtype), dtype=dtype)
+                    Reg.Add(d, x, x, m, mode=mode)
+                    trail.append(_reg_state(d))
+                try:  # (from the last 32 bytes of `tail`: lanes past its first k must be inactive)
+                    Reg.StoreAlign(tail.GetPhyAddr() + (n - k), x, m)
+                    trail.append(None)
+                except rs.errors.OutOfBoundsError as e:
+                    trail.append(str(e))
+        return [ub.storage.data.copy(), ub.storage.valid, p.addr, trail]
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    data, valid, _, trail = fast
+    assert valid is None
+    want = raw.view(word).copy()
+    x = raw[0].view(word)
+    for lanes in picks:
+        want[1][lanes] = x[lanes]
+        want[2][lanes] = x[lanes]
+        if not lanes[k:].any():
+            want[3][n - k :][lanes[:k]] = x[:k][lanes[:k]]
+    assert data.view(word).reshape(5, -1).tolist() == want.tolist()
+    wrap = 2 ** (8 * dtype.itemsize)
+    for j, lanes in enumerate(picks):
+        zeroed, merged = trail[3 * j][0].view(word), trail[3 * j + 1][0].view(word)
+        for i in range(n):
+            if not lanes[i]:
+                assert zeroed[i] == 0 and merged[i] == raw[4].view(word)[i]
+            elif dtype is not rs.float32:  # (integers wrap: the sum of a lane with itself)
+                assert int(zeroed[i]) == int(merged[i]) == 2 * int(x[i].astype(dtype.np_dtype)) % wrap
+        outside = trail[3 * j + 2]
+        assert (outside is None) == (not lanes[k:].any()), outside

@@ -773,36 +773,43 @@ def in_order_store(
     unit: int,
     generic: Call,
 ) -> Call:
-    """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
-    (a two-register tensor's itemsize; no post-update, so its second register follows the first)
-    its whole elements. `at`: the indices of the pointer, the source and the predicate; `post`: of a
-    post-update stride (in units of `unit` bytes; one register only): the pointer then moves by it."""
+    """StoreAlign, identity distribution: UB at ptr = src's bytes; with `halves` (a two-register tensor's itemsize;
+    no post-update, so its second register follows the first) its whole elements. Under a partial predicate (one
+    register, into a UB every byte of which was written: no flags to keep) only the active lanes' bytes. `at`: the
+    indices of the pointer, the source and the predicate; `post`: of a post-update stride (in units of `unit` bytes;
+    one register only): the pointer then moves by it."""
     lanes = MASK_BITS // stride
     low, high = INT32
     i_ptr, i_src, i_mask = at
+    word = np.dtype(f"u{stride}")  #: a lane's bytes as one unsigned integer (moved bit for bit)
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ptr, src, mask = args[i_ptr], args[i_src], args[i_mask]
         step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
+        ub = ptr.ub
+        st = ub.storage
         if (
             type(step) is not int
             or not low <= step <= high
             or addr % align
             or addr < ptr.lo
             or end > ptr.hi
-            or ptr.ub.observer is not None
+            or ub.observer is not None
             or mask._written is not None
             or src._storage.valid is not None
-            or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
         ):
             return generic(ctx, args, kwargs)
-        ub = ptr.ub
+        active = mask._lanes.get(stride) or mask._active(stride)
+        partial = active[1] != lanes
+        if partial and (halves or st.valid is not None):
+            return generic(ctx, args, kwargs)
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
-        st = ub.storage
-        if halves:
+        if partial:
+            putmask(st.data[addr:end].view(word), active[0], src._raw.view(word))
+        elif halves:
             put_natural(st.buffer[addr:end], src._bytes, halves)
         else:
             st.buffer[addr:end] = src._bytes
@@ -896,13 +903,20 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
 
 def _committer(mode: MaskMergeMode) -> Callable[[Any, RegTensor[Any], Any, Active, int], None]:
     """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a
-    destination it writes whole (clean, or all of its storage), else the backend's `commit` under `mode`."""
+    destination it writes whole (clean, or all of its storage); `merge_into` by numpy's C putmask for a partial one
+    into a clean one-register destination (values of its type); else the backend's `commit` under `mode`."""
+    zeroing = mode is ZEROING
 
     def commit(ctx: Any, d: RegTensor[Any], out: Any, active: Active, lanes: int) -> None:
         st = d._storage
+        view = d._view
         if active[1] == lanes and (d._whole or st.valid is None):
             d._put(out)
             st.valid = None  # (every byte written, as `commit` notes)
+        elif st.valid is None and view is not None and getattr(out, "dtype", None) == view.dtype:
+            putmask(view, active[0], out)  # (active lanes first: `out` may be a view of dst)
+            if zeroing:
+                putmask(view, ~active[0], np.zeros((), view.dtype))
         else:
             ctx.backend.commit(d, out, active, mode)
 
@@ -986,7 +1000,7 @@ def in_order_elementwise(
                 d._put(out)
             st.valid = None
         else:
-            ctx.backend.commit(d, out, active, mode)
+            commit(ctx, d, out, active, lanes)
         if not carry:
             return
         if not full or not lsb[ctx.backend.mask_fill]:
