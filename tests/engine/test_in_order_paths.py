@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_in_order import _clear_plans, _subclasses
 
 import regsim as rs
 from regsim import Reg
@@ -21,16 +22,6 @@ from regsim.errors import ParameterError
 
 GT, LE = rs.CMPMODE.GT, rs.CMPMODE.LE
 UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
-
-
-def _clear_plans() -> None:
-    for entry in REGISTRY.entries.values():
-        entry._plans.clear()
-        entry._calls.clear()
-
-
-def _subclasses(cls: type) -> set[type]:
-    return {c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))}
 
 
 @pytest.fixture

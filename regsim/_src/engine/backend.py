@@ -929,7 +929,7 @@ def in_order_elementwise(
     ctrl: bool,
     inputs: tuple[Input, ...],
     pred: int,
-    dst: int,
+    dst: int | None,
     predicates_out: tuple[int, ...],
     mode: MaskMergeMode,
     dtype: type[dt.DType],
@@ -937,7 +937,9 @@ def in_order_elementwise(
     generic: Call,
 ) -> Call:
     """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
-    predicate outputs (carry) written as lane predicates."""
+    predicate outputs (carry) written as lane predicates. `dst` None: no register written, the lane function's
+    result is the one predicate output (Compare, Compares: see `executors.PredicateOut`), and the lanes it selects
+    are kept in the MaskReg as `_active` would count them (a Select on it reads them as they are)."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     read = _operands(api, inputs, stride, dtype)
@@ -955,12 +957,17 @@ def in_order_elementwise(
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
-        if predicates_out:
+        if dst is None:
+            preds = [out]
+        elif predicates_out:
             out, *preds = out
-        commit(ctx, args[dst], out, active, lanes)
+        if dst is not None:
+            commit(ctx, args[dst], out, active, lanes)
         if predicates_out:
             for i, p in zip(predicates_out, preds, strict=True):
-                write(ctx, args[i], p, active)
+                kept = write(ctx, args[i], p, active)
+                if dst is None:
+                    args[i]._lanes[stride] = (kept, int(count_nonzero(kept)))
 
     kinds = tuple(kind for _, _, kind, _ in inputs)
     if len(predicates_out) > 1 or kinds not in (("reg", "reg"), ("reg", "scalar")):
@@ -987,79 +994,34 @@ def in_order_elementwise(
                 b = rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
-        if carry:
-            out, p = out
-        d = args[dst]
-        view = d._view
         full = active[1] == lanes
-        st = d._storage
-        if full and (d._whole or st.valid is None):  # (`commit`, inlined)
-            if view is not None:
-                view[...] = out
-            else:  # (two registers)
-                d._put(out)
-            st.valid = None
+        if dst is None:  # (a predicate only)
+            p = out
         else:
-            commit(ctx, d, out, active, lanes)
-        if not carry:
-            return
-        if not full or not lsb[ctx.backend.mask_fill]:
-            write(ctx, args[out_index], p, active)
-            return
-        bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
-        bits[::stride] = p
+            if carry:
+                out, p = out
+            d = args[dst]
+            view = d._view
+            st = d._storage
+            if full and (d._whole or st.valid is None):  # (`commit`, inlined)
+                if view is not None:
+                    view[...] = out
+                else:  # (two registers)
+                    d._put(out)
+                st.valid = None
+            else:
+                commit(ctx, d, out, active, lanes)
+            if not carry:
+                return
         m = args[out_index]
-        m._bits, m._written, m._lanes = bits, None, {}
-
-    return binary
-
-
-def in_order_compare(
-    api: str,
-    lane: Callable[..., Any],
-    inputs: tuple[Input, ...],
-    pred: int,
-    dtype: type[dt.DType],
-    trait: RegTrait,
-    generic: Call,
-) -> Call:
-    """Compare, Compares (see `executors.PredicateOut`): operand 0 = the predicate of lane(inputs) on the active lanes
-    (`lane`: the op's lane function with its mode fixed)."""
-    stride = mask_stride(dtype, trait)
-    read = _operands(api, inputs, stride, dtype)
-    write = _predicate_writer(dtype, trait)
-
-    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        mask = args[pred]
-        if mask._written is not None:
-            return generic(ctx, args, kwargs)
-        operands = read(ctx, args)
-        if operands is None:
-            return generic(ctx, args, kwargs)
-        write(ctx, args[0], lane(*operands), mask._lanes.get(stride) or mask._active(stride))
-
-    if tuple(kind for _, _, kind, _ in inputs) not in (("reg", "reg"), ("reg", "scalar")):
-        return call
-    (ia, _, _, _), (ib, name, kind, fixed) = inputs
-    scalar = kind == "scalar"
-
-    def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """A register and a register or a scalar (every Compare and Compares): `call`, inlined."""
-        mask, ra, rb = args[pred], args[ia], args[ib]
-        if ra._storage.valid is not None or mask._written is not None or (not scalar and rb._storage.valid is not None):
-            return generic(ctx, args, kwargs)
-        a = ra._rview
-        if a is None:  # two registers: their lanes assembled
-            a = ra._get()
-        if scalar:
-            b = ctx.backend.scalar(api, name, rb, fixed or dtype)
+        if not full or not lsb[ctx.backend.mask_fill]:
+            p = write(ctx, m, p, active)
         else:
-            b = rb._rview
-            if b is None:
-                b = rb._get()
-        m = args[0]
-        p = write(ctx, m, lane(a, b), mask._lanes.get(stride) or mask._active(stride))
-        m._lanes[stride] = (p, int(count_nonzero(p)))  # (`_active`'s, known now: a Select on it needs no slicing)
+            bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+            bits[::stride] = p
+            m._bits, m._written, m._lanes = bits, None, {}
+        if dst is None:
+            m._lanes[stride] = (p, int(count_nonzero(p)))
 
     return binary
 

@@ -129,7 +129,9 @@ class PredicateOut(Executor):
         lane: Callable[..., Any] = spec.lane  # type: ignore[assignment]
         mode = plan.values["mode"]
         fixed = functools.partial(lane, mode) if self.fixed is None else self.fixed(mode, plan.dtype)
-        return backend.in_order_compare(spec.name, fixed, in_order_inputs(p), p.pred, plan.dtype, plan.trait, generic)
+        return backend.in_order_elementwise(
+            spec.name, fixed, False, in_order_inputs(p), p.pred, None, (0,), ZEROING, plan.dtype, plan.trait, generic
+        )
 
 
 class SelectLanes(Executor):
