@@ -37,9 +37,10 @@ def _numpy_c() -> Any:
 
 # numpy's C functions themselves, without the Python dispatch of `np.count_nonzero`, `np.packbits` and `np.putmask`
 # (most of their time on one register's lanes)
-count_nonzero: Callable[..., Any] = _numpy_c().count_nonzero
-packbits: Callable[..., Any] = _numpy_c().packbits
-putmask: Callable[..., Any] = _numpy_c().putmask
+_C = _numpy_c()
+count_nonzero: Callable[..., Any] = _C.count_nonzero
+packbits: Callable[..., Any] = _C.packbits
+putmask: Callable[..., Any] = _C.putmask
 
 #: set while a VF loop runs batched: called before Python reads the values of a register, a mask
 #: or the UB (there they differ by iteration) or prints, so that such a loop runs in order

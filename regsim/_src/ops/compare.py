@@ -8,6 +8,7 @@ parameter.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, overload
 
@@ -87,11 +88,10 @@ def compare(mode: CMPMODE, a: Any, b: Any) -> Any:
 
 def compare_of(mode: CMPMODE, dtype: type[dt.DType]) -> Callable[[Any, Any], Any]:
     """`compare` with its mode and the operands' element type fixed (once per call signature): numpy's comparison
-    itself where no operand needs widening."""
-    op = _COMPARE[mode]
-    if dtype is dt.bfloat16:
-        return lambda a, b: op(_ordered(a), _ordered(b))
-    return op
+    itself where `_ordered` widens nothing."""
+    if dt.holds_bfloat16(np.empty(0, dtype.np_dtype)):
+        return functools.partial(compare, mode)
+    return _COMPARE[mode]
 
 
 def select_bits(src0: Any, src1: Any, m: Any) -> Any:
