@@ -33,11 +33,15 @@ from regsim._src.model.registers import (
     RegTensor,
     RegTrait,
     _prefix,
-    halves_to_natural,
+    count_nonzero,
     lane_count,
     lanes_to_bits,
     mask_stride,
     natural_to_halves,
+    packbits,
+    put_halves,
+    put_natural,
+    putmask,
 )
 from regsim.errors import AlignmentError, OutOfBoundsError, ParameterError, UninitializedReadError, VfContextError, message
 
@@ -256,12 +260,26 @@ class NumpyBackend:
     def scalar(self, api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
         """A scalar operand as a numpy scalar of `dtype`: integers must fit the type (C++ would
         wrap silently, which is never what a kernel meant); floats round to the type once."""
-        made, lo, hi, rounds = _scalar_rule(dtype)
+        made, lo, hi, rounds, seen = _scalar_rule(dtype)
         kind = type(value)
         if kind is made:  # (already a numpy scalar of the type)
             return value
         if (kind is int and lo <= value <= hi) or (kind is float and rounds):  # (the common cases, converted at once)
             return made(value)
+        # any other number (a bfloat16 operand, a numpy scalar of another type): converted once per value and type
+        # (keyed by both: 1 and 1.0 may cast apart), but a zero (-0.0 == 0.0) or NaN (unequal to itself) each time
+        key = (kind, value) if isinstance(value, _NUMBERS) and value and value == value else None
+        made_before = seen.get(key) if key is not None else None
+        if made_before is not None:
+            return made_before
+        converted = self._convert(api, param, value, dtype)
+        if key is not None and len(seen) < _SEEN_SCALARS:
+            seen[key] = converted
+        return converted
+
+    @staticmethod
+    def _convert(api: str, param: str, value: Any, dtype: type[dt.DType]) -> Any:
+        """`scalar`'s conversion of the values it does not convert at once: checked, then cast."""
         target = dtype.np_dtype
         if np.issubdtype(target, np.integer):
             if isinstance(value, (float, complex, np.floating, np.complexfloating)) or not (
@@ -527,19 +545,25 @@ class NumpyBackend:
         dst._assign(src._bits, src._written)
 
 
+#: the numbers whose values `NumpyBackend.scalar` remembers converted (hashable, equal by value)
+_NUMBERS: Final = (int, float, np.integer, np.floating)
+_SEEN_SCALARS: Final = 1024  #: at most this many values remembered per element type
+
+
 @functools.cache
-def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float, bool]:
+def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float, bool, dict[Any, Any]]:
     """How `NumpyBackend.scalar` converts the common operands to `dtype` at once: (its numpy scalar type, the range
-    of Python ints it converts exactly, whether a Python float rounds to it by that type's constructor as by a cast).
-    An int type takes its range; half, float32 and float64 take floats and the ints of at most 53 bits (exact in a
-    double, so one rounding either way); every other value goes through the checks and the cast."""
+    of Python ints it converts exactly, whether a Python float rounds to it by that type's constructor as by a cast,
+    the other values converted so far by (type, value)). An int type takes its range; half, float32 and float64 take
+    floats and the ints of at most 53 bits (exact in a double, so one rounding either way); every other value goes
+    through the checks and the cast (once per value)."""
     target = dtype.np_dtype
     if np.issubdtype(target, np.integer):
         info = np.iinfo(target)
-        return target.type, int(info.min), int(info.max), False
+        return target.type, int(info.min), int(info.max), False, {}
     if target in (np.float16, np.float32, np.float64):
-        return target.type, -(2**53), 2**53, True
-    return target.type, 1, 0, False  # (an empty range: ints go the checked way)
+        return target.type, -(2**53), 2**53, True, {}
+    return target.type, 1, 0, False, {}  # (an empty range: ints go the checked way)
 
 
 @functools.cache
@@ -628,7 +652,6 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
 # message and partial state stays theirs; the closures only skip what the common case never needs.
 Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
 _FILLS = ("lsb", "group")
-_packbits = np.packbits
 
 
 def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
@@ -724,14 +747,15 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or addr < 0
             or end > ub.size
             or ub.observer is not None
-            or dst._storage.valid is not None
+            or not (dst._whole or dst._storage.valid is None)
             or (valid is not None and valid[addr:end].tobytes() != ones)
         ):
             return generic(ctx, args, kwargs)
         if halves:
-            dst._raw[...] = natural_to_halves(st.data[addr:end], halves)
+            put_halves(dst._bytes, st.buffer[addr:end], halves)
         else:
             dst._bytes[:] = st.buffer[addr:end]
+        dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
         if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
             ctx.backend.advance(ptr, step * unit)
 
@@ -749,36 +773,46 @@ def in_order_store(
     unit: int,
     generic: Call,
 ) -> Call:
-    """StoreAlign, identity distribution, every lane active: UB at ptr = src's bytes; with `halves`
-    (a two-register tensor's itemsize; no post-update, so its second register follows the first)
-    its whole elements. `at`: the indices of the pointer, the source and the predicate; `post`: of a
-    post-update stride (in units of `unit` bytes; one register only): the pointer then moves by it."""
+    """StoreAlign, identity distribution: UB at ptr = src's bytes; with `halves` (a two-register tensor's itemsize;
+    no post-update, so its second register follows the first) its whole elements. Under a partial predicate (one
+    register, into a UB every byte of which was written: no flags to keep) only the active lanes' bytes. `at`: the
+    indices of the pointer, the source and the predicate; `post`: of a post-update stride (in units of `unit` bytes;
+    one register only): the pointer then moves by it."""
     lanes = MASK_BITS // stride
     low, high = INT32
     i_ptr, i_src, i_mask = at
+    word = np.dtype(f"u{stride}")  #: a lane's bytes as one unsigned integer (moved bit for bit)
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ptr, src, mask = args[i_ptr], args[i_src], args[i_mask]
         step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
+        ub = ptr.ub
+        st = ub.storage
         if (
             type(step) is not int
             or not low <= step <= high
             or addr % align
             or addr < ptr.lo
             or end > ptr.hi
-            or ptr.ub.observer is not None
+            or ub.observer is not None
             or mask._written is not None
             or src._storage.valid is not None
-            or (mask._lanes.get(stride) or mask._active(stride))[1] != lanes
         ):
             return generic(ctx, args, kwargs)
-        ub = ptr.ub
+        active = mask._lanes.get(stride) or mask._active(stride)
+        partial = active[1] != lanes
+        if partial and (halves or st.valid is not None):
+            return generic(ctx, args, kwargs)
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
-        st = ub.storage
-        st.buffer[addr:end] = halves_to_natural(src._raw, halves) if halves else src._bytes
+        if partial:
+            putmask(st.data[addr:end].view(word), active[0], src._raw.view(word))
+        elif halves:
+            put_natural(st.buffer[addr:end], src._bytes, halves)
+        else:
+            st.buffer[addr:end] = src._bytes
         if st.valid is not None:
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
@@ -802,7 +836,7 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
         st = ub.storage
-        st.buffer[addr:end] = _packbits(
+        st.buffer[addr:end] = packbits(
             mask._bits if index is None else mask._bits[index], None, "little"
         )  # (positional: cheaper)
         if st.valid is not None:
@@ -842,15 +876,17 @@ def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.D
     return read
 
 
-def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], None]:
-    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`)."""
+def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], Bools]:
+    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`);
+    returns the lanes it selects (its bits at the stride of `dtype`: every pattern sets a lane's lowest bit)."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    assert all(pattern[0] for pattern in patterns.values())
     lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
     zeros, bool_ = np.zeros, np.bool_
 
-    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> None:
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> Bools:
         if active[1] != lanes:
             p = p & active[0]
         fill = ctx.backend.mask_fill
@@ -860,18 +896,27 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
         else:
             bits = lanes_to_bits(p, patterns[fill])
         m._bits, m._written, m._lanes = bits, None, {}
+        return p
 
     return write
 
 
 def _committer(mode: MaskMergeMode) -> Callable[[Any, RegTensor[Any], Any, Active, int], None]:
-    """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a clean
-    one-register destination, else the backend's `commit` under `mode`."""
+    """`commit(ctx, dst, values, active, lanes)`: a plain copy for a full predicate (of `lanes` lanes) into a
+    destination it writes whole (clean, or all of its storage); `merge_into` by numpy's C putmask for a partial one
+    into a clean one-register destination (values of its type); else the backend's `commit` under `mode`."""
+    zeroing = mode is ZEROING
 
     def commit(ctx: Any, d: RegTensor[Any], out: Any, active: Active, lanes: int) -> None:
+        st = d._storage
         view = d._view
-        if active[1] == lanes and view is not None and d._storage.valid is None:
-            view[...] = out
+        if active[1] == lanes and (d._whole or st.valid is None):
+            d._put(out)
+            st.valid = None  # (every byte written, as `commit` notes)
+        elif st.valid is None and view is not None and getattr(out, "dtype", None) == view.dtype:
+            putmask(view, active[0], out)  # (active lanes first: `out` may be a view of dst)
+            if zeroing:
+                putmask(view, ~active[0], np.zeros((), view.dtype))
         else:
             ctx.backend.commit(d, out, active, mode)
 
@@ -884,7 +929,7 @@ def in_order_elementwise(
     ctrl: bool,
     inputs: tuple[Input, ...],
     pred: int,
-    dst: int,
+    dst: int | None,
     predicates_out: tuple[int, ...],
     mode: MaskMergeMode,
     dtype: type[dt.DType],
@@ -892,7 +937,9 @@ def in_order_elementwise(
     generic: Call,
 ) -> Call:
     """An elementwise op (see `executors.Elementwise`): dst = lane(inputs) under the predicate,
-    predicate outputs (carry) written as lane predicates."""
+    predicate outputs (carry) written as lane predicates. `dst` None: no register written, the lane function's
+    result is the one predicate output (Compare, Compares: see `executors.PredicateOut`), and the lanes it selects
+    are kept in the MaskReg as `_active` would count them (a Select on it reads them as they are)."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     read = _operands(api, inputs, stride, dtype)
@@ -910,12 +957,17 @@ def in_order_elementwise(
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(*operands, ctrl=ctx.ctrl) if ctrl else lane(*operands)
-        if predicates_out:
+        if dst is None:
+            preds = [out]
+        elif predicates_out:
             out, *preds = out
-        commit(ctx, args[dst], out, active, lanes)
+        if dst is not None:
+            commit(ctx, args[dst], out, active, lanes)
         if predicates_out:
             for i, p in zip(predicates_out, preds, strict=True):
-                write(ctx, args[i], p, active)
+                kept = write(ctx, args[i], p, active)
+                if dst is None:
+                    args[i]._lanes[stride] = (kept, int(count_nonzero(kept)))
 
     kinds = tuple(kind for _, _, kind, _ in inputs)
     if len(predicates_out) > 1 or kinds not in (("reg", "reg"), ("reg", "scalar")):
@@ -942,58 +994,41 @@ def in_order_elementwise(
                 b = rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
-        if carry:
-            out, p = out
-        d = args[dst]
-        view = d._view
         full = active[1] == lanes
-        if full and view is not None and d._storage.valid is None:  # (`commit`, inlined)
-            view[...] = out
+        if dst is None:  # (a predicate only)
+            p = out
         else:
-            ctx.backend.commit(d, out, active, mode)
-        if not carry:
-            return
-        if not full or not lsb[ctx.backend.mask_fill]:
-            write(ctx, args[out_index], p, active)
-            return
-        bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
-        bits[::stride] = p
+            if carry:
+                out, p = out
+            d = args[dst]
+            view = d._view
+            st = d._storage
+            if full and (d._whole or st.valid is None):  # (`commit`, inlined)
+                if view is not None:
+                    view[...] = out
+                else:  # (two registers)
+                    d._put(out)
+                st.valid = None
+            else:
+                commit(ctx, d, out, active, lanes)
+            if not carry:
+                return
         m = args[out_index]
-        m._bits, m._written, m._lanes = bits, None, {}
+        if not full or not lsb[ctx.backend.mask_fill]:
+            p = write(ctx, m, p, active)
+        else:
+            bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
+            bits[::stride] = p
+            m._bits, m._written, m._lanes = bits, None, {}
+        if dst is None:
+            m._lanes[stride] = (p, int(count_nonzero(p)))
 
     return binary
 
 
-def in_order_compare(
-    api: str,
-    lane: Callable[..., Any],
-    mode: Any,
-    inputs: tuple[Input, ...],
-    pred: int,
-    dtype: type[dt.DType],
-    trait: RegTrait,
-    generic: Call,
-) -> Call:
-    """Compare, Compares (see `executors.PredicateOut`): operand 0 = the predicate of lane(mode, inputs) on the active
-    lanes."""
-    stride = mask_stride(dtype, trait)
-    read = _operands(api, inputs, stride, dtype)
-    write = _predicate_writer(dtype, trait)
-
-    def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        mask = args[pred]
-        if mask._written is not None:
-            return generic(ctx, args, kwargs)
-        operands = read(ctx, args)
-        if operands is None:
-            return generic(ctx, args, kwargs)
-        write(ctx, args[0], lane(mode, *operands), mask._lanes.get(stride) or mask._active(stride))
-
-    return call
-
-
 def in_order_select(stride: int, generic: Call) -> Call:
-    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane."""
+    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane (one register: src1's lanes
+    copied, then src0's put on the selected ones, unless dst shares src0's bytes)."""
     lanes = MASK_BITS // stride
     where = np.where
 
@@ -1002,15 +1037,22 @@ def in_order_select(stride: int, generic: Call) -> Call:
         if mask._written is not None or ra._storage.valid is not None or rb._storage.valid is not None:
             return generic(ctx, args, kwargs)
         a, b = ra._rview, rb._rview
-        if a is None or b is None:  # two registers: their lanes assembled
-            a, b = ra._get(), rb._get()
         active = mask._lanes.get(stride) or mask._active(stride)
-        out = a if active[1] == lanes else where(active[0], a, b)
         view = dst._view
-        if view is not None and dst._storage.valid is None:
-            view[...] = out
+        st = dst._storage
+        if a is None or b is None or view is None or not (dst._whole or st.valid is None):
+            if a is None or b is None:  # two registers: their lanes assembled
+                a, b = ra._get(), rb._get()
+            ctx.backend.commit_all(dst, np.array(a if active[1] == lanes else where(active[0], a, b)))
+            return
+        if active[1] == lanes:
+            view[...] = a
+        elif st is ra._storage:
+            view[...] = where(active[0], a, b)
         else:
-            ctx.backend.commit_all(dst, np.array(out))
+            view[...] = b
+            putmask(view, active[0], a)
+        st.valid = None  # (every byte written, as `commit` notes)
 
     return call
 
@@ -1050,8 +1092,10 @@ def in_order_cross_lane(
     "mask", "pred" or "scalar"); `outputs`: (index, whether a MaskReg); `ruled`: the register whose lanes the predicate
     selects. `checked` False: the op has a per-call check of the operands' types, which depends on the signature alone,
     so the first call runs `generic` (which checks) and the later ones are as clean as it was."""
-    ready = False  #: the predicate's stride and the lane function's options, made at the first call (static types)
-    stride, keywords = 0, options
+    #: made at the first call (from static types): the predicate's stride, the lane function's options, the outputs'
+    #: lane counts
+    ready = False
+    stride, keywords, counts = 0, options, [0] * len(outputs)
     commit = _committer(ZEROING if mode is None else mode)
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -1066,6 +1110,7 @@ def in_order_cross_lane(
             if sized:
                 first = args[outputs[0][0]]
                 keywords = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+            counts[:] = [0 if is_mask else lane_count(args[i].dtype, args[i].trait) for i, is_mask in outputs]
             ready = True
         active: Any = None
         if pred is not None:
@@ -1089,12 +1134,11 @@ def in_order_cross_lane(
             else:
                 operands.append(ctx.backend.scalar(api, name, v, dtype))
         out = lane(*operands, **keywords)
-        for (i, is_mask), result in zip(outputs, out if isinstance(out, tuple) else (out,), strict=True):
+        for (i, is_mask), n, result in zip(outputs, counts, out if isinstance(out, tuple) else (out,), strict=True):
             d = args[i]
             if is_mask:
                 d._bits, d._written, d._lanes = np.array(result, np.bool_), None, {}  # (`write_bits`)
             else:
-                n = lane_count(d.dtype, d.trait)
                 commit(ctx, d, result, _every_lane(n) if mode is None else active, n)
         return None
 

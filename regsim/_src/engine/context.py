@@ -74,7 +74,7 @@ def vf_context(api: str) -> VfContext:
     return ctx  # type: ignore[no-any-return]  # (the slot holds the running VfContext)
 
 
-class Ref(Generic[V]):
+class Ref(Generic[V], metaclass=InstanceSig):
     """A mutable scalar, for the C++ `uint32_t&` parameters (`UpdateMask` decrements it).
 
     Inside a VF its value is read and written through the running backend: a batched loop gives a
@@ -83,7 +83,7 @@ class Ref(Generic[V]):
 
     __slots__ = ("_value",)
 
-    _sig: ClassVar[Any] = InstanceSig()  #: the op engine's cache key for a Ref argument
+    _sig: ClassVar[Any]  #: the op engine's cache key for a Ref argument (`InstanceSig`)
 
     @host_api("Ref")
     def __init__(self, value: V) -> None:

@@ -533,6 +533,22 @@ def fits(kind: Kind, v: object) -> bool:
     return kind is Kind.SCALAR and isinstance(v, np.generic) and type(v) in _element_scalars()
 
 
+class _Calls(dict[Any, Call]):
+    """The in-order calls of one Ascend name by signature, and those of signatures with keywords also under their
+    positional part, each with the keywords it was made for (`keyworded`: the face compares a call's keywords with
+    those, cheaper than hashing them into its signature); `clear` empties both."""
+
+    __slots__ = ("keyworded",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keyworded: dict[Any, list[tuple[dict[str, Any], Call]]] = {}
+
+    def clear(self) -> None:
+        super().clear()
+        self.keyworded.clear()
+
+
 class Overloads:
     """The public entry of one Ascend name: resolves a call to one of its specs and runs it.
 
@@ -550,7 +566,7 @@ class Overloads:
         #: signature → (plan, whether the call binds directly, its in-order call)
         self._plans: dict[Any, tuple[Plan, bool, Call]] = {}
         #: signature → its in-order call (what the face looks up)
-        self._calls: dict[Any, Call] = {}
+        self._calls = _Calls()
         #: signature → its call in a batched loop with no trace (`batched_call`; the face looks it up too)
         self._batched: dict[Any, Call] = {}
         #: signature → its call handed to the running VF's hook, bound (`traced_call`; the face looks it up too)
@@ -567,7 +583,8 @@ class Overloads:
         ctx = _VF.get()
         if ctx is None:
             ctx = vf_context(self.name)  # raises, naming the API
-        key: Any = tuple(map(getattr, args, _SIGS, map(type, args)))
+        positional = tuple(map(getattr, args, _SIGS, map(type, args)))
+        key: Any = positional
         if kwargs:
             key = (key, *kwargs.items())
         try:
@@ -579,6 +596,8 @@ class Overloads:
             if key is not None:
                 self._plans[key] = hit
                 self._calls[key] = hit[2]
+                if kwargs:
+                    self._calls.keyworded.setdefault(positional, []).append((dict(kwargs), hit[2]))
                 self._traced[key] = traced_call(hit[0], hit[1])
         plan, direct, call = hit
         if ctx.hook is None:
@@ -684,8 +703,10 @@ def _admits(spec: OpSpec, args: Sequence[Any]) -> bool:
 def _value(v: object) -> str:
     """An argument as an error message shows it: scalars by value, objects by type (with their element
     type: `LocalTensor[float32]`), an unevaluated tensor expression in the user's words."""
-    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None:
+    if isinstance(v, (int, float, str, enum.Enum, TensorExpr)) or v is None or dt.is_dtype(v):
         return repr(v)
+    if isinstance(v, type):  # (a class where its instances go: `Reg.MaskReg` for `Reg.MaskReg()`)
+        return f"the class {v.__name__}"
     dtype: Any = getattr(v, "dtype", None)
     return f"{type(v).__name__}[{dtype.name}]" if dt.is_dtype(dtype) else type(v).__name__
 
@@ -728,6 +749,7 @@ def face(name: str) -> Callable[[F], F]:
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
         calls, batched, traced = entry._calls, entry._batched, entry._traced
+        keyworded = calls.keyworded
         numbers = {k for spec in entry.specs for k, o in enumerate(spec.positional) if o.kind in (Kind.INT, Kind.SCALAR)}
         keys = tuple(_key_function(n, frozenset(k for k in numbers if k < n)) for n in range(9))
         current = _VF.get
@@ -742,6 +764,17 @@ def face(name: str) -> Callable[[F], F]:
                 except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
                     key = tuple(map(getattr, args, _SIGS, map(type, args)))
                 if kwargs:
+                    if hook is None:  # (in order: the keywords compared with those of the calls of these positionals)
+                        run = None
+                        try:
+                            for made, call_made in keyworded.get(key, ()):
+                                if kwargs == made:
+                                    run = call_made
+                                    break
+                        except Exception:  # (a value that neither hashes nor compares: the signature's look-up names it)
+                            pass
+                        if run is not None:
+                            return run(ctx, args, kwargs)
                     key = (key, *kwargs.items())
                 try:
                     run = (calls if hook is None else batched if hook is BATCHED_CALLS else traced).get(key)

@@ -44,18 +44,23 @@ class Sig:
         return self.name
 
 
-class InstanceSig:
-    """The `_sig` of a class whose instances all have one static type (MaskReg, AddrReg, Ref, ...): on an instance
-    the `Sig` named after the class, on the class itself this descriptor, so the class passed by mistake
-    (`Reg.Not(dst, src, Reg.MaskReg)`) never finds the plan cached for its instances: dispatch refuses it."""
+class InstanceSig(type):
+    """The metaclass of a class whose instances all have one static type (MaskReg, AddrReg, Ref, ...): on an
+    instance `_sig` is the `Sig` named after the class (a plain class attribute: read as cheaply as any), on the
+    class itself this metaclass's `_sig` (a data descriptor of the metaclass wins over the class's own attribute),
+    so the class passed by mistake (`Reg.Not(dst, src, Reg.MaskReg)`) never finds the plan cached for its
+    instances: dispatch refuses it."""
 
-    __slots__ = ("sig",)
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any) -> InstanceSig:
+        namespace["_sig"] = Sig(name)
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.sig = Sig(owner.__name__)
+    @property
+    def _sig(cls) -> Sig:
+        return _CLASS_SIG
 
-    def __get__(self, obj: object, owner: type | None = None) -> Any:
-        return self if obj is None else self.sig
+
+_CLASS_SIG: Final = Sig("a class (not an instance)")
 
 
 class DType(metaclass=_DTypeMeta):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import importlib
 import sys
 import warnings
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
 
 import attrs
 import numpy as np
@@ -24,6 +25,22 @@ import numpy.typing as npt
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
+
+
+def _numpy_c() -> Any:
+    """numpy's module of C functions (numpy 2's `numpy._core`, numpy 1's `numpy.core`)."""
+    try:
+        return importlib.import_module("numpy._core._multiarray_umath")
+    except ImportError:  # numpy 1.x
+        return importlib.import_module("numpy.core._multiarray_umath")
+
+
+# numpy's C functions themselves, without the Python dispatch of `np.count_nonzero`, `np.packbits` and `np.putmask`
+# (most of their time on one register's lanes)
+_C = _numpy_c()
+count_nonzero: Callable[..., Any] = _C.count_nonzero
+packbits: Callable[..., Any] = _C.packbits
+putmask: Callable[..., Any] = _C.putmask
 
 #: set while a VF loop runs batched: called before Python reads the values of a register, a mask
 #: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
@@ -176,7 +193,7 @@ class RegTensor(Generic[T]):
     the high words in the second; complex types keep real parts first, imaginary parts second.
     """
 
-    __slots__ = ("_bytes", "_raw", "_rview", "_sig", "_span", "_storage", "_view", "dtype", "trait")
+    __slots__ = ("_bytes", "_raw", "_rview", "_sig", "_span", "_storage", "_view", "_whole", "dtype", "trait")
 
     dtype: type[T]
     trait: RegTrait
@@ -193,6 +210,9 @@ class RegTensor(Generic[T]):
         self._span = slice(offset, offset + VL * self.trait.REG_NUM)
         self._raw: Bytes = storage.data[self._span]
         self._bytes = storage.buffer[self._span]  #: the same bytes as a memoryview (the in-order fast paths copy them)
+        #: whether these bytes are all of the storage's (not one register of a two-register tensor): a write of every
+        #: lane then leaves no byte of it never written (the in-order fast paths drop its flags, `Storage.valid`)
+        self._whole = self._raw.size == storage.data.size
         #: the static type of the register, as the op engine's validation cache keys it
         self._sig = self.dtype._reg_sigs[self.trait.REG_NUM]
         # One register: the lanes are a typed view of the bytes (None: assembled from two).
@@ -282,14 +302,16 @@ class RegTensor(Generic[T]):
         """The lanes: a view for one register; assembled from the word halves for two."""
         if self._view is not None:
             return self._view
-        return halves_to_natural(self._raw, self.dtype.itemsize).view(self.dtype.np_dtype)
+        lanes = np.empty(self._raw.size // self.dtype.itemsize, self.dtype.np_dtype)
+        put_natural(lanes.view(np.uint8).data, self._bytes, self.dtype.itemsize)
+        return lanes
 
     def _put(self, values: npt.NDArray[Any]) -> None:
         """Write all lanes (values already of the register's numpy dtype)."""
         if self._view is not None:
             self._view[...] = values
         else:
-            self._raw[...] = natural_to_halves(np.ascontiguousarray(values).view(np.uint8), self.dtype.itemsize)
+            put_halves(self._bytes, np.ascontiguousarray(values).view(np.uint8).data, self.dtype.itemsize)
 
     def _lane_valid(self) -> Bools | None:
         """Per lane, whether every byte of it was written (None: all were)."""
@@ -316,6 +338,31 @@ class RegTensor(Generic[T]):
             per_byte = np.repeat(lanes, self.dtype.itemsize)
             span |= per_byte if self._view is not None else natural_to_halves(per_byte, self.dtype.itemsize)
         st.summarise()
+
+
+#: the memoryview format of a half element of each size
+_WORDS: Final[dict[int, Literal["B", "H", "I", "Q"]]] = {1: "B", 2: "H", 4: "I", 8: "Q"}
+
+
+def put_halves(dst: memoryview, src: memoryview, itemsize: int) -> None:
+    """dst = src (bytes of 2-register elements in memory order) in the RegTraitNumTwo order, as `natural_to_halves`:
+    one register pair's bytes (byte memoryviews, contiguous), moved as half-element words by memoryview slices (no
+    numpy call: half its time)."""
+    word = _WORDS[itemsize // 2]
+    d, w = dst.cast(word), src.cast(word)
+    n = len(d) // 2
+    d[:n] = w[0::2]
+    d[n:] = w[1::2]
+
+
+def put_natural(dst: memoryview, src: memoryview, itemsize: int) -> None:
+    """dst = src (RegTraitNumTwo bytes: low halves, then high halves) in memory order, as `halves_to_natural`: one
+    register pair's bytes (byte memoryviews, contiguous) moved as words (`put_halves`)."""
+    word = _WORDS[itemsize // 2]
+    d, w = dst.cast(word), src.cast(word)
+    n = len(w) // 2
+    d[0::2] = w[:n]
+    d[1::2] = w[n:]
 
 
 def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:
@@ -407,7 +454,7 @@ def _prefix(count: int, pattern: bytes) -> tuple[Bools, Active]:
     return _frozen(lanes_to_bits(lanes, pattern)), (_frozen(lanes), count)
 
 
-class MaskReg:
+class MaskReg(metaclass=dt.InstanceSig):
     """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`.
 
     Its bits array is never written in place, only replaced, so masks may share (read-only) bits;
@@ -416,7 +463,7 @@ class MaskReg:
 
     __slots__ = ("_bits", "_lanes", "_written")
 
-    _sig: ClassVar[Any] = dt.InstanceSig()  #: the op engine's cache key for a MaskReg argument
+    _sig: ClassVar[Any]  #: the op engine's cache key for a MaskReg argument (`dt.InstanceSig`)
 
     @host_api("MaskReg")
     def __init__(self) -> None:
@@ -503,7 +550,7 @@ class MaskReg:
         active = self._lanes.get(stride)
         if active is None:
             lanes = self._bits[::stride]
-            active = self._lanes[stride] = (lanes, int(np.count_nonzero(lanes)))
+            active = self._lanes[stride] = (lanes, int(count_nonzero(lanes)))
         return active
 
 
@@ -522,10 +569,10 @@ LSB: dict[int, bytes] = {k: b"\x01" + b"\x00" * (k - 1) for k in (1, 2, 4, 8)}
 
 
 @attrs.frozen
-class AddrReg:
+class AddrReg(metaclass=dt.InstanceSig):
     """`AddrReg` (`vector_address`): an offset of `Σ index_k * stride_k` elements of `dtype`."""
 
-    _sig: ClassVar[Any] = dt.InstanceSig()
+    _sig: ClassVar[Any]  #: (`dt.InstanceSig`)
     dtype: type[dt.DType]
     offset: int
 
@@ -535,25 +582,25 @@ class AddrReg:
 
 
 @attrs.define(eq=False)
-class UnalignRegForLoad:
+class UnalignRegForLoad(metaclass=dt.InstanceSig):
     """`UnalignRegForLoad` (`vector_align`): the 32-byte buffer of a streaming unaligned load.
 
     `base` is the 32-byte aligned UB address whose bytes `data` holds (None until a
     `LoadUnAlignPre`); each `LoadUnAlign` consumes it and buffers the next 32 bytes.
     """
 
-    _sig: ClassVar[Any] = dt.InstanceSig()
+    _sig: ClassVar[Any]  #: (`dt.InstanceSig`)
     data: Bytes = attrs.field(factory=lambda: np.zeros(32, np.uint8))
     valid: Bools | None = None  #: written flags of `data` (None: all written)
     base: int | None = None
 
 
 @attrs.define(eq=False)
-class UnalignRegForStore:
+class UnalignRegForStore(metaclass=dt.InstanceSig):
     """`UnalignRegForStore` (`vector_align`): the tail of an unaligned store stream not yet
     written: `pending` bytes for UB address `start` on, left by the call `origin`."""
 
-    _sig: ClassVar[Any] = dt.InstanceSig()
+    _sig: ClassVar[Any]  #: (`dt.InstanceSig`)
     pending: Bytes = attrs.field(factory=lambda: np.zeros(0, np.uint8))
     start: int = 0
     origin: str = ""

@@ -8,6 +8,8 @@ parameter.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any, Final, TypeVar, overload
 
 import numpy as np
@@ -84,6 +86,14 @@ def compare(mode: CMPMODE, a: Any, b: Any) -> Any:
     return _COMPARE[mode](_ordered(a), _ordered(b))
 
 
+def compare_of(mode: CMPMODE, dtype: type[dt.DType]) -> Callable[[Any, Any], Any]:
+    """`compare` with its mode and the operands' element type fixed (once per call signature): numpy's comparison
+    itself where `_ordered` widens nothing."""
+    if dt.holds_bfloat16(np.empty(0, dtype.np_dtype)):
+        return functools.partial(compare, mode)
+    return _COMPARE[mode]
+
+
 def select_bits(src0: Any, src1: Any, m: Any) -> Any:
     """Per bit: mask[k] ? src0[k] : src1[k] (nothing zeroed)."""
     return np.where(m, src0, src1)
@@ -119,7 +129,7 @@ register(
             pred(),
             _mode(),
         ),
-        PredicateOut(),
+        PredicateOut(compare_of),
         "dst[i] = mask[i] && (src0[i] <mode> src1[i])   (mode: EQ NE GT GE LT LE; floats IEEE)",
         _PAGES + "Compare.md",
         _LANES,
@@ -133,7 +143,7 @@ register(
         "",
         "compare",
         (mask("dst", Role.OUT), reg("src_reg", dtypes=OneOf(CMP_T)), scalar("scalar_value"), pred(), _mode()),
-        PredicateOut(),
+        PredicateOut(compare_of),
         "dst[i] = mask[i] && (src[i] <mode> scalar_value)   (the scalar converted to T)",
         _PAGES + "Compares.md",
         _LANES,

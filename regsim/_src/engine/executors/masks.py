@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -91,7 +92,13 @@ class MaskBits(Executor):
 
 class PredicateOut(Executor):
     """dst = the predicate of lane(template value, inputs...) on the active lanes, 0 on the others
-    (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`)."""
+    (Compare, Compares), in the MaskReg layout of the operands' type (`backend.write_predicate`).
+
+    `fixed(value, dtype)`: the lane function with its template value and element type fixed (`lane(value, ...)`
+    itself, made once per signature for the in-order calls)."""
+
+    def __init__(self, fixed: Callable[[Any, Any], Callable[..., Any]] | None = None) -> None:
+        self.fixed = fixed
 
     batchable = True
 
@@ -120,8 +127,10 @@ class PredicateOut(Executor):
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared
         lane: Callable[..., Any] = spec.lane  # type: ignore[assignment]
-        return backend.in_order_compare(
-            spec.name, lane, plan.values["mode"], in_order_inputs(p), p.pred, plan.dtype, plan.trait, generic
+        mode = plan.values["mode"]
+        fixed = functools.partial(lane, mode) if self.fixed is None else self.fixed(mode, plan.dtype)
+        return backend.in_order_elementwise(
+            spec.name, fixed, False, in_order_inputs(p), p.pred, None, (0,), ZEROING, plan.dtype, plan.trait, generic
         )
 
 
