@@ -16,7 +16,7 @@ import importlib
 import sys
 import warnings
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Final, Generic, Literal, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -27,20 +27,21 @@ from regsim._src.model.binding import as_int, host_api
 from regsim.errors import DTypeError, ParameterError, message
 
 
-def _numpy_c() -> Any:
-    """numpy's module of C functions (numpy 2's `numpy._core`, numpy 1's `numpy.core`)."""
-    try:
-        return importlib.import_module("numpy._core._multiarray_umath")
-    except ImportError:  # numpy 1.x
-        return importlib.import_module("numpy.core._multiarray_umath")
+def _numpy_c(name: str) -> Callable[..., Any]:
+    """numpy's C function `name` itself, without the Python dispatch of its public `np.<name>` (most of its time on
+    one register's lanes): from numpy 2's `numpy._core` or numpy 1's `numpy.core`; the public one where neither has
+    it (a private module may change)."""
+    for module in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            return cast(Callable[..., Any], getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return cast(Callable[..., Any], getattr(np, name))
 
 
-# numpy's C functions themselves, without the Python dispatch of `np.count_nonzero`, `np.packbits` and `np.putmask`
-# (most of their time on one register's lanes)
-_C = _numpy_c()
-count_nonzero: Callable[..., Any] = _C.count_nonzero
-packbits: Callable[..., Any] = _C.packbits
-putmask: Callable[..., Any] = _C.putmask
+count_nonzero = _numpy_c("count_nonzero")
+packbits = _numpy_c("packbits")
+putmask = _numpy_c("putmask")
 
 #: set while a VF loop runs batched: called before Python reads the values of a register, a mask
 #: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
