@@ -870,8 +870,22 @@ class BatchedBackend(NumpyBackend):
                 starts = np.broadcast_to(np.asarray(addr, np.int64), (self.rows,))[:, None] + np.arange(lanes) * unit
                 picked = starts.ravel() if active is None else starts[np.broadcast_to(active, starts.shape)]
                 ptr.ub.observer("write", api, picked, picked + unit)
+        if len(chunks) > 1 and ptr.ub.storage.valid is not None:
+            self._note_chunks(api, ptr, chunks, unit)
         for addr, raw, active in chunks:
-            self._store_chunk(api, ptr, addr, raw, active, unit)
+            self._store_chunk(api, ptr, addr, raw, active, unit, note=len(chunks) == 1)
+
+    def _note_chunks(self, api: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
+        """One note for a store of several registers (a two-register tensor's), as the in-order store makes it: each
+        row's span of each register, with the row's active lanes of all of them, of all their lanes."""
+        spans = [_row_spans(self.rows, addr, active, raw.shape[-1] // unit, unit) for addr, raw, active in chunks]
+        on_row = np.zeros(self.rows, np.int64)
+        for _, _, used, on in spans:
+            np.add.at(on_row, used, on)
+        lo, hi, used = (np.concatenate([span[i] for span in spans]) for i in range(3))
+        order = np.argsort(used, kind="stable")  # (in the order written: row by row, each row's registers in turn)
+        lanes = sum(raw.shape[-1] for _, raw, _ in chunks) // unit if unit > 1 else 0
+        self.noted.append((ptr.ub.writes, Writes.entry(api, lo[order], hi[order], on_row[used[order]], lanes, used[order])))
 
     def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int, offset: int = 0) -> None:
         """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
@@ -903,26 +917,25 @@ class BatchedBackend(NumpyBackend):
         if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
             raise Unbatchable("a store outside its tensor in some iteration")
 
-    def _store_chunk(self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
+    def _store_chunk(
+        self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int, note: bool = True
+    ) -> None:
         rows = self.rows
         lanes = raw.shape[-1] // unit
         addrs = _shaped(np.asarray(addr, np.int64), (rows,))
         act = None if active is None else _shaped(active, (rows, lanes))
 
         def spans() -> tuple[Any, Any, Any]:  # each row's bytes from its first to its last active lane
-            if act is None:
-                return addrs, addrs + lanes * unit, iota(rows)
-            used = np.flatnonzero(act.any(axis=-1))
-            first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
-            return addrs[used] + first * unit, addrs[used] + last * unit, used
+            return _row_spans(rows, addrs, act, lanes, unit)[:3]
 
         ub = ptr.ub
         st = ub.storage
         made = None
-        if st.valid is not None:  # (as the in-order store notes it, row by row)
-            made = lo, hi, used = spans()
-            on = lanes if act is None else act[used].sum(axis=-1)
-            self.noted.append((ub.writes, Writes.entry(api, lo, hi, on, lanes if unit > 1 else 0, used)))
+        if st.valid is not None:  # (as the in-order store notes it, row by row; several registers' stores: `_note_chunks`)
+            lo, hi, used, on = _row_spans(rows, addrs, act, lanes, unit)
+            made = lo, hi, used
+            if note:
+                self.noted.append((ub.writes, Writes.entry(api, lo, hi, on, lanes if unit > 1 else 0, used)))
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
@@ -1247,6 +1260,18 @@ def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
         view.flags.writeable = False
         return view
     return np.broadcast_to(x, (rows, x.shape[-1]))
+
+
+def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int) -> tuple[Any, Any, Any, Any]:
+    """A store's bytes in each row from its first to its last active lane: (starts, ends, the rows with an active lane,
+    their active lane counts)."""
+    addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+    if active is None:
+        return addrs, addrs + lanes * unit, iota(rows), np.full(rows, lanes, np.int64)
+    act = _shaped(active, (rows, lanes))
+    used = np.flatnonzero(act.any(axis=-1))
+    first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
+    return addrs[used] + first * unit, addrs[used] + last * unit, used, act[used].sum(axis=-1)
 
 
 def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
