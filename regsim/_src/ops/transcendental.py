@@ -84,8 +84,10 @@ _UINT = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
 _EXPONENT: dict[int, Any] = {2: np.array(0x7C00, np.uint16), 4: np.array(0x7F800000, np.uint32)}  #: the exponent field
 _SIGN: dict[int, Any] = {2: np.array(0x8000, np.uint16), 4: np.array(0x80000000, np.uint32)}
 _UNIT: dict[int, Any] = {2: np.array(0x0400, np.uint16), 4: np.array(0x00800000, np.uint32)}  #: its lowest bit
-_SPECIAL = {size: np.array(_EXPONENT[size] - _UNIT[size]) for size in _UNIT}  #: the all-ones field less its lowest bit
-_count = np.count_nonzero
+#: the all-ones field less its lowest bit (a scalar: compared with a reduction's, a scalar too)
+_SPECIAL = {size: (_EXPONENT[size] - _UNIT[size])[()] for size in _UNIT}
+_TINY32, _MAX32 = np.finfo(np.float32).smallest_normal, np.finfo(np.float32).max
+_LARGE: Final = 1 << 14  #: elements from which `_ordinary` tries a float32 array's least and greatest elements first
 #: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
 _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
 
@@ -102,12 +104,16 @@ def flush(x: Any) -> Any:
 
 def _ordinary(x: Any) -> bool:
     """Whether every element of `x` (half or float32) is a normal number: no zero, subnormal, infinity or NaN, so
-    flushing and the pages' NaN change nothing (one pass: the exponent field less its lowest bit, which wraps for a
-    zero field, stays below the all-ones field less it)."""
+    flushing and the pages' NaN change nothing: the exponent field less its lowest bit, which wraps for a zero
+    field, stays below the all-ones field less it (one temporary and its greatest element). Large float32 arrays
+    of positive numbers (Exp's results, most divisors) are told by their least and greatest elements alone (a NaN
+    makes both NaN); a small array's two reductions would cost more than they save."""
     size = x.dtype.itemsize
-    field = x.view(_UINT[size]) & _EXPONENT[size]
+    if size == 4 and x.size >= _LARGE and np.minimum.reduce(x, axis=None) >= _TINY32:
+        return bool(np.maximum.reduce(x, axis=None) <= _MAX32)
+    field = np.bitwise_and(x.view(_UINT[size]), _EXPONENT[size])
     field -= _UNIT[size]
-    return not _count(field >= _SPECIAL[size])
+    return not x.size or bool(np.maximum.reduce(field, axis=None) < _SPECIAL[size])
 
 
 #: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
@@ -115,19 +121,22 @@ def _ordinary(x: Any) -> bool:
 _IEEE: Final = frozenset({np.dtype(np.float16), np.dtype(np.float32)})
 
 
-def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False) -> Any:
+def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, flush_inputs: bool = True) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
     results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
     Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
     `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
-    result there is the float64 one rounded once (the argument of `div`): f runs in their own type."""
+    result there is the float64 one rounded once (the argument of `div`): f runs in their own type.
+    `flush_inputs=False`: flushing a subnormal operand cannot change f's rounded result (`exp`'s argument).
+    Otherwise f runs on numpy's float64 loop, whose buffered casts take the operands a block at a time and
+    round each result block into `out`: no float64 array is made."""
     ftz = algo not in KEEP_SUBNORMALS
-    args = [flush(x) if ftz and not _ordinary(x) else x for x in xs]
+    args = [flush(x) if not _ordinary(x) else x for x in xs] if ftz and flush_inputs else xs
     if correctly_rounded and xs[0].dtype in _IEEE:
         out = f(*args)
     else:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
-        out = f(*(x.astype(np.float64) for x in args)).astype(xs[0].dtype)
+        out = f(*args, out=np.empty(np.broadcast(*args).shape, xs[0].dtype), dtype=np.float64, casting="same_kind")
     if not _ordinary(out):
         out = flush(out) if ftz else out
         out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
@@ -211,8 +220,10 @@ def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL
 
 def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
     """e**a: float64 exp (error below 1 ulp of float64) rounded once to the type: within 1 ulp of
-    the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN."""
-    return _rounded(np.exp, algo, ctrl, a)
+    the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN.
+    A subnormal argument needs no flushing: e**a for |a| < 2**-14 rounds to 1 in half and float32, as e**0
+    (1 - 2**-14 and 1 + 2**-14 are within half an ulp of 1 in both)."""
+    return _rounded(np.exp, algo, ctrl, a, flush_inputs=False)
 
 
 def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
