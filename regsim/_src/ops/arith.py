@@ -152,6 +152,12 @@ def sub_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
 
 
 # --- scans: the ops over a batched loop's iterations when they carry a value across them -------------
+def all_set(flags: Any) -> bool:
+    """Whether every flag is set, a broadcast array's repeated (stride 0) axes read once: a batched loop's
+    predicate is one row broadcast over its iterations."""
+    return bool(flags[tuple(0 if step == 0 else slice(None) for step in flags.strides)].all())
+
+
 def _last_known(known: Any) -> Any:
     """Per row and lane, the last row up to it where `known` holds (-1: none)."""
     rows = np.arange(known.shape[0])[:, None]
@@ -169,7 +175,7 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None  # saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
-    every = bool(active.all())  # (every lane of every iteration: nothing kept, nothing reset)
+    every = all_set(active)  # (every lane of every iteration: nothing kept, nothing reset)
     sums = np.cumsum((x if every else np.where(active, x, 0)).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
     start = np.broadcast_to(init.view(unsigned), sums.shape)
     if every or mode is not MaskMergeMode.ZEROING:
@@ -189,7 +195,7 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
         return None if rows is None else rows[-1]
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None
-    every = bool(active.all())
+    every = all_set(active)
     if not every and mode is MaskMergeMode.ZEROING:
         return None
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
@@ -210,12 +216,15 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
     accumulator, so it accumulates."""
     if init.dtype not in (_F16, _F32) or (init.dtype == _F16 and half_saturates(ctrl)):
         return None
-    every = bool(active.all())
+    every = all_set(active)
     if not every and mode is MaskMergeMode.ZEROING:
         return None
-    xs = x if every else np.where(active, x, init.dtype.type(-0.0))
-    terms = np.concatenate([init[None], xs.astype(init.dtype, copy=False)])
-    sums = np.add.reduce(terms, axis=0)[None] if last and init.dtype == _F32 else np.add.accumulate(terms, axis=0)[1:]
+    xs = (x if every else np.where(active, x, init.dtype.type(-0.0))).astype(init.dtype, copy=False)
+    if last and init.dtype == _F32 and xs.flags.c_contiguous and not init.view(_U32).any():
+        sums = (np.add.reduce(xs, axis=0) + init)[None]  # (+0 first or last: the same sum, -0 made +0 either way)
+    else:
+        terms = np.concatenate([init[None], xs])
+        sums = np.add.reduce(terms, axis=0)[None] if last and init.dtype == _F32 else np.add.accumulate(terms, axis=0)[1:]
     if not every and np.isnan(sums).any():
         return None
     return sums
