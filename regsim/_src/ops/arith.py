@@ -220,14 +220,29 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
     if not every and mode is MaskMergeMode.ZEROING:
         return None
     xs = (x if every else np.where(active, x, init.dtype.type(-0.0))).astype(init.dtype, copy=False)
-    if last and init.dtype == _F32 and xs.flags.c_contiguous and not init.view(_U32).any():
-        sums = (np.add.reduce(xs, axis=0) + init)[None]  # (+0 first or last: the same sum, -0 made +0 either way)
-    else:
-        terms = np.concatenate([init[None], xs])
-        sums = np.add.reduce(terms, axis=0)[None] if last and init.dtype == _F32 else np.add.accumulate(terms, axis=0)[1:]
+    sums = _last_float32_sum(init, xs)[None] if last and init.dtype == _F32 else None
+    if sums is None:
+        sums = np.add.accumulate(np.concatenate([init[None], xs]), axis=0)[1:]
     if not every and np.isnan(sums).any():
         return None
     return sums
+
+
+_NEG_ZERO = np.uint32(0x80000000)
+
+
+def _last_float32_sum(init: Any, xs: Any) -> Any:
+    """init + xs[0] + xs[1] + ... per lane, in order, by numpy's reduction along the rows, which starts from add's
+    identity +0: from a +0 init that is the sum itself (xs alone, when C-contiguous: no first row to concatenate).
+    From +0, a lane whose sum in order is -0 comes out +0; that needs a -0 init and -0 terms alone, and those
+    lanes are set back to -0."""
+    plus_zero = not init.view(_U32).any()
+    total = np.add.reduce(xs if plus_zero and xs.flags.c_contiguous else np.concatenate([init[None], xs]), axis=0)
+    if not plus_zero:
+        lanes = np.flatnonzero((init.view(_U32) == _NEG_ZERO) & (total.view(_U32) == 0))
+        if lanes.size:
+            total[lanes[(xs[:, lanes].view(_U32) == _NEG_ZERO).all(axis=0)]] = -0.0
+    return total
 
 
 class LastRowScan:
