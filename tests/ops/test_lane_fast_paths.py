@@ -104,12 +104,14 @@ def _operands(dtype: np.dtype, kind: str, rng: np.random.Generator) -> np.ndarra
     return x
 
 
+#: Div's further cases: special numerators over positive divisors, some below 1, or all 1 or more
+DIV_KINDS = ("over positive", "over one")
 CASES = [
     (op, dtype, algo, kind, size)
     for op in OPS
     for dtype in (np.dtype(np.float16), np.dtype(np.float32))
     for algo in ("INTRINSIC", "PRECISION_1ULP_FTZ_FALSE")
-    for kind in ("positive", "mixed", "special")
+    for kind in ("positive", "mixed", "special", *(DIV_KINDS if op == "Div" else ()))
     for size in SIZES
 ]
 
@@ -123,8 +125,11 @@ def test_lane_matches_the_per_lane_oracle(op, dtype, algo, kind, size):
     name = NAMES[dtype]
     rng = np.random.default_rng([list(OPS).index(op), dtype.itemsize, len(algo), len(kind), size])
     distinct = [_operands(dtype, kind, rng) for _ in range(arity)]
-    if op == "Div" and kind == "special":  # (divisors: positive normals half the cases, so quotients underflow and overflow)
-        distinct[1] = _operands(dtype, "positive", rng) if size == SIZES[0] else distinct[1]
+    if kind in DIV_KINDS:  # special numerators over positive divisors
+        distinct = [_operands(dtype, "special", rng), _operands(dtype, "positive", rng)]
+        if kind == "over one":  # (1 or more, +inf among them: the numerator goes unflushed)
+            distinct[1] = np.where(distinct[1] >= 1, distinct[1], 1 / distinct[1]).astype(dtype)
+            distinct[1][::37] = np.inf
     want = np.array([oracle(name, *(float(x[i]) for x in distinct), algo) for i in range(DISTINCT)], f"u{dtype.itemsize}")
     reps = -(-size // DISTINCT)
     xs = [np.tile(x, reps)[:size].reshape(-1, 64) for x in distinct]  # (a batched loop's lanes: rows of a register)

@@ -121,18 +121,19 @@ def _ordinary(x: Any) -> bool:
 _IEEE: Final = frozenset({np.dtype(np.float16), np.dtype(np.float32)})
 
 
-def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, flush_inputs: bool = True) -> Any:
+def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, unflushed: tuple[int, ...] = ()) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
     results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
     Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
     `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
     result there is the float64 one rounded once (the argument of `div`): f runs in their own type.
-    `flush_inputs=False`: flushing a subnormal operand cannot change f's rounded result (`exp`'s argument).
+    `unflushed`: the operands whose flushing cannot change the result (Exp's argument; Div's numerator over
+    divisors of magnitude 1 or more): not looked at.
     Otherwise f runs on numpy's float64 loop, whose buffered casts take the operands a block at a time and
     round each result block into `out`: no float64 array is made."""
     ftz = algo not in KEEP_SUBNORMALS
-    args = [flush(x) if not _ordinary(x) else x for x in xs] if ftz and flush_inputs else xs
+    args = [x if not ftz or i in unflushed or _ordinary(x) else flush(x) for i, x in enumerate(xs)]
     if correctly_rounded and xs[0].dtype in _IEEE:
         out = f(*args)
     else:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
@@ -154,7 +155,14 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
-    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True)
+    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if _at_least_one(b) else ())
+
+
+def _at_least_one(b: Any) -> bool:
+    """Whether every element of a large float32 `b` is 1 or more (its least one: a NaN fails). A subnormal numerator
+    over such divisors gives a quotient below the smallest normal, which the result's flushing makes the zero of
+    the flushed numerator's quotient, of the same sign: the numerator needs no flushing."""
+    return b.dtype.itemsize == 4 and b.size >= _LARGE and bool(np.minimum.reduce(b, axis=None) >= 1)
 
 
 def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -223,7 +231,7 @@ def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -
     the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN.
     A subnormal argument needs no flushing: e**a for |a| < 2**-14 rounds to 1 in half and float32, as e**0
     (1 - 2**-14 and 1 + 2**-14 are within half an ulp of 1 in both)."""
-    return _rounded(np.exp, algo, ctrl, a, flush_inputs=False)
+    return _rounded(np.exp, algo, ctrl, a, unflushed=(0,))
 
 
 def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
