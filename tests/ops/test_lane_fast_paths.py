@@ -207,6 +207,34 @@ def test_last_row_float_sum_matches_in_order_sums(start):
     O.assert_lanes(got, want, what=f"acc from {start}", nan_type=np.float32)
 
 
+@pytest.mark.parametrize("start", ["+0", "-0", "values"])
+@pytest.mark.parametrize("rows", [1, 16, 45])
+@pytest.mark.parametrize("used", [0, 1, 3, 8, 9])
+def test_last_row_float_sum_of_mostly_zero_lanes(start, rows, used):
+    """Terms +0 but on `used` lanes (a Reduce's results: lane 0 alone, or a few), -0, NaN and infinities among them;
+    and a case whose last row has few such lanes but earlier rows many."""
+    rng = np.random.default_rng([rows, used, len(start)])
+    terms = np.zeros((rows, 64), np.float32)
+    lanes = rng.choice(64, used, replace=False)
+    terms[:, lanes] = rng.choice(np.array(SUM_VALUES, np.float32), (rows, used))
+    if used:
+        terms[:, lanes[0]] = rng.uniform(0, 1, rows)
+    if used >= 3:  # (a lane with terms in its first rows alone, one in its last rows alone)
+        terms[rows // 4 + 1 :, lanes[1]] = 0
+        terms[: rows - rows // 8 - 1, lanes[2]] = 0
+    if used == 9 and rows > 1:  # (the last row names 1 lane, the others 9: the whole reduction)
+        terms[-1] = 0
+        terms[-1, lanes[0]] = 1.0
+    starts = {"+0": np.zeros(64), "-0": np.full(64, -0.0), "values": rng.uniform(-2, 2, 64)}
+    init = starts[start].astype(np.float32)
+    init[5] = -0.0
+    active = np.broadcast_to(np.ones(64, bool), terms.shape)
+    with np.errstate(all="ignore"):
+        got = arith.add_scan_last([init, terms], 0, active, MaskMergeMode.ZEROING)
+        want = _in_order(init, terms)
+    O.assert_lanes(got, want, what=f"acc from {start}, {used} lanes used, {rows} rows", nan_type=np.float32)
+
+
 def test_batched_accumulation_from_zero_matches_in_order_sums():
     """A loop adding a register of loaded rows to an accumulator set to +0 (the ReduceSum kernel's shape), in the
     default mode: the sums of the rows in order, signed zeros, infinities and NaNs included."""

@@ -229,20 +229,41 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
 
 
 _NEG_ZERO = np.uint32(0x80000000)
+_FEW_LANES = 8  #: at most this many lanes with a term other than +0: those lanes' columns are summed alone
 
 
 def _last_float32_sum(init: Any, xs: Any) -> Any:
-    """init + xs[0] + xs[1] + ... per lane, in order, by numpy's reduction along the rows, which starts from add's
-    identity +0: from a +0 init that is the sum itself (xs alone, when C-contiguous: no first row to concatenate).
-    From +0, a lane whose sum in order is -0 comes out +0; that needs a -0 init and -0 terms alone, and those
-    lanes are set back to -0."""
+    """init + xs[0] + xs[1] + ... per lane, in order. Lanes whose terms are all +0 (the lanes a Reduce leaves 0)
+    sum to init + 0; when few lanes have other terms (their last row tells first), those lanes accumulate alone.
+    Otherwise numpy's reduction along the rows, which starts from add's identity +0: from a +0 init that is the
+    sum itself (xs alone, when C-contiguous: no first row to concatenate). From +0, a lane whose sum in order is
+    -0 comes out +0; that needs a -0 init and -0 terms alone, and those lanes are set back to -0."""
+    bits = xs.view(_U32) if xs.flags.c_contiguous else None
+    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:
+        used = np.flatnonzero(_columns_or(bits))
+        if used.size <= _FEW_LANES:
+            total = init + np.float32(0)  # (+0 terms alone: a -0 start becomes +0, every other value stays)
+            if used.size:
+                total[used] = np.add.accumulate(np.concatenate([init[None, used], xs[:, used]]), axis=0)[-1]
+            return total
     plus_zero = not init.view(_U32).any()
-    total = np.add.reduce(xs if plus_zero and xs.flags.c_contiguous else np.concatenate([init[None], xs]), axis=0)
+    total = np.add.reduce(xs if plus_zero and bits is not None else np.concatenate([init[None], xs]), axis=0)
     if not plus_zero:
         lanes = np.flatnonzero((init.view(_U32) == _NEG_ZERO) & (total.view(_U32) == 0))
         if lanes.size:
             total[lanes[(xs[:, lanes].view(_U32) == _NEG_ZERO).all(axis=0)]] = -0.0
     return total
+
+
+def _columns_or(bits: Any) -> Any:
+    """The OR of each column of `bits` (rows, lanes), C-contiguous: blocks of 16 rows OR-ed as one long row, then
+    folded (one long inner loop per block, not one per row)."""
+    rows, lanes = bits.shape
+    head = rows - rows % 16
+    out = np.bitwise_or.reduce(bits[head:], axis=0, initial=0)
+    if head:
+        out |= np.bitwise_or.reduce(np.bitwise_or.reduce(bits[:head].reshape(-1, 16 * lanes), axis=0).reshape(16, lanes), axis=0)
+    return out
 
 
 class LastRowScan:
