@@ -118,21 +118,31 @@ def _ordinary(x: Any) -> bool:
 
 #: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
 #: rounded again to half: innocuous by `div`'s argument, 24 >= 2 * 11 + 2)
-_IEEE: Final = frozenset({np.dtype(np.float16), np.dtype(np.float32)})
+_F16 = np.dtype(np.float16)
+_IEEE: Final = frozenset({_F16, np.dtype(np.float32)})
 
 
 def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, unflushed: tuple[int, ...] = ()) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
     results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
-    Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
     `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
     result there is the float64 one rounded once (the argument of `div`): f runs in their own type.
     `unflushed`: the operands whose flushing cannot change the result (Exp's argument; Div's numerator over
-    divisors of magnitude 1 or more): not looked at.
-    Otherwise f runs on numpy's float64 loop, whose buffered casts take the operands a block at a time and
-    round each result block into `out`: no float64 array is made."""
+    divisors of magnitude 1 or more): not looked at. A unary f on half reads a table of its value at each of
+    the 65 536 halves (`_half_table`: the same evaluation, made once)."""
     ftz = algo not in KEEP_SUBNORMALS
+    if len(xs) == 1 and xs[0].dtype == _F16:
+        out = np.take(_half_table(f, ftz, correctly_rounded), xs[0].view(np.uint16)).view(_F16)
+    else:
+        out = _evaluated(f, ftz, xs, correctly_rounded, unflushed)
+    return saturate_half(out, ctrl)
+
+
+def _evaluated(f: Any, ftz: bool, xs: Any, correctly_rounded: bool, unflushed: tuple[int, ...] = ()) -> Any:
+    """`_rounded` before the saturation. Operands and results of normal numbers alone (the common case) skip the
+    flushing and the NaN. f not `correctly_rounded` runs on numpy's float64 loop, whose buffered casts take the
+    operands a block at a time and round each result block into `out`: no float64 array is made."""
     args = [x if not ftz or i in unflushed or _ordinary(x) else flush(x) for i, x in enumerate(xs)]
     if correctly_rounded and xs[0].dtype in _IEEE:
         out = f(*args)
@@ -141,7 +151,21 @@ def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = F
     if not _ordinary(out):
         out = flush(out) if ftz else out
         out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
-    return saturate_half(out, ctrl)
+    return out
+
+
+_HALF_TABLES: dict[tuple[Any, bool], Any] = {}  #: (f, flushing) -> `_half_table`
+
+
+def _half_table(f: Any, ftz: bool, correctly_rounded: bool) -> Any:
+    """The bits of `_evaluated` at every half, by bit pattern (an elementwise function: its value at an element
+    does not depend on the others), made on first use."""
+    table = _HALF_TABLES.get((f, ftz))
+    if table is None:
+        with np.errstate(all="ignore"):
+            every = np.arange(1 << 16, dtype=np.uint16).view(_F16)
+            table = _HALF_TABLES[f, ftz] = _evaluated(f, ftz, (every,), correctly_rounded).view(np.uint16)
+    return table
 
 
 def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
