@@ -139,7 +139,7 @@ def _rounded(
     A unary f on half reads a table of its value at each of the 65 536 halves (`_half_table`, unless `table`
     is False: the evaluation that makes it)."""
     ftz = algo not in KEEP_SUBNORMALS
-    if table and len(xs) == 1 and xs[0].dtype == _F16:
+    if table and len(xs) == 1 and xs[0].dtype is _F16:  # (numpy's own half dtype: others evaluate, the same)
         return saturate_half(np.take(_half_table(f, algo, correctly_rounded), xs[0].view(np.uint16)).view(_F16), ctrl)
     args = [flush(x) if ftz and i not in unflushed and not _ordinary(x) else x for i, x in enumerate(xs)]
     if correctly_rounded and xs[0].dtype in _IEEE:
@@ -182,14 +182,15 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
-    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if _at_least_one(b) else ())
+    over_one = b.size >= _LARGE and _at_least_one(b)
+    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if over_one else ())
 
 
 def _at_least_one(b: Any) -> bool:
-    """Whether every element of a large float32 `b` is 1 or more (its least one: a NaN fails). A subnormal numerator
+    """Whether `b` is float32 with every element 1 or more (its least one: a NaN fails). A subnormal numerator
     over such divisors gives a quotient below the smallest normal, which the result's flushing makes the zero of
     the flushed numerator's quotient, of the same sign: the numerator needs no flushing."""
-    return b.dtype.itemsize == 4 and b.size >= _LARGE and bool(np.minimum.reduce(b, axis=None) >= 1)
+    return b.dtype.itemsize == 4 and bool(np.minimum.reduce(b, axis=None) >= 1)
 
 
 def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
