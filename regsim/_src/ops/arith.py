@@ -152,6 +152,12 @@ def sub_carry(a: Any, b: Any, carry_in: Any = None) -> tuple[Any, Any]:
 
 
 # --- scans: the ops over a batched loop's iterations when they carry a value across them -------------
+def all_set(flags: Any) -> bool:
+    """Whether every flag is set, a broadcast array's repeated (stride 0) axes read once: a batched loop's
+    predicate is one row broadcast over its iterations."""
+    return bool(flags[tuple(0 if step == 0 else slice(None) for step in flags.strides)].all())
+
+
 def _last_known(known: Any) -> Any:
     """Per row and lane, the last row up to it where `known` holds (-1: none)."""
     rows = np.arange(known.shape[0])[:, None]
@@ -169,7 +175,7 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None  # saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
-    every = bool(active.all())  # (every lane of every iteration: nothing kept, nothing reset)
+    every = all_set(active)  # (every lane of every iteration: nothing kept, nothing reset)
     sums = np.cumsum((x if every else np.where(active, x, 0)).astype(init.dtype).view(unsigned), axis=0, dtype=unsigned)
     start = np.broadcast_to(init.view(unsigned), sums.shape)
     if every or mode is not MaskMergeMode.ZEROING:
@@ -189,7 +195,7 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
         return None if rows is None else rows[-1]
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None
-    every = bool(active.all())
+    every = all_set(active)
     if not every and mode is MaskMergeMode.ZEROING:
         return None
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
@@ -210,15 +216,54 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
     accumulator, so it accumulates."""
     if init.dtype not in (_F16, _F32) or (init.dtype == _F16 and half_saturates(ctrl)):
         return None
-    every = bool(active.all())
+    every = all_set(active)
     if not every and mode is MaskMergeMode.ZEROING:
         return None
-    xs = x if every else np.where(active, x, init.dtype.type(-0.0))
-    terms = np.concatenate([init[None], xs.astype(init.dtype, copy=False)])
-    sums = np.add.reduce(terms, axis=0)[None] if last and init.dtype == _F32 else np.add.accumulate(terms, axis=0)[1:]
+    xs = (x if every else np.where(active, x, init.dtype.type(-0.0))).astype(init.dtype, copy=False)
+    sums = _last_float32_sum(init, xs)[None] if last and init.dtype == _F32 else None
+    if sums is None:
+        sums = np.add.accumulate(np.concatenate([init[None], xs]), axis=0)[1:]
     if not every and np.isnan(sums).any():
         return None
     return sums
+
+
+_NEG_ZERO = np.uint32(0x80000000)
+_FEW_LANES = 8  #: at most this many lanes with a term other than +0: those lanes' columns are summed alone
+
+
+def _last_float32_sum(init: Any, xs: Any) -> Any:
+    """init + xs[0] + xs[1] + ... per lane, in order. Lanes whose terms are all +0 (the lanes a Reduce leaves 0)
+    sum to init + 0; when few lanes have other terms (their last row tells first), those lanes accumulate alone.
+    Otherwise numpy's reduction along the rows, which starts from add's identity +0: from a +0 init that is the
+    sum itself (xs alone, when C-contiguous: no first row to concatenate). From +0, a lane whose sum in order is
+    -0 comes out +0; that needs a -0 init and -0 terms alone, and those lanes are set back to -0."""
+    bits = xs.view(_U32) if xs.flags.c_contiguous else None
+    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:
+        used = np.flatnonzero(_columns_or(bits))
+        if used.size <= _FEW_LANES:
+            total = init + np.float32(0)  # (+0 terms alone: a -0 start becomes +0, every other value stays)
+            if used.size:
+                total[used] = np.add.accumulate(np.concatenate([init[None, used], xs[:, used]]), axis=0)[-1]
+            return total
+    plus_zero = not init.view(_U32).any()
+    total = np.add.reduce(xs if plus_zero and bits is not None else np.concatenate([init[None], xs]), axis=0)
+    if not plus_zero:
+        lanes = np.flatnonzero((init.view(_U32) == _NEG_ZERO) & (total.view(_U32) == 0))
+        if lanes.size:
+            total[lanes[(xs[:, lanes].view(_U32) == _NEG_ZERO).all(axis=0)]] = -0.0
+    return total
+
+
+def _columns_or(bits: Any) -> Any:
+    """The OR of each column of `bits` (rows, lanes), C-contiguous: blocks of 16 rows OR-ed as one long row, then
+    folded (one long inner loop per block, not one per row)."""
+    rows, lanes = bits.shape
+    head = rows - rows % 16
+    out = np.bitwise_or.reduce(bits[head:], axis=0, initial=0)
+    if head:
+        out |= np.bitwise_or.reduce(np.bitwise_or.reduce(bits[:head].reshape(-1, 16 * lanes), axis=0).reshape(16, lanes), axis=0)
+    return out
 
 
 class LastRowScan:

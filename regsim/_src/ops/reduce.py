@@ -18,6 +18,7 @@ from regsim._src.engine.spec import DOC, Batching, CName, OneOf, OpSpec, Role, S
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MaskMergeMode, PairReduce, ReduceType
 from regsim._src.model.registers import MaskReg, RegTensor
+from regsim._src.ops.arith import all_set
 from regsim.errors import DTypeError, message
 
 ZEROING = MaskMergeMode.ZEROING
@@ -115,7 +116,7 @@ def extreme(src: Any, active: Any, kind: ReduceType) -> tuple[Any, Any]:
 def _active_or_zero(src: Any, active: Any, dtype: Any) -> Any:
     """The lanes a SUM adds, in `dtype`: the active ones, +0 for the others (no copy where all are active)."""
     lanes = src.astype(dtype, copy=False)
-    return lanes if active.all() else np.where(active, lanes, dtype.type(0))
+    return lanes if all_set(active) else np.where(active, lanes, dtype.type(0))
 
 
 def reduce(src: Any, active: Any, *, type: ReduceType, n: int, dtype: Any) -> Any:

@@ -86,6 +86,8 @@ _SIGN: dict[int, Any] = {2: np.array(0x8000, np.uint16), 4: np.array(0x80000000,
 _UNIT: dict[int, Any] = {2: np.array(0x0400, np.uint16), 4: np.array(0x00800000, np.uint32)}  #: its lowest bit
 _SPECIAL = {size: np.array(_EXPONENT[size] - _UNIT[size]) for size in _UNIT}  #: the all-ones field less its lowest bit
 _count = np.count_nonzero
+_TINY32, _MAX32 = np.finfo(np.float32).smallest_normal, np.finfo(np.float32).max
+_LARGE: Final = 1 << 14  #: elements from which an array is large (`_ordinary`, `_rounded`)
 #: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
 _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
 
@@ -102,36 +104,71 @@ def flush(x: Any) -> Any:
 
 def _ordinary(x: Any) -> bool:
     """Whether every element of `x` (half or float32) is a normal number: no zero, subnormal, infinity or NaN, so
-    flushing and the pages' NaN change nothing (one pass: the exponent field less its lowest bit, which wraps for a
-    zero field, stays below the all-ones field less it)."""
+    flushing and the pages' NaN change nothing: the exponent field less its lowest bit, which wraps for a zero
+    field, stays below the all-ones field less it. A small array counts the elements past it (numpy's cheapest
+    calls); a large one takes the greatest (a pass fewer), and a large float32 one of positive numbers (Exp's
+    results, most divisors) is told by its least and greatest elements alone (a NaN makes both NaN)."""
     size = x.dtype.itemsize
+    large = x.size >= _LARGE
+    if large and size == 4 and np.minimum.reduce(x, axis=None) >= _TINY32:
+        return bool(np.maximum.reduce(x, axis=None) <= _MAX32)
     field = x.view(_UINT[size]) & _EXPONENT[size]
     field -= _UNIT[size]
-    return not _count(field >= _SPECIAL[size])
+    return bool(np.maximum.reduce(field, axis=None) < _SPECIAL[size]) if large else not _count(field >= _SPECIAL[size])
 
 
 #: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
 #: rounded again to half: innocuous by `div`'s argument, 24 >= 2 * 11 + 2)
-_IEEE: Final = frozenset({np.dtype(np.float16), np.dtype(np.float32)})
+_F16 = np.dtype(np.float16)
+_IEEE: Final = frozenset({_F16, np.dtype(np.float32)})
 
 
-def _rounded(f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False) -> Any:
+def _rounded(
+    f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, unflushed: tuple[int, ...] = (), table: bool = True
+) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
     results saturate in the CTRL[48] mode (the boundary-value appendix's tables 1, 8 and 18, "饱和模式").
     Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
     `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
-    result there is the float64 one rounded once (the argument of `div`): f runs in their own type."""
+    result there is the float64 one rounded once (the argument of `div`): f runs in their own type.
+    `unflushed`: the operands whose flushing cannot change the result (Exp's argument; Div's numerator over
+    divisors of magnitude 1 or more): not looked at.
+    Large arrays run numpy's float64 loop through its buffered casts, which take the operands a block at a time
+    and round each result block into the result: no float64 array is made (small ones cast, cheaper there).
+    A unary f on half reads a table of its value at each of the 65 536 halves (`_half_table`, unless `table`
+    is False: the evaluation that makes it)."""
     ftz = algo not in KEEP_SUBNORMALS
-    args = [flush(x) if ftz and not _ordinary(x) else x for x in xs]
+    if table and len(xs) == 1 and xs[0].dtype is _F16:  # (numpy's own half dtype: others evaluate, the same)
+        return saturate_half(np.take(_half_table(f, algo, correctly_rounded), xs[0].view(np.uint16)).view(_F16), ctrl)
+    args = [flush(x) if ftz and i not in unflushed and not _ordinary(x) else x for i, x in enumerate(xs)]
     if correctly_rounded and xs[0].dtype in _IEEE:
         out = f(*args)
-    else:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
+    elif xs[0].size < _LARGE:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
         out = f(*(x.astype(np.float64) for x in args)).astype(xs[0].dtype)
+    else:
+        out = f(*args, out=np.empty(np.broadcast(*args).shape, xs[0].dtype), dtype=np.float64, casting="same_kind")
     if not _ordinary(out):
         out = flush(out) if ftz else out
         out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
     return saturate_half(out, ctrl)
+
+
+_HALF_TABLES: dict[tuple[Any, bool], Any] = {}  #: (f, flushing) -> `_half_table`
+
+
+def _half_table(f: Any, algo: Any, correctly_rounded: bool) -> Any:
+    """The bits of `_rounded` (before saturation: CTRL 0) at every half, by bit pattern, made on first use: an
+    elementwise function, whose value at an element does not depend on the others."""
+    key = (f, algo not in KEEP_SUBNORMALS)
+    table = _HALF_TABLES.get(key)
+    if table is None:
+        with np.errstate(all="ignore"):
+            every = np.arange(1 << 16, dtype=np.uint16).view(_F16)
+            table = _HALF_TABLES[key] = _rounded(f, algo, 0, every, correctly_rounded=correctly_rounded, table=False).view(
+                np.uint16
+            )
+    return table
 
 
 def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -145,7 +182,15 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
-    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True)
+    over_one = b.size >= _LARGE and _at_least_one(b)
+    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if over_one else ())
+
+
+def _at_least_one(b: Any) -> bool:
+    """Whether `b` is float32 with every element 1 or more (its least one: a NaN fails). A subnormal numerator
+    over such divisors gives a quotient below the smallest normal, which the result's flushing makes the zero of
+    the flushed numerator's quotient, of the same sign: the numerator needs no flushing."""
+    return b.dtype.itemsize == 4 and bool(np.minimum.reduce(b, axis=None) >= 1)
 
 
 def complex_div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
@@ -211,8 +256,10 @@ def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL
 
 def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
     """e**a: float64 exp (error below 1 ulp of float64) rounded once to the type: within 1 ulp of
-    the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN."""
-    return _rounded(np.exp, algo, ctrl, a)
+    the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN.
+    A subnormal argument needs no flushing: e**a for |a| < 2**-14 rounds to 1 in half and float32, as e**0
+    (1 - 2**-14 and 1 + 2**-14 are within half an ulp of 1 in both)."""
+    return _rounded(np.exp, algo, ctrl, a, unflushed=(0,))
 
 
 def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
