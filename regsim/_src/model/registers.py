@@ -162,7 +162,7 @@ class Storage:
             valid[start:end] = True
             self.until -= end - start
             if self.until <= 0:
-                missing = valid.size - int(np.count_nonzero(valid))
+                missing = valid.size - int(count_nonzero(valid))
                 if missing:
                     self.until = max(missing, valid.size // 4)
                 else:
@@ -175,7 +175,7 @@ class Storage:
             return True
         if end - start <= len(_ONES):
             return valid[start:end].tobytes() == _ONES[: end - start]
-        return int(np.count_nonzero(valid[start:end])) == end - start
+        return int(count_nonzero(valid[start:end])) == end - start
 
     def summarise(self) -> None:
         """Drop the per-byte flags once every byte is written."""
