@@ -870,22 +870,26 @@ class BatchedBackend(NumpyBackend):
                 starts = np.broadcast_to(np.asarray(addr, np.int64), (self.rows,))[:, None] + np.arange(lanes) * unit
                 picked = starts.ravel() if active is None else starts[np.broadcast_to(active, starts.shape)]
                 ptr.ub.observer("write", api, picked, picked + unit)
-        if len(chunks) > 1 and ptr.ub.storage.valid is not None:
-            self._note_chunks(api, ptr, chunks, unit)
-        for addr, raw, active in chunks:
-            self._store_chunk(api, ptr, addr, raw, active, unit, note=len(chunks) == 1)
+        written = [self._store_chunk(api, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
+        self._note_store(api, ptr, written, sum(raw.shape[-1] for _, raw, _ in chunks) // unit if unit > 1 else 0)
 
-    def _note_chunks(self, api: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
-        """One note for a store of several registers (a two-register tensor's), as the in-order store makes it: each
-        row's span of each register, with the row's active lanes of all of them, of all their lanes."""
-        spans = [_row_spans(self.rows, addr, active, raw.shape[-1] // unit, unit) for addr, raw, active in chunks]
-        on_row = np.zeros(self.rows, np.int64)
-        for _, _, used, on in spans:
-            np.add.at(on_row, used, on)
-        lo, hi, used = (np.concatenate([span[i] for span in spans]) for i in range(3))
-        order = np.argsort(used, kind="stable")  # (in the order written: row by row, each row's registers in turn)
-        lanes = sum(raw.shape[-1] for _, raw, _ in chunks) // unit if unit > 1 else 0
-        self.noted.append((ptr.ub.writes, Writes.entry(api, lo[order], hi[order], on_row[used[order]], lanes, used[order])))
+    def _note_store(self, api: str, ptr: UbPtr[Any], written: list[_Spans | None], lanes: int) -> None:
+        """A store's note, as the in-order store makes it (none if the UB's flags are dropped): each row's span of each
+        register stored, with the row's active lanes of all of them, of all their `lanes`."""
+        if written[0] is None:
+            return
+        if len(written) == 1:
+            lo, hi, used, on = written[0]
+        else:  # (several registers: a two-register tensor's)
+            spans = [w for w in written if w is not None]
+            on_row = np.zeros(self.rows, np.int64)
+            for _, _, rows, active in spans:
+                np.add.at(on_row, rows, active)
+            lo, hi, used = (np.concatenate([span[i] for span in spans]) for i in range(3))
+            order = np.argsort(used, kind="stable")  # (in the order written: row by row, each row's registers in turn)
+            lo, hi, used = lo[order], hi[order], used[order]
+            on = on_row[used]
+        self.noted.append((ptr.ub.writes, Writes.entry(api, lo, hi, on, lanes, used)))
 
     def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int, offset: int = 0) -> None:
         """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
@@ -895,7 +899,8 @@ class BatchedBackend(NumpyBackend):
             start, step = self.progs[id(addr)][1]
             addr = addr + offset
             self.progs[id(addr)] = (addr, (start + offset, step))
-        self._store_chunk(api, ptr, addr, raw, active, unit)
+        written = self._store_chunk(api, ptr, addr, raw, active, unit)
+        self._note_store(api, ptr, [written], raw.shape[-1] // unit if unit > 1 else 0)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -906,36 +911,27 @@ class BatchedBackend(NumpyBackend):
                 return
             if active is None:
                 raise Unbatchable("a store outside its tensor in some iteration")
-        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
-        act = None if active is None else _shaped(active, (rows, lanes))
-        if act is None:
-            lo, hi = addrs, addrs + lanes * unit
-        else:
-            used = np.flatnonzero(act.any(axis=-1))
-            lo = addrs[used] + act[used].argmax(axis=-1) * unit
-            hi = addrs[used] + (lanes - act[used, ::-1].argmax(axis=-1)) * unit
+        lo, hi, _ = _row_spans(rows, addr, active, lanes, unit)
         if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
             raise Unbatchable("a store outside its tensor in some iteration")
 
-    def _store_chunk(
-        self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int, note: bool = True
-    ) -> None:
+    def _store_chunk(self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> _Spans | None:
+        """Store one register's lanes in every row; return their spans and active lane counts for the store's note (None
+        if the UB's flags are dropped: no note)."""
         rows = self.rows
         lanes = raw.shape[-1] // unit
         addrs = _shaped(np.asarray(addr, np.int64), (rows,))
         act = None if active is None else _shaped(active, (rows, lanes))
 
-        def spans() -> tuple[Any, Any, Any]:  # each row's bytes from its first to its last active lane
-            return _row_spans(rows, addrs, act, lanes, unit)[:3]
+        def spans() -> tuple[Any, Any, Any]:
+            return _row_spans(rows, addrs, act, lanes, unit)
 
         ub = ptr.ub
         st = ub.storage
-        made = None
-        if st.valid is not None:  # (as the in-order store notes it, row by row; several registers' stores: `_note_chunks`)
-            lo, hi, used, on = _row_spans(rows, addrs, act, lanes, unit)
-            made = lo, hi, used
-            if note:
-                self.noted.append((ub.writes, Writes.entry(api, lo, hi, on, lanes if unit > 1 else 0, used)))
+        made = written = None
+        if st.valid is not None:  # (as the in-order store notes it, row by row)
+            made = lo, hi, used = spans()
+            written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
@@ -952,7 +948,7 @@ class BatchedBackend(NumpyBackend):
             ):
                 values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
             self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
-            return
+            return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
         idx = addrs[:, None, None] + np.arange(lanes)[:, None] * unit + np.arange(unit)
@@ -963,6 +959,7 @@ class BatchedBackend(NumpyBackend):
         st.data[at] = values[np.ones(values.shape, np.bool_) if where is None else where]
         if st.valid is not None:
             st.valid[at] = True
+        return written
 
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
         self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
@@ -1262,16 +1259,20 @@ def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
     return np.broadcast_to(x, (rows, x.shape[-1]))
 
 
-def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int) -> tuple[Any, Any, Any, Any]:
-    """A store's bytes in each row from its first to its last active lane: (starts, ends, the rows with an active lane,
-    their active lane counts)."""
+def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int) -> tuple[Any, Any, Any]:
+    """A store's bytes in each row from its first to its last active lane: (starts, ends, the rows with an active
+    lane)."""
     addrs = _shaped(np.asarray(addr, np.int64), (rows,))
     if active is None:
-        return addrs, addrs + lanes * unit, iota(rows), np.full(rows, lanes, np.int64)
+        return addrs, addrs + lanes * unit, iota(rows)
     act = _shaped(active, (rows, lanes))
     used = np.flatnonzero(act.any(axis=-1))
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
-    return addrs[used] + first * unit, addrs[used] + last * unit, used, act[used].sum(axis=-1)
+    return addrs[used] + first * unit, addrs[used] + last * unit, used
+
+
+#: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records
+_Spans = tuple[Any, Any, Any, Any]
 
 
 def _shaped(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
