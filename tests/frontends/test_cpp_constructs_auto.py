@@ -90,6 +90,19 @@ __simd_vf__ inline void AutoVF(__ubuf__ T* dst, __ubuf__ T* src, uint32_t n)
 }
 
 template <typename T>
+__simd_vf__ inline void AutoRefAssignedVF(__ubuf__ T* dst, __ubuf__ T* src)
+{
+    Reg::RegTensor<T> r;
+    Reg::RegTensor<T> s;
+    Reg::MaskReg m = Reg::CreateMask<T>();
+    Reg::LoadAlign(r, src);
+    Reg::Adds(s, r, (T)1, m);
+    auto& same = r;
+    same = s;  // (assigned through the reference: s's value copied into r's register)
+    Reg::StoreAlign(dst, r, m);
+}
+
+template <typename T>
 __simd_vf__ inline void AutoNotPointerVF(__ubuf__ T* dst, uint32_t n)
 {
     auto* p = (T)n;
@@ -346,6 +359,21 @@ def test_auto_pointers_references_and_a_register_copy(mod: rs.cpp.CppModule, dty
 
     want = [2 * int(v) + 1 for v in x[32 : 32 + lanes]]  # src + 16 + 16; (r + 1, through its reference) + its copy
     assert both_modes(run).tolist() == want
+
+
+@pytest.mark.parametrize("dtype", [rs.float32, rs.int16])
+def test_an_auto_reference_to_a_register_assigned_copies_into_that_register(mod: rs.cpp.CppModule, dtype: object) -> None:
+    lanes = 256 // np.dtype(dtype.name).itemsize  # type: ignore[attr-defined]
+    x = (np.arange(lanes) % 97 - 40).astype(dtype.name)  # type: ignore[attr-defined]
+
+    def run() -> np.ndarray:
+        ub = rs.UnifiedBuffer()
+        src, dst = ub.alloc(dtype, lanes), ub.alloc(dtype, lanes)
+        src.set(x)
+        mod.instantiate("AutoRefAssignedVF", T=dtype)(dst.GetPhyAddr(), src.GetPhyAddr())
+        return dst.numpy()
+
+    assert both_modes(run).tolist() == [int(v) + 1 for v in x]  # r = s = src + 1, as C++'s operator= through `same`
 
 
 def test_an_auto_pointer_of_a_scalar_is_refused(mod: rs.cpp.CppModule) -> None:
