@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -97,7 +96,7 @@ class PredicateOut(Executor):
     `fixed(value, dtype)`: the lane function with its template value and element type fixed (`lane(value, ...)`
     itself, made once per signature for the in-order calls)."""
 
-    def __init__(self, fixed: Callable[[Any, Any], Callable[..., Any]] | None = None) -> None:
+    def __init__(self, fixed: Callable[[Any, Any], Callable[..., Any]]) -> None:
         self.fixed = fixed
 
     batchable = True
@@ -126,11 +125,18 @@ class PredicateOut(Executor):
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared
-        lane: Callable[..., Any] = spec.lane  # type: ignore[assignment]
-        mode = plan.values["mode"]
-        fixed = functools.partial(lane, mode) if self.fixed is None else self.fixed(mode, plan.dtype)
         return backend.in_order_elementwise(
-            spec.name, fixed, False, in_order_inputs(p), p.pred, None, (0,), ZEROING, plan.dtype, plan.trait, generic
+            spec.name,
+            self.fixed(plan.values["mode"], plan.dtype),
+            False,
+            in_order_inputs(p),
+            p.pred,
+            None,
+            (0,),
+            ZEROING,
+            plan.dtype,
+            plan.trait,
+            generic,
         )
 
 
