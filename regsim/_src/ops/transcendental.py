@@ -182,7 +182,7 @@ def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
-    over_one = b.size >= _LARGE and _at_least_one(b)
+    over_one = algo not in KEEP_SUBNORMALS and b.size >= _LARGE and _at_least_one(b)  # (only flushing asks)
     return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if over_one else ())
 
 
