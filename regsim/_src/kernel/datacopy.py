@@ -305,16 +305,13 @@ def _copy(
 ) -> Copy:
     """Move `blocks` rows of `length` bytes, `src_pitch` / `dst_pitch` bytes apart: both sides checked, then
     `_move`; the plan of the checks."""
-    l2 = ""  # (`_l2`: the first GlobalTensor's hint when not the default)
     for param, t, pitch in (("src", src, src_pitch), ("dst", dst, dst_pitch)):
         if type(t) is LocalTensor:
             _ub_check(api, param, t, t.addr, t.addr + (blocks - 1) * pitch + length, block)
         else:
             _gm_side(api, param, t, blocks, length, pitch, align)
-            if not l2 and t.l2_cache_mode is not CacheMode.CACHE_MODE_NORMAL:
-                l2 = str(t.l2_cache_mode.name)
     pipe = MTE2 if type(src) is not LocalTensor else MTE3 if type(dst) is not LocalTensor else V
-    plan = Copy(pipe, blocks, length, src_pitch, dst_pitch, align, l2)
+    plan = Copy(pipe, blocks, length, src_pitch, dst_pitch, align, _l2(src, dst))
     _move(api, block, plan, dst, src)
     return plan
 
