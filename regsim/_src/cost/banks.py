@@ -185,7 +185,7 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
     first = _general(geo, ident, write, lo, hi, at, period)
     if period == rows:
         return first
-    repeat = np.arange(rows) % period
+    repeat = _cyclic(rows, period)
     return BeatResult(first.cycles[repeat], first.kinds[repeat], first.examples)
 
 
@@ -332,7 +332,7 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
     """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
-    the first `period` stands for `times[j]` rows)."""
+    the first `period` stands for the `rows // period` repeats, and one more for j < `rows % period`)."""
     whole, part = divmod(rows, period)
 
     def total(xs: list[int]) -> int:
