@@ -22,6 +22,7 @@ import enum
 import functools
 import inspect
 import itertools
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
@@ -410,14 +411,21 @@ class OpSpec:
 _SIGS = itertools.repeat("_sig")
 
 
+def _key_display(n: int, numbers: frozenset[int], name: str) -> str:
+    """The plan-cache key of a call of `n` arguments (the tuple `name`), as the `map` over `_SIGS` makes it, as the
+    source of one tuple display (three times cheaper): argument k's `_sig`, or at the `numbers` positions (an INT or
+    SCALAR operand: a Python number has no `_sig`) its `_sig` else its type. Another argument without a `_sig` raises
+    AttributeError (the caller then maps)."""
+    parts = (f"getattr({name}[{k}], '_sig', type({name}[{k}]))" if k in numbers else f"{name}[{k}]._sig" for k in range(n))
+    return "(" + "".join(part + ", " for part in parts) + ")"
+
+
 @functools.cache
 def _key_function(n: int, numbers: frozenset[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """The plan-cache key of a call of `n` arguments, as the `map` over `_SIGS` makes it, as one tuple display (three
-    times cheaper): argument k's `_sig`, or at the `numbers` positions (an INT or SCALAR operand: a Python number has
-    no `_sig`) its `_sig` else its type. Another argument without a `_sig` raises AttributeError (the caller then maps).
-    Written out as the source of a lambda once per shape."""
-    parts = "".join((f"getattr(a[{k}], '_sig', type(a[{k}]))" if k in numbers else f"a[{k}]._sig") + ", " for k in range(n))
-    key: Callable[[tuple[Any, ...]], tuple[Any, ...]] = eval(f"lambda a: ({parts})", {"getattr": getattr, "type": type})
+    """`_key_display` as a function of the arguments, written out as the source of a lambda once per shape."""
+    key: Callable[[tuple[Any, ...]], tuple[Any, ...]] = eval(
+        f"lambda a: {_key_display(n, numbers, 'a')}", {"getattr": getattr, "type": type}
+    )
     return key
 
 
@@ -737,6 +745,41 @@ register = REGISTRY.register
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: the source of a face's call (`face`), `key` its key computation (inline for the arities of its overloads)
+_FACE = """
+def call(*args, **kwargs):
+    # the hot path, inlined: a running VF (in order, in a batched loop, or traced), a signature seen before
+    ctx = current()
+    if ctx is not None:
+        hook = ctx.hook
+        try:
+            n = len(args)
+{key}
+        except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
+            key = tuple(map(getattr, args, _SIGS, map(type, args)))
+        if kwargs:
+            if hook is None:  # (in order: the keywords compared with those of the calls of these positionals)
+                run = None
+                try:
+                    for made, call_made in keyworded.get(key, ()):
+                        if kwargs == made:
+                            run = call_made
+                            break
+                except Exception:  # (a value that neither hashes nor compares: the signature's look-up names it)
+                    pass
+                if run is not None:
+                    return run(ctx, args, kwargs)
+            key = (key, *kwargs.items())
+        try:
+            run = (calls if hook is None else batched if hook is BATCHED_CALLS else traced).get(key)
+        except TypeError:  # an unhashable keyword value: the entry names it
+            run = None
+        if run is not None:
+            return run(ctx, args, kwargs)
+    return entry(args, kwargs)
+"""
+
+
 def face(name: str) -> Callable[[F], F]:
     """Make the typed stub `f` the public face of the Ascend name `name`.
 
@@ -749,41 +792,21 @@ def face(name: str) -> Callable[[F], F]:
     def make(f: F) -> F:
         entry = REGISTRY.entry(name)
         calls, batched, traced = entry._calls, entry._batched, entry._traced
-        keyworded = calls.keyworded
         numbers = {k for spec in entry.specs for k, o in enumerate(spec.positional) if o.kind in (Kind.INT, Kind.SCALAR)}
         keys = tuple(_key_function(n, frozenset(k for k in numbers if k < n)) for n in range(9))
-        current = _VF.get
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            # the hot path, inlined: a running VF (in order, in a batched loop, or traced), a signature seen before
-            ctx = current()
-            if ctx is not None:
-                hook = ctx.hook
-                try:
-                    key: Any = keys[len(args)](args)
-                except (IndexError, AttributeError):  # many arguments, or one without a `_sig` where no number goes
-                    key = tuple(map(getattr, args, _SIGS, map(type, args)))
-                if kwargs:
-                    if hook is None:  # (in order: the keywords compared with those of the calls of these positionals)
-                        run = None
-                        try:
-                            for made, call_made in keyworded.get(key, ()):
-                                if kwargs == made:
-                                    run = call_made
-                                    break
-                        except Exception:  # (a value that neither hashes nor compares: the signature's look-up names it)
-                            pass
-                        if run is not None:
-                            return run(ctx, args, kwargs)
-                    key = (key, *kwargs.items())
-                try:
-                    run = (calls if hook is None else batched if hook is BATCHED_CALLS else traced).get(key)
-                except TypeError:  # an unhashable keyword value: the entry names it
-                    run = None
-                if run is not None:
-                    return run(ctx, args, kwargs)
-            return entry(args, kwargs)
-
+        # the key of a call of an overload's arity computed in the face itself (no call of `keys[n]`)
+        arities = sorted({len(spec.positional) for spec in entry.specs if len(spec.positional) < len(keys)})
+        branches = [
+            f"{'elif' if i else 'if'} n == {n}:\n    key = {_key_display(n, frozenset(k for k in numbers if k < n), 'args')}"
+            for i, n in enumerate(arities)
+        ]
+        key = "\n".join([*branches, "else:\n    key = keys[n](args)"]) if arities else "key = keys[n](args)"
+        scope = {
+            "current": _VF.get, "keys": keys, "keyworded": calls.keyworded, "calls": calls, "batched": batched,
+            "traced": traced, "entry": entry, "BATCHED_CALLS": BATCHED_CALLS, "_SIGS": _SIGS, "Any": Any,
+        }  # fmt: skip
+        exec(_FACE.format(key=textwrap.indent(key, " " * 12)), scope)
+        call = scope["call"]
         functools.update_wrapper(call, f)
         specs = [s for s in entry.specs if not s.unmodelled] or entry.specs
         call.__doc__ = "\n\n".join([s.docstring() for s in specs] + ([inspect.cleandoc(f.__doc__)] if f.__doc__ else []))
