@@ -680,7 +680,7 @@ def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Cal
             bits, active = _prefix(k, patterns[fill])
             entry = made[fill][k] = (bits, {stride: active})
         dst = new(MaskReg)
-        dst._bits, dst._lanes = entry
+        dst._made, dst._lanes = entry
         dst._written = None
         return dst
 
@@ -876,9 +876,12 @@ def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.D
     return read
 
 
-def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active], Bools]:
-    """`write(ctx, dst, lanes, active)`: dst = the predicate of `lanes` on the active lanes (`write_predicate`);
-    returns the lanes it selects (its bits at the stride of `dtype`: every pattern sets a lane's lowest bit)."""
+def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active, bool], None]:
+    """`write(ctx, dst, lanes, active, keep)`: dst = the predicate of `lanes` (a new array, as a lane function returns
+    it) on the active lanes (`write_predicate`). `keep` (a Compare's predicate, read by a Select or a store under it):
+    the lanes it selects kept in it as `_active` would count them (its bits at the stride of `dtype`: every pattern
+    sets a lane's lowest bit), its bits made when first read (`MaskReg._assign_lanes`); else (a carry, stored or
+    read as bits) its bits made now."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
@@ -886,17 +889,18 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
     lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
     zeros, bool_ = np.zeros, np.bool_
 
-    def write(ctx: Any, m: MaskReg, p: Bools, active: Active) -> Bools:
+    def write(ctx: Any, m: MaskReg, p: Bools, active: Active, keep: bool) -> None:
         if active[1] != lanes:
             p = p & active[0]
         fill = ctx.backend.mask_fill
-        if lsb[fill]:
+        if keep:
+            m._assign_lanes(p, patterns[fill], {stride: (p, int(count_nonzero(p)))})
+        elif lsb[fill]:  # (`lanes_to_bits`, inlined)
             bits = zeros(MASK_BITS, bool_)
             bits[::stride] = p
+            m._made, m._written, m._lanes = bits, None, {}
         else:
-            bits = lanes_to_bits(p, patterns[fill])
-        m._bits, m._written, m._lanes = bits, None, {}
-        return p
+            m._assign(lanes_to_bits(p, patterns[fill]))
 
     return write
 
@@ -945,8 +949,6 @@ def in_order_elementwise(
     read = _operands(api, inputs, stride, dtype)
     write = _predicate_writer(dtype, trait)
     commit = _committer(mode)
-    lsb = {fill: group_pattern(dtype, trait, fill) == LSB[stride] for fill in _FILLS}
-    zeros, bool_ = np.zeros, np.bool_
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         mask = args[pred]
@@ -965,9 +967,7 @@ def in_order_elementwise(
             commit(ctx, args[dst], out, active, lanes)
         if predicates_out:
             for i, p in zip(predicates_out, preds, strict=True):
-                kept = write(ctx, args[i], p, active)
-                if dst is None:
-                    args[i]._lanes[stride] = (kept, int(count_nonzero(kept)))
+                write(ctx, args[i], p, active, dst is None)
 
     kinds = tuple(kind for _, _, kind, _ in inputs)
     if len(predicates_out) > 1 or kinds not in (("reg", "reg"), ("reg", "scalar")):
@@ -1013,15 +1013,7 @@ def in_order_elementwise(
                 commit(ctx, d, out, active, lanes)
             if not carry:
                 return
-        m = args[out_index]
-        if not full or not lsb[ctx.backend.mask_fill]:
-            p = write(ctx, m, p, active)
-        else:
-            bits = zeros(MASK_BITS, bool_)  # (`write`, inlined)
-            bits[::stride] = p
-            m._bits, m._written, m._lanes = bits, None, {}
-        if dst is None:
-            m._lanes[stride] = (p, int(count_nonzero(p)))
+        write(ctx, args[out_index], p, active, dst is None)
 
     return binary
 
@@ -1067,7 +1059,7 @@ def in_order_mask(lanes: Bools, dtype: type[dt.DType], trait: RegTrait) -> Call:
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         dst = new(MaskReg)
-        dst._bits, dst._written, dst._lanes = made[ctx.backend.mask_fill], None, {}
+        dst._made, dst._written, dst._lanes = made[ctx.backend.mask_fill], None, {}
         return dst
 
     return call
@@ -1137,7 +1129,7 @@ def in_order_cross_lane(
         for (i, is_mask), n, result in zip(outputs, counts, out if isinstance(out, tuple) else (out,), strict=True):
             d = args[i]
             if is_mask:
-                d._bits, d._written, d._lanes = np.array(result, np.bool_), None, {}  # (`write_bits`)
+                d._made, d._written, d._lanes = np.array(result, np.bool_), None, {}  # (`write_bits`)
             else:
                 commit(ctx, d, result, _every_lane(n) if mode is None else active, n)
         return None

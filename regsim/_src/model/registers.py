@@ -208,21 +208,27 @@ class RegTensor(Generic[T]):
     def _bind(self, storage: Storage, offset: int = 0) -> None:
         """View `storage` from byte `offset` (nonzero for `reg[1]` of a two-register tensor)."""
         self._storage = storage
-        self._span = slice(offset, offset + VL * self.trait.REG_NUM)
-        self._raw: Bytes = storage.data[self._span]
-        self._bytes = storage.buffer[self._span]  #: the same bytes as a memoryview (the in-order fast paths copy them)
+        regs = self.trait.REG_NUM
+        nbytes = VL * regs
+        data = storage.data
         #: whether these bytes are all of the storage's (not one register of a two-register tensor): a write of every
         #: lane then leaves no byte of it never written (the in-order fast paths drop its flags, `Storage.valid`)
-        self._whole = self._raw.size == storage.data.size
+        self._whole = whole = offset == 0 and data.size == nbytes
+        self._span = span = slice(offset, offset + nbytes)
+        # (all of the storage: its own array and memoryview, no slices of them made)
+        self._raw: Bytes = data if whole else data[span]
+        #: the same bytes as a memoryview (the in-order fast paths copy them)
+        self._bytes = storage.buffer if whole else storage.buffer[span]
         #: the static type of the register, as the op engine's validation cache keys it
-        self._sig = self.dtype._reg_sigs[self.trait.REG_NUM]
-        # One register: the lanes are a typed view of the bytes (None: assembled from two).
-        self._view: npt.NDArray[Any] | None = self._raw.view(self.dtype.np_dtype) if self.trait.REG_NUM == 1 else None
-        #: the same lanes, read-only: what lane functions are given
+        self._sig = self.dtype._reg_sigs[regs]
+        # One register: the lanes are a typed view of the bytes (None: assembled from two); `_rview`: the same lanes,
+        # read-only: what lane functions are given
+        self._view: npt.NDArray[Any] | None = None
         self._rview: npt.NDArray[Any] | None = None
-        if self._view is not None:
-            self._rview = self._view.view()
-            self._rview.flags.writeable = False
+        if regs == 1:
+            self._view = self._raw.view(self.dtype.np_dtype)
+            self._rview = rview = self._view.view()
+            rview.flags.writeable = False
 
     # --- constructors and debug accessors: usable anywhere -------------------------------
     @classmethod
@@ -459,16 +465,19 @@ class MaskReg(metaclass=dt.InstanceSig):
     """`MaskReg`: a 256-bit predicate register. Lane `i` of a `T` operand reads bit `i * sizeof(T)`.
 
     Its bits array is never written in place, only replaced, so masks may share (read-only) bits;
-    `_lanes` caches, per stride, the lanes the bits select and their count.
+    `_lanes` caches, per stride, the lanes the bits select and their count. A predicate written from its lanes
+    (`_assign_lanes`: a Compare's, a carry) makes its bits when they are first read (a Select reads the lanes only).
     """
 
-    __slots__ = ("_bits", "_lanes", "_written")
+    __slots__ = ("_lanes", "_made", "_pending", "_written")
 
     _sig: ClassVar[Any]  #: the op engine's cache key for a MaskReg argument (`dt.InstanceSig`)
+    _pending: tuple[Bools, bytes]  #: the lanes and group pattern of bits not made yet (`_assign_lanes`)
 
     @host_api("MaskReg")
     def __init__(self) -> None:
-        self._bits: Bools = _NO_BITS
+        #: the bits (None: not made yet, from `_pending`'s lanes and group pattern: see `_bits`)
+        self._made: Bools | None = _NO_BITS
         #: per bit, whether it was ever written (None: every bit was)
         self._written: Bools | None = _NO_BITS
         self._lanes: dict[int, Active] = {}
@@ -535,16 +544,33 @@ class MaskReg(metaclass=dt.InstanceSig):
         return f"MaskReg(0x{self._as_int():064x})"
 
     # --- used by the backend --------------------------------------------------------------------
+    @property
+    def _bits(self) -> Bools:
+        """The 256 bits, bit 0 first (made at the first read after `_assign_lanes`)."""
+        bits = self._made
+        if bits is None:
+            bits = self._made = lanes_to_bits(*self._pending)
+        return bits
+
+    @_bits.setter
+    def _bits(self, bits: Bools) -> None:
+        self._made = bits
+
     def _assign(self, bits: Bools, written: Bools | None = None) -> None:
         """Replace the bits (never mutated afterwards) and their written flags."""
-        self._bits = bits
+        self._made = bits
         self._written = written
         self._lanes = {}
+
+    def _assign_lanes(self, lanes: Bools, pattern: bytes, kept: dict[int, Active]) -> None:
+        """Write the predicate selecting `lanes` (each lane's bits set as `pattern` says; `lanes` never changed
+        afterwards), its lanes cache `kept`; its bits are made when first read."""
+        self._made, self._pending, self._written, self._lanes = None, (lanes, pattern), None, kept
 
     def _assign_prefix(self, count: int, pattern: bytes) -> None:
         """Write a predicate selecting lanes [0, count) (bits per lane as `pattern`), from a cache."""
         bits, active = _prefix(count, pattern)
-        self._bits, self._written, self._lanes = bits, None, {len(pattern): active}
+        self._made, self._written, self._lanes = bits, None, {len(pattern): active}
 
     def _active(self, stride: int) -> Active:
         """The lanes selected at `stride` (bit `i * stride`) and how many there are."""
