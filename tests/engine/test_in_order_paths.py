@@ -332,3 +332,38 @@ def test_partial_stores_and_commits_into_written_bytes(
                 assert int(zeroed[i]) == int(merged[i]) == 2 * int(x[i].astype(dtype.np_dtype)) % wrap
         outside = trail[3 * j + 2]
         assert (outside is None) == (not lanes[k:].any()), outside
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("fill", ["lsb", "group"])
+def test_compare_predicate_read_as_bits(both_paths: Callable[..., tuple[Any, Any]], seed: int, fill: str) -> None:
+    """A Compare's and a Compares' predicates (kept as lanes, their bits made when first read) read as bits by mask
+    logic (Not, And) under a partial predicate, one of them written over by a second Compare before any read: every
+    bit as Python's comparisons set it, the same in both paths."""
+    rng = np.random.default_rng(seed)
+    x, y = _floats(rng, 64), _floats(rng, 64)
+    count = int(rng.integers(1, 64))
+
+    def program() -> list[Any]:
+        with rs.configure(mask_fill=fill, loops="sequential"), rs.VEC_SCOPE():  # type: ignore[arg-type]
+            xr, yr = Reg.RegTensor.from_numpy(x), Reg.RegTensor.from_numpy(y)
+            part, every = Reg.UpdateMask(rs.float32, rs.Ref(count)), Reg.CreateMask(rs.float32)
+            gt, le, pos, neither, both = (Reg.MaskReg() for _ in range(5))
+            Reg.Compare(gt, xr, yr, every, mode=GT)
+            Reg.Compare(gt, xr, yr, part, mode=GT)  # (over the first, unread)
+            Reg.Compare(le, xr, yr, every, mode=LE)
+            Reg.Compares(pos, xr, 0.0, part, mode=GT)
+            Reg.Not(neither, gt, every)
+            Reg.And(both, le, pos, every)
+            return [m._bits.copy() for m in (gt, le, pos, neither, both)]
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    group = [1, 1, 1, 1] if fill == "group" else [1, 0, 0, 0]
+    lanes = range(64)
+    gt = [i < count and float(x[i]) > float(y[i]) for i in lanes]
+    le = [float(x[i]) <= float(y[i]) for i in lanes]
+    pos = [i < count and float(x[i]) > 0.0 for i in lanes]
+    want = [gt, le, pos, [not t for t in gt], [a and b for a, b in zip(le, pos, strict=True)]]
+    for bits, taken in zip(fast, want, strict=True):
+        assert bits.astype(int).tolist() == [g if t else 0 for t in taken for g in group]
