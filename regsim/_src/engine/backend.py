@@ -836,9 +836,10 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
         st = ub.storage
-        st.buffer[addr:end] = packbits(
-            mask._bits if index is None else mask._bits[index], None, "little"
-        )  # (positional: cheaper)
+        bits = mask._made
+        if bits is None:  # (a Compare's: made now)
+            bits = mask._bits
+        st.buffer[addr:end] = packbits(bits if index is None else bits[index], None, "little")  # (positional: cheaper)
         if st.valid is not None:
             ub.writes.note(api, addr, end, 0, 0, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)

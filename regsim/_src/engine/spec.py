@@ -617,7 +617,8 @@ class Overloads:
                 if key is not None:
                     self._batched[key] = batched
             return batched(ctx, args, kwargs)
-        return traced_call(plan, direct)(ctx, args, kwargs)
+        traced = self._traced.get(key) if key is not None else None
+        return (traced or traced_call(plan, direct))(ctx, args, kwargs)
 
     def _plan(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Plan, bool, Call]:
         """Resolve, bind and check a call of a new signature (raising for a bad one)."""
