@@ -802,12 +802,12 @@ def face(name: str) -> Callable[[F], F]:
             for i, n in enumerate(arities)
         ]
         key = "\n".join([*branches, "else:\n    key = keys[n](args)"]) if arities else "key = keys[n](args)"
-        scope = {
+        scope: dict[str, Any] = {
             "current": _VF.get, "keys": keys, "keyworded": calls.keyworded, "calls": calls, "batched": batched,
-            "traced": traced, "entry": entry, "BATCHED_CALLS": BATCHED_CALLS, "_SIGS": _SIGS, "Any": Any,
+            "traced": traced, "entry": entry, "BATCHED_CALLS": BATCHED_CALLS, "_SIGS": _SIGS,
         }  # fmt: skip
         exec(_FACE.format(key=textwrap.indent(key, " " * 12)), scope)
-        call = scope["call"]
+        call: Callable[..., Any] = scope["call"]
         functools.update_wrapper(call, f)
         specs = [s for s in entry.specs if not s.unmodelled] or entry.specs
         call.__doc__ = "\n\n".join([s.docstring() for s in specs] + ([inspect.cleandoc(f.__doc__)] if f.__doc__ else []))
