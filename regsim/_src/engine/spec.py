@@ -22,6 +22,7 @@ import enum
 import functools
 import inspect
 import itertools
+import os
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Protocol, TypeVar
@@ -806,7 +807,9 @@ def face(name: str) -> Callable[[F], F]:
             "current": _VF.get, "keys": keys, "keyworded": calls.keyworded, "calls": calls, "batched": batched,
             "traced": traced, "entry": entry, "BATCHED_CALLS": BATCHED_CALLS, "_SIGS": _SIGS,
         }  # fmt: skip
-        exec(_FACE.format(key=textwrap.indent(key, " " * 12)), scope)
+        # (named as a file of regsim's: a frame of it is regsim's, never the kernel line a trace or a message names)
+        source = _FACE.format(key=textwrap.indent(key, " " * 12))
+        exec(compile(source, os.path.join(os.path.dirname(__file__), f"<face of {name}>"), "exec"), scope)
         call: Callable[..., Any] = scope["call"]
         functools.update_wrapper(call, f)
         specs = [s for s in entry.specs if not s.unmodelled] or entry.specs
