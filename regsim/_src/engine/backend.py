@@ -23,6 +23,7 @@ from regsim._src.model.core import Core, current_core
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import JOURNALING, UbPtr, UbRead
 from regsim._src.model.registers import (
+    LSB,
     MASK_BITS,
     Active,
     AddrReg,
@@ -822,24 +823,8 @@ def in_order_store(
     return call
 
 
-@functools.cache
-def _pair_bytes(pattern: bytes) -> npt.NDArray[np.uint8]:
-    """The byte of two b32 lanes' bits (lane 2k's group of 4 bits, then lane 2k+1's; `pattern`: the bits a lane sets),
-    indexed by the lanes' two bools read as one little-endian uint16 (0, 1, 256 or 257)."""
-    group = sum(bit << k for k, bit in enumerate(pattern))
-    table = np.zeros(258, np.uint8)
-    table[[1, 256, 257]] = group, group << 4, group | group << 4
-    table.flags.writeable = False
-    return table
-
-
-_PAIRS = np.dtype("<u2")
-
-
 def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: Call) -> Call:
-    """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte. All 256 bits of a b32
-    predicate whose bits were not made yet (a carry, a Compare's: `MaskReg._assign_lanes`): two lanes a byte, looked up
-    from its lanes (`_pair_bytes`)."""
+    """StoreAlign of a MaskReg: UB at ptr = its bits (those `index` picks), packed 8 a byte."""
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ptr, mask = args
@@ -852,13 +837,9 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
             ub.journal.record(addr, end, ptr.hi)
         st = ub.storage
         bits = mask._made
-        if bits is None and index is None and len(mask._pending[1]) == 4:
-            lanes, pattern = mask._pending
-            st.buffer[addr:end] = _pair_bytes(pattern).take(lanes.view(_PAIRS))
-        else:
-            if bits is None:
-                bits = mask._bits
-            st.buffer[addr:end] = packbits(bits if index is None else bits[index], None, "little")  # (positional: cheaper)
+        if bits is None:  # (a Compare's: made now)
+            bits = mask._bits
+        st.buffer[addr:end] = packbits(bits if index is None else bits[index], None, "little")  # (positional: cheaper)
         if st.valid is not None:
             ub.writes.note(api, addr, end, 0, 0, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
@@ -898,19 +879,29 @@ def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.D
 
 def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active, bool], None]:
     """`write(ctx, dst, lanes, active, keep)`: dst = the predicate of `lanes` (a new array, as a lane function returns
-    it) on the active lanes (`write_predicate`), its bits made when first read (`MaskReg._assign_lanes`; a MaskReg
-    store of a b32 predicate packs its lanes, `in_order_mask_store`). `keep` (a Compare's predicate, read by a Select
-    or a store under it): the lanes it selects kept in it as `_active` would count them (its bits at the stride of
-    `dtype`: every pattern sets a lane's lowest bit)."""
+    it) on the active lanes (`write_predicate`). `keep` (a Compare's predicate, read by a Select or a store under it):
+    the lanes it selects kept in it as `_active` would count them (its bits at the stride of `dtype`: every pattern
+    sets a lane's lowest bit), its bits made when first read (`MaskReg._assign_lanes`); else (a carry, stored or
+    read as bits) its bits made now."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
     patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
     assert all(pattern[0] for pattern in patterns.values())
+    lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
+    zeros, bool_ = np.zeros, np.bool_
 
     def write(ctx: Any, m: MaskReg, p: Bools, active: Active, keep: bool) -> None:
         if active[1] != lanes:
             p = p & active[0]
-        m._assign_lanes(p, patterns[ctx.backend.mask_fill], {stride: (p, int(count_nonzero(p)))} if keep else {})
+        fill = ctx.backend.mask_fill
+        if keep:
+            m._assign_lanes(p, patterns[fill], {stride: (p, int(count_nonzero(p)))})
+        elif lsb[fill]:  # (`lanes_to_bits`, inlined)
+            bits = zeros(MASK_BITS, bool_)
+            bits[::stride] = p
+            m._made, m._written, m._lanes = bits, None, {}
+        else:
+            m._assign(lanes_to_bits(p, patterns[fill]))
 
     return write
 
