@@ -361,7 +361,7 @@ class BatchedBackend(NumpyBackend):
                 operands.append(self.predicate(api, param, v, prepared.stride)[0])
             else:
                 operands.append(self.scalar(api, param, v, plan.dtype))
-        lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
+        lanes = _rows_of(active[0], self.rows)
         ctx = _VF.get()
         ctrl = ctx.ctrl if ctx is not None else 0
         what = "its destination" if kind is Kind.REG else "its carry"
