@@ -169,3 +169,26 @@ def test_div_over_divisors_of_one_or_more_flushes_nothing_it_need_not() -> None:
         for out in (None, np.empty(size, np.float32)):
             got = transcendental.div(a, b, out=out)
             assert got.view(np.uint32).tolist() == want
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("ftz", [True, False])
+def test_a_large_result_is_mended_in_place_at_its_exceptions(dtype: Any, ftz: bool) -> None:
+    """Exp's and Div's last step on a large result of their own: subnormals flushed to zeros of their sign (when the
+    algorithm flushes), NaNs made the pages' NaN (all ones but the sign bit), every other element kept, in place."""
+    info = np.finfo(dtype)
+    uint = np.uint16 if dtype is np.float16 else np.uint32
+    nan_bits = 0x7FFF if dtype is np.float16 else NAN_BITS
+    rng = np.random.default_rng(7)
+    x = (rng.uniform(-5, 5, 1 << 15)).astype(dtype)
+    specials = [0.0, -0.0, float(info.smallest_subnormal), -float(info.smallest_subnormal), math.inf, -math.inf, math.nan]
+    x[rng.integers(0, x.size, 300)] = np.array(specials, dtype)[rng.integers(0, len(specials), 300)]
+    x[5] = -np.array(math.nan, dtype)
+    tiny = float(info.smallest_normal)
+    want = [
+        nan_bits if math.isnan(v) else int(np.array(math.copysign(0.0, v) if ftz and 0 < abs(v) < tiny else v, dtype).view(uint))
+        for v in x.tolist()
+    ]
+    out = x.reshape(-1, LANES)
+    assert transcendental._settled(out, ftz) is out
+    assert out.reshape(-1).view(uint).tolist() == want

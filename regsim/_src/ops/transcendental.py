@@ -172,9 +172,28 @@ def _rounded(
         out = np.empty(np.broadcast(*args).shape, xs[0].dtype) if out is None else out
         out = f(*args, out=out, dtype=np.float64, casting="same_kind")
     if not _ordinary(out):
-        out = flush(out) if ftz else out
-        out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
+        out = _settled(out, ftz)
     return saturate_half(out, ctrl)
+
+
+def _settled(out: Any, ftz: bool) -> Any:
+    """`out` with its zeros and subnormals flushed (`ftz`) and its NaNs the pages' NaN. A large array of its own
+    (contiguous, writable: a result just computed) is mended in place at its exceptional elements alone (those
+    `_ordinary` looks for), a few among many; each element's value depends on itself alone."""
+    size = out.dtype.itemsize
+    if out.size < _LARGE or not (out.flags.c_contiguous and out.flags.writeable):
+        return _flushed_nan(out, ftz)
+    flat = out.reshape(-1)
+    field = flat.view(_UINT[size]) & _EXPONENT[size]
+    field -= _UNIT[size]
+    at = np.flatnonzero(field >= _SPECIAL[size])
+    flat[at] = _flushed_nan(flat[at], ftz)
+    return out
+
+
+def _flushed_nan(x: Any, ftz: bool) -> Any:
+    x = flush(x) if ftz else x
+    return np.where(np.isnan(x), _NAN[x.dtype.itemsize].view(x.dtype), x)
 
 
 _HALF_TABLES: dict[tuple[Any, bool], Any] = {}  #: (f, flushing) -> `_half_table`

@@ -13,7 +13,8 @@ pointer: row b at base + b·stride), an op whose executor has no batching rule. 
 exact or not used at all.
 
 Nothing is copied that need not be: a load's register is a strided view of the UB (copied only
-before something writes those bytes), a result becomes its register as it is, masks stay in lane
+before something writes those bytes), a result becomes its register as it is (an elementwise op
+writing every lane computes into its destination's own rows, `result_buffer`), masks stay in lane
 form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
 (`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
 they overwrite), and an accumulator's running sums are computed only if the body reads them.
