@@ -611,11 +611,11 @@ class BatchedBackend(NumpyBackend):
 
     def result_buffer(self, dst: RegTensor[Any], inputs: tuple[Any, ...]) -> npt.NDArray[Any] | None:
         """Where an elementwise op writing every lane of one-register `dst` in every row may compute its result: dst's
-        own rows when it holds its own bytes (stores waiting that read them made first, states viewing them given
-        copies: an op reading dst as an input reads it lane for lane as it writes it), else a new array; typed as
-        dst, (rows, lanes). Committed as it is, it stays dst's own (`handed`). None where that is not the plain case:
-        dst part of its storage or of two registers, an input of another type, or no input with a row an iteration
-        (the result is one row: `commit` broadcasts it)."""
+        own rows when it holds its own bytes and nothing else reads them (no store waiting, no other state viewing
+        them: an op reading dst as an input reads it lane for lane as it writes it), else a new array (no copy made to
+        free dst's); typed as dst, (rows, lanes). Committed as it is, it stays dst's own (`handed`). None where that is
+        not the plain case: dst part of its storage or of two registers, an input of another type, or no input with a
+        row an iteration (the result is one row: `commit` broadcasts it)."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
         if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
@@ -624,13 +624,22 @@ class BatchedBackend(NumpyBackend):
             return None
         self._check_writable(st)
         state = self.regs.get(id(st))
-        if state is not None and not state.shared and state._data is not None:
-            self._own(state)
+        if state is not None and not state.shared and state._data is not None and not self._read_elsewhere(state):
+            self._own(state)  # (nothing to make or copy first: the bookkeeping of an in-place write)
             buffer: npt.NDArray[Any] = state._data.view(np_dtype)
         else:
             buffer = np.empty((self.rows, st.data.size), np.uint8).view(np_dtype)
         self.handed = buffer
         return buffer
+
+    def _read_elsewhere(self, state: _Regs) -> bool:
+        """Whether a store waiting, or another state (its bytes, or the inputs of a scan not computed yet), may read
+        `state`'s bytes: writing them in place would first make that store or copy those bytes (`_own`)."""
+        data = state._data
+        return any(np.may_share_memory(p.values, data) for p in self.pending) or any(
+            other is not state and any(np.may_share_memory(a, data) for a in (*other.arrays(), *other.thunk_inputs))
+            for other in self.regs.values()
+        )
 
     def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         if valid is None and self._adopt_elements(dst, _rows_of(raw, self.rows)):
