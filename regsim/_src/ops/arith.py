@@ -97,36 +97,37 @@ def half_saturating(f: Callable[..., Any]) -> Callable[..., Any]:
     return lane
 
 
-def int_saturating(f: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+def int_saturating(f: Callable[..., Any]) -> Callable[..., Any]:
     """The binary lane function `f` (+, -, ×) with the CTRL register's modes: int16 / int32
     results saturate to the type's range when CTRL[53] = 1 (the SetCtrlSpr page: "1'b1：饱和模式，
     溢出值饱和到±MAX"), computed exactly in int64 (|int32 × int32| < 2**62); other results as
-    `f`, half ones saturated by CTRL[48]."""
+    `f`, half ones saturated by CTRL[48]. `out`: an array of the result's type and shape `f` may
+    write its result into (and return), as a ufunc's `out`; the saturating modes leave it unused."""
 
     @functools.wraps(f)
-    def lane(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+    def lane(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL, out: Any = None) -> Any:
         if int_saturates(ctrl) and a.dtype in _SATURABLE:  # (the CTRL bits first: the cheaper tests)
             info = np.iinfo(a.dtype)
             return np.clip(
                 f(a.astype(np.int64), np.int64(b) if np.ndim(b) == 0 else b.astype(np.int64)), info.min, info.max
             ).astype(a.dtype)
-        return saturate_half(f(a, b), ctrl) if half_saturates(ctrl) else f(a, b)
+        return saturate_half(f(a, b), ctrl) if half_saturates(ctrl) else f(a, b, out)
 
     return lane
 
 
 @int_saturating
-def add(a: Any, b: Any) -> Any:
+def add(a: Any, b: Any, out: Any = None) -> Any:
     """a + b. Integers wrap (numpy's fixed-width arithmetic is modular, as the hardware); floats
     round once to nearest-even (numpy computes half/bf16 in float32 and rounds back, which for +
     and - is one correct rounding: 24 >= 2 * 11 + 2 bits)."""
-    return a + b
+    return a + b if out is None else np.add(a, b, out=out)
 
 
 @int_saturating
-def sub(a: Any, b: Any) -> Any:
+def sub(a: Any, b: Any, out: Any = None) -> Any:
     """a - b, wrapping / rounded as `add`; (-0) - (-0) = +0 as IEEE 754 says (numpy does)."""
-    return a - b
+    return a - b if out is None else np.subtract(a, b, out=out)
 
 
 _U32 = np.dtype(np.uint32)
@@ -593,15 +594,15 @@ def complex_mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
 
 
 @int_saturating
-def _real_mul(a: Any, b: Any) -> Any:
+def _real_mul(a: Any, b: Any, out: Any = None) -> Any:
     if dt.holds_bfloat16(a):
         return (a.astype(np.float32) * np.float32(b) if np.ndim(b) == 0 else a.astype(np.float32) * b.astype(np.float32)).astype(
             a.dtype
         )
-    return a * b
+    return a * b if out is None else np.multiply(a, b, out=out)
 
 
-def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
+def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL, out: Any = None) -> Any:
     """a × b. Integers keep the low bits (the Mul page: "输出结果为不饱和模式"; int16 / int32
     saturate with CTRL[53] = 1). half and float round once: a half product has at most 22
     significant bits and lies in [2**-48, 2**32], so numpy's float32 product is exact and its
@@ -610,7 +611,7 @@ def mul(a: Any, b: Any, *, ctrl: int = LAUNCH_CTRL) -> Any:
     except below float32's normal range). Complex types: `complex_mul`."""
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_mul(a, b, ctrl=ctrl)
-    return _real_mul(a, b, ctrl=ctrl)
+    return _real_mul(a, b, ctrl=ctrl, out=out)
 
 
 def mull(a: Any, b: Any) -> tuple[Any, Any]:

@@ -86,7 +86,13 @@ _SIGN: dict[int, Any] = {2: np.array(0x8000, np.uint16), 4: np.array(0x80000000,
 _UNIT: dict[int, Any] = {2: np.array(0x0400, np.uint16), 4: np.array(0x00800000, np.uint32)}  #: its lowest bit
 _SPECIAL = {size: np.array(_EXPONENT[size] - _UNIT[size]) for size in _UNIT}  #: the all-ones field less its lowest bit
 _count = np.count_nonzero
-_TINY32, _MAX32 = np.finfo(np.float32).smallest_normal, np.finfo(np.float32).max
+_INT: dict[int, Any] = {2: np.dtype(np.int16), 4: np.dtype(np.int32)}
+#: the least normal negative's bit pattern as a signed integer: the sign bit (the most negative) plus the unit
+_NEGATIVE_NORMAL: dict[int, Any] = {size: np.array(_UNIT[size]).astype(_INT[size]) + np.iinfo(_INT[size]).min for size in _UNIT}
+#: the least positive normal and the greatest finite number, by element size
+_LIMITS: dict[int, tuple[Any, Any]] = {
+    size: (np.finfo(t).smallest_normal, np.finfo(t).max) for size, t in ((2, np.float16), (4, np.float32))
+}
 _LARGE: Final = 1 << 14  #: elements from which an array is large (`_ordinary`, `_rounded`)
 #: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
 _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
@@ -104,17 +110,25 @@ def flush(x: Any) -> Any:
 
 def _ordinary(x: Any) -> bool:
     """Whether every element of `x` (half or float32) is a normal number: no zero, subnormal, infinity or NaN, so
-    flushing and the pages' NaN change nothing: the exponent field less its lowest bit, which wraps for a zero
-    field, stays below the all-ones field less it. A small array counts the elements past it (numpy's cheapest
-    calls); a large one takes the greatest (a pass fewer), and a large float32 one of positive numbers (Exp's
-    results, most divisors) is told by its least and greatest elements alone (a NaN makes both NaN)."""
+    flushing and the pages' NaN change nothing. A small array counts the elements whose exponent field less its
+    lowest bit (which wraps for a zero field) reaches the all-ones field less it (numpy's cheapest calls). A large
+    one is told by reductions alone, no array made: its least and greatest elements are finite (a NaN makes both
+    NaN); if the least is a positive normal, that is all; else the least bit pattern, unsigned, is no positive zero or
+    subnormal's, and the least one, signed, no negative one's (those are the patterns just above the sign bit)."""
     size = x.dtype.itemsize
-    large = x.size >= _LARGE
-    if large and size == 4 and np.minimum.reduce(x, axis=None) >= _TINY32:
-        return bool(np.maximum.reduce(x, axis=None) <= _MAX32)
+    if x.size >= _LARGE:
+        least, limits = np.minimum.reduce(x, axis=None), _LIMITS[size]
+        if not (least >= -limits[1] and np.maximum.reduce(x, axis=None) <= limits[1]):
+            return False
+        if least >= limits[0]:
+            return True
+        unit = _UNIT[size]
+        return bool(np.minimum.reduce(x.view(_UINT[size]), axis=None) >= unit) and bool(
+            np.minimum.reduce(x.view(_INT[size]), axis=None) >= _NEGATIVE_NORMAL[size]
+        )
     field = x.view(_UINT[size]) & _EXPONENT[size]
     field -= _UNIT[size]
-    return bool(np.maximum.reduce(field, axis=None) < _SPECIAL[size]) if large else not _count(field >= _SPECIAL[size])
+    return not _count(field >= _SPECIAL[size])
 
 
 #: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
@@ -124,7 +138,14 @@ _IEEE: Final = frozenset({_F16, np.dtype(np.float32)})
 
 
 def _rounded(
-    f: Any, algo: Any, ctrl: int, *xs: Any, correctly_rounded: bool = False, unflushed: tuple[int, ...] = (), table: bool = True
+    f: Any,
+    algo: Any,
+    ctrl: int,
+    *xs: Any,
+    correctly_rounded: bool = False,
+    unflushed: tuple[int, ...] = (),
+    table: bool = True,
+    out: Any = None,
 ) -> Any:
     """f over float64 images of `xs`, rounded once to their type, subnormals flushed unless `algo`
     keeps them (inputs before, the result after rounding); NaN results are the pages' NaN; half
@@ -132,26 +153,47 @@ def _rounded(
     Operands and results of normal numbers alone (the common case) skip the flushing and the NaN.
     `correctly_rounded`: f is an IEEE operation numpy rounds once in half and float32 (divide, sqrt), whose
     result there is the float64 one rounded once (the argument of `div`): f runs in their own type.
-    `unflushed`: the operands whose flushing cannot change the result (Exp's argument; Div's numerator over
-    divisors of magnitude 1 or more): not looked at.
+    `unflushed`: the operands whose flushing cannot change the result (Exp's argument; Div's operands when the
+    divisors are 1 or more): not looked at.
     Large arrays run numpy's float64 loop through its buffered casts, which take the operands a block at a time
     and round each result block into the result: no float64 array is made (small ones cast, cheaper there).
     A unary f on half reads a table of its value at each of the 65 536 halves (`_half_table`, unless `table`
-    is False: the evaluation that makes it)."""
+    is False: the evaluation that makes it). `out`: an array of the result's type and shape the result may be
+    computed into (and returned), as a ufunc's `out`."""
     ftz = algo not in KEEP_SUBNORMALS
     if table and len(xs) == 1 and xs[0].dtype is _F16:  # (numpy's own half dtype: others evaluate, the same)
         return saturate_half(np.take(_half_table(f, algo, correctly_rounded), xs[0].view(np.uint16)).view(_F16), ctrl)
     args = [flush(x) if ftz and i not in unflushed and not _ordinary(x) else x for i, x in enumerate(xs)]
     if correctly_rounded and xs[0].dtype in _IEEE:
-        out = f(*args)
+        out = f(*args) if out is None else f(*args, out=out)
     elif xs[0].size < _LARGE:  # (a VF runs under np.errstate(all="ignore"): no floating-point exceptions)
         out = f(*(x.astype(np.float64) for x in args)).astype(xs[0].dtype)
     else:
-        out = f(*args, out=np.empty(np.broadcast(*args).shape, xs[0].dtype), dtype=np.float64, casting="same_kind")
+        out = np.empty(np.broadcast(*args).shape, xs[0].dtype) if out is None else out
+        out = f(*args, out=out, dtype=np.float64, casting="same_kind")
     if not _ordinary(out):
-        out = flush(out) if ftz else out
-        out = np.where(np.isnan(out), _NAN[out.dtype.itemsize].view(out.dtype), out)
+        out = _settled(out, ftz)
     return saturate_half(out, ctrl)
+
+
+def _settled(out: Any, ftz: bool) -> Any:
+    """`out` with its zeros and subnormals flushed (`ftz`) and its NaNs the pages' NaN. A large array of its own
+    (contiguous, writable: a result just computed) is mended in place at its exceptional elements alone (those
+    `_ordinary` looks for), a few among many; each element's value depends on itself alone."""
+    size = out.dtype.itemsize
+    if out.size < _LARGE or not (out.flags.c_contiguous and out.flags.writeable):
+        return _flushed_nan(out, ftz)
+    flat = out.reshape(-1)
+    field = flat.view(_UINT[size]) & _EXPONENT[size]
+    field -= _UNIT[size]
+    at = np.flatnonzero(field >= _SPECIAL[size])
+    flat[at] = _flushed_nan(flat[at], ftz)
+    return out
+
+
+def _flushed_nan(x: Any, ftz: bool) -> Any:
+    x = flush(x) if ftz else x
+    return np.where(np.isnan(x), _NAN[x.dtype.itemsize].view(x.dtype), x)
 
 
 _HALF_TABLES: dict[tuple[Any, bool], Any] = {}  #: (f, flushing) -> `_half_table`
@@ -171,25 +213,27 @@ def _half_table(f: Any, algo: Any, correctly_rounded: bool) -> Any:
     return table
 
 
-def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+def div(a: Any, b: Any, *, algo: DivAlgo = DivAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL, out: Any = None) -> Any:
     """a / b: integers by `int_div`; floats correctly rounded. Single rounding: the float64 quotient of two p-bit significands
     (p = 24, 11) rounded to 53 bits, then to p bits, equals the quotient rounded once to p bits,
     since 53 >= 2p + 2 (Figueroa, "When is double rounding innocuous?", 1995: holds for +, -, ×, ÷
     and sqrt; float64's range holds every half/float32 quotient, its subnormals not reached, so the
     first rounding is a 53-bit one; a subnormal target has fewer than p bits, which the bound still
-    covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly."""
+    covers). numpy's float64 → float32 / float16 conversions round to nearest-even directly. `out`: as `_rounded`'s
+    (integer and complex quotients leave it unused)."""
     if a.dtype.kind in "iu":
         return int_div(a, b)
     if a.dtype.kind == "c":  # (complex32 and complex64)
         return complex_div(a, b, algo=algo, ctrl=ctrl)
     over_one = algo not in KEEP_SUBNORMALS and b.size >= _LARGE and _at_least_one(b)  # (only flushing asks)
-    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0,) if over_one else ())
+    return _rounded(np.divide, algo, ctrl, a, b, correctly_rounded=True, unflushed=(0, 1) if over_one else (), out=out)
 
 
 def _at_least_one(b: Any) -> bool:
     """Whether `b` is float32 with every element 1 or more (its least one: a NaN fails). A subnormal numerator
     over such divisors gives a quotient below the smallest normal, which the result's flushing makes the zero of
-    the flushed numerator's quotient, of the same sign: the numerator needs no flushing."""
+    the flushed numerator's quotient, of the same sign: the numerator needs no flushing; nor do the divisors,
+    which hold no zero or subnormal."""
     return b.dtype.itemsize == 4 and bool(np.minimum.reduce(b, axis=None) >= 1)
 
 
@@ -254,12 +298,12 @@ def sqrt(a: Any, *, algo: SqrtAlgo = SqrtAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL
     return _rounded(np.sqrt, algo, ctrl, a, correctly_rounded=True)
 
 
-def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:
+def exp(a: Any, *, algo: ExpAlgo = ExpAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL, out: Any = None) -> Any:
     """e**a: float64 exp (error below 1 ulp of float64) rounded once to the type: within 1 ulp of
     the exact value, the Exp page's bound. exp(±0) = 1, exp(-inf) = +0, exp(+inf) = +inf, NaN → NaN.
     A subnormal argument needs no flushing: e**a for |a| < 2**-14 rounds to 1 in half and float32, as e**0
-    (1 - 2**-14 and 1 + 2**-14 are within half an ulp of 1 in both)."""
-    return _rounded(np.exp, algo, ctrl, a, unflushed=(0,))
+    (1 - 2**-14 and 1 + 2**-14 are within half an ulp of 1 in both). `out`: as `_rounded`'s."""
+    return _rounded(np.exp, algo, ctrl, a, unflushed=(0,), out=out)
 
 
 def ln(a: Any, *, algo: Any = LnAlgo.INTRINSIC, ctrl: int = LAUNCH_CTRL) -> Any:

@@ -13,7 +13,8 @@ pointer: row b at base + b·stride), an op whose executor has no batching rule. 
 exact or not used at all.
 
 Nothing is copied that need not be: a load's register is a strided view of the UB (copied only
-before something writes those bytes), a result becomes its register as it is, masks stay in lane
+before something writes those bytes), a result becomes its register as it is (an elementwise op
+writing every lane computes into its destination's own rows, `result_buffer`), masks stay in lane
 form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
 (`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
 they overwrite), and an accumulator's running sums are computed only if the body reads them.
@@ -230,6 +231,7 @@ class BatchedBackend(NumpyBackend):
         self.posted: dict[int, _Posted] = {}  #: post-update pointers, by id
         self.peeled = False  #: iteration 0 ran in order: every pointer the loop carries is posted
         self.addr_regs: list[AddrReg] = []  #: AddrRegs with one offset per iteration
+        self.handed: npt.NDArray[Any] | None = None  #: the latest `result_buffer`, until committed
 
     # --- state -----------------------------------------------------------------------------------
     def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
@@ -258,18 +260,18 @@ class BatchedBackend(NumpyBackend):
         if id(st) not in self.regs and id(st) in self.outside:
             raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
 
-    def _adopt(self, reg: RegTensor[Any], data: Bytes) -> bool:
+    def _adopt(self, reg: RegTensor[Any], data: Bytes, shared: bool = True) -> bool:
         """reg's bytes in every row = `data` (rows, bytes), kept as it is (no copy) when it covers
-        the whole storage; False (nothing done) when it does not."""
+        the whole storage; False (nothing done) when it does not. `shared`: `data` may be another's."""
         st = reg._storage
         if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
             return False
         self._check_writable(st)
         state = self.regs.get(id(st))
         if state is None:
-            self.regs[id(st)] = _Regs(st, data, None, shared=True)
+            self.regs[id(st)] = _Regs(st, data, None, shared=shared)
         else:
-            state.data, state.valid, state.shared = data, None, True
+            state.data, state.valid, state.shared = data, None, shared
         return True
 
     def _own(self, state: _Regs) -> None:
@@ -360,7 +362,7 @@ class BatchedBackend(NumpyBackend):
                 operands.append(self.predicate(api, param, v, prepared.stride)[0])
             else:
                 operands.append(self.scalar(api, param, v, plan.dtype))
-        lanes = np.broadcast_to(active[0], (self.rows, active[0].shape[-1]))
+        lanes = _rows_of(active[0], self.rows)
         ctx = _VF.get()
         ctrl = ctx.ctrl if ctx is not None else 0
         what = "its destination" if kind is Kind.REG else "its carry"
@@ -577,6 +579,9 @@ class BatchedBackend(NumpyBackend):
         size, full = dst.dtype.itemsize, count == lanes.size
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
+            handed, self.handed = self.handed, None
+            if handed is not None and values is handed and self._adopt(dst, handed.view(np.uint8), shared=False):
+                return  # (`result_buffer`'s, kept as dst's own)
             rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
                 if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
@@ -603,6 +608,38 @@ class BatchedBackend(NumpyBackend):
             else:
                 per_byte = np.repeat(np.broadcast_to(lanes, (self.rows, lanes.shape[-1])), size, axis=-1)
                 span |= natural_to_halves(per_byte, size) if two else per_byte
+
+    def result_buffer(self, dst: RegTensor[Any], inputs: tuple[Any, ...]) -> npt.NDArray[Any] | None:
+        """Where an elementwise op writing every lane of one-register `dst` in every row may compute its result: dst's
+        own rows when it holds its own bytes and nothing else reads them (no store waiting, no other state viewing
+        them: an op reading dst as an input reads it lane for lane as it writes it), else a new array (no copy made to
+        free dst's); typed as dst, (rows, lanes). Committed as it is, it stays dst's own (`handed`). None where that is
+        not the plain case: dst part of its storage or of two registers, an input of another type, or no input with a
+        row an iteration (the result is one row: `commit` broadcasts it)."""
+        st = dst._storage
+        np_dtype = dst.dtype.np_dtype
+        if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
+            return None
+        if all(np.ndim(x) < 2 for x in inputs) or any(x.dtype != np_dtype for x in inputs):
+            return None
+        self._check_writable(st)
+        state = self.regs.get(id(st))
+        if state is not None and not state.shared and state._data is not None and not self._read_elsewhere(state):
+            self._own(state)  # (nothing to make or copy first: the bookkeeping of an in-place write)
+            buffer: npt.NDArray[Any] = state._data.view(np_dtype)
+        else:
+            buffer = np.empty((self.rows, st.data.size), np.uint8).view(np_dtype)
+        self.handed = buffer
+        return buffer
+
+    def _read_elsewhere(self, state: _Regs) -> bool:
+        """Whether a store waiting, or another state (its bytes, or the inputs of a scan not computed yet), may read
+        `state`'s bytes: writing them in place would first make that store or copy those bytes (`_own`)."""
+        data = state._data
+        return any(np.may_share_memory(p.values, data) for p in self.pending) or any(
+            other is not state and any(np.may_share_memory(a, data) for a in (*other.arrays(), *other.thunk_inputs))
+            for other in self.regs.values()
+        )
 
     def fill_elements(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
         if valid is None and self._adopt_elements(dst, _rows_of(raw, self.rows)):

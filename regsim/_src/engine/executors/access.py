@@ -304,8 +304,11 @@ class StoreAligned(Executor):
                 active = be.predicate(api, "mask", args[i_mask], stride)
                 raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
                 act = None if active[1] == active[0].size else active[0]
-                be.store_rows(api, ptr, raw[..., :VL], None if act is None else act[..., :half], itemsize)
-                be.store_rows(api, ptr, raw[..., VL:], None if act is None else act[..., half:], itemsize, VL)
+                if act is None:  # every lane: the two stores' bytes are one run of 2·VL a row, stored as one
+                    be.store_rows(api, ptr, raw, None, itemsize)
+                    return
+                be.store_rows(api, ptr, raw[..., :VL], act[..., :half], itemsize)
+                be.store_rows(api, ptr, raw[..., VL:], act[..., half:], itemsize, VL)
 
             return two
 

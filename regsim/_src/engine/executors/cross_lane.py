@@ -160,13 +160,13 @@ def _same_leading_axes(operands: list[Any], scalars: set[int]) -> list[Any]:
     iteration axis (written in the body, or a scalar that differs by iteration) and others not (set
     before the loop). A scalar's axes are all leading; a lane array's last axis is its lanes."""
     leads = [np.shape(x) if k in scalars else np.shape(x)[:-1] for k, x in enumerate(operands) if np.ndim(x) > 0]
-    if all(lead == () for lead in leads):
+    shapes = set(leads) - {()}
+    if not shapes:
         return operands
-    lead = np.broadcast_shapes(*leads)
-    return [
-        x if np.ndim(x) == 0 else np.broadcast_to(x, lead if k in scalars else lead + np.shape(x)[-1:])
-        for k, x in enumerate(operands)
-    ]
+    lead = shapes.pop() if len(shapes) == 1 else np.broadcast_shapes(*leads)
+    shaped = [lead if k in scalars else (*lead, *np.shape(x)[-1:]) for k, x in enumerate(operands)]
+    pairs = zip(operands, shaped, strict=True)
+    return [x if np.ndim(x) == 0 or np.shape(x) == shape else np.broadcast_to(x, shape) for x, shape in pairs]
 
 
 class CompressToAr(CrossLane):

@@ -4,6 +4,7 @@ magnitudes, two widths)."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -47,7 +48,8 @@ def _lane_inputs(spec: OpSpec) -> dict[str, tuple[Any, ...]]:
 
 
 _LANE_KINDS = (Kind.REG, Kind.MASK, Kind.SCALAR)
-_BINARY = ((Kind.REG, Kind.REG), (Kind.REG, Kind.SCALAR))  #: the lane inputs `Elementwise._batched_binary` takes
+#: the lane inputs `Elementwise._batched_lanes` takes
+_LANE_FORMS = ((Kind.REG,), (Kind.REG, Kind.REG), (Kind.REG, Kind.SCALAR))
 
 
 def _read_inputs(be: Any, api: str, plan: Plan, p: _Elementwise, values: Sequence[Any], active: Any) -> list[Any]:
@@ -134,18 +136,23 @@ class Elementwise(Executor):
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
         p: _Elementwise = plan.prepared
         call = positional_run(self, spec, plan, p)
-        if call is None or len(p.predicates_out) > 1 or tuple(kind for _, _, kind in p.inputs) not in _BINARY:
+        if call is None or len(p.predicates_out) > 1 or tuple(kind for _, _, kind in p.inputs) not in _LANE_FORMS:
             return call
-        return self._batched_binary(plan, p)
+        return self._batched_lanes(plan, p)
 
-    def _batched_binary(self, plan: Plan, p: _Elementwise) -> Call:
-        """`run` of two inputs (a register, then a register or a scalar) and at most one predicate output, on a
-        batched loop's backend: the plan's parts looked up once."""
+    def _batched_lanes(self, plan: Plan, p: _Elementwise) -> Call:
+        """`run` of one register input, or two (a register, then a register or a scalar), and at most one predicate
+        output, on a batched loop's backend: the plan's parts looked up once. A lane function taking `out=` is given
+        the backend's `result_buffer` when the op writes every lane of every row (no predicate output): `commit` keeps
+        it as the register's own when the lane function returns it."""
         lane, ctrl, api, dtype, trait = self.lane(plan), self.ctrl, plan.spec.name, plan.dtype, plan.trait
-        (ia, na, _), (ib, nb, kb) = p.inputs
-        fixed, scalar = p.scalar_types[1] or dtype, kb is Kind.SCALAR
+        unary = len(p.inputs) == 1
+        ia, na, _ = p.inputs[0]
+        ib, nb, kb = p.inputs[-1]
+        fixed, scalar = p.scalar_types[-1] or dtype, kb is Kind.SCALAR
         pred, dst, stride, mode = p.pred, p.dst, p.stride, p.mode
         carry = p.predicates_out[0] if p.predicates_out else -1
+        into = carry < 0 and "out" in inspect.signature(lane).parameters
 
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             be = ctx.backend
@@ -153,8 +160,13 @@ class Elementwise(Executor):
             if be.scan(plan, p, args, active):  # (a register or carry carried across iterations)
                 return
             a = be.lanes(api, na, args[ia], active)
-            b = be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active)
-            out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
+            ins = (a,) if unary else (a, be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active))
+            batched: Any = be  # (its `result_buffer`)
+            buffer = batched.result_buffer(args[dst], ins) if into and active[1] == active[0].size else None
+            if buffer is not None:
+                out = lane(*ins, ctrl=ctx.ctrl, out=buffer) if ctrl else lane(*ins, out=buffer)
+            else:
+                out = lane(*ins, ctrl=ctx.ctrl) if ctrl else lane(*ins)
             if carry < 0:
                 be.commit(args[dst], out, active, mode)
                 return
