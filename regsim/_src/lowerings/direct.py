@@ -32,6 +32,8 @@ writes dst without a journal record: the write is its last act, after every chec
 
 from __future__ import annotations
 
+import contextvars
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -193,9 +195,32 @@ def run_in_kernel(
         pipes(plan.accesses)
     except RegsimError:
         return False
-    with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)
+    if _FP_STATE is None:
+        with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)
+            _store(plan, dst, src0, src1, dst.ub.core.ctrl)
+        return True
+    token = _FP_STATE.set(_QUIET)  # (np.errstate(all="ignore"), its state made once: a tenth of the cost)
+    try:
         _store(plan, dst, src0, src1, dst.ub.core.ctrl)
+    finally:
+        _FP_STATE.reset(token)
     return True
+
+
+def _fp_state() -> tuple[contextvars.ContextVar[Any] | None, object]:
+    """numpy's floating-point error state (a context variable numpy 2 keeps: `np.errstate` sets it, building the state
+    each time) and its value inside `np.errstate(all="ignore")`; (None, None) where numpy keeps it otherwise."""
+    try:
+        var = importlib.import_module("numpy._core._ufunc_config")._extobj_contextvar
+    except (ImportError, AttributeError):
+        return None, None
+    if not isinstance(var, contextvars.ContextVar):
+        return None, None
+    with np.errstate(all="ignore"):
+        return var, var.get()
+
+
+_FP_STATE, _QUIET = _fp_state()
 
 
 def _store(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], ctrl: int) -> None:
