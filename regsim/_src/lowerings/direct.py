@@ -99,8 +99,10 @@ class BinaryPlan(NamedTuple):
 
     lane: tuple[Callable[..., Any], bool]  #: the op's lane function and whether it takes `ctrl=`
     #: the UB accesses the batched loop reports, in its order: each source's registers (ordered by the tensor's
-    #: bytes), then the n elements stored (`Block.observe_vf`'s form)
+    #: bytes), then the n elements stored (as a UB observer is told them)
     accesses: tuple[tuple[bool, str, int, int, tuple[int, int] | None], ...]
+    #: the same as a kernel's pipes take them (`Block.observe_vf`): memory, is a write, the bytes ordering it, moved, op
+    ordered: tuple[tuple[str, bool, tuple[int, int], int, str], ...]
     size: int  #: the bytes of n elements: what the active lanes read of each source and write of dst
 
 
@@ -121,7 +123,11 @@ def binary_plan(
         if s + loaded > ub.size or (s != d and s < d + size and d < s + loaded):
             return None
     loads = ((False, "LoadAlign", t.addr, t.addr + loaded, (t.addr, t.addr + t.nbytes)) for t in (src0, src1))
-    return BinaryPlan(lane, (*loads, (True, "StoreAlign", d, d + size, None)), size)
+    ordered = (
+        *(("UB", False, (t.addr, t.addr + min(loaded, t.nbytes)), loaded, "LoadAlign") for t in (src0, src1)),
+        ("UB", True, (d, d + size), size, "StoreAlign"),
+    )
+    return BinaryPlan(lane, (*loads, (True, "StoreAlign", d, d + size, None)), ordered, size)
 
 
 def run_binary(
@@ -175,7 +181,7 @@ def written(plan: BinaryPlan, src0: LocalTensor[Any], src1: LocalTensor[Any], ch
     return not check or (st.all_written(src0.addr, src0.addr + plan.size) and st.all_written(src1.addr, src1.addr + plan.size))
 
 
-def kernel_pipes(ub: UnifiedBuffer) -> Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None] | None:
+def kernel_pipes(ub: UnifiedBuffer) -> Callable[[Sequence[tuple[str, bool, tuple[int, int], int, str]]], None] | None:
     """Where a running kernel's block hears a whole VF's accesses at once (its UB's observer's `observe_vf`), or None
     (no kernel: no observer, or one without it)."""
     return getattr(ub.observer, "observe_vf", None)
@@ -186,13 +192,13 @@ def run_in_kernel(
     dst: LocalTensor[Any],
     src0: LocalTensor[Any],
     src1: LocalTensor[Any],
-    pipes: Callable[[Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]], None],
+    pipes: Callable[[Sequence[tuple[str, bool, tuple[int, int], int, str]]], None],
 ) -> bool:
     """A planned call on the UB of a running kernel's block: the loop's accesses told to the block's pipes (`pipes`,
     one V instruction), then the lanes computed under the core's CTRL, as the VF would; False (nothing done) where the
     pipes report a race (the skeleton then runs and raises it as the loop does)."""
     try:
-        pipes(plan.accesses)
+        pipes(plan.ordered)
     except RegsimError:
         return False
     if _FP_STATE is None:
