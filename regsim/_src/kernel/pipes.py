@@ -330,7 +330,7 @@ class PipeState:
         plain = type(ranges[0]) is int
         for q in pipes:
             qseqs = seqs[q]
-            if not qseqs or qseqs[-1] <= known[q] or (q == pipe and IN_ORDER[q]):
+            if not qseqs or qseqs[-1] <= known[q]:  # (an in-order pipe knows its own issued: `access`)
                 continue
             for e in entries[q][bisect.bisect_right(qseqs, known[q]) :]:
                 if write or e[1]:
