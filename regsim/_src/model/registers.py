@@ -287,9 +287,10 @@ class RangeStorage(Storage):
         return at if at < end else None
 
     def summarise(self) -> None:
-        if self.starts is None:
+        starts, ends = self.starts, self.ends
+        if starts is None or ends is None:
             super().summarise()
-        elif self.starts == [0] and self.ends == [self.data.size]:
+        elif len(starts) == 1 and starts[0] == 0 and ends[0] == self.data.size:
             self.starts = self.ends = None
 
 
