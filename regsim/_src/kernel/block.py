@@ -34,8 +34,6 @@ class Block:
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
         self.copies: dict[Any, Any] = {}  #: `DataCopy`'s plans, by its static values (`datacopy.DataCopy`)
-        #: `observe_vf`'s accesses as the pipes take them, by the id of what it was given (kept with it)
-        self._vf_forms: dict[int, tuple[Any, list[Any]]] = {}
         ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
@@ -58,17 +56,11 @@ class Block:
 
     __call__ = observe
 
-    def observe_vf(self, accesses: Sequence[tuple[bool, str, int, int, tuple[int, int] | None]]) -> None:
+    def observe_vf(self, accesses: Sequence[tuple[str, bool, tuple[int, int], int, str]]) -> None:
         """`observe` for the UB accesses of one whole vector function a lowering computes at once (`direct`), made
-        outside a VF scope: (is a write, the Reg op, first byte, end, the tensor's bytes for a load), each a non-empty
-        range, in the loop's order; one V instruction, from one kernel line."""
-        known = self._vf_forms.get(id(accesses))
-        if known is None or known[0] is not accesses:  # (the form of a plan's accesses, made once: a plan keeps them)
-            ub = [("UB", write, _within(lo, hi, within), hi - lo, api) for write, api, lo, hi, within in accesses]
-            if len(self._vf_forms) >= 64:
-                self._vf_forms.clear()
-            known = self._vf_forms[id(accesses)] = (accesses, ub)
-        self.pipes.access(V, known[1], call_line(5), object())
+        outside a VF scope, as the pipes take them (memory, is a write, the bytes ordering it, the bytes moved, the Reg
+        op; a load ordered by its tensor's bytes only), in the loop's order; one V instruction, from one kernel line."""
+        self.pipes.access(V, accesses, call_line(5), object())
 
     def finish(self) -> None:
         """The kernel's end on this core: every flag waited for, every queue buffer freed."""

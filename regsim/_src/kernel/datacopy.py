@@ -149,12 +149,8 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     """The rows a copy reads from the UB, each byte written before (`check_uninitialized`): a copy of their bytes,
     or (`copy` False: the copy writes another memory) a view."""
     st = t.ub.storage
-    if (
-        st.valid is not None
-        and current_config().check_uninitialized
-        and not (count == 1 and st.all_written(start, start + length))
-    ):
-        written = _rows(st.valid.view(np.uint8), start, count, length, pitch)
+    if st.partial() and current_config().check_uninitialized and not (count == 1 and st.all_written(start, start + length)):
+        written = _rows(st.valid.view(np.uint8), start, count, length, pitch)  # type: ignore[union-attr]  # (partial)
         if not written.all():
             row, col = np.argwhere(written == 0)[0]
             first = start + int(row) * pitch + int(col)
@@ -177,7 +173,7 @@ def _ub_write(
     count, length = rows.shape
     if count == 1 and where is None:  # (one row: the contiguous DataCopy)
         st.data[start : start + length] = rows[0]
-        if st.valid is not None:
+        if st.partial():
             t.ub.writes.note(api, start, start + length, depth=_KERNEL)
             st.mark_stored(start, start + length)
         return
@@ -186,7 +182,7 @@ def _ub_write(
         target[...] = rows
     else:
         np.copyto(target, rows, where=where)
-    if st.valid is not None:  # (every row has the same written columns)
+    if st.partial():  # (every row has the same written columns)
         if where is None:
             cols = [0, length]
         else:

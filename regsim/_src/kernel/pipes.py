@@ -36,7 +36,6 @@ kind and memory (one V instruction, the same in both loop modes): the pipe activ
 from __future__ import annotations
 
 import bisect
-import operator
 from collections.abc import Hashable, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -243,7 +242,7 @@ class PipeState:
         context, or a token a lowering computing a whole VF at once passes) are one V instruction. Checked against
         every access not known complete to `pipe`, then recorded. Raises before anything is recorded (the caller has
         written nothing yet)."""
-        history = self.history
+        history, known = self.history, self.known[pipe]
         for space, write, ranges, _, api in accesses:
             if ranges is None:
                 continue
@@ -253,8 +252,9 @@ class PipeState:
             if h is None:
                 continue
             if pipe != S or api not in AUTO_SYNCED:
-                if not any(map(operator.gt, h[2], self.known[pipe])):  # (every access recorded known complete)
-                    continue
+                a, b, c, d = h[2]
+                if a <= known[0] and b <= known[1] and c <= known[2] and d <= known[3]:
+                    continue  # (every access recorded known complete)
                 found = self._unordered(pipe, h, write, ranges, PIPES)
                 if found is not None:
                     q, e, both = found
@@ -272,7 +272,7 @@ class PipeState:
                 self._vf_records = {}
         seq = self.issued[pipe]
         name = PIPE_NAMES[pipe]
-        events = self.events
+        log = self.events.append if vf is None else self._record
         for space, write, ranges, moved, api in accesses:
             if ranges is None:
                 lo = hi = 0
@@ -281,11 +281,7 @@ class PipeState:
             else:
                 lo, hi = int(ranges[0][0]), int(ranges[1][-1])
             gm = space != "UB"
-            row = (name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if gm else "")
-            if vf is None:
-                events.append(row)
-            else:
-                self._record(row)
+            log((name, "write" if write else "read", api, moved, line, space, lo, hi, seq, l2 if gm else ""))
             if ranges is None:
                 continue
             if gm:
@@ -334,7 +330,7 @@ class PipeState:
         plain = type(ranges[0]) is int
         for q in pipes:
             qseqs = seqs[q]
-            if not qseqs or qseqs[-1] <= known[q] or (q == pipe and IN_ORDER[q]):
+            if not qseqs or qseqs[-1] <= known[q]:  # (an in-order pipe knows its own issued: `access`)
                 continue
             for e in entries[q][bisect.bisect_right(qseqs, known[q]) :]:
                 if write or e[1]:

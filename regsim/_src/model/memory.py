@@ -23,7 +23,7 @@ from regsim._src.model.binding import as_int, host_api
 from regsim._src.model.config import DEFAULT_CONFIG, MAX_UB_SIZE, ONE_BLOCK_SIZE, check_ub_size, current_config
 from regsim._src.model.core import Core, use_core
 from regsim._src.model.enums import TPosition, expected_member
-from regsim._src.model.registers import Storage, check_dtype, host_read, to_lanes
+from regsim._src.model.registers import RangeStorage, check_dtype, host_read, to_lanes
 from regsim.errors import (
     AlignmentError,
     OutOfBoundsError,
@@ -79,7 +79,7 @@ class UnifiedBuffer:
     @host_api("UnifiedBuffer")
     def __init__(self, size: int | None = None) -> None:
         self.size = current_config().ub_size if size is None else check_ub_size("UnifiedBuffer", "size", size)
-        self.storage = Storage.fresh(self.size)
+        self.storage = RangeStorage.fresh(self.size)
         self._next = 0
         #: the core whose UB this is (a new one, made current: `rs.UnifiedBuffer()` is one core's UB and
         #: that core's special registers): VFs run with pointers into it use its special registers
@@ -128,7 +128,7 @@ class UnifiedBuffer:
         written."""
         if self.journal is not None:
             self.journal.record(start, start + raw.size)
-        if self.storage.valid is not None:
+        if self.storage.partial():
             self.writes.note(api, start, start + raw.size)
         self.storage.write(start, raw)
 

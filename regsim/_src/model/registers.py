@@ -15,6 +15,7 @@ import functools
 import importlib
 import sys
 import warnings
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Generic, Literal, TypeVar, cast
 
@@ -177,6 +178,18 @@ class Storage:
             return valid[start:end].tobytes() == _ONES[: end - start]
         return int(count_nonzero(valid[start:end])) == end - start
 
+    def partial(self) -> bool:
+        """Whether some byte was never written (`valid is not None`, without making flags a storage may not keep)."""
+        return self.valid is not None
+
+    def first_unwritten(self, start: int, end: int) -> int | None:
+        """The first byte of `[start, end)` never written, or None."""
+        valid = self.valid
+        if valid is None or start >= end:
+            return None
+        missing = np.flatnonzero(~valid[start:end])
+        return start + int(missing[0]) if missing.size else None
+
     def summarise(self) -> None:
         """Drop the per-byte flags once every byte is written."""
         valid = self.valid
@@ -185,6 +198,100 @@ class Storage:
 
 
 _ONES = b"\x01" * (2 * VL)
+
+
+class RangeStorage(Storage):
+    """A `Storage` for a large buffer (a core's UB) that keeps its written bytes as sorted ranges
+    [starts[k], ends[k]) (disjoint, not touching), so marking bytes written and asking whether some are
+    cost O(log ranges) rather than O(bytes): a kernel's copies and stores into a UB it never fills all of.
+
+    Asking for the per-byte flags (`valid`) makes them from the ranges, and they are kept instead from then
+    on (callers may change them in place), as they are past `MAX_RANGES` ranges; `valid is None` (every byte
+    written) as for any storage.
+    """
+
+    __slots__ = ("_flags", "ends", "starts")
+
+    MAX_RANGES: ClassVar[int] = 256  #: past this many ranges the per-byte flags are kept instead
+
+    _flags: Bools | None
+    #: the written ranges while kept as ranges (None: the per-byte flags `_flags` say, or every byte was written)
+    starts: list[int] | None
+    ends: list[int] | None
+
+    @classmethod
+    def fresh(cls, nbytes: int) -> RangeStorage:
+        st = cls(np.zeros(nbytes, np.uint8), None)
+        st.starts, st.ends = [], []
+        return st
+
+    @property
+    def valid(self) -> Bools | None:  # (the flags, made from the ranges when first asked for)
+        starts, ends = self.starts, self.ends
+        if starts is not None and ends is not None:
+            flags = np.zeros(self.data.size, np.bool_)
+            for a, b in zip(starts, ends, strict=True):
+                flags[a:b] = True
+            self._flags, self.starts, self.ends = flags, None, None
+            self.until = 0
+        return self._flags
+
+    @valid.setter
+    def valid(self, flags: Bools | None) -> None:
+        self._flags, self.starts, self.ends = flags, None, None
+
+    def partial(self) -> bool:
+        return self.starts is not None or self._flags is not None
+
+    def mark(self, start: int, end: int) -> None:
+        if self.starts is None:
+            super().mark(start, end)
+        elif start < end:
+            self._add(start, end)
+
+    def mark_stored(self, start: int, end: int) -> None:
+        if self.starts is None:
+            super().mark_stored(start, end)
+        elif start < end:
+            self._add(start, end)
+            self.summarise()
+
+    def _add(self, start: int, end: int) -> None:
+        """Join [start, end) to the ranges (those it overlaps or touches merged into one)."""
+        starts, ends = self.starts, self.ends
+        assert starts is not None and ends is not None
+        i, j = bisect_left(ends, start), bisect_right(starts, end)  # the ranges [i, j) overlap or touch it
+        if i < j:
+            if j == i + 1 and starts[i] <= start and end <= ends[i]:
+                return  # (already written: the common case)
+            start, end = min(start, starts[i]), max(end, ends[j - 1])
+        starts[i:j], ends[i:j] = [start], [end]
+        if len(starts) > self.MAX_RANGES:
+            self.valid  # (the per-byte flags from now on)  # noqa: B018
+
+    def all_written(self, start: int, end: int) -> bool:
+        starts, ends = self.starts, self.ends
+        if starts is None or ends is None:
+            return super().all_written(start, end)
+        if start >= end:
+            return True
+        k = bisect_right(starts, start) - 1  # the range starting at or before `start`
+        return k >= 0 and ends[k] >= end
+
+    def first_unwritten(self, start: int, end: int) -> int | None:
+        starts, ends = self.starts, self.ends
+        if starts is None or ends is None:
+            return super().first_unwritten(start, end)
+        k = bisect_right(starts, start) - 1
+        at = max(start, ends[k]) if k >= 0 else start
+        return at if at < end else None
+
+    def summarise(self) -> None:
+        starts, ends = self.starts, self.ends
+        if starts is None or ends is None:
+            super().summarise()
+        elif len(starts) == 1 and starts[0] == 0 and ends[0] == self.data.size:
+            self.starts = self.ends = None
 
 
 class RegTensor(Generic[T]):
