@@ -522,24 +522,25 @@ def site_text(code: CodeType, at: int) -> str:
 Write = tuple[str, CodeType, int, Any, Any, Any, tuple[Any, ...], Any, int]
 
 
+#: the frame the latest store note came from, its kernel frame and that one's code (the stores of one VF run all come
+#: from one frame: it is looked into once; kept until a note from another frame). One for every UB, not a UB's own: a
+#: UB holding the frame that holds the UB would be a reference cycle, the UB's bytes freed only by the cyclic collector.
+_NOTED: list[Any] = [None, None, None]
+
+
 class Writes:
     """Who wrote a UB's bytes, kept while some of them were never written: the stores, in order, each noted by one
     append (`note`: the API, the kernel line, the byte ranges, the loop iterations around it, its mask's active lanes).
     Only the message of an `UninitializedReadError` reads it (`around`): which call last wrote the bytes beside the
     never-written ones, so a tail-mask bug reads as one. At most `LIMIT` stores are kept (the oldest half dropped)."""
 
-    __slots__ = ("code", "dropped", "entries", "frame", "kernel")
+    __slots__ = ("dropped", "entries")
 
     LIMIT: Final = 1 << 16
 
     def __init__(self) -> None:
         self.entries: list[Write] = []
         self.dropped = 0  #: entries dropped so far (a journal's mark counts them)
-        #: the frame the latest note came from, its kernel frame and that one's code (the stores of one VF run all come
-        #: from one frame: it is looked into once; kept until a note from another frame)
-        self.frame: Any = None
-        self.kernel: Any = None
-        self.code: Any = None
 
     def note(self, api: str, lo: Any, hi: Any, active: Any = 0, lanes: int = 0, depth: int = 0) -> None:
         """A store by `api` of UB bytes [lo, hi) (ints, or equal-length int arrays: several ranges), `active` of its
@@ -547,12 +548,12 @@ class Writes:
         The kernel line and the loop iterations around it are read here (one frame looked up, none made on the way,
         when the caller knows how far the kernel line is: the in-order stores' cost)."""
         frame = _getframe(depth + 1)
-        if frame is not self.frame:
-            self.frame = frame
-            self.kernel = kernel_frame(frame)
-            self.code = self.kernel.f_code
+        noted = _NOTED
+        if frame is not noted[0]:
+            kernel = kernel_frame(frame)
+            noted[:] = frame, kernel, kernel.f_code
         entries = self.entries
-        entries.append((api, self.code, self.kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
+        entries.append((api, noted[2], noted[1].f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 
