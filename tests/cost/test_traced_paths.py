@@ -85,7 +85,9 @@ def _ours(trips: int, vf: Callable[..., None]) -> Callable[[], tuple[Callable[..
         for t in (a, b, d):
             t.set(rng.integers(0, 2**32, t.size, dtype=np.uint64).astype(np.uint32))
         ptrs = (d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr())
-        return vf, (*ptrs, 64 * trips - 5, trips) if vf not in (post_select, masks_in_order) else (ptrs[1], ptrs[2], ptrs[0], trips)
+        if vf in (post_select, masks_in_order):
+            return vf, (ptrs[1], ptrs[2], ptrs[0], trips)
+        return vf, (*ptrs, 64 * trips - 5, trips)
 
     return make
 
@@ -185,7 +187,8 @@ def test_traced_calls_record_as_the_generic_run(name: str, mode: str) -> None:
     want = _slowly(lambda: _records(make))
     assert got == want
     batched = [r for r in got if r[7] > 1]
-    in_order = ("case 10 (gather, scatter)", "carry into its mask", "masks in order")  # (a scatter; a register made in the body: in order)
+    # (a scatter; a register made in the body: in order)
+    in_order = ("case 10 (gather, scatter)", "carry into its mask", "masks in order")
     assert bool(batched) == (mode == "auto" and name not in in_order)
 
     def profile() -> rs.Profile:
