@@ -64,13 +64,13 @@ def masks_in_order(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[r
     first = Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.VL16)
     xr, yr, zr, gt = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.CreateMask(rs.uint32)
     for i in range(trips):
+        part = Reg.RegTensor(rs.uint32)  # (written below on the compare's lanes only)
         Reg.LoadAlign(xr, x + i * 64)
         Reg.LoadAlign(yr, y + i * 64)
         Reg.Compare(gt, xr, yr, first, mode=Reg.CMPMODE.GT)
         Reg.Select(zr, xr, yr, gt)
-        w = Reg.RegTensor(rs.uint32)
-        Reg.Add(w, xr, yr, gt, mode=Reg.MaskMergeMode.MERGING)
-        Reg.Select(zr, w, zr, gt)
+        Reg.Add(part, xr, yr, gt, mode=Reg.MaskMergeMode.MERGING)
+        Reg.Select(zr, part, zr, gt)
         Reg.StoreAlign(z + i * 64, zr, first)
 
 
