@@ -522,12 +522,6 @@ def site_text(code: CodeType, at: int) -> str:
 Write = tuple[str, CodeType, int, Any, Any, Any, tuple[Any, ...], Any, int]
 
 
-#: the frame the latest store note came from, its kernel frame and that one's code (the stores of one VF run all come
-#: from one frame: it is looked into once; kept until a note from another frame). One for every UB, not a UB's own: a
-#: UB holding the frame that holds the UB would be a reference cycle, the UB's bytes freed only by the cyclic collector.
-_NOTED: list[Any] = [None, None, None]
-
-
 class Writes:
     """Who wrote a UB's bytes, kept while some of them were never written: the stores, in order, each noted by one
     append (`note`: the API, the kernel line, the byte ranges, the loop iterations around it, its mask's active lanes).
@@ -547,13 +541,11 @@ class Writes:
         `lanes` lanes active, made from the kernel line `depth` frames above the caller (0: found by looking outwards).
         The kernel line and the loop iterations around it are read here (one frame looked up, none made on the way,
         when the caller knows how far the kernel line is: the in-order stores' cost)."""
-        frame = _getframe(depth + 1)
-        noted = _NOTED
-        if frame is not noted[0]:
-            kernel = kernel_frame(frame)
-            noted[:] = frame, kernel, kernel.f_code
+        # (no frame kept: a UB's log holding a frame that holds the UB would be a reference cycle, its bytes freed
+        # only by the cyclic collector)
+        kernel = kernel_frame(_getframe(depth + 1))
         entries = self.entries
-        entries.append((api, noted[2], noted[1].f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
+        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 
