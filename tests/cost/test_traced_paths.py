@@ -56,6 +56,24 @@ def post_select(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[rs.u
         Reg.StoreAlign(z, zr, 64, every, post_mode=UPDATE)
 
 
+@rs.simd_vf
+def masks_in_order(x: rs.UbPtr[rs.uint32], y: rs.UbPtr[rs.uint32], z: rs.UbPtr[rs.uint32], trips: int) -> None:
+    """CreateMask, Compare and Select in order (a loop too short to batch): a partial pattern, the compare's lanes
+    under it, a select on them, and a select of a register written only on its mask's lanes (its closure gives way
+    to `run`)."""
+    first = Reg.CreateMask(rs.uint32, pattern=Reg.MaskPattern.VL16)
+    xr, yr, zr, gt = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.CreateMask(rs.uint32)
+    for i in range(trips):
+        part = Reg.RegTensor(rs.uint32)  # (written below on the compare's lanes only)
+        Reg.LoadAlign(xr, x + i * 64)
+        Reg.LoadAlign(yr, y + i * 64)
+        Reg.Compare(gt, xr, yr, first, mode=Reg.CMPMODE.GT)
+        Reg.Select(zr, xr, yr, gt)
+        Reg.Add(part, xr, yr, gt, mode=Reg.MaskMergeMode.MERGING)
+        Reg.Select(zr, part, zr, gt)
+        Reg.StoreAlign(z + i * 64, zr, first)
+
+
 def _ours(trips: int, vf: Callable[..., None]) -> Callable[[], tuple[Callable[..., None], tuple[Any, ...]]]:
     """A VF of this file on a fresh UB of three uint32 tensors (random, seeded) and its arguments."""
 
@@ -67,7 +85,9 @@ def _ours(trips: int, vf: Callable[..., None]) -> Callable[[], tuple[Callable[..
         for t in (a, b, d):
             t.set(rng.integers(0, 2**32, t.size, dtype=np.uint64).astype(np.uint32))
         ptrs = (d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr())
-        return vf, (*ptrs, 64 * trips - 5, trips) if vf is not post_select else (ptrs[1], ptrs[2], ptrs[0], trips)
+        if vf in (post_select, masks_in_order):
+            return vf, (ptrs[1], ptrs[2], ptrs[0], trips)
+        return vf, (*ptrs, 64 * trips - 5, trips)
 
     return make
 
@@ -110,6 +130,7 @@ WORK = {
     "UpdateMask tail": _ours(20, tail_add),
     "post-update": _ours(20, post_select),
     "carry into its mask": _ours(12, carry_into_mask),
+    "masks in order": _ours(4, masks_in_order),
 }
 
 
@@ -166,7 +187,8 @@ def test_traced_calls_record_as_the_generic_run(name: str, mode: str) -> None:
     want = _slowly(lambda: _records(make))
     assert got == want
     batched = [r for r in got if r[7] > 1]
-    in_order = ("case 10 (gather, scatter)", "carry into its mask")  # (a scatter; a register made in the body: in order)
+    # (a scatter; a register made in the body: in order)
+    in_order = ("case 10 (gather, scatter)", "carry into its mask", "masks in order")
     assert bool(batched) == (mode == "auto" and name not in in_order)
 
     def profile() -> rs.Profile:
@@ -218,6 +240,25 @@ def test_in_order_elementwise_calls_take_their_closures() -> None:
         live = min(64, count - 64 * i)
         carries = sum(int(xs[64 * i + k]) + int(ys[64 * i + k]) >= 2**32 for k in range(live))
         assert (r[3], r[4]) == (carries, 64)
+
+
+def test_in_order_masks_compares_and_selects_take_their_closures() -> None:
+    """In order, a traced CreateMask, Compare and Select run their in-order closures where a VF with no trace runs
+    them, and the records give each the lanes its `run` notes: the pattern's 16 of 64, the compare's predicate's 16,
+    and each select's mask's lanes, those of the 16 where x > y (counted here in Python ints)."""
+    make = WORK["masks in order"]
+    with rs.configure(loops="sequential"):
+        tracing._PLANS.clear()
+        got = _records(make)
+    taken = {plan.spec.key: fast[0].__name__ for plan, _, _, fast in tracing._PLANS.values() if fast is not None}
+    assert (taken["CreateMask"], taken["Compare"], taken["Select"]) == ("call", "binary", "call")
+    _, (*_, trips) = make()
+    rng = np.random.default_rng(trips)  # (the inputs `_ours` made, again)
+    xs, ys = (rng.integers(0, 2**32, 64 * trips, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    greater = [sum(int(xs[64 * i + k]) > int(ys[64 * i + k]) for k in range(16)) for i in range(trips)]
+    assert [(r[3], r[4]) for r in got if r[0] == "CreateMask"] == [(16, 64), (64, 64)]
+    assert [(r[3], r[4]) for r in got if r[0] == "Compare"] == [(16, 64)] * trips
+    assert [(r[3], r[4]) for r in got if r[0] == "Select"] == [(n, 64) for n in greater for _ in range(2)]
 
 
 @pytest.mark.parametrize("seed", range(6))

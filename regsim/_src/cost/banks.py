@@ -358,8 +358,7 @@ def kept_beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: 
     `_BEAT_KEPT_SIZE` accesses."""
     if lo.size > _BEAT_KEPT_SIZE:
         return beat(geo, ident, write, lo, hi, at, rows)
-    pattern = geo.row * geo.groups * geo.banks
-    base = int(lo.min()) // pattern * pattern
+    base = _pattern_base(geo, int(lo.min()))
     lo, hi = lo - base, hi - base
     key = (geo, rows, *((a.dtype.str, a.tobytes()) for a in (ident, write, lo, hi, at)))
     kept = _kept(key, base, lambda: beat(geo, ident, write, lo, hi, at, rows))
@@ -376,8 +375,7 @@ def kept_listed_beat(
     `_FEW_ACCESSES` accesses (or `_FEW_BLOCKS` 32 B rows)."""
     if len(lo) > _FEW_ACCESSES:
         return kept_beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
-    pattern = geo.row * geo.groups * geo.banks
-    base = min(lo) // pattern * pattern
+    base = _pattern_base(geo, min(lo))
     if base:
         lo, hi = [a - base for a in lo], [b - base for b in hi]
     key = (geo, rows, "listed", tuple(ident), tuple(write), tuple(lo), tuple(hi), tuple(at))
@@ -439,11 +437,17 @@ def _arrays(
 
 def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
     """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
-    pattern = geo.row * geo.groups * geo.banks
-    base = min(start for _, _, start, _, _ in accesses) // pattern * pattern
+    base = _pattern_base(geo, min(start for _, _, start, _, _ in accesses))
     moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses]
     key = (geo, rows, "affine", *moved)
     return _kept(key, base, lambda: affine_beat(geo, moved, rows))
+
+
+def _pattern_base(geo: Geometry, first: int) -> int:
+    """The first byte of the bank pattern (`groups * banks` rows of 32 B) byte `first` is in: a beat's accesses moved
+    by whole patterns touch the same groups and banks (the kept beats' key is its accesses less this)."""
+    pattern = geo.row * geo.groups * geo.banks
+    return first // pattern * pattern
 
 
 def _kept(key: tuple[Any, ...], base: int, make: Callable[[], BeatResult | None]) -> BeatResult | None:

@@ -320,15 +320,12 @@ def _affine_beat(
 
 def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float]]:
     """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles and the compute instructions'
-    (by API, filled as they are met), by the table (the last table's kept)."""
-    if _GEOMETRY[0] is not table:
+    (by API, filled as they are met), by the table (made once a table: kept on it)."""
+    if table.derived is None:
         sizes = (table[f"ub.{k}"] for k in ("bank_groups", "banks_per_group", "row_bytes", "subbank_bytes"))
         loads, stores = int(table["ub.beat_loads"]), int(table["ub.beat_stores"])
-        _GEOMETRY[:] = [table, (banks.Geometry(*sizes), loads, stores, float(table["mask.cycles"]), {})]
-    return _GEOMETRY[1]  # type: ignore[no-any-return]
-
-
-_GEOMETRY: list[Any] = [None, None]
+        table.derived = (banks.Geometry(*sizes), loads, stores, float(table["mask.cycles"]), {})
+    return table.derived  # type: ignore[no-any-return]
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:

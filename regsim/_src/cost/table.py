@@ -21,6 +21,8 @@ class CostTable:
     def __init__(self, entries: Mapping[str, tuple[Any, str]], path: str) -> None:
         self.entries = dict(entries)
         self.path = path
+        #: what `rs.profile` derives from the table, made once (`profile._geometry`)
+        self.derived: Any = None
 
     def __getitem__(self, key: str) -> Any:
         return self.entries[key][0]

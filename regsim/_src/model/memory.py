@@ -528,31 +528,24 @@ class Writes:
     Only the message of an `UninitializedReadError` reads it (`around`): which call last wrote the bytes beside the
     never-written ones, so a tail-mask bug reads as one. At most `LIMIT` stores are kept (the oldest half dropped)."""
 
-    __slots__ = ("code", "dropped", "entries", "frame", "kernel")
+    __slots__ = ("dropped", "entries")
 
     LIMIT: Final = 1 << 16
 
     def __init__(self) -> None:
         self.entries: list[Write] = []
         self.dropped = 0  #: entries dropped so far (a journal's mark counts them)
-        #: the frame the latest note came from, its kernel frame and that one's code (the stores of one VF run all come
-        #: from one frame: it is looked into once; kept until a note from another frame)
-        self.frame: Any = None
-        self.kernel: Any = None
-        self.code: Any = None
 
     def note(self, api: str, lo: Any, hi: Any, active: Any = 0, lanes: int = 0, depth: int = 0) -> None:
         """A store by `api` of UB bytes [lo, hi) (ints, or equal-length int arrays: several ranges), `active` of its
         `lanes` lanes active, made from the kernel line `depth` frames above the caller (0: found by looking outwards).
         The kernel line and the loop iterations around it are read here (one frame looked up, none made on the way,
         when the caller knows how far the kernel line is: the in-order stores' cost)."""
-        frame = _getframe(depth + 1)
-        if frame is not self.frame:
-            self.frame = frame
-            self.kernel = kernel_frame(frame)
-            self.code = self.kernel.f_code
+        # (no frame kept: a UB's log holding a frame that holds the UB would be a reference cycle, its bytes freed
+        # only by the cyclic collector)
+        kernel = kernel_frame(_getframe(depth + 1))
         entries = self.entries
-        entries.append((api, self.code, self.kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
+        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 

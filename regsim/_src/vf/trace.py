@@ -27,6 +27,7 @@ import attrs
 
 from regsim._src.engine.backend import NumpyBackend
 from regsim._src.engine.executors.elementwise import Elementwise
+from regsim._src.engine.executors.masks import MaskGen, PredicateOut, SelectLanes
 from regsim._src.engine.per_iteration import iota
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
@@ -140,11 +141,14 @@ class Trace:
         backend.current = rec
         seen = len(backend.accesses) if batched else 0
         fast = None if batched else typed[3]
-        if fast is not None:  # (an elementwise op in order: its predicate's lanes noted first, as its `run` notes them)
-            mask = values[fast[1]]
-            if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
-                lanes, count = mask._active(fast[2])
-                rec.active, rec.lanes = count, lanes.size
+        if fast is not None:  # (an op in order: the lanes its `run` notes noted first)
+            if fast[1] is None:  # a mask maker's, fixed by its plan
+                rec.active, rec.lanes = fast[2]
+            else:  # its predicate's
+                mask = values[fast[1]]
+                if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
+                    lanes, count = mask._active(fast[2])
+                    rec.active, rec.lanes = count, lanes.size
         began = time.perf_counter()
         rec.start = began - self._t0
         try:
@@ -370,8 +374,9 @@ _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the pack
 #: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, its call in a
 #: batched loop, and its call in order where it has one (`_planned`)
 _PLANS: dict[int, tuple[Any, str, Callable[..., Any], InOrder | None]] = {}
-#: an elementwise op's call in order, the index of its predicate operand and the predicate's stride
-InOrder = tuple[Callable[..., Any], int, int]
+#: an op's call in order and what its record notes before it: the index of its predicate operand and the predicate's
+#: stride (its active lanes noted), or None and the (active, lanes) a mask maker's fixed pattern selects
+InOrder = tuple[Callable[..., Any], int | None, Any]
 
 
 def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any], InOrder | None]:
@@ -381,16 +386,26 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
     lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
     index names, as a call binding directly gives them); any other call goes to `run` on the same values.
 
-    An elementwise op's call in order is the one a VF with no trace makes (the executor's `specialise`d closure: it
-    reads and writes no UB, so its record needs only the active lanes of its predicate, which the record notes before
-    the call, as `run` notes them first; a carry out may overwrite the predicate), given the bound values."""
+    An elementwise op's, a compare's, a select's and a CreateMask's call in order is the one a VF with no trace makes
+    (the executor's `specialise`d closure: it reads and writes no UB, so its record needs only the active lanes its
+    `run` notes: its predicate's, which the record notes before the call, as `run` notes them first, a carry out may
+    overwrite the predicate; a CreateMask's, its pattern's, fixed by the plan), given the bound values."""
     shown = ", ".join(_type_of(v) for v in values if isinstance(v, (RegTensor, MaskReg, UbPtr)))
-    spec, run = plan.spec, plan.run
+    spec, run, executor = plan.spec, plan.run, plan.spec.executor
 
     def generic(ctx: Any, values: Any, kwargs: dict[str, Any]) -> Any:
         return run(ctx, plan, values)
 
-    special = spec.executor.specialise_batched(spec, plan, generic) if spec.executor.batchable else None
-    in_order = spec.executor.specialise(spec, plan, generic) if isinstance(spec.executor, Elementwise) else None
-    fast = None if in_order is None else (in_order, plan.prepared.pred, plan.prepared.stride)
+    special = executor.specialise_batched(spec, plan, generic) if executor.batchable else None
+    fast: InOrder | None = None
+    if isinstance(executor, (Elementwise, PredicateOut, SelectLanes, MaskGen)):
+        in_order = executor.specialise(spec, plan, generic)
+        if in_order is None:
+            pass
+        elif isinstance(executor, MaskGen):  # (`run` notes the lanes it writes: its pattern's)
+            fast = (in_order, None, (int(plan.prepared.sum()), plan.prepared.size))
+        elif isinstance(executor, SelectLanes):  # (`run` notes its mask's lanes at its stride)
+            fast = (in_order, spec.slots["mask"], plan.prepared)
+        else:
+            fast = (in_order, plan.prepared.pred, plan.prepared.stride)
     return plan, shown, special or generic, fast
