@@ -4,13 +4,11 @@ a chain of bases regsim resolves back to a class it started from refused by name
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import regsim as rs
-from tests.cpp_kernel_support import both_modes
+from tests.cpp_kernel_support import both_modes, cpp_module
 
 SRC = """
 enum class Pod { A, B };
@@ -121,9 +119,7 @@ extern "C" __global__ __aicore__ void namesakes(GM_ADDR y)
 
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("bases") / "bases.asc"
-    path.write_text(SRC)
-    return rs.cpp.load(path)
+    return cpp_module(tmp_path_factory, "bases", SRC)
 
 
 def test_an_error_resolving_a_base_classs_member_function_is_that_error(mod: rs.cpp.CppModule) -> None:
