@@ -228,7 +228,8 @@ class KernelBuild:
         """A member function's Python name, lowered with the class's template arguments and its own (a member function
         template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs; `constructor`: the class's
         constructor taking `nargs` arguments (`name` unused)."""
-        for cls, cenv in [(st, env)] if constructor else self.class_chain(st, env):  # (`this->LoadData(...)` of a base)
+        chain = [(st, env)] if constructor else self.class_chain(st, env)
+        for cls, cenv in chain:  # (`this->LoadData(...)` of a base)
             fn = self.by_place.get(rloc)
             if fn is None or fn.name != name or fn.cls != cls["place"]:  # (a dependent call: the primary template's member)
                 cands = [
@@ -240,15 +241,18 @@ class KernelBuild:
                 fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
             return self.function(fn, {**cenv, **deduce(fn)}, cls, in_vf)
         what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
-        raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found")
+        unread = [(c, b) for c, cenv in chain for b in c.get("bases", ()) if (self.struct(b, cenv) or ({},))[0] is c]
+        why = f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})"
+        raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found{why if unread else ''}")
 
     def class_chain(
         self, st: dict[str, Any], env: dict[str, Any], outer: dict[str, Any] | None = None
     ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """The user class `st` (its template arguments `env`) and the classes it derives from, each with the template
         arguments its base specifier gives it (`class Derived : public Base<T, U>`, read with `outer`'s names too),
-        nearest first, each once. A class its bases lead back to (`template <int N> class K : public K<N - 1>`, which
-        regsim reads as K itself) is refused, naming the chain."""
+        nearest first, each once; a base regsim reads as the class itself (`template <int N> class K : public K<N - 1>`)
+        left out. A class its bases lead back to (`namespace p { class A : public q::B<T>` of `class B : public q::A<T>`,
+        regsim's p::B and p::A) is refused, naming the chain."""
         out, todo = [], [(st, env)]
         bases: dict[int, list[tuple[str, dict[str, Any]]]] = {}  #: each class's bases as regsim resolves them
         while todo:
@@ -257,7 +261,7 @@ class KernelBuild:
             bases[id(cls)] = []
             for base in cls.get("bases", ()):
                 hit = self.struct(base, {**(outer or {}), **cenv})
-                if hit is not None:
+                if hit is not None and hit[0] is not cls:
                     bases[id(cls)].append((base, hit[0]))
                     if all(hit[0] is not c for c, _ in [*out, *todo]):  # (a virtual base of two bases: once)
                         todo.append(hit)
@@ -266,10 +270,13 @@ class KernelBuild:
             chain = " -> ".join(spelled for spelled, _ in cycle)
             raise CppError(
                 f"{cycle[-2][1]['place']}: the class {cycle[-1][1]['name']} derives from itself as regsim resolves the"
-                f" base classes of {st['name']} ({chain}: a class template deriving from another instantiation of"
-                " itself, or a base named as a class of another namespace is): regsim's C++ front end does not support it"
+                f" base classes of {st['name']} ({chain}{_BY_NAME}): regsim's C++ front end does not support it"
             )
         return out
+
+
+#: why regsim can read a class's base as a class deriving from it
+_BY_NAME = "; regsim finds a base by its name and explicit specializations only, not by its namespace or partial specializations"
 
 
 def _cycle(
