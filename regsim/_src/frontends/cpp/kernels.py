@@ -242,8 +242,12 @@ class KernelBuild:
             return self.function(fn, {**cenv, **deduce(fn)}, cls, in_vf)
         what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
         unread = [(c, b) for c, cenv in chain for b in c.get("bases", ()) if (self.struct(b, cenv) or ({},))[0] is c]
-        why = f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})"
-        raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found{why if unread else ''}")
+        why = (
+            f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})"
+            if unread
+            else ""
+        )
+        raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found{why}")
 
     def class_chain(
         self, st: dict[str, Any], env: dict[str, Any], outer: dict[str, Any] | None = None
