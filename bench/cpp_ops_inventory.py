@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures
+import functools
 import re
 import sys
 import tempfile
@@ -187,10 +188,11 @@ def layout(root: Path, into: Path) -> Path:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
-def _includes(path: Path, search: tuple[Path, ...]) -> list[Path | None]:
+@functools.cache
+def _includes(path: Path, search: tuple[Path, ...]) -> tuple[Path | None, ...]:
     """The files `path`'s quoted includes outside `#if` blocks name, in order (None for one not found: a header
     of the devkit or of a library not in the checkout), found as the compiler finds them (its own directory, then
-    `search`)."""
+    `search`). Each header read once (an operator's entries include the same ones, `prelude` asks of each)."""
     out: list[Path | None] = []
     depth = 0
     for line in path.read_text(errors="replace").split("\n"):
@@ -200,7 +202,7 @@ def _includes(path: Path, search: tuple[Path, ...]) -> list[Path | None]:
         if m and depth == 0:
             found = [d / m[1] for d in (path.parent, *search) if (d / m[1]).is_file()]
             out.append(found[0].resolve() if found else None)
-    return out
+    return tuple(out)
 
 
 def _reaches(path: Path, target: Path, search: tuple[Path, ...], seen: set[Path]) -> bool:
@@ -227,15 +229,20 @@ def _load(path: Path, search: tuple[Path, ...]) -> Any:
     """`path` loaded with the include tree `search`; where the file does not parse alone (errors in its own lines),
     after the headers its kernel entry includes before it (`prelude`), as the build compiles it."""
     args = (*_SCOPE, *(f"-I{d}" for d in search))
+    failed: CppError | None = None
     try:
         mod = rs.cpp.load(path, args=args)
-    except CppError:
-        mod = None
+    except CppError as e:
+        mod, failed = None, e
     here = str(path.absolute())
     fns = [f for fs in mod.definitions.values() for f in fs if getattr(f, "file", "") in ("", here)] if mod else []
     own = mod is None or any(d.startswith(f"{path}:") for d in mod.host_diagnostics) or any(f.errors for f in fns)
     before = prelude(path, search) if own else []
-    return rs.cpp.load(path, args=(*args, *(f"-include{h}" for h in before))) if before or mod is None else mod
+    if before:
+        return rs.cpp.load(path, args=(*args, *(f"-include{h}" for h in before)))
+    if failed is not None:
+        raise failed  # (no headers to parse it after: its own failure, not a second parse's)
+    return mod
 
 
 def inventory_file(path: Path, root: Path, tree: Path) -> list[tuple[str, str, str, str]]:

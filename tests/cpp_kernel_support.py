@@ -33,3 +33,10 @@ def round_half_away(x32: np.ndarray, dtype: Any) -> np.ndarray:
     other = np.where(outward, bits + 1, bits).astype(np.uint16).view(dtype.np_dtype)
     tie = outward & ((even.astype(np.float64) + other.astype(np.float64)) / 2 == v)
     return np.where(tie, other, even)
+
+
+def cpp_module(factory: Any, stem: str, source: str) -> rs.cpp.CppModule:
+    """The C++ `source` written to `<stem>.asc` in a new directory of the pytest `factory` (tmp_path_factory), loaded."""
+    path = factory.mktemp(stem) / f"{stem}.asc"
+    path.write_text(source)
+    return rs.cpp.load(path)

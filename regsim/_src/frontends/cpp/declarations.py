@@ -326,6 +326,13 @@ def _ret(spec: OpSpec) -> str:
     return "void" if returned == "None" else returned
 
 
+def _register(i: int, ns: str, tparams: list[str]) -> str:
+    """The type of the `i`th operand, a register (`RegTensor<Ri, Rit>`: any element type and trait, its template
+    parameters added to `tparams`), qualified with `ns` (the C API's declarations are outside AscendC::Reg)."""
+    tparams += [f"typename R{i}", f"const {ns}RegTrait& R{i}t"]
+    return f"{ns}RegTensor<R{i}, R{i}t>"
+
+
 def _function(spec: OpSpec) -> str:
     """One function template for one overload."""
     tparams: list[str] = []
@@ -349,8 +356,7 @@ def _function(spec: OpSpec) -> str:
         if o.role.name == "RET":
             continue
         if o.kind is Kind.REG:  # RegTensor<...>& (not a bare R&: a scalar lvalue must not match it)
-            tparams += [f"typename R{i}", f"const RegTrait& R{i}t"]
-            params.append(f"RegTensor<R{i}, R{i}t>& {o.name}")
+            params.append(f"{_register(i, '', tparams)}& {o.name}")
         elif o.kind is Kind.PTR:
             tparams.append(f"typename P{i}")
             params.append(f"__ubuf__ P{i}*{'&' if post else ''} {o.name}")
@@ -391,8 +397,7 @@ def _c_param(o: Operand, i: int, post: bool, tparams: list[str]) -> str:
     """One C parameter of a C API function: inputs by value, outputs by reference (the C headers' rule)."""
     out = "&" if o.role.name in ("OUT", "INOUT") else ""
     if o.kind is Kind.REG:
-        tparams += [f"typename R{i}", f"const AscendC::Reg::RegTrait& R{i}t"]
-        return f"AscendC::Reg::RegTensor<R{i}, R{i}t>{out} {o.name}"
+        return f"{_register(i, 'AscendC::Reg::', tparams)}{out} {o.name}"
     if o.kind in (Kind.MASK, Kind.PRED):
         return f"AscendC::Reg::MaskReg{out} {o.name}"
     if o.kind is Kind.ADDR:

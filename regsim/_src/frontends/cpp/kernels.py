@@ -228,24 +228,73 @@ class KernelBuild:
         """A member function's Python name, lowered with the class's template arguments and its own (a member function
         template's, `deduce(fn)`: deduced from the arguments); `in_vf`: as code a VF runs; `constructor`: the class's
         constructor taking `nargs` arguments (`name` unused)."""
-        fn = self.by_place.get(rloc)
-        if fn is None or fn.name != name or fn.cls != st["place"]:  # (a dependent call: the primary template's member)
-            cands = [
-                f for f in self.by_place.values() if f.cls == st["place"] and len(f.params) == nargs
-                and (f.kind == "CONSTRUCTOR" if constructor else f.name == name)
-            ]  # fmt: skip
-            for base in [] if cands or constructor else st.get("bases", ()):  # (`this->LoadData(...)` of a dependent base)
-                hit = self.struct(base, env)
-                if hit is not None and hit[0] is not None and hit[0] is not st:
-                    try:
-                        return self.method(hit[0], hit[1], name, rloc, nargs, line, deduce, in_vf)
-                    except CppError:
-                        continue
-            if not cands:
-                what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
-                raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found")
-            fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
-        return self.function(fn, {**env, **deduce(fn)}, st, in_vf)
+        chain = [(st, env)] if constructor else self.class_chain(st, env)
+        for cls, cenv in chain:  # (`this->LoadData(...)` of a base)
+            fn = self.by_place.get(rloc)
+            if fn is None or fn.name != name or fn.cls != cls["place"]:  # (a dependent call: the primary template's member)
+                cands = [
+                    f for f in self.by_place.values() if f.cls == cls["place"] and len(f.params) == nargs
+                    and (f.kind == "CONSTRUCTOR" if constructor else f.name == name)
+                ]  # fmt: skip
+                if not cands:
+                    continue
+                fn = min(cands, key=lambda f: f.kind == "FUNCTION_TEMPLATE")  # (an overload that is no template first)
+            return self.function(fn, {**cenv, **deduce(fn)}, cls, in_vf)
+        what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
+        unread = [(c, b) for c, cenv in chain for b in c.get("bases", ()) if (self.struct(b, cenv) or ({},))[0] is c]
+        why = (
+            f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})"
+            if unread
+            else ""
+        )
+        raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found{why}")
+
+    def class_chain(
+        self, st: dict[str, Any], env: dict[str, Any], outer: dict[str, Any] | None = None
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The user class `st` (its template arguments `env`) and the classes it derives from, each with the template
+        arguments its base specifier gives it (`class Derived : public Base<T, U>`, read with `outer`'s names too),
+        nearest first, each once; a base regsim reads as the class itself (`template <int N> class K : public K<N - 1>`)
+        left out. A class its bases lead back to (`namespace p { class A : public q::B<T>` of `class B : public q::A<T>`,
+        regsim's p::B and p::A) is refused, naming the chain."""
+        out, todo = [], [(st, env)]
+        bases: dict[int, list[tuple[str, dict[str, Any]]]] = {}  #: each class's bases as regsim resolves them
+        while todo:
+            cls, cenv = todo.pop(0)
+            out.append((cls, cenv))
+            bases[id(cls)] = []
+            for base in cls.get("bases", ()):
+                hit = self.struct(base, {**(outer or {}), **cenv})
+                if hit is not None and hit[0] is not cls:
+                    bases[id(cls)].append((base, hit[0]))
+                    if all(hit[0] is not c for c, _ in [*out, *todo]):  # (a virtual base of two bases: once)
+                        todo.append(hit)
+        cycle = _cycle(st, bases, [(st["name"], st)])
+        if cycle is not None:
+            chain = " -> ".join(spelled for spelled, _ in cycle)
+            raise CppError(
+                f"{cycle[-2][1]['place']}: the class {cycle[-1][1]['name']} derives from itself as regsim resolves the"
+                f" base classes of {st['name']} ({chain}{_BY_NAME}): regsim's C++ front end does not support it"
+            )
+        return out
+
+
+#: why regsim can read a class's base as a class deriving from it
+_BY_NAME = "; regsim finds a base by its name and explicit specializations only, not by its namespace or partial specializations"
+
+
+def _cycle(
+    cls: dict[str, Any], bases: dict[int, list[tuple[str, dict[str, Any]]]], path: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """The derivation from `path`'s last class `cls` back to a class on `path` (spellings and classes, the first
+    class's name first), where `bases` (each class's resolved bases, by id) has one; else None."""
+    for spelled, base in bases.get(id(cls), ()):
+        if any(base is c for _, c in path):
+            return [*path, (spelled, base)]
+        found = _cycle(base, bases, [*path, (spelled, base)])
+        if found is not None:
+            return found
+    return None
 
 
 def _targ_value(text: str, env: dict[str, Any]) -> Any:
@@ -397,17 +446,8 @@ class KernelLowerer(Lowerer):
         return f"_new({st['name']!r}, {', '.join(fields)})"
 
     def class_chain(self, st: dict[str, Any], env: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """The user class `st` (its template arguments `env`) and the classes it derives from, each with the template
-        arguments its base specifier gives it (`class Derived : public Base<T, U>`), nearest first."""
-        out, todo = [], [(st, env)]
-        while todo:
-            cls, cenv = todo.pop(0)
-            out.append((cls, cenv))
-            for base in cls.get("bases", ()):
-                hit = self.build.struct(base, {**self.env, **cenv})
-                if hit is not None and hit[0] is not None and all(hit[0] is not c for c, _ in out):
-                    todo.append(hit)
-        return out
+        """`KernelBuild.class_chain`, the base specifiers read with this instantiation's names too."""
+        return self.build.class_chain(st, env, self.env)
 
     def own_members(self, st: dict[str, Any], env: dict[str, Any]) -> list[str]:
         """`name=code` of each of the user class `st`'s own members, default-initialized (or by its initializer)."""

@@ -793,7 +793,7 @@ class Lowerer:
         """The type (a dtype or RegType) the file's alias template `spelled` names (`Name<A, B>`, type arguments
         only) in this instantiation; None where it is no such use."""
         name = spelled[: spelled.index("<")].split("::")[-1].strip()
-        if name not in self.alias_templates():
+        if name not in self.alias_templates:
             return None
         try:
             return self.alias_template(name, _split_targs(spelled[spelled.index("<") + 1 : -1]), {})
@@ -1457,8 +1457,7 @@ class Lowerer:
         """The register type of the expression `a` spelled for this instantiation (`RegTensor<float>`, `MaskReg`), else ''."""
         s = self.unalias(strip(a.get("t", ""))).rstrip("&* ")
         if s.startswith("RegTensor<"):
-            dtype, trait = self.regtensor(s, a)
-            return f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>"
+            return self.regtensor_spelled(s, a)
         return s if s in _REGISTERS else ""
 
     def defaults(self, fn: Fn, env: dict[str, Any], bound: set[str]) -> dict[str, Any]:
@@ -1763,6 +1762,11 @@ class Lowerer:
             trait = f", trait={self.pyvalue(self.env[tr]) if tr in self.env else 'Reg.' + tr}"
         return dtype, trait
 
+    def regtensor_spelled(self, s: str, n: dict[str, Any]) -> str:
+        """`RegTensor<T[, trait]>` spelled for this instantiation: `RegTensor<float>`, `RegTensor<int64_t, RegTraitNumTwo>`."""
+        dtype, trait = self.regtensor(s, n)
+        return f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>"
+
     @staticmethod
     def target_name(n: dict[str, Any]) -> str:
         inner = n
@@ -1912,18 +1916,19 @@ class Lowerer:
             return self.alias_type(b, conds, n)
         if len(toks) >= 6 and toks[1] == "<" and toks[-3:-1] == [">", "::"]:  # `typename Map<U>::T`: a class's alias
             return self.member_alias(toks[0], _split_targs(" ".join(toks[2:-3])), toks[-1], n)
-        templates = self.alias_templates()  # (not the one being expanded: `template <class T> using X = Reg::X<T>;`)
+        templates = self.alias_templates  # (not the one being expanded: `template <class T> using X = Reg::X<T>;`)
         if len(toks) >= 4 and toks[1] == "<" and toks[-1] == ">" and toks[0] in templates and toks[0] not in self._expanding:
             return self.alias_template(toks[0], _split_targs(" ".join(toks[2:-1])), n)
         spelled = strip(" ".join(toks).replace(" :: ", "::"))
         if spelled.startswith("RegTensor <") and spelled.endswith(">"):  # a register type: spelled for this instantiation
-            dtype, trait = self.regtensor(spelled, n)
-            return RegType(f"RegTensor<{cxx(dtype)}{', RegTraitNumTwo' if 'NumTwo' in trait else ''}>")
+            return RegType(self.regtensor_spelled(spelled, n))
         return self.dtype(" ".join(toks), n)
 
+    @functools.cached_property
     def alias_templates(self) -> dict[str, dict[str, Any]]:
         """The file's alias templates by name (`template <typename T_Y> using YCopyDtype = std::conditional_t<...>;`),
-        the function's file's where two files have one of a name."""
+        the function's file's where two files have one of a name (made once: the function and the parse's aliases
+        do not change while it is lowered)."""
         here = os.path.abspath(getattr(self.fn, "file", "") or self.mod.path)
         found = [a for a in getattr(self.mod, "aliases", ()) if "tparams" in a]
         return {a["node"]["s"]: a for a in sorted(found, key=lambda a: a.get("file") == here)}
@@ -1931,7 +1936,7 @@ class Lowerer:
     def alias_template(self, name: str, args: list[str], n: dict[str, Any]) -> Any:
         """The type `Name<args...>` of the alias template `Name` names: its aliased type with its parameters bound to
         the type arguments `args`."""
-        a = self.alias_templates()[name]
+        a = self.alias_templates[name]
         if len(args) != len(a["tparams"]):
             raise self.fail(n, f"the type {name}<{', '.join(args)}> ({name} takes {len(a['tparams'])} template arguments)")
         bound = {p: self.dtype(x, n) for p, x in zip(a["tparams"], args, strict=True)}
