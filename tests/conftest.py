@@ -7,7 +7,10 @@ examples while iterating), "thorough" (many examples, for a nightly run).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import runpy
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -53,3 +56,31 @@ def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     from mypy_support import options
 
     return options(tmp_path_factory.mktemp("mypy"))
+
+
+@pytest.fixture
+def python_m_regsim(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`python -m regsim ARGS` run in this process: regsim/__main__.py executed as `__main__` (runpy) with ARGS as
+    its command line; returns its exit status, stdout and stderr as `subprocess.run` would (`check=True`: raises if
+    the status is not 0). A child interpreter
+    would spend a second starting and importing regsim for each command; test_examples.py runs `python -m` in a
+    child once, for the entry point itself."""
+
+    def run(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        with monkeypatch.context() as m:
+            m.setattr(sys, "argv", ["regsim", *args])
+            try:
+                runpy.run_module("regsim", run_name="__main__", alter_sys=True)
+                status = 0
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else 1
+        out = capsys.readouterr()
+        done = subprocess.CompletedProcess([sys.executable, "-m", "regsim", *args], status, out.out, out.err)
+        if check:
+            done.check_returncode()
+        return done
+
+    return run

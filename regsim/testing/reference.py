@@ -1065,7 +1065,7 @@ def ar_oracle(events: Sequence[Any]) -> int:
 def bits_of(values: Any, itemsize: int | None = None) -> list[int]:
     """Bit patterns (unsigned ints) of a numpy array's elements, or of Python ints of `itemsize` bytes."""
     if isinstance(values, np.ndarray) and values.dtype != object:
-        return [int(v) for v in np.ascontiguousarray(values).reshape(-1).view(f"u{values.dtype.itemsize}")]
+        return list(np.ascontiguousarray(values).reshape(-1).view(f"u{values.dtype.itemsize}").tolist())
     assert itemsize is not None, "Python values need an itemsize"
     top = (1 << (8 * itemsize)) - 1
     return [int(v) & top for v in values]
@@ -1097,6 +1097,8 @@ def assert_lanes(
     size = itemsize or actual.dtype.itemsize
     got, want = bits_of(actual, size), bits_of(expected, size)
     assert len(got) == len(want), f"{what}: {len(got)} lanes, expected {len(want)}"
+    if got == want:
+        return
     width = 2 * size
     bad = []
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
@@ -1179,7 +1181,24 @@ def element_value(name: str, code: int) -> float | int:
     if name == "fp8_e8m0":
         return float("nan") if code == 0xFF else 2.0 ** (code - 127)
     size = ITEMSIZE[name]
+    if size <= 2:
+        return _decoded(name)[code]
     return float(np.array([code], f"u{size}").view(_NP[name])[0])
+
+
+def _decoded(name: str) -> list[float]:
+    """The value of every code of a float format of at most 16 bits (numpy's reading of the bits, as
+    `element_value` makes of one code), decoded once: the exhaustive tests ask for each code many times."""
+    values = _DECODED.get(name)
+    if values is None:
+        size = ITEMSIZE[name]
+        codes = np.arange(1 << (8 * size), dtype=f"u{size}")
+        with np.errstate(invalid="ignore"):  # signalling NaNs read as NaN
+            values = _DECODED[name] = codes.view(_NP[name]).astype(np.float64).tolist()
+    return values
+
+
+_DECODED: dict[str, list[float]] = {}
 
 
 def _finite_codes(name: str) -> list[tuple[float, int]]:
@@ -1367,8 +1386,7 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool, keep_n
         return int(np.array([x], np.float32).view(np.uint32)[0])
     pairs = _finite_codes(dst)
     max_code = pairs[-2][1]
-    nan_code = int(np.array([np.nan], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
-    inf_code = None if dst == "fp8_e4m3fn" else int(np.array([np.inf], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
+    nan_code, inf_code = _nan_inf_codes(dst)
     if math.isnan(x):
         return 0 if sat and not (keep_nan and dst.startswith("fp8")) else nan_code
     if math.isinf(x):
@@ -1382,6 +1400,20 @@ def cast_value(src: str, dst: str, code: int, round_mode: int, sat: bool, keep_n
         else:
             c = inf_code if inf_code is not None else nan_code & ~sign_bit
     return c | (sign_bit if neg else 0)
+
+
+def _nan_inf_codes(dst: str) -> tuple[int, int | None]:
+    """The codes numpy gives NaN and +inf in the float format `dst` (None: fp8_e4m3fn has no inf)."""
+    codes = _SPECIAL.get(dst)
+    if codes is None:
+        size = ITEMSIZE[dst]
+        nan_code = int(np.array([np.nan], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
+        inf_code = None if dst == "fp8_e4m3fn" else int(np.array([np.inf], np.float64).astype(_NP[dst]).view(f"u{size}")[0])
+        codes = _SPECIAL[dst] = (nan_code, inf_code)
+    return codes
+
+
+_SPECIAL: dict[str, tuple[int, int | None]] = {}
 
 
 def _to_float32(f: Fraction, mode: str) -> int:
@@ -1458,8 +1490,21 @@ def truncate_value(name: str, code: int, round_mode: int) -> int:
         return code
     r = _round_int(x, ROUND_NAMES.get(round_mode, "rint"))
     size = ITEMSIZE[name]
-    bits = int(np.array([float(r)], np.float64).astype(_NP[name]).view(f"u{size}")[0])  # integral values of the type are exact
-    return bits | (code & (1 << (8 * size - 1)))  # -0.0 for negatives rounding to 0
+    return _integral_code(name, r) | (code & (1 << (8 * size - 1)))  # -0.0 for negatives rounding to 0
+
+
+def _integral_code(name: str, r: int) -> int:
+    """The code of the integer `r`, a value of the float format `name` (exact: no rounding), read by numpy
+    once per value (the exhaustive tests ask for each of the few thousand integral values many times)."""
+    key = (name, r)
+    bits = _INTEGRAL.get(key)
+    if bits is None:
+        size = ITEMSIZE[name]
+        bits = _INTEGRAL[key] = int(np.array([float(r)], np.float64).astype(_NP[name]).view(f"u{size}")[0])
+    return bits
+
+
+_INTEGRAL: dict[tuple[str, int], int] = {}
 
 
 # --- the oracle of each modelled op (the project's tests check they agree with the op registry) ---

@@ -6,7 +6,7 @@ explorer, and the seed pages' worked examples."""
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -377,9 +377,8 @@ def test_lower_lists_the_reg_ops_with_counts_and_bytes() -> None:
     assert low.call.startswith("Gather(") and dst.numpy().tolist() == list(range(63, -1, -1))
 
 
-def test_lower_cli() -> None:
-    env_run = [sys.executable, "-m", "regsim", "lower"]
-    out = subprocess.run([*env_run, "Add(int16, count=256)"], capture_output=True, text=True, check=True).stdout
+def test_lower_cli(python_m_regsim: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    out = python_m_regsim("lower", "Add(int16, count=256)", check=True).stdout
     assert "Add(int16, count=256): 10 Reg calls" in out
     summary = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-4:]}
     assert summary == {
@@ -388,14 +387,11 @@ def test_lower_cli() -> None:
         "Add": ["2", "0", "0"],
         "StoreAlign": ["2", "0", "512"],
     }
-    out = subprocess.run(
-        [*env_run, "Mul(float32, mask=[3, 0], repeat_time=2, repeat_params=(1, 1, 1, 8, 8, 8))"],
-        capture_output=True,
-        text=True,
-        check=True,
+    out = python_m_regsim(
+        "lower", "Mul(float32, mask=[3, 0], repeat_time=2, repeat_params=(1, 1, 1, 8, 8, 8))", check=True
     ).stdout
     assert "LoadAlign/block" in out and "Mul" in out
-    bad = subprocess.run([*env_run, "Nope(int16, count=1)"], capture_output=True, text=True)
+    bad = python_m_regsim("lower", "Nope(int16, count=1)")
     assert bad.returncode == 2 and "Nope" in bad.stderr
 
 

@@ -7,7 +7,7 @@ the in-order and default loop runs agreeing bit for bit, and the lowering explor
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -460,20 +460,14 @@ def test_lower_cast() -> None:
     assert want.shape == dst.numpy().shape
 
 
-def test_lower_cli() -> None:
-    run = [sys.executable, "-m", "regsim", "lower"]
-    out = subprocess.run(
-        [*run, "Cast(float32, dst=half, round_mode=CAST_ODD, count=300)"], capture_output=True, text=True, check=True
-    ).stdout
+def test_lower_cli(python_m_regsim: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    out = python_m_regsim("lower", "Cast(float32, dst=half, round_mode=CAST_ODD, count=300)", check=True).stdout
     assert out.startswith("Cast(float32, dst=half") and "Cast" in out
-    out = subprocess.run(
-        [*run, "Cast(half, dst=int32, round_mode=CAST_CEIL, mask=64, repeat_time=8, repeat_params=(1, 1, 8, 4))"],
-        capture_output=True,
-        text=True,
-        check=True,
+    out = python_m_regsim(
+        "lower", "Cast(half, dst=int32, round_mode=CAST_CEIL, mask=64, repeat_time=8, repeat_params=(1, 1, 8, 4))", check=True
     ).stdout
     assert "UnPack" in out
-    bad = subprocess.run([*run, "Cast(float32, dst=int8, count=8)"], capture_output=True, text=True)
+    bad = python_m_regsim("lower", "Cast(float32, dst=int8, count=8)")
     assert bad.returncode == 2 and "dst, src" in bad.stderr
 
 

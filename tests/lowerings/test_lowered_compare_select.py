@@ -6,7 +6,7 @@ the lowering explorer, and the Compare page's worked example."""
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -472,8 +472,8 @@ def test_lower_shows_the_library_lowering() -> None:
         ("Select(half, sel_mode=VSEL_TENSOR_SCALAR_MODE, scalar_value=2.5, mask=100, repeat_time=2)", {"Duplicate": "1"}),
     ],
 )
-def test_lower_cli(call: str, ops: dict[str, str]) -> None:
-    out = subprocess.run([sys.executable, "-m", "regsim", "lower", call], capture_output=True, text=True, check=True).stdout
+def test_lower_cli(python_m_regsim: Callable[..., subprocess.CompletedProcess[str]], call: str, ops: dict[str, str]) -> None:
+    out = python_m_regsim("lower", call, check=True).stdout
     assert out.startswith(f"{call}: ")
     summary = {line.split()[0]: line.split()[1] for line in out.split("UB bytes written")[-1].splitlines() if line.strip()}
     for op, n in ops.items():

@@ -7,7 +7,7 @@ in-order and the default loop runs agreeing bit for bit, the lowering explorer a
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -572,17 +572,14 @@ def test_lower_reductions() -> None:
     assert {"Squeeze", "Compare", "Arange"} <= set(low.counts())
 
 
-def test_lower_cli() -> None:
-    run = [sys.executable, "-m", "regsim", "lower"]
-    out = subprocess.run([*run, "ReduceMax(half, count=300, cal_index=True)"], capture_output=True, text=True, check=True).stdout
+def test_lower_cli(python_m_regsim: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    out = python_m_regsim("lower", "ReduceMax(half, count=300, cal_index=True)", check=True).stdout
     assert out.startswith("ReduceMax(half, count=300, cal_index=True):") and "Squeeze" in out
-    out = subprocess.run(
-        [*run, "ReduceSum(float32, mask=[3, 0], repeat_time=70, src_rep_stride=8)"], capture_output=True, text=True, check=True
-    ).stdout
+    out = python_m_regsim("lower", "ReduceSum(float32, mask=[3, 0], repeat_time=70, src_rep_stride=8)", check=True).stdout
     assert "LocalMemBar" in out and "MoveMask" in out
-    out = subprocess.run([*run, "Div(float32, count=100)"], capture_output=True, text=True, check=True).stdout
+    out = python_m_regsim("lower", "Div(float32, count=100)", check=True).stdout
     assert "Div" in out
-    bad = subprocess.run([*run, "ReduceSum(half, count=8, cal_index=True)"], capture_output=True, text=True)
+    bad = python_m_regsim("lower", "ReduceSum(half, count=8, cal_index=True)")
     assert bad.returncode == 2 and "cal_index" in bad.stderr
 
 

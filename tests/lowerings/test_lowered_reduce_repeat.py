@@ -7,7 +7,7 @@ both loop modes agreeing bit for bit, the lowering explorer and the pages' examp
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -401,7 +401,7 @@ def test_lower_shows_the_template_branches() -> None:
     assert [r.api.split("/")[0] for r in low.records].count("StoreAlign") == 2
 
 
-def test_lower_spec_and_cli() -> None:
+def test_lower_spec_and_cli(python_m_regsim: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     spec = rs._src.lowerings.explorer.lower_spec
     low = spec("ReduceRepeat(half, reduce_type=MAX, mask=128, repeat_time=4, order=ORDER_ONLY_INDEX)")
     ops = [r.api.split("/")[0] for r in low.records]
@@ -411,12 +411,7 @@ def test_lower_spec_and_cli() -> None:
     assert ops.count("ReduceDataBlock") == 2 and "MoveMask" in ops
     with pytest.raises(errors.ParameterError, match="reduce_type"):
         spec("ReduceRepeat(half, reduce_type=AVG, mask=128, repeat_time=4)")
-    out = subprocess.run(
-        [sys.executable, "-m", "regsim", "lower", "ReducePairElem(half, mask=128, repeat_time=2)"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    out = python_m_regsim("lower", "ReducePairElem(half, mask=128, repeat_time=2)", check=True)
     assert "PairReduce" in out.stdout
 
 

@@ -114,9 +114,10 @@ def test_every_source_code(pair: tuple[str, str]) -> None:
     src, dst = pair
     codes = _codes(src)
     for sat, rnd in combos(pair):
-        want = [O.cast_value(src, dst, int(c), rnd.value, eff_sat(dst, sat)) for c in codes]
+        saturate, round_mode = eff_sat(dst, sat), rnd.value
+        want = [O.cast_value(src, dst, c, round_mode, saturate) for c in codes.tolist()]
         mode = RM.CAST_RINT if rnd is RM.UNKNOWN and dst not in INTS else rnd
-        got = convert(_lanes(src, codes), dtype(src), dtype(dst), mode, eff_sat(dst, sat))
+        got = convert(_lanes(src, codes), dtype(src), dtype(dst), mode, saturate)
         got_bits = np.asarray(got).view(f"u{np.asarray(got).dtype.itemsize}").astype(np.uint64)
         O.assert_lanes(
             canon(dst, got_bits),

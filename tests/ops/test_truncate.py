@@ -26,15 +26,15 @@ def _truncate_all(name: str, codes: np.ndarray, mode: Any, active: np.ndarray) -
     dtype = getattr(rs, name)
     n = 256 // dtype.itemsize
     out = np.empty(len(codes), codes.dtype)
+
+    @rs.simd_vf
+    def vf(dst: Any, src: Any, mask: Any) -> None:
+        Reg.Truncate(dst, src, mask, round_mode=mode)
+
     for start in range(0, len(codes), n):
         src = Reg.RegTensor.from_numpy(codes[start : start + n].view(NP[name]), dtype=dtype)
         dst = Reg.RegTensor.from_numpy(np.full(n, 0x55, codes.dtype).view(NP[name]), dtype=dtype)
         mask = Reg.MaskReg.from_lanes(dtype, active[start : start + n])
-
-        @rs.simd_vf
-        def vf(dst: Any, src: Any, mask: Any) -> None:
-            Reg.Truncate(dst, src, mask, round_mode=mode)
-
         vf(dst, src, mask)
         out[start : start + n] = dst.numpy().view(codes.dtype)
     return out
@@ -46,7 +46,8 @@ def test_every_16_bit_input(name: str) -> None:
     active = np.random.default_rng(3).random(len(codes)) < 0.9
     for mode in MODES:
         got = _truncate_all(name, codes, mode, active)
-        want = [O.truncate_value(name, int(c), mode.value) if a else 0 for c, a in zip(codes, active, strict=True)]
+        round_mode = mode.value
+        want = [O.truncate_value(name, c, round_mode) if a else 0 for c, a in zip(codes.tolist(), active.tolist(), strict=True)]
         O.assert_lanes(
             got, np.array(want, np.uint16), what=f"Truncate {name} {mode.name}", inputs={"src": codes}, nan_type=NP[name]
         )

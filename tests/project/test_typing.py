@@ -5,7 +5,7 @@ A failing line in `typings/fail/*.py` ends with `# E: <code>` (several codes: `#
 For each fail file, the set of (line, code) mypy reports must equal the set of markers: a
 misuse mypy stops catching and an error on an unmarked line are both failures.
 
-mypy runs through `mypy.api.run` with its own minimal config (so neither pyproject.toml's
+mypy runs in a child process (mypy_support.run_mypy) with its own minimal config (so neither pyproject.toml's
 `[tool.mypy]` nor unrelated files are picked up) and a cache directory private to this test
 session: the pass run fills it with numpy's and regsim's stubs, the fail run reuses them.
 """
