@@ -243,9 +243,7 @@ class KernelBuild:
         what = f"a constructor of {st['name']} taking {nargs} arguments" if constructor else f"{st['name']}::{name}"
         unread = [(c, b) for c, cenv in chain for b in c.get("bases", ()) if (self.struct(b, cenv) or ({},))[0] is c]
         why = (
-            f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})"
-            if unread
-            else ""
+            f" (regsim reads the base {unread[0][1]} of {unread[0][0]['name']} as that class itself{_BY_NAME})" if unread else ""
         )
         raise CppError(f"{self.mod.path}:{line}: {what} has no definition regsim found{why}")
 
