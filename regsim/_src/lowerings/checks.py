@@ -211,19 +211,20 @@ def check_scalar_element(
     if dst.addr < t.addr + w and t.addr < dst.addr + dst.nbytes:
         accepted = "a scalar element outside dst (the source and dst must not overlap)"
         raise ParameterError(message(api, name, f"UB bytes [{t.addr}, {t.addr + w}) inside dst", accepted))
-    valid = t.ub.storage.valid
-    if valid is not None and current_config().check_uninitialized and not valid[t.addr : t.addr + w].all():
+    if current_config().check_uninitialized and not t.ub.storage.all_written(t.addr, t.addr + w):
         raise UninitializedReadError(f"{api}: {name} element 0 (the scalar) is read but was never written")
 
 
 def check_written(api: str, name: str, t: LocalTensor[Any], nbytes: int) -> None:
     """The first `nbytes` of `t` were written (when the uninitialised-read check is on)."""
-    valid = t.ub.storage.valid
-    if valid is None or not current_config().check_uninitialized:
+    st = t.ub.storage
+    if not st.partial() or not current_config().check_uninitialized:
         return
-    missing = np.flatnonzero(~valid[t.addr : t.addr + nbytes])
-    if missing.size:
-        raise UninitializedReadError(f"{api}: {name} element {int(missing[0]) // t.dtype.itemsize} is read but was never written")
+    first = st.first_unwritten(t.addr, t.addr + nbytes)
+    if first is not None:
+        raise UninitializedReadError(
+            f"{api}: {name} element {(first - t.addr) // t.dtype.itemsize} is read but was never written"
+        )
 
 
 def run_flexible(api: str, vec: tuple[str, LocalTensor[Any], int], vf: Callable[..., None], *args: Any) -> None:

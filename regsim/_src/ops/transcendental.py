@@ -110,8 +110,8 @@ def flush(x: Any) -> Any:
 
 def _ordinary(x: Any) -> bool:
     """Whether every element of `x` (half or float32) is a normal number: no zero, subnormal, infinity or NaN, so
-    flushing and the pages' NaN change nothing. A small array counts the elements whose exponent field less its
-    lowest bit (which wraps for a zero field) reaches the all-ones field less it (numpy's cheapest calls). A large
+    flushing and the pages' NaN change nothing. A small array counts its `_exceptional` elements (numpy's cheapest
+    calls). A large
     one is told by reductions alone, no array made: its least and greatest elements are finite (a NaN makes both
     NaN); if the least is a positive normal, that is all; else the least bit pattern, unsigned, is no positive zero or
     subnormal's, and the least one, signed, no negative one's (those are the patterns just above the sign bit)."""
@@ -126,9 +126,16 @@ def _ordinary(x: Any) -> bool:
         return bool(np.minimum.reduce(x.view(_UINT[size]), axis=None) >= unit) and bool(
             np.minimum.reduce(x.view(_INT[size]), axis=None) >= _NEGATIVE_NORMAL[size]
         )
+    return not _count(_exceptional(x))
+
+
+def _exceptional(x: Any) -> Any:
+    """Per element of `x` (half or float32), whether it is a zero, subnormal, infinity or NaN: its exponent field less
+    its lowest bit (which wraps for a zero field) reaches the all-ones field less it."""
+    size = x.dtype.itemsize
     field = x.view(_UINT[size]) & _EXPONENT[size]
     field -= _UNIT[size]
-    return not _count(field >= _SPECIAL[size])
+    return field >= _SPECIAL[size]
 
 
 #: numpy's own half and float32 dtypes, whose divide and sqrt are IEEE's, rounded once (half's through float32,
@@ -180,13 +187,10 @@ def _settled(out: Any, ftz: bool) -> Any:
     """`out` with its zeros and subnormals flushed (`ftz`) and its NaNs the pages' NaN. A large array of its own
     (contiguous, writable: a result just computed) is mended in place at its exceptional elements alone (those
     `_ordinary` looks for), a few among many; each element's value depends on itself alone."""
-    size = out.dtype.itemsize
     if out.size < _LARGE or not (out.flags.c_contiguous and out.flags.writeable):
         return _flushed_nan(out, ftz)
     flat = out.reshape(-1)
-    field = flat.view(_UINT[size]) & _EXPONENT[size]
-    field -= _UNIT[size]
-    at = np.flatnonzero(field >= _SPECIAL[size])
+    at = np.flatnonzero(_exceptional(flat))
     flat[at] = _flushed_nan(flat[at], ftz)
     return out
 

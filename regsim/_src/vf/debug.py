@@ -305,8 +305,8 @@ def _dump_ubuf(api: str, input: object, desc: object, dump_size: object) -> None
                 )
             )
         st = input.ub.storage
-        if st.valid is not None and current_config().check_uninitialized and not st.valid[addr : addr + n * size].all():
-            first = addr + int(np.flatnonzero(~st.valid[addr : addr + n * size])[0])
+        first = st.first_unwritten(addr, addr + n * size) if current_config().check_uninitialized else None
+        if first is not None:
             raise UninitializedReadError(f"{api}: input reads UB byte {first}, which was never written")
     raw = input.ub.storage.data[addr : addr + n * size].copy()
     _dump(ctx, api, dtype, raw.view(dtype.np_dtype), d, n, addr, "UB")

@@ -398,11 +398,13 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
 
     special = executor.specialise_batched(spec, plan, generic) if executor.batchable else None
     fast: InOrder | None = None
-    if isinstance(executor, (Elementwise, PredicateOut, SelectLanes, MaskGen)):
-        in_order = executor.specialise(spec, plan, generic)
-        if in_order is None:
-            pass
-        elif isinstance(executor, MaskGen):  # (`run` notes the lanes it writes: its pattern's)
+    in_order = (
+        executor.specialise(spec, plan, generic)
+        if isinstance(executor, (Elementwise, PredicateOut, SelectLanes, MaskGen))
+        else None
+    )
+    if in_order is not None:
+        if isinstance(executor, MaskGen):  # (`run` notes the lanes it writes: its pattern's)
             fast = (in_order, None, (int(plan.prepared.sum()), plan.prepared.size))
         elif isinstance(executor, SelectLanes):  # (`run` notes its mask's lanes at its stride)
             fast = (in_order, spec.slots["mask"], plan.prepared)
