@@ -18,20 +18,20 @@ import numpy as np
 
 from regsim._src.engine.context import Ref
 from regsim._src.lowerings import cast_double as cast_double
-from regsim._src.lowerings.checks import check_repeat, run_lowering
+from regsim._src.lowerings.checks import check_repeat, check_written, run_lowering
 from regsim._src.lowerings.fresh import FreshCall, arguments, dtype_named, mask_arg, member
 from regsim._src.lowerings.spec import CAST_DEQ, Call, Form
 from regsim._src.lowerings.structs import UnaryRepeatParams
 from regsim._src.lowerings.vector_mask import check_mask, counter_mode, set_vector_mask, vector_mask
 from regsim._src.model import dtypes as dt
-from regsim._src.model.config import ONE_BLOCK_SIZE, configure, current_config
+from regsim._src.model.config import ONE_BLOCK_SIZE, configure
 from regsim._src.model.core import current_core, current_ctrl
 from regsim._src.model.enums import RoundMode, expected_member
 from regsim._src.model.memory import LocalTensor, UbPtr, UnifiedBuffer
 from regsim._src.model.registers import VL, MaskReg, RegTensor
 from regsim._src.ops import namespace as Reg
 from regsim._src.vf.runtime import simd_callee, simd_vf
-from regsim.errors import AlignmentError, DTypeError, ParameterError, UninitializedReadError, UnsupportedError, message
+from regsim.errors import AlignmentError, DTypeError, ParameterError, UnsupportedError, message
 
 R = RoundMode
 d = dt
@@ -492,18 +492,6 @@ def set_deq_scale(c: Call) -> None:
         current_core().deq_value = np.float16(scale)
 
 
-def _check_written(api: str, src: LocalTensor[Any], count: int) -> None:
-    """The first `count` elements of src were written (when the uninitialised-read check is on)."""
-    valid = src.ub.storage.valid
-    if valid is None or not current_config().check_uninitialized:
-        return
-    size = src.dtype.itemsize
-    written = valid[src.addr : src.addr + count * size].reshape(-1, size).all(axis=1)
-    missing = np.flatnonzero(~written)
-    if missing.size:
-        raise UninitializedReadError(f"{api}: src element {int(missing[0])} is read but was never written")
-
-
 def cast(c: Call) -> None:
     """`AscendC::Cast(dst, src, roundMode, count)` and `Cast<T, U, isSetMask>(dst, src, roundMode, mask,
     repeatTime, repeatParams)` (mask continuous or `mask[2]` bit mode): dst = src converted with `roundMode`.
@@ -519,7 +507,7 @@ def cast(c: Call) -> None:
         if dt.float64 in (S, D):  # (every double pair of the page; round_for refused the others)
             # The library's VFs read scratch registers past the elements a call converts (lanes never stored):
             # the converted source elements are checked here (docs/decisions/cast.md#memory-cast-scratch-lanes).
-            _check_written(api, src, n)
+            check_written(api, "src", src, n * src.dtype.itemsize)
             with configure(check_uninitialized=False):
                 run_lowering(api, cast_double.run, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode, current_ctrl())
             return
@@ -531,7 +519,7 @@ def cast(c: Call) -> None:
         if (S, D) == (dt.complex32, dt.complex64):
             # The library unpacks whole registers, past the elements a call converts: those lanes are never
             # stored, so their bytes may be unwritten; the elements that are converted are checked here.
-            _check_written(api, src, n)
+            check_written(api, "src", src, n * src.dtype.itemsize)
             with configure(check_uninitialized=False):
                 run_lowering(api, cast_complex_vf, dst.GetPhyAddr(), src.GetPhyAddr(), n, mode)
             return
