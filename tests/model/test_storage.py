@@ -4,6 +4,7 @@ ranges (`RangeStorage`) against a per-byte oracle, through marks, stores, questi
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
@@ -84,3 +85,102 @@ def test_flags_asked_for_are_kept_and_changes_to_them_count() -> None:
     assert not s.all_written(0, 32) and s.first_unwritten(0, 32) == 5 and s.all_written(6, 32)
     s.valid = None
     assert not s.partial() and s.all_written(0, 64) and s.first_unwritten(0, 64) is None
+
+
+def _draw_at(data: st.DataObject) -> Any:
+    """Some bytes of the storage: an index array (distinct bytes) or (start, shape, strides) of rows apart."""
+    if data.draw(st.booleans()):
+        return np.array(data.draw(st.lists(st.integers(0, SIZE - 1), unique=True, max_size=40)), np.intp)
+    n = data.draw(st.integers(1, 24))
+    step = data.draw(st.integers(n, 80))
+    rows = data.draw(st.integers(0, 5))
+    start = data.draw(st.integers(0, SIZE - n))
+    rows = min(rows, (SIZE - n - start) // step + 1)
+    return start, (rows, n), (step, 1)
+
+
+def _oracle_index(at: Any) -> np.ndarray:
+    """The byte numbers `at` names, in its shape."""
+    if isinstance(at, tuple):
+        start, (rows, n), (step, _) = at
+        return np.asarray(start + step * np.arange(rows)[:, None] + np.arange(n), np.intp)
+    return np.asarray(at)
+
+
+def _flags(data: st.DataObject, n: int) -> np.ndarray:
+    return np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), np.bool_)
+
+
+@settings(max_examples=80)
+@given(data=st.data(), kind=st.sampled_from([RangeStorage, _Few, Storage]))
+def test_span_and_point_operations_answer_as_per_byte_flags(data: st.DataObject, kind: type[Storage]) -> None:
+    """`flags`, `put_written`, `mark_where`, `flags_at`, `mark_at` and `put_at` (index arrays and strided rows) in random
+    sequences with marks and stores, against a per-byte oracle: through ranges, the switch to flags (`_Few`) and a
+    plain storage's flags alike; each answer a new array, never the storage's own."""
+    s = kind.fresh(SIZE)
+    oracle = np.zeros(SIZE, np.bool_)
+    for _ in range(data.draw(st.integers(0, 25))):
+        op = data.draw(st.sampled_from(["mark_stored", "flags", "put_written", "mark_where", "flags_at", "mark_at", "put_at"]))
+        a, b = data.draw(_span)
+        if op == "mark_stored":
+            s.mark_stored(a, b)
+            oracle[a:b] = True
+        elif op == "flags":
+            got = s.flags(a, b)
+            assert (got is None) == bool(oracle[a:b].all())
+            if got is not None:
+                assert got.tolist() == oracle[a:b].tolist()
+                got[...] = True  # (a new array: the storage's flags unchanged)
+        elif op == "put_written":
+            flags = None if data.draw(st.booleans()) else _flags(data, b - a)
+            s.put_written(a, b, flags)
+            oracle[a:b] = True if flags is None else flags
+        elif op == "mark_where":
+            flags = _flags(data, b - a)
+            s.mark_where(a, flags)
+            oracle[a:b] |= flags
+        else:
+            at = _draw_at(data)
+            index = _oracle_index(at)
+            if op == "flags_at":
+                got = s.flags_at(at)
+                if got is None:
+                    assert oracle.all() and not s.partial()
+                else:
+                    assert got.shape == index.shape and got.tolist() == oracle[index].tolist()
+                    got[...] = True
+            elif op == "mark_at":
+                where = _flags(data, index.size).reshape(index.shape) if isinstance(at, tuple) and data.draw(st.booleans()) else None
+                s.mark_at(at, where)
+                oracle[index[where] if where is not None else index] = True
+            else:
+                flags = _flags(data, index.size).reshape(index.shape)
+                s.put_at(at, flags)
+                oracle[index] = flags
+        missing = np.flatnonzero(~oracle)
+        assert s.first_unwritten(0, SIZE) == (int(missing[0]) if missing.size else None)
+        assert s.partial() or oracle.all()
+        if isinstance(s, RangeStorage) and s.starts is not None:
+            assert s.ends is not None and len(s.starts) <= type(s).MAX_RANGES
+            runs = list(zip(s.starts, s.ends, strict=True))
+            assert all(i < j for i, j in runs) and all(j < k for (_, j), (k, _) in itertools.pairwise(runs))
+            covered = np.zeros(SIZE, np.bool_)
+            for p, q in runs:
+                covered[p:q] = True
+            assert covered.tolist() == oracle.tolist()
+
+
+def test_a_ub_stays_in_ranges_through_span_and_point_operations() -> None:
+    """The operations a UB's loads, stores, scatters and rollbacks use keep its ranges (no per-byte flags made)."""
+    s = RangeStorage.fresh(SIZE)
+    s.mark_stored(0, 64)
+    assert s.flags(0, 64) is None and s.flags(60, 70) is not None
+    s.mark_where(100, np.array([True, False, True]))
+    s.mark_at(np.array([200, 201, 300], np.intp))
+    s.mark_at((400, (2, 4), (8, 1)), np.array([[True] * 4, [False, True, True, False]]))
+    assert s.flags_at(np.array([0, 1, 99, 100, 101], np.intp)).tolist() == [True, True, False, True, False]  # type: ignore[union-attr]
+    s.put_at((400, (2, 4), (8, 1)), np.zeros((2, 4), np.bool_))
+    s.put_written(0, 64, np.zeros(64, np.bool_))
+    assert s.starts == [100, 102, 200, 300] and s.ends == [101, 103, 202, 301]
+    s.put_written(0, SIZE, None)
+    assert s.starts == [0] and s.ends == [SIZE]

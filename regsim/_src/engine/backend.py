@@ -373,7 +373,7 @@ class NumpyBackend:
         if ub.observer is not None:
             ub.observer("read", api, addr, end, within=(ptr.lo, ptr.hi))
         st = ub.storage
-        return st.data[addr:end], None if st.all_written(addr, end) else st.valid[addr:end]  # type: ignore[index]
+        return st.data[addr:end], st.flags(addr, end)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         """Write each chunk's bytes at its address, `unit` bytes per lane, the lanes where its
@@ -389,13 +389,13 @@ class NumpyBackend:
             end = addr + raw.size
             if active is None and ptr.lo <= addr and end <= ptr.hi:
                 st.data[addr:end] = raw
-                if st.valid is not None:
+                if st.partial():
                     n = raw.size // unit if unit > 1 else 0
                     ub.writes.note(api, addr, end, n, n)
                     st.mark_stored(addr, end)
                 return
         writes = [self._store_range(api, param, ptr, addr, raw, active, unit) for addr, raw, active in chunks]
-        if st.valid is not None:  # noted once: each chunk's span from its first to its last active lane, all their lanes
+        if st.partial():  # noted once: each chunk's span from its first to its last active lane, all their lanes
             spans = [_active_span(addr, raw.size // unit, a, unit) for addr, raw, a in writes]
             kept = [span for span in spans if span[2]]
             if kept:
@@ -414,9 +414,7 @@ class NumpyBackend:
                 st.mark_stored(addr, end)
             elif active.size:
                 np.copyto(st.data[addr:end].reshape(-1, unit), raw.reshape(-1, unit), where=active[:, None])
-                if st.valid is not None:
-                    written = st.valid[addr:end].reshape(-1, unit)
-                    written |= active[:, None]
+                st.mark_where(addr, np.repeat(active, unit))
 
     def _store_range(
         self, api: str, param: str, ptr: UbPtr[Any], addr: int, raw: Bytes, active: Bools | None, unit: int
@@ -477,10 +475,10 @@ class NumpyBackend:
         st = ptr.ub.storage
         where = addrs[active][:, None] + np.arange(unit)
         st.data[where] = raw[active]
-        if st.valid is not None:
+        if st.partial():
             on = int(np.count_nonzero(active))
             ptr.ub.writes.note(api, addrs[active], addrs[active] + unit, on, active.size)
-            st.valid[where] = True
+            st.mark_at(where)
 
     def _out_of_tensor(self, api: str, param: str, ptr: UbPtr[Any], addr: int, unit: int, lanes: npt.NDArray[Any]) -> None:
         starts = addr + lanes * unit
@@ -615,16 +613,20 @@ def gathered(st: Any, addrs: npt.NDArray[Any], unit: int, active: Bools) -> tupl
         index = np.ascontiguousarray(at >> (unit.bit_length() - 1))  # (at // unit; C order: the words are viewed as bytes)
         words = st.data.view(word)[index]
         raw = (words if every else np.where(active, words, 0).astype(word, copy=False)).view(np.uint8).reshape(*at.shape, unit)
-        if st.valid is None:
+        if not st.partial() or index.size == 0:
             return raw, None
-        written = st.valid.view(word)[index] == ones
+        lo, hi = int(index.min()), int(index.max()) + 1  # (the words read: their flags, None if all written)
+        flags = st.flags(lo * unit, hi * unit)
+        if flags is None:
+            return raw, None
+        written = flags.view(word)[index - lo] == ones
         if written.all() if every else (written | ~active).all():
             return raw, None
     where = at[..., None] + np.arange(unit)
     raw = np.where(active[..., None], st.data[where], np.uint8(0))
-    if st.valid is None:
+    if not st.partial():
         return raw, None
-    valid = st.valid[where] | ~active[..., None]
+    valid = st.flags_at(where) | ~active[..., None]
     return raw, None if valid.all() else valid
 
 
@@ -729,7 +731,6 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
     """LoadAlign, identity distribution: dst's bytes = `nbytes` of UB at ptr; with `halves` (the
     itemsize of a two-register tensor; 0: one register) in the RegTraitNumTwo order. `post`: the
     index of a post-update stride (in units of `unit` bytes): the pointer then moves by it."""
-    ones = b"\x01" * nbytes
     low, high = INT32
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -739,7 +740,6 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
         end = addr + nbytes
         ub = ptr.ub
         st = ub.storage
-        valid = st.valid
         if (
             type(step) is not int
             or not low <= step <= high
@@ -748,7 +748,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or end > ub.size
             or ub.observer is not None
             or not (dst._whole or dst._storage.valid is None)
-            or (valid is not None and valid[addr:end].tobytes() != ones)
+            or not st.all_written(addr, end)
         ):
             return generic(ctx, args, kwargs)
         if halves:
@@ -803,7 +803,7 @@ def in_order_store(
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
         partial = active[1] != lanes
-        if partial and (halves or st.valid is not None):
+        if partial and (halves or st.partial()):
             return generic(ctx, args, kwargs)
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
@@ -813,7 +813,7 @@ def in_order_store(
             put_natural(st.buffer[addr:end], src._bytes, halves)
         else:
             st.buffer[addr:end] = src._bytes
-        if st.valid is not None:
+        if st.partial():
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
@@ -840,7 +840,7 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
         if bits is None:  # (a Compare's: made now)
             bits = mask._bits
         st.buffer[addr:end] = packbits(bits if index is None else bits[index], None, "little")  # (positional: cheaper)
-        if st.valid is not None:
+        if st.partial():
             ub.writes.note(api, addr, end, 0, 0, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
 

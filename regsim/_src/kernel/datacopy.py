@@ -150,8 +150,9 @@ def _ub_read(api: str, t: LocalTensor[Any], start: int, count: int, length: int,
     or (`copy` False: the copy writes another memory) a view."""
     st = t.ub.storage
     if st.partial() and current_config().check_uninitialized and not (count == 1 and st.all_written(start, start + length)):
-        written = _rows(st.valid.view(np.uint8), start, count, length, pitch)  # type: ignore[union-attr]  # (partial)
-        if not written.all():
+        flags = st.flags(start, start + (count - 1) * pitch + length)  # (the rows' span; None: all written)
+        written = None if flags is None else _rows(flags.view(np.uint8), 0, count, length, pitch)
+        if written is not None and not written.all():
             row, col = np.argwhere(written == 0)[0]
             first = start + int(row) * pitch + int(col)
             raise UninitializedReadError(f"{api}: src reads UB byte {first} (of [{start}, ...)), which was never written")

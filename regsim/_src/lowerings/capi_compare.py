@@ -257,7 +257,7 @@ def set_cmp_mask(sel_mask: object) -> None:
     core = current_core()
     p.check_tensor(api, "sel_mask", p.addr, CMP_MASK_BYTES)
     st = p.ub.storage
-    if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
+    if current_config().check_uninitialized and not st.all_written(p.addr, p.addr + CMP_MASK_BYTES):
         raise UninitializedReadError(
             message(api, "sel_mask", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
         )

@@ -101,7 +101,7 @@ def set_cmp_mask(c: Call) -> None:
     p = _cmp_mask_tensor(api, "src", c["src"], c.iface.dtypes, CMP_MASK_BYTES)
     core = current_core()
     st = p.ub.storage
-    if st.valid is not None and current_config().check_uninitialized and not st.valid[p.addr : p.addr + CMP_MASK_BYTES].all():
+    if current_config().check_uninitialized and not st.all_written(p.addr, p.addr + CMP_MASK_BYTES):
         raise UninitializedReadError(
             message(api, "src", f"UB bytes [{p.addr}, {p.addr + CMP_MASK_BYTES})", "16 bytes that were written before")
         )
@@ -213,8 +213,7 @@ def _check_sel_written(api: str, name: str, sel: UbPtr[Any], bits: int) -> None:
         raise ParameterError(
             message(api, name, f"UB bytes [{sel.addr}, {sel.addr + nbytes})", f"within UB bytes [{sel.lo}, {sel.hi})")
         )
-    valid = sel.ub.storage.valid
-    if valid is not None and current_config().check_uninitialized and not valid[sel.addr : sel.addr + nbytes].all():
+    if current_config().check_uninitialized and not sel.ub.storage.all_written(sel.addr, sel.addr + nbytes):
         raise UninitializedReadError(
             message(api, name, f"UB bytes [{sel.addr}, {sel.addr + nbytes})", "selMask bits written before")
         )

@@ -277,7 +277,7 @@ def run_compare(
     for s in (t.addr for t in tensors):
         if s + loaded > ub.size or (s < d + out_bytes and d < s + loaded):
             return False
-        if config.check_uninitialized and st.valid is not None and not st.valid[s : s + size].all():
+        if config.check_uninitialized and not st.all_written(s, s + size):
             return False
     np_dtype = src0.dtype.np_dtype
     with on_core(ub.core) as ctx:
@@ -341,7 +341,7 @@ def run_reduce_sum(dst: LocalTensor[Any], src: LocalTensor[Any], work: LocalTens
     spans = [(s, s + reads), (d, d + w)] + ([(wk, wk + max(work_reads, w * sizes[1]))] if len(sizes) > 1 else [])
     if any(a < y and x < b for k, (a, b) in enumerate(spans) for x, y in spans[k + 1 :]):
         return False
-    if config.check_uninitialized and st.valid is not None and not st.valid[s : s + count * w].all():
+    if config.check_uninitialized and not st.all_written(s, s + count * w):
         return False
     np_dtype = T.np_dtype
     with on_core(ub.core) as ctx, np.errstate(all="ignore"):

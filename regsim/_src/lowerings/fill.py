@@ -286,8 +286,7 @@ def duplicate(c: Call) -> None:
         src = c["src"]
         dtype = check_tensors(api, c.iface.dtypes, ("dst", "src"), (dst, src))
         n = check_count(api, c["count"], ("dst",), (dst,))
-        valid = src.ub.storage.valid
-        if valid is not None and current_config().check_uninitialized and not valid[src.addr : src.addr + dtype.itemsize].all():
+        if current_config().check_uninitialized and not src.ub.storage.all_written(src.addr, src.addr + dtype.itemsize):
             raise UninitializedReadError(f"{api}: src element 0 is read but was never written")
         # The library loads a whole register from src and broadcasts its element 0: only that element is
         # checked for initialisation (above); the rest of the register is never used.

@@ -190,8 +190,9 @@ def _check_offsets(
     used = used[: src_offset.size]
     st = src_offset.ub.storage
     span = slice(src_offset.addr, src_offset.addr + used.size * 4)
-    if st.valid is not None and current_config().check_uninitialized:
-        written = st.valid[span].view(np.uint32) == _WRITTEN  # (an element's four flags, all set)
+    flags = st.flags(span.start, span.stop) if current_config().check_uninitialized else None  # (None: all written)
+    if flags is not None:
+        written = flags.view(np.uint32) == _WRITTEN  # (an element's four flags, all set)
         missing = np.flatnonzero(used & ~written)
         if missing.size:
             raise UninitializedReadError(f"Gather: src_offset element {int(missing[0])} is read but was never written")
@@ -359,9 +360,8 @@ def gatherb(c: Call) -> None:
     if blocks * ONE_BLOCK_SIZE > dst.nbytes:
         accepted = f"a dst of at least {blocks * ONE_BLOCK_SIZE} bytes (the DataBlocks the repeats write)"
         raise ParameterError(message(api, "dst", f"a LocalTensor of {dst.nbytes} bytes", accepted))
-    valid = offset.ub.storage.valid
-    if valid is not None and current_config().check_uninitialized:
-        if not valid[offset.addr : offset.addr + 32 * r].all():
+    if current_config().check_uninitialized:
+        if not offset.ub.storage.all_written(offset.addr, offset.addr + 32 * r):
             raise UninitializedReadError(f"{api}: an offset element of the first {8 * r} is read but was never written")
     offs = offset.numpy()[: 8 * r].astype(np.int64)
     bad = offs[(offs % ONE_BLOCK_SIZE != 0) | (offs + ONE_BLOCK_SIZE > src.nbytes)]

@@ -234,11 +234,11 @@ _REPEAT_VF: Final = {2: scatter_b16_repeat_vf, 4: scatter_b32_repeat_vf, 8: scat
 
 
 def _check_written(name: str, t: LocalTensor[Any], idx: np.ndarray) -> None:
-    valid = t.ub.storage.valid
+    w = t.dtype.itemsize
+    valid = t.ub.storage.flags(t.addr, t.addr + t.size * w)  # (None: all written)
     if valid is None or not current_config().check_uninitialized or idx.size == 0:
         return
-    w = t.dtype.itemsize
-    rows: np.ndarray = np.asarray(valid[t.addr : t.addr + t.size * w].reshape(t.size, w).all(axis=1))
+    rows: np.ndarray = np.asarray(valid.reshape(t.size, w).all(axis=1))
     missing = idx[~rows[idx]]
     if missing.size:
         raise UninitializedReadError(f"{API}: {name} element {int(missing[0])} is read but was never written")

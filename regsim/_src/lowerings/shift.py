@@ -80,9 +80,9 @@ class Shift:
         names, ts = ("dst", "src0", "src1"), (dst, src0, src1)
         n = check_count(api, c["count"], names, ts)
         amounts = src1.numpy()[:n]
-        valid = src1.ub.storage.valid
+        valid = src1.ub.storage.flags(src1.addr, src1.addr + n * src1.dtype.itemsize)  # (None: all written)
         if valid is not None and n:  # (an unwritten amount is the lowering's UninitializedReadError)
-            amounts = amounts[valid[src1.addr : src1.addr + n * src1.dtype.itemsize].reshape(n, -1).all(axis=1)]
+            amounts = amounts[valid.reshape(n, -1).all(axis=1)]
         negative = amounts[amounts < 0]
         if negative.size:
             raise ParameterError(message(api, "src1", f"[..., {int(negative[0])}, ...]", "shift amounts >= 0"))

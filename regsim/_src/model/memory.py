@@ -363,7 +363,7 @@ class UbPtr(Generic[T]):
         if self.ub.observer is not None:
             self.ub.observer("read", api, a, a + self.dtype.itemsize)
         st = self.ub.storage
-        if st.valid is not None and current_config().check_uninitialized and not st.valid[a : a + self.dtype.itemsize].all():
+        if current_config().check_uninitialized and not st.all_written(a, a + self.dtype.itemsize):
             raise UninitializedReadError(f"{api}: reads UB bytes [{a}, {a + self.dtype.itemsize}) that were never written")
         return st.data[a : a + self.dtype.itemsize].view(self.dtype.np_dtype)[0].item()
 
@@ -377,7 +377,7 @@ class UbPtr(Generic[T]):
             self.ub.journal.record(a, a + raw.size)
         st = self.ub.storage
         st.data[a : a + raw.size] = raw
-        if st.valid is not None:
+        if st.partial():
             self.ub.writes.note(api, a, a + raw.size)
             st.mark(a, a + raw.size)
 
@@ -434,7 +434,7 @@ class Journal:
     def __init__(self, ub: UnifiedBuffer) -> None:
         st = ub.storage
         self.ub, self.outer = ub, ub.journal
-        self.written = st.valid is None  #: every byte was written at the start (no flags to put back)
+        self.written = not st.partial()  #: every byte was written at the start (no flags to put back)
         self.until, self.origin = st.until, st.origin
         self.core = ub.core.snapshot()
         self.logged = ub.writes.mark()  #: the stores noted before (those noted since are forgotten by `restore`)
@@ -473,20 +473,19 @@ class Journal:
 
     def _save(self, lo: int, hi: int) -> None:
         st = self.ub.storage
-        self.saved.append((lo, st.data[lo:hi].copy(), None if st.valid is None else st.valid[lo:hi].copy()))
+        self.saved.append((lo, st.data[lo:hi].copy(), st.flags(lo, hi)))
         self.copied += hi - lo
 
     def restore(self) -> None:
         """Put back every byte and written flag saved, and the core's special registers (the journal stays open)."""
         st = self.ub.storage
-        valid = None
-        if not self.written:  # (flags only ever turn on, so every byte outside the saved ranges was written before)
-            valid = st.valid if st.valid is not None else np.ones(st.data.size, np.bool_)
         for lo, data, flags in self.saved:
             st.data[lo : lo + data.size] = data
-            if valid is not None:
-                valid[lo : lo + data.size] = True if flags is None else flags
-        st.valid, st.until, st.origin = valid, self.until, self.origin
+            if not self.written:  # (flags only ever turn on, so every byte outside the saved ranges was written before)
+                st.put_written(lo, lo + data.size, flags)
+        if self.written:
+            st.valid = None
+        st.until, st.origin = self.until, self.origin
         self.ub.core.restore(self.core)
         self.ub.writes.forget(self.logged)
 
@@ -660,10 +659,12 @@ class UbRead:
         bytes one to one) and who last wrote the bytes beside them."""
         start, end = self.addr, self.addr + self.nbytes
         read = f"{self.api} of UB bytes [{start}, {end})"
-        valid = self.ub.storage.valid
+        # the flags of the bytes of the read and of the tensor, from byte `at` (None: every one written)
+        at = min(self.lo, start)
+        valid = self.ub.storage.flags(at, max(self.hi, end))
         if span is not None and self.identity:
             start, end = max(start, self.addr + span[0]), min(end, self.addr + span[1])
-        missing = np.zeros(0, np.bool_) if valid is None else ~valid[start:end]
+        missing = np.zeros(0, np.bool_) if valid is None else ~valid[start - at : end - at]
         edges = np.flatnonzero(np.diff(np.concatenate(([False], missing, [False])).astype(np.int8))) + start
         gaps = list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
         if valid is None or not gaps:  # (every byte was written since)
@@ -683,6 +684,6 @@ class UbRead:
         text = f"{read}: UB bytes [{a}, {b}) ({where}) were never written" + (f", and {more} more runs" if more > 0 else "")
         # the whole never-written run they are in (within the tensor and the read): its neighbours wrote last beside it
         lo, hi = min(self.lo, start), max(self.hi, end)
-        before, after = np.flatnonzero(valid[lo:a]), np.flatnonzero(valid[b:hi])
+        before, after = np.flatnonzero(valid[lo - at : a - at]), np.flatnonzero(valid[b - at : hi - at])
         run = (lo + int(before[-1]) + 1 if before.size else lo, b + int(after[0]) if after.size else hi)
         return "; ".join([text, *self.ub.writes.around(run, (self.lo, self.hi))])

@@ -196,8 +196,96 @@ class Storage:
         if valid is not None and (valid.tobytes() == _ONES[: valid.size] if valid.size <= len(_ONES) else valid.all()):
             self.valid = None
 
+    # --- the written state of some bytes, as arrays: what a load carries, a rollback puts back ---------------------
+    def flags(self, start: int, end: int) -> Bools | None:
+        """The written flags of bytes `[start, end)` (a new array), or None if every one was written."""
+        if self.all_written(start, end):
+            return None
+        return self.valid[start:end].copy()  # type: ignore[index]  # (not all written: flags kept)
+
+    def put_written(self, start: int, end: int, flags: Bools | None) -> None:
+        """Bytes `[start, end)`'s written flags = `flags` (None: all written), as `flags()` gave them (a rollback)."""
+        valid = self.valid
+        if valid is None:
+            if flags is None or flags.all():
+                return
+            valid = self.valid = np.ones(self.data.size, np.bool_)
+        valid[start:end] = True if flags is None else flags
+
+    def mark_where(self, start: int, written: Bools) -> None:
+        """Record as written the bytes from `start` whose `written` flag is set (the others as they were)."""
+        valid = self.valid
+        if valid is not None:
+            valid[start : start + written.size] |= written
+
+    def flags_at(self, at: At) -> Bools | None:
+        """The written flags of the bytes `at` (an index array, or `(start, shape, strides)` of a strided view), a new
+        array of its shape; None if the storage keeps no flags (every byte written, `partial()` false)."""
+        valid = self.valid
+        if valid is None:
+            return None
+        return _at(valid, at).copy() if isinstance(at, tuple) else valid[at]
+
+    def mark_at(self, at: At, where: Bools | None = None) -> None:
+        """Record the bytes `at` (as `flags_at`) as written: where `where` (broadcast to its shape) is set, if given."""
+        valid = self.valid
+        if valid is None:
+            return
+        if not isinstance(at, tuple):
+            valid[at] = True
+        elif where is None:
+            _at(valid, at)[...] = True
+        else:
+            np.copyto(_at(valid, at), True, where=where)
+
+    def put_at(self, at: At, flags: Bools) -> None:
+        """The bytes `at`'s written flags = `flags`, as `flags_at` gave them (a rollback)."""
+        valid = self.valid
+        if valid is None:
+            if flags.all():
+                return
+            valid = self.valid = np.ones(self.data.size, np.bool_)
+        if isinstance(at, tuple):
+            _at(valid, at)[...] = flags
+        else:
+            valid[at] = flags
+
 
 _ONES = b"\x01" * (2 * VL)
+
+#: some bytes of a storage: an index array, or (start, shape, strides) of a strided view of them (a batched loop's rows)
+At = npt.NDArray[np.intp] | tuple[int, tuple[int, ...], tuple[int, ...]]
+
+
+def _at(flags: Bools, at: tuple[int, tuple[int, ...], tuple[int, ...]]) -> Bools:
+    """The strided view `at` of `flags` (writable)."""
+    start, shape, strides = at
+    return np.ndarray(shape, np.bool_, buffer=flags, offset=start, strides=strides)
+
+
+def _bounds(at: At) -> tuple[int, int]:
+    """The least and one past the greatest byte of `at` (lo == hi: none)."""
+    if isinstance(at, tuple):
+        start, shape, strides = at
+        if 0 in shape:
+            return start, start
+        return start, start + sum((n - 1) * s for n, s in zip(shape, strides, strict=True)) + 1
+    if at.size == 0:
+        return 0, 0
+    return int(at.min()), int(at.max()) + 1
+
+
+def _shifted(at: At, lo: int) -> At:
+    """`at` in an array of the bytes from `lo`."""
+    if isinstance(at, tuple):
+        return at[0] - lo, at[1], at[2]
+    return at - lo
+
+
+def _runs(flags: Bools) -> list[tuple[int, int]]:
+    """The runs [a, b) of set flags."""
+    edges = np.flatnonzero(np.diff(flags, prepend=False, append=False)).tolist()
+    return list(zip(edges[::2], edges[1::2], strict=True))
 
 
 class RangeStorage(Storage):
@@ -292,6 +380,77 @@ class RangeStorage(Storage):
             super().summarise()
         elif len(starts) == 1 and starts[0] == 0 and ends[0] == self.data.size:
             self.starts = self.ends = None
+
+    def _box(self, lo: int, hi: int) -> Bools:
+        """The per-byte flags of bytes [lo, hi), made from the ranges (a new array; the ranges kept)."""
+        starts, ends = self.starts, self.ends
+        assert starts is not None and ends is not None
+        out = np.zeros(hi - lo, np.bool_)
+        for k in range(bisect_right(ends, lo), bisect_left(starts, hi)):  # (the ranges overlapping [lo, hi))
+            out[max(starts[k], lo) - lo : min(ends[k], hi) - lo] = True
+        return out
+
+    def flags(self, start: int, end: int) -> Bools | None:
+        if self.starts is None:
+            return super().flags(start, end)
+        return None if self.all_written(start, end) else self._box(start, end)
+
+    def put_written(self, start: int, end: int, flags: Bools | None) -> None:
+        if self.starts is None:
+            if self._flags is not None:
+                return super().put_written(start, end, flags)
+            if flags is None or start >= end:
+                return
+            self.starts, self.ends = [0], [self.data.size]  # (every byte written: one range, to cut)
+        starts, ends = self.starts, self.ends
+        assert starts is not None and ends is not None
+        if start < end:  # cut [start, end) out of the ranges, then mark its written runs
+            i, j = bisect_right(ends, start), bisect_left(starts, end)
+            if i < j:
+                cut = [(starts[i], start)] if starts[i] < start else []
+                cut += [(end, ends[j - 1])] if ends[j - 1] > end else []
+                starts[i:j], ends[i:j] = [a for a, _ in cut], [b for _, b in cut]
+            self.mark_where(start, np.ones(end - start, np.bool_) if flags is None else flags)
+
+    def mark_where(self, start: int, written: Bools) -> None:
+        if self.starts is None:
+            return super().mark_where(start, written)
+        for a, b in _runs(written):
+            self.mark(start + a, start + b)  # (past MAX_RANGES: the flags, from then on)
+        return None
+
+    def flags_at(self, at: At) -> Bools | None:
+        if self.starts is None:
+            return super().flags_at(at)
+        lo, hi = _bounds(at)
+        box, local = self._box(lo, hi), _shifted(at, lo)
+        return _at(box, local) if isinstance(local, tuple) else box[local]
+
+    def mark_at(self, at: At, where: Bools | None = None) -> None:
+        if self.starts is None:
+            return super().mark_at(at, where)
+        lo, hi = _bounds(at)
+        marks = np.zeros(hi - lo, np.bool_)
+        local = _shifted(at, lo)
+        if not isinstance(local, tuple):
+            marks[local] = True
+        else:
+            np.copyto(_at(marks, local), True, where=True if where is None else where)
+        self.mark_where(lo, marks)
+        return None
+
+    def put_at(self, at: At, flags: Bools) -> None:
+        if self.starts is None and self._flags is not None:
+            return super().put_at(at, flags)
+        lo, hi = _bounds(at)
+        box = self._box(lo, hi) if self.starts is not None else np.ones(hi - lo, np.bool_)
+        local = _shifted(at, lo)
+        if isinstance(local, tuple):
+            _at(box, local)[...] = flags
+        else:
+            box[local] = flags
+        self.put_written(lo, hi, box)
+        return None
 
 
 class RegTensor(Generic[T]):

@@ -704,7 +704,8 @@ class BatchedBackend(NumpyBackend):
         if ub.observer is not None:
             ub.observer("read", api, addr, addr + nbytes, within=(ptr.lo, ptr.hi))
         step = _step(addr) if prog is None else prog[1]
-        raw, valid = _rows(st.data, addr, nbytes, step), None if st.valid is None else _rows(st.valid, addr, nbytes, step)
+        flags = st.flags(lo, hi)  # (of the bytes any row reads; None: all written)
+        raw, valid = _rows(st.data, addr, nbytes, step), None if flags is None else _rows(flags, addr - lo, nbytes, step)
         box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
         self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         return raw, None if valid is None or valid.all() else valid
@@ -740,10 +741,10 @@ class BatchedBackend(NumpyBackend):
         rows = self.rows
         ub = ptr.ub
         where = (start, (rows, nbytes), (step, 1))
-        if ub.storage.valid is not None and not (
+        if ub.storage.partial() and not (
             ub.storage.all_written(start, start + rows * nbytes)  # (rows back to back: one range)
             if step == nbytes
-            else np.count_nonzero(_strided(ub.storage.valid, where)) == rows * nbytes
+            else np.count_nonzero(ub.storage.flags_at(where)) == rows * nbytes  # type: ignore[arg-type]  # (partial)
         ):
             return False
         self._sync(start, start + step * (rows - 1) + nbytes)
@@ -828,10 +829,9 @@ class BatchedBackend(NumpyBackend):
         at = starts[:, None] + np.arange(unit)
         if at.size:
             self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
-        self.undo.append((st, at, st.data[at], None if st.valid is None else st.valid[at]))
+        self.undo.append((st, at, st.data[at], st.flags_at(at)))
         st.data[at] = np.broadcast_to(raw, (*shape, unit))[row, lane]
-        if st.valid is not None:
-            st.valid[at] = True
+        st.mark_at(at)
         # one range a lane (a lane an active duplicate of another in its row writes the same bytes: once)
         key = np.unique(row * (st.data.size + 1) + starts)
         row, starts = key // (st.data.size + 1), key % (st.data.size + 1)
@@ -859,7 +859,7 @@ class BatchedBackend(NumpyBackend):
         self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
         self.accesses.append(_Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
-        if ptr.ub.storage.valid is not None:
+        if ptr.ub.storage.partial():
             self.noted.append((ptr.ub.writes, Writes.entry(api, rows[0], rows[1], 0, 0, rows[2])))
 
     def _stream_guard(self, lo: Any, hi: Any) -> None:
@@ -883,18 +883,15 @@ class BatchedBackend(NumpyBackend):
 
     def _write(self, p: _Store, undo: bool) -> None:
         st = p.storage
-        target, flags = _strided(st.data, p.at), None if st.valid is None else _strided(st.valid, p.at)
+        target = _strided(st.data, p.at)
         self._release(target)
         if undo:
-            self.undo.append((st, p.at, target.copy(), None if flags is None else flags.copy()))
+            self.undo.append((st, p.at, target.copy(), st.flags_at(p.at)))
         if p.where is None:
             target[...] = p.values
-            if flags is not None:
-                flags[...] = True
         else:
             np.copyto(target, p.values, where=p.where)
-            if flags is not None:
-                np.copyto(flags, True, where=p.where)
+        st.mark_at(p.at, p.where)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
@@ -966,7 +963,7 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         st = ub.storage
         made = written = None
-        if st.valid is not None:  # (as the in-order store notes it, row by row)
+        if st.partial():  # (as the in-order store notes it, row by row)
             made = lo, hi, used = spans()
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
@@ -992,10 +989,9 @@ class BatchedBackend(NumpyBackend):
         at = idx[np.ones(values.shape, np.bool_) if where is None else where]
         if at.size:
             self._release(st.data[int(at.min()) : int(at.max()) + 1])
-        self.undo.append((st, at, st.data[at], None if st.valid is None else st.valid[at]))
+        self.undo.append((st, at, st.data[at], st.flags_at(at)))
         st.data[at] = values[np.ones(values.shape, np.bool_) if where is None else where]
-        if st.valid is not None:
-            st.valid[at] = True
+        st.mark_at(at)
         return written
 
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
@@ -1127,12 +1123,10 @@ class BatchedBackend(NumpyBackend):
         for st, at, data, valid in reversed(self.undo):
             if isinstance(at, tuple):
                 _strided(st.data, at)[...] = data
-                if valid is not None and st.valid is not None:
-                    _strided(st.valid, at)[...] = valid
             else:
                 st.data[at] = data
-                if valid is not None and st.valid is not None:
-                    st.valid[at] = valid
+            if valid is not None:
+                st.put_at(at, valid)
         for ref, before in self.counted.values():
             ref._value = before
         for posted in self.posted.values():
