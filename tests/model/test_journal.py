@@ -17,8 +17,10 @@ from regsim._src.model.memory import AHEAD, Journal
 
 
 def state(ub: rs.UnifiedBuffer) -> tuple[Any, ...]:
+    """The UB's bytes, written flags (None: every byte written, the flags dropped), summary counter and special
+    registers, read without making per-byte flags of a UB that keeps ranges."""
     s = ub.storage
-    return s.data.copy(), None if s.valid is None else s.valid.copy(), s.until, ub.core.snapshot()
+    return s.data.copy(), s.flags(0, s.data.size) if s.partial() else None, s.until, ub.core.snapshot()
 
 
 def assert_state(ub: rs.UnifiedBuffer, want: tuple[Any, ...]) -> None:
@@ -36,6 +38,7 @@ writes = st.lists(st.tuples(st.integers(0, 4095), st.integers(1, 600), st.intege
     writes=writes,
     inner=st.none() | writes,
     fill_all=st.booleans(),
+    per_byte=st.booleans(),
     seed=st.integers(0, 2**16),
 )
 def test_restore_puts_back_every_byte_and_flag(
@@ -43,12 +46,18 @@ def test_restore_puts_back_every_byte_and_flag(
     writes: list[tuple[int, int, int]],
     inner: list[tuple[int, int, int]] | None,
     fill_all: bool,
+    per_byte: bool,
     seed: int,
 ) -> None:
     rng = np.random.default_rng(seed)
     ub = rs.UnifiedBuffer(4096)
+    oracle = np.zeros(4096, np.bool_)  # the bytes written before the journal opens
     for lo, n in written:  # some bytes written before the journal opens, the others never
         ub.write(lo, rng.integers(0, 256, min(n, 4096 - lo), dtype=np.uint8))
+        oracle[lo : lo + n] = True
+    if per_byte:  # the UB's per-byte flags made (as past its range limit); else it keeps ranges throughout
+        ub.storage.valid  # noqa: B018
+    ranged = ub.storage.starts is not None
     ub.core.vector_mask, ub.core.cmp_mask = (int(rng.integers(2**63)), 7), int(rng.integers(2**63))
     before = state(ub)
     journal = Journal(ub)
@@ -79,6 +88,9 @@ def test_restore_puts_back_every_byte_and_flag(
     journal.close()
     assert ub.journal is None
     assert_state(ub, before)
+    assert ub.storage.starts is not None or not ranged, "a UB keeping ranges keeps them through a rollback"
+    flags = ub.storage.flags(0, 4096)
+    assert (flags is None and oracle.all()) or (flags is not None and flags.tolist() == oracle.tolist())
     starts = [lo for lo, _, _ in journal.saved]
     ends = [lo + data.size for lo, data, _ in journal.saved]
     assert journal.copied == sum(e - s for s, e in zip(starts, ends, strict=True)) <= min(asked, 4096)

@@ -452,9 +452,9 @@ class Journal:
         bytes after them up to `AHEAD`, not past `limit`). Bytes outside the UB are not saved (no write reaches them)."""
         if self.lo <= lo and hi <= self.hi:
             return
-        if self.outer is not None:
-            self.outer.record(lo, hi, limit)
         lo, hi = max(lo, 0), min(max(hi, min(limit, lo + AHEAD)), self.ub.size)
+        if self.outer is not None:  # (the bytes saved here, read-ahead too: a later write within them skips the outer)
+            self.outer.record(lo, hi)
         if lo >= hi:
             return
         starts, ends = self.starts, self.ends
