@@ -150,7 +150,8 @@ def test_span_and_point_operations_answer_as_per_byte_flags(data: st.DataObject,
                     assert got.shape == index.shape and got.tolist() == oracle[index].tolist()
                     got[...] = True
             elif op == "mark_at":
-                where = _flags(data, index.size).reshape(index.shape) if isinstance(at, tuple) and data.draw(st.booleans()) else None
+                masked = isinstance(at, tuple) and data.draw(st.booleans())  # (a strided store under a predicate)
+                where = _flags(data, index.size).reshape(index.shape) if masked else None
                 s.mark_at(at, where)
                 oracle[index[where] if where is not None else index] = True
             else:

@@ -295,7 +295,9 @@ class RangeStorage(Storage):
 
     Asking for the per-byte flags (`valid`) makes them from the ranges, and they are kept instead from then
     on (callers may change them in place), as they are past `MAX_RANGES` ranges; `valid is None` (every byte
-    written) as for any storage.
+    written) as for any storage. The questions and changes of spans and points (`all_written`, `first_unwritten`,
+    `flags`, `put_written`, `mark_where`, `flags_at`, `mark_at`, `put_at`) keep the ranges: what they answer as
+    flags is made for those bytes only.
     """
 
     __slots__ = ("_flags", "ends", "starts")
@@ -315,12 +317,8 @@ class RangeStorage(Storage):
 
     @property
     def valid(self) -> Bools | None:  # (the flags, made from the ranges when first asked for)
-        starts, ends = self.starts, self.ends
-        if starts is not None and ends is not None:
-            flags = np.zeros(self.data.size, np.bool_)
-            for a, b in zip(starts, ends, strict=True):
-                flags[a:b] = True
-            self._flags, self.starts, self.ends = flags, None, None
+        if self.starts is not None:
+            self._flags, self.starts, self.ends = self._box(0, self.data.size), None, None
             self.until = 0
         return self._flags
 
@@ -410,7 +408,10 @@ class RangeStorage(Storage):
                 cut = [(starts[i], start)] if starts[i] < start else []
                 cut += [(end, ends[j - 1])] if ends[j - 1] > end else []
                 starts[i:j], ends[i:j] = [a for a, _ in cut], [b for _, b in cut]
-            self.mark_where(start, np.ones(end - start, np.bool_) if flags is None else flags)
+            if flags is None:
+                self.mark(start, end)
+            else:
+                self.mark_where(start, flags)
 
     def mark_where(self, start: int, written: Bools) -> None:
         if self.starts is None:
