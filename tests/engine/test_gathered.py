@@ -1,11 +1,11 @@
 """`engine/backend.gathered`, the one gather of UB bytes both backends use, against a per-lane oracle: each
 active lane's `unit` bytes at its address and their written flags, inactive lanes zero and counted as written
 (every lane active or not), for any address layout a loop hands it (C order, Fortran order, broadcast rows) and
-aligned or unaligned addresses."""
+aligned or unaligned addresses; from a register-like storage (per-byte flags) and from a UB's (ranges)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from itertools import groupby
 from typing import Any
 
 import numpy as np
@@ -13,6 +13,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regsim._src.engine.backend import gathered
+from regsim._src.model.registers import RangeStorage, Storage
+
+
+def storage(data: np.ndarray, valid: np.ndarray | None, ranged: bool) -> Storage:
+    """A storage of `data` whose bytes `valid` says were written (None: all): per-byte flags, or a UB's ranges."""
+    if not ranged:
+        return Storage(data, valid)
+    s = RangeStorage.fresh(data.size)
+    s.data[...] = data
+    at = 0
+    for written, run in groupby(np.ones(data.size, np.bool_) if valid is None else valid):
+        n = len(list(run))
+        if written:
+            s.mark_stored(at, at + n)
+        at += n
+    return s
 
 
 @settings(max_examples=200, deadline=None)
@@ -24,10 +40,11 @@ from regsim._src.engine.backend import gathered
     aligned=st.booleans(),
     tracked=st.booleans(),
     every=st.booleans(),
+    ranged=st.booleans(),
     seed=st.integers(0, 2**16),
 )
 def test_gathered_reads_each_active_lanes_bytes(
-    unit: int, rows: int, lanes: int, layout: str, aligned: bool, tracked: bool, every: bool, seed: int
+    unit: int, rows: int, lanes: int, layout: str, aligned: bool, tracked: bool, every: bool, ranged: bool, seed: int
 ) -> None:
     rng = np.random.default_rng(seed)
     size = 256
@@ -40,7 +57,7 @@ def test_gathered_reads_each_active_lanes_bytes(
     elif layout == "broadcast":
         addrs = np.broadcast_to(addrs[:1], (rows, lanes))
     active = np.ones((rows, lanes), bool) if every else rng.random((rows, lanes)) < 0.7
-    raw, flags = gathered(SimpleNamespace(data=data, valid=valid), addrs, unit, active)
+    raw, flags = gathered(storage(data, valid, ranged), addrs, unit, active)
     for r in range(rows):
         for k in range(lanes):
             a = int(addrs[r, k])

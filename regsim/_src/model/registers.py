@@ -303,6 +303,7 @@ class RangeStorage(Storage):
     __slots__ = ("_flags", "ends", "starts")
 
     MAX_RANGES: ClassVar[int] = 256  #: past this many ranges the per-byte flags are kept instead
+    # (the flags' answers are `Storage.<method>(self, ...)`: super() costs a few hundred ns more a call here)
 
     _flags: Bools | None
     #: the written ranges while kept as ranges (None: the per-byte flags `_flags` say, or every byte was written)
@@ -331,13 +332,13 @@ class RangeStorage(Storage):
 
     def mark(self, start: int, end: int) -> None:
         if self.starts is None:
-            super().mark(start, end)
+            Storage.mark(self, start, end)
         elif start < end:
             self._add(start, end)
 
     def mark_stored(self, start: int, end: int) -> None:
         if self.starts is None:
-            super().mark_stored(start, end)
+            Storage.mark_stored(self, start, end)
         elif start < end:
             self._add(start, end)
             self.summarise()
@@ -358,7 +359,7 @@ class RangeStorage(Storage):
     def all_written(self, start: int, end: int) -> bool:
         starts, ends = self.starts, self.ends
         if starts is None or ends is None:
-            return super().all_written(start, end)
+            return Storage.all_written(self, start, end)
         if start >= end:
             return True
         k = bisect_right(starts, start) - 1  # the range starting at or before `start`
@@ -367,7 +368,7 @@ class RangeStorage(Storage):
     def first_unwritten(self, start: int, end: int) -> int | None:
         starts, ends = self.starts, self.ends
         if starts is None or ends is None:
-            return super().first_unwritten(start, end)
+            return Storage.first_unwritten(self, start, end)
         k = bisect_right(starts, start) - 1
         at = max(start, ends[k]) if k >= 0 else start
         return at if at < end else None
@@ -375,7 +376,7 @@ class RangeStorage(Storage):
     def summarise(self) -> None:
         starts, ends = self.starts, self.ends
         if starts is None or ends is None:
-            super().summarise()
+            Storage.summarise(self)
         elif len(starts) == 1 and starts[0] == 0 and ends[0] == self.data.size:
             self.starts = self.ends = None
 
@@ -390,13 +391,13 @@ class RangeStorage(Storage):
 
     def flags(self, start: int, end: int) -> Bools | None:
         if self.starts is None:
-            return super().flags(start, end)
+            return Storage.flags(self, start, end)
         return None if self.all_written(start, end) else self._box(start, end)
 
     def put_written(self, start: int, end: int, flags: Bools | None) -> None:
         if self.starts is None:
             if self._flags is not None:
-                return super().put_written(start, end, flags)
+                return Storage.put_written(self, start, end, flags)
             if flags is None or start >= end:
                 return
             self.starts, self.ends = [0], [self.data.size]  # (every byte written: one range, to cut)
@@ -415,21 +416,21 @@ class RangeStorage(Storage):
 
     def mark_where(self, start: int, written: Bools) -> None:
         if self.starts is None:
-            return super().mark_where(start, written)
+            return Storage.mark_where(self, start, written)
         for a, b in _runs(written):
             self.mark(start + a, start + b)  # (past MAX_RANGES: the flags, from then on)
         return None
 
     def flags_at(self, at: At) -> Bools | None:
         if self.starts is None:
-            return super().flags_at(at)
+            return Storage.flags_at(self, at)
         lo, hi = _bounds(at)
         box, local = self._box(lo, hi), _shifted(at, lo)
         return _at(box, local) if isinstance(local, tuple) else box[local]
 
     def mark_at(self, at: At, where: Bools | None = None) -> None:
         if self.starts is None:
-            return super().mark_at(at, where)
+            return Storage.mark_at(self, at, where)
         lo, hi = _bounds(at)
         marks = np.zeros(hi - lo, np.bool_)
         local = _shifted(at, lo)
@@ -442,7 +443,7 @@ class RangeStorage(Storage):
 
     def put_at(self, at: At, flags: Bools) -> None:
         if self.starts is None and self._flags is not None:
-            return super().put_at(at, flags)
+            return Storage.put_at(self, at, flags)
         lo, hi = _bounds(at)
         box = self._box(lo, hi) if self.starts is not None else np.ones(hi - lo, np.bool_)
         local = _shifted(at, lo)
