@@ -417,8 +417,12 @@ class RangeStorage(Storage):
     def mark_where(self, start: int, written: Bools) -> None:
         if self.starts is None:
             return Storage.mark_where(self, start, written)
-        for a, b in _runs(written):
-            self.mark(start + a, start + b)  # (past MAX_RANGES: the flags, from then on)
+        runs = _runs(written)
+        if len(runs) + len(self.starts) > self.MAX_RANGES:  # (past MAX_RANGES: the flags, from now on)
+            self.valid  # noqa: B018
+            return Storage.mark_where(self, start, written)
+        for a, b in runs:
+            self.mark(start + a, start + b)
         return None
 
     def flags_at(self, at: At) -> Bools | None:
@@ -431,6 +435,15 @@ class RangeStorage(Storage):
     def mark_at(self, at: At, where: Bools | None = None) -> None:
         if self.starts is None:
             return Storage.mark_at(self, at, where)
+        if isinstance(at, tuple) and where is None:  # rows of contiguous bytes (a batched store's): a range a row
+            start, shape, strides = at
+            k, row = len(shape), 1
+            while k and strides[k - 1] == row:
+                k, row = k - 1, row * shape[k - 1]
+            if k == 0 or (k == 1 and shape[0] + len(self.starts) <= self.MAX_RANGES):
+                for r in range(shape[0] if k and row else 1):
+                    self.mark(start + r * strides[0], start + r * strides[0] + row)
+                return None
         lo, hi = _bounds(at)
         marks = np.zeros(hi - lo, np.bool_)
         local = _shifted(at, lo)
