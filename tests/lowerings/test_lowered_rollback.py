@@ -5,7 +5,8 @@ its first write, and the core's special registers. Here a call made of several m
 part of the outermost one) writes through every kind of writer (the batched loops' stores, the in-order fast paths,
 the unaligned store stream, host writes of the compare mask) and sets special registers, then fails at a random
 point of its last lowering (a source element never written, at a random index); the UB's bytes, its written flags
-and the core's registers must be exactly as before, in both loop modes. And the journal of a 1,024-element Add
+and the core's registers must be exactly as before, in both loop modes, from a UB keeping per-byte flags or ranges
+(which it keeps). And the journal of a 1,024-element Add
 copies the same bytes (at most its destination's) in a 248 KiB UB as in a 64 MiB one."""
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ N = 4096  #: elements of each float32 tensor (64 registers: the default mode bat
 
 
 def state(ub: rs.UnifiedBuffer) -> tuple[Any, ...]:
+    """The UB's bytes, written flags (None: all written) and the core's special registers (no flags made)."""
     s = ub.storage
-    return s.data.copy(), None if s.valid is None else s.valid.copy(), ub.core.snapshot()
+    return s.data.copy(), s.flags(0, s.data.size), ub.core.snapshot()
 
 
 def assert_state(ub: rs.UnifiedBuffer, want: tuple[Any, ...]) -> None:
@@ -48,10 +50,11 @@ def assert_state_of(got: tuple[Any, ...], want: tuple[Any, ...]) -> None:
     counts=st.lists(st.integers(1, N), min_size=5, max_size=5),
     bad=st.integers(0, N - 1),
     sequential=st.booleans(),
+    ranged=st.booleans(),
     seed=st.integers(0, 2**16),
 )
 def test_a_call_failing_midway_changes_nothing(
-    steps: list[str], counts: list[int], bad: int, sequential: bool, seed: int
+    steps: list[str], counts: list[int], bad: int, sequential: bool, ranged: bool, seed: int
 ) -> None:
     rng = np.random.default_rng(seed)
     ub = rs.UnifiedBuffer(8 * N * 4 + 1024)
@@ -60,7 +63,11 @@ def test_a_call_failing_midway_changes_nothing(
     for t in (x, y, holey):
         t.set(rng.uniform(-1, 1, N).astype(np.float32))
     z.set(rng.uniform(-1, 1, N // 2).astype(np.float32))  # (half of z written, the rest never)
-    ub.storage.valid[holey.addr + bad * 4 : holey.addr + bad * 4 + 4] = False  # type: ignore[index]  # element `bad` never written
+    hole = holey.addr + bad * 4  # element `bad` never written: its flags cleared in place, or cut from the ranges
+    if ranged:
+        ub.storage.put_written(hole, hole + 4, np.zeros(4, np.bool_))
+    else:
+        ub.storage.valid[hole : hole + 4] = False  # type: ignore[index]
     ub.core.vector_mask, ub.core.cmp_mask, ub.core.ar = (int(rng.integers(1, 2**63)), 5), int(rng.integers(1, 2**63)), 96
     before = state(ub)
     wrote = []
@@ -88,6 +95,7 @@ def test_a_call_failing_midway_changes_nothing(
             assert_state_of(wrote[0], before)
     assert_state(ub, before)
     assert ub.journal is None
+    assert not ranged or ub.storage.starts is not None, "the UB's ranges kept"
 
 
 @pytest.fixture
