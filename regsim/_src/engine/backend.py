@@ -12,6 +12,7 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
+from operator import index
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
@@ -877,6 +878,14 @@ def _operands(api: str, inputs: tuple[Input, ...], stride: int, dtype: type[dt.D
     return read
 
 
+def _patterns(dtype: type[dt.DType], trait: RegTrait) -> dict[str, bytes]:
+    """Per mask_fill, the group pattern a predicate of `dtype` sets for an active lane (each sets the lane's lowest
+    bit: the bit `_active` reads at the stride of `dtype`)."""
+    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
+    assert all(pattern[0] for pattern in patterns.values())
+    return patterns
+
+
 def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, MaskReg, Bools, Active, bool], None]:
     """`write(ctx, dst, lanes, active, keep)`: dst = the predicate of `lanes` (a new array, as a lane function returns
     it) on the active lanes (`write_predicate`). `keep` (a Compare's predicate, read by a Select or a store under it):
@@ -885,8 +894,7 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
     read as bits) its bits made now."""
     stride = mask_stride(dtype, trait)
     lanes = MASK_BITS // stride
-    patterns = {fill: group_pattern(dtype, trait, fill) for fill in _FILLS}
-    assert all(pattern[0] for pattern in patterns.values())
+    patterns = _patterns(dtype, trait)
     lsb = {fill: pattern == LSB[stride] for fill, pattern in patterns.items()}
     zeros, bool_ = np.zeros, np.bool_
 
@@ -895,7 +903,7 @@ def _predicate_writer(dtype: type[dt.DType], trait: RegTrait) -> Callable[[Any, 
             p = p & active[0]
         fill = ctx.backend.mask_fill
         if keep:
-            m._assign_lanes(p, patterns[fill], {stride: (p, int(count_nonzero(p)))})
+            m._assign_lanes(p, patterns[fill], {stride: (p, index(count_nonzero(p)))})
         elif lsb[fill]:  # (`lanes_to_bits`, inlined)
             bits = zeros(MASK_BITS, bool_)
             bits[::stride] = p
@@ -977,6 +985,7 @@ def in_order_elementwise(
     scalar = "scalar" in kinds
     carry = bool(predicates_out)
     out_index = predicates_out[0] if carry else -1
+    patterns = _patterns(dtype, trait)
 
     def binary(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Two inputs, a register and a register or a scalar; at most one predicate output (Add, Mul, AddC, Add with
@@ -996,32 +1005,33 @@ def in_order_elementwise(
         active = mask._lanes.get(stride) or mask._active(stride)
         out = lane(a, b, ctrl=ctx.ctrl) if ctrl else lane(a, b)
         full = active[1] == lanes
-        if dst is None:  # (a predicate only)
-            p = out
+        if dst is None:  # a predicate only, kept with its lanes (`write`'s `keep`, inlined)
+            if not full:
+                out = out & active[0]
+            args[out_index]._assign_lanes(out, patterns[ctx.backend.mask_fill], {stride: (out, index(count_nonzero(out)))})
+            return
+        if carry:
+            out, p = out
+        d = args[dst]
+        view = d._view
+        st = d._storage
+        if full and (d._whole or st.valid is None):  # (`commit`, inlined)
+            if view is not None:
+                view[...] = out
+            else:  # (two registers)
+                d._put(out)
+            st.valid = None
         else:
-            if carry:
-                out, p = out
-            d = args[dst]
-            view = d._view
-            st = d._storage
-            if full and (d._whole or st.valid is None):  # (`commit`, inlined)
-                if view is not None:
-                    view[...] = out
-                else:  # (two registers)
-                    d._put(out)
-                st.valid = None
-            else:
-                commit(ctx, d, out, active, lanes)
-            if not carry:
-                return
-        write(ctx, args[out_index], p, active, dst is None)
+            commit(ctx, d, out, active, lanes)
+        if carry:
+            write(ctx, args[out_index], p, active, False)
 
     return binary
 
 
 def in_order_select(stride: int, generic: Call) -> Call:
-    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane (one register: src1's lanes
-    copied, then src0's put on the selected ones, unless dst shares src0's bytes)."""
+    """Select (see `executors.SelectLanes`): dst = mask ? src0 : src1 on every lane (one register: src1's bytes
+    copied, then src0's lanes put on the selected ones, unless dst shares src0's bytes)."""
     lanes = MASK_BITS // stride
     where = np.where
 
@@ -1039,11 +1049,11 @@ def in_order_select(stride: int, generic: Call) -> Call:
             ctx.backend.commit_all(dst, np.array(a if active[1] == lanes else where(active[0], a, b)))
             return
         if active[1] == lanes:
-            view[...] = a
+            dst._bytes[:] = ra._bytes  # (the lanes' bytes: memoryviews copy them faster than numpy)
         elif st is ra._storage:
             view[...] = where(active[0], a, b)
         else:
-            view[...] = b
+            dst._bytes[:] = rb._bytes
             putmask(view, active[0], a)
         st.valid = None  # (every byte written, as `commit` notes)
 

@@ -9,7 +9,7 @@ An ml_dtypes type is looked up at the first read of `np_dtype` (ml_dtypes loads 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
@@ -20,15 +20,19 @@ class _DTypeMeta(type):
     def __repr__(cls) -> str:
         return f"rs.{getattr(cls, 'name', cls.__name__)}"
 
-    if not TYPE_CHECKING:  # (mypy sees `DType.np_dtype`; a misspelt attribute stays an error)
 
-        def __getattr__(cls, name: str) -> Any:
-            """`np_dtype` of an ml_dtypes type, looked up when first read and then kept on the class."""
-            ml_name = cls.__dict__.get("_ml_name")
-            if name != "np_dtype" or ml_name is None:
-                raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
-            cls.np_dtype = np.dtype(getattr(ml_dtypes, ml_name))
-            return cls.np_dtype
+class _MlNpDType:
+    """The `np_dtype` of a dtype an ml_dtypes type holds, until first read: then the ml_dtypes type is looked up (ml_dtypes
+    loads) and kept on the class in its place. (A descriptor in the class itself, not a `__getattr__` of the metaclass:
+    that would make every attribute read of every dtype class a slower one.)"""
+
+    def __init__(self, ml_name: str) -> None:
+        self.ml_name = ml_name
+
+    def __get__(self, instance: object, owner: type) -> np.dtype[Any]:
+        np_dtype = np.dtype(getattr(ml_dtypes, self.ml_name))
+        setattr(owner, "np_dtype", np_dtype)  # noqa: B010 (mypy: np_dtype is a ClassVar of DType)
+        return np_dtype
 
 
 class Sig:
@@ -80,7 +84,6 @@ class DType(metaclass=_DTypeMeta):
     _sig: ClassVar[Any]
     _ptr_sig: ClassVar[Any]
     _reg_sigs: ClassVar[tuple[Any, ...]]
-    _ml_name: ClassVar[str]  #: the ml_dtypes type of `np_dtype`, where one holds it
 
     def __init_subclass__(cls, np_type: Any = None, bits_only: bool = False, ml_name: str = "", itemsize: int = 0) -> None:
         """A dtype of the numpy type `np_type`, or of the ml_dtypes type `ml_name` of `itemsize` bytes."""
@@ -91,7 +94,7 @@ class DType(metaclass=_DTypeMeta):
             cls.np_dtype = np.dtype(np_type)
             itemsize = cls.np_dtype.itemsize
         elif ml_name:
-            cls._ml_name = ml_name  # (`np_dtype`: the metaclass looks it up when first read)
+            setattr(cls, "np_dtype", _MlNpDType(ml_name))  # noqa: B010 (looked up when first read)
         if itemsize:
             cls.name = cls.__name__
             cls.itemsize = itemsize
