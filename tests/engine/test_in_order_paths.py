@@ -135,6 +135,36 @@ def test_select_into_its_own_sources(both_paths: Callable[..., tuple[Any, Any]],
         assert raw.view(np.uint32).tolist() == [int(x) if t else int(y) for x, y, t in zip(a0, b0, p, strict=True)]
 
 
+@pytest.mark.parametrize("k", [0, 1])
+def test_select_into_one_register_of_a_pair(both_paths: Callable[..., tuple[Any, Any]], k: int) -> None:
+    """Select into register k of a written two-register tensor (its bytes a slice of the pair's): that register as
+    Python selects it under full, partial and empty masks, the other register's bytes unchanged."""
+    rng = np.random.default_rng(k)
+    a0, b0 = rng.integers(0, 2**32, 64, dtype=np.uint32), rng.integers(0, 2**32, 64, dtype=np.uint32)
+    pair0 = rng.integers(0, 2**64, 64, dtype=np.uint64)
+    picks = [np.ones(64, bool), rng.random(64) < 0.5, np.zeros(64, bool)]
+
+    def program() -> list[Any]:
+        out = []
+        with rs.configure(loops="sequential"), rs.VEC_SCOPE():
+            for p in picks:
+                a, b = Reg.RegTensor.from_numpy(a0, dtype=rs.uint32), Reg.RegTensor.from_numpy(b0, dtype=rs.uint32)
+                pair = Reg.RegTensor.from_numpy(pair0, trait=Reg.RegTraitNumTwo)
+                Reg.Select(pair.reg[k].reinterpret(rs.uint32), a, b, Reg.MaskReg.from_lanes(rs.uint32, p))
+                out.append(_reg_state(pair))
+        return out
+
+    fast, generic = both_paths(program)
+    assert _same(fast, generic)
+    low, high = (pair0 & 0xFFFFFFFF).astype(np.uint32), (pair0 >> 32).astype(np.uint32)  # (RegTraitNumTwo: low words first)
+    for (raw, valid), p in zip(fast, picks, strict=True):
+        assert valid is None
+        words = raw.view(np.uint32)
+        picked = [int(x) if t else int(y) for x, y, t in zip(a0, b0, p, strict=True)]
+        assert words[64 * k : 64 * (k + 1)].tolist() == picked
+        assert words[64 * (1 - k) : 64 * (2 - k)].tolist() == (high if k == 0 else low).tolist()
+
+
 def test_whole_writes_into_never_written_registers(both_paths: Callable[..., tuple[Any, Any]]) -> None:
     """A load, an Add and a Select into a never-written register write all its bytes (its flags dropped); into one
     register of a never-written two-register tensor only that register's (the other's flags stay: reading it raises,

@@ -118,8 +118,7 @@ def configure(
     if ub_size is not None:
         ub_size = check_ub_size("configure", "ub_size", ub_size)
     old = _CONFIG.get()
-    new = attrs.evolve(
-        old,
+    new = Config(  # (every field given: `attrs.evolve`'s result, without its look-up of the fields)
         check_uninitialized=old.check_uninitialized if check_uninitialized is None else check_uninitialized,
         mask_fill=old.mask_fill if mask_fill is None else mask_fill,
         loops=old.loops if loops is None else loops,

@@ -319,7 +319,11 @@ class UbPtr(Generic[T]):
     def copy(self) -> UbPtr[T]:
         return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
 
-    _vf_argument_copy = copy
+    def _vf_argument_copy(self) -> UbPtr[T]:
+        """`copy`, as a VF's call passes the pointer (by value; its fields set directly: `__add__`'s hot path)."""
+        p: UbPtr[T] = _new(UbPtr)
+        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, self.dtype, self.addr, self.lo, self.hi, self._sig
+        return p
 
     @host_api("UbPtr.reinterpret")
     def reinterpret(self, dtype: type[U]) -> UbPtr[U]:

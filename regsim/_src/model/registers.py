@@ -482,8 +482,9 @@ class RegTensor(Generic[T]):
 
     @host_api("RegTensor")
     def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
-        self.dtype = check_dtype("RegTensor", "T", dtype)  # type: ignore[assignment]
-        self.trait = check_trait("RegTensor", self.dtype, trait)
+        if trait is not RegTraitNumOne or not dt.is_dtype(dtype):  # (one register of a dtype: nothing to refuse)
+            check_trait("RegTensor", check_dtype("RegTensor", "T", dtype), trait)
+        self.dtype, self.trait = dtype, trait
         self._bind(Storage.fresh(VL * trait.REG_NUM))
 
     def _bind(self, storage: Storage, offset: int = 0) -> None:
@@ -509,7 +510,7 @@ class RegTensor(Generic[T]):
         if regs == 1:
             self._view = self._raw.view(self.dtype.np_dtype)
             self._rview = rview = self._view.view()
-            rview.flags.writeable = False
+            rview.setflags(write=False)
 
     # --- constructors and debug accessors: usable anywhere -------------------------------
     @classmethod
