@@ -12,8 +12,8 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
-from operator import index
 from collections.abc import Callable
+from operator import index
 from typing import Any, Final, Protocol
 
 import numpy as np

@@ -30,7 +30,7 @@ class _MlNpDType:
         self.ml_name = ml_name
 
     def __get__(self, instance: object, owner: type) -> np.dtype[Any]:
-        np_dtype = np.dtype(getattr(ml_dtypes, self.ml_name))
+        np_dtype: np.dtype[Any] = np.dtype(getattr(ml_dtypes, self.ml_name))
         setattr(owner, "np_dtype", np_dtype)  # noqa: B010 (mypy: np_dtype is a ClassVar of DType)
         return np_dtype
 
