@@ -1185,11 +1185,10 @@ class BatchedBackend(NumpyBackend):
         end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
         apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
-        if isinstance(raw, _Lazy):
-            if step is not None and end is not None and apart:  # (computed into those bytes when the store is made)
-                self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
-                return written
-            raw = raw.evaluate().view(np.uint8)
+        if isinstance(raw, _Lazy):  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
+            assert step is not None and end is not None and apart
+            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
+            return written
         values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
@@ -1355,13 +1354,11 @@ class BatchedBackend(NumpyBackend):
 def _leading_last(
     last_row: Callable[..., Any], operands: list[Any], lead: _Lazy, carried: int, lanes: Any, mode: Any, ctrl: int
 ) -> Any:
-    """The last row of a scan (`LastRowScan` with `zero_terms`) of two operands, the carried one and `lead`, +0 past
+    """The last row of a scan (`LastRowScan` with `zero_terms`: a binary op's) of the carried operand and `lead`, +0 past
     its first k lanes, every lane active: lanes below k from its first lanes alone, the others from one row of +0
     terms (any number of rows of them leave what one does). None where the scan has no last row alone."""
-    assert lead.lead is not None
+    assert lead.lead is not None and len(operands) == 2
     init = operands[carried]
-    if len(operands) != 2 or np.ndim(init) != 1:
-        return None
     k, n = lead.lead.shape[-1], lead.shape[1]
 
     def pair(acc: Any, x: Any) -> list[Any]:
