@@ -19,9 +19,11 @@ from loop_support import hows
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.vf.batched import DEFER_ROWS
 from regsim.testing import reference as O
 
 LANES = 64  #: 32-bit lanes in one register
+ROWS = DEFER_ROWS + 8  #: iterations: enough for the batched loop to leave results to compute when read
 TWO = Reg.RegTraitNumTwo
 TINY = float(np.finfo(np.float32).smallest_normal)
 NAN_BITS = 0x7FFFFFFF  #: the NaN Exp and Div give
@@ -84,12 +86,12 @@ def u64_add(
     Reg.StoreAlign(last, z, Reg.CreateMask(rs.uint64, trait=TWO))
 
 
-@pytest.mark.parametrize(("trips", "tail", "step"), [(24, 0, 64), (24, 0, 96), (20, 7, 64), (300, 0, 64)])
+@pytest.mark.parametrize(("trips", "tail", "step"), [(ROWS, 0, 64), (ROWS, 0, 96), (ROWS, 7, 64), (20, 0, 64)])
 def test_a_two_register_sum_computed_into_the_ub(trips: int, tail: int, step: int) -> None:
     """Every lane of every row (the store computes the sums into the UB, back to back or `step` elements apart, over
-    bytes never written before in the second case) or a tail of inactive lanes (computed, then stored): each active
-    lane is a + b mod 2**64 (carries across the halves, sums that wrap), every other element as it was; after the
-    loop z holds the last iteration's sums."""
+    bytes never written before in the second case), a tail of inactive lanes, or too few rows to leave the sums for
+    later (computed, then stored): each active lane is a + b mod 2**64 (carries across the halves, sums that wrap),
+    every other element as it was; after the loop z holds the last iteration's sums."""
     rng = np.random.default_rng(trips + tail + step)
     size = trips * 64
     a0 = rng.integers(0, 2**64, size, dtype=np.uint64)
@@ -131,7 +133,7 @@ def reread(
 
 
 def test_a_result_stored_then_read_again_in_the_body() -> None:
-    trips = 24
+    trips = ROWS
     rng = np.random.default_rng(1)
     x0, y0 = (rng.integers(-(2**31), 2**31, trips * LANES, dtype=np.int32) for _ in range(2))
     c, e = _both([np.zeros(trips * LANES, np.int32), np.zeros(trips * LANES, np.int32), x0, y0], reread, trips)[:2]
@@ -159,7 +161,7 @@ def in_place(a: rs.UbPtr[rs.int32], b: rs.UbPtr[rs.int32], trips: int, swap: int
 
 @pytest.mark.parametrize("swap", [0, 1])
 def test_stores_overwriting_what_a_waiting_result_reads(swap: int) -> None:
-    trips = 20
+    trips = ROWS
     a0 = np.random.default_rng(2).integers(-(2**31), 2**31, trips * LANES, dtype=np.int32)
     a, b = _both([a0, np.zeros(trips * LANES, np.int32)], in_place, trips, swap)
     assert a.tolist() == [O.wrap(int(v) * 3, 32, True) for v in a0]
@@ -188,7 +190,7 @@ def test_a_failure_after_a_deferred_store_leaves_what_the_loop_in_order_leaves()
     """The batched attempt fails after its deferred stores (a store beyond its tensor in the last iteration; a row
     read before another iteration writes it, which only the end's check finds): the loop runs in order, which raises
     (the same error, the same partial UB in both modes) or gives the in-order values."""
-    trips = 20
+    trips = ROWS
     rng = np.random.default_rng(3)
     x0 = rng.integers(-1000, 1000, trips * LANES, dtype=np.int32)
     d0 = rng.integers(-1000, 1000, (trips + 1) * LANES, dtype=np.int32)
@@ -230,7 +232,7 @@ def _bits(values: list[float]) -> list[int]:
     return [NAN_BITS if math.isnan(v) else int(np.float32(v).view(np.uint32)) for v in values]
 
 
-@pytest.mark.parametrize("trips", [24, 300])
+@pytest.mark.parametrize("trips", [ROWS, 300])
 def test_exp_and_div_computed_into_rows_apart(trips: int) -> None:
     """Exp's and Div's results computed into UB rows that are not back to back (their exceptions mended there, or in
     an array of their own copied in: large and small paths), special values anywhere."""
@@ -304,7 +306,7 @@ def test_reduce_sums_accumulated_lane_by_lane(init: int, store: int, first: int)
     """+0, -0 (over -0 terms alone: lane 0 stays -0, the +0 lanes make every other lane +0), 1.5 and NaN starts;
     infinities, NaN, subnormals, a row of -0 among ordinary values; the reductions and running sums stored each
     iteration, or only the sum after the loop (its first lanes alone accumulated)."""
-    trips = 24
+    trips = ROWS
     rng = np.random.default_rng(init % 97 + store)
     x0 = rng.uniform(-4, 4, trips * LANES).astype(np.float32)
     x0[:LANES] = -0.0
@@ -354,7 +356,7 @@ def reduce_int(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32], count: int, tri
 def test_integer_reductions_accumulated(kind: int, tail: int, partial: int) -> None:
     """Reduce SUM / MAX (its index in lane 1) and ReduceDataBlock SUM (8 lanes), their sums wrapping, the source's last
     `tail` lanes inactive; the Add under every lane (the first lanes alone accumulated) or under the tail mask."""
-    trips = 20
+    trips = ROWS
     x0 = np.random.default_rng(kind + tail).integers(-(2**31), 2**31, trips * LANES, dtype=np.int32)
     count = trips * LANES - tail
     dst = _both([np.zeros(LANES, np.int32), x0], reduce_int, count, trips, kind, partial)[0]
@@ -389,7 +391,7 @@ def hoisted(d: rs.UbPtr[rs.int32], dst: rs.UbPtr[rs.int32], x_addr: rs.UbPtr[rs.
 
 
 def test_results_the_same_in_every_iteration() -> None:
-    trips = 20
+    trips = ROWS
     x0 = np.random.default_rng(4).integers(-(2**31), 2**31, LANES, dtype=np.int32)
     d, dst = _both([np.zeros(trips * LANES, np.int32), np.zeros(LANES, np.int32), x0], hoisted, trips)[:2]
     z = [O.wrap(int(v) + int(v) * int(v), 32, True) for v in x0]

@@ -54,6 +54,9 @@ from regsim._src.model.registers import (
 )
 
 ZEROING = MaskMergeMode.ZEROING
+#: from this many iterations a batched loop leaves results to compute until read (`_Lazy`): the bookkeeping, a few
+#: microseconds a call, pays for itself in the copies and +0 lanes it saves; fewer rows compute them at once
+DEFER_ROWS = 128
 
 
 @attrs.define(eq=False)
@@ -776,10 +779,10 @@ class BatchedBackend(NumpyBackend):
         when first read (`_Lazy`), which `commit` makes dst's: a store of all its lanes then computes it straight into
         the UB (`store_deferred`), and the loop's end computes only its last row. Where `result_buffer` would give
         dst's own rows, they are kept for it. None where that is not the plain case: dst part of its storage, an input
-        of another type, or no input with a row an iteration."""
+        of another type, no input with a row an iteration, or fewer than `DEFER_ROWS` rows."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        if dst._span.stop - dst._span.start != st.data.size:
+        if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
             return None
         if all(np.ndim(x) < 2 for x in ins) or any(x.dtype != np_dtype for x in ins):
             return None
@@ -794,19 +797,19 @@ class BatchedBackend(NumpyBackend):
 
     def commit_leading(self, dst: RegTensor[Any], lead: Any) -> None:
         """As the sequential backend's, the +0 lanes not made (`_Lazy.padded`) where dst is a whole one-register tensor
-        and `lead` has a row an iteration: a scan adding them needs only the first lanes (`scan`)."""
+        and `lead` has a row an iteration (at least `DEFER_ROWS`): a scan adding them needs only the first lanes."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
         whole = dst.trait.REG_NUM == 1 and dst._span.stop - dst._span.start == st.data.size
-        if not whole or np.ndim(lead) != 2 or lead.shape[0] != self.rows or lead.dtype != np_dtype:
+        if not whole or np.ndim(lead) != 2 or lead.shape[0] != self.rows or lead.dtype != np_dtype or self.rows < DEFER_ROWS:
             super().commit_leading(dst, lead)
             return
+        self._check_writable(st)
         lazy = _Lazy.padded(lead, st.data.size // np_dtype.itemsize)
         self.commit(dst, lazy, (_all_lanes(lazy.shape[1]), lazy.shape[1]), ZEROING)
 
     def _defer(self, dst: RegTensor[Any], lazy: _Lazy) -> None:
         st = dst._storage
-        self._check_writable(st)
         state = self.regs.get(id(st))
         if state is None:
             state = self.regs[id(st)] = _Regs(st, None, None)
