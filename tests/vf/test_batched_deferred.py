@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from loop_support import hows
+from test_batched_in_place import _bits, _exp
 
 import regsim as rs
 from regsim import Reg
@@ -25,8 +26,6 @@ from regsim.testing import reference as O
 LANES = 64  #: 32-bit lanes in one register
 ROWS = DEFER_ROWS + 8  #: iterations: enough for the batched loop to leave results to compute when read
 TWO = Reg.RegTraitNumTwo
-TINY = float(np.finfo(np.float32).smallest_normal)
-NAN_BITS = 0x7FFFFFFF  #: the NaN Exp and Div give
 SPECIAL = [0.0, -0.0, 1e-40, -1e-40, 1e-45, math.inf, -math.inf, math.nan, 3e38, -3e38, 88.0, -104.0, 1.0]
 Make = Callable[[], tuple[rs.UnifiedBuffer, Callable[[], Any]]]
 
@@ -214,22 +213,6 @@ def exp_div(d: rs.UbPtr[rs.float32], x_addr: rs.UbPtr[rs.float32], trips: int) -
         Reg.StoreAlign(d + i * 2 * LANES, y, every)
         Reg.Div(w, x, y, every)
         Reg.StoreAlign(d + i * 2 * LANES + LANES, w, every)
-
-
-def _f32(v: float) -> float:
-    with np.errstate(over="ignore"):
-        return float(np.float32(v))
-
-
-def _exp(v: float) -> float:
-    if math.isnan(v):
-        return math.nan
-    r = _f32(O.exp_reference(v))
-    return math.copysign(0.0, r) if r != 0 and abs(r) < TINY else r
-
-
-def _bits(values: list[float]) -> list[int]:
-    return [NAN_BITS if math.isnan(v) else int(np.float32(v).view(np.uint32)) for v in values]
 
 
 @pytest.mark.parametrize("trips", [ROWS, 300])
