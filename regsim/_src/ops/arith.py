@@ -240,8 +240,8 @@ def _last_float32_sum(init: Any, xs: Any) -> Any:
     sum itself (xs alone, when C-contiguous: no first row to concatenate). From +0, a lane whose sum in order is
     -0 comes out +0; that needs a -0 init and -0 terms alone, and those lanes are set back to -0."""
     bits = xs.view(_U32) if xs.flags.c_contiguous else None
-    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:
-        used = np.flatnonzero(_columns_or(bits))
+    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:  # (few lanes in all: each summed alone)
+        used = np.arange(xs.shape[-1]) if xs.shape[-1] <= _FEW_LANES else np.flatnonzero(_columns_or(bits))
         if used.size <= _FEW_LANES:
             total = init + np.float32(0)  # (+0 terms alone: a -0 start becomes +0, every other value stays)
             if used.size:
