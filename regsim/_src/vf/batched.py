@@ -18,6 +18,10 @@ writing every lane computes into its destination's own rows, `result_buffer`), m
 form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
 (`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
 they overwrite), and an accumulator's running sums are computed only if the body reads them.
+From `DEFER_ROWS` iterations nothing is computed that need not be either: an elementwise result
+writing every lane of every row waits until read (`_Lazy`; a store of all its lanes computes it
+straight into the UB bytes it stores, the loop's end its last row alone), and a Reduce keeps its
+first lanes alone (`commit_leading`: an Add accumulating it adds those, the +0 lanes never made).
 """
 
 from __future__ import annotations
