@@ -163,6 +163,8 @@ class Backend(Protocol):
 
     def commit_all(self, dst: RegTensor[Any], values: Lanes) -> None: ...
 
+    def commit_leading(self, dst: RegTensor[Any], lead: Lanes) -> None: ...
+
     def ar_add(self, nbytes: int) -> None: ...
 
     def ar_clear(self) -> None: ...
@@ -506,6 +508,10 @@ class NumpyBackend:
         """dst = values, every lane (ops without a destination predicate: Arange, Gather, Reduce, ...)."""
         self.commit(dst, values, _every_lane(lane_count(dst.dtype, dst.trait)), ZEROING)
 
+    def commit_leading(self, dst: RegTensor[Any], lead: Lanes) -> None:
+        """dst = `lead`'s lanes (..., k), the others +0: every lane (a result zero past its first lanes: Reduce's)."""
+        self.commit_all(dst, padded(lead, lane_count(dst.dtype, dst.trait)))
+
     def ar_add(self, nbytes: int) -> None:
         """AR += nbytes (Squeeze with GatherMaskMode STORE_REG); `last` keeps this call's count."""
         self.core.ar += nbytes
@@ -563,6 +569,17 @@ def _scalar_rule(dtype: type[dt.DType]) -> tuple[type, int | float, int | float,
     if target in (np.float16, np.float32, np.float64):
         return target.type, -(2**53), 2**53, True, {}
     return target.type, 1, 0, False, {}  # (an empty range: ints go the checked way)
+
+
+def padded(lead: Lanes, n: int, out: Lanes | None = None) -> Lanes:
+    """`lead`'s lanes (..., k), then +0 lanes (all bits zero) up to n lanes (into `out` when given)."""
+    k = lead.shape[-1]
+    if out is None:
+        out = np.zeros((*lead.shape[:-1], n), lead.dtype)
+    else:
+        out[..., k:] = 0
+    out[..., :k] = lead
+    return out
 
 
 @functools.cache

@@ -240,8 +240,8 @@ def _last_float32_sum(init: Any, xs: Any) -> Any:
     sum itself (xs alone, when C-contiguous: no first row to concatenate). From +0, a lane whose sum in order is
     -0 comes out +0; that needs a -0 init and -0 terms alone, and those lanes are set back to -0."""
     bits = xs.view(_U32) if xs.flags.c_contiguous else None
-    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:
-        used = np.flatnonzero(_columns_or(bits))
+    if bits is not None and np.count_nonzero(bits[-1]) <= _FEW_LANES:  # (few lanes in all: each summed alone)
+        used = np.arange(xs.shape[-1]) if xs.shape[-1] <= _FEW_LANES else np.flatnonzero(_columns_or(bits))
         if used.size <= _FEW_LANES:
             total = init + np.float32(0)  # (+0 terms alone: a -0 start becomes +0, every other value stays)
             if used.size:
@@ -269,10 +269,12 @@ def _columns_or(bits: Any) -> Any:
 
 class LastRowScan:
     """A scan that can also give only its last row (a batched loop whose body never reads the
-    carried register again needs no more): `scan(...)` as the function, `scan.last(...)` the row."""
+    carried register again needs no more): `scan(...)` as the function, `scan.last(...)` the row.
+    `zero_terms`: rows of +0 terms leave the last row as one such row does (Add's: x + 0 + 0 = x + 0, rounded,
+    wrapping or saturating alike), so a term +0 past its first lanes (Reduce's) needs its first lanes alone."""
 
-    def __init__(self, full: Callable[..., Any], last: Callable[..., Any]) -> None:
-        self.full, self.last = full, last
+    def __init__(self, full: Callable[..., Any], last: Callable[..., Any], *, zero_terms: bool = False) -> None:
+        self.full, self.last, self.zero_terms = full, last, zero_terms
         functools.update_wrapper(self, full)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -339,7 +341,7 @@ register(
         _ARITH + "Add.md",
         _LANES,
         lane=add,
-        scan=LastRowScan(add_scan, add_scan_last),
+        scan=LastRowScan(add_scan, add_scan_last, zero_terms=True),
         c_api=CName("asc_add", ("dst_reg", "src_reg0", "src_reg1", "mask")),
     )
 )

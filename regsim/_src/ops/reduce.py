@@ -13,7 +13,7 @@ from typing import Any, Final, Literal, TypeVar, overload
 
 import numpy as np
 
-from regsim._src.engine.executors import CrossLane
+from regsim._src.engine.executors import CrossLane, Leading
 from regsim._src.engine.spec import DOC, Batching, CName, OneOf, OpSpec, Role, SameAs, enum_param, face, pred, reg, register
 from regsim._src.model import dtypes as dt
 from regsim._src.model.enums import MaskMergeMode, PairReduce, ReduceType
@@ -119,30 +119,29 @@ def _active_or_zero(src: Any, active: Any, dtype: Any) -> Any:
     return lanes if all_set(active) else np.where(active, lanes, dtype.type(0))
 
 
+@Leading
 def reduce(src: Any, active: Any, *, type: ReduceType, n: int, dtype: Any) -> Any:
     """SUM: dst[0] = the tree sum of the active lanes (inactive = +0), in dst's type. MAX / MIN:
-    dst[0] = the extreme, dst[1] = its first index (as the bits of dst's type). Other lanes 0."""
-    out = np.zeros((*src.shape[:-1], n), dtype)
+    dst[0] = the extreme, dst[1] = its first index (as the bits of dst's type). Other lanes 0
+    (`reduce` gives dst's first lanes, `reduce.lead`; called, all n)."""
     if type is SUM:
-        out[..., 0] = tree_sum(_active_or_zero(src, active, dtype))
-        return out
+        return tree_sum(_active_or_zero(src, active, dtype))[..., None]
     value, index = extreme(src, active, type)
+    out = np.empty((*src.shape[:-1], 2), dtype)
     out[..., 0] = value
     out.view(f"u{dtype.itemsize}")[..., 1] = index
     return out
 
 
+@Leading
 def reduce_data_block(src: Any, active: Any, *, type: ReduceType, n: int, dtype: Any) -> Any:
     """dst[b] = the reduction of 32-byte block b of src (b < 8; SUM as Reduce, MAX / MIN the value
-    only); dst lanes 8.. = 0."""
+    only); dst lanes 8.. = 0 (as `reduce`, the first 8 lanes alone from `reduce_data_block.lead`)."""
     blocks = (*src.shape[:-1], 8, src.shape[-1] // 8)
     s, a = src.reshape(blocks), active.reshape(blocks)
-    out = np.zeros((*src.shape[:-1], n), dtype)
     if type is SUM:
-        out[..., :8] = tree_sum(_active_or_zero(s, a, dtype))
-    else:
-        out[..., :8] = extreme(s, a, type)[0]
-    return out
+        return np.asarray(tree_sum(_active_or_zero(s, a, dtype)), dtype)
+    return np.asarray(extreme(s, a, type)[0], dtype)
 
 
 def pair_reduce(src: Any, active: Any, *, type: PairReduce) -> Any:

@@ -18,6 +18,10 @@ writing every lane computes into its destination's own rows, `result_buffer`), m
 form (bits made when something reads bits), two-register tensors stay whole elements, stores wait
 (`pending`) until the loop is kept (a load of bytes they write makes them first, recording what
 they overwrite), and an accumulator's running sums are computed only if the body reads them.
+From `DEFER_ROWS` iterations nothing is computed that need not be either: an elementwise result
+writing every lane of every row waits until read (`_Lazy`; a store of all its lanes computes it
+straight into the UB bytes it stores, the loop's end its last row alone), and a Reduce keeps its
+first lanes alone (`commit_leading`: an Add accumulating it adds those, the +0 lanes never made).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged
+from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged, padded
 from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
@@ -54,6 +58,9 @@ from regsim._src.model.registers import (
 )
 
 ZEROING = MaskMergeMode.ZEROING
+#: from this many iterations a batched loop leaves results to compute until read (`_Lazy`): the bookkeeping, a few
+#: microseconds a call, pays for itself in the copies and +0 lanes it saves; fewer rows compute them at once
+DEFER_ROWS = 128
 
 
 @attrs.define(eq=False)
@@ -77,6 +84,7 @@ class _Regs:
         "_data",
         "itemsize",
         "last",
+        "lazy",
         "natural",
         "origin",
         "shared",
@@ -98,11 +106,13 @@ class _Regs:
         self.origin: object = ""  #: where the last iteration's never-written bytes came from (for error messages)
         self.natural: Bytes | None = None
         self.itemsize = 0  #: with `natural`: the element size
-        #: a scan not computed yet (the body may never read its rows): its rows as bytes, what it
-        #: reads (computed before anything writes those), and its last row, known already
-        self.thunk: Callable[[], Bytes] | None = None
+        #: rows not computed yet (the body may never read them): what sets `_data` (or `natural`), what it reads
+        #: (computed before anything writes those), and the last row: a scan's, known already, or an elementwise
+        #: result's (`lazy`), computed alone when asked for
+        self.thunk: Callable[[], None] | None = None
         self.thunk_inputs: list[Any] = []
         self.last: Bytes | None = None
+        self.lazy: _Lazy | None = None
         #: the lanes `lanes` gave last: (the `_data` they view, dtype, byte offset, the read-only typed view), again
         #: while `_data` is that array (in-place writes show through the view; a new array is a new view)
         self.typed: tuple[Bytes, Any, int, Any] | None = None
@@ -111,15 +121,37 @@ class _Regs:
     def data(self) -> Bytes:
         if self._data is None:
             if self.thunk is not None:
-                self._data, self.thunk, self.thunk_inputs = self.thunk(), None, []
-                return self._data
-            assert self.natural is not None
-            self._data = natural_to_halves(self.natural, self.itemsize)
+                self.fill()
+            if self._data is None:
+                assert self.natural is not None
+                self._data = natural_to_halves(self.natural, self.itemsize)
         return self._data
 
     @data.setter
     def data(self, data: Bytes) -> None:
         self._data, self.natural = data, None
+        self.thunk, self.thunk_inputs, self.lazy = None, [], None
+
+    def fill(self) -> None:
+        """Compute the rows `thunk` leaves to compute."""
+        thunk, self.thunk, self.thunk_inputs = self.thunk, None, []
+        if thunk is not None:
+            thunk()
+
+    def defer(self, lazy: _Lazy) -> None:
+        """The state's bytes in every row are `lazy`'s result, computed when first read."""
+        self._data = self.natural = self.valid = self.typed = None
+        self.shared, self.lazy, self.thunk, self.thunk_inputs = False, lazy, self._take_lazy, lazy.inputs()
+
+    def _take_lazy(self) -> None:
+        lazy, self.lazy = self.lazy, None
+        assert lazy is not None
+        result = lazy.evaluate().view(np.uint8)
+        self.shared = lazy.in_ub  # (computed into the UB by a store: its bytes, copied before they are written)
+        if lazy.halves:
+            self._data, self.natural, self.itemsize = None, result, lazy.halves
+        else:
+            self._data = result
 
     def arrays(self) -> list[Bytes]:
         """The arrays holding the state's bytes now (to test for aliasing without making any)."""
@@ -127,6 +159,9 @@ class _Regs:
 
     def last_row(self) -> Bytes:
         if self._data is None and self.thunk is not None:
+            if self.lazy is not None:
+                first: Bytes = self.lazy.last().view(np.uint8)
+                return natural_to_halves(first, self.lazy.halves) if self.lazy.halves else first
             assert self.last is not None
             return self.last
         if self._data is None:
@@ -139,6 +174,75 @@ class _Regs:
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
             self.valid = None
+
+
+class _Lazy:
+    """An elementwise op's result in every row, (rows, lanes) of `dtype`, not computed yet: `fn(*ins, out=...)`, computed
+    when its register is first read, into `own` (the register's rows, reused) or a new array, or by a store waiting for
+    it straight into the UB bytes it stores (`in_ub`: no copy). `halves`: a two-register tensor's element size (the
+    result is whole elements), else 0. A lane function may return another array than `out`: it is copied into `out`,
+    as `commit` would."""
+
+    __slots__ = ("dtype", "fn", "halves", "in_ub", "ins", "lead", "own", "owner", "result", "shape")
+
+    def __init__(
+        self, fn: Callable[..., Any], ins: tuple[Any, ...], own: Any, shape: tuple[int, int], dtype: Any, halves: int
+    ) -> None:
+        self.fn, self.ins, self.own, self.shape, self.dtype, self.halves = fn, ins, own, shape, dtype, halves
+        self.result: npt.NDArray[Any] | None = None
+        self.in_ub = False
+        self.owner: _Regs | None = None  #: the register state holding it (until it is computed or overwritten)
+        #: with `padded`: the first lanes, (rows, k), `ins[0]` (every other lane +0)
+        self.lead: npt.NDArray[Any] | None = None
+
+    @classmethod
+    def padded(cls, lead: npt.NDArray[Any], n: int) -> _Lazy:
+        """`lead`'s lanes (rows, k) in every row, then +0 lanes up to n."""
+        lazy = cls(_pad, (lead,), None, (lead.shape[0], n), lead.dtype, 0)
+        lazy.lead = lead
+        return lazy
+
+    def padded_rows(self) -> npt.NDArray[Any]:
+        """Every lane of a `padded` one's rows, made anew from its first lanes."""
+        assert self.lead is not None
+        return padded(self.lead, self.shape[1])
+
+    @property
+    def nbytes(self) -> int:
+        """A row's bytes."""
+        return int(self.shape[1] * self.dtype.itemsize)
+
+    def inputs(self) -> list[Any]:
+        """The arrays it reads (nothing, once computed)."""
+        return [x for x in self.ins if isinstance(x, np.ndarray)]
+
+    def into(self, out: npt.NDArray[Any]) -> None:
+        result = self.fn(*self.ins, out=out)
+        if result is not out:
+            out[...] = result
+        self.result, self.ins, self.own = out, (), None  # (what it read, no longer held)
+
+    def evaluate(self) -> npt.NDArray[Any]:
+        if self.result is None:
+            self.into(np.empty(self.shape, self.dtype) if self.own is None else self.own)
+        assert self.result is not None
+        return self.result
+
+    def last(self) -> npt.NDArray[Any]:
+        """The last row alone (an elementwise lane function's row does not depend on the others)."""
+        if self.result is not None:
+            return np.ascontiguousarray(self.result[-1])
+        rows = self.shape[0]
+        out = np.empty((1, self.shape[1]), self.dtype)
+        result = self.fn(*(x[-1:] if np.ndim(x) == 2 and x.shape[0] == rows else x for x in self.ins), out=out)
+        if result is not out:
+            out[...] = result
+        row: npt.NDArray[Any] = out[0]
+        return row
+
+
+def _pad(lead: npt.NDArray[Any], *, out: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    return padded(lead, out.shape[-1], out)
 
 
 @attrs.define(eq=False)
@@ -193,10 +297,15 @@ class _Store:
 
     storage: Storage
     at: tuple[int, tuple[int, ...], tuple[int, ...]]
-    values: npt.NDArray[Any]
+    values: npt.NDArray[Any] | _Lazy  #: (a result not computed yet: computed into the UB bytes when the store is made)
     where: Bools | None
     lo: int  #: the UB bytes [lo, hi) it may write
     hi: int
+
+    def reads(self) -> list[Any]:
+        """The arrays making the store reads."""
+        v = self.values
+        return [v] if type(v) is not _Lazy else [v.result] if v.result is not None else v.inputs()
 
 
 class BatchedBackend(NumpyBackend):
@@ -277,7 +386,7 @@ class BatchedBackend(NumpyBackend):
     def _own(self, state: _Regs) -> None:
         """Before `state.data` is written in place: stores waiting to be made that read it are
         made first, and data that is not the state's own is copied."""
-        if any(np.may_share_memory(p.values, a) for p in self.pending for a in state.arrays()):
+        if any(np.may_share_memory(v, a) for p in self.pending for v in p.reads() for a in state.arrays()):
             self._flush()
         if state.shared:
             state.data, state.shared = np.array(state.data, order="C"), False
@@ -286,7 +395,12 @@ class BatchedBackend(NumpyBackend):
         self._release(state.data, state)
 
     def _release(self, target: npt.NDArray[Any], but: _Regs | None = None) -> None:
-        """Before `target` is written in place: states that view its bytes get copies of their own."""
+        """Before `target` is written in place: states that view its bytes get copies of their own; results not
+        computed yet that read them are computed (a store's too)."""
+        for p in self.pending:
+            lazy = p.values
+            if type(lazy) is _Lazy and lazy.result is None and any(np.may_share_memory(a, target) for a in lazy.inputs()):
+                lazy.evaluate()
         for other in self.regs.values():
             if other.thunk is not None and any(np.may_share_memory(a, target) for a in other.thunk_inputs):
                 other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
@@ -347,7 +461,8 @@ class BatchedBackend(NumpyBackend):
         if key in self.regs or key in self.masks or key in self.outside:
             return False  # written before in the body, or read stale by an earlier op: the usual rules
         api = spec.name
-        operands = []
+        operands: list[Any] = []
+        zero_terms = getattr(spec.scan, "zero_terms", False)
         for k, (j, param, kind_k) in enumerate(prepared.inputs):
             v = values[j]
             if k == carried:  # the value before the loop, as the first iteration reads it
@@ -356,8 +471,9 @@ class BatchedBackend(NumpyBackend):
                     if kind_k is Kind.REG
                     else super().predicate(api, param, v, prepared.stride)[0]
                 )
-            elif kind_k is Kind.REG:
-                operands.append(self.lanes(api, param, v, active))
+            elif kind_k is Kind.REG:  # (a result +0 past its first lanes kept so, for `_scan_later`)
+                lead = self._leading(v) if zero_terms else None
+                operands.append(self.lanes(api, param, v, active) if lead is None else lead)
             elif kind_k is Kind.MASK:
                 operands.append(self.predicate(api, param, v, prepared.stride)[0])
             else:
@@ -367,9 +483,11 @@ class BatchedBackend(NumpyBackend):
         ctrl = ctx.ctrl if ctx is not None else 0
         what = "its destination" if kind is Kind.REG else "its carry"
         self.facts.add(f"Reg.{api} carries {what} across iterations: an exact scan")
-        if spec.scan is not None and self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl):
+        every = active[1] == active[0].size
+        if spec.scan is not None and self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl, every):
             self.scanned.add(key)
             return True
+        operands = [o.evaluate() if type(o) is _Lazy else o for o in operands]
         out = None if spec.scan is None else spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
         if out is None:  # no closed form (a float sum rounds at every step): the rows in order, one lane call each
             if kind is not Kind.REG or prepared.predicates_out or lane is None:
@@ -388,32 +506,55 @@ class BatchedBackend(NumpyBackend):
         return True
 
     def _scan_later(
-        self, spec: Any, dst: RegTensor[Any], kind: Kind, prepared: Any, operands: list[Any], carried: int, lanes: Any, ctrl: int
+        self,
+        spec: Any,
+        dst: RegTensor[Any],
+        kind: Kind,
+        prepared: Any,
+        operands: list[Any],
+        carried: int,
+        lanes: Any,
+        ctrl: int,
+        every: bool,
     ) -> bool:
         """A one-register accumulator whose scan can give its last row alone: that row now (the
-        loop leaves it in the register), the other rows only if something in the body reads them."""
+        loop leaves it in the register), the other rows only if something in the body reads them.
+        An operand +0 past its first lanes (`_leading`) adds those alone (`_leading_last`)."""
         last_row = getattr(spec.scan, "last", None)
         st = dst._storage
         if last_row is None or kind is not Kind.REG or prepared.predicates_out or dst.trait.REG_NUM != 1:
             return False
         if dst._span.stop - dst._span.start != st.data.size:
             return False
-        last = last_row(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        lead = next((o for o in operands if type(o) is _Lazy), None)
+        if lead is None:
+            last = last_row(operands, carried, lanes, prepared.mode, ctrl=ctrl)
+        else:
+            last = _leading_last(last_row, operands, lead, carried, lanes, prepared.mode, ctrl) if every else None
         np_dtype = dst.dtype.np_dtype
         if last is None or last.dtype != np_dtype:
             return False
         self._check_writable(st)
         state = _Regs(st, None, None)
+        reads = [o.lead if type(o) is _Lazy else o for o in operands]
 
-        def rows() -> Bytes:
-            out = spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
-            full: Bytes = np.ascontiguousarray(np.broadcast_to(out, lanes.shape), np_dtype).view(np.uint8)
-            return full
+        def rows() -> None:  # (a leading operand's every lane made from its first ones, not from its register)
+            full = [o.padded_rows() if isinstance(o, _Lazy) else o for o in operands]
+            out = spec.scan(full, carried, lanes, prepared.mode, ctrl=ctrl)
+            state._data = np.ascontiguousarray(np.broadcast_to(out, lanes.shape), np_dtype).view(np.uint8)
 
-        state.thunk, state.thunk_inputs = rows, [o for o in operands if isinstance(o, np.ndarray)]
+        state.thunk, state.thunk_inputs = rows, [o for o in reads if isinstance(o, np.ndarray)]
         state.last = np.ascontiguousarray(last).view(np.uint8)
         self.regs[id(st)] = state
         return True
+
+    def _leading(self, reg: RegTensor[Any]) -> _Lazy | None:
+        """`reg`'s result +0 past its first lanes, not made (`commit_leading`), where reg is its whole storage."""
+        state = self.regs.get(id(reg._storage))
+        lazy = None if state is None else state.lazy
+        if lazy is None or lazy.lead is None or lazy.result is not None or reg.dtype.np_dtype != lazy.dtype:
+            return None
+        return lazy if reg._span.stop - reg._span.start == reg._storage.data.size else None
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -538,6 +679,8 @@ class BatchedBackend(NumpyBackend):
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
         state = self.regs.get(id(reg._storage))
         span = reg._span
+        if state is not None and state.thunk is not None:
+            state.fill()
         if state is not None and state.valid is None:
             # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
             one = reg.trait.REG_NUM == 1
@@ -575,6 +718,9 @@ class BatchedBackend(NumpyBackend):
         return lanes
 
     def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
+        if type(values) is _Lazy:  # (`deferred`'s: every lane)
+            self._defer(dst, values)
+            return
         lanes, count = active
         size, full = dst.dtype.itemsize, count == lanes.size
         two = dst.trait.REG_NUM == 2
@@ -632,11 +778,53 @@ class BatchedBackend(NumpyBackend):
         self.handed = buffer
         return buffer
 
+    def deferred(self, dst: RegTensor[Any], fn: Callable[..., Any], ins: tuple[Any, ...]) -> _Lazy | None:
+        """An elementwise op writing every lane of `dst` in every row, `fn(*ins, out=...)`, as a result to compute
+        when first read (`_Lazy`), which `commit` makes dst's: a store of all its lanes then computes it straight into
+        the UB (`store_deferred`), and the loop's end computes only its last row. Where `result_buffer` would give
+        dst's own rows, they are kept for it. None where that is not the plain case: dst part of its storage, an input
+        of another type, no input with a row an iteration, or fewer than `DEFER_ROWS` rows."""
+        st = dst._storage
+        np_dtype = dst.dtype.np_dtype
+        if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
+            return None
+        if all(np.ndim(x) < 2 for x in ins) or any(x.dtype != np_dtype for x in ins):
+            return None
+        self._check_writable(st)
+        halves = dst.dtype.itemsize if dst.trait.REG_NUM == 2 else 0
+        state = self.regs.get(id(st))
+        own = None
+        if not halves and state is not None and not state.shared and state._data is not None and not self._read_elsewhere(state):
+            self._own(state)  # (nothing to make or copy first: the bookkeeping of an in-place write)
+            own = state._data.view(np_dtype)
+        return _Lazy(fn, ins, own, (self.rows, st.data.size // dst.dtype.itemsize), np_dtype, halves)
+
+    def commit_leading(self, dst: RegTensor[Any], lead: Any) -> None:
+        """As the sequential backend's, the +0 lanes not made (`_Lazy.padded`) where dst is a whole one-register tensor
+        and `lead` has a row an iteration (at least `DEFER_ROWS`): a scan adding them needs only the first lanes."""
+        st = dst._storage
+        np_dtype = dst.dtype.np_dtype
+        whole = dst.trait.REG_NUM == 1 and dst._span.stop - dst._span.start == st.data.size
+        if not whole or np.ndim(lead) != 2 or lead.shape[0] != self.rows or lead.dtype != np_dtype or self.rows < DEFER_ROWS:
+            super().commit_leading(dst, lead)
+            return
+        self._check_writable(st)
+        lazy = _Lazy.padded(lead, st.data.size // np_dtype.itemsize)
+        self.commit(dst, lazy, (_all_lanes(lazy.shape[1]), lazy.shape[1]), ZEROING)
+
+    def _defer(self, dst: RegTensor[Any], lazy: _Lazy) -> None:
+        st = dst._storage
+        state = self.regs.get(id(st))
+        if state is None:
+            state = self.regs[id(st)] = _Regs(st, None, None)
+        lazy.owner = state
+        state.defer(lazy)
+
     def _read_elsewhere(self, state: _Regs) -> bool:
         """Whether a store waiting, or another state (its bytes, or the inputs of a scan not computed yet), may read
         `state`'s bytes: writing them in place would first make that store or copy those bytes (`_own`)."""
         data = state._data
-        return any(np.may_share_memory(p.values, data) for p in self.pending) or any(
+        return any(np.may_share_memory(v, data) for p in self.pending for v in p.reads()) or any(
             other is not state and any(np.may_share_memory(a, data) for a in (*other.arrays(), *other.thunk_inputs))
             for other in self.regs.values()
         )
@@ -876,10 +1064,12 @@ class BatchedBackend(NumpyBackend):
             self._flush()
 
     def _flush(self) -> None:
-        """Make the waiting stores now, recording what they overwrite (the attempt may yet fail)."""
-        pending, self.pending = self.pending, []
-        for p in pending:
+        """Make the waiting stores now, recording what they overwrite (the attempt may yet fail). Each waits in
+        `pending` until made (a later one's result not computed yet is computed before an earlier one overwrites
+        what it reads)."""
+        for p in self.pending:
             self._write(p, undo=True)
+        self.pending = []
 
     def _write(self, p: _Store, undo: bool) -> None:
         st = p.storage
@@ -887,10 +1077,20 @@ class BatchedBackend(NumpyBackend):
         self._release(target)
         if undo:
             self.undo.append((st, p.at, target.copy(), st.flags_at(p.at)))
-        if p.where is None:
-            target[...] = p.values
+        values = p.values
+        if isinstance(values, _Lazy):  # (every lane: `where` is None)
+            if values.result is None:  # computed into the UB bytes
+                values.into(target.view(values.dtype))
+                values.in_ub = True
+                owner = values.owner
+                if owner is not None and owner.lazy is values:  # (its register's rows view those bytes, from now)
+                    owner.fill()
+            else:
+                target[...] = values.result.view(np.uint8)
+        elif p.where is None:
+            target[...] = values
         else:
-            np.copyto(target, p.values, where=p.where)
+            np.copyto(target, values, where=p.where)
         st.mark_at(p.at, p.where)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
@@ -925,7 +1125,21 @@ class BatchedBackend(NumpyBackend):
             on = on_row[used]
         self.noted.append((ptr.ub.writes, Writes.entry(api, lo, hi, on, lanes, used)))
 
-    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes, active: Bools | None, unit: int, offset: int = 0) -> None:
+    def store_deferred(self, api: str, ptr: UbPtr[Any], reg: RegTensor[Any], unit: int) -> bool:
+        """`store_rows` of every lane of `reg` in every row, where it holds an elementwise result not computed yet
+        (`defer`): the store waits with it, to compute it straight into the UB bytes it stores when made (`_write`).
+        False (nothing done) otherwise, or where a store waiting may overwrite what the result reads."""
+        state = self.regs.get(id(reg._storage))
+        lazy = None if state is None else state.lazy
+        if lazy is None or reg._span.stop - reg._span.start != reg._storage.data.size:
+            return False
+        ins = lazy.inputs()
+        if any(np.may_share_memory(a, _strided(p.storage.data, p.at)) for p in self.pending for a in ins):
+            return False
+        self.store_rows(api, ptr, lazy, None, unit)
+        return True
+
+    def store_rows(self, api: str, ptr: UbPtr[Any], raw: Bytes | _Lazy, active: Bools | None, unit: int, offset: int = 0) -> None:
         """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
         `offset` bytes on from them: what `store` does after its checks."""
         addr = ptr.addr
@@ -934,7 +1148,7 @@ class BatchedBackend(NumpyBackend):
             addr = addr + offset
             self.progs[id(addr)] = (addr, (start + offset, step))
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
-        self._note_store(api, ptr, [written], raw.shape[-1] // unit if unit > 1 else 0)
+        self._note_store(api, ptr, [written], _row_bytes(raw) // unit if unit > 1 else 0)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -949,11 +1163,15 @@ class BatchedBackend(NumpyBackend):
         if lo.size and (int(lo.min()) < ptr.lo or int(hi.max()) > ptr.hi):
             raise Unbatchable("a store outside its tensor in some iteration")
 
-    def _store_chunk(self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> _Spans | None:
-        """Store one register's lanes in every row; return their spans and active lane counts for the store's note (None
-        if the UB's flags are dropped: no note)."""
+    def _store_chunk(
+        self, api: str, ptr: UbPtr[Any], addr: Any, raw: Bytes | _Lazy, active: Bools | None, unit: int
+    ) -> _Spans | None:
+        """Store one register's lanes in every row (`raw`: their bytes, or a result not computed yet, every lane
+        stored); return their spans and active lane counts for the store's note (None if the UB's flags are dropped:
+        no note)."""
         rows = self.rows
-        lanes = raw.shape[-1] // unit
+        nbytes = _row_bytes(raw)
+        lanes = nbytes // unit
         addrs = _shaped(np.asarray(addr, np.int64), (rows,))
         act = None if active is None else _shaped(active, (rows, lanes))
 
@@ -966,16 +1184,21 @@ class BatchedBackend(NumpyBackend):
         if st.partial():  # (as the in-order store notes it, row by row)
             made = lo, hi, used = spans()
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
-        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
-        where = None if act is None else _shaped(act[..., None], values.shape)
         prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
         step = _step(addrs) if prog is None else prog[1]
-        box = (prog[0], prog[1], lanes * unit) if prog is not None and rows > 1 else None
+        box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
         self.accesses.append(_Access(id(ub), True, made, box=box, exact=act is None, make=spans))  # (the spans made once)
         start = int(addrs[0]) if prog is None else prog[0]
-        end = None if step is None else start + (rows - 1) * step + lanes * unit
+        end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
-        if step is not None and step >= lanes * unit and end is not None and end <= st.data.size:
+        apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
+        if isinstance(raw, _Lazy):  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
+            assert step is not None and end is not None and apart
+            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
+            return written
+        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        where = None if act is None else _shaped(act[..., None], values.shape)
+        if step is not None and end is not None and apart:
             if any(
                 np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at))
                 for p in self.pending
@@ -1133,6 +1356,24 @@ class BatchedBackend(NumpyBackend):
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
         for u, saved in self.uregs.values():
             u.pending, u.start, u.origin, u.ptr = saved
+
+
+def _leading_last(
+    last_row: Callable[..., Any], operands: list[Any], lead: _Lazy, carried: int, lanes: Any, mode: Any, ctrl: int
+) -> Any:
+    """The last row of a scan (`LastRowScan` with `zero_terms`: a binary op's) of the carried operand and `lead`, +0 past
+    its first k lanes, every lane active: lanes below k from its first lanes alone, the others from one row of +0
+    terms (any number of rows of them leave what one does). None where the scan has no last row alone."""
+    assert lead.lead is not None and len(operands) == 2
+    init = operands[carried]
+    k, n = lead.lead.shape[-1], lead.shape[1]
+
+    def pair(acc: Any, x: Any) -> list[Any]:
+        return [acc, x] if carried == 0 else [x, acc]
+
+    head = last_row(pair(init[:k], lead.lead), carried, lanes[:, :k], mode, ctrl=ctrl)
+    tail = last_row(pair(init[k:], np.zeros((1, n - k), lead.dtype)), carried, lanes[:1, k:], mode, ctrl=ctrl)
+    return None if head is None or tail is None else np.concatenate([head, tail])
 
 
 def _disjoint(accesses: list[_Access], rows: int) -> bool:
@@ -1300,6 +1541,11 @@ def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int
     used = np.flatnonzero(act.any(axis=-1))
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
     return addrs[used] + first * unit, addrs[used] + last * unit, used
+
+
+def _row_bytes(raw: Bytes | _Lazy) -> int:
+    """The bytes of a row a store stores."""
+    return raw.nbytes if type(raw) is _Lazy else raw.shape[-1]
 
 
 #: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records

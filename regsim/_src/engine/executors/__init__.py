@@ -14,6 +14,7 @@ from regsim._src.engine.executors.cross_lane import (
     ClearSpecial,
     CompressToAr,
     CrossLane,
+    Leading,
 )
 from regsim._src.engine.executors.elementwise import (
     Elementwise,
@@ -59,6 +60,7 @@ __all__ = [
     "ElementwiseSpecific",
     "ElementwiseTemplated",
     "Executor",
+    "Leading",
     "LoadAligned",
     "Magnitude",
     "MaskBits",

@@ -302,8 +302,10 @@ class StoreAligned(Executor):
                 if be.rows_at(ptr, align, 2 * nbytes, True) is None:
                     return generic(ctx, args, kwargs)
                 active = be.predicate(api, "mask", args[i_mask], stride)
-                raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
                 act = None if active[1] == active[0].size else active[0]
+                if act is None and be.store_deferred(api, ptr, args[i_src], itemsize):
+                    return
+                raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
                 if act is None:  # every lane: the two stores' bytes are one run of 2·VL a row, stored as one
                     be.store_rows(api, ptr, raw, None, itemsize)
                     return
@@ -319,8 +321,10 @@ class StoreAligned(Executor):
             if type(step) is not int or not low <= step <= high or be.rows_at(ptr, align, nbytes, True) is None:
                 return generic(ctx, args, kwargs)
             active = be.predicate(api, "mask", args[i_mask], stride)
-            raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
-            be.store_rows(api, ptr, raw, None if active[1] == active[0].size else active[0], itemsize)
+            full = active[1] == active[0].size
+            if not (full and be.store_deferred(api, ptr, args[i_src], itemsize)):
+                raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
+                be.store_rows(api, ptr, raw, None if full else active[0], itemsize)
             if post is not None:
                 be.advance(ptr, step * unit)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -117,6 +118,9 @@ class CrossLane(Executor):
         if self.sized:
             first = values[p.outputs[0][0]]
             options = {**options, "n": lane_count(first.dtype, first.trait), "dtype": first.dtype.np_dtype}
+            if type(lane) is Leading:  # (one register out, every lane written: its first lanes alone)
+                be.commit_leading(first, lane.lead(*operands, **options))
+                return self.after(ctx, plan, values, ())
         out = lane(*operands, **options)
         results = out if isinstance(out, tuple) else (out,)
         for (i, kind), result in zip(p.outputs, results, strict=True):
@@ -153,6 +157,19 @@ class CrossLane(Executor):
             self.check is None,
             generic,
         )
+
+
+class Leading:
+    """A sized cross-lane op's lane function whose one register result is +0 past its first lanes (Reduce's): `lead`
+    gives those lanes, (..., k), from the lane function's arguments; called, it gives every lane. `CrossLane.run`
+    commits the first lanes alone (`commit_leading`: a batched loop keeps them so until something reads the rest)."""
+
+    def __init__(self, lead: Callable[..., Any]) -> None:
+        self.lead = lead
+        functools.update_wrapper(self, lead)
+
+    def __call__(self, *args: Any, n: int, **options: Any) -> Any:
+        return backend.padded(self.lead(*args, n=n, **options), n)
 
 
 def _same_leading_axes(operands: list[Any], scalars: set[int]) -> list[Any]:

@@ -144,7 +144,8 @@ class Elementwise(Executor):
         """`run` of one register input, or two (a register, then a register or a scalar), and at most one predicate
         output, on a batched loop's backend: the plan's parts looked up once. A lane function taking `out=` is given
         the backend's `result_buffer` when the op writes every lane of every row (no predicate output): `commit` keeps
-        it as the register's own when the lane function returns it."""
+        it as the register's own when the lane function returns it. Such an op is first offered to the backend to
+        compute later (`deferred`, committed as it is: a store of its result may then compute it straight into the UB)."""
         lane, ctrl, api, dtype, trait = self.lane(plan), self.ctrl, plan.spec.name, plan.dtype, plan.trait
         unary = len(p.inputs) == 1
         ia, na, _ = p.inputs[0]
@@ -161,8 +162,13 @@ class Elementwise(Executor):
                 return
             a = be.lanes(api, na, args[ia], active)
             ins = (a,) if unary else (a, be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active))
-            batched: Any = be  # (its `result_buffer`)
-            buffer = batched.result_buffer(args[dst], ins) if into and active[1] == active[0].size else None
+            batched: Any = be  # (its `deferred` and `result_buffer`)
+            full = into and active[1] == active[0].size
+            later = batched.deferred(args[dst], functools.partial(lane, ctrl=ctx.ctrl) if ctrl else lane, ins) if full else None
+            if later is not None:
+                be.commit(args[dst], later, active, mode)
+                return
+            buffer = batched.result_buffer(args[dst], ins) if full else None
             if buffer is not None:
                 out = lane(*ins, ctrl=ctx.ctrl, out=buffer) if ctrl else lane(*ins, out=buffer)
             else:
