@@ -316,9 +316,12 @@ class UbPtr(Generic[T]):
 
     @host_api("UbPtr.copy")
     def copy(self) -> UbPtr[T]:
-        return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+        return self._vf_argument_copy()
 
-    _vf_argument_copy = copy
+    def _vf_argument_copy(self) -> UbPtr[T]:
+        """`copy` without the binding check, as a VF's pointer argument is passed by value (a VF runs on scalar
+        code's pointers only: a batched loop's per-iteration pointer never gets here)."""
+        return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
 
     @host_api("UbPtr.reinterpret")
     def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
