@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from loop_support import run_both
+from loop_support import failed_attempts, run_both
 
 import regsim as rs
 from regsim import Reg
@@ -37,21 +37,6 @@ def doubled_post(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, lanes: int) -> None
         Reg.LoadAlign(x, a, lanes, post_mode=UPDATE)
         Reg.Add(x, x, x, m)
         Reg.StoreAlign(d, x, lanes, m, post_mode=UPDATE)
-
-
-def _failed_attempts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The batched attempts that fail from now on, by the class of what stopped them."""
-    from regsim._src.vf import loops
-
-    failed: list[str] = []
-    original = loops.LoopRun.failed
-
-    def counting(self: Any, error: BaseException) -> bool:
-        failed.append(type(error).__name__)
-        return original(self, error)
-
-    monkeypatch.setattr(loops.LoopRun, "failed", counting)
-    return failed
 
 
 def _doubling(n: int, dtype: Any = U32, seed: int = 0) -> tuple[rs.UnifiedBuffer, Callable[[], Any], list[int]]:
@@ -113,7 +98,7 @@ def test_a_forced_batched_mode_batches_a_short_post_update_loop() -> None:
 def test_the_site_remembers_a_post_update_per_signature_dtype_and_trip_count(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new dtype or trip count is a new signature: its first run finds the post-update with an attempt of its own;
     the signatures seen before peel at once."""
-    failed = _failed_attempts(monkeypatch)
+    failed = failed_attempts(monkeypatch)
     seen = []
     for dtype, n in [(U32, 5), (U32, 5), (rs.float32, 5), (rs.float32, 5), (U32, 6), (U32, 5), (rs.float32, 6)]:
         failed.clear()
@@ -143,7 +128,7 @@ def test_a_different_function_of_the_same_name_has_its_own_memory(monkeypatch: p
     other = plain()
     assert other.__name__ == doubled_post.__name__ and other is not doubled_post
     _checked(4)  # (the module's doubled_post: its site remembers the post-update)
-    failed = _failed_attempts(monkeypatch)
+    failed = failed_attempts(monkeypatch)
     lanes = 64
     ub = rs.UnifiedBuffer(64 * 1024)
     a, d = ub.alloc(U32, 4 * lanes), ub.alloc(U32, 4 * lanes)
