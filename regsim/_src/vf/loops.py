@@ -70,6 +70,8 @@ BATCH_ROWS = 1 << 16
 PEEL = "peel"
 #: the most static signatures a loop's site remembers (then it forgets them all and learns again)
 MEMO_SIGNATURES = 64
+#: the name of the loop runner in a rewritten VF, and the start of each loop's run's name (`__regsim_loop0`, ...)
+_RUNNER = "__regsim_loop"
 #: locals a loop's static signature holds by value (others by their static type: `_sig`, else the type)
 _BY_VALUE = frozenset({int, bool, float, str, type(None)})
 
@@ -164,7 +166,6 @@ class LoopRun:
         "_raised",
         "_regsim_error",
         "_saved",
-        "_scope",
         "_signature",
         "_trace",
         "_trace_mark",
@@ -185,7 +186,6 @@ class LoopRun:
         #: the frame of the VF running the loop, until the first attempt reads its scopes (`_look`): a loop that runs in
         #: order for a reason its range or the configuration gives pays no S4/S5 check and no copy of the locals
         self._frame = frame
-        self._scope: Mapping[str, Any] | None = None  #: the VF's locals when the loop started
         forced = None
         if isinstance(iterable, vf_range):
             forced, iterable = iterable.loops, iterable.range
@@ -224,21 +224,13 @@ class LoopRun:
         self._decision: Decision | None = None
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
-        self._signature: Any = None  #: `signature`, once computed
+        self._signature: Any = ()  #: `signature`, once `_look` has taken it
 
     @property
     def signature(self) -> Any:
-        """The static signature of the VF's locals when the loop started (the key of its site's memo): plain
-        values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype and
-        kind, anything else by its type."""
-        if self._signature is None:
-            scope = self._scope or {}
-            self._signature = tuple(
-                [
-                    (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-                    for name, v in scope.items()
-                ]
-            )
+        """The static signature of the VF's locals when the loop started (the key of its site's memo; `_look` takes
+        it): plain values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype
+        and kind, anything else by its type; the rewrite's own names left out."""
         return self._signature
 
     def attempt(self) -> bool:
@@ -258,9 +250,15 @@ class LoopRun:
         scope = frame.f_locals
         check = self.site.check_calls
         self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
-        # (a copy: a nested loop's look at the frame updates its locals; without this run, which the frame holds by now:
-        # no reference cycle through it)
-        self._scope = {name: value for name, value in scope.items() if value is not self}
+        # (taken now: a nested loop's look at the frame updates its locals; it holds no register or pointer, and not
+        # this run (which the frame holds by now): no reference cycle through it)
+        self._signature = tuple(
+            [
+                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                for name, v in scope.items()
+                if not name.startswith(_RUNNER)
+            ]
+        )
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
@@ -560,7 +558,7 @@ def instrument(f: F) -> F:
     # Compile `f` inside a factory whose parameters are its free variables and the loop runner,
     # so the new function shares f's globals and closure cells (nothing is patched anywhere).
     free = list(f.__code__.co_freevars)
-    factory = ast.parse(f"def __regsim_factory({', '.join([*free, '__regsim_loop'])}): pass").body[0]
+    factory = ast.parse(f"def __regsim_factory({', '.join([*free, _RUNNER])}): pass").body[0]
     assert isinstance(factory, ast.FunctionDef)
     factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
     module = ast.Module(body=[factory], type_ignores=[])
@@ -614,7 +612,7 @@ def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
         self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
-        self.names = (f"__regsim_loop{k}" for k in itertools.count())
+        self.names = (f"{_RUNNER}{k}" for k in itertools.count())
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         if node.name != self.func:  # a nested function: its loops are its own business
@@ -640,7 +638,7 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
-            run = ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], [])
+            run = ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], [])
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
             ast.fix_missing_locations(node)
             return node
@@ -673,7 +671,7 @@ class _Rewriter(ast.NodeTransformer):
             # (a copy of the body: a node in the tree twice would have its line moved twice by `instrument`)
             [ast.For(target_store, ast.Call(attr("ordered"), [], []), copy.deepcopy(body), [], None)],
         )
-        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)
