@@ -60,3 +60,19 @@ def hows(make: Callable[[], tuple[rs.UnifiedBuffer, Callable[[], Any]]]) -> tupl
     """`run_both`, with the default run's decisions as "batched" / "sequential"."""
     decisions, result = run_both(make)
     return [d.how for d in decisions], result
+
+
+def failed_attempts(monkeypatch: Any) -> list[str]:
+    """The batched attempts that fail from now on (`monkeypatch`: the test's fixture), by the class of what stopped
+    them."""
+    from regsim._src.vf import loops
+
+    failed: list[str] = []
+    original = loops.LoopRun.failed
+
+    def counting(self: Any, error: BaseException) -> bool:
+        failed.append(type(error).__name__)
+        return original(self, error)
+
+    monkeypatch.setattr(loops.LoopRun, "failed", counting)
+    return failed

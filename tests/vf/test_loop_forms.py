@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from loop_support import failed_attempts, run_both
 from loop_support import hows as _both
-from loop_support import run_both
 
 import regsim as rs
 from regsim import Reg
@@ -349,21 +349,6 @@ def test_mask_stores_packed_from_lanes_have_the_bit_layout() -> None:
 
 
 # --- what a loop's site remembers per static signature ---------------------------------------------------
-def _attempts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The batched attempts that fail from now on, by the class of what stopped them."""
-    from regsim._src.vf import loops
-
-    failed: list[str] = []
-    original = loops.LoopRun.failed
-
-    def counting(self: Any, error: BaseException) -> bool:
-        failed.append(type(error).__name__)
-        return original(self, error)
-
-    monkeypatch.setattr(loops.LoopRun, "failed", counting)
-    return failed
-
-
 def test_a_loop_remembers_per_signature_that_it_post_updates(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first run finds the post-update with a batched attempt (PostUpdate), then peels iteration 0;
     later runs of the same static signature peel at once, with the same bits and the same explanation; a
@@ -382,7 +367,7 @@ def test_a_loop_remembers_per_signature_that_it_post_updates(monkeypatch: pytest
             Reg.Add(x, x, x, m)
             Reg.StoreAlign(pd + i * 64, x, m)
 
-    failed = _attempts(monkeypatch)
+    failed = failed_attempts(monkeypatch)
     runs = []
     for post in (True, True, False, True, False):
         failed.clear()
@@ -406,7 +391,7 @@ def test_a_loop_remembers_per_signature_that_its_body_runs_in_order_only(monkeyp
             Reg.LoadAlign(x, a + i * 128)
             Reg.StoreAlign(d + i * 64, x, m, dist=Reg.StoreDist.DIST_PACK_B16)
 
-    failed = _attempts(monkeypatch)
+    failed = failed_attempts(monkeypatch)
     whys = []
     for _ in range(3):
         failed.clear()

@@ -61,8 +61,10 @@ class Config:
     batch_min_iterations: in the "auto" mode, a loop of fewer iterations runs in order (default 16):
         batching costs a fixed couple of hundred microseconds a loop that the examples' kernels pay back
         from 6 to 13 iterations on (`bench/bench_small_loops.py` prints auto / sequential per trip count);
-        2 batches every loop that can be (the test suite does, to exercise the batched path on small
-        loops). A forced "batched" ignores it.
+        a loop with a post-update pointer (its iteration 0 runs in order first, to learn the stride)
+        batches only from a quarter more iterations after iteration 0 (Compare+Select, cheap in order,
+        pays batching back from about 20); 2 batches every loop that can be (the test suite does, to
+        exercise the batched path on small loops). A forced "batched" ignores it.
     ub_size: the size in bytes of a `rs.UnifiedBuffer()` made without one (default the 950's
         248 KiB; `regsim run --ub-size`).
     """

@@ -317,10 +317,11 @@ class UbPtr(Generic[T]):
 
     @host_api("UbPtr.copy")
     def copy(self) -> UbPtr[T]:
-        return UbPtr(self.ub, self.dtype, self.addr, self.lo, self.hi)
+        return self._vf_argument_copy()
 
     def _vf_argument_copy(self) -> UbPtr[T]:
-        """`copy`, as a VF's call passes the pointer (by value; its fields set directly: `__add__`'s hot path)."""
+        """`copy`, as a VF's call passes the pointer (by value; its fields set directly: `__add__`'s hot path; a VF
+        runs on scalar code's pointers only, so a batched loop's per-iteration pointer never gets here)."""
         p: UbPtr[T] = _new(UbPtr)
         p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, self.dtype, self.addr, self.lo, self.hi, self._sig
         return p

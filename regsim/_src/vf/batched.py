@@ -55,6 +55,7 @@ from regsim._src.model.registers import (
     UnalignRegForStore,
     halves_to_natural,
     natural_to_halves,
+    put_halves,
 )
 
 ZEROING = MaskMergeMode.ZEROING
@@ -157,19 +158,19 @@ class _Regs:
         """The arrays holding the state's bytes now (to test for aliasing without making any)."""
         return [a for a in (self._data, self.natural) if a is not None]
 
-    def last_row(self) -> Bytes:
+    def last_row(self) -> tuple[Bytes, bool]:
+        """The last iteration's bytes, and whether they are whole elements (`natural`: a copy, its halves not yet in
+        register order) rather than register bytes (a view)."""
         if self._data is None and self.thunk is not None:
             if self.lazy is not None:
                 first: Bytes = self.lazy.last().view(np.uint8)
                 return natural_to_halves(first, self.lazy.halves) if self.lazy.halves else first
             assert self.last is not None
-            return self.last
+            return self.last, False
         if self._data is None:
             assert self.natural is not None
-            row: Bytes = natural_to_halves(self.natural[-1], self.itemsize)
-        else:
-            row = self._data[-1]
-        return row
+            return np.array(self.natural[-1]), True
+        return self._data[-1], False
 
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
@@ -1299,10 +1300,13 @@ class BatchedBackend(NumpyBackend):
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
-        last_rows = [(state, state.last_row()) for state in self.regs.values()]  # (before any storage changes)
-        for state, last_row in last_rows:
+        last_rows = [(state, *state.last_row()) for state in self.regs.values()]  # (before any storage changes)
+        for state, last_row, natural in last_rows:
             st = state.storage
-            st.data[...] = last_row
+            if natural:  # (one register pair's halves shuffled by memoryview slices: no numpy call)
+                put_halves(st.buffer, memoryview(last_row), state.itemsize)  # type: ignore[arg-type]  # (numpy arrays are buffers)
+            else:
+                st.data[...] = last_row
             st.valid = None if state.valid is None else state.valid[-1].copy()
             st.origin = state.origin or st.origin
             st.summarise()

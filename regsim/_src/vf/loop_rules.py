@@ -208,7 +208,16 @@ _MISSING = object()
 
 def lookup(name: str, scopes: tuple[Mapping[str, Any], ...]) -> Any:
     """`name` (dotted: `a.b`) in the first scope that has its head; _MISSING if none does."""
+    return _find(*_split(name), scopes)
+
+
+def _split(name: str) -> tuple[str, list[str]]:
     head, *rest = name.split(".")
+    return head, rest
+
+
+def _find(head: str, rest: list[str], scopes: tuple[Mapping[str, Any], ...]) -> Any:
+    """`lookup` of a name split by `_split`."""
     for scope in scopes:
         if head in scope:
             obj = scope[head]
@@ -317,9 +326,11 @@ def resolver(calls: tuple[Call, ...], assigned: frozenset[str]) -> Callable[[tup
     (a name the body assigns cannot be resolved before it runs); its verdict cached per set of
     objects the names resolve to."""
     cache: dict[tuple[int, ...], tuple[list[Any], str]] = {}
+    # each plain name split once (head, attributes); None: `resolve` looks (an item, or a name the body assigns)
+    names = [None if c[2] == "item" or c[0].split(".")[0] in assigned else _split(c[0]) for c in calls]
 
     def check(scopes: tuple[Mapping[str, Any], ...]) -> str:
-        objs = [resolve(c, scopes, assigned) for c in calls]
+        objs = [resolve(c, scopes, assigned) if n is None else _find(*n, scopes) for c, n in zip(calls, names, strict=True)]
         key = tuple(map(id, objs))
         hit = cache.get(key)
         if hit is None:

@@ -70,6 +70,8 @@ BATCH_ROWS = 1 << 16
 PEEL = "peel"
 #: the most static signatures a loop's site remembers (then it forgets them all and learns again)
 MEMO_SIGNATURES = 64
+#: the name of the loop runner in a rewritten VF, and the start of each loop's run's name (`__regsim_loop0`, ...)
+_RUNNER = "__regsim_loop"
 #: locals a loop's static signature holds by value (others by their static type: `_sig`, else the type)
 _BY_VALUE = frozenset({int, bool, float, str, type(None)})
 
@@ -149,16 +151,48 @@ class LoopRun:
     an attempt (batched over the iterations, or iteration 0 in order to learn the strides of
     post-update pointers); what the attempts leave undone runs in order over `range`."""
 
+    __slots__ = (
+        "_backend",
+        "_ctx",
+        "_decision",
+        "_first",
+        "_frame",
+        "_host_token",
+        "_iter_token",
+        "_next",
+        "_peel_backend",
+        "_peel_token",
+        "_peeled",
+        "_raised",
+        "_regsim_error",
+        "_saved",
+        "_signature",
+        "_trace",
+        "_trace_mark",
+        "_vf",
+        "batched",
+        "call_reason",
+        "few",
+        "index",
+        "iterations",
+        "last",
+        "mode",
+        "range",
+        "site",
+    )
+
     def __init__(self, site: LoopSite, iterable: Any, frame: types.FrameType | None = None) -> None:
         self.site = site
         #: the frame of the VF running the loop, until the first attempt reads its scopes (`_look`): a loop that runs in
         #: order for a reason its range or the configuration gives pays no S4/S5 check and no copy of the locals
         self._frame = frame
-        self._scope: Mapping[str, Any] | None = None  #: the VF's locals when the loop started
-        forced = iterable.loops if isinstance(iterable, vf_range) else None
-        self.range: Any = iterable.range if isinstance(iterable, vf_range) else iterable
-        self.iterations = len(self.range) if isinstance(self.range, range) else 0
-        config = current_config()
+        forced = None
+        if isinstance(iterable, vf_range):
+            forced, iterable = iterable.loops, iterable.range
+        self.range: Any = iterable
+        self.iterations = len(iterable) if type(iterable) is range else 0
+        self._vf: VfContext | None = _VF.get()  #: the VF running the loop (None: called outside one)
+        config = current_config() if self._vf is None else self._vf.config
         if self.iterations > config.max_loop_iterations:
             raise ParameterError(
                 message(
@@ -170,6 +204,7 @@ class LoopRun:
             )
         # a forced mode is the user's: regsim's own library loops batch where exact whatever it says
         self.mode: Mode = forced or ("auto" if site.library and config.loops == "batched" else config.loops)
+        self.few = config.batch_min_iterations  #: in "auto", fewer iterations than this run in order
         self.call_reason = ""  #: why the calls of the body rule batching out (S4/S5), once `_look` has checked
         self.batched = False
         self.index: Any = None
@@ -189,19 +224,14 @@ class LoopRun:
         self._decision: Decision | None = None
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
+        self._signature: Any = ()  #: `signature`, once `_look` has taken it
 
-    @functools.cached_property
+    @property
     def signature(self) -> Any:
-        """The static signature of the VF's locals when the loop started (the key of its site's memo): plain
-        values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype and
-        kind, anything else by its type."""
-        scope = self._scope or {}
-        return tuple(
-            [
-                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-                for name, v in scope.items()
-            ]
-        )
+        """The static signature of the VF's locals when the loop started (the key of its site's memo; `_look` takes
+        it): plain values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype
+        and kind, anything else by its type; the rewrite's own names left out."""
+        return self._signature
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
@@ -220,9 +250,15 @@ class LoopRun:
         scope = frame.f_locals
         check = self.site.check_calls
         self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
-        # (a copy: a nested loop's look at the frame updates its locals; without this run, which the frame holds by now:
-        # no reference cycle through it)
-        self._scope = {name: value for name, value in scope.items() if value is not self}
+        # (taken now: a nested loop's look at the frame updates its locals; it holds no register or pointer, and not
+        # this run (which the frame holds by now): no reference cycle through it)
+        self._signature = tuple(
+            [
+                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                for name, v in scope.items()
+                if not name.startswith(_RUNNER)
+            ]
+        )
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
@@ -239,10 +275,11 @@ class LoopRun:
             return self._decide("sequential", reason)
         verdict = self.site.memo.get(self.signature) if self.site.memo else None
         if verdict == PEEL and self._peeled is None:
-            return self._peel()
+            few = self._too_few_to_peel()
+            return self._decide("sequential", few) if few else self._peel()
         if verdict and verdict != PEEL:
             return self._decide("sequential", verdict)
-        ctx = _VF.get()
+        ctx = self._vf
         assert ctx is not None
         rng = self.range
         try:
@@ -291,9 +328,9 @@ class LoopRun:
     def _peel(self) -> bool:
         """Run iteration 0 in order, recording how far each post-update moves each pointer; the
         batched attempt over the other iterations then gives row b the address base + b·moved."""
-        ctx = _VF.get()
+        ctx = self._vf
         assert ctx is not None
-        backend = ctx.backend
+        backend: Any = ctx.backend
         moved: dict[int, list[Any]] = {}
 
         def advance(ptr: Any, nbytes: int) -> None:
@@ -333,10 +370,10 @@ class LoopRun:
             return "fewer than 2 iterations" + (
                 " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
             )
-        few = current_config().batch_min_iterations
+        few = self.few
         if self.mode == "auto" and self._peeled is None and len(self.range) < few:
             return f"fewer than {few} iterations: in order is cheaper than batching here (rs.configure(batch_min_iterations=...))"
-        ctx = _VF.get()
+        ctx = self._vf
         if ctx is None:
             return "not inside a vector function"
         if _PEELING.get():
@@ -344,6 +381,21 @@ class LoopRun:
         if isinstance(ctx.backend, BatchedBackend):
             return "inside a batched loop (the outer loop carries the batch)"
         return ""
+
+    def _too_few_to_peel(self) -> str:
+        """Why a loop whose iteration 0 must run in order first (a post-update pointer) runs in order instead, in the
+        "auto" mode: it batches only when the iterations after iteration 0 are a quarter more than batch_min_iterations
+        (that iteration in order, the pointers' per-row addresses and their post-updates make its batched attempt dearer
+        than a plain loop's, and post-update loads and stores are cheap in order: bench/bench_small_loops.py)."""
+        need = self.few + self.few // 4
+        rest = len(self.range) - 1
+        if self.mode != "auto" or rest >= need:
+            return ""
+        return (
+            f"a post-update pointer: iteration 0 would run in order first, and {rest} iterations after it are fewer than "
+            f"{need} (batch_min_iterations and a quarter): in order is cheaper than batching here "
+            "(rs.configure(batch_min_iterations=...))"
+        )
 
     def _restore(self) -> None:
         self._leave()
@@ -373,7 +425,11 @@ class LoopRun:
             return True
         if isinstance(error, PostUpdate) and self._peeled is None:
             self.site.remember(self.signature, PEEL)
-            self._next = "peel"
+            few = self._too_few_to_peel()
+            if few:
+                self._decide("sequential", few)
+            else:
+                self._next = "peel"
         elif isinstance(error, Unbatchable):
             if isinstance(error, InOrderOnly):
                 self.site.remember(self.signature, error.args[0])
@@ -502,7 +558,7 @@ def instrument(f: F) -> F:
     # Compile `f` inside a factory whose parameters are its free variables and the loop runner,
     # so the new function shares f's globals and closure cells (nothing is patched anywhere).
     free = list(f.__code__.co_freevars)
-    factory = ast.parse(f"def __regsim_factory({', '.join([*free, '__regsim_loop'])}): pass").body[0]
+    factory = ast.parse(f"def __regsim_factory({', '.join([*free, _RUNNER])}): pass").body[0]
     assert isinstance(factory, ast.FunctionDef)
     factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
     module = ast.Module(body=[factory], type_ignores=[])
@@ -556,7 +612,7 @@ def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
         self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
-        self.names = (f"__regsim_loop{k}" for k in itertools.count())
+        self.names = (f"{_RUNNER}{k}" for k in itertools.count())
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         if node.name != self.func:  # a nested function: its loops are its own business
@@ -582,7 +638,7 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
-            run = ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], [])
+            run = ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], [])
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
             ast.fix_missing_locations(node)
             return node
@@ -615,7 +671,7 @@ class _Rewriter(ast.NodeTransformer):
             # (a copy of the body: a node in the tree twice would have its line moved twice by `instrument`)
             [ast.For(target_store, ast.Call(attr("ordered"), [], []), copy.deepcopy(body), [], None)],
         )
-        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name("__regsim_loop", load), [ast.Constant(k), call], []))
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)

@@ -85,12 +85,24 @@ def _by_value(arg: V) -> V:
     return copy() if copy is not None else arg
 
 
+def _core_of(args: tuple[object, ...]) -> Core | None:
+    """The core of the UB the first of `args` that points into one points into, or None."""
+    for a in args:
+        core: Core | None = getattr(getattr(a, "ub", None), "core", None)
+        if core:
+            return core
+    return None
+
+
 def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[str, object]) -> None:
     """Run `body` as a vector function, its arguments passed by value."""
     # the VF runs on the core of the UB its pointers point into (else the current one): its special registers
-    core = next((c for a in (*args, *kwargs.values()) if (c := getattr(getattr(a, "ub", None), "core", None))), None)
-    with _scope(core or current_core()):
-        body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+    core = _core_of(args) or _core_of(tuple(kwargs.values())) or current_core()
+    with _scope(core):
+        if kwargs:
+            body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
+        else:
+            body(*[_by_value(a) for a in args])
 
 
 @host_api("asc_vf_call")
