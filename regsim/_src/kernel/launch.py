@@ -256,6 +256,7 @@ class _BlockRun:
             if block is not None:
                 self._hand_over(block)
                 self.events = block.pipes.events
+                block.release()
             self.state = "done"
             self._back.release()
 

