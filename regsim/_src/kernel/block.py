@@ -59,13 +59,13 @@ class Block:
                 )
             )
 
-
     def release(self) -> None:
         """The block's ties to its kernel's objects cut, once it has ended: its TPipe, LocalMemAllocator and queues
         refer back to it, cycles that would keep its UB until the cyclic collector ran."""
         self.tpipe = self.allocator = None
         self.queues = []
         self.copies = {}
+
 
 class UbWatch:
     """A block's UB's observer: each access the UB reports, recorded on the block's pipes (`observe`; a lowering
