@@ -326,39 +326,58 @@ class _Grid:
 
     def _start(
         self, ctx: Any, method: str, grid: _Grid, workers: int, memory: dict[str, Any], sizes: dict[str, int]
-    ) -> list[Any]:
-        """Start the workers, each with its share of the blocks; their reports."""
-        barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
+    ) -> tuple[list[Report], bool]:
+        """Start the workers, each with its share of the blocks; forked, the launching process runs the first share
+        itself (its GM the host's arrays, nothing to copy back until a SyncAll) and meets the others at each round's
+        end. Their reports (the launching process's first, if it ran a share), and whether the blocks' GM became the
+        shared memory (a SyncAll was met: then every block's writes are there, else only the other processes')."""
+        own = method == "fork"
         shares = np.array_split(np.arange(self.block_dim), workers)
         config = current_config()
+        results = ctx.SimpleQueue()
+        downs = {w: ctx.Pipe(duplex=False) for w in range(1 if own else 0, workers)}
         procs = [
             ctx.Process(
                 target=_worker,
-                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, barrier, status, results),
+                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, results, down[0]),
                 daemon=True,
             )
-            for w in range(workers)
+            for w, down in downs.items()
         ]
-        if method == "fork":
-            gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
+        meeting = _Meeting(results, {w: down[1] for w, down in downs.items()}, procs)
+        # (the objects of this process out of the workers' collections: no copy of its heap in each; and, as in
+        # order, out of the collections the launching process's own blocks cause)
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
             for p in procs:
                 p.start()
+            if own:
+                report, shared = _run_share(grid, 0, list(map(int, shares[0])), memory, sizes, meeting.meet, local=True)
+            else:
+                states, shared = meeting.meet(None), True
+                while all(s == "sync" for s in states):
+                    states = meeting.meet(None)
+        except BaseException:
+            _end(procs)
+            raise
         finally:
-            if method == "fork":
+            if freeze:
                 gc.unfreeze()
-        reports = [_collect(results, procs) for _ in procs]
+        reports = ([report] if own else []) + meeting.reports()
         for p in procs:
             p.join()
-        return reports
+        return reports, shared
 
     def run_in_processes(self, workers: int) -> list[Any]:
         method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         ctx = multiprocessing.get_context(method)
         buffers = {b.space: b for b in self.buffers.values()}
-        # each buffer's shared twin: every byte the blocks write (forked workers read the host's arrays as the fork
-        # left them, and write both, until a SyncAll makes the twins their GM); all of it from the start (spawned
-        # workers have no copy of the host's arrays). The bytes the blocks wrote are copied back.
+        hosts = {space: b.data for space, b in buffers.items()}  # (the launching process's GM may become the twins)
+        # each buffer's shared twin: every byte the other processes' blocks write (forked workers read the host's
+        # arrays as the fork left them, and write both, until a SyncAll makes the twins every process's GM); all of it
+        # from the start (spawned workers have no copy of the host's arrays). The bytes written there are copied back.
         memory: dict[str, Any]
         if method == "fork":
             memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
@@ -370,22 +389,30 @@ class _Grid:
                 _twin(memory[space], b.nbytes)[:] = b.data
         sizes = {space: b.nbytes for space, b in buffers.items()}
         try:
-            reports = self._start(ctx, method, grid, workers, memory, sizes)
+            reports, shared = self._start(ctx, method, grid, workers, memory, sizes)
             by_block: dict[int, tuple[Any, list[list[Any]], list[Extent]]] = {}
             errors: list[tuple[int, int, BaseException]] = []
-            for indices, events, gm_logs, extents, error in reports:
+            in_place: set[int] = set()  # (blocks whose writes are in the host's arrays already)
+            for k, (indices, events, gm_logs, extents, error) in enumerate(reports):
                 for idx, log, logs, e in zip(indices, events, gm_logs, extents, strict=True):
                     by_block[idx] = (log, logs, e)
                 if error is not None:
                     errors.append(error)
-            # the GM bytes the blocks wrote, back into the host's arrays
-            written = _written(e for _, _, es in by_block.values() for e in es)
-            for space, b in buffers.items():
+                if k == 0 and method == "fork" and not shared:
+                    in_place.update(indices)
+            # the GM bytes written in the shared memory, back into the host's arrays
+            written = _written(e for idx, (_, _, es) in by_block.items() if idx not in in_place for e in es)
+            for space in buffers:
                 if space in written:
-                    _copy_ranges(b.data, _twin(memory[space], b.nbytes), written[space])
+                    _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), written[space])
         finally:
+            for b in buffers.values():
+                b.data, b.mirror = hosts[b.space], None
             for m in memory.values():
-                m.close()
+                try:
+                    m.close()
+                except BufferError:  # (a view still held, by an error's traceback: the mapping goes with it)
+                    pass
                 if method != "fork":
                     m.unlink()
         if errors:
@@ -582,6 +609,11 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 
 
 # --- worker processes ----------------------------------------------------------------------------------------
+#: a share's report: its blocks, their events (each block's rows; pickled, from a worker process), GM accesses and
+#: extents by epoch, and its first error as (epoch, block, error)
+Report = tuple[list[int], list[Any], list[list[list[Any]]], list[list[Extent]], tuple[int, int, BaseException] | None]
+
+
 def _worker(
     grid: _Grid,
     w: int,
@@ -589,44 +621,66 @@ def _worker(
     memory: dict[str, Any],
     sizes: dict[str, int],
     config: Config,
-    barrier: Any,
-    status: Any,
     results: Any,
+    down: Any,
 ) -> None:
-    """A worker process. A forked one's GM is the host's arrays as the fork left them (its own copy, made as it
-    writes), every write landing in the shared memory too, until the grid's first SyncAll; from there on the shared
-    memory, which the workers fill then (each a share of every buffer's bytes, side by side, then the bytes each
-    wrote). A spawned one's GM is the shared memory throughout (the launch filled it). It runs its blocks (with the
-    launch's configuration) and reports their events (each block's rows pickled: the host reads them only if asked
-    for), GM accesses and its first error."""
+    """A worker process: runs share `w` of the blocks with the launch's configuration, meeting the other shares at
+    each round's end through the launching process (its state sent up on `results`, every share's read from `down`),
+    and sends its report up (each block's rows pickled: the host reads them only if asked for)."""
     _CONFIG.set(config)  # (the launch's configuration: a spawned process starts with the default)
-    codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
-    names = {v: k for k, v in codes.items()}
+
+    def meet(state: str) -> list[str]:
+        results.put(("meet", w, state))
+        states: list[str] = down.recv()
+        return states
+
+    (indices, events, gm_logs, extents, error), _ = _run_share(grid, w, indices, memory, sizes, meet, local=False)
+    if error is not None:
+        error = (error[0], error[1], _picklable(error[2]))
+    pickled = [pickle.dumps(rows, pickle.HIGHEST_PROTOCOL) for rows in events]
+    results.put(("report", w, (indices, pickled, gm_logs, extents, error)))
+
+
+def _run_share(
+    grid: _Grid,
+    w: int,
+    indices: list[int],
+    memory: dict[str, Any],
+    sizes: dict[str, int],
+    meet: Callable[[str], list[str]],
+    local: bool,
+) -> tuple[Report, bool]:
+    """Share `w` of the blocks, run in this process; its report, and whether its GM ended as the shared memory.
+
+    A forked worker's GM is the host's arrays as the fork left them (its own copy, made as it writes), every write
+    landing in the shared memory too, until the grid's first SyncAll; from there on the shared memory, which every
+    share fills then (each a share of every buffer's bytes, side by side, then the bytes each wrote). The launching
+    process's share is the same but for its writes, which land in the host's arrays alone (they are its GM). A spawned
+    worker's GM is the shared memory throughout (the launch filled it). `meet(state)`: every share's state at a
+    round's end. `local`: this is the launching process (an error not a block's, such as a worker's death, is
+    raised: the workers are ended)."""
     buffers = list({b.space: b for b in grid.buffers.values()}.values())
     twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
-    forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the fork's copy of the host's arrays
+    forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the host's arrays (or the fork's copy)
     for b in buffers:
-        if forked:
-            b.mirror = twins[b.space]
-        else:
+        if not forked:
             b.data = twins[b.space]
+        elif not local:
+            b.mirror = twins[b.space]
 
     def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
         nonlocal forked
-        status[w] = codes[state]
-        barrier.wait()
-        states = [names[status[i]] for i in range(len(status))]
-        barrier.wait()
+        states = meet(state)
         if forked and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
             for b in buffers:
-                lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
+                lo, hi = b.nbytes * w // len(states), b.nbytes * (w + 1) // len(states)
                 twins[b.space][lo:hi] = b.data[lo:hi]
-            barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
-            written = _written(e for r in runs for e in r.extents)  # (each worker's writes copied again)
+            meet("copied")  # (every share copied, as the fork left it or as its process wrote it)
+            written = _written(e for r in runs for e in r.extents)  # (each process's writes copied again)
             for b in buffers:
                 if b.space in written:
                     _copy_ranges(twins[b.space], b.data, written[b.space])
-            barrier.wait()
+            meet("copied")
             for b in buffers:
                 b.data, b.mirror = twins[b.space], None
             forked = False
@@ -639,10 +693,45 @@ def _worker(
     except _Cancelled:
         pass
     except BaseException as e:
+        if local and not hasattr(e, "_regsim_where"):
+            raise
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
-        error = (epoch, idx, _picklable(e))
-    events = [pickle.dumps(r.events, pickle.HIGHEST_PROTOCOL) for r in runs]
-    results.put(([r.idx for r in runs], events, [r.gm_logs for r in runs], [r.extents for r in runs], error))
+        error = (epoch, idx, e)
+    finally:
+        twins.clear()  # (no view of the shared memory kept by this frame, in an error's traceback)
+    return ([r.idx for r in runs], [r.events for r in runs], [r.gm_logs for r in runs], [r.extents for r in runs], error), (
+        not forked
+    )
+
+
+class _Meeting:
+    """The launching process's side of the workers' meetings: at each round's end, every share's state (its own
+    first, if it runs one), gathered from the workers and sent back to each; then their reports. A worker that dies
+    is reported (`_collect`)."""
+
+    def __init__(self, results: Any, downs: dict[int, Any], procs: list[Any]) -> None:
+        self.results, self.downs, self.procs = results, downs, procs
+        self.reported: dict[int, Report] = {}
+
+    def meet(self, state: str | None) -> list[str]:
+        got: dict[int, str] = {}
+        while len(got) + len(self.reported) < len(self.downs):
+            kind, w, value = _collect(self.results, self.procs)
+            if kind == "report":  # (a worker that failed outside its blocks' rounds: it meets no more)
+                self.reported[w] = value
+            else:
+                got[w] = value
+        states = ([] if state is None else [state]) + [got.get(w, "error") for w in sorted(self.downs)]
+        for w in got:
+            self.downs[w].send(states)
+        return states
+
+    def reports(self) -> list[Report]:
+        while len(self.reported) < len(self.downs):
+            kind, w, value = _collect(self.results, self.procs)
+            if kind == "report":
+                self.reported[w] = value
+        return [self.reported[w] for w in sorted(self.downs)]
 
 
 def _picklable(e: BaseException) -> BaseException:
