@@ -21,6 +21,8 @@ Across cores, two accesses to the same GM bytes (one a write) between the same t
 from __future__ import annotations
 
 import contextvars
+import ctypes
+import errno
 import functools
 import gc
 import importlib
@@ -325,18 +327,28 @@ class _Grid:
         return _Grid(self.kernel, self.block_dim, inspect.BoundArguments(self.bound.signature, arguments), buffers)
 
     def _start(
-        self, ctx: Any, method: str, grid: _Grid, workers: int, memory: dict[str, Any], sizes: dict[str, int]
+        self,
+        ctx: Any,
+        method: str,
+        grid: _Grid,
+        workers: int,
+        memory: dict[str, Any],
+        sizes: dict[str, int],
+        hosts: dict[str, npt.NDArray[np.uint8]],
+        procs: list[Any],
     ) -> tuple[list[Report], bool]:
         """Start the workers, each with its share of the blocks; forked, the launching process runs the first share
-        itself (its GM the host's arrays, nothing to copy back until a SyncAll) and meets the others at each round's
-        end. Their reports (the launching process's first, if it ran a share), and whether the blocks' GM became the
-        shared memory (a SyncAll was met: then every block's writes are there, else only the other processes')."""
+        itself (its GM the host's arrays) and meets the others at each round's end. Their reports (the launching
+        process's first, if it ran a share), and whether the blocks' GM became the shared memory (a SyncAll was met:
+        every block's writes are there, to be copied back). If not, the bytes each forked worker wrote are read from
+        its copy of the host's arrays into them (`_Meeting.fetch`) before it ends. The workers' processes, into `procs`
+        (to be joined: released, they end while the launch checks its races)."""
         own = method == "fork"
         shares = np.array_split(np.arange(self.block_dim), workers)
         config = current_config()
         results = ctx.SimpleQueue()
         downs = {w: ctx.Pipe(duplex=False) for w in range(1 if own else 0, workers)}
-        procs = [
+        procs += [
             ctx.Process(
                 target=_worker,
                 args=(grid, w, list(map(int, shares[w])), memory, sizes, config, results, down[0]),
@@ -365,12 +377,26 @@ class _Grid:
         finally:
             if freeze:
                 gc.unfreeze()
-        reports = ([report] if own else []) + meeting.reports()
-        for p in procs:
-            p.join()
+        try:
+            reports = ([report] if own else []) + meeting.reports()
+            if not shared:  # (each worker's writes are in its copy of the host's arrays: it waits while they are read)
+                for w, (_, _, _, extents, _) in zip(meeting.downs, reports[1:], strict=True):
+                    meeting.fetch(w, _written(e for es in extents for e in es), hosts, memory, sizes)
+            meeting.release()
+        except BaseException:
+            _end(procs)
+            raise
         return reports, shared
 
     def run_in_processes(self, workers: int) -> list[Any]:
+        procs: list[Any] = []
+        try:
+            return self._run_in_processes(workers, procs)
+        finally:
+            for p in procs:
+                p.join()
+
+    def _run_in_processes(self, workers: int, procs: list[Any]) -> list[Any]:
         method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         ctx = multiprocessing.get_context(method)
         buffers = {b.space: b for b in self.buffers.values()}
@@ -389,25 +415,22 @@ class _Grid:
                 _twin(memory[space], b.nbytes)[:] = b.data
         sizes = {space: b.nbytes for space, b in buffers.items()}
         try:
-            reports, shared = self._start(ctx, method, grid, workers, memory, sizes)
+            reports, shared = self._start(ctx, method, grid, workers, memory, sizes, hosts, procs)
             by_block: dict[int, tuple[Any, list[list[Any]], list[Extent]]] = {}
             errors: list[tuple[int, int, BaseException]] = []
-            in_place: set[int] = set()  # (blocks whose writes are in the host's arrays already)
-            for k, (indices, events, gm_logs, extents, error) in enumerate(reports):
+            for indices, events, gm_logs, extents, error in reports:
                 for idx, log, logs, e in zip(indices, events, gm_logs, extents, strict=True):
                     by_block[idx] = (log, logs, e)
                 if error is not None:
                     errors.append(error)
-                if k == 0 and method == "fork" and not shared:
-                    in_place.update(indices)
-            # the GM bytes written in the shared memory, back into the host's arrays
-            written = _written(e for idx, (_, _, es) in by_block.items() if idx not in in_place for e in es)
-            for space in buffers:
-                if space in written:
-                    _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), written[space])
+            if shared:  # the GM bytes the blocks wrote, from the shared memory back into the host's arrays
+                written = _written(e for _, _, es in by_block.values() for e in es)
+                for space in buffers:
+                    if space in written:
+                        _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), written[space])
         finally:
             for b in buffers.values():
-                b.data, b.mirror = hosts[b.space], None
+                b.data = hosts[b.space]
             for m in memory.values():
                 try:
                     m.close()
@@ -639,6 +662,12 @@ def _worker(
         error = (error[0], error[1], _picklable(error[2]))
     pickled = [pickle.dumps(rows, pickle.HIGHEST_PROTOCOL) for rows in events]
     results.put(("report", w, (indices, pickled, gm_logs, extents, error)))
+    while down.recv() == "push":  # (the launching process could not read the bytes written here itself)
+        written = _written(e for es in extents for e in es)
+        for b in {b.space: b for b in grid.buffers.values()}.values():
+            if b.space in written:
+                _copy_ranges(_twin(memory[b.space], sizes[b.space]), b.data, written[b.space])
+        results.put(("pushed", w, None))
 
 
 def _run_share(
@@ -652,21 +681,18 @@ def _run_share(
 ) -> tuple[Report, bool]:
     """Share `w` of the blocks, run in this process; its report, and whether its GM ended as the shared memory.
 
-    A forked worker's GM is the host's arrays as the fork left them (its own copy, made as it writes), every write
-    landing in the shared memory too, until the grid's first SyncAll; from there on the shared memory, which every
-    share fills then (each a share of every buffer's bytes, side by side, then the bytes each wrote). The launching
-    process's share is the same but for its writes, which land in the host's arrays alone (they are its GM). A spawned
+    A forked worker's GM is the host's arrays as the fork left them (its own copy, made as it writes; the launching
+    process's share: the arrays themselves) until the grid's first SyncAll; from there on the shared memory, which
+    every share fills then (each a share of every buffer's bytes, side by side, then the bytes each wrote). A spawned
     worker's GM is the shared memory throughout (the launch filled it). `meet(state)`: every share's state at a
     round's end. `local`: this is the launching process (an error not a block's, such as a worker's death, is
     raised: the workers are ended)."""
     buffers = list({b.space: b for b in grid.buffers.values()}.values())
     twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
     forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the host's arrays (or the fork's copy)
-    for b in buffers:
-        if not forked:
+    if not forked:
+        for b in buffers:
             b.data = twins[b.space]
-        elif not local:
-            b.mirror = twins[b.space]
 
     def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
         nonlocal forked
@@ -682,7 +708,7 @@ def _run_share(
                     _copy_ranges(twins[b.space], b.data, written[b.space])
             meet("copied")
             for b in buffers:
-                b.data, b.mirror = twins[b.space], None
+                b.data = twins[b.space]
             forked = False
         return states
 
@@ -712,6 +738,7 @@ class _Meeting:
     def __init__(self, results: Any, downs: dict[int, Any], procs: list[Any]) -> None:
         self.results, self.downs, self.procs = results, downs, procs
         self.reported: dict[int, Report] = {}
+        self.by_share = dict(zip(downs, procs, strict=True))
 
     def meet(self, state: str | None) -> list[str]:
         got: dict[int, str] = {}
@@ -732,6 +759,65 @@ class _Meeting:
             if kind == "report":
                 self.reported[w] = value
         return [self.reported[w] for w in sorted(self.downs)]
+
+    def fetch(
+        self,
+        w: int,
+        written: dict[str, Ranges],
+        hosts: dict[str, npt.NDArray[np.uint8]],
+        memory: dict[str, Any],
+        sizes: dict[str, int],
+    ) -> None:
+        """The bytes forked worker `w` wrote (`written`, by memory), from its copy of the host's arrays into them: read
+        from its memory where the system lets this process (`_pull`), else copied by it into the shared memory first."""
+        try:
+            for space, ranges in written.items():
+                _pull(self.by_share[w].pid, hosts[space], ranges)
+        except OSError:
+            self.downs[w].send("push")
+            while _collect(self.results, self.procs)[0] != "pushed":
+                pass
+            for space, ranges in written.items():
+                _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), ranges)
+
+    def release(self) -> None:
+        """Let the workers end (they wait, their reports sent, for `fetch`)."""
+        for down in self.downs.values():
+            down.send("end")
+
+
+class _IoVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+@functools.cache
+def _process_vm_readv() -> Any:
+    """Linux's process_vm_readv (None elsewhere)."""
+    try:
+        f = ctypes.CDLL(None, use_errno=True).process_vm_readv
+    except (OSError, AttributeError):
+        return None
+    f.restype = ctypes.c_ssize_t
+    return f
+
+
+def _pull(pid: int, dst: npt.NDArray[np.uint8], ranges: Ranges) -> None:
+    """dst[lo:hi] = process `pid`'s bytes at the same addresses, for each range [lo, hi) (a forked worker's copy of the
+    host's arrays is where they are in this process); an OSError if the system does not let this process read them."""
+    readv = _process_vm_readv()
+    if readv is None:
+        raise OSError(errno.ENOSYS, "process_vm_readv")
+    los, his = np.atleast_1d(ranges[0]).tolist(), np.atleast_1d(ranges[1]).tolist()
+    base = dst.ctypes.data
+    for at in range(0, len(los), _IOV_MAX):
+        iov = [(base + lo, hi - lo) for lo, hi in zip(los[at : at + _IOV_MAX], his[at : at + _IOV_MAX], strict=True)]
+        vec = (_IoVec * len(iov))(*(_IoVec(*v) for v in iov))
+        want = sum(n for _, n in iov)
+        if readv(pid, vec, len(iov), vec, len(iov), 0) != want:
+            raise OSError(ctypes.get_errno(), f"process_vm_readv from worker process {pid}")
+
+
+_IOV_MAX = 1024  #: the ranges one process_vm_readv takes
 
 
 def _picklable(e: BaseException) -> BaseException:
