@@ -1,7 +1,8 @@
 """A launch's UBs are freed as soon as its blocks end, by reference counting: no block refers to its UB through a cycle
 (the UB's observer keeps the block's pipes, not the block; a block's TPipe, LocalMemAllocator and queues, which refer
 back to it, are let go when it ends). Checked with the collector off, for kernels with a TPipe and queues and with a
-LocalMemAllocator and SyncAll, in both loop modes, and for the UBs of a launch in worker processes."""
+LocalMemAllocator and SyncAll, in both loop modes, in order and in two worker processes (the launching process runs
+half of the blocks itself)."""
 
 from __future__ import annotations
 
@@ -30,21 +31,28 @@ def no_collector() -> Iterator[None]:
             gc.enable()
 
 
-def _tpipe() -> tuple[Any, Any]:
+def _tpipe(workers: int | None) -> tuple[Any, Any]:
     x = np.arange(8 * 2048, dtype=np.float32).reshape(8, 2048)
     z = np.zeros_like(x)
-    add_tpipe_tque.add_custom[add_tpipe_tque.NUM_BLOCKS](x, x, z, add_tpipe_tque.TOTAL_LENGTH)
+    add_tpipe_tque.add_custom[add_tpipe_tque.NUM_BLOCKS](x, x, z, add_tpipe_tque.TOTAL_LENGTH, workers=workers)
     return z, x + x
 
 
-def _sync_all() -> tuple[Any, Any]:
+def _sync_all(workers: int | None) -> tuple[Any, Any]:
     x = np.ones(sync_all.TOTAL_LENGTH, np.float32)
-    return sync_all.launch(x), x * 2 * 8  # (gen_data's golden: each core's share doubled, summed over the 8 cores)
+    return sync_all.launch(
+        x, workers=workers
+    ), x * 2 * 8  # (gen_data's golden: each core's share doubled, summed over the 8 cores)
 
 
+@pytest.mark.parametrize("workers", [None, 2])
 @pytest.mark.parametrize("kernel", [_tpipe, _sync_all], ids=["tpipe_tque", "sync_all"])
 def test_a_launch_frees_its_ubs(
-    kernel: Callable[[], tuple[Any, Any]], loops: str, no_collector: None, monkeypatch: pytest.MonkeyPatch
+    kernel: Callable[[int | None], tuple[Any, Any]],
+    workers: int | None,
+    loops: str,
+    no_collector: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     made: list[weakref.ref[rs.UnifiedBuffer]] = []
 
@@ -54,7 +62,8 @@ def test_a_launch_frees_its_ubs(
             made.append(weakref.ref(self))
 
     monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
-    got, expected = kernel()
+    got, expected = kernel(workers)
     assert np.array_equal(got, expected)
-    assert len(made) == 8  # (a UB for each of the 8 blocks)
-    assert [r() for r in made] == [None] * 8
+    here = 8 if workers is None else 4  # (a UB for each block this process ran: all 8, or the first share of 2)
+    assert len(made) == here
+    assert [r() for r in made] == [None] * here
