@@ -8,11 +8,13 @@ in order again (a block runs in a thread of its own so that `SyncAll` can pause 
 a run is deterministic and `pdb` stops in the block that hit a breakpoint). A kernel's error stops the launch;
 what ran before stays in GM, as on a device.
 
-`workers=N` runs the blocks in N forked processes, each running its share of the blocks as above, the `SyncAll`s
-met across processes: the same GM bytes as the in-order run. A worker reads the host's arrays as the fork left them
-(nothing copied) and writes both them and shared memory, until the grid's first `SyncAll`, from which on its GM is the
-shared memory; the bytes the blocks wrote are copied back from it into the host's arrays at the end, each block's
-events sent pickled.
+`workers=N` runs the blocks in N processes, each running its share of the blocks as above, the `SyncAll`s met
+across processes: the same GM bytes as the in-order run. Forked, the launching process runs the first share itself,
+on the host's arrays; a worker reads the host's arrays as the fork left them (nothing copied) and writes its own copy
+of them, until the grid's first `SyncAll`, from which on every process's GM is the launch's shared memory. At the end
+the bytes the workers wrote come back into the host's arrays: from the shared memory after a `SyncAll`, else read
+from each worker's memory (or, where the system refuses that, pushed by it through the shared memory); each block's
+events are sent pickled.
 
 Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
 `RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
