@@ -6,9 +6,8 @@ half of the blocks itself)."""
 
 from __future__ import annotations
 
-import gc
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,18 +16,6 @@ import pytest
 import regsim as rs
 from regsim._src.kernel import launch as launch_module
 from vf_examples import add_tpipe_tque, sync_all
-
-
-@pytest.fixture
-def no_collector() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _tpipe(workers: int | None) -> tuple[Any, Any]:
