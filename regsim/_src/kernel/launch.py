@@ -403,9 +403,10 @@ class _Grid:
         ctx = multiprocessing.get_context(method)
         buffers = {b.space: b for b in self.buffers.values()}
         hosts = {space: b.data for space, b in buffers.items()}  # (the launching process's GM may become the twins)
-        # each buffer's shared twin: every byte the other processes' blocks write (forked workers read the host's
-        # arrays as the fork left them, and write both, until a SyncAll makes the twins every process's GM); all of it
-        # from the start (spawned workers have no copy of the host's arrays). The bytes written there are copied back.
+        # each buffer's shared twin: every process's GM from the grid's first SyncAll on (forked processes read and
+        # write the host's arrays, or the fork's copy of them, until then), all of it from the start where workers are
+        # spawned (they have no copy of the host's arrays); a forked worker's writes pushed through it where they
+        # cannot be read from its memory. The bytes the blocks wrote there are copied back.
         memory: dict[str, Any]
         if method == "fork":
             memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
