@@ -54,3 +54,32 @@ def test_a_launch_frees_its_ubs(
     here = 8 if workers is None else 4  # (a UB for each block this process ran: all 8, or the first share of 2)
     assert len(made) == here
     assert [r() for r in made] == [None] * here
+
+
+@rs.kernel
+def past_its_end(x: rs.GmPtr[rs.float32]) -> None:
+    """Block i reads element 4 i of a 4-element tensor: every block but block 0 past its end."""
+    g = rs.AscendC.GlobalTensor(rs.float32)
+    g.SetGlobalBuffer(x, 4)
+    g.GetValue(4 * rs.AscendC.GetBlockIdx())
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+def test_a_failed_launch_frees_its_ubs_with_its_error(
+    workers: int | None, no_collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block's error, raised by the launch, keeps no frame that keeps it: once it is dropped, so are the UBs (the
+    failing block's included), in order and in the launching process's share of two workers (blocks 0 and 1 of 3)."""
+    made: list[weakref.ref[rs.UnifiedBuffer]] = []
+
+    class Recorded(rs.UnifiedBuffer):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(weakref.ref(self))
+
+    monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
+    with pytest.raises(rs.errors.OutOfBoundsError, match=r"GM bytes \[16, 20\) of x") as e:
+        rs.launch(past_its_end, 3, np.zeros(8, np.float32), workers=workers)
+    assert e.value.__notes__ == ["(in block 1 of 3 of kernel past_its_end)"]
+    del e
+    assert len(made) == 2 and [r() for r in made] == [None, None]  # (in order, block 2 never ran)

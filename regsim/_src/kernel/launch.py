@@ -442,7 +442,9 @@ class _Grid:
                 if method != "fork":
                     m.unlink()
         if errors:
-            raise min(errors, key=lambda e: (e[0], e[1]))[2]
+            first = [min(errors, key=lambda e: (e[0], e[1]))[2]]
+            del errors, reports, by_block  # (nothing here keeping the error its traceback keeps this frame of)
+            _raise_alone(first)
         epochs = max(len(logs) for _, logs, _ in by_block.values())
         for epoch in range(epochs):
             ran = [(idx, logs[epoch], es[epoch]) for idx, (_, logs, es) in sorted(by_block.items()) if epoch < len(logs)]
@@ -532,7 +534,7 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
                     r.resume()
                 if r.error is not None:
                     round_end("error", runs)
-                    raise r.error
+                    _raise_alone(r)
             waiting = [r for r in runs if r.state == "sync"]
             states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed", runs)
             if "error" in states:
@@ -556,6 +558,30 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
     finally:
         for r in runs:
             r.cancel()
+
+
+def _raise_alone(holder: Any) -> None:
+    """Raise the error `holder` keeps (a block's run: `.error`; a list: its one item), taken off it first: an error
+    whose traceback keeps a frame that keeps the error is a reference cycle, which would keep the block's objects (its
+    UB) until the cyclic collector ran."""
+    if isinstance(holder, list):
+        error = holder.pop()
+    else:
+        error, holder.error = holder.error, None
+    del holder
+    try:
+        raise error
+    finally:
+        del error
+
+
+def _from_its_block(e: BaseException) -> BaseException:
+    """A block's error with its traceback from the block's thread on: the frames of the launch that passed it on, which
+    keep it (and their callers, the error's holders), dropped from it (else a reference cycle)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not _BlockRun._main.__code__:
+        tb = tb.tb_next
+    return e.with_traceback(tb) if tb is not None else e
 
 
 def check_gm_races(logs: Sequence[tuple[int, GmLog]], extents: Sequence[Extent] | None = None) -> None:
@@ -725,7 +751,7 @@ def _run_share(
         if local and not hasattr(e, "_regsim_where"):
             raise
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
-        error = (epoch, idx, e)
+        error = (epoch, idx, _from_its_block(e))
     finally:
         twins.clear()  # (no view of the shared memory kept by this frame, in an error's traceback)
     return ([r.idx for r in runs], [r.events for r in runs], [r.gm_logs for r in runs], [r.extents for r in runs], error), (
