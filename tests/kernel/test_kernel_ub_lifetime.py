@@ -18,6 +18,20 @@ from regsim._src.kernel import launch as launch_module
 from vf_examples import add_tpipe_tque, sync_all
 
 
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[weakref.ref[rs.UnifiedBuffer]]:
+    """A weak reference to each UB the launches make in this process (the cores' UBs, recorded as they are made)."""
+    refs: list[weakref.ref[rs.UnifiedBuffer]] = []
+
+    class Recorded(rs.UnifiedBuffer):
+        def __init__(self) -> None:
+            super().__init__()
+            refs.append(weakref.ref(self))
+
+    monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
+    return refs
+
+
 def _tpipe(workers: int | None) -> tuple[Any, Any]:
     x = np.arange(8 * 2048, dtype=np.float32).reshape(8, 2048)
     z = np.zeros_like(x)
@@ -39,16 +53,8 @@ def test_a_launch_frees_its_ubs(
     workers: int | None,
     loops: str,
     no_collector: None,
-    monkeypatch: pytest.MonkeyPatch,
+    made: list[weakref.ref[rs.UnifiedBuffer]],
 ) -> None:
-    made: list[weakref.ref[rs.UnifiedBuffer]] = []
-
-    class Recorded(rs.UnifiedBuffer):
-        def __init__(self) -> None:
-            super().__init__()
-            made.append(weakref.ref(self))
-
-    monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
     got, expected = kernel(workers)
     assert np.array_equal(got, expected)
     here = 8 if workers is None else 4  # (a UB for each block this process ran: all 8, or the first share of 2)
@@ -66,18 +72,10 @@ def past_its_end(x: rs.GmPtr[rs.float32]) -> None:
 
 @pytest.mark.parametrize("workers", [None, 2])
 def test_a_failed_launch_frees_its_ubs_with_its_error(
-    workers: int | None, no_collector: None, monkeypatch: pytest.MonkeyPatch
+    workers: int | None, no_collector: None, made: list[weakref.ref[rs.UnifiedBuffer]]
 ) -> None:
     """A block's error, raised by the launch, keeps no frame that keeps it: once it is dropped, so are the UBs (the
     failing block's included), in order and in the launching process's share of two workers (blocks 0 and 1 of 3)."""
-    made: list[weakref.ref[rs.UnifiedBuffer]] = []
-
-    class Recorded(rs.UnifiedBuffer):
-        def __init__(self) -> None:
-            super().__init__()
-            made.append(weakref.ref(self))
-
-    monkeypatch.setattr(launch_module, "UnifiedBuffer", Recorded)
     with pytest.raises(rs.errors.OutOfBoundsError, match=r"GM bytes \[16, 20\) of x") as e:
         rs.launch(past_its_end, 3, np.zeros(8, np.float32), workers=workers)
     assert e.value.__notes__ == ["(in block 1 of 3 of kernel past_its_end)"]
