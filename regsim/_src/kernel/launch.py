@@ -350,7 +350,7 @@ class _Grid:
         config = current_config()
         results = ctx.SimpleQueue()
         downs = {w: ctx.Pipe(duplex=False) for w in range(1 if own else 0, workers)}
-        procs += [
+        made = [
             ctx.Process(
                 target=_worker,
                 args=(grid, w, list(map(int, shares[w])), memory, sizes, config, results, down[0]),
@@ -358,15 +358,16 @@ class _Grid:
             )
             for w, down in downs.items()
         ]
-        meeting = _Meeting(results, {w: down[1] for w, down in downs.items()}, procs)
+        meeting = _Meeting(results, {w: down[1] for w, down in downs.items()}, made)
         # (the objects of this process out of the workers' collections: no copy of its heap in each; and, as in
         # order, out of the collections the launching process's own blocks cause)
         freeze = gc.get_freeze_count() == 0
         if freeze:
             gc.freeze()
         try:
-            for p in procs:
+            for p in made:
                 p.start()
+                procs.append(p)  # (those started: to be ended, should the launch fail, and joined)
             if own:
                 report, shared = _run_share(grid, 0, list(map(int, shares[0])), memory, sizes, meeting.meet, local=True)
             else:
@@ -858,8 +859,8 @@ def _picklable(e: BaseException) -> BaseException:
 
 
 def _end(procs: list[Any]) -> None:
-    """The workers still running, ended (a grid with a dead worker cannot go on; aborting their barrier instead
-    waits for ever if the dead one was waiting at it)."""
+    """The workers still running, ended (a grid with a dead worker cannot go on: the others would wait for ever for
+    the round it never ends; and a launch that fails leaves none behind)."""
     for p in procs:
         if p.exitcode is None:
             p.kill()
