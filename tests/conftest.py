@@ -6,6 +6,7 @@ examples while iterating), "thorough" (many examples, for a nightly run).
 
 from __future__ import annotations
 
+import gc
 import os
 import runpy
 import subprocess
@@ -23,6 +24,20 @@ settings.register_profile("ci", max_examples=60, **_COMMON)
 settings.register_profile("dev", max_examples=15, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def no_collector() -> Iterator[None]:
+    """The cyclic garbage collector off for the test (after one collection): what it keeps alive, only reference
+    cycles can (the UB lifetime tests)."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @pytest.fixture(autouse=True)

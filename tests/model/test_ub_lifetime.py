@@ -4,9 +4,7 @@ a call never reused warm). Checked with the collector off, after host writes and
 
 from __future__ import annotations
 
-import gc
 import weakref
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -23,18 +21,6 @@ def double(src: rs.UbPtr[rs.float32], dst: rs.UbPtr[rs.float32], trips: int) -> 
         Reg.LoadAlign(reg, src + 64 * i)
         Reg.Add(reg, reg, reg, mask)
         Reg.StoreAlign(dst + 64 * i, reg, mask)
-
-
-@pytest.fixture
-def no_collector() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @pytest.mark.parametrize("loops", ["sequential", "batched"])

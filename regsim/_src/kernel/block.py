@@ -34,7 +34,48 @@ class Block:
         self.allocator: Any = None  #: the live LocalMemAllocator
         self.queues: list[Any] = []  #: the TQues given buffers (what must be free at kernel end)
         self.copies: dict[Any, Any] = {}  #: `DataCopy`'s plans, by its static values (`datacopy.DataCopy`)
-        ub.observer = self  # (`observe`; a lowering computing a whole VF at once tells `observe_vf`)
+        ub.observer = UbWatch(self.pipes)  # (not the block: a UB referring to its block were a cycle)
+
+    def finish(self) -> None:
+        """The kernel's end on this core: every flag waited for, every queue buffer freed."""
+        pending = self.pipes.pending()
+        if pending:
+            raise SyncError(
+                message(
+                    "kernel end",
+                    "flags",
+                    f"{', '.join(pending)} set and never waited for ({self.pipes.core})",
+                    "every SetFlag matched by a WaitFlag of the same event and id (the SetFlag page: they come in pairs)",
+                )
+            )
+        held = [what for q in self.queues for what in q.held()]
+        if held:
+            raise SyncError(
+                message(
+                    "kernel end",
+                    "buffers",
+                    f"{'; '.join(held)} still held ({self.pipes.core})",
+                    "every AllocTensor matched by a FreeTensor before the kernel ends",
+                )
+            )
+
+    def release(self) -> None:
+        """The block's ties to its kernel's objects cut, once it has ended: its TPipe, LocalMemAllocator and queues
+        refer back to it, cycles that would keep its UB until the cyclic collector ran."""
+        self.tpipe = self.allocator = None
+        self.queues = []
+        self.copies = {}
+
+
+class UbWatch:
+    """A block's UB's observer: each access the UB reports, recorded on the block's pipes (`observe`; a lowering
+    computing a whole VF at once tells `observe_vf`). It keeps the pipes only, so that a block and its UB, referring
+    to each other through it, make no reference cycle: a launch's UBs are freed as soon as its blocks end."""
+
+    __slots__ = ("pipes",)
+
+    def __init__(self, pipes: PipeState) -> None:
+        self.pipes = pipes
 
     def observe(self, kind: str, api: str, lo: Any, hi: Any, /, within: tuple[int, int] | None = None) -> None:
         """The UB's observer: a Reg op's access (inside a VF: PIPE_V) or a scalar access (outside: PIPE_S). A
@@ -61,29 +102,6 @@ class Block:
         outside a VF scope, as the pipes take them (memory, is a write, the bytes ordering it, the bytes moved, the Reg
         op; a load ordered by its tensor's bytes only), in the loop's order; one V instruction, from one kernel line."""
         self.pipes.access(V, accesses, call_line(5), object())
-
-    def finish(self) -> None:
-        """The kernel's end on this core: every flag waited for, every queue buffer freed."""
-        pending = self.pipes.pending()
-        if pending:
-            raise SyncError(
-                message(
-                    "kernel end",
-                    "flags",
-                    f"{', '.join(pending)} set and never waited for ({self.pipes.core})",
-                    "every SetFlag matched by a WaitFlag of the same event and id (the SetFlag page: they come in pairs)",
-                )
-            )
-        held = [what for q in self.queues for what in q.held()]
-        if held:
-            raise SyncError(
-                message(
-                    "kernel end",
-                    "buffers",
-                    f"{'; '.join(held)} still held ({self.pipes.core})",
-                    "every AllocTensor matched by a FreeTensor before the kernel ends",
-                )
-            )
 
 
 def _within(lo: int, hi: int, within: tuple[int, int] | None) -> tuple[int, int] | None:

@@ -341,8 +341,6 @@ def _move(api: str, block: Block, plan: Copy, dst: Any, src: Any) -> None:
     )
     if pipe == MTE3:
         _rows(dst_buf.data, dst_at, blocks, length, dst_pitch)[...] = rows
-        if dst_buf.mirror is not None:
-            _rows(dst_buf.mirror, dst_at, blocks, length, dst_pitch)[...] = rows
     else:
         _ub_write(api, dst, dst_at, rows, dst_pitch)
 

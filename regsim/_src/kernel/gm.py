@@ -31,14 +31,11 @@ CACHE_LINE = 64  #: bytes of a core's data-cache line (the GlobalTensor SetValue
 class GmBuffer:
     """One GM allocation of a launch: the bytes of the array passed for kernel parameter `name`."""
 
-    __slots__ = ("data", "mirror", "name", "space")
+    __slots__ = ("data", "name", "space")
 
     def __init__(self, name: str, data: npt.NDArray[np.uint8]) -> None:
         self.name, self.data = name, data
         self.space = f"GM {name}"  #: its name in the pipes' records and in messages
-        #: where every write lands too, if set: a forked worker's shared memory while its GM is the fork's copy of the
-        #: host's arrays (`launch`)
-        self.mirror: npt.NDArray[np.uint8] | None = None
 
     @property
     def nbytes(self) -> int:
@@ -198,8 +195,6 @@ class GlobalTensor(Generic[T]):
         line = (start // CACHE_LINE * CACHE_LINE, -(-(start + raw.size) // CACHE_LINE) * CACHE_LINE)
         block.pipes.access(S, [(buf.space, True, line, raw.size, "GlobalTensor.SetValue")], call_line(3))
         buf.data[start : start + raw.size] = raw
-        if buf.mirror is not None:  # (the line, as the access says it wrote)
-            buf.mirror[line[0] : line[1]] = buf.data[line[0] : line[1]]
 
     # --- checks -------------------------------------------------------------------------------------------
     def bound(self, api: str) -> GmPtr[T]:

@@ -8,11 +8,13 @@ in order again (a block runs in a thread of its own so that `SyncAll` can pause 
 a run is deterministic and `pdb` stops in the block that hit a breakpoint). A kernel's error stops the launch;
 what ran before stays in GM, as on a device.
 
-`workers=N` runs the blocks in N forked processes, each running its share of the blocks as above, the `SyncAll`s
-met across processes: the same GM bytes as the in-order run. A worker reads the host's arrays as the fork left them
-(nothing copied) and writes both them and shared memory, until the grid's first `SyncAll`, from which on its GM is the
-shared memory; the bytes the blocks wrote are copied back from it into the host's arrays at the end, each block's
-events sent pickled.
+`workers=N` runs the blocks in N processes, each running its share of the blocks as above, the `SyncAll`s met
+across processes: the same GM bytes as the in-order run. Forked, the launching process runs the first share itself,
+on the host's arrays; a worker reads the host's arrays as the fork left them (nothing copied) and writes its own copy
+of them, until the grid's first `SyncAll`, from which on every process's GM is the launch's shared memory. At the end
+the bytes the workers wrote come back into the host's arrays: from the shared memory after a `SyncAll`, else read
+from each worker's memory (or, where the system refuses that, pushed by it through the shared memory); each block's
+events are sent pickled.
 
 Across cores, two accesses to the same GM bytes (one a write) between the same two `SyncAll`s race: a
 `RaceError` naming both (at each `SyncAll` and at the end in order; at the end with workers).
@@ -21,6 +23,8 @@ Across cores, two accesses to the same GM bytes (one a write) between the same t
 from __future__ import annotations
 
 import contextvars
+import ctypes
+import errno
 import functools
 import gc
 import importlib
@@ -256,6 +260,7 @@ class _BlockRun:
             if block is not None:
                 self._hand_over(block)
                 self.events = block.pipes.events
+                block.release()
             self.state = "done"
             self._back.release()
 
@@ -324,40 +329,85 @@ class _Grid:
         return _Grid(self.kernel, self.block_dim, inspect.BoundArguments(self.bound.signature, arguments), buffers)
 
     def _start(
-        self, ctx: Any, method: str, grid: _Grid, workers: int, memory: dict[str, Any], sizes: dict[str, int]
-    ) -> list[Any]:
-        """Start the workers, each with its share of the blocks; their reports."""
-        barrier, status, results = ctx.Barrier(workers), ctx.Array("i", workers, lock=False), ctx.SimpleQueue()
+        self,
+        ctx: Any,
+        method: str,
+        grid: _Grid,
+        workers: int,
+        memory: dict[str, Any],
+        sizes: dict[str, int],
+        hosts: dict[str, npt.NDArray[np.uint8]],
+        procs: list[Any],
+    ) -> tuple[list[Report], bool]:
+        """Start the workers, each with its share of the blocks; forked, the launching process runs the first share
+        itself (its GM the host's arrays) and meets the others at each round's end. Their reports (the launching
+        process's first, if it ran a share), and whether the blocks' GM became the shared memory (a SyncAll was met:
+        every block's writes are there, to be copied back). If not, the bytes each forked worker wrote are read from
+        its copy of the host's arrays into them (`_Meeting.fetch`) before it ends. The workers' processes, into `procs`
+        (to be joined: released, they end while the launch checks its races)."""
+        own = method == "fork"
         shares = np.array_split(np.arange(self.block_dim), workers)
         config = current_config()
-        procs = [
+        results = ctx.SimpleQueue()
+        downs = {w: ctx.Pipe(duplex=False) for w in range(1 if own else 0, workers)}
+        made = [
             ctx.Process(
                 target=_worker,
-                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, barrier, status, results),
+                args=(grid, w, list(map(int, shares[w])), memory, sizes, config, results, down[0]),
                 daemon=True,
             )
-            for w in range(workers)
+            for w, down in downs.items()
         ]
-        if method == "fork":
-            gc.freeze()  # (the objects of this process out of the workers' collections: no copy of its heap in each)
+        meeting = _Meeting(results, {w: down[1] for w, down in downs.items()}, made)
+        # (the objects of this process out of the workers' collections: no copy of its heap in each; and, as in
+        # order, out of the collections the launching process's own blocks cause)
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
-            for p in procs:
+            for p in made:
                 p.start()
+                procs.append(p)  # (those started: to be ended, should the launch fail, and joined)
+            if own:
+                report, shared = _run_share(grid, 0, list(map(int, shares[0])), memory, sizes, meeting.meet, local=True)
+            else:
+                states, shared = meeting.meet(None), True
+                while all(s == "sync" for s in states):
+                    states = meeting.meet(None)
+        except BaseException:
+            _end(procs)
+            raise
         finally:
-            if method == "fork":
+            if freeze:
                 gc.unfreeze()
-        reports = [_collect(results, procs) for _ in procs]
-        for p in procs:
-            p.join()
-        return reports
+        try:
+            reports = ([report] if own else []) + meeting.reports()
+            if not shared:  # (each worker's writes are in its copy of the host's arrays: it waits while they are read)
+                for w, (_, _, _, extents, _) in zip(meeting.downs, reports[1:], strict=True):
+                    meeting.fetch(w, _written(e for es in extents for e in es), hosts, memory, sizes)
+            meeting.release()
+        except BaseException:
+            _end(procs)
+            raise
+        return reports, shared
 
     def run_in_processes(self, workers: int) -> list[Any]:
+        procs: list[Any] = []
+        try:
+            return self._run_in_processes(workers, procs)
+        finally:
+            for p in procs:
+                p.join()
+
+    def _run_in_processes(self, workers: int, procs: list[Any]) -> list[Any]:
         method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         ctx = multiprocessing.get_context(method)
         buffers = {b.space: b for b in self.buffers.values()}
-        # each buffer's shared twin: every byte the blocks write (forked workers read the host's arrays as the fork
-        # left them, and write both, until a SyncAll makes the twins their GM); all of it from the start (spawned
-        # workers have no copy of the host's arrays). The bytes the blocks wrote are copied back.
+        hosts = {space: b.data for space, b in buffers.items()}  # (the launching process's GM may become the twins)
+        # each buffer's shared twin: every process's GM from the grid's first SyncAll on (forked processes read and
+        # write the host's arrays, or the fork's copy of them, until then), all of it from the start where workers are
+        # spawned (they have no copy of the host's arrays); a forked worker's writes pushed through it where they
+        # cannot be read from its memory. The bytes the blocks wrote there are copied back.
         memory: dict[str, Any]
         if method == "fork":
             memory = {space: mmap.mmap(-1, max(b.nbytes, 1)) for space, b in buffers.items()}
@@ -369,7 +419,7 @@ class _Grid:
                 _twin(memory[space], b.nbytes)[:] = b.data
         sizes = {space: b.nbytes for space, b in buffers.items()}
         try:
-            reports = self._start(ctx, method, grid, workers, memory, sizes)
+            reports, shared = self._start(ctx, method, grid, workers, memory, sizes, hosts, procs)
             by_block: dict[int, tuple[Any, list[list[Any]], list[Extent]]] = {}
             errors: list[tuple[int, int, BaseException]] = []
             for indices, events, gm_logs, extents, error in reports:
@@ -377,18 +427,25 @@ class _Grid:
                     by_block[idx] = (log, logs, e)
                 if error is not None:
                     errors.append(error)
-            # the GM bytes the blocks wrote, back into the host's arrays
-            written = _written(e for _, _, es in by_block.values() for e in es)
-            for space, b in buffers.items():
-                if space in written:
-                    _copy_ranges(b.data, _twin(memory[space], b.nbytes), written[space])
+            if shared:  # the GM bytes the blocks wrote, from the shared memory back into the host's arrays
+                written = _written(e for _, _, es in by_block.values() for e in es)
+                for space in buffers:
+                    if space in written:
+                        _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), written[space])
         finally:
+            for b in buffers.values():
+                b.data = hosts[b.space]
             for m in memory.values():
-                m.close()
+                try:
+                    m.close()
+                except BufferError:  # (a view still held, by an error's traceback: the mapping goes with it)
+                    pass
                 if method != "fork":
                     m.unlink()
         if errors:
-            raise min(errors, key=lambda e: (e[0], e[1]))[2]
+            first = [min(errors, key=lambda e: (e[0], e[1]))[2]]
+            del errors, reports, by_block  # (nothing here keeping the error its traceback keeps this frame of)
+            _raise_alone(first)
         epochs = max(len(logs) for _, logs, _ in by_block.values())
         for epoch in range(epochs):
             ran = [(idx, logs[epoch], es[epoch]) for idx, (_, logs, es) in sorted(by_block.items()) if epoch < len(logs)]
@@ -478,7 +535,7 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
                     r.resume()
                 if r.error is not None:
                     round_end("error", runs)
-                    raise r.error
+                    _raise_alone(r)
             waiting = [r for r in runs if r.state == "sync"]
             states = round_end("done" if not waiting else "sync" if len(waiting) == len(runs) else "mixed", runs)
             if "error" in states:
@@ -502,6 +559,30 @@ def _run_blocks(grid: _Grid, runs: Sequence[_BlockRun], round_end: Round) -> Seq
     finally:
         for r in runs:
             r.cancel()
+
+
+def _raise_alone(holder: Any) -> None:
+    """Raise the error `holder` keeps (a block's run: `.error`; a list: its one item), taken off it first: an error
+    whose traceback keeps a frame that keeps the error is a reference cycle, which would keep the block's objects (its
+    UB) until the cyclic collector ran."""
+    if isinstance(holder, list):
+        error = holder.pop()
+    else:
+        error, holder.error = holder.error, None
+    del holder
+    try:
+        raise error
+    finally:
+        del error
+
+
+def _from_its_block(e: BaseException) -> BaseException:
+    """A block's error with its traceback from the block's thread on: the frames of the launch that passed it on, which
+    keep it (and their callers, the error's holders), dropped from it (else a reference cycle)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not _BlockRun._main.__code__:
+        tb = tb.tb_next
+    return e.with_traceback(tb) if tb is not None else e
 
 
 def check_gm_races(logs: Sequence[tuple[int, GmLog]], extents: Sequence[Extent] | None = None) -> None:
@@ -581,6 +662,11 @@ def _gm_race(space: str, a: tuple[Any, ...], b: tuple[Any, ...]) -> str:
 
 
 # --- worker processes ----------------------------------------------------------------------------------------
+#: a share's report: its blocks, their events (each block's rows; pickled, from a worker process), GM accesses and
+#: extents by epoch, and its first error as (epoch, block, error)
+Report = tuple[list[int], list[Any], list[list[list[Any]]], list[list[Extent]], tuple[int, int, BaseException] | None]
+
+
 def _worker(
     grid: _Grid,
     w: int,
@@ -588,46 +674,71 @@ def _worker(
     memory: dict[str, Any],
     sizes: dict[str, int],
     config: Config,
-    barrier: Any,
-    status: Any,
     results: Any,
+    down: Any,
 ) -> None:
-    """A worker process. A forked one's GM is the host's arrays as the fork left them (its own copy, made as it
-    writes), every write landing in the shared memory too, until the grid's first SyncAll; from there on the shared
-    memory, which the workers fill then (each a share of every buffer's bytes, side by side, then the bytes each
-    wrote). A spawned one's GM is the shared memory throughout (the launch filled it). It runs its blocks (with the
-    launch's configuration) and reports their events (each block's rows pickled: the host reads them only if asked
-    for), GM accesses and its first error."""
+    """A worker process: runs share `w` of the blocks with the launch's configuration, meeting the other shares at
+    each round's end through the launching process (its state sent up on `results`, every share's read from `down`),
+    and sends its report up (each block's rows pickled: the host reads them only if asked for)."""
     _CONFIG.set(config)  # (the launch's configuration: a spawned process starts with the default)
-    codes = {"sync": 0, "done": 1, "mixed": 2, "error": 3}
-    names = {v: k for k, v in codes.items()}
+
+    def meet(state: str) -> list[str]:
+        results.put(("meet", w, state))
+        states: list[str] = down.recv()
+        return states
+
+    (indices, events, gm_logs, extents, error), _ = _run_share(grid, w, indices, memory, sizes, meet, local=False)
+    if error is not None:
+        error = (error[0], error[1], _picklable(error[2]))
+    pickled = [pickle.dumps(rows, pickle.HIGHEST_PROTOCOL) for rows in events]
+    results.put(("report", w, (indices, pickled, gm_logs, extents, error)))
+    while down.recv() == "push":  # (the launching process could not read the bytes written here itself)
+        written = _written(e for es in extents for e in es)
+        for b in {b.space: b for b in grid.buffers.values()}.values():
+            if b.space in written:
+                _copy_ranges(_twin(memory[b.space], sizes[b.space]), b.data, written[b.space])
+        results.put(("pushed", w, None))
+
+
+def _run_share(
+    grid: _Grid,
+    w: int,
+    indices: list[int],
+    memory: dict[str, Any],
+    sizes: dict[str, int],
+    meet: Callable[[str], list[str]],
+    local: bool,
+) -> tuple[Report, bool]:
+    """Share `w` of the blocks, run in this process; its report, and whether its GM ended as the shared memory.
+
+    A forked worker's GM is the host's arrays as the fork left them (its own copy, made as it writes; the launching
+    process's share: the arrays themselves) until the grid's first SyncAll; from there on the shared memory, which
+    every share fills then (each a share of every buffer's bytes, side by side, then the bytes each wrote). A spawned
+    worker's GM is the shared memory throughout (the launch filled it). `meet(state)`: every share's state at a
+    round's end. `local`: this is the launching process (an error not a block's, such as a worker's death, is
+    raised: the workers are ended)."""
     buffers = list({b.space: b for b in grid.buffers.values()}.values())
     twins = {b.space: _twin(memory[b.space], sizes[b.space]) for b in buffers}
-    forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the fork's copy of the host's arrays
-    for b in buffers:
-        if forked:
-            b.mirror = twins[b.space]
-        else:
+    forked = all(b.data.size == sizes[b.space] for b in buffers)  #: GM is the host's arrays (or the fork's copy)
+    if not forked:
+        for b in buffers:
             b.data = twins[b.space]
 
     def round_end(state: str, runs: Sequence[_BlockRun]) -> list[str]:
         nonlocal forked
-        status[w] = codes[state]
-        barrier.wait()
-        states = [names[status[i]] for i in range(len(status))]
-        barrier.wait()
+        states = meet(state)
         if forked and all(s == "sync" for s in states):  # the first SyncAll: from here on, GM is the shared memory
             for b in buffers:
-                lo, hi = b.nbytes * w // len(status), b.nbytes * (w + 1) // len(status)
+                lo, hi = b.nbytes * w // len(states), b.nbytes * (w + 1) // len(states)
                 twins[b.space][lo:hi] = b.data[lo:hi]
-            barrier.wait()  # (every share copied, as the fork left it or as its worker wrote it)
-            written = _written(e for r in runs for e in r.extents)  # (each worker's writes copied again)
+            meet("copied")  # (every share copied, as the fork left it or as its process wrote it)
+            written = _written(e for r in runs for e in r.extents)  # (each process's writes copied again)
             for b in buffers:
                 if b.space in written:
                     _copy_ranges(twins[b.space], b.data, written[b.space])
-            barrier.wait()
+            meet("copied")
             for b in buffers:
-                b.data, b.mirror = twins[b.space], None
+                b.data = twins[b.space]
             forked = False
         return states
 
@@ -638,10 +749,105 @@ def _worker(
     except _Cancelled:
         pass
     except BaseException as e:
+        if local and not hasattr(e, "_regsim_where"):
+            raise
         epoch, idx = getattr(e, "_regsim_where", (0, indices[0]))
-        error = (epoch, idx, _picklable(e))
-    events = [pickle.dumps(r.events, pickle.HIGHEST_PROTOCOL) for r in runs]
-    results.put(([r.idx for r in runs], events, [r.gm_logs for r in runs], [r.extents for r in runs], error))
+        error = (epoch, idx, _from_its_block(e))
+    finally:
+        twins.clear()  # (no view of the shared memory kept by this frame, in an error's traceback)
+    return ([r.idx for r in runs], [r.events for r in runs], [r.gm_logs for r in runs], [r.extents for r in runs], error), (
+        not forked
+    )
+
+
+class _Meeting:
+    """The launching process's side of the workers' meetings: at each round's end, every share's state (its own
+    first, if it runs one), gathered from the workers and sent back to each; then their reports. A worker that dies
+    is reported (`_collect`)."""
+
+    def __init__(self, results: Any, downs: dict[int, Any], procs: list[Any]) -> None:
+        self.results, self.downs, self.procs = results, downs, procs
+        self.reported: dict[int, Report] = {}
+        self.by_share = dict(zip(downs, procs, strict=True))
+
+    def meet(self, state: str | None) -> list[str]:
+        got: dict[int, str] = {}
+        while len(got) + len(self.reported) < len(self.downs):
+            kind, w, value = _collect(self.results, self.procs)
+            if kind == "report":  # (a worker that failed outside its blocks' rounds: it meets no more)
+                self.reported[w] = value
+            else:
+                got[w] = value
+        states = ([] if state is None else [state]) + [got.get(w, "error") for w in sorted(self.downs)]
+        for w in got:
+            self.downs[w].send(states)
+        return states
+
+    def reports(self) -> list[Report]:
+        while len(self.reported) < len(self.downs):
+            kind, w, value = _collect(self.results, self.procs)
+            if kind == "report":
+                self.reported[w] = value
+        return [self.reported[w] for w in sorted(self.downs)]
+
+    def fetch(
+        self,
+        w: int,
+        written: dict[str, Ranges],
+        hosts: dict[str, npt.NDArray[np.uint8]],
+        memory: dict[str, Any],
+        sizes: dict[str, int],
+    ) -> None:
+        """The bytes forked worker `w` wrote (`written`, by memory), from its copy of the host's arrays into them: read
+        from its memory where the system lets this process (`_pull`), else copied by it into the shared memory first."""
+        try:
+            for space, ranges in written.items():
+                _pull(self.by_share[w].pid, hosts[space], ranges)
+        except OSError:
+            self.downs[w].send("push")
+            while _collect(self.results, self.procs)[0] != "pushed":
+                pass
+            for space, ranges in written.items():
+                _copy_ranges(hosts[space], _twin(memory[space], sizes[space]), ranges)
+
+    def release(self) -> None:
+        """Let the workers end (they wait, their reports sent, for `fetch`)."""
+        for down in self.downs.values():
+            down.send("end")
+
+
+class _IoVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+@functools.cache
+def _process_vm_readv() -> Any:
+    """Linux's process_vm_readv (None elsewhere)."""
+    try:
+        f = ctypes.CDLL(None, use_errno=True).process_vm_readv
+    except (OSError, AttributeError):
+        return None
+    f.restype = ctypes.c_ssize_t
+    return f
+
+
+def _pull(pid: int, dst: npt.NDArray[np.uint8], ranges: Ranges) -> None:
+    """dst[lo:hi] = process `pid`'s bytes at the same addresses, for each range [lo, hi) (a forked worker's copy of the
+    host's arrays is where they are in this process); an OSError if the system does not let this process read them."""
+    readv = _process_vm_readv()
+    if readv is None:
+        raise OSError(errno.ENOSYS, "process_vm_readv")
+    los, his = np.atleast_1d(ranges[0]).tolist(), np.atleast_1d(ranges[1]).tolist()
+    base = dst.ctypes.data
+    for at in range(0, len(los), _IOV_MAX):
+        iov = [(base + lo, hi - lo) for lo, hi in zip(los[at : at + _IOV_MAX], his[at : at + _IOV_MAX], strict=True)]
+        vec = (_IoVec * len(iov))(*(_IoVec(*v) for v in iov))
+        want = sum(n for _, n in iov)
+        if readv(pid, vec, len(iov), vec, len(iov), 0) != want:
+            raise OSError(ctypes.get_errno(), f"process_vm_readv from worker process {pid}")
+
+
+_IOV_MAX = 1024  #: the ranges one process_vm_readv takes
 
 
 def _picklable(e: BaseException) -> BaseException:
@@ -653,8 +859,8 @@ def _picklable(e: BaseException) -> BaseException:
 
 
 def _end(procs: list[Any]) -> None:
-    """The workers still running, ended (a grid with a dead worker cannot go on; aborting their barrier instead
-    waits for ever if the dead one was waiting at it)."""
+    """The workers still running, ended (a grid with a dead worker cannot go on: the others would wait for ever for
+    the round it never ends; and a launch that fails leaves none behind)."""
     for p in procs:
         if p.exitcode is None:
             p.kill()
