@@ -635,10 +635,10 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
             spans.extend(done.spans)
             for p, c in done.busy.items():
                 pipe_cycles[p] += c
-            for p, k in done.instructions.items():
-                instructions[p] += k
-            for p, k in done.moved.items():
-                nbytes[p] = nbytes.get(p, 0) + k
+            for p, got in done.instructions.items():
+                instructions[p] += got
+            for p, got in done.moved.items():
+                nbytes[p] = nbytes.get(p, 0) + got
         counts.update(instructions)
         cycles = int(np.ceil(end_all))
     return Profile(name, counts, nbytes, _merge_conflicts(vfs), cycles, pipe_cycles, vfs, spans, table, run=run)
