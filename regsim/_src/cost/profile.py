@@ -474,7 +474,7 @@ def schedule(block: int, events: Sequence[Row], vf_cycles: Mapping[int, float], 
     spans: list[Span] = []
     i, n = 0, len(events)
     while i < n:
-        p, kind, api, moved, line, _, _, _, instr, _ = events[i]
+        p, kind, api, moved, line, _, _, _, instr, l2 = events[i]
         if kind == "set" or kind == "wait":
             key = keys.get(api)
             if key is None:
@@ -504,10 +504,13 @@ def schedule(block: int, events: Sequence[Row], vf_cycles: Mapping[int, float], 
             now += issue
             i += 1
             continue
-        j = i + 1  # (an access: its instruction's records, the bytes it moves their most)
+        j = i + 1  # (an access: its instruction's records, the bytes it moves their most, whether one bypasses L2)
+        bypassing = l2 == "CACHE_MODE_DISABLE"
         while j < n and (e := events[j])[0] == p and e[8] == instr and (e[1] == "read" or e[1] == "write"):
             if e[3] > moved:
                 moved = e[3]
+            if e[9] == "CACHE_MODE_DISABLE":
+                bypassing = True
             j += 1
         group = events[i:j]
         i = j
@@ -517,7 +520,7 @@ def schedule(block: int, events: Sequence[Row], vf_cycles: Mapping[int, float], 
                 cost = np.ceil(moved / vector_bytes)
         elif p == "MTE2" or p == "MTE3":
             latency, bw = mte[p]
-            if p == "MTE2" and any(x[9] == "CACHE_MODE_DISABLE" for x in group):
+            if p == "MTE2" and bypassing:
                 bw *= bypass
             cost = latency + moved / bw
         else:
