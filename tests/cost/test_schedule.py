@@ -3,7 +3,8 @@ docstring: the pipe records grouped into instructions (an instruction: one pipe'
 number), each instruction starting when its pipe is free, its gate (flags waited on, barriers) opens and the scalar
 unit has issued it; its cost from the cost table by pipe; the bytes each pipe moved (its writes, the scalar unit's
 reads and writes) and its instructions (distinct numbers). Random logs of sets, waits, barriers and accesses; and a
-kernel's profile taking the repeated-call path (`Binary.quick` under the detailed trace) against its loops."""
+kernel's profile taking the repeated-call path (`Binary.quick` under the detailed trace) against its loops; a VF's kept
+cost against its own pricing."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +22,9 @@ import regsim as rs
 from regsim._src.cost import profile as prof
 from regsim._src.cost.table import CostTable, load
 from regsim._src.lowerings import checks, direct
+from regsim._src.vf.trace import trace
 from vf_examples import add_high_performance as ahp
+from vf_examples import bank_conflict_3510 as bc
 
 PIPES = ("S", "V", "MTE2", "MTE3")
 
@@ -191,3 +195,24 @@ def test_repeated_kernel_calls_profile_as_their_loops(loops: str) -> None:
     assert np.array_equal(z, x + y) and np.array_equal(z, z_loop) and got.run is not None and got.run.events == plain.events
     assert (got.counts, got.bytes, got.cycles, got.pipe_cycles) == (want.counts, want.bytes, want.cycles, want.pipe_cycles)
     assert got.bank_conflicts == want.bank_conflicts and got.vfs == want.vfs and got.spans == want.spans
+
+
+@pytest.mark.parametrize("case", [1, 6, 10, 12])
+def test_kept_vf_costs_are_the_vfs(case: int, loops: str) -> None:
+    """A VF priced again from records of the same content (`kept_vf_cost`) is priced as `vf_cost` prices its own
+    records, each run given its own copy; a VF with a gather or scatter (case 10), or a batched access not an exact box
+    (case 12's DataBlock accesses batched), is not kept."""
+    x, y = bc.inputs(case, np.random.default_rng(case))
+    prof._VFS.clear()
+    runs = []
+    for _ in range(2):
+        _, args, vf = bc.setup(case, x, y)
+        with trace(detailed=True) as t:
+            vf(*args)
+        runs.append((t.records, prof.kept_vf_cost(t.records, load())))
+    (first, kept_first), (again, kept_again) = runs
+    assert kept_first == prof.vf_cost(first, load()) and kept_again == prof.vf_cost(again, load())
+    boxes = all(not r.points and None not in r.boxes for r in first)  # (no gather, every batched access a box)
+    assert len(prof._VFS) == boxes and kept_again is not kept_first and (boxes or case in (10, 12))
+    kept_again.counts["load"] += 1  # (its own copy: the kept one unchanged)
+    assert prof.kept_vf_cost(again, load()) == kept_first

@@ -327,6 +327,48 @@ def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[s
     return table.derived  # type: ignore[no-any-return]
 
 
+def kept_vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
+    """`vf_cost`, kept by what it reads of the records (`_content`: a VF run again on the same layout, whatever its data,
+    makes the same), each VF given its own copy; the last `_VFS_KEPT` kept. A VF with a gather or scatter, or a batched
+    access not an exact box, is priced each time."""
+    content = _content(records)
+    if content is None:
+        return vf_cost(records, table)
+    key = (table, content)
+    hit = _VFS.get(key)
+    if hit is None:
+        if len(_VFS) >= _VFS_KEPT:
+            del _VFS[next(iter(_VFS))]
+        hit = _VFS[key] = vf_cost(records, table)
+    return _copied(hit)
+
+
+def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
+    """What `vf_cost` reads of each record (its loop segment as `_segments` numbers them, API, family, rows, kernel
+    line, UB ranges, each batched access's side and box), or None where a record holds arrays (a gather's lanes, a
+    batched access not an exact box)."""
+    out = []
+    seen: Any = None
+    key: Any = object()
+    segment = 0
+    for r in records:
+        if r.points or (r.spans and None in r.boxes):
+            return None
+        if r.iteration is not seen:
+            seen = r.iteration
+            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            if k != key:
+                segment += 1
+            key = k
+        sides = tuple([s[0] for s in r.spans]) if r.spans else ()
+        out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
+    return tuple(out)
+
+
+_VFS: dict[tuple[Any, ...], VfCost] = {}  #: `kept_vf_cost`'s, by table and content
+_VFS_KEPT = 256
+
+
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
     geo, beat_loads, beat_stores, mask_cycles, op_cycles = _geometry(table)
@@ -608,7 +650,7 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         key = tuple(map(id, t.records[a:b]))  # (the trace holds every record: an id is no other's)
         hit = priced.get(key)
         if hit is None:
-            vfs.append(priced.setdefault(key, vf_cost(t.records[a:b], table)))
+            vfs.append(priced.setdefault(key, kept_vf_cost(t.records[a:b], table)))
         else:  # (each VF its own copy)
             vfs.append(_copied(hit))
     counts = dict.fromkeys(UNITS, 0)
