@@ -1,9 +1,9 @@
 """What `rs.profile` costs: each workload run plainly and under `rs.profile`, in the default loop mode, in the
 same process, alternately; printed: the best CPU time of each and their ratio (the target: at most 2x), the ratio
 of their medians (on a loaded machine the best of few runs flatters both; the median says what a run costs), and the
-ratios of a first profile of the layout ("a new layout": forgotten before each call, the bank model's kept beats and
-the records kept of the memory-level calls done at once; a VF profiled again on the same UB layout, whatever its data,
-is priced from them, and a memory-level call made again is given its records).
+ratios of a first profile of the layout ("a new layout": forgotten before each call, the bank model's kept beats, the
+VFs' kept costs and the records kept of the memory-level calls done at once; a VF profiled again on the same UB layout,
+whatever its data, is priced from them, and a memory-level call made again is given its records).
 
 Workloads: the add_high_performance kernel (cases 2 and 4, `--rows` x 8192 half on `--cores` cores, the 950's
 dataCopyLen), and the bank_conflict_3510 sample's VFs of cases 6 (AddWithoutUnRollVF, 64 repeats) and 12
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import regsim as rs
-from regsim._src.cost import banks
+from regsim._src.cost import banks, profile
 from regsim._src.lowerings import direct
 from vf_examples import add_high_performance as ahp
 from vf_examples import bank_conflict_3510 as bc
@@ -85,6 +85,7 @@ def main() -> None:
 
             def profiled_new(profiled: Callable[[], Any] = profiled) -> Any:
                 banks._BEATS.clear()
+                profile._VFS.clear()
                 direct._RECORDED.clear()
                 return profiled()
 

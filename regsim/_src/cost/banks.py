@@ -235,30 +235,34 @@ def _few(
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
     for row in cells:
-        by_group: list[list[tuple[int, int]]] | None = None  # (the row's cells sorted, by group: when a kind is met)
         codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
             codes[g] += add
-        judged = [table.get(c) for c in codes]
-        if None in judged:  # (a count of `_WIDE_TABLE` or more)
+        try:
+            bits = [table[c] for c in codes]
+        except KeyError:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
             bits = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
-        else:
-            bits = judged  # type: ignore[assignment]  # (no None in it)
         cycles.append(max(max(bits) >> 3, 1))
         has = functools.reduce(operator.or_, bits) & 7
         kinds.append(has)
+        if not has or len(examples) == len(KINDS):
+            continue
+        ordered: list[int] | None = None  # (the row's cells sorted: when a kind is met)
         for k in range(3):
             if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
-                g = next(g for g, j in enumerate(bits) if j >> k & 1)
-                if by_group is None:
-                    by_group = [[] for _ in range(groups)]
-                    for key, i in sorted(row.items()):
-                        by_group[(key >> 1) % groups].append((key, i))
-                # (read-write: either; else reads, or writes)
-                picked = by_group[g] if k == 1 else [(key, i) for key, i in by_group[g] if key & 1 == k // 2]
-                examples[KINDS[k]] = (tuple([(key >> 1) * size for key, _ in picked]), tuple(sorted({i for _, i in picked})))
+                g = 0
+                while not bits[g] >> k & 1:
+                    g += 1
+                ordered = ordered or sorted(row)
+                side = -1 if k == 1 else k // 2  # (read-write: either; else reads, or writes)
+                addrs, who = [], set()
+                for key in ordered:
+                    if (key >> 1) % groups == g and (side < 0 or key & 1 == side):
+                        addrs.append((key >> 1) * size)
+                        who.add(row[key])
+                examples[KINDS[k]] = (tuple(addrs), tuple(sorted(who)))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 

@@ -28,7 +28,7 @@ import operator
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
@@ -38,7 +38,7 @@ from regsim._src.cost.table import CostTable, load
 from regsim._src.engine.per_iteration import Affine
 from regsim._src.kernel.block import _BLOCK
 from regsim._src.kernel.launch import Kernel, KernelRun, launch
-from regsim._src.kernel.pipes import PIPE_NAMES, PipeEvent, V
+from regsim._src.kernel.pipes import PIPE_NAMES, Row, V
 from regsim._src.vf.trace import Record, Trace, trace
 from regsim.errors import ParameterError, message
 
@@ -78,8 +78,7 @@ class VfCost:
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]]  #: (kind, instructions) -> [addresses, beats]
 
 
-@attrs.define
-class Span:
+class Span(NamedTuple):
     """One instruction on the modelled timeline."""
 
     block: int
@@ -328,6 +327,48 @@ def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[s
     return table.derived  # type: ignore[no-any-return]
 
 
+def kept_vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
+    """`vf_cost`, kept by what it reads of the records (`_content`: a VF run again on the same layout, whatever its data,
+    makes the same), each VF given its own copy; the last `_VFS_KEPT` kept. A VF with a gather or scatter, or a batched
+    access not an exact box, is priced each time."""
+    content = _content(records)
+    if content is None:
+        return vf_cost(records, table)
+    key = (table, content)
+    hit = _VFS.get(key)
+    if hit is None:
+        if len(_VFS) >= _VFS_KEPT:
+            del _VFS[next(iter(_VFS))]
+        hit = _VFS[key] = vf_cost(records, table)
+    return _copied(hit)
+
+
+def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
+    """What `vf_cost` reads of each record (its loop segment as `_segments` numbers them, API, family, rows, kernel
+    line, UB ranges, each batched access's side and box), or None where a record holds arrays (a gather's lanes, a
+    batched access not an exact box)."""
+    out = []
+    seen: Any = None
+    key: Any = object()
+    segment = 0
+    for r in records:
+        if r.points or (r.spans and None in r.boxes):
+            return None
+        if r.iteration is not seen:
+            seen = r.iteration
+            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            if k != key:
+                segment += 1
+            key = k
+        sides = tuple([s[0] for s in r.spans]) if r.spans else ()
+        out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
+    return tuple(out)
+
+
+_VFS: dict[tuple[Any, ...], VfCost] = {}  #: `kept_vf_cost`'s, by table and content
+_VFS_KEPT = 256
+
+
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
     geo, beat_loads, beat_stores, mask_cycles, op_cycles = _geometry(table)
@@ -405,6 +446,23 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)
 
 
+def _copied(v: VfCost) -> VfCost:
+    """A VF's cost as another VF's own (its dicts and lists new)."""
+    conflicts = {k: list(c) for k, c in v.conflicts.items()}
+    return VfCost(
+        v.name,
+        dict(v.counts),
+        v.load_bytes,
+        v.store_bytes,
+        v.beats,
+        v.memory_cycles,
+        v.compute_cycles,
+        v.mask_cycles,
+        v.cycles,
+        conflicts,
+    )
+
+
 def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
     total: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     for v in vfs:
@@ -423,90 +481,122 @@ def _flag_key(label: str) -> str:
     return label
 
 
-def _instructions(events: Sequence[PipeEvent]) -> Iterator[list[PipeEvent]]:
-    """The event log as instructions (the access records of one instruction together) and sync records (alone)."""
-    current: list[PipeEvent] = []
-    for e in events:
-        if e.kind in ("read", "write"):
-            if current and (current[0].pipe, current[0].instr) == (e.pipe, e.instr):
-                current.append(e)
-                continue
-            if current:
-                yield current
-            current = [e]
-        else:
-            if current:
-                yield current
-                current = []
-            yield [e]
-    if current:
-        yield current
+class Scheduled(NamedTuple):
+    """One block's instructions on the modelled timeline (`schedule`)."""
+
+    end: float  #: when its last instruction ends
+    busy: dict[str, float]  #: busy cycles by pipe
+    spans: list[Span]
+    instructions: dict[str, int]  #: instructions by pipe (the access records' distinct numbers)
+    #: bytes by pipe, in the order first met: what each pipe's instructions wrote, and what the scalar unit read
+    moved: dict[str, int]
 
 
-def schedule(
-    block: int, events: Sequence[PipeEvent], vf_cycles: Mapping[int, float], table: CostTable
-) -> tuple[float, dict[str, float], list[Span]]:
-    """Block `block`'s instructions on the modelled timeline: (its end, busy cycles by pipe, spans)."""
+def schedule(block: int, events: Sequence[Row], vf_cycles: Mapping[int, float], table: CostTable) -> Scheduled:
+    """Block `block`'s instructions on the modelled timeline, from its pipe records (`PipeEvent`s, or the rows of
+    their fields a core logs). An instruction is its pipe's consecutive access records of one number; a sync record
+    (set, wait, barrier) is one alone."""
+    issue = float(table["scalar.instr_cycles"])
+    vector_bytes = float(table["vector.bytes_per_cycle"])
+    mte = {
+        p: (float(table[f"{p.lower()}.latency_cycles"]), float(table[f"{p.lower()}.bytes_per_cycle"])) for p in ("MTE2", "MTE3")
+    }
+    bypass = float(table["mte2.l2_bypass_speedup"])
+    scalar_gm, scalar_ub = float(table["scalar.gm_access_cycles"]), float(table["scalar.ub_access_cycles"])
     free = dict.fromkeys(PIPES, 0.0)
     gate = dict.fromkeys(PIPES, 0.0)
     busy = dict.fromkeys(PIPES, 0.0)
     ends: dict[str, list[float]] = {p: [0.0] for p in PIPES}
+    numbers: dict[str, set[int]] = {p: set() for p in PIPES}
+    moved_by: dict[str, int] = {}
     flags: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
-    recent: collections.deque[tuple[str, int, int, float]] = collections.deque(maxlen=32)  # UB accesses of V / MTE
-    issue = float(table["scalar.instr_cycles"])
+    keys = _FLAG_KEYS
+    recent: collections.deque[tuple[int, int, float]] = collections.deque(maxlen=32)  # UB accesses of V / MTE
     now = 0.0  # the scalar unit's clock: where it has issued up to
     spans: list[Span] = []
-    for group in _instructions(events):
-        e = group[0]
-        if e.kind == "set":
-            flags[_flag_key(e.api)].append(ends[e.pipe][min(e.instr, len(ends[e.pipe]) - 1)] if e.pipe in ends else 0.0)
+    i, n = 0, len(events)
+    while i < n:
+        p, kind, api, moved, line, _, _, _, instr, l2 = events[i]
+        if kind == "set" or kind == "wait":
+            key = keys.get(api)
+            if key is None:
+                key = keys[api] = _flag_key(api)
+            if kind == "set":
+                at = ends.get(p)
+                flags[key].append(at[min(instr, len(at) - 1)] if at is not None else 0.0)
+            else:
+                queue = flags.get(key)
+                t = queue.popleft() if queue else 0.0
+                if p == "S":  # the scalar unit waits: every later instruction is issued after
+                    if t > now:
+                        now = t
+                elif p in gate and t > gate[p]:
+                    gate[p] = t
             now += issue
-        elif e.kind == "wait":
-            queue = flags.get(_flag_key(e.api))
-            t = queue.popleft() if queue else 0.0
-            if e.pipe == "S":  # the scalar unit waits: every later instruction is issued after
-                now = max(now, t)
-            elif e.pipe in gate:
-                gate[e.pipe] = max(gate[e.pipe], t)
-            now += issue
-        elif e.kind == "barrier":
-            if e.pipe == "ALL":
+            i += 1
+            continue
+        if kind == "barrier":
+            if p == "ALL":
                 t = max(free.values())
                 now = max(now, t)
-                for p in gate:
-                    gate[p] = t
+                for q in gate:
+                    gate[q] = t
             else:
-                gate[e.pipe] = max(gate[e.pipe], free[e.pipe])
+                gate[p] = max(gate[p], free[p])
             now += issue
+            i += 1
+            continue
+        j = i + 1  # (an access: its instruction's records, the bytes it moves their most, whether one bypasses L2)
+        bypassing = l2 == "CACHE_MODE_DISABLE"
+        while j < n and (e := events[j])[0] == p and e[8] == instr and (e[1] == "read" or e[1] == "write"):
+            if e[3] > moved:
+                moved = e[3]
+            if e[9] == "CACHE_MODE_DISABLE":
+                bypassing = True
+            j += 1
+        group = events[i:j]
+        i = j
+        if p == "V":
+            cost = vf_cycles.get(instr)
+            if cost is None:
+                cost = np.ceil(moved / vector_bytes)
+        elif p == "MTE2" or p == "MTE3":
+            latency, bw = mte[p]
+            if p == "MTE2" and bypassing:
+                bw *= bypass
+            cost = latency + moved / bw
         else:
-            p = e.pipe
-            moved = max(x.nbytes for x in group)
-            if p == "V":
-                cost = vf_cycles.get(e.instr, np.ceil(moved / float(table["vector.bytes_per_cycle"])))
-            elif p in ("MTE2", "MTE3"):
-                bw = float(table[f"{p.lower()}.bytes_per_cycle"])
-                if p == "MTE2" and any(x.l2 == "CACHE_MODE_DISABLE" for x in group):
-                    bw *= float(table["mte2.l2_bypass_speedup"])
-                cost = float(table[f"{p.lower()}.latency_cycles"]) + moved / bw
-            else:
-                gm = any(x.space.startswith("GM") for x in group)
-                cost = float(table["scalar.gm_access_cycles" if gm else "scalar.ub_access_cycles"])
-            start = max(free[p], gate[p], now)
-            if p == "S":  # the compiler's own synchronisation of a scalar access: after what it depends on
-                for _, lo, hi, end in recent:
-                    if any(x.space == "UB" and x.lo < hi and lo < x.hi for x in group):
-                        start = max(start, end)
-            end = start + cost
-            free[p] = end
-            busy[p] += cost
-            ends[p].append(end)
-            now = end if p == "S" else now + issue
-            if p != "S":
-                for x in group:
-                    if x.space == "UB":
-                        recent.append((p, x.lo, x.hi, end))
-            spans.append(Span(block, p, e.api, e.line, start, cost))
-    return max(now, *free.values()), busy, spans
+            cost = scalar_gm if any(x[5].startswith("GM") for x in group) else scalar_ub
+        start = free[p]  # (the latest of the pipe free, its gate and the scalar unit's issue)
+        if gate[p] > start:
+            start = gate[p]
+        if now > start:
+            start = now
+        if p == "S":  # the compiler's own synchronisation of a scalar access: after what it depends on
+            for lo, hi, end in recent:
+                if end > start and any(x[5] == "UB" and x[6] < hi and lo < x[7] for x in group):
+                    start = end
+        end = start + cost
+        free[p] = end
+        busy[p] += cost
+        ends[p].append(end)
+        numbers[p].add(instr)
+        if p == "S":
+            now = end
+            moved_by["S"] = moved_by.get("S", 0) + sum([x[3] for x in group])
+        else:
+            now += issue
+            for _, kind, _, nbytes, _, space, lo, hi, _, _ in group:
+                if space == "UB":
+                    recent.append((lo, hi, end))
+                if kind == "write":
+                    moved_by[p] = moved_by.get(p, 0) + nbytes
+        spans.append(Span(block, p, api, line, start, cost))
+    instructions = {p: len(numbers[p]) for p in PIPES}
+    return Scheduled(max(now, *free.values()), busy, spans, instructions, moved_by)
+
+
+_FLAG_KEYS: dict[str, str] = {}  #: `_flag_key` by label (a kernel's labels are few)
 
 
 # --- rs.profile ------------------------------------------------------------------------------------------------
@@ -560,9 +650,9 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         key = tuple(map(id, t.records[a:b]))  # (the trace holds every record: an id is no other's)
         hit = priced.get(key)
         if hit is None:
-            vfs.append(priced.setdefault(key, vf_cost(t.records[a:b], table)))
+            vfs.append(priced.setdefault(key, kept_vf_cost(t.records[a:b], table)))
         else:  # (each VF its own copy)
-            vfs.append(attrs.evolve(hit, counts=dict(hit.counts), conflicts={k: list(v) for k, v in hit.conflicts.items()}))
+            vfs.append(_copied(hit))
     counts = dict.fromkeys(UNITS, 0)
     nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
     for v in vfs:
@@ -580,18 +670,20 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         for (block, instr, _, _), v in zip(owners, vfs, strict=True):
             per_block[block][instr] = per_block[block].get(instr, 0.0) + v.cycles
         pipe_cycles = dict.fromkeys(PIPES, 0.0)
+        instructions = dict.fromkeys(PIPES, 0)
         end_all = 0.0
-        for b, events in enumerate(run.events):
-            end, busy, sp = schedule(b, events, per_block[b], table)
-            end_all = max(end_all, end)
-            spans.extend(sp)
-            for p, c in busy.items():
+        # (each block's records as its core logged them, no `PipeEvent` made, unless a worker sent them pickled)
+        logs = run.events if any(isinstance(log, bytes) for log in run.logs) else run.logs
+        for b, events in enumerate(logs):
+            done = schedule(b, events, per_block[b], table)
+            end_all = max(end_all, done.end)
+            spans.extend(done.spans)
+            for p, c in done.busy.items():
                 pipe_cycles[p] += c
-            for e in events:
-                if e.kind in ("read", "write"):
-                    if e.kind == "write" or e.pipe == "S":
-                        nbytes[e.pipe] = nbytes.get(e.pipe, 0) + e.nbytes
-        for p in PIPES:
-            counts[p] = sum(len({e.instr for e in ev if e.pipe == p and e.kind in ("read", "write")}) for ev in run.events)
+            for p, got in done.instructions.items():
+                instructions[p] += got
+            for p, got in done.moved.items():
+                nbytes[p] = nbytes.get(p, 0) + got
+        counts.update(instructions)
         cycles = int(np.ceil(end_all))
     return Profile(name, counts, nbytes, _merge_conflicts(vfs), cycles, pipe_cycles, vfs, spans, table, run=run)

@@ -26,7 +26,8 @@ A kernel's pipes see the accesses the batched loop reports (the registers each s
 the stores write) as one V instruction (`run_in_kernel`); should they report a race, nothing is recorded and the
 skeleton runs and raises it as the loop does. A kernel's call made again with the same static values (the API, the
 tensors' dtypes, UB, addresses and sizes, the count) runs from the plan its first run made, unbound and unchecked
-again (`elementwise.Binary.quick`): its checks depend on nothing else. The outermost memory-level call
+again (`elementwise.Binary.quick`; under `rs.profile`, through `run_binary` with that plan): its checks depend on
+nothing else. The outermost memory-level call
 writes dst without a journal record: the write is its last act, after every check (`checks.outermost`).
 """
 
@@ -131,27 +132,33 @@ def binary_plan(
 
 
 def run_binary(
-    api: str, op: Callable[..., None], dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], n: int
+    api: str,
+    op: Callable[..., None],
+    dst: LocalTensor[Any],
+    src0: LocalTensor[Any],
+    src1: LocalTensor[Any],
+    n: int,
+    plan: BinaryPlan | None = None,
 ) -> bool:
     """dst[:n] = op's lane(src0[:n], src1[:n]), as `binary_continuous_vf` computes it, when the call is the common case
     (the module's conditions; the tensors are checked: one dtype, one UB, 32-byte aligned, n within each); False
-    (nothing done) otherwise."""
+    (nothing done) otherwise. (`plan`: the call's `binary_plan`, where a kernel's call made again has it.)"""
     if n <= 0 or explaining():
         return False
     tr = current_trace()
     if tr is not None and not tr.detailed:
         return False
     config = current_config()
-    plan = binary_plan(op, dst, src0, src1, n, config.max_loop_iterations)
+    plan = plan or binary_plan(op, dst, src0, src1, n, config.max_loop_iterations)
     if plan is None or not written(plan, src0, src1, config.check_uninitialized):
         return False
     ub = dst.ub
+    pipes = kernel_pipes(ub)
+    recorded: list[Record] | None = None
     if tr is None:
-        pipes = kernel_pipes(ub)
         if pipes is not None:
             return run_in_kernel(plan, dst, src0, src1, pipes)
-    recorded: list[Record] | None = None
-    if tr is not None:  # (rs.profile: the records of the loop's first run of this kind of call)
+    else:  # (rs.profile: the records of the loop's first run of this kind of call)
         key = (op, dst.dtype, n, dst.addr, src0.addr, src1.addr, config, kernel_line())
         recorded = _RECORDED.get(key)
         if recorded is None:
@@ -161,6 +168,13 @@ def run_binary(
             if len(_RECORDED) >= _KEPT:
                 del _RECORDED[next(iter(_RECORDED))]
             _RECORDED[key] = tr.records[mark:]
+            return True
+        if pipes is not None:  # (a kernel's block: run as `run_in_kernel` runs it, one VF given those records)
+            start = len(tr.records)
+            if not run_in_kernel(plan, dst, src0, src1, pipes):
+                return False
+            tr.records.extend(recorded)
+            tr.vf_ended(start)
             return True
     with on_core(ub.core) as ctx:
         if ub.observer is not None:

@@ -81,14 +81,17 @@ class Binary:
         """A kernel's first-n call `api(dst, src0, src1, count)` (positional, the keywords' defaults) made before with
         the same static values (`_static`: the tensors' dtypes, UB, addresses and sizes, the count, the loop-length
         limit), which bound to the same interface, passed the same checks and ran at once then: run at once from that
-        run's plan, the dynamic conditions checked again (no trace or explanation recording, the sources' bytes
-        written, no race); False (nothing done: the call is bound and run as any other)."""
+        run's plan, the dynamic conditions checked again (no explanation recording, the sources' bytes written, no
+        race; under a trace, `direct.run_binary` with that plan: `rs.profile`'s detailed trace gives the call the
+        records of its kind's loop); False (nothing done: the call is bound and run as any other)."""
         config = current_config()
         key = _static(api, args, config.max_loop_iterations)
         plan = self.known.get(key) if key is not None else None
-        if plan is None or explaining() or current_trace() is not None:
+        if plan is None or explaining():
             return False
-        dst, src0, src1, _ = args
+        dst, src0, src1, count = args
+        if current_trace() is not None:  # (`rs.profile`'s detailed trace: the records of its kind's loop; else none)
+            return direct.run_binary(api, self.op, dst, src0, src1, count, plan)
         pipes = direct.kernel_pipes(dst.ub)
         if pipes is None or not direct.written(plan, src0, src1, config.check_uninitialized):
             return False
