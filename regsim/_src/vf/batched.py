@@ -164,7 +164,7 @@ class _Regs:
         if self._data is None and self.thunk is not None:
             if self.lazy is not None:
                 first: Bytes = self.lazy.last().view(np.uint8)
-                return natural_to_halves(first, self.lazy.halves) if self.lazy.halves else first
+                return first, bool(self.lazy.halves)
             assert self.last is not None
             return self.last, False
         if self._data is None:
