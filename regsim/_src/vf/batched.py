@@ -158,19 +158,19 @@ class _Regs:
         """The arrays holding the state's bytes now (to test for aliasing without making any)."""
         return [a for a in (self._data, self.natural) if a is not None]
 
-    def last_row(self) -> tuple[Bytes, bool]:
-        """The last iteration's bytes, and whether they are whole elements (`natural`: a copy, its halves not yet in
-        register order) rather than register bytes (a view)."""
+    def last_row(self) -> tuple[Bytes, int]:
+        """The last iteration's bytes, and, where they are whole elements (`natural`: a copy, its halves not yet in
+        register order), their size, else 0 (register bytes, a view)."""
         if self._data is None and self.thunk is not None:
             if self.lazy is not None:
                 first: Bytes = self.lazy.last().view(np.uint8)
-                return first, bool(self.lazy.halves)
+                return first, self.lazy.halves
             assert self.last is not None
-            return self.last, False
+            return self.last, 0
         if self._data is None:
             assert self.natural is not None
-            return np.array(self.natural[-1]), True
-        return self._data[-1], False
+            return np.array(self.natural[-1]), self.itemsize
+        return self._data[-1], 0
 
     def summarise(self) -> None:
         if self.valid is not None and self.valid.all():
@@ -1304,7 +1304,7 @@ class BatchedBackend(NumpyBackend):
         for state, last_row, natural in last_rows:
             st = state.storage
             if natural:  # (one register pair's halves shuffled by memoryview slices: no numpy call)
-                put_halves(st.buffer, memoryview(last_row), state.itemsize)  # type: ignore[arg-type]  # (numpy arrays are buffers)
+                put_halves(st.buffer, memoryview(last_row), natural)  # type: ignore[arg-type]  # (numpy arrays are buffers)
             else:
                 st.data[...] = last_row
             st.valid = None if state.valid is None else state.valid[-1].copy()
