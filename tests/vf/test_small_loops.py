@@ -109,6 +109,39 @@ def test_the_site_remembers_a_post_update_per_signature_dtype_and_trip_count(mon
     assert seen == [1, 0, 1, 0, 1, 0, 1]
 
 
+def test_a_short_loop_that_post_updated_before_runs_in_order_without_a_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once every run of a site so far post-updated, a loop of it too short to batch after iteration 0 runs in order at
+    once, a new signature (another dtype) too: no batched attempt, no look at the VF's locals; rs.explain says so."""
+
+    @rs.simd_vf
+    def doubled_post(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, lanes: int) -> None:  # (a site of its own)
+        x = Reg.RegTensor(a.dtype)
+        m = Reg.CreateMask(a.dtype)
+        for _ in range(n):
+            Reg.LoadAlign(x, a, lanes, post_mode=UPDATE)
+            Reg.Add(x, x, x, m)
+            Reg.StoreAlign(d, x, lanes, m, post_mode=UPDATE)
+
+    from regsim._src.vf import loops
+
+    failed = failed_attempts(monkeypatch)
+    looks: list[int] = []
+    look = loops.LoopRun._look
+    monkeypatch.setattr(loops.LoopRun, "_look", lambda self: (looks.append(1), look(self))[1])
+    monkeypatch.setitem(globals(), "doubled_post", doubled_post)  # (`_doubling` runs this one)
+    with rs.configure(batch_min_iterations=16):
+        first = _checked(16)
+        assert failed == ["PostUpdate"] and len(looks) == 1, (failed, looks)
+        assert "every earlier run" not in first[0] and "15 iterations after it are fewer than 20" in first[0], first
+        for dtype, n in [(U32, 16), (rs.float32, 16), (rs.float32, 20)]:
+            (decision,) = _checked(n, dtype)
+            assert f"{n - 1} iterations after it are fewer than 20" in decision, decision
+            assert "every earlier run of this loop post-updated a pointer" in decision, decision
+        assert failed == ["PostUpdate"] and len(looks) == 1, (failed, looks)
+        (decision,) = _checked(21, rs.float32)  # (long enough: a signature of its own, looked at, peeled at once)
+        assert ": batched (21 iterations)" in decision and len(looks) == 2, (decision, looks)
+
+
 def test_a_different_function_of_the_same_name_has_its_own_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two VFs named alike, with the same parameters and locals: what one's loop remembers (it post-updates) is not the
     other's (its loop offsets the pointers: a plain batched attempt, no iteration in order)."""

@@ -93,6 +93,11 @@ class LoopSite:
             self.memo.clear()
         self.memo[signature] = verdict
 
+    def post_updates(self) -> bool:
+        """Whether the body post-updated a pointer in every run so far that told (a run of a new signature too
+        then: the post-update is in the body's source)."""
+        return bool(self.memo) and all(v == PEEL for v in self.memo.values())
+
 
 @attrs.define
 class Decision:
@@ -265,6 +270,11 @@ class LoopRun:
             self._frame = None
             return self._decide("sequential", 'loops="sequential"')
         reason = self._why_not()
+        if not reason and self._peeled is None and self.site.post_updates():  # (before `_look`: in auto, a short
+            few = self._too_few_to_peel()  # loop that post-updates runs in order whatever its signature and calls)
+            if few:
+                self._frame = None
+                return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
