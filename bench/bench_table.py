@@ -8,7 +8,8 @@ For each kernel and element count n it times, in this process:
 It prints default / whole-array numpy, sequential / per-register loop and default / sequential, then
 the issue's targets with the ratios that decide them. Times are CPU time (`time.process_time`: a busy
 machine's other processes disturb it far less than wall time), the garbage collector off; each is the
-best of --runs samples, a sample repeating the function until it lasts --sample seconds. Every kernel's
+best of --runs samples, a sample repeating the function until it lasts --sample seconds, the four timings' samples
+taken in turn (a burst of load on the machine falls on all four alike). Every kernel's
 regsim outputs are checked against the numpy ones (exactly, except where a summation order differs from
 the kernel's: there to a relative 1e-5). GeLU's numpy computes its exp as the 950's Exp does, in float64
 rounded once to float32 (numpy's own float32 `exp` gives other bits, and costs about half as much).
@@ -22,10 +23,11 @@ Run: `python bench/bench_table.py [--sizes 10 14 18 20] [--kernels AddVF GeLU ..
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,7 +60,7 @@ class Kernel(NamedTuple):
     """One kernel on n elements: the functions timed and the check of their outputs."""
 
     sim: Callable[[], None]  #: regsim (run in each loop mode)
-    whole: Callable[[], None]  #: whole-array numpy, every output
+    whole: Callable[[], object]  #: whole-array numpy, every output
     loop: Callable[[], None]  #: the same, one register at a time
     check: Callable[[], None]  #: regsim's outputs against numpy's (after both ran)
 
@@ -335,21 +337,26 @@ KERNELS: dict[str, Callable[[int, np.random.Generator], Kernel]] = {
 MEMORY = [name for name in KERNELS if name.endswith("(memory)")]
 
 
-def timed(f: Callable[[], object], runs: int, sample: float) -> float:
-    """The best CPU time of one call of `f` over `runs` samples, each repeating `f` for about `sample` s."""
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.process_time()
-        f()
-        once = time.process_time() - start
-        reps = max(1, math.ceil(sample / max(once, 1e-6)))
-        best = once
-        for _ in range(runs):
+def timed(fs: Mapping[str, tuple[Callable[[], object], Any]], runs: int, sample: float) -> dict[str, float]:
+    """The best CPU time of one call of each function of `fs` (name: (function, its loop mode or None)), over `runs`
+    samples each, taken in turn (sample r of every function before sample r + 1 of any: a burst of load on the
+    machine falls on all of them alike), a sample repeating the function for about `sample` s under its mode."""
+
+    def run(f: Callable[[], object], mode: Any, reps: int) -> float:
+        with contextlib.nullcontext() if mode is None else rs.configure(loops=mode):  # (around the repeats: untimed)
             start = time.process_time()
             for _ in range(reps):
                 f()
-            best = min(best, (time.process_time() - start) / reps)
+            return (time.process_time() - start) / reps
+
+    gc.collect()
+    gc.disable()
+    try:
+        best = {name: run(f, mode, 1) for name, (f, mode) in fs.items()}
+        reps = {name: max(1, math.ceil(sample / max(once, 1e-6))) for name, once in best.items()}
+        for _ in range(runs):
+            for name, (f, mode) in fs.items():
+                best[name] = min(best[name], run(f, mode, reps[name]))
         return best
     finally:
         gc.enable()
@@ -366,15 +373,15 @@ class Row(NamedTuple):
 
 def measure(name: str, log2n: int, runs: int, sample: float) -> Row:
     k = KERNELS[name](2**log2n, np.random.default_rng(log2n))
-    t_whole = timed(k.whole, runs, sample)
-    with rs.configure(loops="sequential"):  # (around the timing: the kernel's call is timed alone, as in the default mode)
-        t_seq = timed(k.sim, runs, sample)
-    k.check()
-    t_sim = timed(k.sim, runs, sample)
-    k.check()
-    t_loop = timed(k.loop, runs, sample)
-    k.check()
-    return Row(name, log2n, t_sim, t_seq, t_whole, t_loop)
+    runs_of: list[tuple[Callable[[], object], Any]] = [(k.whole, None), (k.sim, "sequential"), (k.sim, None), (k.loop, None)]
+    for f, mode in runs_of:  # (each checked first)
+        with contextlib.nullcontext() if mode is None else rs.configure(loops=mode):
+            f()
+        if f is not k.whole:
+            k.check()
+    fs = {"whole": (k.whole, None), "seq": (k.sim, "sequential"), "sim": (k.sim, None), "loop": (k.loop, None)}
+    t = timed(fs, runs, sample)
+    return Row(name, log2n, t["sim"], t["seq"], t["whole"], t["loop"])
 
 
 def report(rows: list[Row]) -> None:
