@@ -337,7 +337,7 @@ KERNELS: dict[str, Callable[[int, np.random.Generator], Kernel]] = {
 MEMORY = [name for name in KERNELS if name.endswith("(memory)")]
 
 
-def timed(fs: Mapping[str, tuple[Callable[[], object], Any]], runs: int, sample: float) -> dict[str, float]:
+def timed_in_turn(fs: Mapping[str, tuple[Callable[[], object], Any]], runs: int, sample: float) -> dict[str, float]:
     """The best CPU time of one call of each function of `fs` (name: (function, its loop mode or None)), over `runs`
     samples each, taken in turn (sample r of every function before sample r + 1 of any: a burst of load on the
     machine falls on all of them alike), a sample repeating the function for about `sample` s under its mode."""
@@ -362,6 +362,11 @@ def timed(fs: Mapping[str, tuple[Callable[[], object], Any]], runs: int, sample:
         gc.enable()
 
 
+def timed(f: Callable[[], object], runs: int, sample: float) -> float:
+    """The best CPU time of one call of `f` over `runs` samples, each repeating `f` for about `sample` s."""
+    return timed_in_turn({"f": (f, None)}, runs, sample)["f"]
+
+
 class Row(NamedTuple):
     kernel: str
     log2n: int
@@ -380,7 +385,7 @@ def measure(name: str, log2n: int, runs: int, sample: float) -> Row:
         if f is not k.whole:
             k.check()
     fs = {"whole": (k.whole, None), "seq": (k.sim, "sequential"), "sim": (k.sim, None), "loop": (k.loop, None)}
-    t = timed(fs, runs, sample)
+    t = timed_in_turn(fs, runs, sample)
     return Row(name, log2n, t["sim"], t["seq"], t["whole"], t["loop"])
 
 
