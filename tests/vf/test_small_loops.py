@@ -28,15 +28,23 @@ UPDATE = Reg.PostLiteral.POST_MODE_UPDATE
 U32 = rs.uint32
 
 
-@rs.simd_vf
-def doubled_post(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, lanes: int) -> None:
-    """d = a + a, a register a repeat, through post-update loads and stores."""
-    x = Reg.RegTensor(a.dtype)
-    m = Reg.CreateMask(a.dtype)
-    for _ in range(n):
-        Reg.LoadAlign(x, a, lanes, post_mode=UPDATE)
-        Reg.Add(x, x, x, m)
-        Reg.StoreAlign(d, x, lanes, m, post_mode=UPDATE)
+def _doubled_post() -> Callable[..., None]:
+    """A VF (its loop a site of its own each call): d = a + a, a register a repeat, through post-update loads and
+    stores."""
+
+    @rs.simd_vf
+    def doubled_post(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, lanes: int) -> None:
+        x = Reg.RegTensor(a.dtype)
+        m = Reg.CreateMask(a.dtype)
+        for _ in range(n):
+            Reg.LoadAlign(x, a, lanes, post_mode=UPDATE)
+            Reg.Add(x, x, x, m)
+            Reg.StoreAlign(d, x, lanes, m, post_mode=UPDATE)
+
+    return doubled_post
+
+
+doubled_post = _doubled_post()
 
 
 def _doubling(n: int, dtype: Any = U32, seed: int = 0) -> tuple[rs.UnifiedBuffer, Callable[[], Any], list[int]]:
@@ -112,23 +120,13 @@ def test_the_site_remembers_a_post_update_per_signature_dtype_and_trip_count(mon
 def test_a_short_loop_that_post_updated_before_runs_in_order_without_a_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """Once every run of a site so far post-updated, a loop of it too short to batch after iteration 0 runs in order at
     once, a new signature (another dtype) too: no batched attempt, no look at the VF's locals; rs.explain says so."""
-
-    @rs.simd_vf
-    def doubled_post(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, lanes: int) -> None:  # (a site of its own)
-        x = Reg.RegTensor(a.dtype)
-        m = Reg.CreateMask(a.dtype)
-        for _ in range(n):
-            Reg.LoadAlign(x, a, lanes, post_mode=UPDATE)
-            Reg.Add(x, x, x, m)
-            Reg.StoreAlign(d, x, lanes, m, post_mode=UPDATE)
-
     from regsim._src.vf import loops
 
     failed = failed_attempts(monkeypatch)
     looks: list[int] = []
     look = loops.LoopRun._look
     monkeypatch.setattr(loops.LoopRun, "_look", lambda self: (looks.append(1), look(self))[1])
-    monkeypatch.setitem(globals(), "doubled_post", doubled_post)  # (`_doubling` runs this one)
+    monkeypatch.setitem(globals(), "doubled_post", _doubled_post())  # (a site of its own, which `_doubling` runs)
     with rs.configure(batch_min_iterations=16):
         first = _checked(16)
         assert failed == ["PostUpdate"] and len(looks) == 1, (failed, looks)
