@@ -12,6 +12,7 @@ import copy
 import os
 import sys
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from types import CodeType
 from typing import Any, Final, Generic, Protocol, TypeVar, overload
 
@@ -53,8 +54,9 @@ __all__ = [
 
 #: the iteration numbers (0 for the first) of the VF loops running now, outermost first: an int for a loop running in
 #: order, an `Affine` over the rows for a batched loop's attempt (regsim._src.vf.loops sets them; a UB's `Writes` notes
-#: them with each store)
-ITERATIONS: Final[contextvars.ContextVar[tuple[Any, ...]]] = contextvars.ContextVar("regsim_iterations", default=())
+#: them with each store). A loop running in order sets a list once and changes its last number in place each iteration:
+#: a reader that keeps the numbers keeps `tuple()` of them.
+ITERATIONS: Final[contextvars.ContextVar[Sequence[Any]]] = contextvars.ContextVar("regsim_iterations", default=())
 #: regsim's own source: the first frame outside it is the kernel line making a call
 _REGSIM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 _getframe = sys._getframe
@@ -551,7 +553,7 @@ class Writes:
         # only by the cyclic collector)
         kernel = kernel_frame(_getframe(depth + 1))
         entries = self.entries
-        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, ITERATIONS.get(), active, lanes))
+        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, tuple(ITERATIONS.get()), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 
@@ -560,7 +562,7 @@ class Writes:
         """`note`'s entry for a batched loop's store, kept once the loop is (`add`): `rows` the loop row of each
         range, `active` the active lanes of each."""
         kernel = kernel_frame(_getframe(1))
-        return api, kernel.f_code, kernel.f_lasti, lo, hi, rows, ITERATIONS.get(), active, lanes
+        return api, kernel.f_code, kernel.f_lasti, lo, hi, rows, tuple(ITERATIONS.get()), active, lanes
 
     def add(self, entry: Write) -> None:
         """Keep a store's `entry`."""

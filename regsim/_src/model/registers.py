@@ -359,7 +359,8 @@ class RangeStorage(Storage):
     def all_written(self, start: int, end: int) -> bool:
         starts, ends = self.starts, self.ends
         if starts is None or ends is None:
-            return Storage.all_written(self, start, end)
+            # (every byte written: answered here, not through `valid` and `Storage.all_written`, for in-order loads)
+            return self._flags is None or Storage.all_written(self, start, end)
         if start >= end:
             return True
         k = bisect_right(starts, start) - 1  # the range starting at or before `start`

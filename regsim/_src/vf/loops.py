@@ -125,7 +125,7 @@ _ITERATIONS = ITERATIONS
 def iterations() -> tuple[Any, ...]:
     """The iteration numbers of the VF loops around the current call, outermost first (the hardware
     loops' counters that `asc_update_addr_reg_*` reads: 0, 1, ... whatever the loop variable's values)."""
-    return _ITERATIONS.get()
+    return tuple(_ITERATIONS.get())
 
 
 class vf_range:
@@ -320,11 +320,14 @@ class LoopRun:
             self._iter_token = None
 
     def ordered(self) -> Iterator[Any]:
-        """The loop's values in order, each iteration's number on the iteration stack while it runs."""
+        """The loop's values in order, each iteration's number on the iteration stack while it runs (the stack a list
+        set once for the loop, its last entry changed in place each iteration: readers that keep it copy it)."""
         outer = _ITERATIONS.get()
+        stack = [*outer, self._first]
+        _ITERATIONS.set(stack)
         try:
             for number, value in enumerate(self.range, self._first):
-                _ITERATIONS.set((*outer, number))
+                stack[-1] = number
                 yield value
         finally:
             _ITERATIONS.set(outer)
