@@ -310,10 +310,13 @@ def _affine_beat(
     exact box (no arrays made); None for any other beat (or one too large to judge so)."""
     if len(parts) != 1 or parts[0][1] < 2:
         return None
-    calls = [parts[0][0][k] for k in beat]
-    if any(not r.spans or None in r.boxes for r in calls):
-        return None
-    accesses = [(i, s[0], *box) for i, r in enumerate(calls) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+    accesses: list[tuple[int, bool, int, int, int]] = []
+    seg = parts[0][0]
+    for i, k in enumerate(beat):
+        r = seg[k]
+        if not r.spans or None in r.boxes:
+            return None
+        accesses += [(i, s.write, *box) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
@@ -360,7 +363,7 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             if k != key:
                 segment += 1
             key = k
-        sides = tuple([s[0] for s in r.spans]) if r.spans else ()
+        sides = tuple([s.write for s in r.spans]) if r.spans else ()
         out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
     return tuple(out)
 
@@ -404,7 +407,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(s[0], box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            moved = [(s.write, box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
         else:  # (an in-order call: its ranges)
@@ -428,7 +431,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 ]
             else:
                 priced = _affine_beat(geo, beat, parts)
-                rows = sum(rows for _, rows, _ in parts)
+                rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
                 if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
                     priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
@@ -439,7 +442,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
+                        instrs = tuple([f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who])
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
     cycles = math.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask))
     name = records[0].line if records else "?"
