@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import regsim as rs
@@ -362,6 +362,30 @@ def test_affine_beats_are_the_beats(rows: int, boxes: list[tuple[bool, int, int,
         assert len(boxes) * rows > banks._FEW_ACCESSES or sum(-(-w // 32) for *_, w in boxes) * rows > banks._FEW_BLOCKS
         got = banks.beat(GEO, *as_arrays(made), rows=rows)
     same(got, *beat_oracle(made, rows))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.integers(2, 40),
+    boxes=st.lists(
+        st.tuples(st.booleans(), st.integers(0, 300), st.sampled_from([0, 32, 96, 256, -256]), st.sampled_from([32, 64, 256])),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_affine_beat_totals_are_the_rows(rows: int, boxes: list[tuple[bool, int, int, int]]) -> None:
+    """An affine beat's totals (what a profile reads: its rows' cycles, its rows, the rows having each kind; summed from
+    its first rows' judged repeated, one step for all or several) are the per-row oracle's sums."""
+    made = [
+        (i, w, (a + 400) * 32 + b * step, (a + 400) * 32 + b * step + width, b)
+        for i, (w, a, step, width) in enumerate(boxes)
+        for b in range(rows)
+    ]
+    got = banks.affine_beat(GEO, [(i, w, (a + 400) * 32, step, width) for i, (w, a, step, width) in enumerate(boxes)], rows)
+    assume(got is not None)  # (else too many to judge in Python ints: the arrays' path, summed from its arrays)
+    assert got is not None
+    cycles, kinds, _ = beat_oracle(made, rows)
+    assert banks.totals(got) == (sum(cycles), rows, tuple(sum(k in row for row in kinds) for k in banks.KINDS))
 
 
 @settings(max_examples=60, deadline=None)

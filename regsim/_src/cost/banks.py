@@ -328,8 +328,13 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
     period = min(rows, geo.row // math.gcd(steps.pop(), geo.row)) if len(steps) == 1 else rows
     if len(accesses) * period > _FEW_ACCESSES:
         return None
-    made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in range(period)]
-    ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
+    if period == 1:  # (the rows all alike: row 0's accesses)
+        ident, write, lo, _, width = (list(x) for x in zip(*accesses, strict=True))
+        hi, at = list(map(operator.add, lo, width)), [0] * len(accesses)
+    else:
+        rows_of = range(period)
+        made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in rows_of]
+        ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
     few = _few(geo, ident, write, lo, hi, at, period)
     return None if few is None else _repeated(*few, period=period, rows=rows)
 
@@ -338,12 +343,15 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     """`_few`'s answer for the first `period` rows as `rows` rows' (the first ones repeated), summed here (row j of
     the first `period` stands for the `rows // period` repeats, and one more for j < `rows % period`)."""
     whole, part = divmod(rows, period)
-
-    def total(xs: list[int]) -> int:
-        return whole * sum(xs) + sum(xs[:part])
-
-    per_kind = tuple(total([bits >> k & 1 for bits in kinds]) for k in range(len(KINDS))) if any(kinds) else (0,) * len(KINDS)
-    return BeatResult(None, None, examples, (total(cycles), rows, per_kind), (cycles, kinds, period, rows))
+    per_kind = [0] * len(KINDS)
+    for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for)
+        if bits:
+            n = whole + (j < part)
+            for k in range(len(KINDS)):
+                if bits >> k & 1:
+                    per_kind[k] += n
+    total = whole * sum(cycles) + sum(cycles[:part])
+    return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 
 
 @functools.lru_cache(maxsize=64)

@@ -26,7 +26,7 @@ import json
 import math
 import operator
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -175,23 +175,25 @@ def unit(r: Record) -> str:
     return "mask" if r.family == "mask" else "vector"
 
 
-def _segments(records: Sequence[Record]) -> Iterator[tuple[int, list[Record]]]:
-    """The records of one loop iteration at a time (of every iteration at once for a batched call): (rows, records)."""
+def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
+    """The records of each loop iteration (of every iteration at once for a batched call): [(rows, records)]."""
+    out: list[tuple[int, list[Record]]] = []
     key: Any = object()
     seen: Any = None  # (the iteration tuple the key was made of: the calls of one iteration share it)
     rows, current = 1, list[Record]()
     for r in records:
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
             if k != key and current:
-                yield rows, current
+                out.append((rows, current))
                 current = []
             key = k
         rows = r.rows
         current.append(r)
     if current:
-        yield rows, current
+        out.append((rows, current))
+    return out
 
 
 Accesses = list[tuple[bool, Any, Any, Any]]
@@ -207,10 +209,11 @@ def _accesses(r: Record, rows: int) -> Accesses:
     ]
 
 
-def _stacked(records: Sequence[Record], memory: set[int]) -> Iterator[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
+def _stacked(records: Sequence[Record], memory: set[int]) -> list[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
     """The VF's load and store calls (`memory`: their records' ids), iteration by iteration, consecutive iterations
     making the same calls stacked as rows of one array (an in-order loop's iterations and a batched call's rows
-    alike): (the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])."""
+    alike): [(the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])]."""
+    out: list[tuple[list[Record], list[tuple[list[Record], int, int]]]] = []
     shape: Any = None
     members: list[Record] = []
     parts: list[tuple[list[Record], int, int]] = []
@@ -221,14 +224,15 @@ def _stacked(records: Sequence[Record], memory: set[int]) -> Iterator[tuple[list
             continue
         now = tuple([(r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem])
         if now != shape and parts:
-            yield members, parts
+            out.append((members, parts))
             parts, total = [], 0
         if not parts:
             shape, members = now, mem
         parts.append((mem, rows, total))
         total += rows
     if parts:
-        yield members, parts
+        out.append((members, parts))
+    return out
 
 
 def _pack(members: Sequence[Record], loads: int, stores: int) -> list[list[int]]:
@@ -310,20 +314,24 @@ def _affine_beat(
     exact box (no arrays made); None for any other beat (or one too large to judge so)."""
     if len(parts) != 1 or parts[0][1] < 2:
         return None
-    calls = [parts[0][0][k] for k in beat]
-    if any(not r.spans or None in r.boxes for r in calls):
-        return None
-    accesses = [(i, s[0], *box) for i, r in enumerate(calls) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+    accesses: list[tuple[int, bool, int, int, int]] = []
+    seg = parts[0][0]
+    for i, k in enumerate(beat):
+        r = seg[k]
+        if not r.spans or None in r.boxes:
+            return None
+        accesses += [(i, s.write, *box) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
-def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float]]:
-    """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles and the compute instructions'
-    (by API, filled as they are met), by the table (made once a table: kept on it)."""
+def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float], float]:
+    """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles, the compute instructions' (by API,
+    filled as they are met) and a VF's launch cycles, by the table (made once a table: kept on it)."""
     if table.derived is None:
         sizes = (table[f"ub.{k}"] for k in ("bank_groups", "banks_per_group", "row_bytes", "subbank_bytes"))
         loads, stores = int(table["ub.beat_loads"]), int(table["ub.beat_stores"])
-        table.derived = (banks.Geometry(*sizes), loads, stores, float(table["mask.cycles"]), {})
+        launch = float(table["vf.launch_cycles"])
+        table.derived = (banks.Geometry(*sizes), loads, stores, float(table["mask.cycles"]), {}, launch)
     return table.derived  # type: ignore[no-any-return]
 
 
@@ -356,11 +364,11 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             return None
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple(id(x) if isinstance(x, Affine) else x for x in seen)
+            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
             if k != key:
                 segment += 1
             key = k
-        sides = tuple([s[0] for s in r.spans]) if r.spans else ()
+        sides = tuple([s.write for s in r.spans]) if r.spans else ()
         out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
     return tuple(out)
 
@@ -371,7 +379,7 @@ _VFS_KEPT = 256
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    geo, beat_loads, beat_stores, mask_cycles, op_cycles = _geometry(table)
+    geo, beat_loads, beat_stores, mask_cycles, op_cycles, launch = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     load_bytes = store_bytes = 0
@@ -404,7 +412,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(s[0], box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            moved = [(s.write, box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
         else:  # (an in-order call: its ranges)
@@ -428,7 +436,7 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 ]
             else:
                 priced = _affine_beat(geo, beat, parts)
-                rows = sum(rows for _, rows, _ in parts)
+                rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
                 if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
                     priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
                 results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
@@ -439,9 +447,9 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple(f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who)
+                        instrs = tuple([f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who])
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
-    cycles = math.ceil(float(table["vf.launch_cycles"]) + max(memory, compute, mask))
+    cycles = math.ceil(launch + max(memory, compute, mask))
     name = records[0].line if records else "?"
     return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)
 

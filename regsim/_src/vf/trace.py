@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import CodeType, FrameType
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import attrs
 
@@ -36,9 +36,9 @@ from regsim._src.vf.loops import iterations
 _REGSIM_DIR = str(Path(__file__).resolve().parent.parent)
 
 
-@attrs.define
+@attrs.define(init=False)
 class Record:
-    """One Reg call."""
+    """One Reg call (made as `Record(api, dtypes, line, family)`, the other fields their defaults)."""
 
     api: str  #: e.g. "Add/carry"
     dtypes: str  #: the register and pointer operands' types, e.g. "MaskReg, uint32, uint32, uint32"
@@ -57,16 +57,34 @@ class Record:
     #: `Affine` over the rows of a batched call (kept when the trace is `detailed`)
     iteration: tuple[Any, ...] = ()
     #: a batched call's accesses row by row (kept when the trace is `detailed`, its `reads` and `writes` then
-    #: holding only each access's extent): (is a write, first bytes,
-    #: ends, the rows they belong to: int arrays of one length; rows None: one access, made by every row)
-    #: (an access of an exact box: a `BoxRows`, its arrays made from the box when read)
-    spans: list[Sequence[Any]] = attrs.field(factory=list)
+    #: holding only each access's extent): a `RowSpans` (is a write, first bytes, ends, the rows they belong to: int
+    #: arrays of one length; rows None: one access, made by every row), or for an access of an exact box a `BoxRows`
+    #: (its arrays made from the box when read); either's side is its `write`
+    spans: list[RowSpans | BoxRows] = attrs.field(factory=list)
     #: per span, its rows' bytes as (start, step, width) where they are exactly row b's [start + b * step, + width)
     #: (every row making one such access), else None (kept when the trace is `detailed`)
     boxes: list[tuple[int, int, int] | None] = attrs.field(factory=list)
     #: a gather's or scatter's per-lane accesses (kept when the trace is `detailed`): (is a write, the
     #: active lanes' byte addresses, bytes per lane)
     points: list[tuple[bool, Any, int]] = attrs.field(factory=list)
+
+    def __init__(self, api: str, dtypes: str, line: str, family: str = "") -> None:
+        # (written out: a record is made every traced call, and attrs' generated `__init__` takes every field)
+        self.api, self.dtypes, self.line, self.family = api, dtypes, line, family
+        self.active = self.lanes = None
+        self.reads, self.writes, self.spans, self.boxes, self.points = [], [], [], [], []
+        self.start = self.duration = 0.0
+        self.rows = 1
+        self.iteration = ()
+
+
+class RowSpans(NamedTuple):
+    """A batched access's rows as a `Record.spans` entry: (is a write, first bytes, ends, the rows they belong to)."""
+
+    write: bool
+    lo: Any
+    hi: Any
+    at: Any
 
 
 class BoxRows(Sequence[Any]):
@@ -132,8 +150,7 @@ class Trace:
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)))
-        rec.family = spec.family
+        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)), spec.family)
         if self.detailed:
             rec.iteration = iterations()
         backend = ctx.backend
@@ -166,7 +183,7 @@ class Trace:
                     if self.detailed:  # the rows exactly; `reads` / `writes` only their extent
                         if affine is None:
                             lo, hi, rows = access.spans
-                            rec.spans.append((write, lo, hi, rows))
+                            rec.spans.append(RowSpans(write, lo, hi, rows))
                         else:  # (the box is the rows: their arrays made only if a reader asks)
                             rec.spans.append(BoxRows(write, affine, batched))
                             lo = hi = None
