@@ -270,11 +270,12 @@ class LoopRun:
             self._frame = None
             return self._decide("sequential", 'loops="sequential"')
         reason = self._why_not()
-        if not reason and self._peeled is None and self.site.post_updates():  # (before `_look`: in auto, a short
-            few = self._too_few_to_peel()  # loop that post-updates runs in order whatever its signature and calls)
-            if few:
-                self._frame = None
-                return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
+        # (before `_look`: in auto, a short loop of a site that always post-updated runs in order whatever its
+        # signature and calls; the cheap count first, the site's memo only for a loop it rules out)
+        few = "" if reason or self._peeled is not None else self._too_few_to_peel()
+        if few and self.site.post_updates():
+            self._frame = None
+            return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
