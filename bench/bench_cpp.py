@@ -113,7 +113,7 @@ def main() -> None:
                 continue
             mod = cpp_twins.load_twin(twin, a.devkit, Path(tmp))
             for loops in ("auto", "sequential"):
-                with rs.configure(loops=loops):  # type: ignore[arg-type]
+                with rs.configure(loops=loops):
                     tp, tc = twin_ratio(twin, mod, a.repeat)
                 rows.append((f"{twin.port}.{twin.attr} [{loops}]", tp, tc))
     for loops in ("auto", "sequential"):

@@ -81,16 +81,16 @@ def main() -> None:
     worst = worst_new = worst_median = worst_new_median = 0.0
     median = statistics.median
     with rs.configure(ub_size=ahp.UB_SIZE):
-        for name, (plain, profiled) in work.items():
+        for name, (run_plain, run_profiled) in work.items():
 
-            def profiled_new(profiled: Callable[[], Any] = profiled) -> Any:
+            def profiled_new(profiled: Callable[[], Any] = run_profiled) -> Any:
                 banks._BEATS.clear()
                 profile._VFS.clear()
                 direct._RECORDED.clear()
                 return profiled()
 
-            plains, profs = pair(args.runs, plain, profiled)
-            again, news = pair(args.runs, plain, profiled_new)
+            plains, profs = pair(args.runs, run_plain, run_profiled)
+            again, news = pair(args.runs, run_plain, profiled_new)
             plains += again  # (each ratio against the plain runs of both)
             base, prof, new = min(plains), min(profs), min(news)
             mid, prof_mid, new_mid = median(plains), median(profs), median(news)

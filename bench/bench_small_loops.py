@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ import regsim as rs
 TRIPS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
 
 
-def best_of(fs: list[Callable[[], object]], runs: int, sample: float) -> list[float]:
+def best_of(fs: Sequence[Callable[[], object]], runs: int, sample: float) -> list[float]:
     """The best CPU time of one call of each of `fs`, their samples interleaved."""
     reps = []
     for f in fs:

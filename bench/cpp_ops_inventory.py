@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import collections
 import concurrent.futures
+import enum
 import functools
 import re
 import sys
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import regsim as rs
-from regsim._src.frontends.cpp import module
+from regsim._src.frontends.cpp.kernel_decls import header
 from regsim._src.frontends.cpp.lowering import Fn, Lowerer, _walk
 from regsim._src.model import enums
 from regsim.cpp import CppError
@@ -34,7 +35,7 @@ try:  # the kernel side of the front end (whole kernels, __VEC_SCOPE__ blocks), 
 except ImportError:  # pragma: no cover
     _kernels = None  # type: ignore[assignment]
 #: `__VEC_SCOPE__` as a plain block where the front end's declarations do not define it
-_SCOPE = () if "define __VEC_SCOPE__" in module.header() else ("-D__VEC_SCOPE__=",)
+_SCOPE = () if "define __VEC_SCOPE__" in header() else ("-D__VEC_SCOPE__=",)
 
 #: element types tried, in order, for a VF's type template parameters
 TRY = (rs.float32, rs.half, rs.int32, rs.bfloat16, rs.uint8, rs.int64)
@@ -82,7 +83,7 @@ def _guesses(tparams: list[dict[str, Any]]) -> list[dict[str, Any]]:
     def other(p: dict[str, Any]) -> Any:
         t = p.get("t", "").replace("const", "").replace("&", "").split("::")[-1].strip()
         cls = getattr(enums, t, None)
-        if isinstance(cls, type) and issubclass(cls, enums.enum.Enum):
+        if isinstance(cls, enum.EnumMeta):
             return next(iter(cls))
         if t == "RegTrait":
             return rs.Reg.RegTraitNumOne
@@ -122,8 +123,9 @@ def _lower(mod: Any, fn: Fn, env: dict[str, Any], outer: Fn | None = None) -> No
     failed: dict[str, CppError] = {}
     if outer is not None:
         main.scope_aliases()  # (the aliases around the function and of its class, as lowering the function starts)
-        if getattr(main, "cls", None) is not None:
-            main.scope_aliases(main.cls["place"])
+        cls = getattr(main, "cls", None)
+        if cls is not None:
+            main.scope_aliases(cls["place"])
         _enclosing(main, outer.body, fn.body, failed)
         main.lines, main.where = [], []
     try:

@@ -33,6 +33,7 @@ import numpy as np
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.frontends import capi as _capi
 from regsim.errors import RegsimError
 from regsim.registry import OneOf, Operand, Overload, Paired, SameAs
 
@@ -93,7 +94,7 @@ MEMORY_FORMS: dict[str, list[tuple[Any, ...]]] = {
     "Fma": [("dst", "src", "src", "src", "count"), ("dst", "src", "src", "src", "u8", "count")],
     "SetCmpMask": [("src",)],
 }
-CAPI_NAMES = [n for n in rs.capi.__all__ if callable(getattr(rs.capi, n)) and not isinstance(getattr(rs.capi, n), enum.Enum)]
+CAPI_NAMES = [n for n in _capi.public_names() if callable(getattr(rs.capi, n)) and not isinstance(getattr(rs.capi, n), enum.Enum)]
 
 
 class Hang(BaseException):

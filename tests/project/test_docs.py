@@ -29,7 +29,7 @@ def test_readme_tour_runs_and_prints_what_it_says(capsys: pytest.CaptureFixture[
 
 QUICK_START = (
     "pip install -e . && regsim examples",
-    'pip install -e ".[test]" && ruff check . && mypy --strict regsim vf_examples && pytest',
+    'pip install -e ".[test]" && ruff check . && mypy --strict regsim vf_examples bench && pytest',
 )
 
 
