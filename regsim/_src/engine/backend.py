@@ -1025,7 +1025,9 @@ def in_order_elementwise(
         if dst is None:  # a predicate only, kept with its lanes (`write`'s `keep`, inlined)
             if not full:
                 out = out & active[0]
-            args[out_index]._assign_lanes(out, patterns[ctx.backend.mask_fill], {stride: (out, index(count_nonzero(out)))})
+            m = args[out_index]  # (`MaskReg._assign_lanes`, inlined: its bits made when first read)
+            m._made, m._pending, m._written = None, (out, patterns[ctx.backend.mask_fill]), None
+            m._lanes = {stride: (out, index(count_nonzero(out)))}
             return
         if carry:
             out, p = out
