@@ -494,6 +494,9 @@ class RegTensor(Generic[T]):
 
     dtype: type[T]
     trait: RegTrait
+    _raw: Bytes
+    _view: npt.NDArray[Any] | None
+    _rview: npt.NDArray[Any] | None
 
     @host_api("RegTensor")
     def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
@@ -502,7 +505,7 @@ class RegTensor(Generic[T]):
             data = _zeros(VL, _UINT8)
             st: Storage = _new(Storage)
             st.data, st.valid, st.origin, st.until = data, _zeros(VL, _BOOL), "", 0
-            st.buffer = buffer = memoryview(data)
+            st.buffer = buffer = memoryview(data)  # type: ignore[arg-type]  # (numpy arrays are buffers)
             self.dtype, self.trait, self._storage, self._whole, self._span = dtype, trait, st, True, _ONE_SPAN
             self._raw, self._bytes, self._sig = data, buffer, lanes[1]
             self._view = view = data.view(lanes[0])
@@ -525,15 +528,15 @@ class RegTensor(Generic[T]):
         self._whole = whole = offset == 0 and data.size == nbytes
         self._span = span = slice(offset, offset + nbytes)
         # (all of the storage: its own array and memoryview, no slices of them made)
-        self._raw: Bytes = data if whole else data[span]
+        self._raw = data if whole else data[span]
         #: the same bytes as a memoryview (the in-order fast paths copy them)
         self._bytes = storage.buffer if whole else storage.buffer[span]
         #: the static type of the register, as the op engine's validation cache keys it
         self._sig = self.dtype._reg_sigs[regs]
         # One register: the lanes are a typed view of the bytes (None: assembled from two); `_rview`: the same lanes,
         # read-only: what lane functions are given
-        self._view: npt.NDArray[Any] | None = None
-        self._rview: npt.NDArray[Any] | None = None
+        self._view = None
+        self._rview = None
         if regs == 1:
             self._view = self._raw.view(self.dtype.np_dtype)
             self._rview = rview = self._view.view()
