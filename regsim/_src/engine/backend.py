@@ -672,6 +672,8 @@ def _gather_scatter_bounds(api: str, param: str, ptr: UbPtr[Any], addrs: npt.NDA
 # message and partial state stays theirs; the closures only skip what the common case never needs.
 Call = Callable[[Any, tuple[Any, ...], dict[str, Any]], Any]
 _FILLS = ("lsb", "group")
+# _PARTIAL: a UB's storage (a `RangeStorage`) keeps flags, `st.partial()`, tested inline by the loads and stores below
+# (its two fields, without the method call: a UB every byte of which was written, the common case, answers at once)
 
 
 def in_order_prefix(n: int, dtype: type[dt.DType], trait: RegTrait, generic: Call) -> Call:
@@ -766,7 +768,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or end > ub.size
             or ub.observer is not None
             or not (dst._whole or dst._storage.valid is None)
-            or not st.all_written(addr, end)
+            or ((st.starts is not None or st._flags is not None) and not st.all_written(addr, end))  # (_PARTIAL)
         ):
             return generic(ctx, args, kwargs)
         if halves:
@@ -821,7 +823,8 @@ def in_order_store(
             return generic(ctx, args, kwargs)
         active = mask._lanes.get(stride) or mask._active(stride)
         partial = active[1] != lanes
-        if partial and (halves or st.partial()):
+        flagged = st.starts is not None or st._flags is not None  # (_PARTIAL)
+        if partial and (halves or flagged):
             return generic(ctx, args, kwargs)
         if ub.journal is not None:
             ub.journal.record(addr, end, ptr.hi)
@@ -831,7 +834,7 @@ def in_order_store(
             put_natural(st.buffer[addr:end], src._bytes, halves)
         else:
             st.buffer[addr:end] = src._bytes
-        if st.partial():
+        if flagged:
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
@@ -858,7 +861,7 @@ def in_order_mask_store(api: str, nbytes: int, align: int, index: Any, generic: 
         if bits is None:  # (a Compare's: made now)
             bits = mask._bits
         st.buffer[addr:end] = packbits(bits if index is None else bits[index], None, "little")  # (positional: cheaper)
-        if st.partial():
+        if st.starts is not None or st._flags is not None:  # (_PARTIAL)
             ub.writes.note(api, addr, end, 0, 0, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
 
@@ -1025,7 +1028,9 @@ def in_order_elementwise(
         if dst is None:  # a predicate only, kept with its lanes (`write`'s `keep`, inlined)
             if not full:
                 out = out & active[0]
-            args[out_index]._assign_lanes(out, patterns[ctx.backend.mask_fill], {stride: (out, index(count_nonzero(out)))})
+            m = args[out_index]  # (`MaskReg._assign_lanes`, inlined: its bits made when first read)
+            m._made, m._pending, m._written = None, (out, patterns[ctx.backend.mask_fill]), None
+            m._lanes = {stride: (out, index(count_nonzero(out)))}
             return
         if carry:
             out, p = out

@@ -469,6 +469,20 @@ class RangeStorage(Storage):
         return None
 
 
+_new = object.__new__
+_zeros = np.zeros
+_UINT8, _BOOL = np.dtype(np.uint8), np.dtype(np.bool_)
+_ONE_SPAN = slice(0, VL)
+#: per dtype, what a one-register `RegTensor` of it is made with: its lanes' numpy dtype and its `_sig` (`_one_register`)
+_ONE_REGISTER: Final[dict[type[dt.DType], tuple[np.dtype[Any], Any]]] = {}
+
+
+def _one_register(dtype: type[dt.DType]) -> tuple[np.dtype[Any], Any]:
+    """`_ONE_REGISTER[dtype]`, made at the first register of `dtype` (its `np_dtype` may load ml_dtypes: not before)."""
+    made = _ONE_REGISTER[dtype] = (dtype.np_dtype, dtype._reg_sigs[1])
+    return made
+
+
 class RegTensor(Generic[T]):
     """`RegTensor<T, regTrait>`: one (or, with RegTraitNumTwo, two) 256-byte vector registers.
 
@@ -480,10 +494,25 @@ class RegTensor(Generic[T]):
 
     dtype: type[T]
     trait: RegTrait
+    _raw: Bytes
+    _view: npt.NDArray[Any] | None
+    _rview: npt.NDArray[Any] | None
 
     @host_api("RegTensor")
     def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
-        if trait is not RegTraitNumOne or not dt.is_dtype(dtype):  # (one register of a dtype: nothing to refuse)
+        if trait is RegTraitNumOne and dt.is_dtype(dtype):  # one register of a dtype (nothing to refuse): inlined
+            lanes = _ONE_REGISTER.get(dtype) or _one_register(dtype)  # `Storage.fresh` and `_bind`
+            data = _zeros(VL, _UINT8)
+            st: Storage = _new(Storage)
+            st.data, st.valid, st.origin, st.until = data, _zeros(VL, _BOOL), "", 0
+            st.buffer = buffer = memoryview(data)  # type: ignore[arg-type]  # (numpy arrays are buffers)
+            self.dtype, self.trait, self._storage, self._whole, self._span = dtype, trait, st, True, _ONE_SPAN
+            self._raw, self._bytes, self._sig = data, buffer, lanes[1]
+            self._view = view = data.view(lanes[0])
+            self._rview = rview = view.view()
+            rview.setflags(write=False)
+            return
+        if trait is not RegTraitNumOne or not dt.is_dtype(dtype):
             check_trait("RegTensor", check_dtype("RegTensor", "T", dtype), trait)
         self.dtype, self.trait = dtype, trait
         self._bind(Storage.fresh(VL * trait.REG_NUM))
@@ -499,15 +528,15 @@ class RegTensor(Generic[T]):
         self._whole = whole = offset == 0 and data.size == nbytes
         self._span = span = slice(offset, offset + nbytes)
         # (all of the storage: its own array and memoryview, no slices of them made)
-        self._raw: Bytes = data if whole else data[span]
+        self._raw = data if whole else data[span]
         #: the same bytes as a memoryview (the in-order fast paths copy them)
         self._bytes = storage.buffer if whole else storage.buffer[span]
         #: the static type of the register, as the op engine's validation cache keys it
         self._sig = self.dtype._reg_sigs[regs]
         # One register: the lanes are a typed view of the bytes (None: assembled from two); `_rview`: the same lanes,
         # read-only: what lane functions are given
-        self._view: npt.NDArray[Any] | None = None
-        self._rview: npt.NDArray[Any] | None = None
+        self._view = None
+        self._rview = None
         if regs == 1:
             self._view = self._raw.view(self.dtype.np_dtype)
             self._rview = rview = self._view.view()

@@ -57,13 +57,12 @@ class _scope:
         self.trace, self.start = trace, 0 if trace is None else len(trace.records)
         self.token = _VF.set(ctx)
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
-        self.errstate = np.errstate(all="ignore")
-        self.errstate.__enter__()
+        self.errstate = _ignore_fp_errors()
         return ctx
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
-            self.errstate.__exit__(exc_type, exc, tb)
+            _restore_fp_errors(self.errstate)
             if exc_type is None:
                 for check in self.ctx.exit_checks:
                     check()
@@ -71,6 +70,44 @@ class _scope:
             _VF.reset(self.token)
             if self.trace is not None:
                 self.trace.vf_ended(self.start)
+
+
+def _numpy_errors() -> tuple[Any, Callable[..., Any]] | None:
+    """numpy's floating-point error state as a context variable and the function making its values (numpy 2's
+    `np.errstate` sets that variable to a value it makes each time); None where numpy has neither."""
+    try:
+        from numpy._core import _ufunc_config
+    except ImportError:  # (numpy 1)
+        return None
+    var, make = getattr(_ufunc_config, "_extobj_contextvar", None), getattr(_ufunc_config, "_make_extobj", None)
+    return (var, make) if var is not None and make is not None else None
+
+
+_ERRORS = _numpy_errors()
+#: the error state a VF last found, and the same with every error ignored (made once, not at each VF's start)
+_ignoring: tuple[Any, Any] = (None, None)
+
+
+def _ignore_fp_errors() -> Any:
+    """`np.errstate(all="ignore").__enter__()`: what `_restore_fp_errors` takes to put the state back."""
+    global _ignoring
+    if _ERRORS is None:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+    var, make = _ERRORS
+    found, ignoring = _ignoring
+    if var.get() is not found:  # (numpy's own state, or the user's np.errstate / np.setbufsize: made once per value)
+        found = var.get()
+        _ignoring = found, (ignoring := make(all="ignore"))
+    return var.set(ignoring)
+
+
+def _restore_fp_errors(token: Any) -> None:
+    if _ERRORS is None:
+        token.__exit__(None, None, None)
+    else:
+        _ERRORS[0].reset(token)
 
 
 def on_core(core: Core) -> contextlib.AbstractContextManager[VfContext]:
