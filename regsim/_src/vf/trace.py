@@ -150,7 +150,13 @@ class Trace:
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)), spec.family)
+        # the kernel line: the walk begins past the frames every traced call has, all regsim's (the op's traced call
+        # and its caller, the op's face or its entry; a batched loop's guard around the trace one more each): frames
+        # a walk from the caller would only pass, each made as a Python object when passed
+        depth, hook = 3, ctx.hook
+        while hook is not self:
+            hook, depth = hook.trace, depth + 1
+        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(depth)), spec.family)
         if self.detailed:
             rec.iteration = iterations()
         backend = ctx.backend
