@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import operator
 import os
 import sys
 import time
@@ -133,6 +134,7 @@ class Trace:
         self.vfs: list[tuple[int, int]] = []
         #: called as each vector function ends, with its (first record, one past its last)
         self.on_vf_end: Callable[[int, int], None] | None = None
+        self._iteration: tuple[Any, ...] = ()  #: the last record's `iteration`
 
     def vf_ended(self, start: int) -> None:
         """A vector function whose calls began at record `start` ended."""
@@ -157,8 +159,11 @@ class Trace:
         while hook is not self:
             hook, depth = hook.trace, depth + 1
         rec = Record(spec.key, typed[1], kernel_line(sys._getframe(depth)), spec.family)
-        if self.detailed:
-            rec.iteration = iterations()
+        if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
+            now, last = iterations(), self._iteration
+            if len(now) != len(last) or not all(map(operator.is_, now, last)):
+                self._iteration = now
+            rec.iteration = self._iteration
         backend = ctx.backend
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
