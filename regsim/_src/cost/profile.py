@@ -219,10 +219,14 @@ def _stacked(records: Sequence[Record], memory: set[int]) -> list[tuple[list[Rec
     parts: list[tuple[list[Record], int, int]] = []
     total = 0
     for rows, segment in _segments(records):
-        mem = [r for r in segment if id(r) in memory]
+        mem, made = [], []  # (loops, not comprehensions: a segment is often a call or two)
+        for r in segment:
+            if id(r) in memory:
+                mem.append(r)
+                made.append((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)))
         if not mem:
             continue
-        now = tuple([(r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem])
+        now = tuple(made)
         if now != shape and parts:
             out.append((members, parts))
             parts, total = [], 0
@@ -283,6 +287,7 @@ def _beat_arrays(
 
 
 _FIRST, _END = operator.itemgetter(0), operator.itemgetter(1)
+_SIDE = operator.attrgetter("write")  #: a `Record.spans` entry's side
 
 
 def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
@@ -320,7 +325,8 @@ def _affine_beat(
         r = seg[k]
         if not r.spans or None in r.boxes:
             return None
-        accesses += [(i, s.write, *box) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+        for s, box in zip(r.spans, r.boxes, strict=True):
+            accesses.append((i, s.write, *box))  # type: ignore[misc]  # (every box an exact one: checked above)
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
@@ -368,7 +374,7 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             if k != key:
                 segment += 1
             key = k
-        sides = tuple([s.write for s in r.spans]) if r.spans else ()
+        sides = tuple(map(_SIDE, r.spans)) if r.spans else ()
         out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
     return tuple(out)
 
@@ -412,7 +418,12 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(s.write, box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            for s, box in zip(r.spans, r.boxes, strict=True):
+                if s.write:
+                    store_bytes += box[2] * rows  # type: ignore[index]
+                else:
+                    load_bytes += box[2] * rows  # type: ignore[index]
+            continue
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
         else:  # (an in-order call: its ranges)
@@ -662,8 +673,10 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         else:  # (each VF its own copy)
             vfs.append(_copied(hit))
     counts = dict.fromkeys(UNITS, 0)
-    nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
+    nbytes = {"load": 0, "store": 0}
     for v in vfs:
+        nbytes["load"] += v.load_bytes
+        nbytes["store"] += v.store_bytes
         for k, n in v.counts.items():
             counts[k] += n
     spans: list[Span] = []
