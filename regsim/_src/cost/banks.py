@@ -324,12 +324,12 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
     """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
     [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
     step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
-    steps = {step for _, _, _, step, _ in accesses}
-    period = min(rows, geo.row // math.gcd(steps.pop(), geo.row)) if len(steps) == 1 else rows
+    ident, write, lo, steps, width = map(list, zip(*accesses, strict=True))
+    step = steps[0]
+    period = min(rows, geo.row // math.gcd(step, geo.row)) if steps.count(step) == len(steps) else rows
     if len(accesses) * period > _FEW_ACCESSES:
         return None
     if period == 1:  # (the rows all alike: row 0's accesses)
-        ident, write, lo, _, width = (list(x) for x in zip(*accesses, strict=True))
         hi, at = list(map(operator.add, lo, width)), [0] * len(accesses)
     else:
         rows_of = range(period)
@@ -449,10 +449,13 @@ def _arrays(
 
 def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
     """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
-    base = _pattern_base(geo, min(start for _, _, start, _, _ in accesses))
-    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses]
+    base = _pattern_base(geo, min(map(_START, accesses)))
+    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses] if base else accesses
     key = (geo, rows, "affine", *moved)
     return _kept(key, base, lambda: affine_beat(geo, moved, rows))
+
+
+_START = operator.itemgetter(2)  #: an affine access's first byte
 
 
 def _pattern_base(geo: Geometry, first: int) -> int:

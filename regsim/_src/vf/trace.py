@@ -195,11 +195,14 @@ class Trace:
                         if affine is None:
                             lo, hi, rows = access.spans
                             rec.spans.append(RowSpans(write, lo, hi, rows))
-                        else:  # (the box is the rows: their arrays made only if a reader asks)
+                            extent = int(lo.min()), int(hi.max())
+                        else:  # (the box is the rows, row k's [start + k * step, + width): their arrays made if asked)
                             rec.spans.append(BoxRows(write, affine, batched))
-                            lo = hi = None
+                            start, step, width = affine
+                            last = start + step * (batched - 1)
+                            extent = (start, last + width) if step >= 0 else (last, start + width)
                         rec.boxes.append(affine)
-                        (rec.writes if write else rec.reads).append(_extent(lo, hi, affine, batched))
+                        (rec.writes if write else rec.reads).append(extent)
                     else:
                         lo, hi, _ = access.spans
                         (rec.writes if write else rec.reads).extend(_merged(lo, hi))
@@ -346,16 +349,6 @@ def _type_of(v: Any) -> str:
         return f"{v.dtype.name}*"
     reg: RegTensor[Any] = v
     return f"{reg.dtype.name}{'x2' if reg.trait.REG_NUM == 2 else ''}"
-
-
-def _extent(lo: Any, hi: Any, affine: tuple[int, int, int] | None, rows: int) -> tuple[int, int]:
-    """The first byte and the end of a batched access's rows [lo[k], hi[k]); `affine` (start, step, width): row k's
-    are [start + k * step, + width), so no array need be read."""
-    if affine is None:
-        return int(lo.min()), int(hi.max())
-    start, step, width = affine
-    last = start + step * (rows - 1)
-    return min(start, last), max(start, last) + width
 
 
 def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
