@@ -221,10 +221,15 @@ def _few(
     adds, table = _wide(geo)
     m = len(adds)
     cells: list[dict[int, int]] = [{} for _ in range(rows)]  # per row: 32 B row * 2 + is a write -> first access's ident
+    # every access one stripe of the groups (a multiple of `groups` 32 B rows on, as wide): each group has a 32 B row of
+    # each, in the bank the stripe is in, so every group's counts are alike: group 0's alone judged (its first cell's
+    # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
+    stripe = size * groups
+    striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
     made = 0  # (32 B rows made twice)
     for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
         first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
-        if first == last:
+        if first == last or striped:
             cells[r].setdefault(first, i)
         else:
             cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
