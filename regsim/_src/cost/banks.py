@@ -422,6 +422,10 @@ def _alike(
     row is its own class, or it is not listed row by row)."""
     if at != sorted(at):
         return list(range(rows)), (ident, write, lo, hi, at)
+    each = len(lo) // rows
+    if rows > 1 and each and len(lo) == each * rows and at[::each] == at[each - 1 :: each] == list(range(rows)):
+        if _all_alike(geo, ident, write, lo, hi, each):  # (one class: row 0's accesses)
+            return [0] * rows, (ident[:each], write[:each], lo[:each], hi[:each], [0] * each)
     starts = [bisect.bisect_left(at, r) for r in range(rows + 1)]
     classes: list[int] = []
     shapes: list[tuple[list[Any], ...]] = []  # (each class's accesses, moved to its first 32 B row; compared, not hashed)
@@ -437,6 +441,22 @@ def _alike(
     chain = itertools.chain.from_iterable
     ident, write, lo, hi = (list(chain(xs[a:b] for a, b in cut)) for xs in (ident, write, lo, hi))  # type: ignore[assignment]
     return classes, (ident, write, lo, hi, list(chain([c] * (b - a) for c, (a, b) in enumerate(cut))))
+
+
+def _all_alike(geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], each: int) -> bool:
+    """Whether every row of a beat listed row by row, `each` accesses a row, makes the row before's accesses moved by
+    whole 32 B rows (so all are alike, `_alike`'s one class): by whole lists, each access's move from the row before
+    one list (no row's accesses made again moved)."""
+    if ident[each:] != ident[:-each] or write[each:] != write[:-each]:
+        return False
+    moves = list(map(operator.sub, lo[each:], lo))
+    if moves != list(map(operator.sub, hi[each:], hi)):
+        return False
+    for a in range(0, len(moves), each):  # (a row: every access moved as much, by whole 32 B rows)
+        row = moves[a : a + each]
+        if row[0] % geo.row or row.count(row[0]) != each:
+            return False
+    return True
 
 
 def _arrays(

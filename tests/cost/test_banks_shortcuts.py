@@ -1,6 +1,8 @@
-"""Beats whose every access is one stripe of the bank groups (256 B from a multiple of 256 B: a register's load or
-store at an aligned address), judged by `_few` from group 0's cells (every group's alike), against the per-row
-oracle of test_banks (which counts every 32 B row of every group)."""
+"""The bank model's shortcuts against the per-row oracle of test_banks (which counts every 32 B row of every group of
+every row): beats whose every access is one stripe of the bank groups (256 B from a multiple of 256 B: a register's
+load or store at an aligned address), judged by `_few` from group 0's cells (every group's alike); listed beats whose
+rows all make the row before's accesses moved as much (an in-order loop walking its tensors), judged as one class
+when the move is by whole 32 B rows, row by row when not."""
 
 from __future__ import annotations
 
@@ -47,3 +49,31 @@ def test_the_sample_case_6_beat() -> None:
     few = banks._few(GEO, *[[m[k] for m in made] for k in range(5)], 1)
     assert few is not None and few[:2] == ([3], [0b011])
     assert (few[0], _kinds(few[1]), few[2]) == tuple(beat_oracle(made, 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    calls=st.lists(
+        st.tuples(st.integers(0, 2), st.booleans(), st.integers(0, 60), st.sampled_from([8, 32, 40, 256])), min_size=1, max_size=5
+    ),
+    rows=st.integers(2, 6),
+    step=st.sampled_from([0, 8, 16, 32, 64, 96, 256, 264]),
+    bent=st.integers(-1, 5),
+    flipped=st.integers(-1, 5),
+    wide=st.integers(-1, 5),
+)
+def test_rows_moved_alike_are_one_class(
+    calls: list[tuple[int, bool, int, int]], rows: int, step: int, bent: int, flipped: int, wide: int
+) -> None:
+    """Rows each making the row before's accesses moved `step` bytes (whole 32 B rows or not; one row, `bent`, moved 8 B
+    more, one, `flipped`, writing what the others read and reading what they write, and one, `wide`, making each
+    access 32 B wider, when in range):
+    `kept_listed_beat` gives the oracle's cycles, kinds and examples."""
+    made = []
+    for r in range(rows):
+        for i, w, a, size in calls:
+            start = a * 8 + r * step + (8 if r == bent else 0)
+            made.append((i, w != (r == flipped), start, start + size + (32 if r == wide else 0), r))
+    banks._BEATS.clear()
+    got = banks.kept_listed_beat(GEO, *[[m[k] for m in made] for k in range(5)], rows=rows)
+    same(got, *beat_oracle(made, rows))
