@@ -295,20 +295,24 @@ def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, 
     part's row."""
     ident: list[int] = []
     write: list[bool] = []
-    lo: list[int] = []
-    hi: list[int] = []
     at: list[int] = []
+    ranges: list[tuple[int, int]] = []  # (every call's ranges in turn: split in two at the end)
     for seg, _, offset in parts:
         for i, k in enumerate(beat):
             r = seg[k]
-            for w, ranges in ((False, r.reads), (True, r.writes)):
-                if ranges:
-                    n = len(ranges)
-                    ident += [i] * n
-                    write += [w] * n
-                    lo += map(_FIRST, ranges)
-                    hi += map(_END, ranges)
-                    at += [offset] * n
+            if r.reads:
+                n = len(r.reads)
+                ranges += r.reads
+                ident += [i] * n
+                write += [False] * n
+                at += [offset] * n
+            if r.writes:
+                n = len(r.writes)
+                ranges += r.writes
+                ident += [i] * n
+                write += [True] * n
+                at += [offset] * n
+    lo, hi = map(list, zip(*ranges, strict=True)) if ranges else ([], [])
     return ident, write, lo, hi, at
 
 
