@@ -184,7 +184,7 @@ def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
     for r in records:
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
+            k = _iteration_key(seen)
             if k != key and current:
                 out.append((rows, current))
                 current = []
@@ -194,6 +194,14 @@ def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
     if current:
         out.append((rows, current))
     return out
+
+
+def _iteration_key(iteration: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A record's iteration numbers as its segment is told by: a batched call's `Affine` by identity (no Affine: the
+    tuple itself, found by a type look-up a number)."""
+    if Affine not in map(type, iteration):
+        return iteration
+    return tuple([id(x) if isinstance(x, Affine) else x for x in iteration])
 
 
 Accesses = list[tuple[bool, Any, Any, Any]]
@@ -223,7 +231,7 @@ def _stacked(records: Sequence[Record], memory: set[int]) -> list[tuple[list[Rec
         for r in segment:
             if id(r) in memory:
                 mem.append(r)
-                made.append((r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)))
+                made.append((r.api, r.line, not r.reads, not r.writes, not r.points))
         if not mem:
             continue
         now = tuple(made)
@@ -374,7 +382,7 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             return None
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
+            k = _iteration_key(seen)
             if k != key:
                 segment += 1
             key = k
