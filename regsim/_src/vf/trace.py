@@ -148,7 +148,6 @@ class Trace:
 
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
         """Run one call (the op engine hands every call here while a trace is on)."""
-        spec = plan.spec
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
@@ -158,7 +157,8 @@ class Trace:
         depth, hook = 3, ctx.hook
         while hook is not self:
             hook, depth = hook.trace, depth + 1
-        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(depth)), spec.family)
+        api, shown, family = typed[1]
+        rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
             now, last = iterations(), self._iteration
             if len(now) != len(last) or not all(map(operator.is_, now, last)):
@@ -392,20 +392,21 @@ def kernel_line(frame: FrameType | None = None) -> str:
 #: call), with the code (kept: its id is no other's while it is here)
 _LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
-#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, its call in a
-#: batched loop, and its call in order where it has one (`_planned`)
-_PLANS: dict[int, tuple[Any, str, Callable[..., Any], InOrder | None]] = {}
+#: by a plan's id, with the plan (so an id is never taken for another's): its records' API, operand types and family,
+#: its call in a batched loop, and its call in order where it has one (`_planned`)
+_PLANS: dict[int, tuple[Any, tuple[str, str, str], Callable[..., Any], InOrder | None]] = {}
 #: an op's call in order and what its record notes before it: the index of its predicate operand and the predicate's
 #: stride (its active lanes noted), or None and the (active, lanes) a mask maker's fixed pattern selects
 InOrder = tuple[Callable[..., Any], int | None, Any]
 
 
-def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any], InOrder | None]:
-    """What a traced call of `plan` (one static signature) makes once: (the plan, its operands' types as the record
-    shows them, its call in a batched loop). The batched call is the one a loop with no trace makes (the executor's
-    `specialise_batched` closure: its common case on the batched backend, which notes every UB access and the active
-    lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
-    index names, as a call binding directly gives them); any other call goes to `run` on the same values.
+def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, tuple[str, str, str], Callable[..., Any], InOrder | None]:
+    """What a traced call of `plan` (one static signature) makes once: (the plan, its record's API, operand types as
+    the record shows them and family, its call in a batched loop, its call in order). The batched call is the one a
+    loop with no trace makes (the executor's `specialise_batched` closure: its common case on the batched backend,
+    which notes every UB access and the active lanes the record reads, as the plan's `run` does), given the bound
+    values as its arguments (each the operand its index names, as a call binding directly gives them); any other
+    call goes to `run` on the same values.
 
     An elementwise op's, a compare's, a select's and a CreateMask's call in order is the one a VF with no trace makes
     (the executor's `specialise`d closure: it reads and writes no UB, so its record needs only the active lanes its
@@ -431,4 +432,4 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
             fast = (in_order, spec.slots["mask"], plan.prepared)
         else:
             fast = (in_order, plan.prepared.pred, plan.prepared.stride)
-    return plan, shown, special or generic, fast
+    return plan, (spec.key, shown, spec.family), special or generic, fast
