@@ -500,7 +500,20 @@ def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
         for key, (addrs, n) in v.conflicts.items():
             entry = total.setdefault(key, [addrs, 0])
             entry[1] += n
-    return [BankConflict(kind, instrs, tuple(addrs), n) for (kind, instrs), (addrs, n) in total.items()]
+    out = []
+    for (kind, instrs), (addrs, n) in total.items():  # (each made once while kept: frozen, so shared)
+        fields = (kind, instrs, tuple(addrs), n)
+        made = _CONFLICTS.get(fields)
+        if made is None:
+            if len(_CONFLICTS) >= _CONFLICTS_KEPT:
+                del _CONFLICTS[next(iter(_CONFLICTS))]
+            made = _CONFLICTS[fields] = BankConflict(*fields)
+        out.append(made)
+    return out
+
+
+_CONFLICTS: dict[tuple[str, tuple[str, ...], tuple[int, ...], int], BankConflict] = {}  #: `_merge_conflicts`'s, by fields
+_CONFLICTS_KEPT = 256
 
 
 # --- kernels ---------------------------------------------------------------------------------------------------
