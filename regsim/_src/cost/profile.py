@@ -308,18 +308,13 @@ def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, 
     for seg, _, offset in parts:
         for i, k in enumerate(beat):
             r = seg[k]
-            if r.reads:
-                n = len(r.reads)
-                ranges += r.reads
-                ident += [i] * n
-                write += [False] * n
-                at += [offset] * n
-            if r.writes:
-                n = len(r.writes)
-                ranges += r.writes
-                ident += [i] * n
-                write += [True] * n
-                at += [offset] * n
+            for w, got in ((False, r.reads), (True, r.writes)):
+                if got:
+                    n = len(got)
+                    ranges += got
+                    ident += [i] * n
+                    write += [w] * n
+                    at += [offset] * n
     lo, hi = map(list, zip(*ranges, strict=True)) if ranges else ([], [])
     return ident, write, lo, hi, at
 
