@@ -2,8 +2,8 @@
 same process, alternately; printed: the best CPU time of each and their ratio (the target: at most 2x), the ratio
 of their medians (on a loaded machine the best of few runs flatters both; the median says what a run costs), and the
 ratios of a first profile of the layout ("a new layout": forgotten before each call, the bank model's kept beats, the
-VFs' kept costs and the records kept of the memory-level calls done at once; a VF profiled again on the same UB layout,
-whatever its data, is priced from them, and a memory-level call made again is given its records).
+VFs' kept costs and bank conflicts and the records kept of the memory-level calls done at once; a VF profiled again on
+the same UB layout, whatever its data, is priced from them, and a memory-level call made again is given its records).
 
 Workloads: the add_high_performance kernel (cases 2 and 4, `--rows` x 8192 half on `--cores` cores, the 950's
 dataCopyLen), and the bank_conflict_3510 sample's VFs of cases 6 (AddWithoutUnRollVF, 64 repeats) and 12
@@ -86,6 +86,7 @@ def main() -> None:
             def profiled_new(profiled: Callable[[], Any] = run_profiled) -> Any:
                 banks._BEATS.clear()
                 profile._VFS.clear()
+                profile._CONFLICTS.clear()
                 direct._RECORDED.clear()
                 return profiled()
 

@@ -221,10 +221,15 @@ def _few(
     adds, table = _wide(geo)
     m = len(adds)
     cells: list[dict[int, int]] = [{} for _ in range(rows)]  # per row: 32 B row * 2 + is a write -> first access's ident
+    # every access one stripe of the groups (a multiple of `groups` 32 B rows on, as wide): each group has a 32 B row of
+    # each, in the bank the stripe is in, so every group's counts are alike: group 0's alone judged (its first cell's
+    # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
+    stripe = size * groups
+    striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
     made = 0  # (32 B rows made twice)
     for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
         first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
-        if first == last:
+        if first == last or striped:
             cells[r].setdefault(first, i)
         else:
             cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
@@ -324,12 +329,12 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
     """`beat` of `rows` rows each making every access (instruction, is a write, start, step, width): row b's bytes
     [start + b * step, + width), without making its arrays: its rows repeating after `_period`'s rows when every
     step is one, judged by `_few`; None (make the arrays) past `_FEW_ACCESSES` accesses to judge."""
-    steps = {step for _, _, _, step, _ in accesses}
-    period = min(rows, geo.row // math.gcd(steps.pop(), geo.row)) if len(steps) == 1 else rows
+    ident, write, lo, steps, width = map(list, zip(*accesses, strict=True))
+    step = steps[0]
+    period = min(rows, geo.row // math.gcd(step, geo.row)) if steps.count(step) == len(steps) else rows
     if len(accesses) * period > _FEW_ACCESSES:
         return None
     if period == 1:  # (the rows all alike: row 0's accesses)
-        ident, write, lo, _, width = (list(x) for x in zip(*accesses, strict=True))
         hi, at = list(map(operator.add, lo, width)), [0] * len(accesses)
     else:
         rows_of = range(period)
@@ -417,6 +422,10 @@ def _alike(
     row is its own class, or it is not listed row by row)."""
     if at != sorted(at):
         return list(range(rows)), (ident, write, lo, hi, at)
+    each = len(lo) // rows
+    if rows > 1 and each and len(lo) == each * rows and at[::each] == at[each - 1 :: each] == list(range(rows)):
+        if _all_alike(geo, ident, write, lo, hi, each):  # (one class: row 0's accesses)
+            return [0] * rows, (ident[:each], write[:each], lo[:each], hi[:each], [0] * each)
     starts = [bisect.bisect_left(at, r) for r in range(rows + 1)]
     classes: list[int] = []
     shapes: list[tuple[list[Any], ...]] = []  # (each class's accesses, moved to its first 32 B row; compared, not hashed)
@@ -434,6 +443,22 @@ def _alike(
     return classes, (ident, write, lo, hi, list(chain([c] * (b - a) for c, (a, b) in enumerate(cut))))
 
 
+def _all_alike(geo: Geometry, ident: list[int], write: list[bool], lo: list[int], hi: list[int], each: int) -> bool:
+    """Whether every row of a beat listed row by row, `each` accesses a row, makes the row before's accesses moved by
+    whole 32 B rows (so all are alike, `_alike`'s one class): by whole lists, each access's move from the row before
+    one list (no row's accesses made again moved)."""
+    if ident[each:] != ident[:-each] or write[each:] != write[:-each]:
+        return False
+    moves = list(map(operator.sub, lo[each:], lo))
+    if moves != list(map(operator.sub, hi[each:], hi)):
+        return False
+    for a in range(0, len(moves), each):  # (a row: every access moved as much, by whole 32 B rows)
+        row = moves[a : a + each]
+        if row[0] % geo.row or row.count(row[0]) != each:
+            return False
+    return True
+
+
 def _arrays(
     ident: list[int], write: list[bool], lo: list[int], hi: list[int], at: list[int]
 ) -> tuple[Ints, Bools, Ints, Ints, Ints]:
@@ -449,10 +474,13 @@ def _arrays(
 
 def kept_affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], rows: int) -> BeatResult | None:
     """`affine_beat`, kept as `kept_beat` keeps beats (by its accesses relative to the bank pattern)."""
-    base = _pattern_base(geo, min(start for _, _, start, _, _ in accesses))
-    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses]
+    base = _pattern_base(geo, min(map(_START, accesses)))
+    moved = [(i, w, start - base, step, width) for i, w, start, step, width in accesses] if base else accesses
     key = (geo, rows, "affine", *moved)
     return _kept(key, base, lambda: affine_beat(geo, moved, rows))
+
+
+_START = operator.itemgetter(2)  #: an affine access's first byte
 
 
 def _pattern_base(geo: Geometry, first: int) -> int:

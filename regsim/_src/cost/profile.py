@@ -184,7 +184,7 @@ def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
     for r in records:
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
+            k = _iteration_key(seen)
             if k != key and current:
                 out.append((rows, current))
                 current = []
@@ -194,6 +194,14 @@ def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
     if current:
         out.append((rows, current))
     return out
+
+
+def _iteration_key(iteration: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A record's iteration numbers as its segment is told by: a batched call's `Affine` by identity (no Affine: the
+    tuple itself, found by a type look-up a number)."""
+    if Affine not in map(type, iteration):
+        return iteration
+    return tuple([id(x) if isinstance(x, Affine) else x for x in iteration])
 
 
 Accesses = list[tuple[bool, Any, Any, Any]]
@@ -219,10 +227,14 @@ def _stacked(records: Sequence[Record], memory: set[int]) -> list[tuple[list[Rec
     parts: list[tuple[list[Record], int, int]] = []
     total = 0
     for rows, segment in _segments(records):
-        mem = [r for r in segment if id(r) in memory]
+        mem, made = [], []  # (loops, not comprehensions: a segment is often a call or two)
+        for r in segment:
+            if id(r) in memory:
+                mem.append(r)
+                made.append((r.api, r.line, not r.reads, not r.writes, not r.points))
         if not mem:
             continue
-        now = tuple([(r.api, r.line, bool(r.reads), bool(r.writes), bool(r.points)) for r in mem])
+        now = tuple(made)
         if now != shape and parts:
             out.append((members, parts))
             parts, total = [], 0
@@ -283,6 +295,7 @@ def _beat_arrays(
 
 
 _FIRST, _END = operator.itemgetter(0), operator.itemgetter(1)
+_SIDE = operator.attrgetter("write")  #: a `Record.spans` entry's side
 
 
 def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]) -> tuple[Any, Any, Any, Any, Any]:
@@ -290,20 +303,19 @@ def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, 
     part's row."""
     ident: list[int] = []
     write: list[bool] = []
-    lo: list[int] = []
-    hi: list[int] = []
     at: list[int] = []
+    ranges: list[tuple[int, int]] = []  # (every call's ranges in turn: split in two at the end)
     for seg, _, offset in parts:
         for i, k in enumerate(beat):
             r = seg[k]
-            for w, ranges in ((False, r.reads), (True, r.writes)):
-                if ranges:
-                    n = len(ranges)
+            for w, got in ((False, r.reads), (True, r.writes)):
+                if got:
+                    n = len(got)
+                    ranges += got
                     ident += [i] * n
                     write += [w] * n
-                    lo += map(_FIRST, ranges)
-                    hi += map(_END, ranges)
                     at += [offset] * n
+    lo, hi = map(list, zip(*ranges, strict=True)) if ranges else ([], [])
     return ident, write, lo, hi, at
 
 
@@ -320,7 +332,8 @@ def _affine_beat(
         r = seg[k]
         if not r.spans or None in r.boxes:
             return None
-        accesses += [(i, s.write, *box) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+        for s, box in zip(r.spans, r.boxes, strict=True):
+            accesses.append((i, s.write, *box))  # type: ignore[misc]  # (every box an exact one: checked above)
     return banks.kept_affine_beat(geo, accesses, parts[0][1])
 
 
@@ -364,11 +377,11 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             return None
         if r.iteration is not seen:
             seen = r.iteration
-            k = tuple([id(x) if isinstance(x, Affine) else x for x in seen])
+            k = _iteration_key(seen)
             if k != key:
                 segment += 1
             key = k
-        sides = tuple([s.write for s in r.spans]) if r.spans else ()
+        sides = tuple(map(_SIDE, r.spans)) if r.spans else ()
         out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
     return tuple(out)
 
@@ -412,7 +425,12 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
-            moved = [(s.write, box[2] * rows) for s, box in zip(r.spans, r.boxes, strict=True) if box is not None]
+            for s, box in zip(r.spans, r.boxes, strict=True):
+                if s.write:
+                    store_bytes += box[2] * rows  # type: ignore[index]
+                else:
+                    load_bytes += box[2] * rows  # type: ignore[index]
+            continue
         elif r.spans:
             moved = [(w, int((hi - lo).sum())) for w, lo, hi, _ in accesses(r, rows)]
         else:  # (an in-order call: its ranges)
@@ -477,7 +495,20 @@ def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
         for key, (addrs, n) in v.conflicts.items():
             entry = total.setdefault(key, [addrs, 0])
             entry[1] += n
-    return [BankConflict(kind, instrs, tuple(addrs), n) for (kind, instrs), (addrs, n) in total.items()]
+    out = []
+    for (kind, instrs), (addrs, n) in total.items():  # (each made once while kept: frozen, so shared)
+        fields = (kind, instrs, tuple(addrs), n)
+        made = _CONFLICTS.get(fields)
+        if made is None:
+            if len(_CONFLICTS) >= _CONFLICTS_KEPT:
+                del _CONFLICTS[next(iter(_CONFLICTS))]
+            made = _CONFLICTS[fields] = BankConflict(*fields)
+        out.append(made)
+    return out
+
+
+_CONFLICTS: dict[tuple[str, tuple[str, ...], tuple[int, ...], int], BankConflict] = {}  #: `_merge_conflicts`'s, by fields
+_CONFLICTS_KEPT = 256
 
 
 # --- kernels ---------------------------------------------------------------------------------------------------
@@ -662,8 +693,10 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
         else:  # (each VF its own copy)
             vfs.append(_copied(hit))
     counts = dict.fromkeys(UNITS, 0)
-    nbytes = {"load": sum(v.load_bytes for v in vfs), "store": sum(v.store_bytes for v in vfs)}
+    nbytes = {"load": 0, "store": 0}
     for v in vfs:
+        nbytes["load"] += v.load_bytes
+        nbytes["store"] += v.store_bytes
         for k, n in v.counts.items():
             counts[k] += n
     spans: list[Span] = []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import operator
 import os
 import sys
 import time
@@ -133,6 +134,7 @@ class Trace:
         self.vfs: list[tuple[int, int]] = []
         #: called as each vector function ends, with its (first record, one past its last)
         self.on_vf_end: Callable[[int, int], None] | None = None
+        self._iteration: tuple[Any, ...] = ()  #: the last record's `iteration`
 
     def vf_ended(self, start: int) -> None:
         """A vector function whose calls began at record `start` ended."""
@@ -146,13 +148,22 @@ class Trace:
 
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
         """Run one call (the op engine hands every call here while a trace is on)."""
-        spec = plan.spec
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
-        rec = Record(spec.key, typed[1], kernel_line(sys._getframe(1)), spec.family)
-        if self.detailed:
-            rec.iteration = iterations()
+        # the kernel line: the walk begins past the frames every traced call has, all regsim's (the op's traced call
+        # and its caller, the op's face or its entry; a batched loop's guard around the trace one more each): frames
+        # a walk from the caller would only pass, each made as a Python object when passed
+        depth, hook = 3, ctx.hook
+        while hook is not self:
+            hook, depth = hook.trace, depth + 1
+        api, shown, family = typed[1]
+        rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
+        if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
+            now, last = iterations(), self._iteration
+            if len(now) != len(last) or not all(map(operator.is_, now, last)):
+                self._iteration = now
+            rec.iteration = self._iteration
         backend = ctx.backend
         batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
         backend.current = rec
@@ -184,11 +195,14 @@ class Trace:
                         if affine is None:
                             lo, hi, rows = access.spans
                             rec.spans.append(RowSpans(write, lo, hi, rows))
-                        else:  # (the box is the rows: their arrays made only if a reader asks)
+                            extent = int(lo.min()), int(hi.max())
+                        else:  # (the box is the rows, row k's [start + k * step, + width): their arrays made if asked)
                             rec.spans.append(BoxRows(write, affine, batched))
-                            lo = hi = None
+                            start, step, width = affine
+                            last = start + step * (batched - 1)
+                            extent = (start, last + width) if step >= 0 else (last, start + width)
                         rec.boxes.append(affine)
-                        (rec.writes if write else rec.reads).append(_extent(lo, hi, affine, batched))
+                        (rec.writes if write else rec.reads).append(extent)
                     else:
                         lo, hi, _ = access.spans
                         (rec.writes if write else rec.reads).extend(_merged(lo, hi))
@@ -337,16 +351,6 @@ def _type_of(v: Any) -> str:
     return f"{reg.dtype.name}{'x2' if reg.trait.REG_NUM == 2 else ''}"
 
 
-def _extent(lo: Any, hi: Any, affine: tuple[int, int, int] | None, rows: int) -> tuple[int, int]:
-    """The first byte and the end of a batched access's rows [lo[k], hi[k]); `affine` (start, step, width): row k's
-    are [start + k * step, + width), so no array need be read."""
-    if affine is None:
-        return int(lo.min()), int(hi.max())
-    start, step, width = affine
-    last = start + step * (rows - 1)
-    return min(start, last), max(start, last) + width
-
-
 def _merged(lo: Any, hi: Any) -> list[tuple[int, int]]:
     """Byte ranges [lo[k], hi[k]) as sorted, disjoint ranges (adjacent ones joined)."""
     out: list[tuple[int, int]] = []
@@ -388,20 +392,21 @@ def kernel_line(frame: FrameType | None = None) -> str:
 #: call), with the code (kept: its id is no other's while it is here)
 _LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
-#: by a plan's id, with the plan (so an id is never taken for another's): its calls' operand types, its call in a
-#: batched loop, and its call in order where it has one (`_planned`)
-_PLANS: dict[int, tuple[Any, str, Callable[..., Any], InOrder | None]] = {}
+#: by a plan's id, with the plan (so an id is never taken for another's): its records' API, operand types and family,
+#: its call in a batched loop, and its call in order where it has one (`_planned`)
+_PLANS: dict[int, tuple[Any, tuple[str, str, str], Callable[..., Any], InOrder | None]] = {}
 #: an op's call in order and what its record notes before it: the index of its predicate operand and the predicate's
 #: stride (its active lanes noted), or None and the (active, lanes) a mask maker's fixed pattern selects
 InOrder = tuple[Callable[..., Any], int | None, Any]
 
 
-def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., Any], InOrder | None]:
-    """What a traced call of `plan` (one static signature) makes once: (the plan, its operands' types as the record
-    shows them, its call in a batched loop). The batched call is the one a loop with no trace makes (the executor's
-    `specialise_batched` closure: its common case on the batched backend, which notes every UB access and the active
-    lanes the record reads, as the plan's `run` does), given the bound values as its arguments (each the operand its
-    index names, as a call binding directly gives them); any other call goes to `run` on the same values.
+def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, tuple[str, str, str], Callable[..., Any], InOrder | None]:
+    """What a traced call of `plan` (one static signature) makes once: (the plan, its record's API, operand types as
+    the record shows them and family, its call in a batched loop, its call in order). The batched call is the one a
+    loop with no trace makes (the executor's `specialise_batched` closure: its common case on the batched backend,
+    which notes every UB access and the active lanes the record reads, as the plan's `run` does), given the bound
+    values as its arguments (each the operand its index names, as a call binding directly gives them); any other
+    call goes to `run` on the same values.
 
     An elementwise op's, a compare's, a select's and a CreateMask's call in order is the one a VF with no trace makes
     (the executor's `specialise`d closure: it reads and writes no UB, so its record needs only the active lanes its
@@ -427,4 +432,4 @@ def _planned(plan: Any, values: Sequence[Any]) -> tuple[Any, str, Callable[..., 
             fast = (in_order, spec.slots["mask"], plan.prepared)
         else:
             fast = (in_order, plan.prepared.pred, plan.prepared.stride)
-    return plan, shown, special or generic, fast
+    return plan, (spec.key, shown, spec.family), special or generic, fast
