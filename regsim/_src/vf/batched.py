@@ -767,7 +767,7 @@ class BatchedBackend(NumpyBackend):
         np_dtype = dst.dtype.np_dtype
         if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
             return None
-        if all(np.ndim(x) < 2 for x in inputs) or any(x.dtype != np_dtype for x in inputs):
+        if not _rowed_of(inputs, np_dtype):
             return None
         self._check_writable(st)
         state = self.regs.get(id(st))
@@ -789,7 +789,7 @@ class BatchedBackend(NumpyBackend):
         np_dtype = dst.dtype.np_dtype
         if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
             return None
-        if all(np.ndim(x) < 2 for x in ins) or any(x.dtype != np_dtype for x in ins):
+        if not _rowed_of(ins, np_dtype):
             return None
         self._check_writable(st)
         halves = dst.dtype.itemsize if dst.trait.REG_NUM == 2 else 0
@@ -938,7 +938,7 @@ class BatchedBackend(NumpyBackend):
             return False
         self._sync(start, start + step * (rows - 1) + nbytes)
         view = _strided(ub.storage.data, where)
-        view.flags.writeable = False
+        view.setflags(write=False)
         if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
             self._adopt_elements(dst, view)
         else:
@@ -1061,8 +1061,10 @@ class BatchedBackend(NumpyBackend):
     def _sync(self, lo: int, hi: int) -> None:
         """Before UB bytes [lo, hi) are read: the stores waiting to be made that may write them are
         made (all of them, in order)."""
-        if any(p.lo < hi and lo < p.hi for p in self.pending):
-            self._flush()
+        for p in self.pending:
+            if p.lo < hi and lo < p.hi:
+                self._flush()
+                return
 
     def _flush(self) -> None:
         """Make the waiting stores now, recording what they overwrite (the attempt may yet fail). Each waits in
@@ -1171,9 +1173,10 @@ class BatchedBackend(NumpyBackend):
         stored); return their spans and active lane counts for the store's note (None if the UB's flags are dropped:
         no note)."""
         rows = self.rows
-        nbytes = _row_bytes(raw)
+        lazy = type(raw) is _Lazy
+        nbytes = raw.nbytes if lazy else raw.shape[-1]
         lanes = nbytes // unit
-        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        addrs = addr if type(addr) is np.ndarray and addr.shape == (rows,) and addr.dtype == np.int64 else _shaped(np.asarray(addr, np.int64), (rows,))
         act = None if active is None else _shaped(active, (rows, lanes))
 
         def spans() -> tuple[Any, Any, Any]:
@@ -1183,29 +1186,34 @@ class BatchedBackend(NumpyBackend):
         st = ub.storage
         made = written = None
         if st.partial():  # (as the in-order store notes it, row by row)
-            made = lo, hi, used = spans()
+            made = lo, hi, used = (addrs, addrs + nbytes, iota(rows)) if act is None else spans()
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
-        prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
+        hit = self.progs.get(id(addr))
+        prog = hit[1] if hit is not None and hit[0] is addr else None
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
-        self.accesses.append(_Access(id(ub), True, made, box=box, exact=act is None, make=spans))  # (the spans made once)
+        self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
         apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
-        if isinstance(raw, _Lazy):  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
+        if lazy:  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
             assert step is not None and end is not None and apart
             self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
             return written
-        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
-        where = None if act is None else _shaped(act[..., None], values.shape)
+        assert isinstance(raw, np.ndarray)
+        if act is None and apart and raw.shape == (rows, nbytes):  # (every lane, a row an iteration: rows of bytes as they are)
+            values, where, at = raw, None, (start, (rows, nbytes), (step, 1))
+        else:
+            values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+            where = None if act is None else _shaped(act[..., None], values.shape)
+            at = (start, values.shape, (step, unit, 1))
         if step is not None and end is not None and apart:
-            if any(
-                np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at))
-                for p in self.pending
-            ):
-                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
-            self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
+            for p in self.pending:
+                if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
+                    values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
+                    break
+            self.pending.append(_Store(st, at, values, where, start, end))
             return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
@@ -1339,8 +1347,11 @@ class BatchedBackend(NumpyBackend):
         for writes, entry in self.noted:
             writes.add(entry)
         self.noted = []
-        for st in {id(s): s for s in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]}.values():
-            st.summarise()
+        summarised: set[int] = set()
+        for st in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]:
+            if id(st) not in summarised:
+                summarised.add(id(st))
+                st.summarise()
         self.pending = []
 
     def rollback(self) -> None:
@@ -1388,13 +1399,13 @@ def _disjoint(accesses: list[_Access], rows: int) -> bool:
     lie within an affine box is judged by its box (no hazard between boxes: none between what they hold)."""
     boxes: list[tuple[int, int, bool, tuple[int, int, int] | None]] = []
     for a in accesses:
-        write = a.write
-        if a.box is not None:  # (start, step, width), known: no arrays to look at
-            start, step, width = affine = a.box
+        write, affine = a.write, a.box
+        if affine is not None:  # (start, step, width), known: no arrays to look at
+            start, step, width = affine
             if write and (step < width):  # rows out of order or overlapping
                 return False
             last = start + step * (rows - 1)
-            boxes.append((min(start, last), max(start, last) + width, write, affine))
+            boxes.append((start, last + width, write, affine) if step >= 0 else (last, start + width, write, affine))
             continue
         lo, hi, used = a.spans
         if not lo.size:
@@ -1513,14 +1524,31 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
     """A writable strided view of `data` (contiguous, one-byte items) from byte `at[0]`, of shape `at[1]`
     and strides `at[2]` (numpy's `as_strided`, without its Python-level overhead)."""
     start, shape, strides = at
-    size = 1
-    for n, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if stride != size:  # (not rows back to back)
-            return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
-        size *= n
-    if 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (a third of the constructor's cost)
+    if len(shape) == 2:  # (the common case, rows of bytes: no loop)
+        rows, width = shape
+        size = rows * width if strides[1] == 1 and strides[0] == width else -1
+    else:
+        size = 1
+        for n, stride in zip(reversed(shape), reversed(strides), strict=True):
+            if stride != size:  # (not rows back to back)
+                size = -1
+                break
+            size *= n
+    if 0 <= size and 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (cheaper than the constructor)
         return data[start : start + size].reshape(shape)
-    return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
+    return _ndarray(shape, data.dtype, data, start, strides)  # (positional: keywords cost more than the view)
+
+
+_ndarray = np.ndarray
+
+
+def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
+    """Whether an elementwise op's inputs are the plain case of `result_buffer` and `deferred`: some input with a row an
+    iteration (an array of two axes), every input of `np_dtype`."""
+    for x in inputs:
+        if getattr(x, "ndim", 0) >= 2:
+            return all(x.dtype == np_dtype for x in inputs)
+    return False
 
 
 def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
@@ -1529,7 +1557,7 @@ def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
     if x.ndim == 2 and x.shape[0] == rows:  # (one row an iteration already)
         return x
     if x.ndim == 1 and x.flags.c_contiguous:
-        view = np.ndarray((rows, x.shape[0]), x.dtype, buffer=x, strides=(0, x.itemsize))
+        view = _ndarray((rows, x.shape[0]), x.dtype, x, 0, (0, x.itemsize))
         view.flags.writeable = False
         return view
     return np.broadcast_to(x, (rows, x.shape[-1]))
