@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -69,11 +69,17 @@ class Affine:
         if prog is not None and not (
             -self.LIMIT <= prog[0] <= self.LIMIT and -self.LIMIT <= prog[0] + prog[1] * (self.rows - 1) <= self.LIMIT
         ):  # (both ends of the progression within the limit: every row is)
-            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+            _beyond()
 
     @classmethod
     def progression(cls, start: int, step: int, rows: int) -> Affine:
-        return cls(None, (start, step), rows)
+        """`Affine(None, (start, step), rows)` (its fields set directly: the loop index and `i * k` make many)."""
+        limit = cls.LIMIT
+        if not (-limit <= start <= limit and -limit <= start + step * (rows - 1) <= limit):
+            _beyond()
+        a: Affine = _new(cls)
+        a._values, a.prog, a.rows = None, (start, step), rows
+        return a
 
     @property
     def values(self) -> npt.NDArray[np.int64]:
@@ -115,7 +121,7 @@ class Affine:
         with np.errstate(all="ignore"):
             out = op(b, self.values) if reflected else op(self.values, b)
         if out.dtype != np.int64 or (out.size and (int(out.min()) < -self.LIMIT or int(out.max()) > self.LIMIT)):
-            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+            _beyond()
         return Affine(out)
 
     def __add__(self, other: object) -> Affine:
@@ -233,6 +239,10 @@ class Affine:
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __len__ = __iter__ = __format__ = __truediv__ = _python_value
     __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
+
+
+def _beyond() -> NoReturn:
+    raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
 
 
 def _either(fast: Affine | None, general: Callable[[], Affine]) -> Affine:
