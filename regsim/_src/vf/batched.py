@@ -59,6 +59,10 @@ from regsim._src.model.registers import (
 )
 
 ZEROING = MaskMergeMode.ZEROING
+#: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
+#: → whether a box was judged (a hazard raises, and is never kept); at most VERDICTS, then forgotten all at once
+_VERDICTS: dict[tuple[Any, ...], bool] = {}
+VERDICTS = 1024
 #: from this many iterations a batched loop leaves results to compute until read (`_Lazy`): the bookkeeping, a few
 #: microseconds a call, pays for itself in the copies and +0 lanes it saves; fewer rows compute them at once
 DEFER_ROWS = 128
@@ -680,22 +684,22 @@ class BatchedBackend(NumpyBackend):
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
         state = self.regs.get(id(reg._storage))
         span = reg._span
-        if state is not None and state.thunk is not None:
-            state.fill()
-        if state is not None and state.valid is None:
-            # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
-            one = reg.trait.REG_NUM == 1
-            held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
-            if held is not None:
-                dtype, typed = reg.dtype, state.typed
-                if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
-                    return typed[3]
-                data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
-                lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
-                if lanes.flags.writeable:  # (a view of a read-only array, a load's, is read-only already)
-                    lanes.flags.writeable = False
-                state.typed = (held, dtype, span.start, lanes)
-                return lanes
+        if state is not None:
+            if state.thunk is not None:
+                state.fill()
+            if state.valid is None:
+                # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
+                one = reg.trait.REG_NUM == 1
+                held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+                if held is not None:
+                    dtype, typed = reg.dtype, state.typed
+                    if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
+                        return typed[3]
+                    data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
+                    lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
+                    lanes.setflags(write=False)
+                    state.typed = (held, dtype, span.start, lanes)
+                    return lanes
         state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
@@ -1297,14 +1301,36 @@ class BatchedBackend(NumpyBackend):
         for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
+        # (where every access is a box, the verdict is a function of the boxes alone: kept for the next run with the same)
+        key: list[Any] | None = [self.rows]
+        for a in self.accesses:
+            if a.box is None:
+                key = None
+                break
+            key.append((a.ub, a.write, a.exact, a.box))  # type: ignore[union-attr]
+        verdict = None if key is None else _VERDICTS.get(tuple(key))
+        if verdict is None:
+            verdict, by_boxes = self._hazards()
+            if key is not None and by_boxes:
+                if len(_VERDICTS) >= VERDICTS:
+                    _VERDICTS.clear()
+                _VERDICTS[tuple(key)] = verdict
+        if verdict:
+            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
+
+    def _hazards(self) -> tuple[bool, bool]:
+        """`check_independent`'s check of the UB accesses (raising `Unbatchable` for a hazard): whether an access of
+        known box was judged by it (the fact rs.explain reports), and whether the boxes alone settled it (no exact
+        check of the bytes, which may depend on the masks: then the same boxes give the same verdict)."""
         by_ub: dict[int, list[_Access]] = {}
         for a in self.accesses:
             by_ub.setdefault(a.ub, []).append(a)
+        by_boxes = True
         for accesses in by_ub.values():
             if not _disjoint(accesses, self.rows):
                 _check_rows([(*a.spans, a.write) for a in accesses])
-        if any(a.box is not None and a.exact for a in self.accesses):
-            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
+                by_boxes = False
+        return any(a.box is not None and a.exact for a in self.accesses), by_boxes
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""

@@ -85,6 +85,7 @@ class LoopSite:
     #: the S4/S5 check of the functions and methods the body calls, run when the loop starts
     check_calls: Callable[[tuple[Mapping[str, Any], ...]], str] | None = None
     library: bool = False  #: a loop of regsim's own library VFs (a forced mode applies to the user's loops)
+    runner: str = ""  #: the name the rewritten VF holds the loop's run by (`__regsim_loop0`, ...)
     #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
     memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
 
@@ -164,6 +165,7 @@ class LoopRun:
         "_frame",
         "_host_token",
         "_iter_token",
+        "_locals",
         "_next",
         "_peel_backend",
         "_peel_token",
@@ -229,13 +231,23 @@ class LoopRun:
         self._decision: Decision | None = None
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
-        self._signature: Any = ()  #: `signature`, once `_look` has taken it
+        self._signature: Any = ()  #: `signature`, once made
+        self._locals: dict[str, Any] | None = None  #: the VF's locals as the loop started (`_look`), until `signature` is made
 
     @property
     def signature(self) -> Any:
         """The static signature of the VF's locals when the loop started (the key of its site's memo; `_look` takes
         it): plain values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype
         and kind, anything else by its type; the rewrite's own names left out."""
+        if self._locals is not None:  # (made when first asked for: most runs never are, their site's memo empty)
+            self._signature = tuple(
+                [
+                    (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                    for name, v in self._locals.items()
+                    if not name.startswith(_RUNNER)
+                ]
+            )
+            self._locals = None
         return self._signature
 
     def attempt(self) -> bool:
@@ -255,15 +267,10 @@ class LoopRun:
         scope = frame.f_locals
         check = self.site.check_calls
         self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
-        # (taken now: a nested loop's look at the frame updates its locals; it holds no register or pointer, and not
-        # this run (which the frame holds by now): no reference cycle through it)
-        self._signature = tuple(
-            [
-                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-                for name, v in scope.items()
-                if not name.startswith(_RUNNER)
-            ]
-        )
+        # (copied now: a nested loop's look at the frame updates its locals; without this run, which the frame holds by
+        # now: no reference cycle through it)
+        self._locals = scope.copy()
+        self._locals.pop(self.site.runner, None)
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
@@ -648,7 +655,8 @@ class _Rewriter(ast.NodeTransformer):
             reason = f"{', '.join(carried)} carried across iterations (read before the body assigns it) (S2)"
         calls = rules.calls(node.body, first)
         check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
-        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR)))
+        loop = "" if reason else next(self.names)
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop))
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
@@ -656,7 +664,6 @@ class _Rewriter(ast.NodeTransformer):
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
             ast.fix_missing_locations(node)
             return node
-        loop = next(self.names)
 
         def attr(name: str) -> ast.Attribute:
             return ast.Attribute(ast.Name(loop, load), name, load)
