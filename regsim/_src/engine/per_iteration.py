@@ -222,15 +222,22 @@ class Affine:
 
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
-        size = ptr.dtype.itemsize
-        if self.prog is None or isinstance(ptr.addr, np.ndarray):
-            return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi)
-        start, step = prog = (ptr.addr + self.prog[0] * size, self.prog[1] * size)
+        dtype, addr, prog = ptr.dtype, ptr.addr, self.prog
+        size = dtype.itemsize
+        if prog is None or isinstance(addr, np.ndarray):
+            return BatchedPtr(ptr.ub, dtype, addr + self.values * size, ptr.lo, ptr.hi)
+        start, step = addr + prog[0] * size, prog[1] * size
         end = start + step * self.rows
         # start + step * iota(rows) in one numpy call where `arange` counts its rows exactly (in float64)
         exact = step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT
-        addrs = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
-        return BatchedPtr.made(ptr, addrs, prog)
+        # (the pointer's fields set directly: the hot path of `p + i * k`)
+        p: BatchedPtr = _new(BatchedPtr)
+        p.ub, p.dtype, p.lo, p.hi, p._sig = ptr.ub, dtype, ptr.lo, ptr.hi, dtype._ptr_sig
+        p.addr = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
+        ctx = _VF.get()
+        if ctx is not None:
+            ctx.backend.new_pointer(p, (start, step))
+        return p
 
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")
@@ -263,18 +270,6 @@ class BatchedPtr(UbPtr[Any]):
         ctx = _VF.get()
         if ctx is not None:
             ctx.backend.new_pointer(self, prog)
-
-    @classmethod
-    def made(cls, ptr: UbPtr[Any], addr: Any, prog: tuple[int, int]) -> BatchedPtr:
-        """`BatchedPtr(ptr.ub, ptr.dtype, addr, ptr.lo, ptr.hi, prog)` inside a batched loop (the hot path of `p + i * k`:
-        the fields set directly)."""
-        p: BatchedPtr = _new(cls)
-        dtype = p.dtype = ptr.dtype
-        p.ub, p.addr, p.lo, p.hi, p._sig = ptr.ub, addr, ptr.lo, ptr.hi, dtype._ptr_sig
-        ctx = _VF.get()
-        if ctx is not None:
-            ctx.backend.new_pointer(p, prog)
-        return p
 
     def _prog(self) -> tuple[int, int] | None:
         ctx = _VF.get()

@@ -916,12 +916,14 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         if ub.observer is not None or ub.journal is not None:
             return None
-        start, step = hit[1]
-        end = start + step * (self.rows - 1) + nbytes
-        lo, hi = (ptr.lo, ptr.hi) if tensor else (0, ub.size)
-        if step < nbytes or start % align or step % align or start < lo or end > hi or self.rows < 2:
+        start, step = prog = hit[1]
+        rows = self.rows
+        if step < nbytes or start % align or step % align or rows < 2:
             return None
-        return start, step
+        end = start + step * (rows - 1) + nbytes
+        if (start < ptr.lo or end > ptr.hi) if tensor else (start < 0 or end > ub.size):
+            return None
+        return prog
 
     def load_rows(self, dst: RegTensor[Any], ptr: UbPtr[Any], at: tuple[int, int], nbytes: int) -> bool:
         """A load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's strided view,
