@@ -279,7 +279,7 @@ class LoopRun:
         reason = self._why_not()
         # (before `_look`: in auto, a short loop of a site that always post-updated runs in order whatever its
         # signature and calls; the cheap count first, the site's memo only for a loop it rules out)
-        few = "" if reason or self._peeled is not None else self._too_few_to_peel()
+        few = "" if reason or self._peeled is not None or self.mode != "auto" else self._too_few_to_peel()
         if few and self.site.post_updates():
             self._frame = None
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
@@ -385,14 +385,15 @@ class LoopRun:
             return self.site.static_reason or self.call_reason
         if not isinstance(self.range, range):
             return f"iterates over a {type(self.range).__name__}, not a range"
-        if len(self.range) > BATCH_ROWS:
-            return f"{len(self.range)} iterations: regsim batches at most {BATCH_ROWS} at once"
-        if len(self.range) < 2:
+        n = len(self.range)
+        if n > BATCH_ROWS:
+            return f"{n} iterations: regsim batches at most {BATCH_ROWS} at once"
+        if n < 2:
             return "fewer than 2 iterations" + (
                 " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
             )
         few = self.few
-        if self.mode == "auto" and self._peeled is None and len(self.range) < few:
+        if self.mode == "auto" and self._peeled is None and n < few:
             return f"fewer than {few} iterations: in order is cheaper than batching here (rs.configure(batch_min_iterations=...))"
         ctx = self._vf
         if ctx is None:
