@@ -380,7 +380,8 @@ class BatchedBackend(NumpyBackend):
         st = reg._storage
         if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
             return False
-        self._check_writable(st)
+        if id(st) in self.outside or id(st) in self.scanned:  # (`_check_writable`'s cases)
+            self._check_writable(st)
         state = self.regs.get(id(st))
         if state is None:
             self.regs[id(st)] = _Regs(st, data, None, shared=shared)
@@ -1157,7 +1158,7 @@ class BatchedBackend(NumpyBackend):
             addr = addr + offset
             self.progs[id(addr)] = (addr, (start + offset, step))
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
-        self._note_store(api, ptr, [written], _row_bytes(raw) // unit if unit > 1 else 0)
+        self._note_store(api, ptr, [written], (raw.nbytes if type(raw) is _Lazy else raw.shape[-1]) // unit if unit > 1 else 0)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -1376,7 +1377,7 @@ class BatchedBackend(NumpyBackend):
             writes.add(entry)
         self.noted = []
         summarised: set[int] = set()
-        for st in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]:
+        for st in [u[0] for u in self.undo] + [p.storage for p in self.pending]:
             if id(st) not in summarised:
                 summarised.add(id(st))
                 st.summarise()
@@ -1573,10 +1574,14 @@ _ndarray = np.ndarray
 def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
     """Whether an elementwise op's inputs are the plain case of `result_buffer` and `deferred`: some input with a row an
     iteration (an array of two axes), every input of `np_dtype`."""
+    rowed = False
     for x in inputs:
-        if getattr(x, "ndim", 0) >= 2:
-            return all(x.dtype == np_dtype for x in inputs)
-    return False
+        rowed = rowed or getattr(x, "ndim", 0) >= 2
+    if rowed:
+        for x in inputs:
+            if x.dtype != np_dtype:
+                return False
+    return rowed
 
 
 def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
@@ -1601,11 +1606,6 @@ def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int
     used = np.flatnonzero(act.any(axis=-1))
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
     return addrs[used] + first * unit, addrs[used] + last * unit, used
-
-
-def _row_bytes(raw: Bytes | _Lazy) -> int:
-    """The bytes of a row a store stores."""
-    return raw.nbytes if type(raw) is _Lazy else raw.shape[-1]
 
 
 #: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records
