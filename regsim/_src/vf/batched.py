@@ -1183,7 +1183,11 @@ class BatchedBackend(NumpyBackend):
         lazy = type(raw) is _Lazy
         nbytes = raw.nbytes if lazy else raw.shape[-1]
         lanes = nbytes // unit
-        addrs = addr if type(addr) is np.ndarray and addr.shape == (rows,) and addr.dtype == np.int64 else _shaped(np.asarray(addr, np.int64), (rows,))
+        addrs = (
+            addr
+            if type(addr) is np.ndarray and addr.shape == (rows,) and addr.dtype == np.int64
+            else _shaped(np.asarray(addr, np.int64), (rows,))
+        )
         act = None if active is None else _shaped(active, (rows, lanes))
 
         def spans() -> tuple[Any, Any, Any]:
@@ -1209,13 +1213,11 @@ class BatchedBackend(NumpyBackend):
             self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
             return written
         assert isinstance(raw, np.ndarray)
-        if act is None and apart and raw.shape == (rows, nbytes):  # (every lane, a row an iteration: rows of bytes as they are)
-            values, where, at = raw, None, (start, (rows, nbytes), (step, 1))
-        else:
-            values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
-            where = None if act is None else _shaped(act[..., None], values.shape)
-            at = (start, values.shape, (step, unit, 1))
+        plain = act is None and apart and raw.shape == (rows, nbytes)  # (every lane, a row an iteration: rows of bytes)
+        values = raw if plain else _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
+            at = (start, (rows, nbytes), (step, 1)) if plain else (start, values.shape, (step, unit, 1))
             for p in self.pending:
                 if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
                     values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
