@@ -780,7 +780,7 @@ class BatchedBackend(NumpyBackend):
             self._own(state)  # (nothing to make or copy first: the bookkeeping of an in-place write)
             buffer: npt.NDArray[Any] = state._data.view(np_dtype)
         else:
-            buffer = np.empty((self.rows, st.data.size), np.uint8).view(np_dtype)
+            buffer = np.empty((self.rows, st.data.size // np_dtype.itemsize), np_dtype)
         self.handed = buffer
         return buffer
 
