@@ -233,8 +233,7 @@ class Affine:
         # (the pointer's fields set directly: the hot path of `p + i * k`)
         p: BatchedPtr = _new(BatchedPtr)
         p.ub, p.dtype, p.lo, p.hi, p._sig = ptr.ub, dtype, ptr.lo, ptr.hi, dtype._ptr_sig
-        addrs: Any = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
-        p.addr = addrs
+        p.addr = _addresses(start, step, self.rows) if exact else start + step * iota(self.rows)
         ctx = _VF.get()
         if ctx is not None:
             ctx.backend.new_pointer(p, (start, step))
@@ -247,6 +246,27 @@ class Affine:
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __len__ = __iter__ = __format__ = __truediv__ = _python_value
     __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
+
+
+#: address rows `_addresses` made: (start, step, rows) → the read-only array, for loops of at most ADDRESS_ROWS rows (a
+#: loop run again makes the same ones); at most ADDRESSES kept (then forgotten all at once)
+_ADDRESSES: dict[tuple[int, int, int], npt.NDArray[np.int64]] = {}
+ADDRESSES = 256
+ADDRESS_ROWS = 1024
+
+
+def _addresses(start: int, step: int, rows: int) -> npt.NDArray[np.int64]:
+    """`np.arange(start, start + step * rows, step)` as int64 (exact: the caller's bounds), read-only and shared."""
+    key = (start, step, rows)
+    addrs = _ADDRESSES.get(key)
+    if addrs is None:
+        addrs = np.arange(start, start + step * rows, step, dtype=np.int64)
+        if rows <= ADDRESS_ROWS:
+            addrs.setflags(write=False)
+            if len(_ADDRESSES) >= ADDRESSES:
+                _ADDRESSES.clear()
+            _ADDRESSES[key] = addrs
+    return addrs
 
 
 def _beyond() -> NoReturn:
