@@ -732,8 +732,11 @@ class BatchedBackend(NumpyBackend):
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
             handed, self.handed = self.handed, None
-            if handed is not None and values is handed and self._adopt(dst, handed.view(np.uint8), shared=False):
-                return  # (`result_buffer`'s, kept as dst's own)
+            if handed is not None and values is handed and self._adopt(dst, raw := handed.view(np.uint8), shared=False):
+                # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next, read-only)
+                handed.setflags(write=False)
+                self.regs[id(dst._storage)].typed = (raw, dst.dtype, 0, handed)
+                return
             rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
                 if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
