@@ -188,11 +188,13 @@ class LoopRun:
         "site",
     )
 
-    def __init__(self, site: LoopSite, iterable: Any, frame: types.FrameType | None = None) -> None:
-        self.site = site
-        #: the frame of the VF running the loop, until the first attempt reads its scopes (`_look`): a loop that runs in
-        #: order for a reason its range or the configuration gives pays no S4/S5 check and no copy of the locals
-        self._frame = frame
+    def __init__(self, sites: list[LoopSite], k: int, iterable: Any) -> None:
+        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF)."""
+        self.site = site = sites[k]
+        #: the frame of the VF running the loop (S4/S5 in its scopes), until the first attempt reads its scopes (`_look`):
+        #: a loop that runs in order for a reason its range or the configuration gives pays no S4/S5 check and no copy of
+        #: the locals
+        self._frame: types.FrameType | None = None if site.static_reason else sys._getframe(1)
         forced = None
         if isinstance(iterable, vf_range):
             forced, iterable = iterable.loops, iterable.range
@@ -305,7 +307,7 @@ class LoopRun:
         except Unbatchable as e:  # (an index beyond what int64 rows hold exactly)
             return self._decide("sequential", e.args[0])
         self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
-        self._trace = _trace_of(ctx.hook)
+        self._trace = None if ctx.hook is None else _trace_of(ctx.hook)
         self._trace_mark = len(self._trace.records) if self._trace is not None else 0
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
@@ -595,7 +597,7 @@ def instrument(f: F) -> F:
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
-    runner = functools.partial(_run_loop, sites)
+    runner = functools.partial(LoopRun, sites)
     closure = tuple(cells[name] if name in cells else types.CellType(runner) for name in inner.co_freevars)
     new = types.FunctionType(inner, f.__globals__, f.__name__, f.__defaults__, closure)
     new.__kwdefaults__ = f.__kwdefaults__
@@ -622,13 +624,6 @@ def _raised_in_regsim(error: BaseException) -> bool:
     while tb is not None:
         last, tb = tb, tb.tb_next
     return last is not None and os.path.abspath(last.tb_frame.f_code.co_filename).startswith(_REGSIM_DIR)
-
-
-def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
-    site = sites[k]
-    if site.static_reason:
-        return LoopRun(site, iterable)
-    return LoopRun(site, iterable, sys._getframe(1))  # (S4/S5 in the scopes of the VF running the loop: `LoopRun._look`)
 
 
 class _Rewriter(ast.NodeTransformer):
