@@ -233,7 +233,8 @@ class Affine:
         # (the pointer's fields set directly: the hot path of `p + i * k`)
         p: BatchedPtr = _new(BatchedPtr)
         p.ub, p.dtype, p.lo, p.hi, p._sig = ptr.ub, dtype, ptr.lo, ptr.hi, dtype._ptr_sig
-        p.addr = _addresses(start, step, self.rows) if exact else start + step * iota(self.rows)
+        addrs: Any = _addresses(start, step, self.rows) if exact else start + step * iota(self.rows)
+        p.addr = addrs
         ctx = _VF.get()
         if ctx is not None:
             ctx.backend.new_pointer(p, (start, step))
