@@ -22,7 +22,8 @@ def doubled(src: rs.UbPtr[Any], dst: rs.UbPtr[Any], n: int, k: int) -> None:
     x = Reg.RegTensor(src.dtype)
     m = Reg.CreateMask(src.dtype)
     for i in range(n):
-        Reg.LoadAlign(x, src + i * k)
+        row = src + i * k
+        Reg.LoadAlign(x, row)
         Reg.Add(x, x, x, m)
         Reg.StoreAlign(dst + i * k, x, m)
 
@@ -106,5 +107,5 @@ def test_errors_of_a_batched_loop_name_the_op_the_parameter_and_the_iteration() 
     with pytest.raises(rs.errors.UninitializedReadError) as raised:
         reread(d.GetPhyAddr() + 64 * 13)  # between the rows of iterations 6 and 7
     text = str(raised.value)
-    assert "last written by StoreAlign at test_loop_reuse.py:27 (in doubled), iteration 6" in text, text
-    assert "last written by StoreAlign at test_loop_reuse.py:27 (in doubled), iteration 7" in text, text
+    assert "last written by StoreAlign at test_loop_reuse.py:28 (in doubled), iteration 6" in text, text
+    assert "last written by StoreAlign at test_loop_reuse.py:28 (in doubled), iteration 7" in text, text
