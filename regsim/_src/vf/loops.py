@@ -238,9 +238,9 @@ class LoopRun:
 
     @property
     def signature(self) -> Any:
-        """The static signature of the VF's locals when the loop started (the key of its site's memo; `_look` takes
-        it): plain values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype
-        and kind, anything else by its type; the rewrite's own names left out."""
+        """The static signature of the VF's locals when the loop started (the key of its site's memo; made from the
+        locals `_look` copies, when first asked for): plain values (ints, floats, strings, enum members) as they are,
+        registers and pointers by their dtype and kind, anything else by its type; the rewrite's own names left out."""
         if self._locals is not None:  # (made when first asked for: most runs never are, their site's memo empty)
             self._signature = tuple(
                 [
@@ -254,11 +254,10 @@ class LoopRun:
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
-        if step == "batched":
-            return self.try_batched()
-        if step == "peel":
-            return self._peel()
-        return False
+        go = self.try_batched() if step == "batched" else self._peel() if step == "peel" else False
+        if not go:  # (the attempts are over: the locals copied for the signature no longer held)
+            self._locals = None
+        return go
 
     def _look(self) -> None:
         """The S4/S5 check of the body's calls in the VF frame's scopes, and a copy of its locals (the frame as the
