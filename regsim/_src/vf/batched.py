@@ -27,7 +27,6 @@ first lanes alone (`commit_leading`: an Add accumulating it adds those, the +0 l
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -60,10 +59,6 @@ from regsim._src.model.registers import (
 )
 
 ZEROING = MaskMergeMode.ZEROING
-#: the empty containers `BatchedBackend` holds until an attempt writes its own (immutable: a write must make its own)
-_NO_ITEMS: Any = types.MappingProxyType({})
-_NO_KEYS: Any = frozenset()
-_NOTHING: Any = ()
 #: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
 #: → whether a box was judged (a hazard raises, and is never kept); at most VERDICTS, then forgotten all at once
 _VERDICTS: dict[tuple[Any, ...], bool] = {}
@@ -322,20 +317,6 @@ class BatchedBackend(NumpyBackend):
     """The sequential backend's interface over all iterations of one loop at once."""
 
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
-    # what most attempts never fill: the class's empty, immutable one until the first write makes the attempt's own
-    # (`_own_field`: no containers made and freed for nothing each run)
-    counted: dict[int, tuple[Any, Any]] = _NO_ITEMS  #: counters made before the loop: id → (ref, value before)
-    made_refs: dict[int, Any] = _NO_ITEMS  #: counters (rs.Ref) made in the body, by id: one per iteration
-    ref_reads: dict[int, Any] = _NO_ITEMS  #: counters made before the loop whose value the body read
-    #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
-    undo: list[tuple[Storage, Any, Bytes, Bools | None]] = _NOTHING
-    #: UB bytes [lo, hi) of unaligned store streams: no later access of the attempt may touch them (a stream's
-    #: bytes reach the UB at 32-byte boundaries, not when stored), and the stream buffers as the attempt found them
-    streams: list[tuple[int, int]] = _NOTHING
-    uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = _NO_ITEMS
-    scanned: set[int] = _NO_KEYS  #: registers and masks a scan wrote: no other op may write them
-    posted: dict[int, _Posted] = _NO_ITEMS  #: post-update pointers, by id
-    addr_regs: list[AddrReg] = _NOTHING  #: AddrRegs with one offset per iteration
 
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int) -> None:
         super().__init__(check_uninitialized, mask_fill)
@@ -343,23 +324,28 @@ class BatchedBackend(NumpyBackend):
         self.regs: dict[int, _Regs] = {}
         self.masks: dict[int, _Mask] = {}
         self.outside: set[int] = set()  #: registers and masks read before the body wrote them
+        self.counted: dict[int, tuple[Any, Any]] = {}  #: counters made before the loop: id → (ref, value before)
+        self.made_refs: dict[int, Any] = {}  #: counters (rs.Ref) made in the body, by id: one per iteration
+        self.ref_reads: dict[int, Any] = {}  #: counters made before the loop whose value the body read
         self.facts: set[str] = set()  #: what the attempt relied on, for rs.explain
+        #: what stores overwrote, to undo them: (storage, where, bytes before, flags before)
+        self.undo: list[tuple[Storage, Any, Bytes, Bools | None]] = []
         self.pending: list[_Store] = []  #: stores not yet made, in program order
+        #: UB bytes [lo, hi) of unaligned store streams: no later access of the attempt may touch them (a stream's
+        #: bytes reach the UB at 32-byte boundaries, not when stored), and the stream buffers as the attempt found them
+        self.streams: list[tuple[int, int]] = []
+        self.uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = {}
         self.origin: object = ""  #: the latest gather's bytes, named as an in-order message names them (a load brings its own)
         self.noted: list[tuple[Writes, Write]] = []  #: the stores made, for their UBs' `Writes` once the loop is kept
         self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
         self.pointers: list[BatchedPtr] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
         self.progs: dict[int, tuple[Any, tuple[int, int]]] = {}
+        self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
+        self.posted: dict[int, _Posted] = {}  #: post-update pointers, by id
         self.peeled = False  #: iteration 0 ran in order: every pointer the loop carries is posted
+        self.addr_regs: list[AddrReg] = []  #: AddrRegs with one offset per iteration
         self.handed: npt.NDArray[Any] | None = None  #: the latest `result_buffer`, until committed
-
-    def _own_field(self, name: str, make: Callable[[], Any]) -> Any:
-        """The attempt's own container `name` (made at its first write: the class holds an empty, immutable one)."""
-        field = self.__dict__.get(name)
-        if field is None:
-            field = self.__dict__[name] = make()
-        return field
 
     # --- state -----------------------------------------------------------------------------------
     def _reg(self, reg: RegTensor[Any], writing: bool, whole: bool = False) -> _Regs | None:
@@ -505,7 +491,7 @@ class BatchedBackend(NumpyBackend):
         self.facts.add(f"Reg.{api} carries {what} across iterations: an exact scan")
         every = active[1] == active[0].size
         if spec.scan is not None and self._scan_later(spec, dst, kind, prepared, operands, carried, lanes, ctrl, every):
-            self._own_field("scanned", set).add(key)
+            self.scanned.add(key)
             return True
         operands = [o.evaluate() if type(o) is _Lazy else o for o in operands]
         out = None if spec.scan is None else spec.scan(operands, carried, lanes, prepared.mode, ctrl=ctrl)
@@ -522,7 +508,7 @@ class BatchedBackend(NumpyBackend):
         self.commit(dst, result, everything, ZEROING)
         for j, bits in zip(prepared.predicates_out, preds, strict=True):
             self.write_predicate(values[j], bits, plan.dtype, plan.trait)
-        self._own_field("scanned", set).add(key)
+        self.scanned.add(key)
         return True
 
     def _scan_later(
@@ -627,7 +613,7 @@ class BatchedBackend(NumpyBackend):
     def new_ref(self, ref: Any) -> None:
         """A counter made in the body: one per iteration (its value may differ by iteration)."""
         self.facts.add("a counter made in the body is one per iteration")
-        self._own_field("made_refs", dict)[id(ref)] = ref
+        self.made_refs[id(ref)] = ref
 
     def read_ref(self, ref: Any) -> Any:
         key = id(ref)
@@ -636,7 +622,7 @@ class BatchedBackend(NumpyBackend):
             return Affine(value) if isinstance(value, np.ndarray) else value
         if key in self.counted:
             raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) that UpdateMask counts down in it")
-        self._own_field("ref_reads", dict)[key] = ref
+        self.ref_reads[key] = ref
         return ref._value
 
     def write_ref(self, ref: Any, value: Any) -> None:
@@ -664,7 +650,7 @@ class BatchedBackend(NumpyBackend):
             raise Unbatchable("the body reads a counter made before the loop (an rs.Ref) before UpdateMask counts it down")
         before = ref._value
         super().count_down(api, ref, n)  # the checks, on the value before the loop
-        self._own_field("counted", dict)[key] = (ref, before)
+        self.counted[key] = (ref, before)
         self.facts.add(f"the counter made before the loop counts down {n} lanes an iteration, in closed form")
         ref._value = max(before - self.rows * n, 0)
         if before >= self.rows * n:  # n lanes in every iteration
@@ -1042,7 +1028,7 @@ class BatchedBackend(NumpyBackend):
         at = starts[:, None] + np.arange(unit)
         if at.size:
             self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
-        self._own_field("undo", list).append((st, at, st.data[at], st.flags_at(at)))
+        self.undo.append((st, at, st.data[at], st.flags_at(at)))
         st.data[at] = np.broadcast_to(raw, (*shape, unit))[row, lane]
         st.mark_at(at)
         # one range a lane (a lane an active duplicate of another in its row writes the same bytes: once)
@@ -1062,7 +1048,7 @@ class BatchedBackend(NumpyBackend):
         """An unaligned store stream over every iteration at once: `raw` written at `start` now, the bytes up to `end`
         left in the stream buffer `u` (saved first, for a rollback); `rows` (starts, ends, row numbers) are the bytes
         each iteration stored, for the hazard check."""
-        self._own_field("uregs", dict).setdefault(id(u), (u, (u.pending, u.start, u.origin, u.ptr)))
+        self.uregs.setdefault(id(u), (u, (u.pending, u.start, u.origin, u.ptr)))
         self._stream_guard(start, end)
         self._flush()
         if ptr.ub.journal is not None:  # (a memory-level call's write journal: the bytes before they change)
@@ -1071,7 +1057,7 @@ class BatchedBackend(NumpyBackend):
             ptr.ub.observer("write", api, start, start + raw.size)
         self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
         self.accesses.append(_Access(id(ptr.ub), True, rows))
-        self._own_field("streams", list).append((start, end))
+        self.streams.append((start, end))
         if ptr.ub.storage.partial():
             self.noted.append((ptr.ub.writes, Writes.entry(api, rows[0], rows[1], 0, 0, rows[2])))
 
@@ -1103,7 +1089,7 @@ class BatchedBackend(NumpyBackend):
         target = _strided(st.data, p.at)
         self._release(target)
         if undo:
-            self._own_field("undo", list).append((st, p.at, target.copy(), st.flags_at(p.at)))
+            self.undo.append((st, p.at, target.copy(), st.flags_at(p.at)))
         values = p.values
         if isinstance(values, _Lazy):  # (every lane: `where` is None)
             if values.result is None:  # computed into the UB bytes
@@ -1247,7 +1233,7 @@ class BatchedBackend(NumpyBackend):
         at = idx[np.ones(values.shape, np.bool_) if where is None else where]
         if at.size:
             self._release(st.data[int(at.min()) : int(at.max()) + 1])
-        self._own_field("undo", list).append((st, at, st.data[at], st.flags_at(at)))
+        self.undo.append((st, at, st.data[at], st.flags_at(at)))
         st.data[at] = values[np.ones(values.shape, np.bool_) if where is None else where]
         st.mark_at(at)
         return written
@@ -1283,7 +1269,7 @@ class BatchedBackend(NumpyBackend):
             raise Unbatchable("a post-update pointer that is already per-iteration")
         base = int(base)
         self.peeled = True
-        self._own_field("posted", dict)[id(ptr)] = _Posted(ptr, type(ptr), base, stride)
+        self.posted[id(ptr)] = _Posted(ptr, type(ptr), base, stride)
         ptr.addr = base + np.arange(self.rows, dtype=np.int64) * stride  # type: ignore[assignment]
         ptr.__class__ = BatchedPtr
         self.progs[id(ptr.addr)] = (ptr.addr, (base, stride))
@@ -1313,7 +1299,7 @@ class BatchedBackend(NumpyBackend):
         """An AddrReg with one offset per iteration (CreateAddrReg of the loop index); the loop
         leaves it holding the last iteration's."""
         areg = AddrReg(dtype, offset)
-        self._own_field("addr_regs", list).append(areg)
+        self.addr_regs.append(areg)
         return areg
 
     # --- the end of the loop ---------------------------------------------------------------------
