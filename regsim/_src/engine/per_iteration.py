@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,8 @@ def iota(rows: int) -> npt.NDArray[np.int64]:
     rows_.flags.writeable = False
     return rows_
 
+
+_new = object.__new__
 
 #: addresses of magnitude below this `np.arange` makes exactly (its row count comes from a float64 quotient)
 _EXACT = 1 << 52
@@ -67,11 +69,17 @@ class Affine:
         if prog is not None and not (
             -self.LIMIT <= prog[0] <= self.LIMIT and -self.LIMIT <= prog[0] + prog[1] * (self.rows - 1) <= self.LIMIT
         ):  # (both ends of the progression within the limit: every row is)
-            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+            _beyond()
 
     @classmethod
     def progression(cls, start: int, step: int, rows: int) -> Affine:
-        return cls(None, (start, step), rows)
+        """`Affine(None, (start, step), rows)` (its fields set directly: the loop index and `i * k` make many)."""
+        limit = cls.LIMIT
+        if not (-limit <= start <= limit and -limit <= start + step * (rows - 1) <= limit):
+            _beyond()
+        a: Affine = _new(cls)
+        a._values, a.prog, a.rows = None, (start, step), rows
+        return a
 
     @property
     def values(self) -> npt.NDArray[np.int64]:
@@ -113,7 +121,7 @@ class Affine:
         with np.errstate(all="ignore"):
             out = op(b, self.values) if reflected else op(self.values, b)
         if out.dtype != np.int64 or (out.size and (int(out.min()) < -self.LIMIT or int(out.max()) > self.LIMIT)):
-            raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
+            _beyond()
         return Affine(out)
 
     def __add__(self, other: object) -> Affine:
@@ -214,15 +222,23 @@ class Affine:
 
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
-        size = ptr.dtype.itemsize
-        if self.prog is None or isinstance(ptr.addr, np.ndarray):
-            return BatchedPtr(ptr.ub, ptr.dtype, ptr.addr + self.values * size, ptr.lo, ptr.hi)
-        start, step = prog = (ptr.addr + self.prog[0] * size, self.prog[1] * size)
+        dtype, addr, prog = ptr.dtype, ptr.addr, self.prog
+        size = dtype.itemsize
+        if prog is None or isinstance(addr, np.ndarray):
+            return BatchedPtr(ptr.ub, dtype, addr + self.values * size, ptr.lo, ptr.hi)
+        start, step = addr + prog[0] * size, prog[1] * size
         end = start + step * self.rows
         # start + step * iota(rows) in one numpy call where `arange` counts its rows exactly (in float64)
         exact = step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT
-        addrs = np.arange(start, end, step, dtype=np.int64) if exact else start + step * iota(self.rows)
-        return BatchedPtr(ptr.ub, ptr.dtype, addrs, ptr.lo, ptr.hi, prog)
+        # (the pointer's fields set directly: the hot path of `p + i * k`)
+        p: BatchedPtr = _new(BatchedPtr)
+        p.ub, p.dtype, p.lo, p.hi, p._sig = ptr.ub, dtype, ptr.lo, ptr.hi, dtype._ptr_sig
+        addrs: Any = _addresses(start, step, self.rows) if exact else start + step * iota(self.rows)
+        p.addr = addrs
+        ctx = _VF.get()
+        if ctx is not None:
+            ctx.backend.new_pointer(p, (start, step))
+        return p
 
     def _python_value(self, *args: object) -> Any:
         raise Unbatchable("the loop index is used as a Python value (control flow, an int, a comparison)")
@@ -231,6 +247,31 @@ class Affine:
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = __len__ = __iter__ = __format__ = __truediv__ = _python_value
     __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
+
+
+#: address rows `_addresses` made: (start, step, rows) → the read-only array, for loops of at most ADDRESS_ROWS rows (a
+#: loop run again makes the same ones); at most ADDRESSES kept (then forgotten all at once)
+_ADDRESSES: dict[tuple[int, int, int], npt.NDArray[np.int64]] = {}
+ADDRESSES = 256
+ADDRESS_ROWS = 1024
+
+
+def _addresses(start: int, step: int, rows: int) -> npt.NDArray[np.int64]:
+    """`np.arange(start, start + step * rows, step)` as int64 (exact: the caller's bounds), read-only and shared."""
+    key = (start, step, rows)
+    addrs = _ADDRESSES.get(key)
+    if addrs is None:
+        addrs = np.arange(start, start + step * rows, step, dtype=np.int64)
+        if rows <= ADDRESS_ROWS:
+            addrs.setflags(write=False)
+            if len(_ADDRESSES) >= ADDRESSES:
+                _ADDRESSES.clear()
+            _ADDRESSES[key] = addrs
+    return addrs
+
+
+def _beyond() -> NoReturn:
+    raise Unbatchable("a value that differs by iteration leaves the range regsim batches exactly (|v| <= 2**62)")
 
 
 def _either(fast: Affine | None, general: Callable[[], Affine]) -> Affine:

@@ -59,6 +59,10 @@ from regsim._src.model.registers import (
 )
 
 ZEROING = MaskMergeMode.ZEROING
+#: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
+#: → whether a box was judged (a hazard raises, and is never kept); at most VERDICTS, then forgotten all at once
+_VERDICTS: dict[tuple[Any, ...], bool] = {}
+VERDICTS = 1024
 #: from this many iterations a batched loop leaves results to compute until read (`_Lazy`): the bookkeeping, a few
 #: microseconds a call, pays for itself in the copies and +0 lanes it saves; fewer rows compute them at once
 DEFER_ROWS = 128
@@ -376,7 +380,8 @@ class BatchedBackend(NumpyBackend):
         st = reg._storage
         if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
             return False
-        self._check_writable(st)
+        if id(st) in self.outside or id(st) in self.scanned:  # (`_check_writable`'s cases)
+            self._check_writable(st)
         state = self.regs.get(id(st))
         if state is None:
             self.regs[id(st)] = _Regs(st, data, None, shared=shared)
@@ -680,22 +685,22 @@ class BatchedBackend(NumpyBackend):
     def lanes(self, api: str, param: str, reg: RegTensor[Any], active: Active | None) -> Any:
         state = self.regs.get(id(reg._storage))
         span = reg._span
-        if state is not None and state.thunk is not None:
-            state.fill()
-        if state is not None and state.valid is None:
-            # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
-            one = reg.trait.REG_NUM == 1
-            held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
-            if held is not None:
-                dtype, typed = reg.dtype, state.typed
-                if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
-                    return typed[3]
-                data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
-                lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
-                if lanes.flags.writeable:  # (a view of a read-only array, a load's, is read-only already)
-                    lanes.flags.writeable = False
-                state.typed = (held, dtype, span.start, lanes)
-                return lanes
+        if state is not None:
+            if state.thunk is not None:
+                state.fill()
+            if state.valid is None:
+                # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
+                one = reg.trait.REG_NUM == 1
+                held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+                if held is not None:
+                    dtype, typed = reg.dtype, state.typed
+                    if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
+                        return typed[3]
+                    data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
+                    lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
+                    lanes.setflags(write=False)
+                    state.typed = (held, dtype, span.start, lanes)
+                    return lanes
         state = self._reg(reg, writing=False)
         if state is None:
             data, valid = reg._storage.data[span], reg._storage.valid
@@ -727,8 +732,11 @@ class BatchedBackend(NumpyBackend):
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
             handed, self.handed = self.handed, None
-            if handed is not None and values is handed and self._adopt(dst, handed.view(np.uint8), shared=False):
-                return  # (`result_buffer`'s, kept as dst's own)
+            if handed is not None and values is handed and self._adopt(dst, raw := handed.view(np.uint8), shared=False):
+                # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next, read-only)
+                handed.setflags(write=False)
+                self.regs[id(dst._storage)].typed = (raw, dst.dtype, 0, handed)
+                return
             rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
                 if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
@@ -767,7 +775,7 @@ class BatchedBackend(NumpyBackend):
         np_dtype = dst.dtype.np_dtype
         if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
             return None
-        if all(np.ndim(x) < 2 for x in inputs) or any(x.dtype != np_dtype for x in inputs):
+        if not _rowed_of(inputs, np_dtype):
             return None
         self._check_writable(st)
         state = self.regs.get(id(st))
@@ -775,7 +783,7 @@ class BatchedBackend(NumpyBackend):
             self._own(state)  # (nothing to make or copy first: the bookkeeping of an in-place write)
             buffer: npt.NDArray[Any] = state._data.view(np_dtype)
         else:
-            buffer = np.empty((self.rows, st.data.size), np.uint8).view(np_dtype)
+            buffer = np.empty((self.rows, st.data.size // np_dtype.itemsize), np_dtype)
         self.handed = buffer
         return buffer
 
@@ -789,7 +797,7 @@ class BatchedBackend(NumpyBackend):
         np_dtype = dst.dtype.np_dtype
         if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
             return None
-        if all(np.ndim(x) < 2 for x in ins) or any(x.dtype != np_dtype for x in ins):
+        if not _rowed_of(ins, np_dtype):
             return None
         self._check_writable(st)
         halves = dst.dtype.itemsize if dst.trait.REG_NUM == 2 else 0
@@ -912,12 +920,14 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         if ub.observer is not None or ub.journal is not None:
             return None
-        start, step = hit[1]
-        end = start + step * (self.rows - 1) + nbytes
-        lo, hi = (ptr.lo, ptr.hi) if tensor else (0, ub.size)
-        if step < nbytes or start % align or step % align or start < lo or end > hi or self.rows < 2:
+        start, step = prog = hit[1]
+        rows = self.rows
+        if step < nbytes or start % align or step % align or rows < 2:
             return None
-        return start, step
+        end = start + step * (rows - 1) + nbytes
+        if (start < ptr.lo or end > ptr.hi) if tensor else (start < 0 or end > ub.size):
+            return None
+        return prog
 
     def load_rows(self, dst: RegTensor[Any], ptr: UbPtr[Any], at: tuple[int, int], nbytes: int) -> bool:
         """A load at `rows_at`'s addresses `at` (LoadAlign, identity distribution): dst adopts the UB's strided view,
@@ -938,7 +948,7 @@ class BatchedBackend(NumpyBackend):
             return False
         self._sync(start, start + step * (rows - 1) + nbytes)
         view = _strided(ub.storage.data, where)
-        view.flags.writeable = False
+        view.setflags(write=False)
         if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
             self._adopt_elements(dst, view)
         else:
@@ -1061,8 +1071,10 @@ class BatchedBackend(NumpyBackend):
     def _sync(self, lo: int, hi: int) -> None:
         """Before UB bytes [lo, hi) are read: the stores waiting to be made that may write them are
         made (all of them, in order)."""
-        if any(p.lo < hi and lo < p.hi for p in self.pending):
-            self._flush()
+        for p in self.pending:
+            if p.lo < hi and lo < p.hi:
+                self._flush()
+                return
 
     def _flush(self) -> None:
         """Make the waiting stores now, recording what they overwrite (the attempt may yet fail). Each waits in
@@ -1149,7 +1161,7 @@ class BatchedBackend(NumpyBackend):
             addr = addr + offset
             self.progs[id(addr)] = (addr, (start + offset, step))
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
-        self._note_store(api, ptr, [written], _row_bytes(raw) // unit if unit > 1 else 0)
+        self._note_store(api, ptr, [written], (raw.nbytes if type(raw) is _Lazy else raw.shape[-1]) // unit if unit > 1 else 0)
 
     def _check_store(self, ptr: UbPtr[Any], addr: Any, raw: Bytes, active: Bools | None, unit: int) -> None:
         rows, lanes = self.rows, raw.shape[-1] // unit
@@ -1171,9 +1183,14 @@ class BatchedBackend(NumpyBackend):
         stored); return their spans and active lane counts for the store's note (None if the UB's flags are dropped:
         no note)."""
         rows = self.rows
-        nbytes = _row_bytes(raw)
+        lazy = type(raw) is _Lazy
+        nbytes = raw.nbytes if lazy else raw.shape[-1]
         lanes = nbytes // unit
-        addrs = _shaped(np.asarray(addr, np.int64), (rows,))
+        addrs = (
+            addr
+            if type(addr) is np.ndarray and addr.shape == (rows,) and addr.dtype == np.int64
+            else _shaped(np.asarray(addr, np.int64), (rows,))
+        )
         act = None if active is None else _shaped(active, (rows, lanes))
 
         def spans() -> tuple[Any, Any, Any]:
@@ -1183,29 +1200,32 @@ class BatchedBackend(NumpyBackend):
         st = ub.storage
         made = written = None
         if st.partial():  # (as the in-order store notes it, row by row)
-            made = lo, hi, used = spans()
+            made = lo, hi, used = (addrs, addrs + nbytes, iota(rows)) if act is None else spans()
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
-        prog = self.prog(addr) if isinstance(addr, np.ndarray) else None
+        hit = self.progs.get(id(addr))
+        prog = hit[1] if hit is not None and hit[0] is addr else None
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
-        self.accesses.append(_Access(id(ub), True, made, box=box, exact=act is None, make=spans))  # (the spans made once)
+        self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
         apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
-        if isinstance(raw, _Lazy):  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
+        if lazy:  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
             assert step is not None and end is not None and apart
             self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
             return written
-        values = _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
+        assert isinstance(raw, np.ndarray)
+        plain = act is None and apart and raw.shape == (rows, nbytes)  # (every lane, a row an iteration: rows of bytes)
+        values = raw if plain else _shaped(raw.reshape(*raw.shape[:-1], lanes, unit), (rows, lanes, unit))
         where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
-            if any(
-                np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at))
-                for p in self.pending
-            ):
-                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
-            self.pending.append(_Store(st, (start, values.shape, (step, unit, 1)), values, where, start, end))
+            at = (start, (rows, nbytes), (step, 1)) if plain else (start, values.shape, (step, unit, 1))
+            for p in self.pending:
+                if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
+                    values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
+                    break
+            self.pending.append(_Store(st, at, values, where, start, end))
             return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
@@ -1289,14 +1309,36 @@ class BatchedBackend(NumpyBackend):
         for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
+        # (where every access is a box, the verdict is a function of the boxes alone: kept for the next run with the same)
+        key: list[Any] | None = [self.rows]
+        for a in self.accesses:
+            if a.box is None:
+                key = None
+                break
+            key.append((a.ub, a.write, a.exact, a.box))  # type: ignore[union-attr]
+        verdict = None if key is None else _VERDICTS.get(tuple(key))
+        if verdict is None:
+            verdict, by_boxes = self._hazards()
+            if key is not None and by_boxes:
+                if len(_VERDICTS) >= VERDICTS:
+                    _VERDICTS.clear()
+                _VERDICTS[tuple(key)] = verdict
+        if verdict:
+            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
+
+    def _hazards(self) -> tuple[bool, bool]:
+        """`check_independent`'s check of the UB accesses (raising `Unbatchable` for a hazard): whether an access of
+        known box was judged by it (the fact rs.explain reports), and whether the boxes alone settled it (no exact
+        check of the bytes, which may depend on the masks: then the same boxes give the same verdict)."""
         by_ub: dict[int, list[_Access]] = {}
         for a in self.accesses:
             by_ub.setdefault(a.ub, []).append(a)
+        by_boxes = True
         for accesses in by_ub.values():
             if not _disjoint(accesses, self.rows):
                 _check_rows([(*a.spans, a.write) for a in accesses])
-        if any(a.box is not None and a.exact for a in self.accesses):
-            self.facts.add("no UB byte an iteration writes is read or written by another (checked)")
+                by_boxes = False
+        return any(a.box is not None and a.exact for a in self.accesses), by_boxes
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
@@ -1339,8 +1381,11 @@ class BatchedBackend(NumpyBackend):
         for writes, entry in self.noted:
             writes.add(entry)
         self.noted = []
-        for st in {id(s): s for s in [*(u[0] for u in self.undo), *(p.storage for p in self.pending)]}.values():
-            st.summarise()
+        summarised: set[int] = set()
+        for st in [u[0] for u in self.undo] + [p.storage for p in self.pending]:
+            if id(st) not in summarised:
+                summarised.add(id(st))
+                st.summarise()
         self.pending = []
 
     def rollback(self) -> None:
@@ -1388,13 +1433,13 @@ def _disjoint(accesses: list[_Access], rows: int) -> bool:
     lie within an affine box is judged by its box (no hazard between boxes: none between what they hold)."""
     boxes: list[tuple[int, int, bool, tuple[int, int, int] | None]] = []
     for a in accesses:
-        write = a.write
-        if a.box is not None:  # (start, step, width), known: no arrays to look at
-            start, step, width = affine = a.box
+        write, affine = a.write, a.box
+        if affine is not None:  # (start, step, width), known: no arrays to look at
+            start, step, width = affine
             if write and (step < width):  # rows out of order or overlapping
                 return False
             last = start + step * (rows - 1)
-            boxes.append((min(start, last), max(start, last) + width, write, affine))
+            boxes.append((start, last + width, write, affine) if step >= 0 else (last, start + width, write, affine))
             continue
         lo, hi, used = a.spans
         if not lo.size:
@@ -1513,14 +1558,35 @@ def _strided(data: npt.NDArray[Any], at: tuple[int, tuple[int, ...], tuple[int, 
     """A writable strided view of `data` (contiguous, one-byte items) from byte `at[0]`, of shape `at[1]`
     and strides `at[2]` (numpy's `as_strided`, without its Python-level overhead)."""
     start, shape, strides = at
-    size = 1
-    for n, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if stride != size:  # (not rows back to back)
-            return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
-        size *= n
-    if 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (a third of the constructor's cost)
+    if len(shape) == 2:  # (the common case, rows of bytes: no loop)
+        rows, width = shape
+        size = rows * width if strides[1] == 1 and strides[0] == width else -1
+    else:
+        size = 1
+        for n, stride in zip(reversed(shape), reversed(strides), strict=True):
+            if stride != size:  # (not rows back to back)
+                size = -1
+                break
+            size *= n
+    if 0 <= size and 0 <= start and start + size <= data.size:  # back to back: a slice, reshaped (cheaper than the constructor)
         return data[start : start + size].reshape(shape)
-    return np.ndarray(shape, data.dtype, buffer=data, offset=start, strides=strides)
+    return _ndarray(shape, data.dtype, data, start, strides)  # (positional: keywords cost more than the view)
+
+
+_ndarray = np.ndarray
+
+
+def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
+    """Whether an elementwise op's inputs are the plain case of `result_buffer` and `deferred`: some input with a row an
+    iteration (an array of two axes), every input of `np_dtype`."""
+    rowed = False
+    for x in inputs:
+        rowed = rowed or getattr(x, "ndim", 0) >= 2
+    if rowed:
+        for x in inputs:
+            if x.dtype != np_dtype:
+                return False
+    return rowed
 
 
 def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
@@ -1529,7 +1595,7 @@ def _rows_of(x: npt.NDArray[Any], rows: int) -> npt.NDArray[Any]:
     if x.ndim == 2 and x.shape[0] == rows:  # (one row an iteration already)
         return x
     if x.ndim == 1 and x.flags.c_contiguous:
-        view = np.ndarray((rows, x.shape[0]), x.dtype, buffer=x, strides=(0, x.itemsize))
+        view = _ndarray((rows, x.shape[0]), x.dtype, x, 0, (0, x.itemsize))
         view.flags.writeable = False
         return view
     return np.broadcast_to(x, (rows, x.shape[-1]))
@@ -1545,11 +1611,6 @@ def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int
     used = np.flatnonzero(act.any(axis=-1))
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
     return addrs[used] + first * unit, addrs[used] + last * unit, used
-
-
-def _row_bytes(raw: Bytes | _Lazy) -> int:
-    """The bytes of a row a store stores."""
-    return raw.nbytes if type(raw) is _Lazy else raw.shape[-1]
 
 
 #: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records

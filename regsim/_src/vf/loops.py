@@ -85,6 +85,7 @@ class LoopSite:
     #: the S4/S5 check of the functions and methods the body calls, run when the loop starts
     check_calls: Callable[[tuple[Mapping[str, Any], ...]], str] | None = None
     library: bool = False  #: a loop of regsim's own library VFs (a forced mode applies to the user's loops)
+    runner: str = ""  #: the name the rewritten VF holds the loop's run by (`__regsim_loop0`, ...)
     #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
     memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
 
@@ -164,6 +165,7 @@ class LoopRun:
         "_frame",
         "_host_token",
         "_iter_token",
+        "_locals",
         "_next",
         "_peel_backend",
         "_peel_token",
@@ -186,11 +188,13 @@ class LoopRun:
         "site",
     )
 
-    def __init__(self, site: LoopSite, iterable: Any, frame: types.FrameType | None = None) -> None:
-        self.site = site
-        #: the frame of the VF running the loop, until the first attempt reads its scopes (`_look`): a loop that runs in
-        #: order for a reason its range or the configuration gives pays no S4/S5 check and no copy of the locals
-        self._frame = frame
+    def __init__(self, sites: list[LoopSite], k: int, iterable: Any) -> None:
+        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF)."""
+        self.site = site = sites[k]
+        #: the frame of the VF running the loop (S4/S5 in its scopes), until the first attempt reads its scopes (`_look`):
+        #: a loop that runs in order for a reason its range or the configuration gives pays no S4/S5 check and no copy of
+        #: the locals
+        self._frame: types.FrameType | None = None if site.static_reason else sys._getframe(1)
         forced = None
         if isinstance(iterable, vf_range):
             forced, iterable = iterable.loops, iterable.range
@@ -229,22 +233,31 @@ class LoopRun:
         self._decision: Decision | None = None
         self._trace: Any = None  #: the `rs.trace()` recording the calls, if any
         self._trace_mark = 0  #: its record count when the batched attempt began
-        self._signature: Any = ()  #: `signature`, once `_look` has taken it
+        self._signature: Any = ()  #: `signature`, once made
+        self._locals: dict[str, Any] | None = None  #: the VF's locals as the loop started (`_look`), until `signature` is made
 
     @property
     def signature(self) -> Any:
-        """The static signature of the VF's locals when the loop started (the key of its site's memo; `_look` takes
-        it): plain values (ints, floats, strings, enum members) as they are, registers and pointers by their dtype
-        and kind, anything else by its type; the rewrite's own names left out."""
+        """The static signature of the VF's locals when the loop started (the key of its site's memo; made from the
+        locals `_look` copies, when first asked for): plain values (ints, floats, strings, enum members) as they are,
+        registers and pointers by their dtype and kind, anything else by its type; the rewrite's own names left out."""
+        if self._locals is not None:  # (made when first asked for: most runs never are, their site's memo empty)
+            self._signature = tuple(
+                [
+                    (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
+                    for name, v in self._locals.items()
+                    if not name.startswith(_RUNNER)
+                ]
+            )
+            self._locals = None
         return self._signature
 
     def attempt(self) -> bool:
         step, self._next = self._next, ""
-        if step == "batched":
-            return self.try_batched()
-        if step == "peel":
-            return self._peel()
-        return False
+        go = self.try_batched() if step == "batched" else self._peel() if step == "peel" else False
+        if not go:  # (the attempts are over: the locals copied for the signature no longer held)
+            self._locals = None
+        return go
 
     def _look(self) -> None:
         """The S4/S5 check of the body's calls in the VF frame's scopes, and a copy of its locals (the frame as the
@@ -255,15 +268,10 @@ class LoopRun:
         scope = frame.f_locals
         check = self.site.check_calls
         self.call_reason = "" if check is None else check((scope, frame.f_globals, frame.f_builtins))
-        # (taken now: a nested loop's look at the frame updates its locals; it holds no register or pointer, and not
-        # this run (which the frame holds by now): no reference cycle through it)
-        self._signature = tuple(
-            [
-                (name, v if type(v) in _BY_VALUE or isinstance(v, enum.Enum) else getattr(v, "_sig", type(v)))
-                for name, v in scope.items()
-                if not name.startswith(_RUNNER)
-            ]
-        )
+        # (copied now: a nested loop's look at the frame updates its locals; without this run, which the frame holds by
+        # now: no reference cycle through it)
+        self._locals = scope.copy()
+        self._locals.pop(self.site.runner, None)
 
     def try_batched(self) -> bool:
         if self.mode == "sequential":
@@ -272,7 +280,7 @@ class LoopRun:
         reason = self._why_not()
         # (before `_look`: in auto, a short loop of a site that always post-updated runs in order whatever its
         # signature and calls; the cheap count first, the site's memo only for a loop it rules out)
-        few = "" if reason or self._peeled is not None else self._too_few_to_peel()
+        few = "" if reason or self._peeled is not None or self.mode != "auto" else self._too_few_to_peel()
         if few and self.site.post_updates():
             self._frame = None
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
@@ -298,7 +306,7 @@ class LoopRun:
         except Unbatchable as e:  # (an index beyond what int64 rows hold exactly)
             return self._decide("sequential", e.args[0])
         self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
-        self._trace = _trace_of(ctx.hook)
+        self._trace = None if ctx.hook is None else _trace_of(ctx.hook)
         self._trace_mark = len(self._trace.records) if self._trace is not None else 0
         self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
         self._backend.core = ctx.backend.core  # (the core's special registers)
@@ -378,14 +386,15 @@ class LoopRun:
             return self.site.static_reason or self.call_reason
         if not isinstance(self.range, range):
             return f"iterates over a {type(self.range).__name__}, not a range"
-        if len(self.range) > BATCH_ROWS:
-            return f"{len(self.range)} iterations: regsim batches at most {BATCH_ROWS} at once"
-        if len(self.range) < 2:
+        n = len(self.range)
+        if n > BATCH_ROWS:
+            return f"{n} iterations: regsim batches at most {BATCH_ROWS} at once"
+        if n < 2:
             return "fewer than 2 iterations" + (
                 " after iteration 0 (run in order for its post-update strides)" if self._peeled else ""
             )
         few = self.few
-        if self.mode == "auto" and self._peeled is None and len(self.range) < few:
+        if self.mode == "auto" and self._peeled is None and n < few:
             return f"fewer than {few} iterations: in order is cheaper than batching here (rs.configure(batch_min_iterations=...))"
         ctx = self._vf
         if ctx is None:
@@ -587,7 +596,7 @@ def instrument(f: F) -> F:
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
-    runner = functools.partial(_run_loop, sites)
+    runner = functools.partial(LoopRun, sites)
     closure = tuple(cells[name] if name in cells else types.CellType(runner) for name in inner.co_freevars)
     new = types.FunctionType(inner, f.__globals__, f.__name__, f.__defaults__, closure)
     new.__kwdefaults__ = f.__kwdefaults__
@@ -616,13 +625,6 @@ def _raised_in_regsim(error: BaseException) -> bool:
     return last is not None and os.path.abspath(last.tb_frame.f_code.co_filename).startswith(_REGSIM_DIR)
 
 
-def _run_loop(sites: list[LoopSite], k: int, iterable: Any) -> LoopRun:
-    site = sites[k]
-    if site.static_reason:
-        return LoopRun(site, iterable)
-    return LoopRun(site, iterable, sys._getframe(1))  # (S4/S5 in the scopes of the VF running the loop: `LoopRun._look`)
-
-
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
         self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
@@ -648,7 +650,8 @@ class _Rewriter(ast.NodeTransformer):
             reason = f"{', '.join(carried)} carried across iterations (read before the body assigns it) (S2)"
         calls = rules.calls(node.body, first)
         check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
-        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR)))
+        loop = "" if reason else next(self.names)
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop))
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
@@ -656,7 +659,6 @@ class _Rewriter(ast.NodeTransformer):
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
             ast.fix_missing_locations(node)
             return node
-        loop = next(self.names)
 
         def attr(name: str) -> ast.Attribute:
             return ast.Attribute(ast.Name(loop, load), name, load)
