@@ -172,7 +172,7 @@ def add_scan(operands: list[Any], carried: int, active: Any, mode: MaskMergeMode
     once as the lane function rounds it (None, for the rows in order, where that could differ)."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
     if init.dtype.kind == "f":
-        return _float_add_scan(init, x, active, mode, ctrl)
+        return _float_add_scan(init, x, active, mode, ctrl, carried)
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None  # saturating sums clamp at every step: in order
     unsigned = np.dtype(f"u{init.dtype.itemsize}")
@@ -192,7 +192,7 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     saturation, ZEROING with inactive lanes, which reset the sum)."""
     init, x = operands[carried], np.broadcast_to(operands[1 - carried], active.shape)
     if init.dtype.kind == "f":
-        rows = _float_add_scan(init, x, active, mode, ctrl, last=True)
+        rows = _float_add_scan(init, x, active, mode, ctrl, carried, last=True)
         return None if rows is None else rows[-1]
     if init.dtype.kind not in "iu" or (int_saturates(ctrl) and init.dtype.itemsize in (2, 4)):
         return None
@@ -205,11 +205,13 @@ def add_scan_last(operands: list[Any], carried: int, active: Any, mode: MaskMerg
     return (init.view(unsigned) + xs.view(unsigned).sum(axis=0, dtype=unsigned)).view(init.dtype)
 
 
-def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: int, *, last: bool = False) -> Any:
+def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: int, carried: int, *, last: bool = False) -> Any:
     """The running float / half sums of `add_scan` (with `last`, at least their last row), or None where the
     lane could differ from numpy's add: half saturation (CTRL[48]), ZEROING resets, bf16 (numpy accumulates
     through ml_dtypes' loop, untested here). MERGING's inactive lanes add -0.0, which keeps every acc but a
-    NaN's payload: a NaN anywhere then sends the rows in order (a NaN stays to the last row).
+    NaN's payload: a NaN anywhere then sends the rows in order (a NaN stays to the last row). numpy's
+    accumulation adds `acc + x`; of two NaNs, add keeps the one of a fixed operand, so `Add(acc, x, acc)`
+    (`carried` 1) with a NaN term runs in order too.
 
     The last float32 row is numpy's reduction along the rows of a C-contiguous array: numpy adds row after
     row into the result there, one float32 rounding each, in order (its pairwise summation is only along the
@@ -221,6 +223,8 @@ def _float_add_scan(init: Any, x: Any, active: Any, mode: MaskMergeMode, ctrl: i
     if not every and mode is MaskMergeMode.ZEROING:
         return None
     xs = (x if every else np.where(active, x, init.dtype.type(-0.0))).astype(init.dtype, copy=False)
+    if carried and np.isnan(xs).any():
+        return None
     sums = _last_float32_sum(init, xs)[None] if last and init.dtype == _F32 else None
     if sums is None:
         sums = np.add.accumulate(np.concatenate([init[None], xs]), axis=0)[1:]
