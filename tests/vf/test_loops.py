@@ -985,3 +985,47 @@ def test_block_copies_batch_bit_identical(
     if not shared and not (post and rows == 2):  # (iteration 0 runs in order for the post-update: one left)
         assert decisions == ["batched"], decisions
 
+
+@pytest.mark.parametrize("flush", ["each iteration", "after the loop"])
+def test_an_unaligned_store_stream_the_body_makes_anew_in_each_iteration(flush: str) -> None:
+    """The body makes its stream's pointer (and, flushed in each iteration, its UnalignRegForStore) anew: every
+    iteration appends at the same UB byte. In order, flushed in each iteration, each writes its one int8 there (the last
+    iteration's stays); flushed after the loop, iteration 1 finds the stream off where it left off and raises. The
+    default mode gives the same bytes and error (it ran the loop in order: the iterations do not continue one
+    stream), where it used to append the iterations one after another and leave them buffered at the VF's end."""
+    rows = 24
+
+    @rs.simd_vf
+    def restarting(dst: rs.UbPtr[rs.int8], src: rs.UbPtr[rs.int8]) -> None:
+        x, kept = Reg.RegTensor(rs.int8), Reg.UnalignRegForStore()
+        for i in range(rows):
+            out = dst + 4
+            u = Reg.UnalignRegForStore() if flush == "each iteration" else kept
+            Reg.LoadAlign(x, src + i * 256)
+            Reg.StoreUnAlign(out, x, u, 1)
+            if flush == "each iteration":
+                Reg.StoreUnAlignPost(out, u, 0)
+        if flush == "after the loop":
+            Reg.StoreUnAlignPost(dst, kept, 0)
+
+    def world() -> tuple[rs.UnifiedBuffer, Callable[[], Any]]:
+        ub = rs.UnifiedBuffer(16384)
+        src, dst = ub.alloc(rs.int8, rows * 256), ub.alloc(rs.int8, 256)
+        src.set((np.arange(rows * 256) % 101).astype(np.int8))
+        dst.set(np.zeros(256, np.int8))
+        return ub, lambda: restarting(dst.GetPhyAddr(), src.GetPhyAddr())
+
+    with rs.configure(batch_min_iterations=2):
+        decisions, _ = run_both(world)
+    assert [d.how for d in decisions] == ["sequential"], [str(d) for d in decisions]
+    ub, run = world()
+    with rs.configure(batch_min_iterations=2):
+        if flush == "after the loop":
+            with pytest.raises(rs.errors.VfContextError, match=r"StoreUnAlign: dst_addr = UB byte \d+, but ureg buffers"):
+                run()
+            return
+        run()
+    got = ub.storage.data[rows * 256 :][:256].view(np.int8)
+    want = np.zeros(256, np.int8)
+    want[4] = (rows - 1) * 256 % 101  # (the last iteration's first element of src)
+    assert np.array_equal(got, want)

@@ -179,6 +179,8 @@ class Backend(Protocol):
 class NumpyBackend:
     """The sequential backend: one call at a time on the registers' and the UB's numpy bytes."""
 
+    rows = 0  #: iterations run at once (a batched loop's backend); 0: one call at a time
+
     def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill

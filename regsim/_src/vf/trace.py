@@ -165,7 +165,7 @@ class Trace:
                 self._iteration = now
             rec.iteration = self._iteration
         backend = ctx.backend
-        batched = getattr(backend, "rows", None)  # a batched loop's backend: one call for every iteration
+        batched = backend.rows  # a batched loop's backend: one call for every iteration
         backend.current = rec
         seen = len(backend.accesses) if batched else 0
         fast = None if batched else typed[3]

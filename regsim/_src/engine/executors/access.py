@@ -220,7 +220,7 @@ class StoreAligned(Executor):
         if self.is_mask:
             be.store(api, "dst_addr", ptr, [(addr, be.predicate_bytes(api, "mask", values[1], a.dist.index), None)], 1)
         elif a.dist.index is not None:  # a distribution other than NORM: a byte map, lanes of its width
-            if getattr(be, "rows", None) is not None:
+            if be.rows:  # (a batched loop)
                 raise InOrderOnly(f"StoreAlign with {a.dist.name} runs in order only")
             act = None
             if a.dist.lane:

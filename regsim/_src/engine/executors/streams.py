@@ -299,8 +299,8 @@ class UnalignStore(Executor):
                 u.pending = u.pending[:0]
             return
         u = values[s.ureg]
-        if isinstance(addr, np.ndarray):
-            _stream_store_rows(ctx, api, ptr, u, addr, data)
+        if be.rows:  # a batched loop: one append an iteration (a pointer the body made: the same address in each)
+            _stream_store_rows(ctx, api, ptr, u, np.broadcast_to(addr, (be.rows,)), data)
         else:
             _stream_store(ctx, api, ptr, u, addr, data, f"{api} at UB byte {addr}")
         if advance:
