@@ -190,7 +190,8 @@ def _look(p: rs.UbPtr[rs.float32], n: int, x: float, flag: bool, name: str, none
 
 @pytest.mark.parametrize("by_keyword", [False, True])
 def test_vf_arguments_are_passed_by_value(by_keyword: bool) -> None:
-    p, box, c = T32.GetPhyAddr() + 4, [], _Copied()
+    p, c = T32.GetPhyAddr() + 4, _Copied()
+    box: list[Any] = []
     before = fields(p)
     args = (p, 7, 2.5, True, "s", None, box, c)
     if by_keyword:
