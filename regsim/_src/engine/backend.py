@@ -181,12 +181,12 @@ class NumpyBackend:
 
     rows = 0  #: iterations run at once (a batched loop's backend); 0: one call at a time
 
-    def __init__(self, check_uninitialized: bool, mask_fill: str) -> None:
+    def __init__(self, check_uninitialized: bool, mask_fill: str, core: Core | None = None) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill
-        #: the core's special registers (AR); a VF started with a UB pointer argument uses that
-        #: UB's (`rs.asc_vf_call` rebinds this), a `VEC_SCOPE` block without one its own
-        self.core: Core = current_core()
+        #: the core's special registers (AR): `core`, else the current one's (a VF started with a UB pointer argument
+        #: runs on that UB's core, a `VEC_SCOPE` block on the current one)
+        self.core: Core = current_core() if core is None else core
         if JOURNALING.get():  # made while a write journal is open: every store records in its UB's journal first
             self.store, self.scatter = _journaled_store(self.store), _journaled_scatter(self.scatter)  # type: ignore[method-assign]
 

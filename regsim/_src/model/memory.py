@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import contextvars
 import copy
+import inspect
 import os
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from types import CodeType
-from typing import Any, Final, Generic, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -156,9 +157,30 @@ class LocalTensor(Generic[T]):
         return self.size * self.dtype.itemsize
 
     @host_api("LocalTensor.GetPhyAddr")
-    def GetPhyAddr(self) -> UbPtr[T]:
-        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+    def _GetPhyAddr(self) -> UbPtr[T]:
+        """`GetPhyAddr`'s general path: arguments that do not bind refused as every host API refuses them."""
         return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
+
+    if TYPE_CHECKING:
+
+        def GetPhyAddr(self) -> UbPtr[T]:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            return self._GetPhyAddr()
+
+    else:
+
+        def GetPhyAddr(self, *rest: Any, **kw: Any) -> Any:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            if rest or kw:  # (no `host_api` wrapper on the hot path: a call that does not bind takes the general one)
+                return self._GetPhyAddr(*rest, **kw)
+            p = _new(UbPtr)
+            dtype = p.dtype = self.dtype
+            p.ub, p._sig = self.ub, dtype._ptr_sig
+            p.addr = p.lo = addr = self.addr
+            p.hi = addr + self.size * dtype.itemsize
+            return p
+
+        GetPhyAddr.__signature__ = inspect.signature(_GetPhyAddr)
 
     @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
@@ -271,6 +293,7 @@ class TensorExpr:
 
 _new = object.__new__
 _DTYPES: Final = frozenset(dt.EVERY_DTYPE)
+_UNSET: Final = object()  #: an argument not given
 
 
 class UbPtr(Generic[T]):
@@ -288,9 +311,12 @@ class UbPtr(Generic[T]):
 
     def __add__(self, n: int) -> UbPtr[T]:
         """`p + n`: `n` elements further on (a new pointer)."""
-        if type(n) is int:  # the hot path: the new pointer's fields set directly (cheaper than UbPtr(...))
-            p: UbPtr[T] = _new(UbPtr)
-            p.ub, p.lo, p.hi, p._sig = self.ub, self.lo, self.hi, self._sig
+        if type(n) is int:  # the hot path: the new pointer's fields set directly (cheaper than UbPtr(...)), one a
+            p: UbPtr[T] = _new(UbPtr)  # statement (cheaper than a tuple's unpacking)
+            p.ub = self.ub
+            p.lo = self.lo
+            p.hi = self.hi
+            p._sig = self._sig
             dtype = p.dtype = self.dtype
             p.addr = self.addr + n * dtype.itemsize
             return p
@@ -329,13 +355,36 @@ class UbPtr(Generic[T]):
         return p
 
     @host_api("UbPtr.reinterpret")
-    def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
-        """`(__ubuf__ U*)p`: the same address, read as another type."""
-        if not (isinstance(dtype, type) and dtype in _DTYPES):  # (`check_dtype`'s test, inlined: the hot path)
-            check_dtype("UbPtr.reinterpret", "dtype", dtype)
-        p: UbPtr[U] = _new(UbPtr)
-        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, dtype, self.addr, self.lo, self.hi, dtype._ptr_sig
-        return p
+    def _reinterpret(self, dtype: type[U]) -> UbPtr[U]:
+        """`reinterpret`'s general path: the dtype checked, arguments that do not bind refused as every host API
+        refuses them."""
+        check_dtype("UbPtr.reinterpret", "dtype", dtype)
+        return self.reinterpret(dtype)
+
+    if TYPE_CHECKING:
+
+        def reinterpret(self, dtype: type[U]) -> UbPtr[U]:
+            """`(__ubuf__ U*)p`: the same address, read as another type."""
+            return self._reinterpret(dtype)
+
+    else:
+
+        def reinterpret(self, dtype: Any = _UNSET, *rest: Any, **kw: Any) -> Any:
+            """`(__ubuf__ U*)p`: the same address, read as another type."""
+            # (no `host_api` wrapper on the hot path: a call that does not bind, or a dtype that is not one, takes the
+            # general one; `check_dtype`'s test inlined)
+            if rest or kw or not (isinstance(dtype, type) and dtype in _DTYPES):
+                return self._reinterpret(*rest, **kw) if dtype is _UNSET else self._reinterpret(dtype, *rest, **kw)
+            p = _new(UbPtr)
+            p.ub = self.ub
+            p.dtype = dtype
+            p.addr = self.addr
+            p.lo = self.lo
+            p.hi = self.hi
+            p._sig = dtype._ptr_sig
+            return p
+
+        reinterpret.__signature__ = inspect.signature(_reinterpret)
 
     def advance_bytes(self, nbytes: int) -> None:
         """The post-update of a load/store: move this pointer in place."""

@@ -582,6 +582,18 @@ class RegTensor(Generic[T]):
         As in C++, the default target holds one register, so a cast of a two-register tensor
         sees its first register; pass `trait=RegTraitNumTwo` to view both.
         """
+        if trait is RegTraitNumOne and self._view is not None and dt.is_dtype(dtype):
+            # one register as one register of a dtype (nothing to refuse): `_view_as`, inlined, the bytes' fields as
+            # the source's (the same storage, span and offset) and the lanes' dtype and sig from the per-dtype table
+            lanes = _ONE_REGISTER.get(dtype) or _one_register(dtype)
+            out: RegTensor[U] = _new(RegTensor)
+            out.dtype, out.trait, out._storage, out._whole, out._span = dtype, trait, self._storage, self._whole, self._span
+            raw = out._raw = self._raw
+            out._bytes, out._sig = self._bytes, lanes[1]
+            out._view = view = raw.view(lanes[0])
+            out._rview = rview = view.view()
+            rview.setflags(write=False)
+            return out
         check_dtype("RegTensor.reinterpret", "dtype", dtype)
         check_trait("RegTensor.reinterpret", dtype, trait)
         if trait.REG_NUM > self.trait.REG_NUM:

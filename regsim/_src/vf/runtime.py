@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from regsim._src.engine.context import VfContext, vf_context
 from regsim._src.model.binding import host_api
 from regsim._src.model.config import _VF, configured
 from regsim._src.model.core import Core, current_core
+from regsim._src.model.memory import UbPtr
 from regsim._src.vf.loops import instrument
 from regsim._src.vf.trace import TracingBackend, current_trace
 from regsim.errors import ParameterError, VfContextError, message
@@ -51,9 +52,9 @@ class _scope:
             )
         config = configured()
         trace = current_trace()
-        backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill)
-        backend.core = self.core
-        self.ctx = ctx = VfContext(config, backend, trace, ctrl=self.core.ctrl)
+        core = self.core
+        backend = (NumpyBackend if trace is None else TracingBackend)(config.check_uninitialized, config.mask_fill, core)
+        self.ctx = ctx = VfContext(config, backend, trace, [], core.ctrl)  # (by position: attrs' keyword path costs more)
         self.trace, self.start = trace, 0 if trace is None else len(trace.records)
         self.token = _VF.set(ctx)
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
@@ -96,11 +97,10 @@ def _ignore_fp_errors() -> Any:
         state.__enter__()
         return state
     var, make = _ERRORS
-    found, ignoring = _ignoring
-    if var.get() is not found:  # (numpy's own state, or the user's np.errstate / np.setbufsize: made once per value)
-        found = var.get()
-        _ignoring = found, (ignoring := make(all="ignore"))
-    return var.set(ignoring)
+    found = var.get()
+    if found is not _ignoring[0]:  # (numpy's own state, or the user's np.errstate / np.setbufsize: made once per value)
+        _ignoring = found, make(all="ignore")
+    return var.set(_ignoring[1])
 
 
 def _restore_fp_errors(token: Any) -> None:
@@ -122,6 +122,10 @@ def _by_value(arg: V) -> V:
     return copy() if copy is not None else arg
 
 
+#: the types of VF arguments `_by_value` passes as they are, known without asking (the common ones)
+_PLAIN: Final = frozenset({int, float, bool, str, type(None)})
+
+
 def _core_of(args: tuple[object, ...]) -> Core | None:
     """The core of the UB the first of `args` that points into one points into, or None."""
     for a in args:
@@ -138,8 +142,8 @@ def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[st
     with _scope(core):
         if kwargs:
             body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
-        else:
-            body(*[_by_value(a) for a in args])
+        else:  # (`_by_value` of each, a pointer copied and a plain value kept without a call)
+            body(*[a._vf_argument_copy() if type(a) is UbPtr else a if type(a) in _PLAIN else _by_value(a) for a in args])
 
 
 @host_api("asc_vf_call")
