@@ -103,6 +103,7 @@ class Backend(Protocol):
     core: Core  #: the core the VF runs on (its special registers)
     mask_fill: str  #: `Config.mask_fill`
     check: bool  #: `Config.check_uninitialized`
+    rows: int  #: iterations run at once (a batched loop's); 0: one call at a time
 
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active: ...
 
