@@ -12,6 +12,8 @@ and prints auto / sequential, batched / sequential and the two times (each mode 
 `rs.configure`, so all three pay its cost alike). The default batch_min_iterations is right when
 auto / sequential stays at or under 1.10 at every trip count; the trip count where batched / sequential
 drops under 1 is where batching starts to pay. Times are CPU time, best of --runs samples.
+Last, a batched loop's fixed cost (issue target: under 50 us): a 2-iteration float32 load / Add / store loop
+batched (batch_min_iterations=2) minus a call of an empty VF with the same argument, sampled in turn.
 Run: `python bench/bench_small_loops.py [--trips 1 2 4 8 16 32 64] [--kernels AddVF GeLU] [--runs 5]`.
 """
 
@@ -27,6 +29,7 @@ import numpy as np
 from bench_table import KERNELS, LANES, MEMORY
 
 import regsim as rs
+from regsim import Reg
 
 TRIPS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64]
 
@@ -63,6 +66,34 @@ def in_mode(f: Callable[[], None], **config: Any) -> Callable[[], None]:
     return run
 
 
+@rs.simd_vf
+def empty_vf(p: rs.UbPtr[rs.float32], n: int) -> None:
+    """Nothing: what calling a VF costs."""
+
+
+@rs.simd_vf
+def doubling_vf(p: rs.UbPtr[rs.float32], n: int) -> None:
+    """p[i] = p[i] + p[i] over n registers: the smallest loop that loads, computes and stores."""
+    x = Reg.RegTensor(rs.float32)
+    m = Reg.CreateMask(rs.float32)
+    for i in range(n):
+        Reg.LoadAlign(x, p + i * LANES)
+        Reg.Add(x, x, x, m)
+        Reg.StoreAlign(p + i * LANES, x, m)
+
+
+def fixed_cost(runs: int, sample: float) -> tuple[float, float]:
+    """The best CPU times of an empty VF call and of `doubling_vf`'s 2-iteration loop batched."""
+    ub = rs.UnifiedBuffer(64 * 1024)
+    t = ub.alloc(rs.float32, 2 * LANES)
+    t.set(np.zeros(2 * LANES, np.float32))  # (zeros: doubled, they stay 0)
+    p = t.GetPhyAddr()
+    with rs.configure(batch_min_iterations=2):  # (entered once: its own cost is not the loop's)
+        assert ": batched" in rs.explain(doubling_vf, p, 2)
+        empty, loop = best_of([lambda: empty_vf(p, 2), lambda: doubling_vf(p, 2)], runs, sample)
+    return empty, loop
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     loop_kernels = [k for k in KERNELS if k not in MEMORY]
@@ -94,6 +125,12 @@ def main() -> None:
     print("\nworst auto / sequential (target <= 1.10x):")
     for name, (ratio, trips) in worst.items():
         print(f"- {name}: {ratio:.2f}x at {trips} trips ({'met' if ratio <= 1.10 else 'NOT met'})")
+    empty, loop = fixed_cost(args.runs, args.sample)
+    fixed = loop - empty
+    print(
+        f"\na batched loop's fixed cost: {fixed * 1e6:.1f} us (a 2-iteration load/Add/store loop batched {loop * 1e6:.1f} us,"
+        f" an empty VF call {empty * 1e6:.1f} us; target < 50 us: {'met' if fixed < 50e-6 else 'NOT met'})"
+    )
 
 
 if __name__ == "__main__":
