@@ -157,30 +157,9 @@ class LocalTensor(Generic[T]):
         return self.size * self.dtype.itemsize
 
     @host_api("LocalTensor.GetPhyAddr")
-    def _GetPhyAddr(self) -> UbPtr[T]:
-        """`GetPhyAddr`'s general path: arguments that do not bind refused as every host API refuses them."""
+    def GetPhyAddr(self) -> UbPtr[T]:
+        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
         return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
-
-    if TYPE_CHECKING:
-
-        def GetPhyAddr(self) -> UbPtr[T]:
-            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
-            return self._GetPhyAddr()
-
-    else:
-
-        def GetPhyAddr(self, *rest: Any, **kw: Any) -> Any:
-            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
-            if rest or kw:  # (no `host_api` wrapper on the hot path: a call that does not bind takes the general one)
-                return self._GetPhyAddr(*rest, **kw)
-            p = _new(UbPtr)
-            dtype = p.dtype = self.dtype
-            p.ub, p._sig = self.ub, dtype._ptr_sig
-            p.addr = p.lo = addr = self.addr
-            p.hi = addr + self.size * dtype.itemsize
-            return p
-
-        GetPhyAddr.__signature__ = inspect.signature(_GetPhyAddr)
 
     @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
