@@ -1,6 +1,7 @@
 """A VF runs with numpy's floating-point errors ignored (the vector unit raises none: overflow gives inf, 0/0 NaN)
 and leaves the caller's error state as it found it: however the VF ends, whatever state the caller set (the state
-with every error ignored is made once per state found, not at each VF's start)."""
+with every error ignored is made once per state found, not at each VF's start). Each test runs on numpy 2's
+error-state variable and on the `np.errstate` fallback (numpy 1, where that variable does not exist)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
+from regsim._src.vf import runtime
 
 IGNORED = {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+
+
+@pytest.fixture(autouse=True, params=["numpy's error-state variable", "np.errstate"])
+def error_state_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.param == "np.errstate":
+        monkeypatch.setattr(runtime, "_ERRORS", None)
+    elif runtime._ERRORS is None:  # (numpy 1: the fallback is the only path)
+        pytest.skip("numpy 1 has no error-state context variable")
 
 
 def _overflowing_add() -> tuple[rs.UnifiedBuffer, rs.LocalTensor[rs.float32]]:
