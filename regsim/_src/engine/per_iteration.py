@@ -62,21 +62,18 @@ class Affine:
 
     LIMIT = 1 << 62  #: beyond it an int64 row could wrap where a Python int would not: in order
 
-    def __init__(self, values: npt.NDArray[np.int64] | None = None, prog: tuple[int, int] | None = None, rows: int = 0) -> None:
-        self._values = values
-        self.prog = prog  #: (start, step): row b holds start + step * b
-        self.rows = rows if values is None else len(values)
-        if prog is not None and not (
-            -self.LIMIT <= prog[0] <= self.LIMIT and -self.LIMIT <= prog[0] + prog[1] * (self.rows - 1) <= self.LIMIT
-        ):  # (both ends of the progression within the limit: every row is)
-            _beyond()
+    def __init__(self, values: npt.NDArray[np.int64]) -> None:
+        """Rows of any values (`progression` makes an arithmetic progression)."""
+        self._values: npt.NDArray[np.int64] | None = values
+        self.prog: tuple[int, int] | None = None  #: (start, step): row b holds start + step * b
+        self.rows = len(values)
 
     @classmethod
     def progression(cls, start: int, step: int, rows: int) -> Affine:
-        """`Affine(None, (start, step), rows)` (its fields set directly: the loop index and `i * k` make many)."""
+        """Row b holds start + step * b (its fields set directly: the loop index and `i * k` make many)."""
         limit = cls.LIMIT
         if not (-limit <= start <= limit and -limit <= start + step * (rows - 1) <= limit):
-            _beyond()
+            _beyond()  # (both ends of the progression within the limit: every row is)
         a: Affine = _new(cls)
         a._values, a.prog, a.rows = None, (start, step), rows
         return a

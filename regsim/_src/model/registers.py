@@ -512,8 +512,7 @@ class RegTensor(Generic[T]):
             self._rview = rview = view.view()
             rview.setflags(write=False)
             return
-        if trait is not RegTraitNumOne or not dt.is_dtype(dtype):
-            check_trait("RegTensor", check_dtype("RegTensor", "T", dtype), trait)
+        check_trait("RegTensor", check_dtype("RegTensor", "T", dtype), trait)
         self.dtype, self.trait = dtype, trait
         self._bind(Storage.fresh(VL * trait.REG_NUM))
 
