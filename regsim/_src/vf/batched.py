@@ -35,10 +35,11 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged, padded
-from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota
+from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota, progression_rows
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import _VF
+from regsim._src.model.core import Core
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import UbPtr, UbRead, Write, Writes
 from regsim._src.model.registers import (
@@ -318,8 +319,8 @@ class BatchedBackend(NumpyBackend):
 
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
 
-    def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int) -> None:
-        super().__init__(check_uninitialized, mask_fill)
+    def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
+        super().__init__(check_uninitialized, mask_fill, core)
         self.rows = rows
         self.regs: dict[int, _Regs] = {}
         self.masks: dict[int, _Mask] = {}
@@ -1198,12 +1199,13 @@ class BatchedBackend(NumpyBackend):
 
         ub = ptr.ub
         st = ub.storage
-        made = written = None
-        if st.partial():  # (as the in-order store notes it, row by row)
-            made = lo, hi, used = (addrs, addrs + nbytes, iota(rows)) if act is None else spans()
-            written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         hit = self.progs.get(id(addr))
         prog = hit[1] if hit is not None and hit[0] is addr else None
+        made = written = None
+        if st.partial():  # (as the in-order store notes it, row by row; a progression's ends the shared rows of one)
+            ends = addrs + nbytes if prog is None else progression_rows(prog[0] + nbytes, prog[1], rows)
+            made = lo, hi, used = (addrs, ends, iota(rows)) if act is None else spans()
+            written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
         self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
@@ -1363,10 +1365,15 @@ class BatchedBackend(NumpyBackend):
                 bits = m.bits if m.bits.ndim == 1 else m.bits[-1]
             written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
             m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
-        last = self.rows - 1
+        last, progs = self.rows - 1, self.progs
         for p in self.pointers:  # (the last row of a progression without numpy)
-            hit = self.progs.get(id(p.addr))
-            p.addr = int(hit[1][0] + hit[1][1] * last) if hit is not None and hit[0] is p.addr else int(np.asarray(p.addr)[-1])
+            addr = p.addr
+            hit = progs.get(id(addr))
+            if hit is not None and hit[0] is addr:
+                start, step = hit[1]
+                p.addr = int(start + step * last)
+            else:
+                p.addr = int(np.asarray(addr)[-1])
         for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
@@ -1376,16 +1383,16 @@ class BatchedBackend(NumpyBackend):
             if isinstance(ref._value, np.ndarray):
                 ref._value = int(ref._value[-1])
         self.regs.clear()
+        # (the storages written, once each: those the stores made already wrote, then those of the stores made now)
+        written = {id(u[0]): u[0] for u in self.undo} if self.undo else {}
         for store in self.pending:
             self._write(store, undo=False)
+            written[id(store.storage)] = store.storage
         for writes, entry in self.noted:
             writes.add(entry)
         self.noted = []
-        summarised: set[int] = set()
-        for st in [u[0] for u in self.undo] + [p.storage for p in self.pending]:
-            if id(st) not in summarised:
-                summarised.add(id(st))
-                st.summarise()
+        for st in written.values():
+            st.summarise()
         self.pending = []
 
     def rollback(self) -> None:
