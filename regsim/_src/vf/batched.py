@@ -322,6 +322,7 @@ class BatchedBackend(NumpyBackend):
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
         super().__init__(check_uninitialized, mask_fill, core)
         self.rows = rows
+        self.defers = rows >= DEFER_ROWS  #: results of every lane wait until read (`deferred`)
         self.regs: dict[int, _Regs] = {}
         self.masks: dict[int, _Mask] = {}
         self.outside: set[int] = set()  #: registers and masks read before the body wrote them
@@ -358,7 +359,7 @@ class BatchedBackend(NumpyBackend):
         if writing:
             self._check_writable(st)
         if state is None and writing:
-            whole = whole and reg._span.stop - reg._span.start == st.data.size
+            whole = whole and reg._whole
             shape = (self.rows, st.data.size)
             data = np.empty(shape, np.uint8) if whole else np.broadcast_to(st.data, shape).copy()
             valid = None if whole or st.valid is None else np.broadcast_to(st.valid, shape).copy()
@@ -379,7 +380,7 @@ class BatchedBackend(NumpyBackend):
         """reg's bytes in every row = `data` (rows, bytes), kept as it is (no copy) when it covers
         the whole storage; False (nothing done) when it does not. `shared`: `data` may be another's."""
         st = reg._storage
-        if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
+        if not reg._whole or data.shape != (self.rows, st.data.size):
             return False
         if id(st) in self.outside or id(st) in self.scanned:  # (`_check_writable`'s cases)
             self._check_writable(st)
@@ -531,7 +532,7 @@ class BatchedBackend(NumpyBackend):
         st = dst._storage
         if last_row is None or kind is not Kind.REG or prepared.predicates_out or dst.trait.REG_NUM != 1:
             return False
-        if dst._span.stop - dst._span.start != st.data.size:
+        if not dst._whole:
             return False
         lead = next((o for o in operands if type(o) is _Lazy), None)
         if lead is None:
@@ -561,7 +562,7 @@ class BatchedBackend(NumpyBackend):
         lazy = None if state is None else state.lazy
         if lazy is None or lazy.lead is None or lazy.result is not None or reg.dtype.np_dtype != lazy.dtype:
             return None
-        return lazy if reg._span.stop - reg._span.start == reg._storage.data.size else None
+        return lazy if reg._whole else None
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -692,7 +693,7 @@ class BatchedBackend(NumpyBackend):
             if state.valid is None:
                 # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
                 one = reg.trait.REG_NUM == 1
-                held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+                held = state._data if one else state.natural if reg._whole else None
                 if held is not None:
                     dtype, typed = reg.dtype, state.typed
                     if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
@@ -707,7 +708,7 @@ class BatchedBackend(NumpyBackend):
             data, valid = reg._storage.data[span], reg._storage.valid
             valid = None if valid is None else valid[span]
         else:
-            whole = reg.trait.REG_NUM == 2 and span.stop - span.start == reg._storage.data.size
+            whole = reg.trait.REG_NUM == 2 and reg._whole
             if whole and state.natural is None and state.valid is None:
                 state.natural, state.itemsize = halves_to_natural(state.data, reg.dtype.itemsize), reg.dtype.itemsize
             data = state.natural if whole and state.natural is not None else state.data[:, span]
@@ -774,7 +775,7 @@ class BatchedBackend(NumpyBackend):
         row an iteration (the result is one row: `commit` broadcasts it)."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
+        if dst.trait.REG_NUM != 1 or not dst._whole:
             return None
         if not _rowed_of(inputs, np_dtype):
             return None
@@ -796,7 +797,7 @@ class BatchedBackend(NumpyBackend):
         of another type, no input with a row an iteration, or fewer than `DEFER_ROWS` rows."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
+        if not self.defers or not dst._whole:
             return None
         if not _rowed_of(ins, np_dtype):
             return None
@@ -814,7 +815,7 @@ class BatchedBackend(NumpyBackend):
         and `lead` has a row an iteration (at least `DEFER_ROWS`): a scan adding them needs only the first lanes."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        whole = dst.trait.REG_NUM == 1 and dst._span.stop - dst._span.start == st.data.size
+        whole = dst.trait.REG_NUM == 1 and dst._whole
         if not whole or np.ndim(lead) != 2 or lead.shape[0] != self.rows or lead.dtype != np_dtype or self.rows < DEFER_ROWS:
             super().commit_leading(dst, lead)
             return
@@ -935,7 +936,7 @@ class BatchedBackend(NumpyBackend):
         as `read` then `fill` (a two-register tensor: `fill_elements`) leave it. False (nothing done) when dst is part
         of its storage or a byte it reads was never written (flags to carry)."""
         st = dst._storage
-        if dst._span.stop - dst._span.start != nbytes or st.data.size != nbytes:
+        if not dst._whole or st.data.size != nbytes:
             return False
         start, step = at
         rows = self.rows
@@ -1145,7 +1146,7 @@ class BatchedBackend(NumpyBackend):
         False (nothing done) otherwise, or where a store waiting may overwrite what the result reads."""
         state = self.regs.get(id(reg._storage))
         lazy = None if state is None else state.lazy
-        if lazy is None or reg._span.stop - reg._span.start != reg._storage.data.size:
+        if lazy is None or not reg._whole:
             return False
         ins = lazy.inputs()
         if any(np.may_share_memory(a, _strided(p.storage.data, p.at)) for p in self.pending for a in ins):
@@ -1157,10 +1158,30 @@ class BatchedBackend(NumpyBackend):
         """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
         `offset` bytes on from them: what `store` does after its checks."""
         addr = ptr.addr
+        start, step = self.progs[id(addr)][1]
         if offset:
-            start, step = self.progs[id(addr)][1]
+            start += offset
             addr = addr + offset
-            self.progs[id(addr)] = (addr, (start + offset, step))
+            self.progs[id(addr)] = (addr, (start, step))
+        rows = self.rows
+        if active is None and type(raw) is np.ndarray and raw.ndim == 2 and raw.shape[0] == rows:
+            # the plainest store: every lane, a row an iteration, rows apart inside the tensor (`_store_chunk`'s first
+            # case, its facts known here)
+            nbytes = raw.shape[1]
+            end = start + step * (rows - 1) + nbytes
+            if step >= nbytes and end <= ptr.hi:
+                ub = ptr.ub
+                st = ub.storage
+                box = (start, step, nbytes)
+                if st.partial():  # (as the in-order store notes it, row by row; `_note_store`'s note of one register)
+                    ends, used = progression_rows(start + nbytes, step, rows), iota(rows)
+                    self.accesses.append(_Access(id(ub), True, (addr, ends, used), box))
+                    lanes = nbytes // unit
+                    self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
+                else:
+                    self.accesses.append(_Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows))))
+                self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end)
+                return
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
         self._note_store(api, ptr, [written], (raw.nbytes if type(raw) is _Lazy else raw.shape[-1]) // unit if unit > 1 else 0)
 
@@ -1223,11 +1244,7 @@ class BatchedBackend(NumpyBackend):
         where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
             at = (start, (rows, nbytes), (step, 1)) if plain else (start, values.shape, (step, unit, 1))
-            for p in self.pending:
-                if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
-                    values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
-                    break
-            self.pending.append(_Store(st, at, values, where, start, end))
+            self._wait(st, at, values, where, start, end)
             return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
@@ -1239,6 +1256,14 @@ class BatchedBackend(NumpyBackend):
         st.data[at] = values[np.ones(values.shape, np.bool_) if where is None else where]
         st.mark_at(at)
         return written
+
+    def _wait(self, st: Storage, at: tuple[int, tuple[int, ...], tuple[int, ...]], values: Any, where: Any, lo: int, hi: int) -> None:
+        """A store of `values` to the strided view `at` of `st` (UB bytes [lo, hi)) waits in `pending` until made."""
+        for p in self.pending:
+            if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
+                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
+                break
+        self.pending.append(_Store(st, at, values, where, lo, hi))
 
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
         self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
