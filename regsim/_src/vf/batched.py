@@ -307,6 +307,7 @@ class _Store:
     where: Bools | None
     lo: int  #: the UB bytes [lo, hi) it may write
     hi: int
+    whole: bool = False  #: it writes every byte of [lo, hi) (rows back to back, every lane): `at` is that slice
 
     def reads(self) -> list[Any]:
         """The arrays making the store reads."""
@@ -382,11 +383,12 @@ class BatchedBackend(NumpyBackend):
         st = reg._storage
         if not reg._whole or data.shape != (self.rows, st.data.size):
             return False
-        if id(st) in self.outside or id(st) in self.scanned:  # (`_check_writable`'s cases)
+        key = id(st)
+        if key in self.outside or key in self.scanned:  # (`_check_writable`'s cases)
             self._check_writable(st)
-        state = self.regs.get(id(st))
+        state = self.regs.get(key)
         if state is None:
-            self.regs[id(st)] = _Regs(st, data, None, shared=shared)
+            self.regs[key] = _Regs(st, data, None, shared)
         else:
             state.data, state.valid, state.shared = data, None, shared
         return True
@@ -700,7 +702,7 @@ class BatchedBackend(NumpyBackend):
                         return typed[3]
                     data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
                     lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
-                    lanes.setflags(write=False)
+                    lanes.setflags(False)  # (write=False)
                     state.typed = (held, dtype, span.start, lanes)
                     return lanes
         state = self._reg(reg, writing=False)
@@ -722,7 +724,7 @@ class BatchedBackend(NumpyBackend):
             if ((~per_lane) if active is None else (active[0] & ~per_lane)).any():
                 raise Unbatchable("an active lane reads a never-written register lane")
         lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
-        lanes.flags.writeable = False
+        lanes.setflags(False)  # (write=False)
         return lanes
 
     def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
@@ -736,7 +738,7 @@ class BatchedBackend(NumpyBackend):
             handed, self.handed = self.handed, None
             if handed is not None and values is handed and self._adopt(dst, raw := handed.view(np.uint8), shared=False):
                 # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next, read-only)
-                handed.setflags(write=False)
+                handed.setflags(False)  # (write=False)
                 self.regs[id(dst._storage)].typed = (raw, dst.dtype, 0, handed)
                 return
             rows = _rows_of(values, self.rows)
@@ -941,16 +943,22 @@ class BatchedBackend(NumpyBackend):
         start, step = at
         rows = self.rows
         ub = ptr.ub
-        where = (start, (rows, nbytes), (step, 1))
-        if ub.storage.partial() and not (
-            ub.storage.all_written(start, start + rows * nbytes)  # (rows back to back: one range)
-            if step == nbytes
-            else np.count_nonzero(ub.storage.flags_at(where)) == rows * nbytes  # type: ignore[arg-type]  # (partial)
-        ):
-            return False
-        self._sync(start, start + step * (rows - 1) + nbytes)
-        view = _strided(ub.storage.data, where)
-        view.setflags(write=False)
+        ust = ub.storage
+        end = start + step * (rows - 1) + nbytes
+        if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
+            if ust.partial() and not ust.all_written(start, end):
+                return False
+            if self.pending:
+                self._sync(start, end)
+            view = ust.data[start:end].reshape(rows, nbytes)
+        else:
+            where = (start, (rows, nbytes), (step, 1))
+            if ust.partial() and np.count_nonzero(ust.flags_at(where)) != rows * nbytes:  # type: ignore[arg-type]  # (partial)
+                return False
+            if self.pending:
+                self._sync(start, end)
+            view = _strided(ust.data, where)
+        view.setflags(False)  # (write=False, positional: no keyword dict made for the call)
         if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
             self._adopt_elements(dst, view)
         else:
@@ -1057,7 +1065,7 @@ class BatchedBackend(NumpyBackend):
             ptr.ub.journal.record(start, start + raw.size, ptr.hi)
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
-        self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
+        self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size, True), undo=True)
         self.accesses.append(_Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
         if ptr.ub.storage.partial():
@@ -1088,7 +1096,8 @@ class BatchedBackend(NumpyBackend):
 
     def _write(self, p: _Store, undo: bool) -> None:
         st = p.storage
-        target = _strided(st.data, p.at)
+        whole = p.whole
+        target = st.data[p.lo : p.hi].reshape(p.at[1]) if whole else _strided(st.data, p.at)
         self._release(target)
         if undo:
             self.undo.append((st, p.at, target.copy(), st.flags_at(p.at)))
@@ -1106,7 +1115,10 @@ class BatchedBackend(NumpyBackend):
             target[...] = values
         else:
             np.copyto(target, values, where=p.where)
-        st.mark_at(p.at, p.where)
+        if whole:
+            st.mark(p.lo, p.hi)
+        else:
+            st.mark_at(p.at, p.where)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
@@ -1180,7 +1192,7 @@ class BatchedBackend(NumpyBackend):
                     self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
                 else:
                     self.accesses.append(_Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows))))
-                self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end)
+                self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
                 return
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
         self._note_store(api, ptr, [written], (raw.nbytes if type(raw) is _Lazy else raw.shape[-1]) // unit if unit > 1 else 0)
@@ -1236,7 +1248,7 @@ class BatchedBackend(NumpyBackend):
         apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
         if lazy:  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
             assert step is not None and end is not None and apart
-            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
+            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes))
             return written
         assert isinstance(raw, np.ndarray)
         plain = act is None and apart and raw.shape == (rows, nbytes)  # (every lane, a row an iteration: rows of bytes)
@@ -1244,7 +1256,7 @@ class BatchedBackend(NumpyBackend):
         where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
             at = (start, (rows, nbytes), (step, 1)) if plain else (start, values.shape, (step, unit, 1))
-            self._wait(st, at, values, where, start, end)
+            self._wait(st, at, values, where, start, end, plain and step == nbytes)
             return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
@@ -1257,13 +1269,14 @@ class BatchedBackend(NumpyBackend):
         st.mark_at(at)
         return written
 
-    def _wait(self, st: Storage, at: tuple[int, tuple[int, ...], tuple[int, ...]], values: Any, where: Any, lo: int, hi: int) -> None:
-        """A store of `values` to the strided view `at` of `st` (UB bytes [lo, hi)) waits in `pending` until made."""
+    def _wait(self, st: Storage, at: _At, values: Any, where: Any, lo: int, hi: int, whole: bool) -> None:
+        """A store of `values` to the strided view `at` of `st` (UB bytes [lo, hi), every one of them where `whole`)
+        waits in `pending` until made."""
         for p in self.pending:
             if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
                 values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
                 break
-        self.pending.append(_Store(st, at, values, where, lo, hi))
+        self.pending.append(_Store(st, at, values, where, lo, hi, whole))
 
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
         self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
@@ -1644,6 +1657,9 @@ def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
     return addrs[used] + first * unit, addrs[used] + last * unit, used
 
+
+#: a strided view of a storage's bytes: (start, shape, strides)
+_At = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 #: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records
 _Spans = tuple[Any, Any, Any, Any]
