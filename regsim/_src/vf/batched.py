@@ -286,7 +286,12 @@ class _Access:
         exact: bool = True,
         make: Callable[[], tuple[Any, Any, Any]] | None = None,
     ) -> None:
-        self.ub, self.write, self._spans, self.box, self.exact, self._make = ub, write, spans, box, exact, make
+        self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
+        self.write = write
+        self._spans = spans
+        self.box = box
+        self.exact = exact
+        self._make = make
 
     @property
     def spans(self) -> tuple[Any, Any, Any]:
@@ -341,7 +346,8 @@ class BatchedBackend(NumpyBackend):
         self.origin: object = ""  #: the latest gather's bytes, named as an in-order message names them (a load brings its own)
         self.noted: list[tuple[Writes, Write]] = []  #: the stores made, for their UBs' `Writes` once the loop is kept
         self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
-        self.pointers: list[BatchedPtr] = []
+        #: pointers made in the body, each with its addresses when made and their progression (None: none known)
+        self.pointers: list[tuple[BatchedPtr, Any, tuple[int, int] | None]] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
         self.progs: dict[int, tuple[Any, tuple[int, int]]] = {}
         self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
@@ -377,21 +383,21 @@ class BatchedBackend(NumpyBackend):
         if id(st) not in self.regs and id(st) in self.outside:
             raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
 
-    def _adopt(self, reg: RegTensor[Any], data: Bytes, shared: bool = True) -> bool:
+    def _adopt(self, reg: RegTensor[Any], data: Bytes, shared: bool = True) -> _Regs | None:
         """reg's bytes in every row = `data` (rows, bytes), kept as it is (no copy) when it covers
-        the whole storage; False (nothing done) when it does not. `shared`: `data` may be another's."""
+        the whole storage: its state; None (nothing done) when it does not. `shared`: `data` may be another's."""
         st = reg._storage
         if not reg._whole or data.shape != (self.rows, st.data.size):
-            return False
+            return None
         key = id(st)
         if key in self.outside or key in self.scanned:  # (`_check_writable`'s cases)
             self._check_writable(st)
         state = self.regs.get(key)
         if state is None:
-            self.regs[key] = _Regs(st, data, None, shared)
+            state = self.regs[key] = _Regs(st, data, None, shared)
         else:
             state.data, state.valid, state.shared = data, None, shared
-        return True
+        return state
 
     def _own(self, state: _Regs) -> None:
         """Before `state.data` is written in place: stores waiting to be made that read it are
@@ -424,7 +430,7 @@ class BatchedBackend(NumpyBackend):
     def _adopt_elements(self, reg: RegTensor[Any], natural: Bytes) -> bool:
         """A two-register tensor's bytes in every row = `natural` (rows, bytes) as whole elements,
         kept as they are; False (nothing done) unless it covers the whole storage."""
-        if not self._adopt(reg, natural):
+        if self._adopt(reg, natural) is None:
             return False
         state = self.regs[id(reg._storage)]
         state._data, state.natural, state.itemsize = None, natural, reg.dtype.itemsize
@@ -736,14 +742,15 @@ class BatchedBackend(NumpyBackend):
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
             handed, self.handed = self.handed, None
-            if handed is not None and values is handed and self._adopt(dst, raw := handed.view(np.uint8), shared=False):
-                # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next, read-only)
-                handed.setflags(False)  # (write=False)
-                self.regs[id(dst._storage)].typed = (raw, dst.dtype, 0, handed)
-                return
+            if handed is not None and values is handed:
+                state = self._adopt(dst, raw := handed.view(np.uint8), shared=False)
+                if state is not None:  # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next)
+                    handed.setflags(False)  # (write=False)
+                    state.typed = (raw, dst.dtype, 0, handed)
+                    return
             rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
-                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
+                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)) is not None:
                     return
         if mode is not ZEROING and count != lanes.size and id(dst._storage) not in self.regs:
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
@@ -848,7 +855,7 @@ class BatchedBackend(NumpyBackend):
         super().fill_elements(dst, raw, valid, origin)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
-        if valid is None and self._adopt(dst, _rows_of(raw, self.rows)):
+        if valid is None and self._adopt(dst, _rows_of(raw, self.rows)) is not None:
             return  # (a load's bytes stay a view of the UB until something writes them)
         state = self._reg(dst, writing=True, whole=True)
         assert state is not None
@@ -1279,9 +1286,10 @@ class BatchedBackend(NumpyBackend):
         self.pending.append(_Store(st, at, values, where, lo, hi, whole))
 
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
-        self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
+        addr = ptr.addr
+        self.pointers.append((ptr, addr, prog))  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
         if prog is not None:
-            self.progs[id(ptr.addr)] = (ptr.addr, prog)
+            self.progs[id(addr)] = (addr, prog)
 
     def prog(self, addr: Any) -> tuple[int, int] | None:
         hit = self.progs.get(id(addr))
@@ -1404,14 +1412,12 @@ class BatchedBackend(NumpyBackend):
             written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
             m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
         last, progs = self.rows - 1, self.progs
-        for p in self.pointers:  # (the last row of a progression without numpy)
+        for p, made, prog in self.pointers:  # (the last row of a progression without numpy)
             addr = p.addr
-            hit = progs.get(id(addr))
-            if hit is not None and hit[0] is addr:
-                start, step = hit[1]
-                p.addr = int(start + step * last)
-            else:
-                p.addr = int(np.asarray(addr)[-1])
+            if addr is not made:  # (moved since: its progression, if any, is its addresses')
+                hit = progs.get(id(addr))
+                prog = hit[1] if hit is not None and hit[0] is addr else None
+            p.addr = int(np.asarray(addr)[-1]) if prog is None else int(prog[0] + prog[1] * last)
         for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
@@ -1629,7 +1635,8 @@ def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
         rowed = rowed or getattr(x, "ndim", 0) >= 2
     if rowed:
         for x in inputs:
-            if x.dtype != np_dtype:
+            d = x.dtype
+            if d is not np_dtype and d != np_dtype:  # (numpy's own dtypes: the same object)
                 return False
     return rowed
 
