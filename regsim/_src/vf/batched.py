@@ -326,7 +326,7 @@ class BatchedBackend(NumpyBackend):
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
 
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
-        super().__init__(check_uninitialized, mask_fill, core)
+        NumpyBackend.__init__(self, check_uninitialized, mask_fill, core)  # (named: cheaper than super() on this hot path)
         self.rows = rows
         self.defers = rows >= DEFER_ROWS  #: results of every lane wait until read (`deferred`)
         self.regs: dict[int, _Regs] = {}
@@ -696,6 +696,16 @@ class BatchedBackend(NumpyBackend):
         state = self.regs.get(id(reg._storage))
         span = reg._span
         if state is not None:
+            typed = state.typed  # (the lanes given last, again: checked first, as below)
+            if (
+                typed is not None
+                and typed[1] is reg.dtype
+                and typed[2] == span.start
+                and state.thunk is None
+                and state.valid is None
+                and typed[0] is (state._data if reg.trait.REG_NUM == 1 else state.natural if reg._whole else None)
+            ):
+                return typed[3]
             if state.thunk is not None:
                 state.fill()
             if state.valid is None:

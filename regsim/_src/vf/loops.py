@@ -309,17 +309,18 @@ class LoopRun:
         # the iteration numbers: the index itself where they are its values (an Affine is never changed in place)
         first = self._first
         number = index if rng.start == first and rng.step == 1 else Affine.progression(first, 1, rows)
-        self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
-        self._trace = None if ctx.hook is None else _trace_of(ctx.hook)
-        self._trace_mark = len(self._trace.records) if self._trace is not None else 0
+        hook, config = ctx.hook, ctx.config
+        self._ctx, self._saved = ctx, (ctx.backend, hook)
+        trace = self._trace = None if hook is None else _trace_of(hook)
+        self._trace_mark = 0 if trace is None else len(trace.records)
         # (the core's special registers: the running backend's)
-        self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, rows, ctx.backend.core)
-        ctx.backend, ctx.hook = self._backend, BATCHED_CALLS if ctx.hook is None else _BatchGuard(ctx.hook)
+        backend = self._backend = BatchedBackend(config.check_uninitialized, config.mask_fill, rows, ctx.backend.core)
+        ctx.backend, ctx.hook = backend, BATCHED_CALLS if hook is None else _BatchGuard(hook)
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
-            self._backend.peeled = True
+            backend.peeled = True
             for ptr, moved in self._peeled.values():
-                self._backend.post_update(ptr, moved)
+                backend.post_update(ptr, moved)
         self.index = index
         self._enter(number)
         return True
