@@ -224,7 +224,9 @@ class Affine:
 
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
-        dtype, addr, prog = ptr.dtype, ptr.addr, self.prog
+        dtype = ptr.dtype
+        addr = ptr.addr
+        prog = self.prog
         size = dtype.itemsize
         if prog is None or isinstance(addr, np.ndarray):
             return BatchedPtr(ptr.ub, dtype, addr + self.values * size, ptr.lo, ptr.hi)

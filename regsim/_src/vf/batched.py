@@ -417,7 +417,7 @@ class BatchedBackend(NumpyBackend):
             lazy = p.values
             if type(lazy) is _Lazy and lazy.result is None and any(np.may_share_memory(a, target) for a in lazy.inputs()):
                 lazy.evaluate()
-        for other in self.regs.values():
+        for other in self.regs.values() if self.regs else ():
             if other.thunk is not None and any(np.may_share_memory(a, target) for a in other.thunk_inputs):
                 other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
             if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
@@ -1364,7 +1364,7 @@ class BatchedBackend(NumpyBackend):
     def check_independent(self) -> None:
         """No UB byte written by one iteration is read or written by another (nor written twice
         in one iteration: refused too, to keep the check simple and exact)."""
-        for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
+        for p in self.posted.values() if self.posted else ():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
         # (where every access is a box, the verdict is a function of the boxes alone: kept for the next run with the same)
@@ -1410,7 +1410,7 @@ class BatchedBackend(NumpyBackend):
             st.valid = None if state.valid is None else state.valid[-1].copy()
             st.origin = state.origin or st.origin
             st.summarise()
-        for m in self.masks.values():
+        for m in self.masks.values() if self.masks else ():  # (no view of an empty dict made)
             if m.lanes is not None and m.lanes is _all_lanes(m.lanes.shape[-1]):  # (every lane: the cached prefix)
                 m.mask._assign_prefix(m.lanes.shape[-1], m.pattern)
                 continue
@@ -1428,12 +1428,12 @@ class BatchedBackend(NumpyBackend):
                 hit = progs.get(id(addr))
                 prog = hit[1] if hit is not None and hit[0] is addr else None
             p.addr = int(np.asarray(addr)[-1]) if prog is None else int(prog[0] + prog[1] * last)
-        for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
+        for posted in self.posted.values() if self.posted else ():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
         for areg in self.addr_regs:
             object.__setattr__(areg, "offset", int(np.asarray(areg.offset)[-1]))
-        for ref in self.made_refs.values():  # the last iteration's counter is the one its name still holds
+        for ref in self.made_refs.values() if self.made_refs else ():  # the last iteration's counter its name holds
             if isinstance(ref._value, np.ndarray):
                 ref._value = int(ref._value[-1])
         self.regs.clear()
@@ -1642,7 +1642,9 @@ def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
     iteration (an array of two axes), every input of `np_dtype`."""
     rowed = False
     for x in inputs:
-        rowed = rowed or getattr(x, "ndim", 0) >= 2
+        if getattr(x, "ndim", 0) >= 2:
+            rowed = True
+            break
     if rowed:
         for x in inputs:
             d = x.dtype
