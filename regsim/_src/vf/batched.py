@@ -58,6 +58,7 @@ from regsim._src.model.registers import (
     natural_to_halves,
     put_halves,
 )
+from regsim.errors import UninitializedReadError
 
 ZEROING = MaskMergeMode.ZEROING
 #: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
@@ -482,11 +483,14 @@ class BatchedBackend(NumpyBackend):
         for k, (j, param, kind_k) in enumerate(prepared.inputs):
             v = values[j]
             if k == carried:  # the value before the loop, as the first iteration reads it
-                operands.append(
-                    super().lanes(api, param, v, None)
-                    if kind_k is Kind.REG
-                    else super().predicate(api, param, v, prepared.stride)[0]
-                )
+                try:
+                    operands.append(
+                        super().lanes(api, param, v, None)
+                        if kind_k is Kind.REG
+                        else super().predicate(api, param, v, prepared.stride)[0]
+                    )
+                except UninitializedReadError:  # (in order an error only where an iteration's active lane reads them)
+                    raise Unbatchable("a value carried into the loop has never-written lanes") from None
             elif kind_k is Kind.REG:  # (a result +0 past its first lanes kept so, for `_scan_later`)
                 lead = self._leading(v) if zero_terms else None
                 operands.append(self.lanes(api, param, v, active) if lead is None else lead)
@@ -1052,6 +1056,9 @@ class BatchedBackend(NumpyBackend):
         self._points(True, np.broadcast_to(addrs, shape), np.broadcast_to(active, shape), unit)
         self._flush()
         st = ptr.ub.storage
+        if st.partial():  # (as the in-order scatter notes it: each active lane's bytes, with its row's active lanes)
+            on_row = np.count_nonzero(np.broadcast_to(active, shape), axis=-1)
+            self.noted.append((ptr.ub.writes, Writes.entry(api, starts, starts + unit, on_row[row], shape[1], row)))
         at = starts[:, None] + np.arange(unit)
         if at.size:
             self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
