@@ -126,3 +126,81 @@ def test_a_store_read_back_in_the_same_iteration_is_made_before_the_read() -> No
     decisions, got = run_both(make)
     assert got == expected
     assert [(d.how, d.iterations) for d in decisions] == [("batched", n)], [str(d) for d in decisions]
+
+
+# --- what the batched attempt must not add or leave out --------------------------------------------------------------
+@rs.simd_vf
+def accumulate(p: rs.UbPtr[rs.uint32], n: int, count: rs.Ref[int]) -> None:
+    """acc = acc + x over rows, acc made before the loop and never written: its lanes read only where active."""
+    acc = Reg.RegTensor(rs.uint32)
+    x = Reg.RegTensor(rs.uint32)
+    for i in range(n):
+        m = Reg.UpdateMask(rs.uint32, count)
+        Reg.LoadAlign(x, p + i * LANES)
+        Reg.Add(acc, x, acc, m)
+
+
+@pytest.mark.parametrize("count", [0, 1])
+def test_a_carried_register_never_written_runs_in_order(count: int) -> None:
+    """No active lane (count 0): nothing read, no error; one active lane: iteration 0 raises, the same error in both
+    modes (`run_both` compares them). Either way the loop runs in order for the never-written lanes, never for a
+    regsim bug."""
+    size, n = 8 * LANES, 4
+    start = [int(v) for v in np.random.default_rng(count).integers(0, 2**32, size, dtype=np.uint64)]
+
+    def make() -> tuple[rs.UnifiedBuffer, Any]:
+        ub = rs.UnifiedBuffer(4 * size * 4)
+        t = ub.alloc(rs.uint32, size)
+        t.set(np.array(start, np.uint32))
+
+        def run() -> list[int]:
+            accumulate(t.GetPhyAddr(), n, rs.Ref(count))
+            return [int(v) for v in t.numpy()]
+
+        return ub, run
+
+    decisions, got = run_both(make)
+    assert got == (None if count else start)
+    assert [d.how for d in decisions] == ["sequential"], [str(d) for d in decisions]
+    assert "never-written lanes" in decisions[0].why, decisions[0].why
+    if count:
+        _, run = make()
+        with rs.configure(loops="sequential"), pytest.raises(rs.errors.UninitializedReadError, match="never written"):
+            run()
+
+
+@rs.simd_vf
+def scattered(dst: rs.UbPtr[rs.half], src: rs.UbPtr[rs.half], n: int) -> None:
+    """Row b scatters a register to dst + b·VL (lane k to element k); then a read of the register past them, never
+    written."""
+    x = Reg.RegTensor(rs.half)
+    ii = Reg.RegTensor(rs.int16)
+    m = Reg.CreateMask(rs.half)
+    Reg.Arange(ii, 0)
+    for i in range(n):
+        Reg.LoadAlign(x, src + i * 2 * LANES)
+        Reg.Scatter(dst + i * 2 * LANES, x, ii.reinterpret(rs.uint16), m)
+    Reg.LoadAlign(x, dst + n * 2 * LANES)
+    Reg.Add(x, x, x, m)
+
+
+def test_a_batched_scatter_is_named_by_a_later_error_as_in_order() -> None:
+    """A UB with never-written bytes: the error of the read past the scattered rows names the scatter as the last writer
+    of the bytes before them, in both modes alike (`run_both` compares the messages)."""
+    n, size = 3, 8 * 2 * LANES
+
+    def make() -> tuple[rs.UnifiedBuffer, Any]:
+        ub = rs.UnifiedBuffer(4 * size * 2)
+        src, dst = ub.alloc(rs.half, size), ub.alloc(rs.half, size)
+        src.set(np.arange(size) % 7)
+
+        def run() -> None:
+            scattered(dst.GetPhyAddr(), src.GetPhyAddr(), n)
+
+        return ub, run
+
+    decisions, _ = run_both(make)
+    assert [d.how for d in decisions] == ["batched"], [str(d) for d in decisions]
+    _, run = make()
+    with pytest.raises(rs.errors.UninitializedReadError, match=r"before them were last written by Scatter at .*iteration 2"):
+        run()
