@@ -241,7 +241,9 @@ class Affine:
         p.hi = ptr.hi
         p._sig = dtype._ptr_sig
         addrs: Any = _ADDRESSES.get((start, step, rows))  # (`progression_rows`, its look-up inline)
-        p.addr = _addresses(start, step, rows) if addrs is None else addrs
+        if addrs is None:
+            addrs = _addresses(start, step, rows)
+        p.addr = addrs
         ctx = _VF.get()
         if ctx is not None:
             ctx.backend.new_pointer(p, (start, step))

@@ -722,7 +722,7 @@ class BatchedBackend(NumpyBackend):
                         return typed[3]
                     data = held if not one or (span.start == 0 and span.stop == held.shape[-1]) else held[:, span]
                     lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(dtype.np_dtype)
-                    lanes.setflags(False)  # (write=False)
+                    lanes.setflags(write=False)
                     state.typed = (held, dtype, span.start, lanes)
                     return lanes
         state = self._reg(reg, writing=False)
@@ -744,7 +744,7 @@ class BatchedBackend(NumpyBackend):
             if ((~per_lane) if active is None else (active[0] & ~per_lane)).any():
                 raise Unbatchable("an active lane reads a never-written register lane")
         lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
-        lanes.setflags(False)  # (write=False)
+        lanes.setflags(write=False)
         return lanes
 
     def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
@@ -759,7 +759,7 @@ class BatchedBackend(NumpyBackend):
             if handed is not None and values is handed:
                 state = self._adopt(dst, raw := handed.view(np.uint8), shared=False)
                 if state is not None:  # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next)
-                    handed.setflags(False)  # (write=False)
+                    handed.setflags(write=False)
                     state.typed = (raw, dst.dtype, 0, handed)
                     return
             rows = _rows_of(values, self.rows)
@@ -979,7 +979,7 @@ class BatchedBackend(NumpyBackend):
             if self.pending:
                 self._sync(start, end)
             view = _strided(ust.data, where)
-        view.setflags(False)  # (write=False, positional: no keyword dict made for the call)
+        view.setflags(write=False)
         if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
             self._adopt_elements(dst, view)
         else:
