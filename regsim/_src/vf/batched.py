@@ -747,6 +747,17 @@ class BatchedBackend(NumpyBackend):
         lanes.setflags(write=False)
         return lanes
 
+    def lane_bytes(self, api: str, param: str, reg: RegTensor[Any], active: Active) -> Bytes:
+        """`lanes` as their bytes, (rows, bytes): a whole one-register tensor the body wrote in full gives its rows as
+        it holds them (what `lanes` views, no view made)."""
+        state = self.regs.get(id(reg._storage))
+        if state is not None and state.thunk is None and state.valid is None and reg._whole and reg.trait.REG_NUM == 1:
+            data = state._data
+            if data is not None and data.strides[-1] == 1:
+                return data
+        raw: Bytes = self.lanes(api, param, reg, active).view(np.uint8)
+        return raw
+
     def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
         if type(values) is _Lazy:  # (`deferred`'s: every lane)
             self._defer(dst, values)
