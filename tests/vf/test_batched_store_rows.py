@@ -94,14 +94,13 @@ def test_a_store_read_back_in_the_same_iteration_is_made_before_the_read() -> No
 
     @rs.simd_vf
     def twice(p: rs.UbPtr[rs.uint32], n: int) -> None:
-        x = Reg.RegTensor(rs.uint32)
-        y = Reg.RegTensor(rs.uint32)
-        m = Reg.CreateMask(rs.uint32)
+        x, y, m = Reg.RegTensor(rs.uint32), Reg.RegTensor(rs.uint32), Reg.CreateMask(rs.uint32)
         for i in range(n):
-            Reg.LoadAlign(x, p + i * LANES)
+            row = p + i * LANES
+            Reg.LoadAlign(x, row)
             Reg.Add(x, x, x, m)
-            Reg.StoreAlign(p + i * LANES, x, m)
-            Reg.LoadAlign(y, p + i * LANES)
+            Reg.StoreAlign(row, x, m)
+            Reg.LoadAlign(y, row)
             Reg.Add(y, y, y, m)
             Reg.StoreAlign(p + 8 * LANES + i * LANES, y, m)
 
