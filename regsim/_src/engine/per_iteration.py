@@ -31,6 +31,9 @@ _new = object.__new__
 
 #: addresses of magnitude below this `np.arange` makes exactly (its row count comes from a float64 quotient)
 _EXACT = 1 << 52
+#: `Affine.LIMIT` and its negative, read as module globals on the hot path
+_LIMIT = 1 << 62
+_LOW = -_LIMIT
 
 
 class Unbatchable(BaseException):  # (a signal to the loop runner, never seen by users)
@@ -60,7 +63,7 @@ class Affine:
 
     __slots__ = ("_values", "prog", "rows")
 
-    LIMIT = 1 << 62  #: beyond it an int64 row could wrap where a Python int would not: in order
+    LIMIT = _LIMIT  #: beyond it an int64 row could wrap where a Python int would not: in order
 
     def __init__(self, values: npt.NDArray[np.int64]) -> None:
         """Rows of any values (`progression` makes an arithmetic progression)."""
@@ -71,11 +74,13 @@ class Affine:
     @classmethod
     def progression(cls, start: int, step: int, rows: int) -> Affine:
         """Row b holds start + step * b (its fields set directly: the loop index and `i * k` make many)."""
-        limit = cls.LIMIT
-        if not (-limit <= start <= limit and -limit <= start + step * (rows - 1) <= limit):
+        last = start + step * (rows - 1)
+        if start > _LIMIT or start < _LOW or last > _LIMIT or last < _LOW:
             _beyond()  # (both ends of the progression within the limit: every row is)
-        a: Affine = _new(cls)
-        a._values, a.prog, a.rows = None, (start, step), rows
+        a: Affine = _new(cls)  # (one field a statement: cheaper than a tuple's unpacking)
+        a._values = None
+        a.prog = (start, step)
+        a.rows = rows
         return a
 
     @property
@@ -219,18 +224,25 @@ class Affine:
 
     def _offset_pointer(self, ptr: UbPtr[Any]) -> BatchedPtr:
         """`ptr + i * k`: one address per iteration."""
-        dtype, addr, prog = ptr.dtype, ptr.addr, self.prog
+        dtype = ptr.dtype
+        addr = ptr.addr
+        prog = self.prog
         size = dtype.itemsize
         if prog is None or isinstance(addr, np.ndarray):
             return BatchedPtr(ptr.ub, dtype, addr + self.values * size, ptr.lo, ptr.hi)
-        start, step = addr + prog[0] * size, prog[1] * size
-        end = start + step * self.rows
-        # start + step * iota(rows) in one numpy call where `arange` counts its rows exactly (in float64)
-        exact = step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT
-        # (the pointer's fields set directly: the hot path of `p + i * k`)
+        rows = self.rows
+        start = addr + prog[0] * size
+        step = prog[1] * size
+        # (the pointer's fields set directly, one a statement: the hot path of `p + i * k`)
         p: BatchedPtr = _new(BatchedPtr)
-        p.ub, p.dtype, p.lo, p.hi, p._sig = ptr.ub, dtype, ptr.lo, ptr.hi, dtype._ptr_sig
-        addrs: Any = _addresses(start, step, self.rows) if exact else start + step * iota(self.rows)
+        p.ub = ptr.ub
+        p.dtype = dtype
+        p.lo = ptr.lo
+        p.hi = ptr.hi
+        p._sig = dtype._ptr_sig
+        addrs: Any = _ADDRESSES.get((start, step, rows))  # (`progression_rows`, its look-up inline)
+        if addrs is None:
+            addrs = _addresses(start, step, rows)
         p.addr = addrs
         ctx = _VF.get()
         if ctx is not None:
@@ -253,17 +265,24 @@ ADDRESSES = 256
 ADDRESS_ROWS = 1024
 
 
+def progression_rows(start: int, step: int, rows: int) -> npt.NDArray[np.int64]:
+    """`start + step * iota(rows)` as int64, read-only where kept (the same rows a loop run again makes again)."""
+    addrs = _ADDRESSES.get((start, step, rows))
+    return _addresses(start, step, rows) if addrs is None else addrs
+
+
 def _addresses(start: int, step: int, rows: int) -> npt.NDArray[np.int64]:
-    """`np.arange(start, start + step * rows, step)` as int64 (exact: the caller's bounds), read-only and shared."""
-    key = (start, step, rows)
-    addrs = _ADDRESSES.get(key)
-    if addrs is None:
-        addrs = np.arange(start, start + step * rows, step, dtype=np.int64)
-        if rows <= ADDRESS_ROWS:
-            addrs.setflags(write=False)
-            if len(_ADDRESSES) >= ADDRESSES:
-                _ADDRESSES.clear()
-            _ADDRESSES[key] = addrs
+    """`start + step * iota(rows)` as int64: in one numpy call (`np.arange`) where it counts its rows exactly (in
+    float64), kept read-only and shared for loops of at most ADDRESS_ROWS rows (`_ADDRESSES`)."""
+    end = start + step * rows
+    if not (step and -_EXACT < start < _EXACT and -_EXACT < end < _EXACT):
+        return start + step * iota(rows)
+    addrs = np.arange(start, end, step, dtype=np.int64)
+    if rows <= ADDRESS_ROWS:
+        addrs.setflags(write=False)
+        if len(_ADDRESSES) >= ADDRESSES:
+            _ADDRESSES.clear()
+        _ADDRESSES[(start, step, rows)] = addrs
     return addrs
 
 

@@ -35,10 +35,11 @@ import numpy as np
 import numpy.typing as npt
 
 from regsim._src.engine.backend import UINT32_MAX, NumpyBackend, gathered, group_pattern, merge_into, merged, padded
-from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota
+from regsim._src.engine.per_iteration import Affine, BatchedPtr, PostUpdate, Unbatchable, iota, progression_rows
 from regsim._src.engine.spec import Kind
 from regsim._src.model import dtypes as dt
 from regsim._src.model.config import _VF
+from regsim._src.model.core import Core
 from regsim._src.model.enums import MaskMergeMode
 from regsim._src.model.memory import UbPtr, UbRead, Write, Writes
 from regsim._src.model.registers import (
@@ -57,6 +58,7 @@ from regsim._src.model.registers import (
     natural_to_halves,
     put_halves,
 )
+from regsim.errors import UninitializedReadError
 
 ZEROING = MaskMergeMode.ZEROING
 #: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
@@ -285,7 +287,12 @@ class _Access:
         exact: bool = True,
         make: Callable[[], tuple[Any, Any, Any]] | None = None,
     ) -> None:
-        self.ub, self.write, self._spans, self.box, self.exact, self._make = ub, write, spans, box, exact, make
+        self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
+        self.write = write
+        self._spans = spans
+        self.box = box
+        self.exact = exact
+        self._make = make
 
     @property
     def spans(self) -> tuple[Any, Any, Any]:
@@ -306,6 +313,7 @@ class _Store:
     where: Bools | None
     lo: int  #: the UB bytes [lo, hi) it may write
     hi: int
+    whole: bool = False  #: it writes every byte of [lo, hi) (rows back to back, every lane): `at` is that slice
 
     def reads(self) -> list[Any]:
         """The arrays making the store reads."""
@@ -318,9 +326,10 @@ class BatchedBackend(NumpyBackend):
 
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
 
-    def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int) -> None:
-        super().__init__(check_uninitialized, mask_fill)
+    def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
+        NumpyBackend.__init__(self, check_uninitialized, mask_fill, core)  # (named: cheaper than super() on this hot path)
         self.rows = rows
+        self.defers = rows >= DEFER_ROWS  #: results of every lane wait until read (`deferred`)
         self.regs: dict[int, _Regs] = {}
         self.masks: dict[int, _Mask] = {}
         self.outside: set[int] = set()  #: registers and masks read before the body wrote them
@@ -338,7 +347,8 @@ class BatchedBackend(NumpyBackend):
         self.origin: object = ""  #: the latest gather's bytes, named as an in-order message names them (a load brings its own)
         self.noted: list[tuple[Writes, Write]] = []  #: the stores made, for their UBs' `Writes` once the loop is kept
         self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
-        self.pointers: list[BatchedPtr] = []
+        #: pointers made in the body, each with its addresses when made and their progression (None: none known)
+        self.pointers: list[tuple[BatchedPtr, Any, tuple[int, int] | None]] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
         self.progs: dict[int, tuple[Any, tuple[int, int]]] = {}
         self.scanned: set[int] = set()  #: registers and masks a scan wrote: no other op may write them
@@ -357,7 +367,7 @@ class BatchedBackend(NumpyBackend):
         if writing:
             self._check_writable(st)
         if state is None and writing:
-            whole = whole and reg._span.stop - reg._span.start == st.data.size
+            whole = whole and reg._whole
             shape = (self.rows, st.data.size)
             data = np.empty(shape, np.uint8) if whole else np.broadcast_to(st.data, shape).copy()
             valid = None if whole or st.valid is None else np.broadcast_to(st.valid, shape).copy()
@@ -374,20 +384,21 @@ class BatchedBackend(NumpyBackend):
         if id(st) not in self.regs and id(st) in self.outside:
             raise Unbatchable("a register is read before the loop body writes it (carried across iterations)")
 
-    def _adopt(self, reg: RegTensor[Any], data: Bytes, shared: bool = True) -> bool:
+    def _adopt(self, reg: RegTensor[Any], data: Bytes, shared: bool = True) -> _Regs | None:
         """reg's bytes in every row = `data` (rows, bytes), kept as it is (no copy) when it covers
-        the whole storage; False (nothing done) when it does not. `shared`: `data` may be another's."""
+        the whole storage: its state; None (nothing done) when it does not. `shared`: `data` may be another's."""
         st = reg._storage
-        if reg._span.stop - reg._span.start != st.data.size or data.shape != (self.rows, st.data.size):
-            return False
-        if id(st) in self.outside or id(st) in self.scanned:  # (`_check_writable`'s cases)
+        if not reg._whole or data.shape != (self.rows, st.data.size):
+            return None
+        key = id(st)
+        if key in self.outside or key in self.scanned:  # (`_check_writable`'s cases)
             self._check_writable(st)
-        state = self.regs.get(id(st))
+        state = self.regs.get(key)
         if state is None:
-            self.regs[id(st)] = _Regs(st, data, None, shared=shared)
+            state = self.regs[key] = _Regs(st, data, None, shared)
         else:
             state.data, state.valid, state.shared = data, None, shared
-        return True
+        return state
 
     def _own(self, state: _Regs) -> None:
         """Before `state.data` is written in place: stores waiting to be made that read it are
@@ -407,7 +418,7 @@ class BatchedBackend(NumpyBackend):
             lazy = p.values
             if type(lazy) is _Lazy and lazy.result is None and any(np.may_share_memory(a, target) for a in lazy.inputs()):
                 lazy.evaluate()
-        for other in self.regs.values():
+        for other in self.regs.values() if self.regs else ():
             if other.thunk is not None and any(np.may_share_memory(a, target) for a in other.thunk_inputs):
                 other.data  # noqa: B018 (a scan not computed yet: computed from its inputs as they are now)
             if other.shared and other is not but and any(np.may_share_memory(a, target) for a in other.arrays()):
@@ -420,7 +431,7 @@ class BatchedBackend(NumpyBackend):
     def _adopt_elements(self, reg: RegTensor[Any], natural: Bytes) -> bool:
         """A two-register tensor's bytes in every row = `natural` (rows, bytes) as whole elements,
         kept as they are; False (nothing done) unless it covers the whole storage."""
-        if not self._adopt(reg, natural):
+        if self._adopt(reg, natural) is None:
             return False
         state = self.regs[id(reg._storage)]
         state._data, state.natural, state.itemsize = None, natural, reg.dtype.itemsize
@@ -472,11 +483,14 @@ class BatchedBackend(NumpyBackend):
         for k, (j, param, kind_k) in enumerate(prepared.inputs):
             v = values[j]
             if k == carried:  # the value before the loop, as the first iteration reads it
-                operands.append(
-                    super().lanes(api, param, v, None)
-                    if kind_k is Kind.REG
-                    else super().predicate(api, param, v, prepared.stride)[0]
-                )
+                try:
+                    operands.append(
+                        super().lanes(api, param, v, None)
+                        if kind_k is Kind.REG
+                        else super().predicate(api, param, v, prepared.stride)[0]
+                    )
+                except UninitializedReadError:  # (in order an error only where an iteration's active lane reads them)
+                    raise Unbatchable("a value carried into the loop has never-written lanes") from None
             elif kind_k is Kind.REG:  # (a result +0 past its first lanes kept so, for `_scan_later`)
                 lead = self._leading(v) if zero_terms else None
                 operands.append(self.lanes(api, param, v, active) if lead is None else lead)
@@ -530,7 +544,7 @@ class BatchedBackend(NumpyBackend):
         st = dst._storage
         if last_row is None or kind is not Kind.REG or prepared.predicates_out or dst.trait.REG_NUM != 1:
             return False
-        if dst._span.stop - dst._span.start != st.data.size:
+        if not dst._whole:
             return False
         lead = next((o for o in operands if type(o) is _Lazy), None)
         if lead is None:
@@ -560,7 +574,7 @@ class BatchedBackend(NumpyBackend):
         lazy = None if state is None else state.lazy
         if lazy is None or lazy.lead is None or lazy.result is not None or reg.dtype.np_dtype != lazy.dtype:
             return None
-        return lazy if reg._span.stop - reg._span.start == reg._storage.data.size else None
+        return lazy if reg._whole else None
 
     # --- predicates ------------------------------------------------------------------------------
     def predicate(self, api: str, param: str, mask: MaskReg, stride: int) -> Active:
@@ -686,12 +700,22 @@ class BatchedBackend(NumpyBackend):
         state = self.regs.get(id(reg._storage))
         span = reg._span
         if state is not None:
+            typed = state.typed  # (the lanes given last, again: checked first, as below)
+            if (
+                typed is not None
+                and typed[1] is reg.dtype
+                and typed[2] == span.start
+                and state.thunk is None
+                and state.valid is None
+                and typed[0] is (state._data if reg.trait.REG_NUM == 1 else state.natural if reg._whole else None)
+            ):
+                return typed[3]
             if state.thunk is not None:
                 state.fill()
             if state.valid is None:
                 # the common cases: a one-register tensor the body wrote in full, a two-register one held as whole elements
                 one = reg.trait.REG_NUM == 1
-                held = state._data if one else state.natural if span.stop - span.start == reg._storage.data.size else None
+                held = state._data if one else state.natural if reg._whole else None
                 if held is not None:
                     dtype, typed = reg.dtype, state.typed
                     if typed is not None and typed[0] is held and typed[1] is dtype and typed[2] == span.start:
@@ -706,7 +730,7 @@ class BatchedBackend(NumpyBackend):
             data, valid = reg._storage.data[span], reg._storage.valid
             valid = None if valid is None else valid[span]
         else:
-            whole = reg.trait.REG_NUM == 2 and span.stop - span.start == reg._storage.data.size
+            whole = reg.trait.REG_NUM == 2 and reg._whole
             if whole and state.natural is None and state.valid is None:
                 state.natural, state.itemsize = halves_to_natural(state.data, reg.dtype.itemsize), reg.dtype.itemsize
             data = state.natural if whole and state.natural is not None else state.data[:, span]
@@ -720,8 +744,19 @@ class BatchedBackend(NumpyBackend):
             if ((~per_lane) if active is None else (active[0] & ~per_lane)).any():
                 raise Unbatchable("an active lane reads a never-written register lane")
         lanes = (data if data.strides[-1] == 1 else np.ascontiguousarray(data)).view(reg.dtype.np_dtype)
-        lanes.flags.writeable = False
+        lanes.setflags(write=False)
         return lanes
+
+    def lane_bytes(self, api: str, param: str, reg: RegTensor[Any], active: Active) -> Bytes:
+        """`lanes` as their bytes, (rows, bytes): a whole one-register tensor the body wrote in full gives its rows as
+        it holds them (what `lanes` views, no view made)."""
+        state = self.regs.get(id(reg._storage))
+        if state is not None and state.thunk is None and state.valid is None and reg._whole and reg.trait.REG_NUM == 1:
+            data = state._data
+            if data is not None and data.strides[-1] == 1:
+                return data
+        raw: Bytes = self.lanes(api, param, reg, active).view(np.uint8)
+        return raw
 
     def commit(self, dst: RegTensor[Any], values: Any, active: Active, mode: MaskMergeMode) -> None:
         if type(values) is _Lazy:  # (`deferred`'s: every lane)
@@ -732,14 +767,15 @@ class BatchedBackend(NumpyBackend):
         two = dst.trait.REG_NUM == 2
         if full:  # the result becomes the register as it is: no copy
             handed, self.handed = self.handed, None
-            if handed is not None and values is handed and self._adopt(dst, raw := handed.view(np.uint8), shared=False):
-                # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next, read-only)
-                handed.setflags(write=False)
-                self.regs[id(dst._storage)].typed = (raw, dst.dtype, 0, handed)
-                return
+            if handed is not None and values is handed:
+                state = self._adopt(dst, raw := handed.view(np.uint8), shared=False)
+                if state is not None:  # (`result_buffer`'s, kept as dst's own: its typed lanes what `lanes` gives next)
+                    handed.setflags(write=False)
+                    state.typed = (raw, dst.dtype, 0, handed)
+                    return
             rows = _rows_of(values, self.rows)
             if rows.dtype == dst.dtype.np_dtype and rows.strides[-1] == size:
-                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)):
+                if self._adopt_elements(dst, rows.view(np.uint8)) if two else self._adopt(dst, rows.view(np.uint8)) is not None:
                     return
         if mode is not ZEROING and count != lanes.size and id(dst._storage) not in self.regs:
             self._reg(dst, writing=False)  # MERGING reads the destination: carried unless written before
@@ -773,7 +809,7 @@ class BatchedBackend(NumpyBackend):
         row an iteration (the result is one row: `commit` broadcasts it)."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        if dst.trait.REG_NUM != 1 or dst._span.stop - dst._span.start != st.data.size:
+        if dst.trait.REG_NUM != 1 or not dst._whole:
             return None
         if not _rowed_of(inputs, np_dtype):
             return None
@@ -795,7 +831,7 @@ class BatchedBackend(NumpyBackend):
         of another type, no input with a row an iteration, or fewer than `DEFER_ROWS` rows."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        if self.rows < DEFER_ROWS or dst._span.stop - dst._span.start != st.data.size:
+        if not self.defers or not dst._whole:
             return None
         if not _rowed_of(ins, np_dtype):
             return None
@@ -813,7 +849,7 @@ class BatchedBackend(NumpyBackend):
         and `lead` has a row an iteration (at least `DEFER_ROWS`): a scan adding them needs only the first lanes."""
         st = dst._storage
         np_dtype = dst.dtype.np_dtype
-        whole = dst.trait.REG_NUM == 1 and dst._span.stop - dst._span.start == st.data.size
+        whole = dst.trait.REG_NUM == 1 and dst._whole
         if not whole or np.ndim(lead) != 2 or lead.shape[0] != self.rows or lead.dtype != np_dtype or self.rows < DEFER_ROWS:
             super().commit_leading(dst, lead)
             return
@@ -844,7 +880,7 @@ class BatchedBackend(NumpyBackend):
         super().fill_elements(dst, raw, valid, origin)
 
     def fill(self, dst: RegTensor[Any], raw: Bytes, valid: Bools | None, origin: object) -> None:
-        if valid is None and self._adopt(dst, _rows_of(raw, self.rows)):
+        if valid is None and self._adopt(dst, _rows_of(raw, self.rows)) is not None:
             return  # (a load's bytes stay a view of the UB until something writes them)
         state = self._reg(dst, writing=True, whole=True)
         assert state is not None
@@ -934,20 +970,26 @@ class BatchedBackend(NumpyBackend):
         as `read` then `fill` (a two-register tensor: `fill_elements`) leave it. False (nothing done) when dst is part
         of its storage or a byte it reads was never written (flags to carry)."""
         st = dst._storage
-        if dst._span.stop - dst._span.start != nbytes or st.data.size != nbytes:
+        if not dst._whole or st.data.size != nbytes:
             return False
         start, step = at
         rows = self.rows
         ub = ptr.ub
-        where = (start, (rows, nbytes), (step, 1))
-        if ub.storage.partial() and not (
-            ub.storage.all_written(start, start + rows * nbytes)  # (rows back to back: one range)
-            if step == nbytes
-            else np.count_nonzero(ub.storage.flags_at(where)) == rows * nbytes  # type: ignore[arg-type]  # (partial)
-        ):
-            return False
-        self._sync(start, start + step * (rows - 1) + nbytes)
-        view = _strided(ub.storage.data, where)
+        ust = ub.storage
+        end = start + step * (rows - 1) + nbytes
+        if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
+            if ust.partial() and not ust.all_written(start, end):
+                return False
+            if self.pending:
+                self._sync(start, end)
+            view = ust.data[start:end].reshape(rows, nbytes)
+        else:
+            where = (start, (rows, nbytes), (step, 1))
+            if ust.partial() and np.count_nonzero(ust.flags_at(where)) != rows * nbytes:  # type: ignore[arg-type]  # (partial)
+                return False
+            if self.pending:
+                self._sync(start, end)
+            view = _strided(ust.data, where)
         view.setflags(write=False)
         if dst.trait.REG_NUM == 2:  # (whole elements, as `fill_elements` keeps them)
             self._adopt_elements(dst, view)
@@ -1025,6 +1067,9 @@ class BatchedBackend(NumpyBackend):
         self._points(True, np.broadcast_to(addrs, shape), np.broadcast_to(active, shape), unit)
         self._flush()
         st = ptr.ub.storage
+        if st.partial():  # (as the in-order scatter notes it: each active lane's bytes, with its row's active lanes)
+            on_row = np.count_nonzero(np.broadcast_to(active, shape), axis=-1)
+            self.noted.append((ptr.ub.writes, Writes.entry(api, starts, starts + unit, on_row[row], shape[1], row)))
         at = starts[:, None] + np.arange(unit)
         if at.size:
             self._release(st.data[int(starts.min()) : int(starts.max()) + unit])
@@ -1055,7 +1100,7 @@ class BatchedBackend(NumpyBackend):
             ptr.ub.journal.record(start, start + raw.size, ptr.hi)
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
-        self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size), undo=True)
+        self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size, True), undo=True)
         self.accesses.append(_Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
         if ptr.ub.storage.partial():
@@ -1086,7 +1131,8 @@ class BatchedBackend(NumpyBackend):
 
     def _write(self, p: _Store, undo: bool) -> None:
         st = p.storage
-        target = _strided(st.data, p.at)
+        whole = p.whole
+        target = st.data[p.lo : p.hi].reshape(p.at[1]) if whole else _strided(st.data, p.at)
         self._release(target)
         if undo:
             self.undo.append((st, p.at, target.copy(), st.flags_at(p.at)))
@@ -1104,7 +1150,10 @@ class BatchedBackend(NumpyBackend):
             target[...] = values
         else:
             np.copyto(target, values, where=p.where)
-        st.mark_at(p.at, p.where)
+        if whole:
+            st.mark(p.lo, p.hi)
+        else:
+            st.mark_at(p.at, p.where)
 
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         for addr, raw, active in chunks:  # (a failing check raises before the first chunk is written)
@@ -1144,7 +1193,7 @@ class BatchedBackend(NumpyBackend):
         False (nothing done) otherwise, or where a store waiting may overwrite what the result reads."""
         state = self.regs.get(id(reg._storage))
         lazy = None if state is None else state.lazy
-        if lazy is None or reg._span.stop - reg._span.start != reg._storage.data.size:
+        if lazy is None or not reg._whole:
             return False
         ins = lazy.inputs()
         if any(np.may_share_memory(a, _strided(p.storage.data, p.at)) for p in self.pending for a in ins):
@@ -1156,10 +1205,30 @@ class BatchedBackend(NumpyBackend):
         """A store at addresses `rows_at` found in the common case (so inside the tensor, no stream, no observer),
         `offset` bytes on from them: what `store` does after its checks."""
         addr = ptr.addr
+        start, step = self.progs[id(addr)][1]
         if offset:
-            start, step = self.progs[id(addr)][1]
+            start += offset
             addr = addr + offset
-            self.progs[id(addr)] = (addr, (start + offset, step))
+            self.progs[id(addr)] = (addr, (start, step))
+        rows = self.rows
+        if active is None and type(raw) is np.ndarray and raw.ndim == 2 and raw.shape[0] == rows:
+            # the plainest store: every lane, a row an iteration, rows apart inside the tensor (`_store_chunk`'s first
+            # case, its facts known here)
+            nbytes = raw.shape[1]
+            end = start + step * (rows - 1) + nbytes
+            if step >= nbytes and end <= ptr.hi:
+                ub = ptr.ub
+                st = ub.storage
+                box = (start, step, nbytes)
+                if st.partial():  # (as the in-order store notes it, row by row; `_note_store`'s note of one register)
+                    ends, used = progression_rows(start + nbytes, step, rows), iota(rows)
+                    self.accesses.append(_Access(id(ub), True, (addr, ends, used), box))
+                    lanes = nbytes // unit
+                    self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
+                else:
+                    self.accesses.append(_Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows))))
+                self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
+                return
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
         self._note_store(api, ptr, [written], (raw.nbytes if type(raw) is _Lazy else raw.shape[-1]) // unit if unit > 1 else 0)
 
@@ -1198,12 +1267,13 @@ class BatchedBackend(NumpyBackend):
 
         ub = ptr.ub
         st = ub.storage
-        made = written = None
-        if st.partial():  # (as the in-order store notes it, row by row)
-            made = lo, hi, used = (addrs, addrs + nbytes, iota(rows)) if act is None else spans()
-            written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         hit = self.progs.get(id(addr))
         prog = hit[1] if hit is not None and hit[0] is addr else None
+        made = written = None
+        if st.partial():  # (as the in-order store notes it, row by row; a progression's ends the shared rows of one)
+            ends = addrs + nbytes if prog is None else progression_rows(prog[0] + nbytes, prog[1], rows)
+            made = lo, hi, used = (addrs, ends, iota(rows)) if act is None else spans()
+            written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
         self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
@@ -1213,7 +1283,7 @@ class BatchedBackend(NumpyBackend):
         apart = step is not None and step >= nbytes and end is not None and end <= st.data.size
         if lazy:  # (`store_rows`' rows: apart; computed into those bytes when the store is made)
             assert step is not None and end is not None and apart
-            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end))
+            self.pending.append(_Store(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes))
             return written
         assert isinstance(raw, np.ndarray)
         plain = act is None and apart and raw.shape == (rows, nbytes)  # (every lane, a row an iteration: rows of bytes)
@@ -1221,11 +1291,7 @@ class BatchedBackend(NumpyBackend):
         where = None if act is None else _shaped(act[..., None], values.shape)
         if step is not None and end is not None and apart:
             at = (start, (rows, nbytes), (step, 1)) if plain else (start, values.shape, (step, unit, 1))
-            for p in self.pending:
-                if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
-                    values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
-                    break
-            self.pending.append(_Store(st, at, values, where, start, end))
+            self._wait(st, at, values, where, start, end, plain and step == nbytes)
             return written
         # rows in order, so a later iteration's byte lands last (the hazard check refuses it anyway); only the active bytes
         self._flush()
@@ -1238,10 +1304,20 @@ class BatchedBackend(NumpyBackend):
         st.mark_at(at)
         return written
 
+    def _wait(self, st: Storage, at: _At, values: Any, where: Any, lo: int, hi: int, whole: bool) -> None:
+        """A store of `values` to the strided view `at` of `st` (UB bytes [lo, hi), every one of them where `whole`)
+        waits in `pending` until made."""
+        for p in self.pending:
+            if np.may_share_memory(values, p.storage.data) and np.may_share_memory(values, _strided(p.storage.data, p.at)):
+                values = values.copy()  # bytes a waiting store will overwrite (a load's view): as they are now
+                break
+        self.pending.append(_Store(st, at, values, where, lo, hi, whole))
+
     def new_pointer(self, ptr: UbPtr[Any], prog: tuple[int, int] | None) -> None:
-        self.pointers.append(ptr)  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
+        addr = ptr.addr
+        self.pointers.append((ptr, addr, prog))  # type: ignore[arg-type]  # (a BatchedPtr: left at the last iteration's address)
         if prog is not None:
-            self.progs[id(ptr.addr)] = (ptr.addr, prog)
+            self.progs[id(addr)] = (addr, prog)
 
     def prog(self, addr: Any) -> tuple[int, int] | None:
         hit = self.progs.get(id(addr))
@@ -1306,7 +1382,7 @@ class BatchedBackend(NumpyBackend):
     def check_independent(self) -> None:
         """No UB byte written by one iteration is read or written by another (nor written twice
         in one iteration: refused too, to keep the check simple and exact)."""
-        for p in self.posted.values():  # (0: a pointer iteration 0 made and moved, not the loop's)
+        for p in self.posted.values() if self.posted else ():  # (0: a pointer iteration 0 made and moved, not the loop's)
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
         # (where every access is a box, the verdict is a function of the boxes alone: kept for the next run with the same)
@@ -1352,7 +1428,7 @@ class BatchedBackend(NumpyBackend):
             st.valid = None if state.valid is None else state.valid[-1].copy()
             st.origin = state.origin or st.origin
             st.summarise()
-        for m in self.masks.values():
+        for m in self.masks.values() if self.masks else ():  # (no view of an empty dict made)
             if m.lanes is not None and m.lanes is _all_lanes(m.lanes.shape[-1]):  # (every lane: the cached prefix)
                 m.mask._assign_prefix(m.lanes.shape[-1], m.pattern)
                 continue
@@ -1363,29 +1439,32 @@ class BatchedBackend(NumpyBackend):
                 bits = m.bits if m.bits.ndim == 1 else m.bits[-1]
             written = None if m.written is None else (m.written if m.written.ndim == 1 else m.written[-1])
             m.mask._assign(np.ascontiguousarray(bits), None if written is None else np.ascontiguousarray(written))
-        last = self.rows - 1
-        for p in self.pointers:  # (the last row of a progression without numpy)
-            hit = self.progs.get(id(p.addr))
-            p.addr = int(hit[1][0] + hit[1][1] * last) if hit is not None and hit[0] is p.addr else int(np.asarray(p.addr)[-1])
-        for posted in self.posted.values():  # where the in-order loop leaves it: base + rows·stride
+        last, progs = self.rows - 1, self.progs
+        for p, made, prog in self.pointers:  # (the last row of a progression without numpy)
+            addr = p.addr
+            if addr is not made:  # (moved since: its progression, if any, is its addresses')
+                hit = progs.get(id(addr))
+                prog = hit[1] if hit is not None and hit[0] is addr else None
+            p.addr = int(np.asarray(addr)[-1]) if prog is None else int(prog[0] + prog[1] * last)
+        for posted in self.posted.values() if self.posted else ():  # where the in-order loop leaves it: base + rows·stride
             last = int(np.asarray(posted.ptr.addr)[-1]) if posted.moved else posted.base
             posted.ptr.addr, posted.ptr.__class__ = last, posted.cls
         for areg in self.addr_regs:
             object.__setattr__(areg, "offset", int(np.asarray(areg.offset)[-1]))
-        for ref in self.made_refs.values():  # the last iteration's counter is the one its name still holds
+        for ref in self.made_refs.values() if self.made_refs else ():  # the last iteration's counter its name holds
             if isinstance(ref._value, np.ndarray):
                 ref._value = int(ref._value[-1])
         self.regs.clear()
+        # (the storages written, once each: those the stores made already wrote, then those of the stores made now)
+        written = {id(u[0]): u[0] for u in self.undo} if self.undo else {}
         for store in self.pending:
             self._write(store, undo=False)
+            written[id(store.storage)] = store.storage
         for writes, entry in self.noted:
             writes.add(entry)
         self.noted = []
-        summarised: set[int] = set()
-        for st in [u[0] for u in self.undo] + [p.storage for p in self.pending]:
-            if id(st) not in summarised:
-                summarised.add(id(st))
-                st.summarise()
+        for st in written.values():
+            st.summarise()
         self.pending = []
 
     def rollback(self) -> None:
@@ -1581,10 +1660,13 @@ def _rowed_of(inputs: tuple[Any, ...], np_dtype: Any) -> bool:
     iteration (an array of two axes), every input of `np_dtype`."""
     rowed = False
     for x in inputs:
-        rowed = rowed or getattr(x, "ndim", 0) >= 2
+        if getattr(x, "ndim", 0) >= 2:
+            rowed = True
+            break
     if rowed:
         for x in inputs:
-            if x.dtype != np_dtype:
+            d = x.dtype
+            if d is not np_dtype and d != np_dtype:  # (numpy's own dtypes: the same object)
                 return False
     return rowed
 
@@ -1612,6 +1694,9 @@ def _row_spans(rows: int, addr: Any, active: Bools | None, lanes: int, unit: int
     first, last = act[used].argmax(axis=-1), lanes - act[used, ::-1].argmax(axis=-1)
     return addrs[used] + first * unit, addrs[used] + last * unit, used
 
+
+#: a strided view of a storage's bytes: (start, shape, strides)
+_At = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 #: a store's spans in each row (`_row_spans`) with each row's active lanes: what its note records
 _Spans = tuple[Any, Any, Any, Any]

@@ -279,9 +279,9 @@ class LoopRun:
             return self._decide("sequential", 'loops="sequential"')
         reason = self._why_not()
         # (before `_look`: in auto, a short loop of a site that always post-updated runs in order whatever its
-        # signature and calls; the cheap count first, the site's memo only for a loop it rules out)
-        few = "" if reason or self._peeled is not None or self.mode != "auto" else self._too_few_to_peel()
-        if few and self.site.post_updates():
+        # signature and calls; the site's memo first, the count (and its message) only for a site it names)
+        few = "" if reason or self._peeled is not None or not self.site.post_updates() else self._too_few_to_peel()
+        if few:
             self._frame = None
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
         if self._frame is not None:  # the first attempt: the calls not checked yet
@@ -301,21 +301,26 @@ class LoopRun:
         ctx = self._vf
         assert ctx is not None
         rng = self.range
+        rows = len(rng)
         try:
-            index, number = Affine.progression(rng.start, rng.step, len(rng)), Affine.progression(self._first, 1, len(rng))
+            index = Affine.progression(rng.start, rng.step, rows)
         except Unbatchable as e:  # (an index beyond what int64 rows hold exactly)
             return self._decide("sequential", e.args[0])
-        self._ctx, self._saved = ctx, (ctx.backend, ctx.hook)
-        self._trace = None if ctx.hook is None else _trace_of(ctx.hook)
-        self._trace_mark = len(self._trace.records) if self._trace is not None else 0
-        self._backend = BatchedBackend(ctx.config.check_uninitialized, ctx.config.mask_fill, len(rng))
-        self._backend.core = ctx.backend.core  # (the core's special registers)
-        ctx.backend, ctx.hook = self._backend, BATCHED_CALLS if ctx.hook is None else _BatchGuard(ctx.hook)
+        # the iteration numbers: the index itself where they are its values (an Affine is never changed in place)
+        first = self._first
+        number = index if rng.start == first and rng.step == 1 else Affine.progression(first, 1, rows)
+        hook, config = ctx.hook, ctx.config
+        self._ctx, self._saved = ctx, (ctx.backend, hook)
+        trace = self._trace = None if hook is None else _trace_of(hook)
+        self._trace_mark = 0 if trace is None else len(trace.records)
+        # (the core's special registers: the running backend's)
+        backend = self._backend = BatchedBackend(config.check_uninitialized, config.mask_fill, rows, ctx.backend.core)
+        ctx.backend, ctx.hook = backend, BATCHED_CALLS if hook is None else _BatchGuard(hook)
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
-            self._backend.peeled = True
+            backend.peeled = True
             for ptr, moved in self._peeled.values():
-                self._backend.post_update(ptr, moved)
+                backend.post_update(ptr, moved)
         self.index = index
         self._enter(number)
         return True

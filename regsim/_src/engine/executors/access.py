@@ -322,8 +322,9 @@ class StoreAligned(Executor):
                 return generic(ctx, args, kwargs)
             active = be.predicate(api, "mask", args[i_mask], stride)
             full = active[1] == active[0].size
-            if not (full and be.store_deferred(api, ptr, args[i_src], itemsize)):
-                raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
+            # (a result computed when read exists only from DEFER_ROWS rows: `store_deferred` not asked under them)
+            if not (full and be.defers and be.store_deferred(api, ptr, args[i_src], itemsize)):
+                raw = be.lane_bytes(api, "src_reg", args[i_src], active)
                 be.store_rows(api, ptr, raw, None if full else active[0], itemsize)
             if post is not None:
                 be.advance(ptr, step * unit)

@@ -156,15 +156,22 @@ class Elementwise(Executor):
         into = carry < 0 and "out" in inspect.signature(lane).parameters
 
         def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-            be = ctx.backend
+            be: Any = ctx.backend  # (the batched backend: its `regs`, `deferred` and `result_buffer`)
             active = be.predicate(api, "mask", args[pred], stride)
-            if be.scan(plan, p, args, active):  # (a register or carry carried across iterations)
+            # (a register or carry carried across iterations; `scan` answers no at once for a destination the body
+            # wrote already and no carry out: not asked then)
+            if (carry >= 0 or id(args[dst]._storage) not in be.regs) and be.scan(plan, p, args, active):
                 return
             a = be.lanes(api, na, args[ia], active)
             ins = (a,) if unary else (a, be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active))
-            batched: Any = be  # (its `deferred` and `result_buffer`)
+            batched = be
             full = into and active[1] == active[0].size
-            later = batched.deferred(args[dst], functools.partial(lane, ctrl=ctx.ctrl) if ctrl else lane, ins) if full else None
+            # (`deferred` answers no at once under DEFER_ROWS rows: not asked then)
+            later = (
+                batched.deferred(args[dst], functools.partial(lane, ctrl=ctx.ctrl) if ctrl else lane, ins)
+                if full and batched.defers
+                else None
+            )
             if later is not None:
                 be.commit(args[dst], later, active, mode)
                 return
