@@ -30,9 +30,8 @@ from regsim._src.engine.backend import NumpyBackend
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.executors.masks import MaskGen, PredicateOut, SelectLanes
 from regsim._src.engine.per_iteration import iota
-from regsim._src.model.memory import UbPtr
+from regsim._src.model.memory import ITERATIONS, UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
-from regsim._src.vf.loops import iterations
 
 _REGSIM_DIR = str(Path(__file__).resolve().parent.parent)
 
@@ -123,13 +122,15 @@ class BoxRows(Sequence[Any]):
 class Trace:
     """The records of one `rs.trace()` block."""
 
-    def __init__(self, detailed: bool = False) -> None:
+    def __init__(self, detailed: bool = False, timed: bool = True) -> None:
         self.records: list[Record] = []
         self._t0 = time.perf_counter()
         #: keep what a cost model reads: each call's loop iterations, a batched call's rows, a gather's lanes (a
         #: memory-level call repeated with the same operands may then be given its first run's records, the same
         #: objects: `lowerings.direct.run_binary`)
         self.detailed = detailed
+        #: note each call's host `start` and `duration` (`rs.profile`'s own trace, never shown, notes them not: 0.0)
+        self.timed = timed
         #: each vector function run while the trace was on: (its first record, one past its last)
         self.vfs: list[tuple[int, int]] = []
         #: called as each vector function ends, with its (first record, one past its last)
@@ -160,9 +161,9 @@ class Trace:
         api, shown, family = typed[1]
         rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
-            now, last = iterations(), self._iteration
+            now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs)
             if len(now) != len(last) or not all(map(operator.is_, now, last)):
-                self._iteration = now
+                self._iteration = tuple(now)
             rec.iteration = self._iteration
         backend = ctx.backend
         batched = backend.rows  # a batched loop's backend: one call for every iteration
@@ -177,14 +178,17 @@ class Trace:
                 if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
                     lanes, count = mask._active(fast[2])
                     rec.active, rec.lanes = count, lanes.size
-        began = time.perf_counter()
-        rec.start = began - self._t0
+        timed = self.timed
+        if timed:
+            began = time.perf_counter()
+            rec.start = began - self._t0
         try:
             if batched:
                 return typed[2](ctx, values, {})
             return plan.run(ctx, plan, values) if fast is None else fast[0](ctx, values, {})
         finally:
-            rec.duration = time.perf_counter() - began
+            if timed:
+                rec.duration = time.perf_counter() - began
             backend.current = None
             if batched:
                 rec.rows = batched
@@ -290,12 +294,17 @@ class TracingBackend(NumpyBackend):
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         NumpyBackend.store(self, api, param, ptr, chunks, unit)
         if self.current is not None:
+            writes = self.current.writes
+            whole = [(addr, addr + raw.size) for addr, raw, active in chunks if active is None]
+            if len(whole) == len(chunks):  # (the common case: every lane of every chunk active)
+                writes += whole
+                return
             for addr, raw, active in chunks:
                 if active is None or active.all():
-                    self.current.writes.append((addr, addr + raw.size))
+                    writes.append((addr, addr + raw.size))
                 elif active.any():  # the span from the first to the last active lane
                     idx = active.nonzero()[0]
-                    self.current.writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
+                    writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
 
     def gather(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
         out = NumpyBackend.gather(self, api, param, ptr, addrs, unit, active)
