@@ -226,15 +226,16 @@ def _few(
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
     striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
-    firsts = [a // size * 2 + w for a, w in zip(lo, write, strict=True)]  # (each access's first and last cells)
-    lasts = [(b - 1) // size * 2 + w for b, w in zip(hi, write, strict=True)]
-    if sum(lasts) - sum(firsts) + 2 * len(firsts) > 2 * _FEW_BLOCKS:  # (32 B rows made twice)
-        return None
-    for i, first, last, r in zip(ident, firsts, lasts, at, strict=True):  # (the earlier accesses' idents kept)
+    made = 0  # (32 B rows made twice)
+    for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
+        first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
         if first == last or striped:
             cells[r].setdefault(first, i)
         else:
             cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
+        made += last - first + 2
+        if made > 2 * _FEW_BLOCKS:
+            return None
     cycles, kinds = [], []
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
@@ -261,8 +262,12 @@ def _few(
                     g += 1
                 ordered = ordered or sorted(row)
                 side = -1 if k == 1 else k // 2  # (read-write: either; else reads, or writes)
-                picked = [key for key in ordered if (key >> 1) % groups == g and (side < 0 or key & 1 == side)]
-                examples[KINDS[k]] = (tuple([(key >> 1) * size for key in picked]), tuple(sorted({row[key] for key in picked})))
+                addrs, who = [], set()
+                for key in ordered:
+                    if (key >> 1) % groups == g and (side < 0 or key & 1 == side):
+                        addrs.append((key >> 1) * size)
+                        who.add(row[key])
+                examples[KINDS[k]] = (tuple(addrs), tuple(sorted(who)))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 

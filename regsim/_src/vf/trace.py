@@ -294,17 +294,12 @@ class TracingBackend(NumpyBackend):
     def store(self, api: str, param: str, ptr: UbPtr[Any], chunks: list[tuple[int, Bytes, Bools | None]], unit: int) -> None:
         NumpyBackend.store(self, api, param, ptr, chunks, unit)
         if self.current is not None:
-            writes = self.current.writes
-            whole = [(addr, addr + raw.size) for addr, raw, active in chunks if active is None]
-            if len(whole) == len(chunks):  # (the common case: every lane of every chunk active)
-                writes += whole
-                return
             for addr, raw, active in chunks:
                 if active is None or active.all():
-                    writes.append((addr, addr + raw.size))
+                    self.current.writes.append((addr, addr + raw.size))
                 elif active.any():  # the span from the first to the last active lane
                     idx = active.nonzero()[0]
-                    writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
+                    self.current.writes.append((addr + int(idx[0]) * unit, addr + (int(idx[-1]) + 1) * unit))
 
     def gather(self, api: str, param: str, ptr: UbPtr[Any], addrs: Any, unit: int, active: Bools) -> tuple[Bytes, Bools | None]:
         out = NumpyBackend.gather(self, api, param, ptr, addrs, unit, active)
