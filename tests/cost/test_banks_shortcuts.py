@@ -68,7 +68,7 @@ def test_rows_moved_alike_are_one_class(
     """Rows each making the row before's accesses moved `step` bytes (whole 32 B rows or not; one row, `bent`, moved 8 B
     more, one, `flipped`, writing what the others read and reading what they write, and one, `wide`, making each
     access 32 B wider, when in range):
-    `kept_listed_beat` gives the oracle's cycles, kinds and examples."""
+    `kept_listed_beat` gives the oracle's cycles, kinds and examples, and their totals (summed as it is made)."""
     made = []
     for r in range(rows):
         for i, w, a, size in calls:
@@ -76,4 +76,6 @@ def test_rows_moved_alike_are_one_class(
             made.append((i, w != (r == flipped), start, start + size + (32 if r == wide else 0), r))
     banks._BEATS.clear()
     got = banks.kept_listed_beat(GEO, *[[m[k] for m in made] for k in range(5)], rows=rows)
-    same(got, *beat_oracle(made, rows))
+    cycles, kinds, examples = beat_oracle(made, rows)
+    assert banks.totals(got) == (sum(cycles), rows, tuple(sum(kind in row for row in kinds) for kind in banks.KINDS))
+    same(got, cycles, kinds, examples)

@@ -126,3 +126,63 @@ def test_detailed_trace_keeps_rows() -> None:
     write, lo, hi, rows = load.spans[0]
     assert not write and list(lo) == [256 * i for i in range(reps)] and list(hi - lo) == [256] * reps
     assert list(rows) == list(range(reps))
+
+
+@rs.simd_vf
+def masked_block_store(dst: rs.UbPtr[rs.float32], src: rs.UbPtr[rs.float32], count: int) -> None:
+    """A DATA_BLOCK_COPY store of the first `count` lanes, blocks 256 B apart (block stride 8), twice."""
+    x = rs.Reg.RegTensor(rs.float32)
+    for i in range(2):
+        n = rs.Ref(count)
+        mask = rs.Reg.UpdateMask(rs.float32, n)
+        rs.Reg.LoadAlign(x, src + i * 64)
+        rs.Reg.StoreAlign(dst + i * 8, x, 8, mask, data_mode=rs.Reg.DataCopyMode.DATA_BLOCK_COPY)
+
+
+def test_a_store_notes_each_block_from_its_first_to_its_last_active_lane() -> None:
+    """An in-order store's writes (`TracingBackend.store`: whole blocks noted at once, a partly active one from its
+    first to its last active lane, an inactive one not at all) and the profile's store bytes made of them, in both loop
+    modes: the oracle counts the active lanes of each 8-lane block in Python ints."""
+    for count in (64, 20, 8, 3):
+        want = []  # per iteration: each 32 B block's active lanes' bytes (block k of iteration i at 256 k + 32 i)
+        for i in range(2):
+            for k in range(8):
+                active = [lane for lane in range(8 * k, 8 * k + 8) if lane < count]
+                if active:
+                    lo = 256 * k + 32 * i + 4 * (active[0] - 8 * k)
+                    want.append((lo, lo + 4 * len(active)))
+        stored = []
+        for mode in ("sequential", "auto"):
+            ub = rs.UnifiedBuffer(8192)
+            dst, src = ub.alloc(rs.float32, 512), ub.alloc(rs.float32, 128)
+            src.set(np.arange(128, dtype=np.float32))
+            with rs.configure(loops=mode):
+                if mode == "sequential":
+                    with rs.trace(detailed=True) as t:
+                        masked_block_store(dst.GetPhyAddr(), src.GetPhyAddr(), count)
+                    writes = [w for r in t.records if r.api.startswith("StoreAlign") for w in r.writes]
+                    assert [(a - dst.addr, b - dst.addr) for a, b in writes] == want
+                p = rs.profile(masked_block_store, dst.GetPhyAddr(), src.GetPhyAddr(), count)
+            stored.append(p.bytes["store"])
+        assert stored == [sum(b - a for a, b in want)] * 2
+
+
+def test_an_untimed_trace_records_the_same_calls_with_no_host_times() -> None:
+    """`rs.profile`'s own trace (`timed=False`) takes no host times; every other field of its records is the timed
+    trace's, in both loop modes."""
+    from regsim._src.vf import trace as tracing
+
+    fields = ("api", "dtypes", "line", "active", "lanes", "reads", "writes", "rows", "boxes")
+    for mode in ("sequential", "auto"):
+        made = []
+        for timed in (True, False):
+            ub = rs.UnifiedBuffer(8192)
+            dst, src = ub.alloc(rs.float32, 512), ub.alloc(rs.float32, 128)
+            src.set(np.arange(128, dtype=np.float32))
+            with rs.configure(loops=mode), tracing.Tracing(tracing.Trace(detailed=True, timed=timed)) as t:
+                masked_block_store(dst.GetPhyAddr(), src.GetPhyAddr(), 20)
+            made.append([tuple(getattr(r, f) for f in fields) for r in t.records])
+            times = [(r.start, r.duration) for r in t.records]
+            assert all(s > 0 for s, _ in times) if timed else set(times) == {(0.0, 0.0)}
+        apis = [r[0].split("/")[0] for r in made[0]]
+        assert made[0] == made[1] and apis == ["UpdateMask", "LoadAlign", "StoreAlign"] * (2 if mode == "sequential" else 1)

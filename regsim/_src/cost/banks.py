@@ -403,6 +403,8 @@ def kept_listed_beat(
         if few is None:
             return beat(geo, *_arrays(ident, write, lo, hi, at), rows=rows)
         cycles, kinds, examples = few  # (the first rows', in order: each kind's first row is one of them)
+        if len(cycles) == 1:  # (every row alike: row 0's repeated)
+            return _repeated(cycles, kinds, examples, period=1, rows=rows)
         return _repeated([cycles[c] for c in classes], [kinds[c] for c in classes], examples, period=rows, rows=rows)
 
     kept = _kept(key, base, make)

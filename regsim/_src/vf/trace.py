@@ -30,9 +30,8 @@ from regsim._src.engine.backend import NumpyBackend
 from regsim._src.engine.executors.elementwise import Elementwise
 from regsim._src.engine.executors.masks import MaskGen, PredicateOut, SelectLanes
 from regsim._src.engine.per_iteration import iota
-from regsim._src.model.memory import UbPtr
+from regsim._src.model.memory import ITERATIONS, UbPtr
 from regsim._src.model.registers import Active, Bools, Bytes, MaskReg, RegTensor, lane_count
-from regsim._src.vf.loops import iterations
 
 _REGSIM_DIR = str(Path(__file__).resolve().parent.parent)
 
@@ -123,13 +122,15 @@ class BoxRows(Sequence[Any]):
 class Trace:
     """The records of one `rs.trace()` block."""
 
-    def __init__(self, detailed: bool = False) -> None:
+    def __init__(self, detailed: bool = False, timed: bool = True) -> None:
         self.records: list[Record] = []
         self._t0 = time.perf_counter()
         #: keep what a cost model reads: each call's loop iterations, a batched call's rows, a gather's lanes (a
         #: memory-level call repeated with the same operands may then be given its first run's records, the same
         #: objects: `lowerings.direct.run_binary`)
         self.detailed = detailed
+        #: note each call's host `start` and `duration` (`rs.profile`'s own trace, never shown, notes them not: 0.0)
+        self.timed = timed
         #: each vector function run while the trace was on: (its first record, one past its last)
         self.vfs: list[tuple[int, int]] = []
         #: called as each vector function ends, with its (first record, one past its last)
@@ -160,9 +161,9 @@ class Trace:
         api, shown, family = typed[1]
         rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
-            now, last = iterations(), self._iteration
+            now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs)
             if len(now) != len(last) or not all(map(operator.is_, now, last)):
-                self._iteration = now
+                self._iteration = tuple(now)
             rec.iteration = self._iteration
         backend = ctx.backend
         batched = backend.rows  # a batched loop's backend: one call for every iteration
@@ -177,14 +178,17 @@ class Trace:
                 if mask._written is None:  # (else its call is `run`'s, which checks the mask and notes them)
                     lanes, count = mask._active(fast[2])
                     rec.active, rec.lanes = count, lanes.size
-        began = time.perf_counter()
-        rec.start = began - self._t0
+        timed = self.timed
+        if timed:
+            began = time.perf_counter()
+            rec.start = began - self._t0
         try:
             if batched:
                 return typed[2](ctx, values, {})
             return plan.run(ctx, plan, values) if fast is None else fast[0](ctx, values, {})
         finally:
-            rec.duration = time.perf_counter() - began
+            if timed:
+                rec.duration = time.perf_counter() - began
             backend.current = None
             if batched:
                 rec.rows = batched
