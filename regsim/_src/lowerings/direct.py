@@ -158,8 +158,8 @@ def run_binary(
     if tr is None:
         if pipes is not None:
             return run_in_kernel(plan, dst, src0, src1, pipes)
-    else:  # (rs.profile: the records of the loop's first run of this kind of call)
-        key = (op, dst.dtype, n, dst.addr, src0.addr, src1.addr, config, kernel_line())
+    else:  # (rs.profile: the records of the loop's first run of this kind of call; host times taken or not, as `tr`)
+        key = (op, dst.dtype, n, dst.addr, src0.addr, src1.addr, config, kernel_line(), tr.timed)
         recorded = _RECORDED.get(key)
         if recorded is None:
             mark = len(tr.records)
