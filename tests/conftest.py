@@ -67,10 +67,14 @@ def ub() -> rs.UnifiedBuffer:
 
 @pytest.fixture(scope="session")
 def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """mypy's options for the session: one config and one cache for every test that runs mypy."""
+    """mypy's options for the session: one config and one cache for every test that runs mypy; under xdist, for
+    every worker of the run (their temporary folders' parent is the run's; mypy_support.run_mypy takes turns)."""
     from mypy_support import options
 
-    return options(tmp_path_factory.mktemp("mypy"))
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and sys.platform != "win32":
+        base = base.parent
+    return options(base / "mypy")
 
 
 @pytest.fixture
