@@ -28,10 +28,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture
 def no_collector() -> Iterator[None]:
-    """The cyclic garbage collector off for the test (after one collection): what it keeps alive, only reference
-    cycles can (the UB lifetime tests)."""
+    """The cyclic garbage collector off for the test: what it keeps alive, only reference cycles can (the UB lifetime
+    tests: what the test makes and drops must be freed by reference counting alone). No collection first: garbage
+    left by earlier tests is none of the test's objects, and a full collection of a worker's heap late in the run
+    costs about half a second."""
     was = gc.isenabled()
-    gc.collect()
     gc.disable()
     try:
         yield
