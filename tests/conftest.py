@@ -28,10 +28,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture
 def no_collector() -> Iterator[None]:
-    """The cyclic garbage collector off for the test (after one collection): what it keeps alive, only reference
-    cycles can (the UB lifetime tests)."""
+    """The cyclic garbage collector off for the test: what it keeps alive, only reference cycles can (the UB lifetime
+    tests: what the test makes and drops must be freed by reference counting alone). No collection first: garbage
+    left by earlier tests is none of the test's objects, and a full collection of a worker's heap late in the run
+    costs about half a second."""
     was = gc.isenabled()
-    gc.collect()
     gc.disable()
     try:
         yield
@@ -67,10 +68,14 @@ def ub() -> rs.UnifiedBuffer:
 
 @pytest.fixture(scope="session")
 def mypy_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """mypy's options for the session: one config and one cache for every test that runs mypy."""
+    """mypy's options for the session: one config and one cache for every test that runs mypy; under xdist, for
+    every worker of the run (their temporary folders' parent is the run's; mypy_support.run_mypy takes turns)."""
     from mypy_support import options
 
-    return options(tmp_path_factory.mktemp("mypy"))
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and sys.platform != "win32":
+        base = base.parent
+    return options(base / "mypy")
 
 
 @pytest.fixture
