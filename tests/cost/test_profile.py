@@ -200,3 +200,25 @@ def test_kernel_profile_with_calls_done_at_once_is_the_loops(case: int, loops: s
     assert (got.counts, got.bytes, got.cycles, got.pipe_cycles) == (want.counts, want.bytes, want.cycles, want.pipe_cycles)
     assert got.bank_conflicts == want.bank_conflicts and got.vfs == want.vfs and got.spans == want.spans
     assert got.counts["V"] == {2: 16, 4: 4}[case]  # (one Add a tile: case 2 eight tiles a core, case 4 two)
+
+
+def test_a_detailed_trace_after_a_profile_takes_host_times_of_its_own() -> None:
+    """A repeated first-n call is given the records of its first run (`direct.run_binary`) only by a trace that takes
+    host times as that run's did: `rs.profile` takes none, so a user's detailed trace of the same call afterwards
+    runs it and times it rather than show the profile's zero durations."""
+    direct._RECORDED.clear()
+    ub = rs.UnifiedBuffer(4096)
+    dst, src0, src1 = (ub.alloc(rs.float32, 256) for _ in range(3))
+    for t in (src0, src1):
+        t.set(np.arange(256, dtype=np.float32))
+
+    def run() -> None:
+        for _ in range(2):
+            rs.AscendC.Add(dst, src0, src1, 200)
+
+    rs.profile(run)
+    with rs.trace(detailed=True) as tr:
+        run()
+    adds = [r for r in tr.records if r.api.endswith("Add")]
+    assert adds and all(r.duration > 0 for r in adds)
+    assert np.array_equal(dst.numpy()[:200], 2 * np.arange(200, dtype=np.float32))
