@@ -182,7 +182,8 @@ def test_a_site_inside_an_outer_batched_attempt_takes_the_general_path(sites: li
     rows(a.GetPhyAddr(), d.GetPhyAddr(), n, k)  # in order: the inner sites remember their calls
     assert [int(v) for v in d.numpy()] == doubled_oracle(a)
     inner = [s for s in sites if s.learned]
-    assert len(inner) == 3 and general(sites) == [1, 1, 1]
+    # (the outer loop's in-order body holds the inner loop's, sites and all: the inner's batched attempt has none)
+    assert len(sites) == len(inner) == 3 and general(sites) == [1, 1, 1]
     d.set(np.zeros(n * k * 64, np.int32))
     with rs.configure(loops="auto", batch_min_iterations=2):
         text = rs.explain(rows, a.GetPhyAddr(), d.GetPhyAddr(), n, k)

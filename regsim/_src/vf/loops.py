@@ -715,13 +715,10 @@ class _Sites(ast.NodeTransformer):
     def body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         return [self.visit(s) for s in stmts]
 
-    def visit_While(self, node: ast.While) -> ast.AST:
-        return node if getattr(node, "regsim_attempt", False) else self.generic_visit(node)
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        return node
-
-    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef  # type: ignore[assignment]
+    def visit(self, node: ast.AST) -> Any:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return node
+        return node if getattr(node, "regsim_attempt", False) else super().visit(node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
