@@ -13,7 +13,8 @@ enum values) → the executor of the op's shape (data checks and the work, throu
 In order (no trace, no batched loop), a call of a signature seen before is one dictionary look-up
 in its face and one closure, made with the plan: the executor's `specialise`d one for the common
 shapes (which hands every uncommon call to the generic path before changing anything), else
-bind and run.
+bind and run. In a rewritten VF loop's in-order body each call of a face is a `Site` remembering the closure of its
+last call's signature, so a call of the same one skips even the face's key and look-up.
 """
 
 from __future__ import annotations

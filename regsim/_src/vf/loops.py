@@ -22,7 +22,11 @@ same class, same message, same partial state as without batching.
                                                 i = loop.last
                                             else:
                                                 for i in loop.range:
-                                                    BODY
+                                                    BODY'
+
+BODY' is the body with each call of a Reg face made a call site (`Reg.Add(d, a, b, m)` becomes
+`site(Reg.Add, d, a, b, m)`, engine.spec.Site): it runs the face's in-order call for the signature it saw last at once
+when it sees it again, and the face otherwise.
 
 A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
 bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
