@@ -849,16 +849,18 @@ _ENTRIES: Final[dict[int, tuple[Callable[..., Any], Overloads]]] = {}
 # --- call sites: a rewritten VF loop's in-order calls of the faces, each remembering the last one's call ------------
 #: what a call site's remembered call looks like, the arguments' checks and the keywords' names given
 _SITE = """
-def make(FACE, RUN, KEY, current, miss):
+def make(FACE, RUN, current, miss, {consts}):
     def site(_f, {params}):
-        # the hot path: the face remembered, the arguments' `_sig`s (a number's type) and the keywords equal to those
-        # remembered, no hook: the call the face finds for them (`Overloads.in_order_call`), without its key's hash
+        # the hot path: the face remembered, every argument of the static type it had, every keyword the same object,
+        # no hook: the call the face would find (`Overloads.in_order_call`), without the face's key and look-up
         try:
-            hit = _f is FACE and ({parts}) == KEY and (ctx := current()).hook is None
-        except Exception:  # (an argument without a `_sig` where one had it, a keyword that does not compare, no VF)
+            hit = _f is FACE and {checks}
+        except AttributeError:  # (an argument without a `_sig` where one had it: the face names it)
             hit = False
         if hit:
-            return RUN(ctx, ({args}), {{{kwargs}}})
+            ctx = current()
+            if ctx is not None and ctx.hook is None:
+                return RUN(ctx, ({args}), {{{kwargs}}})
         return miss(_f, ({args}), {{{kwargs}}})
     return site
 """
@@ -868,14 +870,17 @@ _PLAIN: Final = frozenset({int, float, complex, bool, np.bool_})
 
 
 @functools.cache
-def _site_maker(typed: tuple[bool, ...], keywords: tuple[str, ...]) -> Callable[..., Callable[..., Any]]:
-    """The maker of a call site's remembering function for positional arguments keyed by their `_sig`, or where `typed`
-    says by their type (numbers), and the keywords `keywords` by their values, compiled once per shape."""
-    positional = [f"_{k}" for k in range(len(typed))]
+def _site_maker(checks: tuple[str, ...], keywords: tuple[str, ...]) -> Callable[..., Callable[..., Any]]:
+    """The maker of a call site's remembering function for positional arguments checked by `checks` ("is": the same
+    object, an argument that is its own `_sig` such as an enum member or a dtype class; "sig": its `_sig`; "type": its
+    type, a number's) and the keywords `keywords`, compiled once per shape."""
+    test = {"is": "_{k} is S{k}", "sig": "_{k}._sig is S{k}", "type": "type(_{k}) is S{k}"}
+    positional = [f"_{k}" for k in range(len(checks))]
     source = _SITE.format(
+        consts=", ".join([*(f"S{k}" for k in range(len(checks))), *(f"K{j}" for j in range(len(keywords)))]),
         params=", ".join([*positional, *keywords]),
-        parts="".join(f"{f'type({a})' if t else f'{a}._sig'}, " for a, t in zip(positional, typed, strict=True))
-        + "".join(f"{w}, " for w in keywords),
+        checks=" and ".join([*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is K{j}" for j, w in enumerate(keywords))])
+        or "True",
         args="".join(f"{a}, " for a in positional),
         kwargs=", ".join(f"{w!r}: {w}" for w in keywords),
     )
@@ -922,11 +927,19 @@ class Site:
         run = entry.in_order_call(args, kwargs)
         if run is None:
             return
-        typed = tuple(not hasattr(a, "_sig") for a in args)
-        if any(t and type(a) not in _PLAIN and type(a) not in _element_scalars() for a, t in zip(args, typed, strict=True)):
-            return  # (an object without a `_sig` whose like might have one: not remembered)
-        key = (*(type(a) if t else a._sig for a, t in zip(args, typed, strict=True)), *kwargs.values())
-        self.cell.cell_contents = _site_maker(typed, tuple(kwargs))(face, run, key, _VF.get, self.miss)
+        checks, sigs = [], []
+        for a in args:
+            sig = getattr(a, "_sig", _ENTRIES)  # (`_ENTRIES`: none)
+            if sig is _ENTRIES:
+                if type(a) not in _PLAIN and type(a) not in _element_scalars():
+                    return  # (an object whose instances may get a `_sig`: not remembered)
+                checks.append("type")
+                sigs.append(type(a))
+            else:
+                checks.append("is" if sig is a else "sig")
+                sigs.append(sig)
+        make = _site_maker(tuple(checks), tuple(kwargs))
+        self.cell.cell_contents = make(face, run, _VF.get, self.miss, *sigs, *kwargs.values())
         self.learned += 1
         entry.sites.add(self)
 
