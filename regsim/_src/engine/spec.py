@@ -879,7 +879,9 @@ def _site_maker(checks: tuple[str, ...], keywords: tuple[str, ...]) -> Callable[
     source = _SITE.format(
         consts=", ".join([*(f"S{k}" for k in range(len(checks))), *(f"K{j}" for j in range(len(keywords)))]),
         params=", ".join([*positional, *keywords]),
-        checks=" and ".join([*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is K{j}" for j, w in enumerate(keywords))])
+        checks=" and ".join(
+            [*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is K{j}" for j, w in enumerate(keywords))]
+        )
         or "True",
         args="".join(f"{a}, " for a in positional),
         kwargs=", ".join(f"{w!r}: {w}" for w in keywords),
