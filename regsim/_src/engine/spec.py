@@ -849,19 +849,20 @@ _ENTRIES: Final[dict[int, tuple[Callable[..., Any], Overloads]]] = {}
 # --- call sites: a rewritten VF loop's in-order calls of the faces, each remembering the last one's call ------------
 #: what a call site's remembered call looks like, the arguments' checks and the keywords' names given
 _SITE = """
-def make(FACE, RUN, current, miss, {consts}):
+def make(_FACE, _RUN, _current, _miss, _type, {consts}):
     def site(_f, {params}):
         # the hot path: the face remembered, every argument of the static type it had, every keyword the same object,
         # no hook: the call the face would find (`Overloads.in_order_call`), without the face's key and look-up
+        # (every name here but the keywords' begins with "_": no keyword a site is made for does)
         try:
-            hit = _f is FACE and {checks}
+            _hit = _f is _FACE and {checks}
         except AttributeError:  # (an argument without a `_sig` where one had it: the face names it)
-            hit = False
-        if hit:
-            ctx = current()
-            if ctx is not None and ctx.hook is None:
-                return RUN(ctx, ({args}), {{{kwargs}}})
-        return miss(_f, ({args}), {{{kwargs}}})
+            _hit = False
+        if _hit:
+            _ctx = _current()
+            if _ctx is not None and _ctx.hook is None:
+                return _RUN(_ctx, ({args}), {{{kwargs}}})
+        return _miss(_f, ({args}), {{{kwargs}}})
     return site
 """
 #: argument types whose instances have no `_sig` (and can get none; numpy's element scalars too): a call's key holds
@@ -874,13 +875,13 @@ def _site_maker(checks: tuple[str, ...], keywords: tuple[str, ...]) -> Callable[
     """The maker of a call site's remembering function for positional arguments checked by `checks` ("is": the same
     object, an argument that is its own `_sig` such as an enum member or a dtype class; "sig": its `_sig`; "type": its
     type, a number's) and the keywords `keywords`, compiled once per shape."""
-    test = {"is": "_{k} is S{k}", "sig": "_{k}._sig is S{k}", "type": "type(_{k}) is S{k}"}
+    test = {"is": "_{k} is _S{k}", "sig": "_{k}._sig is _S{k}", "type": "_type(_{k}) is _S{k}"}
     positional = [f"_{k}" for k in range(len(checks))]
     source = _SITE.format(
-        consts=", ".join([*(f"S{k}" for k in range(len(checks))), *(f"K{j}" for j in range(len(keywords)))]),
+        consts=", ".join([*(f"_S{k}" for k in range(len(checks))), *(f"_K{j}" for j in range(len(keywords)))]),
         params=", ".join([*positional, *keywords]),
         checks=" and ".join(
-            [*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is K{j}" for j, w in enumerate(keywords))]
+            [*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is _K{j}" for j, w in enumerate(keywords))]
         )
         or "True",
         args="".join(f"{a}, " for a in positional),
@@ -941,7 +942,7 @@ class Site:
                 checks.append("is" if sig is a else "sig")
                 sigs.append(sig)
         make = _site_maker(tuple(checks), tuple(kwargs))
-        self.cell.cell_contents = make(face, run, _VF.get, self.miss, *sigs, *kwargs.values())
+        self.cell.cell_contents = make(face, run, _VF.get, self.miss, type, *sigs, *kwargs.values())
         self.learned += 1
         entry.sites.add(self)
 
