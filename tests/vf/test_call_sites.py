@@ -251,3 +251,27 @@ def test_an_error_at_a_remembered_site_is_the_faces(sites: list[Counting], bad: 
     assert str(at_site.value) == str(direct.value)
     want = [wrapped(int(u) + 5, rs.int32) for u in a.numpy()[:64]]
     assert [int(v) for v in d.numpy()] == want + [0] * (N - 1) * 64, "iteration 0 stored; nothing after"
+
+
+def test_a_site_that_keeps_changing_learns_no_more(sites: list[Counting], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Counting, "LIMIT", 2)
+
+    @rs.simd_vf
+    def double(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, k: int) -> None:
+        x = Reg.RegTensor(a.dtype)
+        m = Reg.CreateMask(a.dtype)
+        for i in range(n):
+            Reg.LoadAlign(x, a + i * k)
+            Reg.Add(x, x, x, m)
+            Reg.StoreAlign(d + i * k, x, m)
+
+    # per run, the calls of each site through the face: two signatures remembered, int32 then int16; then int32's
+    # calls all through the face (not remembered), int16's none (the call remembered last is kept)
+    runs = [(rs.int32, 1), (rs.int16, 1), (rs.int32, N), (rs.int16, 0), (rs.int32, N)]
+    for seed, (dtype, through_face) in enumerate(runs):
+        k = lanes(dtype, Reg.RegTraitNumOne)
+        a, _, d = tensors(dtype, N * k, seed)
+        double(a.GetPhyAddr(), d.GetPhyAddr(), N, k)
+        assert [int(v) for v in d.numpy()] == [wrapped(2 * int(u), dtype) for u in a.numpy()], dtype
+        assert general(sites) == [through_face] * 3, (seed, dtype)
+    assert [s.learned for s in sites] == [2, 2, 2]

@@ -900,7 +900,7 @@ class Site:
     its last call (a monomorphic inline cache): a call of the same face with arguments of the same static types (the
     same `_sig`s: the face's key), the same keyword objects and no hook set runs that call at once; any other call goes
     through the face (the general path, its errors and hooks) and is remembered in turn, at most `LIMIT` times (then
-    the site stays on the general path). The calls remembered are the face's own, so bits and errors are its."""
+    the site keeps the call it remembered last). The calls remembered are the face's own, so bits and errors are its."""
 
     __slots__ = ("__weakref__", "cell", "learned")
 
