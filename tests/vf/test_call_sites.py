@@ -275,3 +275,19 @@ def test_a_site_that_keeps_changing_learns_no_more(sites: list[Counting], monkey
         assert [int(v) for v in d.numpy()] == [wrapped(2 * int(u), dtype) for u in a.numpy()], dtype
         assert general(sites) == [through_face] * 3, (seed, dtype)
     assert [s.learned for s in sites] == [2, 2, 2]
+
+
+def test_a_site_forgets_when_the_faces_calls_are_made_anew(sites: list[Counting]) -> None:
+    """`Overloads.add` (a new overload) empties the face's calls: the sites remembering one take the face again."""
+    from regsim._src.engine.spec import REGISTRY
+
+    doubled = doubling()
+    a, _, d = tensors(rs.int32, N * 64, 0)
+    doubled(a.GetPhyAddr(), d.GetPhyAddr(), N)
+    doubled(a.GetPhyAddr(), d.GetPhyAddr(), N)
+    assert general(sites) == [1, 1, 1]
+    REGISTRY.entry("Add")._calls.clear()
+    d.set(np.zeros(N * 64, np.int32))
+    doubled(a.GetPhyAddr(), d.GetPhyAddr(), N)
+    assert general(sites) == [0, 1, 0]
+    assert [int(v) for v in d.numpy()] == doubled_oracle(a)

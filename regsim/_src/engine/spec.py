@@ -548,17 +548,21 @@ def fits(kind: Kind, v: object) -> bool:
 class _Calls(dict[Any, Call]):
     """The in-order calls of one Ascend name by signature, and those of signatures with keywords also under their
     positional part, each with the keywords it was made for (`keyworded`: the face compares a call's keywords with
-    those, cheaper than hashing them into its signature); `clear` empties both."""
+    those, cheaper than hashing them into its signature); `clear` empties both, and makes the call sites that remember
+    one of them (`sites`) forget it."""
 
-    __slots__ = ("keyworded",)
+    __slots__ = ("keyworded", "sites")
 
     def __init__(self) -> None:
         super().__init__()
         self.keyworded: dict[Any, list[tuple[dict[str, Any], Call]]] = {}
+        self.sites: weakref.WeakSet[Site] = weakref.WeakSet()
 
     def clear(self) -> None:
         super().clear()
         self.keyworded.clear()
+        for site in list(self.sites):
+            site.forget()
 
 
 class Overloads:
@@ -583,8 +587,6 @@ class Overloads:
         self._batched: dict[Any, Call] = {}
         #: signature → its call handed to the running VF's hook, bound (`traced_call`; the face looks it up too)
         self._traced: dict[Any, Call] = {}
-        #: the call sites that remember one of `_calls` (`Site`): they forget it when an overload is added
-        self.sites: weakref.WeakSet[Site] = weakref.WeakSet()
 
     def add(self, spec: OpSpec) -> None:
         self.specs.append(spec)
@@ -592,8 +594,6 @@ class Overloads:
         self._calls.clear()
         self._batched.clear()
         self._traced.clear()
-        for site in list(self.sites):
-            site.forget()
 
     def in_order_call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Call | None:
         """The in-order call the face finds for these arguments when no hook is set (None: it finds none, and plans
@@ -944,7 +944,7 @@ class Site:
         make = _site_maker(tuple(checks), tuple(kwargs))
         self.cell.cell_contents = make(face, run, _VF.get, self.miss, type, *sigs, *kwargs.values())
         self.learned += 1
-        entry.sites.add(self)
+        entry._calls.sites.add(self)
 
     def forget(self) -> None:
         """Back to the general path (the face's calls were made anew)."""
