@@ -930,7 +930,8 @@ class Site:
         run = entry.in_order_call(args, kwargs)
         if run is None:
             return
-        checks, sigs = [], []
+        checks: list[str] = []
+        sigs: list[Any] = []
         for a in args:
             sig = getattr(a, "_sig", _ENTRIES)  # (`_ENTRIES`: none)
             if sig is _ENTRIES:
