@@ -132,13 +132,13 @@ def doubling() -> Any:
     """A new VF (its sites made at its first call, while the test's fixture is on)."""
 
     @rs.simd_vf
-    def doubled(a: rs.UbPtr[rs.int32], d: rs.UbPtr[rs.int32], n: int) -> None:
-        x = Reg.RegTensor(rs.int32)
-        m = Reg.CreateMask(rs.int32)
+    def doubled(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, k: int = 64) -> None:
+        x = Reg.RegTensor(a.dtype)
+        m = Reg.CreateMask(a.dtype)
         for i in range(n):
-            Reg.LoadAlign(x, a + i * 64)
+            Reg.LoadAlign(x, a + i * k)
             Reg.Add(x, x, x, m)
-            Reg.StoreAlign(d + i * 64, x, m)
+            Reg.StoreAlign(d + i * k, x, m)
 
     return doubled
 
@@ -256,15 +256,7 @@ def test_an_error_at_a_remembered_site_is_the_faces(sites: list[Counting], bad: 
 def test_a_site_that_keeps_changing_learns_no_more(sites: list[Counting], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Counting, "LIMIT", 2)
 
-    @rs.simd_vf
-    def double(a: rs.UbPtr[Any], d: rs.UbPtr[Any], n: int, k: int) -> None:
-        x = Reg.RegTensor(a.dtype)
-        m = Reg.CreateMask(a.dtype)
-        for i in range(n):
-            Reg.LoadAlign(x, a + i * k)
-            Reg.Add(x, x, x, m)
-            Reg.StoreAlign(d + i * k, x, m)
-
+    double = doubling()
     # per run, the calls of each site through the face: two signatures remembered, int32 then int16; then int32's
     # calls all through the face (not remembered), int16's none (the call remembered last is kept)
     runs = [(rs.int32, 1), (rs.int16, 1), (rs.int32, N), (rs.int16, 0), (rs.int32, N)]
