@@ -13,7 +13,8 @@ enum values) → the executor of the op's shape (data checks and the work, throu
 In order (no trace, no batched loop), a call of a signature seen before is one dictionary look-up
 in its face and one closure, made with the plan: the executor's `specialise`d one for the common
 shapes (which hands every uncommon call to the generic path before changing anything), else
-bind and run.
+bind and run. In a rewritten VF loop's in-order body each call of a face is a `Site` remembering the closure of its
+last call's signature, so a call of the same one skips even the face's key and look-up.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import inspect
 import itertools
 import os
 import textwrap
+import types
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
@@ -545,17 +548,21 @@ def fits(kind: Kind, v: object) -> bool:
 class _Calls(dict[Any, Call]):
     """The in-order calls of one Ascend name by signature, and those of signatures with keywords also under their
     positional part, each with the keywords it was made for (`keyworded`: the face compares a call's keywords with
-    those, cheaper than hashing them into its signature); `clear` empties both."""
+    those, cheaper than hashing them into its signature); `clear` empties both, and makes the call sites that remember
+    one of them (`sites`) forget it."""
 
-    __slots__ = ("keyworded",)
+    __slots__ = ("keyworded", "sites")
 
     def __init__(self) -> None:
         super().__init__()
         self.keyworded: dict[Any, list[tuple[dict[str, Any], Call]]] = {}
+        self.sites: weakref.WeakSet[Site] = weakref.WeakSet()
 
     def clear(self) -> None:
         super().clear()
         self.keyworded.clear()
+        for site in list(self.sites):
+            site.forget()
 
 
 class Overloads:
@@ -587,6 +594,19 @@ class Overloads:
         self._calls.clear()
         self._batched.clear()
         self._traced.clear()
+
+    def in_order_call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Call | None:
+        """The in-order call the face finds for these arguments when no hook is set (None: it finds none, and plans
+        one): by the key of their `_sig`s, a call with keywords by the first of those made for its positionals that
+        its keywords equal (the face's look-up, written out)."""
+        key = tuple(map(getattr, args, _SIGS, map(type, args)))
+        if not kwargs:
+            return self._calls.get(key)
+        try:
+            made = next((call for given, call in self._calls.keyworded.get(key, ()) if kwargs == given), None)
+            return made or self._calls.get((key, *kwargs.items()))
+        except Exception:  # (a keyword value that neither compares nor hashes: the face plans, and names it)
+            return None
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ctx = _VF.get()
@@ -815,9 +835,118 @@ def face(name: str) -> Callable[[F], F]:
         specs = [s for s in entry.specs if not s.unmodelled] or entry.specs
         call.__doc__ = "\n\n".join([s.docstring() for s in specs] + ([inspect.cleandoc(f.__doc__)] if f.__doc__ else []))
         FACES[name] = call
+        _ENTRIES[id(call)] = (call, entry)
         return call  # type: ignore[return-value]
 
     return make
 
 
 FACES: Final[dict[str, Callable[..., Any]]] = {}
+#: id of a face → (the face, its overloads), for the call sites (`Site`)
+_ENTRIES: Final[dict[int, tuple[Callable[..., Any], Overloads]]] = {}
+
+
+# --- call sites: a rewritten VF loop's in-order calls of the faces, each remembering the last one's call ------------
+#: what a call site's remembered call looks like, the arguments' checks and the keywords' names given
+_SITE = """
+def make(_FACE, _RUN, _current, _miss, _type, {consts}):
+    def site(_f, {params}):
+        # the hot path: the face remembered, every argument of the static type it had, every keyword the same object,
+        # no hook: the call the face would find (`Overloads.in_order_call`), without the face's key and look-up
+        # (every name here but the keywords' begins with "_": no keyword a site is made for does)
+        try:
+            _hit = _f is _FACE and {checks}
+        except AttributeError:  # (an argument without a `_sig` where one had it: the face names it)
+            _hit = False
+        if _hit:
+            _ctx = _current()
+            if _ctx is not None and _ctx.hook is None:
+                return _RUN(_ctx, ({args}), {{{kwargs}}})
+        return _miss(_f, ({args}), {{{kwargs}}})
+    return site
+"""
+#: argument types whose instances have no `_sig` (and can get none; numpy's element scalars too): a call's key holds
+#: their type
+_PLAIN: Final = frozenset({int, float, complex, bool, np.bool_})
+
+
+@functools.cache
+def _site_maker(checks: tuple[str, ...], keywords: tuple[str, ...]) -> Callable[..., Callable[..., Any]]:
+    """The maker of a call site's remembering function for positional arguments checked by `checks` ("is": the same
+    object, an argument that is its own `_sig` such as an enum member or a dtype class; "sig": its `_sig`; "type": its
+    type, a number's) and the keywords `keywords`, compiled once per shape."""
+    test = {"is": "_{k} is _S{k}", "sig": "_{k}._sig is _S{k}", "type": "_type(_{k}) is _S{k}"}
+    positional = [f"_{k}" for k in range(len(checks))]
+    source = _SITE.format(
+        consts=", ".join([*(f"_S{k}" for k in range(len(checks))), *(f"_K{j}" for j in range(len(keywords)))]),
+        params=", ".join([*positional, *keywords]),
+        checks=" and ".join(
+            [*(test[c].format(k=k) for k, c in enumerate(checks)), *(f"{w} is _K{j}" for j, w in enumerate(keywords))]
+        )
+        or "True",
+        args="".join(f"{a}, " for a in positional),
+        kwargs=", ".join(f"{w!r}: {w}" for w in keywords),
+    )
+    scope: dict[str, Any] = {}
+    # (a file of regsim's, as the faces: a frame of it is never the kernel line a trace, a message or a store names)
+    exec(compile(source, os.path.join(os.path.dirname(__file__), "<call site>"), "exec"), scope)
+    made: Callable[..., Callable[..., Any]] = scope["make"]
+    return made
+
+
+class Site:
+    """One call of a face in a rewritten VF loop's in-order body (`vf/loops.py`): `Reg.Add(d, a, b, m)` runs as
+    `site(Reg.Add, d, a, b, m)`, `site` the content of `cell`. The site remembers the in-order call the face found for
+    its last call (a monomorphic inline cache): a call of the same face with arguments of the same static types (the
+    same `_sig`s: the face's key), the same keyword objects and no hook set runs that call at once; any other call goes
+    through the face (the general path, its errors and hooks) and is remembered in turn, at most `LIMIT` times (then
+    the site keeps the call it remembered last). The calls remembered are the face's own, so bits and errors are its."""
+
+    __slots__ = ("__weakref__", "cell", "learned")
+
+    LIMIT: ClassVar[int] = 64
+
+    def __init__(self) -> None:
+        self.cell = types.CellType(self.call)
+        self.learned = 0
+
+    def call(self, face: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """The general path (what the cell holds until a call is remembered)."""
+        return self.miss(face, args, kwargs)
+
+    def miss(self, face: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        out = face(*args, **kwargs)
+        ctx = _VF.get()
+        if ctx is not None and ctx.hook is None and self.learned < self.LIMIT:
+            self._learn(face, args, kwargs)
+        return out
+
+    def _learn(self, face: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Remember the call the face finds for these arguments, if it is a face and finds one."""
+        known = _ENTRIES.get(id(face))
+        if known is None or known[0] is not face:
+            return
+        entry = known[1]
+        run = entry.in_order_call(args, kwargs)
+        if run is None:
+            return
+        checks: list[str] = []
+        sigs: list[Any] = []
+        for a in args:
+            sig = getattr(a, "_sig", _ENTRIES)  # (`_ENTRIES`: none)
+            if sig is _ENTRIES:
+                if type(a) not in _PLAIN and type(a) not in _element_scalars():
+                    return  # (an object whose instances may get a `_sig`: not remembered)
+                checks.append("type")
+                sigs.append(type(a))
+            else:
+                checks.append("is" if sig is a else "sig")
+                sigs.append(sig)
+        make = _site_maker(tuple(checks), tuple(kwargs))
+        self.cell.cell_contents = make(face, run, _VF.get, self.miss, type, *sigs, *kwargs.values())
+        self.learned += 1
+        entry._calls.sites.add(self)
+
+    def forget(self) -> None:
+        """Back to the general path (the face's calls were made anew)."""
+        self.cell.cell_contents = self.call

@@ -22,7 +22,11 @@ same class, same message, same partial state as without batching.
                                                 i = loop.last
                                             else:
                                                 for i in loop.range:
-                                                    BODY
+                                                    BODY'
+
+BODY' is the body with each call of a Reg face made a call site (`Reg.Add(d, a, b, m)` becomes
+`site(Reg.Add, d, a, b, m)`, engine.spec.Site): it runs the face's in-order call for the signature it saw last at once
+when it sees it again, and the face otherwise.
 
 A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
 bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
@@ -51,6 +55,7 @@ import attrs
 
 from regsim._src.engine.context import BATCHED_CALLS, VfContext
 from regsim._src.engine.per_iteration import Affine, InOrderOnly, PostUpdate, Unbatchable
+from regsim._src.engine.spec import FACES, Site
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
@@ -583,10 +588,11 @@ def instrument(f: F) -> F:
     rewriter.visit(fdef)
     if not sites:
         return f
+    calls = {name: Site() for name in rewriter.calls}
     # Compile `f` inside a factory whose parameters are its free variables and the loop runner,
     # so the new function shares f's globals and closure cells (nothing is patched anywhere).
     free = list(f.__code__.co_freevars)
-    factory = ast.parse(f"def __regsim_factory({', '.join([*free, _RUNNER])}): pass").body[0]
+    factory = ast.parse(f"def __regsim_factory({', '.join([*free, _RUNNER, *calls])}): pass").body[0]
     assert isinstance(factory, ast.FunctionDef)
     factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
     module = ast.Module(body=[factory], type_ignores=[])
@@ -602,6 +608,7 @@ def instrument(f: F) -> F:
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
     runner = functools.partial(LoopRun, sites)
+    cells.update((name, site.cell) for name, site in calls.items())
     closure = tuple(cells[name] if name in cells else types.CellType(runner) for name in inner.co_freevars)
     new = types.FunctionType(inner, f.__globals__, f.__name__, f.__defaults__, closure)
     new.__kwdefaults__ = f.__kwdefaults__
@@ -634,6 +641,7 @@ class _Rewriter(ast.NodeTransformer):
     def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
         self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
         self.names = (f"{_RUNNER}{k}" for k in itertools.count())
+        self.calls: list[str] = []  #: the names of the in-order bodies' call sites (`_Sites`), each a `Site`'s cell
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         if node.name != self.func:  # a nested function: its loops are its own business
@@ -662,6 +670,7 @@ class _Rewriter(ast.NodeTransformer):
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
             run = ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], [])
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
+            node.body = _Sites(self.calls).body(node.body)
             ast.fix_missing_locations(node)
             return node
 
@@ -686,11 +695,13 @@ class _Rewriter(ast.NodeTransformer):
             finalbody=[],
         )
         batched = ast.While(ast.Call(attr("attempt"), [], []), [attempt], [])
+        batched.regsim_attempt = True  # type: ignore[attr-defined]  # (no call sites in an attempt: `_Sites`)
         ordered = ast.If(
             attr("batched"),
             [ast.Assign([target_store], attr("last"))],
-            # (a copy of the body: a node in the tree twice would have its line moved twice by `instrument`)
-            [ast.For(target_store, ast.Call(attr("ordered"), [], []), copy.deepcopy(body), [], None)],
+            # (a copy of the body, its face calls made call sites: a node in the tree twice would have its line moved
+            # twice by `instrument`)
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(copy.deepcopy(body)), [], None)],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]
@@ -698,6 +709,37 @@ class _Rewriter(ast.NodeTransformer):
             ast.copy_location(n, node)
             ast.fix_missing_locations(n)
         return new
+
+
+class _Sites(ast.NodeTransformer):
+    """The face calls of a loop's in-order body made call sites (`engine.spec.Site`): `Reg.Add(d, a, b, m)` becomes
+    `__regsim_loop_site3(Reg.Add, d, a, b, m)`, the name a cell of the rewritten VF holding the site's function (the
+    callee still evaluated first, then the arguments, at the call's line and columns). A call of a name that is no face's,
+    with `*args` or `**kwargs`, or a keyword the site's parameters could clash with stays as written; so do the calls in
+    nested functions and in an inner loop's batched attempt (its in-order body has its own sites)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names  #: the sites' names so far (this body's appended)
+
+    def body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        return [self.visit(s) for s in stmts]
+
+    def visit(self, node: ast.AST) -> Any:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return node
+        return node if getattr(node, "regsim_attempt", False) else super().visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            rules.called_name(node.func) not in FACES
+            or any(isinstance(a, ast.Starred) for a in node.args)
+            or any(k.arg is None or k.arg.startswith("_") for k in node.keywords)
+        ):
+            return node
+        name = f"{_RUNNER}_site{len(self.names)}"
+        self.names.append(name)
+        return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [node.func, *node.args], node.keywords), node)
 
 
 # --- explain ----------------------------------------------------------------------------------------
