@@ -6,8 +6,8 @@ iteration reads UB bytes another iteration writes"): the attempt runs the body b
 it changed is restored and the loop runs in order. A loop site keeps its verdict per static signature of the VF's
 locals, so only a signature's first run pays the attempt; the kernel takes an unused int (`salt`, held by value in
 that signature) that each timed call changes, so every call here pays it. For each trip count it prints the time of
-the default mode (attempt, then in order) over `loops="sequential"` (CPU time, best of --runs samples taken in turn,
-the garbage collector off) and the two runs' peak memory (tracemalloc), after checking both give the same bytes.
+the default mode (attempt, then in order) over `loops="sequential"` (CPU time, best of --runs samples taken in turn as
+bench_small_loops takes them) and the two runs' peak memory (tracemalloc), after checking both give the same bytes.
 Run: `python bench/bench_failed_attempt.py [--trips 16 64 256 1024] [--runs 7]`.
 """
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
-import time
 import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
+from bench_small_loops import best_of
 
 import regsim as rs
 from regsim import Reg
@@ -39,29 +39,18 @@ def carried_vf(p: rs.UbPtr[rs.float32], n: int, salt: int) -> None:
         Reg.StoreAlign(p + (i + 1) * LANES, x, m)
 
 
-def best_time(fs: list[Callable[[], None]], runs: int, reps: int) -> list[float]:
-    best = [float("inf")] * len(fs)
+def peak(f: Callable[[], None]) -> int:
+    """The peak bytes allocated during one call of `f` (the collector off: no collection falls inside one run and not
+    the other)."""
     gc.collect()
     gc.disable()
-    try:
-        for _ in range(runs):
-            for k, f in enumerate(fs):
-                start = time.process_time()
-                for _ in range(reps):
-                    f()
-                best[k] = min(best[k], (time.process_time() - start) / reps)
-    finally:
-        gc.enable()
-    return best
-
-
-def peak(f: Callable[[], None]) -> int:
     tracemalloc.start()
     try:
         f()
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+        gc.enable()
 
 
 def main() -> None:
@@ -94,7 +83,7 @@ def main() -> None:
         why = rs.explain(carried_vf, p, trips, -1)
         assert "another iteration writes" in why, f"the attempt did not fail as expected: {why}"
         t.set(start)  # (the values double each call; float32 reaches inf, which changes nothing timed)
-        t_default, t_seq = best_time([default, sequential], args.runs, max(1, 4096 // trips))
+        t_default, t_seq = best_of([default, sequential], args.runs, 0.02)
         m_default, m_seq = peak(default), peak(sequential)
         worst_time, worst_memory = max(worst_time, t_default / t_seq), max(worst_memory, m_default / m_seq)
         print(
