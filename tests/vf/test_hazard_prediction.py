@@ -270,7 +270,9 @@ def final_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     ],
     ids=["next row", "3 rows on", "the last row", "written twice"],
 )
-def test_a_certain_hazard_stops_the_attempt_at_the_store(load: int, store: int, gap: int, why: str, final_checks: list[int]) -> None:
+def test_a_certain_hazard_stops_the_attempt_at_the_store(
+    load: int, store: int, gap: int, why: str, final_checks: list[int]
+) -> None:
     n = 8
     make = world(lambda p: two_stores(p, p + Q, n, load, store, gap), seed=gap)
     decisions, got = run_both(make)

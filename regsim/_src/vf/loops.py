@@ -342,6 +342,12 @@ class LoopRun:
         if few:
             self._frame = None
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
+        # (a run's first attempt, not a peel's; before `_look`: a run the prediction sends in order checks no calls)
+        if self.site.prediction.left and not reason and self.mode == "auto" and self._peeled is None:
+            skip = self.site.prediction.skip()
+            if skip:
+                self._frame = None
+                return self._decide("sequential", skip)
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
@@ -351,15 +357,11 @@ class LoopRun:
         if reason:
             return self._decide("sequential", reason)
         verdict = self.site.memo.get(self.signature) if self.site.memo else None
-        if verdict and verdict != PEEL:
-            return self._decide("sequential", verdict)
-        if self.mode == "auto" and self._peeled is None:  # (a run's first attempt: a peel's is the same run's)
-            skip = self.site.prediction.skip()
-            if skip:
-                return self._decide("sequential", skip)
         if verdict == PEEL and self._peeled is None:
             few = self._too_few_to_peel()
             return self._decide("sequential", few) if few else self._peel()
+        if verdict and verdict != PEEL:
+            return self._decide("sequential", verdict)
         ctx = self._vf
         assert ctx is not None
         rng = self.range
