@@ -338,3 +338,41 @@ def test_an_early_exit_leaves_the_in_order_flags_errors_and_provenance(final_che
         if e in written:
             assert int(got[e]) == want[e], e
     assert final_checks == []
+
+
+@rs.simd_vf
+def store_then_load(p: rs.UbPtr[rs.int32], q: rs.UbPtr[rs.int32], n: int) -> None:
+    """Row i: q's row i stored to p's row i + 1, then p's row i (iteration i - 1's store) loaded, doubled, stored to
+    q's row 8 + i."""
+    x, y = Reg.RegTensor(rs.int32), Reg.RegTensor(rs.int32)
+    m = Reg.CreateMask(rs.int32)
+    for i in range(n):
+        Reg.LoadAlign(x, q + i * LANES)
+        Reg.StoreAlign(p + (i + 1) * LANES, x, m)
+        Reg.LoadAlign(y, p + i * LANES)
+        Reg.Add(y, y, y, m)
+        Reg.StoreAlign(q + (8 + i) * LANES, y, m)
+
+
+def test_a_load_meeting_a_waiting_store_for_certain_stops_before_the_store_is_made(
+    final_checks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The load of row i meets iteration i - 1's store, which waits: the attempt stops at the load, before it makes
+    that store (its undo copy) to read it."""
+    copies: list[int] = []
+    original = batched.BatchedBackend._write
+
+    def counting(self: batched.BatchedBackend, p: Any, undo: bool) -> None:
+        copies.append(undo)
+        original(self, p, undo)
+
+    monkeypatch.setattr(batched.BatchedBackend, "_write", counting)
+    n = 8
+    decisions, got = run_both(world(lambda p: store_then_load(p, p + Q, n), seed=11))
+    want = start(11)
+    for b in range(n):
+        want[(b + 1) * LANES : (b + 2) * LANES] = want[Q + b * LANES : Q + (b + 1) * LANES]
+        want[Q + (8 + b) * LANES : Q + (9 + b) * LANES] = [wrap(2 * v) for v in want[b * LANES : (b + 1) * LANES]]
+    assert got == want
+    assert [d.how for d in decisions] == ["sequential"] and batched.READS_ANOTHERS in decisions[0].why, decisions
+    assert final_checks == [] and copies == []

@@ -941,6 +941,9 @@ class BatchedBackend(NumpyBackend):
         hi += nbytes
         if lo < 0 or hi > ub.size:
             raise Unbatchable("a load outside the UB in some iteration")
+        box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
+        access = _Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows)))
+        self._meet(access)
         self._sync(lo, hi)
         st = ub.storage
         if ub.observer is not None:
@@ -948,8 +951,7 @@ class BatchedBackend(NumpyBackend):
         step = _step(addr) if prog is None else prog[1]
         flags = st.flags(lo, hi)  # (of the bytes any row reads; None: all written)
         raw, valid = _rows(st.data, addr, nbytes, step), None if flags is None else _rows(flags, addr - lo, nbytes, step)
-        box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
-        self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
+        self.accesses.append(access)
         return raw, None if valid is None or valid.all() else valid
 
     def rows_at(self, ptr: UbPtr[Any], align: int, nbytes: int, tensor: bool) -> tuple[int, int] | None:
@@ -986,6 +988,9 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         ust = ub.storage
         end = start + step * (rows - 1) + nbytes
+        addr = ptr.addr
+        access = _Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        self._meet(access)
         if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
             if ust.partial() and not ust.all_written(start, end):
                 return False
@@ -1004,8 +1009,7 @@ class BatchedBackend(NumpyBackend):
             self._adopt_elements(dst, view)
         else:
             self._adopt(dst, view)
-        addr = ptr.addr
-        self.accesses.append(_Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows))))
+        self.accesses.append(access)
         return True
 
     def gather(
@@ -1231,12 +1235,14 @@ class BatchedBackend(NumpyBackend):
                 box = (start, step, nbytes)
                 if st.partial():  # (as the in-order store notes it, row by row; `_note_store`'s note of one register)
                     ends, used = progression_rows(start + nbytes, step, rows), iota(rows)
-                    self.accesses.append(_Access(id(ub), True, (addr, ends, used), box))
+                    access = _Access(id(ub), True, (addr, ends, used), box)
+                    self._meet(access)
                     lanes = nbytes // unit
                     self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
                 else:
-                    self.accesses.append(_Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows))))
-                self._meet(self.accesses[-1])
+                    access = _Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
+                    self._meet(access)
+                self.accesses.append(access)
                 self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
                 return
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
@@ -1286,8 +1292,9 @@ class BatchedBackend(NumpyBackend):
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
-        self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
-        self._meet(self.accesses[-1])
+        access = _Access(id(ub), True, made, box, act is None, spans)  # (the spans made once)
+        self._meet(access)
+        self.accesses.append(access)
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
@@ -1389,28 +1396,31 @@ class BatchedBackend(NumpyBackend):
         self.addr_regs.append(areg)
         return areg
 
-    # --- the end of the loop ---------------------------------------------------------------------
-    def _meet(self, write: _Access) -> None:
-        """A store's rows, known before it writes or waits: checked now against the accesses this attempt made so far
-        (itself included: its rows against each other) where the boxes overlap, and a hazard the boxes alone make
-        certain (`_meets`) raises `Hazard` at once, no undo copy or later call made. Whatever the boxes do not settle
-        is left to the final check (`check_independent`), which stays."""
-        box = write.box
-        if box is None or not write.exact:
+    def _meet(self, new: _Access) -> None:
+        """An access's rows, known before they are read or written (before a store writes or waits, before a load
+        makes the stores waiting on its bytes, with their undo copies): checked now against the accesses this attempt
+        made before it where the boxes overlap (a store against all of them and its own rows, a load against the
+        stores), and a hazard the boxes alone make certain (`_meets`) raises `Hazard` at once, no undo copy or later
+        call made. Whatever the boxes do not settle is left to the final check (`check_independent`), which stays."""
+        box = new.box
+        if box is None or not new.exact:
             return
-        ub, last = write.ub, self.rows - 1
+        ub, last, write = new.ub, self.rows - 1, new.write
         start, step, width = box
+        if write and last and abs(step) < width:  # (its own rows meet where they are closer than a row is wide)
+            raise Hazard(WRITTEN_TWICE)
         lo, hi = (start, start + step * last + width) if step >= 0 else (start + step * last, start + width)
         for a in self.accesses:
             other = a.box
-            if other is None or a.ub != ub or not a.exact:
+            if other is None or a.ub != ub or not a.exact or not (write or a.write):
                 continue
             s, t, w = other
             if (s < hi and lo < s + t * last + w) if t >= 0 else (s + t * last < hi and lo < s + w):
-                why = _meets(other, box, last, a.write, a is write)
+                why = _meets(other, box, last, write and a.write)
                 if why:
                     raise Hazard(why)
 
+    # --- the end of the loop ---------------------------------------------------------------------
     def check_independent(self) -> None:
         """No UB byte written by one iteration is read or written by another (nor written twice
         in one iteration: refused too, to keep the check simple and exact)."""
@@ -1591,10 +1601,10 @@ def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_
     return k_min > k_max or (not both_write and k_min == k_max == 0)
 
 
-def _meets(a: tuple[int, int, int], b: tuple[int, int, int], last: int, writes: bool, same: bool) -> str:
-    """The hazard, if one is certain, between two exact boxes of one step over rows 0..`last`, a write's `b` and `a`
-    (written where `writes`; `b` itself where `same`: its rows against each other): some row of one shares a byte
-    with another row of the other, or, where both write, with any row of it (one byte written twice).
+def _meets(a: tuple[int, int, int], b: tuple[int, int, int], last: int, writes: bool) -> str:
+    """The hazard, if one is certain, between two exact boxes of one step over rows 0..`last`, an access's `b` and an
+    earlier one's `a`, one of them a write (both where `writes`): some row of one shares a byte with another row of
+    the other, or, where both write, with any row of it (one byte written twice).
     "" where none is, or the boxes do not settle it (steps that differ: the exact check's). Row r of `a` covers
     [sa + r·s, +wa), row r + k of `b` [sb + (r + k)·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
     (sa, s, wa), (sb, t, wb) = a, b
@@ -1609,7 +1619,7 @@ def _meets(a: tuple[int, int, int], b: tuple[int, int, int], last: int, writes: 
         k_min, k_max = max(low // s + 1, -last), min(-(-high // s) - 1, last)
     if k_min > k_max:
         return ""
-    if k_min == k_max == 0 and (same or not writes):  # (a row and itself only)
+    if k_min == k_max == 0 and not writes:  # (a row read and written by its own iteration only)
         return ""
     return WRITTEN_TWICE if writes else READS_ANOTHERS
 
