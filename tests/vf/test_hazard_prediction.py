@@ -79,7 +79,7 @@ def kind(text: str) -> str:
 
 
 def expected_attempts(runs: int) -> list[int]:
-    """The runs (0-based) of a always-dependent loop that attempt: 0, then after 1, 2, 4, ... HAZARD_WAIT runs."""
+    """The runs (0-based) of an always dependent loop that attempt: 0, then after 1, 2, 4, ... HAZARD_WAIT runs."""
     out, wait, at = [], 0, 0
     while at < runs:
         out.append(at)

@@ -941,9 +941,6 @@ class BatchedBackend(NumpyBackend):
         hi += nbytes
         if lo < 0 or hi > ub.size:
             raise Unbatchable("a load outside the UB in some iteration")
-        box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
-        access = _Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows)))
-        self._meet(access)
         self._sync(lo, hi)
         st = ub.storage
         if ub.observer is not None:
@@ -951,7 +948,8 @@ class BatchedBackend(NumpyBackend):
         step = _step(addr) if prog is None else prog[1]
         flags = st.flags(lo, hi)  # (of the bytes any row reads; None: all written)
         raw, valid = _rows(st.data, addr, nbytes, step), None if flags is None else _rows(flags, addr - lo, nbytes, step)
-        self.accesses.append(access)
+        box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
+        self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         return raw, None if valid is None or valid.all() else valid
 
     def rows_at(self, ptr: UbPtr[Any], align: int, nbytes: int, tensor: bool) -> tuple[int, int] | None:
@@ -990,6 +988,7 @@ class BatchedBackend(NumpyBackend):
         end = start + step * (rows - 1) + nbytes
         addr = ptr.addr
         access = _Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        self._check_writable(st)  # (what `_adopt` refuses first, as the load without the check below refuses it)
         self._meet(access)
         if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
             if ust.partial() and not ust.all_written(start, end):
