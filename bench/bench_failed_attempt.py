@@ -14,10 +14,10 @@ against `loops="sequential"`:
 - the amortised cost: --repeat runs in a row from a fresh site (the attempts and the runs the prediction sends in
   order), their time per run; and the peak memory of a run the prediction sends in order.
 
-CPU time, best of --runs samples taken in turn as bench_small_loops takes them; peak memory by tracemalloc, the
-collector off during the call. The tensor fills its UB, so no write journal (kept while some UB byte was never
-written) grows across calls (its list's reallocations fell in one run's peak and not another's). Both modes are
-checked to give the same bytes first.
+CPU time, best of --runs samples taken in turn as bench_small_loops takes them, each side of a ratio paying one
+`rs.configure` a call (or a row of calls), about 2 us; peak memory by tracemalloc, the collector off during the call.
+The tensor fills its UB, so no write journal (kept while some UB byte was never written) grows across calls (its
+list's reallocations fell in one run's peak and not another's). Both modes are checked to give the same bytes first.
 Run: `python bench/bench_failed_attempt.py [--trips 16 64 256 1024] [--runs 7] [--repeat 256]`.
 """
 
@@ -85,20 +85,23 @@ def main() -> None:
 
         def first() -> None:
             forget_hazards()
-            default()
+            with rs.configure(loops="auto"):  # (as `sequential` pays its configure)
+                default()
 
-        def sequential(p: rs.UbPtr[rs.float32] = p, trips: int = trips) -> None:
+        def sequential() -> None:
             with rs.configure(loops="sequential"):
-                carried_vf(p, trips)
+                default()
 
         def in_a_row() -> None:
             forget_hazards()
-            for _ in range(repeat):
-                default()
+            with rs.configure(loops="auto"):
+                for _ in range(repeat):
+                    default()
 
         def sequential_in_a_row() -> None:
-            for _ in range(repeat):
-                sequential()
+            with rs.configure(loops="sequential"):
+                for _ in range(repeat):
+                    default()
 
         outs = []
         for f in (first, sequential):
