@@ -988,8 +988,10 @@ class BatchedBackend(NumpyBackend):
         end = start + step * (rows - 1) + nbytes
         addr = ptr.addr
         access = _Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
-        self._check_writable(st)  # (what `_adopt` refuses first, as the load without the check below refuses it)
-        self._meet(access)
+        if self.accesses:  # (what `_adopt` refuses first, as the load without the check below refuses it)
+            if self.outside or self.scanned:
+                self._check_writable(st)
+            self._meet(access)
         if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
             if ust.partial() and not ust.all_written(start, end):
                 return False
@@ -1398,26 +1400,26 @@ class BatchedBackend(NumpyBackend):
     def _meet(self, new: _Access) -> None:
         """An access's rows, known before they are read or written (before a store writes or waits, before a load
         makes the stores waiting on its bytes, with their undo copies): checked now against the accesses this attempt
-        made before it where the boxes overlap (a store against all of them and its own rows, a load against the
-        stores), and a hazard the boxes alone make certain (`_meets`) raises `Hazard` at once, no undo copy or later
-        call made. Whatever the boxes do not settle is left to the final check (`check_independent`), which stays."""
+        made before it (a store against all of them and its own rows, a load against the stores), and a hazard two
+        exact boxes of one step make certain (`_meets`) raises `Hazard` at once, no undo copy or later call made.
+        Whatever the boxes do not settle is left to the final check (`check_independent`), which stays."""
         box = new.box
-        if box is None or not new.exact:
+        if box is None or not new.exact or self.rows < 2:
             return
-        ub, last, write = new.ub, self.rows - 1, new.write
-        start, step, width = box
-        if write and last and abs(step) < width:  # (its own rows meet where they are closer than a row is wide)
+        write, ub = new.write, new.ub
+        if write and abs(box[1]) < box[2]:  # (its own rows meet where they are closer than a row is wide)
             raise Hazard(WRITTEN_TWICE)
-        lo, hi = (start, start + step * last + width) if step >= 0 else (start + step * last, start + width)
         for a in self.accesses:
-            other = a.box
-            if other is None or a.ub != ub or not a.exact or not (write or a.write):
+            if a.ub != ub or not (write or a.write) or not a.exact:
                 continue
-            s, t, w = other
-            if (s < hi and lo < s + t * last + w) if t >= 0 else (s + t * last < hi and lo < s + w):
-                why = _meets(other, box, last, write and a.write)
-                if why:
-                    raise Hazard(why)
+            other = a.box
+            if other == box:  # (in place: rows a row apart at least, so each meets its own alone)
+                if write and a.write:
+                    raise Hazard(WRITTEN_TWICE)
+                continue
+            why = "" if other is None else _meets(other, box, self.rows - 1, write and a.write)
+            if why:
+                raise Hazard(why)
 
     # --- the end of the loop ---------------------------------------------------------------------
     def check_independent(self) -> None:
