@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, settings
 
 import regsim as rs
 from regsim._src.model.core import _CORE, Core, use_core
+from regsim._src.vf.loops import forget_hazards
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 settings.register_profile("ci", max_examples=60, **_COMMON)
@@ -45,7 +46,9 @@ def no_collector() -> Iterator[None]:
 def batch_small_loops() -> Iterator[None]:
     """The suite batches every loop that can be (`batch_min_iterations=2`), small ones included, so the
     batched path is what the default mode runs in its tests (by default loops under 16 iterations run
-    in order, where that is cheaper)."""
+    in order, where that is cheaper); and every loop site starts with no hazard predicted (what an earlier test's
+    attempts found does not send this test's loops in order: `forget_hazards`)."""
+    forget_hazards()
     with rs.configure(batch_min_iterations=2):
         yield
 

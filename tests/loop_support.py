@@ -9,7 +9,7 @@ from typing import Any
 
 import regsim as rs
 from regsim._src.frontends import cli
-from regsim._src.vf.loops import Decision, _explaining
+from regsim._src.vf.loops import Decision, _explaining, forget_hazards
 
 
 def ub_state(ub: rs.UnifiedBuffer) -> tuple[bytes, bytes | None]:
@@ -28,6 +28,7 @@ def run_both(make: Callable[[], tuple[rs.UnifiedBuffer, Callable[[], Any]]]) -> 
     decisions: list[Decision] = []
     for mode in ("sequential", "auto"):
         ub, run = make()
+        forget_hazards()  # (a fresh copy: no hazard an earlier run found predicted for it)
         error: tuple[type, str] | None = None
         with rs.configure(loops=mode), _explaining() as log:
             try:

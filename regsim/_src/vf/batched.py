@@ -61,6 +61,9 @@ from regsim._src.model.registers import (
 from regsim.errors import UninitializedReadError
 
 ZEROING = MaskMergeMode.ZEROING
+#: the hazards between iterations the UB accesses' check finds (`Hazard`'s reasons)
+WRITTEN_TWICE = "UB bytes written twice in the loop (by two iterations, or twice in one)"
+READS_ANOTHERS = "an iteration reads UB bytes another iteration writes"
 #: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
 #: → whether a box was judged (a hazard raises, and is never kept); at most VERDICTS, then forgotten all at once
 _VERDICTS: dict[tuple[Any, ...], bool] = {}
@@ -68,6 +71,12 @@ VERDICTS = 1024
 #: from this many iterations a batched loop leaves results to compute until read (`_Lazy`): the bookkeeping, a few
 #: microseconds a call, pays for itself in the copies and +0 lanes it saves; fewer rows compute them at once
 DEFER_ROWS = 128
+
+
+class Hazard(Unbatchable):
+    """UB bytes one iteration writes and another reads or writes (or one writes twice): the iterations depend on each
+    other through the UB. What addresses and masks the loop's run had decides it, so the loop's site takes it as a
+    prediction for its next runs, never as certain (`vf.loops`: they run in order for a while without an attempt)."""
 
 
 @attrs.define(eq=False)
@@ -977,6 +986,12 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         ust = ub.storage
         end = start + step * (rows - 1) + nbytes
+        addr = ptr.addr
+        access = _Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        if self.accesses:  # (what `_adopt` refuses first, as the load without the check below refuses it)
+            if self.outside or self.scanned:
+                self._check_writable(st)
+            self._meet(access)
         if step == nbytes:  # rows back to back: one range (inside the UB: `rows_at`), a slice of it
             if ust.partial() and not ust.all_written(start, end):
                 return False
@@ -995,8 +1010,7 @@ class BatchedBackend(NumpyBackend):
             self._adopt_elements(dst, view)
         else:
             self._adopt(dst, view)
-        addr = ptr.addr
-        self.accesses.append(_Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows))))
+        self.accesses.append(access)
         return True
 
     def gather(
@@ -1222,11 +1236,14 @@ class BatchedBackend(NumpyBackend):
                 box = (start, step, nbytes)
                 if st.partial():  # (as the in-order store notes it, row by row; `_note_store`'s note of one register)
                     ends, used = progression_rows(start + nbytes, step, rows), iota(rows)
-                    self.accesses.append(_Access(id(ub), True, (addr, ends, used), box))
+                    access = _Access(id(ub), True, (addr, ends, used), box)
+                    self._meet(access)
                     lanes = nbytes // unit
                     self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
                 else:
-                    self.accesses.append(_Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows))))
+                    access = _Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
+                    self._meet(access)
+                self.accesses.append(access)
                 self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
                 return
         written = self._store_chunk(api, ptr, addr, raw, active, unit)
@@ -1276,7 +1293,9 @@ class BatchedBackend(NumpyBackend):
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
-        self.accesses.append(_Access(id(ub), True, made, box, act is None, spans))  # (the spans made once)
+        access = _Access(id(ub), True, made, box, act is None, spans)  # (the spans made once)
+        self._meet(access)
+        self.accesses.append(access)
         start = int(addrs[0]) if prog is None else prog[0]
         end = None if step is None else start + (rows - 1) * step + nbytes
         # rows that do not overlap, all inside the UB (rows of no active lane may lie beyond it): a strided view, written later
@@ -1378,6 +1397,30 @@ class BatchedBackend(NumpyBackend):
         self.addr_regs.append(areg)
         return areg
 
+    def _meet(self, new: _Access) -> None:
+        """An access's rows, known before they are read or written (before a store writes or waits, before a load
+        makes the stores waiting on its bytes, with their undo copies): checked now against the accesses this attempt
+        made before it (a store against all of them and its own rows, a load against the stores), and a hazard two
+        exact boxes of one step make certain (`_meets`) raises `Hazard` at once, no undo copy or later call made.
+        Whatever the boxes do not settle is left to the final check (`check_independent`), which stays."""
+        box = new.box
+        if box is None or not new.exact or self.rows < 2:
+            return
+        write, ub = new.write, new.ub
+        if write and abs(box[1]) < box[2]:  # (its own rows meet where they are closer than a row is wide)
+            raise Hazard(WRITTEN_TWICE)
+        for a in self.accesses:
+            if a.ub != ub or not (write or a.write) or not a.exact:
+                continue
+            other = a.box
+            if other == box:  # (in place: rows a row apart at least, so each meets its own alone)
+                if write and a.write:
+                    raise Hazard(WRITTEN_TWICE)
+                continue
+            why = "" if other is None else _meets(other, box, self.rows - 1, write and a.write)
+            if why:
+                raise Hazard(why)
+
     # --- the end of the loop ---------------------------------------------------------------------
     def check_independent(self) -> None:
         """No UB byte written by one iteration is read or written by another (nor written twice
@@ -1469,8 +1512,10 @@ class BatchedBackend(NumpyBackend):
 
     def rollback(self) -> None:
         """Undo what the attempt changed outside its own state: UB bytes (last store first) and
-        counters. Stores still waiting are dropped."""
+        counters. Stores still waiting are dropped, and so is the attempt's own state (its registers' rows, its
+        accesses, which hold the backend in a cycle): the loop's run in order after it holds none of it."""
         self.pending, self.noted = [], []
+        self.regs, self.masks, self.accesses, self.pointers, self.progs, self.handed = {}, {}, [], [], {}, None
         for st, at, data, valid in reversed(self.undo):
             if isinstance(at, tuple):
                 _strided(st.data, at)[...] = data
@@ -1484,6 +1529,7 @@ class BatchedBackend(NumpyBackend):
             posted.ptr.addr, posted.ptr.__class__ = posted.base, posted.cls
         for u, saved in self.uregs.values():
             u.pending, u.start, u.origin, u.ptr = saved
+        self.undo = []
 
 
 def _leading_last(
@@ -1556,6 +1602,29 @@ def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_
     return k_min > k_max or (not both_write and k_min == k_max == 0)
 
 
+def _meets(a: tuple[int, int, int], b: tuple[int, int, int], last: int, writes: bool) -> str:
+    """The hazard, if one is certain, between two exact boxes of one step over rows 0..`last`, an access's `b` and an
+    earlier one's `a`, one of them a write (both where `writes`): some row of one shares a byte with another row of
+    the other, or, where both write, with any row of it (one byte written twice).
+    "" where none is, or the boxes do not settle it (steps that differ: the exact check's). Row r of `a` covers
+    [sa + r·s, +wa), row r + k of `b` [sb + (r + k)·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
+    (sa, s, wa), (sb, t, wb) = a, b
+    if s != t or last < 1:
+        return ""
+    low, high = sa - sb - wb, sa - sb + wa
+    if s == 0:
+        k_min, k_max = (-last, last) if low < 0 < high else (1, 0)
+    else:
+        if s < 0:
+            s, low, high = -s, -high, -low
+        k_min, k_max = max(low // s + 1, -last), min(-(-high // s) - 1, last)
+    if k_min > k_max:
+        return ""
+    if k_min == k_max == 0 and not writes:  # (a row read and written by its own iteration only)
+        return ""
+    return WRITTEN_TWICE if writes else READS_ANOTHERS
+
+
 def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
     """The exact check: every byte a write covers is touched by no other row."""
     writes = [(lo, hi, rows) for lo, hi, rows, write in accesses if write]
@@ -1565,7 +1634,7 @@ def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
     order = np.argsort(w_lo, kind="stable")
     w_lo, w_hi, w_row = w_lo[order], w_hi[order], w_row[order]
     if (w_lo[1:] < np.maximum.accumulate(w_hi)[:-1]).any():
-        raise Unbatchable("UB bytes written twice in the loop (by two iterations, or twice in one)")
+        raise Hazard(WRITTEN_TWICE)
     changes = np.concatenate(([0], np.cumsum(w_row[1:] != w_row[:-1])))  # row changes up to each write
     for lo, hi, rows, write in accesses:
         if write:
@@ -1577,11 +1646,11 @@ def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
         if not hit.any():
             continue
         if rows is None:
-            raise Unbatchable("an iteration reads UB bytes another iteration writes")
+            raise Hazard(READS_ANOTHERS)
         # the writes a read overlaps must all be its own iteration's: one row over [s, e)
         s_hit, e_hit = s_idx[hit], e_idx[hit]
         if (changes[e_hit - 1] != changes[s_hit]).any() or (w_row[s_hit] != rows[hit]).any():
-            raise Unbatchable("an iteration reads UB bytes another iteration writes")
+            raise Hazard(READS_ANOTHERS)
 
 
 def _step(addrs: npt.NDArray[np.int64]) -> int | None:

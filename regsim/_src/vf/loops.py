@@ -60,7 +60,7 @@ from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import loop_rules as rules
-from regsim._src.vf.batched import BatchedBackend
+from regsim._src.vf.batched import BatchedBackend, Hazard
 from regsim.errors import ParameterError, RegsimError, VfContextError, message
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -75,10 +75,62 @@ BATCH_ROWS = 1 << 16
 PEEL = "peel"
 #: the most static signatures a loop's site remembers (then it forgets them all and learns again)
 MEMO_SIGNATURES = 64
+#: the most runs a loop whose batched attempts keep finding its iterations dependent (`Hazard`) runs in order without an
+#: attempt before it attempts again ("auto" mode: 1 run after the first such attempt, then twice as many after each
+#: next one up to this; a run that batches forgets them): docs/decisions/loops.md#hazard-prediction
+HAZARD_WAIT = 32
+#: bumped by `forget_hazards`: a site's prediction made before it is forgotten
+_EPOCH = [0]
 #: the name of the loop runner in a rewritten VF, and the start of each loop's run's name (`__regsim_loop0`, ...)
 _RUNNER = "__regsim_loop"
 #: locals a loop's static signature holds by value (others by their static type: `_sig`, else the type)
 _BY_VALUE = frozenset({int, bool, float, str, type(None)})
+
+
+@attrs.define(eq=False)
+class Prediction:
+    """What a loop's site predicts from its batched attempts' hazards: a hazard depends on the run's addresses and
+    masks (none of them in the static signature), so it is never certain for another run; but running in order is
+    always exact, so after an attempt that found one the site runs its next `wait` runs in order without an attempt
+    (1, then twice as many after each attempt that finds one again, at most HAZARD_WAIT), whatever their trip count
+    or signature (a dependent loop called with varying inputs costs about what in order does), and a run that
+    batches forgets it (a hazard one call's arguments made, in place once, costs one run in order)."""
+
+    wait: int = 0  #: the runs in order the latest hazard bought (0: none found since the site last batched)
+    left: int = 0  #: how many of them are still to run
+    why: str = ""  #: the hazard the latest attempt found
+    epoch: int = 0  #: `_EPOCH` when it was found (an older one is forgotten)
+
+    def skip(self) -> str:
+        """Why this run goes in order without an attempt, counting it ("" if it attempts)."""
+        if not self.left:
+            return ""
+        if self.epoch != _EPOCH[0]:
+            self.wait = self.left = 0
+            return ""
+        self.left -= 1
+        return (
+            f"in order without a batched attempt: an earlier run's attempt found that {self.why}, "
+            f"predicted for {self.wait} run{'s' if self.wait > 1 else ''} after it; "
+            + (f"{self.left} more in order, then it attempts again" if self.left else "the next run attempts again")
+        )
+
+    def hazard(self, why: str) -> str:
+        """An attempt found the hazard `why`: the next runs go in order; `why` and what it predicts."""
+        if self.epoch != _EPOCH[0]:
+            self.wait, self.epoch = 0, _EPOCH[0]
+        self.wait = min(2 * self.wait, HAZARD_WAIT) if self.wait else 1
+        self.left, self.why = self.wait, why
+        return f"{why} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
+
+    def batched(self) -> None:
+        self.wait = self.left = 0
+
+
+def forget_hazards() -> None:
+    """Every loop site forgets the hazards its attempts found: the next run of each attempts (a benchmark timing a
+    site's first run, a test starting from it)."""
+    _EPOCH[0] += 1
 
 
 @attrs.frozen
@@ -93,6 +145,7 @@ class LoopSite:
     runner: str = ""  #: the name the rewritten VF holds the loop's run by (`__regsim_loop0`, ...)
     #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
     memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
+    prediction: Prediction = attrs.field(factory=Prediction, eq=False)  #: from its attempts' hazards ("auto" mode)
 
     def remember(self, signature: Any, verdict: str) -> None:
         if len(self.memo) >= MEMO_SIGNATURES:
@@ -289,6 +342,12 @@ class LoopRun:
         if few:
             self._frame = None
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
+        # (a run's first attempt, not a peel's; before `_look`: a run the prediction sends in order checks no calls)
+        if self.site.prediction.left and not reason and self.mode == "auto" and self._peeled is None:
+            skip = self.site.prediction.skip()
+            if skip:
+                self._frame = None
+                return self._decide("sequential", skip)
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
@@ -441,6 +500,7 @@ class LoopRun:
         the calls again)."""
         assert self._backend is not None
         self._backend.rollback()
+        self._backend = None  # (the loop's run in order holds nothing of the attempt)
         self._restore()
         if self._trace is not None:
             self._trace.rollback(self._trace_mark)
@@ -466,7 +526,7 @@ class LoopRun:
         elif isinstance(error, Unbatchable):
             if isinstance(error, InOrderOnly):
                 self.site.remember(self.signature, error.args[0])
-            self._decide("sequential", error.args[0])
+            self._decide("sequential", self._why(error))
         elif isinstance(error, RegsimError) or not _raised_in_regsim(error):
             # a kernel's error, or the kernel's own Python raising: the in-order run raises it where it belongs
             self._raised, self._regsim_error = f"{type(error).__name__}: {error}", isinstance(error, RegsimError)
@@ -498,7 +558,7 @@ class LoopRun:
             if not isinstance(e, Unbatchable):
                 self._bug(e)
                 raise
-            self._decide("sequential", e.args[0])
+            self._decide("sequential", self._why(e))
             return
         try:
             self._backend.collapse()
@@ -509,9 +569,16 @@ class LoopRun:
             self._restore()
         self.batched = True
         self.last = self.range[-1]
+        if self.site.prediction.wait:
+            self.site.prediction.batched()
         if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
             facts = sorted(self._backend.facts)
             self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
+
+    def _why(self, error: Unbatchable) -> str:
+        """Why `error` sends the loop in order; a hazard, in the "auto" mode, predicted for the site's next runs."""
+        why: str = error.args[0]
+        return self.site.prediction.hazard(why) if type(error) is Hazard and self.mode == "auto" else why
 
     def _peel_note(self) -> str:
         assert self._backend is not None
