@@ -239,8 +239,9 @@ def _few(
     cycles, kinds = [], []
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
+    judged = 1 if striped else groups  # (striped: group 0's counts, every group's)
     for row in cells:
-        codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
+        codes = [0] * judged  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
             codes[g] += add

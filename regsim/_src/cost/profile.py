@@ -323,24 +323,6 @@ def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, 
     return ident, write, lo, hi, at
 
 
-def _affine_beat(
-    geo: banks.Geometry, beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]
-) -> banks.BeatResult | None:
-    """`banks.kept_affine_beat` of a beat of one batched call (`_stacked`'s parts of one part) whose every access is an
-    exact box (no arrays made); None for any other beat (or one too large to judge so)."""
-    if len(parts) != 1 or parts[0][1] < 2:
-        return None
-    accesses: list[tuple[int, bool, int, int, int]] = []
-    seg = parts[0][0]
-    for i, k in enumerate(beat):
-        r = seg[k]
-        if not r.spans or None in r.boxes:
-            return None
-        for s, box in zip(r.spans, r.boxes, strict=True):
-            accesses.append((i, s.write, *box))  # type: ignore[misc]  # (every box an exact one: checked above)
-    return banks.kept_affine_beat(geo, accesses, parts[0][1])
-
-
 def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float], float]:
     """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles, the compute instructions' (by API,
     filled as they are met) and a VF's launch cycles, by the table (made once a table: kept on it)."""
@@ -416,8 +398,19 @@ class _Shape(NamedTuple):
     compute: float  #: the compute instructions' cycles
     mask: float  #: the mask instructions' cycles
     moved: list[int]  #: the calls reading or writing the UB (their records' indices)
-    #: `_stacked`'s load and store calls (by index), with `_pack`'s beats of each group's first iteration
-    beats: list[tuple[list[int], list[tuple[list[int], int, int]], list[list[int]]]]
+    groups: list[_Group]  #: `_stacked`'s load and store calls
+
+
+class _Group(NamedTuple):
+    """One of `_stacked`'s groups of iterations making the same load and store calls, by record index."""
+
+    members: list[int]  #: the first iteration's calls
+    parts: list[tuple[list[int], int, int]]  #: (an iteration's or batch's calls, its rows, its first row)
+    beats: list[list[int]]  #: `_pack`'s beats of the members (their indices among them)
+    names: list[str]  #: each member's "API at line"
+    #: per beat, where it is one batched call's (its group's one part, of rows): each access as (its call's index in the
+    #: beat, its record's index, its span's index, is a write), its box read when priced (`banks.kept_affine_beat`)
+    boxed: list[list[tuple[int, int, int, bool]] | None]
 
 
 _SHAPES: dict[tuple[Any, ...], _Shape] = {}  #: `kept_vf_cost`'s shapes, by table and the content's shape
@@ -451,10 +444,18 @@ def _shape(records: Sequence[Record], table: CostTable) -> _Shape:
             mask += mask_cycles * rows
         if r.reads or r.writes:  # (a gather's lanes, or a batched call's rows, are read or written too)
             moved.append(k)
-    beats = []
+    groups = []
     for members, parts in _stacked(records, memory_calls):
-        beats.append((members, parts, _pack([records[k] for k in members], beat_loads, beat_stores)))
-    return _Shape(records[0].line if records else "?", counts, compute, mask, moved, beats)
+        calls = [records[k] for k in members]
+        beats = _pack(calls, beat_loads, beat_stores)
+        boxed: list[list[tuple[int, int, int, bool]] | None] = [None] * len(beats)
+        if len(parts) == 1 and parts[0][1] >= 2:  # (one batched call's beats: made of its calls' boxes where all are)
+            for b, beat in enumerate(beats):
+                if all(calls[k].spans for k in beat):
+                    boxed[b] = [(i, members[k], j, s.write) for i, k in enumerate(beat) for j, s in enumerate(calls[k].spans)]
+        names = [f"{r.api} at {r.line}" for r in calls]
+        groups.append(_Group(members, parts, beats, names, boxed))
+    return _Shape(records[0].line if records else "?", counts, compute, mask, moved, groups)
 
 
 def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCost:
@@ -498,28 +499,43 @@ def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCos
                 load_bytes += n
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
-    for members_at, parts_at, packed in shape.beats:
-        members = [records[k] for k in members_at]
-        parts = [([records[k] for k in seg], rows, first) for seg, rows, first in parts_at]
-        for beat in packed:
-            if members[beat[0]].points:  # a gather or scatter: each iteration on its own
-                results = [
-                    banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
-                ]
-            else:
-                priced = _affine_beat(geo, beat, parts)
-                rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
-                if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
-                    priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
-                results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
+    for group in shape.groups:
+        members: list[Record] = []
+        parts: list[tuple[list[Record], int, int]] = []  # (made when a beat is not one batched call's boxes)
+        for beat, boxed in zip(group.beats, group.boxed, strict=True):
+            results: list[banks.BeatResult | None] = [None]
+            if boxed is not None:
+                affine = []
+                for i, k, j, w in boxed:
+                    box = records[k].boxes[j]
+                    if box is None:
+                        break
+                    affine.append((i, w, *box))
+                else:
+                    results = [banks.kept_affine_beat(geo, affine, group.parts[0][1])]
+            if results[0] is None:
+                if not parts:
+                    members = [records[k] for k in group.members]
+                    parts = [([records[k] for k in seg], rows, first) for seg, rows, first in group.parts]
+                if members[beat[0]].points:  # a gather or scatter: each iteration on its own
+                    results = [
+                        banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
+                    ]
+                else:
+                    rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
+                    priced = None
+                    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
+                        priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
+                    results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
+                assert result is not None
                 cycles, size, per_kind = banks.totals(result)
                 memory += cycles
                 beats_n += size
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple([f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who])
+                        instrs = tuple([group.names[beat[i]] for i in who])
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
     cycles = math.ceil(launch + max(memory, shape.compute, shape.mask))
     return VfCost(
