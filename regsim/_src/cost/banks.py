@@ -350,12 +350,15 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     the first `period` stands for the `rows // period` repeats, and one more for j < `rows % period`)."""
     whole, part = divmod(rows, period)
     per_kind = [0] * len(KINDS)
-    for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for)
+    for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for: bit k, KINDS[k])
         if bits:
             n = whole + (j < part)
-            for k in range(len(KINDS)):
-                if bits >> k & 1:
-                    per_kind[k] += n
+            if bits & 1:
+                per_kind[0] += n
+            if bits & 2:
+                per_kind[1] += n
+            if bits & 4:
+                per_kind[2] += n
     total = whole * sum(cycles) + sum(cycles[:part])
     return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 

@@ -561,11 +561,14 @@ def _copied(v: VfCost) -> VfCost:
 
 
 def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
-    total: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
-    for v in vfs:
-        for key, (addrs, n) in v.conflicts.items():
-            entry = total.setdefault(key, [addrs, 0])
-            entry[1] += n
+    if len(vfs) == 1:  # (one VF's are its own totals)
+        total = vfs[0].conflicts
+    else:
+        total = {}
+        for v in vfs:
+            for key, (addrs, n) in v.conflicts.items():
+                entry = total.setdefault(key, [addrs, 0])
+                entry[1] += n
     out = []
     for (kind, instrs), (addrs, n) in total.items():  # (each made once while kept: frozen, so shared)
         fields = (kind, instrs, tuple(addrs), n)
