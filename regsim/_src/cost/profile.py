@@ -361,7 +361,8 @@ def _content(records: Sequence[Record]) -> tuple[tuple[Any, ...], tuple[Any, ...
     segment as `_segments` numbers them, API, family, rows, kernel line, whether it reads and writes the UB, each
     batched access's side), where it is the rest (a call's UB ranges, or a batched call's boxes); or None where a
     record holds arrays (a gather's lanes, a batched access not an exact box)."""
-    shape, where = [], []
+    shape: list[tuple[Any, ...]] = []
+    where: list[tuple[Any, ...]] = []
     seen: Any = None
     key: Any = object()
     segment = 0
