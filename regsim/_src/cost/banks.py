@@ -226,10 +226,15 @@ def _few(
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
     striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
+    if striped:  # (each access `groups` 32 B rows, its first cell alone made)
+        if groups * len(lo) > _FEW_BLOCKS:
+            return None
+        for i, w, a, r in zip(ident, write, lo, at, strict=True):
+            cells[r].setdefault(a // size * 2 + w, i)
     made = 0  # (32 B rows made twice)
-    for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
+    for i, w, a, b, r in () if striped else zip(ident, write, lo, hi, at, strict=True):
         first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
-        if first == last or striped:
+        if first == last:
             cells[r].setdefault(first, i)
         else:
             cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
