@@ -414,7 +414,7 @@ class _Group(NamedTuple):
     boxed: list[list[tuple[int, int, int, bool]] | None]
 
 
-_SHAPES: dict[tuple[Any, ...], _Shape] = {}  #: `kept_vf_cost`'s shapes, by table and the content's shape
+_SHAPES: dict[tuple[Any, ...], _Shape] = {}  #: `kept_vf_cost`'s shapes, by table and the content's shape (the last `_VFS_KEPT`)
 
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
