@@ -452,7 +452,7 @@ def _shape(records: Sequence[Record], table: CostTable) -> _Shape:
         boxed: list[list[tuple[int, int, int, bool]] | None] = [None] * len(beats)
         if len(parts) == 1 and parts[0][1] >= 2:  # (one batched call's beats: made of its calls' boxes where all are)
             for b, beat in enumerate(beats):
-                if all(calls[k].spans for k in beat):
+                if all(calls[k].spans and not calls[k].points for k in beat):  # (a gather's or scatter's: its lanes)
                     boxed[b] = [(i, members[k], j, s.write) for i, k in enumerate(beat) for j, s in enumerate(calls[k].spans)]
         names = [f"{r.api} at {r.line}" for r in calls]
         groups.append(_Group(members, parts, beats, names, boxed))
