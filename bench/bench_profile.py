@@ -3,7 +3,9 @@ same process, alternately; printed: the best CPU time of each and their ratio (t
 of their medians (on a loaded machine the best of few runs flatters both; the median says what a run costs), and the
 ratios of a first profile of the layout ("a new layout": forgotten before each call, the bank model's kept beats, the
 VFs' kept costs and bank conflicts and the records kept of the memory-level calls done at once; a VF profiled again on
-the same UB layout, whatever its data, is priced from them, and a memory-level call made again is given its records).
+the same UB layout, whatever its data, is priced from them, and a memory-level call made again is given its records;
+the VFs' kept shapes, what reads no UB address, stay: a VF profiled before on another layout) and, printed after them,
+of a first profile of the VF ("a new VF": its shapes forgotten too).
 
 Workloads: the add_high_performance kernel (cases 2 and 4, `--rows` x 8192 half on `--cores` cores, the 950's
 dataCopyLen), and the bank_conflict_3510 sample's VFs of cases 6 (AddWithoutUnRollVF, 64 repeats) and 12
@@ -90,9 +92,14 @@ def main() -> None:
                 direct._RECORDED.clear()
                 return profiled()
 
+            def profiled_new_vf(profiled: Callable[[], Any] = run_profiled) -> Any:
+                profile._SHAPES.clear()
+                return profiled_new(profiled)
+
             plains, profs = pair(args.runs, run_plain, run_profiled)
             again, news = pair(args.runs, run_plain, profiled_new)
-            plains += again  # (each ratio against the plain runs of both)
+            more, new_vfs = pair(args.runs, run_plain, profiled_new_vf)
+            plains += again + more  # (each ratio against the plain runs of all)
             base, prof, new = min(plains), min(profs), min(news)
             mid, prof_mid, new_mid = median(plains), median(profs), median(news)
             worst, worst_new = max(worst, prof / base), max(worst_new, new / base)
@@ -101,7 +108,8 @@ def main() -> None:
                 f"{name}: plain {base * 1e3:.2f} ms (median {mid * 1e3:.2f}), profiled {prof * 1e3:.2f} ms"
                 f" (median {prof_mid * 1e3:.2f}), ratio {prof / base:.2f} (of the medians {prof_mid / mid:.2f});"
                 f" a new layout: {new * 1e3:.2f} ms (median {new_mid * 1e3:.2f}), ratio {new / base:.2f}"
-                f" (of the medians {new_mid / mid:.2f})"
+                f" (of the medians {new_mid / mid:.2f}); a new VF: ratio {min(new_vfs) / base:.2f}"
+                f" (of the medians {median(new_vfs) / mid:.2f})"
             )
     print(
         f"worst ratio {worst:.2f} (of the medians {worst_median:.2f}), a new layout {worst_new:.2f}"

@@ -226,10 +226,15 @@ def _few(
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
     striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
+    if striped:  # (each access `groups` 32 B rows, its first cell alone made)
+        if groups * len(lo) > _FEW_BLOCKS:
+            return None
+        for i, w, a, r in zip(ident, write, lo, at, strict=True):
+            cells[r].setdefault(a // size * 2 + w, i)
     made = 0  # (32 B rows made twice)
-    for i, w, a, b, r in zip(ident, write, lo, hi, at, strict=True):
+    for i, w, a, b, r in () if striped else zip(ident, write, lo, hi, at, strict=True):
         first, last = a // size * 2 + w, (b - 1) // size * 2 + w  # (the earlier accesses' idents kept)
-        if first == last or striped:
+        if first == last:
             cells[r].setdefault(first, i)
         else:
             cells[r] = {**dict.fromkeys(range(first, last + 1, 2), i), **cells[r]}
@@ -239,8 +244,9 @@ def _few(
     cycles, kinds = [], []
     examples: Examples = {}
     mask = (1 << _WIDE) - 1
+    judged = 1 if striped else groups  # (striped: group 0's counts, every group's)
     for row in cells:
-        codes = [0] * groups  # per group: its counts as `_WIDE`-bit digits
+        codes = [0] * judged  # per group: its counts as `_WIDE`-bit digits
         for key in row:
             g, add = adds[key % m]
             codes[g] += add
@@ -349,12 +355,15 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     the first `period` stands for the `rows // period` repeats, and one more for j < `rows % period`)."""
     whole, part = divmod(rows, period)
     per_kind = [0] * len(KINDS)
-    for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for)
+    for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for: bit k, KINDS[k])
         if bits:
             n = whole + (j < part)
-            for k in range(len(KINDS)):
-                if bits >> k & 1:
-                    per_kind[k] += n
+            if bits & 1:
+                per_kind[0] += n
+            if bits & 2:
+                per_kind[1] += n
+            if bits & 4:
+                per_kind[2] += n
     total = whole * sum(cycles) + sum(cycles[:part])
     return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 

@@ -175,22 +175,22 @@ def unit(r: Record) -> str:
     return "mask" if r.family == "mask" else "vector"
 
 
-def _segments(records: Sequence[Record]) -> list[tuple[int, list[Record]]]:
-    """The records of each loop iteration (of every iteration at once for a batched call): [(rows, records)]."""
-    out: list[tuple[int, list[Record]]] = []
+def _segments(records: Sequence[Record]) -> list[tuple[int, list[int]]]:
+    """The records of each loop iteration (of every iteration at once for a batched call), by index: [(rows, indices)]."""
+    out: list[tuple[int, list[int]]] = []
     key: Any = object()
     seen: Any = None  # (the iteration tuple the key was made of: the calls of one iteration share it)
-    rows, current = 1, list[Record]()
-    for r in records:
+    rows, current = 1, list[int]()
+    for k, r in enumerate(records):
         if r.iteration is not seen:
             seen = r.iteration
-            k = _iteration_key(seen)
-            if k != key and current:
+            got = _iteration_key(seen)
+            if got != key and current:
                 out.append((rows, current))
                 current = []
-            key = k
+            key = got
         rows = r.rows
-        current.append(r)
+        current.append(k)
     if current:
         out.append((rows, current))
     return out
@@ -217,20 +217,24 @@ def _accesses(r: Record, rows: int) -> Accesses:
     ]
 
 
-def _stacked(records: Sequence[Record], memory: set[int]) -> list[tuple[list[Record], list[tuple[list[Record], int, int]]]]:
-    """The VF's load and store calls (`memory`: their records' ids), iteration by iteration, consecutive iterations
+Stacked = list[tuple[list[int], list[tuple[list[int], int, int]]]]
+
+
+def _stacked(records: Sequence[Record], memory: set[int]) -> Stacked:
+    """The VF's load and store calls (`memory`: their records' indices), iteration by iteration, consecutive iterations
     making the same calls stacked as rows of one array (an in-order loop's iterations and a batched call's rows
-    alike): [(the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])]."""
-    out: list[tuple[list[Record], list[tuple[list[Record], int, int]]]] = []
+    alike), by index: [(the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])]."""
+    out: Stacked = []
     shape: Any = None
-    members: list[Record] = []
-    parts: list[tuple[list[Record], int, int]] = []
+    members: list[int] = []
+    parts: list[tuple[list[int], int, int]] = []
     total = 0
     for rows, segment in _segments(records):
         mem, made = [], []  # (loops, not comprehensions: a segment is often a call or two)
-        for r in segment:
-            if id(r) in memory:
-                mem.append(r)
+        for k in segment:
+            if k in memory:
+                r = records[k]
+                mem.append(k)
                 made.append((r.api, r.line, not r.reads, not r.writes, not r.points))
         if not mem:
             continue
@@ -319,24 +323,6 @@ def _ranges_lists(beat: Sequence[int], parts: Sequence[tuple[list[Record], int, 
     return ident, write, lo, hi, at
 
 
-def _affine_beat(
-    geo: banks.Geometry, beat: Sequence[int], parts: Sequence[tuple[list[Record], int, int]]
-) -> banks.BeatResult | None:
-    """`banks.kept_affine_beat` of a beat of one batched call (`_stacked`'s parts of one part) whose every access is an
-    exact box (no arrays made); None for any other beat (or one too large to judge so)."""
-    if len(parts) != 1 or parts[0][1] < 2:
-        return None
-    accesses: list[tuple[int, bool, int, int, int]] = []
-    seg = parts[0][0]
-    for i, k in enumerate(beat):
-        r = seg[k]
-        if not r.spans or None in r.boxes:
-            return None
-        for s, box in zip(r.spans, r.boxes, strict=True):
-            accesses.append((i, s.write, *box))  # type: ignore[misc]  # (every box an exact one: checked above)
-    return banks.kept_affine_beat(geo, accesses, parts[0][1])
-
-
 def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[str, float], float]:
     """The UB's bank geometry, a beat's loads and stores, a mask instruction's cycles, the compute instructions' (by API,
     filled as they are met) and a VF's launch cycles, by the table (made once a table: kept on it)."""
@@ -350,25 +336,33 @@ def _geometry(table: CostTable) -> tuple[banks.Geometry, int, int, float, dict[s
 
 def kept_vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """`vf_cost`, kept by what it reads of the records (`_content`: a VF run again on the same layout, whatever its data,
-    makes the same), each VF given its own copy; the last `_VFS_KEPT` kept. A VF with a gather or scatter, or a batched
-    access not an exact box, is priced each time."""
+    makes the same), each VF given its own copy; the last `_VFS_KEPT` kept. What does not depend on the layout
+    (`_shape`) is kept by the records' shape alone: a VF on a new layout has only its beats priced. A VF with a gather
+    or scatter, or a batched access not an exact box, is priced each time."""
     content = _content(records)
     if content is None:
         return vf_cost(records, table)
-    key = (table, content)
+    key = (table, *content)
     hit = _VFS.get(key)
     if hit is None:
-        if len(_VFS) >= _VFS_KEPT:
+        shape = _SHAPES.get(key[:2])
+        if shape is None:
+            shape = _SHAPES[key[:2]] = _shape(records, table)
+            if len(_SHAPES) > _VFS_KEPT:
+                del _SHAPES[next(iter(_SHAPES))]
+        hit = _VFS[key] = _priced(shape, records, table)
+        if len(_VFS) > _VFS_KEPT:
             del _VFS[next(iter(_VFS))]
-        hit = _VFS[key] = vf_cost(records, table)
     return _copied(hit)
 
 
-def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
-    """What `vf_cost` reads of each record (its loop segment as `_segments` numbers them, API, family, rows, kernel
-    line, UB ranges, each batched access's side and box), or None where a record holds arrays (a gather's lanes, a
-    batched access not an exact box)."""
-    out = []
+def _content(records: Sequence[Record]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
+    """What `vf_cost` reads of each record, as (its shape, where it is): the shape what `_shape` reads (its loop
+    segment as `_segments` numbers them, API, family, rows, kernel line, whether it reads and writes the UB, each
+    batched access's side), where it is the rest (a call's UB ranges, or a batched call's boxes); or None where a
+    record holds arrays (a gather's lanes, a batched access not an exact box)."""
+    shape: list[tuple[Any, ...]] = []
+    where: list[tuple[Any, ...]] = []
     seen: Any = None
     key: Any = object()
     segment = 0
@@ -381,20 +375,93 @@ def _content(records: Sequence[Record]) -> tuple[Any, ...] | None:
             if k != key:
                 segment += 1
             key = k
-        sides = tuple(map(_SIDE, r.spans)) if r.spans else ()
-        out.append((segment, r.api, r.family, r.rows, r.line, tuple(r.reads), tuple(r.writes), tuple(r.boxes), sides))
-    return tuple(out)
+        reads, writes = r.reads, r.writes
+        if not (reads or writes):
+            shape.append((segment, r.api, r.family, r.rows, r.line))
+        elif r.spans:  # (a batched call: its boxes, whose rows make its ranges' extents)
+            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes, *map(_SIDE, r.spans)))
+            where.append(tuple(r.boxes))
+        else:
+            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes))
+            where.append((tuple(reads), tuple(writes)))
+    return tuple(shape), tuple(where)
 
 
 _VFS: dict[tuple[Any, ...], VfCost] = {}  #: `kept_vf_cost`'s, by table and content
 _VFS_KEPT = 256
 
 
+class _Shape(NamedTuple):
+    """What `vf_cost` makes of a VF's records whatever the UB addresses they access (`_shape`)."""
+
+    name: str  #: the first call's kernel line
+    counts: dict[str, int]  #: instructions by unit
+    compute: float  #: the compute instructions' cycles
+    mask: float  #: the mask instructions' cycles
+    moved: list[int]  #: the calls reading or writing the UB (their records' indices)
+    groups: list[_Group]  #: `_stacked`'s load and store calls
+
+
+class _Group(NamedTuple):
+    """One of `_stacked`'s groups of iterations making the same load and store calls, by record index."""
+
+    members: list[int]  #: the first iteration's calls
+    parts: list[tuple[list[int], int, int]]  #: (an iteration's or batch's calls, its rows, its first row)
+    beats: list[list[int]]  #: `_pack`'s beats of the members (their indices among them)
+    names: list[str]  #: each member's "API at line"
+    #: per beat, where it is one batched call's (its group's one part, of rows): each access as (its call's index in the
+    #: beat, its record's index, its span's index, is a write), its box read when priced (`banks.kept_affine_beat`)
+    boxed: list[list[tuple[int, int, int, bool]] | None]
+
+
+_SHAPES: dict[tuple[Any, ...], _Shape] = {}  #: `kept_vf_cost`'s shapes, by table and the content's shape (the last `_VFS_KEPT`)
+
+
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    geo, beat_loads, beat_stores, mask_cycles, op_cycles, launch = _geometry(table)
+    return _priced(_shape(records, table), records, table)
+
+
+def _shape(records: Sequence[Record], table: CostTable) -> _Shape:
+    """`vf_cost`'s counts, compute and mask cycles, and beats (which calls access the UB together), which read no UB
+    address."""
+    _, beat_loads, beat_stores, mask_cycles, op_cycles, _ = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
+    memory_calls: set[int] = set()  # (the load and store calls' records, by index)
+    moved = []
+    for k, r in enumerate(records):
+        u = unit(r)
+        rows = r.rows
+        counts[u] += rows
+        if u == "load" or u == "store":
+            memory_calls.add(k)
+        elif u == "vector":
+            cost = op_cycles.get(r.api)
+            if cost is None:
+                cost = op_cycles[r.api] = table.op_cycles(r.api)
+            compute += cost * rows
+        elif u == "mask":
+            mask += mask_cycles * rows
+        if r.reads or r.writes:  # (a gather's lanes, or a batched call's rows, are read or written too)
+            moved.append(k)
+    groups = []
+    for members, parts in _stacked(records, memory_calls):
+        calls = [records[k] for k in members]
+        beats = _pack(calls, beat_loads, beat_stores)
+        boxed: list[list[tuple[int, int, int, bool]] | None] = [None] * len(beats)
+        if len(parts) == 1 and parts[0][1] >= 2:  # (one batched call's beats: made of its calls' boxes where all are)
+            for b, beat in enumerate(beats):
+                if all(calls[k].spans and not calls[k].points for k in beat):  # (a gather's or scatter's: its lanes)
+                    boxed[b] = [(i, members[k], j, s.write) for i, k in enumerate(beat) for j, s in enumerate(calls[k].spans)]
+        names = [f"{r.api} at {r.line}" for r in calls]
+        groups.append(_Group(members, parts, beats, names, boxed))
+    return _Shape(records[0].line if records else "?", counts, compute, mask, moved, groups)
+
+
+def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCost:
+    """`vf_cost` of records of `shape`: their bytes and beats priced by the addresses they access."""
+    geo, _, _, _, _, launch = _geometry(table)
     load_bytes = store_bytes = 0
     made: dict[tuple[int, int], Accesses] = {}
 
@@ -405,23 +472,10 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
             hit = made[key] = _accesses(r, rows)
         return hit
 
-    memory_calls: set[int] = set()  # (the load and store calls' records, by id)
-    for r in records:
-        u = unit(r)
+    for k in shape.moved:
+        r = records[k]
         rows = r.rows
-        counts[u] += rows
-        if u == "load" or u == "store":
-            memory_calls.add(id(r))
-        elif u == "vector":
-            cost = op_cycles.get(r.api)
-            if cost is None:
-                cost = op_cycles[r.api] = table.op_cycles(r.api)
-            compute += cost * rows
-        elif u == "mask":
-            mask += mask_cycles * rows
         reads, writes = r.reads, r.writes
-        if not (reads or writes):  # (a gather's lanes, or a batched call's rows, are read or written too)
-            continue
         if r.points:  # a gather's or scatter's active lanes
             moved = [(w, len(addrs) * size) for w, addrs, size in r.points]
         elif r.spans and None not in r.boxes:  # (each row one access of the box's width)
@@ -446,30 +500,48 @@ def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
                 load_bytes += n
     conflicts: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
     memory = beats_n = 0
-    for members, parts in _stacked(records, memory_calls):
-        for beat in _pack(members, beat_loads, beat_stores):
-            if members[beat[0]].points:  # a gather or scatter: each iteration on its own
-                results = [
-                    banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
-                ]
-            else:
-                priced = _affine_beat(geo, beat, parts)
-                rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
-                if priced is None and not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
-                    priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
-                results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
+    for group in shape.groups:
+        members: list[Record] = []
+        parts: list[tuple[list[Record], int, int]] = []  # (made when a beat is not one batched call's boxes)
+        for beat, boxed in zip(group.beats, group.boxed, strict=True):
+            results: list[banks.BeatResult | None] = [None]
+            if boxed is not None:
+                affine = []
+                for i, k, j, w in boxed:
+                    box = records[k].boxes[j]
+                    if box is None:
+                        break
+                    affine.append((i, w, *box))
+                else:
+                    results = [banks.kept_affine_beat(geo, affine, group.parts[0][1])]
+            if results[0] is None:
+                if not parts:
+                    members = [records[k] for k in group.members]
+                    parts = [([records[k] for k in seg], rows, first) for seg, rows, first in group.parts]
+                if members[beat[0]].points:  # a gather or scatter: each iteration on its own
+                    results = [
+                        banks.lanes(geo, 0, w, np.asarray(a, np.int64)) for seg, _, _ in parts for w, a, _ in seg[beat[0]].points
+                    ]
+                else:
+                    rows = parts[0][1] if len(parts) == 1 else sum([rows for _, rows, _ in parts])
+                    priced = None
+                    if not any(seg[k].spans for seg, _, _ in parts for k in beat):  # (in-order calls)
+                        priced = banks.kept_listed_beat(geo, *_ranges_lists(beat, parts), rows=rows)
+                    results = [priced or banks.kept_beat(geo, *_beat_arrays(beat, parts, accesses), rows=rows)]
             for result in results:
+                assert result is not None
                 cycles, size, per_kind = banks.totals(result)
                 memory += cycles
                 beats_n += size
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple([f"{members[beat[i]].api} at {members[beat[i]].line}" for i in who])
+                        instrs = tuple([group.names[beat[i]] for i in who])
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
-    cycles = math.ceil(launch + max(memory, compute, mask))
-    name = records[0].line if records else "?"
-    return VfCost(name, counts, load_bytes, store_bytes, beats_n, memory, compute, mask, cycles, conflicts)
+    cycles = math.ceil(launch + max(memory, shape.compute, shape.mask))
+    return VfCost(
+        shape.name, dict(shape.counts), load_bytes, store_bytes, beats_n, memory, shape.compute, shape.mask, cycles, conflicts
+    )
 
 
 def _copied(v: VfCost) -> VfCost:
@@ -490,11 +562,14 @@ def _copied(v: VfCost) -> VfCost:
 
 
 def _merge_conflicts(vfs: Sequence[VfCost]) -> list[BankConflict]:
-    total: dict[tuple[str, tuple[str, ...]], list[Any]] = {}
-    for v in vfs:
-        for key, (addrs, n) in v.conflicts.items():
-            entry = total.setdefault(key, [addrs, 0])
-            entry[1] += n
+    if len(vfs) == 1:  # (one VF's are its own totals)
+        total = vfs[0].conflicts
+    else:
+        total = {}
+        for v in vfs:
+            for key, (addrs, n) in v.conflicts.items():
+                entry = total.setdefault(key, [addrs, 0])
+                entry[1] += n
     out = []
     for (kind, instrs), (addrs, n) in total.items():  # (each made once while kept: frozen, so shared)
         fields = (kind, instrs, tuple(addrs), n)
