@@ -39,7 +39,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import contextvars
-import copy
 import enum
 import functools
 import inspect
@@ -663,13 +662,7 @@ def instrument(f: F) -> F:
     assert isinstance(factory, ast.FunctionDef)
     factory.body = [fdef, ast.Return(ast.Name(fdef.name, ast.Load()))]
     module = ast.Module(body=[factory], type_ignores=[])
-    ast.fix_missing_locations(module)
-    # each node moves once: the rewrite shares a loop's body between its batched and its in-order run, and
-    # `ast.increment_lineno` would move a shared node once per place it appears in (the kernel lines traced)
-    for node in {id(n): n for n in ast.walk(module)}.values():
-        for attr in ("lineno", "end_lineno"):
-            if getattr(node, attr, None) is not None:
-                setattr(node, attr, getattr(node, attr) + first_line - 1)
+    _place(module, (1, 0, 1, 0), first_line - 1, set())
     code = compile(module, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == f.__name__)
@@ -681,6 +674,55 @@ def instrument(f: F) -> F:
     new.__kwdefaults__ = f.__kwdefaults__
     functools.update_wrapper(new, f)
     return new  # type: ignore[return-value]
+
+
+def _place(node: ast.AST, where: tuple[int, int, int, int], shift: int, seen: set[int]) -> None:
+    """`ast.fix_missing_locations` and then each node's lines moved down by `shift`, in one walk: a node without a
+    location takes its parent's (`where`: line, column, end line, end column, before the move). Each node moves once
+    (`seen`): the rewrite shares nodes between a loop's batched and in-order runs (the loop variable), and
+    `ast.increment_lineno` would move a shared node once per place it appears in (the kernel lines traced)."""
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if "lineno" in node._attributes:
+        d = node.__dict__
+        line, col, end, end_col = where
+        line = d.setdefault("lineno", line)
+        col = d.setdefault("col_offset", col)
+        if d.get("end_lineno") is None:
+            d["end_lineno"] = end
+        if d.get("end_col_offset") is None:
+            d["end_col_offset"] = end_col
+        end, end_col = d["end_lineno"], d["end_col_offset"]
+        where = (line, col, end, end_col)
+        d["lineno"] = line + shift
+        if end is not None:
+            d["end_lineno"] = end + shift
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            _place(value, where, shift, seen)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    _place(item, where, shift, seen)
+
+
+def _copied(node: Any, memo: dict[int, Any]) -> Any:
+    """`copy.deepcopy` of an AST (nodes and lists new, shared ones shared in the copy; their other values are immutable:
+    names, constants, flags), without deepcopy's general machinery."""
+    if isinstance(node, list):
+        found = memo.get(id(node))
+        if found is None:
+            found = memo[id(node)] = [_copied(v, memo) for v in node]
+        return found
+    if not isinstance(node, ast.AST):
+        return node
+    found = memo.get(id(node))
+    if found is None:
+        found = memo[id(node)] = type(node).__new__(type(node))
+        found.__dict__.update({k: _copied(v, memo) for k, v in node.__dict__.items()})
+    return found
 
 
 def _unbatchable_cause(error: BaseException) -> BaseException:
@@ -704,11 +746,31 @@ def _raised_in_regsim(error: BaseException) -> bool:
     return last is not None and os.path.abspath(last.tb_frame.f_code.co_filename).startswith(_REGSIM_DIR)
 
 
+#: the fields of the nodes that hold statements (bodies, handlers, match cases): where a loop can be
+_STATEMENT_LISTS = ("body", "orelse", "handlers", "finalbody", "cases")
+
+
 class _Rewriter(ast.NodeTransformer):
     def __init__(self, filename: str, first_line: int, func: str, sites: list[LoopSite]) -> None:
         self.filename, self.first_line, self.func, self.sites = filename, first_line, func, sites
         self.names = (f"{_RUNNER}{k}" for k in itertools.count())
         self.calls: list[str] = []  #: the names of the in-order bodies' call sites (`_Sites`), each a `Site`'s cell
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        """`ast.NodeTransformer.generic_visit` over the fields that hold statements only: a loop is a statement, and
+        no expression holds one (the rewrite need not walk the expressions)."""
+        for name in node._fields:  # (in their order: the loops are numbered as they are met)
+            old = getattr(node, name, None) if name in _STATEMENT_LISTS else None
+            if isinstance(old, list):
+                new: list[ast.AST] = []
+                for item in old:
+                    done = self.visit(item)
+                    if isinstance(done, list):
+                        new.extend(done)
+                    else:
+                        new.append(done)
+                old[:] = new
+        return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         if node.name != self.func:  # a nested function: its loops are its own business
@@ -738,8 +800,7 @@ class _Rewriter(ast.NodeTransformer):
             run = ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], [])
             node.iter = ast.copy_location(ast.Call(ast.Attribute(run, "in_order", load), [], []), call)
             node.body = _Sites(self.calls).body(node.body)
-            ast.fix_missing_locations(node)
-            return node
+            return node  # (locations: `instrument` fills those missing once the whole function is rewritten)
 
         def attr(name: str) -> ast.Attribute:
             return ast.Attribute(ast.Name(loop, load), name, load)
@@ -768,13 +829,12 @@ class _Rewriter(ast.NodeTransformer):
             [ast.Assign([target_store], attr("last"))],
             # (a copy of the body, its face calls made call sites: a node in the tree twice would have its line moved
             # twice by `instrument`)
-            [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(copy.deepcopy(body)), [], None)],
+            [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(_copied(body, {})), [], None)],
         )
         setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
         new = [setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)
-            ast.fix_missing_locations(n)
         return new
 
 
