@@ -135,3 +135,39 @@ def test_a_gap_between_a_host_write_and_a_store_names_both_neighbours() -> None:
         f"UB bytes [0, 64) before them were last written by LocalTensor.set at {here}; UB bytes [256, 512) after them were "
         f"last written by StoreAlign at {name}:{line_of('upper', source)} (in store_upper_half) (a mask of 64 of 64 lanes))"
     )
+
+
+@rs.simd_vf
+def stream_vf(dst: rs.UbPtr[rs.float32], src: rs.UbPtr[rs.float32], k: int, n: int) -> None:
+    """n iterations each appending k float32s to one unaligned store stream that starts 32 bytes into dst (its first
+    32 bytes never written; each StoreUnAlign moves `out` past its k elements), then a load of dst's first register."""
+    x = Reg.RegTensor(rs.float32)
+    u = Reg.UnalignRegForStore()
+    Reg.LoadAlign(x, src)
+    out = dst + 8
+    for _ in range(n):
+        Reg.StoreUnAlign(out, x, u, k)  # @stream
+    Reg.StoreUnAlignPost(out, u, 0)
+    Reg.Adds(x, x, 1.0, Reg.CreateMask(rs.float32))
+    Reg.LoadAlign(x, dst)
+    Reg.Adds(x, x, 1.0, Reg.CreateMask(rs.float32))
+
+
+@pytest.mark.parametrize(("k", "n"), [(1, 16), (3, 8), (5, 8), (8, 4), (16, 2)])
+def test_a_stream_s_bytes_are_named_by_the_iteration_whose_store_wrote_them(k: int, n: int) -> None:
+    """An unaligned store stream writes a 32-byte block when a store's bytes reach its end, so the block's bytes were
+    written by that iteration, not by the ones whose data they hold: UB byte 32 (the stream's first) by the first
+    iteration b with 32 + 4·k·(b + 1) >= 64, in both loop modes (the batched stream attributed each byte to the row
+    whose data it is)."""
+    messages = {}
+    for loops in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer(2048)
+        dst, src = ub.alloc(rs.float32, 2 * LANES), ub.alloc(rs.float32, LANES)
+        src.set(np.arange(LANES))
+        with rs.configure(loops=loops), pytest.raises(UninitializedReadError) as e:
+            stream_vf(dst.GetPhyAddr(), src.GetPhyAddr(), k, n)
+        messages[loops] = str(e.value)
+    assert messages["sequential"] == messages["auto"]
+    first = -(-32 // (4 * k)) - 1  # the iteration whose stream end first reaches byte 64
+    where = f"{Path(__file__).name}:{line_of('stream', inspect.getsource(inspect.getmodule(stream_vf)))} (in stream_vf)"  # type: ignore[arg-type]
+    assert f"after them were last written by StoreUnAlign at {where}, iteration {first}" in messages["auto"], messages

@@ -232,8 +232,10 @@ def _stream_store_rows(ctx: VfContext, api: str, ptr: UbPtr[Any], u: UnalignRegF
     start = u.start if u.pending.size else first
     stream = np.concatenate([u.pending, np.broadcast_to(data, (addrs.size, n)).reshape(-1)])
     cut = max(start, _floor(end))
-    lo, hi = np.maximum(addrs, start), np.minimum(addrs + n, cut)
-    lo[0] = start
+    # the bytes row b writes, as in order: those between the 32-byte boundary the stream had reached before it and the
+    # one its own bytes reach (a row reaching none writes nothing; its bytes are written by a later row's store)
+    hi = np.maximum(_floor(addrs + n), start)
+    lo = np.concatenate(([start], hi[:-1]))
     used = np.flatnonzero(lo < hi)
     batched.stream_write(api, ptr, u, start, stream[: cut - start], (lo[used], hi[used], used), end)
     u.pending, u.start, u.origin, u.ptr = stream[cut - start :].copy(), cut, f"{api} at UB byte {int(addrs[-1])}", ptr
