@@ -1574,7 +1574,12 @@ def _disjoint(accesses: list[_Access], rows: int) -> bool:
         boxes.append((int(lo.min()), int(hi.max()), write, _affine(lo, hi, used, rows)))
     for k, (lo_a, hi_a, write_a, affine_a) in enumerate(boxes):
         for lo_b, hi_b, write_b, affine_b in boxes[k + 1 :]:
-            if (write_a or write_b) and lo_a < hi_b and lo_b < hi_a and not _apart(affine_a, affine_b, write_a and write_b):
+            if (
+                (write_a or write_b)
+                and lo_a < hi_b
+                and lo_b < hi_a
+                and not _apart(affine_a, affine_b, write_a and write_b, rows - 1)
+            ):
                 return False
     return True
 
@@ -1590,15 +1595,12 @@ def _affine(lo: Any, hi: Any, used: Any, rows: int) -> tuple[int, int, int] | No
     return int(lo[0]), step, width
 
 
-def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_write: bool) -> bool:
-    """Whether iteration b of one affine access overlaps iteration b + k of the other only for
-    k = 0 (for two writes: for no k). Iteration b of `a` covers [sa + b·s, +wa), of `b`
-    [sb + b·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
+def _apart(a: tuple[int, int, int] | None, b: tuple[int, int, int] | None, both_write: bool, last: int) -> bool:
+    """Whether iteration r of one affine access overlaps iteration r + k of the other, over rows 0..`last`, only for
+    k = 0 (for two writes: for no k)."""
     if a is None or b is None or a[1] != b[1]:
         return False
-    (sa, s, wa), (sb, _, wb) = a, b
-    d = sa - sb
-    k_min, k_max = (d - wb) // s + 1, -((-(d + wa)) // s) - 1  # the k with k·s strictly inside
+    k_min, k_max = _offsets(a, b, last)
     return k_min > k_max or (not both_write and k_min == k_max == 0)
 
 
@@ -1606,23 +1608,23 @@ def _meets(a: tuple[int, int, int], b: tuple[int, int, int], last: int, writes: 
     """The hazard, if one is certain, between two exact boxes of one step over rows 0..`last`, an access's `b` and an
     earlier one's `a`, one of them a write (both where `writes`): some row of one shares a byte with another row of
     the other, or, where both write, with any row of it (one byte written twice).
-    "" where none is, or the boxes do not settle it (steps that differ: the exact check's). Row r of `a` covers
-    [sa + r·s, +wa), row r + k of `b` [sb + (r + k)·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
-    (sa, s, wa), (sb, t, wb) = a, b
-    if s != t or last < 1:
-        return ""
-    low, high = sa - sb - wb, sa - sb + wa
-    if s == 0:
-        k_min, k_max = (-last, last) if low < 0 < high else (1, 0)
-    else:
-        if s < 0:
-            s, low, high = -s, -high, -low
-        k_min, k_max = max(low // s + 1, -last), min(-(-high // s) - 1, last)
-    if k_min > k_max:
-        return ""
-    if k_min == k_max == 0 and not writes:  # (a row read and written by its own iteration only)
+    "" where none is, or the boxes do not settle it (steps that differ: the exact check's)."""
+    if a[1] != b[1] or last < 1 or _apart(a, b, writes, last):
         return ""
     return WRITTEN_TWICE if writes else READS_ANOTHERS
+
+
+def _offsets(a: tuple[int, int, int], b: tuple[int, int, int], last: int) -> tuple[int, int]:
+    """The least and greatest k in [-last, last] for which row r of box `a` may share a byte with row r + k of box `b`
+    (boxes of one step; k_min > k_max: none). Row r of `a` covers [sa + r·s, +wa), row r + k of `b`
+    [sb + (r + k)·s, +wb): they meet when k·s lies in (sa - sb - wb, sa - sb + wa)."""
+    (sa, s, wa), (sb, _, wb) = a, b
+    low, high = sa - sb - wb, sa - sb + wa
+    if s == 0:
+        return (-last, last) if low < 0 < high else (1, 0)
+    if s < 0:
+        s, low, high = -s, -high, -low
+    return max(low // s + 1, -last), min(-(-high // s) - 1, last)
 
 
 def _check_rows(accesses: list[tuple[Any, Any, Any, bool]]) -> None:
