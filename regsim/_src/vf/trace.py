@@ -159,9 +159,7 @@ class Trace:
         while hook is not self:
             hook, depth = hook.trace, depth + 1
         api, shown, family = typed[1]
-        frame = sys._getframe(depth)  # (a kernel frame's line kept: no walk from it)
-        line = _LINES.get((id(frame.f_code), frame.f_lasti))
-        rec = Record(api, shown, kernel_line(frame) if line is None else line[1], family)
+        rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
             now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs)
             if len(now) != len(last) or not all(map(operator.is_, now, last)):
@@ -376,6 +374,9 @@ def kernel_line(frame: FrameType | None = None) -> str:
     """`file.py:LINE` of the first frame outside regsim from `frame` (default: the caller's) outwards: the
     kernel line that made the call being recorded."""
     frame = sys._getframe(1) if frame is None else frame
+    hit = _LINES.get((id(frame.f_code), frame.f_lasti))  # (a kernel frame's own line, kept: no walk from it)
+    if hit is not None:
+        return hit[1]
     while frame is not None:
         code = frame.f_code
         name = code.co_filename
@@ -396,7 +397,7 @@ def kernel_line(frame: FrameType | None = None) -> str:
 
 #: "file.py:LINE" by the id of a kernel frame's code and its instruction's offset (kernel_line runs once a recorded
 #: call), with the code (kept: its id is no other's while it is here; so a frame found here is a kernel's, and
-#: `Trace.record` looks its first frame up here before any walk)
+#: `kernel_line` looks its first frame up here before any walk)
 _LINES: dict[tuple[int, int], tuple[CodeType, str]] = {}
 _INSIDE: dict[str, bool] = {}  #: whether a file is regsim's own (under the package), by path (a str's hash is kept)
 #: by a plan's id, with the plan (so an id is never taken for another's): its records' API, operand types and family,
