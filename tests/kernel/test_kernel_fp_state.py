@@ -1,7 +1,8 @@
 """A kernel's first-n Add computed at once (`direct.run_in_kernel`) raises no floating-point warning (the vector unit
 raises no exceptions) and leaves the kernel's own numpy error state as it was: through numpy's error-state variable set
-directly and through `np.errstate` where numpy keeps none (`direct._FP_STATE` None), the first call and a repeated one
-(the plan's `quick` path). The sums against float64 sums rounded once to half (past 65504: inf)."""
+directly and through `np.errstate` where numpy keeps none (`runtime._ERRORS` None: the VF runtime's
+`ignore_fp_errors`), the first call and a repeated one (the plan's `quick` path). The sums against float64 sums
+rounded once to half (past 65504: inf)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import regsim as rs
-from regsim._src.lowerings import direct
+from regsim._src.vf import runtime
 
 A = rs.AscendC
 HE = A.HardEvent
@@ -41,9 +42,9 @@ def _twice(x: rs.GmPtr[rs.half], z: rs.GmPtr[rs.half], *, states: list[Any]) -> 
 @pytest.mark.parametrize("state", ["numpy's variable", "np.errstate"])
 def test_overflowing_adds_warn_nothing_and_keep_the_kernels_error_state(state: str, monkeypatch: Any) -> None:
     if state == "np.errstate":
-        monkeypatch.setattr(direct, "_FP_STATE", None)
+        monkeypatch.setattr(runtime, "_ERRORS", None)
     else:
-        assert direct._FP_STATE is not None  # (numpy 2 keeps it: the fast path is the one tested)
+        assert runtime._ERRORS is not None  # (numpy 2 keeps it: the fast path is the one tested)
     x = np.random.default_rng(2).uniform(-60000, 60000, 3 * N).astype(np.float16)
     z = np.zeros(2 * N, np.float16)
     states: list[Any] = []

@@ -33,8 +33,6 @@ writes dst without a journal record: the write is its last act, after every chec
 
 from __future__ import annotations
 
-import contextvars
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -54,7 +52,7 @@ from regsim._src.ops import namespace as Reg
 from regsim._src.ops.compare import compare as compare_lanes
 from regsim._src.ops.reduce import tree_sum
 from regsim._src.vf.loops import explaining
-from regsim._src.vf.runtime import on_core
+from regsim._src.vf.runtime import ignore_fp_errors, on_core, restore_fp_errors
 from regsim._src.vf.trace import Record, current_trace, kernel_line
 from regsim.errors import RegsimError
 
@@ -215,32 +213,12 @@ def run_in_kernel(
         pipes(plan.ordered)
     except RegsimError:
         return False
-    if _FP_STATE is None:
-        with np.errstate(all="ignore"):  # (the vector unit raises no floating-point exceptions)
-            _store(plan, dst, src0, src1, dst.ub.core.ctrl)
-        return True
-    token = _FP_STATE.set(_QUIET)  # (np.errstate(all="ignore"), its state made once: a tenth of the cost)
+    token = ignore_fp_errors()
     try:
         _store(plan, dst, src0, src1, dst.ub.core.ctrl)
     finally:
-        _FP_STATE.reset(token)
+        restore_fp_errors(token)
     return True
-
-
-def _fp_state() -> tuple[contextvars.ContextVar[Any] | None, object]:
-    """numpy's floating-point error state (a context variable numpy 2 keeps: `np.errstate` sets it, building the state
-    each time) and its value inside `np.errstate(all="ignore")`; (None, None) where numpy keeps it otherwise."""
-    try:
-        var = importlib.import_module("numpy._core._ufunc_config")._extobj_contextvar
-    except (ImportError, AttributeError):
-        return None, None
-    if not isinstance(var, contextvars.ContextVar):
-        return None, None
-    with np.errstate(all="ignore"):
-        return var, var.get()
-
-
-_FP_STATE, _QUIET = _fp_state()
 
 
 def _store(plan: BinaryPlan, dst: LocalTensor[Any], src0: LocalTensor[Any], src1: LocalTensor[Any], ctrl: int) -> None:

@@ -58,12 +58,12 @@ class _scope:
         self.trace, self.start = trace, 0 if trace is None else len(trace.records)
         self.token = _VF.set(ctx)
         # The vector unit raises no floating-point exceptions: overflow gives inf, 0/0 NaN.
-        self.errstate = _ignore_fp_errors()
+        self.errstate = ignore_fp_errors()
         return ctx
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         try:
-            _restore_fp_errors(self.errstate)
+            restore_fp_errors(self.errstate)
             if exc_type is None:
                 for check in self.ctx.exit_checks:
                     check()
@@ -89,8 +89,9 @@ _ERRORS = _numpy_errors()
 _ignoring: tuple[Any, Any] = (None, None)
 
 
-def _ignore_fp_errors() -> Any:
-    """`np.errstate(all="ignore").__enter__()`: what `_restore_fp_errors` takes to put the state back."""
+def ignore_fp_errors() -> Any:
+    """`np.errstate(all="ignore").__enter__()` (the vector unit raises no floating-point exceptions), its state made
+    once per state found: a tenth of the cost; what `restore_fp_errors` takes to put the state back."""
     global _ignoring
     if _ERRORS is None:
         state = np.errstate(all="ignore")
@@ -103,7 +104,7 @@ def _ignore_fp_errors() -> Any:
     return var.set(_ignoring[1])
 
 
-def _restore_fp_errors(token: Any) -> None:
+def restore_fp_errors(token: Any) -> None:
     if _ERRORS is None:
         token.__exit__(None, None, None)
     else:
