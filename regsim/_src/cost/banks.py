@@ -225,7 +225,7 @@ def _few(
     # each, in the bank the stripe is in, so every group's counts are alike: group 0's alone judged (its first cell's
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
-    striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
+    striped = bool(lo) and set(map(operator.sub, hi, lo)) == {stripe} and not any(map(operator.mod, lo, [stripe] * len(lo)))
     if striped:  # (each access `groups` 32 B rows, its first cell alone made)
         if groups * len(lo) > _FEW_BLOCKS:
             return None
@@ -260,20 +260,18 @@ def _few(
         kinds.append(has)
         if not has or len(examples) == len(KINDS):
             continue
-        ordered: list[int] | None = None  # (the row's cells sorted: when a kind is met)
-        for k in range(3):
-            if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
+        in_group: dict[int, list[int]] = {}  # (the row's cells of a group, sorted: made when a kind is met there)
+        for k, kind in enumerate(KINDS):
+            if has >> k & 1 and kind not in examples:  # (the kind's first row, its first group there)
                 g = 0
                 while not bits[g] >> k & 1:
                     g += 1
-                ordered = ordered or sorted(row)
-                side = -1 if k == 1 else k // 2  # (read-write: either; else reads, or writes)
-                addrs, who = [], set()
-                for key in ordered:
-                    if (key >> 1) % groups == g and (side < 0 or key & 1 == side):
-                        addrs.append((key >> 1) * size)
-                        who.add(row[key])
-                examples[KINDS[k]] = (tuple(addrs), tuple(sorted(who)))
+                keys = in_group.get(g)
+                if keys is None:
+                    keys = in_group[g] = sorted(row) if striped else [key for key in sorted(row) if (key >> 1) % groups == g]
+                if k != 1:  # (read-write: either side; else reads, or writes)
+                    keys = [key for key in keys if key & 1 == k >> 1]
+                examples[kind] = (tuple([(key >> 1) * size for key in keys]), tuple(sorted(set(map(row.__getitem__, keys)))))
     return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 
@@ -358,12 +356,9 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for: bit k, KINDS[k])
         if bits:
             n = whole + (j < part)
-            if bits & 1:
-                per_kind[0] += n
-            if bits & 2:
-                per_kind[1] += n
-            if bits & 4:
-                per_kind[2] += n
+            for k in range(len(KINDS)):
+                if bits >> k & 1:
+                    per_kind[k] += n
     total = whole * sum(cycles) + sum(cycles[:part])
     return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 
