@@ -251,7 +251,7 @@ def _few(
             g, add = adds[key % m]
             codes[g] += add
         try:
-            bits = [table[c] for c in codes]
+            bits = list(map(table.__getitem__, codes))
         except KeyError:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
             bits = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
@@ -272,7 +272,9 @@ def _few(
                 if k != 1:  # (read-write: either side; else reads, or writes)
                     keys = [key for key in keys if key & 1 == k >> 1]
                 examples[kind] = (tuple([(key >> 1) * size for key in keys]), tuple(sorted(set(map(row.__getitem__, keys)))))
-    return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
+    if rows > 1:  # (by kind, as `_general` gives them: one row's are met in KINDS' order)
+        examples = {k: examples[k] for k in KINDS if k in examples}
+    return cycles, kinds, examples
 
 
 def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -345,7 +347,7 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
         made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in rows_of]
         ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
     few = _few(geo, ident, write, lo, hi, at, period)
-    return None if few is None else _repeated(*few, period=period, rows=rows)
+    return None if few is None else _repeated(*few, period, rows)
 
 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:

@@ -446,8 +446,15 @@ def _shape(facts: Sequence[Facts], table: CostTable) -> _Shape:
         boxed: list[list[tuple[int, int, int, bool]] | None] = [None] * len(beats)
         if len(parts) == 1 and parts[0][1] >= 2:  # (one batched call's beats: made of its calls' boxes where all are)
             for b, beat in enumerate(beats):
-                if all(len(calls[k]) > _SIDES and calls[k][_NO_LANES] for k in beat):  # (a gather's or scatter's: its lanes)
-                    boxed[b] = [(i, members[k], j, w) for i, k in enumerate(beat) for j, w in enumerate(calls[k][_SIDES:])]
+                made: list[tuple[int, int, int, bool]] = []
+                for i, k in enumerate(beat):
+                    f = calls[k]
+                    if len(f) <= _SIDES or not f[_NO_LANES]:  # (an in-order call; a gather's or scatter's: its lanes)
+                        break
+                    for j, w in enumerate(f[_SIDES:]):
+                        made.append((i, members[k], j, w))
+                else:
+                    boxed[b] = made
         names = [f"{f[_API]} at {f[_LINE]}" for f in calls]
         groups.append(_Group(members, parts, beats, names, boxed))
     return _Shape(facts[0][_LINE] if facts else "?", counts, compute, mask, moved, groups)
@@ -530,7 +537,7 @@ def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCos
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple([group.names[beat[i]] for i in who])
+                        instrs = tuple(map(group.names.__getitem__, map(beat.__getitem__, who)))
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
     cycles = math.ceil(launch + max(memory, shape.compute, shape.mask))
     return VfCost(
