@@ -192,6 +192,8 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
 _FEW_ACCESSES = 160  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
 _FEW_BLOCKS = 160  #: (past it numpy is faster; and a count fits `_WIDE` bits)
 _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (kinds as bits 0-2 -> a row of `kinds`)
+#: per value of a row's kinds as bits (bit k: KINDS[k]), the indices of its kinds
+_KINDS_OF = [tuple(k for k in range(len(KINDS)) if bits >> k & 1) for bits in range(1 << len(KINDS))]
 
 
 def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> int:
@@ -251,7 +253,7 @@ def _few(
             g, add = adds[key % m]
             codes[g] += add
         try:
-            bits = list(map(table.__getitem__, codes))
+            bits = [table[c] for c in codes]
         except KeyError:  # (a count of `_WIDE_TABLE` or more)
             digits = [[c >> _WIDE * d & mask for d in range(2 * nb)] for c in codes]
             bits = [int(_bits(np.array(d[:nb]), np.array(d[nb:]))) for d in digits]
@@ -260,21 +262,21 @@ def _few(
         kinds.append(has)
         if not has or len(examples) == len(KINDS):
             continue
-        in_group: dict[int, list[int]] = {}  # (the row's cells of a group, sorted: made when a kind is met there)
+        ordered: list[int] | None = None  # (the row's cells sorted: when a kind is met)
         for k, kind in enumerate(KINDS):
             if has >> k & 1 and kind not in examples:  # (the kind's first row, its first group there)
                 g = 0
                 while not bits[g] >> k & 1:
                     g += 1
-                keys = in_group.get(g)
-                if keys is None:
-                    keys = in_group[g] = sorted(row) if striped else [key for key in sorted(row) if (key >> 1) % groups == g]
-                if k != 1:  # (read-write: either side; else reads, or writes)
-                    keys = [key for key in keys if key & 1 == k >> 1]
-                examples[kind] = (tuple([(key >> 1) * size for key in keys]), tuple(sorted(set(map(row.__getitem__, keys)))))
-    if rows > 1:  # (by kind, as `_general` gives them: one row's are met in KINDS' order)
-        examples = {k: examples[k] for k in KINDS if k in examples}
-    return cycles, kinds, examples
+                ordered = ordered or sorted(row)
+                side = -1 if k == 1 else k >> 1  # (read-write: either; else reads, or writes)
+                addrs, who = [], set()
+                for key in ordered:
+                    if (key >> 1) % groups == g and (side < 0 or key & 1 == side):
+                        addrs.append((key >> 1) * size)
+                        who.add(row[key])
+                examples[kind] = (tuple(addrs), tuple(sorted(who)))
+    return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
 
 
 def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -358,9 +360,8 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for: bit k, KINDS[k])
         if bits:
             n = whole + (j < part)
-            for k in range(len(KINDS)):
-                if bits >> k & 1:
-                    per_kind[k] += n
+            for k in _KINDS_OF[bits]:
+                per_kind[k] += n
     total = whole * sum(cycles) + sum(cycles[:part])
     return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 

@@ -537,7 +537,7 @@ def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCos
                 for kind, n in zip(banks.KINDS, per_kind, strict=True):
                     if n:
                         addrs, who = result.examples[kind]
-                        instrs = tuple(map(group.names.__getitem__, map(beat.__getitem__, who)))
+                        instrs = tuple([group.names[beat[i]] for i in who])
                         conflicts.setdefault((kind, instrs), [addrs, 0])[1] += n
     cycles = math.ceil(launch + max(memory, shape.compute, shape.mask))
     return VfCost(
@@ -770,10 +770,11 @@ def _build(name: str, t: Trace, owners: Sequence[tuple[int, int, int, int]], run
             vfs.append(_copied(hit))
     counts = dict.fromkeys(UNITS, 0)
     nbytes = {"load": 0, "store": 0}
-    for v in vfs:  # (a VF's counts are by every unit in UNITS' order, as `_shape` makes them: summed as values)
+    for v in vfs:
         nbytes["load"] += v.load_bytes
         nbytes["store"] += v.store_bytes
-        counts = dict(zip(UNITS, map(operator.add, counts.values(), v.counts.values()), strict=True))
+        for k, n in v.counts.items():
+            counts[k] += n
     spans: list[Span] = []
     if run is None:
         start = 0.0
