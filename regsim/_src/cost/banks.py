@@ -227,7 +227,12 @@ def _few(
     # each, in the bank the stripe is in, so every group's counts are alike: group 0's alone judged (its first cell's
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
-    striped = bool(lo) and set(map(operator.sub, hi, lo)) == {stripe} and not any(map(operator.mod, lo, [stripe] * len(lo)))
+    striped = (  # (the first access's width tells most beats apart; then every access's, and their starts)
+        bool(lo)
+        and hi[0] - lo[0] == stripe
+        and set(map(operator.sub, hi, lo)) == {stripe}
+        and not any(map(operator.mod, lo, [stripe] * len(lo)))
+    )
     if striped:  # (each access `groups` 32 B rows, its first cell alone made)
         if groups * len(lo) > _FEW_BLOCKS:
             return None

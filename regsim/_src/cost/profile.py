@@ -213,31 +213,35 @@ def _stacked(facts: Sequence[Facts], memory: set[int]) -> Stacked:
     shape: Any = None
     members: list[int] = []
     parts: list[tuple[list[int], int, int]] = []
-    total = k = 0
-    n = len(facts)
-    while k < n:
-        segment = facts[k][0]
-        mem, made = [], []  # (loops, not comprehensions: a segment is often a call or two)
-        while k < n and facts[k][0] == segment:
-            if k in memory:
-                f = facts[k]
-                mem.append(k)
-                made.append((f[_API], f[_LINE], f[_NO_READS], f[_NO_WRITES], f[_NO_LANES]))
-            k += 1
-        if not mem:
-            continue
-        rows = facts[k - 1][_ROWS]
-        now = tuple(made)
-        if now != shape and parts:
-            out.append((members, parts))
-            parts, total = [], 0
-        if not parts:
-            shape, members = now, mem
-        parts.append((mem, rows, total))
-        total += rows
+    total = rows = 0
+    segment: Any = None
+    mem: list[int] = []
+    made: list[tuple[Any, ...]] = []  # (loops, not comprehensions: a segment is often a call or two)
+    for k, f in enumerate((*facts, _LAST)):
+        if f[0] != segment:  # (a segment ended: its calls stacked)
+            if mem:
+                now = tuple(made)
+                if now != shape and parts:
+                    out.append((members, parts))
+                    parts, total = [], 0
+                if not parts:
+                    shape, members = now, mem
+                parts.append((mem, rows, total))
+                total += rows
+                mem, made = [], []
+            if f is _LAST:
+                break
+            segment = f[0]
+        rows = f[_ROWS]
+        if k in memory:
+            mem.append(k)
+            made.append((f[_API], f[_LINE], f[_NO_READS], f[_NO_WRITES], f[_NO_LANES]))
     if parts:
         out.append((members, parts))
     return out
+
+
+_LAST: Facts = (0,)  #: (after a VF's calls: segment 0, none's number, ends the last segment)
 
 
 def _pack(members: Sequence[Facts], loads: int, stores: int) -> list[list[int]]:
