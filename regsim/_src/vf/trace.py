@@ -171,8 +171,9 @@ class Trace:
         api, shown, family = typed[1]
         rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
-            now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs)
-            if len(now) != len(last) or not all(map(operator.is_, now, last)):
+            now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs; a batched
+            # loop's is a tuple, kept as it is when met: the same object again holds the same numbers)
+            if now is not last and (len(now) != len(last) or not all(map(operator.is_, now, last))):
                 self._iteration = tuple(now)
             rec.iteration = self._iteration
         backend = ctx.backend
