@@ -281,7 +281,9 @@ def _few(
                         addrs.append((key >> 1) * size)
                         who.add(row[key])
                 examples[kind] = (tuple(addrs), tuple(sorted(who)))
-    return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
+    if rows > 1:  # (by kind, as `_general` gives them: one row's are met in KINDS' order)
+        examples = {k: examples[k] for k in KINDS if k in examples}
+    return cycles, kinds, examples
 
 
 def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
