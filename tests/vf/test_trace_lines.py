@@ -62,4 +62,10 @@ def test_each_record_names_its_calls_line_and_iterations(loops: str) -> None:
         assert [r.iteration for r in t.records if r.api == "Adds"] == [(0,), (1,)]
     else:  # every record's iteration tuple names its loops (a batched call's innermost its rows)
         assert all(len(r.iteration) <= 2 for r in t.records)
+        body = ("LoadAlign", "Muls", "StoreAlign")
+        inner = [r for r in t.records if r.api in body and len(r.iteration) == 2]  # (the inner loop's batched calls)
+        assert [(r.api, r.iteration[0]) for r in inner] == [(api, i) for i in range(2) for api in body]
+        rows = [r.iteration[1] for r in inner]  # (one batch's calls share its rows; the next batch has its own)
+        assert all(x is rows[0] for x in rows[:3]) and all(x is rows[3] for x in rows[3:]) and rows[0] is not rows[3]
+        assert [r.iteration for r in t.records if r.api == "Adds"] == [(0,), (1,)]  # (the helper's, in order)
     assert t.records[0].api == "CreateMask" and t.records[0].iteration == ()

@@ -192,6 +192,8 @@ def beat(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints,
 _FEW_ACCESSES = 160  #: a beat of at most this many accesses (and `_FEW_BLOCKS` 32 B rows) is judged in Python ints
 _FEW_BLOCKS = 160  #: (past it numpy is faster; and a count fits `_WIDE` bits)
 _KIND_ROWS = (np.arange(8)[:, None] >> np.arange(3) & 1).astype(np.bool_)  # (kinds as bits 0-2 -> a row of `kinds`)
+#: per value of a row's kinds as bits (bit k: KINDS[k]), the indices of its kinds
+_KINDS_OF = [tuple(k for k in range(len(KINDS)) if bits >> k & 1) for bits in range(1 << len(KINDS))]
 
 
 def _period(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> int:
@@ -225,7 +227,12 @@ def _few(
     # each, in the bank the stripe is in, so every group's counts are alike: group 0's alone judged (its first cell's
     # key) give the row's cycles, kinds and examples (the first group having a kind: group 0)
     stripe = size * groups
-    striped = bool(lo) and hi[0] - lo[0] == stripe and not any(a % stripe or b - a != stripe for a, b in zip(lo, hi, strict=True))
+    striped = (  # (the first access's width tells most beats apart; then every access's, and their starts)
+        bool(lo)
+        and hi[0] - lo[0] == stripe
+        and set(map(operator.sub, hi, lo)) == {stripe}
+        and not any(map(operator.mod, lo, [stripe] * len(lo)))
+    )
     if striped:  # (each access `groups` 32 B rows, its first cell alone made)
         if groups * len(lo) > _FEW_BLOCKS:
             return None
@@ -261,20 +268,22 @@ def _few(
         if not has or len(examples) == len(KINDS):
             continue
         ordered: list[int] | None = None  # (the row's cells sorted: when a kind is met)
-        for k in range(3):
-            if has >> k & 1 and KINDS[k] not in examples:  # (the kind's first row, its first group there)
+        for k, kind in enumerate(KINDS):
+            if has >> k & 1 and kind not in examples:  # (the kind's first row, its first group there)
                 g = 0
                 while not bits[g] >> k & 1:
                     g += 1
                 ordered = ordered or sorted(row)
-                side = -1 if k == 1 else k // 2  # (read-write: either; else reads, or writes)
+                side = -1 if k == 1 else k >> 1  # (read-write: either; else reads, or writes)
                 addrs, who = [], set()
                 for key in ordered:
                     if (key >> 1) % groups == g and (side < 0 or key & 1 == side):
                         addrs.append((key >> 1) * size)
                         who.add(row[key])
-                examples[KINDS[k]] = (tuple(addrs), tuple(sorted(who)))
-    return cycles, kinds, {k: examples[k] for k in KINDS if k in examples}  # (by kind, as `_general` gives them)
+                examples[kind] = (tuple(addrs), tuple(sorted(who)))
+    if rows > 1:  # (by kind, as `_general` gives them: one row's are met in KINDS' order)
+        examples = {k: examples[k] for k in KINDS if k in examples}
+    return cycles, kinds, examples
 
 
 def _general(geo: Geometry, ident: Ints, write: Bools, lo: Ints, hi: Ints, at: Ints, rows: int) -> BeatResult:
@@ -347,7 +356,7 @@ def affine_beat(geo: Geometry, accesses: list[tuple[int, bool, int, int, int]], 
         made = [(i, w, start + b * step, start + b * step + width, b) for i, w, start, step, width in accesses for b in rows_of]
         ident, write, lo, hi, at = (list(x) for x in zip(*made, strict=True))
     few = _few(geo, ident, write, lo, hi, at, period)
-    return None if few is None else _repeated(*few, period=period, rows=rows)
+    return None if few is None else _repeated(*few, period, rows)
 
 
 def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: int, rows: int) -> BeatResult:
@@ -358,12 +367,8 @@ def _repeated(cycles: list[int], kinds: list[int], examples: Examples, period: i
     for j, bits in enumerate(kinds):  # (row j's kinds, counted for each row it stands for: bit k, KINDS[k])
         if bits:
             n = whole + (j < part)
-            if bits & 1:
-                per_kind[0] += n
-            if bits & 2:
-                per_kind[1] += n
-            if bits & 4:
-                per_kind[2] += n
+            for k in _KINDS_OF[bits]:
+                per_kind[k] += n
     total = whole * sum(cycles) + sum(cycles[:part])
     return BeatResult(None, None, examples, (total, rows, tuple(per_kind)), (cycles, kinds, period, rows))
 

@@ -164,36 +164,20 @@ class Profile:
 
 
 # --- vector functions ----------------------------------------------------------------------------------------
-def unit(r: Record) -> str:
-    """The unit a traced Reg call runs on."""
-    if r.api in _SCALAR_OPS:
+#: what the counts and the beats read of a traced call (`_content`'s shape, one a call): (its loop segment, API, family,
+#: rows, kernel line), and for a call reading or writing the UB three more, whether it reads none, writes none and has
+#: no lanes (a gather's or scatter's), then each batched access's side
+Facts = tuple[Any, ...]
+_API, _FAMILY, _ROWS, _LINE, _NO_READS, _NO_WRITES, _NO_LANES, _SIDES = range(1, 9)  #: (`Facts`' fields, by index)
+
+
+def unit(f: Facts) -> str:
+    """The unit a traced Reg call (its `Facts`) runs on."""
+    if f[_API] in _SCALAR_OPS:
         return "scalar"
-    if r.writes or (r.points and any(p[0] for p in r.points)):
-        return "store"
-    if r.reads:
-        return "load"
-    return "mask" if r.family == "mask" else "vector"
-
-
-def _segments(records: Sequence[Record]) -> list[tuple[int, list[int]]]:
-    """The records of each loop iteration (of every iteration at once for a batched call), by index: [(rows, indices)]."""
-    out: list[tuple[int, list[int]]] = []
-    key: Any = object()
-    seen: Any = None  # (the iteration tuple the key was made of: the calls of one iteration share it)
-    rows, current = 1, list[int]()
-    for k, r in enumerate(records):
-        if r.iteration is not seen:
-            seen = r.iteration
-            got = _iteration_key(seen)
-            if got != key and current:
-                out.append((rows, current))
-                current = []
-            key = got
-        rows = r.rows
-        current.append(k)
-    if current:
-        out.append((rows, current))
-    return out
+    if len(f) > _NO_READS:  # (a call reading or writing the UB; a scatter writes its lanes)
+        return "load" if f[_NO_WRITES] else "store"
+    return "mask" if f[_FAMILY] == "mask" else "vector"
 
 
 def _iteration_key(iteration: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -220,46 +204,55 @@ def _accesses(r: Record, rows: int) -> Accesses:
 Stacked = list[tuple[list[int], list[tuple[list[int], int, int]]]]
 
 
-def _stacked(records: Sequence[Record], memory: set[int]) -> Stacked:
-    """The VF's load and store calls (`memory`: their records' indices), iteration by iteration, consecutive iterations
-    making the same calls stacked as rows of one array (an in-order loop's iterations and a batched call's rows
-    alike), by index: [(the first iteration's calls, [(an iteration's or batch's calls, its rows, its first row)])]."""
+def _stacked(facts: Sequence[Facts], memory: set[int]) -> Stacked:
+    """The VF's load and store calls (`memory`: their records' indices), iteration by iteration (`Facts`' segments, a
+    segment the rows of its last call), consecutive iterations making the same calls stacked as rows of one array (an
+    in-order loop's iterations and a batched call's rows alike), by index: [(the first iteration's calls, [(an
+    iteration's or batch's calls, its rows, its first row)])]."""
     out: Stacked = []
     shape: Any = None
     members: list[int] = []
     parts: list[tuple[list[int], int, int]] = []
-    total = 0
-    for rows, segment in _segments(records):
-        mem, made = [], []  # (loops, not comprehensions: a segment is often a call or two)
-        for k in segment:
-            if k in memory:
-                r = records[k]
-                mem.append(k)
-                made.append((r.api, r.line, not r.reads, not r.writes, not r.points))
-        if not mem:
-            continue
-        now = tuple(made)
-        if now != shape and parts:
-            out.append((members, parts))
-            parts, total = [], 0
-        if not parts:
-            shape, members = now, mem
-        parts.append((mem, rows, total))
-        total += rows
+    total = rows = 0
+    segment: Any = None
+    mem: list[int] = []
+    made: list[tuple[Any, ...]] = []  # (loops, not comprehensions: a segment is often a call or two)
+    for k, f in enumerate((*facts, _LAST)):
+        if f[0] != segment:  # (a segment ended: its calls stacked)
+            if mem:
+                now = tuple(made)
+                if now != shape and parts:
+                    out.append((members, parts))
+                    parts, total = [], 0
+                if not parts:
+                    shape, members = now, mem
+                parts.append((mem, rows, total))
+                total += rows
+                mem, made = [], []
+            if f is _LAST:
+                break
+            segment = f[0]
+        rows = f[_ROWS]
+        if k in memory:
+            mem.append(k)
+            made.append((f[_API], f[_LINE], f[_NO_READS], f[_NO_WRITES], f[_NO_LANES]))
     if parts:
         out.append((members, parts))
     return out
 
 
-def _pack(members: Sequence[Record], loads: int, stores: int) -> list[list[int]]:
-    """One iteration's load and store calls packed in program order into beats of at most `loads` loads and
-    `stores` stores (a gather or scatter alone): the calls' indices."""
+_LAST: Facts = (0,)  #: (after a VF's calls: segment 0, none's number, ends the last segment)
+
+
+def _pack(members: Sequence[Facts], loads: int, stores: int) -> list[list[int]]:
+    """One iteration's load and store calls (their `Facts`) packed in program order into beats of at most `loads` loads
+    and `stores` stores (a gather or scatter alone): the calls' indices."""
     beats: list[list[int]] = []
     beat: list[int] = []
     n_loads = n_stores = 0
-    for k, r in enumerate(members):
-        ld, st = int(bool(r.reads)), int(bool(r.writes))
-        if beat and (r.points or members[beat[0]].points or n_loads + ld > loads or n_stores + st > stores):
+    for k, f in enumerate(members):
+        ld, st = int(not f[_NO_READS]), int(not f[_NO_WRITES])
+        if beat and (not f[_NO_LANES] or not members[beat[0]][_NO_LANES] or n_loads + ld > loads or n_stores + st > stores):
             beats.append(beat)
             beat, n_loads, n_stores = [], 0, 0
         beat.append(k)
@@ -339,15 +332,15 @@ def kept_vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     makes the same), each VF given its own copy; the last `_VFS_KEPT` kept. What does not depend on the layout
     (`_shape`) is kept by the records' shape alone: a VF on a new layout has only its beats priced. A VF with a gather
     or scatter, or a batched access not an exact box, is priced each time."""
-    content = _content(records)
-    if content is None:
-        return vf_cost(records, table)
-    key = (table, *content)
+    facts, where = _content(records)
+    if where is None:
+        return _priced(_shape(facts, table), records, table)
+    key = (table, facts, where)
     hit = _VFS.get(key)
     if hit is None:
         shape = _SHAPES.get(key[:2])
         if shape is None:
-            shape = _SHAPES[key[:2]] = _shape(records, table)
+            shape = _SHAPES[key[:2]] = _shape(facts, table)
             if len(_SHAPES) > _VFS_KEPT:
                 del _SHAPES[next(iter(_SHAPES))]
         hit = _VFS[key] = _priced(shape, records, table)
@@ -356,19 +349,17 @@ def kept_vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     return _copied(hit)
 
 
-def _content(records: Sequence[Record]) -> tuple[tuple[Any, ...], tuple[Any, ...]] | None:
-    """What `vf_cost` reads of each record, as (its shape, where it is): the shape what `_shape` reads (its loop
-    segment as `_segments` numbers them, API, family, rows, kernel line, whether it reads and writes the UB, each
-    batched access's side), where it is the rest (a call's UB ranges, or a batched call's boxes); or None where a
-    record holds arrays (a gather's lanes, a batched access not an exact box)."""
-    shape: list[tuple[Any, ...]] = []
-    where: list[tuple[Any, ...]] = []
+def _content(records: Sequence[Record]) -> tuple[tuple[Facts, ...], tuple[Any, ...] | None]:
+    """What `vf_cost` reads of each record, as (its shape, where it is): the shape what `_shape` reads (each call's
+    `Facts`: its loop segment numbered as the iteration numbers change, a batched call's `Affine` by identity), where
+    it is the rest (a call's UB ranges, or a batched call's boxes); where None when a record holds arrays (a gather's
+    lanes, a batched access not an exact box)."""
+    shape: list[Facts] = []
+    where: list[tuple[Any, ...]] | None = []
     seen: Any = None
     key: Any = object()
     segment = 0
     for r in records:
-        if r.points or (r.spans and None in r.boxes):
-            return None
         if r.iteration is not seen:
             seen = r.iteration
             k = _iteration_key(seen)
@@ -378,13 +369,19 @@ def _content(records: Sequence[Record]) -> tuple[tuple[Any, ...], tuple[Any, ...
         reads, writes = r.reads, r.writes
         if not (reads or writes):
             shape.append((segment, r.api, r.family, r.rows, r.line))
-        elif r.spans:  # (a batched call: its boxes, whose rows make its ranges' extents)
-            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes, *map(_SIDE, r.spans)))
-            where.append(tuple(r.boxes))
+            continue
+        points = r.points
+        if points or (r.spans and None in r.boxes):
+            where = None
+        if r.spans:  # (a batched call: its boxes, whose rows make its ranges' extents)
+            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes, not points, *map(_SIDE, r.spans)))
+            if where is not None:
+                where.append(tuple(r.boxes))
         else:
-            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes))
-            where.append((tuple(reads), tuple(writes)))
-    return tuple(shape), tuple(where)
+            shape.append((segment, r.api, r.family, r.rows, r.line, not reads, not writes, not points))
+            if where is not None:
+                where.append((tuple(reads), tuple(writes)))
+    return tuple(shape), None if where is None else tuple(where)
 
 
 _VFS: dict[tuple[Any, ...], VfCost] = {}  #: `kept_vf_cost`'s, by table and content
@@ -419,44 +416,52 @@ _SHAPES: dict[tuple[Any, ...], _Shape] = {}  #: `kept_vf_cost`'s shapes, by tabl
 
 def vf_cost(records: Sequence[Record], table: CostTable) -> VfCost:
     """Count, price and check for bank conflicts the traced calls of one vector function run."""
-    return _priced(_shape(records, table), records, table)
+    return _priced(_shape(_content(records)[0], table), records, table)
 
 
-def _shape(records: Sequence[Record], table: CostTable) -> _Shape:
+def _shape(facts: Sequence[Facts], table: CostTable) -> _Shape:
     """`vf_cost`'s counts, compute and mask cycles, and beats (which calls access the UB together), which read no UB
-    address."""
+    address: made from the records' `Facts` alone."""
     _, beat_loads, beat_stores, mask_cycles, op_cycles, _ = _geometry(table)
     counts = dict.fromkeys(UNITS, 0)
     compute = mask = 0.0
     memory_calls: set[int] = set()  # (the load and store calls' records, by index)
     moved = []
-    for k, r in enumerate(records):
-        u = unit(r)
-        rows = r.rows
+    for k, f in enumerate(facts):
+        u = unit(f)
+        rows = f[_ROWS]
         counts[u] += rows
         if u == "load" or u == "store":
             memory_calls.add(k)
         elif u == "vector":
-            cost = op_cycles.get(r.api)
+            api = f[_API]
+            cost = op_cycles.get(api)
             if cost is None:
-                cost = op_cycles[r.api] = table.op_cycles(r.api)
+                cost = op_cycles[api] = table.op_cycles(api)
             compute += cost * rows
         elif u == "mask":
             mask += mask_cycles * rows
-        if r.reads or r.writes:  # (a gather's lanes, or a batched call's rows, are read or written too)
+        if len(f) > _NO_READS:  # (a gather's lanes, or a batched call's rows, are read or written too)
             moved.append(k)
     groups = []
-    for members, parts in _stacked(records, memory_calls):
-        calls = [records[k] for k in members]
+    for members, parts in _stacked(facts, memory_calls):
+        calls = [facts[k] for k in members]
         beats = _pack(calls, beat_loads, beat_stores)
         boxed: list[list[tuple[int, int, int, bool]] | None] = [None] * len(beats)
         if len(parts) == 1 and parts[0][1] >= 2:  # (one batched call's beats: made of its calls' boxes where all are)
             for b, beat in enumerate(beats):
-                if all(calls[k].spans and not calls[k].points for k in beat):  # (a gather's or scatter's: its lanes)
-                    boxed[b] = [(i, members[k], j, s.write) for i, k in enumerate(beat) for j, s in enumerate(calls[k].spans)]
-        names = [f"{r.api} at {r.line}" for r in calls]
+                made: list[tuple[int, int, int, bool]] = []
+                for i, k in enumerate(beat):
+                    f = calls[k]
+                    if len(f) <= _SIDES or not f[_NO_LANES]:  # (an in-order call; a gather's or scatter's: its lanes)
+                        break
+                    for j, w in enumerate(f[_SIDES:]):
+                        made.append((i, members[k], j, w))
+                else:
+                    boxed[b] = made
+        names = [f"{f[_API]} at {f[_LINE]}" for f in calls]
         groups.append(_Group(members, parts, beats, names, boxed))
-    return _Shape(records[0].line if records else "?", counts, compute, mask, moved, groups)
+    return _Shape(facts[0][_LINE] if facts else "?", counts, compute, mask, moved, groups)
 
 
 def _priced(shape: _Shape, records: Sequence[Record], table: CostTable) -> VfCost:
