@@ -58,6 +58,7 @@ from regsim._src.engine.spec import FACES, Site
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
+from regsim._src.vf import addresses
 from regsim._src.vf import loop_rules as rules
 from regsim._src.vf.batched import BatchedBackend, Hazard
 from regsim.errors import ParameterError, RegsimError, VfContextError, message
@@ -78,6 +79,8 @@ MEMO_SIGNATURES = 64
 #: attempt before it attempts again ("auto" mode: 1 run after the first such attempt, then twice as many after each
 #: next one up to this; a run that batches forgets them): docs/decisions/loops.md#hazard-prediction
 HAZARD_WAIT = 32
+#: what a hazard's decision adds when the addresses showed it before any batched op ran (`addresses.judge`)
+UP_FRONT = ", as the addresses of its loads and stores show before any batched op runs"
 #: bumped by `forget_hazards`: a site's prediction made before it is forgotten
 _EPOCH = [0]
 #: the name of the loop runner in a rewritten VF, and the start of each loop's run's name (`__regsim_loop0`, ...)
@@ -99,6 +102,9 @@ class Prediction:
     left: int = 0  #: how many of them are still to run
     why: str = ""  #: the hazard the latest attempt found
     epoch: int = 0  #: `_EPOCH` when it was found (an older one is forgotten)
+    #: the site's latest run that decided batched or hazard batched: its next first attempt is not judged up front
+    #: (`addresses.judge`: a loop that batches pays no look at its addresses)
+    batches: bool = False
 
     def skip(self) -> str:
         """Why this run goes in order without an attempt, counting it ("" if it attempts)."""
@@ -114,16 +120,18 @@ class Prediction:
             + (f"{self.left} more in order, then it attempts again" if self.left else "the next run attempts again")
         )
 
-    def hazard(self, why: str) -> str:
-        """An attempt found the hazard `why`: the next runs go in order; `why` and what it predicts."""
+    def hazard(self, why: str, how: str = "") -> str:
+        """An attempt found the hazard `why` (or the look at the addresses that stands for one, `how` saying so): the
+        next runs go in order; `why` and what it predicts."""
         if self.epoch != _EPOCH[0]:
             self.wait, self.epoch = 0, _EPOCH[0]
         self.wait = min(2 * self.wait, HAZARD_WAIT) if self.wait else 1
-        self.left, self.why = self.wait, why
-        return f"{why} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
+        self.left, self.why, self.batches = self.wait, why, False
+        return f"{why}{how} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
 
     def batched(self) -> None:
         self.wait = self.left = 0
+        self.batches = True
 
 
 def forget_hazards() -> None:
@@ -145,6 +153,8 @@ class LoopSite:
     #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
     memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
     prediction: Prediction = attrs.field(factory=Prediction, eq=False)  #: from its attempts' hazards ("auto" mode)
+    #: its plain loads and stores, for their addresses to be judged when a run starts (`addresses.plan`; None: not judged)
+    accesses: addresses.Plan | None = None
 
     def remember(self, signature: Any, verdict: str) -> None:
         if len(self.memo) >= MEMO_SIGNATURES:
@@ -223,6 +233,7 @@ class LoopRun:
         "_host_token",
         "_iter_token",
         "_locals",
+        "_names",
         "_next",
         "_peel_backend",
         "_peel_token",
@@ -245,9 +256,11 @@ class LoopRun:
         "site",
     )
 
-    def __init__(self, sites: list[LoopSite], k: int, iterable: Any) -> None:
-        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF)."""
+    def __init__(self, sites: list[LoopSite], k: int, iterable: Any, names: Callable[[], tuple[Any, ...]] | None = None) -> None:
+        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF);
+        `names`: the values of the names its plain accesses' judgement reads (`addresses.Plan.names`), when called."""
         self.site = site = sites[k]
+        self._names = names
         #: the frame of the VF running the loop (S4/S5 in its scopes), until the first attempt reads its scopes (`_look`):
         #: a loop that runs in order for a reason its range or the configuration gives pays no S4/S5 check and no copy of
         #: the locals
@@ -347,6 +360,16 @@ class LoopRun:
             if skip:
                 self._frame = None
                 return self._decide("sequential", skip)
+        # (a run's first attempt in "auto" of a site whose latest decided run did not batch: its plain loads and stores
+        # judged from their addresses before any batched op runs or allocates; before `_look`, as the skip)
+        plan = self.site.accesses
+        if plan is not None and not reason and self.mode == "auto" and self._peeled is None and self._names is not None:
+            names, self._names = self._names, None
+            if not self.site.prediction.batches:
+                why = addresses.judge(plan, names, self.range)
+                if why:
+                    self._frame = None
+                    return self._decide("sequential", self.site.prediction.hazard(why, UP_FRONT))
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
@@ -568,8 +591,9 @@ class LoopRun:
             self._restore()
         self.batched = True
         self.last = self.range[-1]
-        if self.site.prediction.wait:
-            self.site.prediction.batched()
+        prediction = self.site.prediction
+        if prediction.wait or not prediction.batches:
+            prediction.batched()
         if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
             facts = sorted(self._backend.facts)
             self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
@@ -793,7 +817,8 @@ class _Rewriter(ast.NodeTransformer):
         calls = rules.calls(node.body, first)
         check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
         loop = "" if reason else next(self.names)
-        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop))
+        plan = None if reason else addresses.plan(node)
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop, accesses=plan))
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
@@ -831,11 +856,27 @@ class _Rewriter(ast.NodeTransformer):
             # twice by `instrument`)
             [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(_copied(body, {})), [], None)],
         )
-        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
+        # (a judged loop's names as a function the judgement calls: `lambda: (Reg.LoadAlign, x, p, ...)`, looked up as
+        # the body looks them up, when the loop starts; one not bound then raises there, never at the loop's line)
+        names = [] if plan is None else [ast.Lambda(_no_arguments(), ast.Tuple([_dotted(n) for n in plan.names], load))]
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call, *names], []))
         new = [setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)
         return new
+
+
+def _dotted(name: str) -> ast.expr:
+    """`a.b.c` as an expression that loads it."""
+    head, *rest = name.split(".")
+    node: ast.expr = ast.Name(head, ast.Load())
+    for attr in rest:
+        node = ast.Attribute(node, attr, ast.Load())
+    return node
+
+
+def _no_arguments() -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
 
 
 class _Sites(ast.NodeTransformer):
