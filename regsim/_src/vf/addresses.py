@@ -3,18 +3,21 @@
 A batched attempt of a loop whose iteration i + 1 loads what iteration i stored runs its body until the store's rows
 meet the load's (`batched.meet`), undoes what it did and runs the loop in order: about one more run of the loop for
 nothing. Where every UB access of the body is a plain one, `Reg.LoadAlign(reg, ptr)` or `Reg.StoreAlign(ptr, reg,
-mask)` (identity distribution, no post-update) at a pointer the source spells as a base the loop does not change plus
-an affine function of the loop variable (`p + (i + 1) * k`), the rows of each are known when the loop starts: the
-rewrite reads the shapes once (`plan`), each run evaluates them in the VF's scopes (`judge`) and puts the boxes through
-the attempt's own early check, in program order. A hazard found there is the one the attempt would find at that
-access (or an earlier reason to run in order): the loop runs in order at once, as after a failed attempt.
+mask)` (identity distribution, no post-update), a statement of its own, at a pointer the source spells as a base plus
+an affine function of the loop variable (`p + (i + 1) * k`, no name the body assigns), the rows of each are known when
+the loop starts: the rewrite reads the shapes once (`plan`) and passes the loop a function returning the values of the
+names they read; each run's first attempt evaluates them (`judge`) and puts the boxes through the attempt's own early
+check, in program order. A hazard found there is the one the attempt would find at that access, if nothing sent it in
+order before: the loop runs in order at once, as after a failed attempt. The base cannot move in the body: the calls
+that move a pointer (post-update and stream forms) take one, and a call of an overload taking a pointer, other than a
+judged access, leaves the loop unjudged.
 
-Whatever is not certain makes `judge` say nothing, and the attempt runs as before with every check: a name the body
-assigns in an address, a register of two, a mask that is not every lane or not every bit written, an address
-misaligned or outside its tensor, a callee that is not a face or a register's constructor, a call whose overloads
-of its arity access the UB in another form, a mask passed where an overload of the call could write it, a base
-pointer passed anywhere but in a judged address, an argument that is not a name, a number or arithmetic of them, a
-statement that is not a call or an assignment of one (or of arithmetic).
+Whatever is not certain leaves the loop unjudged (`judge` says nothing, or `plan` makes no plan), and the attempt runs
+as before with every check: a name the body assigns in an address, a register of two or part of one, a mask of some
+lanes or of a bit never written, an address misaligned or outside its tensor in some row, a callee that is not a face
+or a register's constructor, a mask given to a call where an overload of it could write it (under any name), an
+argument that is not a name, a number or arithmetic of them, a statement that is not a call or an assignment of one or
+of arithmetic.
 """
 
 from __future__ import annotations
@@ -244,7 +247,6 @@ def judge(loop: Plan, names: Callable[[], tuple[Any, ...]], rng: range) -> str:
             return ""
     rows, first, step = len(rng), rng.start, rng.step
     earlier: list[_Access] = []
-    bases: list[int] = []  #: the base pointers' ids (no call may take one but in its judged address)
     masks: list[int] = []  #: the stores' masks' ids (no call may take one but as its predicate)
     why = ""
     for store, offsets, leaves, at_reg, at_mask in loop.accesses:
@@ -268,12 +270,10 @@ def judge(loop: Plan, names: Callable[[], tuple[Any, ...]], rng: range) -> str:
         low, high = (start, start + stride * (rows - 1)) if stride >= 0 else (start + stride * (rows - 1), start)
         if start % ALIGN or stride % ALIGN or low < base.lo or high + VL > base.hi:
             return ""
-        bases.append(id(base))
         access = _Access(id(base.ub), store, None, (start, stride, VL))
         why = why or meet(earlier, access, rows)  # (in program order, as the attempt checks them)
         earlier.append(access)
-    for k, predicate in loop.passed:  # (what a call could move, or write, or alias)
-        seen = id(values[k])
-        if seen in bases or (not predicate and seen in masks):
+    for k, predicate in loop.passed:  # (a mask a call could write, under any name)
+        if not predicate and id(values[k]) in masks:
             return ""
     return why

@@ -102,9 +102,9 @@ class Prediction:
     left: int = 0  #: how many of them are still to run
     why: str = ""  #: the hazard the latest attempt found
     epoch: int = 0  #: `_EPOCH` when it was found (an older one is forgotten)
-    #: the site's latest run that decided batched or hazard batched: its next first attempt is not judged up front
-    #: (`addresses.judge`: a loop that batches pays no look at its addresses)
-    batches: bool = False
+    #: `_EPOCH` when a run of the site last batched with no hazard found since (-1: none): its runs' first attempts
+    #: are not judged up front (`addresses.judge`: a loop that batches pays no look at its addresses)
+    batches: int = -1
 
     def skip(self) -> str:
         """Why this run goes in order without an attempt, counting it ("" if it attempts)."""
@@ -126,17 +126,17 @@ class Prediction:
         if self.epoch != _EPOCH[0]:
             self.wait, self.epoch = 0, _EPOCH[0]
         self.wait = min(2 * self.wait, HAZARD_WAIT) if self.wait else 1
-        self.left, self.why, self.batches = self.wait, why, False
+        self.left, self.why, self.batches = self.wait, why, -1
         return f"{why}{how} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
 
     def batched(self) -> None:
         self.wait = self.left = 0
-        self.batches = True
+        self.batches = _EPOCH[0]
 
 
 def forget_hazards() -> None:
-    """Every loop site forgets the hazards its attempts found: the next run of each attempts (a benchmark timing a
-    site's first run, a test starting from it)."""
+    """Every loop site forgets the hazards its attempts found, and that it batched: the next run of each attempts, its
+    addresses judged first (a benchmark timing a site's first run, a test starting from it)."""
     _EPOCH[0] += 1
 
 
@@ -365,7 +365,7 @@ class LoopRun:
         plan = self.site.accesses
         if plan is not None and not reason and self.mode == "auto" and self._peeled is None and self._names is not None:
             names, self._names = self._names, None
-            if not self.site.prediction.batches:
+            if self.site.prediction.batches != _EPOCH[0]:
                 why = addresses.judge(plan, names, self.range)
                 if why:
                     self._frame = None
@@ -592,7 +592,7 @@ class LoopRun:
         self.batched = True
         self.last = self.range[-1]
         prediction = self.site.prediction
-        if prediction.wait or not prediction.batches:
+        if prediction.wait or prediction.batches != _EPOCH[0]:
             prediction.batched()
         if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
             facts = sorted(self._backend.facts)
