@@ -28,6 +28,10 @@ BODY' is the body with each call of a Reg face made a call site (`Reg.Add(d, a, 
 `site(Reg.Add, d, a, b, m)`, engine.spec.Site): it runs the face's in-order call for the signature it saw last at once
 when it sees it again, and the face otherwise.
 
+A loop whose UB accesses are all plain loads and stores at affine addresses (vf/addresses.py) is made
+`run_loop(site, range(n), lambda: (Reg.LoadAlign, x, p, k, ...))`: the names its addresses read, evaluated when its
+first attempt judges whether their rows meet, before any batched op runs (docs/decisions/loops.md#up-front-hazards).
+
 A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
 bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
 far each pointer moved), and the attempt over the other iterations gives row b the address
