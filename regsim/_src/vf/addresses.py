@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from operator import is_
 from typing import Any, NamedTuple
 
 import attrs
@@ -47,9 +48,8 @@ class _Plain(NamedTuple):
 
     store: bool
     #: its base pointer and offsets from it in elements at two values of the loop variable, given those and the values
-    #: of `leaves` (`_offsets`; None where they are not one pointer the address adds and ints)
-    offsets: Callable[..., tuple[UbPtr[Any], int, int] | None]
-    leaves: tuple[int, ...]  #: the names the address reads (indices into `Plan.names`)
+    #: of `Plan.names` (`_offsets`; None where they are not one pointer the address adds and ints)
+    offsets: Callable[[int, int, tuple[Any, ...]], tuple[UbPtr[Any], int, int] | None]
     reg: int  #: the register's name (loaded into, or stored)
     mask: int  #: a store's mask's name (-1 for a load)
 
@@ -60,7 +60,7 @@ class Plan:
 
     #: the (dotted) names to look up when a run starts: the rewrite passes the loop a function returning their values
     names: tuple[str, ...]
-    callees: tuple[tuple[int, Any], ...]  #: (a callee's name, the face or constructor it must be)
+    callees: tuple[Any, ...]  #: the face or constructor each callee must be (the callees' names are the first names)
     accesses: tuple[_Plain, ...]
     #: each name the body's calls take as an argument but the judged addresses: (name, whether it is a predicate there)
     passed: tuple[tuple[int, bool], ...]
@@ -80,9 +80,8 @@ def plan(loop: ast.For) -> Plan | None:
             names[dotted] = len(names)
         return names[dotted]
 
-    callees: list[tuple[int, Any]] = []
-    accesses: list[_Plain] = []
-    passed: dict[int, bool] = {}
+    calls: list[tuple[ast.Call, str, bool]] = []  #: (the call, its callee's last name, whether a statement of its own)
+    callees: dict[int, Any] = {}  #: each callee's name → the face or constructor it must be (the first names)
     for stmt in loop.body:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             continue  # (a docstring-like constant)
@@ -102,14 +101,15 @@ def plan(loop: ast.For) -> Plan | None:
         if any(k.arg is None or k.arg == "post_mode" or not _simple(k.value) for k in call.keywords):
             return None
         last = callee.rsplit(".", 1)[-1]
-        if last == "RegTensor":  # (a new register: nothing it is given can change)
-            callees.append((name(callee), RegTensor))
-            continue
-        face = FACES.get(last)
-        if face is None:
+        face = RegTensor if last == "RegTensor" else FACES.get(last)
+        if face is None or callees.setdefault(name(callee), face) is not face:
             return None
-        callees.append((name(callee), face))
-        plain = _plain(call, last, target, assigned, name) if isinstance(stmt, ast.Expr) else None
+        if face is not RegTensor:  # (a new register: nothing it is given can change)
+            calls.append((call, last, isinstance(stmt, ast.Expr)))
+    accesses: list[_Plain] = []
+    passed: dict[int, bool] = {}
+    for call, last, alone in calls:
+        plain = _plain(call, last, target, assigned, name) if alone else None
         if plain is not None:
             accesses.append(plain)
             preds, at = _STORE_PRED, call.args[0 if plain.store else 1]
@@ -125,7 +125,7 @@ def plan(loop: ast.For) -> Plan | None:
                 passed[k] = passed.get(k, True) and j in preds
     if not accesses:
         return None
-    return Plan(tuple(names), tuple(callees), tuple(accesses), tuple(passed.items()))
+    return Plan(tuple(names), tuple(callees.values()), tuple(accesses), tuple(passed.items()))
 
 
 def _simple(node: ast.expr) -> bool:
@@ -154,26 +154,28 @@ def _plain(call: ast.Call, last: str, target: str, assigned: frozenset[str], nam
     leaves: dict[str, bool] = {}
     if _linear(ptr, target, assigned, leaves, True) is None:
         return None
+    at = {leaf: (name(leaf) + 1) * (1 if base else -1) for leaf, base in leaves.items()}  # (see `_offsets`)
     reg = name(args[1].id if store else args[0].id)  # type: ignore[attr-defined]  # (Names: `_invariant`)
     mask = name(args[2].id) if store else -1  # type: ignore[attr-defined]
-    return _Plain(store, _offsets(ptr, target, leaves), tuple(name(n) for n in leaves), reg, mask)
+    return _Plain(store, _offsets(ptr, target, at), reg, mask)
 
 
-def _offsets(ptr: ast.expr, target: str, leaves: dict[str, bool]) -> Callable[..., Any]:
-    """The address `ptr` as a function of two values of the loop variable `target` and the values of `leaves`: (the
-    base pointer, its offsets in elements at the two) where one leaf that may be the base is a pointer and the others
-    ints (the body's own arithmetic: `p + (i + 1) * k` at `i = a` is `p` moved by `(a + 1) * k`), else None. Compiled
-    once: `lambda a, b, p, k: (p, (a + 1) * k, (b + 1) * k) if type(p) is UbPtr and type(k) is int else None`."""
-    params = {leaf: ast.Name(f"_{n}", ast.Load()) for n, leaf in enumerate(leaves)}
+def _offsets(ptr: ast.expr, target: str, leaves: dict[str, int]) -> Callable[..., Any]:
+    """The address `ptr` as a function of two values `a`, `b` of the loop variable `target` and the values `v` of the
+    names (`leaves`: each name's index in `v`, negative where it cannot be the base): (the base pointer, its offsets in
+    elements at the two) where one name that may be the base is a pointer and the others ints (the body's own
+    arithmetic: `p + (i + 1) * k` at `i = a` is `p` moved by `(a + 1) * k`), else None. Compiled once: `lambda a, b, v:
+    (v[2], (a + 1) * v[3], (b + 1) * v[3]) if type(v[2]) is UbPtr and type(v[3]) is int else None`."""
+    params = {leaf: ast.parse(f"_v[{abs(k) - 1}]", mode="eval").body for leaf, k in leaves.items()}
     cases = []
-    for leaf, base in leaves.items():
-        if not base:
+    for leaf, k in leaves.items():
+        if k < 0:
             continue
         at = {**params, leaf: ast.Constant(0)}
         a, b = (ast.unparse(_renamed(ptr, {target: ast.Name(v, ast.Load()), **at})) for v in ("_a", "_b"))
-        kinds = " and ".join(f"_type({p.id}) is {'_ptr' if other == leaf else '_int'}" for other, p in params.items())
-        cases.append(f"({params[leaf].id}, {a}, {b}) if {kinds} else ")
-    source = f"lambda _a, _b{''.join(f', {p.id}' for p in params.values())}: {''.join(cases)}None"
+        kinds = " and ".join(f"_type({ast.unparse(p)}) is {'_ptr' if other == leaf else '_int'}" for other, p in params.items())
+        cases.append(f"({ast.unparse(params[leaf])}, {a}, {b}) if {kinds} else ")
+    source = f"lambda _a, _b, _v: {''.join(cases)}None"
     made: Callable[..., Any] = eval(compile(source, "<address>", "eval"), {"_type": type, "_ptr": UbPtr, "_int": int})
     return made
 
@@ -242,15 +244,14 @@ def judge(loop: Plan, names: Callable[[], tuple[Any, ...]], rng: range) -> str:
         values = names()
     except Exception:  # (a name not bound yet, an attribute missing: the body raises it where it reads it)
         return ""
-    for k, callee in loop.callees:
-        if values[k] is not callee:
-            return ""
+    if not all(map(is_, values, loop.callees)):  # (the callees first among the names)
+        return ""
     rows, first, step = len(rng), rng.start, rng.step
     earlier: list[_Access] = []
     masks: list[int] = []  #: the stores' masks' ids (no call may take one but as its predicate)
     why = ""
-    for store, offsets, leaves, at_reg, at_mask in loop.accesses:
-        at = offsets(first, first + step, *[values[k] for k in leaves])
+    for store, offsets, at_reg, at_mask in loop.accesses:
+        at = offsets(first, first + step, values)
         if at is None:
             return ""
         base, o0, o1 = at

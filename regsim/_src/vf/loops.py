@@ -110,28 +110,36 @@ class Prediction:
     #: are not judged up front (`addresses.judge`: a loop that batches pays no look at its addresses)
     batches: int = -1
 
-    def skip(self) -> str:
-        """Why this run goes in order without an attempt, counting it ("" if it attempts)."""
+    def skip(self) -> bool:
+        """Whether this run goes in order without an attempt, counting it."""
         if not self.left:
-            return ""
+            return False
         if self.epoch != _EPOCH[0]:
             self.wait = self.left = 0
-            return ""
+            return False
         self.left -= 1
+        return True
+
+    def skipped(self) -> str:
+        """Why the run `skip` sent in order goes so (for rs.explain: made only when asked for)."""
         return (
             f"in order without a batched attempt: an earlier run's attempt found that {self.why}, "
             f"predicted for {self.wait} run{'s' if self.wait > 1 else ''} after it; "
             + (f"{self.left} more in order, then it attempts again" if self.left else "the next run attempts again")
         )
 
-    def hazard(self, why: str, how: str = "") -> str:
-        """An attempt found the hazard `why` (or the look at the addresses that stands for one, `how` saying so): the
-        next runs go in order; `why` and what it predicts."""
+    def hazard(self, why: str) -> None:
+        """An attempt (or the look at the addresses that stands for one) found the hazard `why`: the next runs go in
+        order."""
         if self.epoch != _EPOCH[0]:
             self.wait, self.epoch = 0, _EPOCH[0]
         self.wait = min(2 * self.wait, HAZARD_WAIT) if self.wait else 1
         self.left, self.why, self.batches = self.wait, why, -1
-        return f"{why}{how} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
+
+    def said(self, how: str = "") -> str:
+        """The latest hazard, `how` it was found, and what it predicts (for rs.explain: made only when asked for)."""
+        wait = self.wait
+        return f"{self.why}{how} (so the next {'run goes' if wait == 1 else f'{wait} runs go'} in order without an attempt)"
 
     def batched(self) -> None:
         self.wait = self.left = 0
@@ -360,10 +368,10 @@ class LoopRun:
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
         # (a run's first attempt, not a peel's; before `_look`: a run the prediction sends in order checks no calls)
         if self.site.prediction.left and not reason and self.mode == "auto" and self._peeled is None:
-            skip = self.site.prediction.skip()
-            if skip:
+            prediction = self.site.prediction
+            if prediction.skip():
                 self._frame = None
-                return self._decide("sequential", skip)
+                return self._decide("sequential", prediction.skipped() if _EXPLAIN.get() is not None else "")
         # (a run's first attempt in "auto" of a site whose latest decided run did not batch: its plain loads and stores
         # judged from their addresses before any batched op runs or allocates; before `_look`, as the skip)
         plan = self.site.accesses
@@ -373,7 +381,9 @@ class LoopRun:
                 why = addresses.judge(plan, names, self.range)
                 if why:
                     self._frame = None
-                    return self._decide("sequential", self.site.prediction.hazard(why, UP_FRONT))
+                    prediction = self.site.prediction
+                    prediction.hazard(why)
+                    return self._decide("sequential", prediction.said(UP_FRONT) if _EXPLAIN.get() is not None else "")
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
@@ -605,7 +615,10 @@ class LoopRun:
     def _why(self, error: Unbatchable) -> str:
         """Why `error` sends the loop in order; a hazard, in the "auto" mode, predicted for the site's next runs."""
         why: str = error.args[0]
-        return self.site.prediction.hazard(why) if type(error) is Hazard and self.mode == "auto" else why
+        if type(error) is not Hazard or self.mode != "auto":
+            return why
+        self.site.prediction.hazard(why)
+        return self.site.prediction.said()
 
     def _peel_note(self) -> str:
         assert self._backend is not None
