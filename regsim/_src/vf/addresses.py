@@ -96,7 +96,7 @@ def plan(loop: ast.For) -> Plan | None:
         else:
             return None
         callee = rules._dotted(call.func)
-        if not callee or not all(_simple(a) for a in call.args):
+        if not callee or callee.split(".")[0] in assigned or not all(_simple(a) for a in call.args):
             return None
         if any(k.arg is None or k.arg == "post_mode" or not _simple(k.value) for k in call.keywords):
             return None
