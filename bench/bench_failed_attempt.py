@@ -2,14 +2,17 @@
 
 Issue target: a failed attempt costs no more than 10% time and memory over `loops="sequential"`. The kernel is a
 float32 load / Add / store loop whose iteration i + 1 loads the register iteration i stored (`rs.explain`: "an
-iteration reads UB bytes another iteration writes"). A run that attempts it batched stops at the store, whose rows
-meet the next iteration's load for certain, restores what it changed and runs the loop in order; the loop's site then
-predicts the hazard for its next runs (docs/decisions/loops.md#hazard-prediction): they run in order without an
-attempt, 1 run, then 2, 4, ... up to 32 after each attempt that finds it again. For each trip count it prints, each
-against `loops="sequential"`:
+iteration reads UB bytes another iteration writes"). Its loads and stores are plain ones at affine addresses, so a
+run's first attempt judges their rows when the loop starts and runs it in order before any batched op
+(docs/decisions/loops.md#up-front-hazards; a loop whose addresses are not known up front attempts batched, stops at
+the store whose rows meet a later load, restores what it changed and runs in order). The loop's site then predicts
+the hazard for its next runs (docs/decisions/loops.md#hazard-prediction): they run in order without an attempt, 1
+run, then 2, 4, ... up to 32 after each attempt that finds it again. For each trip count it prints, each against
+`loops="sequential"`:
 
 - the single attempt: a site's first run. Each timed call comes after `forget_hazards()` (every loop site forgets the
-  hazards its attempts found, one counter bumped: the call attempts, fails and runs in order, as a first run does).
+  hazards its attempts found, one counter bumped: the call judges the addresses and runs in order, as a first run
+  does).
   Its time, and its peak memory.
 - the amortised cost: --repeat runs in a row from a fresh site (the attempts and the runs the prediction sends in
   order), their time per run; and the peak memory of a run the prediction sends in order.

@@ -5,8 +5,8 @@ meet the load's (`batched.meet`), undoes what it did and runs the loop in order:
 nothing. Where every UB access of the body is a plain one, `Reg.LoadAlign(reg, ptr)` or `Reg.StoreAlign(ptr, reg,
 mask)` (identity distribution, no post-update), a statement of its own, at a pointer the source spells as a base plus
 an affine function of the loop variable (`p + (i + 1) * k`, no name the body assigns), the rows of each are known when
-the loop starts: the rewrite reads the shapes once (`plan`) and passes the loop a function returning the values of the
-names they read; each run's first attempt evaluates them (`judge`) and puts the boxes through the attempt's own early
+the loop starts: the rewrite reads the shapes once (`plan`) and passes the loop the values of the names they read as
+it starts; each run's first attempt evaluates them (`judge`) and puts the boxes through the attempt's own early
 check, in program order. A hazard found there is the one the attempt would find at that access, if nothing sent it in
 order before: the loop runs in order at once, as after a failed attempt. The base cannot move in the body: the calls
 that move a pointer (post-update and stream forms) take one, and a call of an overload taking a pointer, other than a
@@ -58,7 +58,7 @@ class _Plain(NamedTuple):
 class Plan:
     """What the source says of a loop's UB accesses (`plan`), for `judge` to evaluate when a run starts."""
 
-    #: the (dotted) names to look up when a run starts: the rewrite passes the loop a function returning their values
+    #: the (dotted) names to look up when a run starts: the rewrite passes the loop their values
     names: tuple[str, ...]
     callees: tuple[Any, ...]  #: the face or constructor each callee must be (the callees' names are the first names)
     accesses: tuple[_Plain, ...]
@@ -112,7 +112,7 @@ def plan(loop: ast.For) -> Plan | None:
         plain = _plain(call, last, target, assigned, name) if alone else None
         if plain is not None:
             accesses.append(plain)
-            preds, at = _STORE_PRED, call.args[0 if plain.store else 1]
+            preds, at = (_STORE_PRED if plain.store else frozenset()), call.args[0 if plain.store else 1]
         else:
             preds, ptrs = _shape(last, len(call.args))
             if ptrs:  # (the UB accessed in another form: not judged)
@@ -237,13 +237,9 @@ def _shape(name: str, arity: int) -> tuple[frozenset[int], bool]:
     return shape
 
 
-def judge(loop: Plan, names: Callable[[], tuple[Any, ...]], rng: range) -> str:
+def judge(loop: Plan, values: tuple[Any, ...], rng: range) -> str:
     """The hazard the loop's plain accesses certainly have over the iterations of `rng` (`batched.meet`'s reason),
-    `names` giving the values of `loop.names` (as the loop starts); "" where there is none or it is not certain."""
-    try:
-        values = names()
-    except Exception:  # (a name not bound yet, an attribute missing: the body raises it where it reads it)
-        return ""
+    `values` those of `loop.names` as the loop starts; "" where there is none or it is not certain."""
     if not all(map(is_, values, loop.callees)):  # (the callees first among the names)
         return ""
     rows, first, step = len(rng), rng.start, rng.step

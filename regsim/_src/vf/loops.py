@@ -28,9 +28,10 @@ BODY' is the body with each call of a Reg face made a call site (`Reg.Add(d, a, 
 `site(Reg.Add, d, a, b, m)`, engine.spec.Site): it runs the face's in-order call for the signature it saw last at once
 when it sees it again, and the face otherwise.
 
-A loop whose UB accesses are all plain loads and stores at affine addresses (vf/addresses.py) is made
-`run_loop(site, range(n), lambda: (Reg.LoadAlign, x, p, k, ...))`: the names its addresses read, evaluated when its
-first attempt judges whether their rows meet, before any batched op runs (docs/decisions/loops.md#up-front-hazards).
+A loop whose UB accesses are all plain loads and stores at affine addresses (vf/addresses.py) is given the values of
+the names they read as it starts, `run_loop(site, range(n), (Reg.LoadAlign, x, p, k, ...))` (None where one is not
+bound), for its first attempt to judge whether their rows meet before any batched op runs
+(docs/decisions/loops.md#up-front-hazards).
 
 A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
 bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
@@ -268,9 +269,9 @@ class LoopRun:
         "site",
     )
 
-    def __init__(self, sites: list[LoopSite], k: int, iterable: Any, names: Callable[[], tuple[Any, ...]] | None = None) -> None:
+    def __init__(self, sites: list[LoopSite], k: int, iterable: Any, names: tuple[Any, ...] | None = None) -> None:
         """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF);
-        `names`: the values of the names its plain accesses' judgement reads (`addresses.Plan.names`), when called."""
+        `names`: the values of the names its plain accesses' judgement reads (`addresses.Plan.names`), as it starts."""
         self.site = site = sites[k]
         self._names = names
         #: the frame of the VF running the loop (S4/S5 in its scopes), until the first attempt reads its scopes (`_look`):
@@ -873,11 +874,18 @@ class _Rewriter(ast.NodeTransformer):
             # twice by `instrument`)
             [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(_copied(body, {})), [], None)],
         )
-        # (a judged loop's names as a function the judgement calls: `lambda: (Reg.LoadAlign, x, p, ...)`, looked up as
-        # the body looks them up, when the loop starts; one not bound then raises there, never at the loop's line)
-        names = [] if plan is None else [ast.Lambda(_no_arguments(), ast.Tuple([_dotted(n) for n in plan.names], load))]
-        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call, *names], []))
-        new = [setup, batched, ordered]
+        # (a judged loop's names' values as the loop starts, looked up as the body looks them up: `__regsim_loop0_names
+        # = (Reg.LoadAlign, x, p, ...)`, None where one is not bound or an attribute is missing, which the body raises
+        # where it reads it; a tuple, not a function: a function would make the VF's locals it reads cells)
+        names: list[ast.stmt] = []
+        if plan is not None:
+            held = ast.Name(f"{loop}_names", store)
+            values = ast.Assign([held], ast.Tuple([_dotted(n) for n in plan.names], load))
+            unknown = ast.ExceptHandler(ast.Name("Exception", load), None, [ast.Assign([held], ast.Constant(None))])
+            names.append(ast.Try([values], [unknown], [], []))
+        given = [] if plan is None else [ast.Name(f"{loop}_names", load)]
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call, *given], []))
+        new = [*names, setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)
         return new
@@ -890,10 +898,6 @@ def _dotted(name: str) -> ast.expr:
     for attr in rest:
         node = ast.Attribute(node, attr, ast.Load())
     return node
-
-
-def _no_arguments() -> ast.arguments:
-    return ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
 
 
 class _Sites(ast.NodeTransformer):
