@@ -294,3 +294,26 @@ def test_the_judgement_is_the_brute_force_where_the_steps_agree(
     assert not judged or meet(kernel, n, a0, a1, b0, b1), text
     if a1 == b1:
         assert judged == meet(kernel, n, a0, a1, b0, b1), text
+
+
+@rs.simd_vf
+def mask_made_after(p: rs.UbPtr[rs.int32], n: int) -> None:
+    """A store's mask the VF makes only after the loop: unbound when the loop starts (the names' values not read)."""
+    x = Reg.RegTensor(rs.int32)
+    for i in range(n):
+        Reg.LoadAlign(x, p + i * LANES)
+        Reg.StoreAlign(p + (i + 1) * LANES, x, m)  # noqa: F821 (`m` is made below: the loop raises)
+    m = Reg.CreateMask(rs.int32)  # noqa: F841
+
+
+def test_a_name_unbound_when_the_loop_starts_is_raised_by_the_body_in_either_mode() -> None:
+    raised = []
+    for mode in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer(SIZE * 4)
+        t = ub.alloc(rs.int32, SIZE)
+        t.set(np.arange(SIZE, dtype=np.int32))
+        forget_hazards()
+        with rs.configure(loops=mode), pytest.raises(UnboundLocalError) as info:
+            mask_made_after(t.GetPhyAddr(), 20)
+        raised.append((str(info.value), [int(v) for v in t.numpy()]))
+    assert raised[0] == raised[1]
