@@ -373,8 +373,9 @@ class LoopRun:
             if prediction.skip():
                 self._frame = None
                 return self._decide("sequential", prediction.skipped() if _EXPLAIN.get() is not None else "")
-        # (a run's first attempt in "auto" of a site whose latest decided run did not batch: its plain loads and stores
-        # judged from their addresses before any batched op runs or allocates; before `_look`, as the skip)
+        # (a run's first attempt in "auto", at a site that has not batched since its latest hazard or `forget_hazards`:
+        # its plain loads and stores judged from their addresses before any batched op runs or allocates; before
+        # `_look`, as the skip: docs/decisions/loops.md#up-front-hazards)
         plan = self.site.accesses
         if plan is not None and not reason and self.mode == "auto" and self._peeled is None and self._names is not None:
             names, self._names = self._names, None
