@@ -2,14 +2,17 @@
 
 Issue target: a failed attempt costs no more than 10% time and memory over `loops="sequential"`. The kernel is a
 float32 load / Add / store loop whose iteration i + 1 loads the register iteration i stored (`rs.explain`: "an
-iteration reads UB bytes another iteration writes"). A run that attempts it batched stops at the store, whose rows
-meet the next iteration's load for certain, restores what it changed and runs the loop in order; the loop's site then
-predicts the hazard for its next runs (docs/decisions/loops.md#hazard-prediction): they run in order without an
-attempt, 1 run, then 2, 4, ... up to 32 after each attempt that finds it again. For each trip count it prints, each
-against `loops="sequential"`:
+iteration reads UB bytes another iteration writes"). Its loads and stores are plain ones at affine addresses, so a
+run's first attempt judges their rows when the loop starts and runs it in order before any batched op
+(docs/decisions/loops.md#up-front-hazards; a loop whose addresses are not known up front attempts batched, stops at
+the store whose rows meet a later load, restores what it changed and runs in order). The loop's site then predicts
+the hazard for its next runs (docs/decisions/loops.md#hazard-prediction): they run in order without an attempt, 1
+run, then 2, 4, ... up to 32 after each attempt that finds it again. For each trip count it prints, each against
+`loops="sequential"`:
 
 - the single attempt: a site's first run. Each timed call comes after `forget_hazards()` (every loop site forgets the
-  hazards its attempts found, one counter bumped: the call attempts, fails and runs in order, as a first run does).
+  hazards its attempts found, one counter bumped: the call judges the addresses and runs in order, as a first run
+  does).
   Its time, and its peak memory.
 - the amortised cost: --repeat runs in a row from a fresh site (the attempts and the runs the prediction sends in
   order), their time per run; and the peak memory of a run the prediction sends in order.
@@ -18,7 +21,9 @@ CPU time, best of --runs samples taken in turn as bench_small_loops takes them, 
 `rs.configure` a call (or a row of calls), about 2 us; peak memory by tracemalloc, the collector off during the call.
 The tensor fills its UB, so no write journal (kept while some UB byte was never written) grows across calls (its
 list's reallocations fell in one run's peak and not another's). Both modes are checked to give the same bytes first.
-Run: `python bench/bench_failed_attempt.py [--trips 16 64 256 1024] [--runs 7] [--repeat 256]`.
+With --unjudged, the same loop with the store's offset a name the body assigns (`k = (i + 1) * LANES`): its addresses
+are not known up front, so its first run attempts batched and fails at the store.
+Run: `python bench/bench_failed_attempt.py [--trips 16 64 256 1024] [--runs 7] [--repeat 256] [--unjudged]`.
 """
 
 from __future__ import annotations
@@ -49,6 +54,18 @@ def carried_vf(p: rs.UbPtr[rs.float32], n: int) -> None:
         Reg.StoreAlign(p + (i + 1) * LANES, x, m)
 
 
+@rs.simd_vf
+def unjudged_vf(p: rs.UbPtr[rs.float32], n: int) -> None:
+    """`carried_vf` with the store's offset a name the body assigns: not judged up front, its first run attempts."""
+    x = Reg.RegTensor(rs.float32)
+    m = Reg.CreateMask(rs.float32)
+    for i in range(n):
+        k = (i + 1) * LANES
+        Reg.LoadAlign(x, p + i * LANES)
+        Reg.Add(x, x, x, m)
+        Reg.StoreAlign(p + k, x, m)
+
+
 def peak(f: Callable[[], None]) -> int:
     """The peak bytes allocated during one call of `f` (the collector off: no collection falls inside one run and not
     the other)."""
@@ -68,7 +85,9 @@ def main() -> None:
     parser.add_argument("--trips", type=int, nargs="+", default=[16, 64, 256, 1024], help="loop trip counts")
     parser.add_argument("--runs", type=int, default=7, help="samples of each timing, best kept (default 7)")
     parser.add_argument("--repeat", type=int, default=256, help="runs in a row for the amortised cost (default 256)")
+    parser.add_argument("--unjudged", action="store_true", help="the loop whose addresses are not judged up front")
     args = parser.parse_args()
+    kernel = unjudged_vf if args.unjudged else carried_vf
     repeat = args.repeat
     print(f"{'':5}  {'the single attempt (a first run) / sequential':^47}  {f'{repeat} runs in a row / sequential':^34}")
     print(f"{'trips':>5}  {'time':>6}  {'first':>7}  {'seq':>7}  {'peak':>6} {'(KiB / KiB)':>15}", end="")
@@ -81,7 +100,7 @@ def main() -> None:
         p = t.GetPhyAddr()
 
         def default(p: rs.UbPtr[rs.float32] = p, trips: int = trips) -> None:
-            carried_vf(p, trips)
+            kernel(p, trips)
 
         def first() -> None:
             forget_hazards()
@@ -110,9 +129,9 @@ def main() -> None:
             outs.append(t.numpy().copy())
         assert np.array_equal(outs[0], outs[1]), "the default and sequential modes disagree"
         forget_hazards()
-        why = rs.explain(carried_vf, p, trips)
+        why = rs.explain(kernel, p, trips)
         assert "another iteration writes" in why and "so the next run goes in order" in why, why
-        why = rs.explain(carried_vf, p, trips)  # (the run after it: in order by prediction, measured below)
+        why = rs.explain(kernel, p, trips)  # (the run after it: in order by prediction, measured below)
         assert "in order without a batched attempt" in why, why
         t.set(start)  # (the values double each call; float32 reaches inf, which changes nothing timed)
         t_first, t_seq, t_row, t_seq_row = best_of([first, sequential, in_a_row, sequential_in_a_row], args.runs, 0.02)

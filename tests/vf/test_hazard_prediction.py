@@ -16,7 +16,7 @@ import pytest
 
 import regsim as rs
 from regsim import Reg
-from regsim._src.vf import batched, loops
+from regsim._src.vf import addresses, batched, loops
 from regsim._src.vf.loops import HAZARD_WAIT, forget_hazards
 from tests.loop_support import run_both
 
@@ -110,19 +110,28 @@ def test_a_dependent_loop_attempts_after_1_2_4_runs_and_so_on_and_explain_says_w
 
 
 def test_the_policy_is_the_same_unexplained(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Runs outside rs.explain skip and attempt alike: the batched backends made are the attempts."""
+    """Runs outside rs.explain skip and attempt alike: the attempts are the batched backends made and the looks at the
+    addresses that found the hazard (this loop's every attempt is such a look: no backend is made)."""
     made: list[int] = []
+    judged: list[str] = []
 
     class Counting(batched.BatchedBackend):
         def __init__(self, *args: Any) -> None:
             made.append(1)
             super().__init__(*args)
 
+    looked = addresses.judge
+
+    def judge(*args: Any) -> str:
+        judged.append(looked(*args))
+        return judged[-1]
+
     monkeypatch.setattr(loops, "BatchedBackend", Counting)
+    monkeypatch.setattr(addresses, "judge", judge)
     world = World(2)
     for _ in range(80):
         world.run(LANES, explain=False)
-    assert len(made) == len(expected_attempts(80))
+    assert made == [] and judged == [batched.READS_ANOTHERS] * len(expected_attempts(80))
 
 
 def test_a_batched_run_forgets_the_hazard_and_a_one_off_hazard_costs_one_run() -> None:

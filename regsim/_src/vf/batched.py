@@ -1400,26 +1400,12 @@ class BatchedBackend(NumpyBackend):
     def _meet(self, new: _Access) -> None:
         """An access's rows, known before they are read or written (before a store writes or waits, before a load
         makes the stores waiting on its bytes, with their undo copies): checked now against the accesses this attempt
-        made before it (a store against all of them and its own rows, a load against the stores), and a hazard two
-        exact boxes of one step make certain (`_meets`) raises `Hazard` at once, no undo copy or later call made.
-        Whatever the boxes do not settle is left to the final check (`check_independent`), which stays."""
-        box = new.box
-        if box is None or not new.exact or self.rows < 2:
-            return
-        write, ub = new.write, new.ub
-        if write and abs(box[1]) < box[2]:  # (its own rows meet where they are closer than a row is wide)
-            raise Hazard(WRITTEN_TWICE)
-        for a in self.accesses:
-            if a.ub != ub or not (write or a.write) or not a.exact:
-                continue
-            other = a.box
-            if other == box:  # (in place: rows a row apart at least, so each meets its own alone)
-                if write and a.write:
-                    raise Hazard(WRITTEN_TWICE)
-                continue
-            why = "" if other is None else _meets(other, box, self.rows - 1, write and a.write)
-            if why:
-                raise Hazard(why)
+        made before it (`meet`), and a hazard two exact boxes of one step make certain raises `Hazard` at once, no undo
+        copy or later call made. Whatever the boxes do not settle is left to the final check (`check_independent`),
+        which stays."""
+        why = meet(self.accesses, new, self.rows)
+        if why:
+            raise Hazard(why)
 
     # --- the end of the loop ---------------------------------------------------------------------
     def check_independent(self) -> None:
@@ -1548,6 +1534,31 @@ def _leading_last(
     head = last_row(pair(init[:k], lead.lead), carried, lanes[:, :k], mode, ctrl=ctrl)
     tail = last_row(pair(init[k:], np.zeros((1, n - k), lead.dtype)), carried, lanes[:1, k:], mode, ctrl=ctrl)
     return None if head is None or tail is None else np.concatenate([head, tail])
+
+
+def meet(earlier: list[_Access], new: _Access, rows: int) -> str:
+    """The hazard certain between the access `new` and the accesses `earlier` of one loop of `rows` iterations ("" if
+    none is): a store against every earlier access and its own rows, a load against the earlier stores, where both
+    are exact boxes of one step (`_meets`). Rows closer than a row is wide write their bytes twice; two equal boxes
+    are in place (each row meets its own alone: a hazard only where both write)."""
+    box = new.box
+    if box is None or not new.exact or rows < 2:
+        return ""
+    write, ub = new.write, new.ub
+    if write and abs(box[1]) < box[2]:  # (its own rows meet where they are closer than a row is wide)
+        return WRITTEN_TWICE
+    for a in earlier:
+        if a.ub != ub or not (write or a.write) or not a.exact:
+            continue
+        other = a.box
+        if other == box:  # (in place: rows a row apart at least, so each meets its own alone)
+            if write and a.write:
+                return WRITTEN_TWICE
+            continue
+        why = "" if other is None else _meets(other, box, rows - 1, write and a.write)
+        if why:
+            return why
+    return ""
 
 
 def _disjoint(accesses: list[_Access], rows: int) -> bool:

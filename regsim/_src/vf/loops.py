@@ -28,6 +28,11 @@ BODY' is the body with each call of a Reg face made a call site (`Reg.Add(d, a, 
 `site(Reg.Add, d, a, b, m)`, engine.spec.Site): it runs the face's in-order call for the signature it saw last at once
 when it sees it again, and the face otherwise.
 
+A loop whose UB accesses are all plain loads and stores at affine addresses (vf/addresses.py) is given the values of
+the names they read as it starts, `run_loop(site, range(n), (Reg.LoadAlign, x, p, k, ...))` (None where one is not
+bound), for its first attempt to judge whether their rows meet before any batched op runs
+(docs/decisions/loops.md#up-front-hazards).
+
 A post-update pointer (`LoadAlign(x, p, stride, post_mode=POST_MODE_UPDATE)`) moves by the same
 bytes every iteration: the first attempt stops at it, iteration 0 runs in order (recording how
 far each pointer moved), and the attempt over the other iterations gives row b the address
@@ -58,6 +63,7 @@ from regsim._src.engine.spec import FACES, Site
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
 from regsim._src.model.registers import HOST_READ
+from regsim._src.vf import addresses
 from regsim._src.vf import loop_rules as rules
 from regsim._src.vf.batched import BatchedBackend, Hazard
 from regsim.errors import ParameterError, RegsimError, VfContextError, message
@@ -78,6 +84,8 @@ MEMO_SIGNATURES = 64
 #: attempt before it attempts again ("auto" mode: 1 run after the first such attempt, then twice as many after each
 #: next one up to this; a run that batches forgets them): docs/decisions/loops.md#hazard-prediction
 HAZARD_WAIT = 32
+#: what a hazard's decision adds when the addresses showed it before any batched op ran (`addresses.judge`)
+UP_FRONT = ", as the addresses of its loads and stores show before any batched op runs"
 #: bumped by `forget_hazards`: a site's prediction made before it is forgotten
 _EPOCH = [0]
 #: the name of the loop runner in a rewritten VF, and the start of each loop's run's name (`__regsim_loop0`, ...)
@@ -99,36 +107,49 @@ class Prediction:
     left: int = 0  #: how many of them are still to run
     why: str = ""  #: the hazard the latest attempt found
     epoch: int = 0  #: `_EPOCH` when it was found (an older one is forgotten)
+    #: `_EPOCH` when a run of the site last batched with no hazard found since (-1: none): its runs' first attempts
+    #: are not judged up front (`addresses.judge`: a loop that batches pays no look at its addresses)
+    batches: int = -1
 
-    def skip(self) -> str:
-        """Why this run goes in order without an attempt, counting it ("" if it attempts)."""
+    def skip(self) -> bool:
+        """Whether this run goes in order without an attempt, counting it."""
         if not self.left:
-            return ""
+            return False
         if self.epoch != _EPOCH[0]:
             self.wait = self.left = 0
-            return ""
+            return False
         self.left -= 1
+        return True
+
+    def skipped(self) -> str:
+        """Why the run `skip` sent in order goes so (for rs.explain: made only when asked for)."""
         return (
             f"in order without a batched attempt: an earlier run's attempt found that {self.why}, "
             f"predicted for {self.wait} run{'s' if self.wait > 1 else ''} after it; "
             + (f"{self.left} more in order, then it attempts again" if self.left else "the next run attempts again")
         )
 
-    def hazard(self, why: str) -> str:
-        """An attempt found the hazard `why`: the next runs go in order; `why` and what it predicts."""
+    def hazard(self, why: str) -> None:
+        """An attempt (or the look at the addresses that stands for one) found the hazard `why`: the next runs go in
+        order."""
         if self.epoch != _EPOCH[0]:
             self.wait, self.epoch = 0, _EPOCH[0]
         self.wait = min(2 * self.wait, HAZARD_WAIT) if self.wait else 1
-        self.left, self.why = self.wait, why
-        return f"{why} (so the next {'run goes' if self.wait == 1 else f'{self.wait} runs go'} in order without an attempt)"
+        self.left, self.why, self.batches = self.wait, why, -1
+
+    def said(self, how: str = "") -> str:
+        """The latest hazard, `how` it was found, and what it predicts (for rs.explain: made only when asked for)."""
+        wait = self.wait
+        return f"{self.why}{how} (so the next {'run goes' if wait == 1 else f'{wait} runs go'} in order without an attempt)"
 
     def batched(self) -> None:
         self.wait = self.left = 0
+        self.batches = _EPOCH[0]
 
 
 def forget_hazards() -> None:
-    """Every loop site forgets the hazards its attempts found: the next run of each attempts (a benchmark timing a
-    site's first run, a test starting from it)."""
+    """Every loop site forgets the hazards its attempts found, and that it batched: the next run of each attempts, its
+    addresses judged first (a benchmark timing a site's first run, a test starting from it)."""
     _EPOCH[0] += 1
 
 
@@ -145,6 +166,8 @@ class LoopSite:
     #: static signature of the VF's locals when the loop starts → PEEL, or the reason it runs in order
     memo: dict[Any, str] = attrs.field(factory=dict, eq=False)
     prediction: Prediction = attrs.field(factory=Prediction, eq=False)  #: from its attempts' hazards ("auto" mode)
+    #: its plain loads and stores, for their addresses to be judged when a run starts (`addresses.plan`; None: not judged)
+    accesses: addresses.Plan | None = None
 
     def remember(self, signature: Any, verdict: str) -> None:
         if len(self.memo) >= MEMO_SIGNATURES:
@@ -223,6 +246,7 @@ class LoopRun:
         "_host_token",
         "_iter_token",
         "_locals",
+        "_names",
         "_next",
         "_peel_backend",
         "_peel_token",
@@ -245,9 +269,11 @@ class LoopRun:
         "site",
     )
 
-    def __init__(self, sites: list[LoopSite], k: int, iterable: Any) -> None:
-        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF)."""
+    def __init__(self, sites: list[LoopSite], k: int, iterable: Any, names: tuple[Any, ...] | None = None) -> None:
+        """Loop `k` of a rewritten VF's `sites` starting over `iterable` (the rewrite's runner: called from the VF);
+        `names`: the values of the names its plain accesses' judgement reads (`addresses.Plan.names`), as it starts."""
         self.site = site = sites[k]
+        self._names = names
         #: the frame of the VF running the loop (S4/S5 in its scopes), until the first attempt reads its scopes (`_look`):
         #: a loop that runs in order for a reason its range or the configuration gives pays no S4/S5 check and no copy of
         #: the locals
@@ -343,10 +369,23 @@ class LoopRun:
             return self._decide("sequential", f"{few}; every earlier run of this loop post-updated a pointer")
         # (a run's first attempt, not a peel's; before `_look`: a run the prediction sends in order checks no calls)
         if self.site.prediction.left and not reason and self.mode == "auto" and self._peeled is None:
-            skip = self.site.prediction.skip()
-            if skip:
+            prediction = self.site.prediction
+            if prediction.skip():
                 self._frame = None
-                return self._decide("sequential", skip)
+                return self._decide("sequential", prediction.skipped() if _EXPLAIN.get() is not None else "")
+        # (a run's first attempt in "auto", at a site that has not batched since its latest hazard or `forget_hazards`:
+        # its plain loads and stores judged from their addresses before any batched op runs or allocates; before
+        # `_look`, as the skip: docs/decisions/loops.md#up-front-hazards)
+        plan = self.site.accesses
+        if plan is not None and not reason and self.mode == "auto" and self._peeled is None and self._names is not None:
+            names, self._names = self._names, None
+            if self.site.prediction.batches != _EPOCH[0]:
+                why = addresses.judge(plan, names, self.range)
+                if why:
+                    self._frame = None
+                    prediction = self.site.prediction
+                    prediction.hazard(why)
+                    return self._decide("sequential", prediction.said(UP_FRONT) if _EXPLAIN.get() is not None else "")
         if self._frame is not None:  # the first attempt: the calls not checked yet
             if reason and self.mode == "auto" and _EXPLAIN.get() is None:  # (in order whatever they are: unchecked)
                 self._frame = None
@@ -568,8 +607,9 @@ class LoopRun:
             self._restore()
         self.batched = True
         self.last = self.range[-1]
-        if self.site.prediction.wait:
-            self.site.prediction.batched()
+        prediction = self.site.prediction
+        if prediction.wait or prediction.batches != _EPOCH[0]:
+            prediction.batched()
         if _EXPLAIN.get() is not None:  # (the reasons are read only by rs.explain)
             facts = sorted(self._backend.facts)
             self._decide("batched", "; ".join([self._peel_note(), *facts] if self._peeled is not None else facts))
@@ -577,7 +617,10 @@ class LoopRun:
     def _why(self, error: Unbatchable) -> str:
         """Why `error` sends the loop in order; a hazard, in the "auto" mode, predicted for the site's next runs."""
         why: str = error.args[0]
-        return self.site.prediction.hazard(why) if type(error) is Hazard and self.mode == "auto" else why
+        if type(error) is not Hazard or self.mode != "auto":
+            return why
+        self.site.prediction.hazard(why)
+        return self.site.prediction.said()
 
     def _peel_note(self) -> str:
         assert self._backend is not None
@@ -793,7 +836,8 @@ class _Rewriter(ast.NodeTransformer):
         calls = rules.calls(node.body, first)
         check = rules.resolver(calls, rules.assigned_names(node.body)) if calls else None
         loop = "" if reason else next(self.names)
-        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop))
+        plan = None if reason else addresses.plan(node)
+        self.sites.append(LoopSite(where, reason, check, self.filename.startswith(_REGSIM_DIR), loop, accesses=plan))
         self.generic_visit(node)  # then the loops inside
         load, store = ast.Load(), ast.Store()
         if reason:  # in order, as written: `for i in run_loop(k, range(...)).in_order():`
@@ -831,11 +875,30 @@ class _Rewriter(ast.NodeTransformer):
             # twice by `instrument`)
             [ast.For(target_store, ast.Call(attr("ordered"), [], []), _Sites(self.calls).body(_copied(body, {})), [], None)],
         )
-        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call], []))
-        new = [setup, batched, ordered]
+        # (a judged loop's names' values as the loop starts, looked up as the body looks them up: `__regsim_loop0_names
+        # = (Reg.LoadAlign, x, p, ...)`, None where one is not bound or an attribute is missing, which the body raises
+        # where it reads it; a tuple, not a function: a function would make the VF's locals it reads cells)
+        names: list[ast.stmt] = []
+        if plan is not None:
+            held = ast.Name(f"{loop}_names", store)
+            values = ast.Assign([held], ast.Tuple([_dotted(n) for n in plan.names], load))
+            unknown = ast.ExceptHandler(ast.Name("Exception", load), None, [ast.Assign([held], ast.Constant(None))])
+            names.append(ast.Try([values], [unknown], [], []))
+        given = [] if plan is None else [ast.Name(f"{loop}_names", load)]
+        setup = ast.Assign([ast.Name(loop, store)], ast.Call(ast.Name(_RUNNER, load), [ast.Constant(k), call, *given], []))
+        new = [*names, setup, batched, ordered]
         for n in new:
             ast.copy_location(n, node)
         return new
+
+
+def _dotted(name: str) -> ast.expr:
+    """`a.b.c` as an expression that loads it."""
+    head, *rest = name.split(".")
+    node: ast.expr = ast.Name(head, ast.Load())
+    for attr in rest:
+        node = ast.Attribute(node, attr, ast.Load())
+    return node
 
 
 class _Sites(ast.NodeTransformer):
