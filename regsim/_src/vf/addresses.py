@@ -33,7 +33,7 @@ from regsim._src.engine.spec import FACES, REGISTRY, Kind
 from regsim._src.model.memory import UbPtr
 from regsim._src.model.registers import VL, MaskReg, RegTensor, mask_stride
 from regsim._src.vf import loop_rules as rules
-from regsim._src.vf.batched import _Access, meet
+from regsim._src.vf.batched import Access, meet
 
 #: the alignment of a plain (NORM) register load or store's address
 ALIGN = 32
@@ -243,7 +243,7 @@ def judge(loop: Plan, values: tuple[Any, ...], rng: range) -> str:
     if not all(map(is_, values, loop.callees)):  # (the callees first among the names)
         return ""
     rows, first, step = len(rng), rng.start, rng.step
-    earlier: list[_Access] = []
+    earlier: list[Access] = []
     masks: list[int] = []  #: the stores' masks' ids (no call may take one but as its predicate)
     why = ""
     for store, offsets, at_reg, at_mask in loop.accesses:
@@ -267,7 +267,7 @@ def judge(loop: Plan, values: tuple[Any, ...], rng: range) -> str:
         low, high = (start, start + stride * (rows - 1)) if stride >= 0 else (start + stride * (rows - 1), start)
         if start % ALIGN or stride % ALIGN or low < base.lo or high + VL > base.hi:
             return ""
-        access = _Access(id(base.ub), store, None, (start, stride, VL))
+        access = Access(id(base.ub), store, None, (start, stride, VL))
         why = why or meet(earlier, access, rows)  # (in program order, as the attempt checks them)
         earlier.append(access)
     for k, predicate in loop.passed:  # (a mask a call could write, under any name)

@@ -280,7 +280,7 @@ class _Mask:
         return self.bits
 
 
-class _Access:
+class Access:
     """One call's UB bytes in a batched attempt, for the hazard check: `spans` (starts, ends, the row of each;
     rows None: one range every row reads alike), made when first asked for; `box` (start, step, width) where
     row b's bytes lie in [start + b·step, +width): exactly those where `exact`, else within them."""
@@ -355,7 +355,7 @@ class BatchedBackend(NumpyBackend):
         self.uregs: dict[int, tuple[UnalignRegForStore, tuple[Any, ...]]] = {}
         self.origin: object = ""  #: the latest gather's bytes, named as an in-order message names them (a load brings its own)
         self.noted: list[tuple[Writes, Write]] = []  #: the stores made, for their UBs' `Writes` once the loop is kept
-        self.accesses: list[_Access] = []  #: the UB bytes each call read or wrote, in program order
+        self.accesses: list[Access] = []  #: the UB bytes each call read or wrote, in program order
         #: pointers made in the body, each with its addresses when made and their progression (None: none known)
         self.pointers: list[tuple[BatchedPtr, Any, tuple[int, int] | None]] = []
         #: per-iteration address arrays that are arithmetic progressions: id → (the array, (start, step))
@@ -933,7 +933,7 @@ class BatchedBackend(NumpyBackend):
         if not isinstance(addr, np.ndarray):
             self._sync(addr, addr + nbytes)
             raw, valid = super().read(api, param, ptr, addr, nbytes)
-            self.accesses.append(_Access(id(ptr.ub), False, make=lambda: (np.array([addr]), np.array([addr + nbytes]), None)))
+            self.accesses.append(Access(id(ptr.ub), False, make=lambda: (np.array([addr]), np.array([addr + nbytes]), None)))
             return raw, valid
         ub = ptr.ub
         prog = self.prog(addr)
@@ -949,7 +949,7 @@ class BatchedBackend(NumpyBackend):
         flags = st.flags(lo, hi)  # (of the bytes any row reads; None: all written)
         raw, valid = _rows(st.data, addr, nbytes, step), None if flags is None else _rows(flags, addr - lo, nbytes, step)
         box = (prog[0], prog[1], nbytes) if prog is not None and self.rows > 1 else None
-        self.accesses.append(_Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
+        self.accesses.append(Access(id(ub), False, box=box, make=lambda: (addr, addr + nbytes, iota(self.rows))))
         return raw, None if valid is None or valid.all() else valid
 
     def rows_at(self, ptr: UbPtr[Any], align: int, nbytes: int, tensor: bool) -> tuple[int, int] | None:
@@ -987,7 +987,7 @@ class BatchedBackend(NumpyBackend):
         ust = ub.storage
         end = start + step * (rows - 1) + nbytes
         addr = ptr.addr
-        access = _Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        access = Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
         if self.accesses:  # (what `_adopt` refuses first, as the load without the check below refuses it)
             if self.outside or self.scanned:
                 self._check_writable(st)
@@ -1034,7 +1034,7 @@ class BatchedBackend(NumpyBackend):
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, at[on], at[on] + unit)
         self._points(False, at, on, unit)
-        self.accesses.append(_Access(id(ptr.ub), False, (lo, hi, used)))
+        self.accesses.append(Access(id(ptr.ub), False, (lo, hi, used)))
         self.origin = f"{api} from the UB tensor at byte {ptr.lo}"
         return gathered(ptr.ub.storage, at, unit, on)
 
@@ -1058,7 +1058,7 @@ class BatchedBackend(NumpyBackend):
             self._sync(lo, hi)
         if ptr.ub.observer is not None:
             ptr.ub.observer("read", api, starts, starts + unit, within=(ptr.lo, ptr.hi))
-        self.accesses.append(_Access(id(ptr.ub), False, (starts, starts + unit, row)))
+        self.accesses.append(Access(id(ptr.ub), False, (starts, starts + unit, row)))
         self.origin = f"{api} of UB blocks from byte {ptr.lo}"
         return gathered(ptr.ub.storage, at, unit, on)
 
@@ -1093,7 +1093,7 @@ class BatchedBackend(NumpyBackend):
         # one range a lane (a lane an active duplicate of another in its row writes the same bytes: once)
         key = np.unique(row * (st.data.size + 1) + starts)
         row, starts = key // (st.data.size + 1), key % (st.data.size + 1)
-        self.accesses.append(_Access(id(ptr.ub), True, (starts, starts + unit, row)))
+        self.accesses.append(Access(id(ptr.ub), True, (starts, starts + unit, row)))
 
     def _points(self, write: bool, at: npt.NDArray[Any], on: Bools, unit: int) -> None:
         """A traced gather's or scatter's active lanes, row by row (as the in-order run records them, an
@@ -1115,7 +1115,7 @@ class BatchedBackend(NumpyBackend):
         if ptr.ub.observer is not None:
             ptr.ub.observer("write", api, start, start + raw.size)
         self._write(_Store(ptr.ub.storage, (start, (raw.size,), (1,)), raw, None, start, start + raw.size, True), undo=True)
-        self.accesses.append(_Access(id(ptr.ub), True, rows))
+        self.accesses.append(Access(id(ptr.ub), True, rows))
         self.streams.append((start, end))
         if ptr.ub.storage.partial():
             self.noted.append((ptr.ub.writes, Writes.entry(api, rows[0], rows[1], 0, 0, rows[2])))
@@ -1236,12 +1236,12 @@ class BatchedBackend(NumpyBackend):
                 box = (start, step, nbytes)
                 if st.partial():  # (as the in-order store notes it, row by row; `_note_store`'s note of one register)
                     ends, used = progression_rows(start + nbytes, step, rows), iota(rows)
-                    access = _Access(id(ub), True, (addr, ends, used), box)
+                    access = Access(id(ub), True, (addr, ends, used), box)
                     self._meet(access)
                     lanes = nbytes // unit
                     self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
                 else:
-                    access = _Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
+                    access = Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
                     self._meet(access)
                 self.accesses.append(access)
                 self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
@@ -1293,7 +1293,7 @@ class BatchedBackend(NumpyBackend):
             written = lo, hi, used, lanes if act is None else act[used].sum(axis=-1)
         step = _step(addrs) if prog is None else prog[1]
         box = (prog[0], prog[1], nbytes) if prog is not None and rows > 1 else None
-        access = _Access(id(ub), True, made, box, act is None, spans)  # (the spans made once)
+        access = Access(id(ub), True, made, box, act is None, spans)  # (the spans made once)
         self._meet(access)
         self.accesses.append(access)
         start = int(addrs[0]) if prog is None else prog[0]
@@ -1397,7 +1397,7 @@ class BatchedBackend(NumpyBackend):
         self.addr_regs.append(areg)
         return areg
 
-    def _meet(self, new: _Access) -> None:
+    def _meet(self, new: Access) -> None:
         """An access's rows, known before they are read or written (before a store writes or waits, before a load
         makes the stores waiting on its bytes, with their undo copies): checked now against the accesses this attempt
         made before it (`meet`), and a hazard two exact boxes of one step make certain raises `Hazard` at once, no undo
@@ -1435,7 +1435,7 @@ class BatchedBackend(NumpyBackend):
         """`check_independent`'s check of the UB accesses (raising `Unbatchable` for a hazard): whether an access of
         known box was judged by it (the fact rs.explain reports), and whether the boxes alone settled it (no exact
         check of the bytes, which may depend on the masks: then the same boxes give the same verdict)."""
-        by_ub: dict[int, list[_Access]] = {}
+        by_ub: dict[int, list[Access]] = {}
         for a in self.accesses:
             by_ub.setdefault(a.ub, []).append(a)
         by_boxes = True
@@ -1536,7 +1536,7 @@ def _leading_last(
     return None if head is None or tail is None else np.concatenate([head, tail])
 
 
-def meet(earlier: list[_Access], new: _Access, rows: int) -> str:
+def meet(earlier: list[Access], new: Access, rows: int) -> str:
     """The hazard certain between the access `new` and the accesses `earlier` of one loop of `rows` iterations ("" if
     none is): a store against every earlier access and its own rows, a load against the earlier stores, where both
     are exact boxes of one step (`_meets`). Rows closer than a row is wide write their bytes twice; two equal boxes
@@ -1561,7 +1561,7 @@ def meet(earlier: list[_Access], new: _Access, rows: int) -> str:
     return ""
 
 
-def _disjoint(accesses: list[_Access], rows: int) -> bool:
+def _disjoint(accesses: list[Access], rows: int) -> bool:
     """Whether one UB's accesses certainly have no hazard: each write's rows are in ascending,
     non-overlapping order, and every two accesses (one a write) either have disjoint address
     ranges or are both affine in the iteration with one step, at offsets where iteration b of

@@ -53,7 +53,7 @@ class AddrGen(Executor):
 
 
 @attrs.frozen
-class _Access:
+class Access:
     dist: Dist
     extra: int | None  #: index of the post-update stride or AddrReg operand, if any
     post: bool  #: the operand at `extra` is a post-update stride
@@ -65,7 +65,7 @@ class _Access:
     data: tuple[int, ...]  #: indices of the register operands (two for the dual forms)
 
 
-def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool, dual: bool = False) -> _Access:
+def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool, dual: bool = False) -> Access:
     """The static part of an aligned access: its distribution and address form."""
     api = spec.name
     member = plan.values["dist"]
@@ -105,10 +105,10 @@ def _access(spec: OpSpec, plan: Plan, table: dict[Any, Dist], is_mask: bool, dua
     pred = next((i for i, o in enumerate(spec.operands) if o.kind is Kind.PRED), None)
     ptr = next(i for i, o in enumerate(spec.operands) if o.kind is Kind.PTR)
     data = tuple(i for i, o in enumerate(spec.operands) if o.kind in (Kind.REG, Kind.MASK))
-    return _Access(dist, extra, post, 1 if is_mask else itemsize, itemsize, regs, pred, ptr, data)
+    return Access(dist, extra, post, 1 if is_mask else itemsize, itemsize, regs, pred, ptr, data)
 
 
-def _address(ctx: VfContext, plan: Plan, a: _Access, values: Sequence[Any], param: str) -> tuple[UbPtr[Any], int, int | None]:
+def _address(ctx: VfContext, plan: Plan, a: Access, values: Sequence[Any], param: str) -> tuple[UbPtr[Any], int, int | None]:
     """The pointer, the UB byte address of the access (aligned-checked) and the post-advance."""
     ptr: UbPtr[Any] = values[a.ptr]
     addr, advance = ptr.addr, None
@@ -144,11 +144,11 @@ class LoadAligned(Executor):
         self.is_mask = is_mask
         self.dual = dual
 
-    def prepare(self, spec: OpSpec, plan: Plan) -> _Access:
+    def prepare(self, spec: OpSpec, plan: Plan) -> Access:
         return _access(spec, plan, dists.MASK_LOAD if self.is_mask else dists.LOAD, self.is_mask, self.dual)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         be = ctx.backend
         ptr, addr, advance = _address(ctx, plan, a, values, "src_addr")
         raw, valid = be.read(plan.spec.name, "src_addr", ptr, addr, a.dist.ub_bytes * a.regs)
@@ -171,14 +171,14 @@ class LoadAligned(Executor):
             be.advance(ptr, advance)
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None:
             return None
         halves = a.itemsize if a.regs == 2 else 0
         return backend.in_order_load(a.dist.ub_bytes * a.regs, a.dist.align, halves, a.extra, a.unit, generic)
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         if self.is_mask or self.dual or (a.extra is not None and not a.post) or a.dist.index is not None:
             return None
         nbytes, align, post, unit = a.dist.ub_bytes * a.regs, a.dist.align, a.extra, a.unit
@@ -209,11 +209,11 @@ class StoreAligned(Executor):
         self.is_mask = is_mask
         self.dual = dual
 
-    def prepare(self, spec: OpSpec, plan: Plan) -> _Access:
+    def prepare(self, spec: OpSpec, plan: Plan) -> Access:
         return _access(spec, plan, dists.MASK_STORE if self.is_mask else dists.STORE, self.is_mask, self.dual)
 
     def run(self, ctx: VfContext, plan: Plan, values: Sequence[Any]) -> None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         be = ctx.backend
         api = plan.spec.name
         ptr, addr, advance = _address(ctx, plan, a, values, "dst_addr")
@@ -252,7 +252,7 @@ class StoreAligned(Executor):
             be.advance(ptr, advance)
 
     def specialise(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         if self.is_mask and not self.dual and a.extra is None:
             return backend.in_order_mask_store(spec.name, a.dist.ub_bytes, a.dist.align, a.dist.index, generic)
         # a register: one (or two, without a post-update) with the identity distribution
@@ -274,7 +274,7 @@ class StoreAligned(Executor):
         )
 
     def specialise_batched(self, spec: OpSpec, plan: Plan, generic: Call) -> Call | None:
-        a: _Access = plan.prepared
+        a: Access = plan.prepared
         if self.dual or (a.extra is not None and not (a.post and not self.is_mask)) or a.dist.index is not None:
             return None
         if a.regs == 2 and a.extra is not None:  # (the second register's address follows the post-update stride)
@@ -333,7 +333,7 @@ class StoreAligned(Executor):
 
     @staticmethod
     def _two_registers(
-        ctx: VfContext, plan: Plan, a: _Access, ptr: UbPtr[Any], addr: int, advance: int | None, raw: Any, act: Any
+        ctx: VfContext, plan: Plan, a: Access, ptr: UbPtr[Any], addr: int, advance: int | None, raw: Any, act: Any
     ) -> list[tuple[int, Any, Any]]:
         """The library stores a two-register tensor as two one-register stores of whole
         elements; with a post-update stride the second lands where the first left the pointer:
