@@ -451,8 +451,8 @@ def traced_call(plan: Plan, direct: bool) -> Call:
     its operands bound."""
 
     def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        assert ctx.hook is not None
-        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
+        hook: Any = ctx.hook  # (set: the face hands a call here only then)
+        return hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
     return call
 

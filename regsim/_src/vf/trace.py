@@ -177,9 +177,10 @@ class Trace:
         batched = backend.rows  # a batched loop's backend: one call for every iteration
         if batched:  # (an op with no batching rule: `InOrderOnly`, the loop runs in order, its records undone)
             plan.spec.check_batchable()
+            seen, fast = len(backend.accesses), None
+        else:
+            seen, fast = 0, typed[3]
         backend.current = rec
-        seen = len(backend.accesses) if batched else 0
-        fast = None if batched else typed[3]
         if fast is not None:  # (an op in order: the lanes its `run` notes noted first)
             if fast[1] is None:  # a mask maker's, fixed by its plan
                 rec.active, rec.lanes = fast[2]
