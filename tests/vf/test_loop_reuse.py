@@ -92,6 +92,48 @@ def test_overlapping_runs_never_take_a_kept_verdict_of_disjoint_ones() -> None:
         assert ("batched" if gap >= 16 * 64 else "sequential") in text, (gap, text)
 
 
+def test_a_kept_verdict_holds_for_new_ubs_of_the_same_layout_never_for_accesses_sharing_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kept hazard verdict is found again for the same boxes on new UB objects (the check not made again), and
+    never given to the same boxes where the load and the store share a UB (the store feeding the next iteration's
+    load: refused, the in-order bits). The early check of exact boxes is off here, so the kept verdict is all that
+    stands between that run and a wrong batch. The oracle: iteration b doubles src elements [64b, +64) into dst
+    elements [64 + 64b, +64), in order, over Python ints wrapped to int32."""
+    from regsim._src.vf import batched
+
+    checks = []
+    original = batched.BatchedBackend._hazards
+
+    def counting(self: Any) -> tuple[bool, bool]:
+        checks.append(self.rows)
+        return original(self)
+
+    monkeypatch.setattr(batched.BatchedBackend, "_hazards", counting)
+    monkeypatch.setattr(batched.BatchedBackend, "_meet", lambda self, new: None)
+    kept = []  # (every UB alive to the end: each run's a new object, its id another's)
+    for run, shared in enumerate([False, False, False, True, False, True]):
+        src_ub = rs.UnifiedBuffer(64 * 1024)
+        src = src_ub.alloc(rs.int32, 8192)
+        start = np.random.default_rng(run).integers(-(2**31), 2**31, 8192).astype(np.int32)
+        src.set(start)
+        dst = src if shared else rs.UnifiedBuffer(64 * 1024).alloc(rs.int32, 8192)
+        if not shared:
+            dst.set(np.zeros(8192, np.int32))
+        kept.append((src, dst))
+        forget_hazards()
+        checks.clear()
+        text = rs.explain(doubled, src.GetPhyAddr(), dst.GetPhyAddr() + 64, 16, 64)
+        want = [int(v) for v in start] if shared else [0] * 8192
+        for b in range(16):
+            for j in range(64):
+                w = (2 * want[64 * b + j] if shared else 2 * int(start[64 * b + j])) & 0xFFFFFFFF
+                want[64 + 64 * b + j] = w - (1 << 32) if w >> 31 else w
+        assert dst.numpy().astype(np.int64).tolist() == want, run
+        assert ("sequential" if shared else "batched") + " (16 iterations)" in text, (run, text)
+        assert len(checks) == (1 if run == 0 or shared else 0), (run, checks)  # (a hazard found is never kept)
+
+
 def test_errors_of_a_batched_loop_name_the_op_the_parameter_and_the_iteration() -> None:
     """A store leaving its tensor in iteration 5 raises the in-order error (the op, its parameter, the bytes), with
     rows 0-4 stored; a never-written row read after a batched loop names the store and the iterations beside it."""

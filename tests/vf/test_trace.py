@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
+from loop_support import failed_attempts
 
 import regsim as rs
 from vf_examples.add_carry_vf import add_vf
@@ -110,6 +112,42 @@ def test_an_undone_batched_attempt_leaves_no_records() -> None:
         counts.append([r.api.split("/")[0] for r in t.records])
         assert len(t.vfs) == 1 and t.vfs[0] == (0, len(t.records))
     assert counts[0] == counts[1] == ["CreateMask"] + ["LoadAlign", "Adds", "StoreAlign"] * 3
+
+
+@rs.simd_callee
+def _put_unaligned(d: rs.UbPtr[rs.int32], x: rs.Reg.RegTensor[rs.int32]) -> None:
+    u = rs.Reg.UnalignRegForStore()
+    rs.Reg.StoreUnAlign(d, x, u, 64)
+    rs.Reg.StoreUnAlignPost(d, u, 0)
+
+
+def test_a_traced_batched_attempt_stops_at_an_op_with_no_batching_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A traced loop's batched attempt reaching an op with no batching rule (StoreUnAlignPost, in a helper the loop's
+    look at its calls does not see into) stops there with `InOrderOnly`, as with no trace: the loop runs in order and
+    the trace holds the records loops="sequential" makes, field by field, and the same UB bytes."""
+
+    @rs.simd_vf
+    def unaligned(dst: rs.UbPtr[rs.int32], src: rs.UbPtr[rs.int32]) -> None:
+        x = rs.Reg.RegTensor(rs.int32)
+        for i in range(8):
+            rs.Reg.LoadAlign(x, src + i * 64)
+            _put_unaligned(dst + i * 64, x)
+
+    failed = failed_attempts(monkeypatch)
+    runs = []
+    for mode in ("sequential", "auto"):
+        ub = rs.UnifiedBuffer(8192)
+        dst, src = ub.alloc(rs.int32, 512), ub.alloc(rs.int32, 512)
+        src.set(np.arange(512, dtype=np.int32) * 3)
+        with rs.configure(loops=mode, batch_min_iterations=2), rs.trace(detailed=True) as t:
+            unaligned(dst.GetPhyAddr(), src.GetPhyAddr())
+        fields = ("api", "dtypes", "line", "active", "lanes", "reads", "writes", "rows", "iteration", "spans", "points")
+        runs.append(([tuple(getattr(r, f) for f in fields) for r in t.records], ub.storage.data.tobytes()))
+    assert failed == ["InOrderOnly"]
+    assert runs[0] == runs[1]
+    assert [r[0].split("/")[0] for r in runs[1][0]] == ["LoadAlign", "StoreUnAlign", "StoreUnAlignPost"] * 8
+    assert [r[8] for r in runs[1][0]] == [(i,) for i in range(8) for _ in range(3)]
+    assert [int(v) for v in np.frombuffer(runs[1][1], np.int32)[:512]] == [3 * k for k in range(512)]
 
 
 def test_detailed_trace_keeps_rows() -> None:

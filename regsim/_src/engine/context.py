@@ -3,7 +3,7 @@
 A vector function (`__simd_vf__`) runs inside a `VfContext` (held in a ContextVar: `model.config._VF`);
 every Reg operation asks for the current one (`vf_context(api)`) and raises `VfContextError` outside.
 The context carries the `Config` the VF was started with, the backend its ops run on and the per-call
-hook (a trace, or a batched loop's guard), so other backends plug in here without touching the ops.
+hook (a trace, or a batched loop's `BATCHED_CALLS`), so other backends plug in here without touching the ops.
 The ways to start a VF are the VF runtime's (regsim._src.vf.runtime).
 """
 
@@ -53,8 +53,8 @@ class VfContext:
     config: Config
     backend: Backend
     #: the per-call hook (`hook.record(ctx, plan, values)` runs each Reg call when set): the `rs.trace()`
-    #: recording calls, or a batched loop's guard (which sends the loop in order at an op with no batching
-    #: rule, and hands the others to the trace inside it, if any); None: calls run as they are
+    #: recording calls (in a batched loop too: it sends the loop in order at an op with no batching rule), or a
+    #: batched loop's `BATCHED_CALLS` when none records; None: calls run as they are
     hook: CallHook | None = None
     #: checks run when the VF body returns normally (e.g. an unaligned store stream never
     #: flushed); each raises naming the call that broke the rule

@@ -447,12 +447,12 @@ def batched_call(plan: Plan, direct: bool) -> Call:
 
 
 def traced_call(plan: Plan, direct: bool) -> Call:
-    """A call of `plan`'s signature handed to the running VF's hook (`rs.trace()`, or a batched loop's guard around
-    one) with its operands bound."""
+    """A call of `plan`'s signature handed to the running VF's hook (`rs.trace()`, in order or in a batched loop) with
+    its operands bound."""
 
     def call(ctx: VfContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        assert ctx.hook is not None
-        return ctx.hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
+        hook: Any = ctx.hook  # (set: the face hands a call here only then)
+        return hook.record(ctx, plan, _bind(plan, direct, args, kwargs))
 
     return call
 

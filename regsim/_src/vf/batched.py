@@ -64,7 +64,8 @@ ZEROING = MaskMergeMode.ZEROING
 #: the hazards between iterations the UB accesses' check finds (`Hazard`'s reasons)
 WRITTEN_TWICE = "UB bytes written twice in the loop (by two iterations, or twice in one)"
 READS_ANOTHERS = "an iteration reads UB bytes another iteration writes"
-#: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each)
+#: the verdicts of `check_independent` for loops whose every UB access is a box: (rows, (ub, write, exact, box) each,
+#: the ub numbered by its first access)
 #: → whether a box was judged (a hazard raises, and is never kept); at most VERDICTS, then forgotten all at once
 _VERDICTS: dict[tuple[Any, ...], bool] = {}
 VERDICTS = 1024
@@ -1415,12 +1416,15 @@ class BatchedBackend(NumpyBackend):
             if p.moved not in (p.stride, 0):
                 raise Unbatchable(f"a post-update pointer moves {p.moved} B in the batched body, {p.stride} B in iteration 0")
         # (where every access is a box, the verdict is a function of the boxes alone: kept for the next run with the same)
+        # (each UB by the place of its first access: the verdict asks only which accesses share one, so a run on a new
+        # UB object of the same layout, the VF's tensors made again, finds it; ids would rarely repeat)
         key: list[Any] | None = [self.rows]
+        ubs: dict[int, int] = {}
         for a in self.accesses:
             if a.box is None:
                 key = None
                 break
-            key.append((a.ub, a.write, a.exact, a.box))  # type: ignore[union-attr]
+            key.append((ubs.setdefault(a.ub, len(ubs)), a.write, a.exact, a.box))  # type: ignore[union-attr]
         verdict = None if key is None else _VERDICTS.get(tuple(key))
         if verdict is None:
             verdict, by_boxes = self._hazards()

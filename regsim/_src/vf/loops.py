@@ -413,11 +413,13 @@ class LoopRun:
         number = index if rng.start == first and rng.step == 1 else Affine.progression(first, 1, rows)
         hook, config = ctx.hook, ctx.config
         self._ctx, self._saved = ctx, (ctx.backend, hook)
-        trace = self._trace = None if hook is None else _trace_of(hook)
-        self._trace_mark = 0 if trace is None else len(trace.records)
+        # (the hook: the `rs.trace()` recording the calls, if any; never `BATCHED_CALLS`: a loop in a batched loop runs
+        # in order)
+        self._trace = hook
+        self._trace_mark = 0 if self._trace is None else len(self._trace.records)
         # (the core's special registers: the running backend's)
         backend = self._backend = BatchedBackend(config.check_uninitialized, config.mask_fill, rows, ctx.backend.core)
-        ctx.backend, ctx.hook = backend, BATCHED_CALLS if hook is None else _BatchGuard(hook)
+        ctx.backend, ctx.hook = backend, BATCHED_CALLS if hook is None else hook
         self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
             backend.peeled = True
@@ -649,26 +651,6 @@ class LoopRun:
         decision = Decision(self.site, self.iterations, how, why)
         log.append(decision)
         return decision
-
-
-class _BatchGuard:
-    """The op engine's per-call hook while a loop runs batched with a trace recording: an op whose executor has
-    no batching rule makes the loop run in order (`OpSpec.batched`); the others run through the trace. (With no
-    trace the hook is the engine's `BATCHED_CALLS`.)"""
-
-    def __init__(self, trace: Any) -> None:
-        self.trace = trace
-
-    def record(self, ctx: VfContext, plan: Any, values: Any) -> Any:
-        plan.spec.check_batchable()
-        return self.trace.record(ctx, plan, values)
-
-
-def _trace_of(hook: Any) -> Any:
-    """The `rs.trace()` behind a VF's call hook (a batched loop's guard wraps it), or None."""
-    while hook is not None and not hasattr(hook, "rollback"):
-        hook = getattr(hook, "trace", None)
-    return hook
 
 
 def _refuse_host_read(api: str, what: str) -> None:

@@ -158,18 +158,15 @@ class Trace:
         del self.records[mark:]
 
     def record(self, ctx: Any, plan: Any, values: Sequence[Any]) -> Any:
-        """Run one call (the op engine hands every call here while a trace is on)."""
+        """Run one call (the op engine hands every call here while a trace is on, in order or in a batched loop)."""
         typed = _PLANS.get(id(plan))  # (a plan is one static signature: its operands' types are the same every call)
         if typed is None or typed[0] is not plan:
             typed = _PLANS[id(plan)] = _planned(plan, values)
         # the kernel line: the walk begins past the frames every traced call has, all regsim's (the op's traced call
-        # and its caller, the op's face or its entry; a batched loop's guard around the trace one more each): frames
-        # a walk from the caller would only pass, each made as a Python object when passed
-        depth, hook = 3, ctx.hook
-        while hook is not self:
-            hook, depth = hook.trace, depth + 1
+        # and its caller, the op's face or its entry): frames a walk from the caller would only pass, each made as a
+        # Python object when passed
         api, shown, family = typed[1]
-        rec = Record(api, shown, kernel_line(sys._getframe(depth)), family)
+        rec = Record(api, shown, kernel_line(sys._getframe(3)), family)
         if self.detailed:  # (the previous call's tuple where every number is the same object: one per iteration)
             now, last = ITERATIONS.get(), self._iteration  # (`loops.iterations()`: copied when it differs; a batched
             # loop's is a tuple, kept as it is when met: the same object again holds the same numbers)
@@ -178,9 +175,12 @@ class Trace:
             rec.iteration = self._iteration
         backend = ctx.backend
         batched = backend.rows  # a batched loop's backend: one call for every iteration
+        if batched:  # (an op with no batching rule: `InOrderOnly`, the loop runs in order, its records undone)
+            plan.spec.check_batchable()
+            seen, fast = len(backend.accesses), None
+        else:
+            seen, fast = 0, typed[3]
         backend.current = rec
-        seen = len(backend.accesses) if batched else 0
-        fast = None if batched else typed[3]
         if fast is not None:  # (an op in order: the lanes its `run` notes noted first)
             if fast[1] is None:  # a mask maker's, fixed by its plan
                 rec.active, rec.lanes = fast[2]
