@@ -12,6 +12,7 @@ import runpy
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -29,6 +30,16 @@ settings.register_profile("ci", max_examples=60, **_COMMON)
 settings.register_profile("dev", max_examples=15, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: the project's checks (tests/project): child processes (pip, mypy, a nested pytest, the examples), seconds a test
+_CHILD_PROCESS_CHECKS = Path(__file__).parent / "project"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The project's checks first, the rest in pytest's order: last (in name order) one of them could still be
+    running seconds after the other xdist workers ran out of tests."""
+    items.sort(key=lambda item: not item.path.is_relative_to(_CHILD_PROCESS_CHECKS))  # (a stable sort)
 
 
 @pytest.hookimpl(trylast=True)
