@@ -1,11 +1,11 @@
-"""C++ sources for the front end's tests, each written once to a folder named by the bytes of its files.
+"""C++ sources for the front end's tests, each written once to a folder of its own named by the file's name and bytes.
 
 The parse cache (docs/cpp.md, "The parse cache") keys a parse by the file's path: a source written to a test's own
 tmp_path is a new path in every test and every run, so each such load was a libclang parse (~0.15 s of a child
-process). Written here, the same files are the same path in every test, worker and run that writes them, and clang
-parses them once while the cache keeps the entry. The folder holds those files and nothing else (what a parse reads
-or probes for beside the file is the same wherever it is), and nothing writes to it after it is complete: a test
-that edits a file after loading it, or needs other files beside it, writes to its tmp_path.
+process). Written here, the same file is the same path in every test, worker and run that writes it, and clang parses it
+once while the cache keeps the entry. The folder holds that file and nothing else (what a parse reads or probes for
+beside it is the same wherever it is), and nothing writes to it once it is complete: a test that edits a file after
+loading it, or needs other files beside it, writes to its tmp_path.
 """
 
 from __future__ import annotations
