@@ -12,19 +12,44 @@ import runpy
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-import regsim as rs
-from regsim._src.model.core import _CORE, Core, use_core
-from regsim._src.vf.loops import forget_hazards
+if TYPE_CHECKING:
+    import regsim as rs
+    from regsim._src.model.core import Core
+
+# (regsim is imported by the fixtures, not here: under xdist the controller process loads this file too, before it
+# starts the workers, and runs no test; importing regsim there delayed every worker's start by ~0.8 s)
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 settings.register_profile("ci", max_examples=60, **_COMMON)
 settings.register_profile("dev", max_examples=15, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: the project's checks (tests/project): child processes (pip, mypy, a nested pytest, the examples), seconds a test
+_CHILD_PROCESS_CHECKS = Path(__file__).parent / "project"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The project's checks first, the rest in pytest's order: last (in name order) one of them could still be
+    running seconds after the other xdist workers ran out of tests."""
+    items.sort(key=lambda item: not item.path.is_relative_to(_CHILD_PROCESS_CHECKS))  # (a stable sort)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session's heap frozen after one full collection: what the tests left in reference cycles is collected (a
+    finalizer's exception still reaches pytest's unraisable-exception check, which runs after this hook), and what
+    stays is not walked again by that check's five further collections nor by the interpreter's at exit. With a
+    worker's heap at the end of the suite each walk took about a second, and xdist waits for its workers to end."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture
@@ -48,6 +73,9 @@ def batch_small_loops() -> Iterator[None]:
     batched path is what the default mode runs in its tests (by default loops under 16 iterations run
     in order, where that is cheaper); and every loop site starts with no hazard predicted (what an earlier test's
     attempts found does not send this test's loops in order: `forget_hazards`)."""
+    import regsim as rs
+    from regsim._src.vf.loops import forget_hazards
+
     forget_hazards()
     with rs.configure(batch_min_iterations=2):
         yield
@@ -57,6 +85,8 @@ def batch_small_loops() -> Iterator[None]:
 def fresh_core() -> Iterator[Core]:
     """Every test starts on a core of its own (fresh special registers: CTRL at its launch value, the
     vector mask all ones, ...), as a kernel launch gives each block one; whatever it leaves is dropped."""
+    from regsim._src.model.core import _CORE, Core, use_core
+
     core = Core()
     token = use_core(core)
     yield core
@@ -66,6 +96,8 @@ def fresh_core() -> Iterator[Core]:
 @pytest.fixture
 def ub() -> rs.UnifiedBuffer:
     """A fresh, never-written Unified Buffer of the default 248 KiB."""
+    import regsim as rs
+
     return rs.UnifiedBuffer()
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
+from cpp_source_support import cpp_source
 
 import regsim as rs
 
@@ -35,8 +36,6 @@ def round_half_away(x32: np.ndarray, dtype: Any) -> np.ndarray:
     return np.where(tie, other, even)
 
 
-def cpp_module(factory: Any, stem: str, source: str) -> rs.cpp.CppModule:
-    """The C++ `source` written to `<stem>.asc` in a new directory of the pytest `factory` (tmp_path_factory), loaded."""
-    path = factory.mktemp(stem) / f"{stem}.asc"
-    path.write_text(source)
-    return rs.cpp.load(path)
+def cpp_module(stem: str, source: str) -> rs.cpp.CppModule:
+    """The C++ `source` written to `<stem>.asc` (cpp_source_support), loaded."""
+    return rs.cpp.load(cpp_source(f"{stem}.asc", source))

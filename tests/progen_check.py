@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 import progen
+from cpp_source_support import cpp_source
 from progen import PARAMS, Program, cpp_file, python_source
 
 import regsim as rs
@@ -187,18 +188,13 @@ def check_python(p: Program) -> Verdict:
 
 def check_cpp(ps: Sequence[Program]) -> list[Verdict]:
     """Each program's C++ twin, from one file: both modes, and against the Python twin."""
-    path = _tmpdir() / f"progs_{next(_COUNT)}.asc"
-    path.write_text(cpp_file(ps))
-    out: list[Verdict] = []
     try:
-        try:
-            mod = rs.cpp.load(path)
-        except rs.cpp.CppError as e:
-            return [Verdict(p, [f"C++ parse: {str(e)[:300]}"], "cpp") for p in ps]
-        for p in ps:
-            out += _check_one_cpp(mod, p)
-    finally:
-        path.unlink(missing_ok=True)
+        mod = rs.cpp.load(cpp_source("progs.asc", cpp_file(ps)))  # (the same programs: the same file, one parse kept)
+    except rs.cpp.CppError as e:
+        return [Verdict(p, [f"C++ parse: {str(e)[:300]}"], "cpp") for p in ps]
+    out: list[Verdict] = []
+    for p in ps:
+        out += _check_one_cpp(mod, p)
     return out
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cpp_source_support import cpp_source
 
 import regsim as rs
 from regsim import Reg
@@ -158,7 +159,7 @@ CPP_RULES = {
 
 
 @pytest.fixture(scope="module")
-def cpp_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[rs.Finding]]:
+def cpp_findings() -> dict[str, list[rs.Finding]]:
     """One C++ file holding every rule's failing VF (Bad_<rule>) and passing VF (Good_<rule>), parsed once."""
     pytest.importorskip("clang.cindex")
     parts = []
@@ -173,10 +174,8 @@ def cpp_findings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[rs.
     parts.append(
         "__aicore__ inline void Scope(uint16_t n)\n{\n  __VEC_SCOPE__ {\n    for (uint32_t i = 0; i < n; ++i) {}\n  }\n}\n"
     )
-    path = tmp_path_factory.mktemp("lint") / "rules.asc"
-    path.write_text("\n".join(parts))
     out: dict[str, list[rs.Finding]] = {}
-    for f in rs.lint(path):
+    for f in rs.lint(cpp_source("rules.asc", "\n".join(parts))):
         out.setdefault(f.message.split(":")[0], []).append(f)
     return out
 

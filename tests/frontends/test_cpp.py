@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim import Reg
 from regsim.cpp import CppError
@@ -127,9 +129,9 @@ def test_template_callee_references_post_update_and_if_constexpr(dtype: type, np
     np.testing.assert_array_equal(dst.numpy(), want.astype(np_dtype))
 
 
-def test_a_pointer_argument_is_passed_by_value(tmp_path: Path) -> None:
-    src = tmp_path / "k.asc"
-    src.write_text(
+def test_a_pointer_argument_is_passed_by_value() -> None:
+    src = cpp_source(
+        "k.asc",
         """
 __simd_callee__ inline void Bump(__ubuf__ uint32_t* p, uint32_t v) { p = p + 1; p[0] = v; }
 static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
@@ -138,7 +140,7 @@ static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
     q[0] = 9;        // q itself did not move
     Bump(q + 2, 6u);
 }
-"""
+""",
     )
     ub = rs.UnifiedBuffer()
     dst = ub.alloc(rs.uint32, 8)
@@ -148,12 +150,12 @@ static __simd_vf__ inline void PtrVF(__ubuf__ uint32_t* dst) {
 
 
 @pytest.mark.parametrize("mode", [1, 2])
-def test_a_binary_operator_after_a_command_line_macro(tmp_path: Path, mode: int) -> None:
+def test_a_binary_operator_after_a_command_line_macro(mode: int) -> None:
     """`(MODE == 1) ? a : b` with `-DMODE=1`: libclang gives no tokens for an expression that starts
     with a macro, so the operator is read from the source between the operands (the
     bank_conflict_nd2nz example's `(SCENARIO == 1) ? tileH : (tileH + 1)`)."""
-    src = tmp_path / "macro.asc"
-    src.write_text(
+    src = cpp_source(
+        "macro.asc",
         """
 template <uint32_t h>
 static __simd_vf__ inline void PickVF(__ubuf__ uint32_t* dst) {
@@ -161,7 +163,7 @@ static __simd_vf__ inline void PickVF(__ubuf__ uint32_t* dst) {
     dst[0] = stride;
     dst[1] = MODE * 10 + (MODE << 2) - (MODE != 2);
 }
-"""
+""",
     )
     ub = rs.UnifiedBuffer()
     dst = ub.alloc(rs.uint32, 8)
@@ -170,37 +172,36 @@ static __simd_vf__ inline void PickVF(__ubuf__ uint32_t* dst) {
     assert dst.numpy()[:2].tolist() == [144 if mode == 1 else 145, mode * 10 + (mode << 2) - (mode != 2)]
 
 
-def _refused(tmp_path: Path, name: str, source: str, vf: str, pattern: str) -> Path:
+def _refused(name: str, source: str, vf: str, pattern: str) -> Path:
     """Write `source` to `name`, and check lowering `vf` raises a CppError matching `pattern`."""
-    src = tmp_path / name
-    src.write_text(source)
+    src = cpp_source(name, source)
     with pytest.raises(CppError, match=pattern):
         rs.cpp.load(src).instantiate(vf)
     return src
 
 
-def test_a_parse_error_names_file_and_line(tmp_path: Path) -> None:
-    src = tmp_path / "bad.asc"
-    src.write_text(
+def test_a_parse_error_names_file_and_line() -> None:
+    src = cpp_source(
+        "bad.asc",
         "static __simd_vf__ inline void BadVF(__ubuf__ float* p) {\n"
         "    AscendC::Reg::RegTensor<float> r;\n"
         "    AscendC::Reg::NoSuchOp(r, p);\n"
-        "}\n"
+        "}\n",
     )
     mod = rs.cpp.load(src)  # the file loads: the function is refused when it is instantiated
     with pytest.raises(CppError, match=r"bad\.asc:1: BadVF does not parse:\n.*bad\.asc:3: .*NoSuchOp"):
         mod.instantiate("BadVF")
 
 
-def test_one_bad_function_does_not_refuse_its_file(tmp_path: Path) -> None:
-    src = tmp_path / "mixed.asc"
-    src.write_text(
+def test_one_bad_function_does_not_refuse_its_file() -> None:
+    src = cpp_source(
+        "mixed.asc",
         "__simd_callee__ inline void Bad(AscendC::Reg::RegTensor<float>& r) { AscendC::Reg::NoSuchOp(r); }\n"
         "static __simd_vf__ inline void CallsBadVF(__ubuf__ float* p) {\n"
         "    AscendC::Reg::RegTensor<float> r;\n"
         "    Bad(r);\n"
         "}\n"
-        "static __simd_vf__ inline void GoodVF(__ubuf__ int32_t* p) { p[0] = 7; }\n"
+        "static __simd_vf__ inline void GoodVF(__ubuf__ int32_t* p) { p[0] = 7; }\n",
     )
     mod = rs.cpp.load(src)
     ub = rs.UnifiedBuffer()
@@ -212,7 +213,7 @@ def test_one_bad_function_does_not_refuse_its_file(tmp_path: Path) -> None:
         mod.instantiate("CallsBadVF")
 
 
-def test_an_unsupported_construct_names_it_and_its_line(tmp_path: Path) -> None:
+def test_an_unsupported_construct_names_it_and_its_line() -> None:
     source = (
         "static __simd_vf__ inline void SwitchVF(__ubuf__ int32_t* p, int32_t n) {\n"
         "    switch (n) {\n"
@@ -221,10 +222,10 @@ def test_an_unsupported_construct_names_it_and_its_line(tmp_path: Path) -> None:
         "    }\n"
         "}\n"
     )
-    _refused(tmp_path, "switch.asc", source, "SwitchVF", r"switch\.asc:2: the C\+\+ statement SWITCH_STMT \(in SwitchVF\)")
+    _refused("switch.asc", source, "SwitchVF", r"switch\.asc:2: the C\+\+ statement SWITCH_STMT \(in SwitchVF\)")
 
 
-def test_a_missing_vf_or_template_argument_is_named(tmp_path: Path) -> None:
+def test_a_missing_vf_or_template_argument_is_named() -> None:
     mod = rs.cpp.load(HERE / "scale.asc")
     with pytest.raises(CppError, match=r"no __simd_vf__ function 'Nope'.*ScaleVF"):
         mod["Nope"]
@@ -283,9 +284,9 @@ def test_the_command_line_runs_a_vf(capsys: pytest.CaptureFixture[str]) -> None:
         ("auto twice = [](float x) { return x * 2.0f; };\n    p[0] = twice(1.0f);", "the lambda twice"),
     ],
 )
-def test_constructs_regsim_cannot_run_faithfully_are_refused(tmp_path: Path, body: str, what: str) -> None:
+def test_constructs_regsim_cannot_run_faithfully_are_refused(body: str, what: str) -> None:
     source = f"static __simd_vf__ inline void RefuseVF(__ubuf__ float* p) {{\n    {body}\n}}\n"
-    _refused(tmp_path, "refuse.asc", source, "RefuseVF", rf"refuse\.asc:\d+: .*{what}")
+    _refused("refuse.asc", source, "RefuseVF", rf"refuse\.asc:\d+: .*{what}")
 
 
 COPY_SOURCE = """
@@ -317,9 +318,8 @@ static __simd_vf__ inline void CopyVF(__ubuf__ float* out, __ubuf__ float* x, ui
 """
 
 
-def test_register_copies_copy_the_value(tmp_path: Path) -> None:
-    src = tmp_path / "copy.asc"
-    src.write_text(COPY_SOURCE)
+def test_register_copies_copy_the_value() -> None:
+    src = cpp_source("copy.asc", COPY_SOURCE)
     vf = rs.cpp.load(src).instantiate("CopyVF")
     assert "_copy(" in vf.source
     repeats = 6
@@ -338,7 +338,7 @@ def test_register_copies_copy_the_value(tmp_path: Path) -> None:
         np.testing.assert_array_equal(out.numpy().view(np.uint32), want.reshape(-1).view(np.uint32))
 
 
-def test_a_register_reference_parameter_assigned_is_the_callers(tmp_path: Path) -> None:
+def test_a_register_reference_parameter_assigned_is_the_callers() -> None:
     source = (
         "using namespace AscendC::Reg;\n"
         "__simd_callee__ inline void Make(MaskReg& m) { m = CreateMask<float, MaskPattern::VL8>(); }\n"
@@ -350,8 +350,7 @@ def test_a_register_reference_parameter_assigned_is_the_callers(tmp_path: Path) 
         "    AscendC::Reg::StoreAlign(p, r, m);\n"
         "}\n"
     )
-    src = tmp_path / "rebind.asc"
-    src.write_text(source)
+    src = cpp_source("rebind.asc", source)
     buf = rs.UnifiedBuffer().alloc(rs.float32, 64)
     buf.set(np.zeros(64, np.float32))
     rs.cpp.load(src).RebindVF(buf.GetPhyAddr())
@@ -447,7 +446,7 @@ def test_dependent_scalar_arithmetic_rounds_in_its_type() -> None:
     np.testing.assert_array_equal(iout.numpy()[:3], [-5 * 2, -3, 9])
 
 
-def test_a_register_parameter_taken_by_value_and_written_is_the_callees_copy(tmp_path: Path) -> None:
+def test_a_register_parameter_taken_by_value_and_written_is_the_callees_copy() -> None:
     source = (
         "__simd_callee__ inline void Twice(AscendC::Reg::RegTensor<float> v, AscendC::Reg::MaskReg& m) {\n"
         "    AscendC::Reg::Add(v, v, v, m);\n"
@@ -464,8 +463,7 @@ def test_a_register_parameter_taken_by_value_and_written_is_the_callees_copy(tmp
         "    AscendC::Reg::StoreAlign(p + 64, v, m);\n"
         "}\n"
     )
-    src = tmp_path / "byvalue.asc"
-    src.write_text(source)
+    src = cpp_source("byvalue.asc", source)
     ub = rs.UnifiedBuffer()
     buf = ub.alloc(rs.float32, 128)
     buf.set(np.arange(128, dtype=np.float32) + 1)
@@ -473,19 +471,18 @@ def test_a_register_parameter_taken_by_value_and_written_is_the_callees_copy(tmp
     np.testing.assert_array_equal(buf.numpy(), np.tile(np.arange(64, dtype=np.float32) + 1, 2))
 
 
-def test_the_generated_header_parses_clean(tmp_path: Path) -> None:
-    src = tmp_path / "empty.asc"
-    src.write_text("static __simd_vf__ inline void EmptyVF(__ubuf__ float* p) {}\n")
+def test_the_generated_header_parses_clean() -> None:
+    src = cpp_source("empty.asc", "static __simd_vf__ inline void EmptyVF(__ubuf__ float* p) {}\n")
     mod = rs.cpp.load(src)
     assert mod.host_diagnostics == []  # errors in the declarations would show here
     assert mod.vf_names == ["EmptyVF"]
 
 
-def test_many_host_errors_and_an_integer_template_argument(tmp_path: Path) -> None:
+def test_many_host_errors_and_an_integer_template_argument() -> None:
     # more host errors than clang's default limit (20): the parse must still reach the VF
     host = "".join(f"void host{k}() {{ aclrtNoSuchCall{k}(); }}\n" for k in range(30))
-    src = tmp_path / "maskgen.asc"
-    src.write_text(
+    src = cpp_source(
+        "maskgen.asc",
         host + "template <typename T>\n"
         "static __simd_vf__ inline void MaskGenVF(__ubuf__ uint32_t* dst, __ubuf__ T* src) {\n"
         "    AscendC::Reg::RegTensor<T> v;\n"
@@ -493,7 +490,7 @@ def test_many_host_errors_and_an_integer_template_argument(tmp_path: Path) -> No
         "    AscendC::Reg::LoadAlign(v, src);\n"
         "    AscendC::Reg::MaskGenWithRegTensor<T, 1>(m, v);\n"
         "    AscendC::Reg::StoreAlign<uint32_t, AscendC::Reg::MaskDist::DIST_NORM>(dst, m);\n"
-        "}\n"
+        "}\n",
     )
     mod = rs.cpp.load(src)
     assert len(mod.host_diagnostics) >= 30
@@ -579,9 +576,9 @@ def test_struct_and_enum_template_arguments_type_traits_and_the_reduce_order(dty
     np.testing.assert_array_equal(np.frombuffer(results[0][1], dtype.np_dtype)[: 2 * n], np.floor(quotient))
 
 
-def test_a_non_constant_struct_variable_is_refused(tmp_path: Path) -> None:
+def test_a_non_constant_struct_variable_is_refused() -> None:
     source = "static __simd_vf__ inline void StructVF(__ubuf__ float* p) {\n    AscendC::Reg::CastTrait t;\n}\n"
-    _refused(tmp_path, "struct.asc", source, "StructVF", r"struct\.asc:2: the variable t of type .*CastTrait \(only constants\)")
+    _refused("struct.asc", source, "StructVF", r"struct\.asc:2: the variable t of type .*CastTrait \(only constants\)")
 
 
 FOLDED = """
@@ -619,9 +616,8 @@ static __simd_vf__ inline void CallVF(__ubuf__ int32_t* p)
 
 @pytest.mark.parametrize("loops", ["auto", "sequential"])
 @pytest.mark.parametrize("n", [3, 5, -7])
-def test_template_arguments_are_folded_with_c_semantics(tmp_path: Path, loops: str, n: int) -> None:
-    src = tmp_path / "fold.asc"
-    src.write_text(FOLDED)
+def test_template_arguments_are_folded_with_c_semantics(loops: str, n: int) -> None:
+    src = cpp_source("fold.asc", FOLDED)
     t = rs.UnifiedBuffer().alloc(rs.int32, 8)
     t.set(np.zeros(8, np.int32))
     with rs.configure(loops=loops):  # type: ignore[arg-type]
@@ -640,10 +636,9 @@ def test_template_arguments_are_folded_with_c_semantics(tmp_path: Path, loops: s
     assert t.numpy().tolist() == want
 
 
-def test_a_template_argument_that_is_not_a_constant_is_refused(tmp_path: Path) -> None:
+def test_a_template_argument_that_is_not_a_constant_is_refused() -> None:
     line = FOLDED.splitlines().index(next(x for x in FOLDED.splitlines() if x.endswith("// @call"))) + 1
-    src = tmp_path / "fold.asc"
-    src.write_text(FOLDED)
+    src = cpp_source("fold.asc", FOLDED)
     with pytest.raises(CppError, match=rf"fold\.asc:{line}: the template argument Three \(not a constant\) \(in CallVF\)"):
         rs.cpp.load(src).CallVF(rs.UnifiedBuffer().alloc(rs.int32, 8).GetPhyAddr())
 
@@ -668,10 +663,11 @@ QUOTED = [t for t in cpp_twins.TWINS if t.quoted]
 
 
 @pytest.mark.parametrize("twin", QUOTED, ids=[f"{t.port}.{t.attr}" for t in QUOTED])
-def test_the_cpp_quoted_in_each_port_gives_the_ports_bits(twin: cpp_twins.Twin, tmp_path: Path) -> None:
+def test_the_cpp_quoted_in_each_port_gives_the_ports_bits(twin: cpp_twins.Twin) -> None:
     """The VF each vf_examples port quotes, run by regsim.cpp inside the port's host code: the same
     bits as the Python port, in both loop modes (the port itself is checked against gen_data.py)."""
-    mod = cpp_twins.load_twin(twin, None, tmp_path)
+    path = cpp_source(f"{twin.port}.asc", cpp_twins.docstring_source(cpp_twins.port(twin)))
+    mod = cpp_twins.load_twin(twin, None, path.parent)  # (the quote is there: the file load_twin writes)
     assert cpp_twins.check(twin, mod) == []
 
 
@@ -707,9 +703,9 @@ def test_a_real_parser_crash_and_a_hang_are_reported_not_fatal(monkeypatch: pyte
         rs.cpp.load(src)
 
 
-def test_the_basic_apis_cast_trait_constants_are_declared(tmp_path: Path) -> None:
-    src = tmp_path / "layout.asc"
-    src.write_text(
+def test_the_basic_apis_cast_trait_constants_are_declared() -> None:
+    src = cpp_source(
+        "layout.asc",
         "static __simd_vf__ inline void WidenVF(__ubuf__ float* dst, __ubuf__ half* src) {\n"
         "    AscendC::Reg::RegTensor<half> h;\n"
         "    AscendC::Reg::RegTensor<float> f;\n"
@@ -717,7 +713,7 @@ def test_the_basic_apis_cast_trait_constants_are_declared(tmp_path: Path) -> Non
         "    AscendC::Reg::LoadAlign<half, AscendC::Reg::LoadDist::DIST_UNPACK_B16>(h, src);\n"
         "    AscendC::Reg::Cast<float, half, AscendC::layoutZMrgZ>(f, h, m);\n"
         "    AscendC::Reg::StoreAlign(dst, f, m);\n"
-        "}\n"
+        "}\n",
     )
     x = np.random.default_rng(4).uniform(-60000, 60000, 64).astype(np.float16)
     ub = rs.UnifiedBuffer()
@@ -763,10 +759,9 @@ __simd_vf__ inline void SkipOddVF(__ubuf__ T* dst, __ubuf__ T* src, uint16_t row
 
 
 @pytest.mark.parametrize("loops", ["sequential", "auto"])
-def test_continue_in_a_counting_loop(tmp_path: Path, loops: str) -> None:
+def test_continue_in_a_counting_loop(loops: str) -> None:
     """`continue` skips the rest of a counting loop's body, as in C (such a loop runs in order: S1)."""
-    src = tmp_path / "skip.asc"
-    src.write_text(CONTINUE_SOURCE)
+    src = cpp_source("skip.asc", CONTINUE_SOURCE)
     mod = rs.cpp.load(src)
     ub = rs.UnifiedBuffer(8192)
     s, d = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256)

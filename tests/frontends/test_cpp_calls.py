@@ -21,6 +21,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim.cpp import CppError
 from regsim.errors import OutOfBoundsError, VfContextError
@@ -204,11 +206,10 @@ __simd_vf__ inline void TailVF(__ubuf__ T* dst, uint32_t& count, uint16_t rows)
 
 
 @pytest.mark.parametrize("loops", ["sequential", "auto"])
-def test_a_reference_parameter_takes_an_rs_ref_and_nothing_else(tmp_path: Path, loops: str) -> None:
+def test_a_reference_parameter_takes_an_rs_ref_and_nothing_else(loops: str) -> None:
     """`uint32_t& count` is an rs.Ref (the VF counts it down, as C++ would through the reference);
     a plain number there is a ParameterError saying so, before anything runs."""
-    src = tmp_path / "tail.asc"
-    src.write_text(REF_SOURCE)
+    src = cpp_source("tail.asc", REF_SOURCE)
     mod = rs.cpp.load(src)
     ub = rs.UnifiedBuffer(4096)
     d = ub.alloc(rs.float32, 192)

@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim._src.frontends.capi.register import FORMS
 from regsim._src.frontends.cpp.declarations import C_TYPES, header
@@ -28,10 +30,8 @@ LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
 RC = "examples/02_simd_c_api/03_c_api/02_reg_vector_compute/"
 
 
-def _source(tmp_path: Path, text: str) -> rs.cpp.CppModule:
-    p = tmp_path / "k.asc"
-    p.write_text(text)
-    return rs.cpp.load(p)
+def _source(text: str) -> rs.cpp.CppModule:
+    return rs.cpp.load(cpp_source("k.asc", text))
 
 
 def _ub(*specs: tuple[Any, int]) -> list[Any]:
@@ -50,7 +50,7 @@ def test_every_register_level_c_name_is_declared() -> None:
     assert C_TYPES["vector_bfloat16_t"] == "RegTensor<bfloat16_t>"
 
 
-def test_a_name_added_to_the_registry_is_declared_and_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_name_added_to_the_registry_is_declared_and_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     # a C spelling the registry gains later needs no front-end code: the same forms rs.capi runs
     from regsim._src.frontends.capi import register as capi_reg
     from regsim._src.frontends.cpp import declarations as cpp_decls
@@ -60,7 +60,6 @@ def test_a_name_added_to_the_registry_is_declared_and_runs(tmp_path: Path, monke
     cpp_decls.header.cache_clear()
     try:
         mod = _source(
-            tmp_path,
             """
 __simd_vf__ inline void neg_vf(__ubuf__ int32_t* x, __ubuf__ int32_t* y)
 {
@@ -139,7 +138,7 @@ def _line(text: str, what: str) -> int:
 
 @LOOPS
 @pytest.mark.parametrize("count", [256, 200, 1])
-def test_quoted_c_api_add_and_muls_with_a_tail(tmp_path: Path, count: int, loops: str) -> None:
+def test_quoted_c_api_add_and_muls_with_a_tail(count: int, loops: str) -> None:
     rng = np.random.default_rng(count)
     x, y = rng.uniform(-4, 4, 256).astype(np.float32), rng.uniform(-4, 4, 256).astype(np.float32)
     xt, yt, zt = _ub((rs.float32, 256), (rs.float32, 256), (rs.float32, 256))
@@ -147,21 +146,21 @@ def test_quoted_c_api_add_and_muls_with_a_tail(tmp_path: Path, count: int, loops
     yt.set(y)
     zt.set(np.full(256, 7, np.float32))
     with rs.configure(loops=loops):  # type: ignore[arg-type]
-        _source(tmp_path, ADD_SRC).add_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), count)
+        _source(ADD_SRC).add_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), count)
     want = np.full(256, 7, np.float32)
     want[:count] = (x[:count] + y[:count]) * np.float32(0.5)  # float32 add, then an exact halving
     np.testing.assert_array_equal(zt.numpy(), want)
 
 
 @LOOPS
-def test_quoted_c_api_post_update_compare_select(tmp_path: Path, loops: str) -> None:
+def test_quoted_c_api_post_update_compare_select(loops: str) -> None:
     rng = np.random.default_rng(3)
     x, y = rng.uniform(-4, 4, 512).astype(np.float16), rng.uniform(-4, 4, 512).astype(np.float16)
     xt, yt, zt = _ub((rs.half, 512), (rs.half, 512), (rs.half, 512))
     xt.set(x)
     yt.set(y)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
-        _source(tmp_path, ADD_SRC).max_select_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 4)
+        _source(ADD_SRC).max_select_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), 4)
     np.testing.assert_array_equal(zt.numpy(), np.where(x > y, x, y))
 
 
@@ -206,12 +205,12 @@ __simd_vf__ inline void own_copy_vf(__ubuf__ float* x)
 
 
 @LOOPS
-def test_quoted_c_api_in_callees_with_reference_parameters(tmp_path: Path, loops: str) -> None:
+def test_quoted_c_api_in_callees_with_reference_parameters(loops: str) -> None:
     x = np.random.default_rng(9).uniform(-8, 8, 256).astype(np.float32)
     xt, yt = _ub((rs.float32, 256), (rs.float32, 256))
     xt.set(x)
     yt.set(np.full(256, 5, np.float32))
-    mod = _source(tmp_path, CALLEE_SRC)
+    mod = _source(CALLEE_SRC)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.affine_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), np.float32(3), np.float32(0.25), 150)
     want = np.full(256, 5, np.float32)
@@ -224,8 +223,8 @@ def test_quoted_c_api_in_callees_with_reference_parameters(tmp_path: Path, loops
     assert (x[:8] < 0).any()  # (abs would have changed them)
 
 
-def test_quoted_c_api_lowers_onto_rs_capi(tmp_path: Path) -> None:
-    vf = _source(tmp_path, ADD_SRC).instantiate("add_vf")
+def test_quoted_c_api_lowers_onto_rs_capi() -> None:
+    vf = _source(ADD_SRC).instantiate("add_vf")
     assert "rs.capi.asc_update_mask_b32(v_count)" in vf.source  # the uint32_t& count: an rs.Ref
     assert "rs.capi.asc_add(v_c, v_a, v_b, v_mask)" in vf.source
     assert "_div(_u64(256), 4)" in vf.source  # asc_get_vf_len() / sizeof(float)
@@ -236,8 +235,8 @@ def test_quoted_c_api_lowers_onto_rs_capi(tmp_path: Path) -> None:
     assert "batched (4 iterations)" in how
 
 
-def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> None:
-    mod = _source(tmp_path, ADD_SRC)
+def test_quoted_c_api_refusals_name_the_function_and_line() -> None:
+    mod = _source(ADD_SRC)
     # asc_sqrt is declared for half and float only (the C name's element types in the registry)
     line = _line(ADD_SRC, "asc_sqrt(")
     with pytest.raises(CppError, match=rf"k\.asc:{line}: asc_sqrt on vector_int32_t \(.* for float, half only\)"):
@@ -245,7 +244,7 @@ def test_quoted_c_api_refusals_name_the_function_and_line(tmp_path: Path) -> Non
     line = _line(UNMODELLED_SRC, "asc_regsim_no_such")
     hint = r"\(a C API function regsim does not model: rs\.capi\.REGISTER_API"
     with pytest.raises(CppError, match=rf"k\.asc:{line}: use of undeclared identifier 'asc_regsim_no_such_function' {hint}"):
-        _source(tmp_path, UNMODELLED_SRC).instantiate("unmodelled_vf")
+        _source(UNMODELLED_SRC).instantiate("unmodelled_vf")
 
 
 GATHER_SRC = """
@@ -276,7 +275,7 @@ __simd_vf__ inline void float_gather_vf(__ubuf__ float* x)
 
 
 @LOOPS
-def test_quoted_c_api_gathers_and_scatter(tmp_path: Path, loops: str) -> None:
+def test_quoted_c_api_gathers_and_scatter(loops: str) -> None:
     rng = np.random.default_rng(12)
     x = rng.integers(0, 256, 512).astype(np.uint8)
     idx = np.concatenate([rng.permutation(512)[:128] for _ in range(2)]).astype(np.uint16)
@@ -291,7 +290,7 @@ def test_quoted_c_api_gathers_and_scatter(tmp_path: Path, loops: str) -> None:
     z.set(np.zeros(512, np.uint16))
     bt.set(blocks)
     ot.set(offs)
-    mod = _source(tmp_path, GATHER_SRC)
+    mod = _source(GATHER_SRC)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         mod.gather_scatter_vf(*(t.GetPhyAddr() for t in (y, xt, it, z, bt, ot)), 2)
     want_z = np.zeros(512, np.uint16)
@@ -358,8 +357,8 @@ __simd_vf__ inline void mask_spr_vf(__ubuf__ int16_t* dst, __ubuf__ int16_t* src
 
 
 @LOOPS
-def test_quoted_c_api_mem_bar_streams_and_mask_spr(tmp_path: Path, loops: str) -> None:
-    mod = _source(tmp_path, STREAM_SRC)
+def test_quoted_c_api_mem_bar_streams_and_mask_spr(loops: str) -> None:
+    mod = _source(STREAM_SRC)
     (ut,) = _ub((rs.half, 1024))
     x = (np.arange(1024) % 7).astype(np.float16)
     ut.set(x)
@@ -430,14 +429,14 @@ __simd_vf__ inline void half_step_vf(__ubuf__ float* x, __ubuf__ float* y, uint1
 
 
 @LOOPS
-def test_quoted_casts_between_vector_types_reinterpret_the_bits(tmp_path: Path, loops: str) -> None:
+def test_quoted_casts_between_vector_types_reinterpret_the_bits(loops: str) -> None:
     # (vector_int32_t)r: a cast between vector types of one size (256 bytes) keeps the bits, as clang's
     # vector extensions cast; a value cast is copied where C++ copies, a reference cast writes through
     repeat = 3
     x = np.random.default_rng(21).integers(-(2**15), 2**15, 128 * repeat).astype(np.int16)
     xt, yt = _ub((rs.int16, x.size), (rs.int32, 192 * repeat))
     xt.set(x)
-    mod = _source(tmp_path, CAST_SRC)
+    mod = _source(CAST_SRC)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
         how = rs.explain(mod.instantiate("bits_vf"), xt.GetPhyAddr(), yt.GetPhyAddr(), repeat)
     assert ("batched" in how) == (loops == "auto"), how
@@ -458,20 +457,20 @@ def test_quoted_casts_between_vector_types_reinterpret_the_bits(tmp_path: Path, 
     np.testing.assert_array_equal(yt.numpy().view(np.uint32), np.full(64, 0x3F800001, np.uint32))
 
 
-def test_quoted_a_cast_of_a_mask_to_a_vector_is_refused(tmp_path: Path) -> None:
+def test_quoted_a_cast_of_a_mask_to_a_vector_is_refused() -> None:
     line = _line(CAST_SRC, "(vector_int32_t&)all")
     with pytest.raises(CppError, match=rf"k\.asc:{line}: the cast of vector_bool to vector_int32_t"):
-        _source(tmp_path, CAST_SRC).instantiate("mask_bits_vf")
+        _source(CAST_SRC).instantiate("mask_bits_vf")
 
 
 @LOOPS
-def test_quoted_a_divided_loop_index_runs_batched(tmp_path: Path, loops: str) -> None:
+def test_quoted_a_divided_loop_index_runs_batched(loops: str) -> None:
     # `x + i * n / 2` and a negative quotient: C's division (toward zero) per iteration, batched
     x = np.arange(256, dtype=np.float32)
     xt, yt = _ub((rs.float32, 256), (rs.float32, 256))
     xt.set(x)
     with rs.configure(loops=loops):  # type: ignore[arg-type]
-        how = rs.explain(_source(tmp_path, CAST_SRC).instantiate("half_step_vf"), xt.GetPhyAddr(), yt.GetPhyAddr(), 128)
+        how = rs.explain(_source(CAST_SRC).instantiate("half_step_vf"), xt.GetPhyAddr(), yt.GetPhyAddr(), 128)
     assert ("batched" in how) == (loops == "auto"), how
     np.testing.assert_array_equal(yt.numpy(), np.concatenate([x[64 * i : 64 * i + 64] for i in range(4)]))
 

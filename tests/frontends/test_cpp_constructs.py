@@ -4,13 +4,14 @@ a function, `.reg[k]` of a two-register tensor, explicit specializations each ru
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 pytest.importorskip("clang.cindex")
+
+from cpp_source_support import cpp_source
 
 import regsim as rs
 
@@ -69,9 +70,8 @@ __simd_vf__ inline void FillVF<half>(__ubuf__ half* dst)
 
 
 @pytest.fixture
-def mod(tmp_path: Path) -> rs.cpp.CppModule:
-    path = tmp_path / "constructs.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path = cpp_source("constructs.asc", SRC)
     return rs.cpp.load(path)
 
 
@@ -140,9 +140,8 @@ public:
 
 @LOOPS
 @pytest.mark.parametrize(("dtype", "range_type"), [(rs.float32, rs.int32), (rs.half, rs.int16)])
-def test_the_type_aliases_of_a_class_and_a_namespace(tmp_path: Path, loops: str, dtype: Any, range_type: Any) -> None:
-    path = tmp_path / "aliases.asc"
-    path.write_text(ALIASES)
+def test_the_type_aliases_of_a_class_and_a_namespace(loops: str, dtype: Any, range_type: Any) -> None:
+    path = cpp_source("aliases.asc", ALIASES)
     vf = rs.cpp.load(path).instantiate("AliasVF", T=dtype, U=rs.int32)
     ub = rs.UnifiedBuffer()
     r, f, d = ub.alloc(range_type, 16), ub.alloc(rs.float32, 8), ub.alloc(dtype, 16)
@@ -179,9 +178,8 @@ __simd_vf__ inline void DeduceVF(__ubuf__ U* a, __ubuf__ int8_t* b)
 
 @LOOPS
 @pytest.mark.parametrize("n", [20, 21])
-def test_deduced_helper_template_arguments_and_a_macro_condition(tmp_path: Path, loops: str, n: int) -> None:
-    path = tmp_path / "deduce.asc"
-    path.write_text(DEDUCED)
+def test_deduced_helper_template_arguments_and_a_macro_condition(loops: str, n: int) -> None:
+    path = cpp_source("deduce.asc", DEDUCED)
     vf = rs.cpp.load(path).instantiate("DeduceVF", U=rs.int32, N=n)
     ub = rs.UnifiedBuffer()
     a, b = ub.alloc(rs.int32, 8), ub.alloc(rs.int8, 32)
@@ -211,9 +209,8 @@ __simd_vf__ inline void MoreVF(__ubuf__ T* src, __ubuf__ uint16_t* out, __ubuf__
 
 
 @LOOPS
-def test_constants_builtins_and_auto_pointers(tmp_path: Path, loops: str) -> None:
-    path = tmp_path / "more.asc"
-    path.write_text(MORE)
+def test_constants_builtins_and_auto_pointers(loops: str) -> None:
+    path = cpp_source("more.asc", MORE)
     ub = rs.UnifiedBuffer()
     src, out, f = ub.alloc(rs.int32, 8), ub.alloc(rs.uint16, 16), ub.alloc(rs.float32, 8)
     src.set(np.arange(8, dtype=np.int32) + 10)
@@ -244,11 +241,10 @@ __simd_vf__ inline void TraitsVF(__ubuf__ int32_t* out)
     ("dtype", "want"),
     [(rs.int32, [1, 1, 0, 7, 1]), (rs.uint8, [1, 1, 0, 7, 1]), (rs.float32, [0, 0, 1, 9, 1]), (rs.half, [0, 0, 0, 9, 1])],
 )
-def test_integral_and_floating_point_traits(tmp_path: Path, dtype: Any, want: list[int]) -> None:
+def test_integral_and_floating_point_traits(dtype: Any, want: list[int]) -> None:
     """`std::is_integral(_v)` and `std::is_floating_point(_v)` as the standard has them (half is neither: not one of
     its floating-point types), dependent (decided per instantiation) and not."""
-    path = tmp_path / "traits.asc"
-    path.write_text(TRAITS)
+    path = cpp_source("traits.asc", TRAITS)
     vf = rs.cpp.load(path).instantiate("TraitsVF", T=dtype)
     ub = rs.UnifiedBuffer()
     out = ub.alloc(rs.int32, 8)

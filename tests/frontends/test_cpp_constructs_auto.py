@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from tests.cpp_kernel_support import both_modes
 
@@ -273,9 +275,8 @@ __simd_vf__ inline void AmbiguousVF(__ubuf__ float* dst, T x)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("auto") / "auto.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path: Path = cpp_source("auto.asc", SRC)
     return rs.cpp.load(path)
 
 
@@ -328,9 +329,8 @@ def test_the_integer_abs_builtins(mod: rs.cpp.CppModule, x: int, y: int) -> None
     assert both_modes(run)[:3].tolist() == [x if x >= 0 else -x, y if y >= 0 else -y, (y - 1) if y >= 1 else 1 - y]
 
 
-def test_a_bit_count_of_a_bit_value_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "bad.asc"
-    path.write_text("__simd_vf__ inline void BadVF(__ubuf__ int64_t* dst) { dst[0] = GetBitCount<2>(5); }\n")
+def test_a_bit_count_of_a_bit_value_other_than_0_or_1_is_refused() -> None:
+    path = cpp_source("bad.asc", "__simd_vf__ inline void BadVF(__ubuf__ int64_t* dst) { dst[0] = GetBitCount<2>(5); }\n")
     with pytest.raises(rs.cpp.CppError, match=r"bad\.asc:1: GetBitCount<2> \(its countValue is 0 or 1\)"):
         rs.cpp.load(path).instantiate("BadVF")
 

@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim import errors
 from tests.cpp_kernel_support import both_modes
@@ -264,9 +266,8 @@ __simd_vf__ inline void Float16VF(__ubuf__ half* dst)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("inv") / "inv.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path: Path = cpp_source("inv.asc", SRC)
     return rs.cpp.load(path)
 
 

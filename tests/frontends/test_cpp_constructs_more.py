@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 
 LOOPS = pytest.mark.parametrize("loops", ["auto", "sequential"])
@@ -183,9 +185,8 @@ extern "C" __global__ __aicore__ void round_ceil(GM_ADDR x, GM_ADDR y, uint32_t 
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("more") / "more.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path: Path = cpp_source("more.asc", SRC)
     return rs.cpp.load(path)
 
 

@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from tests.cpp_kernel_support import both_modes
 
@@ -108,9 +110,8 @@ __simd_vf__ inline void OtherModeVF(__ubuf__ float* dst, uint32_t n)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("names") / "names.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path: Path = cpp_source("names.asc", SRC)
     return rs.cpp.load(path)
 
 
@@ -254,9 +255,8 @@ __global__ __aicore__ void shifted(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_A
 """
 
 
-def test_default_arguments_of_a_member_function_and_a_free_helper_not_another_classs_member(tmp_path: Path) -> None:
-    path = tmp_path / "shift.cpp"
-    path.write_text(KERNEL)
+def test_default_arguments_of_a_member_function_and_a_free_helper_not_another_classs_member() -> None:
+    path = cpp_source("shift.cpp", KERNEL)
     k = rs.cpp.load(path).kernel("shifted")
     x = np.arange(64, dtype=np.float32)
 
@@ -286,11 +286,10 @@ __simd_vf__ inline void SameNameVF(__ubuf__ float* dst)
 """
 
 
-def test_an_alias_template_named_as_the_type_it_aliases(tmp_path: Path) -> None:
+def test_an_alias_template_named_as_the_type_it_aliases() -> None:
     """`template <typename T> using RegTensor = AscendC::Reg::RegTensor<T>;` (ops-nn's grouped_dynamic_mx_quant):
     the name inside the alias is the Reg type, not the alias again (it once recursed without end)."""
-    path = tmp_path / "same.asc"
-    path.write_text(SAME_NAME)
+    path = cpp_source("same.asc", SAME_NAME)
     mod = rs.cpp.load(path)
 
     def run() -> np.ndarray:

@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from tests.cpp_kernel_support import both_modes
 
@@ -172,9 +174,8 @@ __simd_vf__ inline void WideVF(__ubuf__ uint64_t* p, float x)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path: Path = tmp_path_factory.mktemp("ref") / "ref.asc"
-    path.write_text(SRC)
+def mod() -> rs.cpp.CppModule:
+    path: Path = cpp_source("ref.asc", SRC)
     return rs.cpp.load(path)
 
 

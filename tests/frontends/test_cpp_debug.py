@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim.cpp import CppError
 
@@ -70,9 +72,8 @@ __simd_vf__ inline void DumpVF(__ubuf__ float* x, __ubuf__ int16_t* y)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    path = tmp_path_factory.mktemp("dbg") / "debug.asc"
-    path.write_text(SOURCE)
+def mod() -> rs.cpp.CppModule:
+    path = cpp_source("debug.asc", SOURCE)
     return rs.cpp.load(path)
 
 
@@ -135,10 +136,10 @@ def test_the_lowering_calls_the_public_functions(mod: rs.cpp.CppModule) -> None:
     assert "rs.asc_dump_reg(rs.uint32, v_r, _u32(4), _u32(1))" in source
 
 
-def test_a_dump_of_something_else_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "bad.asc"
-    path.write_text(
-        "__simd_vf__ inline void BadVF(__ubuf__ float* x)\n{\n    uint32_t k = 3;\n    asc_dump<uint32_t>(k, 1, 1);\n}\n"
+def test_a_dump_of_something_else_is_refused() -> None:
+    path = cpp_source(
+        "bad.asc",
+        "__simd_vf__ inline void BadVF(__ubuf__ float* x)\n{\n    uint32_t k = 3;\n    asc_dump<uint32_t>(k, 1, 1);\n}\n",
     )
     with pytest.raises(CppError, match=r"bad\.asc:4: asc_dump of uint32_t \(a __ubuf__ pointer or a RegTensor\)"):
         rs.cpp.load(path).instantiate("BadVF")

@@ -119,8 +119,8 @@ extern "C" __global__ __aicore__ void namesakes(GM_ADDR y)
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> rs.cpp.CppModule:
-    return cpp_module(tmp_path_factory, "bases", SRC)
+def mod() -> rs.cpp.CppModule:
+    return cpp_module("bases", SRC)
 
 
 def test_an_error_resolving_a_base_classs_member_function_is_that_error(mod: rs.cpp.CppModule) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from cpp_source_support import cpp_source
 
 import regsim as rs
 from regsim.errors import ParameterError
@@ -458,9 +459,8 @@ N = 48  #: elements (a register's tail for float: 48 of 64 lanes)
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("entries") / "scale.cpp"
-    path.write_text(SOURCE)
+def source() -> Path:
+    path = cpp_source("scale.cpp", SOURCE)
     return path
 
 

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("clang.cindex")
 
 from cpp_kernel_support import both_modes
+from cpp_source_support import cpp_source
 
 import regsim as rs
 from regsim._src.frontends.cpp.kernel_decls import memory_header
@@ -217,9 +218,8 @@ extern "C" __global__ __aicore__ void bad_compare(GM_ADDR x) {
 
 
 @pytest.fixture(scope="module")
-def mod(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("memory_apis") / "mem_ops.cpp"
-    path.write_text(SRC)
+def mod() -> Any:
+    path = cpp_source("mem_ops.cpp", SRC)
     return rs.cpp.load(path)
 
 

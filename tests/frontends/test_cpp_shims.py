@@ -5,12 +5,12 @@ the stand-ins of the libraries' helper headers (`Ops::Base::GetVRegSize()`, `pla
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("clang.cindex")
+
+from cpp_source_support import cpp_source
 
 import regsim as rs
 
@@ -51,10 +51,8 @@ __simd_vf__ inline void ShimVF(__local_mem__ T* dst, __local_mem__ T* src, __loc
 
 @pytest.mark.parametrize("loops", ["auto", "sequential"])
 @pytest.mark.parametrize("n", [64, 100])
-def test_header_aliases_constants_and_helper_stand_ins(tmp_path: Path, loops: str, n: int) -> None:
-    path = tmp_path / "arch35" / "shim.h"
-    path.parent.mkdir()
-    path.write_text(SRC)
+def test_header_aliases_constants_and_helper_stand_ins(loops: str, n: int) -> None:
+    path = cpp_source("arch35/shim.h", SRC)
     vf = rs.cpp.load(path).instantiate("ShimVF", T=rs.float32)
     ub = rs.UnifiedBuffer()
     dst, src, out = ub.alloc(rs.float32, 256), ub.alloc(rs.float32, 256), ub.alloc(rs.uint32, 8)

@@ -3,12 +3,12 @@ regsim/_src/frontends/cpp/signatures.py): explicit template arguments bind as th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("clang.cindex")
+
+from cpp_source_support import cpp_source
 
 import regsim as rs
 from regsim._src.frontends.cpp.declarations import _function, recorded, value_type
@@ -100,9 +100,8 @@ __simd_vf__ inline void PackVF(__ubuf__ uint16_t* dst, __ubuf__ uint32_t* src)
 
 
 @pytest.mark.parametrize("loops", ["auto", "sequential"])
-def test_explicit_template_arguments_in_the_headers_order_run(tmp_path: Path, loops: str) -> None:
-    path = tmp_path / "order.asc"
-    path.write_text(SRC)
+def test_explicit_template_arguments_in_the_headers_order_run(loops: str) -> None:
+    path = cpp_source("order.asc", SRC)
     vf = rs.cpp.load(path).instantiate("OrderVF", T=rs.float32)
     rng = np.random.default_rng(5)
     x = rng.uniform(-1, 1, 64).astype(np.float32)
@@ -126,11 +125,10 @@ def test_explicit_template_arguments_in_the_headers_order_run(tmp_path: Path, lo
 
 
 @pytest.mark.parametrize("loops", ["auto", "sequential"])
-def test_a_register_pack_and_a_legacy_alias_store(tmp_path: Path, loops: str) -> None:
+def test_a_register_pack_and_a_legacy_alias_store(loops: str) -> None:
     """`Pack<T, U, part>` (the register form, not the mask form `Pack<part>`) and `DataCopy<T, StoreDist>`
     (the legacy name of both LoadAlign and StoreAlign: here the store)."""
-    path = tmp_path / "pack.asc"
-    path.write_text(SRC)
+    path = cpp_source("pack.asc", SRC)
     ub = rs.UnifiedBuffer()
     dst, src = ub.alloc(rs.uint16, 128), ub.alloc(rs.uint32, 64)
     x = np.random.default_rng(3).integers(0, 2**32, 64, dtype=np.uint32)

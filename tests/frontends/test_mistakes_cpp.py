@@ -20,6 +20,8 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
+from cpp_source_support import cpp_source
+
 import regsim as rs
 from regsim.cpp import CppError
 from regsim.errors import AlignmentError, DTypeError, OutOfBoundsError, ParameterError, RegsimError, UninitializedReadError
@@ -204,16 +206,16 @@ def test_an_error_while_a_vf_runs_names_its_cpp_line(
 
 
 @pytest.mark.parametrize(("depth", "batchable"), [(21, False), (10, True)])
-def test_loops_nested_past_pythons_limit_are_a_cpp_error_at_the_inner_loop(tmp_path: Path, depth: int, batchable: bool) -> None:
+def test_loops_nested_past_pythons_limit_are_a_cpp_error_at_the_inner_loop(depth: int, batchable: bool) -> None:
     """21 nested loops (Python allows 20 nested blocks), or 10 loops regsim rewrites to run batched (2 blocks each)."""
     body = "MicroAPI::StoreAlign(dst, r, m);" if batchable else "dst[0] = 1;"
     for d in reversed(range(depth)):
         body = f"for (uint16_t i{d} = 0; i{d} < 2; i{d}++) {{  // @loop{d}\n{body}\n}}"
-    path = tmp_path / "deep.asc"
-    path.write_text(
+    path = cpp_source(
+        "deep.asc",
         "using namespace AscendC;\n__simd_vf__ inline void DeepVF(__ubuf__ float* dst)\n{\n"
         "MicroAPI::RegTensor<float> r;\nMicroAPI::MaskReg m = MicroAPI::CreateMask<float>();\n"
-        f"MicroAPI::Duplicate(r, 1.0f, m);\n{body}\n}}\n"
+        f"MicroAPI::Duplicate(r, 1.0f, m);\n{body}\n}}\n",
     )
     lines = path.read_text().splitlines()
     loop_lines = [i + 1 for i, t in enumerate(lines) if "// @loop" in t]

@@ -173,21 +173,19 @@ SHIFT_CASES = _cases(list(SHIFT))
 
 def _amounts(dtype, trait, data, width):
     """Shift amounts: mostly in [0, width], with a share beyond it (and, for 64-bit lanes, values
-    whose low 32-bit word differs from the value), never negative (undefined on the pages)."""
+    whose low 32-bit word differs from the value), never negative (undefined on the pages). Each lane
+    one of three kinds alike: any in [0, width + 1], any in the amount type's range (edge-weighted bits,
+    the sign cleared), or width - 1, width, 2**32, 2**32 + 3 (at most the type's largest); two draws an
+    example, not one per lane (Hypothesis's per-lane draws were most of the test's time)."""
     n = rs.testing.lane_count(dtype, trait)
     amount_t = SHIFT[dtype]
     top = np.iinfo(amount_t.np_dtype).max
-    values = data.draw(
-        st.lists(
-            st.one_of(st.integers(0, width + 1), st.integers(0, top), st.sampled_from([width - 1, width, 2**32, 2**32 + 3])).map(
-                lambda v: min(v, top)
-            ),
-            min_size=n,
-            max_size=n,
-        ),
-        "amounts",
-    )
-    return Reg.RegTensor.from_numpy(np.array(values, amount_t.np_dtype), dtype=amount_t, trait=trait)
+    anywhere = data.draw(rst.lanes(amount_t, trait), "amount bits").astype(np.int64) & top
+    pick = np.frombuffer(data.draw(st.binary(min_size=n, max_size=n), "amount kinds"), np.uint8).astype(np.int64)
+    kind, k = pick % 3, pick // 3
+    special = np.minimum(np.array([width - 1, width, 2**32, 2**32 + 3])[k % 4], top)
+    values = np.select([kind == 0, kind == 1], [k % (width + 2), anywhere], special)
+    return Reg.RegTensor.from_numpy(values.astype(amount_t.np_dtype), dtype=amount_t, trait=trait)
 
 
 def _signed_values(reg):
