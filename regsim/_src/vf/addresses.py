@@ -95,7 +95,7 @@ def plan(loop: ast.For) -> Plan | None:
             call = stmt.value
         else:
             return None
-        callee = rules._dotted(call.func)
+        callee = rules.dotted(call.func)
         if not callee or callee.split(".")[0] in assigned or not all(_simple(a) for a in call.args):
             return None
         if any(k.arg is None or k.arg == "post_mode" or not _simple(k.value) for k in call.keywords):
@@ -119,7 +119,7 @@ def plan(loop: ast.For) -> Plan | None:
                 return None
             at = None
         for j, arg in enumerate((*call.args, *(k.value for k in call.keywords))):
-            dotted = rules._dotted(arg)
+            dotted = rules.dotted(arg)
             if arg is not at and dotted and dotted.split(".")[0] not in assigned:
                 k = name(dotted)
                 passed[k] = passed.get(k, True) and j in preds
@@ -133,7 +133,7 @@ def _simple(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return type(node.value) in (int, float, bool) or node.value is None
     if isinstance(node, (ast.Name, ast.Attribute)):
-        return bool(rules._dotted(node))
+        return bool(rules.dotted(node))
     if isinstance(node, ast.BinOp):
         return isinstance(node.op, _ARITH) and _simple(node.left) and _simple(node.right)
     if isinstance(node, ast.UnaryOp):
@@ -194,7 +194,7 @@ def _linear(node: ast.expr, target: str, assigned: frozenset[str], leaves: dict[
     if isinstance(node, ast.Name) and node.id == target:
         return True
     if isinstance(node, (ast.Name, ast.Attribute)):
-        dotted = rules._dotted(node)
+        dotted = rules.dotted(node)
         if not dotted or dotted.split(".")[0] in assigned:
             return None
         leaves[dotted] = leaves.get(dotted, True) and added
@@ -213,8 +213,8 @@ def _linear(node: ast.expr, target: str, assigned: frozenset[str], leaves: dict[
 
 def _renamed(node: ast.expr, names: dict[str, ast.expr]) -> ast.expr:
     """A copy of the expression `node` with its (dotted) names replaced as `names` says."""
-    if isinstance(node, (ast.Name, ast.Attribute)) and rules._dotted(node) in names:
-        return names[rules._dotted(node)]
+    if isinstance(node, (ast.Name, ast.Attribute)) and rules.dotted(node) in names:
+        return names[rules.dotted(node)]
     if isinstance(node, ast.BinOp):
         return ast.copy_location(ast.BinOp(_renamed(node.left, names), node.op, _renamed(node.right, names)), node)
     if isinstance(node, ast.UnaryOp):

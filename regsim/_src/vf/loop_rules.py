@@ -150,8 +150,8 @@ def calls(body: list[ast.stmt], first_line: int = 1) -> tuple[Call, ...]:
                 found.setdefault((func.id, "call"), at)
         elif isinstance(func, ast.Attribute) and func.attr in SAFE_METHODS:
             continue
-        elif isinstance(func, ast.Attribute) and _dotted(func.value):
-            found.setdefault((_dotted(func.value), "method"), at)
+        elif isinstance(func, ast.Attribute) and dotted(func.value):
+            found.setdefault((dotted(func.value), "method"), at)
         elif isinstance(func, (ast.IfExp, ast.BoolOp)) and not any(isinstance(n, (ast.Call, ast.Lambda)) for n in ast.walk(func)):
             for part in _names_in(func):
                 found.setdefault((part, "part"), at)
@@ -166,14 +166,14 @@ def _indexed(node: ast.expr) -> bool:
     """A callee spelled as items of a named container: `OPS[op]`, `TABLE["Add"][k]`."""
     if isinstance(node, ast.Subscript):
         return isinstance(node.slice, (ast.Constant, ast.Name)) and _indexed(node.value)
-    return bool(_dotted(node))
+    return bool(dotted(node))
 
 
 def _item(node: ast.expr, scopes: tuple[Mapping[str, Any], ...], assigned: frozenset[str]) -> Any:
     """The value of an `_indexed` expression, looked up without running any code but a built-in
     dict's, list's or tuple's item lookup (_MISSING where that is not enough)."""
     if not isinstance(node, ast.Subscript):
-        name = _dotted(node)
+        name = dotted(node)
         return _MISSING if name.split(".")[0] in assigned else lookup(name, scopes)
     container = _item(node.value, scopes, assigned)
     key: Any = node.slice.value if isinstance(node.slice, ast.Constant) else _item(node.slice, scopes, assigned)
@@ -187,18 +187,19 @@ def _item(node: ast.expr, scopes: tuple[Mapping[str, Any], ...], assigned: froze
 
 def _names_in(node: ast.AST) -> Iterator[str]:
     """The maximal dotted names (`Reg.AddC`, `op`) in an expression."""
-    if isinstance(node, (ast.Name, ast.Attribute)) and _dotted(node):
-        yield _dotted(node)
+    if isinstance(node, (ast.Name, ast.Attribute)) and dotted(node):
+        yield dotted(node)
         return
     for child in ast.iter_child_nodes(node):
         yield from _names_in(child)
 
 
-def _dotted(node: ast.expr) -> str:
+def dotted(node: ast.expr) -> str:
+    """`a.b.c` of the expression that loads it ("" where it is not a name or attributes of one)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
+        inner = dotted(node.value)
         return f"{inner}.{node.attr}" if inner else ""
     return ""
 

@@ -863,7 +863,7 @@ class _Rewriter(ast.NodeTransformer):
         names: list[ast.stmt] = []
         if plan is not None:
             held = ast.Name(f"{loop}_names", store)
-            values = ast.Assign([held], ast.Tuple([_dotted(n) for n in plan.names], load))
+            values = ast.Assign([held], ast.Tuple([_loaded(n) for n in plan.names], load))
             unknown = ast.ExceptHandler(ast.Name("Exception", load), None, [ast.Assign([held], ast.Constant(None))])
             names.append(ast.Try([values], [unknown], [], []))
         given = [] if plan is None else [ast.Name(f"{loop}_names", load)]
@@ -874,8 +874,8 @@ class _Rewriter(ast.NodeTransformer):
         return new
 
 
-def _dotted(name: str) -> ast.expr:
-    """`a.b.c` as an expression that loads it."""
+def _loaded(name: str) -> ast.expr:
+    """`a.b.c` as an expression that loads it (`loop_rules.dotted` the other way)."""
     head, *rest = name.split(".")
     node: ast.expr = ast.Name(head, ast.Load())
     for attr in rest:
