@@ -203,3 +203,41 @@ def test_a_batched_scatter_is_named_by_a_later_error_as_in_order() -> None:
     _, run = make()
     with pytest.raises(rs.errors.UninitializedReadError, match=r"before them were last written by Scatter at .*iteration 2"):
         run()
+
+
+@rs.simd_vf
+def two_register_tail(dst: rs.UbPtr[rs.uint64], src: rs.UbPtr[rs.uint64], n: int, count: int) -> None:
+    """Row b stores the first `count` of a two-register uint64 tensor's 64 elements at dst + b·64 (lanes in both
+    registers); then a load past the rows, never written, is stored (the error names the rows' last store)."""
+    x = Reg.RegTensor(rs.uint64, Reg.RegTraitNumTwo)
+    left = rs.Ref(count)
+    m = Reg.UpdateMask(rs.uint64, left, trait=Reg.RegTraitNumTwo)
+    for i in range(n):
+        Reg.LoadAlign(x, src + i * LANES)
+        Reg.StoreAlign(dst + i * LANES, x, m)
+    Reg.LoadAlign(x, dst + n * LANES)
+    Reg.StoreAlign(src, x, m)
+
+
+@pytest.mark.parametrize("count", [1, 40])
+def test_a_two_register_store_under_a_tail_mask_is_noted_as_one_of_64_lanes(count: int) -> None:
+    """A two-register store of some lanes into a UB with never-written bytes is noted as in order: one note of the
+    row's lanes in both registers, of 64 (it was noted as two halves of 32, each with its own count). Oracle: `count`
+    of the 64 uint64 lanes are active, in the first register up to 32 and the rest in the second."""
+    n, size = 3, 8 * LANES
+
+    def make() -> tuple[rs.UnifiedBuffer, Any]:
+        ub = rs.UnifiedBuffer(4 * size * 8)
+        src, dst = ub.alloc(rs.uint64, size), ub.alloc(rs.uint64, size)
+        src.set(np.arange(size, dtype=np.uint64))
+
+        def run() -> None:
+            two_register_tail(dst.GetPhyAddr(), src.GetPhyAddr(), n, count)
+
+        return ub, run
+
+    decisions, _ = run_both(make)
+    assert [d.how for d in decisions] == ["batched"], [str(d) for d in decisions]
+    _, run = make()
+    with pytest.raises(rs.errors.UninitializedReadError, match=rf"iteration {n - 1} \(a mask of {count} of 64 lanes\)"):
+        run()

@@ -303,6 +303,8 @@ class StoreAligned(Executor):
                     return generic(ctx, args, kwargs)
                 active = be.predicate(api, "mask", args[i_mask], stride)
                 act = None if active[1] == active[0].size else active[0]
+                if act is not None and ptr.ub.storage.partial():  # (the store's note: one of both registers' lanes,
+                    return generic(ctx, args, kwargs)  # as in order; two `store_rows` would note each half apart)
                 if act is None and be.store_deferred(api, ptr, args[i_src], itemsize):
                     return
                 raw = be.lanes(api, "src_reg", args[i_src], active).view(np.uint8)
