@@ -6,10 +6,12 @@ For each kernel and element count n it times, in this process:
   carry bits included; float results in the same operation order where that is one numpy expression);
 - a per-register numpy loop doing the same, 64 lanes (one 256-byte register) at a time.
 It prints default / whole-array numpy, sequential / per-register loop and default / sequential, then
-the issue's targets with the ratios that decide them. Times are CPU time (`time.process_time`: a busy
-machine's other processes disturb it far less than wall time), the garbage collector off; each is the
-best of --runs samples, a sample repeating the function until it lasts --sample seconds, the four timings' samples
-taken in turn (a burst of load on the machine falls on all four alike). Every kernel's
+the issue's targets with the ratios that decide them. For the loop kernels it also times the same VF
+called with zero trips (default mode), against whole-array numpy: the floor no loop can go under.
+Times are CPU time (`time.process_time`: a busy machine's other processes disturb it far less than wall
+time), the garbage collector off; each is the best of --runs samples, a sample repeating the function
+until it lasts --sample seconds, the timings' samples taken in turn (a burst of load on the machine falls
+on all of them alike). Every kernel's
 regsim outputs are checked against the numpy ones (exactly, except where a summation order differs from
 the kernel's: there to a relative 1e-5). GeLU's numpy computes its exp as the 950's Exp does, in float64
 rounded once to float32 (numpy's own float32 `exp` gives other bits, and costs about half as much).
@@ -63,6 +65,8 @@ class Kernel(NamedTuple):
     whole: Callable[[], object]  #: whole-array numpy, every output
     loop: Callable[[], None]  #: the same, one register at a time
     check: Callable[[], None]  #: regsim's outputs against numpy's (after both ran)
+    #: the same VF called with zero trips (a loop kernel's): what the call costs before its loop does anything
+    empty: Callable[[], None] | None = None
 
 
 def same(got: Array, want: Array, what: str, exact: bool = True) -> None:
@@ -113,14 +117,14 @@ def add_vf(n: int, rng: np.random.Generator) -> Kernel:
             c[k:] = 0
             carry[i * 32 : (i + 1) * 32] = c[0::2] | (c[1::2] << np.uint8(4))
 
-    def sim() -> None:
-        add_carry_vf.add_vf(d0.GetPhyAddr(), d1.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n, regs, LANES)
+    def run(count: int) -> None:
+        add_carry_vf.add_vf(d0.GetPhyAddr(), d1.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), count, count // LANES, LANES)
 
     def check() -> None:
         same(d0.numpy(), sums, "AddVF sums")
         same(d1.numpy().view(np.uint8), carry, "AddVF carry bits")
 
-    return Kernel(sim, whole, loop, check)
+    return Kernel(lambda: run(n), whole, loop, check, lambda: run(0))
 
 
 def gelu(n: int, rng: np.random.Generator) -> Kernel:
@@ -147,10 +151,10 @@ def gelu(n: int, rng: np.random.Generator) -> Kernel:
         for lo in registers(n):
             steps(x[lo : lo + LANES], y[lo : lo + LANES])
 
-    def sim() -> None:
-        gelu_high_performance.gelu_vf_basic(xt.GetPhyAddr(), yt.GetPhyAddr(), n, n // LANES)
+    def run(count: int) -> None:
+        gelu_high_performance.gelu_vf_basic(xt.GetPhyAddr(), yt.GetPhyAddr(), count, count // LANES)
 
-    return Kernel(sim, lambda: steps(x, y), loop, lambda: same(yt.numpy(), y, "GeLU"))
+    return Kernel(lambda: run(n), lambda: steps(x, y), loop, lambda: same(yt.numpy(), y, "GeLU"), lambda: run(0))
 
 
 def compare_select(n: int, rng: np.random.Generator) -> Kernel:
@@ -168,10 +172,13 @@ def compare_select(n: int, rng: np.random.Generator) -> Kernel:
             xs, ys = x[lo : lo + LANES], y[lo : lo + LANES]
             np.copyto(z[lo : lo + LANES], np.where(xs > ys, xs, ys))
 
-    def sim() -> None:
-        compare_vf.compare_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), n // LANES, LANES)
+    def run(count: int) -> None:
+        compare_vf.compare_vf(xt.GetPhyAddr(), yt.GetPhyAddr(), zt.GetPhyAddr(), count // LANES, LANES)
 
-    return Kernel(sim, lambda: np.copyto(z, np.where(x > y, x, y)), loop, lambda: same(zt.numpy(), z, "Compare+Select"))
+    def whole() -> None:
+        np.copyto(z, np.where(x > y, x, y))
+
+    return Kernel(lambda: run(n), whole, loop, lambda: same(zt.numpy(), z, "Compare+Select"), lambda: run(0))
 
 
 def reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
@@ -198,10 +205,10 @@ def reduce_sum(n: int, rng: np.random.Generator) -> Kernel:
             acc = acc + level[0]
         out[0] = acc
 
-    def sim() -> None:
-        reduce_vf.reduce_sum_vf(dst.GetPhyAddr(), src.GetPhyAddr(), n, n // LANES, LANES)
+    def run(count: int) -> None:
+        reduce_vf.reduce_sum_vf(dst.GetPhyAddr(), src.GetPhyAddr(), count, count // LANES, LANES)
 
-    return Kernel(sim, whole, loop, lambda: same(dst.numpy(), out, "ReduceSum"))
+    return Kernel(lambda: run(n), whole, loop, lambda: same(dst.numpy(), out, "ReduceSum"), lambda: run(0))
 
 
 def u64_add(n: int, rng: np.random.Generator) -> Kernel:
@@ -218,10 +225,10 @@ def u64_add(n: int, rng: np.random.Generator) -> Kernel:
         for lo in registers(n):
             np.add(x[lo : lo + LANES], y[lo : lo + LANES], out=z[lo : lo + LANES])
 
-    def sim() -> None:
-        u64_add_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), n // LANES)
+    def run(count: int) -> None:
+        u64_add_vf(d.GetPhyAddr(), a.GetPhyAddr(), b.GetPhyAddr(), count // LANES)
 
-    return Kernel(sim, lambda: np.add(x, y, out=z), loop, lambda: same(d.numpy(), z, "u64 add"))
+    return Kernel(lambda: run(n), lambda: np.add(x, y, out=z), loop, lambda: same(d.numpy(), z, "u64 add"), lambda: run(0))
 
 
 def memory_add(n: int, rng: np.random.Generator) -> Kernel:
@@ -374,6 +381,7 @@ class Row(NamedTuple):
     sequential: float
     whole: float
     loop: float
+    empty: float | None  #: the zero-trip call (`Kernel.empty`), default mode
 
 
 def measure(name: str, log2n: int, runs: int, sample: float) -> Row:
@@ -385,8 +393,10 @@ def measure(name: str, log2n: int, runs: int, sample: float) -> Row:
         if f is not k.whole:
             k.check()
     fs = {"whole": (k.whole, None), "seq": (k.sim, "sequential"), "sim": (k.sim, None), "loop": (k.loop, None)}
+    if k.empty is not None:
+        fs["empty"] = (k.empty, None)
     t = timed_in_turn(fs, runs, sample)
-    return Row(name, log2n, t["sim"], t["seq"], t["whole"], t["loop"])
+    return Row(name, log2n, t["sim"], t["seq"], t["whole"], t["loop"], t.get("empty"))
 
 
 def report(rows: list[Row]) -> None:
@@ -404,6 +414,9 @@ def report(rows: list[Row]) -> None:
     kernels = [k for k in KERNELS if k not in MEMORY]
     verdict("default, 2^20, / whole-array numpy", 2, [(k, by[k, 20].default / by[k, 20].whole) for k in kernels if (k, 20) in by])
     verdict("default, 2^10, / whole-array numpy", 3, [(k, by[k, 10].default / by[k, 10].whole) for k in kernels if (k, 10) in by])
+    floors = [(k, r.empty / r.whole) for k in kernels if (r := by.get((k, 10))) is not None and r.empty is not None]
+    if floors:
+        print(f"  (the same VFs called with zero trips, / whole-array numpy: {', '.join(f'{k} {v:.2f}x' for k, v in floors)})")
     for k, limit in (("AddVF", 2), ("Compare+Select", 3)):
         verdict(
             f"sequential {k} / per-register loop (every size)",
@@ -421,15 +434,16 @@ def main() -> None:
     parser.add_argument("--sample", type=float, default=0.05, help="seconds a sample lasts at least (default 0.05)")
     args = parser.parse_args()
     head = f"{'kernel':<19} {'n':>5}  {'default/whole':>13}  {'sequential/loop':>15}  {'default/sequential':>18}"
-    print(f"{head}  {'default':>10}  {'whole numpy':>11}")
+    print(f"{head}  {'default':>10}  {'whole numpy':>11}  {'zero trips/whole':>16}")
     rows = []
     for name in args.kernels:
         for log2n in args.sizes:
             r = measure(name, log2n, args.runs, args.sample)
             rows.append(r)
+            floor = "-" if r.empty is None else f"{r.empty / r.whole:.2f}x"
             print(
                 f"{name:<19} {'2^' + str(log2n):>5}  {r.default / r.whole:>12.2f}x  {r.sequential / r.loop:>14.2f}x"
-                f"  {r.default / r.sequential:>17.3f}x  {r.default * 1e3:>8.3f}ms  {r.whole * 1e3:>9.3f}ms",
+                f"  {r.default / r.sequential:>17.3f}x  {r.default * 1e3:>8.3f}ms  {r.whole * 1e3:>9.3f}ms  {floor:>16}",
                 flush=True,
             )
     report(rows)
