@@ -266,7 +266,7 @@ def _c_block(name: str, form: str, ops: tuple[Operand, ...]) -> CName | None:
     return CName(name, tuple(o.name for o in ops if not o.keyword), fixed)
 
 
-# LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (not yet).
+# LoadAlign: register (every LoadDist), MaskReg (MaskDist NORM/US/DS), dual register (DINTLV, below).
 for _form, _ops in _forms(
     (reg("dst_reg", Role.OUT, OneOf(MOVES)), Operand("src_addr", Kind.PTR, dtypes=SameAs("dst_reg"))), (), "post_update_stride"
 ).items():
@@ -355,7 +355,7 @@ for _form, _ops in {
         )
     )
 
-# StoreAlign: register (every StoreDist), MaskReg (MaskDist NORM/PACK), dual register (not yet).
+# StoreAlign: register (every StoreDist), MaskReg (MaskDist NORM/PACK), dual register (INTLV, below).
 for _form, _ops in _forms(
     (Operand("dst_addr", Kind.PTR, dtypes=SameAs("src_reg")), reg("src_reg", dtypes=OneOf(MOVES))),
     (pred(),),
