@@ -135,8 +135,8 @@ def test_a_store_waiting_on_a_register_keeps_its_rows_when_the_register_is_writt
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_the_large_array_check_of_mixed_signs(dtype: Any) -> None:
-    """`_ordinary` on large arrays of both signs (reductions only): an exception planted anywhere, of either sign,
-    and the extreme normals, which pass."""
+    """`_ordinary` on large arrays of both signs (float32's by reductions alone, half's by the count): an exception
+    planted anywhere, of either sign, and the extreme normals, which pass."""
     info = np.finfo(dtype)
     rng = np.random.default_rng(np.dtype(dtype).itemsize)
     base = (rng.uniform(1, 100, 1 << 15) * rng.choice([-1, 1], 1 << 15)).astype(dtype)
