@@ -174,3 +174,31 @@ def test_a_failed_parse_is_not_kept(cache_dir: Path, tmp_path: Path, monkeypatch
             rs.cpp.load(src)
     assert not cache_dir.exists()
     assert _read_k(rs.cpp.load(src)) == [7, 15]
+
+
+def test_the_libclang_stamp_follows_its_files_bytes_not_their_times(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key's libclang part: a new install of the same wheel (other file times) keeps it, so a fresh virtual
+    environment finds the entries; other bindings (the same size, other bytes) or another library size changes it."""
+    import importlib.machinery
+    import importlib.util
+
+    wheel = tmp_path / "clang"
+    (wheel / "native").mkdir(parents=True)
+    (wheel / "cindex.py").write_text("VERSION = 'a'\n")
+    (wheel / "native" / "libclang.so").write_bytes(b"\0" * 64)
+    spec = importlib.machinery.ModuleSpec("clang", None, is_package=True)
+    spec.submodule_search_locations = [str(wheel)]
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: spec if name == "clang" else None)
+
+    def stamp() -> str:
+        return cache._libclang.__wrapped__()  # (uncached)
+
+    first = stamp()
+    for f in (wheel / "cindex.py", wheel / "native" / "libclang.so"):
+        os.utime(f, ns=(1, 1))  # (a new install: other times)
+    assert stamp() == first
+    (wheel / "cindex.py").write_text("VERSION = 'b'\n")  # (the same size)
+    assert stamp() != first
+    second = stamp()
+    (wheel / "native" / "libclang.so").write_bytes(b"\0" * 65)
+    assert stamp() not in (first, second)

@@ -3,7 +3,8 @@
 A libclang parse (parse.py, in a child process) is stored under a key made of everything it reads before
 it opens the file: the file's path (as given) and bytes, the clang arguments, the working directory, the include
 path environment, regsim's generated declarations and helper-header stand-ins, parse.py's own code and
-the libclang wheel (its files' sizes and times). The parse reports every file it included (with a digest of the bytes clang
+the libclang wheel (its bindings' bytes and its library's size). The parse reports every file it included (with a
+digest of the bytes clang
 read) and the include names spelled in the user's files; an entry is served only while each of those
 files has the same bytes and each place an include could have been found is as it was (a header added
 ahead of the one used, or where one was missing, is a new parse). Entries are written whole under a
@@ -56,17 +57,22 @@ def directory() -> str | None:
 
 @functools.cache
 def _libclang() -> str:
-    """The libclang wheel as its files' sizes and times (its library and bindings; without loading them)."""
+    """The libclang wheel, without loading it: its Python bindings' bytes and its library's size (each release
+    changes both). Not the files' times, so a new install of the same wheel (a fresh virtual environment, a CI
+    runner) finds the entries an earlier one wrote."""
     import importlib.util
 
-    spec = importlib.util.find_spec("clang")
     stamps = []
+    spec = importlib.util.find_spec("clang")
     for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-        for root, _, files in os.walk(folder):
+        for root, _, files in sorted(os.walk(folder)):
             for name in sorted(files):
-                if name.endswith((".so", ".dylib", ".dll", ".py")):
-                    st = os.stat(os.path.join(root, name))
-                    stamps.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+                path = os.path.join(root, name)
+                if name.endswith(".py"):
+                    with open(path, "rb") as f:
+                        stamps.append(f"{os.path.relpath(path, folder)}:{digest(f.read())}")
+                elif name.endswith((".so", ".dylib", ".dll")):
+                    stamps.append(f"{os.path.relpath(path, folder)}:{os.stat(path).st_size}")
     return "|".join(stamps)
 
 
