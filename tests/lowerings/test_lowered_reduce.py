@@ -202,8 +202,8 @@ def div_operands(dtype: Any, n: int, rng: np.random.Generator) -> tuple[np.ndarr
     b = np.where(rng.random(n) < 0.5, small, b).astype(npd)
     specials_a = [info.min, info.max, 7, 7, 0, info.min, info.max, 5]
     specials_b = [npd.type(-1) if info.min else 1, 0, 0, 2, 0, info.min, info.max, info.max]
-    a[: len(specials_a)] = np.array(specials_a).astype(npd)
-    b[: len(specials_b)] = np.array(specials_b).astype(npd)
+    a[: len(specials_a)] = np.array([int(v) for v in specials_a], npd)  # (exact: uint64's max went through float64)
+    b[: len(specials_b)] = np.array([int(v) for v in specials_b], npd)
     return a, b
 
 
@@ -632,7 +632,8 @@ def test_div_exp_config(api: str, algo: Any, dtype: Any) -> None:
     ub, ts = setup(dtype, 2 * lanes, seed=5, api=api)
     if api == "Div":  # subnormal / 1, normal / big (a subnormal quotient), normal / subnormal
         a = np.tile(np.array([tiny / 3, -tiny / 5, 1.0, 1e-3], np.float64), lanes // 2).astype(npd)
-        b = np.tile(np.array([1.0, 1.0, 1 / tiny * 4, tiny / 4], np.float64), lanes // 2).astype(npd)
+        big = float(np.finfo(npd).max)  # (1 / it is subnormal in half and float32; half's 4 / tiny overflowed to inf)
+        b = np.tile(np.array([1.0, 1.0, big, tiny / 4], np.float64), lanes // 2).astype(npd)
         ts[1].set(a)
         ts[2].set(b)
     else:  # results below the smallest normal, and subnormal inputs

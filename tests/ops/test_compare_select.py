@@ -53,7 +53,8 @@ def _values(reg: Reg.RegTensor) -> list:
     """Lanes as Python ints or floats (bfloat16 widened exactly)."""
     lanes = reg.numpy()
     if reg.dtype.name in O.FLOATS:
-        return [float(x) for x in lanes.astype(np.float64)]
+        with np.errstate(invalid="ignore"):  # (an 8-bit float's NaN widens to float64's NaN, as meant)
+            return [float(x) for x in lanes.astype(np.float64)]
     return [int(x) for x in lanes]
 
 

@@ -156,7 +156,8 @@ def _cmode(algo: str) -> Any:
 
 def _components(comp: Any, rng: np.random.Generator, n: int) -> np.ndarray:
     """2n component values: specials, small integers (exact quotients, ties of |c| and |d|) and normals."""
-    specials = np.array(COMPONENT_SPECIALS).astype(comp)
+    with np.errstate(over="ignore"):  # (beyond half's range: its infinities, as meant)
+        specials = np.array(COMPONENT_SPECIALS).astype(comp)
     pick = rng.random(2 * n)
     return np.where(
         pick < 0.3,

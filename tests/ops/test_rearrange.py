@@ -140,7 +140,8 @@ def _near_halfway(dtype: Any) -> st.SearchStrategy[float]:
 
     def make(code: int, nudge: int) -> float:
         lo = float(np.array([code], f"u{dtype.itemsize}").view(dtype.np_dtype)[0])
-        hi = float(np.nextafter(dtype.np_dtype.type(lo), dtype.np_dtype.type(np.inf)))
+        with np.errstate(over="ignore"):  # (the greatest finite one's neighbour: infinity, as meant)
+            hi = float(np.nextafter(dtype.np_dtype.type(lo), dtype.np_dtype.type(np.inf)))
         return float(np.nextafter(np.float64((lo + hi) / 2), np.inf if nudge > 0 else -np.inf)) if nudge else (lo + hi) / 2
 
     top = 0x7BFF if dtype is rs.half else 0x7F7FFFFE
