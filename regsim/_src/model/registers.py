@@ -629,19 +629,19 @@ class RegTensor(Generic[T]):
 
     # --- byte/lane plumbing used by the backend ----------------------------------------------
     def _get(self) -> npt.NDArray[Any]:
-        """The lanes: a view for one register; assembled from the word halves for two."""
+        """The lanes: a view for one register; assembled from the word halves for two (a new array)."""
         if self._view is not None:
             return self._view
-        lanes = np.empty(self._raw.size // self.dtype.itemsize, self.dtype.np_dtype)
-        put_natural(lanes.view(np.uint8).data, self._bytes, self.dtype.itemsize)
-        return lanes
+        word, natural, _ = _pair_order(self.dtype.itemsize)
+        return self._raw.view(word)[natural].view(self.dtype.np_dtype)
 
     def _put(self, values: npt.NDArray[Any]) -> None:
         """Write all lanes (values already of the register's numpy dtype)."""
         if self._view is not None:
             self._view[...] = values
         else:
-            put_halves(self._bytes, np.ascontiguousarray(values).view(np.uint8).data, self.dtype.itemsize)
+            word, _, halves = _pair_order(self.dtype.itemsize)
+            self._raw.view(word)[...] = np.ascontiguousarray(values).view(word)[halves]
 
     def _lane_valid(self) -> Bools | None:
         """Per lane, whether every byte of it was written (None: all were)."""
@@ -668,6 +668,22 @@ class RegTensor(Generic[T]):
             per_byte = np.repeat(lanes, self.dtype.itemsize)
             span |= per_byte if self._view is not None else natural_to_halves(per_byte, self.dtype.itemsize)
         st.summarise()
+
+
+#: per element size of a register pair: (its half word's numpy dtype, the words' permutations from the RegTraitNumTwo
+#: order to memory order and back), `_pair_order`
+_PAIR_ORDERS: Final[dict[int, tuple[np.dtype[Any], npt.NDArray[np.intp], npt.NDArray[np.intp]]]] = {}
+
+
+def _pair_order(itemsize: int) -> tuple[np.dtype[Any], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """A register pair's half words (`natural_to_halves` of its 2 * VL bytes) as index arrays: one fancy index moves
+    them (a third of the time of memoryview slices, `put_natural`, at 64 elements)."""
+    order = _PAIR_ORDERS.get(itemsize)
+    if order is None:
+        n = 2 * VL // itemsize  #: the pair's elements
+        natural = np.arange(2 * n).reshape(2, n).T.reshape(-1)  # memory word k: halves word (k % 2) * n + k // 2
+        order = _PAIR_ORDERS[itemsize] = (np.dtype(f"u{itemsize // 2}"), natural, np.argsort(natural))
+    return order
 
 
 #: the memoryview format of a half element of each size
