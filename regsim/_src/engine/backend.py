@@ -185,6 +185,10 @@ class NumpyBackend:
     def __init__(self, check_uninitialized: bool, mask_fill: str, core: Core | None = None) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill
+        #: whether `advance` does nothing but move the pointer in place (the in-order fast paths then move it themselves):
+        #: not on a batched loop's backend, nor while a loop records the moves of its iteration 0 (`LoopRun._peel`) (an
+        #: instance attribute: read faster than a class one)
+        self.moves_in_place = True
         #: the core's special registers (AR): `core`, else the current one's (a VF started with a UB pointer argument
         #: runs on that UB's core, a `VEC_SCOPE` block on the current one)
         self.core: Core = current_core() if core is None else core
@@ -779,8 +783,12 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
         else:
             dst._bytes[:] = st.buffer[addr:end]
         dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
-        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
-            ctx.backend.advance(ptr, step * unit)
+        if post is not None:  # (through the backend, as `run`, where a loop learning its strides listens there)
+            be = ctx.backend
+            if be.moves_in_place:
+                ptr.addr += step * unit  # (`advance`, inlined: no call)
+            else:
+                be.advance(ptr, step * unit)
 
     return call
 
@@ -841,8 +849,12 @@ def in_order_store(
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
-        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
-            ctx.backend.advance(ptr, step * unit)
+        if post is not None:  # (through the backend, as `run`, where a loop learning its strides listens there)
+            be = ctx.backend
+            if be.moves_in_place:
+                ptr.addr += step * unit  # (`advance`, inlined: no call)
+            else:
+                be.advance(ptr, step * unit)
 
     return call
 
