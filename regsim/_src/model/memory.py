@@ -285,7 +285,11 @@ class UbPtr(Generic[T]):
     __slots__ = ("_sig", "addr", "dtype", "hi", "lo", "ub")
 
     def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, lo: int, hi: int) -> None:
-        self.ub, self.dtype, self.addr, self.lo, self.hi = ub, dtype, addr, lo, hi
+        self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
+        self.dtype = dtype
+        self.addr = addr
+        self.lo = lo
+        self.hi = hi
         self._sig = dtype._ptr_sig  # the static type, as the op engine's plan cache keys it
 
     def __add__(self, n: int) -> UbPtr[T]:
@@ -330,7 +334,12 @@ class UbPtr(Generic[T]):
         """`copy`, as a VF's call passes the pointer (by value; its fields set directly: `__add__`'s hot path; a VF
         runs on scalar code's pointers only, so a batched loop's per-iteration pointer never gets here)."""
         p: UbPtr[T] = _new(UbPtr)
-        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, self.dtype, self.addr, self.lo, self.hi, self._sig
+        p.ub = self.ub
+        p.dtype = self.dtype
+        p.addr = self.addr
+        p.lo = self.lo
+        p.hi = self.hi
+        p._sig = self._sig
         return p
 
     @host_api("UbPtr.reinterpret")
