@@ -157,9 +157,33 @@ class LocalTensor(Generic[T]):
         return self.size * self.dtype.itemsize
 
     @host_api("LocalTensor.GetPhyAddr")
-    def GetPhyAddr(self) -> UbPtr[T]:
-        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
-        return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
+    def _GetPhyAddr(self) -> UbPtr[T]:
+        """`GetPhyAddr`'s general path: arguments that do not bind refused as every host API refuses them."""
+        return self.GetPhyAddr()
+
+    if TYPE_CHECKING:
+
+        def GetPhyAddr(self) -> UbPtr[T]:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            return self._GetPhyAddr()
+
+    else:
+
+        def GetPhyAddr(self, *rest: Any, **kw: Any) -> Any:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            # (no `host_api` wrapper on the hot path: a call with arguments takes the general one; the pointer's fields
+            # set directly, as `UbPtr.__add__` sets them)
+            if rest or kw:
+                return self._GetPhyAddr(*rest, **kw)
+            p = _new(UbPtr)
+            p.ub = self.ub
+            dtype = p.dtype = self.dtype
+            p.addr = p.lo = addr = self.addr
+            p.hi = addr + self.nbytes
+            p._sig = dtype._ptr_sig
+            return p
+
+        GetPhyAddr.__signature__ = inspect.signature(_GetPhyAddr)
 
     @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
