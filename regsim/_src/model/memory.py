@@ -612,9 +612,13 @@ class Writes:
         when the caller knows how far the kernel line is: the in-order stores' cost)."""
         # (no frame kept: a UB's log holding a frame that holds the UB would be a reference cycle, its bytes freed
         # only by the cyclic collector)
-        kernel = kernel_frame(_getframe(depth + 1))
+        kernel = _getframe(depth + 1)
+        code = kernel.f_code
+        if code.co_filename.startswith(_REGSIM_DIR):  # (regsim's frame: `kernel_frame` looks outwards; else it is one)
+            kernel = kernel_frame(kernel)
+            code = kernel.f_code
         entries = self.entries
-        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, tuple(ITERATIONS.get()), active, lanes))
+        entries.append((api, code, kernel.f_lasti, lo, hi, None, tuple(ITERATIONS.get()), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 
