@@ -342,7 +342,11 @@ class RangeStorage(Storage):
             Storage.mark_stored(self, start, end)
         elif start < end:
             self._add(start, end)
-            self.summarise()
+            starts, ends = self.starts, self.ends
+            # (`summarise` called where it may act: the ranges switched to flags, or a first range from byte 0 to the
+            # end, the only one then; a store into a UB not all written, the common case, skips the call)
+            if starts is None or ends is None or (starts[0] == 0 and ends[0] == self.data.size):
+                self.summarise()
 
     def _add(self, start: int, end: int) -> None:
         """Join [start, end) to the ranges (those it overlaps or touches merged into one)."""
