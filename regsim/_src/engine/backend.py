@@ -12,6 +12,7 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from collections.abc import Callable
 from operator import index
 from typing import Any, Final, Protocol
@@ -775,7 +776,9 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or end > ub.size
             or ub.observer is not None
             or not (dst._whole or dst._storage.valid is None)
-            or ((st.starts is not None or st._flags is not None) and not st.all_written(addr, end))  # (_PARTIAL)
+            # (_PARTIAL: kept as ranges, `RangeStorage.all_written`'s test inlined, no call; as per-byte flags, asked)
+            or ((starts := st.starts) is not None and ((k := bisect_right(starts, addr) - 1) < 0 or st.ends[k] < end))
+            or (st._flags is not None and not st.all_written(addr, end))
         ):
             return generic(ctx, args, kwargs)
         if halves:
