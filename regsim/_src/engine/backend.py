@@ -1094,7 +1094,8 @@ def in_order_select(stride: int, generic: Call) -> Call:
             view[...] = where(active[0], a, b)
         else:
             dst._bytes[:] = rb._bytes
-            putmask(view, active[0], a)
+            # (src0's writable lanes: numpy's putmask copies values that are not writable before it reads them)
+            putmask(view, active[0], ra._view)
         st.valid = None  # (every byte written, as `commit` notes)
 
     return call
