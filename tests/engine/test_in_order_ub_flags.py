@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 from test_in_order_paths import _same, both_paths  # noqa: F401  (the fixture)
 
 import regsim as rs
@@ -111,3 +113,30 @@ def test_loads_and_stores_in_each_written_state(
 
         assert flags is not None and flags[dst * 4 : (dst + N + count) * 4].all()
         assert not flags[(dst + N + count) * 4 : (dst + 2 * N) * 4].any() and flags[(dst + 2 * N) * 4 : (dst + 3 * N) * 4].all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    spans=hs.lists(hs.tuples(hs.integers(0, 2048), hs.integers(0, 2048)).map(sorted), max_size=5),
+    block=hs.integers(0, (2048 - 256) // 32),
+)
+def test_an_in_order_load_from_ranges_keeps_the_flags_of_the_bytes_it_reads(spans: list[list[int]], block: int) -> None:
+    """A LoadAlign of UB bytes [at, at + 256) where the UB's written bytes are kept as ranges (the closure's own test of
+    them): the register's bytes are the UB's, and its flags those bytes' (none kept when all of them were written),
+    against a per-byte oracle of the spans marked, ranges that end, start or stop just at the load's bytes among them."""
+    ub = rs.UnifiedBuffer(2048)
+    t = ub.alloc(rs.uint8, 2048)
+    oracle = [False] * 2048
+    for a, b in spans:
+        ub.storage.mark(a, b)
+        oracle[a:b] = [True] * (b - a)
+    ub.storage.data[:] = np.arange(2048) % 251
+    assert ub.storage.starts is not None  # (kept as ranges)
+    at = block * 32
+    with rs.VEC_SCOPE():
+        r = Reg.RegTensor(rs.uint8)
+        Reg.LoadAlign(r, t.GetPhyAddr() + at)
+    assert r._raw.tolist() == [i % 251 for i in range(at, at + 256)]
+    want = oracle[at : at + 256]
+    flags = r._storage.valid
+    assert (flags is None) is all(want) and (flags is None or flags.tolist() == want)

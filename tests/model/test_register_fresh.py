@@ -13,7 +13,7 @@ import regsim as rs
 from regsim import Reg
 from regsim._src.model import dtypes as dt
 from regsim._src.model.registers import RegTensor, Storage
-from regsim.errors import DTypeError
+from regsim.errors import DTypeError, ParameterError
 
 
 def _general(dtype: type[dt.DType]) -> RegTensor[Any]:
@@ -37,7 +37,8 @@ def test_an_inline_register_is_the_general_paths(dtype: type[dt.DType]) -> None:
     assert fast._view.dtype == slow._view.dtype == dtype.np_dtype and fast._view.shape == slow._view.shape
     assert fast._view.flags.writeable and not fast._rview.flags.writeable
     assert np.shares_memory(fast._view, fs.data) and np.shares_memory(fast._rview, fs.data)
-    assert not np.shares_memory(fs.data, Reg.RegTensor(dtype)._storage.data)  # (each register its own bytes)
+    other = Reg.RegTensor(dtype)._storage
+    assert not np.shares_memory(fs.data, other.data) and not np.shares_memory(fs.valid, other.valid)  # (each its own)
     assert {s: type(getattr(fast, s)) for s in RegTensor.__slots__} == {s: type(getattr(slow, s)) for s in RegTensor.__slots__}
 
 
@@ -58,3 +59,19 @@ def test_two_registers_and_refused_types_take_the_general_path() -> None:
     for bad in ([1], np.float32, rs.DType, "float32"):
         with pytest.raises(DTypeError, match="RegTensor: T = "):
             Reg.RegTensor(bad)  # type: ignore[arg-type]
+
+
+def test_a_call_that_does_not_bind_is_refused_as_the_general_path_refuses_it() -> None:
+    """The inline case takes the dtype alone; any other call goes through the general path (`host_api`'s binding
+    rule): the parameter named, the trait given by keyword or position alike."""
+    for kwargs, named in (({"foo": 1}, "foo"), ({"dtype": rs.int8, "trait": Reg.RegTraitNumOne, "x": 0}, "x")):
+        with pytest.raises(ParameterError, match=rf"^RegTensor: {named} = .*an unknown keyword"):
+            Reg.RegTensor(**kwargs)
+    with pytest.raises(ParameterError, match=r"^RegTensor: dtype = missing"):
+        Reg.RegTensor()  # type: ignore[call-arg]
+    with pytest.raises(ParameterError, match=r"^RegTensor: arguments = 3 \(extra positional"):
+        Reg.RegTensor(rs.int8, Reg.RegTraitNumOne, 3)  # type: ignore[call-arg]
+    one = Reg.RegTraitNumOne
+    for made in (Reg.RegTensor(rs.int8, one), Reg.RegTensor(dtype=rs.int8), Reg.RegTensor(rs.int8, trait=one)):
+        assert (made.dtype, made.trait, made._storage.valid.size) == (rs.int8, one, 256)
+        assert made._view is not None and made._view.dtype == np.int8

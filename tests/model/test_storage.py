@@ -75,6 +75,32 @@ def test_ranges_answer_as_per_byte_flags(steps: list[tuple[str, list[int]]], kin
             assert [i for i in range(SIZE) if any(p <= i < q for p, q in runs)] == [i for i in range(SIZE) if oracle[i]]
 
 
+@given(
+    cuts=st.lists(st.integers(1, SIZE - 1), unique=True, max_size=6).map(sorted),
+    marked=st.lists(st.booleans(), min_size=7, max_size=7),
+    order=st.randoms(use_true_random=False),
+)
+def test_a_store_that_leaves_every_byte_written_drops_the_ranges(cuts: list[int], marked: list[bool], order: Any) -> None:
+    """The spans between `cuts`, in a random order, each by `mark` or `mark_stored`, then one store again into bytes
+    already written: the ranges (or flags) stay while a byte was never written; once every byte was, the first store
+    drops them (`valid` None), even one into bytes a `mark` wrote; a `mark` alone never does."""
+    spans = list(itertools.pairwise([0, *cuts, SIZE]))
+    order.shuffle(spans)
+    s = RangeStorage.fresh(SIZE)  # (at most 7 ranges: kept as ranges throughout)
+    oracle = [False] * SIZE
+    stored_since_complete = False
+    for (a, b), by_mark in zip(spans, marked, strict=False):
+        (s.mark if by_mark else s.mark_stored)(a, b)
+        oracle[a:b] = [True] * (b - a)
+        stored_since_complete = all(oracle) and (stored_since_complete or not by_mark)
+        assert s.partial() is not stored_since_complete
+    a, b = spans[0]
+    s.mark_stored(a, (a + b) // 2 + 1)  # (bytes written already)
+    assert s.partial() is not all(oracle)
+    flags = s.valid
+    assert (flags is None) is all(oracle) and (flags is None or flags.tolist() == oracle)
+
+
 def test_flags_asked_for_are_kept_and_changes_to_them_count() -> None:
     """Asking for `valid` switches to per-byte flags; a flag cleared in place is seen by every later question."""
     s = RangeStorage.fresh(64)

@@ -285,3 +285,51 @@ def test_a_site_forgets_when_the_faces_calls_are_made_anew(sites: list[Counting]
     doubled(a.GetPhyAddr(), d.GetPhyAddr(), N)
     assert general(sites) == [0, 1, 0]
     assert [int(v) for v in d.numpy()] == doubled_oracle(a)
+
+
+def test_a_remembered_site_hands_its_call_the_keywords_read_only(sites: list[Counting], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered site passes its keywords (the same objects as the call it remembered) as one mapping made when it
+    learned them: equal to the call's keywords at every call, and read-only (a call changing it would change the
+    next call's)."""
+    from regsim._src.engine.spec import Overloads
+
+    given: list[tuple[str, Any]] = []
+    learned = Overloads.in_order_call
+
+    def spied(self: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        run = learned(self, args, kwargs)
+        if run is None:
+            return None
+
+        def spy(ctx: Any, args: tuple[Any, ...], kwargs: Any) -> Any:
+            given.append((self.name, kwargs))
+            return run(ctx, args, kwargs)
+
+        return spy
+
+    monkeypatch.setattr(Overloads, "in_order_call", spied)
+    update = Reg.PostLiteral.POST_MODE_UPDATE
+
+    @rs.simd_vf
+    def pick(a: rs.UbPtr[rs.int32], b: rs.UbPtr[rs.int32], d: rs.UbPtr[rs.int32], n: int) -> None:
+        x, y, z = (Reg.RegTensor(rs.int32) for _ in range(3))
+        m = Reg.CreateMask(rs.int32)
+        chosen = Reg.CreateMask(rs.int32)
+        for _ in range(n):
+            Reg.LoadAlign(x, a, 64, post_mode=update)
+            Reg.LoadAlign(y, b, 64, post_mode=update)
+            Reg.Compare(chosen, x, y, m, mode=CMPMODE.LT)
+            Reg.Select(z, x, y, chosen)
+            Reg.StoreAlign(d, z, 64, m, post_mode=update)
+
+    a, b, d = tensors(rs.int32, N * 64, 3)
+    pick(a.GetPhyAddr(), b.GetPhyAddr(), d.GetPhyAddr(), N)
+    want = [u if u < v else v for u, v in zip(map(int, a.numpy()), map(int, b.numpy()), strict=True)]
+    assert [int(v) for v in d.numpy()] == want
+    posts = {"post_mode": update}
+    keywords = {"LoadAlign": posts, "Compare": {"mode": CMPMODE.LT}, "Select": {}, "StoreAlign": posts}
+    assert [name for name, _ in given] == ["LoadAlign", "LoadAlign", "Compare", "Select", "StoreAlign"] * (N - 1)
+    for name, kwargs in given:
+        assert dict(kwargs) == keywords[name], name
+        with pytest.raises(TypeError):
+            kwargs["post_mode"] = None

@@ -12,6 +12,7 @@ Masking happens once, here (Sail's `init_masked_result`): lane functions never s
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from collections.abc import Callable
 from operator import index
 from typing import Any, Final, Protocol
@@ -185,6 +186,10 @@ class NumpyBackend:
     def __init__(self, check_uninitialized: bool, mask_fill: str, core: Core | None = None) -> None:
         self.check = check_uninitialized
         self.mask_fill = mask_fill
+        #: whether `advance` does nothing but move the pointer in place (the in-order fast paths then move it themselves):
+        #: not on a batched loop's backend, nor while a loop records the moves of its iteration 0 (`LoopRun._peel`) (an
+        #: instance attribute: read faster than a class one)
+        self.moves_in_place = True
         #: the core's special registers (AR): `core`, else the current one's (a VF started with a UB pointer argument
         #: runs on that UB's core, a `VEC_SCOPE` block on the current one)
         self.core: Core = current_core() if core is None else core
@@ -771,7 +776,9 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
             or end > ub.size
             or ub.observer is not None
             or not (dst._whole or dst._storage.valid is None)
-            or ((st.starts is not None or st._flags is not None) and not st.all_written(addr, end))  # (_PARTIAL)
+            # (_PARTIAL: kept as ranges, `RangeStorage.all_written`'s test inlined, no call; as per-byte flags, asked)
+            or ((starts := st.starts) is not None and ((k := bisect_right(starts, addr) - 1) < 0 or st.ends[k] < end))
+            or (st._flags is not None and not st.all_written(addr, end))
         ):
             return generic(ctx, args, kwargs)
         if halves:
@@ -779,8 +786,12 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
         else:
             dst._bytes[:] = st.buffer[addr:end]
         dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
-        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
-            ctx.backend.advance(ptr, step * unit)
+        if post is not None:  # (through the backend, as `run`, where a loop learning its strides listens there)
+            be = ctx.backend
+            if be.moves_in_place:
+                ptr.addr += step * unit  # (`advance`, inlined: no call)
+            else:
+                be.advance(ptr, step * unit)
 
     return call
 
@@ -841,8 +852,12 @@ def in_order_store(
             n = lanes if stride > 1 else 0  # (as `store` notes it)
             ub.writes.note(api, addr, end, n, n, 2)  # (called by the op's face, called by the kernel line)
             st.mark_stored(addr, end)
-        if post is not None:  # (through the backend, as `run`: a loop learning its strides listens there)
-            ctx.backend.advance(ptr, step * unit)
+        if post is not None:  # (through the backend, as `run`, where a loop learning its strides listens there)
+            be = ctx.backend
+            if be.moves_in_place:
+                ptr.addr += step * unit  # (`advance`, inlined: no call)
+            else:
+                be.advance(ptr, step * unit)
 
     return call
 
@@ -1079,7 +1094,8 @@ def in_order_select(stride: int, generic: Call) -> Call:
             view[...] = where(active[0], a, b)
         else:
             dst._bytes[:] = rb._bytes
-            putmask(view, active[0], a)
+            # (src0's writable lanes: numpy's putmask copies values that are not writable before it reads them)
+            putmask(view, active[0], ra._view)
         st.valid = None  # (every byte written, as `commit` notes)
 
     return call

@@ -849,7 +849,10 @@ _ENTRIES: Final[dict[int, tuple[Callable[..., Any], Overloads]]] = {}
 # --- call sites: a rewritten VF loop's in-order calls of the faces, each remembering the last one's call ------------
 #: what a call site's remembered call looks like, the arguments' checks and the keywords' names given
 _SITE = """
-def make(_FACE, _RUN, _current, _miss, _type, {consts}):
+def make(_FACE, _RUN, _current, _miss, _type, _frozen, {consts}):
+    # (the keywords a hit passes: each the object the site checks it is, so one read-only mapping, made here, not a
+    # new dict at each call)
+    _KW = _frozen({{{constkw}}})
     def site(_f, {params}):
         # the hot path: the face remembered, every argument of the static type it had, every keyword the same object,
         # no hook: the call the face would find (`Overloads.in_order_call`), without the face's key and look-up
@@ -861,7 +864,7 @@ def make(_FACE, _RUN, _current, _miss, _type, {consts}):
         if _hit:
             _ctx = _current()
             if _ctx is not None and _ctx.hook is None:
-                return _RUN(_ctx, ({args}), {{{kwargs}}})
+                return _RUN(_ctx, ({args}), _KW)
         return _miss(_f, ({args}), {{{kwargs}}})
     return site
 """
@@ -886,6 +889,7 @@ def _site_maker(checks: tuple[str, ...], keywords: tuple[str, ...]) -> Callable[
         or "True",
         args="".join(f"{a}, " for a in positional),
         kwargs=", ".join(f"{w!r}: {w}" for w in keywords),
+        constkw=", ".join(f"{w!r}: _K{j}" for j, w in enumerate(keywords)),
     )
     scope: dict[str, Any] = {}
     # (a file of regsim's, as the faces: a frame of it is never the kernel line a trace, a message or a store names)
@@ -943,7 +947,7 @@ class Site:
                 checks.append("is" if sig is a else "sig")
                 sigs.append(sig)
         make = _site_maker(tuple(checks), tuple(kwargs))
-        self.cell.cell_contents = make(face, run, _VF.get, self.miss, type, *sigs, *kwargs.values())
+        self.cell.cell_contents = make(face, run, _VF.get, self.miss, type, types.MappingProxyType, *sigs, *kwargs.values())
         self.learned += 1
         entry._calls.sites.add(self)
 

@@ -157,9 +157,33 @@ class LocalTensor(Generic[T]):
         return self.size * self.dtype.itemsize
 
     @host_api("LocalTensor.GetPhyAddr")
-    def GetPhyAddr(self) -> UbPtr[T]:
-        """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
-        return UbPtr(self.ub, self.dtype, self.addr, self.addr, self.addr + self.nbytes)
+    def _GetPhyAddr(self) -> UbPtr[T]:
+        """`GetPhyAddr`'s general path: arguments that do not bind refused as every host API refuses them."""
+        return self.GetPhyAddr()
+
+    if TYPE_CHECKING:
+
+        def GetPhyAddr(self) -> UbPtr[T]:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            return self._GetPhyAddr()
+
+    else:
+
+        def GetPhyAddr(self, *rest: Any, **kw: Any) -> Any:
+            """The tensor's UB address as a `__ubuf__ T*`, bounded by this tensor."""
+            # (no `host_api` wrapper on the hot path: a call with arguments takes the general one; the pointer's fields
+            # set directly, as `UbPtr.__add__` sets them)
+            if rest or kw:
+                return self._GetPhyAddr(*rest, **kw)
+            p = _new(UbPtr)
+            p.ub = self.ub
+            dtype = p.dtype = self.dtype
+            p.addr = p.lo = addr = self.addr
+            p.hi = addr + self.nbytes
+            p._sig = dtype._ptr_sig
+            return p
+
+        GetPhyAddr.__signature__ = inspect.signature(_GetPhyAddr)
 
     @host_api("LocalTensor.GetSize")
     def GetSize(self) -> int:
@@ -285,7 +309,11 @@ class UbPtr(Generic[T]):
     __slots__ = ("_sig", "addr", "dtype", "hi", "lo", "ub")
 
     def __init__(self, ub: UnifiedBuffer, dtype: type[T], addr: int, lo: int, hi: int) -> None:
-        self.ub, self.dtype, self.addr, self.lo, self.hi = ub, dtype, addr, lo, hi
+        self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
+        self.dtype = dtype
+        self.addr = addr
+        self.lo = lo
+        self.hi = hi
         self._sig = dtype._ptr_sig  # the static type, as the op engine's plan cache keys it
 
     def __add__(self, n: int) -> UbPtr[T]:
@@ -330,7 +358,12 @@ class UbPtr(Generic[T]):
         """`copy`, as a VF's call passes the pointer (by value; its fields set directly: `__add__`'s hot path; a VF
         runs on scalar code's pointers only, so a batched loop's per-iteration pointer never gets here)."""
         p: UbPtr[T] = _new(UbPtr)
-        p.ub, p.dtype, p.addr, p.lo, p.hi, p._sig = self.ub, self.dtype, self.addr, self.lo, self.hi, self._sig
+        p.ub = self.ub
+        p.dtype = self.dtype
+        p.addr = self.addr
+        p.lo = self.lo
+        p.hi = self.hi
+        p._sig = self._sig
         return p
 
     @host_api("UbPtr.reinterpret")
@@ -579,9 +612,13 @@ class Writes:
         when the caller knows how far the kernel line is: the in-order stores' cost)."""
         # (no frame kept: a UB's log holding a frame that holds the UB would be a reference cycle, its bytes freed
         # only by the cyclic collector)
-        kernel = kernel_frame(_getframe(depth + 1))
+        kernel = _getframe(depth + 1)
+        code = kernel.f_code
+        if code.co_filename.startswith(_REGSIM_DIR):  # (regsim's frame: `kernel_frame` looks outwards; else it is one)
+            kernel = kernel_frame(kernel)
+            code = kernel.f_code
         entries = self.entries
-        entries.append((api, kernel.f_code, kernel.f_lasti, lo, hi, None, tuple(ITERATIONS.get()), active, lanes))
+        entries.append((api, code, kernel.f_lasti, lo, hi, None, tuple(ITERATIONS.get()), active, lanes))
         if len(entries) > self.LIMIT:
             self._drop()
 

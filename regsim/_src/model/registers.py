@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextvars
 import functools
 import importlib
+import inspect
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Generic, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -341,7 +342,11 @@ class RangeStorage(Storage):
             Storage.mark_stored(self, start, end)
         elif start < end:
             self._add(start, end)
-            self.summarise()
+            starts, ends = self.starts, self.ends
+            # (`summarise` called where it may act: the ranges switched to flags, or a first range from byte 0 to the
+            # end, the only one then; a store into a UB not all written, the common case, skips the call)
+            if starts is None or ends is None or (starts[0] == 0 and ends[0] == self.data.size):
+                self.summarise()
 
     def _add(self, start: int, end: int) -> None:
         """Join [start, end) to the ranges (those it overlaps or touches merged into one)."""
@@ -473,6 +478,8 @@ _new = object.__new__
 _zeros = np.zeros
 _UINT8, _BOOL = np.dtype(np.uint8), np.dtype(np.bool_)
 _ONE_SPAN = slice(0, VL)
+#: a new register's bytes and written flags (`RegTensor.__init__`): copies of these zeros (cheaper than `np.zeros`)
+_fresh_bytes, _fresh_flags = np.zeros(VL, _UINT8).copy, np.zeros(VL, _BOOL).copy
 #: per dtype, what a one-register `RegTensor` of it is made with: its lanes' numpy dtype and its `_sig` (`_one_register`)
 _ONE_REGISTER: Final[dict[type[dt.DType], tuple[np.dtype[Any], Any]]] = {}
 
@@ -499,22 +506,46 @@ class RegTensor(Generic[T]):
     _rview: npt.NDArray[Any] | None
 
     @host_api("RegTensor")
-    def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
-        if trait is RegTraitNumOne and dt.is_dtype(dtype):  # one register of a dtype (nothing to refuse): inlined
-            lanes = _ONE_REGISTER.get(dtype) or _one_register(dtype)  # `Storage.fresh` and `_bind`
-            data = _zeros(VL, _UINT8)
-            st: Storage = _new(Storage)
-            st.data, st.valid, st.origin, st.until = data, _zeros(VL, _BOOL), "", 0
-            st.buffer = buffer = memoryview(data)  # type: ignore[arg-type]  # (numpy arrays are buffers)
-            self.dtype, self.trait, self._storage, self._whole, self._span = dtype, trait, st, True, _ONE_SPAN
-            self._raw, self._bytes, self._sig = data, buffer, lanes[1]
-            self._view = view = data.view(lanes[0])
-            self._rview = rview = view.view()
-            rview.setflags(write=False)
-            return
+    def _init(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
+        """`RegTensor(dtype, trait)`'s general path."""
         check_trait("RegTensor", check_dtype("RegTensor", "T", dtype), trait)
         self.dtype, self.trait = dtype, trait
         self._bind(Storage.fresh(VL * trait.REG_NUM))
+
+    if TYPE_CHECKING:
+
+        def __init__(self, dtype: type[T], trait: RegTrait = RegTraitNumOne) -> None:
+            self._init(dtype, trait)
+
+    else:
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # (no `host_api` wrapper on the hot path: one register of a dtype, the dtype alone given, is made here; any
+            # other call takes the general path `_init`, with the arguments as given: its refusals are the wrapper's)
+            if kwargs or len(args) != 1 or not dt.is_dtype(args[0]):
+                self._init(*args, **kwargs)
+                return
+            dtype = self.dtype = args[0]  # (`Storage.fresh` and `_bind`, inlined; the new arrays copies of zeros: cheaper)
+            lanes = _ONE_REGISTER.get(dtype) or _one_register(dtype)
+            data = _fresh_bytes()
+            st: Storage = _new(Storage)
+            st.data = data
+            st.valid = _fresh_flags()
+            st.origin = ""
+            st.until = 0
+            st.buffer = buffer = memoryview(data)  # (numpy arrays are buffers)
+            self.trait = RegTraitNumOne
+            self._storage = st
+            self._whole = True
+            self._span = _ONE_SPAN
+            self._raw = data
+            self._bytes = buffer
+            self._sig = lanes[1]
+            self._view = view = data.view(lanes[0])
+            self._rview = rview = view.view()
+            rview.setflags(write=False)
+
+        __init__.__signature__ = inspect.signature(_init)
 
     def _bind(self, storage: Storage, offset: int = 0) -> None:
         """View `storage` from byte `offset` (nonzero for `reg[1]` of a two-register tensor)."""

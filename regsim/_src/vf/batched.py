@@ -338,6 +338,7 @@ class BatchedBackend(NumpyBackend):
 
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
         NumpyBackend.__init__(self, check_uninitialized, mask_fill, core)  # (named: cheaper than super() on this hot path)
+        self.moves_in_place = False  # (its `advance` moves a pointer of every iteration)
         self.rows = rows
         self.defers = rows >= DEFER_ROWS  #: results of every lane wait until read (`deferred`)
         self.regs: dict[int, _Regs] = {}

@@ -469,6 +469,7 @@ class LoopRun:
             type(backend).advance(backend, ptr, nbytes)
 
         backend.advance = advance  # (an instance attribute over the method, removed after the iteration)
+        backend.moves_in_place = False  # (the in-order fast paths call it)
         self._peeled, self._peel_backend = moved, backend
         self._peel_token = _PEELING.set(True)
         self.index = self.range[0]
@@ -481,6 +482,7 @@ class LoopRun:
         self._leave()
         self._first = 1
         del self._peel_backend.advance
+        self._peel_backend.moves_in_place = True
         _PEELING.reset(self._peel_token)
         self._peel_backend = None
         self.range = self.range[1:]
