@@ -782,7 +782,7 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
         ):
             return generic(ctx, args, kwargs)
         if halves:
-            put_halves(dst._bytes, st.buffer[addr:end], halves)
+            put_halves(dst._raw, st.data[addr:end], halves)
         else:
             dst._bytes[:] = st.buffer[addr:end]
         dst._storage.valid = None  # (every byte of it written now, as `fill` notes)
@@ -845,7 +845,7 @@ def in_order_store(
         if partial:
             putmask(st.data[addr:end].view(word), active[0], src._raw.view(word))
         elif halves:
-            put_natural(st.buffer[addr:end], src._bytes, halves)
+            put_natural(st.data[addr:end], src._raw, halves)
         else:
             st.buffer[addr:end] = src._bytes
         if flagged:

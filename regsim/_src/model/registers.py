@@ -18,7 +18,7 @@ import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar, cast
 
 import attrs
 import numpy as np
@@ -671,8 +671,7 @@ class RegTensor(Generic[T]):
         if self._view is not None:
             self._view[...] = values
         else:
-            word, _, halves = _pair_order(self.dtype.itemsize)
-            self._raw.view(word)[...] = np.ascontiguousarray(values).view(word)[halves]
+            put_halves(self._raw, np.ascontiguousarray(values).view(np.uint8), self.dtype.itemsize)
 
     def _lane_valid(self) -> Bools | None:
         """Per lane, whether every byte of it was written (None: all were)."""
@@ -708,7 +707,7 @@ _PAIR_ORDERS: Final[dict[int, tuple[np.dtype[Any], npt.NDArray[np.intp], npt.NDA
 
 def _pair_order(itemsize: int) -> tuple[np.dtype[Any], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """A register pair's half words (`natural_to_halves` of its 2 * VL bytes) as index arrays: one fancy index moves
-    them (a third of the time of memoryview slices, `put_natural`, at 64 elements)."""
+    them (a third of the time memoryview slices took at 64 elements)."""
     order = _PAIR_ORDERS.get(itemsize)
     if order is None:
         n = 2 * VL // itemsize  #: the pair's elements
@@ -717,29 +716,18 @@ def _pair_order(itemsize: int) -> tuple[np.dtype[Any], npt.NDArray[np.intp], npt
     return order
 
 
-#: the memoryview format of a half element of each size
-_WORDS: Final[dict[int, Literal["B", "H", "I", "Q"]]] = {1: "B", 2: "H", 4: "I", 8: "Q"}
+def put_halves(dst: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], itemsize: int) -> None:
+    """dst = src (the bytes of a register pair's elements in memory order) in the RegTraitNumTwo order, as
+    `natural_to_halves`: both contiguous, their half words moved by one fancy index (`_pair_order`)."""
+    word, _, halves = _pair_order(itemsize)
+    dst.view(word)[...] = src.view(word)[halves]
 
 
-def put_halves(dst: memoryview, src: memoryview, itemsize: int) -> None:
-    """dst = src (bytes of 2-register elements in memory order) in the RegTraitNumTwo order, as `natural_to_halves`:
-    one register pair's bytes (byte memoryviews, contiguous), moved as half-element words by memoryview slices (no
-    numpy call: half its time)."""
-    word = _WORDS[itemsize // 2]
-    d, w = dst.cast(word), src.cast(word)
-    n = len(d) // 2
-    d[:n] = w[0::2]
-    d[n:] = w[1::2]
-
-
-def put_natural(dst: memoryview, src: memoryview, itemsize: int) -> None:
-    """dst = src (RegTraitNumTwo bytes: low halves, then high halves) in memory order, as `halves_to_natural`: one
-    register pair's bytes (byte memoryviews, contiguous) moved as words (`put_halves`)."""
-    word = _WORDS[itemsize // 2]
-    d, w = dst.cast(word), src.cast(word)
-    n = len(w) // 2
-    d[0::2] = w[:n]
-    d[1::2] = w[n:]
+def put_natural(dst: npt.NDArray[np.uint8], src: npt.NDArray[np.uint8], itemsize: int) -> None:
+    """dst = src (a register pair's bytes: low halves, then high halves) in memory order, as `halves_to_natural`
+    (`put_halves`)."""
+    word, natural, _ = _pair_order(itemsize)
+    dst.view(word)[...] = src.view(word)[natural]
 
 
 def natural_to_halves(x: npt.NDArray[Any], itemsize: int) -> npt.NDArray[Any]:

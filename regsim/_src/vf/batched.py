@@ -1455,8 +1455,8 @@ class BatchedBackend(NumpyBackend):
         last_rows = [(state, *state.last_row()) for state in self.regs.values()]  # (before any storage changes)
         for state, last_row, natural in last_rows:
             st = state.storage
-            if natural:  # (one register pair's halves shuffled by memoryview slices: no numpy call)
-                put_halves(st.buffer, memoryview(last_row), natural)  # type: ignore[arg-type]  # (numpy arrays are buffers)
+            if natural:  # (one register pair's elements in memory order)
+                put_halves(st.data, last_row, natural)
             else:
                 st.data[...] = last_row
             st.valid = None if state.valid is None else state.valid[-1].copy()
