@@ -336,6 +336,12 @@ class BatchedBackend(NumpyBackend):
 
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
 
+    @staticmethod
+    def host_read(api: str, what: str) -> None:
+        """Python is about to read values that differ by iteration, or to print (`registers.host_read`, asked of the
+        running VF's backend): the loop runs in order."""
+        raise Unbatchable(f"{api} {what}")
+
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
         NumpyBackend.__init__(self, check_uninitialized, mask_fill, core)  # (named: cheaper than super() on this hot path)
         self.rows = rows
