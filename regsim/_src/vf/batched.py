@@ -331,6 +331,11 @@ class _Store:
         return [v] if type(v) is not _Lazy else [v.result] if v.result is not None else v.inputs()
 
 
+#: regsim's frames at least above `BatchedBackend.store_rows` before the kernel line's: the executor's call that calls it
+#: (directly, or through its own helper or `store_deferred`), and what calls that (an op's face, a trace, the C API)
+STORE_ROWS_CALLERS = 2
+
+
 class BatchedBackend(NumpyBackend):
     """The sequential backend's interface over all iterations of one loop at once."""
 
@@ -1246,7 +1251,10 @@ class BatchedBackend(NumpyBackend):
                     access = Access(id(ub), True, (addr, ends, used), box)
                     self._meet(access)
                     lanes = nbytes // unit
-                    self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
+                    # (the kernel line looked for from the caller's caller on: an executor's call, reached from an op's
+                    # face or a trace, calls this)
+                    entry = Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used, STORE_ROWS_CALLERS)
+                    self.noted.append((ub.writes, entry))
                 else:
                     access = Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
                     self._meet(access)
