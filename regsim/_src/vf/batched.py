@@ -283,10 +283,11 @@ class _Mask:
 
 class Access:
     """One call's UB bytes in a batched attempt, for the hazard check: `spans` (starts, ends, the row of each;
-    rows None: one range every row reads alike), made when first asked for; `box` (start, step, width) where
-    row b's bytes lie in [start + b·step, +width): exactly those where `exact`, else within them."""
+    rows None: one range every row reads alike), made when first asked for (by `make`, or, with none, from the exact
+    box over the loop's `rows`); `box` (start, step, width) where row b's bytes lie in [start + b·step, +width): exactly
+    those where `exact`, else within them."""
 
-    __slots__ = ("_make", "_spans", "box", "exact", "ub", "write")
+    __slots__ = ("_make", "_spans", "box", "exact", "rows", "ub", "write")
 
     def __init__(
         self,
@@ -296,6 +297,7 @@ class Access:
         box: tuple[int, int, int] | None = None,
         exact: bool = True,
         make: Callable[[], tuple[Any, Any, Any]] | None = None,
+        rows: int = 0,
     ) -> None:
         self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
         self.write = write
@@ -303,12 +305,18 @@ class Access:
         self.box = box
         self.exact = exact
         self._make = make
+        self.rows = rows
 
     @property
     def spans(self) -> tuple[Any, Any, Any]:
         if self._spans is None:
-            assert self._make is not None
-            self._spans, self._make = self._make(), None
+            if self._make is None:  # (an exact box: row b's bytes [start + b·step, + width), no closure made for them)
+                assert self.box is not None and self.exact and self.rows
+                start, step, width = self.box
+                starts = progression_rows(start, step, self.rows)
+                self._spans = starts, starts + width, iota(self.rows)
+            else:
+                self._spans, self._make = self._make(), None
         return self._spans
 
 
@@ -998,8 +1006,7 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         ust = ub.storage
         end = start + step * (rows - 1) + nbytes
-        addr = ptr.addr
-        access = Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        access = Access(id(ub), False, None, (start, step, nbytes), True, None, rows)
         if self.accesses:  # (what `_adopt` refuses first, as the load without the check below refuses it)
             if self.outside or self.scanned:
                 self._check_writable(st)
@@ -1256,7 +1263,7 @@ class BatchedBackend(NumpyBackend):
                     entry = Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used, STORE_ROWS_CALLERS)
                     self.noted.append((ub.writes, entry))
                 else:
-                    access = Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
+                    access = Access(id(ub), True, None, box, True, None, rows)
                     self._meet(access)
                 self.accesses.append(access)
                 self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
