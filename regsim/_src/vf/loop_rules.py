@@ -332,8 +332,13 @@ def resolver(calls: tuple[Call, ...], assigned: frozenset[str]) -> Callable[[tup
     split = [(c, None if c[2] == "item" or c[0].split(".")[0] in assigned else _split(c[0])) for c in calls]
 
     def check(scopes: tuple[Mapping[str, Any], ...]) -> str:
-        objs = [resolve(c, scopes, assigned) if n is None else _find(n[0], n[1], scopes) for c, n in split]
-        key = tuple(map(id, objs))
+        objs: list[Any] = []
+        ids: list[int] = []
+        for c, n in split:  # (a loop, not a comprehension: no function object made, nor a map, each check)
+            obj = resolve(c, scopes, assigned) if n is None else _find(n[0], n[1], scopes)
+            objs.append(obj)
+            ids.append(id(obj))
+        key = tuple(ids)
         hit = cache.get(key)
         if hit is None:
             reason = next((r for c, obj in zip(calls, objs, strict=True) if (r := call_reason(c, obj, set()))), "")
