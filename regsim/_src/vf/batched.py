@@ -1472,7 +1472,9 @@ class BatchedBackend(NumpyBackend):
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
-        last_rows = [(state, *state.last_row()) for state in self.regs.values()]  # (before any storage changes)
+        last_rows = []  # (all made before any storage changes; a loop, not a comprehension: no function object made)
+        for state in self.regs.values():
+            last_rows.append((state, *state.last_row()))
         for state, last_row, natural in last_rows:
             st = state.storage
             if natural:  # (one register pair's halves shuffled by memoryview slices: no numpy call)
