@@ -48,7 +48,9 @@ _VFS = {op: _vf(op) for op in OPS}
 )
 def test_one_register_read_twice_matches_the_oracle_in_both_modes(op: str, n: int, data: st.DataObject) -> None:
     count = data.draw(st.integers(1, n * LANES))
-    values = np.array(data.draw(st.lists(st.floats(-(2.0**60), 2.0**60, width=32), min_size=n * LANES, max_size=n * LANES)), np.float32)
+    values = np.array(
+        data.draw(st.lists(st.floats(-(2.0**60), 2.0**60, width=32), min_size=n * LANES, max_size=n * LANES)), np.float32
+    )
     x64 = values.astype(np.float64)
     once = OPS[op](x64, x64).astype(np.float32)  # (exact in float64, rounded once)
     active = np.arange(n * LANES) < count
