@@ -73,7 +73,8 @@ class Affine:
 
     @classmethod
     def progression(cls, start: int, step: int, rows: int) -> Affine:
-        """Row b holds start + step * b (its fields set directly: the loop index and `i * k` make many)."""
+        """Row b holds start + step * b (its fields set directly: the loop index and `i * k` make many). A new object:
+        the loop index is one per batch (the iteration stack, which a trace's records hold, tells batches apart by it)."""
         last = start + step * (rows - 1)
         if start > _LIMIT or start < _LOW or last > _LIMIT or last < _LOW:
             _beyond()  # (both ends of the progression within the limit: every row is)
@@ -83,11 +84,27 @@ class Affine:
         a.rows = rows
         return a
 
+    @staticmethod
+    def kept(start: int, step: int, rows: int) -> Affine:
+        """`progression`, one object per (start, step, rows), kept (`_KEPT`): what arithmetic on the index makes (`i * k`,
+        `i + k`), made again by each run of a loop. (Shared: an Affine is never changed in place, and a progression's
+        values are read-only.)"""
+        key = (start, step, rows)
+        a = _KEPT.get(key)
+        if a is None:
+            a = Affine.progression(start, step, rows)
+            if len(_KEPT) >= KEPT:
+                _KEPT.clear()
+            _KEPT[key] = a
+        return a
+
     @property
     def values(self) -> npt.NDArray[np.int64]:
         if self._values is None:
             assert self.prog is not None
-            self._values = self.prog[0] + self.prog[1] * iota(self.rows)
+            values = self.prog[0] + self.prog[1] * iota(self.rows)
+            values.flags.writeable = False  # (a progression is shared by every run that makes it: `progression`)
+            self._values = values
         return self._values
 
     def bounds(self) -> tuple[int, int]:
@@ -106,9 +123,9 @@ class Affine:
             if other.prog is None or other.rows != self.rows:
                 return None
             o0, o1 = other.prog
-            return Affine.progression(s0 + sign * o0, s1 + sign * o1, self.rows)
+            return Affine.kept(s0 + sign * o0, s1 + sign * o1, self.rows)
         if isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
-            return Affine.progression(s0 + sign * int(other) if not reflected else int(other) + s0, s1, self.rows)
+            return Affine.kept(s0 + sign * int(other) if not reflected else int(other) + s0, s1, self.rows)
         return None
 
     def _with(self, other: object, op: Any, reflected: bool = False) -> Affine:
@@ -140,10 +157,10 @@ class Affine:
 
     def __mul__(self, other: object) -> Affine:
         if type(other) is int and self.prog is not None:  # (the common case: `i * k`)
-            return Affine.progression(self.prog[0] * other, self.prog[1] * other, self.rows)
+            return Affine.kept(self.prog[0] * other, self.prog[1] * other, self.rows)
         if self.prog is not None and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
             k = int(other)
-            return Affine.progression(self.prog[0] * k, self.prog[1] * k, self.rows)
+            return Affine.kept(self.prog[0] * k, self.prog[1] * k, self.rows)
         self._small(other)
         return self._with(other, np.multiply)
 
@@ -257,6 +274,10 @@ class Affine:
     __rtruediv__ = __pow__ = __rpow__ = __divmod__ = __rdivmod__ = __getitem__ = __contains__ = __call__ = _python_value
     __hash__ = None  # type: ignore[assignment]
 
+
+#: the progressions `Affine.kept` made: (start, step, rows) → the Affine; at most KEPT kept (then forgotten all at once)
+_KEPT: dict[tuple[int, int, int], Affine] = {}
+KEPT = 256
 
 #: address rows `_addresses` made: (start, step, rows) → the read-only array, for loops of at most ADDRESS_ROWS rows (a
 #: loop run again makes the same ones); at most ADDRESSES kept (then forgotten all at once)

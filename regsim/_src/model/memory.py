@@ -623,10 +623,11 @@ class Writes:
             self._drop()
 
     @staticmethod
-    def entry(api: str, lo: Any, hi: Any, active: Any, lanes: int, rows: Any) -> Write:
+    def entry(api: str, lo: Any, hi: Any, active: Any, lanes: int, rows: Any, depth: int = 0) -> Write:
         """`note`'s entry for a batched loop's store, kept once the loop is (`add`): `rows` the loop row of each
-        range, `active` the active lanes of each."""
-        kernel = kernel_frame(_getframe(1))
+        range, `active` the active lanes of each; the kernel line looked for from `depth` frames above the caller on,
+        as `note`'s (regsim's own frames the caller knows are there: not made as Python objects on the way)."""
+        kernel = kernel_frame(_getframe(depth + 1))
         return api, kernel.f_code, kernel.f_lasti, lo, hi, rows, tuple(ITERATIONS.get()), active, lanes
 
     def add(self, entry: Write) -> None:

@@ -10,7 +10,6 @@ of the same bytes. A `MaskReg` is 256 bits; the one rule mapping a lane to its p
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import importlib
 import inspect
@@ -26,6 +25,7 @@ import numpy.typing as npt
 
 from regsim._src.model import dtypes as dt
 from regsim._src.model.binding import as_int, host_api
+from regsim._src.model.config import _VF
 from regsim.errors import DTypeError, ParameterError, message
 
 
@@ -45,14 +45,13 @@ count_nonzero = _numpy_c("count_nonzero")
 packbits = _numpy_c("packbits")
 putmask = _numpy_c("putmask")
 
-#: set while a VF loop runs batched: called before Python reads the values of a register, a mask
-#: or the UB (there they differ by iteration) or prints, so that such a loop runs in order
-HOST_READ: contextvars.ContextVar[Callable[[str, str], None] | None] = contextvars.ContextVar("regsim_host_read", default=None)
-
 
 def host_read(api: str, what: str = "reads register, mask or UB values inside the loop (they differ by iteration)") -> None:
-    """Python is about to read register, mask or UB values (a debug accessor, a print)."""
-    hook = HOST_READ.get()
+    """Python is about to read register, mask or UB values (a debug accessor, a print): the running VF's backend, while
+    a loop runs batched (there they differ by iteration), has a `host_read` that sends the loop in order. (Asked of the
+    backend, not kept in a context variable of its own: a batched attempt sets no second variable.)"""
+    ctx = _VF.get()
+    hook = None if ctx is None else getattr(ctx.backend, "host_read", None)
     if hook is not None:
         hook(api, what)
 

@@ -283,10 +283,11 @@ class _Mask:
 
 class Access:
     """One call's UB bytes in a batched attempt, for the hazard check: `spans` (starts, ends, the row of each;
-    rows None: one range every row reads alike), made when first asked for; `box` (start, step, width) where
-    row b's bytes lie in [start + b·step, +width): exactly those where `exact`, else within them."""
+    rows None: one range every row reads alike), made when first asked for (by `make`, or, with none, from the exact
+    box over the loop's `rows`); `box` (start, step, width) where row b's bytes lie in [start + b·step, +width): exactly
+    those where `exact`, else within them."""
 
-    __slots__ = ("_make", "_spans", "box", "exact", "ub", "write")
+    __slots__ = ("_make", "_spans", "box", "exact", "rows", "ub", "write")
 
     def __init__(
         self,
@@ -296,6 +297,7 @@ class Access:
         box: tuple[int, int, int] | None = None,
         exact: bool = True,
         make: Callable[[], tuple[Any, Any, Any]] | None = None,
+        rows: int = 0,
     ) -> None:
         self.ub = ub  # (one field a statement: cheaper than a tuple's unpacking)
         self.write = write
@@ -303,12 +305,18 @@ class Access:
         self.box = box
         self.exact = exact
         self._make = make
+        self.rows = rows
 
     @property
     def spans(self) -> tuple[Any, Any, Any]:
         if self._spans is None:
-            assert self._make is not None
-            self._spans, self._make = self._make(), None
+            if self._make is None:  # (an exact box: row b's bytes [start + b·step, + width), no closure made for them)
+                assert self.box is not None and self.exact and self.rows
+                start, step, width = self.box
+                starts = progression_rows(start, step, self.rows)
+                self._spans = starts, starts + width, iota(self.rows)
+            else:
+                self._spans, self._make = self._make(), None
         return self._spans
 
 
@@ -331,10 +339,21 @@ class _Store:
         return [v] if type(v) is not _Lazy else [v.result] if v.result is not None else v.inputs()
 
 
+#: regsim's frames at least above `BatchedBackend.store_rows` before the kernel line's: the executor's call that calls it
+#: (directly, or through its own helper or `store_deferred`), and what calls that (an op's face, a trace, the C API)
+STORE_ROWS_CALLERS = 2
+
+
 class BatchedBackend(NumpyBackend):
     """The sequential backend's interface over all iterations of one loop at once."""
 
     current: Any = None  #: the trace record of the call running, when `rs.trace()` records (regsim._src.vf.trace)
+
+    @staticmethod
+    def host_read(api: str, what: str) -> None:
+        """Python is about to read values that differ by iteration, or to print (`registers.host_read`, asked of the
+        running VF's backend): the loop runs in order."""
+        raise Unbatchable(f"{api} {what}")
 
     def __init__(self, check_uninitialized: bool, mask_fill: str, rows: int, core: Core | None = None) -> None:
         NumpyBackend.__init__(self, check_uninitialized, mask_fill, core)  # (named: cheaper than super() on this hot path)
@@ -988,8 +1007,7 @@ class BatchedBackend(NumpyBackend):
         ub = ptr.ub
         ust = ub.storage
         end = start + step * (rows - 1) + nbytes
-        addr = ptr.addr
-        access = Access(id(ub), False, box=(start, step, nbytes), make=lambda: (addr, addr + nbytes, iota(rows)))
+        access = Access(id(ub), False, None, (start, step, nbytes), True, None, rows)
         if self.accesses:  # (what `_adopt` refuses first, as the load without the check below refuses it)
             if self.outside or self.scanned:
                 self._check_writable(st)
@@ -1241,9 +1259,12 @@ class BatchedBackend(NumpyBackend):
                     access = Access(id(ub), True, (addr, ends, used), box)
                     self._meet(access)
                     lanes = nbytes // unit
-                    self.noted.append((ub.writes, Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used)))
+                    # (the kernel line looked for from the caller's caller on: an executor's call, reached from an op's
+                    # face or a trace, calls this)
+                    entry = Writes.entry(api, addr, ends, lanes, lanes if unit > 1 else 0, used, STORE_ROWS_CALLERS)
+                    self.noted.append((ub.writes, entry))
                 else:
-                    access = Access(id(ub), True, None, box, True, lambda: (addr, addr + nbytes, iota(rows)))
+                    access = Access(id(ub), True, None, box, True, None, rows)
                     self._meet(access)
                 self.accesses.append(access)
                 self._wait(st, (start, (rows, nbytes), (step, 1)), raw, None, start, end, step == nbytes)
@@ -1452,7 +1473,9 @@ class BatchedBackend(NumpyBackend):
 
     def collapse(self) -> None:
         """Leave every register, mask and pointer as the last iteration left it; make the stores."""
-        last_rows = [(state, *state.last_row()) for state in self.regs.values()]  # (before any storage changes)
+        last_rows = []  # (all made before any storage changes; a loop, not a comprehension: no function object made)
+        for state in self.regs.values():
+            last_rows.append((state, *state.last_row()))
         for state, last_row, natural in last_rows:
             st = state.storage
             if natural:  # (one register pair's elements in memory order)

@@ -327,12 +327,18 @@ def resolver(calls: tuple[Call, ...], assigned: frozenset[str]) -> Callable[[tup
     (a name the body assigns cannot be resolved before it runs); its verdict cached per set of
     objects the names resolve to."""
     cache: dict[tuple[int, ...], tuple[list[Any], str]] = {}
-    # each plain name split once (head, attributes); None: `resolve` looks (an item, or a name the body assigns)
-    names = [None if c[2] == "item" or c[0].split(".")[0] in assigned else _split(c[0]) for c in calls]
+    # each call with its plain name split once (head, attributes); None: `resolve` looks (an item, or a name the body
+    # assigns)
+    split = [(c, None if c[2] == "item" or c[0].split(".")[0] in assigned else _split(c[0])) for c in calls]
 
     def check(scopes: tuple[Mapping[str, Any], ...]) -> str:
-        objs = [resolve(c, scopes, assigned) if n is None else _find(*n, scopes) for c, n in zip(calls, names, strict=True)]
-        key = tuple(map(id, objs))
+        objs: list[Any] = []
+        ids: list[int] = []
+        for c, n in split:  # (a loop, not a comprehension: no function object made, nor a map, each check)
+            obj = resolve(c, scopes, assigned) if n is None else _find(n[0], n[1], scopes)
+            objs.append(obj)
+            ids.append(id(obj))
+        key = tuple(ids)
         hit = cache.get(key)
         if hit is None:
             reason = next((r for c, obj in zip(calls, objs, strict=True) if (r := call_reason(c, obj, set()))), "")

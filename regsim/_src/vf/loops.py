@@ -62,7 +62,6 @@ from regsim._src.engine.per_iteration import Affine, InOrderOnly, PostUpdate, Un
 from regsim._src.engine.spec import FACES, Site
 from regsim._src.model.config import _VF, current_config
 from regsim._src.model.memory import ITERATIONS
-from regsim._src.model.registers import HOST_READ
 from regsim._src.vf import addresses
 from regsim._src.vf import loop_rules as rules
 from regsim._src.vf.batched import BatchedBackend, Hazard
@@ -243,7 +242,6 @@ class LoopRun:
         "_decision",
         "_first",
         "_frame",
-        "_host_token",
         "_iter_token",
         "_locals",
         "_names",
@@ -310,7 +308,6 @@ class LoopRun:
         self._peel_token: Any = None
         self._first = 0  #: the iteration number of range[0] (1 once iteration 0 was peeled)
         self._iter_token: Any = None
-        self._host_token: Any = None
         self._raised = ""  #: the error a batched attempt raised (the in-order run must raise it too)
         self._regsim_error = False
         self._decision: Decision | None = None
@@ -420,7 +417,6 @@ class LoopRun:
         # (the core's special registers: the running backend's)
         backend = self._backend = BatchedBackend(config.check_uninitialized, config.mask_fill, rows, ctx.backend.core)
         ctx.backend, ctx.hook = backend, BATCHED_CALLS if hook is None else hook
-        self._host_token = HOST_READ.set(_refuse_host_read)
         if self._peeled is not None:
             backend.peeled = True
             for ptr, moved in self._peeled.values():
@@ -535,7 +531,6 @@ class LoopRun:
         self._leave()
         assert self._ctx is not None and self._saved is not None
         self._ctx.backend, self._ctx.hook = self._saved
-        HOST_READ.reset(self._host_token)
 
     def _undo(self) -> None:
         """Undo the batched attempt: what it changed, and what the trace recorded of it (the in-order run records
@@ -653,10 +648,6 @@ class LoopRun:
         decision = Decision(self.site, self.iterations, how, why)
         log.append(decision)
         return decision
-
-
-def _refuse_host_read(api: str, what: str) -> None:
-    raise Unbatchable(f"{api} {what}")
 
 
 # --- the rewrite -----------------------------------------------------------------------------------

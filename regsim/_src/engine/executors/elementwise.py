@@ -163,7 +163,13 @@ class Elementwise(Executor):
             if (carry >= 0 or id(args[dst]._storage) not in be.regs) and be.scan(plan, p, args, active):
                 return
             a = be.lanes(api, na, args[ia], active)
-            ins = (a,) if unary else (a, be.scalar(api, nb, args[ib], fixed) if scalar else be.lanes(api, nb, args[ib], active))
+            # (one register read twice, `Add(d, x, x)`: its lanes once; `lanes` changes nothing another call would see)
+            b = args[ib]
+            ins = (
+                (a,)
+                if unary
+                else (a, be.scalar(api, nb, b, fixed) if scalar else a if b is args[ia] else be.lanes(api, nb, b, active))
+            )
             batched = be
             full = into and active[1] == active[0].size
             # (`deferred` answers no at once under DEFER_ROWS rows: not asked then)
