@@ -143,8 +143,12 @@ def _run_vf(body: Callable[..., None], args: tuple[object, ...], kwargs: dict[st
     with _scope(core):
         if kwargs:
             body(*[_by_value(a) for a in args], **{k: _by_value(v) for k, v in kwargs.items()})
-        else:  # (`_by_value` of each, a pointer copied and a plain value kept without a call)
-            body(*[a._vf_argument_copy() if type(a) is UbPtr else a if type(a) in _PLAIN else _by_value(a) for a in args])
+        else:  # (`_by_value` of each, a pointer copied and a plain value kept without a call; a loop, not a
+            # comprehension, which makes a function each call: 11.0 -> 10.8 us a zero-trip Compare+Select call)
+            passed = []
+            for a in args:
+                passed.append(a._vf_argument_copy() if type(a) is UbPtr else a if type(a) in _PLAIN else _by_value(a))
+            body(*passed)
 
 
 @host_api("asc_vf_call")
