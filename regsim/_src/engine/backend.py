@@ -762,16 +762,17 @@ def in_order_load(nbytes: int, align: int, halves: int, post: int | None, unit: 
     low, high = INT32
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if post is not None:  # (a stride to check only where the form has one)
+            step = args[post]
+            if type(step) is not int or not low <= step <= high:
+                return generic(ctx, args, kwargs)
         dst, ptr = args[0], args[1]
-        step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
         ub = ptr.ub
         st = ub.storage
         if (
-            type(step) is not int
-            or not low <= step <= high
-            or addr % align
+            addr % align
             or addr < 0
             or end > ub.size
             or ub.observer is not None
@@ -818,16 +819,17 @@ def in_order_store(
     word = np.dtype(f"u{stride}")  #: a lane's bytes as one unsigned integer (moved bit for bit)
 
     def call(ctx: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if post is not None:  # (a stride to check only where the form has one)
+            step = args[post]
+            if type(step) is not int or not low <= step <= high:
+                return generic(ctx, args, kwargs)
         ptr, src, mask = args[i_ptr], args[i_src], args[i_mask]
-        step = 0 if post is None else args[post]
         addr = ptr.addr
         end = addr + nbytes
         ub = ptr.ub
         st = ub.storage
         if (
-            type(step) is not int
-            or not low <= step <= high
-            or addr % align
+            addr % align
             or addr < ptr.lo
             or end > ptr.hi
             or ub.observer is not None
