@@ -86,13 +86,10 @@ _SIGN: dict[int, Any] = {2: np.array(0x8000, np.uint16), 4: np.array(0x80000000,
 _UNIT: dict[int, Any] = {2: np.array(0x0400, np.uint16), 4: np.array(0x00800000, np.uint32)}  #: its lowest bit
 _SPECIAL = {size: np.array(_EXPONENT[size] - _UNIT[size]) for size in _UNIT}  #: the all-ones field less its lowest bit
 _count = np.count_nonzero
-_INT: dict[int, Any] = {2: np.dtype(np.int16), 4: np.dtype(np.int32)}
-#: the least normal negative's bit pattern as a signed integer: the sign bit (the most negative) plus the unit
-_NEGATIVE_NORMAL: dict[int, Any] = {size: np.array(_UNIT[size]).astype(_INT[size]) + np.iinfo(_INT[size]).min for size in _UNIT}
-#: the least positive normal and the greatest finite number, by element size
-_LIMITS: dict[int, tuple[Any, Any]] = {
-    size: (np.finfo(t).smallest_normal, np.finfo(t).max) for size, t in ((2, np.float16), (4, np.float32))
-}
+#: float32's least normal negative's bit pattern as a signed integer: the sign bit (the most negative) plus the unit
+_NEGATIVE_NORMAL32: Final = np.array(_UNIT[4]).astype(np.int32) + np.iinfo(np.int32).min
+#: float32's least positive normal and greatest finite number
+_LIMITS32: Final = (np.finfo(np.float32).smallest_normal, np.finfo(np.float32).max)
 _LARGE: Final = 1 << 14  #: elements from which an array is large (`_ordinary`, `_rounded`)
 #: the NaN these ops give (the Div page's Subnormal table: 0/0 → "NaN（0x7FFF FFFF）"; half by analogy)
 _NAN: Final[dict[int, Any]] = {2: np.uint16(0x7FFF), 4: np.uint32(0x7FFFFFFF)}
@@ -116,16 +113,14 @@ def _ordinary(x: Any) -> bool:
     one is told by reductions alone, no array made: its least and greatest elements are finite (a NaN makes both
     NaN); if the least is a positive normal, that is all; else the least bit pattern, unsigned, is no positive zero or
     subnormal's, and the least one, signed, no negative one's (those are the patterns just above the sign bit)."""
-    size = x.dtype.itemsize
-    if x.size >= _LARGE and size == 4:
-        least, limits = np.minimum.reduce(x, axis=None), _LIMITS[size]
-        if not (least >= -limits[1] and np.maximum.reduce(x, axis=None) <= limits[1]):
+    if x.size >= _LARGE and x.dtype.itemsize == 4:
+        least, (tiny, big) = np.minimum.reduce(x, axis=None), _LIMITS32
+        if not (least >= -big and np.maximum.reduce(x, axis=None) <= big):
             return False
-        if least >= limits[0]:
+        if least >= tiny:
             return True
-        unit = _UNIT[size]
-        return bool(np.minimum.reduce(x.view(_UINT[size]), axis=None) >= unit) and bool(
-            np.minimum.reduce(x.view(_INT[size]), axis=None) >= _NEGATIVE_NORMAL[size]
+        return bool(np.minimum.reduce(x.view(np.uint32), axis=None) >= _UNIT[4]) and bool(
+            np.minimum.reduce(x.view(np.int32), axis=None) >= _NEGATIVE_NORMAL32
         )
     return not _count(_exceptional(x))
 
